@@ -1,0 +1,88 @@
+# storbench Makefile: make, make check, make bench, make install, make clean.
+# Objects go to $(B) (default build/), so sanitizer and clang builds sit beside
+# the normal one: make B=build/san SANITIZE=1.
+
+ifeq ($(wildcard config.mak),)
+$(info config.mak missing: running ./configure)
+$(shell ./configure >/dev/null)
+endif
+include config.mak
+
+B ?= build
+DESTDIR ?=
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+CFLAGS ?= -O2 -g
+SB_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -DSB_VERSION=\"$(VERSION)\" -I. $(INI_CFLAGS) -MMD -MP
+ifeq ($(SANITIZE),1)
+SB_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+SB_LDFLAGS += -fsanitize=address,undefined
+endif
+
+SRCS := $(wildcard lib/*.c parse/*.c core/*.c stats/*.c output/*.c os/*.c engines/*.c)
+ifneq ($(CONFIG_LIBAIO),yes)
+SRCS := $(filter-out engines/libaio.c,$(SRCS))
+endif
+ifneq ($(CONFIG_LIBURING),yes)
+SRCS := $(filter-out engines/io_uring.c,$(SRCS))
+endif
+OBJS := $(SRCS:%.c=$(B)/%.o)
+LIB := $(B)/libstorbench.a
+BIN := $(B)/storbench
+
+UNIT_SRCS := $(wildcard t/unit/*.c)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(B)/%.o)
+UNIT_BIN := $(B)/t/unit/unit-tests
+
+all: $(BIN) storbench
+
+# the binary users run from the source tree
+storbench: $(BIN)
+	@if [ "$(B)" = build ]; then ln -sf $(BIN) storbench; fi
+
+$(BIN): $(B)/storbench.o $(LIB)
+	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(LIB): $(OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/%.o: %.c config.h
+	@mkdir -p $(dir $@)
+	$(CC) $(SB_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(UNIT_BIN): $(UNIT_OBJS) $(LIB)
+	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lcunit
+
+config.h:
+	./configure
+
+# make check: unit + integration tests on the normal build, then again under
+# AddressSanitizer + UndefinedBehaviorSanitizer, then a clang -Werror build.
+check: all
+	@sh t/run-check.sh
+
+check-one: $(BIN) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN))
+	@sh t/run-suite.sh $(B)
+
+unit: $(UNIT_BIN)
+	$(UNIT_BIN)
+
+bench: all
+	@sh bench/run.sh
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/storbench/jobs $(DESTDIR)$(PREFIX)/share/doc/storbench
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/storbench
+	install -m 644 jobs/*.ini $(DESTDIR)$(PREFIX)/share/storbench/jobs/
+	install -m 644 README.md HOWTO.md $(DESTDIR)$(PREFIX)/share/doc/storbench/
+
+clean:
+	rm -rf build storbench
+
+distclean: clean
+	rm -f config.h config.mak
+
+.PHONY: all check check-one unit bench install clean distclean storbench
+-include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(B)/storbench.d

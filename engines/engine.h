@@ -1,0 +1,107 @@
+/* engine.h: the I/O engine interface.  An engine is a const struct of
+ * function pointers; core/ drives it and never looks inside.  One file per
+ * engine under engines/, listed in engines/registry.c.
+ *
+ * Life of one I/O thread:
+ *   init(td)                       once, after td->ios/files are set up
+ *   open_file(td, f)               per file, after core opened f->fd
+ *                                  (not for SB_ENGINE_NODISKIO engines)
+ *   loop:  queue(td, io)           -> COMPLETED: io->result is final
+ *                                  -> QUEUED:    commit() later sends it
+ *                                  -> BUSY:      reap events, then retry
+ *          commit(td)              submit what was queued (NULL: nothing to do)
+ *          getevents(td,min,max,t) wait for >= min completions, at most max;
+ *                                  returns the count or -errno
+ *          event(td, i)            the i-th completed io unit (0 <= i < count),
+ *                                  with io->result set
+ *   close_file(td, f)              before core closes f->fd
+ *   cleanup(td)
+ *
+ * io->result: bytes transferred (>= 0; less than io->len is a short I/O) or
+ * -errno.  Engines do not time, count or print: core does.  On failure init
+ * and open_file return -errno and may explain in td->errmsg (e.g. which
+ * option to drop). */
+#ifndef SB_ENGINE_H
+#define SB_ENGINE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "parse/jobspec.h"
+
+struct sb_file {
+	char *path;
+	int fd;                 /* -1 when closed, or for NODISKIO engines */
+	uint64_t size;          /* bytes of the file storbench uses (region end) */
+	uint64_t region_start;  /* bytes; offset= */
+	uint64_t region_len;    /* bytes in the I/O region */
+	unsigned index;         /* position in td->files (registered-file slot) */
+	bool is_bdev;
+	bool created;           /* storbench created it (so it may unlink it) */
+	void *engine_data;      /* the engine's, e.g. an mmap base */
+};
+
+struct sb_io_u {
+	int ddir;               /* enum sb_ddir: READ, WRITE, TRIM, SYNC or DATASYNC */
+	struct sb_file *file;
+	void *buf;              /* iodepth buffers of max bs each, aligned as the engine asks */
+	uint64_t len;           /* bytes requested */
+	uint64_t offset;        /* byte offset in the file */
+	int64_t result;         /* set by the engine at completion */
+	uint64_t start_ns;      /* set by core when the I/O is queued */
+	uint64_t issue_ns;      /* set by core when it was submitted (slat end) */
+	unsigned index;         /* slot in td->ios */
+	void *engine_priv;      /* the engine's per-io data (iocb, sqe bookkeeping) */
+};
+
+enum sb_q_status {
+	SB_Q_COMPLETED = 0,
+	SB_Q_QUEUED = 1,
+	SB_Q_BUSY = 2,
+};
+
+/* The engine's view of one I/O thread. */
+struct sb_engine_td {
+	const struct sb_jobspec *spec;
+	unsigned iodepth;
+	struct sb_io_u *ios;    /* iodepth io units */
+	unsigned nios;
+	struct sb_file *files;
+	unsigned nfiles;
+	void *buf_base;         /* all io buffers, one allocation (for fixedbufs) */
+	uint64_t buf_len;
+	uint64_t buf_per_io;    /* bytes per io unit buffer */
+	void *data;             /* engine private state */
+	char errmsg[256];       /* why init/open failed, naming the option to change */
+};
+
+/* engine flags */
+#define SB_ENGINE_SYNC 0x1u       /* queue() always completes */
+#define SB_ENGINE_ALIGNED 0x2u    /* buffers must be aligned to the logical block size */
+#define SB_ENGINE_NODISKIO 0x4u   /* touches no files (null): core lays none out */
+
+struct sb_engine_ops {
+	const char *name;
+	const char *description;  /* one line for --enghelp and HOWTO.md */
+	unsigned flags;
+	int (*init)(struct sb_engine_td *td);
+	void (*cleanup)(struct sb_engine_td *td);
+	int (*open_file)(struct sb_engine_td *td, struct sb_file *f);   /* may be NULL */
+	int (*close_file)(struct sb_engine_td *td, struct sb_file *f);  /* may be NULL */
+	enum sb_q_status (*queue)(struct sb_engine_td *td, struct sb_io_u *io);
+	int (*commit)(struct sb_engine_td *td);                         /* may be NULL */
+	int (*getevents)(struct sb_engine_td *td, unsigned min, unsigned max,
+			 const struct timespec *timeout);                /* NULL for sync */
+	struct sb_io_u *(*event)(struct sb_engine_td *td, unsigned i);  /* NULL for sync */
+};
+
+/* registry.c */
+const struct sb_engine_ops *sb_engine_find(const char *name);
+/* The engines this build has, as "a, b, c" into buf. */
+void sb_engine_names(char *buf, unsigned len);
+/* Known to storbench but not built: the Debian package that would enable it
+ * (e.g. "libaio-dev"); NULL for a name storbench does not know at all. */
+const char *sb_engine_missing_package(const char *name);
+/* All built engines, NULL-terminated (for conformance tests and --enghelp). */
+extern const struct sb_engine_ops *const sb_engines[];
+#endif

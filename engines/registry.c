@@ -1,0 +1,71 @@
+/* registry.c: the engines this build has (configure decides which). */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "engines/engine.h"
+
+extern const struct sb_engine_ops sb_engine_sync;
+extern const struct sb_engine_ops sb_engine_psync;
+extern const struct sb_engine_ops sb_engine_null;
+extern const struct sb_engine_ops sb_engine_mmap;
+#ifdef CONFIG_LIBAIO
+extern const struct sb_engine_ops sb_engine_libaio;
+#endif
+#ifdef CONFIG_LIBURING
+extern const struct sb_engine_ops sb_engine_io_uring;
+#endif
+
+const struct sb_engine_ops *const sb_engines[] = {
+	&sb_engine_sync,
+	&sb_engine_psync,
+#ifdef CONFIG_LIBAIO
+	&sb_engine_libaio,
+#endif
+#ifdef CONFIG_LIBURING
+	&sb_engine_io_uring,
+#endif
+	&sb_engine_mmap,
+	&sb_engine_null,
+	NULL,
+};
+
+/* engines storbench knows but that need a library configure did not find */
+static const struct {
+	const char *name;
+	const char *package;
+} optional[] = {
+	{ "libaio", "libaio-dev" },
+	{ "io_uring", "liburing-dev" },
+};
+
+const struct sb_engine_ops *sb_engine_find(const char *name)
+{
+	for (unsigned i = 0; sb_engines[i]; i++)
+		if (!strcmp(sb_engines[i]->name, name))
+			return sb_engines[i];
+	return NULL;
+}
+
+void sb_engine_names(char *buf, unsigned len)
+{
+	size_t used = 0;
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; sb_engines[i] && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", sb_engines[i]->name);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+const char *sb_engine_missing_package(const char *name)
+{
+	if (sb_engine_find(name))
+		return NULL;
+	for (unsigned i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
+		if (!strcmp(optional[i].name, name))
+			return optional[i].package;
+	return NULL;
+}

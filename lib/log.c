@@ -1,0 +1,52 @@
+/* log.c: the error reporter (see log.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/log.h"
+
+static char *cap_buf;
+static unsigned cap_len;
+
+void sb_log_capture(char *buf, unsigned len)
+{
+	cap_buf = buf;
+	cap_len = len;
+	if (buf && len)
+		buf[0] = '\0';
+}
+
+void sb_verr(const char *kind, const char *where, const char *fmt, va_list ap)
+{
+	char msg[2048];
+	int n = 0;
+	if (where && *where)
+		n = snprintf(msg, sizeof(msg), "storbench: %s%s: ", kind, where);
+	else
+		n = snprintf(msg, sizeof(msg), "storbench: %s", kind);
+	if (n < 0 || (size_t)n >= sizeof(msg))
+		n = 0;
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+	if (cap_buf) {
+		size_t used = strlen(cap_buf);
+		if (used + 1 < cap_len)
+			snprintf(cap_buf + used, cap_len - used, "%s\n", msg);
+		return;
+	}
+	fprintf(stderr, "%s\n", msg);
+}
+
+void sb_err(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_verr("", where, fmt, ap);
+	va_end(ap);
+}
+
+void sb_warn(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sb_verr("warning: ", where, fmt, ap);
+	va_end(ap);
+}

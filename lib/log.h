@@ -1,0 +1,24 @@
+/* log.h: the one error reporter.  Everything user-facing that goes wrong is
+ * printed as "storbench: <where>: <what>" on stderr.  <where> is "file:line"
+ * for job-file errors, an option or a job name otherwise. */
+#ifndef SB_LOG_H
+#define SB_LOG_H
+#include <stdarg.h>
+
+void sb_err(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_warn(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_verr(const char *kind, const char *where, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+/* Tests redirect the reporter into a buffer: every message is appended,
+ * newline-terminated.  NULL restores stderr. */
+void sb_log_capture(char *buf, unsigned len);
+
+/* Exit codes (DESIGN.md) */
+enum {
+	SB_EXIT_OK = 0,
+	SB_EXIT_JOBFILE = 1,   /* bad job file or options */
+	SB_EXIT_CMDLINE = 2,   /* bad command line */
+	SB_EXIT_IOERR = 3,     /* I/O errors during the run */
+	SB_EXIT_INTR = 130,    /* interrupted; partial results printed */
+};
+#endif

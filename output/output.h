@@ -1,0 +1,21 @@
+/* output.h: writers of the results model.  They read sb_results only. */
+#ifndef SB_OUTPUT_H
+#define SB_OUTPUT_H
+#include <stdio.h>
+
+#include "stats/results.h"
+
+#define SB_FMT_NORMAL 0x1u
+#define SB_FMT_TERSE 0x2u
+#define SB_FMT_JSON 0x4u
+#define SB_FMT_JSONPLUS 0x8u
+
+/* "normal,json" -> mask; -EINVAL on an unknown name */
+int sb_output_parse_formats(const char *s, unsigned *mask);
+/* every format in mask, in the order normal, terse, json/json+ */
+int sb_output_write(FILE *f, const struct sb_results *r, unsigned mask);
+
+int sb_write_normal(FILE *f, const struct sb_results *r);
+int sb_write_terse(FILE *f, const struct sb_results *r);
+int sb_write_json(FILE *f, const struct sb_results *r, bool plus);
+#endif

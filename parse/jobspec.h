@@ -1,0 +1,157 @@
+/* jobspec.h: one job as the parser hands it on.  Plain data, immutable after
+ * parsing; nothing downstream re-reads job-file text.  Every field is filled
+ * from the option table in parse/options.c (defaults included), so core/ never
+ * has to guess a default.  Units are in the field names. */
+#ifndef SB_JOBSPEC_H
+#define SB_JOBSPEC_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SB_NAME_MAX 128
+#define SB_PCTL_MAX 64     /* percentile_list entries (fio's limit is 20) */
+#define SB_BSSPLIT_MAX 64
+#define SB_ENGINE_NAME_MAX 32
+
+/* Data directions.  READ/WRITE/TRIM index per-direction arrays. */
+enum sb_ddir {
+	SB_DDIR_READ = 0,
+	SB_DDIR_WRITE = 1,
+	SB_DDIR_TRIM = 2,
+	SB_DDIR_N = 3,        /* number of data directions */
+	SB_DDIR_SYNC = 3,     /* fsync, only in io units */
+	SB_DDIR_DATASYNC = 4, /* fdatasync, only in io units */
+};
+
+/* rw= as flags: read=R, write=W, randread=R|RANDOM, rw=R|W, randrw=R|W|RANDOM */
+#define SB_RW_READ 0x1u
+#define SB_RW_WRITE 0x2u
+#define SB_RW_TRIM 0x4u
+#define SB_RW_RANDOM 0x8u
+
+enum sb_dist {
+	SB_DIST_RANDOM = 0, /* uniform */
+	SB_DIST_ZIPF,       /* zipf:theta */
+	SB_DIST_PARETO,     /* pareto:h */
+	SB_DIST_NORMAL,     /* normal:sigma (percent of the range) */
+};
+
+enum sb_fallocate {
+	SB_FALLOC_NONE = 0,
+	SB_FALLOC_POSIX,    /* posix_fallocate() (fio's default "native" on Linux maps here) */
+	SB_FALLOC_KEEP,     /* fallocate(FALLOC_FL_KEEP_SIZE) */
+	SB_FALLOC_TRUNCATE, /* ftruncate() only */
+};
+
+struct sb_bssplit {
+	uint64_t bs;  /* bytes */
+	double pct;   /* share of I/Os, 0..100; entries of one direction sum to 100 */
+};
+
+/* An option as the user wrote it, for the JSON "job options" echo. */
+struct sb_opt_echo {
+	char *key;
+	char *value;
+};
+
+struct sb_jobspec {
+	char name[SB_NAME_MAX];
+	char *description;          /* may be NULL */
+	const char *file;           /* job file that defined the section ("<cmdline>" for --name jobs) */
+	unsigned line;              /* line of its [section] header */
+
+	/* files */
+	char *filename;             /* raw value, ':'-separated list; NULL: generated names */
+	char *directory;            /* NULL: current directory */
+	unsigned nrfiles;           /* files per job (default 1) */
+	uint64_t filesize_min;      /* bytes; 0 = size / nrfiles */
+	uint64_t filesize_max;      /* bytes; equal to filesize_min unless a range was given */
+	uint64_t size;              /* bytes of all the job's files together; 0 = existing size */
+	uint64_t io_size;           /* bytes to transfer; 0 = size */
+	uint64_t offset;            /* bytes; start of the I/O region in each file */
+
+	/* pattern */
+	unsigned rw;                /* SB_RW_* */
+	unsigned rwmixread;         /* percent of reads in mixed workloads (default 50) */
+	uint64_t bs[SB_DDIR_N];     /* bytes per I/O when no bsrange/bssplit */
+	uint64_t bs_min[SB_DDIR_N]; /* bsrange lower bound (== bs when unset) */
+	uint64_t bs_max[SB_DDIR_N]; /* bsrange upper bound (== bs when unset) */
+	struct sb_bssplit bssplit[SB_DDIR_N][SB_BSSPLIT_MAX];
+	unsigned bssplit_n[SB_DDIR_N];
+	uint64_t blockalign[SB_DDIR_N]; /* bytes; 0 = bs_min */
+
+	/* concurrency and engine */
+	unsigned numjobs;           /* clones of this job (default 1) */
+	bool thread;                /* accepted for fio compatibility: jobs always run as threads */
+	char ioengine[SB_ENGINE_NAME_MAX];
+	unsigned iodepth;           /* I/Os in flight (default 1) */
+	unsigned iodepth_batch_submit;       /* 0/1 = submit as they are queued */
+	unsigned iodepth_batch_complete_min; /* default 1 */
+	unsigned iodepth_batch_complete_max; /* default iodepth */
+	bool direct;                /* O_DIRECT; buffered=0 sets it */
+	unsigned fsync;             /* fsync after every N writes; 0 = never */
+	unsigned fdatasync;         /* fdatasync after every N writes; 0 = never */
+	bool end_fsync;             /* fsync each file when the job ends */
+
+	/* time and repetition */
+	uint64_t runtime_us;        /* 0 = no limit */
+	bool time_based;            /* repeat the workload until runtime */
+	uint64_t ramp_time_us;      /* run but do not count this long first */
+	uint64_t startdelay_us;
+	unsigned loops;             /* repeat the workload this many times (default 1) */
+	bool stonewall;             /* wait for earlier jobs before starting (starts a new group) */
+	bool new_group;
+	char *wait_for;             /* name of a job to wait for; NULL = none */
+	bool group_reporting;
+	unsigned groupid;           /* assigned by the parser from stonewall/new_group */
+
+	/* randomness */
+	bool randrepeat;            /* same seed every run (default 1) */
+	uint64_t randseed;
+	bool norandommap;           /* off: random I/O touches each block once per pass */
+	enum sb_dist random_distribution;
+	double dist_param;          /* theta, h or sigma; 0 for random */
+
+	/* rate and think time */
+	uint64_t rate[SB_DDIR_N];      /* bytes/s cap per direction; 0 = none */
+	uint64_t rate_iops[SB_DDIR_N]; /* I/Os per second cap per direction; 0 = none */
+	uint64_t thinktime_us;         /* pause after each I/O (after thinktime_blocks) */
+	uint64_t thinktime_spin_us;    /* of which spent spinning instead of sleeping */
+	unsigned thinktime_blocks;     /* I/Os between pauses (default 1) */
+
+	/* file life cycle and safety */
+	bool unlink;                /* remove files storbench created when the job ends */
+	enum sb_fallocate fallocate;
+	bool allow_mounted_write;
+
+	/* statistics and units */
+	double percentile_list[SB_PCTL_MAX];
+	unsigned percentile_n;
+	bool clat_percentiles;      /* default 1 */
+	bool lat_percentiles;       /* default 0 */
+	unsigned kb_base;           /* 1024 (default) or 1000 */
+	unsigned unit_base;         /* 0 = auto, 1 = bytes, 8 = bits */
+
+	/* "job options" echo in JSON: the options this section set itself */
+	struct sb_opt_echo *opts;
+	unsigned nopts;
+};
+
+/* The parsed job files: all jobs in file order, plus the [global] options as
+ * written (JSON "global options"). */
+struct sb_joblist {
+	struct sb_jobspec *jobs;
+	size_t njobs;
+	struct sb_opt_echo *global_opts;
+	unsigned nglobal;
+};
+
+static inline bool sb_spec_does(const struct sb_jobspec *s, enum sb_ddir d)
+{
+	if (d == SB_DDIR_READ)
+		return s->rw & SB_RW_READ;
+	if (d == SB_DDIR_WRITE)
+		return s->rw & SB_RW_WRITE;
+	return s->rw & SB_RW_TRIM;
+}
+#endif

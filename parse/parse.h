@@ -1,0 +1,32 @@
+/* parse.h: job files (and command-line jobs) -> struct sb_joblist.
+ * Every error is reported with sb_err() as "file:line: ..." naming the option,
+ * the bad value and what is accepted; the functions then return -EINVAL.
+ * Parsing touches no file other than the job files and includes it reads. */
+#ifndef SB_PARSE_H
+#define SB_PARSE_H
+#include <stdio.h>
+
+#include "parse/jobspec.h"
+
+/* Parse job files in order into one job list (several files: their jobs are
+ * appended; each file's [global] applies to its own jobs only, as in fio). */
+int sb_parse_files(const char *const *paths, int npaths, struct sb_joblist *jl);
+/* Parse job-file text held in memory; name is used in messages. */
+int sb_parse_text(const char *name, const char *text, struct sb_joblist *jl);
+/* Jobs given as command-line options, fio style: options before the first
+ * --name act as [global]; each --name=X starts a job.  args are the
+ * "--key=value" / "--key" words, already separated from storbench's own
+ * options by the caller.  Messages say "<cmdline>" instead of file:line. */
+int sb_parse_cmdline_jobs(char *const *args, int nargs, struct sb_joblist *jl);
+/* Cross-job checks after everything is parsed: wait_for names a job that
+ * exists and comes earlier, group ids are assigned, etc. */
+int sb_joblist_finish(struct sb_joblist *jl);
+void sb_joblist_free(struct sb_joblist *jl);
+
+/* --cmdhelp: every option (opt == NULL), or one option in full. Returns
+ * -ENOENT (with "did you mean") for an unknown option. */
+int sb_cmdhelp(FILE *f, const char *opt);
+/* --parse-only: print the expanded jobs, one block per job, every option
+ * with its resolved value. */
+void sb_joblist_print(FILE *f, const struct sb_joblist *jl);
+#endif

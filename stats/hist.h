@@ -1,0 +1,54 @@
+/* hist.h: log-linear latency histogram (HDR style), in nanoseconds.
+ *
+ * Values below 2^(SB_HIST_SUB_BITS+1) = 128 ns have a bucket each (exact).
+ * Above, every power of two [2^k, 2^(k+1)) is cut into 64 equal buckets, so a
+ * bucket is at most 1/64 of its lower bound wide; reporting its midpoint gives
+ * a relative error of at most 1/128 = 0.78%.  Buckets reach 2^SB_HIST_MAX_BITS
+ * ns (about 4.9 hours); larger values are counted in the last bucket (min, max
+ * and mean stay exact, they are kept beside the histogram).
+ *
+ * sb_hist_add is on the per-I/O path: a clz, a shift and an increment. */
+#ifndef SB_HIST_H
+#define SB_HIST_H
+#include <stdint.h>
+
+#define SB_HIST_SUB_BITS 6
+#define SB_HIST_SUB (1u << SB_HIST_SUB_BITS)                 /* 64 */
+#define SB_HIST_MAX_BITS 44                                  /* 2^44 ns = 4.9 h */
+#define SB_HIST_NBUCKETS ((SB_HIST_MAX_BITS - SB_HIST_SUB_BITS) * SB_HIST_SUB)
+
+struct sb_hist {
+	uint64_t n;
+	uint64_t bucket[SB_HIST_NBUCKETS];
+};
+
+static inline unsigned sb_hist_index(uint64_t v)
+{
+	if (v < 2 * SB_HIST_SUB)
+		return (unsigned)v;
+	unsigned msb = 63u - (unsigned)__builtin_clzll(v);
+	if (msb >= SB_HIST_MAX_BITS)
+		return SB_HIST_NBUCKETS - 1;
+	unsigned shift = msb - SB_HIST_SUB_BITS;
+	return shift * SB_HIST_SUB + (unsigned)(v >> shift);
+}
+
+static inline void sb_hist_add(struct sb_hist *h, uint64_t v)
+{
+	h->bucket[sb_hist_index(v)]++;
+	h->n++;
+}
+
+/* Bounds of bucket i: values v with low <= v < high land in it. */
+uint64_t sb_hist_bucket_low(unsigned i);
+uint64_t sb_hist_bucket_high(unsigned i);
+/* The value reported for bucket i (its midpoint; exact below 128 ns). */
+uint64_t sb_hist_bucket_value(unsigned i);
+void sb_hist_merge(struct sb_hist *dst, const struct sb_hist *src);
+/* The value at percentile pct (0 < pct <= 100): the reported value of the
+ * bucket holding the ceil(pct/100 * n)-th smallest sample; 0 when empty. */
+uint64_t sb_hist_percentile(const struct sb_hist *h, double pct);
+/* Share of samples (percent) with value < limit_ns, for fio's latency_*
+ * buckets.  Exact at bucket boundaries. */
+double sb_hist_pct_below(const struct sb_hist *h, uint64_t limit_ns);
+#endif

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Run the unit and integration tests against one build directory ($1).
+# Writes "passed failed skipped" to $1/check-counts and exits non-zero on failure.
+B=${1:-build}
+passed=0; failed=0; skipped=0
+add() { passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
+
+if [ -x "$B/t/unit/unit-tests" ]; then
+	"$B/t/unit/unit-tests" --counts "$B/unit-counts"
+	rc=$?
+	if [ -f "$B/unit-counts" ]; then add $(cat "$B/unit-counts"); else add 0 1 0; fi
+	[ $rc -eq 0 ] || echo "unit tests: exit $rc"
+else
+	echo "unit tests: SKIPPED (CUnit not found by configure: apt-get install libcunit1-dev)"
+	add 0 0 1
+fi
+
+if command -v python3 >/dev/null 2>&1; then
+	python3 t/integration/run.py --bin "$B/storbench" --counts "$B/integration-counts"
+	if [ -f "$B/integration-counts" ]; then add $(cat "$B/integration-counts"); else add 0 1 0; fi
+else
+	echo "integration tests: FAILED to start (python3 missing: apt-get install python3)"
+	add 0 1 0
+fi
+echo "$passed $failed $skipped" >"$B/check-counts"
+echo "[$B] $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
