@@ -92,6 +92,14 @@ struct sb_jobspec {
 	unsigned fsync;             /* fsync after every N writes; 0 = never */
 	unsigned fdatasync;         /* fdatasync after every N writes; 0 = never */
 	bool end_fsync;             /* fsync each file when the job ends */
+	/* async engine options (libaio, io_uring) */
+	bool userspace_reap;        /* libaio: reap completions from the ring without a syscall */
+	bool fixedbufs;             /* io_uring: registered buffers */
+	bool registerfiles;         /* io_uring: registered files */
+	bool sqthread_poll;         /* io_uring: kernel submission-queue polling thread */
+	int sqthread_poll_cpu;      /* io_uring: CPU for that thread; -1 = any */
+	bool hipri;                 /* io_uring: polled completions (IOPOLL) */
+	bool nonvectored;           /* io_uring: READ/WRITE instead of READV/WRITEV */
 
 	/* time and repetition */
 	uint64_t runtime_us;        /* 0 = no limit */
