@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Run the same job file through storbench and fio in one go and print ratios
+(storbench / fio).  Runs alternate (fio, storbench, fio, storbench, ...) so
+drift on the machine hits both; the median of each side is compared.
+Usage: bench/compare.py [--reps N] [--storbench PATH] [--fio PATH] [NAME...]"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# name -> (job file, metric, better) ; metric(json) -> float
+def read_iops(j):
+    return sum(job["read"]["iops"] for job in j["jobs"])
+
+def write_iops(j):
+    return sum(job["write"]["iops"] for job in j["jobs"])
+
+def read_bw(j):
+    return sum(job["read"]["bw_bytes"] for job in j["jobs"])
+
+def write_bw(j):
+    return sum(job["write"]["bw_bytes"] for job in j["jobs"])
+
+BENCHES = {
+    "null-4k-randread": ("null-4k-randread.fio", read_iops, "IOPS", "higher", 1.5),
+    "psync-shm-4k-randread": ("psync-shm-4k-randread.fio", read_iops, "IOPS", "higher", 1.0),
+    "trivial-wall": ("trivial.fio", "wall", "wall s", "lower", 1.0),
+    "trivial-rss": ("trivial.fio", "rss", "peak RSS KiB", "lower", 1.0),
+}
+
+
+def run(cmd, env):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
+    out = p.stdout
+    start = out.find("{")
+    data = json.loads(out[start:]) if start >= 0 else None
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return data, wall, after.ru_maxrss, cpu
+
+
+def measure(tool, path, job, metric, env):
+    cmd = [path, "--output-format=json", job]
+    data, wall, rss, cpu = run(cmd, env)
+    if metric == "wall":
+        return wall
+    if metric == "rss":
+        return rss  # children's max RSS so far: run trivial benches in their own process
+    return metric(data)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--storbench", default=os.path.join(HERE, "..", "build", "storbench"))
+    ap.add_argument("--fio", default=shutil.which("fio"))
+    ap.add_argument("names", nargs="*")
+    a = ap.parse_args()
+    if not a.fio:
+        sys.exit("bench: fio not found (apt-get install fio)")
+    fio_ver = subprocess.run([a.fio, "--version"], capture_output=True, text=True).stdout.strip()
+    names = a.names or list(BENCHES)
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as d:
+        env = dict(os.environ, BENCH_DIR=d)
+        print(f"storbench vs {fio_ver}, {a.reps} alternating runs each, median; files in {d}")
+        print(f"{'benchmark':26} {'metric':14} {'fio':>14} {'storbench':>14} {'ratio':>7} {'target':>8}")
+        for name in names:
+            jobf, metric, label, better, target = BENCHES[name]
+            job = os.path.join(HERE, "jobs", jobf)
+            if metric == "rss":
+                # one fresh python per side so RUSAGE_CHILDREN's max is that tool's
+                vals = {}
+                for tool, path in (("fio", a.fio), ("storbench", a.storbench)):
+                    code = ("import resource,subprocess,sys;"
+                            "subprocess.run(sys.argv[1:],capture_output=True,check=True);"
+                            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+                    rs = [int(subprocess.run([sys.executable, "-c", code, path, "--output-format=json", job],
+                                             env=env, capture_output=True, text=True, check=True).stdout)
+                          for _ in range(a.reps)]
+                    vals[tool] = statistics.median(rs)
+                f, s = vals["fio"], vals["storbench"]
+            else:
+                fv, sv = [], []
+                for _ in range(a.reps):
+                    fv.append(measure("fio", a.fio, job, metric, env))
+                    sv.append(measure("storbench", a.storbench, job, metric, env))
+                f, s = statistics.median(fv), statistics.median(sv)
+            ratio = s / f if f else float("nan")
+            goal = f"{'>=' if better == 'higher' else '<='}{target:.2f}"
+            ok = (ratio >= target) if better == "higher" else (ratio <= target)
+            print(f"{name:26} {label:14} {f:14.1f} {s:14.1f} {ratio:7.2f} {goal:>8} {'ok' if ok else 'MISSED'}")
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

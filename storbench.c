@@ -1,0 +1,247 @@
+/* storbench.c: main.  Command line -> job files -> run -> report; nothing else. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/run.h"
+#include "engines/engine.h"
+#include "lib/log.h"
+#include "output/output.h"
+#include "parse/parse.h"
+
+struct cmdline {
+	unsigned formats;
+	const char *output;
+	int parse_only;
+	const char **jobfiles;
+	int njobfiles;
+	char **jobargs;     /* --key=value words that define command-line jobs */
+	int njobargs;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: storbench [options] [jobfile...]\n"
+		"\n"
+		"Runs the jobs described in fio-syntax job files (or on the command line) and\n"
+		"reports latency, bandwidth and IOPS.  Without a job file, runs a built-in\n"
+		"5-second quick job on a scratch file in the current directory.\n"
+		"\n"
+		"Options:\n"
+		"  --output-format=FMT  normal, terse, json or json+ (a comma list prints several)\n"
+		"  --output=FILE        write the results to FILE instead of standard output\n"
+		"  --minimal            same as --output-format=terse\n"
+		"  --parse-only         check the job files and print the expanded jobs; touch no file\n"
+		"  --cmdhelp[=OPTION]   list every job option, or describe one\n"
+		"  --enghelp            list the I/O engines this build has\n"
+		"  --version            print the version\n"
+		"  --help               this text\n"
+		"\n"
+		"Job options may also be given on the command line, fio style:\n"
+		"  storbench --name=a --rw=randread --bs=4k --size=1g\n"
+		"(options before the first --name apply to every job).  See HOWTO.md.\n");
+}
+
+/* The built-in quick job: mixed 4k random I/O, then 1M sequential I/O, on a
+ * scratch file that cannot collide with a user's file (it must not exist
+ * yet), removed afterwards. */
+static int quick_job_text(char *buf, size_t len)
+{
+	char name[64];
+	for (int i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "storbench-quick.%ld.%d.tmp", (long)getpid(), i);
+		if (access(name, F_OK) != 0 && errno == ENOENT) {
+			int n = snprintf(buf, len,
+				"[global]\n"
+				"description=storbench quick job: 4k random mixed, then 1M sequential\n"
+				"ioengine=psync\n"
+				"filename=%s\n"
+				"size=64m\n"
+				"runtime=2500ms\n"
+				"time_based\n"
+				"unlink=1\n"
+				"\n"
+				"[quick-rand-4k]\n"
+				"rw=randrw\n"
+				"rwmixread=70\n"
+				"bs=4k\n"
+				"\n"
+				"[quick-seq-1m]\n"
+				"stonewall\n"
+				"rw=rw\n"
+				"bs=1m\n",
+				name);
+			return (n > 0 && (size_t)n < len) ? 0 : -ENOSPC;
+		}
+	}
+	sb_err("quick job", "could not find a free scratch file name in the current directory");
+	return -EEXIST;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	sb_run_request_stop();
+}
+
+static int is_prefix_opt(const char *arg, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+	if (strncmp(arg, name, n))
+		return 0;
+	if (arg[n] == '=') {
+		*val = arg + n + 1;
+		return 1;
+	}
+	if (arg[n] == '\0') {
+		*val = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
+{
+	const char *v;
+	cl->formats = SB_FMT_NORMAL;
+	cl->jobfiles = calloc((size_t)argc, sizeof(*cl->jobfiles));
+	cl->jobargs = calloc((size_t)argc, sizeof(*cl->jobargs));
+	if (!cl->jobfiles || !cl->jobargs)
+		return SB_EXIT_CMDLINE;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return SB_EXIT_OK;
+		} else if (!strcmp(a, "--version")) {
+			printf("storbench-%s\n", SB_VERSION);
+			return SB_EXIT_OK;
+		} else if (!strcmp(a, "--enghelp")) {
+			char names[256];
+			sb_engine_names(names, sizeof(names));
+			printf("Available I/O engines: %s\n", names);
+			for (unsigned e = 0; sb_engines[e]; e++)
+				printf("  %-10s %s\n", sb_engines[e]->name,
+				       sb_engines[e]->description ? sb_engines[e]->description : "");
+			return SB_EXIT_OK;
+		} else if (is_prefix_opt(a, "--cmdhelp", &v)) {
+			return sb_cmdhelp(stdout, v && *v ? v : NULL) ? SB_EXIT_CMDLINE : SB_EXIT_OK;
+		} else if (is_prefix_opt(a, "--output-format", &v)) {
+			if (!v || sb_output_parse_formats(v, &cl->formats)) {
+				sb_err("--output-format", "'%s' is not a format; use normal, terse, json or json+ (a comma list prints several)",
+				       v ? v : "");
+				return SB_EXIT_CMDLINE;
+			}
+		} else if (!strcmp(a, "--minimal")) {
+			cl->formats = SB_FMT_TERSE;
+		} else if (is_prefix_opt(a, "--output", &v)) {
+			if (!v || !*v) {
+				sb_err("--output", "needs a file name: --output=FILE");
+				return SB_EXIT_CMDLINE;
+			}
+			cl->output = v;
+		} else if (!strcmp(a, "--parse-only")) {
+			cl->parse_only = 1;
+		} else if (a[0] == '-' && a[1] == '-' && a[2]) {
+			cl->jobargs[cl->njobargs++] = argv[i];
+		} else if (a[0] == '-' && a[1]) {
+			sb_err(a, "unknown command-line option; see storbench --help");
+			return SB_EXIT_CMDLINE;
+		} else {
+			cl->jobfiles[cl->njobfiles++] = a;
+		}
+	}
+	return -1;
+}
+
+static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl)
+{
+	int rc = 0;
+	if (cl->njobfiles)
+		rc = sb_parse_files(cl->jobfiles, cl->njobfiles, jl);
+	if (!rc && cl->njobargs) {
+		struct sb_joblist more = { 0 };
+		if (cl->njobfiles) {
+			sb_err("command line", "give jobs either in job files or as --name=... options, not both (got '%s')",
+			       cl->jobargs[0]);
+			return -EINVAL;
+		}
+		rc = sb_parse_cmdline_jobs(cl->jobargs, cl->njobargs, &more);
+		if (!rc)
+			*jl = more;
+	}
+	if (!rc && !cl->njobfiles && !cl->njobargs) {
+		char text[1024];
+		rc = quick_job_text(text, sizeof(text));
+		if (!rc)
+			rc = sb_parse_text("<built-in quick job>", text, jl);
+	}
+	if (!rc)
+		rc = sb_joblist_finish(jl);
+	return rc;
+}
+
+static int write_results(const struct cmdline *cl, const struct sb_results *res)
+{
+	FILE *out = stdout;
+	if (cl->output) {
+		out = fopen(cl->output, "w");
+		if (!out) {
+			sb_err(cl->output, "cannot write the results: %s", strerror(errno));
+			return -errno;
+		}
+	}
+	int rc = sb_output_write(out, res, cl->formats);
+	if (out != stdout && fclose(out))
+		rc = -errno;
+	else if (out == stdout)
+		fflush(stdout);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cmdline cl = { 0 };
+	struct sb_joblist jl = { 0 };
+	struct sb_results res = { 0 };
+	int rc = parse_cmdline(argc, argv, &cl);
+	int status = SB_EXIT_OK;
+
+	if (rc >= 0)
+		goto out;
+	if (load_jobs(&cl, &jl)) {
+		status = SB_EXIT_JOBFILE;
+		goto out;
+	}
+	if (cl.parse_only) {
+		sb_joblist_print(stdout, &jl);
+		goto out;
+	}
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (sb_run(&jl, &res)) {
+		status = SB_EXIT_JOBFILE;
+		goto out;
+	}
+	if (write_results(&cl, &res))
+		status = SB_EXIT_IOERR;
+	for (size_t i = 0; i < res.njobs; i++)
+		if (res.jobs[i].error)
+			status = SB_EXIT_IOERR;
+	if (res.interrupted)
+		status = SB_EXIT_INTR;
+	sb_results_free(&res);
+out:
+	sb_joblist_free(&jl);
+	free(cl.jobfiles);
+	free(cl.jobargs);
+	return rc >= 0 ? rc : status;
+}
