@@ -1,0 +1,42 @@
+"""Helpers shared by the integration tests: run the storbench binary (path in
+$SB_BIN) in a fresh temporary directory and look at what it did."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+BIN = os.environ.get("SB_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "build", "storbench"))
+SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+class SbCase(unittest.TestCase):
+    """A test case with its own scratch directory (self.dir)."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="sbint.")
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def run_sb(self, *args, timeout=120, env=None, cwd=None):
+        e = dict(os.environ)
+        if env:
+            e.update(env)
+        return subprocess.run([BIN, *args], cwd=cwd or self.dir, env=e, capture_output=True,
+                              text=True, timeout=timeout)
+
+    def write_job(self, text, name="job.ini"):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def run_json(self, *args, **kw):
+        p = self.run_sb("--output-format=json", *args, **kw)
+        self.assertEqual(p.returncode, 0, f"exit {p.returncode}\nstderr:\n{p.stderr}")
+        return json.loads(p.stdout)
+
+    def listing(self):
+        return sorted(os.listdir(self.dir))
