@@ -34,6 +34,11 @@ char *sb_fmt_scaled(char *buf, size_t len, double v, unsigned base, unsigned max
 		v /= base;
 		p++;
 	}
+	/* 9999.97k would print as "10000k": move up one more prefix */
+	if (round(v) >= limit && p + 1 < NPREFIX) {
+		v /= base;
+		p++;
+	}
 	unsigned d = int_digits(v);
 	int dec = (int)maxdigits - (int)d - 1;
 	if (dec < 0)

@@ -26,6 +26,26 @@ static void add_live(_Atomic uint64_t *dst, const _Atomic uint64_t *src)
 	atomic_fetch_add_explicit(dst, v, memory_order_relaxed);
 }
 
+/* Bandwidth and IOPS samples of threads running side by side add up: the
+ * merged series is their sum per interval (as fio's group_reporting shows
+ * it), not a pool of per-thread samples.  Variances of independent series
+ * add, so m2 does when the sample counts match. */
+static void stat_sum(struct sb_stat *dst, const struct sb_stat *src)
+{
+	if (!src->n)
+		return;
+	if (!dst->n) {
+		*dst = *src;
+		return;
+	}
+	dst->min += src->min;
+	dst->max += src->max;
+	dst->mean += src->mean;
+	dst->m2 += src->m2;
+	if (src->n > dst->n)
+		dst->n = src->n;
+}
+
 static void merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d)
 {
 	add_live(&dst->live_bytes[d], &src->live_bytes[d]);
@@ -40,14 +60,14 @@ static void merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d
 	sb_hist_merge(&dst->slat_h[d], &src->slat_h[d]);
 	sb_hist_merge(&dst->clat_h[d], &src->clat_h[d]);
 	sb_hist_merge(&dst->lat_h[d], &src->lat_h[d]);
-	sb_stat_merge(&dst->bw_samples[d], &src->bw_samples[d]);
-	sb_stat_merge(&dst->iops_samples[d], &src->iops_samples[d]);
+	stat_sum(&dst->bw_samples[d], &src->bw_samples[d]);
+	stat_sum(&dst->iops_samples[d], &src->iops_samples[d]);
 	/* threads run side by side: a direction's runtime is the longest */
 	if (src->runtime_ns[d] > dst->runtime_ns[d])
 		dst->runtime_ns[d] = src->runtime_ns[d];
 }
 
-/* Counters add.  job_runtime_ns adds too (as fio's job_runtime does), so
+/* Counters add, bw/iops samples sum, latency stats merge.  job_runtime_ns adds too (as fio's job_runtime does), so
  * usr/sys CPU over job_runtime stays the per-thread average. */
 void sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src)
 {

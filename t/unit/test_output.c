@@ -329,6 +329,8 @@ static void test_units(void)
 	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 8927.07, 1000, 4), "8927");
 	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 123456, 1000, 4), "123k");
 	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 1234567, 1000, 4), "1235k");
+	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 99999, 1000, 4), "100k");
+	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 9999900, 1000, 4), "10.0M");
 	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 85651820, 1024, 0), "81.7MiB/s");
 	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 85651820, 1000, 0), "85.7MB/s");
 	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 85651820, 1024, 1), "653Mibit/s");

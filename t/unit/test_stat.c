@@ -142,6 +142,11 @@ static void test_tstats_merge(void)
 	a->ctx = 10;
 	b->ctx = 20;
 	atomic_store(&b->live_ios[SB_DDIR_READ], 2);
+	/* two threads at ~100 and ~300 KiB/s: the job did ~400 KiB/s */
+	sb_stat_add(&a->bw_samples[SB_DDIR_READ], 90);
+	sb_stat_add(&a->bw_samples[SB_DDIR_READ], 110);
+	sb_stat_add(&b->bw_samples[SB_DDIR_READ], 280);
+	sb_stat_add(&b->bw_samples[SB_DDIR_READ], 320);
 	b->error = 5;
 	strcpy(b->errmsg, "job x: EIO");
 
@@ -158,6 +163,11 @@ static void test_tstats_merge(void)
 	CU_ASSERT_EQUAL(a->iodepth_level[2], 3);
 	CU_ASSERT_EQUAL(a->ctx, 30);
 	CU_ASSERT_EQUAL(atomic_load(&a->live_ios[SB_DDIR_READ]), 2);
+	CU_ASSERT_EQUAL(a->bw_samples[SB_DDIR_READ].n, 2);
+	CU_ASSERT_EQUAL(a->bw_samples[SB_DDIR_READ].min, 370);
+	CU_ASSERT_EQUAL(a->bw_samples[SB_DDIR_READ].max, 430);
+	CU_ASSERT(close_rel(a->bw_samples[SB_DDIR_READ].mean, 400.0));
+	CU_ASSERT(close_rel(sb_stat_stddev(&a->bw_samples[SB_DDIR_READ]), sqrt(200.0 + 800.0)));
 	CU_ASSERT_EQUAL(a->error, 5);
 	CU_ASSERT_STRING_EQUAL(a->errmsg, "job x: EIO");
 	free(a);
