@@ -15,7 +15,9 @@
 #define SB_HIST_SUB_BITS 6
 #define SB_HIST_SUB (1u << SB_HIST_SUB_BITS)                 /* 64 */
 #define SB_HIST_MAX_BITS 44                                  /* 2^44 ns = 4.9 h */
-#define SB_HIST_NBUCKETS ((SB_HIST_MAX_BITS - SB_HIST_SUB_BITS) * SB_HIST_SUB)
+/* 128 exact buckets (= 2 * SUB) for 0..127, then SUB buckets for each power of
+ * two 2^7 .. 2^(MAX_BITS-1): (MAX_BITS - SUB_BITS + 1) * SUB in all. */
+#define SB_HIST_NBUCKETS ((SB_HIST_MAX_BITS - SB_HIST_SUB_BITS + 1) * SB_HIST_SUB)
 
 struct sb_hist {
 	uint64_t n;

@@ -1,0 +1,223 @@
+/* json.c: the JSON and JSON+ writers.  The layout is fio 3.33's, key for key
+ * and in fio's order, so scripts written for fio's JSON read storbench's;
+ * storbench's own keys are added beside fio's, never in their place.  JSON+
+ * adds the non-empty histogram buckets ("bins": value ns -> count). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "output/derive.h"
+#include "output/jsonw.h"
+#include "output/output.h"
+
+struct lat_view {
+	const struct sb_stat *s;
+	const struct sb_hist *h;
+	int percentiles;   /* emit "percentile" */
+	int plus;          /* emit "bins" */
+	const double *pctl;
+	unsigned npctl;
+};
+
+static void json_lat(struct sb_jw *w, const char *key, const struct lat_view *v)
+{
+	char k[48];
+	sb_jw_obj_begin(w, key);
+	sb_jw_u64(w, "min", sb_stat_min(v->s));
+	sb_jw_u64(w, "max", v->s->max);
+	sb_jw_dbl(w, "mean", v->s->n ? v->s->mean : 0.0);
+	sb_jw_dbl(w, "stddev", sb_stat_stddev(v->s));
+	sb_jw_u64(w, "N", v->s->n);
+	if (v->percentiles && v->s->n) {
+		sb_jw_obj_begin(w, "percentile");
+		for (unsigned i = 0; i < v->npctl; i++) {
+			snprintf(k, sizeof(k), "%f", v->pctl[i]);
+			sb_jw_u64(w, k, sb_hist_percentile(v->h, v->pctl[i]));
+		}
+		sb_jw_obj_end(w);
+	}
+	if (v->plus && v->h->n) {
+		sb_jw_obj_begin(w, "bins");
+		for (unsigned i = 0; i < SB_HIST_NBUCKETS; i++) {
+			if (!v->h->bucket[i])
+				continue;
+			snprintf(k, sizeof(k), "%llu", (unsigned long long)sb_hist_bucket_value(i));
+			sb_jw_u64(w, k, v->h->bucket[i]);
+		}
+		sb_jw_obj_end(w);
+	}
+	sb_jw_obj_end(w);
+}
+
+static void json_samples(struct sb_jw *w, const struct sb_job_result *j,
+			 const struct sb_group_result *g, int d)
+{
+	const struct sb_stat *bw = &j->st.bw_samples[d], *io = &j->st.iops_samples[d];
+	sb_jw_u64(w, "bw_min", sb_stat_min(bw));
+	sb_jw_u64(w, "bw_max", bw->max);
+	sb_jw_dbl(w, "bw_agg", sb_out_bw_agg_pct(j, g, d));
+	sb_jw_dbl(w, "bw_mean", bw->n ? bw->mean : 0.0);
+	sb_jw_dbl(w, "bw_dev", sb_stat_stddev(bw));
+	sb_jw_u64(w, "bw_samples", bw->n);
+	sb_jw_u64(w, "iops_min", sb_stat_min(io));
+	sb_jw_u64(w, "iops_max", io->max);
+	sb_jw_dbl(w, "iops_mean", io->n ? io->mean : 0.0);
+	sb_jw_dbl(w, "iops_stddev", sb_stat_stddev(io));
+	sb_jw_u64(w, "iops_samples", io->n);
+}
+
+static void json_ddir(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
+		      int d, int plus)
+{
+	const struct sb_tstats *st = &j->st;
+	const struct sb_group_result *g = sb_out_group(r, j->groupid);
+	uint64_t bw = sb_out_bw_bytes(j, d);
+	struct lat_view v = { .plus = plus };
+	v.npctl = sb_out_pctl(j, &v.pctl);
+
+	sb_jw_obj_begin(w, sb_ddir_names[d]);
+	sb_jw_u64(w, "io_bytes", st->io_bytes[d]);
+	sb_jw_u64(w, "io_kbytes", st->io_bytes[d] >> 10);
+	sb_jw_u64(w, "bw_bytes", bw);
+	sb_jw_u64(w, "bw", bw / 1024);
+	sb_jw_dbl(w, "iops", sb_out_iops(j, d));
+	sb_jw_u64(w, "runtime", j->runtime_ms[d]);
+	sb_jw_u64(w, "total_ios", st->total_ios[d]);
+	sb_jw_u64(w, "short_ios", st->short_ios[d]);
+	sb_jw_u64(w, "drop_ios", st->drop_ios[d]);
+	v.s = &st->slat[d];
+	v.h = &st->slat_h[d];
+	v.percentiles = 0;
+	json_lat(w, "slat_ns", &v);
+	v.s = &st->clat[d];
+	v.h = &st->clat_h[d];
+	v.percentiles = j->spec ? j->spec->clat_percentiles : 1;
+	json_lat(w, "clat_ns", &v);
+	v.s = &st->lat[d];
+	v.h = &st->lat_h[d];
+	v.percentiles = j->spec ? j->spec->lat_percentiles : 0;
+	json_lat(w, "lat_ns", &v);
+	json_samples(w, j, g, d);
+	sb_jw_obj_end(w);
+}
+
+static void json_opts(struct sb_jw *w, const char *key, const struct sb_opt_echo *o, unsigned n)
+{
+	sb_jw_obj_begin(w, key);
+	for (unsigned i = 0; i < n; i++)
+		sb_jw_str(w, o[i].key, o[i].value ? o[i].value : "");
+	sb_jw_obj_end(w);
+}
+
+static void json_dist(struct sb_jw *w, const char *key, const char *const *names,
+		      const double *pct, unsigned n)
+{
+	sb_jw_obj_begin(w, key);
+	for (unsigned i = 0; i < n; i++)
+		sb_jw_dbl(w, names[i], pct[i]);
+	sb_jw_obj_end(w);
+}
+
+static void json_depths(struct sb_jw *w, const struct sb_tstats *st)
+{
+	double pct[SB_DEPTH_BUCKETS];
+	struct sb_latdist ld;
+
+	sb_out_depthdist(st->iodepth_level, pct);
+	json_dist(w, "iodepth_level", sb_depth_level_names, pct, SB_DEPTH_BUCKETS);
+	sb_out_depthdist(st->iodepth_submit, pct);
+	json_dist(w, "iodepth_submit", sb_depth_batch_names, pct, SB_DEPTH_BUCKETS);
+	sb_out_depthdist(st->iodepth_complete, pct);
+	json_dist(w, "iodepth_complete", sb_depth_batch_names, pct, SB_DEPTH_BUCKETS);
+	sb_out_latdist(st, &ld);
+	json_dist(w, "latency_ns", sb_lat_edge_names, ld.ns, SB_LAT_NS_N);
+	json_dist(w, "latency_us", sb_lat_edge_names, ld.us, SB_LAT_US_N);
+	json_dist(w, "latency_ms", sb_lat_edge_names, ld.ms, SB_LAT_MS_N);
+}
+
+static void json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
+		     int plus)
+{
+	const struct sb_tstats *st = &j->st;
+	struct lat_view sync = { .s = &st->sync_lat };
+
+	sb_jw_obj_begin(w, NULL);
+	sb_jw_str(w, "jobname", j->name);
+	sb_jw_u64(w, "groupid", j->groupid);
+	sb_jw_i64(w, "error", j->error);
+	sb_jw_u64(w, "eta", 0);
+	sb_jw_u64(w, "elapsed", j->elapsed_s);
+	json_opts(w, "job options", j->spec ? j->spec->opts : NULL, j->spec ? j->spec->nopts : 0);
+	for (int d = 0; d < SB_DDIR_N; d++)
+		json_ddir(w, r, j, d, plus);
+	sb_jw_obj_begin(w, "sync");
+	sb_jw_u64(w, "total_ios", st->sync_lat.n);
+	json_lat(w, "lat_ns", &sync);
+	sb_jw_obj_end(w);
+	sb_jw_u64(w, "job_runtime", j->job_runtime_ms);
+	sb_jw_dbl(w, "usr_cpu", j->usr_cpu);
+	sb_jw_dbl(w, "sys_cpu", j->sys_cpu);
+	sb_jw_u64(w, "ctx", st->ctx);
+	sb_jw_u64(w, "majf", st->majf);
+	sb_jw_u64(w, "minf", st->minf);
+	json_depths(w, st);
+	sb_jw_u64(w, "latency_depth", j->spec ? j->spec->iodepth : 1);
+	sb_jw_u64(w, "latency_target", 0);
+	sb_jw_dbl(w, "latency_percentile", 100.0);
+	sb_jw_u64(w, "latency_window", 0);
+	if (j->spec && j->spec->description && j->spec->description[0])
+		sb_jw_str(w, "desc", j->spec->description);
+	sb_jw_obj_end(w);
+}
+
+static void json_disk(struct sb_jw *w, const struct sb_disk_util *du)
+{
+	sb_jw_obj_begin(w, NULL);
+	sb_jw_str(w, "name", du->name);
+	sb_jw_u64(w, "read_ios", du->read_ios);
+	sb_jw_u64(w, "write_ios", du->write_ios);
+	sb_jw_u64(w, "read_merges", du->read_merges);
+	sb_jw_u64(w, "write_merges", du->write_merges);
+	sb_jw_u64(w, "read_ticks", du->read_ticks);
+	sb_jw_u64(w, "write_ticks", du->write_ticks);
+	sb_jw_u64(w, "in_queue", du->in_queue);
+	sb_jw_dbl(w, "util", du->util);
+	sb_jw_obj_end(w);
+}
+
+/* ctime()'s text without its newline */
+static void time_text(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	if (!localtime_r(&t, &tm) || !strftime(buf, len, "%a %b %e %H:%M:%S %Y", &tm))
+		snprintf(buf, len, "%lld", (long long)t);
+}
+
+int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
+{
+	struct sb_jw w;
+	char tbuf[64];
+	const struct sb_joblist *jl = r->joblist;
+
+	sb_jw_init(&w, f);
+	sb_jw_obj_begin(&w, NULL);
+	sb_jw_str(&w, "storbench version", r->version ? r->version : "storbench-" SB_VERSION);
+	sb_jw_i64(&w, "timestamp", (int64_t)r->timestamp);
+	sb_jw_u64(&w, "timestamp_ms", r->timestamp_ms);
+	time_text(r->timestamp, tbuf, sizeof(tbuf));
+	sb_jw_str(&w, "time", tbuf);
+	if (r->interrupted)
+		sb_jw_bool(&w, "interrupted", true);
+	json_opts(&w, "global options", jl ? jl->global_opts : NULL, jl ? jl->nglobal : 0);
+	sb_jw_arr_begin(&w, "jobs");
+	for (size_t i = 0; i < r->njobs; i++)
+		json_job(&w, r, &r->jobs[i], plus);
+	sb_jw_arr_end(&w);
+	sb_jw_arr_begin(&w, "disk_util");
+	for (size_t i = 0; i < r->ndisks; i++)
+		json_disk(&w, &r->disks[i]);
+	sb_jw_arr_end(&w);
+	sb_jw_obj_end(&w);
+	return ferror(f) ? -EIO : 0;
+}

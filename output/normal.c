@@ -1,0 +1,243 @@
+/* normal.c: the human-readable report, laid out like fio's: one block per job
+ * (IOPS and bandwidth first, then latencies, percentiles, samples, latency
+ * distribution, CPU and I/O depths), the run status of each group, and the
+ * disk statistics.  Units scale with the numbers (KiB/MiB/GiB, nsec/usec/
+ * msec); kb_base=1000 puts SI units first, unit_base=8 shows bits. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "output/derive.h"
+#include "output/output.h"
+#include "output/units.h"
+
+#define PCTL_PER_LINE 4
+#define LAT_PER_LINE 5
+
+struct fmt_ctx {
+	unsigned base, alt;  /* primary and secondary unit base: 1024/1000 */
+	int bits;
+};
+
+static void lat_line(FILE *f, const char *name, const struct sb_stat *s)
+{
+	char mn[32], mx[32];
+	double dev = sb_stat_stddev(s);
+	struct sb_lat_unit u = sb_lat_unit_pick(s->min, s->max, dev, 1);
+	sb_fmt_scaled(mn, sizeof(mn), (double)s->min / u.div, 1000, 6);
+	sb_fmt_scaled(mx, sizeof(mx), (double)s->max / u.div, 1000, 6);
+	fprintf(f, "%s (%s): min=%s, max=%s, avg=%5.2f, stdev=%5.2f\n", name, u.name, mn, mx,
+		s->mean / u.div, dev / u.div);
+}
+
+static void pctl_table(FILE *f, const char *name, const struct sb_job_result *j,
+		       const struct sb_hist *h)
+{
+	const double *list;
+	unsigned n = sb_out_pctl(j, &list);
+	uint64_t lo = UINT64_MAX, hi = 0, v[SB_PCTL_MAX];
+	if (n > SB_PCTL_MAX)
+		n = SB_PCTL_MAX;
+	for (unsigned i = 0; i < n; i++) {
+		v[i] = sb_hist_percentile(h, list[i]);
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	struct sb_lat_unit u = sb_lat_unit_pick(lo, hi, 0.0, 0);
+	fprintf(f, "%s percentiles (%s):\n", name, u.name);
+	for (unsigned i = 0; i < n; i++) {
+		if (i % PCTL_PER_LINE == 0)
+			fputs("     |", f);
+		fprintf(f, " %5.2fth=[%5" PRIu64 "]%s", list[i], (uint64_t)((double)v[i] / u.div),
+			i + 1 < n ? "," : "");
+		if (i % PCTL_PER_LINE == PCTL_PER_LINE - 1 || i + 1 == n)
+			fputc('\n', f);
+	}
+}
+
+static void samples_lines(FILE *f, const struct sb_job_result *j, const struct sb_group_result *g,
+			  int d, const struct fmt_ctx *c)
+{
+	const struct sb_stat *bw = &j->st.bw_samples[d], *io = &j->st.iops_samples[d];
+	if (bw->n) {
+		double k = (double)c->base, mul = c->bits ? 8.0 : 1.0;
+		double mn = (double)bw->min * mul, mx = (double)bw->max * mul;
+		double mean = bw->mean * mul, dev = sb_stat_stddev(bw) * mul;
+		const char *unit = c->bits ? (c->base == 1024 ? "Kibit" : "kbit")
+					   : (c->base == 1024 ? "KiB" : "kB");
+		if (c->base == 1000) { /* samples are KiB/s */
+			mn *= 1.024, mx *= 1.024, mean *= 1.024, dev *= 1.024;
+		}
+		if (mean > k * k) {
+			mn /= k, mx /= k, mean /= k, dev /= k;
+			unit = c->bits ? (c->base == 1024 ? "Mibit" : "Mbit")
+				       : (c->base == 1024 ? "MiB" : "MB");
+		}
+		fprintf(f, "   bw (%5s/s): min=%5.0f, max=%5.0f, per=%3.2f%%, avg=%5.2f, "
+			   "stdev=%5.2f, samples=%" PRIu64 "\n",
+			unit, mn, mx, sb_out_bw_agg_pct(j, g, d), mean, dev, bw->n);
+	}
+	if (io->n)
+		fprintf(f, "   iops        : min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.2f, "
+			   "stdev=%5.2f, samples=%" PRIu64 "\n",
+			io->min, io->max, io->mean, sb_stat_stddev(io), io->n);
+}
+
+static void ddir_block(FILE *f, const struct sb_results *r, const struct sb_job_result *j, int d,
+		       const struct fmt_ctx *c)
+{
+	const struct sb_tstats *st = &j->st;
+	double bw = (double)sb_out_bw_bytes(j, d);
+	char iops[32], b1[32], b2[32], io[32];
+	int clat_p = j->spec ? j->spec->clat_percentiles : 1;
+	int lat_p = j->spec ? j->spec->lat_percentiles : 0;
+
+	sb_fmt_scaled(iops, sizeof(iops), sb_out_iops(j, d), 1000, 4);
+	sb_fmt_bw(b1, sizeof(b1), bw, c->base, c->bits);
+	sb_fmt_bw(b2, sizeof(b2), bw, c->alt, c->bits);
+	sb_fmt_size(io, sizeof(io), (double)st->io_bytes[d], c->base);
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", sb_ddir_names[d], iops, b1,
+		b2, io, j->runtime_ms[d]);
+	if (st->slat[d].n)
+		lat_line(f, "    slat", &st->slat[d]);
+	if (st->clat[d].n)
+		lat_line(f, "    clat", &st->clat[d]);
+	if (st->lat[d].n)
+		lat_line(f, "     lat", &st->lat[d]);
+	if (clat_p && st->clat[d].n)
+		pctl_table(f, "    clat", j, &st->clat_h[d]);
+	if (lat_p && st->lat[d].n)
+		pctl_table(f, "     lat", j, &st->lat_h[d]);
+	samples_lines(f, j, sb_out_group(r, j->groupid), d, c);
+}
+
+static void lat_dist_row(FILE *f, const char *unit, const double *pct, unsigned n)
+{
+	unsigned shown = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (pct[i] <= 0.0)
+			continue;
+		if (shown % LAT_PER_LINE == 0)
+			fprintf(f, "%s  lat (%s)   : ", shown ? "\n" : "", unit);
+		else
+			fputs(", ", f);
+		fprintf(f, "%s=%.2f%%", sb_lat_edge_names[i], pct[i] < 0.01 ? 0.01 : pct[i]);
+		shown++;
+	}
+	if (shown)
+		fputc('\n', f);
+}
+
+static void dist_row(FILE *f, const char *label, const char *const *names, const uint64_t *counts)
+{
+	double pct[SB_DEPTH_BUCKETS];
+	sb_out_depthdist(counts, pct);
+	fputs(label, f);
+	for (int i = 0; i < SB_DEPTH_BUCKETS; i++)
+		fprintf(f, "%s%s=%.1f%%", i ? ", " : "", names[i], pct[i]);
+	fputc('\n', f);
+}
+
+static void job_tail(FILE *f, const struct sb_job_result *j)
+{
+	const struct sb_tstats *st = &j->st;
+	struct sb_latdist ld;
+
+	sb_out_latdist(st, &ld);
+	lat_dist_row(f, "nsec", ld.ns, SB_LAT_NS_N);
+	lat_dist_row(f, "usec", ld.us, SB_LAT_US_N);
+	lat_dist_row(f, "msec", ld.ms, SB_LAT_MS_N);
+	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
+		   ", minf=%" PRIu64 "\n",
+		j->usr_cpu, j->sys_cpu, st->ctx, st->majf, st->minf);
+	dist_row(f, "  IO depths    : ", sb_depth_level_names, st->iodepth_level);
+	dist_row(f, "     submit    : ", sb_depth_batch_names, st->iodepth_submit);
+	dist_row(f, "     complete  : ", sb_depth_batch_names, st->iodepth_complete);
+	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		   " short=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 dropped=%" PRIu64 ",%" PRIu64
+		   ",%" PRIu64 ",0\n",
+		st->total_ios[0], st->total_ios[1], st->total_ios[2], st->sync_lat.n,
+		st->short_ios[0], st->short_ios[1], st->short_ios[2], st->drop_ios[0],
+		st->drop_ios[1], st->drop_ios[2]);
+	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+		j->spec ? j->spec->iodepth : 1);
+}
+
+static void job_block(FILE *f, const struct sb_results *r, const struct sb_job_result *j)
+{
+	const struct sb_group_result *g = sb_out_group(r, j->groupid);
+	struct fmt_ctx c;
+	char tbuf[64];
+	struct tm tm;
+
+	c.base = sb_out_kb_base(j, g);
+	c.alt = c.base == 1024 ? 1000 : 1024;
+	c.bits = sb_out_bits(j, g);
+	if (!localtime_r(&r->timestamp, &tm) ||
+	    !strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm))
+		tbuf[0] = 0;
+	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d", j->name, j->groupid,
+		j->nthreads ? j->nthreads : 1, j->error);
+	if (j->error && j->errmsg[0])
+		fprintf(f, " (%s)", j->errmsg);
+	fprintf(f, ": %s\n", tbuf);
+	if (j->spec && j->spec->description && j->spec->description[0])
+		fprintf(f, "  Description  : [%s]\n", j->spec->description);
+	for (int d = 0; d < SB_DDIR_N; d++)
+		if (j->st.total_ios[d] || j->st.io_bytes[d])
+			ddir_block(f, r, j, d, &c);
+	job_tail(f, j);
+}
+
+static void group_block(FILE *f, const struct sb_group_result *g)
+{
+	static const char *const up[SB_DDIR_N] = { "READ", "WRITE", "TRIM" };
+	unsigned base = g->kb_base == 1000 ? 1000 : 1024, alt = base == 1024 ? 1000 : 1024;
+	int bits = g->unit_base == 8;
+
+	fprintf(f, "\nRun status group %u (all jobs):\n", g->groupid);
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		const struct sb_group_dir *gd = &g->dir[d];
+		char a1[32], a2[32], mn1[32], mx1[32], mn2[32], mx2[32], io1[32], io2[32];
+		if (!gd->max_run_ms && !gd->io_bytes)
+			continue;
+		sb_fmt_bw(a1, sizeof(a1), (double)gd->agg_bw, base, bits);
+		sb_fmt_bw(a2, sizeof(a2), (double)gd->agg_bw, alt, bits);
+		sb_fmt_bw(mn1, sizeof(mn1), (double)gd->min_bw, base, bits);
+		sb_fmt_bw(mx1, sizeof(mx1), (double)gd->max_bw, base, bits);
+		sb_fmt_bw(mn2, sizeof(mn2), (double)gd->min_bw, alt, bits);
+		sb_fmt_bw(mx2, sizeof(mx2), (double)gd->max_bw, alt, bits);
+		sb_fmt_size(io1, sizeof(io1), (double)gd->io_bytes, base);
+		sb_fmt_size(io2, sizeof(io2), (double)gd->io_bytes, alt);
+		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64
+			   "msec\n",
+			up[d], a1, a2, mn1, mx1, mn2, mx2, io1, io2, gd->min_run_ms, gd->max_run_ms);
+	}
+}
+
+static void disk_block(FILE *f, const struct sb_results *r)
+{
+	if (!r->ndisks)
+		return;
+	fputs("\nDisk stats (read/write):\n", f);
+	for (size_t i = 0; i < r->ndisks; i++) {
+		const struct sb_disk_util *du = &r->disks[i];
+		fprintf(f, "  %s: ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64
+			   ", ticks=%" PRIu64 "/%" PRIu64 ", in_queue=%" PRIu64 ", util=%.2f%%\n",
+			du->name, du->read_ios, du->write_ios, du->read_merges, du->write_merges,
+			du->read_ticks, du->write_ticks, du->in_queue, du->util);
+	}
+}
+
+int sb_write_normal(FILE *f, const struct sb_results *r)
+{
+	if (r->interrupted)
+		fputs("Run interrupted: the results below are partial.\n\n", f);
+	for (size_t i = 0; i < r->njobs; i++)
+		job_block(f, r, &r->jobs[i]);
+	for (size_t i = 0; i < r->ngroups; i++)
+		group_block(f, &r->groups[i]);
+	disk_block(f, r);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,117 @@
+/* tstats.c: initializing and merging per-thread statistics (threads of one
+ * job, or all jobs of a group under group_reporting), and fio's I/O depth
+ * buckets. */
+#include <string.h>
+
+#include "stats/tstats.h"
+
+void sb_tstats_init(struct sb_tstats *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		atomic_init(&t->live_bytes[d], 0);
+		atomic_init(&t->live_ios[d], 0);
+		sb_stat_init(&t->slat[d]);
+		sb_stat_init(&t->clat[d]);
+		sb_stat_init(&t->lat[d]);
+		sb_stat_init(&t->bw_samples[d]);
+		sb_stat_init(&t->iops_samples[d]);
+	}
+	sb_stat_init(&t->sync_lat);
+}
+
+static void add_live(_Atomic uint64_t *dst, const _Atomic uint64_t *src)
+{
+	uint64_t v = atomic_load_explicit(src, memory_order_relaxed);
+	atomic_fetch_add_explicit(dst, v, memory_order_relaxed);
+}
+
+/* Bandwidth and IOPS samples of threads running side by side add up: the
+ * merged series is their sum per interval (as fio's group_reporting shows
+ * it), not a pool of per-thread samples.  Variances of independent series
+ * add, so m2 does when the sample counts match. */
+static void stat_sum(struct sb_stat *dst, const struct sb_stat *src)
+{
+	if (!src->n)
+		return;
+	if (!dst->n) {
+		*dst = *src;
+		return;
+	}
+	dst->min += src->min;
+	dst->max += src->max;
+	dst->mean += src->mean;
+	dst->m2 += src->m2;
+	if (src->n > dst->n)
+		dst->n = src->n;
+}
+
+static void merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d)
+{
+	add_live(&dst->live_bytes[d], &src->live_bytes[d]);
+	add_live(&dst->live_ios[d], &src->live_ios[d]);
+	dst->io_bytes[d] += src->io_bytes[d];
+	dst->total_ios[d] += src->total_ios[d];
+	dst->short_ios[d] += src->short_ios[d];
+	dst->drop_ios[d] += src->drop_ios[d];
+	sb_stat_merge(&dst->slat[d], &src->slat[d]);
+	sb_stat_merge(&dst->clat[d], &src->clat[d]);
+	sb_stat_merge(&dst->lat[d], &src->lat[d]);
+	sb_hist_merge(&dst->slat_h[d], &src->slat_h[d]);
+	sb_hist_merge(&dst->clat_h[d], &src->clat_h[d]);
+	sb_hist_merge(&dst->lat_h[d], &src->lat_h[d]);
+	stat_sum(&dst->bw_samples[d], &src->bw_samples[d]);
+	stat_sum(&dst->iops_samples[d], &src->iops_samples[d]);
+	/* threads run side by side: a direction's runtime is the longest */
+	if (src->runtime_ns[d] > dst->runtime_ns[d])
+		dst->runtime_ns[d] = src->runtime_ns[d];
+}
+
+/* Counters add, bw/iops samples sum, latency stats merge.  job_runtime_ns adds too (as fio's job_runtime does), so
+ * usr/sys CPU over job_runtime stays the per-thread average. */
+void sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src)
+{
+	for (int d = 0; d < SB_DDIR_N; d++)
+		merge_ddir(dst, src, d);
+	sb_stat_merge(&dst->sync_lat, &src->sync_lat);
+	for (int i = 0; i < SB_DEPTH_BUCKETS; i++) {
+		dst->iodepth_level[i] += src->iodepth_level[i];
+		dst->iodepth_submit[i] += src->iodepth_submit[i];
+		dst->iodepth_complete[i] += src->iodepth_complete[i];
+	}
+	dst->job_runtime_ns += src->job_runtime_ns;
+	dst->usr_us += src->usr_us;
+	dst->sys_us += src->sys_us;
+	dst->ctx += src->ctx;
+	dst->majf += src->majf;
+	dst->minf += src->minf;
+	if (!dst->error && src->error) {
+		dst->error = src->error;
+		memcpy(dst->errmsg, src->errmsg, sizeof(dst->errmsg));
+	}
+}
+
+/* I/Os in flight: 1 (and 0), 2-3, 4-7, 8-15, 16-31, 32-63, >=64 */
+unsigned sb_depth_level_bucket(unsigned depth)
+{
+	unsigned b = 0;
+	while (depth > 1 && b < SB_DEPTH_BUCKETS - 1) {
+		depth >>= 1;
+		b++;
+	}
+	return b;
+}
+
+/* I/Os per submit or reap call: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64 */
+unsigned sb_depth_batch_bucket(unsigned n)
+{
+	if (n == 0)
+		return 0;
+	unsigned b = 1;
+	unsigned lim = 4;
+	while (n > lim && b < SB_DEPTH_BUCKETS - 1) {
+		lim <<= 1;
+		b++;
+	}
+	return b;
+}
