@@ -268,6 +268,9 @@ struct sb_host_emitter {
  * "absent": true and "reason"; then "series": [ {t_ms, ...}, ... ]. */
 void sb_host_emit(const struct sb_host *h, const struct sb_host_emitter *e);
 /* A ready emitter writing JSON to a FILE, for callers that print directly. */
+/* Usage: sb_host_json_init(&j, &e, f, 2); e.begin_object(e.ctx, NULL);
+ * sb_host_emit(h, &e); e.end_object(e.ctx);  Keys are written as given
+ * (the emitters' keys are plain identifiers). */
 struct sb_host_json {
 	FILE *f;
 	unsigned depth;
