@@ -48,22 +48,20 @@ static int resolve(const char *dir, unsigned depth,
 	}
 	if ((size_t)snprintf(slaves, sizeof(slaves), "%s/slaves", cur) >= sizeof(slaves))
 		return -ENAMETOOLONG;
-	DIR *d = opendir(slaves);
+	struct dirent **ents;
+	int ne = scandir(slaves, &ents, NULL, alphasort);   /* sorted: stable order */
 	unsigned before = *n;
 	int err = 0;
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d)) && !err) {
-			char link[PATH_MAX], real[PATH_MAX];
-			if (e->d_name[0] == '.')
-				continue;
-			if ((size_t)snprintf(link, sizeof(link), "%s/%s", slaves, e->d_name) >= sizeof(link))
-				continue;
-			if (realpath(link, real))
-				err = resolve(real, depth + 1, names, max, n);
-		}
-		closedir(d);
+	for (int i = 0; i < ne; i++) {
+		char link[PATH_MAX], real[PATH_MAX];
+		if (!err && ents[i]->d_name[0] != '.' &&
+		    (size_t)snprintf(link, sizeof(link), "%s/%s", slaves, ents[i]->d_name) < sizeof(link) &&
+		    realpath(link, real))
+			err = resolve(real, depth + 1, names, max, n);
+		free(ents[i]);
 	}
+	if (ne >= 0)
+		free(ents);
 	if (err)
 		return err;
 	if (*n == before) {   /* no slaves: cur is a disk */

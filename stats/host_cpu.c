@@ -136,7 +136,6 @@ void sb_host_cpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s
 	char *text = NULL;
 	if (read_stat(h, &text) < 0)
 		return;
-	memset(c->seen, 0, c->nidx);
 	for_each_cpu(text, add_delta, &a);
 	free(text);
 	if (!a.n)

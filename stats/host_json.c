@@ -10,7 +10,7 @@ static void pre(struct sb_host_json *j, const char *key)
 {
 	if (j->need_comma)
 		fputc(',', j->f);
-	if (j->indent)
+	if (j->indent && j->depth)
 		fprintf(j->f, "\n%*s", (int)(j->depth * j->indent), "");
 	if (key) {
 		fputc('"', j->f);

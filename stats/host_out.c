@@ -51,8 +51,13 @@ static void emit_disk(const struct sb_host_emitter *e, const struct sb_host_disk
 		e->end_object(e->ctx);
 	}
 	e->end_array(e->ctx);
-	e->num(e->ctx, "total_disk_io_read_mb", d->total_disk_io_read_mb);
-	e->num(e->ctx, "total_disk_io_write_mb", d->total_disk_io_write_mb);
+	bool any = false;
+	for (unsigned i = 0; i < d->ndisks; i++)
+		any |= d->disk_st[i].present;
+	if (any) {   /* no device measured: no totals rather than zeros */
+		e->num(e->ctx, "total_disk_io_read_mb", d->total_disk_io_read_mb);
+		e->num(e->ctx, "total_disk_io_write_mb", d->total_disk_io_write_mb);
+	}
 	if (d->fs_st.present)
 		e->num(e->ctx, "max_t_disk_usage_percent", d->max_t_disk_usage_percent);
 	else

@@ -30,7 +30,10 @@ static void print_disk(FILE *f, const struct sb_host_disk_sum *d)
 			(unsigned long long)u->read_ticks, (unsigned long long)u->write_ticks,
 			(unsigned long long)u->in_queue, u->util);
 	}
-	if (d->ndisks)
+	bool any = false;
+	for (unsigned i = 0; i < d->ndisks; i++)
+		any |= d->disk_st[i].present;
+	if (any)
 		fprintf(f, "    disk total: read=%.2fMB, write=%.2fMB\n",
 			d->total_disk_io_read_mb, d->total_disk_io_write_mb);
 	if (d->fs_st.present)

@@ -11,7 +11,7 @@ struct host_cpu {
 	unsigned ncpus;               /* cpuN lines at open */
 	unsigned nidx;                /* size of the arrays: max N + 1 */
 	uint64_t *busy, *total;       /* previous ticks per CPU index */
-	unsigned char *seen;          /* index had a line in the last read */
+	unsigned char *seen;          /* index has a previous reading */
 	unsigned nsamples;            /* samples with at least one CPU ticking */
 	unsigned over20, over40, over80, at100;
 	double wsum, wtime;           /* sum of avg * dt, sum of dt (s) */
