@@ -161,6 +161,7 @@ struct sb_host_perf_event {
 	char name[SB_HOST_NAME_MAX];  /* as given (libpfm4 name) */
 	struct sb_host_status st;
 	uint64_t count;
+	bool user_only;               /* kernel side not permitted: user-space count */
 };
 struct sb_host_perf_sum {
 	struct sb_host_status st;     /* absent: no libpfm4, or no event opened */

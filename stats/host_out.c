@@ -111,9 +111,11 @@ static void emit_perf(const struct sb_host_emitter *e, const struct sb_host_perf
 	for (unsigned i = 0; i < p->nevents; i++) {
 		e->begin_object(e->ctx, NULL);
 		e->str(e->ctx, "name", p->ev[i].name);
-		if (p->ev[i].st.present)
+		if (p->ev[i].st.present) {
 			e->u64(e->ctx, "count", p->ev[i].count);
-		else
+			if (p->ev[i].user_only)
+				e->boolean(e->ctx, "user_only", true);
+		} else
 			absent(e, &p->ev[i].st);
 		e->end_object(e->ctx);
 	}

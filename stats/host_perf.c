@@ -23,6 +23,7 @@ struct host_perf_ev {
 	struct sb_host_status st;   /* reason of the last failure */
 	bool encoded;
 	struct perf_event_attr attr;
+	bool user_only;             /* kernel side not allowed: counted in user space */
 	int fd[SB_HOST_MAX_TIDS];
 	unsigned nopen;
 };
@@ -47,23 +48,34 @@ static void encode(struct host_perf_ev *ev)
 	sb_host_set_absent(&ev->st, "no thread counted");
 }
 
+/* scheduler events fire in the kernel: user-space-only counts are 0 */
+static bool kernel_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
 static int open_on(struct host_perf_ev *ev, pid_t tid)
 {
 	struct perf_event_attr a = ev->attr;
 	long fd = syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0 && (errno == EACCES || errno == EPERM) && !a.exclude_kernel) {
+	int e = fd < 0 ? errno : 0;
+	if ((e == EACCES || e == EPERM) && !a.exclude_kernel && !kernel_only(&a)) {
 		/* perf_event_paranoid >= 2 without CAP_PERFMON: user space only */
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
 		fd = syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		e = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			ev->user_only = true;
 	}
 	if (fd >= 0)
 		return (int)fd;
-	int e = errno;
 	if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
 		sb_host_set_absent(&ev->st, "perf_event_open: %s (not supported by this CPU or VM)", strerror(e));
 	else if (e == EACCES || e == EPERM)
-		sb_host_set_absent(&ev->st, "perf_event_open: %s (see kernel.perf_event_paranoid)", strerror(e));
+		sb_host_set_absent(&ev->st, "perf_event_open: %s (needs kernel.perf_event_paranoid <= 1 "
+				   "or CAP_PERFMON)", strerror(e));
 	else
 		sb_host_set_absent(&ev->st, "perf_event_open: %s", strerror(e));
 	return -e;
@@ -155,6 +167,7 @@ void sb_host_perf_summary(const struct sb_host *h, struct sb_host_perf_sum *o)
 			continue;
 		e->st.present = true;
 		e->st.reason[0] = 0;
+		e->user_only = ev->user_only;
 		for (unsigned t = 0; t < p->ntids; t++)
 			if (ev->fd[t] >= 0)
 				e->count += read_scaled(ev->fd[t]);

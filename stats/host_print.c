@@ -45,7 +45,8 @@ static void print_perf(FILE *f, const struct sb_host_perf_sum *p)
 	fprintf(f, "    perf (%u threads):", p->nthreads);
 	for (unsigned i = 0; i < p->nevents; i++) {
 		if (p->ev[i].st.present)
-			fprintf(f, " %s=%llu", p->ev[i].name, (unsigned long long)p->ev[i].count);
+			fprintf(f, " %s=%llu%s", p->ev[i].name, (unsigned long long)p->ev[i].count,
+				p->ev[i].user_only ? "(user)" : "");
 		else
 			fprintf(f, " %s=absent", p->ev[i].name);
 	}
