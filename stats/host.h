@@ -199,7 +199,7 @@ struct sb_host_summary {
 
 /* One series sample: the interval that ends at t_ms (ms since start).  When
  * samples are merged, percentages and rates are interval-weighted means,
- * byte counts add, memory figures keep the peak.  Fields of absent sources
+ * byte counts add, memory and filesystem figures keep the peak.  Fields of absent sources
  * are 0 and are not emitted. */
 struct sb_host_sample {
 	uint64_t t_ms;

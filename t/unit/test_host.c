@@ -87,12 +87,14 @@ static struct sb_host *fixture_run(unsigned cap)
  *   1 s  host1->b: cpu0 10/100, cpu1 50/100, cpu2 90/100, cpu3 100/100
  *        (cpu3's guest +40 is inside user and not counted twice)
  *        -> avg 62.5, min 10, max 100
- *   1 s  b->c: every CPU 100/100 -> avg 100, min 100, max 100
+ *   1 s  b->c: cpu0-2 100/100, cpu3 99/100 -> avg 99.75, min 99, max 100
+ *        (99.75 >= 99.5 shows as 100: counted "at 100")
  *   2 s  c->d: every CPU 10/200 -> avg 5, min 5, max 5
- * cpu_avg = (62.5*1 + 100*1 + 5*2) / 4 s = 43.125
+ * cpu_avg = (62.5*1 + 99.75*1 + 5*2) / 4 s = 43.0625
  * over20 = over40 = 2 of 3 samples, over80 = at100 = 1 of 3
- * node_cpu_hours = 4 CPUs * 4 s / 3600 * 0.43125 = 6.9 / 3600,
- * unused = (16 - 6.9) / 3600. */
+ * max_t of avg / min / max across CPUs: 99.75 / 99 / 100
+ * node_cpu_hours = 4 CPUs * 4 s / 3600 * 0.430625 = 6.89 / 3600,
+ * unused = (16 - 6.89) / 3600. */
 static void test_cpu(void)
 {
 	struct sb_host *h = fixture_run(0);
@@ -102,16 +104,16 @@ static void test_cpu(void)
 	CU_ASSERT_EQUAL(s.cpu.ncpus, 4);
 	CU_ASSERT_EQUAL(s.nsamples, 3);
 	NEAR(s.run_s, 4.0);
-	NEAR(s.cpu.cpu_avg_utilization_pct, 43.125);
+	NEAR(s.cpu.cpu_avg_utilization_pct, 43.0625);
 	NEAR(s.cpu.cpu_avg_utilization_over20_pct, 200.0 / 3);
 	NEAR(s.cpu.cpu_avg_utilization_over40_pct, 200.0 / 3);
 	NEAR(s.cpu.cpu_avg_utilization_over80_pct, 100.0 / 3);
 	NEAR(s.cpu.cpu_avg_utilization_at100_pct, 100.0 / 3);
-	NEAR(s.cpu.max_t_cpu_pct_per_cpu_avg, 100.0);
-	NEAR(s.cpu.max_t_cpu_pct_per_cpu_min, 100.0);
+	NEAR(s.cpu.max_t_cpu_pct_per_cpu_avg, 99.75);
+	NEAR(s.cpu.max_t_cpu_pct_per_cpu_min, 99.0);
 	NEAR(s.cpu.max_t_cpu_pct_per_cpu_max, 100.0);
-	NEAR(s.cpu.node_cpu_hours, 6.9 / 3600);
-	NEAR(s.cpu.node_unused_cpu_hours, 9.1 / 3600);
+	NEAR(s.cpu.node_cpu_hours, 6.89 / 3600);
+	NEAR(s.cpu.node_unused_cpu_hours, 9.11 / 3600);
 
 	struct sb_host_sample ser[8];
 	CU_ASSERT_EQUAL_FATAL(sb_host_series(h, ser, 8), 3);
@@ -121,6 +123,7 @@ static void test_cpu(void)
 	NEAR(ser[0].cpu_avg, 62.5);
 	NEAR(ser[0].cpu_min, 10.0);
 	NEAR(ser[0].cpu_max, 100.0);
+	NEAR(ser[1].cpu_min, 99.0);
 	NEAR(ser[2].cpu_avg, 5.0);
 	sb_host_close(h);
 }
@@ -416,9 +419,17 @@ static void test_perf(void)
 /* The real machine (2 CPUs, no RAPL, no InfiniBand, no GPU). */
 static void test_real_host(void)
 {
+	char names[4][SB_HOST_NAME_MAX];
+	const char *dn[4];
+	unsigned n = 0;
+	/* -ENODEV when TMPDIR is on tmpfs or overlay: no block device */
+	int err = sb_host_path_disks("/", sb_test_tmpdir(), names, 4, &n);
+	CU_ASSERT_TRUE(err == 0 ? n >= 1 : err == -ENODEV);
+	for (unsigned i = 0; i < n; i++)
+		dn[i] = names[i];
 	struct sb_host_config cfg = {
 		.root = "/", .which = SB_HOST_ALL & ~(1u << SB_HOST_PERF),
-		.fs_path = sb_test_tmpdir(),
+		.fs_path = sb_test_tmpdir(), .disks = dn, .ndisks = n,
 	};
 	struct sb_host *h = sb_host_open(&cfg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
@@ -434,6 +445,8 @@ static void test_real_host(void)
 	CU_ASSERT_TRUE(s.mem.max_t_mem_percent > 0 && s.mem.max_t_mem_percent < 100);
 	CU_ASSERT_TRUE(s.net.st.present);
 	CU_ASSERT_TRUE(s.disk.fs_st.present);
+	for (unsigned i = 0; i < n; i++)   /* the mapped names are diskstats names */
+		CU_ASSERT_TRUE(s.disk.disk_st[i].present);
 	if (access("/sys/class/powercap", F_OK) != 0)
 		CU_ASSERT_FALSE(s.rapl.st.present);
 	if (access("/sys/class/infiniband", F_OK) != 0)
@@ -463,8 +476,8 @@ static void test_output(void)
 	struct sb_host *h = fixture_run(0);
 	char *js = emit_json(h);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(js);
-	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"cpu_avg_utilization_pct\": 43.125000"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"node_unused_cpu_hours\": 0.002528"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"cpu_avg_utilization_pct\": 43.062500"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"node_unused_cpu_hours\": 0.002531"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"total_net_io_ext_recv_mb\": 12.750000"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"name\": \"nosuch\",\n    \"absent\": true,"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"gpu\": {\n  \"absent\": true,\n  \"reason\": \""));
