@@ -1,0 +1,285 @@
+/* host.c: the host-counter sampler - opens the collectors (stats/host_*.c),
+ * calls them every interval, keeps the bounded series (halving resolution
+ * past the cap) and assembles the end-of-run summary. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/log.h"
+#include "lib/timeutil.h"
+#include "stats/host_priv.h"
+
+static const char *const src_names[SB_HOST_NSRC] = {
+	"cpu", "mem", "disk", "net", "ib", "rapl", "perf", "gpu",
+};
+
+const char *sb_host_src_name(enum sb_host_src s)
+{
+	return (unsigned)s < SB_HOST_NSRC ? src_names[s] : "?";
+}
+
+int sb_host_parse_mask(const char *s, unsigned *mask)
+{
+	unsigned m = 0;
+	const char *p = s;
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		unsigned i;
+		if (len == 3 && !strncmp(p, "all", 3))
+			m |= SB_HOST_ALL;
+		else if (len == 4 && !strncmp(p, "none", 4))
+			m |= 0;
+		else if (len) {
+			for (i = 0; i < SB_HOST_NSRC; i++)
+				if (strlen(src_names[i]) == len && !strncmp(p, src_names[i], len))
+					break;
+			if (i == SB_HOST_NSRC) {
+				sb_err("host_counters", "unknown counter source '%.*s' "
+				       "(use cpu, mem, disk, net, ib, rapl, perf, gpu, all or none)",
+				       (int)len, p);
+				return -EINVAL;
+			}
+			m |= 1u << i;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	*mask = m;
+	return 0;
+}
+
+int sb_host_path(const struct sb_host *h, const char *rel, char *buf, size_t len)
+{
+	const char *sep = h->root[strlen(h->root) - 1] == '/' ? "" : "/";
+	while (*rel == '/')
+		rel++;
+	if ((size_t)snprintf(buf, len, "%s%s%s", h->root, sep, rel) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+ssize_t sb_host_read_file(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		ssize_t r = read(fd, buf + got, len - 1 - got);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = 0;
+	return (ssize_t)got;
+}
+
+int sb_host_read_u64(const char *path, uint64_t *v)
+{
+	char buf[64], *end;
+	ssize_t r = sb_host_read_file(path, buf, sizeof(buf));
+	if (r < 0)
+		return (int)r;
+	errno = 0;
+	unsigned long long x = strtoull(buf, &end, 10);
+	if (end == buf || errno)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+void sb_host_set_absent(struct sb_host_status *st, const char *fmt, ...)
+{
+	va_list ap;
+	st->present = false;
+	va_start(ap, fmt);
+	vsnprintf(st->reason, sizeof(st->reason), fmt, ap);
+	va_end(ap);
+}
+
+void sb_host_set_errno(struct sb_host_status *st, const char *what, int err)
+{
+	sb_host_set_absent(st, "%s: %s", what, strerror(err < 0 ? -err : err));
+}
+
+struct sb_host *sb_host_open(const struct sb_host_config *cfg)
+{
+	struct sb_host *h = calloc(1, sizeof(*h));
+	if (!h)
+		return NULL;
+	snprintf(h->root, sizeof(h->root), "%s", cfg->root && *cfg->root ? cfg->root : "/");
+	h->which = cfg->which & SB_HOST_ALL;
+	h->start_ns = h->last_ns = cfg->start_ns ? cfg->start_ns : sb_now_ns();
+	h->cap = cfg->series_cap >= 2 ? cfg->series_cap & ~1u : SB_HOST_SERIES_CAP;
+	h->stride = 1;
+	h->ser = calloc(h->cap, sizeof(*h->ser));
+	if (!h->ser) {
+		free(h);
+		return NULL;
+	}
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
+		sb_host_set_absent(&h->st[i], "not requested (host_counters)");
+	if (h->which & (1u << SB_HOST_CPU))
+		sb_host_cpu_open(h);
+	if (h->which & (1u << SB_HOST_MEM))
+		sb_host_mem_open(h);
+	if (h->which & (1u << SB_HOST_DISK))
+		sb_host_disk_open(h, cfg);
+	if (h->which & (1u << SB_HOST_NET))
+		sb_host_net_open(h);
+	if (h->which & (1u << SB_HOST_IB))
+		sb_host_ib_open(h);
+	if (h->which & (1u << SB_HOST_RAPL))
+		sb_host_rapl_open(h);
+	if ((h->which & (1u << SB_HOST_PERF)) && sb_host_perf_open(h, cfg) < 0) {
+		sb_host_close(h);
+		return NULL;
+	}
+	if (h->which & (1u << SB_HOST_GPU))
+		sb_host_gpu_open(h, cfg->nvml_lib);
+	return h;
+}
+
+bool sb_host_present(const struct sb_host *h, enum sb_host_src s)
+{
+	return (unsigned)s < SB_HOST_NSRC && h->st[s].present;
+}
+
+/* a += b, b covering the interval right after a */
+static void merge_sample(struct sb_host_sample *a, const struct sb_host_sample *b)
+{
+	double wa = (double)a->dur_ms, wb = (double)b->dur_ms, w = wa + wb;
+#define WMEAN(f) a->f = w > 0 ? (a->f * wa + b->f * wb) / w : (a->f + b->f) / 2
+#define MAX(f) a->f = a->f > b->f ? a->f : b->f
+#define SUM(f) a->f += b->f
+	WMEAN(cpu_avg); WMEAN(cpu_min); WMEAN(cpu_max);
+	MAX(mem_pct); MAX(dirty_bytes); MAX(writeback_bytes);
+	SUM(disk_read_bytes); SUM(disk_write_bytes);
+	WMEAN(disk_util_pct); MAX(fs_used_pct);
+	SUM(net_lo_sent); SUM(net_lo_recv); SUM(net_ext_sent); SUM(net_ext_recv);
+	SUM(ib_xmit_bytes); SUM(ib_rcv_bytes);
+	WMEAN(rapl_watts); WMEAN(gpu_util_pct); MAX(gpu_mem_used_bytes); WMEAN(gpu_power_w);
+#undef WMEAN
+#undef MAX
+#undef SUM
+	a->t_ms = b->t_ms;
+	a->dur_ms += b->dur_ms;
+}
+
+/* Adds one interval's sample; when the store is full, merges neighbours
+ * pairwise and doubles the number of intervals per stored sample. */
+static void series_add(struct sb_host *h, const struct sb_host_sample *s)
+{
+	if (h->npend)
+		merge_sample(&h->pend, s);
+	else
+		h->pend = *s;
+	if (++h->npend < h->stride)
+		return;
+	if (h->nser == h->cap) {
+		for (unsigned i = 0; i < h->cap / 2; i++) {
+			h->ser[i] = h->ser[2 * i];
+			merge_sample(&h->ser[i], &h->ser[2 * i + 1]);
+		}
+		h->nser = h->cap / 2;
+		h->stride *= 2;
+		if (h->npend < h->stride)
+			return;        /* pend now waits for a second interval */
+	}
+	h->ser[h->nser++] = h->pend;
+	h->npend = 0;
+}
+
+int sb_host_sample(struct sb_host *h, uint64_t now_ns)
+{
+	struct sb_host_sample s;
+	if (now_ns <= h->last_ns)
+		return 0;   /* no time elapsed: nothing to measure */
+	double dt = (double)(now_ns - h->last_ns) / 1e9;
+	memset(&s, 0, sizeof(s));
+	s.t_ms = (now_ns - h->start_ns) / 1000000;
+	s.dur_ms = (now_ns - h->last_ns) / 1000000;
+	if (h->st[SB_HOST_CPU].present)
+		sb_host_cpu_sample(h, dt, &s);
+	if (h->st[SB_HOST_MEM].present)
+		sb_host_mem_sample(h, dt, &s);
+	if (h->st[SB_HOST_DISK].present)
+		sb_host_disk_sample(h, dt, &s);
+	if (h->st[SB_HOST_NET].present)
+		sb_host_net_sample(h, dt, &s);
+	if (h->st[SB_HOST_IB].present)
+		sb_host_ib_sample(h, dt, &s);
+	if (h->st[SB_HOST_RAPL].present)
+		sb_host_rapl_sample(h, dt, &s);
+	if (h->st[SB_HOST_GPU].present)
+		sb_host_gpu_sample(h, dt, &s);
+	h->last_ns = now_ns;
+	h->nsamples++;
+	series_add(h, &s);
+	return 0;
+}
+
+unsigned sb_host_series(const struct sb_host *h, struct sb_host_sample *out, unsigned max)
+{
+	unsigned n = 0;
+	for (; n < h->nser && n < max; n++)
+		out[n] = h->ser[n];
+	if (h->npend && n < max)
+		out[n++] = h->pend;
+	return n;
+}
+
+void sb_host_summary(const struct sb_host *h, struct sb_host_summary *o)
+{
+	double run_s = (double)(h->last_ns - h->start_ns) / 1e9;
+	memset(o, 0, sizeof(*o));
+	o->run_s = run_s;
+	o->nsamples = h->nsamples;
+	o->cpu.st = h->st[SB_HOST_CPU];
+	o->mem.st = h->st[SB_HOST_MEM];
+	o->disk.st = h->st[SB_HOST_DISK];
+	o->net.st = h->st[SB_HOST_NET];
+	o->ib.st = h->st[SB_HOST_IB];
+	o->rapl.st = h->st[SB_HOST_RAPL];
+	o->perf.st = h->st[SB_HOST_PERF];
+	o->gpu.st = h->st[SB_HOST_GPU];
+	if (o->cpu.st.present)
+		sb_host_cpu_summary(h, run_s, &o->cpu);
+	if (o->mem.st.present)
+		sb_host_mem_summary(h, &o->mem);
+	if (h->which & (1u << SB_HOST_DISK))
+		sb_host_disk_summary(h, run_s, &o->disk);
+	if (o->net.st.present)
+		sb_host_net_summary(h, &o->net);
+	if (o->ib.st.present)
+		sb_host_ib_summary(h, &o->ib);
+	if (o->rapl.st.present)
+		sb_host_rapl_summary(h, run_s, &o->rapl);
+	if (h->which & (1u << SB_HOST_PERF))
+		sb_host_perf_summary(h, &o->perf);
+	if (o->gpu.st.present)
+		sb_host_gpu_summary(h, &o->gpu);
+}
+
+void sb_host_close(struct sb_host *h)
+{
+	if (!h)
+		return;
+	sb_host_cpu_close(h);
+	sb_host_perf_close(h);
+	sb_host_gpu_close(h);
+	free(h->ser);
+	free(h);
+}

@@ -1,0 +1,284 @@
+/* host.h: host counters sampled by the stats thread beside the I/O - CPU,
+ * memory, disks, network, InfiniBand, RAPL energy, perf events and NVIDIA
+ * GPUs.  Every collector reads /proc and /sys below a root directory ("/" in
+ * production, a fixture tree under t/fixtures in tests).  A source that does
+ * not exist here (missing file, no permission, unsupported event, no driver)
+ * is reported ABSENT with a reason: never as zero and never as an error.
+ *
+ * Use (one thread, the stats thread):
+ *     h = sb_host_open(&cfg);               baseline read at cfg.start_ns
+ *     sb_host_sample(h, now) every interval  one series sample per call
+ *     sb_host_summary(h, &sum)               end-of-run figures
+ *     sb_host_emit(h, &emitter) / sb_host_print(h, f)
+ *     sb_host_close(h)
+ *
+ * Units: MB are decimal (1e6 bytes) as in the psutil-based monitors these
+ * names come from; byte counts are bytes; percentages are 0..100. */
+#ifndef SB_HOST_H
+#define SB_HOST_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "stats/results.h"
+
+enum sb_host_src {
+	SB_HOST_CPU, SB_HOST_MEM, SB_HOST_DISK, SB_HOST_NET,
+	SB_HOST_IB, SB_HOST_RAPL, SB_HOST_PERF, SB_HOST_GPU,
+	SB_HOST_NSRC
+};
+#define SB_HOST_ALL ((1u << SB_HOST_NSRC) - 1)
+
+/* fixed capacities of the summary */
+#define SB_HOST_MAX_DISKS 16
+#define SB_HOST_MAX_IB 16          /* InfiniBand ports */
+#define SB_HOST_MAX_RAPL 16        /* RAPL domains */
+#define SB_HOST_MAX_PERF 16        /* perf events */
+#define SB_HOST_MAX_TIDS 256       /* threads counted by perf */
+#define SB_HOST_MAX_GPUS 16
+/* Stored series samples.  Past the cap, neighbours are merged pairwise and
+ * every later stored sample covers twice as many intervals, so memory stays
+ * bounded and the whole run stays covered (at 1 s: 2048 s at full
+ * resolution, then 2 s, 4 s, ... per sample). */
+#define SB_HOST_SERIES_CAP 2048
+#define SB_HOST_NAME_MAX 64
+#define SB_HOST_REASON_MAX 160
+#define SB_HOST_PERF_DEFAULT "cycles,instructions,cache-misses,context-switches,page-faults"
+
+struct sb_host_config {
+	const char *root;          /* "/" when NULL */
+	unsigned which;            /* mask of 1u << SB_HOST_*; 0 = none */
+	const char *const *disks;  /* block device names as in /proc/diskstats */
+	unsigned ndisks;
+	const char *fs_path;       /* statvfs target (real path, not under root) */
+	const char *perf_events;   /* libpfm4 names, comma-separated; NULL = default */
+	const pid_t *tids;         /* threads to count perf events on */
+	unsigned ntids;
+	const char *nvml_lib;      /* NULL = "libnvidia-ml.so.1" */
+	unsigned series_cap;       /* 0 = SB_HOST_SERIES_CAP; else even, >= 2 */
+	uint64_t start_ns;         /* baseline time, 0 = now (CLOCK_MONOTONIC) */
+};
+
+/* Whether a source (or one device, domain, event) was measured. */
+struct sb_host_status {
+	bool present;
+	char reason[SB_HOST_REASON_MAX]; /* why absent; "" when present */
+};
+
+/* CPU (from /proc/stat ticks; per CPU util = 100 * busy/total over one
+ * interval, busy = total - idle - iowait, total = user + nice + system +
+ * idle + iowait + irq + softirq + steal; guest time is inside user/nice).
+ * A sample's average, min and max are taken across the CPUs.
+ *   cpu_avg_utilization_pct: busy ticks / total ticks of all CPUs over the
+ *       run, i.e. the interval-length-weighted mean of the sample averages.
+ *   cpu_avg_utilization_overN_pct: percent of samples whose average is > N.
+ *   cpu_avg_utilization_at100_pct: percent of samples whose average is
+ *       >= 99.5 (shows as 100).
+ *   max_t_cpu_pct_per_cpu_avg/min/max: the largest, over the samples, of
+ *       the sample's average / minimum / maximum across CPUs.
+ *   node_cpu_hours: ncpus * wall hours * cpu_avg_utilization_pct / 100,
+ *       the CPU time the whole node used during the run (not only storbench).
+ *   node_unused_cpu_hours: ncpus * wall hours - node_cpu_hours. */
+struct sb_host_cpu_sum {
+	struct sb_host_status st;
+	unsigned ncpus;
+	double cpu_avg_utilization_pct;
+	double cpu_avg_utilization_over20_pct;
+	double cpu_avg_utilization_over40_pct;
+	double cpu_avg_utilization_over80_pct;
+	double cpu_avg_utilization_at100_pct;
+	double max_t_cpu_pct_per_cpu_avg;
+	double max_t_cpu_pct_per_cpu_min;
+	double max_t_cpu_pct_per_cpu_max;
+	double node_cpu_hours;
+	double node_unused_cpu_hours;
+};
+
+/* max_t_mem_percent: max over samples of 100*(MemTotal-MemAvailable)/MemTotal;
+ * peaks of Dirty and Writeback over the samples (and the baseline). */
+struct sb_host_mem_sum {
+	struct sb_host_status st;
+	uint64_t mem_total_bytes;
+	double max_t_mem_percent;
+	uint64_t peak_dirty_bytes;
+	uint64_t peak_writeback_bytes;
+};
+
+/* Disks: fio's disk_util deltas per device over the run (util = io_ticks
+ * delta / wall ms * 100, capped at 100), totals = sectors * 512 / 1e6 summed
+ * over the present devices; max_t_disk_usage_percent = max over samples of
+ * 100 * (f_blocks - f_bfree) / (f_blocks - f_bfree + f_bavail), as df. */
+struct sb_host_disk_sum {
+	struct sb_host_status st;     /* absent when no device was found */
+	unsigned ndisks;
+	struct sb_disk_util disk[SB_HOST_MAX_DISKS];
+	struct sb_host_status disk_st[SB_HOST_MAX_DISKS];
+	double total_disk_io_read_mb;
+	double total_disk_io_write_mb;
+	struct sb_host_status fs_st;  /* statvfs of fs_path */
+	double max_t_disk_usage_percent;
+};
+
+/* /proc/net/dev byte deltas over the run; "lo" is loopback, every other
+ * interface is external. */
+struct sb_host_net_sum {
+	struct sb_host_status st;
+	double total_net_io_lo_sent_mb;
+	double total_net_io_lo_recv_mb;
+	double total_net_io_ext_sent_mb;
+	double total_net_io_ext_recv_mb;
+};
+
+/* InfiniBand port counters; port_{xmit,rcv}_data count 4-byte words. */
+struct sb_host_ib_port {
+	char name[SB_HOST_NAME_MAX];  /* "mlx5_0:1" */
+	uint64_t xmit_bytes, rcv_bytes, xmit_packets, rcv_packets;
+};
+struct sb_host_ib_sum {
+	struct sb_host_status st;
+	unsigned nports;
+	struct sb_host_ib_port port[SB_HOST_MAX_IB];
+	double total_ib_xmit_mb, total_ib_rcv_mb;
+};
+
+/* RAPL energy per domain (package-N, core, uncore, dram; sub-domains are
+ * named "package-N:core"), counter wraps at max_energy_range_uj handled per
+ * sample (one wrap per interval at most). */
+struct sb_host_rapl_domain {
+	char name[SB_HOST_NAME_MAX];
+	double joules;
+	double mean_watts;            /* joules / run seconds */
+};
+struct sb_host_rapl_sum {
+	struct sb_host_status st;
+	unsigned ndomains;
+	struct sb_host_rapl_domain dom[SB_HOST_MAX_RAPL];
+};
+
+/* perf events summed over the counted threads (scaled when multiplexed). */
+struct sb_host_perf_event {
+	char name[SB_HOST_NAME_MAX];  /* as given (libpfm4 name) */
+	struct sb_host_status st;
+	uint64_t count;
+	bool user_only;               /* kernel side not permitted: user-space count */
+};
+struct sb_host_perf_sum {
+	struct sb_host_status st;     /* absent: no libpfm4, or no event opened */
+	unsigned nevents;
+	unsigned nthreads;
+	struct sb_host_perf_event ev[SB_HOST_MAX_PERF];
+};
+
+/* NVML, per device, over the samples */
+struct sb_host_gpu_dev {
+	char name[SB_HOST_NAME_MAX];
+	double mean_util_pct, max_util_pct;
+	uint64_t peak_mem_used_bytes;
+	double mean_pcie_tx_mbps, mean_pcie_rx_mbps; /* MB/s (1e6) */
+	double mean_power_w;
+};
+struct sb_host_gpu_sum {
+	struct sb_host_status st;
+	unsigned ngpus;
+	struct sb_host_gpu_dev gpu[SB_HOST_MAX_GPUS];
+};
+
+struct sb_host_summary {
+	double run_s;                 /* from start_ns to the last sample */
+	unsigned nsamples;            /* sb_host_sample calls */
+	struct sb_host_cpu_sum cpu;
+	struct sb_host_mem_sum mem;
+	struct sb_host_disk_sum disk;
+	struct sb_host_net_sum net;
+	struct sb_host_ib_sum ib;
+	struct sb_host_rapl_sum rapl;
+	struct sb_host_perf_sum perf;
+	struct sb_host_gpu_sum gpu;
+};
+
+/* One series sample: the interval that ends at t_ms (ms since start).  When
+ * samples are merged, percentages and rates are interval-weighted means,
+ * byte counts add, memory and filesystem figures keep the peak.  Fields of absent sources
+ * are 0 and are not emitted. */
+struct sb_host_sample {
+	uint64_t t_ms;
+	uint64_t dur_ms;              /* length of the covered interval */
+	double cpu_avg, cpu_min, cpu_max;
+	double mem_pct;
+	uint64_t dirty_bytes, writeback_bytes;
+	uint64_t disk_read_bytes, disk_write_bytes;
+	double disk_util_pct;         /* busiest device */
+	double fs_used_pct;
+	uint64_t net_lo_sent, net_lo_recv, net_ext_sent, net_ext_recv;
+	uint64_t ib_xmit_bytes, ib_rcv_bytes;
+	double rapl_watts;            /* package + dram domains */
+	double gpu_util_pct;          /* mean over devices */
+	uint64_t gpu_mem_used_bytes;  /* sum over devices */
+	double gpu_power_w;           /* sum over devices */
+};
+
+struct sb_host;
+
+/* "cpu,mem,disk,net,ib,rapl,perf,gpu", "all" or "none" -> mask.
+ * -EINVAL on an unknown name (names the bad one through sb_err). */
+int sb_host_parse_mask(const char *s, unsigned *mask);
+const char *sb_host_src_name(enum sb_host_src s);
+
+/* Opens the requested collectors and reads the baseline.  NULL only when
+ * memory runs out; missing sources are marked absent, not fatal. */
+struct sb_host *sb_host_open(const struct sb_host_config *cfg);
+/* Counts perf events on one more thread from now on (after open).
+ * 0, or -ENOSPC past SB_HOST_MAX_TIDS; events that cannot be opened on it
+ * are marked absent. */
+int sb_host_perf_add_tid(struct sb_host *h, pid_t tid);
+/* Reads every present source and stores one series sample covering the
+ * interval since the previous call (or start).  0, or -ENOMEM. */
+int sb_host_sample(struct sb_host *h, uint64_t now_ns);
+void sb_host_summary(const struct sb_host *h, struct sb_host_summary *out);
+bool sb_host_present(const struct sb_host *h, enum sb_host_src s);
+/* The stored series: n samples (the last one may cover fewer intervals
+ * than the others while resolution is halved). */
+unsigned sb_host_series(const struct sb_host *h, struct sb_host_sample *out, unsigned max);
+void sb_host_close(struct sb_host *h);
+
+/* Block devices holding path: stat st_dev -> /sys/dev/block/MAJ:MIN below
+ * root, partition -> its disk, dm/md -> the disks of its slaves.  Names are
+ * appended to names[*n] (skipping ones already there).  0, -ENODEV when
+ * st_dev is not a block device (tmpfs, overlay), or a negative errno. */
+int sb_host_path_disks(const char *root, const char *path,
+		       char names[][SB_HOST_NAME_MAX], unsigned max, unsigned *n);
+int sb_host_dev_disks(const char *root, unsigned major, unsigned minor,
+		      char names[][SB_HOST_NAME_MAX], unsigned max, unsigned *n);
+
+/* A minimal structured emitter: the JSON writer adapts it to its own
+ * writer.  key is NULL for elements of an array. */
+struct sb_host_emitter {
+	void *ctx;
+	void (*begin_object)(void *ctx, const char *key);
+	void (*end_object)(void *ctx);
+	void (*begin_array)(void *ctx, const char *key);
+	void (*end_array)(void *ctx);
+	void (*num)(void *ctx, const char *key, double v);
+	void (*u64)(void *ctx, const char *key, uint64_t v);
+	void (*str)(void *ctx, const char *key, const char *v);
+	void (*boolean)(void *ctx, const char *key, bool v);
+};
+/* Emits the members of the "host" object (the caller opens and closes it):
+ * one object per requested source with its summary fields, or
+ * "absent": true and "reason"; then "series": [ {t_ms, ...}, ... ]. */
+void sb_host_emit(const struct sb_host *h, const struct sb_host_emitter *e);
+/* A ready emitter writing JSON to a FILE, for callers that print directly. */
+/* Usage: sb_host_json_init(&j, &e, f, 2); e.begin_object(e.ctx, NULL);
+ * sb_host_emit(h, &e); e.end_object(e.ctx);  Keys are written as given
+ * (the emitters' keys are plain identifiers). */
+struct sb_host_json {
+	FILE *f;
+	unsigned depth;
+	bool need_comma;
+	unsigned indent;          /* spaces per level; 0 = compact */
+};
+void sb_host_json_init(struct sb_host_json *j, struct sb_host_emitter *e, FILE *f, unsigned indent);
+/* The short human "host" section of normal output. */
+void sb_host_print(const struct sb_host *h, FILE *f);
+#endif

@@ -1,0 +1,162 @@
+/* host_gpu.c: NVIDIA GPU utilization, memory, PCIe traffic and power via
+ * NVML, loaded with dlopen at run time so storbench has no build
+ * dependency on the driver.  No library or no driver: absent.  The few
+ * NVML types and prototypes used are declared here (they are part of
+ * NVML's stable C ABI). */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/host_priv.h"
+
+typedef int nvml_ret;                 /* nvmlReturn_t: 0 = NVML_SUCCESS */
+typedef void *nvml_dev;               /* nvmlDevice_t */
+struct nvml_util { unsigned gpu, memory; };                     /* nvmlUtilization_t */
+struct nvml_mem { unsigned long long total, free, used; };      /* nvmlMemory_t */
+enum { NVML_PCIE_TX = 0, NVML_PCIE_RX = 1 };                    /* nvmlPcieUtilCounter_t */
+
+struct host_nvml {
+	nvml_ret (*init)(void);
+	nvml_ret (*shutdown)(void);
+	const char *(*error_string)(nvml_ret);
+	nvml_ret (*count)(unsigned *);
+	nvml_ret (*handle)(unsigned, nvml_dev *);
+	nvml_ret (*name)(nvml_dev, char *, unsigned);
+	nvml_ret (*util)(nvml_dev, struct nvml_util *);
+	nvml_ret (*mem)(nvml_dev, struct nvml_mem *);
+	nvml_ret (*pcie)(nvml_dev, int, unsigned *);   /* KB/s over ~20 ms */
+	nvml_ret (*power)(nvml_dev, unsigned *);       /* mW */
+};
+
+/* POSIX's way to turn dlsym's void * into a function pointer */
+#define LOAD(lib, ptr, sym) (*(void **)(&(ptr)) = dlsym(lib, sym))
+
+static int load(void *lib, struct host_nvml *a)
+{
+	if (!LOAD(lib, a->init, "nvmlInit_v2") || !LOAD(lib, a->shutdown, "nvmlShutdown") ||
+	    !LOAD(lib, a->error_string, "nvmlErrorString") ||
+	    !LOAD(lib, a->count, "nvmlDeviceGetCount_v2") ||
+	    !LOAD(lib, a->handle, "nvmlDeviceGetHandleByIndex_v2") ||
+	    !LOAD(lib, a->name, "nvmlDeviceGetName") ||
+	    !LOAD(lib, a->util, "nvmlDeviceGetUtilizationRates") ||
+	    !LOAD(lib, a->mem, "nvmlDeviceGetMemoryInfo") ||
+	    !LOAD(lib, a->pcie, "nvmlDeviceGetPcieThroughput") ||
+	    !LOAD(lib, a->power, "nvmlDeviceGetPowerUsage"))
+		return -ENOSYS;
+	return 0;
+}
+
+static void find_devices(struct sb_host *h)
+{
+	struct host_gpu *g = &h->gpu;
+	unsigned n = 0;
+	nvml_ret r = g->api->count(&n);
+	if (r) {
+		sb_host_set_absent(&h->st[SB_HOST_GPU], "nvmlDeviceGetCount: %s", g->api->error_string(r));
+		return;
+	}
+	for (unsigned i = 0; i < n && g->n < SB_HOST_MAX_GPUS; i++) {
+		struct host_gpu_dev *d = &g->dev[g->n];
+		if (g->api->handle(i, &d->handle))
+			continue;
+		if (g->api->name(d->handle, d->name, sizeof(d->name)))
+			snprintf(d->name, sizeof(d->name), "gpu%u", i);
+		g->n++;
+	}
+	if (!g->n) {
+		sb_host_set_absent(&h->st[SB_HOST_GPU], "NVML: no GPU");
+		return;
+	}
+	h->st[SB_HOST_GPU].present = true;
+	h->st[SB_HOST_GPU].reason[0] = 0;
+}
+
+void sb_host_gpu_open(struct sb_host *h, const char *libname)
+{
+	struct host_gpu *g = &h->gpu;
+	const char *name = libname && *libname ? libname : "libnvidia-ml.so.1";
+	g->lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (!g->lib) {
+		const char *e = dlerror();
+		sb_host_set_absent(&h->st[SB_HOST_GPU], "%s", e ? e : name);
+		return;
+	}
+	g->api = calloc(1, sizeof(*g->api));
+	if (!g->api || load(g->lib, g->api)) {
+		sb_host_set_absent(&h->st[SB_HOST_GPU], "%s: not a usable NVML library", name);
+		free(g->api);
+		g->api = NULL;
+		sb_host_gpu_close(h);
+		return;
+	}
+	nvml_ret r = g->api->init();
+	if (r) {
+		sb_host_set_absent(&h->st[SB_HOST_GPU], "nvmlInit: %s", g->api->error_string(r));
+		free(g->api);
+		g->api = NULL;
+		sb_host_gpu_close(h);
+		return;
+	}
+	find_devices(h);
+}
+
+void sb_host_gpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
+{
+	struct host_gpu *g = &h->gpu;
+	(void)dt_s;
+	for (unsigned i = 0; i < g->n; i++) {
+		struct host_gpu_dev *d = &g->dev[i];
+		struct nvml_util u = { 0, 0 };
+		struct nvml_mem m = { 0, 0, 0 };
+		unsigned tx = 0, rx = 0, mw = 0;
+		if (g->api->util(d->handle, &u))
+			continue;   /* GPU fell off the bus: skip the sample */
+		g->api->mem(d->handle, &m);
+		g->api->pcie(d->handle, NVML_PCIE_TX, &tx);
+		g->api->pcie(d->handle, NVML_PCIE_RX, &rx);
+		g->api->power(d->handle, &mw);
+		d->nsamples++;
+		d->util_sum += u.gpu;
+		if (u.gpu > d->util_max)
+			d->util_max = u.gpu;
+		if (m.used > d->mem_peak)
+			d->mem_peak = m.used;
+		d->tx_sum += tx * 1000.0 / 1e6;   /* KB/s -> MB/s */
+		d->rx_sum += rx * 1000.0 / 1e6;
+		d->power_sum += mw / 1000.0;
+		s->gpu_util_pct += (double)u.gpu / g->n;
+		s->gpu_mem_used_bytes += m.used;
+		s->gpu_power_w += mw / 1000.0;
+	}
+}
+
+void sb_host_gpu_summary(const struct sb_host *h, struct sb_host_gpu_sum *o)
+{
+	o->ngpus = h->gpu.n;
+	for (unsigned i = 0; i < h->gpu.n; i++) {
+		const struct host_gpu_dev *d = &h->gpu.dev[i];
+		struct sb_host_gpu_dev *od = &o->gpu[i];
+		double n = d->nsamples ? d->nsamples : 1;
+		snprintf(od->name, sizeof(od->name), "%s", d->name);
+		od->mean_util_pct = d->util_sum / n;
+		od->max_util_pct = d->util_max;
+		od->peak_mem_used_bytes = d->mem_peak;
+		od->mean_pcie_tx_mbps = d->tx_sum / n;
+		od->mean_pcie_rx_mbps = d->rx_sum / n;
+		od->mean_power_w = d->power_sum / n;
+	}
+}
+
+void sb_host_gpu_close(struct sb_host *h)
+{
+	struct host_gpu *g = &h->gpu;
+	if (g->api) {
+		g->api->shutdown();
+		free(g->api);
+		g->api = NULL;
+	}
+	if (g->lib)
+		dlclose(g->lib);
+	g->lib = NULL;
+}
