@@ -261,15 +261,18 @@ static int ur_probe_poll(struct sb_engine_td *td, struct uring_data *ud, struct 
 static int ur_open_file(struct sb_engine_td *td, struct sb_file *f)
 {
 	struct uring_data *ud = td->data;
+	int r = sb_engine_check_direct(td, f);
+	if (r < 0)
+		return r;
 	if (ud->iopoll) {
-		int r = ur_probe_poll(td, ud, f);
+		r = ur_probe_poll(td, ud, f);
 		if (r < 0)
 			return r;
 	}
 	if (ud->fixedfiles) {
 		if (f->index >= td->nfiles)
 			return -EINVAL;
-		int r = io_uring_register_files_update(&ud->ring, f->index, &f->fd, 1);
+		r = io_uring_register_files_update(&ud->ring, f->index, &f->fd, 1);
 		if (r < 0) {
 			snprintf(td->errmsg, sizeof(td->errmsg),
 				 "registerfiles=1: registering %s failed (%s): drop registerfiles=1",
