@@ -8,11 +8,20 @@
  * of a file shorter than its region. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#ifdef __x86_64__
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#endif
 
 #include "config.h"
 #include "engine_driver.h"
@@ -220,6 +229,61 @@ static void test_mmap_short_file(void)
 	drv_shm_dir_remove();
 }
 
+#ifdef __x86_64__
+/* In a child: make io_uring_setup fail with err (as on a kernel without
+ * io_uring, or under a policy forbidding it), then init io_uring; exit 0 when
+ * init failed with a message that points to another engine. */
+static int child_without_io_uring(int err)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)err & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	struct drv d;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return 3;
+	drv_prepare(&d, sb_engine_find("io_uring"), 4);
+	int r = drv_init(&d, BS, 1);
+	bool ok = r == -err && strstr(d.td.errmsg, "use ioengine=libaio or psync");
+	if (!ok)
+		fprintf(stderr, "io_uring init with setup -> %d: %d '%s'\n", -err, r, d.td.errmsg);
+	drv_finish(&d);
+	return ok ? 0 : 1;
+}
+#endif
+
+/* A kernel without io_uring, or one that forbids it: init fails and says
+ * which engines to use instead. */
+static void test_io_uring_unavailable(void)
+{
+#ifdef __x86_64__
+	const struct sb_engine_ops *e = sb_engine_find("io_uring");
+	if (!e || !e->queue) {
+		printf("\n  engine_options: io_uring not built: skipped\n");
+		return;
+	}
+	static const int errs[] = { ENOSYS, EPERM };
+	for (unsigned i = 0; i < 2; i++) {
+		int st = -1;
+		fflush(NULL);
+		pid_t pid = fork();
+		CU_ASSERT_FATAL(pid >= 0);
+		if (pid == 0)
+			_exit(child_without_io_uring(errs[i]));
+		CU_ASSERT(waitpid(pid, &st, 0) == pid);
+		CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+#else
+	printf("\n  engine_options: seccomp test is x86_64-only: skipped\n");
+#endif
+}
+
 /* direct=1 with a block size the file system cannot do directly fails at
  * open, naming the size and the alignment (ext4 on Linux 6.x would otherwise
  * quietly serve it from the page cache); an aligned one opens. */
@@ -294,6 +358,7 @@ static CU_TestInfo tests[] = {
 	{ "libaio_userspace_reap", test_libaio_userspace_reap },
 	{ "io_uring_hipri_refused", test_io_uring_hipri_refused },
 	{ "io_uring_bad_sqpoll_cpu", test_io_uring_bad_sqpoll_cpu },
+	{ "io_uring_unavailable", test_io_uring_unavailable },
 	{ "mmap_short_file", test_mmap_short_file },
 	{ "direct_alignment_checked", test_direct_alignment_checked },
 	{ "registry", test_registry },
