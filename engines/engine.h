@@ -104,4 +104,11 @@ void sb_engine_names(char *buf, unsigned len);
 const char *sb_engine_missing_package(const char *name);
 /* All built engines, NULL-terminated (for conformance tests and --enghelp). */
 extern const struct sb_engine_ops *const sb_engines[];
+
+/* dio.c: with spec->direct, check the job's block sizes, offset= and the io
+ * buffers against f's direct-I/O alignment (statx STATX_DIOALIGN, or the
+ * logical block size of a block device).  0 when aligned or when the kernel
+ * does not say; -EINVAL with td->errmsg naming the option otherwise.
+ * libaio and io_uring call it from open_file; other engines may. */
+int sb_engine_check_direct(struct sb_engine_td *td, const struct sb_file *f);
 #endif
