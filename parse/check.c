@@ -192,15 +192,13 @@ unsigned sb_job_validate(struct sb_jobctx *c)
 	return check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c);
 }
 
-static unsigned check_wait_for(const struct sb_joblist *jl, size_t j)
+unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where)
 {
 	const struct sb_jobspec *s = &jl->jobs[j];
-	char where[512];
 	size_t k;
 	for (k = 0; k < j; k++)
 		if (!strcmp(jl->jobs[k].name, s->wait_for))
 			return 0;
-	sb_ini_where(where, sizeof(where), s->file, s->line);
 	for (k = j; k < jl->njobs; k++)
 		if (!strcmp(jl->jobs[k].name, s->wait_for))
 			break;
@@ -212,8 +210,8 @@ static unsigned check_wait_for(const struct sb_joblist *jl, size_t j)
 		       "defined before this one", s->name, s->wait_for, s->wait_for);
 	else
 		sb_err(where, "job '%s': wait_for=%s: no job is named '%s'; expected the name of an "
-		       "earlier job%s%s", s->name, s->wait_for, s->wait_for, j ? " such as " : "",
-		       j ? jl->jobs[j - 1].name : "");
+		       "earlier job%s%s%s", s->name, s->wait_for, s->wait_for, j ? " such as '" : "",
+		       j ? jl->jobs[j - 1].name : "", j ? "'" : "");
 	return 1;
 }
 
@@ -228,8 +226,11 @@ int sb_joblist_finish(struct sb_joblist *jl)
 		}
 		s->groupid = gid;
 		in_group++;
-		if (s->wait_for)
-			nerr += check_wait_for(jl, j);
+		if (s->wait_for) {
+			char where[512];
+			sb_ini_where(where, sizeof(where), s->file, s->line);
+			nerr += sb_job_check_wait_for(jl, j, where);
+		}
 	}
 	return nerr ? -EINVAL : 0;
 }

@@ -211,11 +211,16 @@ static char *read_whole(const char *path, int *err)
 		*err = errno;
 		return NULL;
 	}
+	errno = 0;
 	for (;;) {
 		if (cap - len < 4096) {
 			char *nb = realloc(buf, cap = cap ? 2 * cap : 8192);
-			if (!nb)
-				break;
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				*err = ENOMEM;
+				return NULL;
+			}
 			buf = nb;
 		}
 		size_t r = fread(buf + len, 1, cap - len - 1, f);
@@ -223,7 +228,7 @@ static char *read_whole(const char *path, int *err)
 		if (r == 0)
 			break;
 	}
-	*err = ferror(f) ? EIO : 0;
+	*err = ferror(f) ? (errno ? errno : EIO) : 0;
 	if (!*err && memchr(buf, '\0', len))
 		*err = EILSEQ;
 	fclose(f);

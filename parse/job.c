@@ -103,7 +103,7 @@ static int push_job(struct sb_joblist *jl, struct sb_jobspec *spec)
 }
 
 static unsigned convert_job(struct sb_joblist *jl, const struct sb_jobctx *g,
-			    const struct sb_ini_section *sec)
+			    const struct sb_ini_section *sec, struct sb_optsrc *wf)
 {
 	char where[512];
 	unsigned nerr = 0;
@@ -125,6 +125,7 @@ static unsigned convert_job(struct sb_joblist *jl, const struct sb_jobctx *g,
 	c->spec.line = sec->line;
 	nerr += apply_section(jl, c, sec);
 	nerr += sb_job_validate(c);
+	*wf = *sb_job_src(c, "wait_for");
 	if (push_job(jl, &c->spec)) {
 		sb_spec_release(&c->spec);
 		sb_err(where, "out of memory");
@@ -134,28 +135,50 @@ static unsigned convert_job(struct sb_joblist *jl, const struct sb_jobctx *g,
 	return nerr;
 }
 
+/* wait_for of this file's jobs (from first on), reported at their wait_for= lines */
+static unsigned check_wait_fors(const struct sb_joblist *jl, size_t first,
+				const struct sb_optsrc *wf)
+{
+	char where[512];
+	unsigned nerr = 0;
+	for (size_t j = first; j < jl->njobs; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		if (!s->wait_for)
+			continue;
+		if (wf && wf[j - first].file)
+			sb_ini_where(where, sizeof(where), wf[j - first].file, wf[j - first].line);
+		else
+			sb_ini_where(where, sizeof(where), s->file, s->line);
+		nerr += sb_job_check_wait_for(jl, j, where);
+	}
+	return nerr;
+}
+
 /* all sections of one file (or of the command line): its own [global] state */
 static unsigned convert(struct sb_joblist *jl, struct sb_ini *ini, const char *what)
 {
-	unsigned nerr = 0, njobs = 0;
+	unsigned nerr = 0;
+	size_t first = jl->njobs;
 	struct sb_jobctx *g = calloc(1, sizeof(*g));
-	if (!g || sb_spec_defaults(&g->spec)) {
+	struct sb_optsrc *wf = calloc(ini->nsec + 1, sizeof(*wf));
+	if (!g || !wf || sb_spec_defaults(&g->spec)) {
 		free(g);
+		free(wf);
 		sb_err(what, "out of memory");
 		return 1;
 	}
 	for (unsigned i = 0; i < ini->nsec; i++) {
-		if (ini->sec[i].global) {
+		if (ini->sec[i].global)
 			nerr += apply_section(jl, g, &ini->sec[i]);
-		} else {
-			nerr += convert_job(jl, g, &ini->sec[i]);
-			njobs++;
-		}
+		else
+			nerr += convert_job(jl, g, &ini->sec[i], &wf[jl->njobs - first]);
 	}
-	if (!njobs && !nerr) {
+	if (jl->njobs == first && !nerr) {
 		sb_err(what, "no jobs defined: add a [jobname] section (or --name=jobname)");
 		nerr++;
 	}
+	nerr += check_wait_fors(jl, first, wf);
+	free(wf);
 	sb_spec_release(&g->spec);
 	free(g);
 	/* the jobs point at the file names: hand them to the job list */

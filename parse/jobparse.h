@@ -20,6 +20,8 @@ struct sb_jobctx {
 /* Cross-option checks of one job; reports each error, returns their count.
  * Then resolves the defaults that depend on other options. */
 unsigned sb_job_validate(struct sb_jobctx *c);
+/* jobs[j].wait_for names an earlier job; else reports at where, returns 1 */
+unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where);
 /* the source of the option with this name (never NULL name) */
 const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const char *name);
 #endif

@@ -179,7 +179,7 @@ int sb_parse_int(const char *s, int64_t min, int64_t max, int64_t *out, char *er
 	else
 		v = strtoll(p, &end, 10);
 	if (end == p || *skip_ws(end) || errno == ERANGE) {
-		snprintf(err, SB_VERR_LEN, "invalid integer '%s': expected a whole number from %lld to %lld",
+		snprintf(err, SB_VERR_LEN, "invalid integer '%s': expected an integer from %lld to %lld",
 			 s, (long long)min, (long long)max);
 		return -EINVAL;
 	}
