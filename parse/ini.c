@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -95,7 +96,7 @@ int sb_ini_set(struct sb_ini_section *sec, const char *key, const char *value, c
 {
 	struct sb_ini_kv *kv = NULL;
 	for (unsigned i = 0; i < sec->nkv && !kv; i++)
-		if (!strcmp(sec->kv[i].key, key))
+		if (!strcasecmp(sec->kv[i].key, key))
 			kv = &sec->kv[i];
 	if (!kv) {
 		if (sec->nkv == sec->cap) {
@@ -355,11 +356,16 @@ static int pp_text(struct pp *pp, const char *file, const char *text)
 	return pp->nerr ? -EINVAL : 0;
 }
 
-/* write one value so that iniparser reads it back unchanged */
+/* write one value so that iniparser reads it back as meant: a value already
+ * in quotes goes as it is (iniparser drops the quotes); one holding a comment
+ * character or a trailing backslash (iniparser's line continuation) gets
+ * quoted */
 static int write_value(FILE *f, const char *key, const char *v)
 {
 	size_t n = strlen(v);
-	bool quote = strpbrk(v, ";#\\") || (n && (v[0] == '"' || v[0] == '\''));
+	bool wrapped = n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0] &&
+		       !memchr(v + 1, v[0], n - 2);
+	bool quote = !wrapped && (strpbrk(v, ";#\\") || (n && (v[0] == '"' || v[0] == '\'')));
 	if (quote && strchr(v, '"'))
 		return -EINVAL;
 	return fprintf(f, quote ? "%s = \"%s\"\n" : "%s = %s\n", key, v) < 0 ? -EIO : 0;
