@@ -91,6 +91,26 @@ static void fmt_split(const struct sb_option *o, const struct sb_jobspec *s, cha
 	}
 }
 
+/* percentile lists and distributions */
+static void fmt_float(const struct sb_option *o, const struct sb_jobspec *s, char *buf, size_t len)
+{
+	static const char *const dn[] = { "random", "zipf", "pareto", "normal" };
+	if (o->type == SB_OT_DIST) {
+		enum sb_dist d = *FIELD(s, o->off, enum sb_dist);
+		if (d == SB_DIST_RANDOM)
+			snprintf(buf, len, "random");
+		else
+			snprintf(buf, len, "%s:%g", dn[d], *FIELD(s, o->off2, double));
+		return;
+	}
+	size_t n = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < *FIELD(s, o->off2, unsigned) && n < len; i++) {
+		int w = snprintf(buf + n, len - n, "%s%g", i ? ":" : "", FIELD(s, o->off, double)[i]);
+		n += w > 0 ? (size_t)w : 0;
+	}
+}
+
 void sb_option_format(const struct sb_option *o, const struct sb_jobspec *s, char *buf, size_t len)
 {
 	char a[32], b[32];
@@ -132,24 +152,10 @@ void sb_option_format(const struct sb_option *o, const struct sb_jobspec *s, cha
 		snprintf(buf, len, "%d", (o->flags & SB_OF_INVERSE) ? !*FIELD(s, o->off, bool) : *FIELD(s, o->off, bool));
 		break;
 	case SB_OT_ENUM: snprintf(buf, len, "%s", enum_name(o, *FIELD(s, o->off, unsigned))); break;
-	case SB_OT_PCTL_LIST: {
-		size_t n = 0;
-		buf[0] = '\0';
-		for (unsigned i = 0; i < *FIELD(s, o->off2, unsigned) && n < len; i++) {
-			int w = snprintf(buf + n, len - n, "%s%g", i ? ":" : "", FIELD(s, o->off, double)[i]);
-			n += w > 0 ? (size_t)w : 0;
-		}
+	case SB_OT_PCTL_LIST:
+	case SB_OT_DIST:
+		fmt_float(o, s, buf, len);
 		break;
-	}
-	case SB_OT_DIST: {
-		static const char *const dn[] = { "random", "zipf", "pareto", "normal" };
-		enum sb_dist d = *FIELD(s, o->off, enum sb_dist);
-		if (d == SB_DIST_RANDOM)
-			snprintf(buf, len, "random");
-		else
-			snprintf(buf, len, "%s:%g", dn[d], *FIELD(s, o->off2, double));
-		break;
-	}
 	}
 }
 

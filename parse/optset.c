@@ -66,7 +66,11 @@ static int set_enum(const struct sb_option *o, struct sb_jobspec *s, const char 
 	}
 	char acc[SB_VERR_LEN - 64];
 	sb_option_accepts(o, acc, sizeof(acc));
-	snprintf(err, SB_VERR_LEN, "invalid value '%s': expected %s", val, acc);
+	if (!strcmp(o->name, "rw") && strchr(val, ':'))
+		snprintf(err, SB_VERR_LEN, "fio's ':N' offset modifier is not supported by storbench; "
+			 "expected %.150s", acc);
+	else
+		snprintf(err, SB_VERR_LEN, "invalid value '%s': expected %s", val, acc);
 	return -EINVAL;
 }
 

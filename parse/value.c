@@ -93,6 +93,11 @@ int sb_parse_size(const char *s, unsigned kb_base, uint64_t *out, char *err)
 		snprintf(err, SB_VERR_LEN, "size '%s' is negative: expected %s", s, SIZE_FORMS);
 		return -EINVAL;
 	}
+	if (strchr(p, '%')) {
+		snprintf(err, SB_VERR_LEN, "'%s': sizes as a percentage of the file or device are not "
+			 "supported by storbench; expected a byte count such as 4k, 1m or 10g", s);
+		return -EINVAL;
+	}
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		char *end;
 		errno = 0;

@@ -63,6 +63,8 @@ static void test_size_errors(void)
 	CU_ASSERT_EQUAL(sb_parse_size("20000p", 1024, &v, err), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "too large"));
 	CU_ASSERT_EQUAL(sb_parse_size("99999999999999999999", 1024, &v, err), -EINVAL);
+	CU_ASSERT_EQUAL(sb_parse_size("50%", 1024, &v, err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "percentage"));
 }
 
 static uint64_t time_of(const char *s, uint64_t unit)
