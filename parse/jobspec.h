@@ -152,6 +152,10 @@ struct sb_joblist {
 	size_t njobs;
 	struct sb_opt_echo *global_opts;
 	unsigned nglobal;
+	/* appended by the parser: owned copies of the job-file names that
+	 * jobs[].file points into (freed by sb_joblist_free) */
+	char **paths;
+	unsigned npaths;
 };
 
 static inline bool sb_spec_does(const struct sb_jobspec *s, enum sb_ddir d)

@@ -1,0 +1,236 @@
+/* check.c: validation that needs more than one option (bs vs size, O_DIRECT
+ * alignment, rwmixread+rwmixwrite, iodepth batches, thinktime) and the
+ * cross-job pass (group ids, wait_for).  All of it runs before anything
+ * touches a disk; every error names file:line, the option, the value and the
+ * way out. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "parse/ini.h"
+#include "parse/jobparse.h"
+#include "parse/parse.h"
+#include "parse/value.h"
+
+#define DIRECT_ALIGN 512u
+
+const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const char *name)
+{
+	return &c->src[sb_option_index(sb_option_find(name))];
+}
+
+static bool is_set(const struct sb_jobctx *c, const char *name)
+{
+	return sb_job_src(c, name)->file != NULL;
+}
+
+/* where the option was set, else the job's [section] line */
+static const char *where_of(const struct sb_jobctx *c, const char *name, char *buf, unsigned len)
+{
+	const struct sb_optsrc *s = sb_job_src(c, name);
+	if (s->file)
+		return sb_ini_where(buf, len, s->file, s->line);
+	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
+}
+
+/* the value as written, or the default marked as such */
+static void written(const struct sb_jobctx *c, const char *name, char *buf, size_t len)
+{
+	const struct sb_optsrc *s = sb_job_src(c, name);
+	const struct sb_option *o = sb_option_find(name);
+	if (s->file)
+		snprintf(buf, len, "%s=%s", name, s->raw);
+	else
+		snprintf(buf, len, "%s=%s (default)", name, o->def ? o->def : "0");
+}
+
+/* the option that decides direction d's block sizes */
+static const char *bs_option(const struct sb_jobctx *c, enum sb_ddir d)
+{
+	if (c->spec.bssplit_n[d])
+		return "bssplit";
+	return is_set(c, "bsrange") ? "bsrange" : "bs";
+}
+
+static void resolve(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	for (unsigned d = 0; d < SB_DDIR_N; d++) {
+		if (s->bssplit_n[d]) {
+			s->bs_min[d] = s->bs_max[d] = s->bssplit[d][0].bs;
+			for (unsigned i = 1; i < s->bssplit_n[d]; i++) {
+				if (s->bssplit[d][i].bs < s->bs_min[d])
+					s->bs_min[d] = s->bssplit[d][i].bs;
+				if (s->bssplit[d][i].bs > s->bs_max[d])
+					s->bs_max[d] = s->bssplit[d][i].bs;
+			}
+		} else if (!is_set(c, "bsrange")) {
+			s->bs_min[d] = s->bs_max[d] = s->bs[d];
+		}
+	}
+	if (!s->iodepth_batch_complete_max)
+		s->iodepth_batch_complete_max = s->iodepth;
+}
+
+static unsigned check_bs_size(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512], w[300], a[32], b[32];
+	if (!s->size)
+		return 0;
+	for (unsigned d = 0; d < SB_DDIR_N; d++) {
+		if (!sb_spec_does(s, d) || s->bs_max[d] <= s->size)
+			continue;
+		const char *opt = bs_option(c, d);
+		written(c, opt, w, sizeof(w));
+		sb_fmt_size(s->bs_max[d], a, sizeof(a));
+		sb_fmt_size(s->size, b, sizeof(b));
+		sb_err(where_of(c, is_set(c, opt) ? opt : "size", where, sizeof(where)),
+		       "%s: block size %s is larger than size=%s (%s): use a block size of at most "
+		       "the size, or a larger size", w, a, sb_job_src(c, "size")->raw, b);
+		return 1;
+	}
+	return 0;
+}
+
+/* first block size of direction d that O_DIRECT cannot use, or 0 */
+static uint64_t misaligned(const struct sb_jobspec *s, unsigned d)
+{
+	for (unsigned i = 0; i < s->bssplit_n[d]; i++)
+		if (s->bssplit[d][i].bs % DIRECT_ALIGN)
+			return s->bssplit[d][i].bs;
+	if (s->bs_min[d] % DIRECT_ALIGN)
+		return s->bs_min[d];
+	return s->bs_max[d] % DIRECT_ALIGN ? s->bs_max[d] : 0;
+}
+
+static unsigned check_direct(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512], w[300];
+	if (!s->direct)
+		return 0;
+	for (unsigned d = 0; d < SB_DDIR_N; d++) {
+		uint64_t bad = sb_spec_does(s, d) ? misaligned(s, d) : 0;
+		if (!bad)
+			continue;
+		const char *opt = bs_option(c, d);
+		written(c, opt, w, sizeof(w));
+		sb_err(where_of(c, is_set(c, opt) ? opt : "direct", where, sizeof(where)),
+		       "%s: block size %llu is not a multiple of %u bytes, which direct=1 (O_DIRECT) "
+		       "needs: use a multiple of %u such as 4k, or direct=0", w,
+		       (unsigned long long)bad, DIRECT_ALIGN, DIRECT_ALIGN);
+		return 1;
+	}
+	return 0;
+}
+
+static unsigned check_rwmix(const struct sb_jobctx *c)
+{
+	const struct sb_optsrc *r = sb_job_src(c, "rwmixread"), *w = sb_job_src(c, "rwmixwrite");
+	char where[512];
+	if (!r->file || !w->file)
+		return 0;
+	long rv = strtol(r->raw, NULL, 0), wv = strtol(w->raw, NULL, 0);
+	if (rv + wv == 100)
+		return 0;
+	const struct sb_optsrc *later = (w->file == r->file && w->line < r->line) ? r : w;
+	sb_err(sb_ini_where(where, sizeof(where), later->file, later->line),
+	       "rwmixread=%s and rwmixwrite=%s add up to %ld, not 100: give only one of them, "
+	       "or two that sum to 100", r->raw, w->raw, rv + wv);
+	return 1;
+}
+
+static unsigned check_depth(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512];
+	unsigned nerr = 0;
+	if (s->iodepth_batch_complete_min > s->iodepth) {
+		sb_err(where_of(c, "iodepth_batch_complete_min", where, sizeof(where)),
+		       "iodepth_batch_complete_min=%u is larger than iodepth=%u: expected 0 to %u",
+		       s->iodepth_batch_complete_min, s->iodepth, s->iodepth);
+		nerr++;
+	}
+	if (is_set(c, "iodepth_batch_complete_max") &&
+	    (s->iodepth_batch_complete_max < s->iodepth_batch_complete_min ||
+	     s->iodepth_batch_complete_max > s->iodepth)) {
+		sb_err(where_of(c, "iodepth_batch_complete_max", where, sizeof(where)),
+		       "iodepth_batch_complete_max=%u: expected from iodepth_batch_complete_min (%u) "
+		       "to iodepth (%u)", s->iodepth_batch_complete_max,
+		       s->iodepth_batch_complete_min, s->iodepth);
+		nerr++;
+	}
+	return nerr;
+}
+
+static unsigned check_time(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (s->thinktime_spin_us > s->thinktime_us) {
+		sb_err(where_of(c, "thinktime_spin", where, sizeof(where)),
+		       "thinktime_spin=%s is longer than thinktime=%s: expected at most thinktime",
+		       sb_job_src(c, "thinktime_spin")->raw,
+		       is_set(c, "thinktime") ? sb_job_src(c, "thinktime")->raw : "0");
+		return 1;
+	}
+	if (s->time_based && !s->runtime_us) {
+		sb_warn(where_of(c, "time_based", where, sizeof(where)),
+			"time_based has no effect without runtime= (job '%s' stops when its I/O is "
+			"done)", s->name);
+		s->time_based = false;
+	}
+	return 0;
+}
+
+unsigned sb_job_validate(struct sb_jobctx *c)
+{
+	resolve(c);
+	return check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c);
+}
+
+unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where)
+{
+	const struct sb_jobspec *s = &jl->jobs[j];
+	size_t k;
+	for (k = 0; k < j; k++)
+		if (!strcmp(jl->jobs[k].name, s->wait_for))
+			return 0;
+	for (k = j; k < jl->njobs; k++)
+		if (!strcmp(jl->jobs[k].name, s->wait_for))
+			break;
+	if (k == j)
+		sb_err(where, "job '%s': wait_for=%s: a job cannot wait for itself", s->name,
+		       s->wait_for);
+	else if (k < jl->njobs)
+		sb_err(where, "job '%s': wait_for=%s: job '%s' comes later; wait_for must name a job "
+		       "defined before this one", s->name, s->wait_for, s->wait_for);
+	else
+		sb_err(where, "job '%s': wait_for=%s: no job is named '%s'; expected the name of an "
+		       "earlier job%s%s%s", s->name, s->wait_for, s->wait_for, j ? " such as '" : "",
+		       j ? jl->jobs[j - 1].name : "", j ? "'" : "");
+	return 1;
+}
+
+int sb_joblist_finish(struct sb_joblist *jl)
+{
+	unsigned nerr = 0, gid = 0, in_group = 0;
+	for (size_t j = 0; j < jl->njobs; j++) {
+		struct sb_jobspec *s = &jl->jobs[j];
+		if ((s->stonewall || s->new_group) && in_group) {
+			gid++;
+			in_group = 0;
+		}
+		s->groupid = gid;
+		in_group++;
+		if (s->wait_for) {
+			char where[512];
+			sb_ini_where(where, sizeof(where), s->file, s->line);
+			nerr += sb_job_check_wait_for(jl, j, where);
+		}
+	}
+	return nerr ? -EINVAL : 0;
+}

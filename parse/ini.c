@@ -1,0 +1,461 @@
+/* ini.c: the job-file pre-pass (see ini.h).  libiniparser 4.1 rejects bare
+ * keys, merges repeated sections, lowercases names and forgets line numbers,
+ * so this pass reads the text line by line, keeps a side table of sections
+ * and (key -> file:line), writes a normalized copy ([s0], [s1], ... with
+ * key = value lines) to a memfd and lets iniparser read the values back. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <iniparser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "lib/log.h"
+#include "parse/ini.h"
+
+#define LINE_MAX_LEN 1000  /* iniparser 4.1 reads lines of up to 1024 bytes */
+#define INCLUDE_DEPTH 16
+
+struct pp {
+	struct sb_ini *ini;
+	int cur;        /* current section index, -1 before the first header */
+	unsigned nerr;
+	int depth;
+};
+
+const char *sb_ini_where(char *buf, unsigned len, const char *file, unsigned line)
+{
+	if (line)
+		snprintf(buf, len, "%s:%u", file, line);
+	else
+		snprintf(buf, len, "%s", file);
+	return buf;
+}
+
+__attribute__((format(printf, 4, 5)))
+static void pp_err(struct pp *pp, const char *file, unsigned line, const char *fmt, ...)
+{
+	char where[512];
+	va_list ap;
+	va_start(ap, fmt);
+	sb_verr("", sb_ini_where(where, sizeof(where), file, line), fmt, ap);
+	va_end(ap);
+	pp->nerr++;
+}
+
+const char *sb_ini_intern(struct sb_ini *ini, const char *file)
+{
+	for (unsigned i = 0; i < ini->nfiles; i++)
+		if (!strcmp(ini->files[i], file))
+			return ini->files[i];
+	if (ini->nfiles == ini->fcap) {
+		unsigned cap = ini->fcap ? 2 * ini->fcap : 4;
+		char **f = realloc(ini->files, cap * sizeof(*f));
+		if (!f)
+			return NULL;
+		ini->files = f;
+		ini->fcap = cap;
+	}
+	char *dup = strdup(file);
+	if (dup)
+		ini->files[ini->nfiles++] = dup;
+	return dup;
+}
+
+struct sb_ini_section *sb_ini_add_section(struct sb_ini *ini, const char *name, const char *file,
+					  unsigned line)
+{
+	if (ini->nsec == ini->cap) {
+		unsigned cap = ini->cap ? 2 * ini->cap : 8;
+		struct sb_ini_section *s = realloc(ini->sec, cap * sizeof(*s));
+		if (!s)
+			return NULL;
+		ini->sec = s;
+		ini->cap = cap;
+	}
+	struct sb_ini_section *s = &ini->sec[ini->nsec];
+	memset(s, 0, sizeof(*s));
+	s->name = strdup(name);
+	s->file = sb_ini_intern(ini, file);
+	if (!s->name || !s->file) {
+		free(s->name);
+		return NULL;
+	}
+	s->line = line;
+	s->global = !strcasecmp(name, "global");
+	ini->nsec++;
+	return s;
+}
+
+int sb_ini_set(struct sb_ini_section *sec, const char *key, const char *value, const char *file,
+	       unsigned line)
+{
+	struct sb_ini_kv *kv = NULL;
+	for (unsigned i = 0; i < sec->nkv && !kv; i++)
+		if (!strcasecmp(sec->kv[i].key, key))
+			kv = &sec->kv[i];
+	if (!kv) {
+		if (sec->nkv == sec->cap) {
+			unsigned cap = sec->cap ? 2 * sec->cap : 16;
+			struct sb_ini_kv *n = realloc(sec->kv, cap * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			sec->kv = n;
+			sec->cap = cap;
+		}
+		kv = &sec->kv[sec->nkv];
+		memset(kv, 0, sizeof(*kv));
+		if (!(kv->key = strdup(key)))
+			return -ENOMEM;
+		for (char *p = kv->key; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		sec->nkv++;
+	}
+	char *v = strdup(value ? value : "");
+	if (!v)
+		return -ENOMEM;
+	free(kv->value);
+	kv->value = v;
+	kv->bare = !value;
+	kv->file = file;
+	kv->line = line;
+	return 0;
+}
+
+void sb_ini_free(struct sb_ini *ini)
+{
+	for (unsigned i = 0; i < ini->nsec; i++) {
+		for (unsigned k = 0; k < ini->sec[i].nkv; k++) {
+			free(ini->sec[i].kv[k].key);
+			free(ini->sec[i].kv[k].value);
+		}
+		free(ini->sec[i].kv);
+		free(ini->sec[i].name);
+	}
+	for (unsigned i = 0; i < ini->nfiles; i++)
+		free(ini->files[i]);
+	free(ini->sec);
+	free(ini->files);
+	memset(ini, 0, sizeof(*ini));
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+/* cut at the first ';' or '#' outside double quotes (fio: inline comments) */
+static void cut_comment(char *s)
+{
+	bool quoted = false;
+	for (; *s; s++) {
+		if (*s == '"')
+			quoted = !quoted;
+		else if (!quoted && (*s == ';' || *s == '#')) {
+			*s = '\0';
+			return;
+		}
+	}
+}
+
+/* ${VAR} from the environment; returns -EINVAL after reporting */
+static int expand_vars(struct pp *pp, const char *file, unsigned line, const char *in, char *out,
+		       size_t len)
+{
+	size_t o = 0;
+	while (*in) {
+		const char *val = NULL, *close = NULL;
+		size_t n = 1;
+		if (in[0] == '$' && in[1] == '{' && (close = strchr(in, '}'))) {
+			char name[256];
+			size_t nl = (size_t)(close - in - 2);
+			snprintf(name, sizeof(name), "%.*s", (int)nl, in + 2);
+			if (!(val = getenv(name))) {
+				pp_err(pp, file, line, "environment variable '%s' is not set (used as ${%s}): "
+				       "export it or write the value", name, name);
+				return -EINVAL;
+			}
+			n = strlen(val);
+		} else {
+			val = in;
+		}
+		if (o + n >= len) {
+			pp_err(pp, file, line, "line is too long after ${VAR} expansion (max %d characters)",
+			       LINE_MAX_LEN);
+			return -EINVAL;
+		}
+		memcpy(out + o, val, n);
+		o += n;
+		in = close ? close + 1 : in + 1;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+static int pp_text(struct pp *pp, const char *file, const char *text);
+
+static char *read_whole(const char *path, int *err)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	if (!f) {
+		*err = errno;
+		return NULL;
+	}
+	errno = 0;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap = cap ? 2 * cap : 8192);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				*err = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t r = fread(buf + len, 1, cap - len - 1, f);
+		len += r;
+		if (r == 0)
+			break;
+	}
+	*err = ferror(f) ? (errno ? errno : EIO) : 0;
+	if (!*err && memchr(buf, '\0', len))
+		*err = EILSEQ;
+	fclose(f);
+	if (*err || !buf) {
+		*err = *err ? *err : ENOMEM;
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static void do_include(struct pp *pp, const char *file, unsigned line, const char *arg)
+{
+	char path[4096];
+	const char *slash = strrchr(file, '/');
+	if (!*arg) {
+		pp_err(pp, file, line, "include needs a file name: include FILE");
+		return;
+	}
+	if (arg[0] != '/' && slash)
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - file), file, arg);
+	else
+		snprintf(path, sizeof(path), "%s", arg);
+	if (pp->depth >= INCLUDE_DEPTH) {
+		pp_err(pp, file, line, "include %s: includes nested more than %d deep (an include loop?)",
+		       arg, INCLUDE_DEPTH);
+		return;
+	}
+	int err;
+	char *text = read_whole(path, &err);
+	if (!text) {
+		pp_err(pp, file, line, "include %s: cannot read '%s': %s", arg, path, strerror(err));
+		return;
+	}
+	const char *iname = sb_ini_intern(pp->ini, path);
+	pp->depth++;
+	if (iname)
+		pp_text(pp, iname, text);
+	pp->depth--;
+	free(text);
+}
+
+static void do_header(struct pp *pp, const char *file, unsigned line, char *s)
+{
+	size_t n = strlen(s);
+	if (s[n - 1] != ']') {
+		pp_err(pp, file, line, "section header '%s' has no closing ']': expected [name]", s);
+		return;
+	}
+	s[n - 1] = '\0';
+	char *name = trim(s + 1);
+	if (!*name || strpbrk(name, "[]")) {
+		pp_err(pp, file, line, "invalid section name '[%s]': expected [global] or [jobname]", name);
+		return;
+	}
+	if (!sb_ini_add_section(pp->ini, name, file, line))
+		pp_err(pp, file, line, "out of memory");
+	else
+		pp->cur = (int)pp->ini->nsec - 1;
+}
+
+static void do_option(struct pp *pp, const char *file, unsigned line, char *s)
+{
+	char *eq = strchr(s, '=');
+	char *key = s, *val = NULL;
+	if (eq) {
+		*eq = '\0';
+		val = trim(eq + 1);
+	}
+	key = trim(key);
+	if (!*key) {
+		pp_err(pp, file, line, "'=%s' has no option name: expected key=value", val ? val : "");
+		return;
+	}
+	if (pp->cur < 0) {
+		pp_err(pp, file, line, "option '%s' is outside a section: put it under a [global] "
+		       "or [jobname] header", key);
+		return;
+	}
+	if (sb_ini_set(&pp->ini->sec[pp->cur], key, val, file, line))
+		pp_err(pp, file, line, "out of memory");
+}
+
+static void pp_line(struct pp *pp, const char *file, unsigned line, char *raw)
+{
+	char buf[LINE_MAX_LEN + 1];
+	cut_comment(raw); /* before expansion: an expanded value is never cut */
+	if (expand_vars(pp, file, line, raw, buf, sizeof(buf)))
+		return;
+	char *s = trim(buf);
+	if (!*s)
+		return;
+	if (*s == '[')
+		do_header(pp, file, line, s);
+	else if (!strncmp(s, "include", 7) && (!s[7] || isspace((unsigned char)s[7])) &&
+		 !strchr(s, '='))
+		do_include(pp, file, line, trim(s + 7));
+	else
+		do_option(pp, file, line, s);
+}
+
+static int pp_text(struct pp *pp, const char *file, const char *text)
+{
+	unsigned lineno = 0;
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		lineno++;
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n > LINE_MAX_LEN) {
+			pp_err(pp, file, lineno, "line is too long (%zu characters, max %d)", n,
+			       LINE_MAX_LEN);
+		} else {
+			char raw[LINE_MAX_LEN + 1];
+			memcpy(raw, p, n);
+			raw[n] = '\0';
+			pp_line(pp, file, lineno, raw);
+		}
+		p = nl ? nl + 1 : p + n;
+	}
+	return pp->nerr ? -EINVAL : 0;
+}
+
+/* write one value so that iniparser reads it back as meant: a value already
+ * in quotes goes as it is (iniparser drops the quotes); one holding a comment
+ * character or a trailing backslash (iniparser's line continuation) gets
+ * quoted */
+static int write_value(FILE *f, const char *key, const char *v)
+{
+	size_t n = strlen(v);
+	bool wrapped = n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0] &&
+		       !memchr(v + 1, v[0], n - 2);
+	bool quote = !wrapped && (strpbrk(v, ";#\\") || (n && (v[0] == '"' || v[0] == '\'')));
+	if (quote && strchr(v, '"'))
+		return -EINVAL;
+	return fprintf(f, quote ? "%s = \"%s\"\n" : "%s = %s\n", key, v) < 0 ? -EIO : 0;
+}
+
+static int normalized_fd(const struct sb_ini *ini, unsigned first, unsigned *nerr)
+{
+	int fd = memfd_create("storbench-jobfile", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	FILE *f = fdopen(dup(fd), "w");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (unsigned i = first; i < ini->nsec; i++) {
+		const struct sb_ini_section *s = &ini->sec[i];
+		fprintf(f, "[s%u]\n", i);
+		for (unsigned k = 0; k < s->nkv; k++) {
+			const struct sb_ini_kv *kv = &s->kv[k];
+			if (write_value(f, kv->key, kv->bare ? "1" : kv->value)) {
+				char where[512];
+				sb_err(sb_ini_where(where, sizeof(where), kv->file, kv->line),
+				       "%s=%s: a value cannot hold both '\"' and ';', '#' or '\\'",
+				       kv->key, kv->value);
+				(*nerr)++;
+			}
+		}
+	}
+	if (fclose(f)) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+/* Round trip through iniparser: the values come back from the library. */
+static int iniparser_round(struct sb_ini *ini, unsigned first, unsigned *nerr)
+{
+	char path[64], key[LINE_MAX_LEN + 32];
+	int fd = normalized_fd(ini, first, nerr);
+	if (fd < 0)
+		return fd;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	dictionary *d = iniparser_load(path);
+	close(fd);
+	if (!d)
+		return -ENOMEM;
+	for (unsigned i = first; i < ini->nsec; i++) {
+		struct sb_ini_section *s = &ini->sec[i];
+		for (unsigned k = 0; k < s->nkv; k++) {
+			struct sb_ini_kv *kv = &s->kv[k];
+			snprintf(key, sizeof(key), "s%u:%s", i, kv->key);
+			const char *v = iniparser_getstring(d, key, NULL);
+			char *nv = (v && !kv->bare) ? strdup(v) : NULL;
+			if (nv) {
+				free(kv->value);
+				kv->value = nv;
+			}
+		}
+	}
+	iniparser_freedict(d);
+	return 0;
+}
+
+int sb_ini_parse_text(struct sb_ini *ini, const char *name, const char *text)
+{
+	struct pp pp = { .ini = ini, .cur = -1 };
+	unsigned first = ini->nsec;
+	const char *file = sb_ini_intern(ini, name);
+	if (!file)
+		return -ENOMEM;
+	pp_text(&pp, file, text);
+	int rc = iniparser_round(ini, first, &pp.nerr);
+	if (rc < 0) {
+		sb_err(file, "cannot normalize the job file for iniparser: %s", strerror(-rc));
+		return rc;
+	}
+	return pp.nerr ? -EINVAL : 0;
+}
+
+int sb_ini_parse_file(struct sb_ini *ini, const char *path)
+{
+	int err;
+	char *text = read_whole(path, &err);
+	if (!text) {
+		sb_err(path, "cannot read job file: %s", strerror(err));
+		return -EINVAL;
+	}
+	int rc = sb_ini_parse_text(ini, path, text);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* ini.h: the job-file pre-pass.  Reads fio-style job-file text (comments,
+ * bare keys, include FILE, ${VAR}, several [global] sections), keeps every
+ * option's file:line and order, normalizes the text for libiniparser and takes
+ * the values back from it.  The result is a list of sections in file order. */
+#ifndef SB_INI_H
+#define SB_INI_H
+#include <stdbool.h>
+
+struct sb_ini_kv {
+	char *key;        /* lowercased, as iniparser stores it */
+	char *value;      /* after ${VAR} expansion; "" for a bare key */
+	bool bare;        /* written without '=' ("time_based") */
+	const char *file; /* owned by struct sb_ini */
+	unsigned line;    /* 0: not from a file (command line) */
+};
+
+struct sb_ini_section {
+	char *name;       /* as written (iniparser would lowercase it) */
+	bool global;      /* [global] */
+	const char *file;
+	unsigned line;
+	struct sb_ini_kv *kv; /* in the order first written; a repeated key: later value wins */
+	unsigned nkv, cap;
+};
+
+struct sb_ini {
+	struct sb_ini_section *sec;
+	unsigned nsec, cap;
+	char **files;     /* names every file/line pointer refers to */
+	unsigned nfiles, fcap;
+};
+
+/* Pre-pass a job file (and its includes) and append its sections to ini.
+ * Reports every error with sb_err("file:line", ...); returns -EINVAL if there
+ * was any (the sections parsed so far stay in ini for freeing). */
+int sb_ini_parse_file(struct sb_ini *ini, const char *path);
+/* Same for text in memory; name is used in messages and for includes. */
+int sb_ini_parse_text(struct sb_ini *ini, const char *name, const char *text);
+/* Build sections directly (command-line jobs): file is copied. */
+struct sb_ini_section *sb_ini_add_section(struct sb_ini *ini, const char *name, const char *file,
+					  unsigned line);
+/* Add or replace key in sec; value NULL: a bare key. */
+int sb_ini_set(struct sb_ini_section *sec, const char *key, const char *value, const char *file,
+	       unsigned line);
+/* Copy a file name into ini (the pointer stays valid until sb_ini_free). */
+const char *sb_ini_intern(struct sb_ini *ini, const char *file);
+void sb_ini_free(struct sb_ini *ini);
+/* "file:line" (or "file" when line is 0) into buf */
+const char *sb_ini_where(char *buf, unsigned len, const char *file, unsigned line);
+#endif

@@ -1,0 +1,293 @@
+/* job.c: pre-passed sections -> struct sb_jobspec, with fio's [global]
+ * inheritance (each [global] changes the defaults of the jobs after it, within
+ * one file), command-line jobs (--name=x --rw=read ...), the "job options"
+ * echo, and freeing.  Validation is in check.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "parse/ini.h"
+#include "parse/jobparse.h"
+#include "parse/parse.h"
+#include "parse/value.h"
+
+static int echo_add(struct sb_opt_echo **arr, unsigned *n, const char *key, const char *value)
+{
+	for (unsigned i = 0; i < *n; i++) {
+		if (!strcmp((*arr)[i].key, key)) {
+			char *v = strdup(value);
+			if (!v)
+				return -ENOMEM;
+			free((*arr)[i].value);
+			(*arr)[i].value = v;
+			return 0;
+		}
+	}
+	struct sb_opt_echo *na = realloc(*arr, (*n + 1) * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	*arr = na;
+	na[*n].key = strdup(key);
+	na[*n].value = strdup(value);
+	if (!na[*n].key || !na[*n].value) {
+		free(na[*n].key);
+		free(na[*n].value);
+		return -ENOMEM;
+	}
+	(*n)++;
+	return 0;
+}
+
+/* one key=value of a section; returns 1 if it was an error (reported) */
+static unsigned apply_kv(struct sb_joblist *jl, struct sb_jobctx *c, const struct sb_ini_kv *kv,
+			 bool global)
+{
+	char where[512], err[SB_VERR_LEN];
+	const struct sb_option *o = sb_option_find(kv->key);
+	sb_ini_where(where, sizeof(where), kv->file, kv->line);
+	if (!o) {
+		const char *s = sb_option_suggest(kv->key);
+		if (sb_option_fio_only(kv->key))
+			sb_err(where, "option '%s' is a fio option not supported by storbench: remove "
+			       "it (storbench --cmdhelp lists the supported options)", kv->key);
+		else if (s)
+			sb_err(where, "unknown option '%s' (did you mean '%s'?)", kv->key, s);
+		else
+			sb_err(where, "unknown option '%s' (storbench --cmdhelp lists the options)",
+			       kv->key);
+		return 1;
+	}
+	if (sb_option_set(o, &c->spec, kv->value, kv->bare, err)) {
+		if (kv->bare)
+			sb_err(where, "%s: %s", kv->key, err);
+		else
+			sb_err(where, "%s=%s: %s", kv->key, kv->value, err);
+		return 1;
+	}
+	c->src[sb_option_index(o)] = (struct sb_optsrc){ kv->file, kv->line, kv->value };
+	int rc = global ? echo_add(&jl->global_opts, &jl->nglobal, kv->key, kv->value)
+			: echo_add(&c->spec.opts, &c->spec.nopts, kv->key, kv->value);
+	if (rc) {
+		sb_err(where, "out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+/* kb_base first (as fio does), so "bs=4k" means the same wherever kb_base is */
+static unsigned apply_section(struct sb_joblist *jl, struct sb_jobctx *c,
+			      const struct sb_ini_section *sec)
+{
+	const struct sb_option *kb = sb_option_find("kb_base");
+	unsigned nerr = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned k = 0; k < sec->nkv; k++) {
+			bool is_kb = sb_option_find(sec->kv[k].key) == kb;
+			if (is_kb == (pass == 0))
+				nerr += apply_kv(jl, c, &sec->kv[k], sec->global);
+		}
+	}
+	return nerr;
+}
+
+static int push_job(struct sb_joblist *jl, struct sb_jobspec *spec)
+{
+	struct sb_jobspec *nj = realloc(jl->jobs, (jl->njobs + 1) * sizeof(*nj));
+	if (!nj)
+		return -ENOMEM;
+	jl->jobs = nj;
+	nj[jl->njobs++] = *spec;
+	return 0;
+}
+
+static unsigned convert_job(struct sb_joblist *jl, const struct sb_jobctx *g,
+			    const struct sb_ini_section *sec, struct sb_optsrc *wf)
+{
+	char where[512];
+	unsigned nerr = 0;
+	struct sb_jobctx *c = calloc(1, sizeof(*c));
+	sb_ini_where(where, sizeof(where), sec->file, sec->line);
+	if (!c || sb_spec_copy(&c->spec, &g->spec)) {
+		free(c);
+		sb_err(where, "out of memory");
+		return 1;
+	}
+	memcpy(c->src, g->src, sizeof(c->src));
+	if (strlen(sec->name) >= SB_NAME_MAX) {
+		sb_err(where, "job name '%.40s...' is too long: at most %d characters", sec->name,
+		       SB_NAME_MAX - 1);
+		nerr++;
+	}
+	snprintf(c->spec.name, SB_NAME_MAX, "%s", sec->name);
+	c->spec.file = sec->file;
+	c->spec.line = sec->line;
+	nerr += apply_section(jl, c, sec);
+	nerr += sb_job_validate(c);
+	*wf = *sb_job_src(c, "wait_for");
+	if (push_job(jl, &c->spec)) {
+		sb_spec_release(&c->spec);
+		sb_err(where, "out of memory");
+		nerr++;
+	}
+	free(c);
+	return nerr;
+}
+
+/* wait_for of this file's jobs (from first on), reported at their wait_for= lines */
+static unsigned check_wait_fors(const struct sb_joblist *jl, size_t first,
+				const struct sb_optsrc *wf)
+{
+	char where[512];
+	unsigned nerr = 0;
+	for (size_t j = first; j < jl->njobs; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		if (!s->wait_for)
+			continue;
+		if (wf && wf[j - first].file)
+			sb_ini_where(where, sizeof(where), wf[j - first].file, wf[j - first].line);
+		else
+			sb_ini_where(where, sizeof(where), s->file, s->line);
+		nerr += sb_job_check_wait_for(jl, j, where);
+	}
+	return nerr;
+}
+
+/* all sections of one file (or of the command line): its own [global] state */
+static unsigned convert(struct sb_joblist *jl, struct sb_ini *ini, const char *what)
+{
+	unsigned nerr = 0;
+	size_t first = jl->njobs;
+	struct sb_jobctx *g = calloc(1, sizeof(*g));
+	struct sb_optsrc *wf = calloc(ini->nsec + 1, sizeof(*wf));
+	if (!g || !wf || sb_spec_defaults(&g->spec)) {
+		free(g);
+		free(wf);
+		sb_err(what, "out of memory");
+		return 1;
+	}
+	for (unsigned i = 0; i < ini->nsec; i++) {
+		if (ini->sec[i].global)
+			nerr += apply_section(jl, g, &ini->sec[i]);
+		else
+			nerr += convert_job(jl, g, &ini->sec[i], &wf[jl->njobs - first]);
+	}
+	if (jl->njobs == first && !nerr) {
+		sb_err(what, "no jobs defined: add a [jobname] section (or --name=jobname)");
+		nerr++;
+	}
+	nerr += check_wait_fors(jl, first, wf);
+	free(wf);
+	sb_spec_release(&g->spec);
+	free(g);
+	/* the jobs point at the file names: hand them to the job list */
+	char **np = realloc(jl->paths, (jl->npaths + ini->nfiles) * sizeof(*np));
+	if (np) {
+		jl->paths = np;
+		memcpy(np + jl->npaths, ini->files, ini->nfiles * sizeof(*np));
+		jl->npaths += ini->nfiles;
+		free(ini->files);
+		ini->files = NULL;
+		ini->nfiles = ini->fcap = 0;
+	}
+	return nerr;
+}
+
+static int finish_parse(struct sb_joblist *jl, struct sb_ini *ini, int rc, const char *what)
+{
+	unsigned nerr = convert(jl, ini, what);
+	sb_ini_free(ini);
+	if (rc || nerr)
+		return -EINVAL;
+	return sb_joblist_finish(jl);
+}
+
+int sb_parse_text(const char *name, const char *text, struct sb_joblist *jl)
+{
+	struct sb_ini ini = { 0 };
+	int rc = sb_ini_parse_text(&ini, name, text);
+	return finish_parse(jl, &ini, rc, name);
+}
+
+int sb_parse_files(const char *const *paths, int npaths, struct sb_joblist *jl)
+{
+	int ret = 0;
+	for (int i = 0; i < npaths; i++) {
+		struct sb_ini ini = { 0 };
+		int rc = sb_ini_parse_file(&ini, paths[i]);
+		if (rc && !ini.nsec) { /* unreadable: nothing to convert */
+			sb_ini_free(&ini);
+			ret = -EINVAL;
+			continue;
+		}
+		if (finish_parse(jl, &ini, rc, paths[i]))
+			ret = -EINVAL;
+	}
+	return ret;
+}
+
+/* "--key=value" / "--key" words -> sections of a pseudo file "<cmdline>" */
+static int cmdline_ini(char *const *args, int nargs, struct sb_ini *ini)
+{
+	const char *file = sb_ini_intern(ini, "<cmdline>");
+	struct sb_ini_section *sec = sb_ini_add_section(ini, "global", "<cmdline>", 0);
+	int nerr = 0;
+	if (!file || !sec)
+		return -ENOMEM;
+	for (int i = 0; i < nargs; i++) {
+		const char *a = args[i];
+		if (strncmp(a, "--", 2) || !a[2] || a[2] == '=') {
+			sb_err("<cmdline>", "'%s': expected a job option as --option=value", a);
+			nerr++;
+			continue;
+		}
+		char key[256];
+		const char *eq = strchr(a, '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - a - 2 : (long)strlen(a + 2)), a + 2);
+		if (!strcmp(key, "name")) {
+			if (!eq || !eq[1]) {
+				sb_err("<cmdline>", "--name needs a job name: --name=jobname");
+				nerr++;
+				continue;
+			}
+			if (!(sec = sb_ini_add_section(ini, eq + 1, "<cmdline>", 0)))
+				return -ENOMEM;
+			continue;
+		}
+		if (sb_ini_set(sec, key, eq ? eq + 1 : NULL, file, 0))
+			return -ENOMEM;
+	}
+	/* a global section with nothing in it is just the starting point */
+	return nerr ? -EINVAL : 0;
+}
+
+int sb_parse_cmdline_jobs(char *const *args, int nargs, struct sb_joblist *jl)
+{
+	struct sb_ini ini = { 0 };
+	if (nargs <= 0)
+		return 0;
+	int rc = cmdline_ini(args, nargs, &ini);
+	if (rc == -ENOMEM) {
+		sb_err("<cmdline>", "out of memory");
+		sb_ini_free(&ini);
+		return rc;
+	}
+	return finish_parse(jl, &ini, rc, "<cmdline>");
+}
+
+void sb_joblist_free(struct sb_joblist *jl)
+{
+	for (size_t i = 0; i < jl->njobs; i++)
+		sb_spec_release(&jl->jobs[i]);
+	for (unsigned i = 0; i < jl->nglobal; i++) {
+		free(jl->global_opts[i].key);
+		free(jl->global_opts[i].value);
+	}
+	for (unsigned i = 0; i < jl->npaths; i++)
+		free(jl->paths[i]);
+	free(jl->jobs);
+	free(jl->global_opts);
+	free(jl->paths);
+	memset(jl, 0, sizeof(*jl));
+}

@@ -1,0 +1,27 @@
+/* jobparse.h: private to parse/: the per-job bookkeeping shared by job.c
+ * (sections -> specs) and check.c (validation), i.e. where each option was
+ * set so that cross-option errors name the right file:line. */
+#ifndef SB_JOBPARSE_H
+#define SB_JOBPARSE_H
+#include "parse/jobspec.h"
+#include "parse/options.h"
+
+struct sb_optsrc {
+	const char *file;  /* NULL: not set (default) */
+	unsigned line;
+	const char *raw;   /* the value as written (valid while parsing) */
+};
+
+struct sb_jobctx {
+	struct sb_jobspec spec;
+	struct sb_optsrc src[SB_OPT_MAX];
+};
+
+/* Cross-option checks of one job; reports each error, returns their count.
+ * Then resolves the defaults that depend on other options. */
+unsigned sb_job_validate(struct sb_jobctx *c);
+/* jobs[j].wait_for names an earlier job; else reports at where, returns 1 */
+unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where);
+/* the source of the option with this name (never NULL name) */
+const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const char *name);
+#endif

@@ -1,0 +1,295 @@
+/* options.c: THE option table (see options.h) and lookups by name, alias
+ * and edit distance.  Names, meanings and defaults follow fio so fio job files
+ * run unchanged.  Setting values lives in optset.c, help/printing in help.c. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parse/options.h"
+#include "parse/value.h"
+
+#define OFF(f) offsetof(struct sb_jobspec, f)
+#define SEC SB_US_PER_SEC
+
+static const struct sb_opt_enum rw_vals[] = {
+	{ "read", SB_RW_READ, "sequential reads" },
+	{ "write", SB_RW_WRITE, "sequential writes" },
+	{ "trim", SB_RW_TRIM, "sequential trims" },
+	{ "randread", SB_RW_READ | SB_RW_RANDOM, "random reads" },
+	{ "randwrite", SB_RW_WRITE | SB_RW_RANDOM, "random writes" },
+	{ "randtrim", SB_RW_TRIM | SB_RW_RANDOM, "random trims" },
+	{ "rw", SB_RW_READ | SB_RW_WRITE, "sequential mixed reads and writes" },
+	{ "readwrite", SB_RW_READ | SB_RW_WRITE, "same as rw" },
+	{ "randrw", SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, "random mixed reads and writes" },
+	{ NULL, 0, NULL },
+};
+
+static const struct sb_opt_enum falloc_vals[] = {
+	{ "none", SB_FALLOC_NONE, "do not pre-allocate" },
+	{ "native", SB_FALLOC_POSIX, "the platform's call (posix_fallocate on Linux)" },
+	{ "posix", SB_FALLOC_POSIX, "posix_fallocate()" },
+	{ "keep", SB_FALLOC_KEEP, "fallocate() with FALLOC_FL_KEEP_SIZE" },
+	{ "truncate", SB_FALLOC_TRUNCATE, "extend with ftruncate() only" },
+	{ "0", SB_FALLOC_NONE, "same as none" },
+	{ "1", SB_FALLOC_POSIX, "same as posix" },
+	{ NULL, 0, NULL },
+};
+
+static const struct sb_opt_enum kb_vals[] = {
+	{ "1024", 1024, "k/m/g = powers of 1024, ki/mi/gi = powers of 1000 (fio's default)" },
+	{ "1000", 1000, "k/m/g = powers of 1000, ki/mi/gi = powers of 1024" },
+	{ NULL, 0, NULL },
+};
+
+static const struct sb_opt_enum unit_vals[] = {
+	{ "0", 0, "auto" },
+	{ "8", 8, "bytes" },
+	{ "1", 1, "bits" },
+	{ NULL, 0, NULL },
+};
+
+#define PCTL_DEFAULT "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
+#define C_DESC "Job description"
+#define C_FILE "Files and sizes"
+#define C_IO "I/O pattern"
+#define C_BS "Block size"
+#define C_ENG "I/O engine"
+#define C_TIME "Time and repetition"
+#define C_GRP "Threads, groups and ordering"
+#define C_RAND "Randomness"
+#define C_RATE "Rate and think time"
+#define C_STAT "Statistics and units"
+#define C_SAFE "File life cycle and safety"
+
+static const struct sb_option table[] = {
+	{ "description", {0}, SB_OT_STR, OFF(description), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_DESC,
+	  "free-text description of the job" },
+	{ "name", {0}, SB_OT_NAME, OFF(name), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_DESC,
+	  "job name (overrides the [section] name)" },
+	{ "filename", {0}, SB_OT_STR, OFF(filename), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_FILE,
+	  "file or device to use; several separated by ':'" },
+	{ "directory", {0}, SB_OT_STR, OFF(directory), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_FILE,
+	  "directory for generated file names" },
+	{ "nrfiles", {0}, SB_OT_UINT, OFF(nrfiles), 0, "1", 1, 1 << 20, 0, NULL, NULL, 0, C_FILE,
+	  "number of files per job" },
+	{ "filesize", {0}, SB_OT_SIZE_RANGE, OFF(filesize_min), OFF(filesize_max), NULL, 1, 0, 0,
+	  "bytes", NULL, 0, C_FILE, "size of each file, or a LOW-HIGH range (default size/nrfiles)" },
+	{ "size", {0}, SB_OT_SIZE, OFF(size), 0, NULL, 1, 0, 0, "bytes", NULL, 0, C_FILE,
+	  "total bytes of the job's files (default: the existing size)" },
+	{ "io_size", {"io_limit"}, SB_OT_SIZE, OFF(io_size), 0, NULL, 1, 0, 0, "bytes", NULL, 0, C_FILE,
+	  "bytes to transfer (default: size)" },
+	{ "offset", {0}, SB_OT_SIZE, OFF(offset), 0, "0", 0, 0, 0, "bytes", NULL, 0, C_FILE,
+	  "start of the I/O region in each file" },
+
+	{ "rw", {"readwrite"}, SB_OT_ENUM, OFF(rw), 0, "read", 0, 0, 0, NULL, rw_vals, 0, C_IO,
+	  "I/O pattern" },
+	{ "rwmixread", {0}, SB_OT_UINT, OFF(rwmixread), 0, "50", 0, 100, 0, "%", NULL, 0, C_IO,
+	  "percentage of reads in a mixed workload" },
+	{ "rwmixwrite", {0}, SB_OT_UINT, OFF(rwmixread), 0, NULL, 0, 100, 0, "%", NULL, SB_OF_INVERSE,
+	  C_IO, "percentage of writes in a mixed workload (100 - rwmixread)" },
+
+	{ "bs", {"blocksize"}, SB_OT_SIZE_SPLIT, OFF(bs), 0, "4k", 1, 0, 0, "bytes", NULL, 0, C_BS,
+	  "block size per I/O: READ[,WRITE[,TRIM]]" },
+	{ "bsrange", {"blocksize_range"}, SB_OT_RANGE_SPLIT, OFF(bs_min), OFF(bs_max), NULL, 1, 0, 0,
+	  "bytes", NULL, 0, C_BS, "range of block sizes LOW-HIGH per direction, e.g. 1k-4k,2k-8k" },
+	{ "bssplit", {0}, SB_OT_BSSPLIT, OFF(bssplit), OFF(bssplit_n), NULL, 0, 0, 0, NULL, NULL, 0,
+	  C_BS, "weighted block sizes BS/PCT:BS/PCT per direction, e.g. 4k/50:64k/50" },
+	{ "blockalign", {"ba"}, SB_OT_SIZE_SPLIT, OFF(blockalign), 0, NULL, 0, 0, 0, "bytes", NULL, 0,
+	  C_BS, "alignment of random offsets (default: the minimum block size)" },
+
+	{ "ioengine", {0}, SB_OT_ENGINE, OFF(ioengine), 0, "psync", 0, 0, 0, NULL, NULL, 0, C_ENG,
+	  "I/O engine" },
+	{ "iodepth", {0}, SB_OT_UINT, OFF(iodepth), 0, "1", 1, 65536, 0, NULL, NULL, 0, C_ENG,
+	  "I/Os kept in flight (async engines)" },
+	{ "iodepth_batch_submit", {"iodepth_batch"}, SB_OT_UINT, OFF(iodepth_batch_submit), 0, "1", 0,
+	  65536, 0, NULL, NULL, 0, C_ENG, "I/Os to submit at once (0: iodepth)" },
+	{ "iodepth_batch_complete_min", {"iodepth_batch_complete"}, SB_OT_UINT,
+	  OFF(iodepth_batch_complete_min), 0, "1", 0, 65536, 0, NULL, NULL, 0, C_ENG,
+	  "fewest completions to wait for (0: poll)" },
+	{ "iodepth_batch_complete_max", {0}, SB_OT_UINT, OFF(iodepth_batch_complete_max), 0, NULL, 0,
+	  65536, 0, NULL, NULL, 0, C_ENG, "most completions to reap at once (default: iodepth)" },
+	{ "direct", {0}, SB_OT_BOOL, OFF(direct), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
+	  "use O_DIRECT (non-buffered) I/O" },
+	{ "buffered", {0}, SB_OT_BOOL, OFF(direct), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_INVERSE, C_ENG,
+	  "use buffered I/O (the opposite of direct)" },
+	{ "fsync", {0}, SB_OT_UINT, OFF(fsync), 0, "0", 0, UINT32_MAX, 0, NULL, NULL, 0, C_ENG,
+	  "fsync after every N writes (0: never)" },
+	{ "fdatasync", {0}, SB_OT_UINT, OFF(fdatasync), 0, "0", 0, UINT32_MAX, 0, NULL, NULL, 0, C_ENG,
+	  "fdatasync after every N writes (0: never)" },
+	{ "end_fsync", {0}, SB_OT_BOOL, OFF(end_fsync), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
+	  "fsync each file when the job ends" },
+	{ "userspace_reap", {0}, SB_OT_BOOL, OFF(userspace_reap), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
+	  "libaio: reap completions in user space" },
+	{ "fixedbufs", {0}, SB_OT_BOOL, OFF(fixedbufs), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
+	  "io_uring: register the I/O buffers" },
+	{ "registerfiles", {0}, SB_OT_BOOL, OFF(registerfiles), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
+	  "io_uring: register the files" },
+	{ "sqthread_poll", {0}, SB_OT_BOOL, OFF(sqthread_poll), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
+	  "io_uring: kernel thread polls the submission queue" },
+	{ "sqthread_poll_cpu", {0}, SB_OT_INT, OFF(sqthread_poll_cpu), 0, "-1", -1, 4095, 0, NULL, NULL,
+	  0, C_ENG, "io_uring: CPU for the polling thread (-1: any)" },
+	{ "hipri", {0}, SB_OT_BOOL, OFF(hipri), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
+	  "io_uring: polled completions (IOPOLL)" },
+	{ "nonvectored", {0}, SB_OT_BOOL, OFF(nonvectored), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
+	  "io_uring: READ/WRITE instead of READV/WRITEV" },
+
+	{ "runtime", {"timeout"}, SB_OT_TIME, OFF(runtime_us), 0, "0", 0, 0, SEC, "s", NULL, 0, C_TIME,
+	  "stop after this long (0: no limit)" },
+	{ "time_based", {0}, SB_OT_BOOL, OFF(time_based), 0, "0", 0, 0, 0, NULL, NULL, 0, C_TIME,
+	  "repeat the workload until runtime has passed" },
+	{ "ramp_time", {0}, SB_OT_TIME, OFF(ramp_time_us), 0, "0", 0, 0, SEC, "s", NULL, 0, C_TIME,
+	  "run this long before counting results" },
+	{ "startdelay", {0}, SB_OT_TIME, OFF(startdelay_us), 0, "0", 0, 0, SEC, "s", NULL, 0, C_TIME,
+	  "wait this long before starting the job" },
+	{ "loops", {0}, SB_OT_UINT, OFF(loops), 0, "1", 1, UINT32_MAX, 0, NULL, NULL, 0, C_TIME,
+	  "repeat the workload this many times" },
+
+	{ "numjobs", {0}, SB_OT_UINT, OFF(numjobs), 0, "1", 1, 4096, 0, NULL, NULL, 0, C_GRP,
+	  "clones of this job running in parallel" },
+	{ "thread", {0}, SB_OT_BOOL, OFF(thread), 0, "0", 0, 0, 0, NULL, NULL, 0, C_GRP,
+	  "accepted for fio compatibility: jobs always run as threads" },
+	{ "stonewall", {"wait_for_previous"}, SB_OT_BOOL, OFF(stonewall), 0, "0", 0, 0, 0, NULL, NULL,
+	  0, C_GRP, "wait for earlier jobs to finish first; starts a new group" },
+	{ "new_group", {0}, SB_OT_BOOL, OFF(new_group), 0, "0", 0, 0, 0, NULL, NULL, 0, C_GRP,
+	  "start a new reporting group" },
+	{ "wait_for", {0}, SB_OT_STR, OFF(wait_for), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_GRP,
+	  "start after the named earlier job has finished" },
+	{ "group_reporting", {0}, SB_OT_BOOL, OFF(group_reporting), 0, "0", 0, 0, 0, NULL, NULL, 0,
+	  C_GRP, "report a group's jobs as one" },
+
+	{ "randrepeat", {"allrandrepeat"}, SB_OT_BOOL, OFF(randrepeat), 0, "1", 0, 0, 0, NULL, NULL, 0,
+	  C_RAND, "same random sequence on every run" },
+	{ "randseed", {0}, SB_OT_U64, OFF(randseed), 0, "0x89", 0, INT64_MAX, 0, NULL, NULL, 0, C_RAND,
+	  "seed of the random generators" },
+	{ "norandommap", {0}, SB_OT_BOOL, OFF(norandommap), 0, "0", 0, 0, 0, NULL, NULL, 0, C_RAND,
+	  "random offsets may repeat within a pass" },
+	{ "random_distribution", {0}, SB_OT_DIST, OFF(random_distribution), OFF(dist_param), "random",
+	  0, 0, 0, NULL, NULL, 0, C_RAND, "random, zipf[:theta], pareto[:h] or normal[:sigma]" },
+
+	{ "rate", {0}, SB_OT_SIZE_SPLIT, OFF(rate), 0, NULL, 0, 0, 0, "bytes/s", NULL, 0, C_RATE,
+	  "bandwidth cap READ[,WRITE[,TRIM]] (0: none)" },
+	{ "rate_iops", {0}, SB_OT_INT_SPLIT, OFF(rate_iops), 0, NULL, 0, 0, 0, "IOPS", NULL, 0, C_RATE,
+	  "I/Os-per-second cap READ[,WRITE[,TRIM]] (0: none)" },
+	{ "thinktime", {0}, SB_OT_TIME, OFF(thinktime_us), 0, "0", 0, 0, 1, "us", NULL, 0, C_RATE,
+	  "pause after each thinktime_blocks I/Os" },
+	{ "thinktime_spin", {0}, SB_OT_TIME, OFF(thinktime_spin_us), 0, "0", 0, 0, 1, "us", NULL, 0,
+	  C_RATE, "part of thinktime spent spinning instead of sleeping" },
+	{ "thinktime_blocks", {0}, SB_OT_UINT, OFF(thinktime_blocks), 0, "1", 1, UINT32_MAX, 0, NULL,
+	  NULL, 0, C_RATE, "I/Os between thinktime pauses" },
+
+	{ "unlink", {0}, SB_OT_BOOL, OFF(unlink), 0, "0", 0, 0, 0, NULL, NULL, 0, C_SAFE,
+	  "remove the files storbench created when the job ends" },
+	{ "fallocate", {0}, SB_OT_ENUM, OFF(fallocate), 0, "native", 0, 0, 0, NULL, falloc_vals, 0,
+	  C_SAFE, "how to pre-allocate files being laid out" },
+	{ "allow_mounted_write", {0}, SB_OT_BOOL, OFF(allow_mounted_write), 0, "0", 0, 0, 0, NULL, NULL,
+	  0, C_SAFE, "allow writes to a mounted block device" },
+
+	{ "percentile_list", {"percentiles"}, SB_OT_PCTL_LIST, OFF(percentile_list), OFF(percentile_n),
+	  PCTL_DEFAULT, 0, 0, 0, "%", NULL, 0, C_STAT, "latency percentiles to report, ':'-separated" },
+	{ "clat_percentiles", {0}, SB_OT_BOOL, OFF(clat_percentiles), 0, "1", 0, 0, 0, NULL, NULL, 0,
+	  C_STAT, "report completion-latency percentiles" },
+	{ "lat_percentiles", {0}, SB_OT_BOOL, OFF(lat_percentiles), 0, "0", 0, 0, 0, NULL, NULL, 0,
+	  C_STAT, "report total-latency percentiles" },
+	{ "kb_base", {0}, SB_OT_ENUM, OFF(kb_base), 0, "1024", 0, 0, 0, NULL, kb_vals, 0, C_STAT,
+	  "meaning of k/m/g in sizes (applies to the whole section)" },
+	{ "unit_base", {0}, SB_OT_ENUM, OFF(unit_base), 0, "0", 0, 0, 0, NULL, unit_vals, 0, C_STAT,
+	  "report bandwidth in bytes (8) or bits (1); 0: auto" },
+};
+
+#define NOPT (sizeof(table) / sizeof(table[0]))
+_Static_assert(NOPT <= SB_OPT_MAX, "raise SB_OPT_MAX");
+
+unsigned sb_options_count(void)
+{
+	return NOPT;
+}
+
+const struct sb_option *sb_option_at(unsigned i)
+{
+	return i < NOPT ? &table[i] : NULL;
+}
+
+unsigned sb_option_index(const struct sb_option *o)
+{
+	return (unsigned)(o - table);
+}
+
+const struct sb_option *sb_option_find(const char *name)
+{
+	for (unsigned i = 0; i < NOPT; i++) {
+		if (!strcasecmp(table[i].name, name))
+			return &table[i];
+		for (unsigned a = 0; table[i].alias[a]; a++)
+			if (!strcasecmp(table[i].alias[a], name))
+				return &table[i];
+	}
+	return NULL;
+}
+
+/* Levenshtein distance, case-insensitive, for names up to 63 characters */
+static unsigned edit_distance(const char *a, const char *b)
+{
+	unsigned row[64], la = (unsigned)strlen(a), lb = (unsigned)strlen(b);
+	if (la > 63 || lb > 63)
+		return 64;
+	for (unsigned j = 0; j <= lb; j++)
+		row[j] = j;
+	for (unsigned i = 1; i <= la; i++) {
+		unsigned diag = row[0];
+		row[0] = i;
+		for (unsigned j = 1; j <= lb; j++) {
+			unsigned up = row[j];
+			unsigned cost = (a[i - 1] | 32) != (b[j - 1] | 32);
+			unsigned best = diag + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *sb_option_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t len = strlen(name);
+	unsigned bestd = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+	for (unsigned i = 0; i < NOPT; i++) {
+		for (int a = -1; a < 3; a++) {
+			const char *n = a < 0 ? table[i].name : table[i].alias[a];
+			if (!n)
+				break;
+			unsigned d = edit_distance(name, n);
+			if (d <= bestd && (!best || d < bestd)) {
+				best = n;
+				bestd = d;
+			}
+		}
+	}
+	return best;
+}
+
+bool sb_option_fio_only(const char *name)
+{
+	for (unsigned i = 0; sb_fio_only_names[i]; i++)
+		if (!strcasecmp(sb_fio_only_names[i], name))
+			return true;
+	return false;
+}
+
+const char *sb_opt_type_name(enum sb_opt_type t)
+{
+	static const char *const names[] = {
+		[SB_OT_STR] = "string", [SB_OT_NAME] = "string", [SB_OT_ENGINE] = "engine",
+		[SB_OT_SIZE] = "size", [SB_OT_SIZE_RANGE] = "size range",
+		[SB_OT_SIZE_SPLIT] = "size split", [SB_OT_INT_SPLIT] = "int split",
+		[SB_OT_RANGE_SPLIT] = "range split", [SB_OT_BSSPLIT] = "bssplit",
+		[SB_OT_TIME] = "time", [SB_OT_UINT] = "int", [SB_OT_INT] = "int", [SB_OT_U64] = "int",
+		[SB_OT_BOOL] = "bool", [SB_OT_ENUM] = "enum", [SB_OT_PCTL_LIST] = "float list",
+		[SB_OT_DIST] = "distribution",
+	};
+	return names[t];
+}

@@ -1,0 +1,299 @@
+/* optset.c: storing option values into a struct sb_jobspec, driven by the
+ * option table: one setter per value type, defaults, copying and freeing the
+ * strings a spec owns. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "engines/engine.h"
+#include "parse/options.h"
+#include "parse/value.h"
+
+_Static_assert(sizeof(enum sb_fallocate) == sizeof(unsigned), "enum fields are stored as unsigned");
+_Static_assert(sizeof(enum sb_dist) == sizeof(unsigned), "enum fields are stored as unsigned");
+
+#define FIELD(s, off, type) ((type *)((char *)(s) + (off)))
+
+static int set_engine(struct sb_jobspec *s, size_t off, const char *val, char *err)
+{
+	char names[160];
+	sb_engine_names(names, sizeof(names));
+	if (sb_engine_find(val)) {
+		snprintf(FIELD(s, off, char), SB_ENGINE_NAME_MAX, "%s", val);
+		return 0;
+	}
+	const char *pkg = sb_engine_missing_package(val);
+	if (pkg)
+		snprintf(err, SB_VERR_LEN, "engine '%s' is not built into this storbench: install %s "
+			 "and re-run ./configure (built engines: %s)", val, pkg, names);
+	else
+		snprintf(err, SB_VERR_LEN, "unknown engine '%s': expected one of %s", val, names);
+	return -EINVAL;
+}
+
+static int set_text(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
+{
+	if (o->type == SB_OT_ENGINE)
+		return set_engine(s, o->off, val, err);
+	if (o->type == SB_OT_NAME) {
+		if (!*val || strlen(val) >= SB_NAME_MAX) {
+			snprintf(err, SB_VERR_LEN, "expected a name of 1 to %d characters", SB_NAME_MAX - 1);
+			return -EINVAL;
+		}
+		snprintf(FIELD(s, o->off, char), SB_NAME_MAX, "%s", val);
+		return 0;
+	}
+	char *dup = NULL;
+	if (*val && !(dup = strdup(val))) {
+		snprintf(err, SB_VERR_LEN, "out of memory");
+		return -ENOMEM;
+	}
+	char **field = FIELD(s, o->off, char *);
+	free(*field);
+	*field = dup;
+	return 0;
+}
+
+static int set_enum(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
+{
+	for (const struct sb_opt_enum *e = o->enums; e->name; e++) {
+		if (!strcasecmp(e->name, val)) {
+			memcpy(FIELD(s, o->off, unsigned), &e->val, sizeof(unsigned));
+			return 0;
+		}
+	}
+	char acc[SB_VERR_LEN - 64];
+	sb_option_accepts(o, acc, sizeof(acc));
+	if (!strcmp(o->name, "rw") && strchr(val, ':'))
+		snprintf(err, SB_VERR_LEN, "fio's ':N' offset modifier is not supported by storbench; "
+			 "expected %.150s", acc);
+	else
+		snprintf(err, SB_VERR_LEN, "invalid value '%s': expected %s", val, acc);
+	return -EINVAL;
+}
+
+static int set_number(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
+{
+	unsigned kb = s->kb_base ? s->kb_base : 1024;
+	int64_t i;
+	bool b;
+	switch (o->type) {
+	case SB_OT_SIZE: {
+		uint64_t v;
+		if (sb_parse_size(val, kb, &v, err))
+			return -EINVAL;
+		if (v < (uint64_t)o->min) {
+			snprintf(err, SB_VERR_LEN, "'%s' is too small: expected at least %lld byte, as a "
+				 "size such as 4k or 1g", val, (long long)o->min);
+			return -EINVAL;
+		}
+		*FIELD(s, o->off, uint64_t) = v;
+		return 0;
+	}
+	case SB_OT_TIME:
+		return sb_parse_time(val, o->unit_us, FIELD(s, o->off, uint64_t), err);
+	case SB_OT_UINT:
+		if (sb_parse_int(val, o->min, o->max, &i, err))
+			return -EINVAL;
+		*FIELD(s, o->off, unsigned) = (unsigned)((o->flags & SB_OF_INVERSE) ? o->max - i : i);
+		return 0;
+	case SB_OT_INT:
+		if (sb_parse_int(val, o->min, o->max, &i, err))
+			return -EINVAL;
+		*FIELD(s, o->off, int) = (int)i;
+		return 0;
+	case SB_OT_U64:
+		if (sb_parse_int(val, o->min, o->max, &i, err))
+			return -EINVAL;
+		*FIELD(s, o->off, uint64_t) = (uint64_t)i;
+		return 0;
+	case SB_OT_BOOL:
+		if (sb_parse_bool(val, &b, err))
+			return -EINVAL;
+		*FIELD(s, o->off, bool) = (o->flags & SB_OF_INVERSE) ? !b : b;
+		return 0;
+	default:
+		return set_enum(o, s, val, err);
+	}
+}
+
+/* one direction's part of a split option */
+static int set_part(const struct sb_option *o, struct sb_jobspec *s, enum sb_ddir d,
+		    const char *part, char *err)
+{
+	unsigned kb = s->kb_base ? s->kb_base : 1024;
+	uint64_t lo, hi;
+	int64_t i;
+	switch (o->type) {
+	case SB_OT_SIZE_SPLIT:
+		if (sb_parse_size(part, kb, &lo, err))
+			return -EINVAL;
+		if (lo < (uint64_t)o->min) {
+			snprintf(err, SB_VERR_LEN, "'%s' is too small: expected at least %lld byte, "
+				 "e.g. 4k", part, (long long)o->min);
+			return -EINVAL;
+		}
+		FIELD(s, o->off, uint64_t)[d] = lo;
+		return 0;
+	case SB_OT_INT_SPLIT:
+		if (sb_parse_int(part, 0, INT64_MAX, &i, err))
+			return -EINVAL;
+		FIELD(s, o->off, uint64_t)[d] = (uint64_t)i;
+		return 0;
+	case SB_OT_RANGE_SPLIT:
+		if (sb_parse_size_range(part, kb, &lo, &hi, err))
+			return -EINVAL;
+		if (!lo) {
+			snprintf(err, SB_VERR_LEN, "range '%s' starts at 0: block sizes are at least 1 "
+				 "byte, e.g. 4k-64k", part);
+			return -EINVAL;
+		}
+		FIELD(s, o->off, uint64_t)[d] = lo;
+		FIELD(s, o->off2, uint64_t)[d] = hi;
+		return 0;
+	default: {
+		struct sb_bssplit tmp[SB_BSSPLIT_MAX];
+		unsigned n;
+		if (sb_parse_bssplit_one(part, kb, tmp, &n, err))
+			return -EINVAL;
+		memcpy(s->bssplit[d], tmp, n * sizeof(tmp[0]));
+		s->bssplit_n[d] = n;
+		return 0;
+	}
+	}
+}
+
+static int set_split(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
+{
+	char buf[1024], v[1024];
+	const char *part[SB_DDIR_N];
+	snprintf(v, sizeof(v), "%s", val);
+	if (o->type == SB_OT_RANGE_SPLIT) /* fio also separates ranges with '/' */
+		for (char *p = v; *p; p++)
+			*p = *p == '/' ? ',' : *p;
+	if (sb_split_ddir(v, buf, sizeof(buf), part, err))
+		return -EINVAL;
+	for (unsigned d = 0; d < SB_DDIR_N; d++)
+		if (part[d] && (d == 0 || part[d] != part[d - 1]) && set_part(o, s, d, part[d], err))
+			return -EINVAL;
+	/* a value repeated for later directions was parsed once: copy it */
+	for (unsigned d = 1; d < SB_DDIR_N; d++) {
+		if (!part[d] || part[d] != part[d - 1])
+			continue;
+		if (o->type == SB_OT_BSSPLIT) {
+			memcpy(s->bssplit[d], s->bssplit[d - 1], sizeof(s->bssplit[d]));
+			s->bssplit_n[d] = s->bssplit_n[d - 1];
+		} else {
+			FIELD(s, o->off, uint64_t)[d] = FIELD(s, o->off, uint64_t)[d - 1];
+			if (o->off2)
+				FIELD(s, o->off2, uint64_t)[d] = FIELD(s, o->off2, uint64_t)[d - 1];
+		}
+	}
+	return 0;
+}
+
+int sb_option_set(const struct sb_option *o, struct sb_jobspec *s, const char *val, bool bare,
+		  char *err)
+{
+	unsigned kb = s->kb_base ? s->kb_base : 1024;
+	if (bare) {
+		if (o->type != SB_OT_BOOL) {
+			char acc[SB_VERR_LEN - 64];
+			sb_option_accepts(o, acc, sizeof(acc));
+			snprintf(err, SB_VERR_LEN, "needs a value: write %s=<%s>", o->name, acc);
+			return -EINVAL;
+		}
+		val = "1";
+	}
+	switch (o->type) {
+	case SB_OT_STR:
+	case SB_OT_NAME:
+	case SB_OT_ENGINE:
+		return set_text(o, s, val, err);
+	case SB_OT_SIZE_RANGE: {
+		uint64_t lo, hi;
+		if (sb_parse_size_range(val, kb, &lo, &hi, err))
+			return -EINVAL;
+		if (!lo) {
+			snprintf(err, SB_VERR_LEN, "'%s' is too small: file sizes are at least 1 byte, "
+				 "e.g. 1g or 1g-4g", val);
+			return -EINVAL;
+		}
+		*FIELD(s, o->off, uint64_t) = lo;
+		*FIELD(s, o->off2, uint64_t) = hi;
+		return 0;
+	}
+	case SB_OT_SIZE_SPLIT:
+	case SB_OT_INT_SPLIT:
+	case SB_OT_RANGE_SPLIT:
+	case SB_OT_BSSPLIT:
+		return set_split(o, s, val, err);
+	case SB_OT_PCTL_LIST: {
+		double tmp[SB_PCTL_MAX];
+		unsigned n;
+		if (sb_parse_pctl_list(val, tmp, SB_PCTL_MAX, &n, err))
+			return -EINVAL;
+		memcpy(FIELD(s, o->off, double), tmp, n * sizeof(double));
+		*FIELD(s, o->off2, unsigned) = n;
+		return 0;
+	}
+	case SB_OT_DIST:
+		return sb_parse_distribution(val, FIELD(s, o->off, enum sb_dist),
+					     FIELD(s, o->off2, double), err);
+	default:
+		return set_number(o, s, val, err);
+	}
+}
+
+int sb_spec_defaults(struct sb_jobspec *s)
+{
+	char err[SB_VERR_LEN];
+	memset(s, 0, sizeof(*s));
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		const struct sb_option *o = sb_option_at(i);
+		if (o->def && sb_option_set(o, s, o->def, false, err)) {
+			fprintf(stderr, "storbench: bug: default of %s: %s\n", o->name, err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void sb_spec_release(struct sb_jobspec *s)
+{
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		const struct sb_option *o = sb_option_at(i);
+		if (o->type == SB_OT_STR) {
+			free(*FIELD(s, o->off, char *));
+			*FIELD(s, o->off, char *) = NULL;
+		}
+	}
+	for (unsigned i = 0; i < s->nopts; i++) {
+		free(s->opts[i].key);
+		free(s->opts[i].value);
+	}
+	free(s->opts);
+	s->opts = NULL;
+	s->nopts = 0;
+}
+
+int sb_spec_copy(struct sb_jobspec *dst, const struct sb_jobspec *src)
+{
+	*dst = *src;
+	dst->opts = NULL;
+	dst->nopts = 0;
+	int rc = 0;
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		const struct sb_option *o = sb_option_at(i);
+		if (o->type != SB_OT_STR)
+			continue;
+		char **f = FIELD(dst, o->off, char *);
+		if (*f && !(*f = strdup(*f)))
+			rc = -ENOMEM;
+	}
+	if (rc)
+		sb_spec_release(dst); /* frees the copies made; NULLs are fine */
+	return rc;
+}

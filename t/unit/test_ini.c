@@ -1,0 +1,157 @@
+/* test_ini.c: CUnit suite "ini": the job-file pre-pass (parse/ini.c):
+ * comments, bare keys, line numbers, repeated sections and keys, include,
+ * ${VAR}, and the values taken back from libiniparser. */
+#include <CUnit/CUnit.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+#include "lib/log.h"
+#include "parse/ini.h"
+
+static char logbuf[8192];
+
+static const struct sb_ini_kv *kv(const struct sb_ini_section *s, const char *key)
+{
+	for (unsigned i = 0; i < s->nkv; i++)
+		if (!strcmp(s->kv[i].key, key))
+			return &s->kv[i];
+	return NULL;
+}
+
+static int parse(struct sb_ini *ini, const char *text)
+{
+	memset(ini, 0, sizeof(*ini));
+	sb_log_capture(logbuf, sizeof(logbuf));
+	int rc = sb_ini_parse_text(ini, "mem.ini", text);
+	sb_log_capture(NULL, 0);
+	return rc;
+}
+
+static void test_sections_and_lines(void)
+{
+	struct sb_ini ini;
+	const char *text =
+		"; comment\n"
+		"# another\n"
+		"[global]\n"
+		"  bs = 4k   ; inline\n"
+		"time_based\n"
+		"\n"
+		"[MyJob]\r\n"
+		"rw=randread # inline hash\r\n"
+		"RW=read\n"
+		"size=\n"
+		"[global]\n"
+		"direct=1\n"
+		"[MyJob]\n"
+		"bs=8k\n";
+	CU_ASSERT_EQUAL_FATAL(parse(&ini, text), 0);
+	CU_ASSERT_EQUAL_FATAL(ini.nsec, 4);
+	/* repeated [global] and job names stay separate sections, names keep case */
+	CU_ASSERT(ini.sec[0].global && !ini.sec[1].global && ini.sec[2].global);
+	CU_ASSERT_STRING_EQUAL(ini.sec[1].name, "MyJob");
+	CU_ASSERT_STRING_EQUAL(ini.sec[3].name, "MyJob");
+	CU_ASSERT_EQUAL(ini.sec[1].line, 7);
+	const struct sb_ini_kv *b = kv(&ini.sec[0], "bs"), *t = kv(&ini.sec[0], "time_based");
+	CU_ASSERT_FATAL(b && t);
+	CU_ASSERT_STRING_EQUAL(b->value, "4k");
+	CU_ASSERT(b->line == 4 && !b->bare);
+	CU_ASSERT(t->bare && t->line == 5 && !strcmp(t->value, ""));
+	CU_ASSERT_STRING_EQUAL(t->file, "mem.ini");
+	/* keys are case-insensitive: later wins, with its line */
+	const struct sb_ini_kv *rw = kv(&ini.sec[1], "rw");
+	CU_ASSERT_FATAL(rw != NULL);
+	CU_ASSERT_STRING_EQUAL(rw->value, "read");
+	CU_ASSERT_EQUAL(rw->line, 9);
+	CU_ASSERT_EQUAL(ini.sec[1].nkv, 2);
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[1], "size")->value, "");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[3], "bs")->value, "8k");
+	sb_ini_free(&ini);
+}
+
+/* values iniparser would mangle: quotes, backslashes, '#' from ${VAR} */
+static void test_values_round_trip(void)
+{
+	struct sb_ini ini;
+	setenv("SB_T_HASH", "a#b;c", 1);
+	const char *text = "[j]\ndescription=\"hello world\"\ndirectory=/tmp/x\\\n"
+			   "filename=${SB_T_HASH}\nname=${SB_T_HASH}-${SB_T_HASH}\n";
+	CU_ASSERT_EQUAL_FATAL(parse(&ini, text), 0);
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "description")->value, "hello world");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "directory")->value, "/tmp/x\\");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "filename")->value, "a#b;c");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "name")->value, "a#b;c-a#b;c");
+	sb_ini_free(&ini);
+}
+
+static void test_errors(void)
+{
+	struct sb_ini ini;
+	unsetenv("SB_T_UNSET");
+	const char *text = "bs=4k\n[ok]\n[broken\n[]\nsize=${SB_T_UNSET}\n=5\n";
+	CU_ASSERT_EQUAL(parse(&ini, text), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "storbench: mem.ini:1: option 'bs' is outside a section"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:3: section header '[broken' has no closing ']'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:4: invalid section name '[]'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:5: environment variable 'SB_T_UNSET' is not set"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:6: '=5' has no option name"));
+	sb_ini_free(&ini);
+
+	char longline[1200];
+	memset(longline, 'x', sizeof(longline));
+	memcpy(longline, "[j]\nfilename=", 13);
+	longline[sizeof(longline) - 1] = '\0';
+	CU_ASSERT_EQUAL(parse(&ini, longline), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:2: line is too long"));
+	sb_ini_free(&ini);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_include(void)
+{
+	char main_path[512], sub[512], inc[512];
+	snprintf(sub, sizeof(sub), "%s/sub", sb_test_tmpdir());
+	snprintf(main_path, sizeof(main_path), "%s/main.ini", sb_test_tmpdir());
+	snprintf(inc, sizeof(inc), "%s/sub/common.inc", sb_test_tmpdir());
+	CU_ASSERT_FATAL(mkdir(sub, 0755) == 0 || errno == EEXIST);
+	write_file(main_path, "[global]\ninclude sub/common.inc\nbs=8k\n[job]\nrw=read\n");
+	write_file(inc, "; included\nsize=1m\nbs=4k\n");
+	struct sb_ini ini = { 0 };
+	CU_ASSERT_EQUAL_FATAL(sb_ini_parse_file(&ini, main_path), 0);
+	CU_ASSERT_EQUAL_FATAL(ini.nsec, 2);
+	const struct sb_ini_kv *size = kv(&ini.sec[0], "size"), *bs = kv(&ini.sec[0], "bs");
+	CU_ASSERT_FATAL(size && bs);
+	/* included keys carry the included file's name and line */
+	CU_ASSERT(!strcmp(size->file, inc) && size->line == 2);
+	CU_ASSERT(!strcmp(bs->value, "8k") && !strcmp(bs->file, main_path) && bs->line == 3);
+	sb_ini_free(&ini);
+
+	/* an include loop ends with an error, not a crash */
+	write_file(inc, "include common.inc\n");
+	memset(&ini, 0, sizeof(ini));
+	sb_log_capture(logbuf, sizeof(logbuf));
+	CU_ASSERT_EQUAL(sb_ini_parse_file(&ini, main_path), -EINVAL);
+	sb_log_capture(NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "nested more than 16 deep"));
+	sb_ini_free(&ini);
+}
+
+static CU_TestInfo tests[] = {
+	{ "sections, lines, repeats", test_sections_and_lines },
+	{ "values survive iniparser", test_values_round_trip },
+	{ "pre-pass errors", test_errors },
+	{ "include", test_include },
+	CU_TEST_INFO_NULL,
+};
+SB_SUITE(ini, tests)

@@ -1,0 +1,191 @@
+/* test_options.c: CUnit suite "options": the option table (parse/options.c)
+ * is complete and consistent, lookups by alias and "did you mean", fio's
+ * defaults, inverse options, --cmdhelp, and the Markdown list for HOWTO.md. */
+#include <CUnit/CUnit.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "lib/log.h"
+#include "parse/options.h"
+#include "parse/parse.h"
+#include "parse/value.h"
+
+static char logbuf[4096];
+
+static void test_table_consistent(void)
+{
+	CU_ASSERT(sb_options_count() >= 60);
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		const struct sb_option *o = sb_option_at(i);
+		CU_ASSERT_PTR_NOT_NULL(o->help);
+		CU_ASSERT_PTR_NOT_NULL(o->category);
+		CU_ASSERT(o->help && strlen(o->help) > 5);
+		CU_ASSERT_EQUAL(sb_option_index(o), i);
+		/* every name and alias finds its own row and is not listed as fio-only */
+		CU_ASSERT_PTR_EQUAL(sb_option_find(o->name), o);
+		CU_ASSERT_FALSE(sb_option_fio_only(o->name));
+		for (unsigned a = 0; o->alias[a]; a++) {
+			CU_ASSERT_PTR_EQUAL(sb_option_find(o->alias[a]), o);
+			CU_ASSERT_FALSE(sb_option_fio_only(o->alias[a]));
+		}
+		CU_ASSERT(o->type != SB_OT_ENUM || o->enums != NULL);
+	}
+	CU_ASSERT_PTR_NULL(sb_option_at(sb_options_count()));
+}
+
+/* every option the brief names exists (fio names and aliases) */
+static void test_names_and_aliases(void)
+{
+	static const char *const want[] = {
+		"description", "name", "filename", "directory", "nrfiles", "filesize", "size",
+		"io_size", "io_limit", "offset", "rw", "readwrite", "rwmixread", "rwmixwrite", "bs",
+		"blocksize", "bsrange", "blocksize_range", "bssplit", "blockalign", "ba", "numjobs",
+		"thread", "ioengine", "iodepth", "iodepth_batch_submit", "iodepth_batch",
+		"iodepth_batch_complete_min", "iodepth_batch_complete", "iodepth_batch_complete_max",
+		"direct", "buffered", "fsync", "fdatasync", "end_fsync", "runtime", "timeout",
+		"time_based", "ramp_time", "startdelay", "loops", "stonewall", "wait_for_previous",
+		"new_group", "wait_for", "group_reporting", "randrepeat", "randseed", "norandommap",
+		"random_distribution", "rate", "rate_iops", "thinktime", "thinktime_spin",
+		"thinktime_blocks", "unlink", "fallocate", "allow_mounted_write", "percentile_list",
+		"percentiles", "clat_percentiles", "lat_percentiles", "kb_base", "unit_base",
+		"userspace_reap", "fixedbufs", "registerfiles", "sqthread_poll", "sqthread_poll_cpu",
+		"hipri", "nonvectored",
+	};
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "option '%s' missing from the table", want[i]);
+		CU_assertImplementation(sb_option_find(want[i]) != NULL, __LINE__, msg, __FILE__, "",
+					CU_FALSE);
+	}
+	CU_ASSERT_STRING_EQUAL(sb_option_find("blocksize")->name, "bs");
+	CU_ASSERT_STRING_EQUAL(sb_option_find("timeout")->name, "runtime");
+	CU_ASSERT_STRING_EQUAL(sb_option_find("BS")->name, "bs");
+	CU_ASSERT_PTR_NULL(sb_option_find("verify"));
+	CU_ASSERT_TRUE(sb_option_fio_only("verify"));
+	CU_ASSERT_TRUE(sb_option_fio_only("ioscheduler"));
+	CU_ASSERT_FALSE(sb_option_fio_only("nosuchthing"));
+}
+
+static void test_suggest(void)
+{
+	CU_ASSERT_STRING_EQUAL(sb_option_suggest("blocksiz"), "blocksize");
+	CU_ASSERT_STRING_EQUAL(sb_option_suggest("iodpeth"), "iodepth");
+	CU_ASSERT_STRING_EQUAL(sb_option_suggest("runtme"), "runtime");
+	CU_ASSERT_STRING_EQUAL(sb_option_suggest("rwmixred"), "rwmixread");
+	CU_ASSERT_PTR_NULL(sb_option_suggest("xyzzy"));
+	CU_ASSERT_PTR_NULL(sb_option_suggest("completely_unrelated_thing"));
+}
+
+static void test_set_and_inverse(void)
+{
+	struct sb_jobspec s;
+	char err[SB_VERR_LEN];
+	CU_ASSERT_EQUAL_FATAL(sb_spec_defaults(&s), 0);
+	CU_ASSERT(!s.direct && s.rwmixread == 50 && s.bs[1] == 4096 && s.iodepth == 1);
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("buffered"), &s, "0", false, err), 0);
+	CU_ASSERT_TRUE(s.direct);
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("buffered"), &s, NULL, true, err), 0);
+	CU_ASSERT_FALSE(s.direct);
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("rwmixwrite"), &s, "30", false, err), 0);
+	CU_ASSERT_EQUAL(s.rwmixread, 70);
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("rw"), &s, "RandRW", false, err), 0);
+	CU_ASSERT_EQUAL(s.rw, SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM);
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("rw"), &s, "randread:8", false, err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "offset modifier"));
+	CU_ASSERT_EQUAL(s.rw, SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM); /* unchanged */
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("fallocate"), &s, "none", false, err), 0);
+	CU_ASSERT_EQUAL(s.fallocate, SB_FALLOC_NONE);
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("kb_base"), &s, "1000", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("size"), &s, "1g", false, err), 0);
+	CU_ASSERT_EQUAL(s.size, 1000000000ull);
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("kb_base"), &s, "512", false, err), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "one of 1024, 1000"));
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("ioengine"), &s, "null", false, err), 0);
+	CU_ASSERT_STRING_EQUAL(s.ioengine, "null");
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("filename"), &s, "/dev/a:/dev/b", false, err), 0);
+	CU_ASSERT_STRING_EQUAL(s.filename, "/dev/a:/dev/b");
+	struct sb_jobspec copy;
+	CU_ASSERT_EQUAL_FATAL(sb_spec_copy(&copy, &s), 0);
+	CU_ASSERT(copy.filename != s.filename && !strcmp(copy.filename, s.filename));
+	sb_spec_release(&copy);
+	sb_spec_release(&s);
+	CU_ASSERT_PTR_NULL(s.filename);
+}
+
+static char *capture(const char *opt, int *rc)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	sb_log_capture(logbuf, sizeof(logbuf));
+	*rc = sb_cmdhelp(f, opt);
+	sb_log_capture(NULL, 0);
+	fclose(f);
+	return out;
+}
+
+static void test_cmdhelp(void)
+{
+	int rc;
+	char *all = capture(NULL, &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		char line[80];
+		snprintf(line, sizeof(line), "\n  %s ", sb_option_at(i)->name);
+		CU_ASSERT_PTR_NOT_NULL(strstr(all, line));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(all, "Block size:\n"));
+	free(all);
+
+	char *bs = capture("blocksize", &rc);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(bs, "bs (blocksize)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(bs, "type:     size split"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(bs, "unit:     bytes"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(bs, "default:  4k"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(bs, "bounds:   at least 1"));
+	free(bs);
+
+	char *rw = capture("rw", &rc);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rw, "randrw"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(rw, "random mixed reads and writes"));
+	free(rw);
+
+	free(capture("iodpeth", &rc));
+	CU_ASSERT_EQUAL(rc, -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "unknown option 'iodpeth' (did you mean 'iodepth'?)"));
+	free(capture("verify", &rc));
+	CU_ASSERT_EQUAL(rc, -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "not supported by storbench"));
+}
+
+static void test_markdown(void)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	sb_options_markdown(f);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "### Block size\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "| `bs` (`blocksize`) | size split | 4k |"));
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		char cell[80];
+		snprintf(cell, sizeof(cell), "| `%s`", sb_option_at(i)->name);
+		CU_ASSERT_PTR_NOT_NULL(strstr(out, cell));
+	}
+	free(out);
+}
+
+static CU_TestInfo tests[] = {
+	{ "table consistent", test_table_consistent },
+	{ "names and aliases", test_names_and_aliases },
+	{ "did you mean", test_suggest },
+	{ "set, defaults, inverse options", test_set_and_inverse },
+	{ "cmdhelp", test_cmdhelp },
+	{ "markdown", test_markdown },
+	CU_TEST_INFO_NULL,
+};
+SB_SUITE(options, tests)
