@@ -108,6 +108,6 @@ unsigned sb_out_kb_base(const struct sb_job_result *j, const struct sb_group_res
 
 int sb_out_bits(const struct sb_job_result *j, const struct sb_group_result *g)
 {
-	unsigned ub = g ? g->unit_base : (j && j->spec ? j->spec->unit_base : 1);
-	return ub == 8;
+	unsigned ub = g ? g->unit_base : (j && j->spec ? j->spec->unit_base : 0);
+	return ub == 1; /* fio: unit_base=1 reports bits, 8 (or 0, auto) bytes */
 }

@@ -2,7 +2,7 @@
  * (IOPS and bandwidth first, then latencies, percentiles, samples, latency
  * distribution, CPU and I/O depths), the run status of each group, and the
  * disk statistics.  Units scale with the numbers (KiB/MiB/GiB, nsec/usec/
- * msec); kb_base=1000 puts SI units first, unit_base=8 shows bits. */
+ * msec); kb_base=1000 puts SI units first, unit_base=1 shows bits. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -194,7 +194,7 @@ static void group_block(FILE *f, const struct sb_group_result *g)
 {
 	static const char *const up[SB_DDIR_N] = { "READ", "WRITE", "TRIM" };
 	unsigned base = g->kb_base == 1000 ? 1000 : 1024, alt = base == 1024 ? 1000 : 1024;
-	int bits = g->unit_base == 8;
+	int bits = g->unit_base == 1;
 
 	fprintf(f, "\nRun status group %u (all jobs):\n", g->groupid);
 	for (int d = 0; d < SB_DDIR_N; d++) {

@@ -138,7 +138,7 @@ struct sb_jobspec {
 	bool clat_percentiles;      /* default 1 */
 	bool lat_percentiles;       /* default 0 */
 	unsigned kb_base;           /* 1024 (default) or 1000 */
-	unsigned unit_base;         /* 0 = auto, 1 = bytes, 8 = bits */
+	unsigned unit_base;         /* fio: 0 = auto (bytes), 8 = bytes, 1 = bits */
 
 	/* "job options" echo in JSON: the options this section set itself */
 	struct sb_opt_echo *opts;

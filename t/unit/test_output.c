@@ -191,7 +191,7 @@ static void fill_spec(struct sb_jobspec *s, const char *name, unsigned rw)
 	s->iodepth = 1;
 	s->clat_percentiles = true;
 	s->kb_base = 1024;
-	s->unit_base = 1;
+	s->unit_base = 0;
 	memcpy(s->percentile_list, pctl, sizeof(pctl));
 	s->percentile_n = sizeof(pctl) / sizeof(pctl[0]);
 }
@@ -250,7 +250,7 @@ static struct fixture *make_fixture(void)
 	fx->spec[0].opts = job_opts;
 	fx->spec[0].nopts = 2;
 	fill_spec(&fx->spec[1], "seqread", SB_RW_READ);
-	fx->jl = (struct sb_joblist){ fx->spec, 2, glob_opts, 2 };
+	fx->jl = (struct sb_joblist){ .jobs = fx->spec, .njobs = 2, .global_opts = glob_opts, .nglobal = 2 };
 	r->version = "storbench-0.1.0";
 	r->timestamp = 1795320804;
 	r->timestamp_ms = 1795320804699ull;
@@ -270,7 +270,7 @@ static struct fixture *make_fixture(void)
 	fill_job1(&r->jobs[1]);
 	struct sb_group_result *g = &r->groups[0];
 	g->kb_base = 1024;
-	g->unit_base = 1;
+	g->unit_base = 0;
 	g->dir[SB_DDIR_READ] = (struct sb_group_dir){ 85737472, 85651820, 85651820, 85651820, 1001, 1001 };
 	g->dir[SB_DDIR_WRITE] = (struct sb_group_dir){ 36601856, 36565290, 36565290, 36565290, 1001, 1001 };
 	struct sb_disk_util *du = &r->disks[0];
@@ -640,7 +640,7 @@ static void test_normal_bases(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "   bw (   kB/s): min=87982,"));
 	free(out);
 	fx->r.groups[0].kb_base = 1024;
-	fx->r.groups[0].unit_base = 8;
+	fx->r.groups[0].unit_base = 1;
 	fx->r.interrupted = true;
 	out = render(&fx->r, SB_FMT_NORMAL);
 	CU_ASSERT(!strncmp(out, "Run interrupted", 15));
