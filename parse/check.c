@@ -85,8 +85,8 @@ static unsigned check_bs_size(const struct sb_jobctx *c)
 			continue;
 		const char *opt = bs_option(c, d);
 		written(c, opt, w, sizeof(w));
-		sb_fmt_size(s->bs_max[d], a, sizeof(a));
-		sb_fmt_size(s->size, b, sizeof(b));
+		sb_size_str(s->bs_max[d], a, sizeof(a));
+		sb_size_str(s->size, b, sizeof(b));
 		sb_err(where_of(c, is_set(c, opt) ? opt : "size", where, sizeof(where)),
 		       "%s: block size %s is larger than size=%s (%s): use a block size of at most "
 		       "the size, or a larger size", w, a, sb_job_src(c, "size")->raw, b);

@@ -68,12 +68,12 @@ static void fmt_split(const struct sb_option *o, const struct sb_jobspec *s, cha
 		if (o->type == SB_OT_INT_SPLIT) {
 			snprintf(part, sizeof(part), "%llu", (unsigned long long)v);
 		} else if (o->type == SB_OT_SIZE_SPLIT) {
-			sb_fmt_size(v, a, sizeof(a));
+			sb_size_str(v, a, sizeof(a));
 			snprintf(part, sizeof(part), "%llu (%s)", (unsigned long long)v, a);
 		} else if (o->type == SB_OT_RANGE_SPLIT) {
 			uint64_t h = FIELD(s, o->off2, uint64_t)[d];
-			sb_fmt_size(v, a, sizeof(a));
-			sb_fmt_size(h, b, sizeof(b));
+			sb_size_str(v, a, sizeof(a));
+			sb_size_str(h, b, sizeof(b));
 			snprintf(part, sizeof(part), "%llu-%llu (%s-%s)", (unsigned long long)v,
 				 (unsigned long long)h, a, b);
 		} else {
@@ -124,13 +124,13 @@ void sb_option_format(const struct sb_option *o, const struct sb_jobspec *s, cha
 	case SB_OT_NAME: case SB_OT_ENGINE: snprintf(buf, len, "%s", FIELD(s, o->off, char)); break;
 	case SB_OT_SIZE:
 		v = *FIELD(s, o->off, uint64_t);
-		sb_fmt_size(v, a, sizeof(a));
+		sb_size_str(v, a, sizeof(a));
 		snprintf(buf, len, "%llu (%s)", (unsigned long long)v, a);
 		break;
 	case SB_OT_SIZE_RANGE:
 		v = *FIELD(s, o->off, uint64_t);
-		sb_fmt_size(v, a, sizeof(a));
-		sb_fmt_size(*FIELD(s, o->off2, uint64_t), b, sizeof(b));
+		sb_size_str(v, a, sizeof(a));
+		sb_size_str(*FIELD(s, o->off2, uint64_t), b, sizeof(b));
 		snprintf(buf, len, "%llu-%llu (%s-%s)", (unsigned long long)v,
 			 (unsigned long long)*FIELD(s, o->off2, uint64_t), a, b);
 		break;

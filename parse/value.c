@@ -453,7 +453,7 @@ int sb_parse_distribution(const char *s, enum sb_dist *dist, double *param, char
 	return -EINVAL;
 }
 
-void sb_fmt_size(uint64_t bytes, char *buf, size_t len)
+void sb_size_str(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
 	unsigned u = 0;

@@ -44,7 +44,7 @@ int sb_parse_pctl_list(const char *s, double *out, unsigned max, unsigned *n, ch
 int sb_parse_distribution(const char *s, enum sb_dist *dist, double *param, char *err);
 
 /* human form of a byte count: "4 KiB", "1.5 MiB", "512 B" */
-void sb_fmt_size(uint64_t bytes, char *buf, size_t len);
+void sb_size_str(uint64_t bytes, char *buf, size_t len);
 /* human form of a duration: "10 s", "500 ms", "100 us" */
 void sb_fmt_time(uint64_t us, char *buf, size_t len);
 #endif

@@ -222,11 +222,11 @@ static void test_distribution(void)
 static void test_format(void)
 {
 	char b[32];
-	sb_fmt_size(4096, b, sizeof(b));
+	sb_size_str(4096, b, sizeof(b));
 	CU_ASSERT_STRING_EQUAL(b, "4 KiB");
-	sb_fmt_size(512, b, sizeof(b));
+	sb_size_str(512, b, sizeof(b));
 	CU_ASSERT_STRING_EQUAL(b, "512 B");
-	sb_fmt_size(1572864, b, sizeof(b));
+	sb_size_str(1572864, b, sizeof(b));
 	CU_ASSERT_STRING_EQUAL(b, "1.50 MiB");
 	sb_fmt_time(10 * SB_US_PER_SEC, b, sizeof(b));
 	CU_ASSERT_STRING_EQUAL(b, "10 s");
