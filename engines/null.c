@@ -1,0 +1,17 @@
+/* null.c: the null engine: every I/O completes at once with its full length.
+ * No files are laid out or opened.  Measures storbench's own overhead. */
+#include "engines/engine.h"
+
+static enum sb_q_status null_queue(struct sb_engine_td *td, struct sb_io_u *io)
+{
+	(void)td;
+	io->result = (int64_t)io->len;
+	return SB_Q_COMPLETED;
+}
+
+const struct sb_engine_ops sb_engine_null = {
+	.name = "null",
+	.description = "completes every I/O at once without touching a file (overhead baseline)",
+	.flags = SB_ENGINE_SYNC | SB_ENGINE_NODISKIO,
+	.queue = null_queue,
+};
