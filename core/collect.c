@@ -7,6 +7,13 @@
 
 #include "core/collect.h"
 
+/* ms, rounded; at least 1 for a phase that ran at all (bw = bytes / ms) */
+static uint64_t to_ms(uint64_t ns)
+{
+	uint64_t ms = (ns + 500000) / 1000000;
+	return ns && !ms ? 1 : ms;
+}
+
 /* threads [from, to) of one job go into one result */
 static void fill_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t job,
 		     const struct sb_thread *th, unsigned from, unsigned to)
@@ -24,10 +31,10 @@ static void fill_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_
 		jr->nthreads++;
 		sb_tstats_merge(&jr->st, st);
 		for (int d = 0; d < SB_DDIR_N; d++)
-			if (st->runtime_ns[d] / 1000000 > jr->runtime_ms[d])
-				jr->runtime_ms[d] = st->runtime_ns[d] / 1000000;
-		if (st->job_runtime_ns / 1000000 > jr->job_runtime_ms)
-			jr->job_runtime_ms = st->job_runtime_ns / 1000000;
+			if (to_ms(st->runtime_ns[d]) > jr->runtime_ms[d])
+				jr->runtime_ms[d] = to_ms(st->runtime_ns[d]);
+		if (to_ms(st->job_runtime_ns) > jr->job_runtime_ms)
+			jr->job_runtime_ms = to_ms(st->job_runtime_ns);
 		usr += st->usr_us;
 		sys += st->sys_us;
 		run_ns += st->job_runtime_ns;
@@ -91,11 +98,13 @@ static void fill_group(struct sb_group_result *g, const struct sb_results *res)
 		gd->min_bw = gd->min_run_ms = UINT64_MAX;
 		for (size_t i = 0; i < res->njobs; i++) {
 			const struct sb_job_result *jr = &res->jobs[i];
-			if (jr->groupid != g->groupid || !jr->runtime_ms[d])
+			if (jr->groupid != g->groupid)
 				continue;
 			uint64_t bytes = jr->st.io_bytes[d];
-			uint64_t bw = bytes * 1000 / jr->runtime_ms[d];
 			gd->io_bytes += bytes;
+			if (!jr->runtime_ms[d])
+				continue;
+			uint64_t bw = bytes * 1000 / jr->runtime_ms[d];
 			gd->min_bw = bw < gd->min_bw ? bw : gd->min_bw;
 			gd->max_bw = bw > gd->max_bw ? bw : gd->max_bw;
 			gd->min_run_ms = jr->runtime_ms[d] < gd->min_run_ms ? jr->runtime_ms[d] : gd->min_run_ms;
