@@ -83,6 +83,7 @@ static int layout_find(struct sb_layout *lay, const char *path, size_t *idx)
 		if (stat(dir, &st) != 0) {
 			int e = errno;
 			sb_err(dir, "directory for %s: %s", path, strerror(e));
+			free(f->path);
 			return -e;
 		}
 		f->dev = st.st_dev;
