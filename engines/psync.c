@@ -5,6 +5,12 @@
 
 #include "engines/engine.h"
 
+/* nothing to prepare beyond the io units core allocated */
+static int psync_init(struct sb_engine_td *td)
+{
+	return td->ios && td->nios ? 0 : -EINVAL;
+}
+
 static enum sb_q_status psync_queue(struct sb_engine_td *td, struct sb_io_u *io)
 {
 	(void)td;
@@ -36,5 +42,6 @@ const struct sb_engine_ops sb_engine_psync = {
 	.name = "psync",
 	.description = "pread/pwrite at the I/O offset, one I/O at a time (iodepth is 1)",
 	.flags = SB_ENGINE_SYNC,
+	.init = psync_init,
 	.queue = psync_queue,
 };
