@@ -1,0 +1,65 @@
+/* files.h: the files of a run.  sb_files_plan works out every job thread's
+ * files (names, regions, sizes) and checks the whole run before anything is
+ * created: free space, O_DIRECT alignment, block devices in use.
+ * sb_files_create then creates or extends what is missing. */
+#ifndef SB_FILES_H
+#define SB_FILES_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "engines/engine.h"
+#include "parse/jobspec.h"
+
+/* One distinct file of the run, shared by every thread that uses it. */
+struct sb_layout_file {
+	char *path;
+	uint64_t need;        /* bytes it must have: the largest region end */
+	uint64_t have;        /* bytes before the run (0 when missing) */
+	dev_t dev;            /* st_dev of the file, or of its directory */
+	dev_t rdev;           /* block devices: st_rdev */
+	ino_t ino;
+	bool exists, regular, is_bdev;
+	bool fill;            /* a job reads it: write real data when laying out */
+	bool written;         /* a job writes it */
+	bool unlink;          /* a job asked for unlink=1 */
+	bool allow_mounted;   /* every job writing it allows mounted writes */
+	bool created;         /* sb_files_create made it */
+	const struct sb_jobspec *spec; /* first job using it (fallocate mode, messages) */
+};
+
+/* The files of one job: nthreads x nfiles templates, thread-major. */
+struct sb_jobfiles {
+	unsigned nthreads, nfiles;
+	struct sb_file *tmpl;  /* path (owned by the layout), size, region, is_bdev */
+	size_t *lf;            /* index of each template in sb_layout.files; SIZE_MAX: none */
+};
+
+struct sb_layout {
+	struct sb_layout_file *files;
+	size_t n, cap;
+	struct sb_jobfiles *jobs; /* one per job of the joblist */
+	size_t njobs;
+};
+
+/* Root for /proc and /sys lookups of the block-device safety check ("" = the
+ * real system); tests point it at a fixture tree. */
+void sb_files_set_sysroot(const char *root);
+/* Plan and check.  nodiskio[j] is true when job j's engine touches no files.
+ * Creates nothing.  Errors are reported with sb_err; returns -errno. */
+int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_layout *lay);
+/* Create missing files and extend short ones (fallocate, then data for read
+ * workloads).  On failure removes the files it created. */
+int sb_files_create(struct sb_layout *lay);
+/* Remove created files whose jobs asked for unlink=1 (all created files when
+ * remove_all_created), then free the layout. */
+void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created);
+/* Open f for a job thread (O_DIRECT, read-only or read-write as the job
+ * needs); sets f->fd.  -errno on failure. */
+int sb_files_open(struct sb_file *f, const struct sb_jobspec *spec);
+void sb_files_close(struct sb_file *f);
+/* Whole-disk kernel names under the layout's files (for disk_util), at most
+ * max, no duplicates.  Returns the count. */
+size_t sb_files_disks(const struct sb_layout *lay, char (*names)[64], size_t max);
+#endif

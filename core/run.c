@@ -1,0 +1,245 @@
+/* run.c: sb_run: plan and lay out the files, set up every job thread, run
+ * the groups in order, then hand the threads' statistics to results.c.
+ * Setup failures come back as -errno before any I/O; I/O errors and
+ * interrupts are part of the results. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/collect.h"
+#include "core/run.h"
+#include "core/statsthread.h"
+#include "core/thread.h"
+#include "lib/log.h"
+#include "lib/timeutil.h"
+#include "os/diskstats.h"
+
+#define SB_MAX_DISKS 32
+
+struct run {
+	const struct sb_joblist *jl;
+	const struct sb_engine_ops **ops;  /* per job */
+	bool *nodiskio;                    /* per job */
+	size_t *first;                     /* per job: index of its first thread */
+	struct sb_thread *threads;
+	unsigned nthreads;
+	struct sb_layout lay;
+	bool laid_out;
+	struct sb_runsync sync;
+	struct sb_statsthread stats;
+	struct sb_diskstat disks0[SB_MAX_DISKS], disks1[SB_MAX_DISKS];
+	size_t ndisks;
+	uint64_t t0_ns, t1_ns;
+};
+
+void sb_run_request_stop(void)
+{
+	atomic_store_explicit(&sb_run_stop_flag, 1, memory_order_relaxed);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	sb_run_request_stop();
+}
+
+static int find_engines(struct run *r)
+{
+	const struct sb_joblist *jl = r->jl;
+	for (size_t j = 0; j < jl->njobs; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		r->ops[j] = sb_engine_find(s->ioengine);
+		if (!r->ops[j] || !r->ops[j]->queue) {
+			char names[256];
+			sb_engine_names(names, sizeof(names));
+			sb_err(s->name, "ioengine=%s is not available; this build has: %s", s->ioengine,
+			       names);
+			return -EINVAL;
+		}
+		r->nodiskio[j] = r->ops[j]->flags & SB_ENGINE_NODISKIO;
+	}
+	return 0;
+}
+
+static long job_index(const struct sb_joblist *jl, const char *name)
+{
+	for (size_t j = 0; j < jl->njobs; j++)
+		if (!strcmp(jl->jobs[j].name, name))
+			return (long)j;
+	return -1;
+}
+
+static int setup_threads(struct run *r)
+{
+	const struct sb_joblist *jl = r->jl;
+	unsigned n = 0;
+	for (size_t j = 0; j < jl->njobs; j++)
+		n += r->lay.jobs[j].nthreads;
+	r->threads = calloc(n ? n : 1, sizeof(*r->threads));
+	r->sync.left = calloc(jl->njobs ? jl->njobs : 1, sizeof(*r->sync.left));
+	if (!r->threads || !r->sync.left)
+		return -ENOMEM;
+	for (size_t j = 0; j < jl->njobs; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		long w = s->wait_for ? job_index(jl, s->wait_for) : -1;
+		if (s->wait_for && (w < 0 || (size_t)w == j)) {
+			sb_err(s->name, "wait_for=%s names no other job", s->wait_for);
+			return -EINVAL;
+		}
+		r->first[j] = r->nthreads;
+		r->sync.left[j] = r->lay.jobs[j].nthreads;
+		for (unsigned k = 0; k < r->lay.jobs[j].nthreads; k++) {
+			struct sb_thread *t = &r->threads[r->nthreads++];
+			t->spec = s;
+			t->ops = r->ops[j];
+			t->sync = &r->sync;
+			t->job = j;
+			t->sub = k;
+			t->wait_job = w;
+			int e = sb_thread_setup(t, &r->lay.jobs[j]);
+			if (e) {
+				if (e == -ENOMEM)
+					sb_err(s->name, "out of memory setting up the job");
+				return e;
+			}
+		}
+	}
+	return 0;
+}
+
+static void start_one(struct sb_thread *t)
+{
+	int e = pthread_create(&t->tid, NULL, sb_thread_main, t);
+	t->started = e == 0;
+	if (e) { /* the job reports it like an I/O error; the run goes on */
+		t->st->error = e;
+		snprintf(t->st->errmsg, sizeof(t->st->errmsg), "job %s: cannot start a thread: %s",
+			 t->spec->name, strerror(e));
+		pthread_mutex_lock(&t->sync->mu);
+		t->sync->left[t->job]--;
+		pthread_mutex_unlock(&t->sync->mu);
+	}
+}
+
+/* groups in order: a group's threads start together; the next group starts
+ * when every thread of this one has finished (stonewall / new_group) */
+static void run_groups(struct run *r)
+{
+	unsigned i = 0;
+	while (i < r->nthreads && !sb_run_stopping()) {
+		unsigned gid = r->threads[i].spec->groupid, end = i;
+		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
+			end++;
+		for (unsigned k = i; k < end; k++)
+			start_one(&r->threads[k]);
+		for (unsigned k = i; k < end; k++)
+			if (r->threads[k].started)
+				pthread_join(r->threads[k].tid, NULL);
+		i = end;
+	}
+}
+
+static void disks_start(struct run *r)
+{
+	char names[SB_MAX_DISKS][64];
+	r->ndisks = sb_files_disks(&r->lay, names, SB_MAX_DISKS);
+	for (size_t i = 0; i < r->ndisks; i++)
+		snprintf(r->disks0[i].name, sizeof(r->disks0[i].name), "%s", names[i]);
+	memcpy(r->disks1, r->disks0, sizeof(r->disks0));
+	if (r->ndisks && sb_os_diskstats_read("", r->disks0, r->ndisks))
+		r->ndisks = 0;
+}
+
+static int disks_finish(struct run *r, struct sb_results *res)
+{
+	if (!r->ndisks || sb_os_diskstats_read("", r->disks1, r->ndisks))
+		return 0;
+	res->disks = calloc(r->ndisks, sizeof(*res->disks));
+	if (!res->disks)
+		return -ENOMEM;
+	uint64_t wall_ms = (r->t1_ns - r->t0_ns) / 1000000;
+	for (size_t i = 0; i < r->ndisks; i++)
+		if (r->disks0[i].found && r->disks1[i].found)
+			sb_os_diskstats_delta(&r->disks0[i], &r->disks1[i], wall_ms,
+					      &res->disks[res->ndisks++]);
+	return 0;
+}
+
+static int prepare(struct run *r)
+{
+	size_t nj = r->jl->njobs ? r->jl->njobs : 1;
+	r->ops = calloc(nj, sizeof(*r->ops));
+	r->nodiskio = calloc(nj, sizeof(*r->nodiskio));
+	r->first = calloc(nj, sizeof(*r->first));
+	if (!r->ops || !r->nodiskio || !r->first)
+		return -ENOMEM;
+	int e = find_engines(r);
+	if (!e)
+		e = sb_files_plan(r->jl, r->nodiskio, &r->lay);
+	r->laid_out = true;
+	if (!e)
+		e = sb_files_create(&r->lay);
+	if (e == -EINTR) /* interrupted while laying out: nothing to run */
+		return 0;
+	if (!e)
+		e = setup_threads(r);
+	return e;
+}
+
+static void release(struct run *r, bool failed)
+{
+	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
+		sb_thread_teardown(&r->threads[i]);
+	if (r->laid_out)
+		sb_files_cleanup(&r->lay, failed);
+	pthread_mutex_destroy(&r->sync.mu);
+	pthread_cond_destroy(&r->sync.cv);
+	free(r->threads);
+	free(r->sync.left);
+	free(r->ops);
+	free(r->nodiskio);
+	free(r->first);
+}
+
+int sb_run(const struct sb_joblist *jl, struct sb_results *res)
+{
+	struct run r = { .jl = jl };
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	memset(res, 0, sizeof(*res));
+	atomic_store(&sb_run_stop_flag, 0);
+	pthread_mutex_init(&r.sync.mu, NULL);
+	pthread_cond_init(&r.sync.cv, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	int e = prepare(&r);
+	if (e) {
+		release(&r, true);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		return e;
+	}
+	disks_start(&r);
+	r.t0_ns = sb_now_ns();
+	if (sb_statsthread_start(&r.stats, r.threads, r.nthreads) == 0) {
+		run_groups(&r);
+		sb_statsthread_stop(&r.stats);
+	} else {
+		run_groups(&r); /* without bw/iops samples */
+	}
+	r.t1_ns = sb_now_ns();
+	res->interrupted = sb_run_stopping();
+	e = sb_collect(res, jl, r.threads, r.nthreads);
+	if (!e)
+		e = disks_finish(&r, res);
+	release(&r, false);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (e) {
+		sb_results_free(res);
+		sb_err("results", "%s", strerror(-e));
+	}
+	return e;
+}

@@ -1,0 +1,77 @@
+/* thread.h: one I/O thread of a job: its files, io units, buffers, engine
+ * state, statistics, and the loop that drives the engine.  run.c creates,
+ * starts and joins them; statsthread.c samples their live counters. */
+#ifndef SB_THREAD_H
+#define SB_THREAD_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "core/files.h"
+#include "core/iogen.h"
+#include "core/rate.h"
+#include "engines/engine.h"
+#include "stats/tstats.h"
+
+/* set by sb_run_request_stop (SIGINT/SIGTERM): every thread stops at its
+ * next I/O */
+extern atomic_int sb_run_stop_flag;
+static inline bool sb_run_stopping(void)
+{
+	return atomic_load_explicit(&sb_run_stop_flag, memory_order_relaxed) != 0;
+}
+
+enum sb_phase {
+	SB_PH_IDLE = 0,   /* not started */
+	SB_PH_RAMP,       /* running, not counted yet (ramp_time) */
+	SB_PH_RUN,        /* counted */
+	SB_PH_DONE,
+};
+
+/* wait_for and "job finished" bookkeeping shared by a run's threads */
+struct sb_runsync {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned *left;               /* per job: threads still to finish */
+};
+
+struct sb_thread {
+	const struct sb_jobspec *spec;
+	const struct sb_engine_ops *ops;
+	struct sb_runsync *sync;
+	size_t job;                   /* index in the joblist */
+	unsigned sub;                 /* thread number inside the job */
+	long wait_job;                /* wait_for: job index, -1 = none */
+	struct sb_engine_td etd;
+	struct sb_file *files;
+	struct sb_iogen gen;
+	struct sb_rate rate;
+	struct sb_tstats *st;
+	struct sb_io_u **freel;       /* free io units (async loop) */
+	struct sb_io_u **uncommitted; /* queued since the last commit */
+	unsigned char *lvl_bucket;    /* iodepth_level bucket per depth 0..iodepth */
+	unsigned char batch1_bucket;  /* submit/complete bucket of a batch of one */
+	bool engine_up, files_open;
+	bool started;
+	pthread_t tid;
+	struct rusage ru0;            /* at the start of the counted phase */
+	_Atomic int phase;            /* enum sb_phase */
+	_Atomic uint64_t count_start_ns;
+	uint64_t start_ns, end_ns;    /* the thread's own start and end */
+	/* the stats thread's private sampling state */
+	uint64_t smp_last_ns;
+	uint64_t smp_bytes[SB_DDIR_N], smp_ios[SB_DDIR_N];
+	bool smp_started;
+};
+
+/* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with
+ * the files of template row jf: statistics, generator, buffers, open files,
+ * engine.  Reports its errors with sb_err; returns -errno. */
+int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf);
+/* Release everything setup acquired (safe on a partly set up thread). */
+void sb_thread_teardown(struct sb_thread *t);
+/* pthread entry point */
+void *sb_thread_main(void *arg);
+#endif

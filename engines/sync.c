@@ -1,0 +1,73 @@
+/* sync.c: the sync engine: lseek(2) then read(2)/write(2), as fio's "sync";
+ * the lseek is skipped when the file position is already the offset.
+ * fsync(2)/fdatasync(2) for sync units.  Completes inside queue(). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "engines/engine.h"
+
+/* td->data: the file position of each of td->files, UINT64_MAX = unknown */
+static int sync_init(struct sb_engine_td *td)
+{
+	uint64_t *pos = malloc((td->nfiles ? td->nfiles : 1) * sizeof(*pos));
+	if (!pos)
+		return -ENOMEM;
+	for (unsigned i = 0; i < td->nfiles; i++)
+		pos[i] = UINT64_MAX;
+	td->data = pos;
+	return 0;
+}
+
+static void sync_cleanup(struct sb_engine_td *td)
+{
+	free(td->data);
+	td->data = NULL;
+}
+
+static ssize_t sync_rw(struct sb_engine_td *td, struct sb_io_u *io)
+{
+	uint64_t *pos = &((uint64_t *)td->data)[io->file->index];
+	int fd = io->file->fd;
+	if (*pos != io->offset && lseek(fd, (off_t)io->offset, SEEK_SET) < 0) {
+		*pos = UINT64_MAX;
+		return -1;
+	}
+	ssize_t r = io->ddir == SB_DDIR_READ ? read(fd, io->buf, io->len)
+					     : write(fd, io->buf, io->len);
+	*pos = r < 0 ? UINT64_MAX : io->offset + (uint64_t)r;
+	return r;
+}
+
+static enum sb_q_status sync_queue(struct sb_engine_td *td, struct sb_io_u *io)
+{
+	ssize_t r;
+	switch (io->ddir) {
+	case SB_DDIR_READ:
+	case SB_DDIR_WRITE:
+		r = sync_rw(td, io);
+		break;
+	case SB_DDIR_SYNC:
+		r = fsync(io->file->fd);
+		break;
+	case SB_DDIR_DATASYNC:
+		r = fdatasync(io->file->fd);
+		break;
+	default:
+		r = -1;
+		errno = EOPNOTSUPP;
+		break;
+	}
+	io->result = r < 0 ? -errno : r;
+	return SB_Q_COMPLETED;
+}
+
+const struct sb_engine_ops sb_engine_sync = {
+	.name = "sync",
+	.description = "lseek then read/write, one I/O at a time (iodepth is 1)",
+	.flags = SB_ENGINE_SYNC,
+	.init = sync_init,
+	.cleanup = sync_cleanup,
+	.queue = sync_queue,
+};

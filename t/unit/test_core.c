@@ -1,0 +1,408 @@
+/* test_core.c: sb_run on real files: bytes moved, file life cycle and
+ * safety (never truncate or unlink what storbench did not create), free
+ * space and alignment checks before anything is written, rate limits,
+ * interrupts, group reporting. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/files.h"
+#include "core/run.h"
+#include "os/mounts.h"
+#include "harness.h"
+#include "lib/log.h"
+
+struct sb_jobspec sb_test_default_spec(void);
+
+#define MB (1024ull * 1024)
+
+static char pathbuf[4][512];
+
+static const char *tpath(int slot, const char *name)
+{
+	snprintf(pathbuf[slot], sizeof(pathbuf[slot]), "%s/%s", sb_test_tmpdir(), name);
+	return pathbuf[slot];
+}
+
+static struct sb_jobspec file_spec(const char *engine, unsigned rw, const char *path, uint64_t size)
+{
+	struct sb_jobspec s = sb_test_default_spec();
+	strcpy(s.ioengine, engine);
+	s.rw = rw;
+	s.filename = (char *)path;
+	s.size = size;
+	return s;
+}
+
+static int run1(struct sb_jobspec *s, struct sb_results *res)
+{
+	struct sb_joblist jl = { .jobs = s, .njobs = 1 };
+	return sb_run(&jl, res);
+}
+
+static bool exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+static void check_bytes(const char *engine, unsigned rw, int d)
+{
+	const char *p = tpath(0, "bytes.dat");
+	struct sb_jobspec s = file_spec(engine, rw, p, 2 * MB);
+	struct sb_results res;
+	CU_ASSERT_EQUAL_FATAL(run1(&s, &res), 0);
+	CU_ASSERT_EQUAL_FATAL(res.njobs, 1);
+	const struct sb_tstats *st = &res.jobs[0].st;
+	CU_ASSERT_EQUAL(res.jobs[0].error, 0);
+	CU_ASSERT_EQUAL(st->io_bytes[d], 2 * MB);
+	CU_ASSERT_EQUAL(st->io_bytes[!d], 0);
+	CU_ASSERT_EQUAL(st->total_ios[d], 512);
+	CU_ASSERT_EQUAL(st->clat[d].n, 512);
+	CU_ASSERT_EQUAL(st->lat[d].n, 512);
+	CU_ASSERT_EQUAL(st->lat_h[d].n, 512);
+	CU_ASSERT_EQUAL(st->slat[d].n, 0); /* sync engines have no submission latency */
+	CU_ASSERT_TRUE(st->clat[d].min > 0 && st->clat[d].max >= st->clat[d].min);
+	CU_ASSERT_EQUAL(st->iodepth_level[0], 512);
+	CU_ASSERT_FALSE(res.interrupted);
+	CU_ASSERT_EQUAL(res.ngroups, 1);
+	CU_ASSERT_EQUAL(res.groups[0].dir[d].io_bytes, 2 * MB);
+	sb_results_free(&res);
+}
+
+static void test_bytes_equal_size(void)
+{
+	check_bytes("psync", SB_RW_WRITE, SB_DDIR_WRITE);
+	check_bytes("psync", SB_RW_READ, SB_DDIR_READ);
+	check_bytes("sync", SB_RW_WRITE, SB_DDIR_WRITE);
+	check_bytes("sync", SB_RW_READ, SB_DDIR_READ);
+	check_bytes("psync", SB_RW_READ | SB_RW_RANDOM, SB_DDIR_READ);
+	check_bytes("sync", SB_RW_WRITE | SB_RW_RANDOM, SB_DDIR_WRITE);
+	unlink(tpath(0, "bytes.dat"));
+}
+
+/* a read job on a new file reads real, non-zero data laid out first */
+static void test_read_layout_writes_data(void)
+{
+	const char *p = tpath(0, "layout.dat");
+	struct sb_jobspec s = file_spec("psync", SB_RW_READ, p, 1 * MB);
+	struct sb_results res;
+	unlink(p);
+	CU_ASSERT_EQUAL_FATAL(run1(&s, &res), 0);
+	sb_results_free(&res);
+	struct stat st;
+	CU_ASSERT_EQUAL_FATAL(stat(p, &st), 0);
+	CU_ASSERT_EQUAL(st.st_size, (off_t)MB);
+	CU_ASSERT_TRUE(st.st_blocks * 512 >= (off_t)MB); /* not sparse */
+	char buf[4096];
+	int fd = open(p, O_RDONLY);
+	CU_ASSERT_EQUAL(pread(fd, buf, sizeof(buf), (off_t)MB - 4096), 4096);
+	close(fd);
+	unsigned zero = 0;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		zero += buf[i] == 0;
+	CU_ASSERT_TRUE(zero < 64);
+	unlink(p);
+}
+
+static void test_null_engine(void)
+{
+	struct sb_jobspec s = sb_test_default_spec();
+	struct sb_results res;
+	strcpy(s.ioengine, "null");
+	s.rw = SB_RW_READ | SB_RW_RANDOM;
+	s.size = 1024 * MB;
+	CU_ASSERT_EQUAL_FATAL(run1(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.jobs[0].st.io_bytes[SB_DDIR_READ], 1024 * MB);
+	CU_ASSERT_EQUAL(res.jobs[0].st.total_ios[SB_DDIR_READ], 262144);
+	CU_ASSERT_EQUAL(res.ndisks, 0);
+	CU_ASSERT_FALSE(exists("job.0.0"));
+	sb_results_free(&res);
+}
+
+static void test_unlink_only_created(void)
+{
+	const char *created = tpath(0, "created.dat"), *mine = tpath(1, "users.dat");
+	struct sb_results res;
+	unlink(created);
+	struct sb_jobspec s = file_spec("psync", SB_RW_WRITE, created, MB);
+	s.unlink = true;
+	CU_ASSERT_EQUAL_FATAL(run1(&s, &res), 0);
+	sb_results_free(&res);
+	CU_ASSERT_FALSE(exists(created));
+
+	/* a user's file, bigger than size=: used, never truncated or removed */
+	int fd = open(mine, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	CU_ASSERT_EQUAL(ftruncate(fd, (off_t)(3 * MB)), 0);
+	close(fd);
+	s = file_spec("psync", SB_RW_WRITE, mine, MB);
+	s.unlink = true;
+	CU_ASSERT_EQUAL_FATAL(run1(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.jobs[0].st.io_bytes[SB_DDIR_WRITE], MB);
+	sb_results_free(&res);
+	struct stat st;
+	CU_ASSERT_EQUAL_FATAL(stat(mine, &st), 0);
+	CU_ASSERT_EQUAL(st.st_size, (off_t)(3 * MB));
+
+	/* size= unset: the existing file's size is the region */
+	s = file_spec("psync", SB_RW_READ, mine, 0);
+	CU_ASSERT_EQUAL_FATAL(run1(&s, &res), 0);
+	CU_ASSERT_EQUAL(res.jobs[0].st.io_bytes[SB_DDIR_READ], 3 * MB);
+	sb_results_free(&res);
+	unlink(mine);
+}
+
+static void test_free_space_refused(void)
+{
+	char log[2048];
+	const char *p = tpath(0, "huge.dat"), *other = tpath(1, "small.dat");
+	struct sb_jobspec s[2];
+	struct sb_results res;
+	s[0] = file_spec("psync", SB_RW_WRITE, other, MB); /* would be laid out first */
+	s[1] = file_spec("psync", SB_RW_READ, p, 1ull << 52);
+	struct sb_joblist jl = { .jobs = s, .njobs = 2 };
+	sb_log_capture(log, sizeof(log));
+	int r = sb_run(&jl, &res);
+	sb_log_capture(NULL, 0);
+	CU_ASSERT_EQUAL(r, -ENOSPC);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "not enough free space"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, sb_test_tmpdir()));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "4503599628419072")); /* bytes needed, both files */
+	CU_ASSERT_FALSE(exists(p));
+	CU_ASSERT_FALSE(exists(other));
+}
+
+static void test_direct_misaligned_refused(void)
+{
+	char log[2048];
+	const char *p = tpath(0, "direct.dat");
+	struct sb_jobspec s = file_spec("psync", SB_RW_WRITE, p, MB);
+	struct sb_results res;
+	s.direct = true;
+	s.bs[SB_DDIR_WRITE] = s.bs_min[SB_DDIR_WRITE] = s.bs_max[SB_DDIR_WRITE] = 1000;
+	sb_log_capture(log, sizeof(log));
+	int r = run1(&s, &res);
+	sb_log_capture(NULL, 0);
+	CU_ASSERT_EQUAL(r, -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "logical block size"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "bs (write)=1000"));
+	CU_ASSERT_FALSE(exists(p));
+}
+
+static void test_setup_error_before_io(void)
+{
+	char log[1024];
+	struct sb_jobspec s = file_spec("nosuch", SB_RW_WRITE, tpath(0, "x.dat"), MB);
+	struct sb_results res;
+	sb_log_capture(log, sizeof(log));
+	CU_ASSERT_EQUAL(run1(&s, &res), -EINVAL);
+	sb_log_capture(NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "ioengine=nosuch"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "psync"));
+	CU_ASSERT_FALSE(exists(tpath(0, "x.dat")));
+	s = file_spec("psync", SB_RW_WRITE, "/nonexistent-dir/x.dat", MB);
+	sb_log_capture(log, sizeof(log));
+	CU_ASSERT_EQUAL(run1(&s, &res), -ENOENT);
+	sb_log_capture(NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "/nonexistent-dir"));
+}
+
+static void test_rate_limit(void)
+{
+	const char *p = tpath(0, "rate.dat");
+	struct sb_jobspec s = file_spec("psync", SB_RW_READ, p, 64 * MB);
+	struct sb_results res;
+	s.rate[SB_DDIR_READ] = 20 * MB;
+	s.time_based = true;
+	s.runtime_us = 1000000;
+	CU_ASSERT_EQUAL_FATAL(run1(&s, &res), 0);
+	const struct sb_job_result *jr = &res.jobs[0];
+	double bw = (double)jr->st.io_bytes[SB_DDIR_READ] * 1000.0 / (double)jr->runtime_ms[SB_DDIR_READ];
+	CU_ASSERT_DOUBLE_EQUAL(bw, 20.0 * MB, 0.05 * 20 * MB);
+	CU_ASSERT_TRUE(jr->runtime_ms[SB_DDIR_READ] >= 990 && jr->runtime_ms[SB_DDIR_READ] < 1200);
+	CU_ASSERT_TRUE(jr->st.bw_samples[SB_DDIR_READ].n >= 1);
+	CU_ASSERT_DOUBLE_EQUAL(jr->st.bw_samples[SB_DDIR_READ].mean, 20480.0, 0.1 * 20480);
+	/* sleeping, not spinning: little CPU */
+	CU_ASSERT_TRUE(jr->usr_cpu + jr->sys_cpu < 50.0);
+	sb_results_free(&res);
+	unlink(p);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char p[1024], cmd[1200];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	FILE *f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* a fixture /proc + /sys where loop0 (7:0) is mounted, or partitioned */
+static const char *mount_fixture(const char *tag, bool mounted, bool partition)
+{
+	static char root[512];
+	char p[1024];
+	snprintf(root, sizeof(root), "%s/sysroot-%s", sb_test_tmpdir(), tag);
+	put(root, "proc/self/mounts", mounted ? "/dev/vda / ext4 rw 0 0\n/dev/loop0 /mnt ext4 rw 0 0\n"
+					      : "/dev/vda / ext4 rw 0 0\n");
+	put(root, "proc/swaps", "Filename Type Size Used Priority\n");
+	put(root, "sys/class/block/loop0/dev", "7:0\n");
+	if (partition)
+		put(root, "sys/class/block/loop0/loop0p1/partition", "1\n");
+	snprintf(p, sizeof(p), "%s/sys/dev/block", root);
+	put(root, "sys/dev/block/.keep", "");
+	snprintf(p, sizeof(p), "%s/sys/dev/block/7:0", root);
+	CU_ASSERT_EQUAL(symlink("../../devices/virtual/block/loop0", p), 0);
+	return root;
+}
+
+static void test_os_bdev_in_use(void)
+{
+	char why[256];
+	const char *root = mount_fixture("os-m", true, false);
+	CU_ASSERT_EQUAL(sb_os_bdev_in_use(root, "loop0", why, sizeof(why)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "mounted"));
+	root = mount_fixture("os-p", false, true);
+	CU_ASSERT_EQUAL(sb_os_bdev_in_use(root, "loop0", why, sizeof(why)), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "partitions"));
+	root = mount_fixture("os-free", false, false);
+	CU_ASSERT_EQUAL(sb_os_bdev_in_use(root, "loop0", why, sizeof(why)), 0);
+	CU_ASSERT_TRUE(sb_os_bdev_in_use(root, "sdq", why, sizeof(why)) < 0); /* unknown: not "free" */
+}
+
+/* planning a write to /dev/loop0 under each fixture (plan creates nothing) */
+static int plan_loop0(const char *root, bool allow, bool write, char *log, unsigned loglen)
+{
+	struct sb_jobspec s = file_spec("psync", write ? SB_RW_WRITE : SB_RW_READ, "/dev/loop0", MB);
+	struct sb_joblist jl = { .jobs = &s, .njobs = 1 };
+	struct sb_layout lay;
+	bool nodisk = false;
+	s.allow_mounted_write = allow;
+	sb_files_set_sysroot(root);
+	sb_log_capture(log, loglen);
+	int r = sb_files_plan(&jl, &nodisk, &lay);
+	sb_log_capture(NULL, 0);
+	sb_files_set_sysroot("");
+	sb_files_cleanup(&lay, false);
+	return r;
+}
+
+static void test_mounted_write_refused(void)
+{
+	char log[2048];
+	struct stat st;
+	if (stat("/dev/loop0", &st) != 0 || !S_ISBLK(st.st_mode)) {
+		fprintf(stderr, "(no /dev/loop0 block device: plan-level check skipped) ");
+		return;
+	}
+	const char *root = mount_fixture("plan-m", true, false);
+	CU_ASSERT_EQUAL(plan_loop0(root, false, true, log, sizeof(log)), -EBUSY);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "/dev/loop0 is mounted"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "allow_mounted_write=1"));
+	CU_ASSERT_EQUAL(plan_loop0(root, true, true, log, sizeof(log)), 0);
+	CU_ASSERT_EQUAL(plan_loop0(root, false, false, log, sizeof(log)), 0); /* reads are fine */
+	root = mount_fixture("plan-p", false, true);
+	CU_ASSERT_EQUAL(plan_loop0(root, false, true, log, sizeof(log)), -EBUSY);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "has partitions"));
+	/* a root where the device is unknown: refused, not assumed free */
+	CU_ASSERT_EQUAL(plan_loop0(sb_test_tmpdir(), false, true, log, sizeof(log)), -EBUSY);
+}
+
+struct bg_run {
+	struct sb_jobspec s;
+	struct sb_results res;
+	int rc;
+};
+
+static void *bg_main(void *arg)
+{
+	struct bg_run *b = arg;
+	b->rc = run1(&b->s, &b->res);
+	return NULL;
+}
+
+static void test_interrupt_partial_results(void)
+{
+	static struct bg_run b;
+	pthread_t tid;
+	b.s = sb_test_default_spec();
+	strcpy(b.s.ioengine, "null");
+	b.s.size = 64 * MB;
+	b.s.time_based = true;
+	b.s.runtime_us = 30000000;
+	b.s.numjobs = 2;
+	struct timespec t0, t1, nap = { 0, 300000000 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&tid, NULL, bg_main, &b), 0);
+	nanosleep(&nap, NULL);
+	sb_run_request_stop();
+	pthread_join(tid, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CU_ASSERT_EQUAL(b.rc, 0);
+	CU_ASSERT_TRUE(b.res.interrupted);
+	CU_ASSERT_TRUE(t1.tv_sec - t0.tv_sec < 3);
+	CU_ASSERT_EQUAL_FATAL(b.res.njobs, 2);
+	for (int i = 0; i < 2; i++) {
+		CU_ASSERT_TRUE(b.res.jobs[i].st.io_bytes[SB_DDIR_READ] > 0);
+		CU_ASSERT_TRUE(b.res.jobs[i].runtime_ms[SB_DDIR_READ] >= 200);
+	}
+	sb_results_free(&b.res);
+}
+
+static void test_group_reporting(void)
+{
+	struct sb_jobspec s[2];
+	struct sb_results res;
+	for (int i = 0; i < 2; i++) {
+		s[i] = sb_test_default_spec();
+		strcpy(s[i].ioengine, "null");
+		s[i].size = 16 * MB;
+		s[i].numjobs = 3;
+		s[i].groupid = (unsigned)i;
+		snprintf(s[i].name, sizeof(s[i].name), "j%d", i);
+	}
+	s[1].group_reporting = true;
+	s[1].rw = SB_RW_WRITE;
+	struct sb_joblist jl = { .jobs = s, .njobs = 2 };
+	CU_ASSERT_EQUAL_FATAL(sb_run(&jl, &res), 0);
+	CU_ASSERT_EQUAL_FATAL(res.njobs, 4); /* 3 threads of j0, j1 merged */
+	CU_ASSERT_EQUAL(res.jobs[0].nthreads, 1);
+	CU_ASSERT_EQUAL(res.jobs[0].st.io_bytes[SB_DDIR_READ], 16 * MB);
+	CU_ASSERT_STRING_EQUAL(res.jobs[3].name, "j1");
+	CU_ASSERT_EQUAL(res.jobs[3].nthreads, 3);
+	CU_ASSERT_EQUAL(res.jobs[3].groupid, 1);
+	CU_ASSERT_EQUAL(res.jobs[3].st.io_bytes[SB_DDIR_WRITE], 48 * MB);
+	CU_ASSERT_EQUAL(res.jobs[3].st.total_ios[SB_DDIR_WRITE], 3 * 4096);
+	CU_ASSERT_EQUAL_FATAL(res.ngroups, 2);
+	CU_ASSERT_EQUAL(res.groups[0].dir[SB_DDIR_READ].io_bytes, 48 * MB);
+	CU_ASSERT_EQUAL(res.groups[1].dir[SB_DDIR_WRITE].io_bytes, 48 * MB);
+	CU_ASSERT_EQUAL(res.groups[1].dir[SB_DDIR_READ].io_bytes, 0);
+	CU_ASSERT_STRING_EQUAL(res.version, "storbench-" SB_VERSION);
+	sb_results_free(&res);
+}
+
+static CU_TestInfo tests[] = {
+	{ "bytes moved == size (psync/sync, read/write, seq/rand)", test_bytes_equal_size },
+	{ "read jobs lay out real data first", test_read_layout_writes_data },
+	{ "null engine: no files, exact bytes", test_null_engine },
+	{ "unlink=1 removes only created files; no truncation", test_unlink_only_created },
+	{ "free-space check refuses and creates nothing", test_free_space_refused },
+	{ "direct=1 with misaligned bs refused", test_direct_misaligned_refused },
+	{ "setup errors come back before any I/O", test_setup_error_before_io },
+	{ "rate=20m within 5%", test_rate_limit },
+	{ "block device in use (fixture /proc, /sys)", test_os_bdev_in_use },
+	{ "write to a mounted/partitioned device refused", test_mounted_write_refused },
+	{ "stop request: partial results, interrupted", test_interrupt_partial_results },
+	{ "numjobs, group_reporting, groups", test_group_reporting },
+	CU_TEST_INFO_NULL,
+};
+SB_SUITE(core, tests)
