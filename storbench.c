@@ -11,6 +11,7 @@
 #include "lib/log.h"
 #include "output/output.h"
 #include "parse/parse.h"
+#include "parse/sweep.h"
 
 struct cmdline {
 	unsigned formats;
@@ -220,6 +221,8 @@ int main(int argc, char **argv)
 	}
 	if (cl.parse_only) {
 		sb_joblist_print(stdout, &jl);
+		if (jl.sweep)
+			sb_sweep_print(stdout, jl.sweep);
 		goto out;
 	}
 	struct sigaction sa = { .sa_handler = on_signal };

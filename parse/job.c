@@ -11,6 +11,7 @@
 #include "parse/ini.h"
 #include "parse/jobparse.h"
 #include "parse/parse.h"
+#include "parse/sweep.h"
 #include "parse/value.h"
 
 static int echo_add(struct sb_opt_echo **arr, unsigned *n, const char *key, const char *value)
@@ -155,7 +156,7 @@ static unsigned check_wait_fors(const struct sb_joblist *jl, size_t first,
 }
 
 /* all sections of one file (or of the command line): its own [global] state */
-static unsigned convert(struct sb_joblist *jl, struct sb_ini *ini, const char *what)
+unsigned sb_job_convert(struct sb_joblist *jl, struct sb_ini *ini, const char *what)
 {
 	unsigned nerr = 0;
 	size_t first = jl->njobs;
@@ -196,7 +197,11 @@ static unsigned convert(struct sb_joblist *jl, struct sb_ini *ini, const char *w
 
 static int finish_parse(struct sb_joblist *jl, struct sb_ini *ini, int rc, const char *what)
 {
-	unsigned nerr = convert(jl, ini, what);
+	struct sb_sweep *sw = NULL; /* sweep.* lists: parse/sweep.c */
+	unsigned nerr = sb_sweep_begin(jl, ini, &sw, what);
+	nerr += sb_job_convert(jl, ini, what);
+	if (sw)
+		nerr += sb_sweep_expand(jl, ini, sw, rc || nerr, what);
 	sb_ini_free(ini);
 	if (rc || nerr)
 		return -EINVAL;
@@ -286,6 +291,7 @@ void sb_joblist_free(struct sb_joblist *jl)
 	}
 	for (unsigned i = 0; i < jl->npaths; i++)
 		free(jl->paths[i]);
+	sb_sweep_free(jl->sweep);
 	free(jl->jobs);
 	free(jl->global_opts);
 	free(jl->paths);

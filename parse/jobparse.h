@@ -22,6 +22,10 @@ struct sb_jobctx {
 unsigned sb_job_validate(struct sb_jobctx *c);
 /* jobs[j].wait_for names an earlier job; else reports at where, returns 1 */
 unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where);
+/* the sections of one pre-passed file -> jobs appended to jl (job.c);
+ * returns the number of errors reported */
+struct sb_ini;
+unsigned sb_job_convert(struct sb_joblist *jl, struct sb_ini *ini, const char *what);
 /* the source of the option with this name (never NULL name) */
 const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const char *name);
 #endif

@@ -43,6 +43,13 @@ enum sb_fallocate {
 	SB_FALLOC_TRUNCATE, /* ftruncate() only */
 };
 
+/* sweep_metric=: how sweep points are ranked (higher bw/iops, lower p99) */
+enum sb_sweep_metric {
+	SB_SWEEP_METRIC_BW = 0,
+	SB_SWEEP_METRIC_IOPS,
+	SB_SWEEP_METRIC_CLAT_P99,
+};
+
 struct sb_bssplit {
 	uint64_t bs;  /* bytes */
 	double pct;   /* share of I/Os, 0..100; entries of one direction sum to 100 */
@@ -143,7 +150,13 @@ struct sb_jobspec {
 	/* "job options" echo in JSON: the options this section set itself */
 	struct sb_opt_echo *opts;
 	unsigned nopts;
+
+	/* appended: sweeps (parse/sweep.h, core/sweep.c) */
+	unsigned sweep_metric;      /* enum sb_sweep_metric: ranking of sweep points */
+	bool drop_caches;           /* drop the page cache before each sweep repetition */
 };
+
+struct sb_sweep; /* parse/sweep.h */
 
 /* The parsed job files: all jobs in file order, plus the [global] options as
  * written (JSON "global options"). */
@@ -156,6 +169,9 @@ struct sb_joblist {
 	 * jobs[].file points into (freed by sb_joblist_free) */
 	char **paths;
 	unsigned npaths;
+	/* appended: the job file's sweep.* lists expanded into points (NULL: no
+	 * sweep); jobs[] above are then the first point's jobs */
+	struct sb_sweep *sweep;
 };
 
 static inline bool sb_spec_does(const struct sb_jobspec *s, enum sb_ddir d)

@@ -48,6 +48,13 @@ static const struct sb_opt_enum unit_vals[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct sb_opt_enum metric_vals[] = {
+	{ "bw", SB_SWEEP_METRIC_BW, "highest bandwidth" },
+	{ "iops", SB_SWEEP_METRIC_IOPS, "highest IOPS" },
+	{ "clat_p99", SB_SWEEP_METRIC_CLAT_P99, "lowest 99th-percentile completion latency" },
+	{ NULL, 0, NULL },
+};
+
 #define PCTL_DEFAULT "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
 #define C_DESC "Job description"
 #define C_FILE "Files and sizes"
@@ -60,6 +67,7 @@ static const struct sb_opt_enum unit_vals[] = {
 #define C_RATE "Rate and think time"
 #define C_STAT "Statistics and units"
 #define C_SAFE "File life cycle and safety"
+#define C_SWEEP "Sweeps"
 
 static const struct sb_option table[] = {
 	{ "description", {0}, SB_OT_STR, OFF(description), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_DESC,
@@ -194,6 +202,11 @@ static const struct sb_option table[] = {
 	  "meaning of k/m/g in sizes (applies to the whole section)" },
 	{ "unit_base", {0}, SB_OT_ENUM, OFF(unit_base), 0, "0", 0, 0, 0, NULL, unit_vals, 0, C_STAT,
 	  "report bandwidth in bytes (8) or bits (1); 0: auto" },
+
+	{ "sweep_metric", {0}, SB_OT_ENUM, OFF(sweep_metric), 0, "bw", 0, 0, 0, NULL, metric_vals, 0,
+	  C_SWEEP, "how sweep.* points are ranked: bw, iops or clat_p99" },
+	{ "drop_caches", {0}, SB_OT_BOOL, OFF(drop_caches), 0, "0", 0, 0, 0, NULL, NULL, 0, C_SWEEP,
+	  "sync and drop the page cache before each sweep repetition (needs root)" },
 };
 
 #define NOPT (sizeof(table) / sizeof(table[0]))
