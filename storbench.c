@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/run.h"
+#include "core/sweep.h"
 #include "engines/engine.h"
 #include "lib/log.h"
 #include "output/output.h"
@@ -230,7 +231,11 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	if (sb_run(&jl, &res)) {
+	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: core/sweep.c */
+	if (jl.sweep ? sb_sweep_run(&jl, &sweep, &res) : sb_run(&jl, &res)) {
+		if (sweep.ndone) /* the points finished before the failure */
+			write_results(&cl, &res);
+		sb_sweep_results_free(&sweep);
 		status = SB_EXIT_JOBFILE;
 		goto out;
 	}
@@ -239,9 +244,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < res.njobs; i++)
 		if (res.jobs[i].error)
 			status = SB_EXIT_IOERR;
+	if (jl.sweep && sb_sweep_had_errors(&sweep))
+		status = SB_EXIT_IOERR;
 	if (res.interrupted)
 		status = SB_EXIT_INTR;
 	sb_results_free(&res);
+	sb_sweep_results_free(&sweep);
 out:
 	sb_joblist_free(&jl);
 	free(cl.jobfiles);

@@ -10,6 +10,7 @@
 #include "output/derive.h"
 #include "output/jsonw.h"
 #include "output/output.h"
+#include "output/sweep.h"
 
 struct lat_view {
 	const struct sb_stat *s;
@@ -218,6 +219,15 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	for (size_t i = 0; i < r->ndisks; i++)
 		json_disk(&w, &r->disks[i]);
 	sb_jw_arr_end(&w);
+	if (r->sweep) /* output/sweep.c */
+		sb_json_sweep(&w, r, plus);
 	sb_jw_obj_end(&w);
 	return ferror(f) ? -EIO : 0;
+}
+
+/* one job object, for the sweep's points (output/sweep.c) */
+void sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
+		 bool plus)
+{
+	json_job(w, r, j, plus);
 }

@@ -10,6 +10,7 @@
 
 #include "output/derive.h"
 #include "output/output.h"
+#include "output/sweep.h"
 #include "output/units.h"
 
 #define PCTL_PER_LINE 4
@@ -239,5 +240,7 @@ int sb_write_normal(FILE *f, const struct sb_results *r)
 	for (size_t i = 0; i < r->ngroups; i++)
 		group_block(f, &r->groups[i]);
 	disk_block(f, r);
+	if (r->sweep) /* output/sweep.c */
+		sb_normal_sweep(f, r);
 	return ferror(f) ? -EIO : 0;
 }

@@ -48,6 +48,8 @@ struct sb_disk_util {
 	double util;                      /* percent: io_ticks / wall time */
 };
 
+struct sb_sweep_results;
+
 struct sb_results {
 	const char *version;         /* "storbench-X.Y.Z" */
 	time_t timestamp;            /* wall clock at the end of the run */
@@ -60,7 +62,52 @@ struct sb_results {
 	size_t ndisks;
 	const struct sb_joblist *joblist; /* for the global/job options echo */
 	bool interrupted;            /* stopped by SIGINT/SIGTERM: partial results */
+	/* appended: a sweep's points (core/sweep.c); NULL for an ordinary run.
+	 * jobs[] is then empty: each point carries its own results. */
+	const struct sb_sweep_results *sweep;
 };
 
 void sb_results_free(struct sb_results *r);
+
+/* ---- appended: sweeps (core/sweep.c fills these, output/sweep.c writes them) */
+
+/* one direction of one sweep point, over its repetitions */
+struct sb_sweep_dirsum {
+	uint64_t io_bytes;                  /* per repetition (mean) */
+	double bw_mean, bw_min, bw_max;     /* bytes/s: all jobs' bytes / slowest job's runtime */
+	double iops_mean, iops_min, iops_max;
+	double clat_mean_ns;
+	uint64_t clat_p50_ns, clat_p99_ns;  /* over every repetition's completions */
+};
+
+/* one repetition of a point: one sb_run */
+struct sb_sweep_rep {
+	struct sb_results res;
+	uint64_t wall_ns;                   /* the sb_run call */
+	uint64_t io_ns;                     /* slowest job of each group, summed over groups */
+	uint64_t sync_ns;                   /* sync() and the cache drop before it */
+};
+
+struct sb_sweep_point_result {
+	size_t index;                       /* into the sweep's points (parse/sweep.h) */
+	struct sb_jobspec *specs;           /* the point's jobs as run: loops=1, unlink deferred */
+	struct sb_joblist jl;               /* jobs = specs; reps[].res.joblist points here */
+	struct sb_sweep_rep *reps;
+	unsigned nreps;
+	struct sb_sweep_dirsum dir[SB_DDIR_N];
+	unsigned dirs;                      /* bit 1 << d: direction d moved data */
+	double score;                       /* by the sweep metric, higher is better */
+	int error;                          /* first job error of any repetition, 0 = none */
+	uint64_t wall_ns, io_ns, sync_ns;   /* sums over the repetitions */
+};
+
+struct sb_sweep_results {
+	const struct sb_sweep *def;         /* swept options and point values */
+	unsigned metric;                    /* enum sb_sweep_metric */
+	struct sb_sweep_point_result *points; /* the finished points, in run order */
+	size_t ndone;
+	long best[SB_DDIR_N];               /* index into points[]; -1: none */
+	bool interrupted;
+	int caches;                         /* 1 dropped, 0 not asked, -1 asked, not permitted */
+};
 #endif

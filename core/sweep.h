@@ -1,0 +1,33 @@
+/* sweep.h: running a job file's sweep (parse/sweep.h): every point's jobs
+ * through sb_run, each point repeated loops= times, with a sync (and with
+ * drop_caches=1 a page-cache drop) before each repetition.  Files are laid
+ * out once and reused by later points; the ones the sweep created are
+ * removed at the end when the jobs asked for unlink=1. */
+#ifndef SB_CORE_SWEEP_H
+#define SB_CORE_SWEEP_H
+#include <stdbool.h>
+
+#include "parse/jobspec.h"
+#include "stats/results.h"
+
+/* Run jl->sweep's points into sr and fill res as the run's results model
+ * (res->sweep = sr, no jobs of its own).  SIGINT/SIGTERM stop the sweep:
+ * the finished points stay in sr, res->interrupted is set.  Returns 0, or a
+ * negative errno when a point could not be set up (reported with sb_err);
+ * the points finished before it are still in sr. */
+int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
+		 struct sb_results *res);
+void sb_sweep_results_free(struct sb_sweep_results *sr);
+/* A job of some point ended with an I/O error. */
+bool sb_sweep_had_errors(const struct sb_sweep_results *sr);
+
+/* From pr's repetitions: per-direction bw/IOPS mean/min/max and clat
+ * p50/p99, dirs, error, time sums and score (by metric). */
+void sb_sweep_summarize(struct sb_sweep_point_result *pr, unsigned metric);
+/* sr->best[d]: the error-free point with the best value of direction d by
+ * sr->metric (bw, iops: highest; clat_p99: lowest); -1 if none moved d. */
+void sb_sweep_pick_best(struct sb_sweep_results *sr);
+/* Where the cache drop is written ("/proc/sys/vm/drop_caches"); tests
+ * point it elsewhere. */
+void sb_sweep_set_drop_path(const char *path);
+#endif

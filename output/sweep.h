@@ -1,0 +1,25 @@
+/* sweep.h: the sweep part of the reports (private to output/): the point
+ * table and best configurations in normal output, the "sweep" object in
+ * JSON.  Both read r->sweep only. */
+#ifndef SB_OUTPUT_SWEEP_H
+#define SB_OUTPUT_SWEEP_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "output/jsonw.h"
+#include "stats/results.h"
+
+/* Normal output: every finished point sorted by the sweep metric, then the
+ * best point per direction as a job-file fragment. */
+void sb_normal_sweep(FILE *f, const struct sb_results *r);
+/* JSON: "sweep": { "metric", "points": [...], "best": {...} } */
+void sb_json_sweep(struct sb_jw *w, const struct sb_results *r, bool plus);
+/* The table's row order: indexes into sr->points, best score first (ties:
+ * run order).  order has sr->ndone entries. */
+void sb_sweep_order(const struct sb_sweep_results *sr, size_t *order);
+
+/* In json.c: one fio-style job object (the same writer as "jobs"). */
+void sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
+		 bool plus);
+#endif
