@@ -29,8 +29,8 @@ static void lat_line(FILE *f, const char *name, const struct sb_stat *s)
 	char mn[32], mx[32];
 	double dev = sb_stat_stddev(s);
 	struct sb_lat_unit u = sb_lat_unit_pick(s->min, s->max, dev, 1);
-	sb_fmt_scaled(mn, sizeof(mn), (double)s->min / u.div, 1000, 6);
-	sb_fmt_scaled(mx, sizeof(mx), (double)s->max / u.div, 1000, 6);
+	sb_out_fmt_scaled(mn, sizeof(mn), (double)s->min / u.div, 1000, 6);
+	sb_out_fmt_scaled(mx, sizeof(mx), (double)s->max / u.div, 1000, 6);
 	fprintf(f, "%s (%s): min=%s, max=%s, avg=%5.2f, stdev=%5.2f\n", name, u.name, mn, mx,
 		s->mean / u.div, dev / u.div);
 }
@@ -97,10 +97,10 @@ static void ddir_block(FILE *f, const struct sb_results *r, const struct sb_job_
 	int clat_p = j->spec ? j->spec->clat_percentiles : 1;
 	int lat_p = j->spec ? j->spec->lat_percentiles : 0;
 
-	sb_fmt_scaled(iops, sizeof(iops), sb_out_iops(j, d), 1000, 4);
-	sb_fmt_bw(b1, sizeof(b1), bw, c->base, c->bits);
-	sb_fmt_bw(b2, sizeof(b2), bw, c->alt, c->bits);
-	sb_fmt_size(io, sizeof(io), (double)st->io_bytes[d], c->base);
+	sb_out_fmt_scaled(iops, sizeof(iops), sb_out_iops(j, d), 1000, 4);
+	sb_out_fmt_bw(b1, sizeof(b1), bw, c->base, c->bits);
+	sb_out_fmt_bw(b2, sizeof(b2), bw, c->alt, c->bits);
+	sb_out_fmt_size(io, sizeof(io), (double)st->io_bytes[d], c->base);
 	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", sb_ddir_names[d], iops, b1,
 		b2, io, j->runtime_ms[d]);
 	if (st->slat[d].n)
@@ -206,14 +206,14 @@ static void group_block(FILE *f, const struct sb_group_result *g)
 		char a1[32], a2[32], mn1[32], mx1[32], mn2[32], mx2[32], io1[32], io2[32];
 		if (!gd->max_run_ms && !gd->io_bytes)
 			continue;
-		sb_fmt_bw(a1, sizeof(a1), (double)gd->agg_bw, base, bits);
-		sb_fmt_bw(a2, sizeof(a2), (double)gd->agg_bw, alt, bits);
-		sb_fmt_bw(mn1, sizeof(mn1), (double)gd->min_bw, base, bits);
-		sb_fmt_bw(mx1, sizeof(mx1), (double)gd->max_bw, base, bits);
-		sb_fmt_bw(mn2, sizeof(mn2), (double)gd->min_bw, alt, bits);
-		sb_fmt_bw(mx2, sizeof(mx2), (double)gd->max_bw, alt, bits);
-		sb_fmt_size(io1, sizeof(io1), (double)gd->io_bytes, base);
-		sb_fmt_size(io2, sizeof(io2), (double)gd->io_bytes, alt);
+		sb_out_fmt_bw(a1, sizeof(a1), (double)gd->agg_bw, base, bits);
+		sb_out_fmt_bw(a2, sizeof(a2), (double)gd->agg_bw, alt, bits);
+		sb_out_fmt_bw(mn1, sizeof(mn1), (double)gd->min_bw, base, bits);
+		sb_out_fmt_bw(mx1, sizeof(mx1), (double)gd->max_bw, base, bits);
+		sb_out_fmt_bw(mn2, sizeof(mn2), (double)gd->min_bw, alt, bits);
+		sb_out_fmt_bw(mx2, sizeof(mx2), (double)gd->max_bw, alt, bits);
+		sb_out_fmt_size(io1, sizeof(io1), (double)gd->io_bytes, base);
+		sb_out_fmt_size(io2, sizeof(io2), (double)gd->io_bytes, alt);
 		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64
 			   "msec\n",
 			up[d], a1, a2, mn1, mx1, mn2, mx2, io1, io2, gd->min_run_ms, gd->max_run_ms);
@@ -254,8 +254,8 @@ static void cmp_row(FILE *f, const struct sb_results *r, const struct sb_cmp_row
 	const struct sb_group_result *g = sb_out_group(r, j->groupid);
 	char iops[32], bw[32], p50[32], p99[32], p999[32];
 
-	sb_fmt_scaled(iops, sizeof(iops), row->iops, 1000, 4);
-	sb_fmt_bw(bw, sizeof(bw), (double)row->bw_bytes, sb_out_kb_base(j, g), sb_out_bits(j, g));
+	sb_out_fmt_scaled(iops, sizeof(iops), row->iops, 1000, 4);
+	sb_out_fmt_bw(bw, sizeof(bw), (double)row->bw_bytes, sb_out_kb_base(j, g), sb_out_bits(j, g));
 	fprintf(f, "  %-*s %8s %12s %9s %9s %9s %6.1f%% %6.1f%% %10.2f %6.2f  %s\n", w, row->value,
 		iops, bw, fmt_ns(p50, sizeof(p50), row->clat_p50_ns),
 		fmt_ns(p99, sizeof(p99), row->clat_p99_ns),

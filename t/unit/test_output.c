@@ -167,19 +167,19 @@ static void test_parse_formats(void)
 static void test_units(void)
 {
 	char b[32];
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 20911.09, 1000, 4), "20.9k");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 8927.07, 1000, 4), "8927");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 123456, 1000, 4), "123k");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 1234567, 1000, 4), "1235k");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 99999, 1000, 4), "100k");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 9999900, 1000, 4), "10.0M");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 85651820, 1024, 0), "81.7MiB/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 85651820, 1000, 0), "85.7MB/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 85651820, 1024, 1), "653Mibit/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 999, 1024, 0), "999B/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 1.5e12, 1024, 0), "1397GiB/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_size(b, sizeof(b), 85737472, 1024), "81.8MiB");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_size(b, sizeof(b), 10000, 1024), "9.77KiB");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 20911.09, 1000, 4), "20.9k");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 8927.07, 1000, 4), "8927");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 123456, 1000, 4), "123k");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 1234567, 1000, 4), "1235k");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 99999, 1000, 4), "100k");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 9999900, 1000, 4), "10.0M");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 85651820, 1024, 0), "81.7MiB/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 85651820, 1000, 0), "85.7MB/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 85651820, 1024, 1), "653Mibit/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 999, 1024, 0), "999B/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 1.5e12, 1024, 0), "1397GiB/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_size(b, sizeof(b), 85737472, 1024), "81.8MiB");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_size(b, sizeof(b), 10000, 1024), "9.77KiB");
 	CU_ASSERT_STRING_EQUAL(sb_lat_unit_pick(3437, 38954, 2504, 1).name, "nsec");
 	CU_ASSERT_STRING_EQUAL(sb_lat_unit_pick(29000, 1232000, 11710, 1).name, "usec");
 	CU_ASSERT_STRING_EQUAL(sb_lat_unit_pick(5000000, 900000000, 2e6, 1).name, "msec");
