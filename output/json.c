@@ -105,11 +105,14 @@ static void json_ddir(struct sb_jw *w, const struct sb_results *r, const struct 
 	sb_jw_obj_end(w);
 }
 
+/* The options as written.  Bare keys (time_based) are left out, as fio
+ * leaves out options given without a value. */
 static void json_opts(struct sb_jw *w, const char *key, const struct sb_opt_echo *o, unsigned n)
 {
 	sb_jw_obj_begin(w, key);
 	for (unsigned i = 0; i < n; i++)
-		sb_jw_str(w, o[i].key, o[i].value ? o[i].value : "");
+		if (o[i].value && *o[i].value)
+			sb_jw_str(w, o[i].key, o[i].value);
 	sb_jw_obj_end(w);
 }
 
