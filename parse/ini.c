@@ -167,32 +167,38 @@ static void cut_comment(char *s)
 	}
 }
 
-/* ${VAR} from the environment, ${VAR:-default} with a default for an unset
- * or empty VAR (as in sh); returns -EINVAL after reporting */
+/* ${VAR} from the environment, ${VAR:-default} when unset or empty;
+ * returns -EINVAL after reporting */
 static int expand_vars(struct pp *pp, const char *file, unsigned line, const char *in, char *out,
 		       size_t len)
 {
 	size_t o = 0;
 	while (*in) {
 		const char *val = NULL, *close = NULL;
-		char name[256]; /* also holds the default that val may point to */
 		size_t n = 1;
 		if (in[0] == '$' && in[1] == '{' && (close = strchr(in, '}'))) {
-			size_t nl = (size_t)(close - in - 2);
-			snprintf(name, sizeof(name), "%.*s", (int)nl, in + 2);
-			char *dflt = strstr(name, ":-"); /* ${VAR:-default}: unset or empty */
-			if (dflt) {
-				*dflt = '\0';
-				dflt += 2;
-				val = getenv(name);
-				if (!val || !*val)
-					val = dflt;
-			} else if (!(val = getenv(name))) {
-				pp_err(pp, file, line, "environment variable '%s' is not set (used as ${%s}): "
-				       "export it or write the value", name, name);
-				return -EINVAL;
+			char name[256];
+			const char *def = NULL;
+			size_t nl = (size_t)(close - in - 2), dl = 0;
+			const char *dash = memchr(in + 2, ':', nl);
+			if (dash && dash[1] == '-') {   /* ${VAR:-default} */
+				def = dash + 2;
+				dl = (size_t)(close - def);
+				nl = (size_t)(dash - in - 2);
 			}
-			n = strlen(val);
+			snprintf(name, sizeof(name), "%.*s", (int)nl, in + 2);
+			val = getenv(name);
+			if (def && (!val || !*val)) {
+				val = def;
+				n = dl;
+			} else if (!val) {
+				pp_err(pp, file, line, "environment variable '%s' is not set (used as ${%s}): "
+				       "export it, write the value, or give a default as ${%s:-VALUE}",
+				       name, name, name);
+				return -EINVAL;
+			} else {
+				n = strlen(val);
+			}
 		} else {
 			val = in;
 		}

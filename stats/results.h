@@ -48,6 +48,7 @@ struct sb_disk_util {
 	double util;                      /* percent: io_ticks / wall time */
 };
 
+struct sb_host;  /* stats/host.h */
 struct sb_sweep_results;
 
 struct sb_results {
@@ -62,6 +63,9 @@ struct sb_results {
 	size_t ndisks;
 	const struct sb_joblist *joblist; /* for the global/job options echo */
 	bool interrupted;            /* stopped by SIGINT/SIGTERM: partial results */
+	/* host counters of the run (stats/host.h); NULL = none collected.  Not
+	 * owned: whoever opened it closes it after the outputs are written. */
+	const struct sb_host *host;
 	/* appended: a sweep's points (core/sweep.c); NULL for an ordinary run.
 	 * jobs[] is then empty: each point carries its own results. */
 	const struct sb_sweep_results *sweep;
