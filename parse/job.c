@@ -182,8 +182,9 @@ unsigned sb_job_convert(struct sb_joblist *jl, struct sb_ini *ini, const char *w
 	free(wf);
 	sb_spec_release(&g->spec);
 	free(g);
-	/* the jobs point at the file names: hand them to the job list */
-	char **np = realloc(jl->paths, (jl->npaths + ini->nfiles) * sizeof(*np));
+	/* the jobs point at the file names: hand them to the job list (once:
+	 * a sweep converts the same sections again for each point) */
+	char **np = ini->nfiles ? realloc(jl->paths, (jl->npaths + ini->nfiles) * sizeof(*np)) : NULL;
 	if (np) {
 		jl->paths = np;
 		memcpy(np + jl->npaths, ini->files, ini->nfiles * sizeof(*np));
