@@ -1,0 +1,175 @@
+"""Sweeps end to end: sweep.* lists in a job file run every point; the JSON
+"sweep" object holds every point (values, repetitions, summary, fio-style
+jobs) and the best point per direction; normal output ends with the sorted
+table and a pasteable best configuration; files are laid out once and only
+the ones the sweep made are removed (unlink=1); Ctrl-C keeps the finished
+points and exits 130; a bad value in a list is a file:line error."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+import unittest
+
+from sbtest import BIN, SbCase
+
+NULL_SWEEP = """[global]
+ioengine=null
+size=1m
+loops=2
+sweep.rw = read | write
+[j]
+sweep.bs = 4k | 64k
+"""
+
+
+class SweepTest(SbCase):
+    def test_null_sweep_json_has_every_point_and_best(self):
+        d = self.run_json(self.write_job(NULL_SWEEP))
+        self.assertEqual(d["jobs"], [])
+        s = d["sweep"]
+        self.assertEqual(s["metric"], "bw")
+        self.assertEqual((s["total_points"], s["finished_points"]), (4, 4))
+        self.assertFalse(s["interrupted"])
+        pts = s["points"]
+        self.assertEqual([p["values"] for p in pts],
+                         [{"rw": "read", "bs": "4k"}, {"rw": "read", "bs": "64k"},
+                          {"rw": "write", "bs": "4k"}, {"rw": "write", "bs": "64k"}])
+        for p in pts:
+            ddir = p["values"]["rw"]
+            other = "write" if ddir == "read" else "read"
+            self.assertEqual(p["repetitions"], 2)
+            self.assertEqual(len(p["runs"]), 2)
+            self.assertEqual(len(p["jobs"]), 2)  # one job, two repetitions
+            self.assertIn(ddir, p)
+            self.assertNotIn(other, p)
+            sm = p[ddir]
+            self.assertEqual(sm["io_bytes"], 1 << 20)
+            self.assertLessEqual(sm["bw_bytes_min"], sm["bw_bytes"])
+            self.assertLessEqual(sm["bw_bytes"], sm["bw_bytes_max"])
+            self.assertAlmostEqual(sm["gbps"], sm["bw_bytes"] / 2**30, places=4)
+            self.assertGreaterEqual(p["overhead_ms"], 0)
+            for j in p["jobs"]:  # the ordinary fio-style job object
+                self.assertEqual(j[ddir]["io_bytes"], 1 << 20)
+                self.assertEqual(j["job options"]["bs"], p["values"]["bs"])
+        for ddir in ("read", "write"):
+            best = s["best"][ddir]
+            self.assertEqual(best["values"]["rw"], ddir)
+            top = max(p[ddir]["bw_bytes"] for p in pts if ddir in p)
+            self.assertEqual(best["bw_bytes"], top)
+
+    def test_normal_output_table_and_fragment(self):
+        p = self.run_sb(self.write_job(NULL_SWEEP))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = p.stdout
+        self.assertIn("Sweep: 4 of 4 points (rw x bs), 2 repetitions each, sorted by bw", out)
+        table = out[out.index("Sweep:"):out.index("Best read")]
+        rows = [l.split() for l in table.splitlines()[2:] if l.strip()]
+        self.assertEqual(sorted(int(r[0]) for r in rows), [1, 2, 3, 4])
+        bws = [float(r[4]) for r in rows]
+        self.assertEqual(bws, sorted(bws, reverse=True))
+        for ddir in ("read", "write"):
+            frag = out[out.index("[best-%s]" % ddir):].splitlines()
+            self.assertEqual(frag[1], "rw=" + ddir)
+            self.assertTrue(frag[2].startswith("bs="))
+
+    def test_parse_only_lists_points(self):
+        p = self.run_sb("--parse-only", self.write_job(NULL_SWEEP))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("sweep: 4 points = rw (2) x bs (2)", p.stdout)
+        self.assertIn("point 4: rw=write bs=64k", p.stdout)
+
+    def test_bad_value_in_list_is_file_line_error(self):
+        path = self.write_job("[j]\nioengine=null\nsize=1m\nsweep.iodepth = 4 | many | 8\n")
+        p = self.run_sb(path)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("job.ini:4: sweep.iodepth: value 'many' (2 of 3)", p.stderr)
+        p = self.run_sb(self.write_job("[j]\nsize=1m\nsweep.iodeph = 1 | 2\n"))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("did you mean 'sweep.iodepth'", p.stderr)
+
+    def strace_creates(self, job, name):
+        """run under strace; count the opens that created the data file"""
+        log = os.path.join(self.dir, "strace.log")
+        p = subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat,open,creat", "-o", log,
+                            BIN, "--output-format=json", job], cwd=self.dir,
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(log) as f:
+            creates = [l for l in f if name in l and "O_CREAT" in l and "= -1" not in l]
+        return json.loads(p.stdout), len(creates)
+
+    @unittest.skipUnless(shutil.which("strace"), "strace not installed")
+    def test_psync_files_laid_out_once_and_removed(self):
+        job = self.write_job("""[global]
+ioengine=psync
+directory=%s
+filename=data.bin
+size=2m
+unlink=1
+sweep.rw = write | read
+sweep.bs = 4k | 64k | 1m
+[j]
+""" % self.dir)
+        d, creates = self.strace_creates(job, "data.bin")
+        self.assertEqual(creates, 1)  # six points, one lay-out
+        self.assertEqual(d["sweep"]["finished_points"], 6)
+        for p in d["sweep"]["points"]:
+            self.assertEqual(p[p["values"]["rw"]]["io_bytes"], 2 << 20)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "data.bin")))
+
+    def test_files_kept_with_unlink_0_and_user_files_never_removed(self):
+        mine = os.path.join(self.dir, "mine.bin")
+        with open(mine, "wb") as f:
+            f.write(b"\x5a" * (1 << 20))
+        ino = os.stat(mine).st_ino
+        job = self.write_job("""[global]
+ioengine=psync
+size=1m
+unlink=1
+sweep.bs = 4k | 64k
+[user]
+filename=mine.bin
+[made]
+stonewall
+filename=made.bin
+unlink=0
+""")
+        d = self.run_json(job)
+        self.assertEqual(d["sweep"]["finished_points"], 2)
+        # the user's file was read by the sweep but is not storbench's to remove
+        self.assertEqual(os.stat(mine).st_ino, ino)
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "made.bin")))
+
+    def test_sigint_keeps_finished_points(self):
+        job = self.write_job("""[global]
+ioengine=null
+size=4m
+time_based
+runtime=150ms
+sweep.bs = 4k | 8k | 16k | 32k | 64k | 128k | 256k | 512k | 1m | 2m
+sweep.rw = read | write
+[j]
+""")
+        proc = subprocess.Popen([BIN, "--output-format=json", job], cwd=self.dir,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 130, err)
+        s = json.loads(out)["sweep"]
+        self.assertTrue(s["interrupted"])
+        self.assertEqual(s["total_points"], 20)
+        self.assertGreaterEqual(s["finished_points"], 1)
+        self.assertLess(s["finished_points"], 20)
+        self.assertEqual(len(s["points"]), s["finished_points"])
+        for i, p in enumerate(s["points"]):
+            self.assertEqual(p["point"], i + 1)
+            self.assertEqual(p["repetitions"], 1)
+        self.assertIn("read", s["best"])
+        self.assertEqual(s["best"]["read"]["point"] % 2, 1)  # read points are the odd ones
+
+
+if __name__ == "__main__":
+    unittest.main()
