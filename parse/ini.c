@@ -167,7 +167,8 @@ static void cut_comment(char *s)
 	}
 }
 
-/* ${VAR} from the environment; returns -EINVAL after reporting */
+/* ${VAR} from the environment, ${VAR:-default} when unset or empty; returns
+ * -EINVAL after reporting */
 static int expand_vars(struct pp *pp, const char *file, unsigned line, const char *in, char *out,
 		       size_t len)
 {
@@ -179,12 +180,24 @@ static int expand_vars(struct pp *pp, const char *file, unsigned line, const cha
 			char name[256];
 			size_t nl = (size_t)(close - in - 2);
 			snprintf(name, sizeof(name), "%.*s", (int)nl, in + 2);
-			if (!(val = getenv(name))) {
+			char *dflt = strstr(name, ":-"); /* ${VAR:-default}, as in sh */
+			if (dflt) {
+				*dflt = '\0';
+				dflt += 2;
+				val = getenv(name);
+				if (val && *val) {
+					n = strlen(val);
+				} else { /* the default, as written in the line */
+					val = in + 2 + (dflt - name);
+					n = (size_t)(close - val);
+				}
+			} else if (!(val = getenv(name))) {
 				pp_err(pp, file, line, "environment variable '%s' is not set (used as ${%s}): "
 				       "export it or write the value", name, name);
 				return -EINVAL;
+			} else {
+				n = strlen(val);
 			}
-			n = strlen(val);
 		} else {
 			val = in;
 		}

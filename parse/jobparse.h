@@ -24,4 +24,7 @@ unsigned sb_job_validate(struct sb_jobctx *c);
 unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where);
 /* the source of the option with this name (never NULL name) */
 const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const char *name);
+/* The ML workload options (check_ml.c): resolves model=/train_model= into
+ * the spec, reports each error, returns their count. */
+unsigned sb_job_validate_ml(struct sb_jobctx *c);
 #endif

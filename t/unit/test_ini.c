@@ -88,6 +88,25 @@ static void test_values_round_trip(void)
 	sb_ini_free(&ini);
 }
 
+/* ${VAR:-default}: the variable when set and non-empty, else the default */
+static void test_var_default(void)
+{
+	struct sb_ini ini;
+	setenv("SB_T_SCALE", "0.5", 1);
+	setenv("SB_T_EMPTY", "", 1);
+	unsetenv("SB_T_NONE");
+	const char *text = "[j]\nsize=${SB_T_SCALE:-0.01}\nbs=${SB_T_NONE:-4k}\n"
+			   "name=x${SB_T_EMPTY:-dflt}y\nfilename=${SB_T_NONE:-}z\n";
+	CU_ASSERT_EQUAL_FATAL(parse(&ini, text), 0);
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "size")->value, "0.5");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "bs")->value, "4k");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "name")->value, "xdflty");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "filename")->value, "z");
+	sb_ini_free(&ini);
+	unsetenv("SB_T_SCALE");
+	unsetenv("SB_T_EMPTY");
+}
+
 static void test_errors(void)
 {
 	struct sb_ini ini;
@@ -150,6 +169,7 @@ static void test_include(void)
 static CU_TestInfo tests[] = {
 	{ "sections, lines, repeats", test_sections_and_lines },
 	{ "values survive iniparser", test_values_round_trip },
+	{ "${VAR:-default}", test_var_default },
 	{ "pre-pass errors", test_errors },
 	{ "include", test_include },
 	CU_TEST_INFO_NULL,
