@@ -16,6 +16,7 @@ struct cmdline {
 	unsigned formats;
 	const char *output;
 	int parse_only;
+	int datagen;        /* --datagen: create the training datasets only */
 	const char **jobfiles;
 	int njobfiles;
 	char **jobargs;     /* --key=value words that define command-line jobs */
@@ -36,6 +37,7 @@ static void usage(FILE *f)
 		"  --output=FILE        write the results to FILE instead of standard output\n"
 		"  --minimal            same as --output-format=terse\n"
 		"  --parse-only         check the job files and print the expanded jobs; touch no file\n"
+		"  --datagen            create the datasets of workload=train jobs, run nothing\n"
 		"  --cmdhelp[=OPTION]   list every job option, or describe one\n"
 		"  --enghelp            list the I/O engines this build has\n"
 		"  --version            print the version\n"
@@ -147,6 +149,8 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			cl->output = v;
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;
+		} else if (!strcmp(a, "--datagen")) {
+			cl->datagen = 1;
 		} else if (a[0] == '-' && a[1] == '-' && a[2]) {
 			cl->jobargs[cl->njobargs++] = argv[i];
 		} else if (a[0] == '-' && a[1]) {
@@ -183,6 +187,7 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl)
 	}
 	if (!rc)
 		rc = sb_joblist_finish(jl);
+	jl->datagen_only = cl->datagen;
 	return rc;
 }
 
