@@ -211,6 +211,18 @@ static unsigned resolve_train(struct sb_jobctx *c)
 		s->computation_time_us = (uint64_t)(w.compute_h100_s * 1e6 + 0.5);
 	if (!is_set(c, "au_target"))
 		s->au_target_pct = w.au_required_pct;
+	if (!(s->train_scale > 0)) {
+		char where[512];
+		sb_err(where_of(c, "train_scale", where, sizeof(where)),
+		       "train_scale=%g: expected a factor above 0 and at most 1, e.g. 0.01", s->train_scale);
+		return 1;
+	}
+	/* the same bytes per second of compute as the full workload */
+	s->record_length *= s->train_scale;
+	s->record_length_stdev *= s->train_scale;
+	s->computation_time_us = (uint64_t)((double)s->computation_time_us * s->train_scale + 0.5);
+	s->computation_time_stdev_us =
+		(uint64_t)((double)s->computation_time_stdev_us * s->train_scale + 0.5);
 	return 0;
 }
 

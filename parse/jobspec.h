@@ -171,6 +171,8 @@ struct sb_jobspec {
 	uint64_t ml_seed;           /* shuffle seed (DLIO's 123) */
 	uint64_t computation_time_us, computation_time_stdev_us; /* per step */
 	double au_target_pct;       /* resolved: train_model's threshold, else 90 */
+	double train_scale;         /* applied by the parser to record_length(_stdev) and
+				     * computation_time(_stdev); default 1 */
 };
 
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };

@@ -304,6 +304,8 @@ static const struct sb_option table[] = {
 	  "s", NULL, 0, C_TRAIN, "standard deviation of the time per step" },
 	{ "au_target", {0}, SB_OT_FLOAT, OFF(au_target_pct), 0, NULL, 0, 100, 0, "%", NULL, 0, C_TRAIN,
 	  "accelerator utilization to reach (default: the train_model's, else 90)" },
+	{ "train_scale", {0}, SB_OT_FLOAT, OFF(train_scale), 0, "1", 0, 1, 0, NULL, NULL, 0, C_TRAIN,
+	  "shrink sample sizes and computation times by this factor (same MB/s per accelerator)" },
 };
 
 #define NOPT (sizeof(table) / sizeof(table[0]))

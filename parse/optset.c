@@ -81,6 +81,14 @@ static int set_float(const struct sb_option *o, struct sb_jobspec *s, const char
 	double v = strtod(val, &end);
 	while (*end == ' ' || *end == '\t')
 		end++;
+	if ((end == val || *end) && o->unit && !strcmp(o->unit, "bytes")) {
+		uint64_t sz; /* a byte count may also be written as a size: 140m */
+		char serr[SB_VERR_LEN];
+		if (!sb_parse_size(val, s->kb_base ? s->kb_base : 1024, &sz, serr)) {
+			v = (double)sz;
+			end = (char *)"";
+		}
+	}
 	if (end == val || *end || errno || v != v || v < (double)o->min ||
 	    (o->max && v > (double)o->max)) {
 		char acc[96];
