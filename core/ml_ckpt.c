@@ -136,7 +136,9 @@ static void add_point(struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns, uint
 	ph->mean_gibps += (p->gibps - ph->mean_gibps) / ph->n;
 }
 
-static bool make_dir(struct sb_ml_job *j, const char *dir, bool *created)
+/* may_exist: the checkpoint folder itself (checked in prepare); a step
+ * folder that appeared since is someone else's: refuse it */
+static bool make_dir(struct sb_ml_job *j, const char *dir, bool *created, bool may_exist)
 {
 	if (j->nodiskio || *created)
 		return true;
@@ -144,6 +146,8 @@ static bool make_dir(struct sb_ml_job *j, const char *dir, bool *created)
 		*created = true;
 		return true;
 	}
+	if (errno == EEXIST && may_exist)
+		return true;
 	return sb_ml_fail(&j->workers[0], errno, "cannot create the folder", dir) == 0;
 }
 
@@ -206,14 +210,14 @@ void sb_ml_ckpt_run(struct sb_ml_job *j)
 	struct rank_arg *args = calloc(c->ranks, sizeof(*args));
 	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer, wsum = 0;
 	j->start_ns = sb_now_ns();
-	if (args && make_dir(j, c->folder, &c->folder_created)) {
+	if (args && make_dir(j, c->folder, &c->folder_created, true)) {
 		for (unsigned k = 0; k < s->num_checkpoints_write && !sb_run_stopping(); k++) {
 			char dir[PATH_LEN];
 			if (k && s->time_between_checkpoints_us &&
 			    !sb_sleep_until(sb_now_ns() + s->time_between_checkpoints_us * 1000))
 				break;
 			step_dir(c, k, dir, sizeof(dir));
-			uint64_t ns = make_dir(j, dir, &c->dir_created[k]) ? ckpt_phase(j, k, SB_DDIR_WRITE, args) : 0;
+			uint64_t ns = make_dir(j, dir, &c->dir_created[k], false) ? ckpt_phase(j, k, SB_DDIR_WRITE, args) : 0;
 			if (!ns)
 				break;
 			add_point(&cr->write, k, ns, bytes);
