@@ -69,6 +69,10 @@ check-one: $(BIN) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN))
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)
 
+# regenerate the option tables in HOWTO.md from the option table
+howto: $(BIN)
+	@sh t/howto-options.sh $(BIN) HOWTO.md
+
 bench: all
 	@sh bench/run.sh
 
@@ -84,5 +88,5 @@ clean:
 distclean: clean
 	rm -f config.h config.mak
 
-.PHONY: all check check-one unit bench install clean distclean storbench
+.PHONY: all check check-one unit howto bench install clean distclean storbench
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(B)/storbench.d

@@ -10,6 +10,7 @@
 #include "engines/engine.h"
 #include "lib/log.h"
 #include "output/output.h"
+#include "parse/options.h"
 #include "parse/parse.h"
 
 struct cmdline {
@@ -39,6 +40,7 @@ static void usage(FILE *f)
 		"  --parse-only         check the job files and print the expanded jobs; touch no file\n"
 		"  --datagen            create the datasets of workload=train jobs, run nothing\n"
 		"  --cmdhelp[=OPTION]   list every job option, or describe one\n"
+		"  --cmdhelp-markdown   every job option as the Markdown tables of HOWTO.md\n"
 		"  --enghelp            list the I/O engines this build has\n"
 		"  --version            print the version\n"
 		"  --help               this text\n"
@@ -130,6 +132,9 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			for (unsigned e = 0; sb_engines[e]; e++)
 				printf("  %-10s %s\n", sb_engines[e]->name,
 				       sb_engines[e]->description ? sb_engines[e]->description : "");
+			return SB_EXIT_OK;
+		} else if (!strcmp(a, "--cmdhelp-markdown")) {
+			sb_options_markdown(stdout);
 			return SB_EXIT_OK;
 		} else if (is_prefix_opt(a, "--cmdhelp", &v)) {
 			return sb_cmdhelp(stdout, v && *v ? v : NULL) ? SB_EXIT_CMDLINE : SB_EXIT_OK;

@@ -29,9 +29,20 @@ def read_bw(j):
 def write_bw(j):
     return sum(job["write"]["bw_bytes"] for job in j["jobs"])
 
+def total_ios(j):
+    return sum(job[d]["total_ios"] for job in j["jobs"] for d in ("read", "write"))
+
+
+# metric "cpu_per_io": the whole process's CPU time (all its threads, from
+# getrusage of the child) divided by the I/Os it did, in microseconds
 BENCHES = {
     "null-4k-randread": ("null-4k-randread.fio", read_iops, "IOPS", "higher", 1.5),
     "psync-shm-4k-randread": ("psync-shm-4k-randread.fio", read_iops, "IOPS", "higher", 1.0),
+    "io_uring-shm-qd32": ("io_uring-shm-4k-randread-qd32.fio", read_iops, "IOPS", "higher", 1.2),
+    "libaio-disk-qd64": ("libaio-disk-4k-randread-qd64.fio", read_iops, "IOPS", "higher", 1.0),
+    "libaio-disk-qd64-cpu": ("libaio-disk-4k-randread-qd64.fio", "cpu_per_io", "CPU us/IO", "lower", 0.8),
+    "seq-1m-direct-write": ("seq-1m-direct-write.fio", write_bw, "bytes/s", "higher", 0.98),
+    "seq-1m-direct-read": ("seq-1m-direct-read.fio", read_bw, "bytes/s", "higher", 0.98),
     "trivial-wall": ("trivial.fio", "wall", "wall s", "lower", 1.0),
     "trivial-rss": ("trivial.fio", "rss", "peak RSS KiB", "lower", 1.0),
 }
@@ -59,6 +70,8 @@ def measure(tool, path, job, metric, env):
         return wall
     if metric == "rss":
         return rss  # children's max RSS so far: run trivial benches in their own process
+    if metric == "cpu_per_io":
+        return cpu * 1e6 / total_ios(data)
     return metric(data)
 
 
@@ -73,9 +86,12 @@ def main():
         sys.exit("bench: fio not found (apt-get install fio)")
     fio_ver = subprocess.run([a.fio, "--version"], capture_output=True, text=True).stdout.strip()
     names = a.names or list(BENCHES)
-    with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as d:
-        env = dict(os.environ, BENCH_DIR=d)
-        print(f"storbench vs {fio_ver}, {a.reps} alternating runs each, median; files in {d}")
+    disk_base = os.environ.get("BENCH_DISK_DIR", "/var/tmp")
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as d, \
+            tempfile.TemporaryDirectory(dir=disk_base, prefix="sbbench.") as dd:
+        env = dict(os.environ, BENCH_DIR=d, BENCH_DISK_DIR=dd)
+        print(f"storbench vs {fio_ver}, {a.reps} alternating runs each, median; "
+              f"tmpfs files in {d}, disk files in {dd}")
         print(f"{'benchmark':26} {'metric':14} {'fio':>14} {'storbench':>14} {'ratio':>7} {'target':>8}")
         for name in names:
             jobf, metric, label, better, target = BENCHES[name]

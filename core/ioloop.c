@@ -269,7 +269,7 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 	const struct sb_jobspec *s = t->spec;
 	struct aq q = {
 		.depth = t->etd.iodepth,
-		.batch = s->iodepth_batch_submit ? s->iodepth_batch_submit : 1,
+		.batch = s->iodepth_batch_submit ? s->iodepth_batch_submit : t->etd.iodepth,
 		.cmin = s->iodepth_batch_complete_min,
 		.cmax = s->iodepth_batch_complete_max ? s->iodepth_batch_complete_max : t->etd.iodepth,
 		.nfree = t->etd.nios,

@@ -3,14 +3,17 @@
  * storbench's own keys are added beside fio's, never in their place.  JSON+
  * adds the non-empty histogram buckets ("bins": value ns -> count). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "output/compare.h"
 #include "output/derive.h"
 #include "output/jsonw.h"
 #include "output/ml_out.h"
 #include "output/output.h"
+#include "stats/host.h"
 
 struct lat_view {
 	const struct sb_stat *s;
@@ -103,11 +106,14 @@ static void json_ddir(struct sb_jw *w, const struct sb_results *r, const struct 
 	sb_jw_obj_end(w);
 }
 
+/* The options as written.  Bare keys (time_based) are left out, as fio
+ * leaves out options given without a value. */
 static void json_opts(struct sb_jw *w, const char *key, const struct sb_opt_echo *o, unsigned n)
 {
 	sb_jw_obj_begin(w, key);
 	for (unsigned i = 0; i < n; i++)
-		sb_jw_str(w, o[i].key, o[i].value ? o[i].value : "");
+		if (o[i].value && *o[i].value)
+			sb_jw_str(w, o[i].key, o[i].value);
 	sb_jw_obj_end(w);
 }
 
@@ -189,6 +195,78 @@ static void json_disk(struct sb_jw *w, const struct sb_disk_util *du)
 	sb_jw_obj_end(w);
 }
 
+/* ---- "host": the collectors' emitter callbacks onto this writer ---- */
+
+static void h_bobj(void *ctx, const char *key) { sb_jw_obj_begin(ctx, key); }
+static void h_eobj(void *ctx) { sb_jw_obj_end(ctx); }
+static void h_barr(void *ctx, const char *key) { sb_jw_arr_begin(ctx, key); }
+static void h_earr(void *ctx) { sb_jw_arr_end(ctx); }
+static void h_u64(void *ctx, const char *key, uint64_t v) { sb_jw_u64(ctx, key, v); }
+static void h_str(void *ctx, const char *key, const char *v) { sb_jw_str(ctx, key, v); }
+static void h_bool(void *ctx, const char *key, bool v) { sb_jw_bool(ctx, key, v); }
+
+/* a figure that could not be computed is null, not 0 (0 would be a reading) */
+static void h_num(void *ctx, const char *key, double v)
+{
+	if (isfinite(v))
+		sb_jw_dbl(ctx, key, v);
+	else
+		sb_jw_null(ctx, key);
+}
+
+static void json_host(struct sb_jw *w, const struct sb_host *h)
+{
+	const struct sb_host_emitter e = {
+		.ctx = w,
+		.begin_object = h_bobj, .end_object = h_eobj,
+		.begin_array = h_barr, .end_array = h_earr,
+		.num = h_num, .u64 = h_u64, .str = h_str, .boolean = h_bool,
+	};
+	sb_jw_obj_begin(w, "host");
+	sb_host_emit(h, &e);
+	sb_jw_obj_end(w);
+}
+
+/* ---- "comparisons": jobs that differ in one option (output/compare.h) ---- */
+
+static void json_cmp_row(struct sb_jw *w, const struct sb_cmp_row *row)
+{
+	sb_jw_obj_begin(w, NULL);
+	sb_jw_str(w, "jobname", row->job->name);
+	sb_jw_str(w, "value", row->value);
+	sb_jw_dbl(w, "iops", row->iops);
+	sb_jw_u64(w, "bw_bytes", row->bw_bytes);
+	sb_jw_u64(w, "clat_p50_ns", row->clat_p50_ns);
+	sb_jw_u64(w, "clat_p99_ns", row->clat_p99_ns);
+	sb_jw_u64(w, "clat_p99_9_ns", row->clat_p99_9_ns);
+	sb_jw_dbl(w, "usr_cpu", row->usr_cpu);
+	sb_jw_dbl(w, "sys_cpu", row->sys_cpu);
+	sb_jw_dbl(w, "cpu_us_per_io", row->cpu_us_per_io);
+	sb_jw_dbl(w, "ratio", row->ratio);
+	sb_jw_obj_end(w);
+}
+
+static int json_comparisons(struct sb_jw *w, const struct sb_results *r)
+{
+	struct sb_cmp c;
+	int rc = sb_cmp_build(r, &c);
+	sb_jw_arr_begin(w, "comparisons");
+	for (size_t i = 0; i < c.nsets; i++) {
+		const struct sb_cmp_set *s = &c.sets[i];
+		sb_jw_obj_begin(w, NULL);
+		sb_jw_str(w, "option", s->option);
+		sb_jw_str(w, "metric", s->metric);
+		sb_jw_arr_begin(w, "rows");
+		for (size_t k = 0; k < s->nrows; k++)
+			json_cmp_row(w, &s->rows[k]);
+		sb_jw_arr_end(w);
+		sb_jw_obj_end(w);
+	}
+	sb_jw_arr_end(w);
+	sb_cmp_free(&c);
+	return rc;
+}
+
 /* ctime()'s text without its newline */
 static void time_text(time_t t, char *buf, size_t len)
 {
@@ -221,6 +299,9 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	for (size_t i = 0; i < r->ndisks; i++)
 		json_disk(&w, &r->disks[i]);
 	sb_jw_arr_end(&w);
+	if (r->host)
+		json_host(&w, r->host);
+	int rc = json_comparisons(&w, r);
 	sb_jw_obj_end(&w);
-	return ferror(f) ? -EIO : 0;
+	return ferror(f) ? -EIO : rc;
 }

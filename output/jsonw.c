@@ -156,3 +156,9 @@ void sb_jw_bool(struct sb_jw *w, const char *key, bool v)
 	element(w, key);
 	fputs(v ? "true" : "false", w->f);
 }
+
+void sb_jw_null(struct sb_jw *w, const char *key)
+{
+	element(w, key);
+	fputs("null", w->f);
+}

@@ -1,17 +1,22 @@
 /* normal.c: the human-readable report, laid out like fio's: one block per job
  * (IOPS and bandwidth first, then latencies, percentiles, samples, latency
  * distribution, CPU and I/O depths), the run status of each group, and the
- * disk statistics.  Units scale with the numbers (KiB/MiB/GiB, nsec/usec/
- * msec); kb_base=1000 puts SI units first, unit_base=1 shows bits. */
+ * disk statistics, the host counters and, when jobs differ in one option, a
+ * side-by-side comparison table per set of such jobs.  Units scale with the
+ * numbers (KiB/MiB/GiB, nsec/usec/msec); kb_base=1000 puts SI units first,
+ * unit_base=1 shows bits. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
+#include "output/compare.h"
 #include "output/derive.h"
 #include "output/ml_out.h"
 #include "output/output.h"
 #include "output/units.h"
+#include "stats/host.h"
 
 #define PCTL_PER_LINE 4
 #define LAT_PER_LINE 5
@@ -26,8 +31,8 @@ static void lat_line(FILE *f, const char *name, const struct sb_stat *s)
 	char mn[32], mx[32];
 	double dev = sb_stat_stddev(s);
 	struct sb_lat_unit u = sb_lat_unit_pick(s->min, s->max, dev, 1);
-	sb_fmt_scaled(mn, sizeof(mn), (double)s->min / u.div, 1000, 6);
-	sb_fmt_scaled(mx, sizeof(mx), (double)s->max / u.div, 1000, 6);
+	sb_out_fmt_scaled(mn, sizeof(mn), (double)s->min / u.div, 1000, 6);
+	sb_out_fmt_scaled(mx, sizeof(mx), (double)s->max / u.div, 1000, 6);
 	fprintf(f, "%s (%s): min=%s, max=%s, avg=%5.2f, stdev=%5.2f\n", name, u.name, mn, mx,
 		s->mean / u.div, dev / u.div);
 }
@@ -94,10 +99,10 @@ static void ddir_block(FILE *f, const struct sb_results *r, const struct sb_job_
 	int clat_p = j->spec ? j->spec->clat_percentiles : 1;
 	int lat_p = j->spec ? j->spec->lat_percentiles : 0;
 
-	sb_fmt_scaled(iops, sizeof(iops), sb_out_iops(j, d), 1000, 4);
-	sb_fmt_bw(b1, sizeof(b1), bw, c->base, c->bits);
-	sb_fmt_bw(b2, sizeof(b2), bw, c->alt, c->bits);
-	sb_fmt_size(io, sizeof(io), (double)st->io_bytes[d], c->base);
+	sb_out_fmt_scaled(iops, sizeof(iops), sb_out_iops(j, d), 1000, 4);
+	sb_out_fmt_bw(b1, sizeof(b1), bw, c->base, c->bits);
+	sb_out_fmt_bw(b2, sizeof(b2), bw, c->alt, c->bits);
+	sb_out_fmt_size(io, sizeof(io), (double)st->io_bytes[d], c->base);
 	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", sb_ddir_names[d], iops, b1,
 		b2, io, j->runtime_ms[d]);
 	if (st->slat[d].n)
@@ -205,14 +210,14 @@ static void group_block(FILE *f, const struct sb_group_result *g)
 		char a1[32], a2[32], mn1[32], mx1[32], mn2[32], mx2[32], io1[32], io2[32];
 		if (!gd->max_run_ms && !gd->io_bytes)
 			continue;
-		sb_fmt_bw(a1, sizeof(a1), (double)gd->agg_bw, base, bits);
-		sb_fmt_bw(a2, sizeof(a2), (double)gd->agg_bw, alt, bits);
-		sb_fmt_bw(mn1, sizeof(mn1), (double)gd->min_bw, base, bits);
-		sb_fmt_bw(mx1, sizeof(mx1), (double)gd->max_bw, base, bits);
-		sb_fmt_bw(mn2, sizeof(mn2), (double)gd->min_bw, alt, bits);
-		sb_fmt_bw(mx2, sizeof(mx2), (double)gd->max_bw, alt, bits);
-		sb_fmt_size(io1, sizeof(io1), (double)gd->io_bytes, base);
-		sb_fmt_size(io2, sizeof(io2), (double)gd->io_bytes, alt);
+		sb_out_fmt_bw(a1, sizeof(a1), (double)gd->agg_bw, base, bits);
+		sb_out_fmt_bw(a2, sizeof(a2), (double)gd->agg_bw, alt, bits);
+		sb_out_fmt_bw(mn1, sizeof(mn1), (double)gd->min_bw, base, bits);
+		sb_out_fmt_bw(mx1, sizeof(mx1), (double)gd->max_bw, base, bits);
+		sb_out_fmt_bw(mn2, sizeof(mn2), (double)gd->min_bw, alt, bits);
+		sb_out_fmt_bw(mx2, sizeof(mx2), (double)gd->max_bw, alt, bits);
+		sb_out_fmt_size(io1, sizeof(io1), (double)gd->io_bytes, base);
+		sb_out_fmt_size(io2, sizeof(io2), (double)gd->io_bytes, alt);
 		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64
 			   "msec\n",
 			up[d], a1, a2, mn1, mx1, mn2, mx2, io1, io2, gd->min_run_ms, gd->max_run_ms);
@@ -233,6 +238,59 @@ static void disk_block(FILE *f, const struct sb_results *r)
 	}
 }
 
+/* "35.1us": latency with its unit, 3-4 significant digits */
+static char *fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	double v = (double)ns;
+	unsigned u = 0;
+	while (v >= 1000.0 && u < 3) {
+		v /= 1000.0;
+		u++;
+	}
+	snprintf(buf, len, "%.*f%s", u == 0 || v >= 100.0 ? 0 : v >= 10.0 ? 1 : 2, v, unit[u]);
+	return buf;
+}
+
+static void cmp_row(FILE *f, const struct sb_results *r, const struct sb_cmp_row *row, int w)
+{
+	const struct sb_job_result *j = row->job;
+	const struct sb_group_result *g = sb_out_group(r, j->groupid);
+	char iops[32], bw[32], p50[32], p99[32], p999[32];
+
+	sb_out_fmt_scaled(iops, sizeof(iops), row->iops, 1000, 4);
+	sb_out_fmt_bw(bw, sizeof(bw), (double)row->bw_bytes, sb_out_kb_base(j, g), sb_out_bits(j, g));
+	fprintf(f, "  %-*s %8s %12s %9s %9s %9s %6.1f%% %6.1f%% %10.2f %6.2f  %s\n", w, row->value,
+		iops, bw, fmt_ns(p50, sizeof(p50), row->clat_p50_ns),
+		fmt_ns(p99, sizeof(p99), row->clat_p99_ns),
+		fmt_ns(p999, sizeof(p999), row->clat_p99_9_ns), row->usr_cpu, row->sys_cpu,
+		row->cpu_us_per_io, row->ratio, j->name);
+}
+
+static void cmp_table(FILE *f, const struct sb_results *r, const struct sb_cmp_set *s)
+{
+	int w = (int)strlen(s->option);
+	for (size_t i = 0; i < s->nrows; i++)
+		if ((int)strlen(s->rows[i].value) > w)
+			w = (int)strlen(s->rows[i].value);
+	fprintf(f, "\nComparison by %s (ratio: %s relative to the first row):\n", s->option,
+		strcmp(s->metric, "iops") ? "bandwidth" : "IOPS");
+	fprintf(f, "  %-*s %8s %12s %9s %9s %9s %7s %7s %10s %6s  %s\n", w, s->option, "IOPS", "BW",
+		"clat p50", "p99", "p99.9", "usr", "sys", "CPU us/IO", "ratio", "job");
+	for (size_t i = 0; i < s->nrows; i++)
+		cmp_row(f, r, &s->rows[i], w);
+}
+
+static int cmp_block(FILE *f, const struct sb_results *r)
+{
+	struct sb_cmp c;
+	int rc = sb_cmp_build(r, &c);
+	for (size_t i = 0; i < c.nsets; i++)
+		cmp_table(f, r, &c.sets[i]);
+	sb_cmp_free(&c);
+	return rc;
+}
+
 int sb_write_normal(FILE *f, const struct sb_results *r)
 {
 	if (r->interrupted)
@@ -242,5 +300,10 @@ int sb_write_normal(FILE *f, const struct sb_results *r)
 	for (size_t i = 0; i < r->ngroups; i++)
 		group_block(f, &r->groups[i]);
 	disk_block(f, r);
-	return ferror(f) ? -EIO : 0;
+	if (r->host) {
+		fputc('\n', f);
+		sb_host_print(r->host, f);
+	}
+	int rc = cmp_block(f, r);
+	return ferror(f) ? -EIO : rc;
 }

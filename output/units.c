@@ -18,7 +18,7 @@ static unsigned int_digits(double v)
 	return d;
 }
 
-char *sb_fmt_scaled(char *buf, size_t len, double v, unsigned base, unsigned maxdigits)
+char *sb_out_fmt_scaled(char *buf, size_t len, double v, unsigned base, unsigned maxdigits)
 {
 	const char *const *pfx = base == 1024 ? iec : si;
 	double limit = pow(10.0, maxdigits);
@@ -53,19 +53,19 @@ char *sb_fmt_scaled(char *buf, size_t len, double v, unsigned base, unsigned max
 static char *fmt_unit(char *buf, size_t len, double v, unsigned base, const char *unit)
 {
 	char num[32];
-	sb_fmt_scaled(num, sizeof(num), v, base, 4);
+	sb_out_fmt_scaled(num, sizeof(num), v, base, 4);
 	snprintf(buf, len, "%s%s", num, unit);
 	return buf;
 }
 
-char *sb_fmt_bw(char *buf, size_t len, double bytes_per_s, unsigned base, int bits)
+char *sb_out_fmt_bw(char *buf, size_t len, double bytes_per_s, unsigned base, int bits)
 {
 	if (bits)
 		return fmt_unit(buf, len, bytes_per_s * 8.0, base, "bit/s");
 	return fmt_unit(buf, len, bytes_per_s, base, "B/s");
 }
 
-char *sb_fmt_size(char *buf, size_t len, double bytes, unsigned base)
+char *sb_out_fmt_size(char *buf, size_t len, double bytes, unsigned base)
 {
 	return fmt_unit(buf, len, bytes, base, "B");
 }

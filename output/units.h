@@ -9,12 +9,12 @@
 /* v scaled by base (1000 or 1024) until it fits in maxdigits integer digits,
  * with as many decimals as still fit: 20932 -> "20.9k", 8927 -> "8927".
  * base 1024 uses "Ki", "Mi", ...; base 1000 "k", "M", ... */
-char *sb_fmt_scaled(char *buf, size_t len, double v, unsigned base, unsigned maxdigits);
+char *sb_out_fmt_scaled(char *buf, size_t len, double v, unsigned base, unsigned maxdigits);
 /* bytes/s -> "81.7MiB/s" (base 1024) or "85.7MB/s" (base 1000);
  * bits: "654Mibit/s" / "685Mbit/s" */
-char *sb_fmt_bw(char *buf, size_t len, double bytes_per_s, unsigned base, int bits);
+char *sb_out_fmt_bw(char *buf, size_t len, double bytes_per_s, unsigned base, int bits);
 /* bytes -> "81.8MiB" / "85.7MB" */
-char *sb_fmt_size(char *buf, size_t len, double bytes, unsigned base);
+char *sb_out_fmt_size(char *buf, size_t len, double bytes, unsigned base);
 
 /* A latency unit for a set of nanosecond values: "nsec", "usec" or "msec"
  * and the divisor.  Larger units are picked once the smallest value has

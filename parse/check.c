@@ -70,8 +70,10 @@ static void resolve(struct sb_jobctx *c)
 			s->bs_min[d] = s->bs_max[d] = s->bs[d];
 		}
 	}
+	/* fio: the most completions reaped at once defaults to the fewest
+	 * waited for, so a full queue is topped up one I/O at a time */
 	if (!s->iodepth_batch_complete_max)
-		s->iodepth_batch_complete_max = s->iodepth;
+		s->iodepth_batch_complete_max = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
 }
 
 static unsigned check_bs_size(const struct sb_jobctx *c)

@@ -236,15 +236,16 @@ void sb_options_markdown(FILE *f)
 	const char *cat[32];
 	unsigned nc = categories(cat, 32);
 	for (unsigned c = 0; c < nc; c++) {
-		fprintf(f, "### %s\n\n| Option | Type | Default | Description |\n|---|---|---|---|\n", cat[c]);
+		fprintf(f, "### %s\n\n| Option | Type | Unit | Default | Description |\n|---|---|---|---|---|\n",
+			cat[c]);
 		for (unsigned i = 0; i < sb_options_count(); i++) {
 			const struct sb_option *o = sb_option_at(i);
 			if (strcmp(o->category, cat[c]))
 				continue;
 			fprintf(f, "| ");
 			print_names(f, o, "`");
-			fprintf(f, " | %s | %s | %s |\n", sb_opt_type_name(o->type), o->def ? o->def : "",
-				o->help);
+			fprintf(f, " | %s | %s | %s | %s |\n", sb_opt_type_name(o->type), o->unit ? o->unit : "",
+				o->def ? o->def : "", o->help);
 		}
 		fprintf(f, "\n");
 	}

@@ -208,7 +208,7 @@ static int expand_vars(struct pp *pp, const char *file, unsigned line, const cha
 				val = dflt;
 			} else if (!val) {
 				pp_err(pp, file, line, "environment variable '%s' is not set (used as ${%s}): "
-				       "export it, write the value, or give a default: ${%s:-value}",
+				       "export it, write the value, or give a default as ${%s:-VALUE}",
 				       name, name, name);
 				return -EINVAL;
 			}

@@ -85,9 +85,9 @@ struct sb_jobspec {
 	bool thread;                /* accepted for fio compatibility: jobs always run as threads */
 	char ioengine[SB_ENGINE_NAME_MAX];
 	unsigned iodepth;           /* I/Os in flight (default 1) */
-	unsigned iodepth_batch_submit;       /* 0/1 = submit as they are queued */
+	unsigned iodepth_batch_submit;       /* I/Os per submit call; 0 = iodepth (fio) */
 	unsigned iodepth_batch_complete_min; /* default 1 */
-	unsigned iodepth_batch_complete_max; /* default iodepth */
+	unsigned iodepth_batch_complete_max; /* default iodepth_batch_complete_min (fio) */
 	bool direct;                /* O_DIRECT; buffered=0 sets it */
 	unsigned fsync;             /* fsync after every N writes; 0 = never */
 	unsigned fdatasync;         /* fdatasync after every N writes; 0 = never */

@@ -137,7 +137,7 @@ static const struct sb_option table[] = {
 	  OFF(iodepth_batch_complete_min), 0, "1", 0, 65536, 0, NULL, NULL, 0, C_ENG,
 	  "fewest completions to wait for (0: poll)" },
 	{ "iodepth_batch_complete_max", {0}, SB_OT_UINT, OFF(iodepth_batch_complete_max), 0, NULL, 0,
-	  65536, 0, NULL, NULL, 0, C_ENG, "most completions to reap at once (default: iodepth)" },
+	  65536, 0, NULL, NULL, 0, C_ENG, "most completions to reap at once (default: iodepth_batch_complete_min)" },
 	{ "direct", {0}, SB_OT_BOOL, OFF(direct), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
 	  "use O_DIRECT (non-buffered) I/O" },
 	{ "buffered", {0}, SB_OT_BOOL, OFF(direct), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_INVERSE, C_ENG,

@@ -51,6 +51,8 @@ struct sb_disk_util {
 	double util;                      /* percent: io_ticks / wall time */
 };
 
+struct sb_host;  /* stats/host.h */
+
 struct sb_results {
 	const char *version;         /* "storbench-X.Y.Z" */
 	time_t timestamp;            /* wall clock at the end of the run */
@@ -63,6 +65,9 @@ struct sb_results {
 	size_t ndisks;
 	const struct sb_joblist *joblist; /* for the global/job options echo */
 	bool interrupted;            /* stopped by SIGINT/SIGTERM: partial results */
+	/* host counters of the run (stats/host.h); NULL = none collected.  Not
+	 * owned: whoever opened it closes it after the outputs are written. */
+	const struct sb_host *host;
 };
 
 void sb_results_free(struct sb_results *r);

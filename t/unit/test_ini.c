@@ -88,8 +88,27 @@ static void test_values_round_trip(void)
 	sb_ini_free(&ini);
 }
 
-/* ${VAR:-default}: the variable when set and non-empty, else the default */
-static void test_var_default(void)
+/* ${VAR:-default}: the default when VAR is unset or empty, VAR otherwise */
+static void test_var_defaults(void)
+{
+	struct sb_ini ini;
+	unsetenv("SB_T_UNSET");
+	setenv("SB_T_EMPTY", "", 1);
+	setenv("SB_T_SET", "/mnt/nvme", 1);
+	const char *text = "[j]\nsize=${SB_T_UNSET:-8m}\nbs=${SB_T_EMPTY:-4k}\n"
+			   "directory=${SB_T_SET:-.}\nfilename=${SB_T_UNSET:-}x\n";
+	CU_ASSERT_EQUAL_FATAL(parse(&ini, text), 0);
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "size")->value, "8m");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "bs")->value, "4k");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "directory")->value, "/mnt/nvme");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "filename")->value, "x");
+	sb_ini_free(&ini);
+	unsetenv("SB_T_EMPTY");
+	unsetenv("SB_T_SET");
+}
+
+/* defaults may nest: ${A:-${B:-x}} (the job files use it) */
+static void test_var_nested(void)
 {
 	struct sb_ini ini;
 	setenv("SB_T_SCALE", "0.5", 1);
@@ -119,6 +138,7 @@ static void test_errors(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:3: section header '[broken' has no closing ']'"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:4: invalid section name '[]'"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:5: environment variable 'SB_T_UNSET' is not set"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "${SB_T_UNSET:-VALUE}"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:6: '=5' has no option name"));
 	sb_ini_free(&ini);
 
@@ -171,7 +191,8 @@ static void test_include(void)
 static CU_TestInfo tests[] = {
 	{ "sections, lines, repeats", test_sections_and_lines },
 	{ "values survive iniparser", test_values_round_trip },
-	{ "${VAR:-default}", test_var_default },
+	{ "${VAR:-default}", test_var_defaults },
+	{ "${A:-${B:-x}} nested", test_var_nested },
 	{ "pre-pass errors", test_errors },
 	{ "include", test_include },
 	CU_TEST_INFO_NULL,

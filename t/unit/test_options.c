@@ -170,7 +170,7 @@ static void test_markdown(void)
 	sb_options_markdown(f);
 	fclose(f);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "### Block size\n"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "| `bs` (`blocksize`) | size split | 4k |"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "| `bs` (`blocksize`) | size split | bytes | 4k |"));
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		char cell[80];
 		snprintf(cell, sizeof(cell), "| `%s`", sb_option_at(i)->name);

@@ -1,7 +1,7 @@
 /* test_output.c: the writers of sb_results.  JSON must be one valid document
  * with fio's keys and the numbers put in; terse must keep fio's v3 field
  * count and positions; normal output must scale units as fio users read
- * them.  A small validating JSON parser below checks the JSON. */
+ * them.  A small validating JSON parser (test_output_json.c) checks the JSON. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,167 +9,9 @@
 #include <string.h>
 
 #include "harness.h"
+#include "test_output_json.h"
 #include "output/output.h"
 #include "output/units.h"
-
-/* ---- a minimal JSON validator with path lookup ("jobs/0/read/bw") ---- */
-
-static const char *ws(const char *p)
-{
-	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
-		p++;
-	return p;
-}
-
-static const char *skip_value(const char *p);
-
-static const char *skip_string(const char *p)
-{
-	if (*p++ != '"')
-		return NULL;
-	while (*p && *p != '"') {
-		if ((unsigned char)*p < 0x20)
-			return NULL;
-		if (*p == '\\') {
-			p++;
-			if (*p == 'u') {
-				for (int i = 1; i <= 4; i++)
-					if (!strchr("0123456789abcdefABCDEF", p[i]) || !p[i])
-						return NULL;
-				p += 4;
-			} else if (!*p || !strchr("\"\\/bfnrt", *p)) {
-				return NULL;
-			}
-		}
-		p++;
-	}
-	return *p == '"' ? p + 1 : NULL;
-}
-
-static const char *skip_number(const char *p)
-{
-	const char *s = p;
-	if (*p == '-')
-		p++;
-	if (*p < '0' || *p > '9')
-		return NULL;
-	if (*p == '0' && p[1] >= '0' && p[1] <= '9')
-		return NULL;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (*p == '.') {
-		p++;
-		if (*p < '0' || *p > '9')
-			return NULL;
-		while (*p >= '0' && *p <= '9')
-			p++;
-	}
-	return p > s ? p : NULL;
-}
-
-static const char *skip_container(const char *p, char close, int is_obj)
-{
-	p = ws(p + 1);
-	if (*p == close)
-		return p + 1;
-	for (;;) {
-		if (is_obj) {
-			p = skip_string(ws(p));
-			if (!p || *(p = ws(p)) != ':')
-				return NULL;
-			p++;
-		}
-		p = skip_value(p);
-		if (!p)
-			return NULL;
-		p = ws(p);
-		if (*p == close)
-			return p + 1;
-		if (*p++ != ',')
-			return NULL;
-	}
-}
-
-static const char *skip_value(const char *p)
-{
-	p = ws(p);
-	if (*p == '{')
-		return skip_container(p, '}', 1);
-	if (*p == '[')
-		return skip_container(p, ']', 0);
-	if (*p == '"')
-		return skip_string(p);
-	if (!strncmp(p, "true", 4))
-		return p + 4;
-	if (!strncmp(p, "false", 5))
-		return p + 5;
-	if (!strncmp(p, "null", 4))
-		return p + 4;
-	return skip_number(p);
-}
-
-static int json_valid(const char *doc)
-{
-	const char *e = skip_value(doc);
-	return e && *ws(e) == 0;
-}
-
-/* the value at path (segments split by '/'), NULL if absent */
-static const char *jget(const char *doc, const char *path)
-{
-	const char *p = ws(doc);
-	char seg[128];
-	while (*path) {
-		size_t n = strcspn(path, "/");
-		snprintf(seg, sizeof(seg), "%.*s", (int)n, path);
-		path += n + (path[n] == '/');
-		if (*p == '[') {
-			long idx = strtol(seg, NULL, 10);
-			p = ws(p + 1);
-			for (long i = 0; i < idx && p; i++) {
-				p = skip_value(p);
-				p = p ? ws(p) : NULL;
-				if (!p || *p != ',')
-					return NULL;
-				p = ws(p + 1);
-			}
-			if (!p || *p == ']')
-				return NULL;
-			continue;
-		}
-		if (*p != '{')
-			return NULL;
-		p = ws(p + 1);
-		for (;;) {
-			const char *k = p, *ke = skip_string(p);
-			if (!ke)
-				return NULL;
-			int match = (size_t)(ke - k - 2) == strlen(seg) && !strncmp(k + 1, seg, strlen(seg));
-			p = ws(ws(ke) + 1);
-			if (match)
-				break;
-			p = ws(skip_value(p));
-			if (*p != ',')
-				return NULL;
-			p = ws(p + 1);
-		}
-	}
-	return p;
-}
-
-static double jnum(const char *doc, const char *path)
-{
-	const char *v = jget(doc, path);
-	CU_ASSERT_PTR_NOT_NULL(v);
-	return v ? strtod(v, NULL) : NAN;
-}
-
-static int jstr_is(const char *doc, const char *path, const char *want)
-{
-	const char *v = jget(doc, path);
-	size_t n = strlen(want);
-	return v && v[0] == '"' && !strncmp(v + 1, want, n) && v[n + 1] == '"';
-}
 
 /* ---- the results model under test ---- */
 
@@ -325,19 +167,19 @@ static void test_parse_formats(void)
 static void test_units(void)
 {
 	char b[32];
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 20911.09, 1000, 4), "20.9k");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 8927.07, 1000, 4), "8927");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 123456, 1000, 4), "123k");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 1234567, 1000, 4), "1235k");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 99999, 1000, 4), "100k");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_scaled(b, sizeof(b), 9999900, 1000, 4), "10.0M");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 85651820, 1024, 0), "81.7MiB/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 85651820, 1000, 0), "85.7MB/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 85651820, 1024, 1), "653Mibit/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 999, 1024, 0), "999B/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_bw(b, sizeof(b), 1.5e12, 1024, 0), "1397GiB/s");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_size(b, sizeof(b), 85737472, 1024), "81.8MiB");
-	CU_ASSERT_STRING_EQUAL(sb_fmt_size(b, sizeof(b), 10000, 1024), "9.77KiB");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 20911.09, 1000, 4), "20.9k");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 8927.07, 1000, 4), "8927");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 123456, 1000, 4), "123k");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 1234567, 1000, 4), "1235k");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 99999, 1000, 4), "100k");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_scaled(b, sizeof(b), 9999900, 1000, 4), "10.0M");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 85651820, 1024, 0), "81.7MiB/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 85651820, 1000, 0), "85.7MB/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 85651820, 1024, 1), "653Mibit/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 999, 1024, 0), "999B/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 1.5e12, 1024, 0), "1397GiB/s");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_size(b, sizeof(b), 85737472, 1024), "81.8MiB");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_size(b, sizeof(b), 10000, 1024), "9.77KiB");
 	CU_ASSERT_STRING_EQUAL(sb_lat_unit_pick(3437, 38954, 2504, 1).name, "nsec");
 	CU_ASSERT_STRING_EQUAL(sb_lat_unit_pick(29000, 1232000, 11710, 1).name, "usec");
 	CU_ASSERT_STRING_EQUAL(sb_lat_unit_pick(5000000, 900000000, 2e6, 1).name, "msec");
@@ -349,51 +191,51 @@ static void test_json_values(void)
 {
 	struct fixture *fx = make_fixture();
 	char *doc = render(&fx->r, SB_FMT_JSON);
-	CU_ASSERT_FATAL(json_valid(doc));
+	CU_ASSERT_FATAL(sb_tj_valid(doc));
 	static const char head[] = "{\n  \"storbench version\" : \"storbench-0.1.0\",\n";
 	CU_ASSERT(!strncmp(doc, head, strlen(head)));
-	CU_ASSERT_EQUAL(jnum(doc, "timestamp"), 1795320804);
-	CU_ASSERT(jstr_is(doc, "global options/ioengine", "psync"));
-	CU_ASSERT(jstr_is(doc, "jobs/0/jobname", "randrw-4k"));
-	CU_ASSERT(jstr_is(doc, "jobs/0/job options/rw", "randrw"));
-	CU_ASSERT(jstr_is(doc, "jobs/1/jobname", "seqread"));
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/io_bytes"), 85737472);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/io_kbytes"), 83728);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/bw_bytes"), 85651820);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/bw"), 85651820 / 1024);
-	CU_ASSERT_DOUBLE_EQUAL(jnum(doc, "jobs/0/read/iops"), 20932000.0 / 1001, 1e-5);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/runtime"), 1001);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/total_ios"), 20932);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/write/bw"), 36601856ull * 1000 / 1001 / 1024);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/trim/iops"), 0);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/clat_ns/min"), 29000);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/clat_ns/max"), 1232000);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/clat_ns/N"), 20932);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/slat_ns/N"), 0);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/slat_ns/min"), 0);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "timestamp"), 1795320804);
+	CU_ASSERT(sb_tj_str_is(doc, "global options/ioengine", "psync"));
+	CU_ASSERT(sb_tj_str_is(doc, "jobs/0/jobname", "randrw-4k"));
+	CU_ASSERT(sb_tj_str_is(doc, "jobs/0/job options/rw", "randrw"));
+	CU_ASSERT(sb_tj_str_is(doc, "jobs/1/jobname", "seqread"));
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/io_bytes"), 85737472);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/io_kbytes"), 83728);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/bw_bytes"), 85651820);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/bw"), 85651820 / 1024);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "jobs/0/read/iops"), 20932000.0 / 1001, 1e-5);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/runtime"), 1001);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/total_ios"), 20932);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/write/bw"), 36601856ull * 1000 / 1001 / 1024);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/trim/iops"), 0);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/clat_ns/min"), 29000);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/clat_ns/max"), 1232000);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/clat_ns/N"), 20932);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/slat_ns/N"), 0);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/slat_ns/min"), 0);
 	/* percentiles come from the histogram, and match the data */
 	const struct sb_hist *h = &fx->r.jobs[0].st.clat_h[SB_DDIR_READ];
-	double p99 = jnum(doc, "jobs/0/read/clat_ns/percentile/99.000000");
+	double p99 = sb_tj_num(doc, "jobs/0/read/clat_ns/percentile/99.000000");
 	CU_ASSERT_EQUAL(p99, sb_hist_percentile(h, 99.0));
 	CU_ASSERT(fabs(p99 - 38900) / 38900 < 0.01);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/clat_ns/percentile/50.000000"), sb_hist_percentile(h, 50.0));
-	CU_ASSERT_PTR_NOT_NULL(jget(doc, "jobs/0/read/clat_ns/percentile/99.990000"));
-	CU_ASSERT_PTR_NULL(jget(doc, "jobs/0/read/lat_ns/percentile")); /* lat_percentiles=0 */
-	CU_ASSERT_PTR_NULL(jget(doc, "jobs/0/trim/clat_ns/percentile")); /* no samples */
-	CU_ASSERT_PTR_NULL(jget(doc, "jobs/0/read/clat_ns/bins"));
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/bw_min"), 85920);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/bw_agg"), 100.0);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/read/iops_samples"), 1);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/sync/total_ios"), 0);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/ctx"), 21031);
-	CU_ASSERT_DOUBLE_EQUAL(jnum(doc, "jobs/0/sys_cpu"), 48.7, 1e-6);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/iodepth_level/1"), 100.0);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/iodepth_level/>=64"), 0.0);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/iodepth_submit/4"), 100.0);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/latency_depth"), 1);
-	CU_ASSERT(jstr_is(doc, "disk_util/0/name", "vda"));
-	CU_ASSERT_DOUBLE_EQUAL(jnum(doc, "disk_util/0/util"), 66.47, 1e-6);
-	CU_ASSERT_PTR_NULL(jget(doc, "interrupted"));
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/clat_ns/percentile/50.000000"), sb_hist_percentile(h, 50.0));
+	CU_ASSERT_PTR_NOT_NULL(sb_tj_get(doc, "jobs/0/read/clat_ns/percentile/99.990000"));
+	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "jobs/0/read/lat_ns/percentile")); /* lat_percentiles=0 */
+	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "jobs/0/trim/clat_ns/percentile")); /* no samples */
+	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "jobs/0/read/clat_ns/bins"));
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/bw_min"), 85920);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/bw_agg"), 100.0);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/iops_samples"), 1);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/sync/total_ios"), 0);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/ctx"), 21031);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "jobs/0/sys_cpu"), 48.7, 1e-6);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/iodepth_level/1"), 100.0);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/iodepth_level/>=64"), 0.0);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/iodepth_submit/4"), 100.0);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/latency_depth"), 1);
+	CU_ASSERT(sb_tj_str_is(doc, "disk_util/0/name", "vda"));
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "disk_util/0/util"), 66.47, 1e-6);
+	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "interrupted"));
 	free(doc);
 	free_fixture(fx);
 }
@@ -411,17 +253,17 @@ static void test_json_latency_buckets(void)
 	for (int g = 0; g < 3; g++)
 		for (int i = 0; i < (g == 2 ? 12 : 10); i++) {
 			snprintf(path, sizeof(path), "jobs/0/%s/%s", groups[g], names[i]);
-			sum += jnum(doc, path);
+			sum += sb_tj_num(doc, path);
 		}
 	CU_ASSERT_DOUBLE_EQUAL(sum, 100.0, 1e-3);
 	/* 20931 reads at 29-39 us: [20, 50) us; one read at 1.23 ms: [1, 2) ms */
-	CU_ASSERT_DOUBLE_EQUAL(jnum(doc, "jobs/0/latency_us/50"), 100.0 * 20931 / 29868, 1e-4);
-	CU_ASSERT_DOUBLE_EQUAL(jnum(doc, "jobs/0/latency_ms/2"), 100.0 / 29868, 1e-4);
-	CU_ASSERT_EQUAL(jnum(doc, "jobs/0/latency_ns/1000"), 0.0);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "jobs/0/latency_us/50"), 100.0 * 20931 / 29868, 1e-4);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "jobs/0/latency_ms/2"), 100.0 / 29868, 1e-4);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/latency_ns/1000"), 0.0);
 	/* 8936 writes at 3.48-6.48 us: [2, 4) and [4, 10) us */
-	CU_ASSERT_DOUBLE_EQUAL(jnum(doc, "jobs/0/latency_us/4") + jnum(doc, "jobs/0/latency_us/10"),
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "jobs/0/latency_us/4") + sb_tj_num(doc, "jobs/0/latency_us/10"),
 			       100.0 * 8936 / 29868, 1e-4);
-	CU_ASSERT(jnum(doc, "jobs/0/latency_us/4") > 0);
+	CU_ASSERT(sb_tj_num(doc, "jobs/0/latency_us/4") > 0);
 	free(doc);
 	free_fixture(fx);
 }
@@ -430,13 +272,13 @@ static void test_json_plus_bins(void)
 {
 	struct fixture *fx = make_fixture();
 	char *doc = render(&fx->r, SB_FMT_JSON | SB_FMT_JSONPLUS);
-	CU_ASSERT_FATAL(json_valid(doc));
+	CU_ASSERT_FATAL(sb_tj_valid(doc));
 	/* one document even when both are asked for */
 	CU_ASSERT_PTR_NULL(strstr(strstr(doc, "\"storbench version\"") + 1, "\"storbench version\""));
-	const char *bins = jget(doc, "jobs/0/read/clat_ns/bins");
+	const char *bins = sb_tj_get(doc, "jobs/0/read/clat_ns/bins");
 	CU_ASSERT_FATAL(bins != NULL);
 	/* the counts add up to N */
-	const char *end = skip_value(bins);
+	const char *end = sb_tj_end(bins);
 	double total = 0;
 	for (const char *p = bins; p && p < end; p++) {
 		if (*p == ':')
@@ -446,9 +288,9 @@ static void test_json_plus_bins(void)
 	uint64_t v = sb_hist_bucket_value(sb_hist_index(1232000));
 	char path[96];
 	snprintf(path, sizeof(path), "jobs/0/read/clat_ns/bins/%llu", (unsigned long long)v);
-	CU_ASSERT_EQUAL(jnum(doc, path), 1);
-	CU_ASSERT_PTR_NOT_NULL(jget(doc, "jobs/0/write/lat_ns/bins"));
-	CU_ASSERT_PTR_NULL(jget(doc, "jobs/0/trim/clat_ns/bins"));
+	CU_ASSERT_EQUAL(sb_tj_num(doc, path), 1);
+	CU_ASSERT_PTR_NOT_NULL(sb_tj_get(doc, "jobs/0/write/lat_ns/bins"));
+	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "jobs/0/trim/clat_ns/bins"));
 	free(doc);
 	free_fixture(fx);
 }
@@ -459,19 +301,19 @@ static void test_json_escaping_and_edges(void)
 	snprintf(fx->r.jobs[0].name, SB_NAME_MAX, "a\"b\\c\nd\te\x01" "f\xff" "g\xc3\xa9");
 	fx->r.interrupted = true;
 	char *doc = render(&fx->r, SB_FMT_JSON);
-	CU_ASSERT(json_valid(doc));
+	CU_ASSERT(sb_tj_valid(doc));
 	CU_ASSERT_PTR_NOT_NULL(strstr(doc, "\"jobname\" : \"a\\\"b\\\\c\\nd\\te\\u0001f\\ufffdg\xc3\xa9\""));
-	CU_ASSERT_EQUAL(strncmp(jget(doc, "interrupted"), "true", 4), 0);
+	CU_ASSERT_EQUAL(strncmp(sb_tj_get(doc, "interrupted"), "true", 4), 0);
 	free(doc);
 	free_fixture(fx);
 
 	/* nothing ran: still one valid document */
 	struct sb_results empty = { 0 };
 	doc = render(&empty, SB_FMT_JSON);
-	CU_ASSERT(json_valid(doc));
-	CU_ASSERT_PTR_NOT_NULL(jget(doc, "jobs"));
-	CU_ASSERT_PTR_NULL(jget(doc, "jobs/0"));
-	CU_ASSERT_PTR_NOT_NULL(jget(doc, "global options"));
+	CU_ASSERT(sb_tj_valid(doc));
+	CU_ASSERT_PTR_NOT_NULL(sb_tj_get(doc, "jobs"));
+	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "jobs/0"));
+	CU_ASSERT_PTR_NOT_NULL(sb_tj_get(doc, "global options"));
 	free(doc);
 }
 
@@ -660,7 +502,7 @@ static void test_write_order(void)
 	char *j = strstr(out, "{\n  \"storbench version\"");
 	CU_ASSERT_FATAL(n && t && j);
 	CU_ASSERT(n < t && t < j);
-	CU_ASSERT(json_valid(j));
+	CU_ASSERT(sb_tj_valid(j));
 	free(out);
 	free_fixture(fx);
 }

@@ -1,0 +1,89 @@
+"""A fio user's job file runs unchanged, and a script reading fio's JSON or
+terse output reads storbench's.  The reference is real fio 3.33 output of the
+same job file (t/fixtures/fio-3.33/)."""
+import json
+import os
+import shutil
+
+from sbtest import SRC, SbCase
+
+REF = os.path.join(SRC, "t", "fixtures", "fio-3.33")
+
+
+def key_paths(obj, prefix=""):
+    """Every key path in a JSON document; list items collapse to [] so a job
+    or disk entry counts once."""
+    out = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            p = f"{prefix}/{k}"
+            out.add(p)
+            out |= key_paths(v, p)
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= key_paths(v, prefix + "[]")
+    return out
+
+
+class TestFioCompat(SbCase):
+    def job(self):
+        with open(os.path.join(REF, "fio-3.33-randrw.fio")) as f:
+            text = f.read().replace("/work/fiotest", self.dir)
+        return self.write_job(text, "randrw.fio")
+
+    def test_fio_json_keys_all_present(self):
+        with open(os.path.join(REF, "fio-3.33-randrw.json")) as f:
+            ref = json.load(f)
+        got = self.run_json(self.job(), cwd=self.dir)
+        missing = key_paths(ref) - key_paths(got)
+        # storbench writes "storbench version" instead of "fio version"; the
+        # "job options"/"global options" echo what the job file set (same here).
+        missing.discard("/fio version")
+        if not got.get("disk_util"):   # tmpfs or an unknown device: no disk rows
+            missing = {m for m in missing if not m.startswith("/disk_util[]")}
+        self.assertEqual(sorted(missing), [], "fio JSON keys storbench does not write")
+        self.assertEqual(got["global options"], ref["global options"] | {"directory": self.dir})
+        job = got["jobs"][0]
+        self.assertEqual(job["job options"], ref["jobs"][0]["job options"])
+        r, w = job["read"], job["write"]
+        self.assertGreater(r["total_ios"], 0)
+        share = r["total_ios"] / (r["total_ios"] + w["total_ios"])
+        self.assertAlmostEqual(share, 0.70, delta=0.01)
+        self.assertEqual(r["io_kbytes"], r["io_bytes"] // 1024)
+        self.assertEqual(r["bw"], r["bw_bytes"] // 1024)
+        self.assertEqual(list(r["clat_ns"]["percentile"]), list(ref["jobs"][0]["read"]["clat_ns"]["percentile"]))
+        self.assertEqual(r["slat_ns"]["N"], 0, "psync has no submission latency, as in fio")
+
+    def test_terse_v3_field_layout(self):
+        with open(os.path.join(REF, "fio-3.33-randrw.terse")) as f:
+            ref = f.read().strip().split(";")
+        p = self.run_sb("--output-format=terse", self.job())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        got = p.stdout.strip().split(";")
+        ndisk = (len(got) - 121) // 9
+        self.assertEqual(len(got), 121 + 9 * ndisk)
+        self.assertEqual(len(ref), 121 + 9)
+        self.assertEqual(got[0], "3")
+        self.assertTrue(got[1].startswith("storbench-"))
+        self.assertEqual(got[2], "randrw-4k")
+        # the percentile fields carry the same labels in the same places
+        for i in list(range(17, 37)) + list(range(58, 78)):
+            self.assertEqual(got[i].split("=")[0], ref[i].split("=")[0], f"field {i + 1}")
+        # read iops (field 8) and write iops (field 49) are plausible numbers
+        self.assertGreater(int(got[7]), 0)
+        self.assertGreater(int(got[48]), 0)
+
+    def test_normal_output_reads_like_fio(self):
+        p = self.run_sb(self.job())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = p.stdout
+        for needle in ("randrw-4k: (groupid=0, jobs=1): err= 0", "  read: IOPS=", "  write: IOPS=",
+                       "clat percentiles", "Run status group 0 (all jobs):", "   READ: bw=", "  WRITE: bw="):
+            self.assertIn(needle, out)
+
+    def test_json_plus_has_bins(self):
+        p = self.run_sb("--output-format=json+", self.job())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        j = json.loads(p.stdout)
+        bins = j["jobs"][0]["read"]["clat_ns"]["bins"]
+        self.assertEqual(sum(bins.values()), j["jobs"][0]["read"]["clat_ns"]["N"])

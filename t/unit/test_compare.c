@@ -1,0 +1,368 @@
+/* test_compare.c: the side-by-side comparison of jobs that differ in one
+ * option (output/compare.c) and its normal and JSON forms.  The run below is
+ * jobs/engine-compare.ini: 4k random reads and 128k sequential writes on
+ * psync (iodepth=1), libaio, io_uring and mmap (iodepth=16 from [global]),
+ * one stonewalled job each. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "output/compare.h"
+#include "output/output.h"
+#include "test_output_json.h"
+
+#define MAXJ 8
+#define MS 1000   /* runtime of every job, ms */
+
+struct run {
+	struct sb_results r;
+	struct sb_jobspec spec[MAXJ];
+};
+
+/* a spec as the parser resolves it (defaults filled in) */
+static void spec_init(struct sb_jobspec *s, const char *name, unsigned rw, uint64_t bs,
+		      const char *engine, unsigned iodepth)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(s->ioengine, sizeof(s->ioengine), "%s", engine);
+	s->rw = rw;
+	for (int d = 0; d < SB_DDIR_N; d++)
+		s->bs[d] = s->bs_min[d] = s->bs_max[d] = bs;
+	s->iodepth = iodepth;
+	s->iodepth_batch_complete_min = 1;
+	s->iodepth_batch_complete_max = iodepth;
+	s->nrfiles = s->numjobs = s->loops = s->thinktime_blocks = 1;
+	s->rwmixread = 50;
+	s->randrepeat = true;
+	s->randseed = 0x89;
+	s->sqthread_poll_cpu = -1;
+	s->size = 256ull << 20;
+	s->runtime_us = 3000000;
+	s->time_based = true;
+	s->unlink = true;
+	s->group_reporting = true;
+	s->clat_percentiles = true;
+	s->kb_base = 1024;
+	s->unit_base = 0;
+	s->stonewall = true;
+}
+
+static struct run *run_new(void)
+{
+	struct run *run = calloc(1, sizeof(*run));
+	CU_ASSERT_FATAL(run != NULL);
+	run->r.version = "storbench-0.1.0";
+	run->r.jobs = calloc(MAXJ, sizeof(*run->r.jobs));
+	CU_ASSERT_FATAL(run->r.jobs != NULL);
+	return run;
+}
+
+static void add_io(struct sb_job_result *j, int d, uint64_t ios, uint64_t clat_ns)
+{
+	for (uint64_t k = 0; k < ios; k++) {
+		sb_stat_add(&j->st.clat[d], clat_ns);
+		sb_hist_add(&j->st.clat_h[d], clat_ns);
+	}
+	j->st.total_ios[d] += ios;
+	j->st.io_bytes[d] += ios * j->spec->bs[d];
+	j->runtime_ms[d] = j->job_runtime_ms = MS;
+}
+
+/* the next job: ios I/Os of direction d at clat_ns each over MS ms */
+static struct sb_job_result *add_job(struct run *run, int d, uint64_t ios, uint64_t clat_ns)
+{
+	size_t i = run->r.njobs++;
+	struct sb_job_result *j = &run->r.jobs[i];
+	snprintf(j->name, sizeof(j->name), "%s", run->spec[i].name);
+	j->spec = &run->spec[i];
+	j->groupid = (unsigned)i;   /* stonewall: a group each */
+	j->nthreads = 1;
+	sb_tstats_init(&j->st);
+	add_io(j, d, ios, clat_ns);
+	return j;
+}
+
+static void run_free(struct run *run)
+{
+	sb_results_free(&run->r);
+	free(run);
+}
+
+static const char *const engines[] = { "psync", "libaio", "io_uring", "mmap" };
+
+static struct run *engine_compare(void)
+{
+	static const uint64_t rr_ios[] = { 10000, 20000, 25000, 5000 };
+	static const uint64_t sw_ios[] = { 800, 1000, 1200, 400 };
+	struct run *run = run_new();
+	char name[64];
+	for (int e = 0; e < 4; e++) {
+		snprintf(name, sizeof(name), "randread-4k-%s", engines[e]);
+		spec_init(&run->spec[e], name, SB_RW_READ | SB_RW_RANDOM, 4096, engines[e],
+			  e == 0 ? 1 : 16);
+		struct sb_job_result *j = add_job(run, SB_DDIR_READ, rr_ios[e], 40000 + 10000 * (uint64_t)e);
+		j->usr_cpu = 2.0 + e;
+		j->sys_cpu = 30.0 + e;
+		j->st.usr_us = 100000;
+		j->st.sys_us = 300000;
+	}
+	for (int e = 0; e < 4; e++) {
+		snprintf(name, sizeof(name), "seqwrite-128k-%s", engines[e]);
+		spec_init(&run->spec[4 + e], name, SB_RW_WRITE, 131072, engines[e], e == 0 ? 1 : 16);
+		add_job(run, SB_DDIR_WRITE, sw_ios[e], 500000);
+	}
+	return run;
+}
+
+static char *render(const struct sb_results *r, unsigned mask)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(sb_output_write(f, r, mask), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_diff_rules(void)
+{
+	struct sb_jobspec a, b;
+	const char *opt;
+	char v[64];
+
+	spec_init(&a, "a", SB_RW_READ | SB_RW_RANDOM, 4096, "psync", 1);
+	spec_init(&b, "b", SB_RW_READ | SB_RW_RANDOM, 4096, "libaio", 16);
+	/* iodepth means nothing to psync: the engine is the only difference */
+	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, &opt), 1);
+	CU_ASSERT_STRING_EQUAL(opt, "ioengine");
+	/* two async engines at different depths: two options */
+	spec_init(&a, "a", SB_RW_READ | SB_RW_RANDOM, 4096, "io_uring", 32);
+	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, NULL), 2);
+	/* depth alone on one async engine: one option, although
+	 * iodepth_batch_complete_max follows it */
+	spec_init(&a, "a", SB_RW_READ | SB_RW_RANDOM, 4096, "libaio", 1);
+	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, &opt), 1);
+	CU_ASSERT_STRING_EQUAL(opt, "iodepth");
+	/* depth on a synchronous engine: no difference at all */
+	spec_init(&a, "a", SB_RW_READ | SB_RW_RANDOM, 4096, "psync", 1);
+	spec_init(&b, "b", SB_RW_READ | SB_RW_RANDOM, 4096, "psync", 16);
+	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, &opt), 0);
+	CU_ASSERT_PTR_NULL(opt);
+	/* a job's identity and ordering are not options */
+	b = a;
+	snprintf(b.name, sizeof(b.name), "other");
+	b.description = "another job";
+	b.stonewall = false;
+	b.new_group = true;
+	b.wait_for = "a";
+	b.groupid = 7;
+	b.line = 99;
+	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, NULL), 0);
+	/* bs with its resolved range is one option, and so is direct */
+	b.bs[0] = b.bs_min[0] = b.bs_max[0] = 8192;
+	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, &opt), 1);
+	CU_ASSERT_STRING_EQUAL(opt, "bs");
+	b.direct = true;
+	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, NULL), 2);
+	/* values in job-file syntax */
+	CU_ASSERT_STRING_EQUAL(sb_cmp_value(&a, "bs", v, sizeof(v)), "4k");
+	CU_ASSERT_STRING_EQUAL(sb_cmp_value(&b, "bs", v, sizeof(v)), "8k,4k,4k");
+	CU_ASSERT_STRING_EQUAL(sb_cmp_value(&a, "rw", v, sizeof(v)), "randread");
+	CU_ASSERT_STRING_EQUAL(sb_cmp_value(&a, "runtime", v, sizeof(v)), "3s");
+	CU_ASSERT_STRING_EQUAL(sb_cmp_value(&a, "size", v, sizeof(v)), "256m");
+	CU_ASSERT_STRING_EQUAL(sb_cmp_value(&a, "nosuch", v, sizeof(v)), "");
+}
+
+static void test_engine_sets(void)
+{
+	struct run *run = engine_compare();
+	struct sb_cmp c;
+	CU_ASSERT_EQUAL_FATAL(sb_cmp_build(&run->r, &c), 0);
+	CU_ASSERT_EQUAL_FATAL(c.nsets, 2);
+	for (size_t s = 0; s < 2; s++) {
+		CU_ASSERT_STRING_EQUAL(c.sets[s].option, "ioengine");
+		CU_ASSERT_EQUAL_FATAL(c.sets[s].nrows, 4);
+		for (size_t k = 0; k < 4; k++) {
+			CU_ASSERT_STRING_EQUAL(c.sets[s].rows[k].value, engines[k]);
+			CU_ASSERT_PTR_EQUAL(c.sets[s].rows[k].job, &run->r.jobs[4 * s + k]);
+		}
+	}
+	/* random reads by IOPS, sequential writes by bandwidth */
+	const struct sb_cmp_set *rr = &c.sets[0], *sw = &c.sets[1];
+	CU_ASSERT_STRING_EQUAL(rr->metric, "iops");
+	CU_ASSERT_STRING_EQUAL(sw->metric, "bw");
+	CU_ASSERT_DOUBLE_EQUAL(rr->rows[0].iops, 10000.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(rr->rows[0].ratio, 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rr->rows[1].ratio, 2.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rr->rows[2].ratio, 2.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rr->rows[3].ratio, 0.5, 1e-12);
+	CU_ASSERT_EQUAL(sw->rows[1].bw_bytes, 1000ull * 131072);
+	CU_ASSERT_DOUBLE_EQUAL(sw->rows[1].ratio, 1.25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sw->rows[2].ratio, 1.5, 1e-12);
+	/* 400 ms of CPU over 20000 I/Os; percentages as the job reported them */
+	CU_ASSERT_DOUBLE_EQUAL(rr->rows[1].cpu_us_per_io, 20.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(rr->rows[1].usr_cpu, 3.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(rr->rows[1].sys_cpu, 31.0, 1e-12);
+	CU_ASSERT_EQUAL(rr->rows[2].clat_p50_ns, sb_hist_bucket_value(sb_hist_index(60000)));
+	CU_ASSERT_EQUAL(rr->rows[2].clat_p99_9_ns, sb_hist_bucket_value(sb_hist_index(60000)));
+	sb_cmp_free(&c);
+	run_free(run);
+}
+
+static size_t nsets(struct run *run)
+{
+	struct sb_cmp c;
+	CU_ASSERT_EQUAL(sb_cmp_build(&run->r, &c), 0);
+	size_t n = c.nsets;
+	sb_cmp_free(&c);
+	return n;
+}
+
+static void test_no_sets(void)
+{
+	struct run *run = run_new();
+	/* one job */
+	spec_init(&run->spec[0], "a", SB_RW_READ, 4096, "libaio", 16);
+	add_job(run, SB_DDIR_READ, 100, 1000);
+	CU_ASSERT_EQUAL(nsets(run), 0);
+	/* engine and block size both differ */
+	spec_init(&run->spec[1], "b", SB_RW_READ, 8192, "io_uring", 16);
+	add_job(run, SB_DDIR_READ, 100, 1000);
+	CU_ASSERT_EQUAL(nsets(run), 0);
+	/* the same job twice: nothing differs */
+	run->spec[1] = run->spec[0];
+	CU_ASSERT_EQUAL(nsets(run), 0);
+	run_free(run);
+}
+
+/* psync(1) and libaio(16) differ by engine, psync and io_uring(32) too, but
+ * libaio and io_uring differ by engine and depth: io_uring stays out. */
+static void test_pairwise(void)
+{
+	struct run *run = run_new();
+	struct sb_cmp c;
+	spec_init(&run->spec[0], "p", SB_RW_READ | SB_RW_RANDOM, 4096, "psync", 1);
+	spec_init(&run->spec[1], "l", SB_RW_READ | SB_RW_RANDOM, 4096, "libaio", 16);
+	spec_init(&run->spec[2], "u", SB_RW_READ | SB_RW_RANDOM, 4096, "io_uring", 32);
+	/* differs from l by bs: may not join the engine set */
+	spec_init(&run->spec[3], "l8", SB_RW_READ | SB_RW_RANDOM, 8192, "libaio", 16);
+	for (int i = 0; i < 4; i++)
+		add_job(run, SB_DDIR_READ, 1000, 1000);
+	CU_ASSERT_EQUAL_FATAL(sb_cmp_build(&run->r, &c), 0);
+	CU_ASSERT_EQUAL_FATAL(c.nsets, 1);
+	CU_ASSERT_EQUAL_FATAL(c.sets[0].nrows, 2);
+	CU_ASSERT_STRING_EQUAL(c.sets[0].rows[0].job->name, "p");
+	CU_ASSERT_STRING_EQUAL(c.sets[0].rows[1].job->name, "l");
+	sb_cmp_free(&c);
+	run_free(run);
+}
+
+/* mixed reads and writes: percentiles over both directions, CPU per I/O
+ * over both, and a zero baseline gives ratio 0, not a division by zero */
+static void test_mixed_rows(void)
+{
+	struct run *run = run_new();
+	struct sb_cmp c;
+	spec_init(&run->spec[0], "d1", SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, 4096, "libaio", 1);
+	spec_init(&run->spec[1], "d32", SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, 4096, "libaio", 32);
+	struct sb_job_result *j = add_job(run, SB_DDIR_READ, 100, 10000);
+	add_io(j, SB_DDIR_WRITE, 100, 100000);
+	j->st.usr_us = 500;
+	j->st.sys_us = 1500;
+	add_job(run, SB_DDIR_READ, 0, 0);
+	CU_ASSERT_EQUAL_FATAL(sb_cmp_build(&run->r, &c), 0);
+	CU_ASSERT_EQUAL_FATAL(c.nsets, 1);
+	const struct sb_cmp_row *row = &c.sets[0].rows[0];
+	CU_ASSERT_STRING_EQUAL(c.sets[0].option, "iodepth");
+	CU_ASSERT_STRING_EQUAL(row->value, "1");
+	CU_ASSERT_STRING_EQUAL(c.sets[0].rows[1].value, "32");
+	CU_ASSERT_DOUBLE_EQUAL(row->iops, 200.0, 1e-9);
+	CU_ASSERT_EQUAL(row->clat_p50_ns, sb_hist_bucket_value(sb_hist_index(10000)));
+	CU_ASSERT_EQUAL(row->clat_p99_ns, sb_hist_bucket_value(sb_hist_index(100000)));
+	CU_ASSERT_DOUBLE_EQUAL(row->cpu_us_per_io, 10.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c.sets[0].rows[1].ratio, 0.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c.sets[0].rows[1].cpu_us_per_io, 0.0, 1e-12);
+	sb_cmp_free(&c);
+	run_free(run);
+}
+
+static void test_normal_table(void)
+{
+	struct run *run = engine_compare();
+	char *out = render(&run->r, SB_FMT_NORMAL);
+	const char *last_job = strstr(out, "seqwrite-128k-mmap: (groupid=7");
+	const char *t1 = strstr(out, "\nComparison by ioengine (ratio: IOPS relative to the first row):\n");
+	const char *t2 = strstr(out, "\nComparison by ioengine (ratio: bandwidth relative to the first row):\n");
+	CU_ASSERT_FATAL(last_job && t1 && t2);
+	/* the tables end the report, in job order */
+	CU_ASSERT_TRUE(last_job < t1 && t1 < t2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(t1, "  ioengine     IOPS           BW  clat p50       p99     p99.9     usr     sys  CPU us/IO  ratio  job\n"));
+	/* io_uring: 25k IOPS, 97.7 MiB/s, 60 us, 4% + 32%, 400 ms / 25000 I/Os */
+	CU_ASSERT_PTR_NOT_NULL(strstr(t1, "  io_uring    25.0k"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t1, "97.7MiB/s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t1, "   4.0%   32.0%      16.00   2.50  randread-4k-io_uring\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t2, "  libaio"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t2, "125MiB/s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t2, "  1.25  seqwrite-128k-libaio\n"));
+	/* latencies scale: 60.0us from the 60 us bucket, 500 us writes */
+	CU_ASSERT_PTR_NOT_NULL(strstr(t1, "us"));
+	CU_ASSERT_PTR_NULL(strstr(out, "Comparison by iodepth"));
+	free(out);
+	run_free(run);
+}
+
+static void test_json_comparisons(void)
+{
+	struct run *run = engine_compare();
+	char *doc = render(&run->r, SB_FMT_JSON);
+	char path[96];
+	CU_ASSERT_FATAL(sb_tj_valid(doc));
+	/* after fio's keys: "disk_util" stays where fio has it */
+	CU_ASSERT_TRUE(strstr(doc, "\"disk_util\"") < strstr(doc, "\"comparisons\""));
+	CU_ASSERT_TRUE(sb_tj_str_is(doc, "comparisons/0/option", "ioengine"));
+	CU_ASSERT_TRUE(sb_tj_str_is(doc, "comparisons/0/metric", "iops"));
+	CU_ASSERT_TRUE(sb_tj_str_is(doc, "comparisons/1/metric", "bw"));
+	for (int k = 0; k < 4; k++) {
+		snprintf(path, sizeof(path), "comparisons/0/rows/%d/value", k);
+		CU_ASSERT_TRUE(sb_tj_str_is(doc, path, engines[k]));
+	}
+	CU_ASSERT_TRUE(sb_tj_str_is(doc, "comparisons/0/rows/2/jobname", "randread-4k-io_uring"));
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "comparisons/0/rows/2/iops"), 25000.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "comparisons/0/rows/2/bw_bytes"), 25000.0 * 4096, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "comparisons/0/rows/2/clat_p50_ns"),
+			       (double)sb_hist_bucket_value(sb_hist_index(60000)), 1e-6);
+	CU_ASSERT_PTR_NOT_NULL(sb_tj_get(doc, "comparisons/0/rows/2/clat_p99_ns"));
+	CU_ASSERT_PTR_NOT_NULL(sb_tj_get(doc, "comparisons/0/rows/2/clat_p99_9_ns"));
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "comparisons/0/rows/2/usr_cpu"), 4.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "comparisons/0/rows/2/sys_cpu"), 32.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "comparisons/0/rows/2/cpu_us_per_io"), 16.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "comparisons/0/rows/2/ratio"), 2.5, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(sb_tj_num(doc, "comparisons/1/rows/3/ratio"), 0.5, 1e-6);
+	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "comparisons/2"));
+	free(doc);
+	/* nothing to compare: the key is there, the array empty */
+	run->r.njobs = 1;
+	doc = render(&run->r, SB_FMT_JSON);
+	CU_ASSERT_FATAL(sb_tj_valid(doc));
+	const char *arr = sb_tj_get(doc, "comparisons");
+	CU_ASSERT_TRUE(arr && arr[0] == '[');
+	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "comparisons/0"));
+	free(doc);
+	run->r.njobs = 8;
+	run_free(run);
+}
+
+static CU_TestInfo tests[] = {
+	{ "diff rules", test_diff_rules },
+	{ "engine-compare sets and ratios", test_engine_sets },
+	{ "no sets", test_no_sets },
+	{ "pairwise membership", test_pairwise },
+	{ "mixed directions and zero baseline", test_mixed_rows },
+	{ "normal table", test_normal_table },
+	{ "json comparisons", test_json_comparisons },
+	CU_TEST_INFO_NULL,
+};
+SB_SUITE(compare, tests)
