@@ -19,6 +19,7 @@ struct cmdline {
 	unsigned formats;
 	const char *output;
 	int parse_only;
+	int datagen;        /* --datagen: create the training datasets only */
 	const char **jobfiles;
 	int njobfiles;
 	char **jobargs;     /* --key=value words that define command-line jobs */
@@ -39,6 +40,7 @@ static void usage(FILE *f)
 		"  --output=FILE        write the results to FILE instead of standard output\n"
 		"  --minimal            same as --output-format=terse\n"
 		"  --parse-only         check the job files and print the expanded jobs; touch no file\n"
+		"  --datagen            create the datasets of workload=train jobs, run nothing\n"
 		"  --cmdhelp[=OPTION]   list every job option, or describe one\n"
 		"  --cmdhelp-markdown   every job option as the Markdown tables of HOWTO.md\n"
 		"  --enghelp            list the I/O engines this build has\n"
@@ -154,6 +156,8 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			cl->output = v;
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;
+		} else if (!strcmp(a, "--datagen")) {
+			cl->datagen = 1;
 		} else if (a[0] == '-' && a[1] == '-' && a[2]) {
 			cl->jobargs[cl->njobargs++] = argv[i];
 		} else if (a[0] == '-' && a[1]) {
@@ -190,6 +194,7 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl)
 	}
 	if (!rc)
 		rc = sb_joblist_finish(jl);
+	jl->datagen_only = cl->datagen;
 	return rc;
 }
 

@@ -15,8 +15,8 @@ static uint64_t to_ms(uint64_t ns)
 }
 
 /* threads [from, to) of one job go into one result */
-static void fill_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t job,
-		     const struct sb_thread *th, unsigned from, unsigned to)
+void sb_collect_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t job,
+		    const struct sb_thread *th, unsigned from, unsigned to)
 {
 	uint64_t usr = 0, sys = 0, run_ns = 0, first = UINT64_MAX, last = 0;
 	snprintf(jr->name, sizeof(jr->name), "%s", s->name);
@@ -82,11 +82,11 @@ static int fill_jobs(struct sb_results *res, const struct sb_joblist *jl,
 		for (to = from; to < n && th[to].job == j; to++)
 			;
 		if (s->group_reporting || from == to) {
-			fill_job(&res->jobs[res->njobs++], s, j, th, from, to);
+			sb_collect_job(&res->jobs[res->njobs++], s, j, th, from, to);
 			continue;
 		}
 		for (unsigned i = from; i < to; i++)
-			fill_job(&res->jobs[res->njobs++], s, j, th, i, i + 1);
+			sb_collect_job(&res->jobs[res->njobs++], s, j, th, i, i + 1);
 	}
 	return 0;
 }
@@ -119,8 +119,10 @@ static void fill_group(struct sb_group_result *g, const struct sb_results *res)
 	}
 }
 
-static int fill_groups(struct sb_results *res)
+int sb_collect_groups(struct sb_results *res)
 {
+	free(res->groups);
+	res->ngroups = 0;
 	res->groups = calloc(res->njobs ? res->njobs : 1, sizeof(*res->groups));
 	if (!res->groups)
 		return -ENOMEM;
@@ -151,6 +153,6 @@ int sb_collect(struct sb_results *res, const struct sb_joblist *jl, const struct
 	res->joblist = jl;
 	int e = fill_jobs(res, jl, threads, n);
 	if (!e)
-		e = fill_groups(res);
+		e = sb_collect_groups(res);
 	return e;
 }

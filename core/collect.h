@@ -10,4 +10,9 @@
  * (jobs without threads get empty results).  Returns 0 or -ENOMEM. */
 int sb_collect(struct sb_results *res, const struct sb_joblist *jl, const struct sb_thread *threads,
 	       unsigned n);
+/* One result from threads [from, to) that belong to job index job. */
+void sb_collect_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t job,
+		    const struct sb_thread *th, unsigned from, unsigned to);
+/* (Re)compute res->groups from res->jobs.  0 or -ENOMEM. */
+int sb_collect_groups(struct sb_results *res);
 #endif

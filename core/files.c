@@ -335,6 +335,8 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_l
 	int r = 0;
 	for (size_t j = 0; j < jl->njobs && !r; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];
+		if (s->workload != SB_WL_IO)
+			continue; /* ML workloads lay out their own files (core/ml_*.c) */
 		if (s->rw & SB_RW_TRIM) {
 			sb_err(s->name, "trim workloads are not supported by ioengine=%s", s->ioengine);
 			r = -EINVAL;
@@ -349,7 +351,7 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_l
 		r = check_space(lay);
 	for (size_t j = 0; j < jl->njobs && !r; j++) {
 		const struct sb_jobfiles *jf = &lay->jobs[j];
-		if (!jl->jobs[j].direct || nodiskio[j])
+		if (!jl->jobs[j].direct || nodiskio[j] || !jf->tmpl)
 			continue;
 		for (unsigned k = 0; k < jf->nfiles && !r; k++)
 			r = check_direct(&jl->jobs[j], jf->tmpl[k].path);

@@ -170,6 +170,34 @@ void sb_iogen_free(struct sb_iogen *g)
 	g->gf = NULL;
 }
 
+void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *f,
+			int ddir, uint64_t offset, uint64_t len, uint64_t bs)
+{
+	sb_iogen_free(g);
+	memset(g, 0, sizeof(*g));
+	g->spec = spec;
+	g->files = f;
+	g->nfiles = 1;
+	g->span = true;
+	g->span_ddir = ddir;
+	g->span_pos = offset;
+	g->span_end = offset + len;
+	g->span_bs = bs ? bs : 4096;
+}
+
+static int span_next(struct sb_iogen *g, struct sb_io_u *io)
+{
+	uint64_t left = g->span_end - g->span_pos;
+	if (!left)
+		return 0;
+	io->ddir = g->span_ddir;
+	io->file = g->files;
+	io->offset = g->span_pos;
+	io->len = left < g->span_bs ? left : g->span_bs;
+	g->span_pos += io->len;
+	return 1;
+}
+
 static void new_pass(struct sb_iogen *g)
 {
 	g->files_done = 0;
@@ -350,6 +378,8 @@ static void count_write(struct sb_iogen *g, struct sb_file *file)
 
 int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 {
+	if (__builtin_expect(g->span, 0))
+		return span_next(g, io);
 	if (g->pending_sync) {
 		io->ddir = g->pending_sync;
 		io->file = g->sync_file;

@@ -50,6 +50,10 @@ struct sb_iogen {
 	int pending_sync;             /* SB_DDIR_SYNC / DATASYNC to issue next, or 0 */
 	struct sb_file *sync_file;
 	double zipf_alpha, zipf_zeta2, pareto_pow;
+	/* span mode (sb_iogen_init_span): one byte range of one file, in order */
+	bool span;
+	int span_ddir;
+	uint64_t span_pos, span_end, span_bs;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the
@@ -60,6 +64,12 @@ uint64_t sb_iogen_seed(const struct sb_jobspec *spec, unsigned thread_index);
 int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *files,
 		  unsigned nfiles, uint64_t seed);
 void sb_iogen_free(struct sb_iogen *g);
+/* Span mode: the bytes [offset, offset + len) of file f in direction ddir,
+ * in order, bs bytes per I/O and a shorter last one, so exactly len bytes
+ * move (a whole checkpoint file, one training sample).  Allocates nothing;
+ * frees what an earlier init held. */
+void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *f,
+			int ddir, uint64_t offset, uint64_t len, uint64_t bs);
 /* Fill io->ddir, file, offset and len with the next I/O.  Returns 1, or 0
  * when the workload is complete (never for time_based jobs). */
 int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io);

@@ -302,28 +302,48 @@ void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 		loop_async(t, ls);
 }
 
+/* fsync one file through the engine, timed into sync_lat */
+static void sync_file(struct sb_thread *t, struct sb_loopstate *ls, struct sb_file *f)
+{
+	struct sb_io_u *io = &t->etd.ios[0];
+	io->ddir = SB_DDIR_SYNC;
+	io->file = f;
+	io->offset = 0;
+	io->len = 0;
+	io->start_ns = sb_now_ns();
+	enum sb_q_status s = t->ops->queue(&t->etd, io);
+	if (s == SB_Q_QUEUED) {
+		int r = t->ops->commit ? t->ops->commit(&t->etd) : 0;
+		if (r >= 0)
+			r = t->ops->getevents(&t->etd, 1, 1, NULL);
+		if (r < 0)
+			io->result = r;
+	} else if (s == SB_Q_BUSY) {
+		io->result = -EBUSY;
+	}
+	ls->now = sb_now_ns();
+	account(t, ls, io, false);
+}
+
 void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls)
 {
 	if (!t->spec->end_fsync || !(t->spec->rw & SB_RW_WRITE) || (t->ops->flags & SB_ENGINE_NODISKIO))
 		return;
-	struct sb_io_u *io = &t->etd.ios[0];
-	for (unsigned i = 0; i < t->etd.nfiles && !ls->stop; i++) {
-		io->ddir = SB_DDIR_SYNC;
-		io->file = &t->files[i];
-		io->offset = 0;
-		io->len = 0;
-		io->start_ns = sb_now_ns();
-		enum sb_q_status s = t->ops->queue(&t->etd, io);
-		if (s == SB_Q_QUEUED) {
-			int r = t->ops->commit ? t->ops->commit(&t->etd) : 0;
-			if (r >= 0)
-				r = t->ops->getevents(&t->etd, 1, 1, NULL);
-			if (r < 0)
-				io->result = r;
-		} else if (s == SB_Q_BUSY) {
-			io->result = -EBUSY;
-		}
-		ls->now = sb_now_ns();
-		account(t, ls, io, false);
-	}
+	for (unsigned i = 0; i < t->etd.nfiles && !ls->stop; i++)
+		sync_file(t, ls, &t->files[i]);
+}
+
+int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
+		   bool fsync_after)
+{
+	struct sb_loopstate ls = { .deadline = UINT64_MAX, .counting = true };
+	int d = ddir == SB_DDIR_WRITE ? SB_DDIR_WRITE : SB_DDIR_READ;
+	sb_iogen_init_span(&t->gen, t->spec, f, d, offset, len, t->spec->bs[d]);
+	ls.now = sb_now_ns();
+	sb_ioloop_run(t, &ls);
+	if (fsync_after && !ls.stop && !(t->ops->flags & SB_ENGINE_NODISKIO))
+		sync_file(t, &ls, f);
+	if (t->st->error)
+		return -t->st->error;
+	return sb_run_stopping() ? -EINTR : 0;
 }

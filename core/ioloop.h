@@ -24,6 +24,14 @@ struct sb_loopstate {
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls);
 /* end_fsync=1: fsync every file through the engine. */
 void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls);
+/* Move exactly the bytes [offset, offset + len) of f in direction ddir
+ * (READ or WRITE) in order, t->spec's bs per I/O and a shorter last one,
+ * through t's engine with its iodepth, rate and accounting (always
+ * counted); then fsync f when fsync_after (timed as sync_lat).  f must be
+ * open for the engine.  Returns 0, -EINTR when the run is being stopped, or
+ * -errno of the first I/O error (also in t->st). */
+int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
+		   bool fsync_after);
 /* Switch to the counted phase at time now (end of ramp_time). */
 void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now);
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/collect.h"
+#include "core/ml_run.h"
 #include "core/run.h"
 #include "core/statsthread.h"
 #include "core/thread.h"
@@ -29,6 +30,7 @@ struct run {
 	bool laid_out;
 	struct sb_runsync sync;
 	struct sb_statsthread stats;
+	struct sb_ml_runs *ml;             /* workload=checkpoint|train jobs, NULL: none */
 	struct sb_diskstat disks0[SB_MAX_DISKS], disks1[SB_MAX_DISKS];
 	size_t ndisks;
 	uint64_t t0_ns, t1_ns;
@@ -123,17 +125,19 @@ static void start_one(struct sb_thread *t)
 	}
 }
 
-/* groups in order: a group's threads start together; the next group starts
- * when every thread of this one has finished (stonewall / new_group) */
+/* groups in order: a group's threads start together (its ML jobs run in
+ * this thread meanwhile); the next group starts when every thread of this
+ * one has finished (stonewall / new_group) */
 static void run_groups(struct run *r)
 {
-	unsigned i = 0;
-	while (i < r->nthreads && !sb_run_stopping()) {
-		unsigned gid = r->threads[i].spec->groupid, end = i;
+	unsigned i = 0, ngroups = r->jl->njobs ? r->jl->jobs[r->jl->njobs - 1].groupid + 1 : 0;
+	for (unsigned gid = 0; gid < ngroups && !sb_run_stopping(); gid++) {
+		unsigned end = i;
 		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
 			end++;
 		for (unsigned k = i; k < end; k++)
 			start_one(&r->threads[k]);
+		sb_ml_run_group(r->ml, gid);
 		for (unsigned k = i; k < end; k++)
 			if (r->threads[k].started)
 				pthread_join(r->threads[k].tid, NULL);
@@ -177,6 +181,8 @@ static int prepare(struct run *r)
 		return -ENOMEM;
 	int e = find_engines(r);
 	if (!e)
+		e = sb_ml_prepare(r->jl, r->ops, &r->ml);
+	if (!e)
 		e = sb_files_plan(r->jl, r->nodiskio, &r->lay);
 	r->laid_out = true;
 	if (!e)
@@ -194,6 +200,7 @@ static void release(struct run *r, bool failed)
 		sb_thread_teardown(&r->threads[i]);
 	if (r->laid_out)
 		sb_files_cleanup(&r->lay, failed);
+	sb_ml_release(r->ml, failed);
 	pthread_mutex_destroy(&r->sync.mu);
 	pthread_cond_destroy(&r->sync.cv);
 	free(r->threads);
@@ -206,6 +213,8 @@ static void release(struct run *r, bool failed)
 int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 {
 	struct run r = { .jl = jl };
+	if (jl->datagen_only)
+		return sb_ml_datagen(jl, res);
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	memset(res, 0, sizeof(*res));
 	atomic_store(&sb_run_stop_flag, 0);
@@ -232,6 +241,8 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 	r.t1_ns = sb_now_ns();
 	res->interrupted = sb_run_stopping();
 	e = sb_collect(res, jl, r.threads, r.nthreads);
+	if (!e)
+		e = sb_ml_collect(r.ml, res);
 	if (!e)
 		e = disks_finish(&r, res);
 	release(&r, false);

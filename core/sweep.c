@@ -2,8 +2,9 @@
  * loops=1 (a point's loops= becomes that many separate repetitions, so mean,
  * min and max can be reported) and unlink=0 (files stay for the next point;
  * the ones the sweep created are removed once, at the end).  Before each
- * repetition: sync(), and with drop_caches=1 a write of "1" to
- * /proc/sys/vm/drop_caches; without the right to, a warning, once. */
+ * repetition: sync(), and with drop_caches=1 (the default) a write of "1" to
+ * /proc/sys/vm/drop_caches; without the right to, a warning, once, if the
+ * job file asked for it (the report always says whether caches were dropped). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -39,6 +40,7 @@ struct ctx {
 	struct made_file *made;
 	size_t nmade;
 	bool drop_warned;
+	bool drop_asked;  /* drop_caches=1 written, not defaulted: warn when not permitted */
 };
 
 void sb_sweep_set_drop_path(const char *path)
@@ -221,10 +223,23 @@ static void drop_caches(struct ctx *c)
 		return;
 	}
 	c->sr->caches = -1;
-	if (!c->drop_warned)
+	if (!c->drop_warned && c->drop_asked) /* the default's failure is only noted in the report */
 		sb_warn("drop_caches", "caches not dropped: %s%s; results may be cached", why,
 			geteuid() ? " (needs root)" : "");
 	c->drop_warned = true;
+}
+
+/* drop_caches written in the job file (not just its default of 1) */
+static bool drop_asked(const struct sb_joblist *jl)
+{
+	for (unsigned i = 0; i < jl->nglobal; i++)
+		if (!strcmp(jl->global_opts[i].key, "drop_caches"))
+			return true;
+	for (size_t j = 0; j < jl->njobs; j++)
+		for (unsigned i = 0; i < jl->jobs[j].nopts; i++)
+			if (!strcmp(jl->jobs[j].opts[i].key, "drop_caches"))
+				return true;
+	return false;
 }
 
 static bool job_nodiskio(const struct sb_jobspec *s)
@@ -410,6 +425,7 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 	int rc = 0;
 	memset(sr, 0, sizeof(*sr));
 	sr->def = c.sw;
+	c.drop_asked = drop_asked(jl);
 	sr->metric = jl->njobs ? jl->jobs[0].sweep_metric : SB_SWEEP_METRIC_BW;
 	sr->points = calloc(c.sw->npoints ? c.sw->npoints : 1, sizeof(*sr->points));
 	if (!sr->points) {

@@ -126,6 +126,35 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	return setup_engine(t);
 }
 
+int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
+{
+	t->st = malloc(sizeof(*t->st));
+	t->files = calloc(nslots ? nslots : 1, sizeof(*t->files));
+	if (!t->st || !t->files)
+		return -ENOMEM;
+	sb_tstats_init(t->st);
+	for (unsigned i = 0; i < nslots; i++) {
+		t->files[i].fd = -1;
+		t->files[i].index = i;
+	}
+	t->etd.spec = t->spec;
+	t->etd.files = t->files;
+	t->etd.nfiles = nslots;
+	t->etd.iodepth = (t->ops->flags & SB_ENGINE_SYNC) || !t->spec->iodepth ? 1 : t->spec->iodepth;
+	int r = setup_buffers(t);
+	if (r)
+		return r;
+	r = t->ops->init ? t->ops->init(&t->etd) : 0;
+	if (r) {
+		sb_err(t->spec->name, "ioengine=%s: %s%s%s", t->ops->name, strerror(-r),
+		       t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
+		return r;
+	}
+	t->engine_up = true;
+	t->files_open = true; /* teardown closes what the caller left open */
+	return 0;
+}
+
 void sb_thread_teardown(struct sb_thread *t)
 {
 	for (unsigned i = 0; t->files && i < t->etd.nfiles; i++) {

@@ -70,6 +70,12 @@ struct sb_thread {
  * the files of template row jf: statistics, generator, buffers, open files,
  * engine.  Reports its errors with sb_err; returns -errno. */
 int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf);
+/* Prepare t (spec, ops set by the caller) for I/O the caller drives file by
+ * file with sb_ioloop_span (workloads that are not a fio job: checkpoints,
+ * training reads): statistics, buffers for the largest bs, the engine, and
+ * nslots empty file slots t->files[i] (fd -1, index i) that the caller opens,
+ * hands to ops->open_file and closes again.  Reports with sb_err; -errno. */
+int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots);
 /* Release everything setup acquired (safe on a partly set up thread). */
 void sb_thread_teardown(struct sb_thread *t);
 /* pthread entry point */

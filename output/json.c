@@ -11,6 +11,7 @@
 #include "output/compare.h"
 #include "output/derive.h"
 #include "output/jsonw.h"
+#include "output/ml_out.h"
 #include "output/output.h"
 #include "output/sweep.h"
 #include "stats/host.h"
@@ -175,6 +176,8 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 	sb_jw_u64(w, "latency_window", 0);
 	if (j->spec && j->spec->description && j->spec->description[0])
 		sb_jw_str(w, "desc", j->spec->description);
+	if (j->ml)
+		sb_json_ml(w, j->ml);
 	sb_jw_obj_end(w);
 }
 

@@ -13,6 +13,7 @@
 
 #include "output/compare.h"
 #include "output/derive.h"
+#include "output/ml_out.h"
 #include "output/output.h"
 #include "output/sweep.h"
 #include "output/units.h"
@@ -194,6 +195,8 @@ static void job_block(FILE *f, const struct sb_results *r, const struct sb_job_r
 		if (j->st.total_ios[d] || j->st.io_bytes[d])
 			ddir_block(f, r, j, d, &c);
 	job_tail(f, j);
+	if (j->ml)
+		sb_normal_ml(f, j->ml);
 }
 
 static void group_block(FILE *f, const struct sb_group_result *g)

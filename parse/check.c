@@ -191,7 +191,8 @@ static unsigned check_time(struct sb_jobctx *c)
 unsigned sb_job_validate(struct sb_jobctx *c)
 {
 	resolve(c);
-	return check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c);
+	return check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
+	       sb_job_validate_ml(c);
 }
 
 unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where)

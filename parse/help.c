@@ -47,6 +47,7 @@ void sb_option_accepts(const struct sb_option *o, char *buf, size_t len)
 		break;
 	case SB_OT_PCTL_LIST: snprintf(buf, len, "percentiles in (0,100] separated by ':', e.g. 50:99:99.9"); break;
 	case SB_OT_DIST: snprintf(buf, len, "random, zipf[:theta], pareto[:h] or normal[:sigma]"); break;
+	case SB_OT_FLOAT: snprintf(buf, len, "a number of at least %lld, e.g. 0.5 or 1e-3", (long long)o->min); break;
 	}
 }
 
@@ -156,6 +157,7 @@ void sb_option_format(const struct sb_option *o, const struct sb_jobspec *s, cha
 	case SB_OT_DIST:
 		fmt_float(o, s, buf, len);
 		break;
+	case SB_OT_FLOAT: snprintf(buf, len, "%g", *FIELD(s, o->off, double)); break;
 	}
 }
 

@@ -167,38 +167,52 @@ static void cut_comment(char *s)
 	}
 }
 
-/* ${VAR} from the environment, ${VAR:-default} when unset or empty;
- * returns -EINVAL after reporting */
+/* the '}' closing the "${" at in (defaults may nest: ${A:-${B:-x}}) */
+static const char *var_end(const char *in)
+{
+	int depth = 0;
+	for (const char *p = in; *p; p++) {
+		if (p[0] == '$' && p[1] == '{') {
+			depth++;
+			p++;
+		} else if (*p == '}' && --depth == 0) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* ${VAR} from the environment, ${VAR:-default} (default itself expanded)
+ * when unset or empty; returns -EINVAL after reporting */
 static int expand_vars(struct pp *pp, const char *file, unsigned line, const char *in, char *out,
 		       size_t len)
 {
 	size_t o = 0;
 	while (*in) {
 		const char *val = NULL, *close = NULL;
+		char name[256], dflt[LINE_MAX_LEN + 1];
 		size_t n = 1;
-		if (in[0] == '$' && in[1] == '{' && (close = strchr(in, '}'))) {
-			char name[256];
-			const char *def = NULL;
-			size_t nl = (size_t)(close - in - 2), dl = 0;
-			const char *dash = memchr(in + 2, ':', nl);
-			if (dash && dash[1] == '-') {   /* ${VAR:-default} */
-				def = dash + 2;
-				dl = (size_t)(close - def);
-				nl = (size_t)(dash - in - 2);
-			}
+		if (in[0] == '$' && in[1] == '{' && (close = var_end(in))) {
+			size_t nl = (size_t)(close - in - 2);
 			snprintf(name, sizeof(name), "%.*s", (int)nl, in + 2);
+			char *d = strstr(name, ":-"); /* ${VAR:-default}, as in sh */
+			if (d)
+				*d = '\0';
 			val = getenv(name);
-			if (def && (!val || !*val)) {
-				val = def;
-				n = dl;
+			if (d && (!val || !*val)) {
+				char raw[LINE_MAX_LEN + 1];
+				snprintf(raw, sizeof(raw), "%.*s", (int)(close - (in + 2 + (d - name) + 2)),
+					 in + 2 + (d - name) + 2);
+				if (expand_vars(pp, file, line, raw, dflt, sizeof(dflt)))
+					return -EINVAL;
+				val = dflt;
 			} else if (!val) {
 				pp_err(pp, file, line, "environment variable '%s' is not set (used as ${%s}): "
 				       "export it, write the value, or give a default as ${%s:-VALUE}",
 				       name, name, name);
 				return -EINVAL;
-			} else {
-				n = strlen(val);
 			}
+			n = strlen(val);
 		} else {
 			val = in;
 		}

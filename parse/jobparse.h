@@ -28,4 +28,7 @@ struct sb_ini;
 unsigned sb_job_convert(struct sb_joblist *jl, struct sb_ini *ini, const char *what);
 /* the source of the option with this name (never NULL name) */
 const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const char *name);
+/* The ML workload options (check_ml.c): resolves model=/train_model= into
+ * the spec, reports each error, returns their count. */
+unsigned sb_job_validate_ml(struct sb_jobctx *c);
 #endif

@@ -151,10 +151,45 @@ struct sb_jobspec {
 	struct sb_opt_echo *opts;
 	unsigned nopts;
 
-	/* appended: sweeps (parse/sweep.h, core/sweep.c) */
+	/* ML workloads (core/ml_*.h).  The parser resolves model= and
+	 * train_model= into the shape fields below, so core reads only these. */
+	unsigned workload;          /* enum sb_workload */
+	unsigned rules;             /* enum sb_rules: rule report after the run */
+	bool drop_caches;           /* sync + drop the page cache when permitted (default 1) */
+	/* checkpoint */
+	char *ml_model;             /* model=: built-in LLM name; NULL: explicit shape */
+	unsigned ml_hidden, ml_ffn, ml_layers, ml_heads, ml_kv_heads, ml_vocab;
+	unsigned ml_tp, ml_pp, ml_dp, ml_zero_stage;
+	unsigned ranks;             /* emulated ranks (threads); resolved: tp*pp*dp when unset */
+	bool subset;                /* ranks < tp*pp*dp write their fraction (MLPerf subset) */
+	double checkpoint_scale;    /* multiplies every checkpoint file size (default 1) */
+	unsigned num_checkpoints_write, num_checkpoints_read;
+	uint64_t time_between_checkpoints_us;
+	bool checkpoint_fsync;      /* fsync each file after writing it (default 1) */
+	char *checkpoint_folder;    /* NULL: <directory>/checkpoints */
+	bool keep_checkpoints;      /* keep the checkpoint files storbench wrote */
+	/* train */
+	char *train_model;          /* unet3d|resnet50|cosmoflow: DLIO shape defaults */
+	unsigned dataset_files, samples_per_file, subfolders;
+	double record_length, record_length_stdev; /* bytes per sample */
+	char *data_dir;             /* NULL: <directory>/data */
+	unsigned epochs, batch_size, read_threads, prefetch, accelerators;
+	unsigned shuffle;           /* SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE */
+	uint64_t ml_seed;           /* shuffle seed (DLIO's 123) */
+	uint64_t computation_time_us, computation_time_stdev_us; /* per step */
+	double au_target_pct;       /* resolved: train_model's threshold, else 90 */
+	double train_scale;         /* applied by the parser to record_length(_stdev) and
+				     * computation_time(_stdev); default 1 */
+
+	/* appended: sweeps (parse/sweep.h, core/sweep.c); drop_caches above
+	 * also applies before each sweep repetition */
 	unsigned sweep_metric;      /* enum sb_sweep_metric: ranking of sweep points */
-	bool drop_caches;           /* drop the page cache before each sweep repetition */
 };
+
+enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
+enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
+#define SB_SHUFFLE_FILE 0x1u
+#define SB_SHUFFLE_SAMPLE 0x2u
 
 struct sb_sweep; /* parse/sweep.h */
 
@@ -169,6 +204,9 @@ struct sb_joblist {
 	 * jobs[].file points into (freed by sb_joblist_free) */
 	char **paths;
 	unsigned npaths;
+	/* appended: --datagen: create the training datasets of workload=train
+	 * jobs and run nothing else */
+	bool datagen_only;
 	/* appended: the job file's sweep.* lists expanded into points (NULL: no
 	 * sweep); jobs[] above are then the first point's jobs */
 	struct sb_sweep *sweep;

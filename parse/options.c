@@ -55,6 +55,33 @@ static const struct sb_opt_enum metric_vals[] = {
 	{ NULL, 0, NULL },
 };
 
+static const struct sb_opt_enum workload_vals[] = {
+	{ "io", SB_WL_IO, "fio-style I/O jobs (rw=, bs=, size=...)" },
+	{ "checkpoint", SB_WL_CHECKPOINT, "LLM checkpoint save and restore (DLIO / MLPerf Storage)" },
+	{ "train", SB_WL_TRAIN, "DLIO-style training reads feeding emulated accelerators" },
+	{ NULL, 0, NULL },
+};
+
+static const struct sb_opt_enum rules_vals[] = {
+	{ "none", SB_RULES_NONE, "no rule report" },
+	{ "mlperf", SB_RULES_MLPERF, "MLPerf Storage rule checks and a CLOSED/OPEN/INVALID verdict" },
+	{ NULL, 0, NULL },
+};
+
+static const struct sb_opt_enum shuffle_vals[] = {
+	{ "none", 0, "read files and samples in order" },
+	{ "file", SB_SHUFFLE_FILE, "shuffle the file order every epoch" },
+	{ "sample", SB_SHUFFLE_SAMPLE, "shuffle the sample order every epoch" },
+	{ "both", SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, "shuffle files and samples" },
+	{ "0", 0, "same as none" },
+	{ "1", SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, "same as both" },
+	{ "0,0", 0, "FILE,SAMPLE flags: none" },
+	{ "1,0", SB_SHUFFLE_FILE, "FILE,SAMPLE flags: files only" },
+	{ "0,1", SB_SHUFFLE_SAMPLE, "FILE,SAMPLE flags: samples only" },
+	{ "1,1", SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, "FILE,SAMPLE flags: both" },
+	{ NULL, 0, NULL },
+};
+
 #define PCTL_DEFAULT "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
 #define C_DESC "Job description"
 #define C_FILE "Files and sizes"
@@ -67,6 +94,9 @@ static const struct sb_opt_enum metric_vals[] = {
 #define C_RATE "Rate and think time"
 #define C_STAT "Statistics and units"
 #define C_SAFE "File life cycle and safety"
+#define C_ML "ML workloads"
+#define C_CKPT "Checkpoint workload"
+#define C_TRAIN "Training workload"
 #define C_SWEEP "Sweeps"
 
 static const struct sb_option table[] = {
@@ -202,11 +232,91 @@ static const struct sb_option table[] = {
 	  "meaning of k/m/g in sizes (applies to the whole section)" },
 	{ "unit_base", {0}, SB_OT_ENUM, OFF(unit_base), 0, "0", 0, 0, 0, NULL, unit_vals, 0, C_STAT,
 	  "report bandwidth in bytes (8) or bits (1); 0: auto" },
+	{ "workload", {0}, SB_OT_ENUM, OFF(workload), 0, "io", 0, 0, 0, NULL, workload_vals, 0, C_ML,
+	  "what the job does: fio-style io, LLM checkpoint, or training reads" },
+	{ "rules", {0}, SB_OT_ENUM, OFF(rules), 0, "none", 0, 0, 0, NULL, rules_vals, 0, C_ML,
+	  "check the run against benchmark rules and print a verdict" },
+	{ "drop_caches", {0}, SB_OT_BOOL, OFF(drop_caches), 0, "1", 0, 0, 0, NULL, NULL, 0, C_ML,
+	  "sync and drop the page cache between phases and sweep runs (when permitted)" },
+	{ "model", {0}, SB_OT_STR, OFF(ml_model), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_CKPT,
+	  "built-in LLM: llama3-8b, llama3-70b, llama3-405b or llama3-1t" },
+	{ "hidden", {0}, SB_OT_UINT, OFF(ml_hidden), 0, NULL, 0, 1 << 24, 0, NULL, NULL, 0, C_CKPT,
+	  "model shape: hidden size" },
+	{ "ffn", {0}, SB_OT_UINT, OFF(ml_ffn), 0, NULL, 0, 1 << 26, 0, NULL, NULL, 0, C_CKPT,
+	  "model shape: feed-forward size" },
+	{ "layers", {0}, SB_OT_UINT, OFF(ml_layers), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	  "model shape: transformer layers" },
+	{ "heads", {0}, SB_OT_UINT, OFF(ml_heads), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	  "model shape: attention heads" },
+	{ "kv_heads", {0}, SB_OT_UINT, OFF(ml_kv_heads), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	  "model shape: key/value heads" },
+	{ "vocab", {0}, SB_OT_UINT, OFF(ml_vocab), 0, NULL, 0, 1 << 26, 0, NULL, NULL, 0, C_CKPT,
+	  "model shape: vocabulary size (default 128256)" },
+	{ "tp", {0}, SB_OT_UINT, OFF(ml_tp), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	  "tensor parallelism" },
+	{ "pp", {0}, SB_OT_UINT, OFF(ml_pp), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	  "pipeline parallelism" },
+	{ "dp", {0}, SB_OT_UINT, OFF(ml_dp), 0, NULL, 0, 1 << 20, 0, NULL, NULL, 0, C_CKPT,
+	  "data parallelism" },
+	{ "zero_stage", {0}, SB_OT_UINT, OFF(ml_zero_stage), 0, NULL, 0, 3, 0, NULL, NULL, 0, C_CKPT,
+	  "DeepSpeed ZeRO stage 0-3 (decides who writes which file)" },
+	{ "ranks", {0}, SB_OT_UINT, OFF(ranks), 0, NULL, 0, 65536, 0, NULL, NULL, 0, C_CKPT,
+	  "emulated ranks, run as threads (default tp*pp*dp)" },
+	{ "subset", {0}, SB_OT_BOOL, OFF(subset), 0, "0", 0, 0, 0, NULL, NULL, 0, C_CKPT,
+	  "fewer ranks than tp*pp*dp each write their fraction (MLPerf subset mode)" },
+	{ "checkpoint_scale", {0}, SB_OT_FLOAT, OFF(checkpoint_scale), 0, "1", 0, 1, 0, NULL, NULL, 0,
+	  C_CKPT, "multiply every checkpoint file size by this, e.g. 0.001" },
+	{ "num_checkpoints_write", {0}, SB_OT_UINT, OFF(num_checkpoints_write), 0, "10", 0, 100000, 0,
+	  NULL, NULL, 0, C_CKPT, "checkpoints to write" },
+	{ "num_checkpoints_read", {0}, SB_OT_UINT, OFF(num_checkpoints_read), 0, "10", 0, 100000, 0,
+	  NULL, NULL, 0, C_CKPT, "checkpoints to read back after the writes" },
+	{ "time_between_checkpoints", {0}, SB_OT_TIME, OFF(time_between_checkpoints_us), 0, "0", 0, 0,
+	  SEC, "s", NULL, 0, C_CKPT, "pause between two checkpoint writes" },
+	{ "checkpoint_fsync", {0}, SB_OT_BOOL, OFF(checkpoint_fsync), 0, "1", 0, 0, 0, NULL, NULL, 0,
+	  C_CKPT, "fsync each checkpoint file after writing it" },
+	{ "checkpoint_folder", {0}, SB_OT_STR, OFF(checkpoint_folder), 0, NULL, 0, 0, 0, NULL, NULL, 0,
+	  C_CKPT, "where checkpoints go (default: <directory>/checkpoints)" },
+	{ "keep_checkpoints", {0}, SB_OT_BOOL, OFF(keep_checkpoints), 0, "0", 0, 0, 0, NULL, NULL, 0,
+	  C_CKPT, "keep the checkpoint files at the end (default: remove what storbench wrote)" },
+	{ "train_model", {0}, SB_OT_STR, OFF(train_model), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_TRAIN,
+	  "DLIO workload giving the defaults: unet3d, resnet50 or cosmoflow" },
+	{ "dataset_files", {0}, SB_OT_UINT, OFF(dataset_files), 0, NULL, 0, 1 << 30, 0, NULL, NULL, 0,
+	  C_TRAIN, "files in the training dataset" },
+	{ "samples_per_file", {0}, SB_OT_UINT, OFF(samples_per_file), 0, NULL, 0, 1 << 30, 0, NULL,
+	  NULL, 0, C_TRAIN, "samples in each dataset file (default 1)" },
+	{ "record_length", {0}, SB_OT_FLOAT, OFF(record_length), 0, NULL, 0, 0, 0, "bytes", NULL, 0,
+	  C_TRAIN, "bytes per sample (may be fractional, as DLIO's resnet50)" },
+	{ "record_length_stdev", {0}, SB_OT_FLOAT, OFF(record_length_stdev), 0, NULL, 0, 0, 0, "bytes",
+	  NULL, 0, C_TRAIN, "standard deviation of the sample size (0: all equal)" },
+	{ "data_dir", {0}, SB_OT_STR, OFF(data_dir), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_TRAIN,
+	  "dataset directory (default: <directory>/data)" },
+	{ "subfolders", {0}, SB_OT_UINT, OFF(subfolders), 0, "0", 0, 1 << 20, 0, NULL, NULL, 0, C_TRAIN,
+	  "spread the dataset files over this many subfolders (0: none)" },
+	{ "epochs", {0}, SB_OT_UINT, OFF(epochs), 0, NULL, 0, 100000, 0, NULL, NULL, 0, C_TRAIN,
+	  "passes over the dataset (default 1)" },
+	{ "batch_size", {0}, SB_OT_UINT, OFF(batch_size), 0, NULL, 0, 1 << 24, 0, NULL, NULL, 0, C_TRAIN,
+	  "samples per step (default 1)" },
+	{ "read_threads", {0}, SB_OT_UINT, OFF(read_threads), 0, NULL, 0, 4096, 0, NULL, NULL, 0,
+	  C_TRAIN, "reader threads fetching batches (0: the accelerator reads; default 1)" },
+	{ "prefetch", {0}, SB_OT_UINT, OFF(prefetch), 0, "2", 0, 4096, 0, NULL, NULL, 0, C_TRAIN,
+	  "batches each reader may hold ready ahead of the accelerators" },
+	{ "accelerators", {0}, SB_OT_UINT, OFF(accelerators), 0, "1", 1, 4096, 0, NULL, NULL, 0,
+	  C_TRAIN, "emulated accelerators consuming batches" },
+	{ "shuffle", {0}, SB_OT_ENUM, OFF(shuffle), 0, "none", 0, 0, 0, NULL, shuffle_vals, 0, C_TRAIN,
+	  "shuffle files and/or samples each epoch (none|file|sample|both, or FILE,SAMPLE flags)" },
+	{ "seed", {0}, SB_OT_U64, OFF(ml_seed), 0, "123", 0, INT64_MAX, 0, NULL, NULL, 0, C_TRAIN,
+	  "shuffle seed (changes with the epoch)" },
+	{ "computation_time", {0}, SB_OT_TIME, OFF(computation_time_us), 0, NULL, 0, 0, SEC, "s", NULL,
+	  0, C_TRAIN, "accelerator time per step (default 0)" },
+	{ "computation_time_stdev", {0}, SB_OT_TIME, OFF(computation_time_stdev_us), 0, "0", 0, 0, SEC,
+	  "s", NULL, 0, C_TRAIN, "standard deviation of the time per step" },
+	{ "au_target", {0}, SB_OT_FLOAT, OFF(au_target_pct), 0, NULL, 0, 100, 0, "%", NULL, 0, C_TRAIN,
+	  "accelerator utilization to reach (default: the train_model's, else 90)" },
+	{ "train_scale", {0}, SB_OT_FLOAT, OFF(train_scale), 0, "1", 0, 1, 0, NULL, NULL, 0, C_TRAIN,
+	  "shrink sample sizes and computation times by this factor (same MB/s per accelerator)" },
 
 	{ "sweep_metric", {0}, SB_OT_ENUM, OFF(sweep_metric), 0, "bw", 0, 0, 0, NULL, metric_vals, 0,
 	  C_SWEEP, "how sweep.* points are ranked: bw, iops or clat_p99" },
-	{ "drop_caches", {0}, SB_OT_BOOL, OFF(drop_caches), 0, "0", 0, 0, 0, NULL, NULL, 0, C_SWEEP,
-	  "sync and drop the page cache before each sweep repetition (needs root)" },
 };
 
 #define NOPT (sizeof(table) / sizeof(table[0]))
@@ -265,6 +375,11 @@ static unsigned edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+unsigned sb_option_distance(const char *a, const char *b)
+{
+	return edit_distance(a, b);
+}
+
 const char *sb_option_suggest(const char *name)
 {
 	const char *best = NULL;
@@ -302,7 +417,7 @@ const char *sb_opt_type_name(enum sb_opt_type t)
 		[SB_OT_RANGE_SPLIT] = "range split", [SB_OT_BSSPLIT] = "bssplit",
 		[SB_OT_TIME] = "time", [SB_OT_UINT] = "int", [SB_OT_INT] = "int", [SB_OT_U64] = "int",
 		[SB_OT_BOOL] = "bool", [SB_OT_ENUM] = "enum", [SB_OT_PCTL_LIST] = "float list",
-		[SB_OT_DIST] = "distribution",
+		[SB_OT_DIST] = "distribution", [SB_OT_FLOAT] = "float",
 	};
 	return names[t];
 }

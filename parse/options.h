@@ -12,7 +12,7 @@
 
 #include "parse/jobspec.h"
 
-#define SB_OPT_MAX 96 /* upper bound on rows (per-job bookkeeping arrays) */
+#define SB_OPT_MAX 192 /* upper bound on rows (per-job bookkeeping arrays) */
 
 enum sb_opt_type {
 	SB_OT_STR,         /* char *, owned by the spec */
@@ -32,6 +32,7 @@ enum sb_opt_type {
 	SB_OT_ENUM,        /* unsigned-sized field, values from enums[] */
 	SB_OT_PCTL_LIST,   /* double[SB_PCTL_MAX] at off, unsigned count at off2 */
 	SB_OT_DIST,        /* enum sb_dist at off, double parameter at off2 */
+	SB_OT_FLOAT,       /* double; min is a lower bound, max (when not 0) an upper bound */
 };
 
 /* bool stored inverted (buffered -> direct); unsigned stored as max - value
@@ -70,6 +71,8 @@ const char *sb_option_suggest(const char *name);
 /* true for fio options that storbench does not implement */
 bool sb_option_fio_only(const char *name);
 const char *sb_opt_type_name(enum sb_opt_type t);
+/* Case-insensitive edit distance of two names (for "did you mean" lists). */
+unsigned sb_option_distance(const char *a, const char *b);
 
 /* Parse val (bare: written without '=') into s.  0 or -EINVAL with a message
  * in err (SB_VERR_LEN bytes) naming the bad value and what is accepted. */

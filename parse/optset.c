@@ -74,6 +74,36 @@ static int set_enum(const struct sb_option *o, struct sb_jobspec *s, const char 
 	return -EINVAL;
 }
 
+static int set_float(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(val, &end);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if ((end == val || *end) && o->unit && !strcmp(o->unit, "bytes")) {
+		uint64_t sz; /* a byte count may also be written as a size: 140m */
+		char serr[SB_VERR_LEN];
+		if (!sb_parse_size(val, s->kb_base ? s->kb_base : 1024, &sz, serr)) {
+			v = (double)sz;
+			end = (char *)"";
+		}
+	}
+	if (end == val || *end || errno || v != v || v < (double)o->min ||
+	    (o->max && v > (double)o->max)) {
+		char acc[96];
+		sb_option_accepts(o, acc, sizeof(acc));
+		if (o->max)
+			snprintf(err, SB_VERR_LEN, "invalid number '%s': expected a number from %lld to %lld",
+				 val, (long long)o->min, (long long)o->max);
+		else
+			snprintf(err, SB_VERR_LEN, "invalid number '%s': expected %s", val, acc);
+		return -EINVAL;
+	}
+	*FIELD(s, o->off, double) = v;
+	return 0;
+}
+
 static int set_number(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
 {
 	unsigned kb = s->kb_base ? s->kb_base : 1024;
@@ -114,6 +144,8 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 			return -EINVAL;
 		*FIELD(s, o->off, bool) = (o->flags & SB_OF_INVERSE) ? !b : b;
 		return 0;
+	case SB_OT_FLOAT:
+		return set_float(o, s, val, err);
 	default:
 		return set_enum(o, s, val, err);
 	}

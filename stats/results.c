@@ -2,12 +2,18 @@
  * belong to it; the job list (and the job specs it points into) does not. */
 #include <stdlib.h>
 
+#include "stats/mlres.h"
 #include "stats/results.h"
 
 void sb_results_free(struct sb_results *r)
 {
 	if (!r)
 		return;
+	for (size_t i = 0; r->jobs && i < r->njobs; i++) {
+		sb_ml_result_free(r->jobs[i].ml);
+		free(r->jobs[i].ml);
+		r->jobs[i].ml = NULL;
+	}
 	free(r->jobs);
 	free(r->groups);
 	free(r->disks);
@@ -15,4 +21,15 @@ void sb_results_free(struct sb_results *r)
 	r->groups = NULL;
 	r->disks = NULL;
 	r->njobs = r->ngroups = r->ndisks = 0;
+}
+
+void sb_ml_result_free(struct sb_ml_result *m)
+{
+	if (!m)
+		return;
+	free(m->ckpt.write.v);
+	free(m->ckpt.read.v);
+	free(m->train.epochs);
+	m->ckpt.write.v = m->ckpt.read.v = NULL;
+	m->train.epochs = NULL;
 }

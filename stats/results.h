@@ -9,6 +9,8 @@
 #include "parse/jobspec.h"
 #include "stats/tstats.h"
 
+struct sb_ml_result; /* stats/mlres.h */
+
 struct sb_job_result {
 	char name[SB_NAME_MAX];
 	unsigned groupid;
@@ -21,6 +23,7 @@ struct sb_job_result {
 	uint64_t job_runtime_ms;
 	uint64_t elapsed_s;          /* wall seconds from start to end of the job */
 	double usr_cpu, sys_cpu;     /* percent of job_runtime */
+	struct sb_ml_result *ml;     /* appended: workload=checkpoint|train results, else NULL (owned) */
 };
 
 struct sb_group_dir {

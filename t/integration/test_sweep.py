@@ -65,7 +65,9 @@ class SweepTest(SbCase):
         out = p.stdout
         self.assertIn("Sweep: 4 of 4 points (rw x bs), 2 repetitions each, sorted by bw", out)
         table = out[out.index("Sweep:"):out.index("Best read")]
-        rows = [l.split() for l in table.splitlines()[2:] if l.strip()]
+        lines = table.splitlines()
+        head = next(i for i, l in enumerate(lines) if l.split()[:1] == ["point"])
+        rows = [l.split() for l in lines[head + 1:] if l.strip()]
         self.assertEqual(sorted(int(r[0]) for r in rows), [1, 2, 3, 4])
         bws = [float(r[4]) for r in rows]
         self.assertEqual(bws, sorted(bws, reverse=True))

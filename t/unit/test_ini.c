@@ -107,6 +107,27 @@ static void test_var_defaults(void)
 	unsetenv("SB_T_SET");
 }
 
+/* defaults may nest: ${A:-${B:-x}} (the job files use it) */
+static void test_var_nested(void)
+{
+	struct sb_ini ini;
+	setenv("SB_T_SCALE", "0.5", 1);
+	setenv("SB_T_EMPTY", "", 1);
+	unsetenv("SB_T_NONE");
+	const char *text = "[j]\nsize=${SB_T_SCALE:-0.01}\nbs=${SB_T_NONE:-4k}\n"
+			   "name=x${SB_T_EMPTY:-dflt}y\nfilename=${SB_T_NONE:-}z\n"
+			   "directory=d-${SB_T_NONE:-${SB_T_SCALE:-1}}-${SB_T_NONE:-${SB_T_NONE:-n}}\n";
+	CU_ASSERT_EQUAL_FATAL(parse(&ini, text), 0);
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "size")->value, "0.5");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "bs")->value, "4k");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "name")->value, "xdflty");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "filename")->value, "z");
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "directory")->value, "d-0.5-n");
+	sb_ini_free(&ini);
+	unsetenv("SB_T_SCALE");
+	unsetenv("SB_T_EMPTY");
+}
+
 static void test_errors(void)
 {
 	struct sb_ini ini;
@@ -171,6 +192,7 @@ static CU_TestInfo tests[] = {
 	{ "sections, lines, repeats", test_sections_and_lines },
 	{ "values survive iniparser", test_values_round_trip },
 	{ "${VAR:-default}", test_var_defaults },
+	{ "${A:-${B:-x}} nested", test_var_nested },
 	{ "pre-pass errors", test_errors },
 	{ "include", test_include },
 	CU_TEST_INFO_NULL,

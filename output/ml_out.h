@@ -1,0 +1,13 @@
+/* ml_out.h: the ML workload sections of the writers: a job's "checkpoint",
+ * "train" and "rules" objects in JSON, and a short readable section plus the
+ * rule report in the normal output. */
+#ifndef SB_ML_OUT_H
+#define SB_ML_OUT_H
+#include <stdio.h>
+
+#include "output/jsonw.h"
+#include "stats/mlres.h"
+
+void sb_json_ml(struct sb_jw *w, const struct sb_ml_result *m);
+void sb_normal_ml(FILE *f, const struct sb_ml_result *m);
+#endif

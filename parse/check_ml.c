@@ -1,0 +1,271 @@
+/* check_ml.c: validation of the ML workload options (workload=checkpoint and
+ * workload=train).  Resolves model= and train_model= into the shape fields of
+ * the spec (explicit options win), fills the defaults that depend on them,
+ * and rejects what cannot run: unknown names (with the list and a "did you
+ * mean"), ranks that do not match tp*pp*dp, more reads than writes, datasets
+ * too small to measure, and workload options given to a job that would
+ * ignore them.  Every error names file:line, the value and the fix. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/ml_model.h"
+#include "core/ml_train.h"
+#include "lib/log.h"
+#include "parse/ini.h"
+#include "parse/jobparse.h"
+
+#define CAT_CKPT "Checkpoint workload"
+#define CAT_TRAIN "Training workload"
+#define DEFAULT_VOCAB 128256u
+
+static bool is_set(const struct sb_jobctx *c, const char *name)
+{
+	return sb_job_src(c, name)->file != NULL;
+}
+
+static const char *where_of(const struct sb_jobctx *c, const char *name, char *buf, unsigned len)
+{
+	const struct sb_optsrc *s = name ? sb_job_src(c, name) : NULL;
+	if (s && s->file)
+		return sb_ini_where(buf, len, s->file, s->line);
+	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
+}
+
+static const char *wl_name(unsigned wl)
+{
+	return wl == SB_WL_CHECKPOINT ? "checkpoint" : wl == SB_WL_TRAIN ? "train" : "io";
+}
+
+/* options of one workload given to a job of another */
+static unsigned check_misplaced(const struct sb_jobctx *c)
+{
+	unsigned nerr = 0, wl = c->spec.workload;
+	char where[512];
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		const struct sb_option *o = sb_option_at(i);
+		unsigned need;
+		if (!strcmp(o->category, CAT_CKPT))
+			need = SB_WL_CHECKPOINT;
+		else if (!strcmp(o->category, CAT_TRAIN))
+			need = SB_WL_TRAIN;
+		else if (!strcmp(o->name, "rules"))
+			need = wl == SB_WL_IO ? SB_WL_CHECKPOINT : wl;
+		else
+			continue;
+		if (!c->src[i].file || need == wl)
+			continue;
+		sb_err(sb_ini_where(where, sizeof(where), c->src[i].file, c->src[i].line),
+		       "%s=%s applies to workload=%s%s, but job '%s' has workload=%s: add workload=%s "
+		       "to the job or remove %s=", o->name, c->src[i].raw, wl_name(need),
+		       !strcmp(o->name, "rules") ? " or train" : "", c->spec.name, wl_name(wl),
+		       wl_name(need), o->name);
+		nerr++;
+	}
+	return nerr;
+}
+
+/* "unknown X 'v': expected a, b or c (did you mean 'b'?)" */
+static void unknown_name(const struct sb_jobctx *c, const char *opt, const char *val,
+			 const char *const *names)
+{
+	char where[512], list[256] = "", hint[96] = "";
+	size_t n = 0;
+	unsigned best = 4;
+	for (unsigned i = 0; names[i]; i++) {
+		int w = snprintf(list + n, sizeof(list) - n, "%s%s", i ? (names[i + 1] ? ", " : " or ") : "",
+				 names[i]);
+		n += w > 0 && (size_t)w < sizeof(list) - n ? (size_t)w : 0;
+		unsigned d = sb_option_distance(val, names[i]);
+		if (d < best) {
+			best = d;
+			snprintf(hint, sizeof(hint), " (did you mean '%s'?)", names[i]);
+		}
+	}
+	sb_err(where_of(c, opt, where, sizeof(where)), "%s=%s: unknown %s; expected %s%s", opt, val,
+	       !strcmp(opt, "model") ? "model" : "training workload", list, hint);
+}
+
+static void set_default(const struct sb_jobctx *c, const char *name, unsigned *field, unsigned v)
+{
+	if (!is_set(c, name))
+		*field = v;
+}
+
+static unsigned resolve_model(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	struct sb_ml_shape m;
+	char where[512];
+	if (s->ml_model) {
+		if (sb_ml_model_find(s->ml_model, &m)) {
+			unknown_name(c, "model", s->ml_model, sb_ml_model_names());
+			return 1;
+		}
+	} else {
+		static const char *const need[] = { "hidden", "ffn", "layers", "heads", "kv_heads" };
+		for (unsigned i = 0; i < 5; i++) {
+			if (is_set(c, need[i]))
+				continue;
+			sb_err(where_of(c, NULL, where, sizeof(where)),
+			       "job '%s': workload=checkpoint needs model= (llama3-8b, llama3-70b, "
+			       "llama3-405b or llama3-1t) or an explicit shape; %s= is missing (give "
+			       "hidden, ffn, layers, heads, kv_heads, and optionally vocab, tp, pp, dp, "
+			       "zero_stage)", s->name, need[i]);
+			return 1;
+		}
+		memset(&m, 0, sizeof(m));
+		m.vocab = DEFAULT_VOCAB;
+		m.tp = m.pp = m.dp = 1;
+	}
+	set_default(c, "hidden", &s->ml_hidden, m.hidden);
+	set_default(c, "ffn", &s->ml_ffn, m.ffn);
+	set_default(c, "layers", &s->ml_layers, m.layers);
+	set_default(c, "heads", &s->ml_heads, m.heads);
+	set_default(c, "kv_heads", &s->ml_kv_heads, m.kv_heads);
+	set_default(c, "vocab", &s->ml_vocab, m.vocab);
+	set_default(c, "tp", &s->ml_tp, m.tp);
+	set_default(c, "pp", &s->ml_pp, m.pp);
+	set_default(c, "dp", &s->ml_dp, m.dp);
+	set_default(c, "zero_stage", &s->ml_zero_stage, m.zero_stage);
+	return 0;
+}
+
+static void spec_shape(const struct sb_jobspec *s, struct sb_ml_shape *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->hidden = s->ml_hidden;
+	m->ffn = s->ml_ffn;
+	m->layers = s->ml_layers;
+	m->heads = s->ml_heads;
+	m->kv_heads = s->ml_kv_heads;
+	m->vocab = s->ml_vocab;
+	m->tp = s->ml_tp;
+	m->pp = s->ml_pp;
+	m->dp = s->ml_dp;
+	m->zero_stage = s->ml_zero_stage;
+}
+
+static unsigned check_ckpt(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	struct sb_ml_shape m;
+	char where[512], err[384];
+	if (resolve_model(c))
+		return 1;
+	spec_shape(s, &m);
+	if (sb_ml_shape_check(&m, err, sizeof(err))) {
+		sb_err(where_of(c, s->ml_model ? "model" : "hidden", where, sizeof(where)),
+		       "job '%s': model shape: %s", s->name, err);
+		return 1;
+	}
+	if (!is_set(c, "ranks"))
+		s->ranks = sb_ml_world(&m);
+	if (sb_ml_check_ranks(&m, s->ranks, s->subset, err, sizeof(err))) {
+		sb_err(where_of(c, "ranks", where, sizeof(where)), "job '%s': %s", s->name, err);
+		return 1;
+	}
+	if (!(s->checkpoint_scale > 0)) {
+		sb_err(where_of(c, "checkpoint_scale", where, sizeof(where)),
+		       "checkpoint_scale=%g: expected a factor above 0 and at most 1, e.g. 0.001",
+		       s->checkpoint_scale);
+		return 1;
+	}
+	if (!s->num_checkpoints_write) {
+		sb_err(where_of(c, "num_checkpoints_write", where, sizeof(where)),
+		       "num_checkpoints_write=0: a checkpoint job writes at least 1 checkpoint");
+		return 1;
+	}
+	if (s->num_checkpoints_read > s->num_checkpoints_write) {
+		sb_err(where_of(c, "num_checkpoints_read", where, sizeof(where)),
+		       "num_checkpoints_read=%u is more than the %u checkpoints written "
+		       "(num_checkpoints_write): read at most %u, or write more",
+		       s->num_checkpoints_read, s->num_checkpoints_write, s->num_checkpoints_write);
+		return 1;
+	}
+	return 0;
+}
+
+static unsigned resolve_train(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	struct sb_ml_workload w;
+	memset(&w, 0, sizeof(w));
+	w.ds.samples_per_file = 1;
+	w.batch_size = w.read_threads = w.epochs = 1;
+	w.au_required_pct = 90.0;
+	if (s->train_model && sb_ml_workload_find(s->train_model, &w)) {
+		unknown_name(c, "train_model", s->train_model, sb_ml_workload_names());
+		return 1;
+	}
+	set_default(c, "dataset_files", &s->dataset_files, w.ds.files);
+	set_default(c, "samples_per_file", &s->samples_per_file, w.ds.samples_per_file);
+	set_default(c, "batch_size", &s->batch_size, w.batch_size);
+	set_default(c, "read_threads", &s->read_threads, w.read_threads);
+	set_default(c, "epochs", &s->epochs, w.epochs);
+	if (!is_set(c, "record_length"))
+		s->record_length = w.ds.record_length;
+	if (!is_set(c, "record_length_stdev"))
+		s->record_length_stdev = w.ds.record_stdev;
+	if (!is_set(c, "computation_time"))
+		s->computation_time_us = (uint64_t)(w.compute_h100_s * 1e6 + 0.5);
+	if (!is_set(c, "au_target"))
+		s->au_target_pct = w.au_required_pct;
+	if (!(s->train_scale > 0)) {
+		char where[512];
+		sb_err(where_of(c, "train_scale", where, sizeof(where)),
+		       "train_scale=%g: expected a factor above 0 and at most 1, e.g. 0.01", s->train_scale);
+		return 1;
+	}
+	/* the same bytes per second of compute as the full workload */
+	s->record_length *= s->train_scale;
+	s->record_length_stdev *= s->train_scale;
+	s->computation_time_us = (uint64_t)((double)s->computation_time_us * s->train_scale + 0.5);
+	s->computation_time_stdev_us =
+		(uint64_t)((double)s->computation_time_stdev_us * s->train_scale + 0.5);
+	return 0;
+}
+
+static unsigned check_train(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (resolve_train(c))
+		return 1;
+	if (!s->dataset_files || !s->samples_per_file || !s->batch_size || !s->epochs) {
+		const char *o = !s->dataset_files ? "dataset_files" : !s->samples_per_file ?
+				"samples_per_file" : !s->batch_size ? "batch_size" : "epochs";
+		sb_err(where_of(c, o, where, sizeof(where)), "job '%s': workload=train needs %s of at "
+		       "least 1 (or train_model=unet3d, resnet50 or cosmoflow for DLIO's shapes)",
+		       s->name, o);
+		return 1;
+	}
+	if (!(s->record_length >= 1)) {
+		sb_err(where_of(c, "record_length", where, sizeof(where)), "job '%s': workload=train "
+		       "needs record_length= of at least 1 byte per sample (or train_model=...)", s->name);
+		return 1;
+	}
+	size_t steps = sb_ml_steps_per_epoch(s->dataset_files, s->samples_per_file, s->batch_size,
+					     s->accelerators);
+	if (steps < 2) {
+		sb_err(where_of(c, "dataset_files", where, sizeof(where)),
+		       "job '%s': %u files x %u samples make %zu step(s) per epoch with batch_size=%u "
+		       "and accelerators=%u; AU needs at least 2 (the first step is not counted): "
+		       "raise dataset_files or lower batch_size", s->name, s->dataset_files,
+		       s->samples_per_file, steps, s->batch_size, s->accelerators);
+		return 1;
+	}
+	return 0;
+}
+
+unsigned sb_job_validate_ml(struct sb_jobctx *c)
+{
+	unsigned nerr = check_misplaced(c);
+	if (nerr)
+		return nerr;
+	if (c->spec.workload == SB_WL_CHECKPOINT)
+		return check_ckpt(c);
+	if (c->spec.workload == SB_WL_TRAIN)
+		return check_train(c);
+	return 0;
+}

@@ -1,0 +1,139 @@
+/* test_ml_spec.c: the ML workload options as core receives them: model= and
+ * train_model= resolved into the spec (explicit options win, train_scale
+ * applied), the errors a user sees, and iogen's span mode that moves exactly
+ * one checkpoint file or one sample. */
+#include <errno.h>
+#include <string.h>
+
+#include "core/iogen.h"
+#include "harness.h"
+#include "lib/log.h"
+#include "parse/options.h"
+#include "parse/parse.h"
+
+static char logbuf[4096];
+
+static int parse(const char *text, struct sb_joblist *jl)
+{
+	memset(jl, 0, sizeof(*jl));
+	logbuf[0] = '\0';
+	sb_log_capture(logbuf, sizeof(logbuf));
+	int rc = sb_parse_text("ml.ini", text, jl);
+	sb_log_capture(NULL, 0);
+	return rc;
+}
+
+static void test_model_resolved(void)
+{
+	struct sb_joblist jl;
+	CU_ASSERT_EQUAL_FATAL(parse("[a]\nworkload=checkpoint\nmodel=llama3-70b\ndp=2\nsubset\n"
+				    "ranks=4\n", &jl), 0);
+	const struct sb_jobspec *s = &jl.jobs[0];
+	CU_ASSERT_EQUAL(s->workload, SB_WL_CHECKPOINT);
+	CU_ASSERT_EQUAL(s->ml_hidden, 8192);
+	CU_ASSERT_EQUAL(s->ml_layers, 80);
+	CU_ASSERT_EQUAL(s->ml_tp, 8);
+	CU_ASSERT_EQUAL(s->ml_dp, 2);          /* explicit wins */
+	CU_ASSERT_EQUAL(s->ml_zero_stage, 3);
+	CU_ASSERT_EQUAL(s->ranks, 4);
+	CU_ASSERT_EQUAL(s->num_checkpoints_write, 10);
+	CU_ASSERT(s->checkpoint_fsync && s->drop_caches);
+	sb_joblist_free(&jl);
+
+	CU_ASSERT_EQUAL_FATAL(parse("[b]\nworkload=checkpoint\nhidden=64\nffn=128\nlayers=2\n"
+				    "heads=4\nkv_heads=2\ncheckpoint_scale=0.5\n", &jl), 0);
+	s = &jl.jobs[0];
+	CU_ASSERT_EQUAL(s->ml_vocab, 128256);
+	CU_ASSERT(s->ml_tp == 1 && s->ml_pp == 1 && s->ml_dp == 1 && s->ranks == 1);
+	CU_ASSERT_DOUBLE_EQUAL(s->checkpoint_scale, 0.5, 1e-12);
+	sb_joblist_free(&jl);
+}
+
+static void test_train_resolved(void)
+{
+	struct sb_joblist jl;
+	CU_ASSERT_EQUAL_FATAL(parse("[t]\nworkload=train\ntrain_model=resnet50\ntrain_scale=0.5\n"
+				    "dataset_files=16\nshuffle=1,0\n", &jl), 0);
+	const struct sb_jobspec *s = &jl.jobs[0];
+	CU_ASSERT_EQUAL(s->dataset_files, 16);
+	CU_ASSERT_EQUAL(s->samples_per_file, 1251);
+	CU_ASSERT_EQUAL(s->batch_size, 400);
+	CU_ASSERT_EQUAL(s->read_threads, 8);
+	CU_ASSERT_EQUAL(s->epochs, 5);
+	CU_ASSERT_DOUBLE_EQUAL(s->record_length, 114660.07 * 0.5, 1e-6);
+	CU_ASSERT_EQUAL(s->computation_time_us, 112000);
+	CU_ASSERT_DOUBLE_EQUAL(s->au_target_pct, 90.0, 1e-9);
+	CU_ASSERT_EQUAL(s->shuffle, SB_SHUFFLE_FILE);
+	CU_ASSERT_EQUAL(s->prefetch, 2);
+	sb_joblist_free(&jl);
+
+	CU_ASSERT_EQUAL_FATAL(parse("[t]\nworkload=train\ndataset_files=8\nrecord_length=1m\n", &jl), 0);
+	CU_ASSERT_DOUBLE_EQUAL(jl.jobs[0].record_length, 1048576.0, 1e-9);
+	CU_ASSERT_EQUAL(jl.jobs[0].batch_size, 1);
+	sb_joblist_free(&jl);
+}
+
+static void test_errors(void)
+{
+	struct sb_joblist jl;
+	CU_ASSERT_EQUAL(parse("[a]\nworkload=checkpoint\nmodel=llama3-405\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:3: model=llama3-405: unknown model"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "did you mean 'llama3-405b'"));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[a]\nworkload=checkpoint\nlayers=2\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "needs model="));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[a]\nworkload=checkpoint\nmodel=llama3-8b\nranks=3\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:4:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "set ranks=8"));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[g]\nworkload=train\ndataset_files=3\nrecord_length=10\nbatch_size=2\n",
+			      &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "1 step(s) per epoch"));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[io]\nsize=1m\nepochs=2\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:3: epochs=2 applies to workload=train"));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nmodel=llama3-8b\ndataset_files=2\n", &jl),
+			-EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "job 'c' has workload=checkpoint"));
+	sb_joblist_free(&jl);
+}
+
+/* span mode: exactly [offset, offset+len), bs per I/O, a short last one */
+static void test_iogen_span(void)
+{
+	struct sb_jobspec s;
+	struct sb_file f = { .fd = -1 };
+	struct sb_iogen g;
+	struct sb_io_u io;
+	memset(&g, 0, sizeof(g));
+	CU_ASSERT_EQUAL_FATAL(sb_spec_defaults(&s), 0);
+	sb_iogen_init_span(&g, &s, &f, SB_DDIR_WRITE, 100, 10000, 4096);
+	uint64_t next = 100, total = 0;
+	unsigned n = 0;
+	while (sb_iogen_next(&g, &io)) {
+		CU_ASSERT_EQUAL(io.ddir, SB_DDIR_WRITE);
+		CU_ASSERT_PTR_EQUAL(io.file, &f);
+		CU_ASSERT_EQUAL(io.offset, next);
+		next += io.len;
+		total += io.len;
+		n++;
+	}
+	CU_ASSERT_EQUAL(total, 10000);
+	CU_ASSERT_EQUAL(n, 3);                 /* 4096 + 4096 + 1808 */
+	CU_ASSERT_EQUAL(io.len, 1808);
+	sb_iogen_init_span(&g, &s, &f, SB_DDIR_READ, 0, 0, 4096);
+	CU_ASSERT_EQUAL(sb_iogen_next(&g, &io), 0);
+	sb_iogen_free(&g);
+	sb_spec_release(&s);
+}
+
+static CU_TestInfo tests[] = {
+	{ "checkpoint options resolved", test_model_resolved },
+	{ "train options resolved", test_train_resolved },
+	{ "clear errors", test_errors },
+	{ "iogen span mode", test_iogen_span },
+	CU_TEST_INFO_NULL,
+};
+SB_SUITE(ml_spec, tests)
