@@ -10,6 +10,7 @@
 #include "output/derive.h"
 #include "output/jsonw.h"
 #include "output/output.h"
+#include "output/timeseries.h"
 
 struct lat_view {
 	const struct sb_stat *s;
@@ -168,6 +169,7 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 	sb_jw_u64(w, "latency_window", 0);
 	if (j->spec && j->spec->description && j->spec->description[0])
 		sb_jw_str(w, "desc", j->spec->description);
+	sb_json_timeseries(w, j);
 	sb_jw_obj_end(w);
 }
 
@@ -218,6 +220,7 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	for (size_t i = 0; i < r->ndisks; i++)
 		json_disk(&w, &r->disks[i]);
 	sb_jw_arr_end(&w);
+	sb_json_interim(&w, r);
 	sb_jw_obj_end(&w);
 	return ferror(f) ? -EIO : 0;
 }

@@ -12,7 +12,7 @@
 
 #include "parse/jobspec.h"
 
-#define SB_OPT_MAX 96 /* upper bound on rows (per-job bookkeeping arrays) */
+#define SB_OPT_MAX 160 /* upper bound on rows (per-job bookkeeping arrays) */
 
 enum sb_opt_type {
 	SB_OT_STR,         /* char *, owned by the spec */
