@@ -231,7 +231,7 @@ static void series_sample(struct sb_monitor *m, struct sb_mon_series *s, uint64_
 	s->done = all_done;
 }
 
-static void boundary(struct sb_monitor *m, uint64_t now, bool final)
+static void boundary(struct sb_monitor *m, uint64_t now)
 {
 	for (unsigned i = 0; i < m->nser; i++)
 		series_sample(m, &m->ser[i], now);
@@ -240,22 +240,22 @@ static void boundary(struct sb_monitor *m, uint64_t now, bool final)
 		sb_host_sample(m->host, now);
 		pthread_mutex_unlock(&m->host_mu);
 	}
-	if (!final && m->opts.status_interval_ms && now >= m->next_interim_ns) {
-		sb_monitor_interim(m, now);
-		m->next_interim_ns += m->opts.status_interval_ms * 1000000ull;
-		if (m->next_interim_ns <= now)
-			m->next_interim_ns = now + m->opts.status_interval_ms * 1000000ull;
-	}
 }
 
 void sb_monitor_tick(void *arg, uint64_t now)
 {
 	struct sb_monitor *m = arg;
 	if (now >= m->next_ns) { /* before the logs: draining them can take a while */
-		boundary(m, now, false);
+		boundary(m, now);
 		m->next_ns += m->interval_ns;
 		if (m->next_ns <= now)
 			m->next_ns = now + m->interval_ns;
+	}
+	if (m->opts.status_interval_ms && now >= m->next_interim_ns) {
+		sb_monitor_interim(m, now);
+		m->next_interim_ns += m->opts.status_interval_ms * 1000000ull;
+		if (m->next_interim_ns <= now)
+			m->next_interim_ns = now + m->opts.status_interval_ms * 1000000ull;
 	}
 	sb_monitor_logs(m, now, false);
 	if (m->progress && now >= m->next_prog_ns) {
@@ -300,7 +300,7 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res
 		sb_err("logs", "%llu per-I/O log entries were dropped (the stats thread fell "
 		       "behind); log_avg_msec=N logs N-ms averages instead",
 		       (unsigned long long)dropped);
-	boundary(m, now, true);
+	boundary(m, now);
 	if (m->progress)
 		sb_monitor_progress(m, now, true);
 	res->log_dropped = dropped;

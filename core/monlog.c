@@ -17,6 +17,11 @@ static void window(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t end_
 	if (!dur)
 		return;
 	sb_ilat_snapshot(t->ilat, m->cur, false);
+	uint64_t all = 0;
+	for (int d = 0; d < SB_DDIR_N; d++)
+		all += m->cur->d[d].ios - mt->lprev.d[d].ios;
+	if (!all && dur < 1000000)
+		return;   /* a last sliver without I/O says nothing */
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		const struct sb_ilat_snap_dir *c = &m->cur->d[d], *p = &mt->lprev.d[d];
 		uint64_t ios = c->ios - p->ios, bytes = c->bytes - p->bytes;

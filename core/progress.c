@@ -5,8 +5,8 @@
  * read/write bandwidth and IOPS of the last second, rewritten in place with
  * '\r' every second and erased when the run ends.
  *
- * --status-interval snapshots: cumulative figures per job result at the
- * first time-series boundary after every N seconds.  They are written at
+ * --status-interval snapshots: cumulative figures per job result every N
+ * seconds (clat max as of the last time-series boundary).  They are written at
  * once in normal format to opts.interim_out, and/or kept for the JSON
  * document's "interim" array (JSON output stays one document).  At most
  * SB_MON_INTERIM_MAX are kept: past it every other one is dropped and the
@@ -109,18 +109,20 @@ void sb_monitor_progress(struct sb_monitor *m, uint64_t now, bool last)
 	memcpy(m->prog_bytes, bytes, sizeof(bytes));
 }
 
-/* series s's cumulative figures at its last boundary */
+/* series s's cumulative figures now (reads without ending the interval) */
 static void interim_job(struct sb_monitor *m, const struct sb_mon_series *s,
-			struct sb_interim_job *ij)
+			struct sb_interim_job *ij, uint64_t now)
 {
 	snprintf(ij->name, sizeof(ij->name), "%s", s->spec->name);
 	ij->spec = s->spec;
 	if (!s->started)
 		return;
-	ij->runtime_ms = (s->last_ns - s->start_ns) / 1000000;
+	uint64_t end = s->done ? s->last_ns : now;
+	ij->runtime_ms = (end - s->start_ns) / 1000000;
 	memset(m->hacc, 0, SB_DDIR_N * sizeof(*m->hacc));
 	for (unsigned i = s->from; i < s->to; i++) {
-		const struct sb_ilat_snap *p = &m->mt[i].prev;
+		const struct sb_ilat_snap *p = m->cur;
+		sb_ilat_snapshot(m->th[i].ilat, m->cur, false);
 		for (int d = 0; d < SB_DDIR_N; d++) {
 			ij->d[d].io_bytes += p->d[d].bytes;
 			ij->d[d].total_ios += p->d[d].ios;
@@ -131,12 +133,12 @@ static void interim_job(struct sb_monitor *m, const struct sb_mon_series *s,
 	}
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		struct sb_interim_dir *x = &ij->d[d];
-		double sec = (double)(s->last_ns - s->start_ns) / 1e9;
+		double sec = (double)(end - s->start_ns) / 1e9;
 		x->clat_mean_ns = x->total_ios ? x->clat_mean_ns / x->total_ios : 0;
-		x->clat_max_ns = s->max_ns[d];
+		x->clat_max_ns = s->max_ns[d]; /* as of the last time-series boundary */
 		x->clat_p99_ns = sb_ilat_percentile(m->hacc[d], 99.0);
-		if (x->clat_max_ns && x->clat_p99_ns > x->clat_max_ns)
-			x->clat_p99_ns = x->clat_max_ns;
+		if (x->clat_p99_ns > x->clat_max_ns) /* the max may be a boundary old */
+			x->clat_max_ns = x->clat_p99_ns;
 		x->bw_bytes = sec > 0 ? (uint64_t)((double)x->io_bytes / sec + 0.5) : 0;
 		x->iops = sec > 0 ? (double)x->total_ios / sec : 0.0;
 	}
@@ -149,7 +151,7 @@ void sb_monitor_interim(struct sb_monitor *m, uint64_t now)
 	if (!snap.jobs)
 		return;   /* out of memory: this snapshot is skipped */
 	for (unsigned i = 0; i < m->nser; i++)
-		interim_job(m, &m->ser[i], &snap.jobs[i]);
+		interim_job(m, &m->ser[i], &snap.jobs[i], now);
 	if (m->opts.interim_out) {
 		if (m->progress && m->prog_len) /* the status line is on stderr: clear it */
 			sb_monitor_progress(m, now, true);
