@@ -224,9 +224,11 @@ static void series_sample(struct sb_monitor *m, struct sb_mon_series *s, uint64_
 		if (smp.d[d].clat_max_ns > s->max_ns[d])
 			s->max_ns[d] = smp.d[d].clat_max_ns;
 	}
-	/* a last sliver shorter than a millisecond without I/O says nothing */
-	if (smp.dur_ns >= 1000000 || ios)
+	/* a last sliver shorter than a millisecond joins the sample before */
+	if (smp.dur_ns >= 1000000)
 		sb_tseries_add(&s->ts, &smp);
+	else if (ios)
+		sb_tseries_extend(&s->ts, &smp);
 	s->last_ns = end;
 	s->done = all_done;
 }

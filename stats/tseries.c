@@ -60,6 +60,16 @@ void sb_tseries_add(struct sb_tseries *ts, const struct sb_ts_sample *s)
 	ts->npend = 0;
 }
 
+void sb_tseries_extend(struct sb_tseries *ts, const struct sb_ts_sample *s)
+{
+	if (ts->npend)
+		sb_ts_merge(&ts->pend, s);
+	else if (ts->n)
+		sb_ts_merge(&ts->s[ts->n - 1], s);
+	else
+		sb_tseries_add(ts, s);
+}
+
 struct sb_ts_sample *sb_tseries_take(struct sb_tseries *ts, unsigned *n)
 {
 	struct sb_ts_sample *out = ts->s;

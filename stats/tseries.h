@@ -47,6 +47,9 @@ int sb_tseries_init(struct sb_tseries *ts, unsigned cap);
 void sb_tseries_free(struct sb_tseries *ts);
 /* Append one interval. */
 void sb_tseries_add(struct sb_tseries *ts, const struct sb_ts_sample *s);
+/* Fold a short interval into the latest one (a run's last sliver, so that
+ * no two samples share a millisecond); adds it when the series is empty. */
+void sb_tseries_extend(struct sb_tseries *ts, const struct sb_ts_sample *s);
 /* The series as an array (stored samples plus the pending partial one);
  * the caller owns it (free()); *n = 0 and NULL when empty.  ts is emptied. */
 struct sb_ts_sample *sb_tseries_take(struct sb_tseries *ts, unsigned *n);
