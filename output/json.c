@@ -14,6 +14,7 @@
 #include "output/ml_out.h"
 #include "output/output.h"
 #include "stats/host.h"
+#include "output/timeseries.h"
 
 struct lat_view {
 	const struct sb_stat *s;
@@ -177,6 +178,7 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 		sb_jw_str(w, "desc", j->spec->description);
 	if (j->ml)
 		sb_json_ml(w, j->ml);
+	sb_json_timeseries(w, j);
 	sb_jw_obj_end(w);
 }
 
@@ -302,6 +304,7 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	if (r->host)
 		json_host(&w, r->host);
 	int rc = json_comparisons(&w, r);
+	sb_json_interim(&w, r);
 	sb_jw_obj_end(&w);
 	return ferror(f) ? -EIO : rc;
 }
