@@ -108,17 +108,25 @@ class TimeSeriesTest(SbCase):
         self.assertTrue(os.path.exists(os.path.join(self.rundir, "mixed_slat.1.log")))
 
     def test_host_object(self):
-        doc = self.doc()
-        if "host" not in doc:
-            self.skipTest("no \"host\" object in the JSON yet (host output not merged)")
-        host = doc["host"]
+        host = self.doc()["host"]
         for src in ("cpu", "mem", "net"):
             self.assertIn(src, host)
             self.assertFalse(host[src].get("absent", False), src)
-        for src in ("rapl", "ib", "gpu"):
+        # sources this machine lacks are marked absent with a reason, never zero
+        lacking = {"rapl": not os.path.isdir("/sys/class/powercap"),
+                   "ib": not os.path.isdir("/sys/class/infiniband"),
+                   "gpu": not os.path.exists("/dev/nvidiactl")}
+        for src, missing in lacking.items():
             self.assertIn(src, host)
-            self.assertTrue(host[src].get("absent"), src)
-            self.assertTrue(host[src].get("reason"), src)
+            if missing:
+                self.assertTrue(host[src].get("absent"), src)
+                self.assertTrue(host[src].get("reason"), src)
+        # software perf events work everywhere; per-I/O figures come with them
+        ev = {e["name"]: e for e in host["perf"]["events"]}
+        if not ev["context-switches"].get("absent"):
+            self.assertGreater(ev["context-switches"]["count"], 0)
+            self.assertIn("context-switches", host["perf_per_io"])
+            self.assertGreater(host["perf_per_io"]["context-switches"], 0)
 
 
 class PerIoLogTest(SbCase):
