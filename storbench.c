@@ -14,6 +14,7 @@
 #include "parse/options.h"
 #include "parse/parse.h"
 #include "parse/sweep.h"
+#include "parse/value.h"
 
 struct cmdline {
 	unsigned formats;
@@ -24,6 +25,7 @@ struct cmdline {
 	int njobfiles;
 	char **jobargs;     /* --key=value words that define command-line jobs */
 	int njobargs;
+	unsigned status_interval_ms; /* --status-interval: interim results; 0 = off */
 };
 
 static void usage(FILE *f)
@@ -41,6 +43,9 @@ static void usage(FILE *f)
 		"  --minimal            same as --output-format=terse\n"
 		"  --parse-only         check the job files and print the expanded jobs; touch no file\n"
 		"  --datagen            create the datasets of workload=train jobs, run nothing\n"
+		"  --status-interval=T  interim results every T (seconds, or 500ms, 1m): printed in\n"
+		"                       normal format as the run goes, or kept in the JSON document's\n"
+		"                       \"interim\" array with --output-format=json (one document)\n"
 		"  --cmdhelp[=OPTION]   list every job option, or describe one\n"
 		"  --cmdhelp-markdown   every job option as the Markdown tables of HOWTO.md\n"
 		"  --enghelp            list the I/O engines this build has\n"
@@ -154,6 +159,15 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 				return SB_EXIT_CMDLINE;
 			}
 			cl->output = v;
+		} else if (is_prefix_opt(a, "--status-interval", &v)) {
+			char err[256];
+			uint64_t us = 0;
+			if (!v || sb_parse_time(v, 1000000, &us, err) || us < 1000) {
+				sb_err("--status-interval", "'%s' is not a time: use seconds (5) or "
+				       "a unit (500ms, 1m), at least 1ms", v ? v : "");
+				return SB_EXIT_CMDLINE;
+			}
+			cl->status_interval_ms = (unsigned)(us / 1000);
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;
 		} else if (!strcmp(a, "--datagen")) {
@@ -198,10 +212,32 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl)
 	return rc;
 }
 
-static int write_results(const struct cmdline *cl, const struct sb_results *res)
+/* --status-interval: normal-format snapshots go to the results' stream as
+ * the run goes; with json they are kept for the document's "interim" array
+ * (and nothing is printed early, so the JSON stays one document); terse
+ * output gets none. */
+static int set_run_opts(const struct cmdline *cl, FILE **early)
 {
-	FILE *out = stdout;
-	if (cl->output) {
+	struct sb_run_opts o = { .status_interval_ms = cl->status_interval_ms, .progress = -1 };
+	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
+	*early = NULL;
+	o.interim_json = cl->status_interval_ms && json;
+	if (cl->status_interval_ms && !json && (cl->formats & SB_FMT_NORMAL)) {
+		*early = stdout;
+		if (cl->output && !(*early = fopen(cl->output, "w"))) {
+			sb_err(cl->output, "cannot write the results: %s", strerror(errno));
+			return -errno;
+		}
+		o.interim_out = *early;
+	}
+	sb_run_set_opts(&o);
+	return 0;
+}
+
+static int write_results(const struct cmdline *cl, const struct sb_results *res, FILE *early)
+{
+	FILE *out = early ? early : stdout;
+	if (cl->output && !early) {
 		out = fopen(cl->output, "w");
 		if (!out) {
 			sb_err(cl->output, "cannot write the results: %s", strerror(errno));
@@ -241,15 +277,22 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	FILE *early;
+	if (set_run_opts(&cl, &early)) {
+		status = SB_EXIT_IOERR;
+		goto out;
+	}
 	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: core/sweep.c */
 	if (jl.sweep ? sb_sweep_run(&jl, &sweep, &res) : sb_run(&jl, &res)) {
 		if (sweep.ndone) /* the points finished before the failure */
-			write_results(&cl, &res);
+			write_results(&cl, &res, early);
+		else if (early && early != stdout)
+			fclose(early);
 		sb_sweep_results_free(&sweep);
 		status = SB_EXIT_JOBFILE;
 		goto out;
 	}
-	if (write_results(&cl, &res))
+	if (write_results(&cl, &res, early))
 		status = SB_EXIT_IOERR;
 	for (size_t i = 0; i < res.njobs; i++)
 		if (res.jobs[i].error)

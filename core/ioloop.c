@@ -57,8 +57,10 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 	st->total_ios[d]++;
 	atomic_store_explicit(&st->live_bytes[d], st->io_bytes[d], memory_order_relaxed);
 	atomic_store_explicit(&st->live_ios[d], st->total_ios[d], memory_order_relaxed);
+	uint64_t slat = 0, clat = lat;
 	if (async) {
-		uint64_t slat = io->issue_ns - io->start_ns, clat = ls->now - io->issue_ns;
+		slat = io->issue_ns - io->start_ns;
+		clat = ls->now - io->issue_ns;
 		sb_stat_add(&st->slat[d], slat);
 		sb_hist_add(&st->slat_h[d], slat);
 		sb_stat_add(&st->clat[d], clat);
@@ -68,6 +70,12 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 	} else { /* lat == clat: copied at the end of the thread */
 		sb_stat_add(&st->clat[d], lat);
 		sb_hist_add(&st->clat_h[d], lat);
+	}
+	sb_ilat_add(t->ilat, d, bytes, clat, slat, lat);
+	if (t->logring) {
+		struct sb_iolog_ent e = { ls->now, io->offset, clat, slat, lat, (uint32_t)bytes,
+					  (uint32_t)d };
+		sb_iolog_push(t->logring, &e);
 	}
 }
 

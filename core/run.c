@@ -10,6 +10,7 @@
 
 #include "core/collect.h"
 #include "core/ml_run.h"
+#include "core/monitor.h"
 #include "core/run.h"
 #include "core/statsthread.h"
 #include "core/thread.h"
@@ -31,10 +32,43 @@ struct run {
 	struct sb_runsync sync;
 	struct sb_statsthread stats;
 	struct sb_ml_runs *ml;             /* workload=checkpoint|train jobs, NULL: none */
+	struct sb_monitor mon;
+	bool mon_up;
 	struct sb_diskstat disks0[SB_MAX_DISKS], disks1[SB_MAX_DISKS];
 	size_t ndisks;
 	uint64_t t0_ns, t1_ns;
 };
+
+static struct sb_run_opts run_opts = { .progress = -1 };
+
+void sb_run_set_opts(const struct sb_run_opts *o)
+{
+	run_opts = *o;
+}
+
+/* a directory the jobs use, for the host's filesystem figures */
+static void first_dir(const struct run *r, char *buf, size_t len)
+{
+	const struct sb_jobspec *s = r->jl->njobs ? &r->jl->jobs[0] : NULL;
+	snprintf(buf, len, ".");
+	if (s && s->directory && *s->directory) {
+		snprintf(buf, len, "%s", s->directory);
+	} else if (r->lay.n && r->lay.files[0].path) {
+		const char *p = r->lay.files[0].path, *slash = strrchr(p, '/');
+		if (slash)
+			snprintf(buf, len, "%.*s", slash == p ? 1 : (int)(slash - p), p);
+	}
+}
+
+static int monitor_init(struct run *r)
+{
+	char names[SB_MAX_DISKS][64], dir[4096];
+	size_t nd = sb_files_disks(&r->lay, names, SB_MAX_DISKS);
+	first_dir(r, dir, sizeof(dir));
+	r->mon_up = true;
+	return sb_monitor_init(&r->mon, r->jl, r->threads, r->nthreads,
+			       (const char (*)[64])names, (unsigned)nd, dir, &run_opts);
+}
 
 void sb_run_request_stop(void)
 {
@@ -191,11 +225,15 @@ static int prepare(struct run *r)
 		return 0;
 	if (!e)
 		e = setup_threads(r);
+	if (!e)
+		e = monitor_init(r);
 	return e;
 }
 
 static void release(struct run *r, bool failed)
 {
+	if (r->mon_up)
+		sb_monitor_free(&r->mon);
 	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
 		sb_thread_teardown(&r->threads[i]);
 	if (r->laid_out)
@@ -232,6 +270,12 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 	}
 	disks_start(&r);
 	r.t0_ns = sb_now_ns();
+	if (r.mon_up) {
+		sb_monitor_start(&r.mon, r.t0_ns);
+		r.stats.tick = sb_monitor_tick;
+		r.stats.tick_arg = &r.mon;
+		r.stats.tick_ms = r.mon.tick_ms;
+	}
 	if (sb_statsthread_start(&r.stats, r.threads, r.nthreads) == 0) {
 		run_groups(&r);
 		sb_statsthread_stop(&r.stats);
@@ -245,6 +289,8 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 		e = sb_ml_collect(r.ml, res);
 	if (!e)
 		e = disks_finish(&r, res);
+	if (!e && r.mon_up) /* a failed log write was reported; the results stand */
+		(void)sb_monitor_finish(&r.mon, r.t1_ns, res);
 	release(&r, false);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

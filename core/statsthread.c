@@ -45,8 +45,9 @@ static void *stats_main(void *arg)
 {
 	struct sb_statsthread *s = arg;
 	uint64_t next = sb_now_ns();
+	uint64_t period = (s->tick_ms ? s->tick_ms : SB_STATS_TICK_MS) * 1000000ull;
 	while (!atomic_load_explicit(&s->quit, memory_order_relaxed)) {
-		next += SB_STATS_TICK_MS * 1000000ull;
+		next += period;
 		struct timespec ts = { (time_t)(next / 1000000000ull), (long)(next % 1000000000ull) };
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;

@@ -4,7 +4,7 @@
  * bw_samples / iops_samples.  It only reads I/O-thread state.
  *
  * Extension point: tick(), if set, is called on the stats thread at every
- * wakeup (every SB_STATS_TICK_MS) with the current CLOCK_MONOTONIC time, after
+ * wakeup (every tick_ms, default SB_STATS_TICK_MS) with the current CLOCK_MONOTONIC time, after
  * the samples of that wakeup were taken: time series and host counters hang
  * there. */
 #ifndef SB_STATSTHREAD_H
@@ -27,6 +27,7 @@ struct sb_statsthread {
 	atomic_bool quit;
 	pthread_t tid;
 	bool running;
+	unsigned tick_ms;             /* appended: wakeup period; 0 = SB_STATS_TICK_MS */
 };
 
 /* Start sampling threads[0..n).  Returns 0 or -errno. */

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/ioloop.h"
 #include "core/thread.h"
@@ -103,9 +105,18 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	const struct sb_jobspec *s = t->spec;
 	t->st = malloc(sizeof(*t->st));
 	t->files = calloc(jf->nfiles, sizeof(*t->files));
-	if (!t->st || !t->files)
+	t->ilat = malloc(sizeof(*t->ilat));
+	if (!t->st || !t->files || !t->ilat)
 		return -ENOMEM;
 	sb_tstats_init(t->st);
+	sb_ilat_init(t->ilat);
+	if (!s->log_avg_msec && ((s->write_bw_log && *s->write_bw_log) ||
+				 (s->write_iops_log && *s->write_iops_log) ||
+				 (s->write_lat_log && *s->write_lat_log))) {
+		t->logring = malloc(sizeof(*t->logring));
+		if (!t->logring || sb_iolog_ring_init(t->logring))
+			return -ENOMEM;
+	}
 	for (unsigned i = 0; i < jf->nfiles; i++) {
 		t->files[i] = jf->tmpl[(size_t)t->sub * jf->nfiles + i];
 		t->files[i].fd = -1;
@@ -130,9 +141,11 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 {
 	t->st = malloc(sizeof(*t->st));
 	t->files = calloc(nslots ? nslots : 1, sizeof(*t->files));
-	if (!t->st || !t->files)
+	t->ilat = malloc(sizeof(*t->ilat)); /* the io loop feeds it on every completion */
+	if (!t->st || !t->files || !t->ilat)
 		return -ENOMEM;
 	sb_tstats_init(t->st);
+	sb_ilat_init(t->ilat);
 	for (unsigned i = 0; i < nslots; i++) {
 		t->files[i].fd = -1;
 		t->files[i].index = i;
@@ -174,6 +187,12 @@ void sb_thread_teardown(struct sb_thread *t)
 	free(t->lvl_bucket);
 	free(t->files);
 	free(t->st);
+	free(t->ilat);
+	if (t->logring)
+		sb_iolog_ring_free(t->logring);
+	free(t->logring);
+	t->ilat = NULL;
+	t->logring = NULL;
 	t->etd.buf_base = NULL;
 	t->etd.ios = NULL;
 	t->freel = t->uncommitted = NULL;
@@ -239,6 +258,9 @@ void *sb_thread_main(void *arg)
 {
 	struct sb_thread *t = arg;
 	struct sb_loopstate ls = { .deadline = UINT64_MAX };
+	atomic_store_explicit(&t->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
+	if (t->on_start)
+		t->on_start(t->on_start_arg, t);
 	if (wait_turn(t)) {
 		const struct sb_jobspec *s = t->spec;
 		uint64_t now = sb_now_ns();

@@ -13,6 +13,8 @@
 #include "core/iogen.h"
 #include "core/rate.h"
 #include "engines/engine.h"
+#include "stats/ilat.h"
+#include "stats/iolog.h"
 #include "stats/tstats.h"
 
 /* set by sb_run_request_stop (SIGINT/SIGTERM): every thread stops at its
@@ -64,6 +66,16 @@ struct sb_thread {
 	uint64_t smp_last_ns;
 	uint64_t smp_bytes[SB_DDIR_N], smp_ios[SB_DDIR_N];
 	bool smp_started;
+	/* appended: per-interval accumulators (always) and the per-I/O log ring
+	 * (only with a log and log_avg_msec=0), written by the I/O thread and
+	 * read by the stats thread (stats/ilat.h, stats/iolog.h) */
+	struct sb_ilat *ilat;
+	struct sb_iolog_ring *logring;
+	/* the thread's kernel tid, stored as it starts; on_start (if set) is
+	 * then called on the thread itself, before any I/O (perf counters) */
+	_Atomic int os_tid;
+	void (*on_start)(void *arg, struct sb_thread *t);
+	void *on_start_arg;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

@@ -15,6 +15,7 @@
 #include "output/output.h"
 #include "output/sweep.h"
 #include "stats/host.h"
+#include "output/timeseries.h"
 
 struct lat_view {
 	const struct sb_stat *s;
@@ -178,6 +179,7 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 		sb_jw_str(w, "desc", j->spec->description);
 	if (j->ml)
 		sb_json_ml(w, j->ml);
+	sb_json_timeseries(w, j);
 	sb_jw_obj_end(w);
 }
 
@@ -215,7 +217,9 @@ static void h_num(void *ctx, const char *key, double v)
 		sb_jw_null(ctx, key);
 }
 
-static void json_host(struct sb_jw *w, const struct sb_host *h)
+/* "host": the collectors' summaries and series, then "perf_per_io": each
+ * counted perf event divided by the run's I/Os (cycles per I/O, ...) */
+static void json_host(struct sb_jw *w, const struct sb_results *r, const struct sb_host *h)
 {
 	const struct sb_host_emitter e = {
 		.ctx = w,
@@ -225,6 +229,10 @@ static void json_host(struct sb_jw *w, const struct sb_host *h)
 	};
 	sb_jw_obj_begin(w, "host");
 	sb_host_emit(h, &e);
+	sb_jw_obj_begin(w, "perf_per_io");
+	for (unsigned i = 0; i < r->nperf_per_io; i++)
+		sb_jw_dbl(w, r->perf_per_io[i].event, r->perf_per_io[i].per_io);
+	sb_jw_obj_end(w);
 	sb_jw_obj_end(w);
 }
 
@@ -301,8 +309,9 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 		json_disk(&w, &r->disks[i]);
 	sb_jw_arr_end(&w);
 	if (r->host)
-		json_host(&w, r->host);
+		json_host(&w, r, r->host);
 	int rc = json_comparisons(&w, r);
+	sb_json_interim(&w, r);
 	if (r->sweep) /* output/sweep.c */
 		sb_json_sweep(&w, r, plus);
 	sb_jw_obj_end(&w);

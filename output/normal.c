@@ -304,6 +304,12 @@ int sb_write_normal(FILE *f, const struct sb_results *r)
 	if (r->host) {
 		fputc('\n', f);
 		sb_host_print(r->host, f);
+		if (r->nperf_per_io) {
+			fputs("    perf per I/O:", f);
+			for (unsigned i = 0; i < r->nperf_per_io; i++)
+				fprintf(f, " %s=%.3f", r->perf_per_io[i].event, r->perf_per_io[i].per_io);
+			fputc('\n', f);
+		}
 	}
 	int rc = cmp_block(f, r);
 	if (r->sweep) /* output/sweep.c */

@@ -18,4 +18,6 @@ int sb_output_write(FILE *f, const struct sb_results *r, unsigned mask);
 int sb_write_normal(FILE *f, const struct sb_results *r);
 int sb_write_terse(FILE *f, const struct sb_results *r);
 int sb_write_json(FILE *f, const struct sb_results *r, bool plus);
+/* One --status-interval snapshot in normal format (printed during the run). */
+int sb_write_interim_normal(FILE *f, const struct sb_interim *s);
 #endif

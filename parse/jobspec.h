@@ -180,6 +180,16 @@ struct sb_jobspec {
 	double au_target_pct;       /* resolved: train_model's threshold, else 90 */
 	double train_scale;         /* applied by the parser to record_length(_stdev) and
 				     * computation_time(_stdev); default 1 */
+	/* appended: time series, fio log files, host counters */
+	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
+				     * a run uses the smallest of its jobs */
+	char *write_bw_log;         /* fio: NAME -> NAME_bw.N.log; NULL = none */
+	char *write_iops_log;       /* NAME -> NAME_iops.N.log */
+	char *write_lat_log;        /* NAME -> NAME_clat/_slat/_lat.N.log */
+	unsigned log_avg_msec;      /* 0: one log entry per I/O; N: N-ms averages */
+	bool log_offset;            /* add the offset column to per-I/O entries */
+	char *host_counters;        /* "cpu,mem,disk,net,ib,rapl,perf,gpu", "all", "none" */
+	char *perf_events;          /* libpfm4 names, ',' or ':' separated; NULL = default */
 
 	/* appended: sweeps (parse/sweep.h, core/sweep.c); drop_caches above
 	 * also applies before each sweep repetition */

@@ -97,6 +97,7 @@ static const struct sb_opt_enum shuffle_vals[] = {
 #define C_ML "ML workloads"
 #define C_CKPT "Checkpoint workload"
 #define C_TRAIN "Training workload"
+#define C_LOG "Time series, logs and host counters"
 #define C_SWEEP "Sweeps"
 
 static const struct sb_option table[] = {
@@ -315,6 +316,23 @@ static const struct sb_option table[] = {
 	{ "train_scale", {0}, SB_OT_FLOAT, OFF(train_scale), 0, "1", 0, 1, 0, NULL, NULL, 0, C_TRAIN,
 	  "shrink sample sizes and computation times by this factor (same MB/s per accelerator)" },
 
+	{ "stats_interval", {0}, SB_OT_TIME, OFF(stats_interval_us), 0, "1", 0, 0, SEC, "s", NULL, 0,
+	  C_LOG, "time-series and host-counter sample period (the run uses its jobs' smallest)" },
+	{ "write_bw_log", {0}, SB_OT_STR, OFF(write_bw_log), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_LOG,
+	  "write bandwidth log NAME_bw.N.log (fio format, KiB/s)" },
+	{ "write_iops_log", {0}, SB_OT_STR, OFF(write_iops_log), 0, NULL, 0, 0, 0, NULL, NULL, 0,
+	  C_LOG, "write IOPS log NAME_iops.N.log (fio format)" },
+	{ "write_lat_log", {0}, SB_OT_STR, OFF(write_lat_log), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_LOG,
+	  "write latency logs NAME_clat/_slat/_lat.N.log (fio format, ns)" },
+	{ "log_avg_msec", {0}, SB_OT_UINT, OFF(log_avg_msec), 0, "0", 0, 86400000, 0, "ms", NULL, 0,
+	  C_LOG, "average log entries over this many ms (0: one entry per I/O)" },
+	{ "log_offset", {0}, SB_OT_BOOL, OFF(log_offset), 0, "0", 0, 0, 0, NULL, NULL, 0, C_LOG,
+	  "add each I/O's offset to per-I/O log entries" },
+	{ "host_counters", {0}, SB_OT_STR, OFF(host_counters), 0, "all", 0, 0, 0, NULL, NULL, 0,
+	  C_LOG, "host counters to sample: cpu,mem,disk,net,ib,rapl,perf,gpu, all or none" },
+	{ "perf_events", {0}, SB_OT_STR, OFF(perf_events), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_LOG,
+	  "libpfm4 event names for host_counters=perf (default cycles,instructions,"
+	  "cache-misses,context-switches,page-faults)" },
 	{ "sweep_metric", {0}, SB_OT_ENUM, OFF(sweep_metric), 0, "bw", 0, 0, 0, NULL, metric_vals, 0,
 	  C_SWEEP, "how sweep.* points are ranked: bw, iops or clat_p99" },
 };

@@ -1,7 +1,9 @@
-/* results.c: releasing the results model.  The jobs, groups and disks arrays
- * belong to it; the job list (and the job specs it points into) does not. */
+/* results.c: releasing the results model.  The jobs (with their time
+ * series), groups, disks and interim arrays and the host sampler belong to
+ * it; the job list (and the job specs it points into) does not. */
 #include <stdlib.h>
 
+#include "stats/host.h"
 #include "stats/mlres.h"
 #include "stats/results.h"
 
@@ -13,7 +15,15 @@ void sb_results_free(struct sb_results *r)
 		sb_ml_result_free(r->jobs[i].ml);
 		free(r->jobs[i].ml);
 		r->jobs[i].ml = NULL;
+		free(r->jobs[i].ts);
 	}
+	for (size_t i = 0; r->interim && i < r->ninterim; i++)
+		free(r->interim[i].jobs);
+	free(r->interim);
+	r->interim = NULL;
+	r->ninterim = 0;
+	sb_host_close((struct sb_host *)r->host);
+	r->host = NULL;
 	free(r->jobs);
 	free(r->groups);
 	free(r->disks);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "parse/jobspec.h"
+#include "stats/tseries.h"
 #include "stats/tstats.h"
 
 struct sb_ml_result; /* stats/mlres.h */
@@ -24,6 +25,10 @@ struct sb_job_result {
 	uint64_t elapsed_s;          /* wall seconds from start to end of the job */
 	double usr_cpu, sys_cpu;     /* percent of job_runtime */
 	struct sb_ml_result *ml;     /* appended: workload=checkpoint|train results, else NULL (owned) */
+	/* appended: the job's time series (one sample per stats_interval, see
+	 * stats/tseries.h), owned by the results */
+	struct sb_ts_sample *ts;
+	unsigned nts;
 };
 
 struct sb_group_dir {
@@ -51,8 +56,37 @@ struct sb_disk_util {
 	double util;                      /* percent: io_ticks / wall time */
 };
 
-struct sb_host;  /* stats/host.h */
+struct sb_host;
 struct sb_sweep_results;
+
+/* A perf event total divided by the run's I/Os (cycles per I/O,
+ * instructions per I/O, ...), for every perf event that was counted. */
+#define SB_RESULTS_PERF_MAX 16
+struct sb_perf_per_io {
+	char event[64];              /* as given in perf_events= */
+	uint64_t count;              /* over every I/O thread */
+	double per_io;               /* count / total_ios */
+};
+
+/* A --status-interval snapshot: cumulative figures of each job result (same
+ * order as sb_results.jobs) from its start to t_ms. */
+struct sb_interim_dir {
+	uint64_t io_bytes, total_ios;
+	uint64_t bw_bytes;           /* bytes/s over the job's counted time so far */
+	double iops;
+	uint64_t clat_mean_ns, clat_max_ns, clat_p99_ns;
+};
+struct sb_interim_job {
+	char name[SB_NAME_MAX];
+	const struct sb_jobspec *spec;
+	uint64_t runtime_ms;         /* counted time so far */
+	struct sb_interim_dir d[SB_DDIR_N];
+};
+struct sb_interim {
+	uint64_t t_ms;               /* since the start of the run */
+	struct sb_interim_job *jobs;
+	size_t njobs;
+};
 
 struct sb_results {
 	const char *version;         /* "storbench-X.Y.Z" */
@@ -66,9 +100,15 @@ struct sb_results {
 	size_t ndisks;
 	const struct sb_joblist *joblist; /* for the global/job options echo */
 	bool interrupted;            /* stopped by SIGINT/SIGTERM: partial results */
-	/* host counters of the run (stats/host.h); NULL = none collected.  Not
-	 * owned: whoever opened it closes it after the outputs are written. */
-	const struct sb_host *host;
+	/* appended: host counters, time series, interim snapshots */
+	const struct sb_host *host;  /* stats/host.h; NULL: none; closed by sb_results_free */
+	uint64_t stats_interval_ms;  /* period of the time series and host samples */
+	uint64_t total_ios;          /* counted I/Os of every job and direction */
+	struct sb_perf_per_io perf_per_io[SB_RESULTS_PERF_MAX]; /* present perf events / I/O */
+	unsigned nperf_per_io;
+	struct sb_interim *interim;  /* --status-interval snapshots (json), owned */
+	size_t ninterim;
+	uint64_t log_dropped;        /* per-I/O log entries lost to a full ring */
 	/* appended: a sweep's points (core/sweep.c); NULL for an ordinary run.
 	 * jobs[] is then empty: each point carries its own results. */
 	const struct sb_sweep_results *sweep;

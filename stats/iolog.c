@@ -1,0 +1,116 @@
+/* iolog.c: writing fio-compatible bw/iops/lat log files and draining the
+ * per-I/O ring (see iolog.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "stats/iolog.h"
+
+int sb_iolog_ring_init(struct sb_iolog_ring *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->ent = calloc(SB_IOLOG_RING, sizeof(*r->ent));
+	return r->ent ? 0 : -ENOMEM;
+}
+
+void sb_iolog_ring_free(struct sb_iolog_ring *r)
+{
+	free(r->ent);
+	r->ent = NULL;
+}
+
+static int open_one(FILE **f, const char *name, const char *kind, unsigned no)
+{
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof(path), "%s_%s.%u.log", name, kind, no) >= sizeof(path)) {
+		sb_err(name, "log file name too long");
+		return -ENAMETOOLONG;
+	}
+	*f = fopen(path, "w");
+	if (!*f) {
+		int e = errno;
+		sb_err(path, "cannot create the log file: %s", strerror(e));
+		return -e;
+	}
+	setvbuf(*f, NULL, _IOFBF, 1 << 16);
+	return 0;
+}
+
+int sb_iolog_open(struct sb_iolog_files *lf, const char *bw, const char *iops, const char *lat,
+		  unsigned thread_no, bool log_offset, bool slat)
+{
+	int e = 0;
+	memset(lf, 0, sizeof(*lf));
+	lf->log_offset = log_offset;
+	lf->slat = slat;
+	if (bw && *bw)
+		e = open_one(&lf->f[SB_LOG_BW], bw, "bw", thread_no);
+	if (!e && iops && *iops)
+		e = open_one(&lf->f[SB_LOG_IOPS], iops, "iops", thread_no);
+	if (!e && lat && *lat) {
+		e = open_one(&lf->f[SB_LOG_CLAT], lat, "clat", thread_no);
+		if (!e)
+			e = open_one(&lf->f[SB_LOG_SLAT], lat, "slat", thread_no);
+		if (!e)
+			e = open_one(&lf->f[SB_LOG_LAT], lat, "lat", thread_no);
+	}
+	if (e)
+		sb_iolog_close(lf);
+	return e;
+}
+
+int sb_iolog_close(struct sb_iolog_files *lf)
+{
+	int rc = 0;
+	for (int k = 0; k < SB_LOG_NKIND; k++) {
+		if (!lf->f[k])
+			continue;
+		if (ferror(lf->f[k]) | fclose(lf->f[k]))
+			rc = -EIO;
+		lf->f[k] = NULL;
+	}
+	return rc;
+}
+
+void sb_iolog_line(FILE *f, uint64_t t_ms, uint64_t value, unsigned ddir, uint64_t bs,
+		   uint64_t offset, bool log_offset)
+{
+	if (log_offset)
+		fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64 ", %" PRIu64 ", 0\n", t_ms, value,
+			ddir, bs, offset);
+	else
+		fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64 ", 0\n", t_ms, value, ddir, bs);
+}
+
+void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e, uint64_t t0_ns)
+{
+	uint64_t t_ms = e->t_ns > t0_ns ? (e->t_ns - t0_ns) / 1000000 : 0;
+	bool o = lf->log_offset;
+	if (lf->f[SB_LOG_BW]) {
+		/* KiB/s of this one I/O over its completion latency */
+		uint64_t ns = e->clat_ns ? e->clat_ns : 1;
+		uint64_t kibs = (uint64_t)((double)e->bytes * 1e9 / 1024.0 / (double)ns);
+		sb_iolog_line(lf->f[SB_LOG_BW], t_ms, kibs, e->ddir, e->bytes, e->offset, o);
+	}
+	if (lf->f[SB_LOG_IOPS])
+		sb_iolog_line(lf->f[SB_LOG_IOPS], t_ms, 1, e->ddir, e->bytes, e->offset, o);
+	if (lf->f[SB_LOG_CLAT])
+		sb_iolog_line(lf->f[SB_LOG_CLAT], t_ms, e->clat_ns, e->ddir, e->bytes, e->offset, o);
+	if (lf->f[SB_LOG_SLAT] && lf->slat)
+		sb_iolog_line(lf->f[SB_LOG_SLAT], t_ms, e->slat_ns, e->ddir, e->bytes, e->offset, o);
+	if (lf->f[SB_LOG_LAT])
+		sb_iolog_line(lf->f[SB_LOG_LAT], t_ms, e->lat_ns, e->ddir, e->bytes, e->offset, o);
+}
+
+uint64_t sb_iolog_drain(struct sb_iolog_ring *r, struct sb_iolog_files *lf, uint64_t t0_ns)
+{
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t n = h - t;
+	for (; t != h; t++)
+		sb_iolog_write_ent(lf, &r->ent[t & (SB_IOLOG_RING - 1)], t0_ns);
+	atomic_store_explicit(&r->tail, h, memory_order_release);
+	return n;
+}

@@ -1,0 +1,85 @@
+/* iolog.h: fio-compatible log files (write_bw_log, write_iops_log,
+ * write_lat_log) and the per-I/O entry ring that feeds them.
+ *
+ * File names and columns follow fio 3.33: NAME_bw.N.log, NAME_iops.N.log,
+ * NAME_clat.N.log, NAME_slat.N.log, NAME_lat.N.log, N = the thread's number
+ * in the run (1-based); one line per entry:
+ *     time (ms), value, data direction (0 read, 1 write, 2 trim), block size, [offset,] priority
+ * (offset only with log_offset=1; priority is always 0: storbench sets no
+ * I/O priority).  Values: latency in ns, bandwidth in KiB/s, IOPS.
+ *
+ * log_avg_msec=N > 0: one entry per direction every N ms, the average over
+ * the window (block size and offset 0, as fio writes them), taken by the
+ * stats thread from the per-interval accumulators (ilat.h).
+ * log_avg_msec=0 (fio's default): one entry per I/O.  The I/O thread pushes a
+ * fixed-size entry into a preallocated single-producer/single-consumer ring
+ * (release store of the head; no lock, no allocation); the stats thread drains
+ * it every tick and writes the lines.  When the ring is full the entry is
+ * dropped and counted; the run reports the count at the end. */
+#ifndef SB_IOLOG_H
+#define SB_IOLOG_H
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define SB_IOLOG_RING (1u << 16)   /* entries per thread: 2.5 MiB */
+
+struct sb_iolog_ent {
+	uint64_t t_ns;           /* completion time (CLOCK_MONOTONIC) */
+	uint64_t offset;
+	uint64_t clat_ns, slat_ns, lat_ns;
+	uint32_t bytes;
+	uint32_t ddir;
+};
+
+struct sb_iolog_ring {
+	_Atomic uint64_t head;    /* written by the I/O thread */
+	char pad1[56];
+	_Atomic uint64_t tail;    /* written by the stats thread */
+	char pad2[56];
+	_Atomic uint64_t dropped;
+	struct sb_iolog_ent *ent; /* SB_IOLOG_RING entries */
+};
+
+/* The I/O thread. */
+static inline void sb_iolog_push(struct sb_iolog_ring *r, const struct sb_iolog_ent *e)
+{
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_acquire);
+	if (h - t >= SB_IOLOG_RING) {
+		atomic_store_explicit(&r->dropped,
+				      atomic_load_explicit(&r->dropped, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+		return;
+	}
+	r->ent[h & (SB_IOLOG_RING - 1)] = *e;
+	atomic_store_explicit(&r->head, h + 1, memory_order_release);
+}
+
+int sb_iolog_ring_init(struct sb_iolog_ring *r);
+void sb_iolog_ring_free(struct sb_iolog_ring *r);
+
+enum sb_iolog_kind { SB_LOG_BW, SB_LOG_IOPS, SB_LOG_CLAT, SB_LOG_SLAT, SB_LOG_LAT, SB_LOG_NKIND };
+
+/* The log files of one thread. */
+struct sb_iolog_files {
+	FILE *f[SB_LOG_NKIND];    /* NULL: not requested */
+	bool log_offset;
+	bool slat;                /* the engine has a submission step (async) */
+};
+
+/* Opens the files asked for (bw/iops/lat names may be NULL).  thread_no is
+ * 1-based.  Reports failures with sb_err; -errno. */
+int sb_iolog_open(struct sb_iolog_files *lf, const char *bw, const char *iops, const char *lat,
+		  unsigned thread_no, bool log_offset, bool slat);
+/* Closes them; -EIO if a write failed. */
+int sb_iolog_close(struct sb_iolog_files *lf);
+/* One line. */
+void sb_iolog_line(FILE *f, uint64_t t_ms, uint64_t value, unsigned ddir, uint64_t bs,
+		   uint64_t offset, bool log_offset);
+/* Per-I/O entries drained from a ring; t0_ns is the thread's time zero. */
+void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e, uint64_t t0_ns);
+/* Drains r into lf.  Returns the entries written. */
+uint64_t sb_iolog_drain(struct sb_iolog_ring *r, struct sb_iolog_files *lf, uint64_t t0_ns);
+#endif
