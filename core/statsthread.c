@@ -46,11 +46,16 @@ static void *stats_main(void *arg)
 	struct sb_statsthread *s = arg;
 	uint64_t next = sb_now_ns();
 	uint64_t period = (s->tick_ms ? s->tick_ms : SB_STATS_TICK_MS) * 1000000ull;
-	while (!atomic_load_explicit(&s->quit, memory_order_relaxed)) {
+	for (;;) {
 		next += period;
 		struct timespec ts = { (time_t)(next / 1000000000ull), (long)(next % 1000000000ull) };
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+		pthread_mutex_lock(&s->lock);
+		int r = 0;
+		while (!atomic_load_explicit(&s->quit, memory_order_relaxed) && r != ETIMEDOUT)
+			r = pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+		pthread_mutex_unlock(&s->lock);
+		if (atomic_load_explicit(&s->quit, memory_order_relaxed))
+			break;
 		uint64_t now = sb_now_ns();
 		sb_statsthread_sample(s, now);
 		if (s->tick)
@@ -64,8 +69,18 @@ int sb_statsthread_start(struct sb_statsthread *s, struct sb_thread *threads, un
 	s->threads = threads;
 	s->nthreads = n;
 	atomic_store(&s->quit, false);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&s->lock, NULL);
 	int r = pthread_create(&s->tid, NULL, stats_main, s);
 	s->running = r == 0;
+	if (!s->running) {
+		pthread_cond_destroy(&s->wake);
+		pthread_mutex_destroy(&s->lock);
+	}
 	return -r;
 }
 
@@ -73,7 +88,12 @@ void sb_statsthread_stop(struct sb_statsthread *s)
 {
 	if (!s->running)
 		return;
+	pthread_mutex_lock(&s->lock);
 	atomic_store(&s->quit, true);
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
 	pthread_join(s->tid, NULL);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
 	s->running = false;
 }

@@ -25,6 +25,8 @@ struct sb_statsthread {
 	void (*tick)(void *arg, uint64_t now_ns);  /* may be NULL */
 	void *tick_arg;
 	atomic_bool quit;
+	pthread_mutex_t lock;  /* with wake: stop() interrupts the sleep at once */
+	pthread_cond_t wake;
 	pthread_t tid;
 	bool running;
 	unsigned tick_ms;             /* appended: wakeup period; 0 = SB_STATS_TICK_MS */

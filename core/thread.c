@@ -290,5 +290,10 @@ void *sb_thread_main(void *arg)
 	t->sync->left[t->job]--;
 	pthread_cond_broadcast(&t->sync->cv);
 	pthread_mutex_unlock(&t->sync->mu);
+	/* release the engine here, not in sb_thread_teardown: slow releases
+	 * (io_uring and AIO contexts) then overlap across threads */
+	if (t->engine_up && t->ops->cleanup)
+		t->ops->cleanup(&t->etd);
+	t->engine_up = false;
 	return NULL;
 }

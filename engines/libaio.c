@@ -12,6 +12,7 @@
  * stalls the queue behind it. */
 #include <errno.h>
 #include <libaio.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,12 +111,33 @@ static int aio_init(struct sb_engine_td *td)
 	return 0;
 }
 
+static void *destroy_main(void *arg)
+{
+	io_destroy((io_context_t)arg);
+	return NULL;
+}
+
+/* io_destroy() waits for an RCU grace period (tens of ms) even when nothing
+ * is in flight.  With nothing in flight no buffer can still be written by the
+ * kernel, so the wait is handed to a detached thread and the run goes on (a
+ * sweep tears down hundreds of contexts).  With I/O in flight (an interrupted
+ * run) it stays synchronous: io_destroy waits for that I/O, and only then may
+ * the buffers be freed. */
 static void aio_cleanup(struct sb_engine_td *td)
 {
 	struct aio_data *ad = td->data;
 	if (!ad)
 		return;
-	io_destroy(ad->ctx);  /* waits for anything still in flight */
+	pthread_t tid;
+	pthread_attr_t attr;
+	bool deferred = false;
+	if (!ad->inflight && !pthread_attr_init(&attr)) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		deferred = !pthread_create(&tid, &attr, destroy_main, (void *)ad->ctx);
+		pthread_attr_destroy(&attr);
+	}
+	if (!deferred)
+		io_destroy(ad->ctx);  /* waits for anything still in flight */
 	aio_free(ad);
 	td->data = NULL;
 }
