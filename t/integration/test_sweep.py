@@ -76,6 +76,17 @@ class SweepTest(SbCase):
             self.assertEqual(frag[1], "rw=" + ddir)
             self.assertTrue(frag[2].startswith("bs="))
 
+    def test_terse_has_a_line_per_repetition(self):
+        p = self.run_sb("--output-format=terse", self.write_job(NULL_SWEEP))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = p.stdout.splitlines()
+        self.assertEqual(len(lines), 4 * 2, "4 points x loops=2, one job each")
+        for i, line in enumerate(lines):
+            f = line.split(";")
+            self.assertEqual((f[0], f[2]), ("3", "j"))
+            rd, wr = int(f[5]), int(f[46])   # read and write io (KiB)
+            self.assertEqual((rd, wr), (1024, 0) if i < 4 else (0, 1024))
+
     def test_parse_only_lists_points(self):
         p = self.run_sb("--parse-only", self.write_job(NULL_SWEEP))
         self.assertEqual(p.returncode, 0, p.stderr)
