@@ -63,8 +63,8 @@ def run(cmd, env):
     return data, wall, after.ru_maxrss, cpu
 
 
-def measure(tool, path, job, metric, env):
-    cmd = [path, "--output-format=json", job]
+def measure(tool, path, job, metric, env, extra=()):
+    cmd = [path, "--output-format=json", *extra, job]
     data, wall, rss, cpu = run(cmd, env)
     if metric == "wall":
         return wall
@@ -80,6 +80,9 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--storbench", default=os.path.join(HERE, "..", "build", "storbench"))
     ap.add_argument("--fio", default=shutil.which("fio"))
+    ap.add_argument("--fio-thread", action="store_true",
+                    help="also run fio --thread (jobs as threads, as storbench runs them) and print "
+                         "storbench / fio --thread")
     ap.add_argument("names", nargs="*")
     a = ap.parse_args()
     if not a.fio:
@@ -96,6 +99,7 @@ def main():
         for name in names:
             jobf, metric, label, better, target = BENCHES[name]
             job = os.path.join(HERE, "jobs", jobf)
+            t = None
             if metric == "rss":
                 # one fresh python per side so RUSAGE_CHILDREN's max is that tool's
                 vals = {}
@@ -109,15 +113,21 @@ def main():
                     vals[tool] = statistics.median(rs)
                 f, s = vals["fio"], vals["storbench"]
             else:
-                fv, sv = [], []
+                fv, sv, tv = [], [], []
                 for _ in range(a.reps):
                     fv.append(measure("fio", a.fio, job, metric, env))
                     sv.append(measure("storbench", a.storbench, job, metric, env))
+                    if a.fio_thread:
+                        tv.append(measure("fio", a.fio, job, metric, env, ("--thread",)))
                 f, s = statistics.median(fv), statistics.median(sv)
+                t = statistics.median(tv) if tv else None
             ratio = s / f if f else float("nan")
             goal = f"{'>=' if better == 'higher' else '<='}{target:.2f}"
             ok = (ratio >= target) if better == "higher" else (ratio <= target)
-            print(f"{name:26} {label:14} {f:14.1f} {s:14.1f} {ratio:7.2f} {goal:>8} {'ok' if ok else 'MISSED'}")
+            line = f"{name:26} {label:14} {f:14.1f} {s:14.1f} {ratio:7.2f} {goal:>8} {'ok' if ok else 'MISSED'}"
+            if a.fio_thread and metric != "rss":
+                line += f"   fio --thread {t:14.1f}, storbench / fio --thread {s / t:5.2f}"
+            print(line)
             sys.stdout.flush()
     return 0
 

@@ -75,6 +75,11 @@ void sb_run_request_stop(void)
 	atomic_store_explicit(&sb_run_stop_flag, 1, memory_order_relaxed);
 }
 
+void sb_run_clear_stop(void)
+{
+	atomic_store_explicit(&sb_run_stop_flag, 0, memory_order_relaxed);
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -255,7 +260,6 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 		return sb_ml_datagen(jl, res);
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	memset(res, 0, sizeof(*res));
-	atomic_store(&sb_run_stop_flag, 0);
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);
 	sigemptyset(&sa.sa_mask);

@@ -21,6 +21,9 @@ struct sb_run_opts {
 };
 void sb_run_set_opts(const struct sb_run_opts *o);
 
-/* Ask a running sb_run to stop (async-signal-safe). */
+/* Ask a running sb_run to stop (async-signal-safe).  The request stands
+ * until sb_run_clear_stop(): a Ctrl-C that lands between two runs of a sweep
+ * stops the next one too. */
 void sb_run_request_stop(void);
+void sb_run_clear_stop(void);
 #endif

@@ -19,6 +19,7 @@
 #include "core/files.h"
 #include "core/run.h"
 #include "core/sweep.h"
+#include "core/thread.h"
 #include "engines/engine.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -333,7 +334,7 @@ static int copy_jobs(struct sb_sweep_point_result *pr, const struct sb_joblist *
 
 static bool stopping(void)
 {
-	return stop_requested != 0;
+	return stop_requested != 0 || sb_run_stopping();
 }
 
 /* 1: finished, 0: interrupted, -errno: could not run */

@@ -174,7 +174,7 @@ static const struct cmp_opt opts[] = {
 	OPT("sqthread_poll", K_BOOL, sqthread_poll),
 	OPT("sqthread_poll_cpu", K_INT, sqthread_poll_cpu),
 	OPT("hipri", K_BOOL, hipri),
-	OPT("nonvectored", K_BOOL, nonvectored),
+	OPT("nonvectored", K_INT, nonvectored),
 	OPT("runtime", K_TIME, runtime_us),
 	OPT("time_based", K_BOOL, time_based),
 	OPT("ramp_time", K_TIME, ramp_time_us),

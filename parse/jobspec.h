@@ -106,7 +106,7 @@ struct sb_jobspec {
 	bool sqthread_poll;         /* io_uring: kernel submission-queue polling thread */
 	int sqthread_poll_cpu;      /* io_uring: CPU for that thread; -1 = any */
 	bool hipri;                 /* io_uring: polled completions (IOPOLL) */
-	bool nonvectored;           /* io_uring: READ/WRITE instead of READV/WRITEV */
+	int nonvectored;            /* io_uring: 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE when the kernel has them (fio) */
 
 	/* time and repetition */
 	uint64_t runtime_us;        /* 0 = no limit */

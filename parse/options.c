@@ -169,8 +169,8 @@ static const struct sb_option table[] = {
 	  0, C_ENG, "io_uring: CPU for the polling thread (-1: any)" },
 	{ "hipri", {0}, SB_OT_BOOL, OFF(hipri), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
 	  "io_uring: polled completions (IOPOLL)" },
-	{ "nonvectored", {0}, SB_OT_BOOL, OFF(nonvectored), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
-	  "io_uring: READ/WRITE instead of READV/WRITEV" },
+	{ "nonvectored", {0}, SB_OT_INT, OFF(nonvectored), 0, "-1", -1, 1, 0, NULL, NULL, 0, C_ENG,
+	  "io_uring: 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE when the kernel has them" },
 
 	{ "runtime", {"timeout"}, SB_OT_TIME, OFF(runtime_us), 0, "0", 0, 0, SEC, "s", NULL, 0, C_TIME,
 	  "stop after this long (0: no limit)" },

@@ -3,6 +3,7 @@
  * inline completions, slat/clat, and I/O errors stopping the job. */
 #include <string.h>
 
+#include "core/run.h"
 #include "core/thread.h"
 #include "harness.h"
 
@@ -91,7 +92,7 @@ static void run_fake(struct sb_jobspec *s, struct sb_thread *t)
 	t->sync = &sy;
 	t->wait_job = -1;
 	left[0] = 1;
-	atomic_store(&sb_run_stop_flag, 0);
+	sb_run_clear_stop();
 	CU_ASSERT_EQUAL_FATAL(sb_thread_setup(t, &jf), 0);
 	sb_thread_main(t);
 }

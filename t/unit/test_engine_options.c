@@ -41,7 +41,7 @@ static void eopts_apply(struct drv *d, const struct eopts *o, bool direct)
 	d->spec.direct = direct;
 	d->spec.fixedbufs = o->fixedbufs;
 	d->spec.registerfiles = o->registerfiles;
-	d->spec.nonvectored = o->nonvectored;
+	d->spec.nonvectored = o->nonvectored ? 1 : 0;
 	d->spec.sqthread_poll = o->sqthread_poll;
 	d->spec.sqthread_poll_cpu = o->sqthread_poll_cpu;
 	d->spec.userspace_reap = o->userspace_reap;
