@@ -1,9 +1,11 @@
 /* libaio.c: the Linux native AIO engine (io_setup/io_submit/io_getevents)
  * through libaio.  queue() only prepares an iocb; commit() hands all prepared
- * iocbs to io_submit; getevents() waits with io_getevents, or with
- * userspace_reap=1 and min == 0 reads the completion ring the kernel maps into
- * the process, without a syscall.  Everything is allocated in init(): the I/O
- * path allocates nothing.
+ * iocbs to io_submit; getevents() first takes the completions already in the
+ * ring the kernel maps into the process, without a syscall, and waits with
+ * io_getevents only for the rest.  fio reads that ring only with
+ * userspace_reap=1 and min 0; storbench always does, so the option is
+ * accepted for compatibility and changes nothing.  Everything is allocated in
+ * init(): the I/O path allocates nothing.
  *
  * Linux AIO has no usable fsync, so fsync/fdatasync units run synchronously,
  * once nothing is in flight (BUSY until then).  An iocb the kernel refuses at
@@ -46,7 +48,6 @@ struct aio_data {
 	unsigned nlocal;
 	unsigned inflight;         /* submitted and not yet reaped */
 	unsigned nios;
-	bool user_reap;
 };
 
 static void aio_free(struct aio_data *ad)
@@ -97,7 +98,6 @@ static int aio_init(struct sb_engine_td *td)
 		return -ENOMEM;
 	}
 	ad->nios = n;
-	ad->user_reap = td->spec->userspace_reap;
 	int r = io_setup((int)n, &ad->ctx);
 	if (r < 0) {
 		aio_free(ad);
@@ -266,30 +266,28 @@ static int aio_getevents(struct sb_engine_td *td, unsigned min, unsigned max,
 	if (min > got + ad->inflight)
 		min = got + ad->inflight;  /* never wait for what was not submitted */
 
-	bool ring_ok = ad->user_reap &&
-		       ((struct sb_aio_ring *)ad->ctx)->magic == SB_AIO_RING_MAGIC;
-	do {
-		int r;
-		if (got >= max || !ad->inflight)
-			break;
-		if (ring_ok && min == 0) {
-			r = aio_ring_reap(ad, ad->events + got, max - got);
-		} else {
-			struct timespec ts, *tp = NULL;
-			if (timeout) {
-				ts = *timeout;
-				tp = &ts;
-			}
-			r = io_getevents(ad->ctx, min > got ? (long)(min - got) : 0,
-					 (long)(max - got), ad->events + got, tp);
+	/* Completions already in the user-mapped ring are taken without a
+	 * syscall (what fio does only with userspace_reap=1 and min 0);
+	 * io_getevents only waits for the rest. */
+	if (((struct sb_aio_ring *)ad->ctx)->magic == SB_AIO_RING_MAGIC && got < max && ad->inflight) {
+		int r = aio_ring_reap(ad, ad->events + got, max - got);
+		if (r > 0)
+			got = aio_take_events(ad, got, r);
+	}
+	while (got < min && got < max && ad->inflight) {
+		struct timespec ts, *tp = NULL;
+		if (timeout) {
+			ts = *timeout;
+			tp = &ts;
 		}
+		int r = io_getevents(ad->ctx, (long)(min - got), (long)(max - got), ad->events + got, tp);
 		if (r > 0)
 			got = aio_take_events(ad, got, r);
 		else if (r == -EINTR || r == 0)
 			break;  /* signal or timeout: return what we have */
 		else if (r < 0)
 			return got ? (int)got : r;
-	} while (got < min);
+	}
 	return (int)got;
 }
 

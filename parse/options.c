@@ -158,7 +158,7 @@ static const struct sb_option table[] = {
 	{ "end_fsync", {0}, SB_OT_BOOL, OFF(end_fsync), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
 	  "fsync each file when the job ends" },
 	{ "userspace_reap", {0}, SB_OT_BOOL, OFF(userspace_reap), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
-	  "libaio: reap completions in user space" },
+	  "libaio: accepted for fio; ready completions are always reaped from the user-mapped ring" },
 	{ "fixedbufs", {0}, SB_OT_BOOL, OFF(fixedbufs), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
 	  "io_uring: register the I/O buffers" },
 	{ "registerfiles", {0}, SB_OT_BOOL, OFF(registerfiles), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
