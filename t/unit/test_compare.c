@@ -116,17 +116,6 @@ static struct run *engine_compare(void)
 	return run;
 }
 
-static char *render(const struct sb_results *r, unsigned mask)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	CU_ASSERT_FATAL(f != NULL);
-	CU_ASSERT_EQUAL(sb_output_write(f, r, mask), 0);
-	fclose(f);
-	return buf;
-}
-
 static void test_diff_rules(void)
 {
 	struct sb_jobspec a, b;
@@ -292,7 +281,7 @@ static void test_mixed_rows(void)
 static void test_normal_table(void)
 {
 	struct run *run = engine_compare();
-	char *out = render(&run->r, SB_FMT_NORMAL);
+	char *out = sb_tj_render(&run->r, SB_FMT_NORMAL);
 	const char *last_job = strstr(out, "seqwrite-128k-mmap: (groupid=7");
 	const char *t1 = strstr(out, "\nComparison by ioengine (ratio: IOPS relative to the first row):\n");
 	const char *t2 = strstr(out, "\nComparison by ioengine (ratio: bandwidth relative to the first row):\n");
@@ -317,7 +306,7 @@ static void test_normal_table(void)
 static void test_json_comparisons(void)
 {
 	struct run *run = engine_compare();
-	char *doc = render(&run->r, SB_FMT_JSON);
+	char *doc = sb_tj_render(&run->r, SB_FMT_JSON);
 	char path[96];
 	CU_ASSERT_FATAL(sb_tj_valid(doc));
 	/* after fio's keys: "disk_util" stays where fio has it */
@@ -345,7 +334,7 @@ static void test_json_comparisons(void)
 	free(doc);
 	/* nothing to compare: the key is there, the array empty */
 	run->r.njobs = 1;
-	doc = render(&run->r, SB_FMT_JSON);
+	doc = sb_tj_render(&run->r, SB_FMT_JSON);
 	CU_ASSERT_FATAL(sb_tj_valid(doc));
 	const char *arr = sb_tj_get(doc, "comparisons");
 	CU_ASSERT_TRUE(arr && arr[0] == '[');

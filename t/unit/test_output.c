@@ -130,17 +130,6 @@ static void free_fixture(struct fixture *fx)
 	free(fx);
 }
 
-static char *render(const struct sb_results *r, unsigned mask)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	CU_ASSERT_FATAL(f != NULL);
-	CU_ASSERT_EQUAL(sb_output_write(f, r, mask), 0);
-	fclose(f);
-	return buf;
-}
-
 /* ---- format selection ---- */
 
 static void test_parse_formats(void)
@@ -190,7 +179,7 @@ static void test_units(void)
 static void test_json_values(void)
 {
 	struct fixture *fx = make_fixture();
-	char *doc = render(&fx->r, SB_FMT_JSON);
+	char *doc = sb_tj_render(&fx->r, SB_FMT_JSON);
 	CU_ASSERT_FATAL(sb_tj_valid(doc));
 	static const char head[] = "{\n  \"storbench version\" : \"storbench-0.1.0\",\n";
 	CU_ASSERT(!strncmp(doc, head, strlen(head)));
@@ -244,7 +233,7 @@ static void test_json_values(void)
 static void test_json_latency_buckets(void)
 {
 	struct fixture *fx = make_fixture();
-	char *doc = render(&fx->r, SB_FMT_JSON);
+	char *doc = sb_tj_render(&fx->r, SB_FMT_JSON);
 	static const char *const names[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750",
 					     "1000", "2000", ">=2000" };
 	static const char *const groups[] = { "latency_ns", "latency_us", "latency_ms" };
@@ -271,7 +260,7 @@ static void test_json_latency_buckets(void)
 static void test_json_plus_bins(void)
 {
 	struct fixture *fx = make_fixture();
-	char *doc = render(&fx->r, SB_FMT_JSON | SB_FMT_JSONPLUS);
+	char *doc = sb_tj_render(&fx->r, SB_FMT_JSON | SB_FMT_JSONPLUS);
 	CU_ASSERT_FATAL(sb_tj_valid(doc));
 	/* one document even when both are asked for */
 	CU_ASSERT_PTR_NULL(strstr(strstr(doc, "\"storbench version\"") + 1, "\"storbench version\""));
@@ -300,7 +289,7 @@ static void test_json_escaping_and_edges(void)
 	struct fixture *fx = make_fixture();
 	snprintf(fx->r.jobs[0].name, SB_NAME_MAX, "a\"b\\c\nd\te\x01" "f\xff" "g\xc3\xa9");
 	fx->r.interrupted = true;
-	char *doc = render(&fx->r, SB_FMT_JSON);
+	char *doc = sb_tj_render(&fx->r, SB_FMT_JSON);
 	CU_ASSERT(sb_tj_valid(doc));
 	CU_ASSERT_PTR_NOT_NULL(strstr(doc, "\"jobname\" : \"a\\\"b\\\\c\\nd\\te\\u0001f\\ufffdg\xc3\xa9\""));
 	CU_ASSERT_EQUAL(strncmp(sb_tj_get(doc, "interrupted"), "true", 4), 0);
@@ -309,7 +298,7 @@ static void test_json_escaping_and_edges(void)
 
 	/* nothing ran: still one valid document */
 	struct sb_results empty = { 0 };
-	doc = render(&empty, SB_FMT_JSON);
+	doc = sb_tj_render(&empty, SB_FMT_JSON);
 	CU_ASSERT(sb_tj_valid(doc));
 	CU_ASSERT_PTR_NOT_NULL(sb_tj_get(doc, "jobs"));
 	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "jobs/0"));
@@ -352,7 +341,7 @@ static void test_terse_field_counts(void)
 	for (size_t nd = 0; nd <= 2; nd++) {
 		fx->r.disks = nd ? disks : NULL;
 		fx->r.ndisks = nd;
-		char *out = render(&fx->r, SB_FMT_TERSE);
+		char *out = sb_tj_render(&fx->r, SB_FMT_TERSE);
 		/* one line per job */
 		char *second = strchr(out, '\n');
 		CU_ASSERT_FATAL(second != NULL);
@@ -370,7 +359,7 @@ static void test_terse_field_counts(void)
 	fx->r.ndisks = 1;
 	/* a description is one more field at the end, as in fio */
 	fx->spec[0].description = (char *)"nightly run";
-	char *out = render(&fx->r, SB_FMT_TERSE);
+	char *out = sb_tj_render(&fx->r, SB_FMT_TERSE);
 	CU_ASSERT_EQUAL(split_terse(out, field), 131);
 	CU_ASSERT_STRING_EQUAL(field[130], "nightly run");
 	free(out);
@@ -384,7 +373,7 @@ static void test_terse_positions(void)
 	char *field[MAX_FIELDS];
 	char want[64];
 	const struct sb_tstats *st = &fx->r.jobs[0].st;
-	char *out = render(&fx->r, SB_FMT_TERSE);
+	char *out = sb_tj_render(&fx->r, SB_FMT_TERSE);
 	CU_ASSERT_FATAL(split_terse(out, field) == 130);
 	CU_ASSERT_STRING_EQUAL(field[0], "3");
 	CU_ASSERT_STRING_EQUAL(field[1], "storbench-0.1.0");
@@ -430,7 +419,7 @@ static void test_terse_positions(void)
 static void test_normal_text(void)
 {
 	struct fixture *fx = make_fixture();
-	char *out = render(&fx->r, SB_FMT_NORMAL);
+	char *out = sb_tj_render(&fx->r, SB_FMT_NORMAL);
 	static const char *const want[] = {
 		"randrw-4k: (groupid=0, jobs=1): err= 0: ",
 		"  read: IOPS=20.9k, BW=81.7MiB/s (85.7MB/s)(81.8MiB/1001msec)\n",
@@ -476,7 +465,7 @@ static void test_normal_bases(void)
 {
 	struct fixture *fx = make_fixture();
 	fx->r.groups[0].kb_base = 1000;
-	char *out = render(&fx->r, SB_FMT_NORMAL);
+	char *out = sb_tj_render(&fx->r, SB_FMT_NORMAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  read: IOPS=20.9k, BW=85.7MB/s (81.7MiB/s)(85.7MB/1001msec)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "   READ: bw=85.7MB/s (81.7MiB/s)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "   bw (   kB/s): min=87982,"));
@@ -484,7 +473,7 @@ static void test_normal_bases(void)
 	fx->r.groups[0].kb_base = 1024;
 	fx->r.groups[0].unit_base = 1;
 	fx->r.interrupted = true;
-	out = render(&fx->r, SB_FMT_NORMAL);
+	out = sb_tj_render(&fx->r, SB_FMT_NORMAL);
 	CU_ASSERT(!strncmp(out, "Run interrupted", 15));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  read: IOPS=20.9k, BW=653Mibit/s (685Mbit/s)(81.8MiB/1001msec)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "   bw (Kibit/s): min=687360,"));
@@ -496,7 +485,7 @@ static void test_normal_bases(void)
 static void test_write_order(void)
 {
 	struct fixture *fx = make_fixture();
-	char *out = render(&fx->r, SB_FMT_JSON | SB_FMT_NORMAL | SB_FMT_TERSE);
+	char *out = sb_tj_render(&fx->r, SB_FMT_JSON | SB_FMT_NORMAL | SB_FMT_TERSE);
 	char *n = strstr(out, "randrw-4k: (groupid=0");
 	char *t = strstr(out, "3;storbench-0.1.0;randrw-4k;");
 	char *j = strstr(out, "{\n  \"storbench version\"");

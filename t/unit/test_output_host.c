@@ -58,24 +58,13 @@ static int is_true(const char *doc, const char *path)
 	return v && !strncmp(v, "true", 4);
 }
 
-static char *render(const struct sb_results *r, unsigned mask)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	CU_ASSERT_FATAL(f != NULL);
-	CU_ASSERT_EQUAL(sb_output_write(f, r, mask), 0);
-	fclose(f);
-	return buf;
-}
-
 /* Per-CPU averages of the two intervals: 62.5% and 99.75% (test_host.c
  * works them out), 1 s each: 81.125% over the run; 1 of 2 samples at 100. */
 static void test_host_json(void)
 {
 	struct sb_host *h = host_two_samples();
 	struct sb_results r = { .version = "storbench-0.1.0", .host = h };
-	char *doc = render(&r, SB_FMT_JSON);
+	char *doc = sb_tj_render(&r, SB_FMT_JSON);
 	CU_ASSERT_FATAL(sb_tj_valid(doc));
 	const char *du = strstr(doc, "\"disk_util\""), *ho = strstr(doc, "\"host\"");
 	const char *cmp = strstr(doc, "\"comparisons\"");
@@ -112,7 +101,7 @@ static void test_host_normal(void)
 	g.dir[SB_DDIR_READ].max_run_ms = 1000;
 	r.groups = &g;
 	r.ngroups = 1;
-	char *out = render(&r, SB_FMT_NORMAL);
+	char *out = sb_tj_render(&r, SB_FMT_NORMAL);
 	const char *grp = strstr(out, "Run status group 0");
 	const char *ho = strstr(out, "\n  host (2 samples over 2.0s):\n");
 	CU_ASSERT_FATAL(grp && ho);
@@ -122,7 +111,7 @@ static void test_host_normal(void)
 	free(out);
 	/* no host counters: no host section, no "host" key */
 	r.host = NULL;
-	out = render(&r, SB_FMT_NORMAL | SB_FMT_JSON);
+	out = sb_tj_render(&r, SB_FMT_NORMAL | SB_FMT_JSON);
 	CU_ASSERT_PTR_NULL(strstr(out, "host ("));
 	CU_ASSERT_PTR_NULL(strstr(out, "\"host\""));
 	free(out);

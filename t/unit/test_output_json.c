@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "output/output.h"
 #include "test_output_json.h"
 
 
@@ -169,4 +170,15 @@ int sb_tj_str_is(const char *doc, const char *path, const char *want)
 const char *sb_tj_end(const char *p)
 {
 	return skip_value(p);
+}
+
+char *sb_tj_render(const struct sb_results *r, unsigned mask)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(sb_output_write(f, r, mask), 0);
+	fclose(f);
+	return buf;
 }

@@ -12,4 +12,9 @@ const char *sb_tj_get(const char *doc, const char *path);
 double sb_tj_num(const char *doc, const char *path);
 /* 1 if the value at path is the string want */
 int sb_tj_str_is(const char *doc, const char *path, const char *want);
+
+struct sb_results;
+/* the formats in mask written by sb_output_write, as a malloc'd string
+ * (CUnit assertions that writing worked) */
+char *sb_tj_render(const struct sb_results *r, unsigned mask);
 #endif
