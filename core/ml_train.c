@@ -39,39 +39,16 @@ int sb_ml_workload_find(const char *name, struct sb_ml_workload *out)
 
 /* ---- PRNG ---- */
 
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void sb_ml_rng_seed(struct sb_ml_rng *r, uint64_t seed)
 {
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
+	sb_rng_seed(&r->g, seed);
 }
 
 uint64_t sb_ml_rng_next(struct sb_ml_rng *r)
 {
-	uint64_t *s = r->s;
-	uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
+	return sb_rng_next(&r->g);
 }
 
-/* Rejection sampling: no modulo bias. */
 uint64_t sb_ml_rng_below(struct sb_ml_rng *r, uint64_t n)
 {
 	uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "core/ml_model.h"
+#include "core/rng.h"
 
 #define SB_ML_DATAGEN_SEED 10u /* DLIO's generator seed */
 #define SB_ML_SHUFFLE_SEED 123u /* DLIO's reader seed */
@@ -75,7 +76,7 @@ int sb_ml_file_name(const struct sb_ml_dataset *ds, unsigned file, char *buf, si
 
 /* Deterministic PRNG (xoshiro256**, seeded through splitmix64). */
 struct sb_ml_rng {
-	uint64_t s[4];
+	struct sb_rng g;  /* core/rng.h: the I/O path's generator */
 };
 void sb_ml_rng_seed(struct sb_ml_rng *r, uint64_t seed);
 uint64_t sb_ml_rng_next(struct sb_ml_rng *r);
