@@ -7,11 +7,7 @@
  * values whose top SUB_BITS+1 bits equal i % SUB + SUB. */
 uint64_t sb_hist_bucket_low(unsigned i)
 {
-	if (i < 2 * SB_HIST_SUB)
-		return i;
-	unsigned shift = i / SB_HIST_SUB - 1;
-	uint64_t m = (uint64_t)(i - shift * SB_HIST_SUB);
-	return m << shift;
+	return sb_loglin_low(i, SB_HIST_SUB_BITS);
 }
 
 uint64_t sb_hist_bucket_high(unsigned i)

@@ -24,15 +24,34 @@ struct sb_hist {
 	uint64_t bucket[SB_HIST_NBUCKETS];
 };
 
-static inline unsigned sb_hist_index(uint64_t v)
+/* The log-linear geometry, for any number of sub-bucket bits (this
+ * histogram: 6; the stats thread's interval histogram, stats/ilat.h: 4).
+ * Called with constants, it folds to the same few instructions. */
+static inline unsigned sb_loglin_index(uint64_t v, unsigned sub_bits, unsigned max_bits)
 {
-	if (v < 2 * SB_HIST_SUB)
+	unsigned sub = 1u << sub_bits;
+	if (v < 2 * sub)
 		return (unsigned)v;
 	unsigned msb = 63u - (unsigned)__builtin_clzll(v);
-	if (msb >= SB_HIST_MAX_BITS)
-		return SB_HIST_NBUCKETS - 1;
-	unsigned shift = msb - SB_HIST_SUB_BITS;
-	return shift * SB_HIST_SUB + (unsigned)(v >> shift);
+	if (msb >= max_bits)
+		return (max_bits - sub_bits + 1) * sub - 1;
+	unsigned shift = msb - sub_bits;
+	return shift * sub + (unsigned)(v >> shift);
+}
+
+/* lowest value of bucket i */
+static inline uint64_t sb_loglin_low(unsigned i, unsigned sub_bits)
+{
+	unsigned sub = 1u << sub_bits;
+	if (i < 2 * sub)
+		return i;
+	unsigned shift = i / sub - 1;
+	return (uint64_t)(i - shift * sub) << shift;
+}
+
+static inline unsigned sb_hist_index(uint64_t v)
+{
+	return sb_loglin_index(v, SB_HIST_SUB_BITS, SB_HIST_MAX_BITS);
 }
 
 static inline void sb_hist_add(struct sb_hist *h, uint64_t v)

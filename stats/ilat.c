@@ -39,20 +39,12 @@ void sb_ilat_snapshot(struct sb_ilat *il, struct sb_ilat_snap *out, bool end_int
 	}
 }
 
-static uint64_t bucket_low(unsigned i)
-{
-	if (i < 2 * SB_ILAT_SUB)
-		return i;
-	unsigned shift = i / SB_ILAT_SUB - 1;
-	return (uint64_t)(SB_ILAT_SUB + i % SB_ILAT_SUB) << shift;
-}
-
 uint64_t sb_ilat_bucket_value(unsigned i)
 {
 	if (i < 2 * SB_ILAT_SUB)
 		return i;
 	unsigned shift = i / SB_ILAT_SUB - 1;
-	return bucket_low(i) + ((1ull << shift) >> 1);
+	return sb_loglin_low(i, SB_ILAT_SUB_BITS) + ((1ull << shift) >> 1);
 }
 
 uint64_t sb_ilat_percentile(const uint64_t *h, double pct)

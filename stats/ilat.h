@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "parse/jobspec.h"
+#include "stats/hist.h"
 
 #define SB_ILAT_SUB_BITS 4
 #define SB_ILAT_SUB (1u << SB_ILAT_SUB_BITS)
@@ -61,13 +62,7 @@ struct sb_ilat_snap {
 
 static inline unsigned sb_ilat_index(uint64_t v)
 {
-	if (v < 2 * SB_ILAT_SUB)
-		return (unsigned)v;
-	unsigned msb = 63u - (unsigned)__builtin_clzll(v);
-	if (msb >= SB_ILAT_MAX_BITS)
-		return SB_ILAT_NB - 1;
-	unsigned shift = msb - SB_ILAT_SUB_BITS;
-	return shift * SB_ILAT_SUB + (unsigned)(v >> shift);
+	return sb_loglin_index(v, SB_ILAT_SUB_BITS, SB_ILAT_MAX_BITS);
 }
 
 #define SB_ILAT_BUMP(a, v)                                                              \
