@@ -183,10 +183,15 @@ class TrainTest(SbCase):
                                             % (engine, extra)))["jobs"][0]
 
     def test_au_null_engine(self):
+        # With the null engine storage never stalls the accelerator: AU is near
+        # 100%.  40 ms steps keep scheduling jitter (a loaded CI machine, the
+        # sanitizer build) well under the 5 points of slack; this is a check
+        # of the AU arithmetic, not a timing benchmark.
         j = self.train("dataset_files=64\nrecord_length=64k\nbatch_size=2\nread_threads=2\n"
-                       "computation_time=10ms\n")
+                       "computation_time=40ms\n")
         t = j["train"]
-        self.assertGreaterEqual(t["au_pct"], 99.0)
+        self.assertGreaterEqual(t["au_pct"], 95.0)
+        self.assertLessEqual(t["au_pct"], 100.0)
         self.assertTrue(t["au_met"])
         self.assertEqual(t["epochs"][0]["steps"], 32)
         self.assertEqual(j["read"]["io_bytes"], 64 * 65536)
@@ -200,7 +205,9 @@ class TrainTest(SbCase):
                                "read_threads=2\ncomputation_time=%dms\nrate=100m\n" % ct_ms)
                 want = au_predict(ct_ms / 1000, 0, 2, 1, 2, 4 * 2 ** 20, rate)
                 self.assertLess(want, 90)
-                self.assertAlmostEqual(j["train"]["au_pct"], want, delta=2.0)
+                # 5 points: sleep overshoot on a loaded machine raises AU by 2-3
+                # points; a broken rate/AU model is off by 20 or more.
+                self.assertAlmostEqual(j["train"]["au_pct"], want, delta=5.0)
 
     def test_dataset_created_then_reused(self):
         job = self.write_job("[t]\nworkload=train\ndataset_files=6\nsamples_per_file=2\n"
