@@ -155,9 +155,7 @@ static void start_one(struct sb_thread *t)
 	int e = pthread_create(&t->tid, NULL, sb_thread_main, t);
 	t->started = e == 0;
 	if (e) { /* the job reports it like an I/O error; the run goes on */
-		t->st->error = e;
-		snprintf(t->st->errmsg, sizeof(t->st->errmsg), "job %s: cannot start a thread: %s",
-			 t->spec->name, strerror(e));
+		sb_tstats_set_error(t->st, e, "cannot start a thread", NULL);
 		pthread_mutex_lock(&t->sync->mu);
 		t->sync->left[t->job]--;
 		pthread_mutex_unlock(&t->sync->mu);
@@ -208,6 +206,17 @@ static int disks_finish(struct run *r, struct sb_results *res)
 			sb_os_diskstats_delta(&r->disks0[i], &r->disks1[i], wall_ms,
 					      &res->disks[res->ndisks++]);
 	return 0;
+}
+
+/* every job's error, once, whatever the output format (the writers show
+ * it again in the results: err= in normal output, "error_message" in JSON) */
+static void report_errors(const struct sb_results *res)
+{
+	char text[SB_ERRPATH_MAX + 256];
+	for (size_t i = 0; i < res->njobs; i++)
+		if (res->jobs[i].error)
+			sb_err(res->jobs[i].name, "%s",
+			       sb_tstats_error_text(&res->jobs[i].st, text, sizeof(text)));
 }
 
 static int prepare(struct run *r)
@@ -295,6 +304,8 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 		e = disks_finish(&r, res);
 	if (!e && r.mon_up) /* a failed log write was reported; the results stand */
 		(void)sb_monitor_finish(&r.mon, r.t1_ns, res);
+	if (!e)
+		report_errors(res);
 	release(&r, false);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
