@@ -11,6 +11,7 @@
 #include "core/collect.h"
 #include "core/ml_run.h"
 #include "core/monitor.h"
+#include "core/precheck.h"
 #include "core/run.h"
 #include "core/statsthread.h"
 #include "core/thread.h"
@@ -219,7 +220,9 @@ static void report_errors(const struct sb_results *res)
 			       sb_tstats_error_text(&res->jobs[i].st, text, sizeof(text)));
 }
 
-static int prepare(struct run *r)
+/* Everything up to the first I/O.  dry: only the checks (engines, logs,
+ * ML jobs, file plan, regions, engine start-up), nothing laid out. */
+static int prepare(struct run *r, bool dry)
 {
 	size_t nj = r->jl->njobs ? r->jl->njobs : 1;
 	r->ops = calloc(nj, sizeof(*r->ops));
@@ -229,12 +232,17 @@ static int prepare(struct run *r)
 		return -ENOMEM;
 	int e = find_engines(r);
 	if (!e)
+		e = sb_precheck_logs(r->jl);
+	if (!e)
 		e = sb_ml_prepare(r->jl, r->ops, &r->ml);
 	if (!e)
 		e = sb_files_plan(r->jl, r->nodiskio, &r->lay);
 	r->laid_out = true;
 	if (!e)
-		e = sb_files_create(&r->lay);
+		e = sb_precheck_jobs(r->jl, r->ops, &r->lay);
+	if (e || dry)
+		return e;
+	e = sb_files_create(&r->lay);
 	if (e == -EINTR) /* interrupted while laying out: nothing to run */
 		return 0;
 	if (!e)
@@ -262,6 +270,16 @@ static void release(struct run *r, bool failed)
 	free(r->first);
 }
 
+int sb_run_check(const struct sb_joblist *jl)
+{
+	struct run r = { .jl = jl };
+	pthread_mutex_init(&r.sync.mu, NULL);
+	pthread_cond_init(&r.sync.cv, NULL);
+	int e = jl->datagen_only ? 0 : prepare(&r, true);
+	release(&r, true); /* nothing was created: only frees */
+	return e;
+}
+
 int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 {
 	struct run r = { .jl = jl };
@@ -274,7 +292,7 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	int e = prepare(&r);
+	int e = prepare(&r, false);
 	if (e) {
 		release(&r, true);
 		sigaction(SIGINT, &old_int, NULL);
