@@ -124,6 +124,19 @@ class ReadOnlyCheckpointFolderTest(TmpfsCase):
         self.mount("size=1m,ro")
         self.check(os.path.join(self.mnt, "ck"), self.mnt)
 
+    @unittest.skipUnless(ROOT, "needs root (mounts a read-only tmpfs)")
+    def test_train_dataset_on_read_only_file_system(self):
+        self.mount("size=1m,ro")
+        data = os.path.join(self.mnt, "data")
+        job = self.write_job("[t]\nworkload=train\nioengine=psync\nepochs=1\ndataset_files=4\n"
+                             "record_length=4k\nbatch_size=1\ndata_dir=%s\n" % data)
+        p = self.run_sb("--output-format=json", job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertEqual(p.stdout, "")
+        self.assertIn("data_dir=%s: " % data, p.stderr)
+        self.assertIn("cannot be created in %s: Read-only file system: set data_dir=" % self.mnt,
+                      p.stderr)
+
     @unittest.skipIf(ROOT, "root may write in a mode 0555 directory")
     def test_unwritable_directory(self):
         d = os.path.join(self.dir, "ro")
