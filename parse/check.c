@@ -202,10 +202,24 @@ static unsigned check_trim(const struct sb_jobctx *c)
 	return 1;
 }
 
+/* io_uring's polled completions need O_DIRECT whatever the file: known
+ * here, not only when the engine opens the file */
+static unsigned check_hipri(const struct sb_jobctx *c)
+{
+	char where[512], w[300];
+	if (!c->spec.hipri || c->spec.direct || strcmp(c->spec.ioengine, "io_uring"))
+		return 0;
+	written(c, "direct", w, sizeof(w));
+	sb_err(where_of(c, "hipri", where, sizeof(where)),
+	       "hipri=1 (polled completions) needs direct=1, and the job has %s: set direct=1 or "
+	       "drop hipri=1", w);
+	return 1;
+}
+
 unsigned sb_job_validate(struct sb_jobctx *c)
 {
 	resolve(c);
-	return check_trim(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
+	return check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
 	       sb_job_validate_ml(c);
 }
 

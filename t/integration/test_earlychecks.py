@@ -121,3 +121,25 @@ class TrimTest(SbCase):
         p = self.run_sb("--parse-only", job)
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertIn("rw=trim: trim workloads are not supported yet", p.stderr)
+
+
+class EngineUpFrontTest(SbCase):
+    def has_io_uring(self):
+        p = self.run_sb("--enghelp")
+        return "io_uring" in p.stdout.split("\n")[0]
+
+    def test_engine_start_up_of_a_later_point(self):
+        """The engine of point 2 cannot start (no such CPU for its polling
+        thread): refused before point 1 lays out its file."""
+        if not self.has_io_uring():
+            self.skipTest("io_uring is not in this build")
+        SweepUpFrontTest.check_refused(self, JOB + "ioengine=io_uring\nsqthread_poll=1\n"
+                                       "sweep.sqthread_poll_cpu = 0 | 4095\n", "2 of 2")
+
+    def test_hipri_without_direct_at_parse_time(self):
+        job = self.write_job(JOB + "ioengine=io_uring\nhipri=1\n")
+        p = self.run_sb("--parse-only", job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("%s:7: hipri=1 (polled completions) needs direct=1, and the job has "
+                      "direct=0 (default): set direct=1 or drop hipri=1" % job, p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
