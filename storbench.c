@@ -268,6 +268,9 @@ static void set_run_opts(const struct cmdline *cl, struct results_out *o)
 	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
 	r.interim_json = cl->status_interval_ms && json;
 	if (cl->status_interval_ms && !json && (cl->formats & SB_FMT_NORMAL)) {
+		struct stat st; /* interim results start the file now (as "w" did) */
+		if (o->f != stdout && fstat(fileno(o->f), &st) == 0 && S_ISREG(st.st_mode))
+			(void)!ftruncate(fileno(o->f), 0);
 		r.interim_out = o->f;
 		o->used = true;
 	}

@@ -31,8 +31,8 @@ static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct
 	if (t->st->error)
 		return;
 	t->st->error = io->result < 0 ? (int)-io->result : EIO;
-	ei->op = ddir_name[io->ddir];
-	ei->at = io->ddir < SB_DDIR_N;
+	ei->op = io->file ? ddir_name[io->ddir] : "getevents"; /* no file: the engine's reap failed */
+	ei->at = io->file && io->ddir < SB_DDIR_N;
 	ei->eof = io->result >= 0;
 	ei->file = io->file ? io->file->index : UINT_MAX;
 	ei->offset = io->offset;
