@@ -1,9 +1,11 @@
 /* storbench.c: main.  Command line -> job files -> run -> report; nothing else. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/run.h"
@@ -212,43 +214,84 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl)
 	return rc;
 }
 
+/* --output=FILE is opened before the run (an unwritable one is a bad
+ * command line, found before any I/O), without truncating it: it is
+ * emptied only when the results are written, and removed again if the run
+ * could not start and storbench created it. */
+struct results_out {
+	FILE *f;
+	bool created;       /* this run created the file */
+	bool used;          /* interim results already went there */
+};
+
+static int open_output(const struct cmdline *cl, struct results_out *o)
+{
+	o->f = stdout;
+	if (!cl->output)
+		return 0;
+	int fd = open(cl->output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	o->created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(cl->output, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		int e = errno;
+		sb_err("--output", "cannot write the results to %s: %s: give a file in an existing, "
+		       "writable directory", cl->output, strerror(e));
+		if (fd >= 0)
+			close(fd);
+		if (o->created)
+			unlink(cl->output);
+		o->f = NULL;
+		return -e;
+	}
+	return 0;
+}
+
+/* the run could not start: leave no output file behind that we made */
+static void drop_output(const struct cmdline *cl, struct results_out *o)
+{
+	if (!o->f || o->f == stdout)
+		return;
+	fclose(o->f);
+	if (o->created && !o->used)
+		unlink(cl->output);
+	o->f = NULL;
+}
+
 /* --status-interval: normal-format snapshots go to the results' stream as
  * the run goes; with json they are kept for the document's "interim" array
  * (and nothing is printed early, so the JSON stays one document); terse
  * output gets none. */
-static int set_run_opts(const struct cmdline *cl, FILE **early)
+static void set_run_opts(const struct cmdline *cl, struct results_out *o)
 {
-	struct sb_run_opts o = { .status_interval_ms = cl->status_interval_ms, .progress = -1 };
+	struct sb_run_opts r = { .status_interval_ms = cl->status_interval_ms, .progress = -1 };
 	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
-	*early = NULL;
-	o.interim_json = cl->status_interval_ms && json;
+	r.interim_json = cl->status_interval_ms && json;
 	if (cl->status_interval_ms && !json && (cl->formats & SB_FMT_NORMAL)) {
-		*early = stdout;
-		if (cl->output && !(*early = fopen(cl->output, "w"))) {
-			sb_err(cl->output, "cannot write the results: %s", strerror(errno));
-			return -errno;
-		}
-		o.interim_out = *early;
+		struct stat st; /* interim results start the file now (as "w" did) */
+		if (o->f != stdout && fstat(fileno(o->f), &st) == 0 && S_ISREG(st.st_mode))
+			(void)!ftruncate(fileno(o->f), 0);
+		r.interim_out = o->f;
+		o->used = true;
 	}
-	sb_run_set_opts(&o);
-	return 0;
+	sb_run_set_opts(&r);
 }
 
-static int write_results(const struct cmdline *cl, const struct sb_results *res, FILE *early)
+static int write_results(const struct cmdline *cl, const struct sb_results *res, struct results_out *o)
 {
-	FILE *out = early ? early : stdout;
-	if (cl->output && !early) {
-		out = fopen(cl->output, "w");
-		if (!out) {
-			sb_err(cl->output, "cannot write the results: %s", strerror(errno));
-			return -errno;
-		}
-	}
+	struct stat st;
+	FILE *out = o->f;
+	if (!out)
+		return -EBADF;
+	if (out != stdout && !o->used && fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode) &&
+	    ftruncate(fileno(out), 0) != 0)
+		return -errno;
 	int rc = sb_output_write(out, res, cl->formats);
-	if (out != stdout && fclose(out))
+	if (out != stdout && fclose(out) && !rc)
 		rc = -errno;
 	else if (out == stdout)
 		fflush(stdout);
+	o->f = NULL;
 	return rc;
 }
 
@@ -277,22 +320,23 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	FILE *early;
-	if (set_run_opts(&cl, &early)) {
-		status = SB_EXIT_IOERR;
+	struct results_out ro = { 0 };
+	if (open_output(&cl, &ro)) {
+		status = SB_EXIT_CMDLINE;
 		goto out;
 	}
+	set_run_opts(&cl, &ro);
 	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: core/sweep.c */
 	if (jl.sweep ? sb_sweep_run(&jl, &sweep, &res) : sb_run(&jl, &res)) {
 		if (sweep.ndone) /* the points finished before the failure */
-			write_results(&cl, &res, early);
-		else if (early && early != stdout)
-			fclose(early);
+			write_results(&cl, &res, &ro);
+		else
+			drop_output(&cl, &ro);
 		sb_sweep_results_free(&sweep);
 		status = SB_EXIT_JOBFILE;
 		goto out;
 	}
-	if (write_results(&cl, &res, early))
+	if (write_results(&cl, &res, &ro))
 		status = SB_EXIT_IOERR;
 	for (size_t i = 0; i < res.njobs; i++)
 		if (res.jobs[i].error)

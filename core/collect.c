@@ -42,10 +42,8 @@ void sb_collect_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t
 			first = t->start_ns;
 		if (t->end_ns > last)
 			last = t->end_ns;
-		if (st->error && !jr->error) {
-			jr->error = st->error;
-			snprintf(jr->errmsg, sizeof(jr->errmsg), "%s", st->errmsg);
-		}
+		if (st->error && !jr->error)
+			jr->error = st->error; /* its details: jr->st.err (merged the same way) */
 	}
 	if (run_ns) {
 		jr->usr_cpu = 100.0 * (double)usr * 1000.0 / (double)run_ns;

@@ -1,9 +1,9 @@
 /* ioloop.c: the per-I/O path (see ioloop.h).  Nothing here allocates, locks,
- * formats (except to describe a failed I/O) or makes a system call beyond
- * the I/O itself and the clock: one timestamp when an I/O is queued, one per
- * submitted batch, one per completion batch. */
+ * formats or makes a system call beyond the I/O itself and the clock: one timestamp when an I/O is queued, one per
+ * submitted batch, one per completion batch.  An error is stored as raw
+ * facts (struct sb_errinfo) and described after the loop. */
 #include <errno.h>
-#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -21,18 +21,23 @@ void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint
 	atomic_store_explicit(&t->phase, SB_PH_RUN, memory_order_release);
 }
 
+/* the first error's raw facts; sb_ioloop_error_path and the writers make
+ * the text later, off the I/O path */
 static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct sb_loopstate *ls,
 						     const struct sb_io_u *io)
 {
-	int e = io->result < 0 ? (int)-io->result : EIO;
+	struct sb_errinfo *ei = &t->st->err;
 	ls->stop = true;
 	if (t->st->error)
 		return;
-	t->st->error = e;
-	snprintf(t->st->errmsg, sizeof(t->st->errmsg),
-		 "job %s: %s of %" PRIu64 " bytes at offset %" PRIu64 " of %s failed: %s (errno %d)",
-		 t->spec->name, ddir_name[io->ddir], io->len, io->offset,
-		 io->file ? io->file->path : "?", io->result < 0 ? strerror(e) : "unexpected end of file", e);
+	t->st->error = io->result < 0 ? (int)-io->result : EIO;
+	ei->op = io->file ? ddir_name[io->ddir] : "getevents"; /* no file: the engine's reap failed */
+	ei->at = io->file && io->ddir < SB_DDIR_N;
+	ei->eof = io->result >= 0;
+	ei->file = io->file ? io->file->index : UINT_MAX;
+	ei->offset = io->offset;
+	ei->len = io->len;
+	ei->path[0] = 0;
 }
 
 static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io,
@@ -341,6 +346,14 @@ void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls)
 		sync_file(t, ls, &t->files[i]);
 }
 
+void sb_ioloop_error_path(struct sb_thread *t)
+{
+	struct sb_errinfo *ei = &t->st->err;
+	if (!t->st->error || ei->path[0] || ei->file >= t->etd.nfiles || !t->files[ei->file].path)
+		return;
+	snprintf(ei->path, sizeof(ei->path), "%s", t->files[ei->file].path);
+}
+
 int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
 		   bool fsync_after)
 {
@@ -351,6 +364,7 @@ int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t of
 	sb_ioloop_run(t, &ls);
 	if (fsync_after && !ls.stop && !(t->ops->flags & SB_ENGINE_NODISKIO))
 		sync_file(t, &ls, f);
+	sb_ioloop_error_path(t);
 	if (t->st->error)
 		return -t->st->error;
 	return sb_run_stopping() ? -EINTR : 0;

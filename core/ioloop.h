@@ -33,5 +33,8 @@ void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls);
 int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
 		   bool fsync_after);
 /* Switch to the counted phase at time now (end of ramp_time). */
+/* After the loop: copy the failed file's path into t->st->err (the loop
+ * stores only its index). */
+void sb_ioloop_error_path(struct sb_thread *t);
 void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now);
 #endif

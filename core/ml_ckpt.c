@@ -283,8 +283,20 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 			return -ENOENT;
 		}
 	}
+	bool ro = statvfs(parent, &vfs) == 0 && (vfs.f_flag & ST_RDONLY);
+	if (ro || access(parent, W_OK) != 0) {
+		char where[PATH_LEN];
+		int e = ro ? EROFS : errno;
+		if (j->spec->line && j->spec->file)
+			snprintf(where, sizeof(where), "%s:%u: job %s", j->spec->file, j->spec->line, name);
+		else
+			snprintf(where, sizeof(where), "<cmdline>: job %s", name);
+		sb_err(where, "checkpoint_folder=%s: cannot write in %s: %s: set checkpoint_folder= "
+		       "(or directory=) to a writable directory", c->folder, parent, strerror(e));
+		return -e;
+	}
 	uint64_t need = bytes * j->spec->num_checkpoints_write;
-	if (statvfs(parent, &vfs) == 0 && need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
+	if (need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
 		sb_err(name, "not enough free space in %s for %u checkpoints of %" PRIu64 " bytes "
 		       "(%" PRIu64 " available): lower checkpoint_scale= or num_checkpoints_write=",
 		       parent, j->spec->num_checkpoints_write, bytes,

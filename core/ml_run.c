@@ -84,11 +84,7 @@ int sb_ml_workers_setup(struct sb_ml_job *j, unsigned n)
 
 int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path)
 {
-	if (!t->st->error) {
-		t->st->error = e;
-		snprintf(t->st->errmsg, sizeof(t->st->errmsg), "job %s: %s %s: %s (errno %d)",
-			 t->spec->name, what, path, strerror(e), e);
-	}
+	sb_tstats_set_error(t->st, e, what, path);
 	return -e;
 }
 

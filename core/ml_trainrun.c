@@ -464,6 +464,15 @@ static int check_space(struct sb_ml_job *j, uint64_t need)
 			return -ENOENT;
 		}
 	}
+	bool ro = statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY);
+	if (need && (ro || access(dir, W_OK) != 0)) { /* the missing files cannot be made */
+		int e = ro ? EROFS : errno;
+		sb_err(j->spec->name, "data_dir=%s: %" PRIu64 " bytes of the dataset are missing and "
+		       "cannot be created in %s: %s: set data_dir= (or directory=) to a writable "
+		       "directory, or create the dataset there first (storbench --datagen)", tr->dir,
+		       need, dir, strerror(e));
+		return -e;
+	}
 	if (need && statvfs(dir, &vfs) == 0 && need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
 		sb_err(j->spec->name, "not enough free space in %s for the dataset: %" PRIu64 " bytes "
 		       "to create, %" PRIu64 " available: lower dataset_files= or record_length=", dir,

@@ -11,6 +11,7 @@
 #include "core/collect.h"
 #include "core/ml_run.h"
 #include "core/monitor.h"
+#include "core/precheck.h"
 #include "core/run.h"
 #include "core/statsthread.h"
 #include "core/thread.h"
@@ -155,9 +156,7 @@ static void start_one(struct sb_thread *t)
 	int e = pthread_create(&t->tid, NULL, sb_thread_main, t);
 	t->started = e == 0;
 	if (e) { /* the job reports it like an I/O error; the run goes on */
-		t->st->error = e;
-		snprintf(t->st->errmsg, sizeof(t->st->errmsg), "job %s: cannot start a thread: %s",
-			 t->spec->name, strerror(e));
+		sb_tstats_set_error(t->st, e, "cannot start a thread", NULL);
 		pthread_mutex_lock(&t->sync->mu);
 		t->sync->left[t->job]--;
 		pthread_mutex_unlock(&t->sync->mu);
@@ -210,7 +209,20 @@ static int disks_finish(struct run *r, struct sb_results *res)
 	return 0;
 }
 
-static int prepare(struct run *r)
+/* every job's error, once, whatever the output format (the writers show
+ * it again in the results: err= in normal output, "error_message" in JSON) */
+static void report_errors(const struct sb_results *res)
+{
+	char text[SB_ERRPATH_MAX + 256];
+	for (size_t i = 0; i < res->njobs; i++)
+		if (res->jobs[i].error)
+			sb_err(res->jobs[i].name, "%s",
+			       sb_tstats_error_text(&res->jobs[i].st, text, sizeof(text)));
+}
+
+/* Everything up to the first I/O.  dry: only the checks (engines, logs,
+ * ML jobs, file plan, regions, engine start-up), nothing laid out. */
+static int prepare(struct run *r, bool dry)
 {
 	size_t nj = r->jl->njobs ? r->jl->njobs : 1;
 	r->ops = calloc(nj, sizeof(*r->ops));
@@ -220,12 +232,17 @@ static int prepare(struct run *r)
 		return -ENOMEM;
 	int e = find_engines(r);
 	if (!e)
+		e = sb_precheck_logs(r->jl);
+	if (!e)
 		e = sb_ml_prepare(r->jl, r->ops, &r->ml);
 	if (!e)
 		e = sb_files_plan(r->jl, r->nodiskio, &r->lay);
 	r->laid_out = true;
 	if (!e)
-		e = sb_files_create(&r->lay);
+		e = sb_precheck_jobs(r->jl, r->ops, &r->lay);
+	if (e || dry)
+		return e;
+	e = sb_files_create(&r->lay);
 	if (e == -EINTR) /* interrupted while laying out: nothing to run */
 		return 0;
 	if (!e)
@@ -253,6 +270,16 @@ static void release(struct run *r, bool failed)
 	free(r->first);
 }
 
+int sb_run_check(const struct sb_joblist *jl)
+{
+	struct run r = { .jl = jl };
+	pthread_mutex_init(&r.sync.mu, NULL);
+	pthread_cond_init(&r.sync.cv, NULL);
+	int e = jl->datagen_only ? 0 : prepare(&r, true);
+	release(&r, true); /* nothing was created: only frees */
+	return e;
+}
+
 int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 {
 	struct run r = { .jl = jl };
@@ -265,7 +292,7 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	int e = prepare(&r);
+	int e = prepare(&r, false);
 	if (e) {
 		release(&r, true);
 		sigaction(SIGINT, &old_int, NULL);
@@ -295,6 +322,8 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 		e = disks_finish(&r, res);
 	if (!e && r.mon_up) /* a failed log write was reported; the results stand */
 		(void)sb_monitor_finish(&r.mon, r.t1_ns, res);
+	if (!e)
+		report_errors(res);
 	release(&r, false);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -11,6 +11,11 @@
  * (the reason has been reported with sb_err).  I/O errors during the run are
  * not a failure here: they are in res->jobs[i].error. */
 int sb_run(const struct sb_joblist *jl, struct sb_results *res);
+/* The checks sb_run makes before its first I/O (engines, log files, ML
+ * jobs, file plan: free space, devices, O_DIRECT alignment; I/O regions,
+ * engine start-up), and nothing else: no file is created.  0, or -errno
+ * with the reason reported.  A sweep runs it for every point first. */
+int sb_run_check(const struct sb_joblist *jl);
 /* What a run shows while it goes on (set once by main; applies to every
  * later sb_run).  Defaults: no interim results, progress line automatic. */
 struct sb_run_opts {

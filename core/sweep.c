@@ -418,6 +418,22 @@ static void fill_results(const struct sb_joblist *jl, struct sb_sweep_results *s
 	res->sweep = sr;
 }
 
+/* every point is checked (files, devices, space, engines, logs) before the
+ * first one runs: a point that would be refused stops the sweep up front */
+static int check_points(const struct sb_sweep *sw)
+{
+	for (size_t p = 0; p < sw->npoints; p++) {
+		int r = sb_run_check(&sw->points[p].jl);
+		if (r) {
+			char vals[512];
+			sb_err("sweep", "point %zu of %zu (%s) would be refused, so no point was run",
+			       p + 1, sw->npoints, sb_sweep_point_str(sw, p, " ", vals, sizeof(vals)));
+			return r;
+		}
+	}
+	return 0;
+}
+
 int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 		 struct sb_results *res)
 {
@@ -433,6 +449,8 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 		sb_err("sweep", "out of memory");
 		return -ENOMEM;
 	}
+	if ((rc = check_points(c.sw)) != 0)
+		return rc;
 	stop_requested = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);

@@ -289,6 +289,7 @@ void *sb_thread_main(void *arg)
 		t->start_ns = sb_now_ns();
 	}
 	finish(t, &ls);
+	sb_ioloop_error_path(t);
 	for (unsigned i = 0; i < t->etd.nfiles; i++) {
 		if (t->files_open && t->ops->close_file && t->files[i].fd >= 0)
 			t->ops->close_file(&t->etd, &t->files[i]);

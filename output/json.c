@@ -155,6 +155,13 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 	sb_jw_str(w, "jobname", j->name);
 	sb_jw_u64(w, "groupid", j->groupid);
 	sb_jw_i64(w, "error", j->error);
+	if (j->error) {
+		char text[SB_ERRPATH_MAX + 256], msg[sizeof(text) + SB_NAME_MAX + 2];
+		snprintf(msg, sizeof(msg), "%s: %s", j->name, sb_tstats_error_text(st, text, sizeof(text)));
+		sb_jw_str(w, "error_message", msg);
+	} else {
+		sb_jw_str(w, "error_message", "");
+	}
 	sb_jw_u64(w, "eta", 0);
 	sb_jw_u64(w, "elapsed", j->elapsed_s);
 	json_opts(w, "job options", j->spec ? j->spec->opts : NULL, j->spec ? j->spec->nopts : 0);

@@ -186,8 +186,10 @@ static void job_block(FILE *f, const struct sb_results *r, const struct sb_job_r
 		tbuf[0] = 0;
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d", j->name, j->groupid,
 		j->nthreads ? j->nthreads : 1, j->error);
-	if (j->error && j->errmsg[0])
-		fprintf(f, " (%s)", j->errmsg);
+	if (j->error) { /* fio: err=28 (file:..., error=No space left on device) */
+		char text[SB_ERRPATH_MAX + 256];
+		fprintf(f, " (%s)", sb_tstats_error_text(&j->st, text, sizeof(text)));
+	}
 	fprintf(f, ": %s\n", tbuf);
 	if (j->spec && j->spec->description && j->spec->description[0])
 		fprintf(f, "  Description  : [%s]\n", j->spec->description);

@@ -14,10 +14,10 @@
 static const struct sb_opt_enum rw_vals[] = {
 	{ "read", SB_RW_READ, "sequential reads" },
 	{ "write", SB_RW_WRITE, "sequential writes" },
-	{ "trim", SB_RW_TRIM, "sequential trims" },
+	{ "trim", SB_RW_TRIM, "sequential trims (not supported yet: refused)" },
 	{ "randread", SB_RW_READ | SB_RW_RANDOM, "random reads" },
 	{ "randwrite", SB_RW_WRITE | SB_RW_RANDOM, "random writes" },
-	{ "randtrim", SB_RW_TRIM | SB_RW_RANDOM, "random trims" },
+	{ "randtrim", SB_RW_TRIM | SB_RW_RANDOM, "random trims (not supported yet: refused)" },
 	{ "rw", SB_RW_READ | SB_RW_WRITE, "sequential mixed reads and writes" },
 	{ "readwrite", SB_RW_READ | SB_RW_WRITE, "same as rw" },
 	{ "randrw", SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, "random mixed reads and writes" },

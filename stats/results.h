@@ -15,8 +15,8 @@ struct sb_ml_result; /* stats/mlres.h */
 struct sb_job_result {
 	char name[SB_NAME_MAX];
 	unsigned groupid;
-	int error;                   /* errno of the first error, 0 = none */
-	char errmsg[256];
+	int error;                   /* errno of the first error, 0 = none; what and
+				      * where: st.err (sb_tstats_error_text) */
 	const struct sb_jobspec *spec;
 	unsigned nthreads;           /* threads merged into this result (group_reporting) */
 	struct sb_tstats st;         /* merged statistics of those threads */

@@ -1,6 +1,9 @@
 /* tstats.c: initializing and merging per-thread statistics (threads of one
  * job, or all jobs of a group under group_reporting), and fio's I/O depth
  * buckets. */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "stats/tstats.h"
@@ -87,7 +90,7 @@ void sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src)
 	dst->minf += src->minf;
 	if (!dst->error && src->error) {
 		dst->error = src->error;
-		memcpy(dst->errmsg, src->errmsg, sizeof(dst->errmsg));
+		dst->err = src->err;
 	}
 }
 
@@ -114,4 +117,34 @@ unsigned sb_depth_batch_bucket(unsigned n)
 		b++;
 	}
 	return b;
+}
+
+void sb_tstats_set_error(struct sb_tstats *st, int e, const char *op, const char *path)
+{
+	if (st->error)
+		return;
+	st->error = e;
+	memset(&st->err, 0, sizeof(st->err));
+	st->err.op = op;
+	st->err.file = UINT_MAX;
+	snprintf(st->err.path, sizeof(st->err.path), "%s", path ? path : "");
+}
+
+char *sb_tstats_error_text(const struct sb_tstats *st, char *buf, size_t len)
+{
+	const struct sb_errinfo *ei = &st->err;
+	const char *why = ei->eof ? "unexpected end of file" : strerror(st->error);
+	int n = 0;
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	if (!st->error)
+		return buf;
+	n = snprintf(buf, len, "%s%s%s", ei->op ? ei->op : "I/O", ei->path[0] ? " " : "", ei->path);
+	if (n >= 0 && (size_t)n < len && ei->at)
+		n += snprintf(buf + n, len - (size_t)n, " at offset %" PRIu64 " (%" PRIu64 " bytes)",
+			      ei->offset, ei->len);
+	if (n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ": %s", why);
+	return buf;
 }

@@ -5,6 +5,8 @@
 #ifndef SB_TSTATS_H
 #define SB_TSTATS_H
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "parse/jobspec.h"
@@ -14,6 +16,20 @@
 /* fio's depth buckets: iodepth_level 1,2,4,8,16,32,>=64;
  * submit/complete 0,4,8,16,32,64,>=64 (I/Os per submit or reap call) */
 #define SB_DEPTH_BUCKETS 7
+
+/* The first error of a thread, as raw facts.  The I/O thread only stores
+ * them (no formatting on the I/O path); the path is copied in after the I/O
+ * loop (sb_ioloop_error_path) and sb_tstats_error_text makes the text that
+ * stderr, the normal output and JSON's "error_message" show. */
+#define SB_ERRPATH_MAX 1024
+struct sb_errinfo {
+	const char *op;                 /* static text: "read", "write", "fsync", "create", ... */
+	bool at;                        /* offset and len apply (an I/O) */
+	bool eof;                       /* the read ended at the end of the file, not an errno */
+	unsigned file;                  /* index in the thread's files; UINT_MAX: none */
+	uint64_t offset, len;           /* bytes */
+	char path[SB_ERRPATH_MAX];      /* the file (or folder); "" when unknown */
+};
 
 struct sb_tstats {
 	/* live: written with relaxed stores by the I/O thread */
@@ -43,10 +59,16 @@ struct sb_tstats {
 	uint64_t usr_us, sys_us;        /* getrusage(RUSAGE_THREAD) */
 	uint64_t ctx, majf, minf;
 	int error;                      /* first errno seen, 0 = none */
-	char errmsg[256];               /* job, file, offset and errno of that error */
+	struct sb_errinfo err;          /* what failed, where (valid when error) */
 };
 
 void sb_tstats_init(struct sb_tstats *t);
+/* "write /data/f at offset 4096 (4096 bytes): No space left on device";
+ * "" when st has no error.  Returns buf. */
+char *sb_tstats_error_text(const struct sb_tstats *st, char *buf, size_t len);
+/* Record error e (errno) as st's first error, unless it has one: op is a
+ * static text, path is copied (NULL: none).  Not for the per-I/O path. */
+void sb_tstats_set_error(struct sb_tstats *st, int e, const char *op, const char *path);
 /* dst += src: counters add, stats and histograms merge. */
 void sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src);
 /* index into the depth buckets */

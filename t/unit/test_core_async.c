@@ -161,10 +161,16 @@ static void test_async_io_error_stops_job(void)
 		sb_thread_main(&t);
 	}
 	CU_ASSERT_EQUAL(t.st->error, 5);
-	CU_ASSERT_PTR_NOT_NULL(strstr(t.st->errmsg, "errjob"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(t.st->errmsg, "offset"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(t.st->errmsg, "fake"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(t.st->errmsg, "errno 5"));
+	{ /* raw facts in the thread, described afterwards */
+		char text[SB_ERRPATH_MAX + 256];
+		CU_ASSERT_STRING_EQUAL(t.st->err.op, "write");
+		CU_ASSERT_TRUE(t.st->err.at);
+		CU_ASSERT_EQUAL(t.st->err.offset % 4096, 0);
+		CU_ASSERT_STRING_EQUAL(t.st->err.path, "fake");
+		sb_tstats_error_text(t.st, text, sizeof(text));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "write fake at offset "));
+		CU_ASSERT_PTR_NOT_NULL(strstr(text, "(4096 bytes): Input/output error"));
+	}
 	CU_ASSERT_TRUE(fk.ios < 110); /* stopped at the error, drained the rest */
 	CU_ASSERT_EQUAL(fk.nin + fk.nq, 0);
 	sb_thread_teardown(&t);

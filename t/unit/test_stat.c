@@ -148,7 +148,8 @@ static void test_tstats_merge(void)
 	sb_stat_add(&b->bw_samples[SB_DDIR_READ], 280);
 	sb_stat_add(&b->bw_samples[SB_DDIR_READ], 320);
 	b->error = 5;
-	strcpy(b->errmsg, "job x: EIO");
+	b->err.op = "read";
+	strcpy(b->err.path, "/x");
 
 	sb_tstats_merge(a, b);
 	CU_ASSERT_EQUAL(a->clat[SB_DDIR_READ].n, 2);
@@ -169,7 +170,7 @@ static void test_tstats_merge(void)
 	CU_ASSERT(close_rel(a->bw_samples[SB_DDIR_READ].mean, 400.0));
 	CU_ASSERT(close_rel(sb_stat_stddev(&a->bw_samples[SB_DDIR_READ]), sqrt(200.0 + 800.0)));
 	CU_ASSERT_EQUAL(a->error, 5);
-	CU_ASSERT_STRING_EQUAL(a->errmsg, "job x: EIO");
+	CU_ASSERT_STRING_EQUAL(a->err.path, "/x");
 	free(a);
 	free(b);
 }
