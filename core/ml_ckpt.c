@@ -92,10 +92,15 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 static void *rank_main(void *arg)
 {
 	struct rank_arg *a = arg;
+	struct sb_thread *t = &a->j->workers[a->rank];
 	struct rusage ru;
 	sb_ml_cpu_begin(&ru);
-	ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
-	sb_ml_cpu_end(&a->j->workers[a->rank], &ru);
+	if (!sb_ml_engine_start(t))
+		ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
+	else
+		a->j->ck->t_start[a->rank] = a->j->ck->t_end[a->rank] = sb_now_ns();
+	sb_thread_engine_stop(t);
+	sb_ml_cpu_end(t, &ru);
 	return NULL;
 }
 

@@ -92,6 +92,20 @@ int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path)
 	return -e;
 }
 
+int sb_ml_engine_start(struct sb_thread *t)
+{
+	int r = sb_thread_engine_start(t);
+	if (r && !t->st->error) {
+		t->st->error = -r;
+		int n = snprintf(t->st->errmsg, sizeof(t->st->errmsg), "job %s: ioengine=%s: %s%s%s",
+				 t->spec->name, t->ops->name, strerror(-r), t->etd.errmsg[0] ? ": " : "",
+				 t->etd.errmsg);
+		if (n >= (int)sizeof(t->st->errmsg)) /* cut: say so */
+			memcpy(t->st->errmsg + sizeof(t->st->errmsg) - 4, "...", 4);
+	}
+	return r;
+}
+
 int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create,
 	       struct sb_file **out)
 {
