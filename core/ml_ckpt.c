@@ -288,7 +288,9 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 			return -ENOENT;
 		}
 	}
-	uint64_t need = bytes * j->spec->num_checkpoints_write;
+	uint64_t need;
+	if (__builtin_mul_overflow(bytes, j->spec->num_checkpoints_write, &need))
+		need = UINT64_MAX; /* more than any file system holds */
 	if (statvfs(parent, &vfs) == 0 && need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
 		sb_err(name, "not enough free space in %s for %u checkpoints of %" PRIu64 " bytes "
 		       "(%" PRIu64 " available): lower checkpoint_scale= or num_checkpoints_write=",
