@@ -3,6 +3,7 @@ jobs/engine-compare.ini prints its side-by-side comparison."""
 import json
 import os
 import subprocess
+import time
 
 from sbtest import BIN, SRC, SbCase
 
@@ -96,6 +97,47 @@ class TestEngines(SbCase):
                         self.assertEqual(len(files), 8, eng)
                         for f in files:
                             self.assertEqual(os.path.getsize(os.path.join(data, "train", f)), 2 * 65536)
+
+    # ---- mmap: the file truncated under a running job (issue 9 defect 5) ----
+
+    def _truncate_under_mmap(self, rw):
+        path = os.path.join(self.dir, "mm-%s.dat" % rw)
+        size = 32 << 20
+        args = [BIN, "--output-format=json", "--name=mm", "--ioengine=mmap", "--rw=" + rw,
+                "--bs=4k", "--size=%d" % size, "--filename=" + path, "--runtime=20s", "--time_based",
+                "--unlink=1"]
+        p = subprocess.Popen(args, cwd=self.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and p.poll() is None:
+                if os.path.exists(path) and os.path.getsize(path) == size:
+                    break
+                time.sleep(0.02)
+            time.sleep(0.3)  # the job is mapping and copying now
+            self.assertIsNone(p.poll(), "the job ended before the truncation")
+            os.truncate(path, 4096)
+            out, err = p.communicate(timeout=60)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+        self.assertEqual(p.returncode, 3, f"{rw}: exit {p.returncode} (-7: killed by SIGBUS)\n{err}")
+        j = json.loads(out)["jobs"][0]
+        self.assertEqual(j["error"], 5, f"{rw}: the unit that faulted ends with EIO")
+        if "error_message" in j:
+            self.assertIn("mm-%s.dat" % rw, j["error_message"])
+        self.assertFalse(os.path.exists(path), f"{rw}: unlink=1 removes the file it created")
+
+    def test_mmap_file_truncated_under_a_read_job(self):
+        if "mmap" not in built_engines():
+            self.skipTest("mmap not built")
+        self._truncate_under_mmap("randread")
+
+    def test_mmap_file_truncated_under_a_write_job(self):
+        if "mmap" not in built_engines():
+            self.skipTest("mmap not built")
+        self._truncate_under_mmap("randwrite")
 
     def test_unknown_engine_names_the_available_ones(self):
         job = self.write_job("[j]\nioengine=spdk\nsize=1m\n")
