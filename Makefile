@@ -19,6 +19,10 @@ ifeq ($(SANITIZE),1)
 SB_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 SB_LDFLAGS += -fsanitize=address,undefined
 endif
+ifeq ($(TSAN),1)
+SB_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+SB_LDFLAGS += -fsanitize=thread
+endif
 
 SRCS := $(wildcard lib/*.c parse/*.c core/*.c stats/*.c output/*.c os/*.c engines/*.c)
 ifneq ($(CONFIG_LIBAIO),yes)
@@ -66,6 +70,11 @@ check: all
 check-one: $(BIN) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN))
 	@sh t/run-suite.sh $(B)
 
+# ThreadSanitizer (clang, build/tsan/) over the engine conformance suite and
+# the ML workloads; not part of make check (about 1.5 minutes); see HOWTO.md
+check-tsan:
+	@sh t/run-tsan.sh
+
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)
 
@@ -88,5 +97,5 @@ clean:
 distclean: clean
 	rm -f config.h config.mak
 
-.PHONY: all check check-one unit howto bench install clean distclean storbench
+.PHONY: all check check-one check-tsan unit howto bench install clean distclean storbench
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(B)/storbench.d

@@ -92,10 +92,15 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 static void *rank_main(void *arg)
 {
 	struct rank_arg *a = arg;
+	struct sb_thread *t = &a->j->workers[a->rank];
 	struct rusage ru;
 	sb_ml_cpu_begin(&ru);
-	ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
-	sb_ml_cpu_end(&a->j->workers[a->rank], &ru);
+	if (!sb_ml_engine_start(t))
+		ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
+	else
+		a->j->ck->t_start[a->rank] = a->j->ck->t_end[a->rank] = sb_now_ns();
+	sb_thread_engine_stop(t);
+	sb_ml_cpu_end(t, &ru);
 	return NULL;
 }
 
@@ -283,7 +288,8 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 			return -ENOENT;
 		}
 	}
-	bool ro = statvfs(parent, &vfs) == 0 && (vfs.f_flag & ST_RDONLY);
+	bool have_vfs = statvfs(parent, &vfs) == 0;
+	bool ro = have_vfs && (vfs.f_flag & ST_RDONLY);
 	if (ro || access(parent, W_OK) != 0) {
 		char where[PATH_LEN];
 		int e = ro ? EROFS : errno;
@@ -295,8 +301,10 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 		       "(or directory=) to a writable directory", c->folder, parent, strerror(e));
 		return -e;
 	}
-	uint64_t need = bytes * j->spec->num_checkpoints_write;
-	if (need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
+	uint64_t need;
+	if (__builtin_mul_overflow(bytes, j->spec->num_checkpoints_write, &need))
+		need = UINT64_MAX; /* more than any file system holds */
+	if (have_vfs && need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
 		sb_err(name, "not enough free space in %s for %u checkpoints of %" PRIu64 " bytes "
 		       "(%" PRIu64 " available): lower checkpoint_scale= or num_checkpoints_write=",
 		       parent, j->spec->num_checkpoints_write, bytes,

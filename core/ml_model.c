@@ -1,6 +1,7 @@
 /* ml_model.c: LLM checkpoint shapes, per-rank sizes and the DLIO file layout
  * of one checkpoint (see ml_model.h for the formulas). */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,78 @@ int sb_ml_model_find(const char *name, struct sb_ml_shape *out)
 	return -ENOENT;
 }
 
+/* a = a * b, a = a + b with overflow noted in *o (sticky) */
+static void mul_to(uint64_t *a, uint64_t b, bool *o)
+{
+	*o |= __builtin_mul_overflow(*a, b, a);
+}
+
+static void add_to(uint64_t *a, uint64_t b, bool *o)
+{
+	*o |= __builtin_add_overflow(*a, b, a);
+}
+
+/* Upper bounds, in 64 bits, of every size the layout computes from s: the
+ * parameter count P (each term of a layer's formula is at most P), all
+ * ranks' model states (at most 2 * (P + the norms every TP rank repeats)),
+ * all ranks' optimizer states (4 * (3P + 15h) per writing rank, at most
+ * tp*pp*dp of them) and their sum, one checkpoint.  tp*pp*dp must fit an
+ * unsigned (rank numbers).  Returns 0 or -EOVERFLOW with the reason. */
+static int shape_fits(const struct sb_ml_shape *s, char *err, size_t errlen)
+{
+	uint64_t h = s->hidden, kv = (uint64_t)(s->hidden / s->heads) * s->kv_heads;
+	uint64_t world = s->tp, layer = kv, t, p, model, optim;
+	bool o = false;
+	mul_to(&world, s->pp, &o);
+	mul_to(&world, s->dp, &o);
+	if (o || world > UINT_MAX) {
+		snprintf(err, errlen, "tp=%u x pp=%u x dp=%u ranks is more than %u: lower tp=, pp= or dp=",
+			 s->tp, s->pp, s->dp, UINT_MAX);
+		return -EOVERFLOW;
+	}
+	/* layer = h + h*(h + 2kv) + h*h + h + 3*ffn*h */
+	mul_to(&layer, 2, &o);
+	add_to(&layer, h, &o);
+	mul_to(&layer, h, &o);
+	t = h;
+	mul_to(&t, h, &o);
+	add_to(&layer, t, &o);
+	add_to(&layer, 2 * h, &o);
+	t = s->ffn;
+	mul_to(&t, h, &o);
+	mul_to(&t, 3, &o);
+	add_to(&layer, t, &o);
+	/* P = 2*vocab*h + layers*layer + h */
+	p = s->vocab;
+	mul_to(&p, h, &o);
+	mul_to(&p, 2, &o);
+	mul_to(&layer, s->layers, &o);
+	add_to(&p, layer, &o);
+	add_to(&p, h, &o);
+	/* model <= 2 * (P + tp * h * (2*layers + 1)) */
+	model = 2 * (uint64_t)s->layers + 1;
+	mul_to(&model, h, &o);
+	mul_to(&model, s->tp, &o);
+	add_to(&model, p, &o);
+	mul_to(&model, MODEL_DTYPE_BYTES, &o);
+	/* optim <= 4 * (3P + 15h * world) */
+	optim = 15 * h;
+	mul_to(&optim, world, &o);
+	t = p;
+	mul_to(&t, 3, &o);
+	add_to(&optim, t, &o);
+	mul_to(&optim, OPTIM_DTYPE_BYTES, &o);
+	add_to(&model, optim, &o);
+	if (o) {
+		snprintf(err, errlen, "hidden=%u ffn=%u layers=%u vocab=%u (tp=%u pp=%u dp=%u) make a "
+			 "checkpoint of more than 2^64 bytes (16 EiB), which cannot be computed: lower "
+			 "hidden=, ffn=, layers= or vocab= (llama3-1t is hidden=25872 ffn=98304 layers=128)",
+			 s->hidden, s->ffn, s->layers, s->vocab, s->tp, s->pp, s->dp);
+		return -EOVERFLOW;
+	}
+	return 0;
+}
+
 int sb_ml_shape_check(const struct sb_ml_shape *s, char *err, size_t errlen)
 {
 	const char *bad = NULL;
@@ -78,7 +151,7 @@ int sb_ml_shape_check(const struct sb_ml_shape *s, char *err, size_t errlen)
 		snprintf(err, errlen, "zero_stage=%u: accepted 0, 1, 2, 3", s->zero_stage);
 		return -EINVAL;
 	}
-	return 0;
+	return shape_fits(s, err, errlen);
 }
 
 unsigned sb_ml_world(const struct sb_ml_shape *s)

@@ -74,7 +74,10 @@ int sb_ml_model_find(const char *name, struct sb_ml_shape *out);
 const char *const *sb_ml_model_names(void);
 
 /* Checks an explicit (or built-in) shape: all sizes >= 1, kv_heads <= heads,
- * heads <= hidden, zero_stage <= 3.  0, or -EINVAL with the reason in err. */
+ * heads <= hidden, zero_stage <= 3 (else -EINVAL), and every size the
+ * layout computes from it (parameter count, a full checkpoint's bytes,
+ * tp*pp*dp) fits in 64 bits (else -EOVERFLOW); the reason in err.  The
+ * functions below assume a shape that passed. */
 int sb_ml_shape_check(const struct sb_ml_shape *s, char *err, size_t errlen);
 
 /* tp*pp*dp: the rank count of the full layout. */

@@ -88,6 +88,19 @@ int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path)
 	return -e;
 }
 
+int sb_ml_engine_start(struct sb_thread *t)
+{
+	int r = sb_thread_engine_start(t);
+	if (r && !t->st->error) {
+		/* "start ioengine=io_uring (why): Invalid argument" */
+		char what[SB_ERRPATH_MAX];
+		snprintf(what, sizeof(what), "ioengine=%s%s%s%s", t->ops->name,
+			 t->etd.errmsg[0] ? " (" : "", t->etd.errmsg, t->etd.errmsg[0] ? ")" : "");
+		sb_tstats_set_error(t->st, -r, "start", what);
+	}
+	return r;
+}
+
 int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create,
 	       struct sb_file **out)
 {

@@ -57,6 +57,11 @@ int sb_ml_datagen(const struct sb_joblist *jl, struct sb_results *res);
 
 /* Set up j->nworkers workers with one file slot each. */
 int sb_ml_workers_setup(struct sb_ml_job *j, unsigned n);
+/* Each phase (a checkpoint, an epoch) runs on new threads, and an engine
+ * instance belongs to the one thread that drives it (engines/engine.h): the
+ * thread that does worker t's I/O calls sb_ml_engine_start before it and
+ * sb_thread_engine_stop after it.  start records a failure in t->st. */
+int sb_ml_engine_start(struct sb_thread *t);
 /* Open path for worker t's I/O (slot 0): read-only, or created (O_EXCL)
  * read-write; region [0, size).  On failure the error is in t->st. */
 int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create,

@@ -111,6 +111,15 @@ uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file)
 	return (uint64_t)(a < 1 ? 1 : a) * (uint64_t)(b < 1 ? 1 : b);
 }
 
+double sb_ml_sample_bytes_max(const struct sb_ml_dataset *ds)
+{
+	if (!(ds->record_stdev > 0))
+		return ds->record_length >= 1 ? floor(ds->record_length) : 1;
+	/* |z| <= sqrt(-2 ln 2^-53) = 8.57 (rng_unit is at least 2^-53) */
+	double d = sqrt(ds->record_length), side = floor(d + ds->record_stdev / 2.0 / d * 8.58);
+	return side < 1 ? 1 : side * side;
+}
+
 uint64_t sb_ml_file_bytes(const struct sb_ml_dataset *ds, unsigned file)
 {
 	return sb_ml_sample_bytes(ds, file) * ds->samples_per_file;

@@ -68,6 +68,10 @@ const char *const *sb_ml_workload_names(void); /* NULL-terminated */
 /* Bytes of one sample of file i, and of the whole file. */
 uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file);
 uint64_t sb_ml_file_bytes(const struct sb_ml_dataset *ds, unsigned file);
+/* The largest sample sb_ml_sample_bytes can return for this dataset (its
+ * normal draws are bounded: |z| <= 8.58), in bytes, as a double: the
+ * validation checks sizes against 2^63 with it before anything is summed. */
+double sb_ml_sample_bytes_max(const struct sb_ml_dataset *ds);
 /* Sum of all file sizes. */
 uint64_t sb_ml_dataset_bytes(const struct sb_ml_dataset *ds);
 /* "train/img_007_of_168.npz" (or "train/3/..."): relative to the data dir.

@@ -102,6 +102,8 @@ static void *reader_main(void *arg)
 	size_t ahead = (size_t)tr->readers * a->j->spec->prefetch;
 	struct rusage ru;
 	sb_ml_cpu_begin(&ru);
+	if (sb_ml_engine_start(t))
+		halt(tr); /* the loop sees tr->stop at once */
 	for (size_t b = a->id; b < tr->plan.nbatches; b += tr->readers) {
 		pthread_mutex_lock(&tr->mu);
 		while (!tr->stop && b >= tr->requested + ahead)
@@ -119,6 +121,7 @@ static void *reader_main(void *arg)
 		pthread_cond_broadcast(&tr->cv);
 		pthread_mutex_unlock(&tr->mu);
 	}
+	sb_thread_engine_stop(t);
 	sb_ml_cpu_end(t, &ru);
 	return NULL;
 }
@@ -155,8 +158,11 @@ static void *consumer_main(void *arg)
 	double mean = (double)s->computation_time_us / 1e6, sd = (double)s->computation_time_stdev_us / 1e6;
 	struct rusage ru;
 	size_t b;
-	if (!tr->readers)
+	if (!tr->readers) {
 		sb_ml_cpu_begin(&ru);
+		if (sb_ml_engine_start(&j->workers[a->id]))
+			halt(tr);
+	}
 	for (;;) {
 		struct sb_ml_step st;
 		st.load_start = now_s();
@@ -170,8 +176,10 @@ static void *consumer_main(void *arg)
 		st.compute_end = now_s();
 		tr->steps[a->id][tr->nsteps[a->id]++] = st;
 	}
-	if (!tr->readers)
+	if (!tr->readers) {
+		sb_thread_engine_stop(&j->workers[a->id]);
 		sb_ml_cpu_end(&j->workers[a->id], &ru);
+	}
 	return NULL;
 }
 

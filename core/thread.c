@@ -167,15 +167,35 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 	int r = setup_buffers(t);
 	if (r)
 		return r;
-	r = t->ops->init ? t->ops->init(&t->etd) : 0;
+	r = sb_thread_engine_start(t);
 	if (r) {
 		sb_err(t->spec->name, "ioengine=%s: %s%s%s", t->ops->name, strerror(-r),
 		       t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
 		return r;
 	}
-	t->engine_up = true;
+	sb_thread_engine_stop(t);
 	t->files_open = true; /* teardown closes what the caller left open */
 	return 0;
+}
+
+int sb_thread_engine_start(struct sb_thread *t)
+{
+	if (t->engine_up)
+		return 0;
+	t->etd.errmsg[0] = '\0';
+	int r = t->ops->init ? t->ops->init(&t->etd) : 0;
+	if (r)
+		return r;
+	t->engine_up = true;
+	return 0;
+}
+
+void sb_thread_engine_stop(struct sb_thread *t)
+{
+	if (t->engine_up && t->ops->cleanup)
+		t->ops->cleanup(&t->etd);
+	t->engine_up = false;
+	t->etd.data = NULL;
 }
 
 void sb_thread_teardown(struct sb_thread *t)

@@ -84,10 +84,20 @@ struct sb_thread {
 int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf);
 /* Prepare t (spec, ops set by the caller) for I/O the caller drives file by
  * file with sb_ioloop_span (workloads that are not a fio job: checkpoints,
- * training reads): statistics, buffers for the largest bs, the engine, and
- * nslots empty file slots t->files[i] (fd -1, index i) that the caller opens,
- * hands to ops->open_file and closes again.  Reports with sb_err; -errno. */
+ * training reads): statistics, buffers for the largest bs, and nslots empty
+ * file slots t->files[i] (fd -1, index i) that the caller opens, hands to
+ * ops->open_file and closes again.  The engine is created once here to check
+ * the job's engine options before any I/O, and released again: the thread
+ * that does the I/O brackets it with sb_thread_engine_start/stop.  Reports
+ * with sb_err; -errno. */
 int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots);
+/* An engine instance is driven by one thread (engine.h).  Workloads that run
+ * each phase (a checkpoint, an epoch) on a new thread create the instance on
+ * that thread with sb_thread_engine_start before its first I/O and release
+ * it there with sb_thread_engine_stop after its last (files closed).  start
+ * returns -errno with the reason in t->etd.errmsg. */
+int sb_thread_engine_start(struct sb_thread *t);
+void sb_thread_engine_stop(struct sb_thread *t);
 /* Release everything setup acquired (safe on a partly set up thread). */
 void sb_thread_teardown(struct sb_thread *t);
 /* pthread entry point */

@@ -17,6 +17,15 @@
  *   close_file(td, f)              before core closes f->fd
  *   cleanup(td)
  *
+ * One thread per instance: init (and open_file before the first commit) may
+ * run on the thread that sets the job up, but from the first queue/commit
+ * on, every call up to cleanup comes from one and the same thread (an
+ * io_uring ring is created SINGLE_ISSUER: any other task gets EEXIST).  A
+ * caller that drives I/O from a new thread (ML workloads start threads per
+ * checkpoint or epoch) releases the instance and inits a new one on that
+ * thread (sb_thread_engine_start/stop in core/thread.h).  cleanup may run on
+ * any thread once the I/O thread is done with the instance.
+ *
  * io->result: bytes transferred (>= 0; less than io->len is a short I/O) or
  * -errno.  Engines do not time, count or print: core does.  On failure init
  * and open_file return -errno and may explain in td->errmsg (e.g. which

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "engines/tsan.h"
 
 #define UR_MAX_REG_BUFS 16384u  /* the kernel's limit on registered buffers */
 
@@ -230,6 +231,7 @@ static int ur_init(struct sb_engine_td *td)
 		ur_free(ud);
 		return r;
 	}
+	sb_tsan_ring_new();
 	ud->nonvectored = td->spec->nonvectored > 0 ||
 			  (td->spec->nonvectored < 0 && ur_has_read_op(&ud->ring));
 	ud->fixedbufs = td->spec->fixedbufs;
@@ -249,6 +251,7 @@ static void ur_cleanup(struct sb_engine_td *td)
 	struct uring_data *ud = td->data;
 	if (!ud)
 		return;
+	sb_tsan_ring_released();
 	io_uring_queue_exit(&ud->ring);
 	ur_free(ud);
 	td->data = NULL;

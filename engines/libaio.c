@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "engines/tsan.h"
 
 /* The completion ring the kernel maps at the io_context_t address (the
  * layout of fs/aio.c, stable since 2.6). */
@@ -103,6 +104,7 @@ static int aio_init(struct sb_engine_td *td)
 		aio_free(ad);
 		return aio_setup_err(td, r);
 	}
+	sb_tsan_ring_new();
 	for (unsigned i = 0; i < td->nios; i++) {
 		td->ios[i].engine_priv = &ad->iocbs[i];
 		ad->iocbs[i].data = &td->ios[i];
@@ -131,6 +133,7 @@ static void aio_cleanup(struct sb_engine_td *td)
 	pthread_t tid;
 	pthread_attr_t attr;
 	bool deferred = false;
+	sb_tsan_ring_released();
 	if (!ad->inflight && !pthread_attr_init(&attr)) {
 		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 		deferred = !pthread_create(&tid, &attr, destroy_main, (void *)ad->ctx);

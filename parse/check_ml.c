@@ -18,6 +18,7 @@
 #define CAT_CKPT "Checkpoint workload"
 #define CAT_TRAIN "Training workload"
 #define DEFAULT_VOCAB 128256u
+#define SB_ML_MAX_RANKS 65536u /* the bound of ranks= in options.c */
 
 static bool is_set(const struct sb_jobctx *c, const char *name)
 {
@@ -155,8 +156,19 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 		return 1;
 	spec_shape(s, &m);
 	if (sb_ml_shape_check(&m, err, sizeof(err))) {
-		sb_err(where_of(c, s->ml_model ? "model" : "hidden", where, sizeof(where)),
+		const char *at = s->ml_model ? "model" : "hidden";
+		if (!strncmp(err, "tp=", 3)) /* tp*pp*dp: the last of them given */
+			at = is_set(c, "dp") ? "dp" : is_set(c, "pp") ? "pp" : "tp";
+		sb_err(where_of(c, at, where, sizeof(where)),
 		       "job '%s': model shape: %s", s->name, err);
+		return 1;
+	}
+	if (!is_set(c, "ranks") && sb_ml_world(&m) > SB_ML_MAX_RANKS) {
+		sb_err(where_of(c, s->ml_model ? "model" : "tp", where, sizeof(where)),
+		       "job '%s': ranks= defaults to tp*pp*dp = %u*%u*%u = %u, more than the %u rank "
+		       "threads storbench runs: set subset and ranks= (at most %u) to write that "
+		       "fraction of the checkpoint, or lower tp=, pp= or dp=", s->name, m.tp, m.pp,
+		       m.dp, sb_ml_world(&m), SB_ML_MAX_RANKS, SB_ML_MAX_RANKS);
 		return 1;
 	}
 	if (!is_set(c, "ranks"))
@@ -226,6 +238,32 @@ static unsigned resolve_train(struct sb_jobctx *c)
 	return 0;
 }
 
+/* The largest file and the whole dataset must be countable in 64 bits
+ * (signed: off_t): files x samples_per_file x the largest sample size
+ * sb_ml_sample_bytes can draw. */
+static bool dataset_too_big(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	const struct sb_ml_dataset ds = {
+		.files = s->dataset_files, .samples_per_file = s->samples_per_file,
+		.record_length = s->record_length, .record_stdev = s->record_length_stdev,
+	};
+	double sample = sb_ml_sample_bytes_max(&ds), limit = 0x1p63;
+	double file = sample * s->samples_per_file, all = file * s->dataset_files;
+	char where[512];
+	if (all < limit)
+		return false;
+	const char *o = is_set(c, "record_length") ? "record_length" :
+			is_set(c, "dataset_files") ? "dataset_files" : "samples_per_file";
+	sb_err(where_of(c, o, where, sizeof(where)),
+	       "job '%s': dataset_files=%u x samples_per_file=%u x record_length=%.17g bytes "
+	       "(record_length_stdev=%g: samples up to %.17g bytes) is %s of more than 2^63 bytes "
+	       "(8 EiB), which cannot be addressed: lower record_length=, samples_per_file= or "
+	       "dataset_files=", s->name, s->dataset_files, s->samples_per_file, s->record_length,
+	       s->record_length_stdev, sample, file < limit ? "a dataset" : "a file");
+	return true;
+}
+
 static unsigned check_train(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
@@ -245,6 +283,8 @@ static unsigned check_train(struct sb_jobctx *c)
 		       "needs record_length= of at least 1 byte per sample (or train_model=...)", s->name);
 		return 1;
 	}
+	if (dataset_too_big(c))
+		return 1;
 	size_t steps = sb_ml_steps_per_epoch(s->dataset_files, s->samples_per_file, s->batch_size,
 					     s->accelerators);
 	if (steps < 2) {

@@ -190,7 +190,9 @@ class TrainTest(SbCase):
         j = self.train("dataset_files=64\nrecord_length=64k\nbatch_size=2\nread_threads=2\n"
                        "computation_time=40ms\n")
         t = j["train"]
-        self.assertGreaterEqual(t["au_pct"], 95.0)
+        # under ThreadSanitizer (make check-tsan) every read is several times
+        # slower: AU still meets the 90% target
+        self.assertGreaterEqual(t["au_pct"], 90.0 if os.environ.get("SB_TSAN") else 95.0)
         self.assertLessEqual(t["au_pct"], 100.0)
         self.assertTrue(t["au_met"])
         self.assertEqual(t["epochs"][0]["steps"], 32)

@@ -4,10 +4,12 @@
  * 1 and 16, buffered (tmpfs) and O_DIRECT (ext4 under /tmp); return short
  * reads at end of file; report an error injected in the middle of a queue on
  * that io unit alone, without hanging; and (async engines) really hold
- * iodepth=32 requests in flight.  (Engine options: test_engine_options.c.)
+ * iodepth=32 requests in flight; and serve phases that each run on a new
+ * thread with a new instance (as the ML workloads do).  (Engine options: test_engine_options.c.)
  * Engines whose .queue is NULL (local placeholders) are skipped, with a note. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,6 +333,72 @@ static void test_depth32_in_flight(void)
 	drv_shm_dir_remove();
 }
 
+/* Phases on new threads, as the ML workloads run them (engine.h: one
+ * driving thread per instance).  Each phase's instance is set up on the main
+ * thread, driven by a thread of its own (which enables an io_uring ring) and
+ * released on the main thread again. */
+struct phase_arg {
+	struct drv *d;
+	struct drv_req *q;
+	unsigned n;
+	int rc;
+};
+
+static void *phase_main(void *arg)
+{
+	struct phase_arg *a = arg;
+	a->rc = drv_run(a->d, a->q, a->n);
+	return NULL;
+}
+
+static int run_on_thread(struct drv *d, struct drv_req *q, unsigned n)
+{
+	struct phase_arg a = { d, q, n, -1 };
+	pthread_t t;
+	if (pthread_create(&t, NULL, phase_main, &a))
+		return -EAGAIN;
+	pthread_join(t, NULL);
+	return a.rc;
+}
+
+static void test_phases_on_new_threads(void)
+{
+	char path[PATH_MAX];
+	unsigned char *src = malloc((size_t)NBLK * BS), *got = malloc((size_t)NBLK * BS);
+	struct drv_req q[NBLK];
+	CU_ASSERT_FATAL(src && got);
+	for (unsigned b = 0; b < NBLK; b++)
+		drv_pattern(src + (size_t)b * BS, BS, 99, b);
+	for (unsigned e = 0; sb_engines[e]; e++) {
+		const struct sb_engine_ops *ops = sb_engines[e];
+		if (!data_engine(ops))
+			continue;
+		snprintf(path, sizeof(path), "%s/phases-%s", drv_shm_dir(), ops->name);
+		CU_ASSERT_EQUAL_FATAL(drv_make_file(path, NBLK * BS), 0);
+		for (unsigned phase = 0; phase < 3; phase++) {
+			struct drv d;
+			bool wr = phase == 0;
+			memset(got, 0, (size_t)NBLK * BS);
+			drv_prepare(&d, ops, 8);
+			fill_reqs(q, NBLK, wr ? SB_DDIR_WRITE : SB_DDIR_READ, wr ? src : got, 3);
+			CU_ASSERT_EQUAL_FATAL(drv_init(&d, BS, 1), 0);
+			CU_ASSERT_EQUAL_FATAL(drv_open(&d, 0, path, wr ? O_RDWR : O_RDONLY, NBLK * BS), 0);
+			CU_ASSERT_EQUAL(run_on_thread(&d, q, NBLK), 0);
+			for (unsigned i = 0; i < NBLK; i++)
+				CU_ASSERT_EQUAL(q[i].result, (int64_t)BS);
+			if (!wr && memcmp(got, src, (size_t)NBLK * BS)) {
+				printf("\n  %s, phase %u on a new thread: data differs\n", ops->name, phase);
+				CU_FAIL("data read back differs");
+			}
+			drv_finish(&d);
+		}
+		unlink(path);
+	}
+	drv_shm_dir_remove();
+	free(src);
+	free(got);
+}
+
 static CU_TestInfo tests[] = {
 	{ "roundtrip_buffered_tmpfs", test_roundtrip_buffered_tmpfs },
 	{ "roundtrip_direct_disk", test_roundtrip_direct_disk },
@@ -338,6 +406,7 @@ static CU_TestInfo tests[] = {
 	{ "error_mid_queue", test_error_mid_queue },
 	{ "bad_offset_mid_queue", test_bad_offset_mid_queue },
 	{ "depth32_in_flight", test_depth32_in_flight },
+	{ "phases_on_new_threads", test_phases_on_new_threads },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(engines, tests)

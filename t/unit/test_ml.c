@@ -235,6 +235,44 @@ static void test_shape_check(void)
 	CU_ASSERT_STRING_EQUAL(err, "pp must be at least 1");
 }
 
+/* issue 9 defect 6: sizes past 2^64 wrapped to a few KB and were accepted */
+static void test_shape_overflow(void)
+{
+	struct sb_ml_shape s = small_zero1();
+	char err[384];
+	s.hidden = 16777216;
+	s.ffn = 67108864;
+	s.layers = s.heads = s.kv_heads = 65536;
+	s.vocab = 67108864;
+	s.tp = s.pp = s.dp = 1;
+	CU_ASSERT_EQUAL(sb_ml_shape_check(&s, err, sizeof(err)), -EOVERFLOW);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "hidden=16777216 ffn=67108864 layers=65536 vocab=67108864"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "lower hidden="));
+	/* only the optimizer term (15h per rank, 2^52 ranks) overflows */
+	s = small_zero1();
+	s.hidden = 1u << 24;
+	s.heads = s.kv_heads = 1;
+	s.tp = s.pp = 1u << 16;
+	s.dp = 1u << 20;
+	CU_ASSERT_EQUAL(sb_ml_shape_check(&s, err, sizeof(err)), -EOVERFLOW);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "tp=65536 x pp=65536 x dp=1048576"));
+	/* just below the edge still passes; the largest built-in too */
+	s = small_zero1();
+	s.hidden = 1u << 24;
+	s.ffn = 1u << 26;
+	s.layers = 64;
+	s.vocab = 1u << 26;
+	s.heads = s.kv_heads = 1;
+	s.tp = s.pp = 1;
+	s.dp = 1;
+	CU_ASSERT_EQUAL(sb_ml_shape_check(&s, err, sizeof(err)), 0);
+	uint64_t m, o;
+	sb_ml_ckpt_total(&s, &m, &o);
+	CU_ASSERT(m > (1ull << 58) && o > m); /* real sizes, not wrapped ones */
+	CU_ASSERT_EQUAL_FATAL(sb_ml_model_find("llama3-1t", &s), 0);
+	CU_ASSERT_EQUAL(sb_ml_shape_check(&s, err, sizeof(err)), 0);
+}
+
 static void test_zero0_first_replica(void)
 {
 	struct sb_ml_shape s = small_zero1();
@@ -252,6 +290,7 @@ static void test_zero0_first_replica(void)
 static CU_TestInfo tests[] = {
 	{ "find and names", test_find_and_names },
 	{ "parameter count", test_param_count },
+	{ "shape sizes past 64 bits refused", test_shape_overflow },
 	{ "8B file set at scale 1000", test_8b_file_set },
 	{ "DeepSpeed naming", test_deepspeed_names },
 	{ "ZeRO-1 with PP: layer files", test_zero1_pp_layers },

@@ -91,6 +91,26 @@ static void test_errors(void)
 			      &jl), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "1 step(s) per epoch"));
 	sb_joblist_free(&jl);
+	/* issue 9 defect 6: sizes past 64 bits, refused at the option's line */
+	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nhidden=16777216\nffn=67108864\nlayers=65536\n"
+			      "heads=65536\nkv_heads=65536\nvocab=67108864\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:3: job 'c': model shape: hidden=16777216"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "more than 2^64 bytes"));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nmodel=llama3-8b\ntp=64\npp=64\ndp=64\n",
+			      &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:3:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "= 262144, more than the 65536 rank threads"));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[t]\nworkload=train\ndataset_files=1073741824\nsamples_per_file=1073741824\n"
+			      "record_length=1g\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:5: job 't': dataset_files=1073741824"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "a dataset of more than 2^63 bytes"));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[t]\nworkload=train\ndataset_files=8\nrecord_length=16\n"
+			      "record_length_stdev=1e19\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "a file of more than 2^63 bytes"));
+	sb_joblist_free(&jl);
 	CU_ASSERT_EQUAL(parse("[io]\nsize=1m\nepochs=2\n", &jl), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:3: epochs=2 applies to workload=train"));
 	sb_joblist_free(&jl);
