@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "engines/engine.h"
+#include "os/scratch.h"
 #include "parse/jobspec.h"
 
 /* One distinct file of the run, shared by every thread that uses it. */
@@ -26,7 +27,11 @@ struct sb_layout_file {
 	bool unlink;          /* a job asked for unlink=1 */
 	bool allow_mounted;   /* every job writing it allows mounted writes */
 	bool created;         /* sb_files_create made it */
+	int claim_fd;         /* block devices written: the O_EXCL descriptor held for
+			       * the run (nothing can mount it meanwhile); -1: none */
+	struct sb_scratch_id own; /* created: the inode made (removed only if still there) */
 	const struct sb_jobspec *spec; /* first job using it (fallocate mode, messages) */
+	const struct sb_jobspec *writer; /* first job writing it (messages) */
 };
 
 /* The files of one job: nthreads x nfiles templates, thread-major. */

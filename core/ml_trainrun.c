@@ -31,6 +31,7 @@
 #include "core/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
+#include "os/scratch.h"
 
 #define PATH_LEN 1024
 
@@ -272,7 +273,11 @@ static int run_epoch(struct sb_ml_job *j, unsigned epoch, struct role_arg *args)
 
 static int make_dir(const char *dir)
 {
-	return mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
+	if (mkdir(dir, 0755) == 0) {
+		sb_scratch_mark_path(dir, NULL); /* a later --cleanup knows it */
+		return 0;
+	}
+	return errno == EEXIST ? 0 : -errno;
 }
 
 /* data_dir, train/ and the subfolders */
@@ -304,7 +309,8 @@ static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t bufl
 	if (fd < 0)
 		return errno == EEXIST ? 0 : -errno; /* checked in prepare: it has the right size */
 	uint64_t size = sb_ml_file_bytes(&tr->ds, i), off = 0;
-	int e = 0;
+	struct sb_scratch_id id = { 0 };
+	int e = sb_scratch_made_fd(fd, NULL, &id);
 	while (off < size && !e) {
 		size_t n = size - off < buflen ? (size_t)(size - off) : buflen;
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
@@ -321,7 +327,7 @@ static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t bufl
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); /* the run reads storage, not memory */
 	close(fd);
 	if (e) {
-		unlink(path);
+		sb_scratch_unlink(path, &id); /* only the file it made, if still there */
 		sb_err(path, "cannot create the dataset file: %s", strerror(-e));
 	}
 	return e;
