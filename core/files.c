@@ -467,6 +467,21 @@ static int fill(int fd, const struct sb_layout_file *lf)
 	return r;
 }
 
+/* once per process: where the mark cannot be set, a killed run's files
+ * cannot be recognised later */
+static void warn_unmarked(const char *path, int err)
+{
+	static bool warned;
+	char dir[PATH_MAX];
+	if (warned)
+		return;
+	warned = true;
+	dir_of(path, dir, sizeof(dir));
+	sb_warn(dir, "cannot set the user.storbench extended attribute on the files made here "
+		"(%s): if this run is killed, storbench --cleanup will not recognise %s; remove "
+		"it yourself then", strerror(err ? err : EIO), path);
+}
+
 static int lay_out(struct sb_layout_file *lf)
 {
 	int fd = open(lf->path, O_WRONLY | O_CLOEXEC | (lf->exists ? 0 : O_CREAT | O_EXCL), 0644);
@@ -475,6 +490,8 @@ static int lay_out(struct sb_layout_file *lf)
 	lf->created = !lf->exists;
 	if (lf->created && sb_scratch_made_fd(fd, lf->spec ? lf->spec->name : NULL, &lf->own) == 0)
 		sb_scratch_remember(lf->path, &lf->own);
+	if (lf->created && !lf->own.marked)
+		warn_unmarked(lf->path, lf->own.mark_err);
 	int r = preallocate(fd, lf);
 	if (!r && lf->fill)
 		r = fill(fd, lf);

@@ -41,14 +41,16 @@ int sb_scratch_made_fd(int fd, const char *job, struct sb_scratch_id *id)
 	int n = mark_text(job, buf, sizeof(buf));
 	if (!r && n > 0)
 		id->marked = fsetxattr(fd, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0;
+	id->mark_err = id->marked ? 0 : errno;
 	return r;
 }
 
 int sb_scratch_made_path(const char *path, const char *job, struct sb_scratch_id *id)
 {
 	int r = identify(-1, path, id);
-	if (!r)
-		id->marked = sb_scratch_mark_path(path, job) == 0;
+	int m = r ? r : sb_scratch_mark_path(path, job);
+	id->marked = m == 0;
+	id->mark_err = -m;
 	return r;
 }
 
@@ -147,19 +149,21 @@ static int read_line(const char *path, char *buf, size_t len)
 	return r;
 }
 
-/* field 22 of /proc/PID/stat (after the ")" that ends the command name) */
+/* field 22 of /proc/PID/stat (after the ")" that ends the command name);
+ * -ESRCH for a zombie: it has ended, only its parent has not reaped it */
 static int start_time(long pid, unsigned long long *t)
 {
+	char state = '?';
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 	int r = read_line(path, buf, sizeof(buf));
 	if (r)
 		return r;
 	const char *p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-			 "%*d %*d %*d %*d %llu", t) != 1)
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			 "%*d %*d %*d %*d %llu", &state, t) != 2)
 		return -EINVAL;
-	return 0;
+	return state == 'Z' || state == 'X' ? -ESRCH : 0;
 }
 
 static int mark_text(const char *job, char *buf, size_t len)

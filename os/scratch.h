@@ -22,6 +22,7 @@ struct sb_scratch_id {
 	long long btime_s;  /* birth time; btime_s = btime_ns = 0: not kept */
 	unsigned btime_ns;
 	bool marked;        /* it carries this process's mark */
+	int mark_err;       /* else why not (ENOTSUP: no user xattrs there) */
 };
 
 /* Storbench just made the file open on fd (or the folder at path, not

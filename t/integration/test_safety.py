@@ -231,5 +231,117 @@ class UnlinkOwnInodeTest(SbCase):
         self.assertEqual(os.listdir(os.path.dirname(path)), [os.path.basename(path)])
 
 
+def proc_start(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        return f.read().rsplit(")", 1)[1].split()[19]
+
+
+def mark_for(pid, start, job="forged"):
+    with open("/proc/sys/kernel/random/boot_id") as f:
+        boot = f.read().strip()
+    return ("storbench 1 pid=%d start=%s boot=%s host=%s job=%s"
+            % (pid, start, boot, os.uname().nodename, job)).encode()
+
+
+def xattrs_work(d):
+    p = os.path.join(d, ".xattr-probe")
+    open(p, "w").close()
+    try:
+        os.setxattr(p, "user.storbench-probe", b"1")
+        return True
+    except OSError:
+        return False
+    finally:
+        os.unlink(p)
+
+
+class LeftoverTest(SbCase):
+    """SIGKILL leaves marked files; a later run names them; --cleanup removes
+    exactly those"""
+
+    def start_and_kill(self, job, ready):
+        proc = subprocess.Popen([BIN, job], cwd=self.dir, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        t0 = time.time()
+        while not ready():
+            self.assertLess(time.time() - t0, 20, "storbench never made its files")
+            self.assertIsNone(proc.poll(), "storbench ended early")
+            time.sleep(0.02)
+        time.sleep(0.3)
+        proc.kill()
+        proc.wait()
+        return proc.pid
+
+    def test_sigkill_then_cleanup(self):
+        work = os.path.join(self.dir, "work")
+        outside = os.path.join(self.dir, "outside")
+        os.mkdir(work)
+        os.mkdir(outside)
+        if not xattrs_work(work):
+            self.skipTest("the file system under %s keeps no user xattrs" % work)
+        io = self.write_job("[io]\nioengine=psync\ndirectory=%s\nnrfiles=2\nsize=2m\n"
+                            "rw=write\ntime_based\nruntime=60s\nunlink=1\n" % work, "io.ini")
+        made = [os.path.join(work, "io.0.%d" % i) for i in range(2)]
+        dead = self.start_and_kill(io, lambda: all(os.path.exists(p) for p in made))
+        ck = os.path.join(work, "ck")
+        step1 = os.path.join(ck, "global_epoch1_step1")
+        ckjob = self.write_job("[ck]\nworkload=checkpoint\nioengine=psync\nbs=256k\n"
+                               "drop_caches=0\ncheckpoint_folder=%s\nmodel=llama3-8b\n"
+                               "checkpoint_scale=0.00001\nnum_checkpoints_write=2\n"
+                               "num_checkpoints_read=0\ntime_between_checkpoints=60s\n" % ck,
+                               "ck.ini")
+        self.start_and_kill(ckjob, lambda: os.path.isdir(step1) and len(os.listdir(step1)) >= 8)
+        ckfiles = sorted(os.listdir(step1))
+        # a user's files: unmarked, marked by a live process, and outside, behind symlinks
+        mine = os.path.join(work, "mine.txt")
+        with open(mine, "w") as f:
+            f.write("mine")
+        forged = os.path.join(work, "forged")
+        with open(forged, "w") as f:
+            f.write("forged")
+        os.setxattr(forged, "user.storbench", mark_for(os.getpid(), proc_start(os.getpid())))
+        precious = os.path.join(outside, "precious")
+        with open(precious, "w") as f:
+            f.write("precious")
+        os.setxattr(precious, "user.storbench", mark_for(dead, "1", "dead"))
+        os.setxattr(outside, "user.storbench", mark_for(dead, "1", "dead"))
+        os.symlink(outside, os.path.join(work, "dirlink"))
+        os.symlink(precious, os.path.join(work, "filelink"))
+
+        # a later run that finds a leftover names it and the cure
+        p = self.run_sb("--name=r", "--filename=" + made[0], "--rw=read", "--size=1m",
+                        "--ioengine=psync", "--unlink=1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(made[0] + ": left over from a storbench run", p.stderr)
+        self.assertIn("storbench --cleanup " + work, p.stderr)
+        self.assertTrue(os.path.exists(made[0]))  # not this run's to remove
+
+        before = sorted(os.listdir(work))
+        p = self.run_sb("--cleanup", work, "--dry-run")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(os.listdir(work)), before)
+        for m in made:
+            self.assertIn("would remove " + m, p.stdout)
+
+        p = self.run_sb("--cleanup", work)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        removed = sorted(l.split()[1] for l in p.stdout.splitlines() if l.startswith("removed "))
+        want = sorted(made + [os.path.join(step1, n) for n in ckfiles] + [step1 + "/", ck + "/"])
+        self.assertEqual(removed, want, p.stdout)
+        self.assertIn("skipped %s: its creator is still running" % forged, p.stdout)
+        self.assertEqual(sorted(os.listdir(work)), ["dirlink", "filelink", "forged", "mine.txt"])
+        for path, text in ((mine, "mine"), (forged, "forged"), (precious, "precious")):
+            with open(path) as f:
+                self.assertEqual(f.read(), text)
+
+    def test_cleanup_bad_dir(self):
+        p = self.run_sb("--cleanup", os.path.join(self.dir, "nope"))
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("nope", p.stderr)
+        p = self.run_sb("--dry-run")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--cleanup", p.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()
