@@ -19,10 +19,12 @@
 struct tally {
 	FILE *out;
 	bool dry;
-	unsigned removed_files, removed_dirs, skipped, unmarked, failed;
+	unsigned removed_files, removed_dirs, skipped, unmarked, kept, failed;
 };
 
-/* what to do with a marked entry: 1 remove, 0 skip (said why) */
+/* what to do with an entry: 1 remove, 0 skip (said why), -1 no mark,
+ * -2 kept on purpose by a run that ended (unlink=0, keep_checkpoints=1,
+ * datasets) */
 static int judge(struct tally *t, int dfd, const char *name, const char *shown,
 		 struct sb_scratch_mark *m)
 {
@@ -31,6 +33,8 @@ static int judge(struct tally *t, int dfd, const char *name, const char *shown,
 	int r = sb_scratch_read_mark(proc, m);
 	if (r <= 0)
 		return -1; /* no mark: not storbench's */
+	if (m->kept)
+		return -2;
 	sb_scratch_mark_str(m, who, sizeof(who));
 	switch (sb_scratch_owner(m)) {
 	case SB_OWNER_DEAD:
@@ -95,6 +99,8 @@ static void visit(struct tally *t, int dfd, const char *name, const char *shown,
 		int r = judge(t, dfd, name, shown, &m);
 		if (r == 1)
 			remove_entry(t, dfd, name, shown, false, &m);
+		else if (r == -2)
+			t->kept++;
 		else if (r < 0)
 			t->unmarked++;
 	} /* symlinks, devices, fifos, sockets: storbench makes none; never followed */
@@ -140,8 +146,9 @@ int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out)
 	walk(&t, dfd, shown, 0);
 	close(dfd);
 	fprintf(out, "storbench --cleanup %s: %s %u files and %u folders left by storbench runs "
-		"that did not finish; skipped %u; left %u files storbench did not make alone%s\n",
+		"that did not finish; skipped %u; left %u files storbench did not make and %u it "
+		"kept on purpose alone%s\n",
 		shown, dry_run ? "would remove" : "removed", t.removed_files, t.removed_dirs,
-		t.skipped, t.unmarked, t.failed ? " (some could not be removed: see above)" : "");
+		t.skipped, t.unmarked, t.kept, t.failed ? " (some could not be removed: see above)" : "");
 	return t.failed ? -EIO : 0;
 }

@@ -22,6 +22,13 @@
 
 static char sysroot[PATH_MAX];
 
+static bool defer_keep;
+
+void sb_files_defer_keep(bool defer)
+{
+	defer_keep = defer;
+}
+
 void sb_files_set_sysroot(const char *root)
 {
 	snprintf(sysroot, sizeof(sysroot), "%s", root ? root : "");
@@ -44,8 +51,16 @@ static void note_leftover(const char *path)
 {
 	struct sb_scratch_mark m;
 	char who[600], dir[PATH_MAX];
-	if (sb_scratch_read_mark(path, &m) != 1 || sb_scratch_owner(&m) != SB_OWNER_DEAD)
+	static char *said[16]; /* a sweep plans every point: say it once */
+	if (sb_scratch_read_mark(path, &m) != 1 || m.kept || sb_scratch_owner(&m) != SB_OWNER_DEAD)
 		return;
+	unsigned i = 0;
+	while (i < 16 && said[i] && strcmp(said[i], path))
+		i++;
+	if (i < 16 && said[i])
+		return;
+	if (i < 16)
+		said[i] = strdup(path);
 	sb_scratch_mark_str(&m, who, sizeof(who));
 	dir_of(path, dir, sizeof(dir));
 	sb_warn(path, "left over from a storbench run that did not finish (%s); this run uses "
@@ -528,6 +543,8 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created)
 		struct sb_layout_file *lf = &lay->files[i];
 		if (lf->created && (lf->unlink || remove_all_created))
 			sb_scratch_unlink(lf->path, &lf->own); /* only the inode it made */
+		else if (lf->created && !defer_keep)
+			sb_scratch_keep(lf->path, &lf->own); /* kept on purpose (unlink=0) */
 		if (lf->claim_fd >= 0)
 			close(lf->claim_fd);
 		free(lf->path);

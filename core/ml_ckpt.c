@@ -369,20 +369,32 @@ void sb_ml_ckpt_release(struct sb_ml_job *j)
 	if (!c)
 		return;
 	bool keep = j->spec->keep_checkpoints;
-	for (unsigned k = 0; !keep && c->created && k < j->spec->num_checkpoints_write; k++) {
+	/* keep_checkpoints=1: what stays is marked kept on purpose, not a leftover */
+	for (unsigned k = 0; c->created && k < j->spec->num_checkpoints_write; k++) {
 		for (size_t i = 0; i < c->nfiles; i++) {
-			if (!c->created[(size_t)k * c->nfiles + i].ino)
+			const struct sb_scratch_id *id = &c->created[(size_t)k * c->nfiles + i];
+			if (!id->ino)
 				continue;
 			file_path(c, k, i, path, sizeof(path));
-			sb_scratch_unlink(path, &c->created[(size_t)k * c->nfiles + i]);
+			if (keep)
+				sb_scratch_keep(path, id);
+			else
+				sb_scratch_unlink(path, id);
 		}
 		if (c->dir_id && c->dir_id[k].ino) {
 			step_dir(c, k, path, sizeof(path));
-			sb_scratch_rmdir(path, &c->dir_id[k]); /* fails, as it should, if someone put a file there */
+			if (keep)
+				sb_scratch_keep(path, &c->dir_id[k]);
+			else /* fails, as it should, if someone put a file there */
+				sb_scratch_rmdir(path, &c->dir_id[k]);
 		}
 	}
-	if (!keep && c->folder_id.ino)
-		sb_scratch_rmdir(c->folder, &c->folder_id);
+	if (c->folder_id.ino) {
+		if (keep)
+			sb_scratch_keep(c->folder, &c->folder_id);
+		else
+			sb_scratch_rmdir(c->folder, &c->folder_id);
+	}
 	free(c->files);
 	free(c->rank_first);
 	free(c->dir_id);

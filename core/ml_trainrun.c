@@ -273,11 +273,7 @@ static int run_epoch(struct sb_ml_job *j, unsigned epoch, struct role_arg *args)
 
 static int make_dir(const char *dir)
 {
-	if (mkdir(dir, 0755) == 0) {
-		sb_scratch_mark_path(dir, NULL); /* a later --cleanup knows it */
-		return 0;
-	}
-	return errno == EEXIST ? 0 : -errno;
+	return mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
 }
 
 /* data_dir, train/ and the subfolders */
@@ -326,6 +322,8 @@ static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t bufl
 	if (!e)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); /* the run reads storage, not memory */
 	close(fd);
+	if (!e)
+		sb_scratch_keep(path, &id); /* the dataset stays for the next run */
 	if (e) {
 		sb_scratch_unlink(path, &id); /* only the file it made, if still there */
 		sb_err(path, "cannot create the dataset file: %s", strerror(-e));

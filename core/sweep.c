@@ -295,8 +295,12 @@ static void remove_made(struct ctx *c)
 	struct sb_scratch_id id;
 	for (size_t i = 0; i < c->nmade; i++) {
 		struct made_file *m = &c->made[i];
-		if (m->unlink && sb_scratch_recall(m->path, &id))
+		if (!sb_scratch_recall(m->path, &id))
+			; /* never made */
+		else if (m->unlink)
 			sb_scratch_unlink(m->path, &id);
+		else
+			sb_scratch_keep(m->path, &id); /* kept on purpose: not a leftover */
 		free(m->path);
 	}
 	free(c->made);
@@ -426,6 +430,7 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 		return -ENOMEM;
 	}
 	stop_requested = 0;
+	sb_files_defer_keep(true);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -445,6 +450,7 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 	if (stopping())
 		sr->interrupted = true;
 	sb_sweep_pick_best(sr);
+	sb_files_defer_keep(false);
 	remove_made(&c);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -89,6 +89,26 @@ int sb_scratch_rmdir(const char *path, const struct sb_scratch_id *id)
 	return r;
 }
 
+int sb_scratch_keep(const char *path, const struct sb_scratch_id *id)
+{
+	struct stat st;
+	char buf[1024];
+	if (lstat(path, &st) != 0)
+		return -errno;
+	int r = still_ours(path, id, S_ISDIR(st.st_mode));
+	if (r || !id->marked)
+		return r;
+	ssize_t n = lgetxattr(path, SB_SCRATCH_XATTR, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	char *s = strstr(buf, " state=made ");
+	if (!s)
+		return 0;
+	memcpy(s + 7, "kept", 4);
+	return lsetxattr(path, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0 ? 0 : -errno;
+}
+
 /* ---- what core/files.c made in this process */
 
 struct made {
@@ -175,7 +195,7 @@ static int mark_text(const char *job, char *buf, size_t len)
 	if (gethostname(host, sizeof(host)) != 0)
 		snprintf(host, sizeof(host), "-");
 	host[sizeof(host) - 1] = '\0';
-	int n = snprintf(buf, len, "storbench 1 pid=%ld start=%llu boot=%s host=%s job=%s",
+	int n = snprintf(buf, len, "storbench 1 pid=%ld start=%llu boot=%s host=%s state=made job=%s",
 			 (long)getpid(), t, boot, host, job && *job ? job : "-");
 	return n < 0 ? -EINVAL : n < (int)len ? n : (int)len - 1;
 }
@@ -220,6 +240,8 @@ int sb_scratch_read_mark(const char *path, struct sb_scratch_mark *m)
 	field(buf, "boot", m->boot, sizeof(m->boot));
 	field(buf, "host", m->host, sizeof(m->host));
 	field(buf, "job", m->job, sizeof(m->job));
+	field(buf, "state", v, sizeof(v));
+	m->kept = !strcmp(v, "kept");
 	return m->pid > 0 ? 1 : 0;
 }
 

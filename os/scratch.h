@@ -38,12 +38,18 @@ int sb_scratch_made_path(const char *path, const char *job, struct sb_scratch_id
 int sb_scratch_unlink(const char *path, const struct sb_scratch_id *id);
 int sb_scratch_rmdir(const char *path, const struct sb_scratch_id *id);
 
+/* The run ends and keeps what it made (unlink=0, keep_checkpoints=1, a
+ * finished dataset file): if path is still id's, its mark says state=kept,
+ * so a later run and --cleanup know it was kept on purpose.  0 or -errno
+ * (-ESTALE: not ours any more, left alone). */
+int sb_scratch_keep(const char *path, const struct sb_scratch_id *id);
+
 /* Files made in this process by core/files.c, by path, so that a sweep can
  * remove at its end only what a point made (one entry per path). */
 void sb_scratch_remember(const char *path, const struct sb_scratch_id *id);
 bool sb_scratch_recall(const char *path, struct sb_scratch_id *id);
 
-/* The mark: "storbench 1 pid=P start=T boot=B host=H job=J" (T: the
+/* The mark: "storbench 1 pid=P start=T boot=B host=H state=S job=J" (T: the
  * process's start time in clock ticks since boot, /proc/PID/stat field 22;
  * B: /proc/sys/kernel/random/boot_id), so that a reused pid or a reboot is
  * not taken for a live creator.  Setting it is best effort: 0, or -errno
@@ -57,6 +63,7 @@ struct sb_scratch_mark {
 	char boot[40];
 	char host[256];
 	char job[256];
+	bool kept;   /* state=kept: the run ended and kept it on purpose */
 };
 /* 1 and the mark when path (not followed if a symlink) carries one, 0 when
  * it does not, -errno when it cannot be read. */

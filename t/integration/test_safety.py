@@ -334,6 +334,33 @@ class LeftoverTest(SbCase):
             with open(path) as f:
                 self.assertEqual(f.read(), text)
 
+    def test_kept_files_are_not_leftovers(self):
+        """unlink=0 files, keep_checkpoints=1 checkpoints and sweep files kept
+        by a run that ended are marked kept: no warning, --cleanup keeps them"""
+        if not xattrs_work(self.dir):
+            self.skipTest("the file system under %s keeps no user xattrs" % self.dir)
+        ck = os.path.join(self.dir, "ck")
+        job = self.write_job("[w]\nioengine=psync\nfilename=kept.dat\nsize=1m\nrw=write\n"
+                             "[ck]\nstonewall\nworkload=checkpoint\nioengine=psync\nbs=256k\n"
+                             "drop_caches=0\ncheckpoint_folder=%s\nmodel=llama3-8b\n"
+                             "checkpoint_scale=0.00001\nnum_checkpoints_write=1\n"
+                             "num_checkpoints_read=0\nkeep_checkpoints=1\n" % ck)
+        self.run_json(job)
+        sw = self.write_job("[global]\nioengine=psync\nfilename=sweep.dat\nsize=1m\n"
+                            "sweep.bs = 4k | 64k\n[j]\n", "sweep.ini")
+        self.run_json(sw)
+        for name in ("kept.dat", "sweep.dat"):
+            self.assertIn(b"state=kept", os.getxattr(os.path.join(self.dir, name), "user.storbench"))
+        p = self.run_sb("--name=r", "--filename=kept.dat", "--rw=read", "--ioengine=psync")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("left over", p.stderr)
+        before = sorted(os.walk(self.dir))
+        p = self.run_sb("--cleanup", self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("removed /", p.stdout)
+        self.assertEqual(sorted(os.walk(self.dir)), before)
+        self.assertIn("removed 0 files and 0 folders", p.stdout)
+
     def test_cleanup_bad_dir(self):
         p = self.run_sb("--cleanup", os.path.join(self.dir, "nope"))
         self.assertEqual(p.returncode, 2)

@@ -347,6 +347,12 @@ static void test_mark(void)
 	CU_ASSERT_EQUAL(sb_scratch_owner(&m), SB_OWNER_DEAD);
 	snprintf(m.host, sizeof(m.host), "elsewhere.example");
 	CU_ASSERT_EQUAL(sb_scratch_owner(&m), SB_OWNER_UNKNOWN);
+	/* kept on purpose: still this process's (removable by it), state=kept */
+	CU_ASSERT_FALSE(m.kept);
+	CU_ASSERT_EQUAL(sb_scratch_keep(p, &id), 0);
+	CU_ASSERT_EQUAL(sb_scratch_read_mark(p, &m), 1);
+	CU_ASSERT_TRUE(m.kept);
+	CU_ASSERT_STRING_EQUAL(m.job, "myjob");
 	/* no mark, or one this version does not know: not ours */
 	CU_ASSERT_EQUAL(removexattr(p, SB_SCRATCH_XATTR), 0);
 	CU_ASSERT_EQUAL(sb_scratch_read_mark(p, &m), 0);
@@ -397,7 +403,7 @@ static void test_cleanup_dir(void)
 	fclose(f);
 	CU_ASSERT_EQUAL(access(p, F_OK), -1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, "removed 1 files and 0 folders"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "skipped 1; left 1 files"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "skipped 1; left 1 files storbench did not make and 0 it kept"));
 	snprintf(p, sizeof(p), "%s/live", d);
 	CU_ASSERT_EQUAL(access(p, F_OK), 0);
 	snprintf(p, sizeof(p), "%s/users", d);
