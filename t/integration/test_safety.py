@@ -105,7 +105,7 @@ class DeviceGuardTest(SbCase):
         before = sha(dev)
         p = self.write(dev)
         self.assertEqual(p.returncode, 1, p.stderr)
-        for w in (dev, "allow_mounted_write=1") + words:
+        for w in ("<cmdline>: job w: refusing to write to " + dev, "allow_mounted_write=1") + words:
             self.assertIn(w, p.stderr)
         os.sync()
         self.assertEqual(sha(dev), before, "the device was written")
@@ -137,7 +137,13 @@ class DeviceGuardTest(SbCase):
     def test_ext4_signature(self):
         dev = self.loop()
         self.mkfs(dev)
-        self.refused(dev, "ext4", "0badcafe-1234-4321-8888-000000000009")
+        self.refused(dev, "it holds an ext4 file system (UUID 0badcafe-1234-4321-8888-000000000009)")
+        # from a job file: file:line of the job's section
+        job = self.write_job("; a comment\n[global]\nioengine=psync\n\n[wr]\nfilename=%s\n"
+                             "rw=write\nsize=1m\n" % dev)
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:5: job wr: refusing to write to %s: it holds an ext4" % dev, p.stderr)
         p = self.run_sb("--name=r", "--filename=" + dev, "--rw=read", "--bs=1m", "--size=4m",
                         "--ioengine=psync")
         self.assertEqual(p.returncode, 0, p.stderr)
