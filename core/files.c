@@ -292,6 +292,47 @@ static void refuse_bdev(const struct sb_layout_file *lf, const char *why)
  * descriptor stays open until sb_files_cleanup, so nothing can mount the
  * device while the run writes it (the I/O threads open it without
  * O_EXCL, which an exclusive holder allows). */
+/* The O_EXCL claims this process holds, shared by every layout that writes
+ * the same device (a sweep or a check may plan while another layout is
+ * alive: a second O_EXCL open, even our own, would get EBUSY). */
+static struct claim {
+	dev_t rdev;
+	int fd;
+	unsigned refs;
+} claims[64];
+
+static int claim(const struct sb_layout_file *lf, char *why, size_t len)
+{
+	struct claim *freec = NULL;
+	for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
+		if (claims[k].refs && claims[k].rdev == lf->rdev) {
+			claims[k].refs++;
+			return claims[k].fd;
+		}
+		if (!claims[k].refs && !freec)
+			freec = &claims[k];
+	}
+	if (!freec) {
+		snprintf(why, len, "too many block devices written at once (at most 64)");
+		return -EMFILE;
+	}
+	int fd = sb_os_bdev_claim(lf->path, why, len);
+	if (fd >= 0)
+		*freec = (struct claim){ .rdev = lf->rdev, .fd = fd, .refs = 1 };
+	return fd;
+}
+
+static void unclaim(int fd)
+{
+	for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
+		if (claims[k].refs && claims[k].fd == fd) {
+			if (--claims[k].refs == 0)
+				close(fd);
+			return;
+		}
+	}
+}
+
 static int check_bdev(struct sb_layout *lay, size_t i)
 {
 	struct sb_layout_file *lf = &lay->files[i];
@@ -312,10 +353,10 @@ static int check_bdev(struct sb_layout *lay, size_t i)
 		refuse_bdev(lf, why);
 		return -EBUSY;
 	}
-	for (size_t k = 0; k < i; k++) /* the same device under another node: claimed already */
+	for (size_t k = 0; k < i; k++) /* the same device under another node: checked already */
 		if (lay->files[k].is_bdev && lay->files[k].rdev == lf->rdev && lay->files[k].claim_fd >= 0)
 			return 0;
-	lf->claim_fd = sb_os_bdev_claim(lf->path, why, sizeof(why));
+	lf->claim_fd = claim(lf, why, sizeof(why));
 	if (lf->claim_fd < 0) {
 		lf->claim_fd = -1;
 		refuse_bdev(lf, why);
@@ -546,7 +587,7 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created)
 		else if (lf->created && !defer_keep)
 			sb_scratch_keep(lf->path, &lf->own); /* kept on purpose (unlink=0) */
 		if (lf->claim_fd >= 0)
-			close(lf->claim_fd);
+			unclaim(lf->claim_fd);
 		free(lf->path);
 	}
 	for (size_t j = 0; j < lay->njobs; j++) {

@@ -18,10 +18,13 @@
 #include <zlib.h>
 
 #include "core/cleanup.h"
+#include "core/files.h"
 #include "harness.h"
 #include "lib/log.h"
 #include "os/mounts.h"
 #include "os/scratch.h"
+
+struct sb_jobspec sb_test_default_spec(void);
 
 static void put(const char *root, const char *rel, const char *text)
 {
@@ -419,6 +422,54 @@ static void test_cleanup_dir(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "users: Not a directory"));
 }
 
+/* two layouts alive at once writing the same free device (a sweep's check
+ * and its run): both plan; the O_EXCL claim is shared, released with the last */
+static void test_claim_shared(void)
+{
+	char img[512], dev[64] = "", cmd[700];
+	if (geteuid() != 0 || access("/dev/loop-control", F_OK) != 0) {
+		fprintf(stderr, "(needs root and loop devices: skipped) ");
+		return;
+	}
+	close(image("claim.img", img, sizeof(img), 8u << 20));
+	snprintf(cmd, sizeof(cmd), "PATH=$PATH:/usr/sbin:/sbin losetup -f --show '%s'", img);
+	FILE *p = popen(cmd, "r");
+	if (!p || !fgets(dev, sizeof(dev), p) || dev[0] != '/') {
+		if (p)
+			pclose(p);
+		fprintf(stderr, "(no free loop device: skipped) ");
+		return;
+	}
+	pclose(p);
+	dev[strcspn(dev, "\n")] = '\0';
+	struct sb_jobspec s = sb_test_default_spec();
+	strcpy(s.ioengine, "psync");
+	s.rw = SB_RW_WRITE;
+	s.filename = dev;
+	s.size = 1u << 20;
+	struct sb_joblist jl = { .jobs = &s, .njobs = 1 };
+	struct sb_layout a, b;
+	bool nodisk = false;
+	CU_ASSERT_EQUAL(sb_files_plan(&jl, &nodisk, &a), 0);
+	CU_ASSERT_EQUAL(sb_files_plan(&jl, &nodisk, &b), 0);
+	int fd = open(dev, O_RDONLY | O_EXCL);
+	CU_ASSERT_TRUE(fd < 0 && errno == EBUSY); /* held while a layout lives */
+	if (fd >= 0)
+		close(fd);
+	sb_files_cleanup(&a, false);
+	fd = open(dev, O_RDONLY | O_EXCL);
+	CU_ASSERT_TRUE(fd < 0 && errno == EBUSY);
+	if (fd >= 0)
+		close(fd);
+	sb_files_cleanup(&b, false);
+	fd = open(dev, O_RDONLY | O_EXCL);
+	CU_ASSERT_TRUE(fd >= 0); /* released with the last */
+	if (fd >= 0)
+		close(fd);
+	snprintf(cmd, sizeof(cmd), "PATH=$PATH:/usr/sbin:/sbin losetup -d '%s'", dev);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static CU_TestInfo tests[] = {
 	{ "mounted: by major:minor (alias node, partition, btrfs)", test_mounted_by_majmin },
 	{ "swap; no mountinfo is not free", test_swap },
@@ -427,6 +478,7 @@ static CU_TestInfo tests[] = {
 	{ "unlink/rmdir only the inode made", test_unlink_own_inode },
 	{ "user.storbench mark and its creator", test_mark },
 	{ "--cleanup removes dead runs' marked files only", test_cleanup_dir },
+	{ "O_EXCL claim shared by live layouts (root, loop)", test_claim_shared },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(safety, tests)
