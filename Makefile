@@ -7,6 +7,9 @@ $(info config.mak missing: running ./configure)
 $(shell ./configure >/dev/null)
 endif
 include config.mak
+ifeq ($(findstring -lblkid,$(LIBS)),)
+$(error config.mak was written before libblkid became required: run ./configure again)
+endif
 
 B ?= build
 DESTDIR ?=

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/cleanup.h"
 #include "core/run.h"
 #include "core/sweep.h"
 #include "engines/engine.h"
@@ -28,6 +29,8 @@ struct cmdline {
 	char **jobargs;     /* --key=value words that define command-line jobs */
 	int njobargs;
 	unsigned status_interval_ms; /* --status-interval: interim results; 0 = off */
+	const char *cleanup;  /* --cleanup DIR: remove the leftovers of killed runs */
+	int dry_run;          /* --dry-run (with --cleanup): say, remove nothing */
 };
 
 static void usage(FILE *f)
@@ -48,6 +51,9 @@ static void usage(FILE *f)
 		"  --status-interval=T  interim results every T (seconds, or 500ms, 1m): printed in\n"
 		"                       normal format as the run goes, or kept in the JSON document's\n"
 		"                       \"interim\" array with --output-format=json (one document)\n"
+		"  --cleanup DIR        remove what storbench runs that were killed left in DIR\n"
+		"                       (only files and folders with storbench's mark whose\n"
+		"                       creator is no longer running); with --dry-run, list them\n"
 		"  --cmdhelp[=OPTION]   list every job option, or describe one\n"
 		"  --cmdhelp-markdown   every job option as the Markdown tables of HOWTO.md\n"
 		"  --enghelp            list the I/O engines this build has\n"
@@ -174,6 +180,16 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			cl->parse_only = 1;
 		} else if (!strcmp(a, "--datagen")) {
 			cl->datagen = 1;
+		} else if (is_prefix_opt(a, "--cleanup", &v)) {
+			if (!v && i + 1 < argc && argv[i + 1][0] != '-')
+				v = argv[++i];
+			if (!v || !*v) {
+				sb_err("--cleanup", "needs a directory: --cleanup DIR");
+				return SB_EXIT_CMDLINE;
+			}
+			cl->cleanup = v;
+		} else if (!strcmp(a, "--dry-run")) {
+			cl->dry_run = 1;
 		} else if (a[0] == '-' && a[1] == '-' && a[2]) {
 			cl->jobargs[cl->njobargs++] = argv[i];
 		} else if (a[0] == '-' && a[1]) {
@@ -182,6 +198,14 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		} else {
 			cl->jobfiles[cl->njobfiles++] = a;
 		}
+	}
+	if (cl->dry_run && !cl->cleanup) {
+		sb_err("--dry-run", "goes with --cleanup DIR (a run itself has no dry run: see --parse-only)");
+		return SB_EXIT_CMDLINE;
+	}
+	if (cl->cleanup && (cl->njobfiles || cl->njobargs)) {
+		sb_err("--cleanup", "runs alone: give no job files or job options with it");
+		return SB_EXIT_CMDLINE;
 	}
 	return -1;
 }
@@ -305,6 +329,11 @@ int main(int argc, char **argv)
 
 	if (rc >= 0)
 		goto out;
+	if (cl.cleanup) {
+		int e = sb_cleanup_dir(cl.cleanup, cl.dry_run, stdout);
+		status = !e ? SB_EXIT_OK : e == -EIO ? SB_EXIT_IOERR : SB_EXIT_CMDLINE;
+		goto out;
+	}
 	if (load_jobs(&cl, &jl)) {
 		status = SB_EXIT_JOBFILE;
 		goto out;

@@ -18,8 +18,16 @@
 #include "lib/log.h"
 #include "os/blkdev.h"
 #include "os/mounts.h"
+#include "os/scratch.h"
 
 static char sysroot[PATH_MAX];
+
+static bool defer_keep;
+
+void sb_files_defer_keep(bool defer)
+{
+	defer_keep = defer;
+}
 
 void sb_files_set_sysroot(const char *root)
 {
@@ -35,6 +43,29 @@ static void dir_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, "/");
 	else
 		snprintf(dir, len, "%.*s", (int)(s - path), path);
+}
+
+/* a file a killed run made (its mark names a process that is gone): say
+ * so; it is used like any existing file and never removed by this run */
+static void note_leftover(const char *path)
+{
+	struct sb_scratch_mark m;
+	char who[600], dir[PATH_MAX];
+	static char *said[16]; /* a sweep plans every point: say it once */
+	if (sb_scratch_read_mark(path, &m) != 1 || m.kept || sb_scratch_owner(&m) != SB_OWNER_DEAD)
+		return;
+	unsigned i = 0;
+	while (i < 16 && said[i] && strcmp(said[i], path))
+		i++;
+	if (i < 16 && said[i])
+		return;
+	if (i < 16)
+		said[i] = strdup(path);
+	sb_scratch_mark_str(&m, who, sizeof(who));
+	dir_of(path, dir, sizeof(dir));
+	sb_warn(path, "left over from a storbench run that did not finish (%s); this run uses "
+		"it but will not remove it: remove such leftovers with storbench --cleanup %s",
+		who, dir);
 }
 
 /* the layout entry for path, added (with what stat says) when new */
@@ -69,6 +100,7 @@ static int layout_find(struct sb_layout *lay, const char *path, size_t *idx)
 	if (!f->path)
 		return -ENOMEM;
 	f->allow_mounted = true;
+	f->claim_fd = -1;
 	f->exists = exists;
 	if (exists) {
 		f->dev = st.st_dev;
@@ -77,6 +109,8 @@ static int layout_find(struct sb_layout *lay, const char *path, size_t *idx)
 		f->is_bdev = S_ISBLK(st.st_mode);
 		f->rdev = st.st_rdev;
 		f->have = f->regular ? (uint64_t)st.st_size : 0;
+		if (f->regular)
+			note_leftover(path);
 	} else {
 		char dir[PATH_MAX];
 		dir_of(path, dir, sizeof(dir));
@@ -191,6 +225,8 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) {
 		lf->written = true;
 		lf->allow_mounted &= s->allow_mounted_write;
+		if (!lf->writer && !s->allow_mounted_write)
+			lf->writer = s;
 	}
 	lf->unlink |= s->unlink;
 	return 0;
@@ -237,11 +273,70 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 	return 0;
 }
 
-/* Writes to a block device that holds a file system, partitions, swap or a
- * stacked device destroy data: refuse unless allow_mounted_write=1. */
-static int check_bdev(const struct sb_layout_file *lf)
+static void refuse_bdev(const struct sb_layout_file *lf, const char *why)
 {
-	char name[64], why[512];
+	const struct sb_jobspec *s = lf->writer ? lf->writer : lf->spec;
+	char where[PATH_MAX];
+	if (s && s->file && s->line)
+		snprintf(where, sizeof(where), "%s:%u", s->file, s->line);
+	else
+		snprintf(where, sizeof(where), "%s", s && s->file ? s->file : lf->path);
+	sb_err(where, "job %s: refusing to write to %s: %s; writing would destroy its data "
+	       "(set allow_mounted_write=1 to write anyway)", s ? s->name : "?", lf->path, why);
+}
+
+/* Writes to a block device that is mounted (through any node: decided by
+ * major:minor), swap, partitioned, held by a stacked device or by anyone
+ * (O_EXCL), or that holds a file-system, swap or partition-table
+ * signature destroy data: refuse unless allow_mounted_write=1.  The O_EXCL
+ * descriptor stays open until sb_files_cleanup, so nothing can mount the
+ * device while the run writes it (the I/O threads open it without
+ * O_EXCL, which an exclusive holder allows). */
+/* The O_EXCL claims this process holds, shared by every layout that writes
+ * the same device (a sweep or a check may plan while another layout is
+ * alive: a second O_EXCL open, even our own, would get EBUSY). */
+static struct claim {
+	dev_t rdev;
+	int fd;
+	unsigned refs;
+} claims[64];
+
+static int claim(const struct sb_layout_file *lf, char *why, size_t len)
+{
+	struct claim *freec = NULL;
+	for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
+		if (claims[k].refs && claims[k].rdev == lf->rdev) {
+			claims[k].refs++;
+			return claims[k].fd;
+		}
+		if (!claims[k].refs && !freec)
+			freec = &claims[k];
+	}
+	if (!freec) {
+		snprintf(why, len, "too many block devices written at once (at most 64)");
+		return -EMFILE;
+	}
+	int fd = sb_os_bdev_claim(lf->path, why, len);
+	if (fd >= 0)
+		*freec = (struct claim){ .rdev = lf->rdev, .fd = fd, .refs = 1 };
+	return fd;
+}
+
+static void unclaim(int fd)
+{
+	for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
+		if (claims[k].refs && claims[k].fd == fd) {
+			if (--claims[k].refs == 0)
+				close(fd);
+			return;
+		}
+	}
+}
+
+static int check_bdev(struct sb_layout *lay, size_t i)
+{
+	struct sb_layout_file *lf = &lay->files[i];
+	char name[64], why[512], what[400];
 	if (lf->need > lf->have && lf->have) {
 		sb_err(lf->path, "the I/O region ends at byte %" PRIu64 ", past the end of the "
 		       "device (%" PRIu64 " bytes): lower size= or offset=", lf->need, lf->have);
@@ -254,10 +349,28 @@ static int check_bdev(const struct sb_layout_file *lf)
 		r = sb_os_bdev_in_use(sysroot, name, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "cannot find it in /sys/dev/block");
+	if (r != 0) {
+		refuse_bdev(lf, why);
+		return -EBUSY;
+	}
+	for (size_t k = 0; k < i; k++) /* the same device under another node: checked already */
+		if (lay->files[k].is_bdev && lay->files[k].rdev == lf->rdev && lay->files[k].claim_fd >= 0)
+			return 0;
+	lf->claim_fd = claim(lf, why, sizeof(why));
+	if (lf->claim_fd < 0) {
+		lf->claim_fd = -1;
+		refuse_bdev(lf, why);
+		return -EBUSY;
+	}
+	r = sb_os_signature(lf->claim_fd, what, sizeof(what));
 	if (r == 0)
 		return 0;
-	sb_err(lf->path, "refusing to write: %s; this would destroy its data "
-	       "(set allow_mounted_write=1 to write anyway)", why);
+	if (r > 0)
+		snprintf(why, sizeof(why), "it holds %s", what);
+	else
+		snprintf(why, sizeof(why), "cannot read it to look for file systems and partition "
+			 "tables: %s", strerror(-r));
+	refuse_bdev(lf, why);
 	return -EBUSY;
 }
 
@@ -346,7 +459,7 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_l
 	}
 	for (size_t i = 0; i < lay->n && !r; i++)
 		if (lay->files[i].is_bdev)
-			r = check_bdev(&lay->files[i]);
+			r = check_bdev(lay, i);
 	if (!r)
 		r = check_space(lay);
 	for (size_t j = 0; j < jl->njobs && !r; j++) {
@@ -410,12 +523,31 @@ static int fill(int fd, const struct sb_layout_file *lf)
 	return r;
 }
 
+/* once per process: where the mark cannot be set, a killed run's files
+ * cannot be recognised later */
+static void warn_unmarked(const char *path, int err)
+{
+	static bool warned;
+	char dir[PATH_MAX];
+	if (warned)
+		return;
+	warned = true;
+	dir_of(path, dir, sizeof(dir));
+	sb_warn(dir, "cannot set the user.storbench extended attribute on the files made here "
+		"(%s): if this run is killed, storbench --cleanup will not recognise %s; remove "
+		"it yourself then", strerror(err ? err : EIO), path);
+}
+
 static int lay_out(struct sb_layout_file *lf)
 {
 	int fd = open(lf->path, O_WRONLY | O_CLOEXEC | (lf->exists ? 0 : O_CREAT | O_EXCL), 0644);
 	if (fd < 0)
 		return -errno;
 	lf->created = !lf->exists;
+	if (lf->created && sb_scratch_made_fd(fd, lf->spec ? lf->spec->name : NULL, &lf->own) == 0)
+		sb_scratch_remember(lf->path, &lf->own);
+	if (lf->created && !lf->own.marked)
+		warn_unmarked(lf->path, lf->own.mark_err);
 	int r = preallocate(fd, lf);
 	if (!r && lf->fill)
 		r = fill(fd, lf);
@@ -437,7 +569,8 @@ int sb_files_create(struct sb_layout *lay)
 				sb_err(lf->path, "cannot lay out %" PRIu64 " bytes: %s", lf->need,
 				       strerror(-r));
 			for (size_t k = 0; k <= i; k++)
-				if (lay->files[k].created && unlink(lay->files[k].path) == 0)
+				if (lay->files[k].created &&
+				    sb_scratch_unlink(lay->files[k].path, &lay->files[k].own) == 0)
 					lay->files[k].created = false;
 			return r;
 		}
@@ -450,7 +583,11 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created)
 	for (size_t i = 0; i < lay->n; i++) {
 		struct sb_layout_file *lf = &lay->files[i];
 		if (lf->created && (lf->unlink || remove_all_created))
-			unlink(lf->path);
+			sb_scratch_unlink(lf->path, &lf->own); /* only the inode it made */
+		else if (lf->created && !defer_keep)
+			sb_scratch_keep(lf->path, &lf->own); /* kept on purpose (unlink=0) */
+		if (lf->claim_fd >= 0)
+			unclaim(lf->claim_fd);
 		free(lf->path);
 	}
 	for (size_t j = 0; j < lay->njobs; j++) {

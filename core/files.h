@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "engines/engine.h"
+#include "os/scratch.h"
 #include "parse/jobspec.h"
 
 /* One distinct file of the run, shared by every thread that uses it. */
@@ -26,7 +27,11 @@ struct sb_layout_file {
 	bool unlink;          /* a job asked for unlink=1 */
 	bool allow_mounted;   /* every job writing it allows mounted writes */
 	bool created;         /* sb_files_create made it */
+	int claim_fd;         /* block devices written: the O_EXCL descriptor held for
+			       * the run (nothing can mount it meanwhile); -1: none */
+	struct sb_scratch_id own; /* created: the inode made (removed only if still there) */
 	const struct sb_jobspec *spec; /* first job using it (fallocate mode, messages) */
+	const struct sb_jobspec *writer; /* first job writing it (messages) */
 };
 
 /* The files of one job: nthreads x nfiles templates, thread-major. */
@@ -46,6 +51,10 @@ struct sb_layout {
 /* Root for /proc and /sys lookups of the block-device safety check ("" = the
  * real system); tests point it at a fixture tree. */
 void sb_files_set_sysroot(const char *root);
+/* A sweep decides at its end what stays: until then, files its points
+ * create keep the mark of a run in progress (a killed sweep's files are
+ * leftovers for --cleanup). */
+void sb_files_defer_keep(bool defer);
 /* Plan and check.  nodiskio[j] is true when job j's engine touches no files.
  * Creates nothing.  Errors are reported with sb_err; returns -errno. */
 int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_layout *lay);
@@ -53,7 +62,8 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_l
  * workloads).  On failure removes the files it created. */
 int sb_files_create(struct sb_layout *lay);
 /* Remove created files whose jobs asked for unlink=1 (all created files when
- * remove_all_created), then free the layout. */
+ * remove_all_created), mark the others kept on purpose (sb_scratch_keep),
+ * then free the layout. */
 void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created);
 /* Open f for a job thread (O_DIRECT, read-only or read-write as the job
  * needs); sets f->fd.  -errno on failure. */

@@ -24,6 +24,7 @@
 #include "core/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
+#include "os/scratch.h"
 
 #define PATH_LEN 1024
 
@@ -34,9 +35,9 @@ struct sb_ml_ckpt {
 	size_t *rank_first;            /* per rank: its first file; [ranks] = nfiles */
 	unsigned ranks;
 	char folder[PATH_LEN - 256];
-	bool folder_created;
-	bool *dir_created;             /* per checkpoint */
-	bool *created;                 /* [checkpoint * nfiles + file] */
+	struct sb_scratch_id folder_id; /* what storbench made (ino 0: nothing); */
+	struct sb_scratch_id *dir_id;  /* per checkpoint; removed only if still */
+	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */
 	uint64_t *t_start, *t_end;     /* per rank, of the current phase */
 };
 
@@ -80,8 +81,9 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 		e = sb_ml_open(t, path, c->files[i].bytes, wr, &f);
 		if (e)
 			break;
-		if (wr && f->created)
-			c->created[(size_t)k * c->nfiles + i] = true;
+		if (wr && f->created && f->fd >= 0) {
+			sb_scratch_made_fd(f->fd, j->spec->name, &c->created[(size_t)k * c->nfiles + i]);
+		}
 		e = sb_ioloop_span(t, f, ddir, 0, c->files[i].bytes, wr && j->spec->checkpoint_fsync);
 		sb_ml_close(t, f);
 	}
@@ -143,12 +145,13 @@ static void add_point(struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns, uint
 
 /* may_exist: the checkpoint folder itself (checked in prepare); a step
  * folder that appeared since is someone else's: refuse it */
-static bool make_dir(struct sb_ml_job *j, const char *dir, bool *created, bool may_exist)
+static bool make_dir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
+		     bool may_exist)
 {
-	if (j->nodiskio || *created)
+	if (j->nodiskio || made->ino)
 		return true;
 	if (mkdir(dir, 0755) == 0) {
-		*created = true;
+		sb_scratch_made_path(dir, j->spec->name, made);
 		return true;
 	}
 	if (errno == EEXIST && may_exist)
@@ -215,14 +218,14 @@ void sb_ml_ckpt_run(struct sb_ml_job *j)
 	struct rank_arg *args = calloc(c->ranks, sizeof(*args));
 	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer, wsum = 0;
 	j->start_ns = sb_now_ns();
-	if (args && make_dir(j, c->folder, &c->folder_created, true)) {
+	if (args && make_dir(j, c->folder, &c->folder_id, true)) {
 		for (unsigned k = 0; k < s->num_checkpoints_write && !sb_run_stopping(); k++) {
 			char dir[PATH_LEN];
 			if (k && s->time_between_checkpoints_us &&
 			    !sb_sleep_until(sb_now_ns() + s->time_between_checkpoints_us * 1000))
 				break;
 			step_dir(c, k, dir, sizeof(dir));
-			uint64_t ns = make_dir(j, dir, &c->dir_created[k], false) ? ckpt_phase(j, k, SB_DDIR_WRITE, args) : 0;
+			uint64_t ns = make_dir(j, dir, &c->dir_id[k], false) ? ckpt_phase(j, k, SB_DDIR_WRITE, args) : 0;
 			if (!ns)
 				break;
 			add_point(&cr->write, k, ns, bytes);
@@ -330,11 +333,12 @@ static int plan_files(struct sb_ml_job *j)
 	if (e)
 		return e;
 	c->rank_first = calloc(c->ranks + 1, sizeof(*c->rank_first));
-	c->dir_created = calloc(s->num_checkpoints_write, sizeof(bool));
-	c->created = calloc((size_t)s->num_checkpoints_write * (c->nfiles ? c->nfiles : 1), sizeof(bool));
+	c->dir_id = calloc(s->num_checkpoints_write, sizeof(*c->dir_id));
+	c->created = calloc((size_t)s->num_checkpoints_write * (c->nfiles ? c->nfiles : 1),
+			    sizeof(*c->created));
 	c->t_start = calloc(c->ranks, sizeof(uint64_t));
 	c->t_end = calloc(c->ranks, sizeof(uint64_t));
-	if (!c->rank_first || !c->dir_created || !c->created || !c->t_start || !c->t_end)
+	if (!c->rank_first || !c->dir_id || !c->created || !c->t_start || !c->t_end)
 		return -ENOMEM;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
 	size_t i = 0;
@@ -385,23 +389,35 @@ void sb_ml_ckpt_release(struct sb_ml_job *j)
 	if (!c)
 		return;
 	bool keep = j->spec->keep_checkpoints;
-	for (unsigned k = 0; !keep && c->created && k < j->spec->num_checkpoints_write; k++) {
+	/* keep_checkpoints=1: what stays is marked kept on purpose, not a leftover */
+	for (unsigned k = 0; c->created && k < j->spec->num_checkpoints_write; k++) {
 		for (size_t i = 0; i < c->nfiles; i++) {
-			if (!c->created[(size_t)k * c->nfiles + i])
+			const struct sb_scratch_id *id = &c->created[(size_t)k * c->nfiles + i];
+			if (!id->ino)
 				continue;
 			file_path(c, k, i, path, sizeof(path));
-			unlink(path);
+			if (keep)
+				sb_scratch_keep(path, id);
+			else
+				sb_scratch_unlink(path, id);
 		}
-		if (c->dir_created && c->dir_created[k]) {
+		if (c->dir_id && c->dir_id[k].ino) {
 			step_dir(c, k, path, sizeof(path));
-			rmdir(path); /* fails, as it should, if someone put a file there */
+			if (keep)
+				sb_scratch_keep(path, &c->dir_id[k]);
+			else /* fails, as it should, if someone put a file there */
+				sb_scratch_rmdir(path, &c->dir_id[k]);
 		}
 	}
-	if (!keep && c->folder_created)
-		rmdir(c->folder);
+	if (c->folder_id.ino) {
+		if (keep)
+			sb_scratch_keep(c->folder, &c->folder_id);
+		else
+			sb_scratch_rmdir(c->folder, &c->folder_id);
+	}
 	free(c->files);
 	free(c->rank_first);
-	free(c->dir_created);
+	free(c->dir_id);
 	free(c->created);
 	free(c->t_start);
 	free(c->t_end);

@@ -31,6 +31,7 @@
 #include "core/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
+#include "os/scratch.h"
 
 #define PATH_LEN 1024
 
@@ -312,7 +313,8 @@ static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t bufl
 	if (fd < 0)
 		return errno == EEXIST ? 0 : -errno; /* checked in prepare: it has the right size */
 	uint64_t size = sb_ml_file_bytes(&tr->ds, i), off = 0;
-	int e = 0;
+	struct sb_scratch_id id = { 0 };
+	int e = sb_scratch_made_fd(fd, NULL, &id);
 	while (off < size && !e) {
 		size_t n = size - off < buflen ? (size_t)(size - off) : buflen;
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
@@ -328,8 +330,10 @@ static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t bufl
 	if (!e)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); /* the run reads storage, not memory */
 	close(fd);
+	if (!e)
+		sb_scratch_keep(path, &id); /* the dataset stays for the next run */
 	if (e) {
-		unlink(path);
+		sb_scratch_unlink(path, &id); /* only the file it made, if still there */
 		sb_err(path, "cannot create the dataset file: %s", strerror(-e));
 	}
 	return e;

@@ -23,6 +23,7 @@
 #include "engines/engine.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
+#include "os/scratch.h"
 #include "parse/sweep.h"
 
 static const char *drop_path = "/proc/sys/vm/drop_caches";
@@ -31,7 +32,6 @@ static volatile sig_atomic_t stop_requested;
 /* a file a point needed that did not exist before it: the sweep made it */
 struct made_file {
 	char *path;
-	ino_t ino;        /* after the point that made it; 0: not seen */
 	bool unlink;
 };
 
@@ -287,23 +287,20 @@ static int plan_files(struct ctx *c, const struct sb_joblist *orig)
 	return r;
 }
 
-static void note_inodes(struct ctx *c)
-{
-	struct stat st;
-	for (size_t i = 0; i < c->nmade; i++)
-		if (!c->made[i].ino && stat(c->made[i].path, &st) == 0)
-			c->made[i].ino = st.st_ino;
-}
-
 /* remove what the sweep made, if its jobs asked for unlink=1 and it is
- * still the file the sweep made */
+ * still the inode a point created (core/files.c remembered it then: a file
+ * put in its place since is left alone) */
 static void remove_made(struct ctx *c)
 {
-	struct stat st;
+	struct sb_scratch_id id;
 	for (size_t i = 0; i < c->nmade; i++) {
 		struct made_file *m = &c->made[i];
-		if (m->unlink && m->ino && stat(m->path, &st) == 0 && st.st_ino == m->ino)
-			unlink(m->path);
+		if (!sb_scratch_recall(m->path, &id))
+			; /* never made */
+		else if (m->unlink)
+			sb_scratch_unlink(m->path, &id);
+		else
+			sb_scratch_keep(m->path, &id); /* kept on purpose: not a leftover */
 		free(m->path);
 	}
 	free(c->made);
@@ -360,7 +357,6 @@ static int run_point(struct ctx *c, size_t p, struct sb_sweep_point_result *pr)
 		uint64_t t1 = sb_now_ns();
 		r = sb_run(&pr->jl, &rep->res);
 		uint64_t t2 = sb_now_ns();
-		note_inodes(c);
 		if (r)
 			return r;
 		pr->nreps++;
@@ -452,6 +448,7 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 	if ((rc = check_points(c.sw)) != 0)
 		return rc;
 	stop_requested = 0;
+	sb_files_defer_keep(true);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
@@ -471,6 +468,7 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 	if (stopping())
 		sr->interrupted = true;
 	sb_sweep_pick_best(sr);
+	sb_files_defer_keep(false);
 	remove_made(&c);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -246,14 +246,17 @@ static void put(const char *root, const char *rel, const char *text)
 	fclose(f);
 }
 
-/* a fixture /proc + /sys where loop0 (7:0) is mounted, or partitioned */
+/* a fixture /proc + /sys where loop0 (7:0) is mounted (through a node of
+ * another name: only its major:minor says it is loop0), or partitioned */
 static const char *mount_fixture(const char *tag, bool mounted, bool partition)
 {
 	static char root[512];
 	char p[1024];
 	snprintf(root, sizeof(root), "%s/sysroot-%s", sb_test_tmpdir(), tag);
-	put(root, "proc/self/mounts", mounted ? "/dev/vda / ext4 rw 0 0\n/dev/loop0 /mnt ext4 rw 0 0\n"
-					      : "/dev/vda / ext4 rw 0 0\n");
+	put(root, "proc/self/mountinfo",
+	    mounted ? "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+		      "97 22 7:0 / /mnt rw,relatime shared:50 - ext4 /home/u/mydisk rw\n"
+		    : "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n");
 	put(root, "proc/swaps", "Filename Type Size Used Priority\n");
 	put(root, "sys/class/block/loop0/dev", "7:0\n");
 	if (partition)
@@ -270,7 +273,7 @@ static void test_os_bdev_in_use(void)
 	char why[256];
 	const char *root = mount_fixture("os-m", true, false);
 	CU_ASSERT_EQUAL(sb_os_bdev_in_use(root, "loop0", why, sizeof(why)), 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "mounted"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "mounted: device 7:0 (loop0) on /mnt, through /home/u/mydisk"));
 	root = mount_fixture("os-p", false, true);
 	CU_ASSERT_EQUAL(sb_os_bdev_in_use(root, "loop0", why, sizeof(why)), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "partitions"));
@@ -306,7 +309,7 @@ static void test_mounted_write_refused(void)
 	}
 	const char *root = mount_fixture("plan-m", true, false);
 	CU_ASSERT_EQUAL(plan_loop0(root, false, true, log, sizeof(log)), -EBUSY);
-	CU_ASSERT_PTR_NOT_NULL(strstr(log, "/dev/loop0 is mounted"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "refusing to write to /dev/loop0: it is mounted"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "allow_mounted_write=1"));
 	CU_ASSERT_EQUAL(plan_loop0(root, true, true, log, sizeof(log)), 0);
 	CU_ASSERT_EQUAL(plan_loop0(root, false, false, log, sizeof(log)), 0); /* reads are fine */

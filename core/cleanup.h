@@ -1,0 +1,14 @@
+/* cleanup.h: `storbench --cleanup DIR`: remove what killed storbench runs
+ * left under DIR (files and folders carrying the user.storbench mark whose
+ * creator is no longer running), and nothing else. */
+#ifndef SB_CLEANUP_H
+#define SB_CLEANUP_H
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Walks DIR (never following a symlink, never leaving DIR), says on out
+ * what it removed (or, with dry_run, would remove) and what it skipped and
+ * why.  Returns 0, -ENOTDIR/-ENOENT when DIR is not a directory, or -EIO
+ * when something could not be removed (each said on stderr). */
+int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out);
+#endif

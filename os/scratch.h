@@ -1,0 +1,77 @@
+/* scratch.h: the files and folders storbench creates.  Each is known by the
+ * inode it made (device + inode number, taken when it was made) and is
+ * removed only while its path still names that inode (never a file put in
+ * its place, never through a symlink).  Each also carries a mark, the
+ * extended attribute user.storbench, saying which process made it, so a
+ * later run can recognise the leftovers of a run that was killed and
+ * `storbench --cleanup DIR` can remove them and nothing else. */
+#ifndef SB_OS_SCRATCH_H
+#define SB_OS_SCRATCH_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define SB_SCRATCH_XATTR "user.storbench"
+
+/* An inode number alone is not enough: a file deleted and another created
+ * in its place often get the same number.  So the birth time (statx, where
+ * the file system keeps one) and the mark (this process's) must match too. */
+struct sb_scratch_id {
+	dev_t dev;
+	ino_t ino;          /* 0: storbench made nothing there */
+	long long btime_s;  /* birth time; btime_s = btime_ns = 0: not kept */
+	unsigned btime_ns;
+	bool marked;        /* it carries this process's mark */
+	int mark_err;       /* else why not (ENOTSUP: no user xattrs there) */
+};
+
+/* Storbench just made the file open on fd (or the folder at path, not
+ * followed if a symlink): take its identity and mark it (job: the job's
+ * name, for the mark).  0 or -errno. */
+int sb_scratch_made_fd(int fd, const char *job, struct sb_scratch_id *id);
+int sb_scratch_made_path(const char *path, const char *job, struct sb_scratch_id *id);
+/* Remove path (a file; a folder for rmdir) only if it still names id's
+ * inode (same device, inode number, birth time and mark).  0: removed;
+ * -ESTALE: something else is there now (left alone);
+ * -ENOENT: gone already; other -errno from unlink/rmdir (ENOTEMPTY: a
+ * folder someone put files in). */
+int sb_scratch_unlink(const char *path, const struct sb_scratch_id *id);
+int sb_scratch_rmdir(const char *path, const struct sb_scratch_id *id);
+
+/* The run ends and keeps what it made (unlink=0, keep_checkpoints=1, a
+ * finished dataset file): if path is still id's, its mark says state=kept,
+ * so a later run and --cleanup know it was kept on purpose.  0 or -errno
+ * (-ESTALE: not ours any more, left alone). */
+int sb_scratch_keep(const char *path, const struct sb_scratch_id *id);
+
+/* Files made in this process by core/files.c, by path, so that a sweep can
+ * remove at its end only what a point made (one entry per path). */
+void sb_scratch_remember(const char *path, const struct sb_scratch_id *id);
+bool sb_scratch_recall(const char *path, struct sb_scratch_id *id);
+
+/* The mark: "storbench 1 pid=P start=T boot=B host=H state=S job=J" (T: the
+ * process's start time in clock ticks since boot, /proc/PID/stat field 22;
+ * B: /proc/sys/kernel/random/boot_id), so that a reused pid or a reboot is
+ * not taken for a live creator.  Setting it is best effort: 0, or -errno
+ * (-ENOTSUP where the file system has no user xattrs: the file is then
+ * unmarked and only this run removes it). */
+int sb_scratch_mark_path(const char *path, const char *job);
+
+struct sb_scratch_mark {
+	long pid;
+	unsigned long long start;
+	char boot[40];
+	char host[256];
+	char job[256];
+	bool kept;   /* state=kept: the run ended and kept it on purpose */
+};
+/* 1 and the mark when path (not followed if a symlink) carries one, 0 when
+ * it does not, -errno when it cannot be read. */
+int sb_scratch_read_mark(const char *path, struct sb_scratch_mark *m);
+enum sb_scratch_owner { SB_OWNER_DEAD, SB_OWNER_ALIVE, SB_OWNER_UNKNOWN };
+/* Is the process that made it still running?  UNKNOWN: made on another
+ * host (a shared file system): nobody here can tell. */
+enum sb_scratch_owner sb_scratch_owner(const struct sb_scratch_mark *m);
+/* "pid 123 on host h, job j" for messages */
+void sb_scratch_mark_str(const struct sb_scratch_mark *m, char *buf, size_t len);
+#endif
