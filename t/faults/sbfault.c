@@ -9,7 +9,11 @@
  * CALL      pread pwrite preadv pwritev read write fsync fdatasync io_submit
  *           open (open, open64, openat and openat64 alike; openat is a synonym)
  * ERRNO     a name (EIO ENOSPC EDQUOT EFBIG EROFS EACCES EPERM EBADF EINVAL
- *           ENOMEM ENXIO EAGAIN EINTR) or a number
+ *           ENOMEM ENXIO EAGAIN EINTR) or a number; or a signal (SIGINT
+ *           SIGTERM SIGHUP SIGKILL): the process sends itself that signal
+ *           (kill(getpid(), SIG)) and the call then runs normally, which puts
+ *           a Ctrl-C at an exact point of a run (the Nth write of the layout,
+ *           the last read of a group, ...)
  * offset=N  only an I/O whose byte range [off, off + len) contains N (bytes,
  *           suffixes k m g = KiB MiB GiB).  read/write take the file position
  *           (lseek(fd, 0, SEEK_CUR)); io_submit looks at each iocb.  Not valid
@@ -43,6 +47,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -67,7 +72,8 @@ static const char *const call_names[C_N] = { "pread", "pwrite", "preadv", "pwrit
 
 struct rule {
 	enum call call;
-	int err;
+	int err;                /* errno to fail with, or 0: send sig */
+	int sig;
 	bool has_off;
 	uint64_t off;
 	char path[256];         /* "" = any */
@@ -105,6 +111,10 @@ static const struct { const char *name; int err; } errnames[] = {
 	{ "EROFS", EROFS },   { "EACCES", EACCES }, { "EPERM", EPERM },   { "EBADF", EBADF },
 	{ "EINVAL", EINVAL }, { "ENOMEM", ENOMEM }, { "ENXIO", ENXIO },   { "EAGAIN", EAGAIN },
 	{ "EINTR", EINTR },
+};
+
+static const struct { const char *name; int sig; } signames[] = {
+	{ "SIGINT", SIGINT }, { "SIGTERM", SIGTERM }, { "SIGHUP", SIGHUP }, { "SIGKILL", SIGKILL },
 };
 
 /* a message straight to fd 2 (no stdio: we may be inside a write) */
@@ -172,9 +182,12 @@ static void parse_rule(char *text)
 	for (size_t i = 0; i < sizeof(errnames) / sizeof(errnames[0]) && !r->err; i++)
 		if (!strcmp(errnames[i].name, err))
 			r->err = errnames[i].err;
-	if (!r->err && (!parse_u64(err, &n) || !n || n > 4095))
-		bad(orig, "unknown errno (a name such as EIO, or a number)");
-	if (!r->err)
+	for (size_t i = 0; i < sizeof(signames) / sizeof(signames[0]) && !r->err; i++)
+		if (!strcmp(signames[i].name, err))
+			r->sig = signames[i].sig;
+	if (!r->err && !r->sig && (!parse_u64(err, &n) || !n || n > 4095))
+		bad(orig, "unknown errno (a name such as EIO, or a number) or signal (SIGINT ...)");
+	if (!r->err && !r->sig)
 		r->err = (int)n;
 	for (char *kv; (kv = strtok_r(NULL, ":", &save));) {
 		char *v = strchr(kv, '=');
@@ -263,14 +276,21 @@ static bool fd_path_matches(int fd, const char *glob, char *path, size_t len)
 	return !glob[0] || fnmatch(glob, path, 0) == 0;
 }
 
-/* the errno to fail with, or 0: the counting part of a rule that matched */
-static int fire(struct rule *r)
+/* the errno to fail with, or 0: the counting part of a rule that matched
+ * (a signal rule sends its signal and lets the call through) */
+static int fire(struct rule *r, enum call c)
 {
 	uint_fast64_t k = atomic_fetch_add(&r->seen, 1);
 	if (k < r->skip)
 		return 0;
 	if (r->times && atomic_fetch_add(&r->failed, 1) >= r->times)
 		return 0;
+	if (r->sig) {
+		if (logging)
+			say("sbfault: %s call %llu -> signal %d\n", call_names[c],
+			    (unsigned long long)k + 1, r->sig);
+		kill(getpid(), r->sig);
+	}
 	return r->err;
 }
 
@@ -286,7 +306,7 @@ static int check_io(enum call c, int fd, bool has_off, uint64_t off, uint64_t le
 			continue;
 		if (r->path[0] && !fd_path_matches(fd, r->path, path, sizeof(path)))
 			continue;
-		int e = fire(r);
+		int e = fire(r, c);
 		if (e) {
 			if (logging) {
 				if (!path[0])
@@ -442,7 +462,7 @@ static int check_open(int dirfd, const char *path, int flags)
 			continue;
 		if (r->path[0] && fnmatch(r->path, full, 0) != 0)
 			continue;
-		int e = fire(r);
+		int e = fire(r, C_OPEN);
 		if (e) {
 			if (logging)
 				say("sbfault: open %s flags 0x%x -> errno %d\n", full, (unsigned)flags, e);
