@@ -170,6 +170,8 @@ static void *consumer_main(void *arg)
 		st.compute_end = now_s();
 		tr->steps[a->id][tr->nsteps[a->id]++] = st;
 	}
+	if (sb_run_stopping()) /* readers waiting for this consumer would wait for ever */
+		halt(tr);
 	if (!tr->readers)
 		sb_ml_cpu_end(&j->workers[a->id], &ru);
 	return NULL;
@@ -320,10 +322,10 @@ static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t bufl
 	if (!e)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); /* the run reads storage, not memory */
 	close(fd);
-	if (e) {
+	if (e)
 		unlink(path);
+	if (e && e != -EINTR) /* interrupted: not an error */
 		sb_err(path, "cannot create the dataset file: %s", strerror(-e));
-	}
 	return e;
 }
 
@@ -400,7 +402,7 @@ void sb_ml_train_run(struct sb_ml_job *j)
 	struct role_arg *args = calloc(n, sizeof(*args));
 	uint64_t rsum = 0;
 	int e = args ? sb_ml_train_datagen(j) : -ENOMEM;
-	if (e && e != -ENOMEM)
+	if (e && e != -ENOMEM && e != -EINTR)
 		sb_ml_fail(&j->workers[0], -e, "cannot create the dataset in", tr->dir);
 	j->start_ns = sb_now_ns();
 	for (unsigned ep = 1; !e && ep <= j->spec->epochs && !sb_run_stopping(); ep++) {
