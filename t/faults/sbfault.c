@@ -10,10 +10,11 @@
  *           open (open, open64, openat and openat64 alike; openat is a synonym)
  * ERRNO     a name (EIO ENOSPC EDQUOT EFBIG EROFS EACCES EPERM EBADF EINVAL
  *           ENOMEM ENXIO EAGAIN EINTR) or a number; or a signal (SIGINT
- *           SIGTERM SIGHUP SIGKILL): the process sends itself that signal
- *           (kill(getpid(), SIG)) and the call then runs normally, which puts
- *           a Ctrl-C at an exact point of a run (the Nth write of the layout,
- *           the last read of a group, ...)
+ *           SIGTERM SIGHUP SIGKILL): the calling thread sends itself that
+ *           signal (raise(3): its handler has run when raise returns) and
+ *           the call then runs normally, which puts a Ctrl-C at an exact
+ *           point of a run (the Nth write of the layout, the last read of a
+ *           stonewall group, ...)
  * offset=N  only an I/O whose byte range [off, off + len) contains N (bytes,
  *           suffixes k m g = KiB MiB GiB).  read/write take the file position
  *           (lseek(fd, 0, SEEK_CUR)); io_submit looks at each iocb.  Not valid
@@ -289,7 +290,7 @@ static int fire(struct rule *r, enum call c)
 		if (logging)
 			say("sbfault: %s call %llu -> signal %d\n", call_names[c],
 			    (unsigned long long)k + 1, r->sig);
-		kill(getpid(), r->sig);
+		raise(r->sig);
 	}
 	return r->err;
 }
