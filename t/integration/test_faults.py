@@ -29,6 +29,7 @@ Tests whose name ends in _defect5 or _defect7 check behaviour that issue 9's
 defects 5 (mmap SIGBUS on truncation) and 7 (I/O errors missing from stderr,
 per-job "error_message") will provide; they fail until those fixes land."""
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -80,6 +81,7 @@ def shim_env(spec):
     return env
 
 
+@functools.lru_cache(maxsize=None)
 def engine_built(name):
     p = subprocess.run([BIN, "--enghelp"], capture_output=True, text=True, timeout=TIMEOUT)
     return any(line.split()[:1] == [name] for line in p.stdout.splitlines())
@@ -321,8 +323,8 @@ class EioTest(FaultCase):
         self.assertIn("sbfault: SBFAULT rule 'pread:EIOO'", p.stderr)
 
 
-class MlEioTest(FaultCase):
-    """I/O errors in the ML workloads (psync): exit 3, the job's error set
+class WorkloadEioTest(FaultCase):
+    """I/O errors in sweeps and the ML workloads (psync): exit 3, the error set
     in valid JSON, no hang (train's readers and consumers all stop), the
     checkpoint folder removed; of a dataset only whole files stay (it is
     kept for the next run by design)."""
@@ -339,6 +341,21 @@ class MlEioTest(FaultCase):
                 p = self.run_fault(job, rule)
                 self.assert_exit(p, 3, rule)
                 self.assertEqual(self.job_of(self.doc(p), "ck")["error"], err, rule)
+                self.assert_untouched(before, what=rule)
+
+    def test_sweep(self):
+        """an I/O error in one sweep point: that point's error is set, the
+        sweep goes on, exit 3"""
+        job = self.write_job(SWEEP_JOB)
+        for rule, point in (("pread:EIO:path=*/sweep.sb:nth=40", 2),
+                            ("pwrite:EIO:path=*/sweep.sb:nth=5", 3)):
+            with self.subTest(rule=rule):
+                before = snapshot(self.dir)
+                p = self.run_fault(job, rule)
+                self.assert_exit(p, 3, rule)
+                s = self.doc(p)["sweep"]
+                self.assertEqual([q["error"] for q in s["points"]],
+                                 [errno.EIO if q["point"] == point else 0 for q in s["points"]])
                 self.assert_untouched(before, what=rule)
 
     def test_train(self):
@@ -408,7 +425,7 @@ class NoSpaceTest(FaultCase):
 
     def test_fills_up_during_run_stderr_defect7(self):
         """defect 7: the ENOSPC is on stderr in JSON mode"""
-        for eng in ("psync", "io_uring"):
+        for eng in ("sync", "psync", "libaio", "io_uring"):
             with self.subTest(engine=eng):
                 self.need_engine(eng)
                 p, _ = self.fill_during_run(eng)
