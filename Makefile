@@ -41,8 +41,11 @@ BIN := $(B)/storbench
 UNIT_SRCS := $(wildcard t/unit/*.c)
 UNIT_OBJS := $(UNIT_SRCS:%.c=$(B)/%.o)
 UNIT_BIN := $(B)/t/unit/unit-tests
+# the fault-injection shim of t/integration/test_faults.py (t/faults/sbfault.c);
+# never instrumented: under ASan it is preloaded after the ASan runtime
+FAULT_SO := $(B)/t/faults/libsbfault.so
 
-all: $(BIN) storbench
+all: $(BIN) storbench $(FAULT_SO)
 
 # the binary users run from the source tree
 storbench: $(BIN)
@@ -62,6 +65,10 @@ $(B)/%.o: %.c config.h
 $(UNIT_BIN): $(UNIT_OBJS) $(LIB)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lcunit
 
+$(FAULT_SO): t/faults/sbfault.c config.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE -I. $(CFLAGS) -fPIC -shared -o $@ $< -ldl
+
 config.h:
 	./configure
 
@@ -70,7 +77,7 @@ config.h:
 check: all
 	@sh t/run-check.sh
 
-check-one: $(BIN) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN))
+check-one: $(BIN) $(FAULT_SO) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN))
 	@sh t/run-suite.sh $(B)
 
 # ThreadSanitizer (clang, build/tsan/) over the engine conformance suite and

@@ -177,6 +177,8 @@ static void *consumer_main(void *arg)
 		st.compute_end = now_s();
 		tr->steps[a->id][tr->nsteps[a->id]++] = st;
 	}
+	if (sb_run_stopping()) /* readers waiting for this consumer would wait for ever */
+		halt(tr);
 	if (!tr->readers) {
 		sb_thread_engine_stop(&j->workers[a->id]);
 		sb_ml_cpu_end(&j->workers[a->id], &ru);
@@ -332,10 +334,10 @@ static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t bufl
 	close(fd);
 	if (!e)
 		sb_scratch_keep(path, &id); /* the dataset stays for the next run */
-	if (e) {
+	if (e)
 		sb_scratch_unlink(path, &id); /* only the file it made, if still there */
+	if (e && e != -EINTR) /* interrupted: not an error */
 		sb_err(path, "cannot create the dataset file: %s", strerror(-e));
-	}
 	return e;
 }
 
@@ -412,7 +414,7 @@ void sb_ml_train_run(struct sb_ml_job *j)
 	struct role_arg *args = calloc(n, sizeof(*args));
 	uint64_t rsum = 0;
 	int e = args ? sb_ml_train_datagen(j) : -ENOMEM;
-	if (e && e != -ENOMEM)
+	if (e && e != -ENOMEM && e != -EINTR)
 		sb_ml_fail(&j->workers[0], -e, "cannot create the dataset in", tr->dir);
 	j->start_ns = sb_now_ns();
 	for (unsigned ep = 1; !e && ep <= j->spec->epochs && !sb_run_stopping(); ep++) {

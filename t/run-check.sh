@@ -15,7 +15,7 @@ if ASAN_OPTIONS=detect_leaks=1 $MAKE -s check-one B=build/san SANITIZE=1; then :
 
 if command -v clang >/dev/null 2>&1; then
 	echo "== build: clang -Wall -Wextra -Werror (build/clang/)"
-	if $MAKE -s B=build/clang CC=clang build/clang/storbench build/clang/t/unit/unit-tests >build/clang.log 2>&1; then
+	if $MAKE -s B=build/clang CC=clang build/clang/storbench build/clang/t/unit/unit-tests build/clang/t/faults/libsbfault.so >build/clang.log 2>&1; then
 		echo "clang build: ok"; passed=$((passed + 1))
 	else
 		cat build/clang.log; echo "clang build: FAILED"; failed=$((failed + 1)); status=1

@@ -20,8 +20,10 @@ def main():
     os.environ["SB_BIN"] = os.path.abspath(args.bin)
     suite = unittest.defaultTestLoader.discover(here, pattern=args.pattern, top_level_dir=here)
     result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
-    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
-    skipped = len(result.skipped)
+    # a test with failing subTests counts once (their entries name the subtest)
+    bad = {getattr(t, "test_case", t).id() for t, _ in result.failures + result.errors}
+    failed = len(bad) + len(result.unexpectedSuccesses)
+    skipped = len({getattr(t, "test_case", t).id() for t, _ in result.skipped} - bad)
     passed = result.testsRun - failed - skipped
     for test, why in result.skipped:
         print(f"SKIPPED {test.id()}: {why}")
