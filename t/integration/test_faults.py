@@ -23,11 +23,7 @@ How faults are injected:
   signal itself at the Nth matching call (the Nth layout write, the last read
   of a stonewall group, ...); the N are drawn from a seeded random generator,
   so every run of the suite hits the same points.  Timed signals at seeded
-  random delays cover the engines the shim cannot see.
-
-Tests whose name ends in _defect5 or _defect7 check behaviour that issue 9's
-defects 5 (mmap SIGBUS on truncation) and 7 (I/O errors missing from stderr,
-per-job "error_message") will provide; they fail until those fixes land."""
+  random delays cover the engines the shim cannot see."""
 import errno
 import functools
 import hashlib
@@ -260,22 +256,21 @@ class EioTest(FaultCase):
                     self.assertEqual(self.job_of(self.doc(p), "faulty")["error"], errno.EIO)
                     self.assert_untouched(before, what=call)
 
-    def test_eio_message_on_stderr_and_in_json_defect7(self):
-        """defect 7 (errors helper): the error on stderr in every output
-        format, and the JSON's per-job "error_message" naming job, file,
-        offset, operation and errno text"""
-        path = os.path.join(self.dir, "data.sb")
+    def test_eio_message_on_stderr_and_in_json(self):
+        """the error on stderr in every output format, and the JSON's per-job
+        "error_message" naming job, file (as the job names it), offset,
+        operation and errno text (issue 9, defect 7)"""
         for eng, rw in self.CALLS:
             for fmt in ("json", "normal"):
                 with self.subTest(engine=eng, rw=rw, fmt=fmt):
                     if eng == "libaio":
                         self.need_engine(eng)
                     p, what = self.eio_run(eng, rw, "EIO", fmt=fmt)
-                    for needle in ("faulty", path, "offset %d" % MiB, rw, os.strerror(errno.EIO)):
+                    for needle in ("faulty", "data.sb", "offset %d" % MiB, rw, os.strerror(errno.EIO)):
                         self.assertIn(needle, p.stderr, "%s: stderr lacks %r" % (what, needle))
                     if fmt == "json":
                         msg = self.job_of(self.doc(p), "faulty").get("error_message", "")
-                        for needle in (path, str(MiB), os.strerror(errno.EIO)):
+                        for needle in ("data.sb", str(MiB), os.strerror(errno.EIO)):
                             self.assertIn(needle, msg, "%s: error_message lacks %r" % (what, needle))
 
     def test_layout_write_fails_nothing_left(self):
@@ -414,7 +409,7 @@ class NoSpaceTest(FaultCase):
 
     def test_fills_up_during_run(self):
         """a tmpfs filled by another file after layout: exit 3, ENOSPC in the
-        JSON, scratch removed (mmap: see the _defect5 test)"""
+        JSON, scratch removed (mmap: see test_fills_up_during_run_mmap)"""
         for eng in ("sync", "psync", "libaio", "io_uring"):
             with self.subTest(engine=eng):
                 self.need_engine(eng)
@@ -423,8 +418,8 @@ class NoSpaceTest(FaultCase):
                 self.assertEqual(self.job_of(self.doc(p), "faulty")["error"], errno.ENOSPC, eng)
                 self.assert_untouched(before, what=eng)
 
-    def test_fills_up_during_run_stderr_defect7(self):
-        """defect 7: the ENOSPC is on stderr in JSON mode"""
+    def test_fills_up_during_run_stderr(self):
+        """the ENOSPC is on stderr in JSON mode (issue 9, defect 7)"""
         for eng in ("sync", "psync", "libaio", "io_uring"):
             with self.subTest(engine=eng):
                 self.need_engine(eng)
@@ -432,9 +427,9 @@ class NoSpaceTest(FaultCase):
                 self.assertIn(os.strerror(errno.ENOSPC), p.stderr, eng)
                 self.assertIn("data.sb", p.stderr, eng)
 
-    def test_fills_up_during_run_mmap_defect5(self):
-        """defect 5 (engines helper): a store into a sparse mapping of a full
-        tmpfs raises SIGBUS; it must be an I/O error (exit 3, JSON)"""
+    def test_fills_up_during_run_mmap(self):
+        """a store into a sparse mapping of a full
+        tmpfs raises SIGBUS; it must be an I/O error (exit 3, JSON) (defect 5)"""
         self.need_engine("mmap")
         p, before = self.fill_during_run("mmap")
         self.assert_exit(p, 3, "mmap")
@@ -474,9 +469,9 @@ class TruncateDeleteTest(FaultCase):
                 self.assertLess(j["read"]["runtime"], 2500, eng)  # stopped at the error
                 self.assert_untouched(before, what=eng)
 
-    def test_truncate_mmap_defect5(self):
-        """defect 5 (engines helper): mmap dies of SIGBUS (exit 135, no
-        output, scratch left) when its file is truncated"""
+    def test_truncate_mmap(self):
+        """a file truncated under mmap is an I/O error, not a SIGBUS death
+        (exit 135, no output, scratch left: issue 9, defect 5)"""
         self.need_engine("mmap")
         p, before = self.run_and("mmap", lambda f: os.truncate(f, MiB + 1000), "randread", "3s")
         self.assert_exit(p, 3, "mmap")
