@@ -565,9 +565,7 @@ int sb_files_create(struct sb_layout *lay)
 			continue;
 		int r = lay_out(lf);
 		if (r) {
-			if (r != -EINTR)
-				sb_err(lf->path, "cannot lay out %" PRIu64 " bytes: %s", lf->need,
-				       strerror(-r));
+			lay->failed = i; /* the caller reports it as that file's job's error */
 			for (size_t k = 0; k <= i; k++)
 				if (lay->files[k].created &&
 				    sb_scratch_unlink(lay->files[k].path, &lay->files[k].own) == 0)

@@ -46,6 +46,7 @@ struct sb_layout {
 	size_t n, cap;
 	struct sb_jobfiles *jobs; /* one per job of the joblist */
 	size_t njobs;
+	size_t failed;            /* sb_files_create failed on files[failed] */
 };
 
 /* Root for /proc and /sys lookups of the block-device safety check ("" = the
@@ -59,7 +60,9 @@ void sb_files_defer_keep(bool defer);
  * Creates nothing.  Errors are reported with sb_err; returns -errno. */
 int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_layout *lay);
 /* Create missing files and extend short ones (fallocate, then data for read
- * workloads).  On failure removes the files it created. */
+ * workloads).  On failure removes the files it created and returns -errno
+ * with lay->failed naming the file; it prints nothing (the run reports it
+ * as an I/O error of the job that uses the file). */
 int sb_files_create(struct sb_layout *lay);
 /* Remove created files whose jobs asked for unlink=1 (all created files when
  * remove_all_created), mark the others kept on purpose (sb_scratch_keep),

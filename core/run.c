@@ -30,6 +30,7 @@ struct run {
 	unsigned nthreads;
 	struct sb_layout lay;
 	bool laid_out;
+	int layout_error;                  /* sb_files_create failed: -errno */
 	struct sb_runsync sync;
 	struct sb_statsthread stats;
 	struct sb_ml_runs *ml;             /* workload=checkpoint|train jobs, NULL: none */
@@ -245,6 +246,8 @@ static int prepare(struct run *r, bool dry)
 	e = sb_files_create(&r->lay);
 	if (e == -EINTR) /* interrupted while laying out: nothing to run */
 		return 0;
+	if (e)
+		r->layout_error = e;
 	if (!e)
 		e = setup_threads(r);
 	if (!e)
@@ -280,6 +283,26 @@ int sb_run_check(const struct sb_joblist *jl)
 	return e;
 }
 
+/* Laying out a file failed (EIO, ENOSPC...): an I/O error of the run, not a
+ * bad job.  The results say so: every job, none measured, the first job
+ * using the file with the error (exit 3, valid JSON). */
+static int layout_failed(struct run *r, struct sb_results *res)
+{
+	const struct sb_layout_file *lf = &r->lay.files[r->lay.failed];
+	int e = sb_collect(res, r->jl, NULL, 0);
+	for (size_t i = 0; !e && i < res->njobs; i++) {
+		struct sb_job_result *jr = &res->jobs[i];
+		if (jr->spec != lf->spec)
+			continue;
+		jr->error = -r->layout_error;
+		sb_tstats_set_error(&jr->st, jr->error, "lay out", lf->path);
+		break;
+	}
+	if (!e)
+		report_errors(res);
+	return e;
+}
+
 int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 {
 	struct run r = { .jl = jl };
@@ -293,7 +316,12 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	int e = prepare(&r, false);
-	if (e) {
+	if (e && r.layout_error) {
+		e = layout_failed(&r, res);
+		if (e)
+			sb_results_free(res);
+	}
+	if (e || r.layout_error) {
 		release(&r, true);
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);

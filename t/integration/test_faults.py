@@ -273,31 +273,32 @@ class EioTest(FaultCase):
                         for needle in ("data.sb", str(MiB), os.strerror(errno.EIO)):
                             self.assertIn(needle, msg, "%s: error_message lacks %r" % (what, needle))
 
-    def test_layout_write_fails_nothing_left(self):
-        """EIO while the file is filled for a read job: exit 1 (see below),
-        the half-laid-out file removed"""
+    def layout_fails(self, spec, err, what):
+        """laying out the file fails: an I/O error of the run (exit 3), valid
+        JSON with the job's error and error_message, the half-laid-out file
+        removed"""
         job = self.write_job(io_job("psync", "read", "data.sb"))
         before = snapshot(self.dir)
-        p = self.run_fault(job, "pwrite:EIO:path=*/data.sb:nth=2")
-        self.assert_exit(p, 1, "layout")
-        self.assertIn("data.sb", p.stderr)
-        self.assertIn(os.strerror(errno.EIO), p.stderr)
-        self.assert_untouched(before)
+        p = self.run_fault(job, spec)
+        self.assert_exit(p, 3, what)
+        for needle in ("faulty", "lay out", "data.sb", os.strerror(err)):
+            self.assertIn(needle, p.stderr, what)
+        self.assertEqual(p.stderr.count("\n"), 1, p.stderr)  # reported once
+        j = self.job_of(self.doc(p), "faulty")
+        self.assertEqual(j["error"], err, what)
+        self.assertIn("lay out", j["error_message"], what)
+        self.assertEqual(j["read"]["io_bytes"], 0, what)  # nothing was measured
+        self.assert_untouched(before, what=what)
+
+    def test_layout_write_fails_nothing_left(self):
+        """EIO while the file is filled for a read job"""
+        self.layout_fails("pwrite:EIO:path=*/data.sb:nth=2", errno.EIO, "layout write")
 
     def test_open_fails_at_layout_nothing_left(self):
-        """ENOSPC/EIO when the job's file is created: nothing is left, the
-        message names the file and the errno.  A failure while the files are
-        laid out stops the run before it measures anything: exit 1 and no
-        results, like the refusals before it (no I/O was measured)"""
+        """ENOSPC/EIO when the job's file is created"""
         for err in ("ENOSPC", "EIO"):
             with self.subTest(errno=err):
-                job = self.write_job(io_job("psync", "read", "data.sb"))
-                before = snapshot(self.dir)
-                p = self.run_fault(job, "open:%s:path=*/data.sb:rw=w" % err)
-                self.assert_exit(p, 1, err)
-                self.assertIn("data.sb", p.stderr)
-                self.assertIn(os.strerror(getattr(errno, err)), p.stderr)
-                self.assert_untouched(before)
+                self.layout_fails("open:%s:path=*/data.sb:rw=w" % err, getattr(errno, err), err)
 
     def test_open_fails_at_run_start(self):
         """the file is laid out, then opening it for the run fails (EIO on
