@@ -309,9 +309,9 @@ static int check_multiple(const struct sb_jobspec *s, const char *path, const ch
 		return 0;
 	char where[512], key[32]; /* opt: "offset", "bs (read)", ... */
 	snprintf(key, sizeof(key), "%.*s", (int)strcspn(opt, " "), opt);
-	sb_err(sb_spec_where(s, key, where, sizeof(where)), "job %s: %s=%" PRIu64 "%s: direct=1 "
+	sb_err(sb_spec_where(s, key, where, sizeof(where)), "job %s: %s=%" PRIu64 ": direct=1 "
 	       "needs it to be a multiple of the logical block size of %s (%u bytes): use a "
-	       "multiple of %u, or direct=0", s->name, key, v, opt + strlen(key), path, lbs, lbs);
+	       "multiple of %u, or direct=0", s->name, opt, v, path, lbs, lbs);
 	return -EINVAL;
 }
 

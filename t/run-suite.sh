@@ -31,6 +31,24 @@ else
 	echo "integration tests: FAILED to start (python3 missing: apt-get install python3)"
 	add 0 1 0
 fi
+# the fuzz regression inputs through the harness code of this build
+# (t/fuzz/replay.c): each file passes if the harness neither crashes, hangs,
+# nor reports a sanitizer error or a leak
+for n in jobfile cmdline; do
+	r="$B/t/fuzz/replay-$n"
+	for f in t/fuzz/regress/$n/*; do
+		[ -f "$f" ] || continue
+		if [ ! -x "$r" ]; then
+			echo "fuzz replay: SKIPPED ($r not built)"; add 0 0 1; break
+		fi
+		if timeout 60 "$r" "$f" >"$B/replay.log" 2>&1 && ! grep -q "Sanitizer\|runtime error" "$B/replay.log"; then
+			add 1 0 0
+		else
+			echo "fuzz replay: $f FAILED:"; cat "$B/replay.log"; add 0 1 0
+		fi
+	done
+done
+
 echo "$passed $failed $skipped" >"$B/check-counts"
 echo "[$B] $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
