@@ -100,7 +100,7 @@ fuzz:
 
 fuzz-check:
 	@$(MAKE) -s B=build/fuzz CC=clang FUZZ=1 fuzz-bins
-	@sh t/fuzz/run.sh build/fuzz -runs=$(FUZZ_CHECK_RUNS)
+	@FUZZ_FRESH=1 sh t/fuzz/run.sh build/fuzz -runs=$(FUZZ_CHECK_RUNS)
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)

@@ -3,7 +3,9 @@
 # (B/t/fuzz/fuzz-NAME) on one core with the seed corpus (t/fuzz/gen-corpus.sh),
 # the regression inputs (t/fuzz/regress/NAME) and the dictionary (gendict),
 # plus LIBFUZZER-ARGS (make fuzz: -max_total_time=N; make check: -runs=N).
-# New inputs collect in B/corpus/NAME; crashes, leaks, timeouts (5 s) and
+# New inputs collect in B/corpus/NAME (with FUZZ_FRESH=1, as in make check:
+# in an empty B/corpus-check/NAME, so the run's length does not grow with
+# earlier runs' corpus); crashes, leaks, timeouts (5 s) and
 # UBSan reports are written to B/crash-NAME-* (minimize one with
 # "B/t/fuzz/fuzz-NAME -minimize_crash=1 -runs=10000 FILE", then add it to
 # t/fuzz/regress/NAME/).  Prints "fuzz-NAME: N runs in S s: ok|FAILED" per
@@ -16,13 +18,15 @@ sh t/fuzz/gen-corpus.sh "$B/seeds" || exit 1
 # LeakSanitizer on; UBSan reports are fatal (-fno-sanitize-recover) and say where
 export ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+corpus=$B/corpus
+if [ "$FUZZ_FRESH" = 1 ]; then corpus=$B/corpus-check; rm -rf "$corpus"; fi
 for n in jobfile cmdline; do
-	mkdir -p "$B/corpus/$n"
+	mkdir -p "$corpus/$n"
 	log="$B/fuzz-$n.log"
 	start=$(date +%s)
 	if "$B/t/fuzz/fuzz-$n" -dict="$B/fuzz.dict" -timeout=5 -rss_limit_mb=2048 -max_len=4096 \
 		-print_final_stats=1 -artifact_prefix="$B/crash-$n-" "$@" \
-		"$B/corpus/$n" "$B/seeds/$n" "t/fuzz/regress/$n" </dev/null >"$log" 2>&1; then
+		"$corpus/$n" "$B/seeds/$n" "t/fuzz/regress/$n" </dev/null >"$log" 2>&1; then
 		res=ok; passed=$((passed + 1))
 	else
 		res=FAILED; failed=$((failed + 1))
