@@ -167,13 +167,14 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (!len) {
 		uint64_t have;
 		r = existing_size(lf, &have);
+		char where[512];
+		sb_spec_where(s, "filename", where, sizeof(where));
 		if (r) {
-			sb_err(s->name, "cannot get the size of %s: %s", lf->path, strerror(-r));
+			sb_err(where, "job %s: cannot get the size of %s: %s", s->name, lf->path,
+			       strerror(-r));
 			return r;
 		}
 		if (have <= s->offset) {
-			char where[512];
-			sb_spec_where(s, "filename", where, sizeof(where));
 			if (lf->exists)
 				sb_err(where, "job %s: size= is not set and %s has no data past "
 				       "offset=%" PRIu64 " (it holds %" PRIu64 " bytes): set size= "
