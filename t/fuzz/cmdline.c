@@ -3,8 +3,9 @@
  * load_jobs() (storbench.c is included here with main renamed, so the
  * harness parses exactly as main does), then the --parse-only printing.  No
  * job runs and no file is touched: an argv that names a job file stops after
- * parse_cmdline (job files are jobfile.c's part); --help and the like print
- * to /dev/null. */
+ * parse_cmdline (job files are jobfile.c's part), one with a flag that acts
+ * on files (file_actions[] below: --cleanup) is skipped, and --help and the
+ * like print to /dev/null. */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -16,6 +17,19 @@ int sb_fuzz_storbench_main(int argc, char **argv);
 #undef main
 
 static char logbuf[1 << 16];
+
+/* command-line flags that act on files (parse_cmdline may run them): inputs
+ * holding one are skipped.  Add any such flag here. */
+static const char *const file_actions[] = { "--cleanup", NULL };
+
+static bool acts_on_files(char *const *argv, int argc)
+{
+	for (int i = 1; i < argc; i++)
+		for (unsigned k = 0; file_actions[k]; k++)
+			if (!strncmp(argv[i], file_actions[k], strlen(file_actions[k])))
+				return true;
+	return false;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -51,8 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cmdline cl = { 0 };
 	struct sb_joblist jl = { 0 };
 	sb_log_capture(logbuf, sizeof(logbuf));
-	if (parse_cmdline(argc, argv, &cl) < 0 && !cl.njobfiles && !load_jobs(&cl, &jl) &&
-	    cl.parse_only) {
+	if (!acts_on_files(argv, argc) && parse_cmdline(argc, argv, &cl) < 0 && !cl.njobfiles &&
+	    !load_jobs(&cl, &jl) && cl.parse_only) {
 		sb_joblist_print(stdout, &jl);
 		if (jl.sweep)
 			sb_sweep_print(stdout, jl.sweep);
