@@ -1,4 +1,4 @@
-# storbench Makefile: make, make check, make bench, make install, make clean.
+# storbench Makefile: make, make check, make fuzz, make bench, make install, make clean.
 # Objects go to $(B) (default build/), so sanitizer and clang builds sit beside
 # the normal one: make B=build/san SANITIZE=1.
 
@@ -26,6 +26,11 @@ ifeq ($(TSAN),1)
 SB_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
 SB_LDFLAGS += -fsanitize=thread
 endif
+# FUZZ=1 (clang): coverage for libFuzzer plus ASan+UBSan, for make fuzz (build/fuzz/)
+ifeq ($(FUZZ),1)
+SB_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+SB_LDFLAGS += -fsanitize=address,undefined
+endif
 
 SRCS := $(wildcard lib/*.c parse/*.c core/*.c stats/*.c output/*.c os/*.c engines/*.c)
 ifneq ($(CONFIG_LIBAIO),yes)
@@ -44,6 +49,14 @@ UNIT_BIN := $(B)/t/unit/unit-tests
 # the fault-injection shim of t/integration/test_faults.py (t/faults/sbfault.c);
 # never instrumented: under ASan it is preloaded after the ASan runtime
 FAULT_SO := $(B)/t/faults/libsbfault.so
+
+# t/fuzz: libFuzzer harnesses (fuzz-NAME, clang FUZZ=1 builds) and, for any
+# compiler, replay-NAME: the same harness fed the files named on its command line
+FUZZ_NAMES := jobfile cmdline
+FUZZ_REPLAY := $(FUZZ_NAMES:%=$(B)/t/fuzz/replay-%)
+FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/t/fuzz/fuzz-%)
+FUZZ_SECONDS ?= 60
+FUZZ_CHECK_RUNS ?= 3000
 
 all: $(BIN) storbench $(FAULT_SO)
 
@@ -69,6 +82,17 @@ $(FAULT_SO): t/faults/sbfault.c config.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE -I. $(CFLAGS) -fPIC -shared -o $@ $< -ldl
 
+$(B)/t/fuzz/replay-%: $(B)/t/fuzz/%.o $(B)/t/fuzz/replay.o $(LIB)
+	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/t/fuzz/fuzz-%: $(B)/t/fuzz/%.o $(LIB)
+	$(CC) $(SB_LDFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/t/fuzz/gendict: $(B)/t/fuzz/gendict.o $(LIB)
+	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+.SECONDARY: $(FUZZ_NAMES:%=$(B)/t/fuzz/%.o) $(B)/t/fuzz/replay.o
+
 config.h:
 	./configure
 
@@ -77,13 +101,25 @@ config.h:
 check: all
 	@sh t/run-check.sh
 
-check-one: $(BIN) $(FAULT_SO) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN))
+check-one: $(BIN) $(FAULT_SO) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN)) $(FUZZ_REPLAY)
 	@sh t/run-suite.sh $(B)
 
 # ThreadSanitizer (clang, build/tsan/) over the engine conformance suite and
 # the ML workloads; not part of make check (about 1.5 minutes); see HOWTO.md
 check-tsan:
 	@sh t/run-tsan.sh
+
+# make fuzz: each libFuzzer harness for FUZZ_SECONDS seconds (clang);
+# fuzz-check: each for FUZZ_CHECK_RUNS inputs (what make check runs)
+fuzz-bins: $(FUZZ_BINS) $(B)/t/fuzz/gendict
+
+fuzz:
+	@$(MAKE) -s B=build/fuzz CC=clang FUZZ=1 fuzz-bins
+	@sh t/fuzz/run.sh build/fuzz -max_total_time=$(FUZZ_SECONDS)
+
+fuzz-check:
+	@$(MAKE) -s B=build/fuzz CC=clang FUZZ=1 fuzz-bins
+	@FUZZ_FRESH=1 sh t/fuzz/run.sh build/fuzz -runs=$(FUZZ_CHECK_RUNS)
 
 unit: $(UNIT_BIN)
 	$(UNIT_BIN)
@@ -107,5 +143,5 @@ clean:
 distclean: clean
 	rm -f config.h config.mak
 
-.PHONY: all check check-one check-tsan unit howto bench install clean distclean storbench
--include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(B)/storbench.d
+.PHONY: all check check-one check-tsan unit howto bench install clean distclean storbench fuzz fuzz-bins fuzz-check
+-include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(B)/storbench.d $(wildcard $(B)/t/fuzz/*.d)

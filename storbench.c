@@ -223,8 +223,7 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl)
 			return -EINVAL;
 		}
 		rc = sb_parse_cmdline_jobs(cl->jobargs, cl->njobargs, &more);
-		if (!rc)
-			*jl = more;
+		*jl = more; /* also on failure: the caller frees what was parsed */
 	}
 	if (!rc && !cl->njobfiles && !cl->njobargs) {
 		char text[1024];

@@ -201,13 +201,22 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (!len) {
 		uint64_t have;
 		r = existing_size(lf, &have);
+		char where[512];
+		sb_spec_where(s, "filename", where, sizeof(where));
 		if (r) {
-			sb_err(s->name, "cannot get the size of %s: %s", lf->path, strerror(-r));
+			sb_err(where, "job %s: cannot get the size of %s: %s", s->name, lf->path,
+			       strerror(-r));
 			return r;
 		}
 		if (have <= s->offset) {
-			sb_err(s->name, "%s: size is not set and the file %s; set size= or filesize=",
-			       lf->path, lf->exists ? "has no data past offset=" : "does not exist");
+			if (lf->exists)
+				sb_err(where, "job %s: size= is not set and %s has no data past "
+				       "offset=%" PRIu64 " (it holds %" PRIu64 " bytes): set size= "
+				       "or filesize= to the bytes to use", s->name, lf->path, s->offset,
+				       have);
+			else
+				sb_err(where, "job %s: size= is not set and %s does not exist: set "
+				       "size= or filesize= to the bytes to use", s->name, lf->path);
 			return -EINVAL;
 		}
 		len = have - s->offset;
@@ -412,8 +421,11 @@ static int check_multiple(const struct sb_jobspec *s, const char *path, const ch
 {
 	if (v % lbs == 0)
 		return 0;
-	sb_err(s->name, "direct=1 needs %s to be a multiple of the logical block size of %s "
-	       "(%u bytes); %s=%" PRIu64 " is not", opt, path, lbs, opt, v);
+	char where[512], key[32]; /* opt: "offset", "bs (read)", ... */
+	snprintf(key, sizeof(key), "%.*s", (int)strcspn(opt, " "), opt);
+	sb_err(sb_spec_where(s, key, where, sizeof(where)), "job %s: %s=%" PRIu64 ": direct=1 "
+	       "needs it to be a multiple of the logical block size of %s (%u bytes): use a "
+	       "multiple of %u, or direct=0", s->name, opt, v, path, lbs, lbs);
 	return -EINVAL;
 }
 

@@ -114,6 +114,13 @@ static unsigned check_direct(const struct sb_jobctx *c)
 	char where[512], w[300];
 	if (!s->direct)
 		return 0;
+	if (s->offset % DIRECT_ALIGN) {
+		written(c, "offset", w, sizeof(w));
+		sb_err(where_of(c, "offset", where, sizeof(where)), "%s: offset %llu is not a multiple "
+		       "of %u bytes, which direct=1 (O_DIRECT) needs: use a multiple of %u such as 4k, "
+		       "or direct=0", w, (unsigned long long)s->offset, DIRECT_ALIGN, DIRECT_ALIGN);
+		return 1;
+	}
 	for (unsigned d = 0; d < SB_DDIR_N; d++) {
 		uint64_t bad = sb_spec_does(s, d) ? misaligned(s, d) : 0;
 		if (!bad)

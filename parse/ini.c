@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <iniparser.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/log.h"
@@ -19,12 +21,15 @@
 
 #define LINE_MAX_LEN 1000  /* iniparser 4.1 reads lines of up to 1024 bytes */
 #define INCLUDE_DEPTH 16
+#define NUL_MSG "the file holds a NUL byte on this line: job files are text (is it a binary " \
+		"file?); remove the NUL byte"
 
 struct pp {
 	struct sb_ini *ini;
 	int cur;        /* current section index, -1 before the first header */
 	unsigned nerr;
 	int depth;
+	size_t room;    /* bytes the includes may still read (SB_JOBFILE_MAX in all) */
 };
 
 const char *sb_ini_where(char *buf, unsigned len, const char *file, unsigned line)
@@ -231,43 +236,91 @@ static int expand_vars(struct pp *pp, const char *file, unsigned line, const cha
 
 static int pp_text(struct pp *pp, const char *file, const char *text);
 
-static char *read_whole(const char *path, int *err)
+/* what a file that is not a regular file is, for messages */
+static const char *file_kind(mode_t m)
 {
-	FILE *f = fopen(path, "r");
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO (named pipe)";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/* A job file into memory: regular files only (a FIFO or a device could be
+ * endless), at most room bytes (what is left of SB_JOBFILE_MAX).  NULL with
+ * the reason in why on failure; *len is the byte count (the text may hold
+ * NUL bytes: see nul_line). */
+static char *read_whole(const char *path, size_t room, size_t *len, char *why, size_t wlen)
+{
+	struct stat st;
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	if (!f) {
-		*err = errno;
-		return NULL;
+	size_t cap = 0;
+	int fd = -1;
+	*len = 0;
+	/* stat first: a device or FIFO is refused without opening it */
+	if (stat(path, &st) || (S_ISREG(st.st_mode) &&
+	    ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0 || fstat(fd, &st)))) {
+		snprintf(why, wlen, "%s", strerror(errno));
+		goto fail;
 	}
-	errno = 0;
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, wlen, "it is %s, not a regular file: a job file must be a regular file",
+			 file_kind(st.st_mode));
+		goto fail;
+	}
 	for (;;) {
-		if (cap - len < 4096) {
+		if (*len > room || (uint64_t)st.st_size > room) {
+			snprintf(why, wlen, "too big: a job file and everything it includes may hold at "
+				 "most %u MiB together (is this the right file?)", SB_JOBFILE_MAX >> 20);
+			goto fail;
+		}
+		if (cap - *len < 4096) {
 			char *nb = realloc(buf, cap = cap ? 2 * cap : 8192);
 			if (!nb) {
-				free(buf);
-				fclose(f);
-				*err = ENOMEM;
-				return NULL;
+				snprintf(why, wlen, "%s", strerror(ENOMEM));
+				goto fail;
 			}
 			buf = nb;
 		}
-		size_t r = fread(buf + len, 1, cap - len - 1, f);
-		len += r;
+		ssize_t r = read(fd, buf + *len, cap - *len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(why, wlen, "%s", strerror(errno));
+			goto fail;
+		}
 		if (r == 0)
 			break;
+		*len += (size_t)r;
 	}
-	*err = ferror(f) ? (errno ? errno : EIO) : 0;
-	if (!*err && memchr(buf, '\0', len))
-		*err = EILSEQ;
-	fclose(f);
-	if (*err || !buf) {
-		*err = *err ? *err : ENOMEM;
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
+	close(fd);
+	buf[*len] = '\0';
 	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/* the line (1-based; "\n", "\r\n" and a lone "\r" end a line) of the first
+ * NUL byte in text[0..len), or 0 when there is none */
+static unsigned nul_line(const char *text, size_t len)
+{
+	const char *nul = memchr(text, '\0', len);
+	unsigned line = 1;
+	if (!nul)
+		return 0;
+	for (const char *p = text; p < nul; p++) /* p[1] is at most the NUL */
+		if (*p == '\n' || (*p == '\r' && p[1] != '\n'))
+			line++;
+	return line;
 }
 
 static void do_include(struct pp *pp, const char *file, unsigned line, const char *arg)
@@ -287,15 +340,20 @@ static void do_include(struct pp *pp, const char *file, unsigned line, const cha
 		       arg, INCLUDE_DEPTH);
 		return;
 	}
-	int err;
-	char *text = read_whole(path, &err);
+	char why[256];
+	size_t len;
+	char *text = read_whole(path, pp->room, &len, why, sizeof(why));
 	if (!text) {
-		pp_err(pp, file, line, "include %s: cannot read '%s': %s", arg, path, strerror(err));
+		pp_err(pp, file, line, "include %s: cannot read '%s': %s", arg, path, why);
 		return;
 	}
+	pp->room -= len;
 	const char *iname = sb_ini_intern(pp->ini, path);
+	unsigned nul = nul_line(text, len);
+	if (nul)
+		pp_err(pp, iname ? iname : path, nul, NUL_MSG);
 	pp->depth++;
-	if (iname)
+	if (iname && !nul)
 		pp_text(pp, iname, text);
 	pp->depth--;
 	free(text);
@@ -360,16 +418,14 @@ static void pp_line(struct pp *pp, const char *file, unsigned line, char *raw)
 		do_option(pp, file, line, s);
 }
 
+/* "\n", "\r\n" and a lone "\r" each end a line */
 static int pp_text(struct pp *pp, const char *file, const char *text)
 {
 	unsigned lineno = 0;
 	const char *p = text;
 	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		size_t n = strcspn(p, "\r\n");
 		lineno++;
-		if (n && p[n - 1] == '\r')
-			n--;
 		if (n > LINE_MAX_LEN) {
 			pp_err(pp, file, lineno, "line is too long (%zu characters, max %d)", n,
 			       LINE_MAX_LEN);
@@ -379,7 +435,11 @@ static int pp_text(struct pp *pp, const char *file, const char *text)
 			raw[n] = '\0';
 			pp_line(pp, file, lineno, raw);
 		}
-		p = nl ? nl + 1 : p + n;
+		p += n;
+		if (p[0] == '\r' && p[1] == '\n')
+			p += 2;
+		else if (*p)
+			p++;
 	}
 	return pp->nerr ? -EINVAL : 0;
 }
@@ -459,9 +519,9 @@ static int iniparser_round(struct sb_ini *ini, unsigned first, unsigned *nerr)
 	return 0;
 }
 
-int sb_ini_parse_text(struct sb_ini *ini, const char *name, const char *text)
+static int parse_text(struct sb_ini *ini, const char *name, const char *text, size_t room)
 {
-	struct pp pp = { .ini = ini, .cur = -1 };
+	struct pp pp = { .ini = ini, .cur = -1, .room = room };
 	unsigned first = ini->nsec;
 	const char *file = sb_ini_intern(ini, name);
 	if (!file)
@@ -475,15 +535,34 @@ int sb_ini_parse_text(struct sb_ini *ini, const char *name, const char *text)
 	return pp.nerr ? -EINVAL : 0;
 }
 
-int sb_ini_parse_file(struct sb_ini *ini, const char *path)
+int sb_ini_parse_text(struct sb_ini *ini, const char *name, const char *text)
 {
-	int err;
-	char *text = read_whole(path, &err);
-	if (!text) {
-		sb_err(path, "cannot read job file: %s", strerror(err));
+	size_t len = strlen(text);
+	if (len > SB_JOBFILE_MAX) {
+		sb_err(name, "job text too big: a job file and everything it includes may hold at "
+		       "most %u MiB together", SB_JOBFILE_MAX >> 20);
 		return -EINVAL;
 	}
-	int rc = sb_ini_parse_text(ini, path, text);
+	return parse_text(ini, name, text, SB_JOBFILE_MAX - len);
+}
+
+int sb_ini_parse_file(struct sb_ini *ini, const char *path)
+{
+	char why[256];
+	size_t len;
+	char *text = read_whole(path, SB_JOBFILE_MAX, &len, why, sizeof(why));
+	if (!text) {
+		sb_err(path, "cannot read job file: %s", why);
+		return -EINVAL;
+	}
+	unsigned nul = nul_line(text, len);
+	if (nul) {
+		char where[512];
+		sb_err(sb_ini_where(where, sizeof(where), path, nul), NUL_MSG);
+		free(text);
+		return -EINVAL;
+	}
+	int rc = parse_text(ini, path, text, SB_JOBFILE_MAX - len);
 	free(text);
 	return rc;
 }

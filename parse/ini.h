@@ -6,6 +6,11 @@
 #define SB_INI_H
 #include <stdbool.h>
 
+/* A job file and everything it includes may hold at most this many bytes
+ * together; job files must be regular files (not FIFOs, devices or
+ * directories).  Documented in HOWTO.md. */
+#define SB_JOBFILE_MAX (16u << 20)
+
 struct sb_ini_kv {
 	char *key;        /* lowercased, as iniparser stores it */
 	char *value;      /* after ${VAR} expansion; "" for a bare key */

@@ -12,6 +12,7 @@
 #define SB_PCTL_MAX 64     /* percentile_list entries (fio's limit is 20) */
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
+#define SB_OPT_MAX 192     /* upper bound on option-table rows (parse/options.h) */
 
 /* Data directions.  READ/WRITE/TRIM index per-direction arrays. */
 enum sb_ddir {
@@ -194,7 +195,20 @@ struct sb_jobspec {
 	/* appended: sweeps (parse/sweep.h, core/sweep.c); drop_caches above
 	 * also applies before each sweep repetition */
 	unsigned sweep_metric;      /* enum sb_sweep_metric: ranking of sweep points */
+
+	/* appended: where each option was set, by option-table index (file
+	 * NULL: the default), so that checks after parsing (core/files.c) name
+	 * file:line; read it with sb_spec_where() */
+	struct sb_optloc {
+		const char *file;   /* points into sb_joblist.paths */
+		unsigned line;      /* 0: the command line */
+	} loc[SB_OPT_MAX];
 };
+
+/* "file:line" where option opt of s was set, else the job's [section]
+ * "file:line" (or "<cmdline>"); written to buf, which is returned.
+ * Defined in parse/optset.c. */
+const char *sb_spec_where(const struct sb_jobspec *s, const char *opt, char *buf, unsigned len);
 
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };

@@ -12,7 +12,7 @@
 
 #include "parse/jobspec.h"
 
-#define SB_OPT_MAX 192 /* upper bound on rows (per-job bookkeeping arrays) */
+/* SB_OPT_MAX (jobspec.h): upper bound on rows (per-job bookkeeping arrays) */
 
 enum sb_opt_type {
 	SB_OT_STR,         /* char *, owned by the spec */

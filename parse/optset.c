@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "engines/engine.h"
+#include "parse/ini.h"
 #include "parse/options.h"
 #include "parse/value.h"
 
@@ -328,4 +329,13 @@ int sb_spec_copy(struct sb_jobspec *dst, const struct sb_jobspec *src)
 	if (rc)
 		sb_spec_release(dst); /* frees the copies made; NULLs are fine */
 	return rc;
+}
+
+const char *sb_spec_where(const struct sb_jobspec *s, const char *opt, char *buf, unsigned len)
+{
+	const struct sb_option *o = sb_option_find(opt);
+	const struct sb_optloc *l = o ? &s->loc[sb_option_index(o)] : NULL;
+	if (l && l->file)
+		return sb_ini_where(buf, len, l->file, l->line);
+	return sb_ini_where(buf, len, s->file ? s->file : "<cmdline>", s->line);
 }

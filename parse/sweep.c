@@ -317,18 +317,25 @@ static unsigned apply_point(const struct sb_sweep *sw, struct sb_ini *ini, size_
 	return 0;
 }
 
-static unsigned count_points(struct sb_sweep *sw, const char *what)
+/* the number of points; too many: reported at the sweep.* line that overflows */
+static unsigned count_points(struct sb_sweep *sw)
 {
 	size_t n = 1;
+	char where[512];
 	if (sw->ndims > 64) {
-		sb_err(what, "%u options are swept: at most 64", sw->ndims);
+		const struct sb_sweep_dim *d = &sw->dims[64];
+		sb_err(sb_ini_where(where, sizeof(where), d->file, d->line), "sweep.%s: %u options "
+		       "are swept: at most 64; remove sweep.* lines", d->name, sw->ndims);
 		return 1;
 	}
 	for (unsigned d = 0; d < sw->ndims; d++) {
 		n *= sw->dims[d].nvalues;
 		if (n > SB_SWEEP_MAX_POINTS) {
-			sb_err(what, "the sweep has more than %d points: shorten the sweep.* lists "
-			       "or split the job file", SB_SWEEP_MAX_POINTS);
+			const struct sb_sweep_dim *dim = &sw->dims[d];
+			sb_err(sb_ini_where(where, sizeof(where), dim->file, dim->line),
+			       "sweep.%s (%u values): the sweep has more than %d points: shorten the "
+			       "sweep.* lists or split the job file", dim->name, dim->nvalues,
+			       SB_SWEEP_MAX_POINTS);
 			return 1;
 		}
 	}
@@ -357,7 +364,7 @@ unsigned sb_sweep_begin(const struct sb_joblist *jl, struct sb_ini *ini, struct 
 	nerr += check_conflicts(sw, ini);
 	nerr += check_values(sw);
 	if (!nerr)
-		nerr += count_points(sw, what);
+		nerr += count_points(sw);
 	if (!nerr && sw->ndims)
 		nerr += apply_point(sw, ini, 0, NULL);
 	*out = sw;

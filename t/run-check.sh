@@ -1,6 +1,7 @@
 #!/bin/sh
 # make check: the suite on the normal build, again under ASan+UBSan, then a
-# warning-free clang build.  The last line sums every pass.
+# warning-free clang build and a short libFuzzer run of each harness (clang
+# with libFuzzer only; SKIPPED otherwise).  The last line sums every pass.
 MAKE=${MAKE:-make}
 status=0; passed=0; failed=0; skipped=0
 sum() { set -- $(cat "$1"); passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
@@ -23,5 +24,19 @@ if command -v clang >/dev/null 2>&1; then
 else
 	echo "clang build: SKIPPED (clang not installed: apt-get install clang)"; skipped=$((skipped + 1))
 fi
+# a short libFuzzer run of each harness (t/fuzz; make fuzz runs them longer)
+echo "== fuzz: each libFuzzer harness for a fixed number of inputs (build/fuzz/)"
+fuzz_probe='int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }'
+if ! command -v clang >/dev/null 2>&1; then
+	echo "fuzz: SKIPPED (clang not installed: apt-get install clang)"; skipped=$((skipped + 1))
+elif ! echo "$fuzz_probe" | clang -x c -fsanitize=fuzzer -o build/fuzz-probe - >/dev/null 2>&1; then
+	echo "fuzz: SKIPPED (this clang cannot link -fsanitize=fuzzer: install the compiler-rt of this clang, e.g. apt-get install libclang-rt-14-dev)"
+	skipped=$((skipped + 1))
+else
+	rm -f build/fuzz/fuzz-counts
+	$MAKE -s fuzz-check || status=1
+	if [ -f build/fuzz/fuzz-counts ]; then sum build/fuzz/fuzz-counts; else failed=$((failed + 1)); status=1; fi
+fi
+rm -f build/fuzz-probe
 echo "check: $passed passed, $failed failed, $skipped skipped"
 exit $status

@@ -10,6 +10,16 @@ BIN = os.environ.get("SB_BIN", os.path.join(os.path.dirname(__file__), "..", "..
 SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
+# what ASan, LSan and UBSan print: a run that says any of it failed, whatever
+# its exit code (ASan exits 1 by default, which is also "bad job file")
+SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+
+
+def sanitizer_report(stderr):
+    """the sanitizer marker found in stderr, or None"""
+    return next((m for m in SANITIZER_MARKS if m in (stderr or "")), None)
+
+
 class SbCase(unittest.TestCase):
     """A test case with its own scratch directory (self.dir)."""
 
@@ -24,8 +34,10 @@ class SbCase(unittest.TestCase):
         e = dict(os.environ)
         if env:
             e.update(env)
-        return subprocess.run([BIN, *args], cwd=cwd or self.dir, env=e, capture_output=True,
-                              text=True, timeout=timeout)
+        p = subprocess.run([BIN, *args], cwd=cwd or self.dir, env=e, capture_output=True,
+                           text=True, timeout=timeout)
+        self.assertIsNone(sanitizer_report(p.stderr), "sanitizer report:\n" + p.stderr)
+        return p
 
     def write_job(self, text, name="job.ini"):
         path = os.path.join(self.dir, name)

@@ -6,6 +6,8 @@ Every t/jobs/bad/*.ini states what storbench must say about it in comments:
 For each file, `storbench --parse-only FILE` and plain `storbench FILE` run in
 a fresh temporary directory and must exit 1, print those messages on stderr,
 and create no file (parsing happens before anything touches a disk).
+Every run here also fails on a sanitizer report (run-suite.sh runs this file
+against the ASan/UBSan build with leak detection on).
 """
 import glob
 import os
@@ -13,6 +15,8 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+
+from sbtest import sanitizer_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -42,11 +46,22 @@ def snapshot(d):
 
 @unittest.skipUnless(os.access(SB_BIN, os.X_OK), "storbench binary not built: " + SB_BIN)
 class BadJobFiles(unittest.TestCase):
-    def run_sb(self, args, cwd):
+    def run_sb(self, args, cwd, timeout=60):
         env = dict(os.environ)
         env.pop("SB_SURELY_UNSET_VAR_42", None)
-        return subprocess.run([SB_BIN] + args, cwd=cwd, env=env, capture_output=True,
-                              text=True, timeout=60)
+        r = subprocess.run([SB_BIN] + args, cwd=cwd, env=env, capture_output=True,
+                           text=True, timeout=timeout)
+        self.assertIsNone(sanitizer_report(r.stderr), "%s: sanitizer report:\n%s" % (args, r.stderr))
+        return r
+
+    def in_tmp(self, fn):
+        """fn(tmpdir) in a fresh directory that must stay empty"""
+        tmp = tempfile.mkdtemp(prefix="sb-badinput-")
+        try:
+            fn(tmp)
+            self.assertEqual(snapshot(tmp), set(), "files were created in the work dir")
+        finally:
+            shutil.rmtree(tmp)
 
     def check_file(self, path, mode_args):
         want_lines, want_texts = expectations(path)
@@ -106,6 +121,96 @@ class BadJobFiles(unittest.TestCase):
             self.assertEqual(snapshot(tmp), set())
         finally:
             shutil.rmtree(tmp)
+
+    def test_bad_command_line_job_frees_what_it_parsed(self):
+        """issue 9 #9: a refused --name job leaked 4496 bytes (found by LSan)"""
+        def t(tmp):
+            r = self.run_sb(["--name=x", "--sizee=1m"], tmp)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("storbench: <cmdline>: unknown option 'sizee' (did you mean 'size'?)",
+                          r.stderr)
+        self.in_tmp(t)
+
+    def test_lone_cr_ends_a_line(self):
+        """issue 9 #1: a file ending in '\\r' hung the parser at 100% CPU"""
+        def t(tmp):
+            for name, text in (("cr.ini", b"\r"), ("crjob.ini", b"[j]\nfilename=x\nsize=1m\r")):
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(text)
+            r = self.run_sb(["--parse-only", "cr.ini"], tmp, timeout=20)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("cr.ini: no jobs defined", r.stderr)
+            r = self.run_sb(["--parse-only", "crjob.ini"], tmp, timeout=20)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertRegex(r.stdout, r"size += 1048576")
+            # old Mac line ends: every lone CR ends a line, and lines are counted
+            with open(os.path.join(tmp, "mac.ini"), "wb") as f:
+                f.write(b"[j]\rsize=1m\r\rbs=4q\r")
+            r = self.run_sb(["--parse-only", "mac.ini"], tmp, timeout=20)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("storbench: mac.ini:4: bs=4q: invalid size", r.stderr)
+            for n in ("cr.ini", "crjob.ini", "mac.ini"):
+                os.unlink(os.path.join(tmp, n))
+        self.in_tmp(t)
+
+    def test_job_file_must_be_a_regular_file(self):
+        """issue 9 #12: /dev/zero as a job file (or included) was read until memory ran out;
+        a FIFO blocked forever"""
+        def t(tmp):
+            fifo = os.path.join(tmp, "fifo.ini")
+            os.mkfifo(fifo)
+            for path, kind in (("/dev/zero", "a character device"), (fifo, "a FIFO"),
+                               (tmp, "a directory")):
+                r = self.run_sb(["--parse-only", path], tmp, timeout=20)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn("storbench: %s: cannot read job file: it is %s" % (path, kind), r.stderr)
+                self.assertIn("a job file must be a regular file", r.stderr)
+            os.unlink(fifo)
+        self.in_tmp(t)
+
+    def test_job_file_size_is_capped(self):
+        """issue 9 #12: a job file and its includes hold at most 16 MiB together"""
+        def t(tmp):
+            big = os.path.join(tmp, "big.ini")
+            with open(big, "w") as f:
+                f.write("[j]\nsize=1m\n")
+                f.truncate(16 * 1024 * 1024 + 1)  # NULs past the text: the size is refused first
+            r = self.run_sb(["--parse-only", big], tmp, timeout=20)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("%s: cannot read job file: too big" % big, r.stderr)
+            self.assertIn("at most 16 MiB", r.stderr)
+            # two 9 MiB includes: each is fine alone, together too much
+            half = os.path.join(tmp, "half.inc")
+            with open(half, "w") as f:
+                line = "; " + "x" * 1000 + "\n"
+                f.write(line * (9 * 1024 * 1024 // len(line)))
+            main = os.path.join(tmp, "main.ini")
+            with open(main, "w") as f:
+                f.write("[j]\nsize=1m\ninclude half.inc\ninclude half.inc\n")
+            r = self.run_sb(["--parse-only", main], tmp, timeout=60)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("%s:4: include half.inc: cannot read '%s': too big" % (main, half), r.stderr)
+            self.assertNotIn("%s:3:" % main, r.stderr)
+            for n in (big, half, main):
+                os.unlink(n)
+        self.in_tmp(t)
+
+    def test_read_of_empty_file_without_size(self):
+        """issue 9 #11: "has no data past offset=;" lacked the value and file:line"""
+        def t(tmp):
+            r = self.run_sb(["--name=x", "--rw=read", "--filename=/dev/null"], tmp)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("storbench: <cmdline>: job x: size= is not set and /dev/null has no data "
+                          "past offset=0 (it holds 0 bytes): set size= or filesize=", r.stderr)
+            job = os.path.join(tmp, "j.ini")
+            with open(job, "w") as f:
+                f.write("[x]\nrw=read\noffset=4k\nfilename=/dev/null\n")
+            r = self.run_sb([job], tmp)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("storbench: %s:4: job x: size= is not set and /dev/null has no data past "
+                          "offset=4096" % job, r.stderr)
+            os.unlink(job)
+        self.in_tmp(t)
 
     def test_cmdhelp_unknown_option(self):
         r = self.run_sb(["--cmdhelp=iodpeth"], ROOT)

@@ -17,6 +17,7 @@
 #include "os/mounts.h"
 #include "harness.h"
 #include "lib/log.h"
+#include "parse/options.h"
 
 struct sb_jobspec sb_test_default_spec(void);
 
@@ -186,12 +187,18 @@ static void test_direct_misaligned_refused(void)
 	struct sb_results res;
 	s.direct = true;
 	s.bs[SB_DDIR_WRITE] = s.bs_min[SB_DDIR_WRITE] = s.bs_max[SB_DDIR_WRITE] = 1000;
+	/* the message names where bs= was set (issue 9 #11) */
+	s.file = "unit.ini";
+	s.line = 3;
+	s.loc[sb_option_index(sb_option_find("bs"))] = (struct sb_optloc){ "unit.ini", 7 };
 	sb_log_capture(log, sizeof(log));
 	int r = run1(&s, &res);
 	sb_log_capture(NULL, 0);
 	CU_ASSERT_EQUAL(r, -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "logical block size"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "storbench: unit.ini:7: job "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "bs (write)=1000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "or direct=0"));
 	CU_ASSERT_FALSE(exists(p));
 }
 

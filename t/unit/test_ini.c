@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "lib/log.h"
@@ -188,6 +189,101 @@ static void test_include(void)
 	sb_ini_free(&ini);
 }
 
+/* "\n", "\r\n" and a lone "\r" each end one line (a text ending in "\r" hung
+ * the pre-pass: issue 9 #1) */
+static void test_line_ends(void)
+{
+	struct sb_ini ini;
+	CU_ASSERT_EQUAL_FATAL(parse(&ini, "[j]\rsize=1m\r\rbs=4k\r\n\n[k]\r\nrw=read\r"), 0);
+	CU_ASSERT_EQUAL_FATAL(ini.nsec, 2);
+	CU_ASSERT_STRING_EQUAL(ini.sec[0].name, "j");
+	CU_ASSERT_EQUAL(kv(&ini.sec[0], "size")->line, 2);
+	CU_ASSERT_EQUAL(kv(&ini.sec[0], "bs")->line, 4);
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[0], "bs")->value, "4k");
+	CU_ASSERT_EQUAL(ini.sec[1].line, 6);
+	CU_ASSERT_STRING_EQUAL(kv(&ini.sec[1], "rw")->value, "read");
+	sb_ini_free(&ini);
+	CU_ASSERT_EQUAL(parse(&ini, "\r"), 0);
+	CU_ASSERT_EQUAL(ini.nsec, 0);
+	sb_ini_free(&ini);
+}
+
+static void write_bytes(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT(fwrite(data, 1, len, f) == len);
+	fclose(f);
+}
+
+static int parse_path(struct sb_ini *ini, const char *path)
+{
+	memset(ini, 0, sizeof(*ini));
+	logbuf[0] = '\0';
+	sb_log_capture(logbuf, sizeof(logbuf));
+	int rc = sb_ini_parse_file(ini, path);
+	sb_log_capture(NULL, 0);
+	return rc;
+}
+
+/* a NUL byte is reported at its line (lone CRs counted), in the main file
+ * and in an include (issue 9 #11) */
+static void test_nul_byte(void)
+{
+	char path[512], inc[512], want[600];
+	struct sb_ini ini;
+	snprintf(path, sizeof(path), "%s/nul.ini", sb_test_tmpdir());
+	snprintf(inc, sizeof(inc), "%s/nul.inc", sb_test_tmpdir());
+	static const char t1[] = "[j]\r\nsize=1m\rbs=4\0k\n", t2[] = "[j]\ninclude nul.inc\n";
+	write_bytes(path, t1, sizeof(t1) - 1);
+	CU_ASSERT_EQUAL(parse_path(&ini, path), -EINVAL);
+	snprintf(want, sizeof(want), "storbench: %s:3: the file holds a NUL byte", path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, want));
+	sb_ini_free(&ini);
+	write_bytes(inc, "\n\n\0", 3);
+	write_bytes(path, t2, sizeof(t2) - 1);
+	CU_ASSERT_EQUAL(parse_path(&ini, path), -EINVAL);
+	snprintf(want, sizeof(want), "storbench: %s:3: the file holds a NUL byte", inc);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, want));
+	sb_ini_free(&ini);
+}
+
+/* job files are regular files, 16 MiB with their includes (issue 9 #12) */
+static void test_file_kind_and_size(void)
+{
+	char path[512], want[600];
+	struct sb_ini ini;
+	CU_ASSERT_EQUAL(parse_path(&ini, "/dev/zero"), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "storbench: /dev/zero: cannot read job file: it is a "
+				      "character device, not a regular file"));
+	sb_ini_free(&ini);
+	snprintf(path, sizeof(path), "%s/inczero.ini", sb_test_tmpdir());
+	write_file(path, "[j]\nsize=1m\ninclude /dev/zero\n");
+	CU_ASSERT_EQUAL(parse_path(&ini, path), -EINVAL);
+	snprintf(want, sizeof(want), "storbench: %s:3: include /dev/zero: cannot read '/dev/zero': "
+		 "it is a character device", path);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, want));
+	sb_ini_free(&ini);
+	/* exactly the limit is fine; one byte more is not */
+	snprintf(path, sizeof(path), "%s/big.ini", sb_test_tmpdir());
+	char *big = malloc(SB_JOBFILE_MAX + 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+	memset(big, ' ', SB_JOBFILE_MAX + 1);
+	memcpy(big, "[j]\nsize=1m\n", 12);
+	for (size_t i = 100; i < SB_JOBFILE_MAX; i += 900)
+		big[i] = '\n';
+	write_bytes(path, big, SB_JOBFILE_MAX);
+	CU_ASSERT_EQUAL(parse_path(&ini, path), 0);
+	sb_ini_free(&ini);
+	write_bytes(path, big, SB_JOBFILE_MAX + 1);
+	free(big);
+	CU_ASSERT_EQUAL(parse_path(&ini, path), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "cannot read job file: too big: a job file and "
+				      "everything it includes may hold at most 16 MiB together"));
+	sb_ini_free(&ini);
+	unlink(path);
+}
+
 static CU_TestInfo tests[] = {
 	{ "sections, lines, repeats", test_sections_and_lines },
 	{ "values survive iniparser", test_values_round_trip },
@@ -195,6 +291,9 @@ static CU_TestInfo tests[] = {
 	{ "${A:-${B:-x}} nested", test_var_nested },
 	{ "pre-pass errors", test_errors },
 	{ "include", test_include },
+	{ "\\n, \\r\\n and a lone \\r end lines", test_line_ends },
+	{ "NUL byte reported at its line", test_nul_byte },
+	{ "regular files of at most 16 MiB", test_file_kind_and_size },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(ini, tests)

@@ -171,7 +171,8 @@ static void test_unreadable(void)
 				      "file: No such file or directory"));
 	sb_joblist_free(&jl);
 	CU_ASSERT_EQUAL(parse_one("t/jobs", &jl), -EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "t/jobs: cannot read job file: Is a directory"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "t/jobs: cannot read job file: it is a directory, "
+				      "not a regular file"));
 	sb_joblist_free(&jl);
 }
 
