@@ -150,8 +150,8 @@ int sb_collect_groups(struct sb_results *res)
 		if (k == res->ngroups) {
 			struct sb_group_result *g = &res->groups[res->ngroups++];
 			g->groupid = jr->groupid;
-			g->kb_base = jr->spec->kb_base ? jr->spec->kb_base : 1024;
-			g->unit_base = jr->spec->unit_base;
+			g->kb_base = jr->spec && jr->spec->kb_base ? jr->spec->kb_base : 1024;
+			g->unit_base = jr->spec ? jr->spec->unit_base : 0;
 			for (int d = 0; d < SB_DDIR_N; d++)
 				g->dir[d].min_bw = g->dir[d].min_run_ms = UINT64_MAX;
 		}
