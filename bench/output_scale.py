@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Output time against the number of jobs: numjobs=N on the null engine (4k
 random reads, runtime=1s), written as normal, terse and JSON.  The I/O ends
-at the JSON's "timestamp_ms" (the wall clock when the results were
-collected); everything from there to the exit of storbench is output (and
-teardown).  JSON is always written last, so normal and terse are timed as
+at the JSON's "timestamp_ms" (the wall clock when the threads' results start
+being collected); everything from there to the exit of storbench counts:
+collecting the results, writing them and freeing them.  JSON is always written last, so normal and terse are timed as
 "FORMAT,json" minus "json" alone.  The issue's target (issue 9, defect 13):
 numjobs=4096 writes its normal and JSON output in under 1 s.  Not a test:
 nothing fails on a timing.
