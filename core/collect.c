@@ -53,32 +53,43 @@ void sb_collect_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t
 		jr->elapsed_s = (last - first + 500000000ull) / 1000000000ull;
 }
 
-static size_t count_results(const struct sb_joblist *jl, const struct sb_thread *th, unsigned n)
+/* Threads [*from, *to) of job j: threads are started job by job, so the
+ * search goes on from the previous job's end (from the start if not: any
+ * order is right, file order is linear). */
+static void thread_range(const struct sb_thread *th, unsigned n, size_t j, unsigned *from,
+			 unsigned *to)
 {
-	size_t cnt = 0;
-	for (size_t j = 0; j < jl->njobs; j++) {
-		unsigned k = 0;
-		for (unsigned i = 0; i < n; i++)
-			k += th[i].job == j;
-		cnt += jl->jobs[j].group_reporting || k == 0 ? 1 : k;
+	unsigned f = *to;
+	while (f < n && th[f].job != j)
+		f++;
+	if (f == n)
+		for (f = 0; f < n && th[f].job != j; f++)
+			;
+	if (f == n) { /* no thread: an empty range where the search stands */
+		*from = *to;
+		return;
 	}
-	return cnt;
+	for (*to = f; *to < n && th[*to].job == j; (*to)++)
+		;
+	*from = f;
 }
 
 static int fill_jobs(struct sb_results *res, const struct sb_joblist *jl,
 		     const struct sb_thread *th, unsigned n)
 {
-	size_t cnt = count_results(jl, th, n);
+	size_t cnt = 0;
+	unsigned from = 0, to = 0;
+	for (size_t j = 0; j < jl->njobs; j++) {
+		thread_range(th, n, j, &from, &to);
+		cnt += jl->jobs[j].group_reporting || from == to ? 1 : to - from;
+	}
 	res->jobs = calloc(cnt ? cnt : 1, sizeof(*res->jobs));
 	if (!res->jobs)
 		return -ENOMEM;
+	to = 0;
 	for (size_t j = 0; j < jl->njobs; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];
-		unsigned from = 0, to;
-		while (from < n && th[from].job != j)
-			from++;
-		for (to = from; to < n && th[to].job == j; to++)
-			;
+		thread_range(th, n, j, &from, &to);
 		if (s->group_reporting || from == to) {
 			sb_collect_job(&res->jobs[res->njobs++], s, j, th, from, to);
 			continue;
@@ -89,25 +100,26 @@ static int fill_jobs(struct sb_results *res, const struct sb_joblist *jl,
 	return 0;
 }
 
-static void fill_group(struct sb_group_result *g, const struct sb_results *res)
+static void add_to_group(struct sb_group_result *g, const struct sb_job_result *jr)
 {
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		struct sb_group_dir *gd = &g->dir[d];
-		gd->min_bw = gd->min_run_ms = UINT64_MAX;
-		for (size_t i = 0; i < res->njobs; i++) {
-			const struct sb_job_result *jr = &res->jobs[i];
-			if (jr->groupid != g->groupid)
-				continue;
-			uint64_t bytes = jr->st.io_bytes[d];
-			gd->io_bytes += bytes;
-			if (!jr->runtime_ms[d])
-				continue;
-			uint64_t bw = bytes * 1000 / jr->runtime_ms[d];
-			gd->min_bw = bw < gd->min_bw ? bw : gd->min_bw;
-			gd->max_bw = bw > gd->max_bw ? bw : gd->max_bw;
-			gd->min_run_ms = jr->runtime_ms[d] < gd->min_run_ms ? jr->runtime_ms[d] : gd->min_run_ms;
-			gd->max_run_ms = jr->runtime_ms[d] > gd->max_run_ms ? jr->runtime_ms[d] : gd->max_run_ms;
-		}
+		uint64_t bytes = jr->st.io_bytes[d];
+		gd->io_bytes += bytes;
+		if (!jr->runtime_ms[d])
+			continue;
+		uint64_t bw = bytes * 1000 / jr->runtime_ms[d];
+		gd->min_bw = bw < gd->min_bw ? bw : gd->min_bw;
+		gd->max_bw = bw > gd->max_bw ? bw : gd->max_bw;
+		gd->min_run_ms = jr->runtime_ms[d] < gd->min_run_ms ? jr->runtime_ms[d] : gd->min_run_ms;
+		gd->max_run_ms = jr->runtime_ms[d] > gd->max_run_ms ? jr->runtime_ms[d] : gd->max_run_ms;
+	}
+}
+
+static void finish_group(struct sb_group_result *g)
+{
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		struct sb_group_dir *gd = &g->dir[d];
 		if (gd->min_bw == UINT64_MAX)
 			gd->min_bw = 0;
 		if (gd->min_run_ms == UINT64_MAX)
@@ -117,8 +129,11 @@ static void fill_group(struct sb_group_result *g, const struct sb_results *res)
 	}
 }
 
+/* One pass over the jobs: a group's jobs follow each other in file order,
+ * so the previous job's group is tried first (any order stays right). */
 int sb_collect_groups(struct sb_results *res)
 {
+	size_t last = 0;
 	free(res->groups);
 	res->ngroups = 0;
 	res->groups = calloc(res->njobs ? res->njobs : 1, sizeof(*res->groups));
@@ -126,17 +141,23 @@ int sb_collect_groups(struct sb_results *res)
 		return -ENOMEM;
 	for (size_t i = 0; i < res->njobs; i++) {
 		const struct sb_job_result *jr = &res->jobs[i];
-		bool seen = false;
-		for (size_t k = 0; k < res->ngroups && !seen; k++)
-			seen = res->groups[k].groupid == jr->groupid;
-		if (seen)
-			continue;
-		struct sb_group_result *g = &res->groups[res->ngroups++];
-		g->groupid = jr->groupid;
-		g->kb_base = jr->spec->kb_base ? jr->spec->kb_base : 1024;
-		g->unit_base = jr->spec->unit_base;
-		fill_group(g, res);
+		size_t k = last;
+		if (k >= res->ngroups || res->groups[k].groupid != jr->groupid)
+			for (k = 0; k < res->ngroups && res->groups[k].groupid != jr->groupid; k++)
+				;
+		if (k == res->ngroups) {
+			struct sb_group_result *g = &res->groups[res->ngroups++];
+			g->groupid = jr->groupid;
+			g->kb_base = jr->spec && jr->spec->kb_base ? jr->spec->kb_base : 1024;
+			g->unit_base = jr->spec ? jr->spec->unit_base : 0;
+			for (int d = 0; d < SB_DDIR_N; d++)
+				g->dir[d].min_bw = g->dir[d].min_run_ms = UINT64_MAX;
+		}
+		add_to_group(&res->groups[k], jr);
+		last = k;
 	}
+	for (size_t k = 0; k < res->ngroups; k++)
+		finish_group(&res->groups[k]);
 	return 0;
 }
 

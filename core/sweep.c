@@ -4,9 +4,13 @@
  * the ones the sweep created are removed once, at the end).  Before each
  * repetition: sync(), and with drop_caches=1 (the default) a write of "1" to
  * /proc/sys/vm/drop_caches; without the right to, a warning, once, if the
- * job file asked for it (the report always says whether caches were dropped). */
+ * job file asked for it (the report always says whether caches were dropped).
+ * Each repetition is folded into its point as it ends (its summary kept, its
+ * jobs merged into the point's, its own results released), so memory grows
+ * with the points' merged results, not with every repetition's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/collect.h"
 #include "core/files.h"
 #include "core/run.h"
 #include "core/sweep.h"
@@ -25,6 +30,8 @@
 #include "lib/timeutil.h"
 #include "os/scratch.h"
 #include "parse/sweep.h"
+
+#define SWEEP_MMAP_THRESHOLD (128 * 1024) /* glibc's initial value */
 
 static const char *drop_path = "/proc/sys/vm/drop_caches";
 static volatile sig_atomic_t stop_requested;
@@ -88,42 +95,124 @@ static bool rep_dir(const struct sb_results *res, int d, double *bw, double *iop
 	return true;
 }
 
-static void summarize_dir(struct sb_sweep_point_result *pr, int d, struct sb_hist *h)
+/* the clat of direction d over every job of res: stats and histogram */
+static void jobs_clat(const struct sb_results *res, int d, struct sb_stat *clat, struct sb_hist *h)
 {
-	struct sb_sweep_dirsum *ds = &pr->dir[d];
-	struct sb_stat clat;
-	unsigned n = 0;
-	memset(ds, 0, sizeof(*ds));
+	sb_stat_init(clat);
 	memset(h, 0, sizeof(*h));
-	sb_stat_init(&clat);
-	for (unsigned r = 0; r < pr->nreps; r++) {
-		const struct sb_results *res = &pr->reps[r].res;
-		double bw = 0, iops = 0;
-		uint64_t bytes;
-		if (!rep_dir(res, d, &bw, &iops, &bytes))
-			continue;
-		for (size_t j = 0; j < res->njobs; j++) {
-			sb_hist_merge(h, &res->jobs[j].st.clat_h[d]);
-			sb_stat_merge(&clat, &res->jobs[j].st.clat[d]);
-		}
-		ds->io_bytes += bytes;
-		ds->bw_mean += bw;
-		ds->iops_mean += iops;
-		ds->bw_min = (!n || bw < ds->bw_min) ? bw : ds->bw_min;
-		ds->bw_max = bw > ds->bw_max ? bw : ds->bw_max;
-		ds->iops_min = (!n || iops < ds->iops_min) ? iops : ds->iops_min;
-		ds->iops_max = iops > ds->iops_max ? iops : ds->iops_max;
-		n++;
+	for (size_t j = 0; j < res->njobs; j++) {
+		sb_hist_merge(h, &res->jobs[j].st.clat_h[d]);
+		sb_stat_merge(clat, &res->jobs[j].st.clat[d]);
 	}
-	if (!n)
+}
+
+/* the repetition's summary, from its full results */
+static void rep_summary(struct sb_sweep_rep *rep, struct sb_hist *h)
+{
+	const struct sb_results *res = &rep->res;
+	rep->dirs = 0;
+	rep->error = 0;
+	for (size_t j = 0; j < res->njobs && !rep->error; j++)
+		rep->error = res->jobs[j].error;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		struct sb_sweep_repdir *rd = &rep->dir[d];
+		struct sb_stat clat;
+		memset(rd, 0, sizeof(*rd));
+		if (!rep_dir(res, d, &rd->bw, &rd->iops, &rd->io_bytes))
+			continue;
+		rep->dirs |= 1u << d;
+		jobs_clat(res, d, &clat, h);
+		rd->clat_mean_ns = clat.n ? clat.mean : 0.0;
+		rd->clat_p50_ns = h->n ? sb_hist_percentile(h, 50.0) : 0;
+		rd->clat_p99_ns = h->n ? sb_hist_percentile(h, 99.0) : 0;
+		rd->clat_p99_9_ns = h->n ? sb_hist_percentile(h, 99.9) : 0;
+		for (size_t j = 0; j < res->njobs; j++)
+			if (res->jobs[j].runtime_ms[d] > rd->runtime_ms)
+				rd->runtime_ms = res->jobs[j].runtime_ms[d];
+	}
+}
+
+/* at most max samples: neighbours merged, stride by stride */
+static void thin_series(struct sb_job_result *j, unsigned max)
+{
+	unsigned stride, n = 0;
+	if (j->nts <= max)
 		return;
-	pr->dirs |= 1u << d;
-	ds->io_bytes /= n;
-	ds->bw_mean /= n;
-	ds->iops_mean /= n;
-	ds->clat_mean_ns = clat.n ? clat.mean : 0.0;
-	ds->clat_p50_ns = h->n ? sb_hist_percentile(h, 50.0) : 0;
-	ds->clat_p99_ns = h->n ? sb_hist_percentile(h, 99.0) : 0;
+	stride = (j->nts + max - 1) / max;
+	for (unsigned i = 0; i < j->nts; i += stride) {
+		struct sb_ts_sample t = j->ts[i];
+		for (unsigned k = i + 1; k < i + stride && k < j->nts; k++)
+			sb_ts_merge(&t, &j->ts[k]);
+		j->ts[n++] = t;
+	}
+	j->nts = n;
+	struct sb_ts_sample *small = realloc(j->ts, n * sizeof(*small));
+	if (small)
+		j->ts = small;
+}
+
+/* m += r: one job, a later repetition of it.  Repetitions run one after
+ * the other: runtimes add (bw and IOPS come out as totals over total
+ * time), bw/iops samples merge as samples, CPU percentages are weighted by
+ * runtime. */
+static void merge_job(struct sb_job_result *m, const struct sb_job_result *r)
+{
+	struct sb_stat bw[SB_DDIR_N], iops[SB_DDIR_N];
+	uint64_t run_ns[SB_DDIR_N];
+	double wm = (double)m->job_runtime_ms, wr = (double)r->job_runtime_ms;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		bw[d] = m->st.bw_samples[d];
+		iops[d] = m->st.iops_samples[d];
+		run_ns[d] = m->st.runtime_ns[d] + r->st.runtime_ns[d];
+	}
+	sb_tstats_merge(&m->st, &r->st);
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		m->st.bw_samples[d] = bw[d];
+		m->st.iops_samples[d] = iops[d];
+		sb_stat_merge(&m->st.bw_samples[d], &r->st.bw_samples[d]);
+		sb_stat_merge(&m->st.iops_samples[d], &r->st.iops_samples[d]);
+		m->st.runtime_ns[d] = run_ns[d];
+		m->runtime_ms[d] += r->runtime_ms[d];
+	}
+	if (wm + wr > 0) {
+		m->usr_cpu = (m->usr_cpu * wm + r->usr_cpu * wr) / (wm + wr);
+		m->sys_cpu = (m->sys_cpu * wm + r->sys_cpu * wr) / (wm + wr);
+	}
+	m->job_runtime_ms += r->job_runtime_ms;
+	m->elapsed_s += r->elapsed_s;
+	if (!m->error && r->error)
+		m->error = r->error; /* its details: st.err, merged above */
+}
+
+int sb_sweep_fold_rep(struct sb_sweep_point_result *pr, struct sb_sweep_rep *rep)
+{
+	struct sb_results *res = &rep->res, *m = &pr->merged;
+	struct sb_hist *h = malloc(sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	rep_summary(rep, h);
+	free(h);
+	if (!m->jobs) {
+		/* the first repetition's jobs become the point's */
+		*m = *res;
+		memset(res, 0, sizeof(*res));
+		for (size_t j = 0; j < m->njobs; j++)
+			thin_series(&m->jobs[j], SB_SWEEP_TS_MAX);
+		struct sb_results rest = { .host = m->host, .interim = m->interim,
+					   .ninterim = m->ninterim, .disks = m->disks };
+		m->host = NULL;
+		m->interim = NULL;
+		m->ninterim = 0;
+		m->disks = NULL;
+		m->ndisks = 0;
+		sb_results_free(&rest);
+	} else {
+		for (size_t j = 0; j < m->njobs && j < res->njobs; j++)
+			merge_job(&m->jobs[j], &res->jobs[j]);
+		m->interrupted |= res->interrupted;
+		sb_results_free(res);
+	}
+	return sb_collect_groups(m);
 }
 
 void sb_sweep_summarize(struct sb_sweep_point_result *pr, unsigned metric)
@@ -132,16 +221,44 @@ void sb_sweep_summarize(struct sb_sweep_point_result *pr, unsigned metric)
 	pr->dirs = 0;
 	pr->error = 0;
 	pr->wall_ns = pr->io_ns = pr->sync_ns = 0;
+	memset(pr->dir, 0, sizeof(pr->dir));
 	for (unsigned r = 0; r < pr->nreps; r++) {
 		const struct sb_sweep_rep *rep = &pr->reps[r];
 		pr->wall_ns += rep->wall_ns;
 		pr->io_ns += rep->io_ns;
 		pr->sync_ns += rep->sync_ns;
-		for (size_t j = 0; j < rep->res.njobs && !pr->error; j++)
-			pr->error = rep->res.jobs[j].error;
+		if (!pr->error)
+			pr->error = rep->error;
 	}
-	for (int d = 0; d < SB_DDIR_N && h; d++)
-		summarize_dir(pr, d, h);
+	for (int d = 0; d < SB_DDIR_N && h; d++) {
+		struct sb_sweep_dirsum *ds = &pr->dir[d];
+		struct sb_stat clat;
+		unsigned n = 0;
+		for (unsigned r = 0; r < pr->nreps; r++) {
+			const struct sb_sweep_repdir *rd = &pr->reps[r].dir[d];
+			if (!(pr->reps[r].dirs & (1u << d)))
+				continue;
+			ds->io_bytes += rd->io_bytes;
+			ds->bw_mean += rd->bw;
+			ds->iops_mean += rd->iops;
+			ds->bw_min = (!n || rd->bw < ds->bw_min) ? rd->bw : ds->bw_min;
+			ds->bw_max = rd->bw > ds->bw_max ? rd->bw : ds->bw_max;
+			ds->iops_min = (!n || rd->iops < ds->iops_min) ? rd->iops : ds->iops_min;
+			ds->iops_max = rd->iops > ds->iops_max ? rd->iops : ds->iops_max;
+			n++;
+		}
+		if (!n)
+			continue;
+		pr->dirs |= 1u << d;
+		ds->io_bytes /= n;
+		ds->bw_mean /= n;
+		ds->iops_mean /= n;
+		/* every repetition's completions: the merged jobs hold them all */
+		jobs_clat(&pr->merged, d, &clat, h);
+		ds->clat_mean_ns = clat.n ? clat.mean : 0.0;
+		ds->clat_p50_ns = h->n ? sb_hist_percentile(h, 50.0) : 0;
+		ds->clat_p99_ns = h->n ? sb_hist_percentile(h, 99.0) : 0;
+	}
 	free(h);
 	/* the point's score: both directions' bw or IOPS together, or its
 	 * worst p99 (negated: higher is better everywhere) */
@@ -363,7 +480,11 @@ static int run_point(struct ctx *c, size_t p, struct sb_sweep_point_result *pr)
 		rep->sync_ns = t1 - t0;
 		rep->wall_ns = t2 - t1;
 		rep->io_ns = io_time_ns(&rep->res);
-		if (rep->res.interrupted)
+		bool interrupted = rep->res.interrupted;
+		r = sb_sweep_fold_rep(pr, rep); /* releases the repetition's results */
+		if (r)
+			return sb_err("sweep", "out of memory"), r;
+		if (interrupted)
 			return 0;
 	}
 	sb_sweep_summarize(pr, c->sr->metric);
@@ -374,6 +495,7 @@ static void point_free(struct sb_sweep_point_result *pr)
 {
 	for (unsigned k = 0; pr->reps && k < pr->nreps; k++)
 		sb_results_free(&pr->reps[k].res);
+	sb_results_free(&pr->merged);
 	free(pr->reps);
 	free(pr->specs);
 	memset(pr, 0, sizeof(*pr));
@@ -447,6 +569,13 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 	}
 	if ((rc = check_points(c.sw)) != 0)
 		return rc;
+	/* Hundreds of sb_run calls, each allocating and freeing up to hundreds
+	 * of MB of I/O buffers and statistics, interleaved with the points'
+	 * small results that stay: glibc's adaptive mmap threshold would move
+	 * those buffers into the heap after the first free, where the results
+	 * pin them (1.3 GB for jobs/nvme-sweep.ini).  A fixed threshold keeps
+	 * every large block in its own mapping, returned when freed. */
+	mallopt(M_MMAP_THRESHOLD, SWEEP_MMAP_THRESHOLD);
 	stop_requested = 0;
 	sb_files_defer_keep(true);
 	sigemptyset(&sa.sa_mask);

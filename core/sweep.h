@@ -21,8 +21,14 @@ void sb_sweep_results_free(struct sb_sweep_results *sr);
 /* A job of some point ended with an I/O error. */
 bool sb_sweep_had_errors(const struct sb_sweep_results *sr);
 
-/* From pr's repetitions: per-direction bw/IOPS mean/min/max and clat
- * p50/p99, dirs, error, time sums and score (by metric). */
+/* A finished repetition rep of pr (after its sb_run, with its timings set):
+ * its summary goes into rep (dirs, error, dir[]), its jobs are merged into
+ * pr->merged (the first repetition's become them) and its results are
+ * released; pr->merged's groups are recomputed.  0 or -ENOMEM. */
+int sb_sweep_fold_rep(struct sb_sweep_point_result *pr, struct sb_sweep_rep *rep);
+/* From pr's folded repetitions and merged jobs: per-direction bw/IOPS
+ * mean/min/max and clat p50/p99, dirs, error, time sums and score (by
+ * metric). */
 void sb_sweep_summarize(struct sb_sweep_point_result *pr, unsigned metric);
 /* sr->best[d]: the error-free point with the best value of direction d by
  * sr->metric (bw, iops: highest; clat_p99: lowest); -1 if none moved d. */

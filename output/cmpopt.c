@@ -246,7 +246,7 @@ static void fmt_opt(const struct cmp_opt *o, const struct sb_jobspec *s, char *b
 }
 
 /* engines whose queue() always completes: the queue depth does nothing */
-static int sync_engine(const struct sb_jobspec *s)
+int sb_cmp_sync_engine(const struct sb_jobspec *s)
 {
 	static const char *const names[] = { "sync", "psync", "mmap", "null" };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -258,7 +258,7 @@ static int sync_engine(const struct sb_jobspec *s)
 unsigned sb_cmp_diff(const struct sb_jobspec *a, const struct sb_jobspec *b, const char **first)
 {
 	char va[SB_CMP_VALUE_MAX], vb[SB_CMP_VALUE_MAX];
-	int no_qdepth = sync_engine(a) || sync_engine(b);
+	int no_qdepth = sb_cmp_sync_engine(a) || sb_cmp_sync_engine(b);
 	unsigned n = 0;
 	if (first)
 		*first = NULL;
@@ -284,4 +284,46 @@ char *sb_cmp_value(const struct sb_jobspec *s, const char *name, char *buf, size
 		if (!strcmp(opts[k].name, name))
 			fmt_opt(&opts[k], s, buf, len);
 	return buf;
+}
+
+unsigned sb_cmp_nopts(void)
+{
+	return (unsigned)NOPTS;
+}
+
+const char *sb_cmp_opt_name(unsigned k)
+{
+	return k < NOPTS ? opts[k].name : NULL;
+}
+
+bool sb_cmp_opt_qdepth(unsigned k)
+{
+	return k < NOPTS && opts[k].qdepth;
+}
+
+/* FNV-1a over the text, then splitmix64's finalizer to spread the bits */
+static uint64_t hash_str(const char *v)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *v; v++)
+		h = (h ^ (unsigned char)*v) * 0x100000001b3ull;
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
+}
+
+void sb_cmp_hashes(const struct sb_jobspec *s, uint64_t *h)
+{
+	char v[SB_CMP_VALUE_MAX];
+	int sync = sb_cmp_sync_engine(s);
+	for (size_t k = 0; k < NOPTS; k++) {
+		if (opts[k].qdepth && sync) {
+			h[k] = 0;
+			continue;
+		}
+		fmt_opt(&opts[k], s, v, sizeof(v));
+		h[k] = hash_str(v);
+	}
 }

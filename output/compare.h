@@ -17,6 +17,7 @@
  * Private to output/: normal and JSON writers read the same numbers. */
 #ifndef SB_OUT_COMPARE_H
 #define SB_OUT_COMPARE_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,18 @@ void sb_cmp_free(struct sb_cmp *c);
 /* Options in which a and b differ, after the no-effect rule above; *first
  * (if not NULL) gets the name of the first one (NULL when none). */
 unsigned sb_cmp_diff(const struct sb_jobspec *a, const struct sb_jobspec *b, const char **first);
+/* For grouping jobs without comparing every pair (compare.c): the options
+ * compared, by index 0 .. sb_cmp_nopts()-1, in the order sb_cmp_diff checks
+ * them; whether option k is a queue-depth option (ignored when either job
+ * uses a synchronous engine); and a 64-bit hash of each option's value in
+ * job-file syntax, h[sb_cmp_nopts()], with 0 for the queue-depth options of
+ * a synchronous engine.  Two jobs differ in option k (before the no-effect
+ * rule) when their hashes differ, but for a 64-bit collision. */
+unsigned sb_cmp_nopts(void);
+const char *sb_cmp_opt_name(unsigned k);
+bool sb_cmp_opt_qdepth(unsigned k);
+int sb_cmp_sync_engine(const struct sb_jobspec *s);
+void sb_cmp_hashes(const struct sb_jobspec *s, uint64_t *h);
 /* The value of option name in s, in job-file syntax ("4k", "io_uring",
  * "randread"); "" for an unknown name.  Returns buf. */
 char *sb_cmp_value(const struct sb_jobspec *s, const char *name, char *buf, size_t len);

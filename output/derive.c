@@ -19,35 +19,60 @@ static const double default_pctl[] = {
 	1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99,
 };
 
-/* I/Os of all directions with total latency below limit_ns */
-static double count_below(const struct sb_tstats *st, uint64_t limit_ns)
+/* I/Os of all directions with total latency below each of limits[0..n)
+ * (ascending): one pass over each histogram, not one per limit (the
+ * latency distribution is written for every job: numjobs=4096). */
+static void counts_below(const struct sb_tstats *st, const uint64_t *limits, unsigned n,
+			 double *out)
 {
-	double n = 0.0;
-	for (int d = 0; d < SB_DDIR_N; d++)
-		n += sb_hist_pct_below(&st->lat_h[d], limit_ns) * (double)st->lat_h[d].n / 100.0;
-	return n;
+	for (unsigned k = 0; k < n; k++)
+		out[k] = 0.0;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		const struct sb_hist *h = &st->lat_h[d];
+		uint64_t below = 0;
+		unsigned i = 0;
+		if (!h->n)
+			continue;
+		for (unsigned k = 0; k < n; k++) {
+			while (i < SB_HIST_NBUCKETS && sb_hist_bucket_value(i) < limits[k])
+				below += h->bucket[i++];
+			out[k] += (double)below;
+		}
+	}
 }
 
-static void dist_scale(const struct sb_tstats *st, uint64_t scale, unsigned nb, double lower,
-		       double total, double *out)
+/* out[k]: percent of the I/Os between upper[k-1] (lower for k = 0) and upper[k] */
+static void dist_scale(const double *upper, unsigned nb, double lower, double total, double *out)
 {
 	for (unsigned k = 0; k < nb; k++) {
-		double upper = lat_edges[k] ? count_below(st, lat_edges[k] * scale) : total;
-		out[k] = total > 0 ? 100.0 * (upper - lower) / total : 0.0;
+		out[k] = total > 0 ? 100.0 * (upper[k] - lower) / total : 0.0;
 		if (out[k] < 0)
 			out[k] = 0;
-		lower = upper;
+		lower = upper[k];
 	}
 }
 
 void sb_out_latdist(const struct sb_tstats *st, struct sb_latdist *out)
 {
-	double total = 0.0;
+	/* the ns, us and ms edges, ascending; the last ms bucket is open */
+	enum { NL = SB_LAT_NS_N + SB_LAT_US_N + SB_LAT_MS_N - 1 };
+	uint64_t limits[NL];
+	double below[NL + 1], total = 0.0;
+	unsigned n = 0;
+	for (unsigned k = 0; k < SB_LAT_NS_N; k++)
+		limits[n++] = lat_edges[k];
+	for (unsigned k = 0; k < SB_LAT_US_N; k++)
+		limits[n++] = lat_edges[k] * 1000;
+	for (unsigned k = 0; k < SB_LAT_MS_N - 1; k++)
+		limits[n++] = lat_edges[k] * 1000000;
 	for (int d = 0; d < SB_DDIR_N; d++)
 		total += (double)st->lat_h[d].n;
-	dist_scale(st, 1, SB_LAT_NS_N, 0.0, total, out->ns);
-	dist_scale(st, 1000, SB_LAT_US_N, count_below(st, 1000), total, out->us);
-	dist_scale(st, 1000000, SB_LAT_MS_N, count_below(st, 1000000), total, out->ms);
+	counts_below(st, limits, NL, below);
+	below[NL] = total;
+	dist_scale(below, SB_LAT_NS_N, 0.0, total, out->ns);
+	dist_scale(below + SB_LAT_NS_N, SB_LAT_US_N, below[SB_LAT_NS_N - 1], total, out->us);
+	dist_scale(below + SB_LAT_NS_N + SB_LAT_US_N, SB_LAT_MS_N,
+		   below[SB_LAT_NS_N + SB_LAT_US_N - 1], total, out->ms);
 }
 
 void sb_out_depthdist(const uint64_t counts[SB_DEPTH_BUCKETS], double pct[SB_DEPTH_BUCKETS])
@@ -75,6 +100,10 @@ double sb_out_iops(const struct sb_job_result *j, int d)
 
 const struct sb_group_result *sb_out_group(const struct sb_results *r, unsigned groupid)
 {
+	/* groups are numbered 0, 1, ... in order: found at once, not by a
+	 * search per job (numjobs=4096 with stonewall: 4096 groups) */
+	if (groupid < r->ngroups && r->groups[groupid].groupid == groupid)
+		return &r->groups[groupid];
 	for (size_t i = 0; i < r->ngroups; i++)
 		if (r->groups[i].groupid == groupid)
 			return &r->groups[i];

@@ -2,8 +2,9 @@
  * and direction (the swept values as columns, bandwidth mean/min/max over
  * the repetitions, GiB/s as DeepSpeed computes it, IOPS, clat p50/p99),
  * sorted by sweep_metric, then the best point per direction printed as a
- * job-file fragment.  JSON: "sweep" with every point (values, summary,
- * timings and its repetitions' fio-style job objects) and "best". */
+ * job-file fragment.  JSON: "sweep" with every point (values, summary, each
+ * repetition's timings and summary, and its fio-style job objects, each
+ * merged over the repetitions) and "best". */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -198,6 +199,23 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
+static void json_repdir(struct sb_jw *w, const char *key, const struct sb_sweep_repdir *rd)
+{
+	sb_jw_obj_begin(w, key);
+	sb_jw_u64(w, "io_bytes", rd->io_bytes);
+	sb_jw_dbl(w, "bw_bytes", rd->bw);
+	sb_jw_dbl(w, "gbps", rd->bw / GIB);
+	sb_jw_dbl(w, "iops", rd->iops);
+	sb_jw_dbl(w, "clat_ns_mean", rd->clat_mean_ns);
+	sb_jw_u64(w, "clat_ns_p50", rd->clat_p50_ns);
+	sb_jw_u64(w, "clat_ns_p99", rd->clat_p99_ns);
+	sb_jw_u64(w, "clat_ns_p99_9", rd->clat_p99_9_ns);
+	sb_jw_u64(w, "runtime_ms", rd->runtime_ms);
+	sb_jw_obj_end(w);
+}
+
+/* per repetition: timings and the summary of each direction; then the
+ * point's jobs, each merged over the repetitions */
 static void json_runs(struct sb_jw *w, const struct sb_sweep_point_result *p, bool plus)
 {
 	sb_jw_arr_begin(w, "runs");
@@ -207,13 +225,16 @@ static void json_runs(struct sb_jw *w, const struct sb_sweep_point_result *p, bo
 		sb_jw_dbl(w, "wall_ms", ms(rep->wall_ns));
 		sb_jw_dbl(w, "io_ms", ms(rep->io_ns));
 		sb_jw_dbl(w, "sync_ms", ms(rep->sync_ns));
+		sb_jw_i64(w, "error", rep->error);
+		for (int d = 0; d < SB_DDIR_N; d++)
+			if (rep->dirs & (1u << d))
+				json_repdir(w, dir_names[d], &rep->dir[d]);
 		sb_jw_obj_end(w);
 	}
 	sb_jw_arr_end(w);
-	sb_jw_arr_begin(w, "jobs"); /* repetition by repetition, each in job order */
-	for (unsigned k = 0; k < p->nreps; k++)
-		for (size_t j = 0; j < p->reps[k].res.njobs; j++)
-			sb_json_job(w, &p->reps[k].res, &p->reps[k].res.jobs[j], plus);
+	sb_jw_arr_begin(w, "jobs");
+	for (size_t j = 0; j < p->merged.njobs; j++)
+		sb_json_job(w, &p->merged, &p->merged.jobs[j], plus);
 	sb_jw_arr_end(w);
 }
 

@@ -106,14 +106,14 @@ static void terse_job(FILE *f, const struct sb_results *r, const struct sb_job_r
 	fputc('\n', f);
 }
 
-/* A sweep has no top-level jobs: every repetition of every finished point
- * writes its jobs' lines, in run order (HOWTO.md section 10). */
+/* A sweep has no top-level jobs: every finished point writes its jobs'
+ * lines (each job merged over the point's repetitions), in run order
+ * (HOWTO.md section 10). */
 int sb_write_terse(FILE *f, const struct sb_results *r)
 {
 	for (size_t i = 0; i < r->njobs; i++)
 		terse_job(f, r, &r->jobs[i]);
 	for (size_t p = 0; r->sweep && p < r->sweep->ndone; p++)
-		for (unsigned k = 0; k < r->sweep->points[p].nreps; k++)
-			sb_write_terse(f, &r->sweep->points[p].reps[k].res);
+		sb_write_terse(f, &r->sweep->points[p].merged);
 	return ferror(f) ? -EIO : 0;
 }

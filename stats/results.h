@@ -127,18 +127,39 @@ struct sb_sweep_dirsum {
 	uint64_t clat_p50_ns, clat_p99_ns;  /* over every repetition's completions */
 };
 
-/* one repetition of a point: one sb_run */
+/* one direction of one repetition: what a user compares run by run */
+struct sb_sweep_repdir {
+	uint64_t io_bytes;                  /* all jobs */
+	double bw, iops;                    /* bytes/s, IO/s: all jobs over the slowest one's runtime */
+	double clat_mean_ns;
+	uint64_t clat_p50_ns, clat_p99_ns, clat_p99_9_ns; /* over all jobs' completions */
+	uint64_t runtime_ms;                /* the slowest job's */
+};
+
+/* One repetition of a point: one sb_run.  res holds its full results only
+ * until the repetition is folded into its point (sb_sweep_fold_rep): the
+ * summary below stays, the results are released (res is then empty). */
 struct sb_sweep_rep {
 	struct sb_results res;
 	uint64_t wall_ns;                   /* the sb_run call */
 	uint64_t io_ns;                     /* slowest job of each group, summed over groups */
 	uint64_t sync_ns;                   /* sync() and the cache drop before it */
+	int error;                          /* first job error, 0 = none */
+	unsigned dirs;                      /* bit 1 << d: direction d moved data */
+	struct sb_sweep_repdir dir[SB_DDIR_N];
 };
 
+/* Bounded memory (issue 9, defect 14): a finished point keeps its summary,
+ * one summary per repetition and its jobs' results merged over the
+ * repetitions (counters and histograms added, runtimes summed, each job's
+ * time series from the first repetition at most SB_SWEEP_TS_MAX samples),
+ * never the repetitions' own results. */
+#define SB_SWEEP_TS_MAX 64
 struct sb_sweep_point_result {
 	size_t index;                       /* into the sweep's points (parse/sweep.h) */
 	struct sb_jobspec *specs;           /* the point's jobs as run: loops=1, unlink deferred */
-	struct sb_joblist jl;               /* jobs = specs; reps[].res.joblist points here */
+	struct sb_joblist jl;               /* jobs = specs; merged.joblist points here */
+	struct sb_results merged;           /* jobs merged over the repetitions, and their groups */
 	struct sb_sweep_rep *reps;
 	unsigned nreps;
 	struct sb_sweep_dirsum dir[SB_DDIR_N];

@@ -189,6 +189,8 @@ static void test_summarize(void)
 		 (const uint64_t[]){ 500000000, 1000000000 }, 2);
 	pr.reps = reps;
 	pr.nreps = 2;
+	for (int k = 0; k < 2; k++)
+		CU_ASSERT_EQUAL_FATAL(sb_sweep_fold_rep(&pr, &reps[k]), 0);
 	sb_sweep_summarize(&pr, SB_SWEEP_METRIC_BW);
 	const struct sb_sweep_dirsum *ds = &pr.dir[SB_DDIR_READ];
 	CU_ASSERT_EQUAL(pr.dirs, 1u << SB_DDIR_READ);
@@ -202,8 +204,24 @@ static void test_summarize(void)
 	CU_ASSERT(ds->clat_p99_ns >= 990 && ds->clat_p99_ns <= 1010);
 	CU_ASSERT_DOUBLE_EQUAL(pr.score, ds->bw_mean, 1.0);
 	CU_ASSERT_FALSE(pr.dirs & (1u << SB_DDIR_WRITE));
-	for (int k = 0; k < 2; k++)
-		free(reps[k].res.jobs);
+	/* each repetition keeps its summary, not its results */
+	for (int k = 0; k < 2; k++) {
+		const struct sb_sweep_repdir *rd = &reps[k].dir[SB_DDIR_READ];
+		CU_ASSERT_PTR_NULL(reps[k].res.jobs);
+		CU_ASSERT_EQUAL(reps[k].res.njobs, 0);
+		CU_ASSERT_EQUAL(reps[k].dirs, 1u << SB_DDIR_READ);
+		CU_ASSERT_EQUAL(rd->io_bytes, 2ull << 30);
+		CU_ASSERT_DOUBLE_EQUAL(rd->bw, (k ? 2048.0 : 1024.0) * 1024 * 1024, 1.0);
+		CU_ASSERT_EQUAL(rd->runtime_ms, 0); /* fake jobs: no runtime_ms set */
+		CU_ASSERT(rd->clat_p50_ns >= 990 && rd->clat_p50_ns <= 1010);
+		CU_ASSERT(rd->clat_p99_9_ns >= 99000 && rd->clat_p99_9_ns <= 101000);
+	}
+	/* the jobs merged over the repetitions: bytes and completions add */
+	CU_ASSERT_EQUAL_FATAL(pr.merged.njobs, 2);
+	CU_ASSERT_EQUAL(pr.merged.jobs[0].st.io_bytes[SB_DDIR_READ], 2ull << 30);
+	CU_ASSERT_EQUAL(pr.merged.jobs[1].st.clat_h[SB_DDIR_READ].n, 200);
+	CU_ASSERT_EQUAL(pr.merged.jobs[1].st.runtime_ns[SB_DDIR_READ], 3000000000ull);
+	sb_results_free(&pr.merged);
 }
 
 static void set_point(struct sb_sweep_point_result *p, size_t index, unsigned dirs, double bw,
@@ -272,12 +290,14 @@ static void test_table_order(void)
 	a.nreps = 1;
 	b.reps = &rb;
 	b.nreps = 1;
+	CU_ASSERT_EQUAL_FATAL(sb_sweep_fold_rep(&a, &ra), 0);
+	CU_ASSERT_EQUAL_FATAL(sb_sweep_fold_rep(&b, &rb), 0);
 	sb_sweep_summarize(&a, SB_SWEEP_METRIC_CLAT_P99);
 	sb_sweep_summarize(&b, SB_SWEEP_METRIC_CLAT_P99);
 	CU_ASSERT(a.dir[0].clat_p99_ns < b.dir[0].clat_p99_ns);
 	CU_ASSERT(a.score > b.score);
-	free(ra.res.jobs);
-	free(rb.res.jobs);
+	sb_results_free(&a.merged);
+	sb_results_free(&b.merged);
 }
 
 static void test_run_null(void)
@@ -310,7 +330,22 @@ static void test_run_null(void)
 		CU_ASSERT_EQUAL(p->dirs, 1u << d);
 		CU_ASSERT_EQUAL(p->dir[d].io_bytes, 256 * 1024); /* one pass each */
 		CU_ASSERT(p->dir[d].bw_min <= p->dir[d].bw_mean && p->dir[d].bw_mean <= p->dir[d].bw_max);
-		CU_ASSERT_EQUAL(p->reps[0].res.njobs, 1);
+		/* issue 9, defect 14: a finished point keeps the repetitions'
+		 * summaries and one merged result per job, never the
+		 * repetitions' own results (histograms, time series) */
+		for (unsigned k = 0; k < p->nreps; k++) {
+			CU_ASSERT_PTR_NULL(p->reps[k].res.jobs);
+			CU_ASSERT_EQUAL(p->reps[k].res.njobs, 0);
+			CU_ASSERT_PTR_NULL(p->reps[k].res.groups);
+			CU_ASSERT_EQUAL(p->reps[k].dirs, 1u << d);
+			CU_ASSERT_EQUAL(p->reps[k].dir[d].io_bytes, 256 * 1024);
+		}
+		CU_ASSERT_EQUAL_FATAL(p->merged.njobs, 1);
+		CU_ASSERT_EQUAL(p->merged.jobs[0].st.io_bytes[d], 2 * 256 * 1024);
+		CU_ASSERT_EQUAL(p->merged.jobs[0].st.total_ios[d], p->merged.jobs[0].st.clat_h[d].n);
+		CU_ASSERT(p->merged.jobs[0].nts <= SB_SWEEP_TS_MAX);
+		CU_ASSERT_EQUAL(p->merged.ngroups, 1);
+		CU_ASSERT_PTR_EQUAL(p->merged.joblist, &p->jl);
 	}
 	CU_ASSERT(sr.best[SB_DDIR_READ] == 0 || sr.best[SB_DDIR_READ] == 1);
 	CU_ASSERT(sr.best[SB_DDIR_WRITE] == 2 || sr.best[SB_DDIR_WRITE] == 3);
