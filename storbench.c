@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/cleanup.h"
-#include "core/run.h"
-#include "core/sweep.h"
+#include "run/cleanup.h"
+#include "run/run.h"
+#include "sweep/sweep.h"
 #include "engines/engine.h"
 #include "lib/log.h"
 #include "output/output.h"
@@ -354,7 +354,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	set_run_opts(&cl, &ro);
-	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: core/sweep.c */
+	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: sweep/sweep.c */
 	if (jl.sweep ? sb_sweep_run(&jl, &sweep, &res) : sb_run(&jl, &res)) {
 		if (sweep.ndone) /* the points finished before the failure */
 			write_results(&cl, &res, &ro);

@@ -1,10 +1,10 @@
 /* engine.h: the I/O engine interface.  An engine is a const struct of
- * function pointers; core/ drives it and never looks inside.  One file per
+ * function pointers; run/ drives it and never looks inside.  One file per
  * engine under engines/, listed in engines/registry.c.
  *
  * Life of one I/O thread:
  *   init(td)                       once, after td->ios/files are set up
- *   open_file(td, f)               per file, after core opened f->fd
+ *   open_file(td, f)               per file, after run/ opened f->fd
  *                                  (not for SB_ENGINE_NODISKIO engines)
  *   loop:  queue(td, io)           -> COMPLETED: io->result is final
  *                                  -> QUEUED:    commit() later sends it
@@ -14,7 +14,7 @@
  *                                  returns the count or -errno
  *          event(td, i)            the i-th completed io unit (0 <= i < count),
  *                                  with io->result set
- *   close_file(td, f)              before core closes f->fd
+ *   close_file(td, f)              before run/ closes f->fd
  *   cleanup(td)
  *
  * One thread per instance: init (and open_file before the first commit) may
@@ -23,11 +23,11 @@
  * io_uring ring is created SINGLE_ISSUER: any other task gets EEXIST).  A
  * caller that drives I/O from a new thread (ML workloads start threads per
  * checkpoint or epoch) releases the instance and inits a new one on that
- * thread (sb_thread_engine_start/stop in core/thread.h).  cleanup may run on
+ * thread (sb_thread_engine_start/stop in run/thread.h).  cleanup may run on
  * any thread once the I/O thread is done with the instance.
  *
  * io->result: bytes transferred (>= 0; less than io->len is a short I/O) or
- * -errno.  Engines do not time, count or print: core does.  On failure init
+ * -errno.  Engines do not time, count or print: run/ does.  On failure init
  * and open_file return -errno and may explain in td->errmsg (e.g. which
  * option to drop). */
 #ifndef SB_ENGINE_H
@@ -57,8 +57,8 @@ struct sb_io_u {
 	uint64_t len;           /* bytes requested */
 	uint64_t offset;        /* byte offset in the file */
 	int64_t result;         /* set by the engine at completion */
-	uint64_t start_ns;      /* set by core when the I/O is queued */
-	uint64_t issue_ns;      /* set by core when it was submitted (slat end) */
+	uint64_t start_ns;      /* set by run/ when the I/O is queued */
+	uint64_t issue_ns;      /* set by run/ when it was submitted (slat end) */
 	unsigned index;         /* slot in td->ios */
 	void *engine_priv;      /* the engine's per-io data (iocb, sqe bookkeeping) */
 };
@@ -87,7 +87,7 @@ struct sb_engine_td {
 /* engine flags */
 #define SB_ENGINE_SYNC 0x1u       /* queue() always completes */
 #define SB_ENGINE_ALIGNED 0x2u    /* buffers must be aligned to the logical block size */
-#define SB_ENGINE_NODISKIO 0x4u   /* touches no files (null): core lays none out */
+#define SB_ENGINE_NODISKIO 0x4u   /* touches no files (null): run/ lays none out */
 
 struct sb_engine_ops {
 	const char *name;

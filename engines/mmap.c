@@ -126,7 +126,7 @@ static int mm_open_file(struct sb_engine_td *td, struct sb_file *f)
 	uint64_t end = f->region_start + f->region_len;
 	int r = mm_file_size(f, &mf->fsize);
 	if (!r && mf->writable && !f->is_bdev && mf->fsize < end) {
-		/* the core normally lays the file out first; extend if it did not */
+		/* the runner normally lays the file out first; extend if it did not */
 		if (ftruncate(f->fd, (off_t)end))
 			r = -errno;
 		else

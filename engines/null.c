@@ -4,7 +4,7 @@
 
 #include "engines/engine.h"
 
-/* nothing to prepare beyond the io units core allocated */
+/* nothing to prepare beyond the io units the runner allocated */
 static int null_init(struct sb_engine_td *td)
 {
 	return td->ios && td->nios ? 0 : -EINVAL;

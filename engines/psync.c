@@ -5,7 +5,7 @@
 
 #include "engines/engine.h"
 
-/* nothing to prepare beyond the io units core allocated */
+/* nothing to prepare beyond the io units the runner allocated */
 static int psync_init(struct sb_engine_td *td)
 {
 	return td->ios && td->nios ? 0 : -EINVAL;

@@ -1,4 +1,4 @@
-/* blkdev.h: what core/ needs to know about block devices on Linux: the disk
+/* blkdev.h: what run/ needs to know about block devices on Linux: the disk
  * under a file, logical block size, device size.  Paths under /sys are taken
  * relative to a root directory ("" = the real system) so tests can use a
  * fixture tree. */

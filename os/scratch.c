@@ -109,7 +109,7 @@ int sb_scratch_keep(const char *path, const struct sb_scratch_id *id)
 	return lsetxattr(path, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0 ? 0 : -errno;
 }
 
-/* ---- what core/files.c made in this process */
+/* ---- what run/files.c made in this process */
 
 struct made {
 	char *path;

@@ -44,7 +44,7 @@ int sb_scratch_rmdir(const char *path, const struct sb_scratch_id *id);
  * (-ESTALE: not ours any more, left alone). */
 int sb_scratch_keep(const char *path, const struct sb_scratch_id *id);
 
-/* Files made in this process by core/files.c, by path, so that a sweep can
+/* Files made in this process by run/files.c, by path, so that a sweep can
  * remove at its end only what a point made (one entry per path). */
 void sb_scratch_remember(const char *path, const struct sb_scratch_id *id);
 bool sb_scratch_recall(const char *path, struct sb_scratch_id *id);

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/ml_model.h"
-#include "core/ml_train.h"
+#include "ml/model.h"
+#include "ml/train.h"
 #include "lib/log.h"
 #include "parse/ini.h"
 #include "parse/jobparse.h"

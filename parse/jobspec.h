@@ -1,6 +1,6 @@
 /* jobspec.h: one job as the parser hands it on.  Plain data, immutable after
  * parsing; nothing downstream re-reads job-file text.  Every field is filled
- * from the option table in parse/options.c (defaults included), so core/ never
+ * from the option table in parse/options.c (defaults included), so run/, ml/ and sweep/ never
  * has to guess a default.  Units are in the field names. */
 #ifndef SB_JOBSPEC_H
 #define SB_JOBSPEC_H
@@ -152,7 +152,7 @@ struct sb_jobspec {
 	struct sb_opt_echo *opts;
 	unsigned nopts;
 
-	/* ML workloads (core/ml_*.h).  The parser resolves model= and
+	/* ML workloads (ml/).  The parser resolves model= and
 	 * train_model= into the shape fields below, so core reads only these. */
 	unsigned workload;          /* enum sb_workload */
 	unsigned rules;             /* enum sb_rules: rule report after the run */
@@ -192,12 +192,12 @@ struct sb_jobspec {
 	char *host_counters;        /* "cpu,mem,disk,net,ib,rapl,perf,gpu", "all", "none" */
 	char *perf_events;          /* libpfm4 names, ',' or ':' separated; NULL = default */
 
-	/* appended: sweeps (parse/sweep.h, core/sweep.c); drop_caches above
+	/* appended: sweeps (parse/sweep.h, sweep/sweep.c); drop_caches above
 	 * also applies before each sweep repetition */
 	unsigned sweep_metric;      /* enum sb_sweep_metric: ranking of sweep points */
 
 	/* appended: where each option was set, by option-table index (file
-	 * NULL: the default), so that checks after parsing (core/files.c) name
+	 * NULL: the default), so that checks after parsing (run/files.c) name
 	 * file:line; read it with sb_spec_where() */
 	struct sb_optloc {
 		const char *file;   /* points into sb_joblist.paths */

@@ -1,5 +1,5 @@
 /* mlres.h: the results of one ML workload job (workload=checkpoint or
- * train), hung off its sb_job_result as ->ml.  core/ml_*.c fill it; the
+ * train), hung off its sb_job_result as ->ml.  ml/ fill it; the
  * writers in output/ only read it.  Units in the field names; GB = 1e9
  * bytes, GiB = 2^30 bytes. */
 #ifndef SB_MLRES_H
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/ml_rules.h"
+#include "ml/rules.h"
 
 struct sb_ml_ckpt_point {
 	unsigned index;           /* 0-based checkpoint number */

@@ -1,4 +1,4 @@
-/* results.h: the results model.  core/ fills it at the end of a run (or on
+/* results.h: the results model.  run/, ml/ and sweep/ fill it at the end of a run (or on
  * interrupt); output/ writers only read it.  Units in the field names. */
 #ifndef SB_RESULTS_H
 #define SB_RESULTS_H
@@ -109,14 +109,14 @@ struct sb_results {
 	struct sb_interim *interim;  /* --status-interval snapshots (json), owned */
 	size_t ninterim;
 	uint64_t log_dropped;        /* per-I/O log entries lost to a full ring */
-	/* appended: a sweep's points (core/sweep.c); NULL for an ordinary run.
+	/* appended: a sweep's points (sweep/sweep.c); NULL for an ordinary run.
 	 * jobs[] is then empty: each point carries its own results. */
 	const struct sb_sweep_results *sweep;
 };
 
 void sb_results_free(struct sb_results *r);
 
-/* ---- appended: sweeps (core/sweep.c fills these, output/sweep.c writes them) */
+/* ---- appended: sweeps (sweep/sweep.c fills these, output/sweep.c writes them) */
 
 /* one direction of one sweep point, over its repetitions */
 struct sb_sweep_dirsum {

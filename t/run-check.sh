@@ -6,6 +6,9 @@ MAKE=${MAKE:-make}
 status=0; passed=0; failed=0; skipped=0
 sum() { set -- $(cat "$1"); passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
 
+echo "== layering: includes against HOWTO.md's Architecture (t/check-layers.sh)"
+if sh t/check-layers.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
+
 echo "== tests: gcc build (build/)"
 $MAKE -s check-one B=build || status=1
 [ -f build/check-counts ] && sum build/check-counts

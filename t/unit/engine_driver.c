@@ -1,6 +1,6 @@
-/* engine_driver.c: the test stand-in for core/ that drives one engine (see
+/* engine_driver.c: the test stand-in for run/ that drives one engine (see
  * engine_driver.h).  Deliberately small: it does what engine.h promises the
- * core does, and checks the engine keeps its side of the contract. */
+ * run/ does, and checks the engine keeps its side of the contract. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* engine_driver.h: a tiny stand-in for core/ that drives one engine the way
- * engines/engine.h says the core will (aligned buffers, init, open_file,
+/* engine_driver.h: a tiny stand-in for run/ that drives one engine the way
+ * engines/engine.h says run/ will (aligned buffers, init, open_file,
  * queue/commit/getevents/event, close_file, cleanup).  Used by the engine
  * conformance suite in test_engines.c. */
 #ifndef SB_T_ENGINE_DRIVER_H
@@ -54,7 +54,7 @@ void drv_finish(struct drv *d);
 
 /* Test data: len pseudo-random bytes, distinct per (seed, blk). */
 void drv_pattern(unsigned char *p, size_t len, unsigned seed, unsigned blk);
-/* Create (or truncate) path with size bytes, as core lays files out. */
+/* Create (or truncate) path with size bytes, as run/ lays files out. */
 int drv_make_file(const char *path, uint64_t size);
 /* Whether files in dir can be opened O_DIRECT. */
 bool drv_direct_ok(const char *dir);

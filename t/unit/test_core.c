@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/files.h"
-#include "core/run.h"
+#include "run/files.h"
+#include "run/run.h"
 #include "os/mounts.h"
 #include "harness.h"
 #include "lib/log.h"

@@ -3,8 +3,8 @@
  * inline completions, slat/clat, and I/O errors stopping the job. */
 #include <string.h>
 
-#include "core/run.h"
-#include "core/thread.h"
+#include "run/run.h"
+#include "run/thread.h"
 #include "harness.h"
 
 struct sb_jobspec sb_test_default_spec(void);

@@ -1,5 +1,5 @@
 /* test_engines.c: the engine conformance suite.  Every engine in sb_engines[]
- * is driven through engine_driver.c the way core/ drives it, and must: write
+ * is driven through engine_driver.c the way run/ drives it, and must: write
  * data that reads back byte-identical through every other engine, at iodepth
  * 1 and 16, buffered (tmpfs) and O_DIRECT (ext4 under /tmp); return short
  * reads at end of file; report an error injected in the middle of a queue on

@@ -1,10 +1,10 @@
-/* test_iogen.c: offsets, sizes and directions from core/iogen.c: coverage of
+/* test_iogen.c: offsets, sizes and directions from run/iogen.c: coverage of
  * sequential and random-map passes, mix and split shares, ranges, skew. */
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
 
-#include "core/iogen.h"
+#include "run/iogen.h"
 #include "harness.h"
 
 struct sb_jobspec sb_test_default_spec(void);

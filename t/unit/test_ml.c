@@ -1,4 +1,4 @@
-/* test_ml.c: checkpoint model (core/ml_model.c): parameter counts, per-rank
+/* test_ml.c: checkpoint model (ml/model.c): parameter counts, per-rank
  * sizes, the DLIO file set of one checkpoint, totals against the MLPerf
  * Storage table, subset mode and the ranks error. */
 #include <errno.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ml_model.h"
+#include "ml/model.h"
 #include "harness.h"
 #include "lib/log.h"
 

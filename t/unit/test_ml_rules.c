@@ -1,9 +1,9 @@
-/* test_ml_rules.c: MLPerf Storage rule checks (core/ml_rules.c): verdicts
+/* test_ml_rules.c: MLPerf Storage rule checks (ml/rules.c): verdicts
  * for passing and failing train and checkpoint runs, expected/actual/fix. */
 #include <errno.h>
 #include <string.h>
 
-#include "core/ml_rules.h"
+#include "ml/rules.h"
 #include "harness.h"
 
 #define GIB 1073741824ull

@@ -1,11 +1,11 @@
-/* test_ml_spec.c: the ML workload options as core receives them: model= and
+/* test_ml_spec.c: the ML workload options as run/ and ml/ receive them: model= and
  * train_model= resolved into the spec (explicit options win, train_scale
  * applied), the errors a user sees, and iogen's span mode that moves exactly
  * one checkpoint file or one sample. */
 #include <errno.h>
 #include <string.h>
 
-#include "core/iogen.h"
+#include "run/iogen.h"
 #include "harness.h"
 #include "lib/log.h"
 #include "parse/options.h"

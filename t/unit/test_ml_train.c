@@ -1,13 +1,13 @@
-/* test_ml_train.c: training-read model (core/ml_train.c) and AU formulas
- * (core/ml_au.c): layout, sizes, shuffles, batch plan, DLIO's AU on a
+/* test_ml_train.c: training-read model (ml/train.c) and AU formulas
+ * (ml/au.c): layout, sizes, shuffles, batch plan, DLIO's AU on a
  * hand-computed timeline, the predictor and the pipeline simulator. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ml_au.h"
-#include "core/ml_train.h"
+#include "ml/au.h"
+#include "ml/train.h"
 #include "harness.h"
 
 static void test_workloads(void)

@@ -4,7 +4,7 @@
  * signatures are found in image files (libblkid); a file or folder is
  * removed only while its path names the inode storbench made, never a file
  * put in its place or a symlink (os/scratch.c); the user.storbench mark
- * and whether its creator runs; --cleanup (core/cleanup.c). */
+ * and whether its creator runs; --cleanup (run/cleanup.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -17,8 +17,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "core/cleanup.h"
-#include "core/files.h"
+#include "run/cleanup.h"
+#include "run/files.h"
 #include "harness.h"
 #include "lib/log.h"
 #include "os/mounts.h"
@@ -295,7 +295,7 @@ static void test_unlink_own_inode(void)
 	CU_ASSERT_EQUAL(sb_scratch_rmdir(q, &id), -ENOTEMPTY);
 	unlink(p);
 	CU_ASSERT_EQUAL(sb_scratch_rmdir(q, &id), 0);
-	/* what core/files.c made, by path */
+	/* what run/files.c made, by path */
 	CU_ASSERT_FALSE(sb_scratch_recall("/nonexistent/never-made", &id2));
 	sb_scratch_remember("/x/made", &id);
 	CU_ASSERT_TRUE(sb_scratch_recall("/x/made", &id2));

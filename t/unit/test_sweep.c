@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sweep.h"
+#include "sweep/sweep.h"
 #include "harness.h"
 #include "lib/log.h"
 #include "output/sweep.h"

@@ -1,12 +1,12 @@
 /* test_tseries.c: the per-interval accumulators (stats/ilat.h), the bounded
  * time series (stats/tseries.h), the fio log ring and lines
  * (stats/iolog.h), and the run monitor on synthetic threads
- * (core/monitor.h). */
+ * (run/monitor.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/monitor.h"
+#include "run/monitor.h"
 #include "harness.h"
 #include "parse/options.h"
 #include "stats/ilat.h"

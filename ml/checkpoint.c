@@ -1,0 +1,426 @@
+/* ml_ckpt.c: workload=checkpoint.  Every emulated rank (a thread here; the
+ * rank is an explicit argument of ckpt_rank_io so MPI ranks can call it
+ * later) writes its files of the DLIO layout (sb_ml_ckpt_files) whole and
+ * in order with the job's engine, fsyncs each when checkpoint_fsync, for
+ * num_checkpoints_write checkpoints time_between_checkpoints apart; then the
+ * page cache is dropped and num_checkpoints_read checkpoints are read back,
+ * exactly the bytes written.  A checkpoint's duration is that of the
+ * slowest rank (last end - first start).  Only files and folders storbench
+ * created are ever removed, and only at the end (keep_checkpoints=1 keeps
+ * them). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "ml/model.h"
+#include "ml/run.h"
+#include "run/rate.h"
+#include "lib/log.h"
+#include "lib/timeutil.h"
+#include "os/scratch.h"
+
+#define PATH_LEN 1024
+
+struct sb_ml_ckpt {
+	struct sb_ml_shape shape;
+	struct sb_ml_file *files;      /* one checkpoint, rank-major */
+	size_t nfiles;
+	size_t *rank_first;            /* per rank: its first file; [ranks] = nfiles */
+	unsigned ranks;
+	char folder[PATH_LEN - 256];
+	struct sb_scratch_id folder_id; /* what storbench made (ino 0: nothing); */
+	struct sb_scratch_id *dir_id;  /* per checkpoint; removed only if still */
+	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */
+	uint64_t *t_start, *t_end;     /* per rank, of the current phase */
+};
+
+struct rank_arg {
+	struct sb_ml_job *j;
+	unsigned rank, ckpt;
+	int ddir;
+	pthread_t tid;
+};
+
+static void step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t len)
+{
+	char name[64];
+	sb_ml_ckpt_folder(1, k + 1, name, sizeof(name));
+	sb_ml_join(buf, len, c->folder, name);
+}
+
+/* file i of checkpoint k: <folder>/global_epoch1_step<k+1>/<base name> */
+static void file_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len)
+{
+	char dir[PATH_LEN];
+	const char *base = strchr(c->files[i].name, '/');
+	step_dir(c, k, dir, sizeof(dir));
+	sb_ml_join(buf, len, dir, base ? base + 1 : c->files[i].name);
+}
+
+/* One rank's share of one checkpoint: write (create, fill, fsync) or read
+ * back each of its files, whole. */
+static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir)
+{
+	struct sb_ml_ckpt *c = j->ck;
+	struct sb_thread *t = &j->workers[rank];
+	char path[PATH_LEN];
+	int e = 0;
+	c->t_start[rank] = sb_now_ns();
+	sb_rate_init(&t->rate, t->spec, c->t_start[rank]);
+	for (size_t i = c->rank_first[rank]; i < c->rank_first[rank + 1] && !e; i++) {
+		struct sb_file *f;
+		bool wr = ddir == SB_DDIR_WRITE;
+		file_path(c, k, i, path, sizeof(path));
+		e = sb_ml_open(t, path, c->files[i].bytes, wr, &f);
+		if (e)
+			break;
+		if (wr && f->created && f->fd >= 0) {
+			sb_scratch_made_fd(f->fd, j->spec->name, &c->created[(size_t)k * c->nfiles + i]);
+		}
+		e = sb_ioloop_span(t, f, ddir, 0, c->files[i].bytes, wr && j->spec->checkpoint_fsync);
+		sb_ml_close(t, f);
+	}
+	c->t_end[rank] = sb_now_ns();
+	return e;
+}
+
+static void *rank_main(void *arg)
+{
+	struct rank_arg *a = arg;
+	struct sb_thread *t = &a->j->workers[a->rank];
+	struct rusage ru;
+	sb_ml_cpu_begin(&ru);
+	if (!sb_ml_engine_start(t))
+		ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
+	else
+		a->j->ck->t_start[a->rank] = a->j->ck->t_end[a->rank] = sb_now_ns();
+	sb_thread_engine_stop(t);
+	sb_ml_cpu_end(t, &ru);
+	return NULL;
+}
+
+/* all ranks on checkpoint k; returns the duration in ns (0 on failure) */
+static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct rank_arg *args)
+{
+	struct sb_ml_ckpt *c = j->ck;
+	uint64_t first = UINT64_MAX, last = 0;
+	bool failed = false;
+	for (unsigned r = 0; r < c->ranks; r++) {
+		args[r] = (struct rank_arg){ .j = j, .rank = r, .ckpt = k, .ddir = ddir };
+		if (pthread_create(&args[r].tid, NULL, rank_main, &args[r])) {
+			sb_ml_fail(&j->workers[r], EAGAIN, "cannot start the rank thread for", c->folder);
+			args[r].tid = 0;
+			failed = true;
+		}
+	}
+	for (unsigned r = 0; r < c->ranks; r++) {
+		if (!args[r].tid)
+			continue;
+		pthread_join(args[r].tid, NULL);
+		first = c->t_start[r] < first ? c->t_start[r] : first;
+		last = c->t_end[r] > last ? c->t_end[r] : last;
+		failed |= j->workers[r].st->error != 0;
+	}
+	return failed || last <= first ? 0 : last - first;
+}
+
+static void add_point(struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns, uint64_t bytes)
+{
+	struct sb_ml_ckpt_point *p = &ph->v[ph->n++];
+	p->index = k;
+	p->duration_s = (double)ns / 1e9;
+	p->gbps = (double)bytes / p->duration_s / 1e9;
+	p->gibps = (double)bytes / p->duration_s / 1073741824.0;
+	ph->mean_duration_s += (p->duration_s - ph->mean_duration_s) / ph->n;
+	ph->mean_gbps += (p->gbps - ph->mean_gbps) / ph->n;
+	ph->mean_gibps += (p->gibps - ph->mean_gibps) / ph->n;
+}
+
+/* may_exist: the checkpoint folder itself (checked in prepare); a step
+ * folder that appeared since is someone else's: refuse it */
+static bool make_dir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
+		     bool may_exist)
+{
+	if (j->nodiskio || made->ino)
+		return true;
+	if (mkdir(dir, 0755) == 0) {
+		sb_scratch_made_path(dir, j->spec->name, made);
+		return true;
+	}
+	if (errno == EEXIST && may_exist)
+		return true;
+	return sb_ml_fail(&j->workers[0], errno, "cannot create the folder", dir) == 0;
+}
+
+static void ckpt_rules(struct sb_ml_job *j)
+{
+	const struct sb_jobspec *s = j->spec;
+	struct sb_ml_shape b;
+	struct sb_ml_ckpt *c = j->ck;
+	struct sb_ml_result *m = j->res;
+	bool named = s->ml_model && !sb_ml_model_find(s->ml_model, &b) &&
+		     b.hidden == c->shape.hidden && b.ffn == c->shape.ffn &&
+		     b.layers == c->shape.layers && b.heads == c->shape.heads &&
+		     b.kv_heads == c->shape.kv_heads && b.vocab == c->shape.vocab &&
+		     b.tp == c->shape.tp && b.pp == c->shape.pp && b.dp == c->shape.dp &&
+		     b.zero_stage == c->shape.zero_stage;
+	struct sb_ml_ckpt_facts f = {
+		.model = named ? s->ml_model : NULL, .ranks = c->ranks,
+		.world = sb_ml_world(&c->shape), .tp = c->shape.tp, .pp = c->shape.pp,
+		.subset = s->subset, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
+		.fsync = s->checkpoint_fsync, .caches_dropped = m->ckpt.caches_dropped,
+		.scale = s->checkpoint_scale,
+	};
+	m->has_rules = sb_ml_rules_ckpt(&f, &m->rules) == 0;
+}
+
+static void fsync_total(struct sb_ml_job *j)
+{
+	double s = 0;
+	for (unsigned r = 0; r < j->nworkers; r++)
+		s += j->workers[r].st->sync_lat.mean * (double)j->workers[r].st->sync_lat.n / 1e9;
+	j->res->ckpt.fsync_s = s;
+}
+
+static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t bytes)
+{
+	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
+	if (!j->spec->num_checkpoints_read)
+		return;
+	if (j->nodiskio) {
+		cr->caches_dropped = true; /* nothing was ever in a cache */
+	} else if (j->spec->drop_caches) {
+		cr->caches_dropped = sb_ml_drop_caches(j->spec->name);
+		cr->possibly_cached = !cr->caches_dropped;
+	} else {
+		cr->possibly_cached = true;
+	}
+	for (unsigned k = 0; k < j->spec->num_checkpoints_read && !sb_run_stopping(); k++) {
+		uint64_t ns = ckpt_phase(j, k, SB_DDIR_READ, args);
+		if (!ns)
+			break;
+		add_point(&cr->read, k, ns, bytes);
+	}
+}
+
+void sb_ml_ckpt_run(struct sb_ml_job *j)
+{
+	struct sb_ml_ckpt *c = j->ck;
+	const struct sb_jobspec *s = j->spec;
+	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
+	struct rank_arg *args = calloc(c->ranks, sizeof(*args));
+	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer, wsum = 0;
+	j->start_ns = sb_now_ns();
+	if (args && make_dir(j, c->folder, &c->folder_id, true)) {
+		for (unsigned k = 0; k < s->num_checkpoints_write && !sb_run_stopping(); k++) {
+			char dir[PATH_LEN];
+			if (k && s->time_between_checkpoints_us &&
+			    !sb_sleep_until(sb_now_ns() + s->time_between_checkpoints_us * 1000))
+				break;
+			step_dir(c, k, dir, sizeof(dir));
+			uint64_t ns = make_dir(j, dir, &c->dir_id[k], false) ? ckpt_phase(j, k, SB_DDIR_WRITE, args) : 0;
+			if (!ns)
+				break;
+			add_point(&cr->write, k, ns, bytes);
+			wsum += ns;
+		}
+		if (cr->write.n == s->num_checkpoints_write)
+			read_phase(j, args, bytes);
+	}
+	free(args);
+	j->end_ns = sb_now_ns();
+	uint64_t rsum = 0;
+	for (unsigned k = 0; k < cr->read.n; k++)
+		rsum += (uint64_t)(cr->read.v[k].duration_s * 1e9);
+	for (unsigned r = 0; r < j->nworkers; r++) {
+		struct sb_tstats *st = j->workers[r].st;
+		st->runtime_ns[SB_DDIR_WRITE] = wsum;
+		st->runtime_ns[SB_DDIR_READ] = rsum;
+		st->job_runtime_ns = j->end_ns - j->start_ns;
+	}
+	fsync_total(j);
+	if (s->rules == SB_RULES_MLPERF)
+		ckpt_rules(j);
+}
+
+static void dir_name(const char *path, char *buf, size_t len)
+{
+	const char *sl = strrchr(path, '/');
+	if (!sl)
+		snprintf(buf, len, ".");
+	else
+		snprintf(buf, len, "%.*s", sl == path ? 1 : (int)(sl - path), path);
+}
+
+/* nothing storbench would write may exist already; enough free space */
+static int check_folder(struct sb_ml_job *j, uint64_t bytes)
+{
+	struct sb_ml_ckpt *c = j->ck;
+	const char *name = j->spec->name;
+	char dir[PATH_LEN], parent[PATH_LEN];
+	struct stat st;
+	struct statvfs vfs;
+	if (stat(c->folder, &st) == 0) {
+		if (!S_ISDIR(st.st_mode)) {
+			sb_err(name, "checkpoint_folder=%s is not a directory: set checkpoint_folder= to a "
+			       "directory", c->folder);
+			return -ENOTDIR;
+		}
+		for (unsigned k = 0; k < j->spec->num_checkpoints_write; k++) {
+			step_dir(c, k, dir, sizeof(dir));
+			if (stat(dir, &st) == 0) {
+				sb_err(name, "%s already exists and storbench did not create it; refusing "
+				       "to overwrite it: set checkpoint_folder= to a new directory, or "
+				       "remove it yourself", dir);
+				return -EEXIST;
+			}
+		}
+		snprintf(parent, sizeof(parent), "%s", c->folder);
+	} else {
+		dir_name(c->folder, parent, sizeof(parent));
+		if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			sb_err(name, "checkpoint_folder=%s: its parent %s does not exist: create it, or "
+			       "set checkpoint_folder= (or directory=) elsewhere", c->folder, parent);
+			return -ENOENT;
+		}
+	}
+	bool have_vfs = statvfs(parent, &vfs) == 0;
+	bool ro = have_vfs && (vfs.f_flag & ST_RDONLY);
+	if (ro || access(parent, W_OK) != 0) {
+		char where[PATH_LEN];
+		int e = ro ? EROFS : errno;
+		if (j->spec->line && j->spec->file)
+			snprintf(where, sizeof(where), "%s:%u: job %s", j->spec->file, j->spec->line, name);
+		else
+			snprintf(where, sizeof(where), "<cmdline>: job %s", name);
+		sb_err(where, "checkpoint_folder=%s: cannot write in %s: %s: set checkpoint_folder= "
+		       "(or directory=) to a writable directory", c->folder, parent, strerror(e));
+		return -e;
+	}
+	uint64_t need;
+	if (__builtin_mul_overflow(bytes, j->spec->num_checkpoints_write, &need))
+		need = UINT64_MAX; /* more than any file system holds */
+	if (have_vfs && need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
+		sb_err(name, "not enough free space in %s for %u checkpoints of %" PRIu64 " bytes "
+		       "(%" PRIu64 " available): lower checkpoint_scale= or num_checkpoints_write=",
+		       parent, j->spec->num_checkpoints_write, bytes,
+		       (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static int plan_files(struct sb_ml_job *j)
+{
+	const struct sb_jobspec *s = j->spec;
+	struct sb_ml_ckpt *c = j->ck;
+	c->shape = (struct sb_ml_shape){
+		.hidden = s->ml_hidden, .ffn = s->ml_ffn, .layers = s->ml_layers,
+		.heads = s->ml_heads, .kv_heads = s->ml_kv_heads, .vocab = s->ml_vocab,
+		.tp = s->ml_tp, .pp = s->ml_pp, .dp = s->ml_dp, .zero_stage = s->ml_zero_stage,
+	};
+	c->shape.closed_ranks = sb_ml_world(&c->shape);
+	c->ranks = s->ranks;
+	int e = sb_ml_ckpt_files(&c->shape, 1, 1, 1.0 / s->checkpoint_scale, s->ranks, s->subset,
+				 &c->files, &c->nfiles);
+	if (e)
+		return e;
+	c->rank_first = calloc(c->ranks + 1, sizeof(*c->rank_first));
+	c->dir_id = calloc(s->num_checkpoints_write, sizeof(*c->dir_id));
+	c->created = calloc((size_t)s->num_checkpoints_write * (c->nfiles ? c->nfiles : 1),
+			    sizeof(*c->created));
+	c->t_start = calloc(c->ranks, sizeof(uint64_t));
+	c->t_end = calloc(c->ranks, sizeof(uint64_t));
+	if (!c->rank_first || !c->dir_id || !c->created || !c->t_start || !c->t_end)
+		return -ENOMEM;
+	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
+	size_t i = 0;
+	for (unsigned r = 0; r <= c->ranks; r++) {
+		while (i < c->nfiles && c->files[i].rank < r)
+			i++;
+		c->rank_first[r] = i;
+	}
+	for (i = 0; i < c->nfiles; i++) {
+		if (c->files[i].kind == SB_ML_FILE_MODEL)
+			cr->bytes_model += c->files[i].bytes;
+		else
+			cr->bytes_optimizer += c->files[i].bytes;
+	}
+	cr->files = (unsigned)c->nfiles;
+	cr->ranks = c->ranks;
+	cr->write.v = calloc(s->num_checkpoints_write, sizeof(*cr->write.v));
+	cr->read.v = calloc(s->num_checkpoints_read ? s->num_checkpoints_read : 1, sizeof(*cr->read.v));
+	return cr->write.v && cr->read.v ? 0 : -ENOMEM;
+}
+
+int sb_ml_ckpt_prepare(struct sb_ml_job *j)
+{
+	const struct sb_jobspec *s = j->spec;
+	struct sb_ml_ckpt *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	j->ck = c;
+	if (s->checkpoint_folder)
+		snprintf(c->folder, sizeof(c->folder), "%s", s->checkpoint_folder);
+	else
+		sb_ml_default_dir(s, "checkpoints", c->folder, sizeof(c->folder));
+	sb_ml_join(j->res->ckpt.folder, sizeof(j->res->ckpt.folder), NULL, c->folder);
+	int e = plan_files(j);
+	if (e == -ENOMEM)
+		sb_err(s->name, "out of memory planning the checkpoint files");
+	if (!e && !j->nodiskio)
+		e = check_folder(j, j->res->ckpt.bytes_model + j->res->ckpt.bytes_optimizer);
+	if (!e)
+		e = sb_ml_workers_setup(j, c->ranks);
+	return e;
+}
+
+void sb_ml_ckpt_release(struct sb_ml_job *j)
+{
+	struct sb_ml_ckpt *c = j->ck;
+	char path[PATH_LEN];
+	if (!c)
+		return;
+	bool keep = j->spec->keep_checkpoints;
+	/* keep_checkpoints=1: what stays is marked kept on purpose, not a leftover */
+	for (unsigned k = 0; c->created && k < j->spec->num_checkpoints_write; k++) {
+		for (size_t i = 0; i < c->nfiles; i++) {
+			const struct sb_scratch_id *id = &c->created[(size_t)k * c->nfiles + i];
+			if (!id->ino)
+				continue;
+			file_path(c, k, i, path, sizeof(path));
+			if (keep)
+				sb_scratch_keep(path, id);
+			else
+				sb_scratch_unlink(path, id);
+		}
+		if (c->dir_id && c->dir_id[k].ino) {
+			step_dir(c, k, path, sizeof(path));
+			if (keep)
+				sb_scratch_keep(path, &c->dir_id[k]);
+			else /* fails, as it should, if someone put a file there */
+				sb_scratch_rmdir(path, &c->dir_id[k]);
+		}
+	}
+	if (c->folder_id.ino) {
+		if (keep)
+			sb_scratch_keep(c->folder, &c->folder_id);
+		else
+			sb_scratch_rmdir(c->folder, &c->folder_id);
+	}
+	free(c->files);
+	free(c->rank_first);
+	free(c->dir_id);
+	free(c->created);
+	free(c->t_start);
+	free(c->t_end);
+	free(c);
+	j->ck = NULL;
+}

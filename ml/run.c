@@ -1,0 +1,307 @@
+/* ml_run.c: the ML workload jobs inside a run (see ml_run.h): preparing
+ * and releasing them, running them at their group's turn, handing their
+ * results to the results model, and the helpers their workers share (file
+ * open/close for the engine, errors, CPU time, cache dropping). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "run/collect.h"
+#include "ml/run.h"
+#include "run/rate.h"
+#include "lib/log.h"
+#include "lib/timeutil.h"
+
+static bool is_ml(const struct sb_jobspec *s)
+{
+	return s->workload == SB_WL_CHECKPOINT || s->workload == SB_WL_TRAIN;
+}
+
+bool sb_ml_join(char *buf, size_t len, const char *a, const char *b)
+{
+	int n = a ? snprintf(buf, len, "%s/%s", a, b) : snprintf(buf, len, "%s", b);
+	return n >= 0 && (size_t)n < len;
+}
+
+void sb_ml_default_dir(const struct sb_jobspec *s, const char *leaf, char *buf, size_t len)
+{
+	const char *d = s->directory;
+	if (!d || !*d) {
+		snprintf(buf, len, "%s", leaf);
+		return;
+	}
+	const char *e = strchr(d, ':');
+	snprintf(buf, len, "%.*s/%s", (int)(e ? (size_t)(e - d) : strlen(d)), d, leaf);
+}
+
+/* the workers' spec: both directions (buffers for either bs), no fio
+ * life-cycle options, the job's rate shared out between n workers */
+static void worker_spec(struct sb_ml_job *j, unsigned n)
+{
+	struct sb_jobspec *w = &j->wspec;
+	*w = *j->spec;
+	w->rw = SB_RW_READ | SB_RW_WRITE;
+	w->end_fsync = false;
+	w->fsync = w->fdatasync = 0;
+	w->runtime_us = w->ramp_time_us = w->startdelay_us = 0;
+	w->time_based = false;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		if (w->rate[d])
+			w->rate[d] = w->rate[d] / n ? w->rate[d] / n : 1;
+		if (w->rate_iops[d])
+			w->rate_iops[d] = w->rate_iops[d] / n ? w->rate_iops[d] / n : 1;
+	}
+}
+
+int sb_ml_workers_setup(struct sb_ml_job *j, unsigned n)
+{
+	worker_spec(j, n ? n : 1);
+	j->workers = calloc(n ? n : 1, sizeof(*j->workers));
+	if (!j->workers)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		struct sb_thread *t = &j->workers[i];
+		t->spec = &j->wspec;
+		t->ops = j->ops;
+		t->job = j->job;
+		t->sub = i;
+		t->wait_job = -1;
+		j->nworkers++;
+		int e = sb_thread_setup_bare(t, 1);
+		if (e) {
+			if (e == -ENOMEM)
+				sb_err(j->spec->name, "out of memory setting up the workers");
+			return e;
+		}
+		sb_rate_init(&t->rate, t->spec, sb_now_ns());
+	}
+	return 0;
+}
+
+int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path)
+{
+	sb_tstats_set_error(t->st, e, what, path);
+	return -e;
+}
+
+int sb_ml_engine_start(struct sb_thread *t)
+{
+	int r = sb_thread_engine_start(t);
+	if (r && !t->st->error) {
+		/* "start ioengine=io_uring (why): Invalid argument" */
+		char what[SB_ERRPATH_MAX];
+		snprintf(what, sizeof(what), "ioengine=%s%s%s%s", t->ops->name,
+			 t->etd.errmsg[0] ? " (" : "", t->etd.errmsg, t->etd.errmsg[0] ? ")" : "");
+		sb_tstats_set_error(t->st, -r, "start", what);
+	}
+	return r;
+}
+
+int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create,
+	       struct sb_file **out)
+{
+	struct sb_file *f = &t->files[0];
+	f->path = (char *)path;
+	f->size = f->region_len = size;
+	f->region_start = 0;
+	f->created = false;
+	f->fd = -1;
+	*out = f;
+	if (t->ops->flags & SB_ENGINE_NODISKIO)
+		return 0;
+	int fl = O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0);
+	fl |= create ? O_RDWR | O_CREAT | O_EXCL : O_RDONLY;
+	f->fd = open(path, fl, 0644);
+	if (f->fd < 0)
+		return sb_ml_fail(t, errno, create ? "cannot create" : "cannot open", path);
+	f->created = create;
+	int r = t->ops->open_file ? t->ops->open_file(&t->etd, f) : 0;
+	if (r) {
+		sb_ml_fail(t, -r, "the engine cannot use", path);
+		close(f->fd);
+		f->fd = -1;
+		return r;
+	}
+	return 0;
+}
+
+void sb_ml_close(struct sb_thread *t, struct sb_file *f)
+{
+	if (f->fd >= 0 && t->ops->close_file)
+		t->ops->close_file(&t->etd, f);
+	sb_files_close(f);
+	f->path = NULL;
+}
+
+void sb_ml_cpu_begin(struct rusage *ru)
+{
+	getrusage(RUSAGE_THREAD, ru);
+}
+
+static uint64_t tv_us(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000ull + (uint64_t)tv.tv_usec;
+}
+
+void sb_ml_cpu_end(struct sb_thread *t, const struct rusage *ru0)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	t->st->usr_us += tv_us(ru.ru_utime) - tv_us(ru0->ru_utime);
+	t->st->sys_us += tv_us(ru.ru_stime) - tv_us(ru0->ru_stime);
+	t->st->ctx += (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw - ru0->ru_nvcsw - ru0->ru_nivcsw);
+	t->st->minf += (uint64_t)(ru.ru_minflt - ru0->ru_minflt);
+	t->st->majf += (uint64_t)(ru.ru_majflt - ru0->ru_majflt);
+}
+
+bool sb_ml_drop_caches(const char *job)
+{
+	static bool warned;
+	sync();
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && write(fd, "1", 1) == 1;
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (!ok && !warned) {
+		warned = true;
+		sb_warn(job, "cannot drop the page cache (/proc/sys/vm/drop_caches: %s; needs root): "
+			"reads may be served from memory and are marked \"possibly_cached\"",
+			strerror(e));
+	}
+	return ok;
+}
+
+int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_engine_ops *const *ops,
+		  struct sb_ml_runs **out)
+{
+	size_t n = 0;
+	*out = NULL;
+	for (size_t i = 0; i < jl->njobs; i++)
+		n += is_ml(&jl->jobs[i]);
+	if (!n)
+		return 0;
+	struct sb_ml_runs *r = calloc(1, sizeof(*r));
+	if (!r || !(r->jobs = calloc(n, sizeof(*r->jobs)))) {
+		free(r);
+		return -ENOMEM;
+	}
+	*out = r;
+	for (size_t i = 0; i < jl->njobs; i++) {
+		const struct sb_jobspec *s = &jl->jobs[i];
+		if (!is_ml(s))
+			continue;
+		struct sb_ml_job *j = &r->jobs[r->n++];
+		j->spec = s;
+		j->job = i;
+		j->ops = ops[i];
+		j->nodiskio = ops[i]->flags & SB_ENGINE_NODISKIO;
+		j->res = calloc(1, sizeof(*j->res));
+		if (!j->res)
+			return -ENOMEM;
+		j->res->workload = s->workload;
+		int e = s->workload == SB_WL_CHECKPOINT ? sb_ml_ckpt_prepare(j) : sb_ml_train_prepare(j);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+void sb_ml_run_group(struct sb_ml_runs *r, unsigned groupid)
+{
+	for (size_t i = 0; r && i < r->n && !sb_run_stopping(); i++) {
+		struct sb_ml_job *j = &r->jobs[i];
+		if (j->spec->groupid != groupid)
+			continue;
+		j->ran = true;
+		if (j->spec->workload == SB_WL_CHECKPOINT)
+			sb_ml_ckpt_run(j);
+		else
+			sb_ml_train_run(j);
+	}
+}
+
+/* the result sb_collect made for job j (ML jobs get exactly one) */
+static struct sb_job_result *job_result(struct sb_results *res, const struct sb_jobspec *s)
+{
+	for (size_t i = 0; i < res->njobs; i++)
+		if (res->jobs[i].spec == s)
+			return &res->jobs[i];
+	return NULL;
+}
+
+int sb_ml_collect(struct sb_ml_runs *r, struct sb_results *res)
+{
+	if (!r)
+		return 0;
+	for (size_t i = 0; i < r->n; i++) {
+		struct sb_ml_job *j = &r->jobs[i];
+		struct sb_job_result *jr = job_result(res, j->spec);
+		if (!jr)
+			continue;
+		for (unsigned k = 0; k < j->nworkers; k++) {
+			j->workers[k].start_ns = j->start_ns;
+			j->workers[k].end_ns = j->end_ns;
+		}
+		memset(jr, 0, sizeof(*jr));
+		sb_collect_job(jr, j->spec, j->job, j->workers, 0, j->nworkers);
+		jr->nthreads = 1;
+		if (j->ran) {
+			jr->ml = j->res;
+			j->res = NULL;
+		}
+	}
+	return sb_collect_groups(res);
+}
+
+void sb_ml_release(struct sb_ml_runs *r, bool failed)
+{
+	(void)failed;
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		struct sb_ml_job *j = &r->jobs[i];
+		if (j->spec->workload == SB_WL_CHECKPOINT)
+			sb_ml_ckpt_release(j);
+		else
+			sb_ml_train_release(j);
+		for (unsigned k = 0; j->workers && k < j->nworkers; k++)
+			sb_thread_teardown(&j->workers[k]);
+		free(j->workers);
+		sb_ml_result_free(j->res);
+		free(j->res);
+	}
+	free(r->jobs);
+	free(r);
+}
+
+int sb_ml_datagen(const struct sb_joblist *jl, struct sb_results *res)
+{
+	const struct sb_engine_ops **ops = calloc(jl->njobs ? jl->njobs : 1, sizeof(*ops));
+	struct sb_ml_runs *r = NULL;
+	int e = ops ? 0 : -ENOMEM;
+	memset(res, 0, sizeof(*res));
+	for (size_t i = 0; !e && i < jl->njobs; i++)
+		ops[i] = sb_engine_find(jl->jobs[i].ioengine);
+	if (!e)
+		e = sb_ml_prepare(jl, ops, &r);
+	for (size_t i = 0; !e && r && i < r->n; i++) {
+		if (r->jobs[i].spec->workload == SB_WL_TRAIN) {
+			r->jobs[i].ran = true;
+			e = sb_ml_train_datagen(&r->jobs[i]);
+		}
+	}
+	if (!e)
+		e = sb_collect(res, jl, NULL, 0);
+	if (!e)
+		e = sb_ml_collect(r, res);
+	sb_ml_release(r, e != 0);
+	free(ops);
+	if (e && e != -ENOMEM)
+		sb_results_free(res);
+	return e;
+}

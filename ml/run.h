@@ -1,0 +1,93 @@
+/* ml_run.h: running the ML workload jobs (workload=checkpoint, train) inside
+ * sb_run.  run.c calls four hooks: sb_ml_prepare before any I/O (checks the
+ * file system, sets up the engines), sb_ml_run_group at each group's turn,
+ * sb_ml_collect after sb_collect (fills the jobs' results), sb_ml_release.
+ *
+ * The I/O is done by "workers": struct sb_thread set up bare
+ * (sb_thread_setup_bare) and driven with sb_ioloop_span, so the job's
+ * engine, bs, iodepth, direct, rate and statistics apply exactly as for an
+ * io job.  A rate= cap is the job's total: each of the n workers gets 1/n. */
+#ifndef SB_ML_RUN_H
+#define SB_ML_RUN_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/ioloop.h"
+#include "run/thread.h"
+#include "parse/jobspec.h"
+#include "stats/mlres.h"
+#include "stats/results.h"
+
+struct sb_ml_ckpt;
+struct sb_ml_trainst;
+
+struct sb_ml_job {
+	const struct sb_jobspec *spec;
+	struct sb_jobspec wspec;          /* the workers' spec (shallow copy) */
+	const struct sb_engine_ops *ops;
+	size_t job;                       /* index in the joblist */
+	bool nodiskio;                    /* ioengine=null: no files at all */
+	struct sb_thread *workers;        /* ranks (checkpoint), readers (train) */
+	unsigned nworkers;
+	struct sb_ml_result *res;         /* moved into the job's result */
+	uint64_t start_ns, end_ns;
+	bool ran;
+	struct sb_ml_ckpt *ck;
+	struct sb_ml_trainst *tr;
+};
+
+struct sb_ml_runs {
+	struct sb_ml_job *jobs;
+	size_t n;
+};
+
+/* run.c's hooks.  prepare: NULL *out when there is no ML job; errors are
+ * reported (file system, engine) and returned as -errno before any I/O. */
+int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_engine_ops *const *ops,
+		  struct sb_ml_runs **out);
+void sb_ml_run_group(struct sb_ml_runs *r, unsigned groupid);
+int sb_ml_collect(struct sb_ml_runs *r, struct sb_results *res);
+void sb_ml_release(struct sb_ml_runs *r, bool failed);
+/* --datagen: create the datasets of the train jobs, run nothing else; res
+ * holds a result per train job (dataset figures only). */
+int sb_ml_datagen(const struct sb_joblist *jl, struct sb_results *res);
+
+/* ---- shared by ml_ckpt.c and ml_trainrun.c ---- */
+
+/* Set up j->nworkers workers with one file slot each. */
+int sb_ml_workers_setup(struct sb_ml_job *j, unsigned n);
+/* Each phase (a checkpoint, an epoch) runs on new threads, and an engine
+ * instance belongs to the one thread that drives it (engines/engine.h): the
+ * thread that does worker t's I/O calls sb_ml_engine_start before it and
+ * sb_thread_engine_stop after it.  start records a failure in t->st. */
+int sb_ml_engine_start(struct sb_thread *t);
+/* Open path for worker t's I/O (slot 0): read-only, or created (O_EXCL)
+ * read-write; region [0, size).  On failure the error is in t->st. */
+int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create,
+	       struct sb_file **out);
+void sb_ml_close(struct sb_thread *t, struct sb_file *f);
+/* Record an error in t->st (first one wins); returns -e. */
+int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path);
+/* CPU time of the calling thread, to charge to a worker */
+void sb_ml_cpu_begin(struct rusage *ru);
+void sb_ml_cpu_end(struct sb_thread *t, const struct rusage *ru0);
+/* sync, then drop the page cache; false (and a warning, once) when not
+ * permitted. */
+bool sb_ml_drop_caches(const char *job);
+/* buf = "a/b" (b alone when a is NULL), or "s" when fmt is "%s"; false when
+ * it did not fit (truncated) */
+bool sb_ml_join(char *buf, size_t len, const char *a, const char *b);
+/* <directory>/<leaf> (first directory of a ':' list), or leaf */
+void sb_ml_default_dir(const struct sb_jobspec *s, const char *leaf, char *buf, size_t len);
+
+/* ml_ckpt.c */
+int sb_ml_ckpt_prepare(struct sb_ml_job *j);
+void sb_ml_ckpt_run(struct sb_ml_job *j);
+void sb_ml_ckpt_release(struct sb_ml_job *j);
+/* ml_trainrun.c */
+int sb_ml_train_prepare(struct sb_ml_job *j);
+int sb_ml_train_datagen(struct sb_ml_job *j);
+void sb_ml_train_run(struct sb_ml_job *j);
+void sb_ml_train_release(struct sb_ml_job *j);
+#endif

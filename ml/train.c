@@ -1,0 +1,247 @@
+/* ml_train.c: DLIO training workloads: dataset shapes, layout, per-file
+ * sizes, deterministic shuffles and the per-epoch batch plan (ml_train.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ml/train.h"
+
+/* mlcommons/storage configs/dlio/workload: <name>_a100.yaml, <name>_h100.yaml */
+static const struct sb_ml_workload builtin[] = {
+	{ "unet3d", { "npz", "img", 168, 1, 146600628.0, 68341808.0, 0, SB_ML_DATAGEN_SEED },
+	  7, 4, 5, 0.636, 0.323, 90.0 },
+	{ "resnet50", { "tfrecord", "img", 1024, 1251, 114660.07, 0.0, 0, SB_ML_DATAGEN_SEED },
+	  400, 8, 5, 0.435, 0.224, 90.0 },
+	{ "cosmoflow", { "tfrecord", "img", 524288, 1, 2828486.0, 71311.0, 0, SB_ML_DATAGEN_SEED },
+	  1, 4, 5, 0.00551, 0.00350, 70.0 },
+};
+#define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
+
+static const char *const builtin_names[] = { "unet3d", "resnet50", "cosmoflow", NULL };
+
+const char *const *sb_ml_workload_names(void)
+{
+	return builtin_names;
+}
+
+int sb_ml_workload_find(const char *name, struct sb_ml_workload *out)
+{
+	for (size_t i = 0; name && i < NBUILTIN; i++) {
+		if (!strcmp(name, builtin[i].name)) {
+			*out = builtin[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* ---- PRNG ---- */
+
+void sb_ml_rng_seed(struct sb_ml_rng *r, uint64_t seed)
+{
+	sb_rng_seed(&r->g, seed);
+}
+
+uint64_t sb_ml_rng_next(struct sb_ml_rng *r)
+{
+	return sb_rng_next(&r->g);
+}
+
+uint64_t sb_ml_rng_below(struct sb_ml_rng *r, uint64_t n)
+{
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
+	do
+		x = sb_ml_rng_next(r);
+	while (x >= limit);
+	return x % n;
+}
+
+static double rng_unit(struct sb_ml_rng *r) /* (0, 1] */
+{
+	return ((double)(sb_ml_rng_next(r) >> 11) + 1.0) * 0x1.0p-53;
+}
+
+double sb_ml_rng_normal(struct sb_ml_rng *r) /* Box-Muller */
+{
+	double u = rng_unit(r), v = rng_unit(r);
+	return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
+}
+
+void sb_ml_shuffle_u32(uint32_t *v, size_t n, uint64_t seed)
+{
+	struct sb_ml_rng r;
+	sb_ml_rng_seed(&r, seed);
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)sb_ml_rng_below(&r, i);
+		uint32_t t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+void sb_ml_shuffle_u64(uint64_t *v, size_t n, uint64_t seed)
+{
+	struct sb_ml_rng r;
+	sb_ml_rng_seed(&r, seed);
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)sb_ml_rng_below(&r, i);
+		uint64_t t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}
+
+/* ---- layout and sizes ---- */
+
+uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file)
+{
+	struct sb_ml_rng r;
+	double d, sd, a, b;
+	if (!(ds->record_stdev > 0)) {
+		uint64_t n = (uint64_t)ds->record_length;
+		return n ? n : 1;
+	}
+	sb_ml_rng_seed(&r, ds->seed * 0x100000001b3ull ^ ((uint64_t)file + 1));
+	d = sqrt(ds->record_length);
+	sd = ds->record_stdev / 2.0 / d;
+	a = floor(d + sd * sb_ml_rng_normal(&r));
+	b = floor(d + sd * sb_ml_rng_normal(&r));
+	return (uint64_t)(a < 1 ? 1 : a) * (uint64_t)(b < 1 ? 1 : b);
+}
+
+double sb_ml_sample_bytes_max(const struct sb_ml_dataset *ds)
+{
+	if (!(ds->record_stdev > 0))
+		return ds->record_length >= 1 ? floor(ds->record_length) : 1;
+	/* |z| <= sqrt(-2 ln 2^-53) = 8.57 (rng_unit is at least 2^-53) */
+	double d = sqrt(ds->record_length), side = floor(d + ds->record_stdev / 2.0 / d * 8.58);
+	return side < 1 ? 1 : side * side;
+}
+
+uint64_t sb_ml_file_bytes(const struct sb_ml_dataset *ds, unsigned file)
+{
+	return sb_ml_sample_bytes(ds, file) * ds->samples_per_file;
+}
+
+uint64_t sb_ml_dataset_bytes(const struct sb_ml_dataset *ds)
+{
+	uint64_t sum = 0;
+	for (unsigned i = 0; i < ds->files; i++)
+		sum += sb_ml_file_bytes(ds, i);
+	return sum;
+}
+
+static int digits(unsigned n)
+{
+	int d = 1;
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+int sb_ml_file_name(const struct sb_ml_dataset *ds, unsigned file, char *buf, size_t len)
+{
+	int n;
+	if (ds->subfolders > 1)
+		n = snprintf(buf, len, "train/%0*u/%s_%0*u_of_%u.%s", digits(ds->subfolders),
+			     file % ds->subfolders, ds->prefix, digits(ds->files), file,
+			     ds->files, ds->format);
+	else
+		n = snprintf(buf, len, "train/%s_%0*u_of_%u.%s", ds->prefix, digits(ds->files),
+			     file, ds->files, ds->format);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* ---- epoch plan ---- */
+
+size_t sb_ml_steps_per_epoch(unsigned files, unsigned spf, unsigned batch, unsigned ranks)
+{
+	if (!batch || !ranks)
+		return 0;
+	return (size_t)((uint64_t)files * spf / batch / ranks);
+}
+
+/* Distinct streams for the two shuffles of one epoch. */
+static uint64_t epoch_seed(const struct sb_ml_plan_cfg *c, uint64_t stream)
+{
+	uint64_t s = c->seed + (c->seed_change_epoch ? c->epoch : 0);
+	return s * 0x9e3779b97f4a7c15ull + stream;
+}
+
+static int plan_check(const struct sb_ml_plan_cfg *c)
+{
+	uint64_t total = (uint64_t)c->files * c->samples_per_file;
+	if (!c->files || !c->samples_per_file || !c->batch_size || !c->ranks ||
+	    c->rank >= c->ranks || total < c->ranks)
+		return -EINVAL;
+	return 0;
+}
+
+int sb_ml_plan_build(const struct sb_ml_plan_cfg *c, struct sb_ml_plan *p)
+{
+	uint64_t total = (uint64_t)c->files * c->samples_per_file, spp, start, end;
+	size_t full, steps;
+	memset(p, 0, sizeof(*p));
+	if (plan_check(c))
+		return -EINVAL;
+	spp = (total + c->ranks - 1) / c->ranks;
+	start = spp * c->rank;
+	end = start + spp < total ? start + spp : total;
+	p->nsamples = start < end ? (size_t)(end - start) : 0;
+	p->file_order = malloc(c->files * sizeof(*p->file_order));
+	p->samples = malloc((p->nsamples ? p->nsamples : 1) * sizeof(*p->samples));
+	if (!p->file_order || !p->samples) {
+		sb_ml_plan_free(p);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < c->files; i++)
+		p->file_order[i] = i;
+	for (size_t i = 0; i < p->nsamples; i++)
+		p->samples[i] = start + i;
+	if (c->file_shuffle)
+		sb_ml_shuffle_u32(p->file_order, c->files, epoch_seed(c, 1));
+	if (c->sample_shuffle)
+		sb_ml_shuffle_u64(p->samples, p->nsamples, epoch_seed(c, 2));
+	full = p->nsamples / c->batch_size;
+	steps = sb_ml_steps_per_epoch(c->files, c->samples_per_file, c->batch_size, c->ranks);
+	if (c->drop_last)
+		p->nbatches = full < steps ? full : steps;
+	else
+		p->nbatches = (p->nsamples + c->batch_size - 1) / c->batch_size;
+	p->batch_size = c->batch_size;
+	p->read_threads = c->read_threads;
+	p->samples_per_file = c->samples_per_file;
+	return 0;
+}
+
+void sb_ml_plan_free(struct sb_ml_plan *p)
+{
+	free(p->file_order);
+	free(p->samples);
+	memset(p, 0, sizeof(*p));
+}
+
+size_t sb_ml_plan_batch_len(const struct sb_ml_plan *p, size_t b)
+{
+	size_t first = b * p->batch_size;
+	if (b >= p->nbatches || first >= p->nsamples)
+		return 0;
+	return p->nsamples - first < p->batch_size ? p->nsamples - first : p->batch_size;
+}
+
+unsigned sb_ml_plan_batch_reader(const struct sb_ml_plan *p, size_t b)
+{
+	return p->read_threads ? (unsigned)(b % p->read_threads) : 0;
+}
+
+void sb_ml_plan_sample(const struct sb_ml_plan *p, size_t b, size_t i,
+		       uint32_t *file, uint32_t *in_file)
+{
+	uint64_t g = p->samples[b * p->batch_size + i];
+	*file = p->file_order[g / p->samples_per_file];
+	*in_file = (uint32_t)(g % p->samples_per_file);
+}

@@ -1,0 +1,154 @@
+/* cleanup.c: storbench --cleanup DIR (see cleanup.h).  Everything is done
+ * relative to directory descriptors opened with O_NOFOLLOW, so a symlink
+ * (or a folder swapped for one) never leads outside DIR; the mark of an
+ * entry is read through /proc/self/fd/N/NAME without following NAME. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/cleanup.h"
+#include "lib/log.h"
+#include "os/scratch.h"
+
+struct tally {
+	FILE *out;
+	bool dry;
+	unsigned removed_files, removed_dirs, skipped, unmarked, kept, failed;
+};
+
+/* what to do with an entry: 1 remove, 0 skip (said why), -1 no mark,
+ * -2 kept on purpose by a run that ended (unlink=0, keep_checkpoints=1,
+ * datasets) */
+static int judge(struct tally *t, int dfd, const char *name, const char *shown,
+		 struct sb_scratch_mark *m)
+{
+	char proc[64 + NAME_MAX], who[600];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d/%s", dfd, name);
+	int r = sb_scratch_read_mark(proc, m);
+	if (r <= 0)
+		return -1; /* no mark: not storbench's */
+	if (m->kept)
+		return -2;
+	sb_scratch_mark_str(m, who, sizeof(who));
+	switch (sb_scratch_owner(m)) {
+	case SB_OWNER_DEAD:
+		return 1;
+	case SB_OWNER_ALIVE:
+		fprintf(t->out, "skipped %s: its creator is still running (%s)\n", shown, who);
+		break;
+	default:
+		fprintf(t->out, "skipped %s: made on another host (%s); run --cleanup there\n",
+			shown, who);
+		break;
+	}
+	t->skipped++;
+	return 0;
+}
+
+static void remove_entry(struct tally *t, int dfd, const char *name, const char *shown, bool dir,
+			 const struct sb_scratch_mark *m)
+{
+	char who[600];
+	sb_scratch_mark_str(m, who, sizeof(who));
+	if (!t->dry && unlinkat(dfd, name, dir ? AT_REMOVEDIR : 0) != 0) {
+		if (dir && (errno == ENOTEMPTY || errno == EEXIST)) {
+			fprintf(t->out, "skipped %s/: not empty (it holds files storbench did not make, "
+				"or that are still in use)\n", shown);
+			t->skipped++;
+			return;
+		}
+		sb_err(shown, "cannot remove: %s", strerror(errno));
+		t->failed++;
+		return;
+	}
+	fprintf(t->out, "%s %s%s (left by %s)\n", t->dry ? "would remove" : "removed", shown,
+		dir ? "/" : "", who);
+	if (dir)
+		t->removed_dirs++;
+	else
+		t->removed_files++;
+}
+
+static void walk(struct tally *t, int dfd, const char *shown, unsigned depth);
+
+static void visit(struct tally *t, int dfd, const char *name, const char *shown, unsigned depth)
+{
+	struct stat st;
+	struct sb_scratch_mark m;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return; /* gone meanwhile */
+	if (S_ISDIR(st.st_mode)) {
+		int sub = depth < 64 ? openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+		if (sub < 0) {
+			fprintf(t->out, "skipped %s/: cannot open it: %s\n", shown,
+				depth < 64 ? strerror(errno) : "nested too deep");
+			t->skipped++;
+			return;
+		}
+		walk(t, sub, shown, depth + 1);
+		close(sub);
+		if (judge(t, dfd, name, shown, &m) == 1)
+			remove_entry(t, dfd, name, shown, true, &m);
+	} else if (S_ISREG(st.st_mode)) {
+		int r = judge(t, dfd, name, shown, &m);
+		if (r == 1)
+			remove_entry(t, dfd, name, shown, false, &m);
+		else if (r == -2)
+			t->kept++;
+		else if (r < 0)
+			t->unmarked++;
+	} /* symlinks, devices, fifos, sockets: storbench makes none; never followed */
+}
+
+static void walk(struct tally *t, int dfd, const char *shown, unsigned depth)
+{
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		sb_err(shown, "cannot list: %s", strerror(errno));
+		t->failed++;
+		return;
+	}
+	struct dirent *e;
+	char path[PATH_MAX];
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", shown, e->d_name);
+		visit(t, dfd, e->d_name, path, depth);
+	}
+	closedir(d);
+}
+
+int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out)
+{
+	struct tally t = { .out = out, .dry = dry_run };
+	char shown[PATH_MAX];
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		int e = errno;
+		sb_err("--cleanup", "%s: %s: give a directory that holds storbench scratch files",
+		       dir, strerror(e));
+		return -e;
+	}
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	snprintf(shown, sizeof(shown), "%.*s", (int)n, dir);
+	walk(&t, dfd, shown, 0);
+	close(dfd);
+	fprintf(out, "storbench --cleanup %s: %s %u files and %u folders left by storbench runs "
+		"that did not finish; skipped %u; left %u files storbench did not make and %u it "
+		"kept on purpose alone%s\n",
+		shown, dry_run ? "would remove" : "removed", t.removed_files, t.removed_dirs,
+		t.skipped, t.unmarked, t.kept, t.failed ? " (some could not be removed: see above)" : "");
+	return t.failed ? -EIO : 0;
+}

@@ -1,0 +1,655 @@
+/* files.c: lay out the files of a run (see files.h).  Everything is checked
+ * for the whole run before the first byte is written, and files storbench did
+ * not create are never truncated or removed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "run/files.h"
+#include "run/rng.h"
+#include "run/thread.h"
+#include "lib/log.h"
+#include "os/blkdev.h"
+#include "os/mounts.h"
+#include "os/scratch.h"
+
+static char sysroot[PATH_MAX];
+
+static bool defer_keep;
+
+void sb_files_defer_keep(bool defer)
+{
+	defer_keep = defer;
+}
+
+void sb_files_set_sysroot(const char *root)
+{
+	snprintf(sysroot, sizeof(sysroot), "%s", root ? root : "");
+}
+
+static void dir_of(const char *path, char *dir, size_t len)
+{
+	const char *s = strrchr(path, '/');
+	if (!s)
+		snprintf(dir, len, ".");
+	else if (s == path)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(s - path), path);
+}
+
+/* a file a killed run made (its mark names a process that is gone): say
+ * so; it is used like any existing file and never removed by this run */
+static void note_leftover(const char *path)
+{
+	struct sb_scratch_mark m;
+	char who[600], dir[PATH_MAX];
+	static char *said[16]; /* a sweep plans every point: say it once */
+	if (sb_scratch_read_mark(path, &m) != 1 || m.kept || sb_scratch_owner(&m) != SB_OWNER_DEAD)
+		return;
+	unsigned i = 0;
+	while (i < 16 && said[i] && strcmp(said[i], path))
+		i++;
+	if (i < 16 && said[i])
+		return;
+	if (i < 16)
+		said[i] = strdup(path);
+	sb_scratch_mark_str(&m, who, sizeof(who));
+	dir_of(path, dir, sizeof(dir));
+	sb_warn(path, "left over from a storbench run that did not finish (%s); this run uses "
+		"it but will not remove it: remove such leftovers with storbench --cleanup %s",
+		who, dir);
+}
+
+/* the layout entry for path, added (with what stat says) when new */
+static int layout_find(struct sb_layout *lay, const char *path, size_t *idx)
+{
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
+	if (!exists && errno != ENOENT) {
+		int e = errno;
+		sb_err(path, "cannot stat: %s", strerror(e));
+		return -e;
+	}
+	for (size_t i = 0; i < lay->n; i++) {
+		struct sb_layout_file *f = &lay->files[i];
+		if (!strcmp(f->path, path) ||
+		    (exists && f->exists && f->dev == st.st_dev && f->ino == st.st_ino)) {
+			*idx = i;
+			return 0;
+		}
+	}
+	if (lay->n == lay->cap) {
+		size_t cap = lay->cap ? lay->cap * 2 : 16;
+		void *p = realloc(lay->files, cap * sizeof(*lay->files));
+		if (!p)
+			return -ENOMEM;
+		lay->files = p;
+		lay->cap = cap;
+	}
+	struct sb_layout_file *f = &lay->files[lay->n];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return -ENOMEM;
+	f->allow_mounted = true;
+	f->claim_fd = -1;
+	f->exists = exists;
+	if (exists) {
+		f->dev = st.st_dev;
+		f->ino = st.st_ino;
+		f->regular = S_ISREG(st.st_mode);
+		f->is_bdev = S_ISBLK(st.st_mode);
+		f->rdev = st.st_rdev;
+		f->have = f->regular ? (uint64_t)st.st_size : 0;
+		if (f->regular)
+			note_leftover(path);
+	} else {
+		char dir[PATH_MAX];
+		dir_of(path, dir, sizeof(dir));
+		if (stat(dir, &st) != 0) {
+			int e = errno;
+			sb_err(dir, "directory for %s: %s", path, strerror(e));
+			free(f->path);
+			return -e;
+		}
+		f->dev = st.st_dev;
+		f->regular = true;
+	}
+	*idx = lay->n++;
+	return 0;
+}
+
+static int existing_size(struct sb_layout_file *lf, uint64_t *size)
+{
+	if (lf->regular) {
+		*size = lf->have;
+		return 0;
+	}
+	if (!lf->is_bdev) {
+		*size = 0;
+		return 0;
+	}
+	int fd = open(lf->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int r = sb_os_bdev_size(fd, size);
+	close(fd);
+	lf->have = *size;
+	return r;
+}
+
+/* name of file i of thread t: from filename=, or jobname.t.i */
+static int file_path(const struct sb_jobspec *s, unsigned t, unsigned i, char *out, size_t len)
+{
+	char name[PATH_MAX], dir[PATH_MAX];
+	const char *dirs = s->directory;
+	if (s->filename) {
+		const char *p = s->filename;
+		for (unsigned k = 0; k < i; k++)
+			p = strchr(p, ':') + 1;
+		const char *e = strchr(p, ':');
+		snprintf(name, sizeof(name), "%.*s", (int)(e ? (size_t)(e - p) : strlen(p)), p);
+	} else {
+		snprintf(name, sizeof(name), "%s.%u.%u", s->name, t, i);
+	}
+	if (!dirs || !*dirs || name[0] == '/')
+		return (size_t)snprintf(out, len, "%s", name) < len ? 0 : -ENAMETOOLONG;
+	unsigned ndirs = 1;
+	for (const char *p = dirs; *p; p++)
+		ndirs += *p == ':';
+	const char *p = dirs;
+	for (unsigned k = 0; k < i % ndirs; k++)
+		p = strchr(p, ':') + 1;
+	const char *e = strchr(p, ':');
+	snprintf(dir, sizeof(dir), "%.*s", (int)(e ? (size_t)(e - p) : strlen(p)), p);
+	return (size_t)snprintf(out, len, "%s/%s", dir, name) < len ? 0 : -ENAMETOOLONG;
+}
+
+static unsigned count_names(const char *list)
+{
+	unsigned n = 1;
+	for (; *list; list++)
+		n += *list == ':';
+	return n;
+}
+
+/* region length of one file of a job, before the existing size is known */
+static uint64_t planned_len(const struct sb_jobspec *s, unsigned nfiles, struct sb_rng *rng)
+{
+	if (s->filesize_min) {
+		uint64_t span = s->filesize_max > s->filesize_min ? s->filesize_max - s->filesize_min : 0;
+		return s->filesize_min + (span ? sb_rng_below(rng, span / 4096 + 1) * 4096 : 0);
+	}
+	return s->size / nfiles;
+}
+
+static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct sb_file *tf,
+		     size_t *lfi, uint64_t len)
+{
+	int r = layout_find(lay, tf->path, lfi);
+	if (r)
+		return r;
+	struct sb_layout_file *lf = &lay->files[*lfi];
+	if (!len) {
+		uint64_t have;
+		r = existing_size(lf, &have);
+		char where[512];
+		sb_spec_where(s, "filename", where, sizeof(where));
+		if (r) {
+			sb_err(where, "job %s: cannot get the size of %s: %s", s->name, lf->path,
+			       strerror(-r));
+			return r;
+		}
+		if (have <= s->offset) {
+			if (lf->exists)
+				sb_err(where, "job %s: size= is not set and %s has no data past "
+				       "offset=%" PRIu64 " (it holds %" PRIu64 " bytes): set size= "
+				       "or filesize= to the bytes to use", s->name, lf->path, s->offset,
+				       have);
+			else
+				sb_err(where, "job %s: size= is not set and %s does not exist: set "
+				       "size= or filesize= to the bytes to use", s->name, lf->path);
+			return -EINVAL;
+		}
+		len = have - s->offset;
+	}
+	tf->region_start = s->offset;
+	tf->region_len = len;
+	tf->size = s->offset + len;
+	tf->is_bdev = lf->is_bdev;
+	if (tf->size > lf->need)
+		lf->need = tf->size;
+	if (!lf->spec)
+		lf->spec = s;
+	if (s->rw & SB_RW_READ)
+		lf->fill = true;
+	if (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) {
+		lf->written = true;
+		lf->allow_mounted &= s->allow_mounted_write;
+		if (!lf->writer && !s->allow_mounted_write)
+			lf->writer = s;
+	}
+	lf->unlink |= s->unlink;
+	return 0;
+}
+
+static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb_jobfiles *jf,
+		    bool nodiskio)
+{
+	struct sb_rng rng;
+	char path[PATH_MAX];
+	sb_rng_seed(&rng, s->randseed);
+	jf->nthreads = s->numjobs ? s->numjobs : 1;
+	jf->nfiles = s->filename ? count_names(s->filename) : (s->nrfiles ? s->nrfiles : 1);
+	size_t n = (size_t)jf->nthreads * jf->nfiles;
+	jf->tmpl = calloc(n, sizeof(*jf->tmpl));
+	jf->lf = calloc(n, sizeof(*jf->lf));
+	if (!jf->tmpl || !jf->lf)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		struct sb_file *tf = &jf->tmpl[k];
+		unsigned t = (unsigned)(k / jf->nfiles), i = (unsigned)(k % jf->nfiles);
+		int r = file_path(s, t, i, path, sizeof(path));
+		tf->path = r ? NULL : strdup(path);
+		if (!tf->path)
+			return r ? r : -ENOMEM;
+		tf->fd = -1;
+		tf->index = i;
+		jf->lf[k] = SIZE_MAX;
+		uint64_t len = planned_len(s, jf->nfiles, &rng);
+		if (nodiskio) {
+			if (!len) {
+				sb_err(s->name, "size= (or filesize=) is needed with ioengine=%s", s->ioengine);
+				return -EINVAL;
+			}
+			tf->region_start = s->offset;
+			tf->region_len = len;
+			tf->size = s->offset + len;
+			continue;
+		}
+		r = plan_file(lay, s, tf, &jf->lf[k], len);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static void refuse_bdev(const struct sb_layout_file *lf, const char *why)
+{
+	const struct sb_jobspec *s = lf->writer ? lf->writer : lf->spec;
+	char where[PATH_MAX];
+	if (s && s->file && s->line)
+		snprintf(where, sizeof(where), "%s:%u", s->file, s->line);
+	else
+		snprintf(where, sizeof(where), "%s", s && s->file ? s->file : lf->path);
+	sb_err(where, "job %s: refusing to write to %s: %s; writing would destroy its data "
+	       "(set allow_mounted_write=1 to write anyway)", s ? s->name : "?", lf->path, why);
+}
+
+/* Writes to a block device that is mounted (through any node: decided by
+ * major:minor), swap, partitioned, held by a stacked device or by anyone
+ * (O_EXCL), or that holds a file-system, swap or partition-table
+ * signature destroy data: refuse unless allow_mounted_write=1.  The O_EXCL
+ * descriptor stays open until sb_files_cleanup, so nothing can mount the
+ * device while the run writes it (the I/O threads open it without
+ * O_EXCL, which an exclusive holder allows). */
+/* The O_EXCL claims this process holds, shared by every layout that writes
+ * the same device (a sweep or a check may plan while another layout is
+ * alive: a second O_EXCL open, even our own, would get EBUSY). */
+static struct claim {
+	dev_t rdev;
+	int fd;
+	unsigned refs;
+} claims[64];
+
+static int claim(const struct sb_layout_file *lf, char *why, size_t len)
+{
+	struct claim *freec = NULL;
+	for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
+		if (claims[k].refs && claims[k].rdev == lf->rdev) {
+			claims[k].refs++;
+			return claims[k].fd;
+		}
+		if (!claims[k].refs && !freec)
+			freec = &claims[k];
+	}
+	if (!freec) {
+		snprintf(why, len, "too many block devices written at once (at most 64)");
+		return -EMFILE;
+	}
+	int fd = sb_os_bdev_claim(lf->path, why, len);
+	if (fd >= 0)
+		*freec = (struct claim){ .rdev = lf->rdev, .fd = fd, .refs = 1 };
+	return fd;
+}
+
+static void unclaim(int fd)
+{
+	for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
+		if (claims[k].refs && claims[k].fd == fd) {
+			if (--claims[k].refs == 0)
+				close(fd);
+			return;
+		}
+	}
+}
+
+static int check_bdev(struct sb_layout *lay, size_t i)
+{
+	struct sb_layout_file *lf = &lay->files[i];
+	char name[64], why[512], what[400];
+	if (lf->need > lf->have && lf->have) {
+		sb_err(lf->path, "the I/O region ends at byte %" PRIu64 ", past the end of the "
+		       "device (%" PRIu64 " bytes): lower size= or offset=", lf->need, lf->have);
+		return -EINVAL;
+	}
+	if (!lf->written || lf->allow_mounted)
+		return 0;
+	int r = sb_os_dev_name(sysroot, lf->rdev, false, name, sizeof(name));
+	if (r == 0)
+		r = sb_os_bdev_in_use(sysroot, name, why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "cannot find it in /sys/dev/block");
+	if (r != 0) {
+		refuse_bdev(lf, why);
+		return -EBUSY;
+	}
+	for (size_t k = 0; k < i; k++) /* the same device under another node: checked already */
+		if (lay->files[k].is_bdev && lay->files[k].rdev == lf->rdev && lay->files[k].claim_fd >= 0)
+			return 0;
+	lf->claim_fd = claim(lf, why, sizeof(why));
+	if (lf->claim_fd < 0) {
+		lf->claim_fd = -1;
+		refuse_bdev(lf, why);
+		return -EBUSY;
+	}
+	r = sb_os_signature(lf->claim_fd, what, sizeof(what));
+	if (r == 0)
+		return 0;
+	if (r > 0)
+		snprintf(why, sizeof(why), "it holds %s", what);
+	else
+		snprintf(why, sizeof(why), "cannot read it to look for file systems and partition "
+			 "tables: %s", strerror(-r));
+	refuse_bdev(lf, why);
+	return -EBUSY;
+}
+
+/* bytes each file system must still provide, checked against statvfs */
+static int check_space(const struct sb_layout *lay)
+{
+	for (size_t i = 0; i < lay->n; i++) {
+		const struct sb_layout_file *a = &lay->files[i];
+		bool first = true;
+		uint64_t need = 0;
+		for (size_t j = 0; j < lay->n && first; j++) {
+			const struct sb_layout_file *b = &lay->files[j];
+			if (b->dev != a->dev || !b->regular)
+				continue;
+			if (j < i)
+				first = false; /* this file system was counted already */
+			if (b->need > b->have)
+				need += b->need - b->have;
+		}
+		if (!first || !need)
+			continue;
+		char dir[PATH_MAX];
+		struct statvfs vfs;
+		dir_of(a->path, dir, sizeof(dir));
+		if (statvfs(dir, &vfs) != 0)
+			continue; /* cannot tell: the writes themselves will say */
+		uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+		if (need > avail) {
+			sb_err(dir, "not enough free space for the job files: %" PRIu64
+			       " bytes needed, %" PRIu64 " available", need, avail);
+			return -ENOSPC;
+		}
+	}
+	return 0;
+}
+
+static int check_multiple(const struct sb_jobspec *s, const char *path, const char *opt,
+			  uint64_t v, unsigned lbs)
+{
+	if (v % lbs == 0)
+		return 0;
+	char where[512], key[32]; /* opt: "offset", "bs (read)", ... */
+	snprintf(key, sizeof(key), "%.*s", (int)strcspn(opt, " "), opt);
+	sb_err(sb_spec_where(s, key, where, sizeof(where)), "job %s: %s=%" PRIu64 ": direct=1 "
+	       "needs it to be a multiple of the logical block size of %s (%u bytes): use a "
+	       "multiple of %u, or direct=0", s->name, opt, v, path, lbs, lbs);
+	return -EINVAL;
+}
+
+static int check_direct(const struct sb_jobspec *s, const char *path)
+{
+	static const char *const dn[SB_DDIR_N] = { "read", "write", "trim" };
+	unsigned lbs = sb_os_logical_block_size(path);
+	int r = check_multiple(s, path, "offset", s->offset, lbs);
+	for (int d = 0; d < SB_DDIR_N && !r; d++) {
+		char opt[32];
+		if (!sb_spec_does(s, (enum sb_ddir)d))
+			continue;
+		snprintf(opt, sizeof(opt), "bs (%s)", dn[d]);
+		r = check_multiple(s, path, opt, s->bs[d], lbs);
+		if (!r && s->bs_min[d] != s->bs_max[d])
+			r = check_multiple(s, path, "bsrange", s->bs_min[d], lbs);
+		for (unsigned i = 0; i < s->bssplit_n[d] && !r; i++)
+			r = check_multiple(s, path, "bssplit", s->bssplit[d][i].bs, lbs);
+		if (!r && s->blockalign[d])
+			r = check_multiple(s, path, "blockalign", s->blockalign[d], lbs);
+	}
+	return r;
+}
+
+int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_layout *lay)
+{
+	memset(lay, 0, sizeof(*lay));
+	lay->jobs = calloc(jl->njobs ? jl->njobs : 1, sizeof(*lay->jobs));
+	if (!lay->jobs)
+		return -ENOMEM;
+	lay->njobs = jl->njobs;
+	int r = 0;
+	for (size_t j = 0; j < jl->njobs && !r; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		if (s->workload != SB_WL_IO)
+			continue; /* ML workloads lay out their own files (ml/) */
+		if (s->rw & SB_RW_TRIM) {
+			sb_err(s->name, "trim workloads are not supported by ioengine=%s", s->ioengine);
+			r = -EINVAL;
+			break;
+		}
+		r = plan_job(lay, s, &lay->jobs[j], nodiskio[j]);
+	}
+	for (size_t i = 0; i < lay->n && !r; i++)
+		if (lay->files[i].is_bdev)
+			r = check_bdev(lay, i);
+	if (!r)
+		r = check_space(lay);
+	for (size_t j = 0; j < jl->njobs && !r; j++) {
+		const struct sb_jobfiles *jf = &lay->jobs[j];
+		if (!jl->jobs[j].direct || nodiskio[j] || !jf->tmpl)
+			continue;
+		for (unsigned k = 0; k < jf->nfiles && !r; k++)
+			r = check_direct(&jl->jobs[j], jf->tmpl[k].path);
+	}
+	return r;
+}
+
+static int preallocate(int fd, const struct sb_layout_file *lf)
+{
+	off_t from = (off_t)lf->have, len = (off_t)(lf->need - lf->have);
+	int r = 0;
+	switch (lf->spec->fallocate) {
+	case SB_FALLOC_POSIX:
+		r = posix_fallocate(fd, from, len);
+		if (r == EOPNOTSUPP || r == EINVAL)
+			r = 0; /* file system without preallocation: sparse is fine */
+		return -r;
+	case SB_FALLOC_KEEP:
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, from, len) != 0 && errno != EOPNOTSUPP)
+			return -errno;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* write pseudo-random, non-zero data over [have, need) */
+static int fill(int fd, const struct sb_layout_file *lf)
+{
+	enum { CHUNK = 1 << 20 };
+	uint64_t *buf = malloc(CHUNK);
+	if (!buf)
+		return -ENOMEM;
+	struct sb_rng rng;
+	sb_rng_seed(&rng, lf->ino ^ lf->need);
+	for (size_t i = 0; i < CHUNK / 8; i++)
+		buf[i] = sb_rng_next(&rng) | 1;
+	int r = 0;
+	for (uint64_t off = lf->have; off < lf->need && !r;) {
+		if (sb_run_stopping()) {
+			r = -EINTR;
+			break;
+		}
+		size_t n = lf->need - off < CHUNK ? (size_t)(lf->need - off) : CHUNK;
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w <= 0)
+			r = w < 0 ? -errno : -EIO;
+		else
+			off += (uint64_t)w;
+	}
+	free(buf);
+	if (!r && fsync(fd) != 0)
+		r = -errno;
+	if (!r) /* fio's invalidate=1: the run reads the device, not the page cache */
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	return r;
+}
+
+/* once per process: where the mark cannot be set, a killed run's files
+ * cannot be recognised later */
+static void warn_unmarked(const char *path, int err)
+{
+	static bool warned;
+	char dir[PATH_MAX];
+	if (warned)
+		return;
+	warned = true;
+	dir_of(path, dir, sizeof(dir));
+	sb_warn(dir, "cannot set the user.storbench extended attribute on the files made here "
+		"(%s): if this run is killed, storbench --cleanup will not recognise %s; remove "
+		"it yourself then", strerror(err ? err : EIO), path);
+}
+
+static int lay_out(struct sb_layout_file *lf)
+{
+	int fd = open(lf->path, O_WRONLY | O_CLOEXEC | (lf->exists ? 0 : O_CREAT | O_EXCL), 0644);
+	if (fd < 0)
+		return -errno;
+	lf->created = !lf->exists;
+	if (lf->created && sb_scratch_made_fd(fd, lf->spec ? lf->spec->name : NULL, &lf->own) == 0)
+		sb_scratch_remember(lf->path, &lf->own);
+	if (lf->created && !lf->own.marked)
+		warn_unmarked(lf->path, lf->own.mark_err);
+	int r = preallocate(fd, lf);
+	if (!r && lf->fill)
+		r = fill(fd, lf);
+	else if (!r && ftruncate(fd, (off_t)lf->need) != 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+int sb_files_create(struct sb_layout *lay)
+{
+	for (size_t i = 0; i < lay->n; i++) {
+		struct sb_layout_file *lf = &lay->files[i];
+		if (!lf->regular || lf->need <= lf->have)
+			continue;
+		int r = lay_out(lf);
+		if (r) {
+			lay->failed = i; /* the caller reports it as that file's job's error */
+			for (size_t k = 0; k <= i; k++)
+				if (lay->files[k].created &&
+				    sb_scratch_unlink(lay->files[k].path, &lay->files[k].own) == 0)
+					lay->files[k].created = false;
+			return r;
+		}
+	}
+	return 0;
+}
+
+void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created)
+{
+	for (size_t i = 0; i < lay->n; i++) {
+		struct sb_layout_file *lf = &lay->files[i];
+		if (lf->created && (lf->unlink || remove_all_created))
+			sb_scratch_unlink(lf->path, &lf->own); /* only the inode it made */
+		else if (lf->created && !defer_keep)
+			sb_scratch_keep(lf->path, &lf->own); /* kept on purpose (unlink=0) */
+		if (lf->claim_fd >= 0)
+			unclaim(lf->claim_fd);
+		free(lf->path);
+	}
+	for (size_t j = 0; j < lay->njobs; j++) {
+		struct sb_jobfiles *jf = &lay->jobs[j];
+		for (size_t k = 0; jf->tmpl && k < (size_t)jf->nthreads * jf->nfiles; k++)
+			free(jf->tmpl[k].path);
+		free(jf->tmpl);
+		free(jf->lf);
+	}
+	free(lay->files);
+	free(lay->jobs);
+	memset(lay, 0, sizeof(*lay));
+}
+
+int sb_files_open(struct sb_file *f, const struct sb_jobspec *s)
+{
+	int flags = O_CLOEXEC | (s->direct ? O_DIRECT : 0);
+	flags |= (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) ? O_RDWR : O_RDONLY;
+	f->fd = open(f->path, flags);
+	if (f->fd < 0)
+		return -errno;
+	if (!f->is_bdev && !s->direct) /* fio's invalidate=1 */
+		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+	return 0;
+}
+
+void sb_files_close(struct sb_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+size_t sb_files_disks(const struct sb_layout *lay, char (*names)[64], size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < lay->n && n < max; i++) {
+		const struct sb_layout_file *lf = &lay->files[i];
+		struct stat st;
+		dev_t dev = lf->is_bdev ? lf->rdev : lf->dev;
+		if (!lf->exists && !lf->created)
+			continue;
+		if (!lf->exists && stat(lf->path, &st) == 0)
+			dev = st.st_dev;
+		char name[64];
+		if (sb_os_dev_name("", dev, true, name, sizeof(name)))
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = !strcmp(names[k], name);
+		if (!dup)
+			snprintf(names[n++], 64, "%s", name);
+	}
+	return n;
+}

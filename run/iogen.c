@@ -1,0 +1,412 @@
+/* iogen.c: offsets, sizes and directions of the I/O stream (see iogen.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/iogen.h"
+
+uint64_t sb_iogen_seed(const struct sb_jobspec *spec, unsigned thread_index)
+{
+	uint64_t base = spec->randseed;
+	if (!spec->randrepeat) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		base = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		base ^= (uint64_t)getpid() << 32;
+	}
+	uint64_t x = base + thread_index;
+	return sb_splitmix64(&x);
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* zeta(n, theta) = sum i^-theta, i = 1..n: the first terms exactly, the tail
+ * by its integral (Euler-Maclaurin midpoint), so setup is O(1) for any n. */
+static double zeta(uint64_t n, double theta)
+{
+	uint64_t k = n < 4096 ? n : 4096;
+	double s = 0.0;
+	for (uint64_t i = 1; i <= k; i++)
+		s += pow((double)i, -theta);
+	if (n > k) {
+		double a = (double)k + 0.5, b = (double)n + 0.5;
+		s += (pow(b, 1.0 - theta) - pow(a, 1.0 - theta)) / (1.0 - theta);
+	}
+	return s;
+}
+
+/* Skewed distributions: rank 0 is the hottest block.  Ranks are scattered
+ * over the region by a bijection (i * mul + add) mod n, so hot blocks are
+ * spread like fio's hashed ones but every block stays reachable. */
+static void dist_setup(struct sb_iogen *g, struct sb_genfile *f)
+{
+	uint64_t n = f->nblocks;
+	const struct sb_jobspec *s = g->spec;
+	f->perm_add = sb_rng_below(&g->rng, n);
+	f->perm_mul = n / 3 + sb_rng_below(&g->rng, n / 3 + 1) + 1;
+	while (gcd64(f->perm_mul, n) != 1)
+		f->perm_mul++;
+	if (s->random_distribution == SB_DIST_ZIPF) {
+		double th = g->zipf_alpha == 0 ? 0 : 1.0 - 1.0 / g->zipf_alpha;
+		f->zipf_zetan = zeta(n, th);
+		f->zipf_eta = (1.0 - pow(2.0 / (double)n, 1.0 - th)) /
+			      (1.0 - g->zipf_zeta2 / f->zipf_zetan);
+	}
+}
+
+static void new_pass(struct sb_iogen *g);
+
+static int setup_files(struct sb_iogen *g)
+{
+	g->gf = calloc(g->nfiles, sizeof(*g->gf));
+	if (!g->gf)
+		return -ENOMEM;
+	uint64_t total = 0;
+	for (unsigned i = 0; i < g->nfiles; i++) {
+		struct sb_genfile *f = &g->gf[i];
+		f->start = g->files[i].region_start;
+		f->nblocks = g->files[i].region_len / g->unit;
+		f->len = f->nblocks * g->unit;
+		total += f->len;
+		if (!f->nblocks)
+			continue;
+		if (g->usemap) {
+			f->map = calloc((f->nblocks + 63) / 64, sizeof(uint64_t));
+			if (!f->map)
+				return -ENOMEM;
+		}
+		if (g->random && g->spec->random_distribution != SB_DIST_RANDOM)
+			dist_setup(g, f);
+	}
+	if (!total)
+		return -EINVAL;
+	g->loop_budget = g->spec->io_size ? g->spec->io_size : total;
+	return 0;
+}
+
+static void setup_sizes(struct sb_iogen *g)
+{
+	const struct sb_jobspec *s = g->spec;
+	g->unit = UINT64_MAX;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		if (!sb_spec_does(s, (enum sb_ddir)d))
+			continue;
+		uint64_t mn = s->bs_min[d] ? s->bs_min[d] : s->bs[d];
+		uint64_t cum = 0;
+		double acc = 0;
+		for (unsigned i = 0; i < s->bssplit_n[d]; i++) {
+			if (s->bssplit[d][i].bs < mn)
+				mn = s->bssplit[d][i].bs;
+			acc += s->bssplit[d][i].pct;
+			cum = (uint64_t)(acc / 100.0 * 4294967296.0 + 0.5);
+			g->bss_cum[d][i] = cum;
+		}
+		if (s->bssplit_n[d])
+			g->bss_cum[d][s->bssplit_n[d] - 1] = 1ull << 32;
+		if (mn && mn < g->unit)
+			g->unit = mn;
+		g->align[d] = s->blockalign[d] ? s->blockalign[d] : mn;
+	}
+	if (g->unit == UINT64_MAX || !g->unit)
+		g->unit = 4096;
+	for (int d = 0; d < SB_DDIR_N; d++)
+		if (!g->align[d])
+			g->align[d] = g->unit;
+}
+
+int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *files,
+		  unsigned nfiles, uint64_t seed)
+{
+	memset(g, 0, sizeof(*g));
+	g->spec = spec;
+	g->files = files;
+	g->nfiles = nfiles;
+	sb_rng_seed(&g->rng, seed);
+	g->random = spec->rw & SB_RW_RANDOM;
+	/* a skewed distribution with a map would flatten the skew: fio too
+	 * drops the map for non-uniform distributions */
+	g->usemap = g->random && !spec->norandommap && spec->random_distribution == SB_DIST_RANDOM;
+	g->mixed = (spec->rw & SB_RW_READ) && (spec->rw & SB_RW_WRITE);
+	g->only_ddir = (spec->rw & SB_RW_READ) ? SB_DDIR_READ
+		       : (spec->rw & SB_RW_WRITE) ? SB_DDIR_WRITE : SB_DDIR_TRIM;
+	g->rwmix_thresh = (uint64_t)(spec->rwmixread > 100 ? 100 : spec->rwmixread) * (1ull << 32) / 100;
+	if (spec->random_distribution == SB_DIST_ZIPF) {
+		double th = spec->dist_param;
+		if (fabs(th - 1.0) < 1e-9)
+			th = 1.0 + 1e-6; /* the closed form needs theta != 1 */
+		g->zipf_alpha = 1.0 / (1.0 - th);
+		g->zipf_zeta2 = 1.0 + pow(2.0, -th);
+	} else if (spec->random_distribution == SB_DIST_PARETO) {
+		double h = spec->dist_param > 0 && spec->dist_param < 1 ? spec->dist_param : 0.2;
+		g->pareto_pow = log(h) / log(1.0 - h);
+	}
+	setup_sizes(g);
+	int r = setup_files(g);
+	if (r) {
+		sb_iogen_free(g);
+		return r;
+	}
+	new_pass(g);
+	return 0;
+}
+
+void sb_iogen_free(struct sb_iogen *g)
+{
+	if (g->gf)
+		for (unsigned i = 0; i < g->nfiles; i++)
+			free(g->gf[i].map);
+	free(g->gf);
+	g->gf = NULL;
+}
+
+void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *f,
+			int ddir, uint64_t offset, uint64_t len, uint64_t bs)
+{
+	sb_iogen_free(g);
+	memset(g, 0, sizeof(*g));
+	g->spec = spec;
+	g->files = f;
+	g->nfiles = 1;
+	g->span = true;
+	g->span_ddir = ddir;
+	g->span_pos = offset;
+	g->span_end = offset + len;
+	g->span_bs = bs ? bs : 4096;
+}
+
+static int span_next(struct sb_iogen *g, struct sb_io_u *io)
+{
+	uint64_t left = g->span_end - g->span_pos;
+	if (!left)
+		return 0;
+	io->ddir = g->span_ddir;
+	io->file = g->files;
+	io->offset = g->span_pos;
+	io->len = left < g->span_bs ? left : g->span_bs;
+	g->span_pos += io->len;
+	return 1;
+}
+
+static void new_pass(struct sb_iogen *g)
+{
+	g->files_done = 0;
+	for (unsigned i = 0; i < g->nfiles; i++) {
+		struct sb_genfile *f = &g->gf[i];
+		f->pos = 0;
+		f->nfree = f->nblocks;
+		f->done = f->nblocks == 0;
+		g->files_done += f->done;
+		if (f->map)
+			memset(f->map, 0, (f->nblocks + 63) / 64 * sizeof(uint64_t));
+	}
+}
+
+static int pick_ddir(struct sb_iogen *g)
+{
+	if (!g->mixed)
+		return g->only_ddir;
+	return (sb_rng_next(&g->rng) >> 32) < g->rwmix_thresh ? SB_DDIR_READ : SB_DDIR_WRITE;
+}
+
+static uint64_t pick_len(struct sb_iogen *g, int d)
+{
+	const struct sb_jobspec *s = g->spec;
+	if (s->bssplit_n[d]) {
+		uint64_t u = sb_rng_next(&g->rng) >> 32;
+		unsigned i = 0;
+		while (i + 1 < s->bssplit_n[d] && u >= g->bss_cum[d][i])
+			i++;
+		return s->bssplit[d][i].bs;
+	}
+	uint64_t mn = s->bs_min[d], mx = s->bs_max[d];
+	if (!mn || !mx || mn >= mx)
+		return s->bs[d];
+	return (sb_rng_below(&g->rng, mx / mn) + 1) * mn;
+}
+
+static void finish_file(struct sb_iogen *g, struct sb_genfile *f)
+{
+	if (!f->done) {
+		f->done = true;
+		g->files_done++;
+	}
+}
+
+static inline bool map_test(const uint64_t *m, uint64_t b)
+{
+	return m[b >> 6] & (1ull << (b & 63));
+}
+
+/* the first untouched unit at or after b, wrapping; the file has one */
+static uint64_t map_find_free(const struct sb_genfile *f, uint64_t b)
+{
+	uint64_t nw = (f->nblocks + 63) / 64;
+	uint64_t w = b >> 6;
+	uint64_t bits = ~f->map[w] & (~0ull << (b & 63));
+	for (uint64_t k = 0; k <= nw; k++) {
+		if (bits) {
+			uint64_t r = (w << 6) + (uint64_t)__builtin_ctzll(bits);
+			if (r < f->nblocks)
+				return r;
+		}
+		w = w + 1 == nw ? 0 : w + 1;
+		bits = ~f->map[w];
+	}
+	return 0; /* not reached while nfree > 0 */
+}
+
+static uint64_t next_random_mapped(struct sb_iogen *g, struct sb_genfile *f, uint64_t *len)
+{
+	uint64_t want = *len / g->unit, b = sb_rng_below(&g->rng, f->nblocks), run = 0;
+	if (map_test(f->map, b))
+		b = map_find_free(f, b);
+	while (run < want && b + run < f->nblocks && !map_test(f->map, b + run)) {
+		f->map[(b + run) >> 6] |= 1ull << ((b + run) & 63);
+		run++;
+	}
+	f->nfree -= run;
+	if (!f->nfree)
+		finish_file(g, f);
+	*len = run * g->unit;
+	return b * g->unit;
+}
+
+static uint64_t dist_rank(struct sb_iogen *g, const struct sb_genfile *f)
+{
+	uint64_t n = f->nblocks;
+	double u = sb_rng_unit(&g->rng), x = 0;
+	switch (g->spec->random_distribution) {
+	case SB_DIST_ZIPF:
+		if (u * f->zipf_zetan < 1.0)
+			return 0;
+		if (u * f->zipf_zetan < g->zipf_zeta2)
+			return 1 % n;
+		x = (double)n * pow(f->zipf_eta * u - f->zipf_eta + 1.0, g->zipf_alpha);
+		break;
+	case SB_DIST_PARETO:
+		x = (double)(n - 1) * pow(u, g->pareto_pow);
+		break;
+	default: { /* normal: centred, sigma in percent of the region */
+		double sd = g->spec->dist_param / 100.0 * (double)n;
+		for (int tries = 0; tries < 16; tries++) {
+			double u2 = sb_rng_unit(&g->rng);
+			x = (double)n / 2.0 + sd * sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * u2);
+			if (x >= 0 && x < (double)n)
+				break;
+			u = sb_rng_unit(&g->rng);
+		}
+		break;
+	}
+	}
+	if (!(x >= 0))
+		x = 0;
+	uint64_t r = x >= (double)n ? n - 1 : (uint64_t)x;
+	return (uint64_t)(((unsigned __int128)r * f->perm_mul + f->perm_add) % n);
+}
+
+static uint64_t next_random(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
+{
+	if (f->map)
+		return next_random_mapped(g, f, len);
+	if (g->spec->random_distribution != SB_DIST_RANDOM) {
+		uint64_t off = dist_rank(g, f) * g->unit;
+		if (*len > f->len - off)
+			*len = f->len - off;
+		return off;
+	}
+	if (*len > f->len)
+		*len = f->len;
+	uint64_t al = g->align[d];
+	return sb_rng_below(&g->rng, (f->len - *len) / al + 1) * al;
+}
+
+static uint64_t next_seq(struct sb_iogen *g, struct sb_genfile *f, uint64_t *len)
+{
+	uint64_t left = f->len - f->pos, off = f->pos;
+	if (*len > left)
+		*len = left - left % g->unit;
+	f->pos += *len;
+	if (f->len - f->pos < g->unit)
+		finish_file(g, f);
+	return off;
+}
+
+/* Start the next pass or loop; false when the workload is complete. */
+static bool advance(struct sb_iogen *g)
+{
+	if (g->loop_bytes >= g->loop_budget) {
+		g->loops_done++;
+		g->loop_bytes = 0;
+		if (!g->spec->time_based && g->loops_done >= (g->spec->loops ? g->spec->loops : 1))
+			return false;
+	}
+	new_pass(g);
+	return g->files_done < g->nfiles;
+}
+
+static struct sb_genfile *next_file(struct sb_iogen *g, unsigned *idx)
+{
+	unsigned i = g->next_file;
+	while (g->gf[i].done)
+		i = i + 1 == g->nfiles ? 0 : i + 1;
+	g->next_file = i + 1 == g->nfiles ? 0 : i + 1;
+	*idx = i;
+	return &g->gf[i];
+}
+
+static void count_write(struct sb_iogen *g, struct sb_file *file)
+{
+	const struct sb_jobspec *s = g->spec;
+	g->writes++;
+	if (s->fsync && g->writes % s->fsync == 0)
+		g->pending_sync = SB_DDIR_SYNC;
+	else if (s->fdatasync && g->writes % s->fdatasync == 0)
+		g->pending_sync = SB_DDIR_DATASYNC;
+	g->sync_file = file;
+}
+
+int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
+{
+	if (__builtin_expect(g->span, 0))
+		return span_next(g, io);
+	if (g->pending_sync) {
+		io->ddir = g->pending_sync;
+		io->file = g->sync_file;
+		io->offset = 0;
+		io->len = 0;
+		g->pending_sync = 0;
+		return 1;
+	}
+	uint64_t left = g->loop_budget - g->loop_bytes;
+	if (g->files_done == g->nfiles || left < g->unit) {
+		if (!advance(g))
+			return 0;
+		left = g->loop_budget - g->loop_bytes;
+	}
+	unsigned idx;
+	struct sb_genfile *f = next_file(g, &idx);
+	int d = pick_ddir(g);
+	uint64_t len = pick_len(g, d);
+	if (len > left)
+		len = left - left % g->unit;
+	uint64_t off = g->random ? next_random(g, f, d, &len) : next_seq(g, f, &len);
+	g->loop_bytes += len;
+	io->ddir = d;
+	io->file = &g->files[idx];
+	io->offset = f->start + off;
+	io->len = len;
+	if (d == SB_DDIR_WRITE)
+		count_write(g, io->file);
+	return 1;
+}

@@ -1,0 +1,81 @@
+/* iogen.h: where the next I/O goes and how big it is.  Everything that needs
+ * memory or maths is prepared by sb_iogen_init; sb_iogen_next is on the
+ * per-I/O path and neither allocates nor makes a system call.
+ *
+ * A "pass" touches each file's I/O region once (sequential: every block in
+ * order; random with the random map: every block exactly once, in random
+ * order).  A "loop" moves io_size bytes (default: the regions' total);
+ * passes restart inside a loop when io_size is larger than the regions.
+ * Files are served round robin, one I/O each, as fio's default
+ * file_service_type.  Reads and writes of a mixed workload share the pass. */
+#ifndef SB_IOGEN_H
+#define SB_IOGEN_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run/rng.h"
+#include "engines/engine.h"
+#include "parse/jobspec.h"
+
+/* iogen's view of one file */
+struct sb_genfile {
+	uint64_t start, len;          /* I/O region, bytes */
+	uint64_t nblocks;             /* region length in units */
+	uint64_t pos;                 /* sequential: next offset from start */
+	uint64_t *map;                /* random map, a bit per unit; NULL without */
+	uint64_t nfree;               /* units not yet touched in this pass */
+	uint64_t perm_mul, perm_add;  /* scatter of the skewed distributions */
+	double zipf_zetan, zipf_eta;
+	bool done;                    /* this pass is over for the file */
+};
+
+struct sb_iogen {
+	const struct sb_jobspec *spec;
+	struct sb_file *files;
+	struct sb_genfile *gf;
+	unsigned nfiles;
+	unsigned next_file;
+	unsigned files_done;
+	struct sb_rng rng;
+	uint64_t unit;                /* smallest block size in use: map and offset grain */
+	uint64_t align[SB_DDIR_N];    /* offset alignment of random I/O without the map */
+	bool random, usemap, mixed;
+	int only_ddir;                /* direction of a non-mixed workload */
+	uint64_t rwmix_thresh;        /* reads when a 32-bit random value is below */
+	uint64_t bss_cum[SB_DDIR_N][SB_BSSPLIT_MAX]; /* cumulative shares, of 2^32 */
+	uint64_t loop_budget;         /* bytes per loop */
+	uint64_t loop_bytes;
+	uint64_t loops_done;
+	uint64_t writes;              /* writes issued, for fsync=/fdatasync= */
+	int pending_sync;             /* SB_DDIR_SYNC / DATASYNC to issue next, or 0 */
+	struct sb_file *sync_file;
+	double zipf_alpha, zipf_zeta2, pareto_pow;
+	/* span mode (sb_iogen_init_span): one byte range of one file, in order */
+	bool span;
+	int span_ddir;
+	uint64_t span_pos, span_end, span_bs;
+};
+
+/* The seed of thread thread_index of a job: randseed (randrepeat=1) or the
+ * clock (randrepeat=0), mixed with the thread index. */
+uint64_t sb_iogen_seed(const struct sb_jobspec *spec, unsigned thread_index);
+/* files[i].region_start/region_len must be set.  -ENOMEM, or -EINVAL when
+ * no region can hold a single block. */
+int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *files,
+		  unsigned nfiles, uint64_t seed);
+void sb_iogen_free(struct sb_iogen *g);
+/* Span mode: the bytes [offset, offset + len) of file f in direction ddir,
+ * in order, bs bytes per I/O and a shorter last one, so exactly len bytes
+ * move (a whole checkpoint file, one training sample).  Allocates nothing;
+ * frees what an earlier init held. */
+void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *f,
+			int ddir, uint64_t offset, uint64_t len, uint64_t bs);
+/* Fill io->ddir, file, offset and len with the next I/O.  Returns 1, or 0
+ * when the workload is complete (never for time_based jobs). */
+int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io);
+/* Bytes one loop moves (for tests and reporting). */
+static inline uint64_t sb_iogen_loop_bytes(const struct sb_iogen *g)
+{
+	return g->loop_budget;
+}
+#endif

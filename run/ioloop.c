@@ -1,0 +1,371 @@
+/* ioloop.c: the per-I/O path (see ioloop.h).  Nothing here allocates, locks,
+ * formats or makes a system call beyond the I/O itself and the clock: one timestamp when an I/O is queued, one per
+ * submitted batch, one per completion batch.  An error is stored as raw
+ * facts (struct sb_errinfo) and described after the loop. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "run/ioloop.h"
+#include "lib/timeutil.h"
+
+static const char *const ddir_name[] = { "read", "write", "trim", "fsync", "fdatasync" };
+
+void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now)
+{
+	ls->counting = true;
+	getrusage(RUSAGE_THREAD, &t->ru0);
+	atomic_store_explicit(&t->count_start_ns, now, memory_order_relaxed);
+	atomic_store_explicit(&t->phase, SB_PH_RUN, memory_order_release);
+}
+
+/* the first error's raw facts; sb_ioloop_error_path and the writers make
+ * the text later, off the I/O path */
+static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct sb_loopstate *ls,
+						     const struct sb_io_u *io)
+{
+	struct sb_errinfo *ei = &t->st->err;
+	ls->stop = true;
+	if (t->st->error)
+		return;
+	t->st->error = io->result < 0 ? (int)-io->result : EIO;
+	ei->op = io->file ? ddir_name[io->ddir] : "getevents"; /* no file: the engine's reap failed */
+	ei->at = io->file && io->ddir < SB_DDIR_N;
+	ei->eof = io->result >= 0;
+	ei->file = io->file ? io->file->index : UINT_MAX;
+	ei->offset = io->offset;
+	ei->len = io->len;
+	ei->path[0] = 0;
+}
+
+static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io,
+			   bool async)
+{
+	int d = io->ddir;
+	struct sb_tstats *st = t->st;
+	if (__builtin_expect(io->result <= 0, 0) && (io->result < 0 || io->len)) {
+		io_error(t, ls, io);
+		return;
+	}
+	if (!ls->counting)
+		return;
+	uint64_t lat = ls->now - io->start_ns;
+	if (d >= SB_DDIR_N) {
+		sb_stat_add(&st->sync_lat, lat);
+		return;
+	}
+	uint64_t bytes = (uint64_t)io->result;
+	st->short_ios[d] += bytes < io->len;
+	st->io_bytes[d] += bytes;
+	st->total_ios[d]++;
+	atomic_store_explicit(&st->live_bytes[d], st->io_bytes[d], memory_order_relaxed);
+	atomic_store_explicit(&st->live_ios[d], st->total_ios[d], memory_order_relaxed);
+	uint64_t slat = 0, clat = lat;
+	if (async) {
+		slat = io->issue_ns - io->start_ns;
+		clat = ls->now - io->issue_ns;
+		sb_stat_add(&st->slat[d], slat);
+		sb_hist_add(&st->slat_h[d], slat);
+		sb_stat_add(&st->clat[d], clat);
+		sb_hist_add(&st->clat_h[d], clat);
+		sb_stat_add(&st->lat[d], lat);
+		sb_hist_add(&st->lat_h[d], lat);
+	} else { /* lat == clat: copied at the end of the thread */
+		sb_stat_add(&st->clat[d], lat);
+		sb_hist_add(&st->clat_h[d], lat);
+	}
+	sb_ilat_add(t->ilat, d, bytes, clat, slat, lat);
+	if (t->logring) {
+		struct sb_iolog_ent e = { ls->now, io->offset, clat, slat, lat, (uint32_t)bytes,
+					  (uint32_t)d };
+		sb_iolog_push(t->logring, &e);
+	}
+}
+
+/* after completions at ls->now: ramp end and think time */
+static inline void after_completions(struct sb_thread *t, struct sb_loopstate *ls, unsigned n)
+{
+	if (!ls->counting && ls->now >= ls->ramp_end)
+		sb_ioloop_begin_counting(t, ls, ls->now);
+	if (t->spec->thinktime_us) {
+		ls->think_n += n;
+		if (ls->think_n >= t->spec->thinktime_blocks) {
+			ls->think_n = 0;
+			sb_think(t->spec, ls->now);
+			ls->now = sb_now_ns();
+		}
+	}
+}
+
+/* wait until direction d may issue; false when the run ends first */
+static inline bool rate_wait(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io)
+{
+	if (!t->rate.on)
+		return true;
+	uint64_t due = sb_rate_due(&t->rate, io->ddir);
+	if (due > ls->deadline)
+		return false;
+	if (due > ls->now && !sb_sleep_until(due))
+		return false;
+	sb_rate_charge(&t->rate, io->ddir, io->len);
+	return true;
+}
+
+static inline bool keep_going(const struct sb_loopstate *ls)
+{
+	return !ls->stop && !sb_run_stopping() && ls->now < ls->deadline;
+}
+
+static void loop_sync(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	struct sb_io_u *io = &t->etd.ios[0];
+	struct sb_tstats *st = t->st;
+	const struct sb_engine_ops *ops = t->ops;
+	unsigned b1 = t->batch1_bucket, l1 = t->lvl_bucket[1];
+	while (keep_going(ls) && sb_iogen_next(&t->gen, io)) {
+		if (!rate_wait(t, ls, io))
+			break;
+		io->start_ns = sb_now_ns();
+		enum sb_q_status q = ops->queue(&t->etd, io);
+		ls->now = sb_now_ns();
+		if (__builtin_expect(q != SB_Q_COMPLETED, 0)) {
+			io->result = -EINVAL; /* a sync engine must complete in queue() */
+			io_error(t, ls, io);
+			break;
+		}
+		if (ls->counting) {
+			st->iodepth_level[l1]++;
+			st->iodepth_submit[b1]++;
+			st->iodepth_complete[b1]++;
+		}
+		account(t, ls, io, false);
+		after_completions(t, ls, 1);
+	}
+}
+
+/* the async loop's bookkeeping */
+struct aq {
+	unsigned depth, batch, cmin, cmax;
+	unsigned nfree;               /* t->freel[0..nfree) are free */
+	unsigned nunc;                /* t->uncommitted[0..nunc) await commit */
+	struct sb_io_u *pending;      /* generated, not queued yet */
+	bool pending_charged;         /* its rate was charged (BUSY retry) */
+	bool more;                    /* the generator may have more */
+};
+
+static void commit_batch(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
+{
+	if (!q->nunc)
+		return;
+	int r = t->ops->commit ? t->ops->commit(&t->etd) : 0;
+	ls->now = sb_now_ns();
+	if (r < 0) { /* nothing of the batch is in flight */
+		struct sb_io_u *io = t->uncommitted[0];
+		io->result = r;
+		io_error(t, ls, io);
+		for (unsigned i = 0; i < q->nunc; i++)
+			t->freel[q->nfree++] = t->uncommitted[i];
+		ls->inflight -= q->nunc;
+		q->nunc = 0;
+		return;
+	}
+	for (unsigned i = 0; i < q->nunc; i++)
+		t->uncommitted[i]->issue_ns = ls->now;
+	if (ls->counting)
+		t->st->iodepth_submit[sb_depth_batch_bucket(q->nunc)]++;
+	q->nunc = 0;
+}
+
+/* the next io unit to queue, or NULL when there is nothing (more) to do now */
+static struct sb_io_u *next_io(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
+{
+	struct sb_io_u *io = q->pending;
+	if (!keep_going(ls)) {
+		q->more = false;
+		if (io)
+			t->freel[q->nfree++] = io;
+		q->pending = NULL;
+		return NULL;
+	}
+	if (!io) {
+		if (!q->more)
+			return NULL;
+		io = t->freel[--q->nfree];
+		if (!sb_iogen_next(&t->gen, io)) {
+			q->nfree++;
+			q->more = false;
+			return NULL;
+		}
+		q->pending_charged = false;
+	}
+	q->pending = NULL;
+	if (io->ddir >= SB_DDIR_N && ls->inflight) { /* fsync after the writes before it */
+		q->pending = io;
+		return NULL;
+	}
+	if (!q->pending_charged && !rate_wait(t, ls, io)) {
+		t->freel[q->nfree++] = io;
+		q->more = false;
+		return NULL;
+	}
+	return io;
+}
+
+static void fill(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
+{
+	struct sb_tstats *st = t->st;
+	while (ls->inflight < q->depth) {
+		struct sb_io_u *io = next_io(t, ls, q);
+		if (!io)
+			return;
+		io->start_ns = sb_now_ns();
+		enum sb_q_status s = t->ops->queue(&t->etd, io);
+		if (s == SB_Q_BUSY) {
+			q->pending = io;
+			q->pending_charged = true;
+			return;
+		}
+		if (s == SB_Q_COMPLETED) {
+			ls->now = sb_now_ns();
+			io->issue_ns = io->start_ns;
+			if (ls->counting)
+				st->iodepth_level[t->lvl_bucket[ls->inflight + 1]]++;
+			account(t, ls, io, true);
+			t->freel[q->nfree++] = io;
+			after_completions(t, ls, 1);
+			continue;
+		}
+		ls->inflight++;
+		t->uncommitted[q->nunc++] = io;
+		if (ls->counting)
+			st->iodepth_level[t->lvl_bucket[ls->inflight]]++;
+		if (q->nunc >= q->batch)
+			commit_batch(t, ls, q);
+	}
+}
+
+static void reap(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
+{
+	unsigned min = q->cmin, max = q->cmax;
+	if (min > ls->inflight)
+		min = ls->inflight;
+	if (!min && (ls->inflight == q->depth || !q->more || q->pending))
+		min = 1; /* nothing else to do: wait for one */
+	if (max > ls->inflight)
+		max = ls->inflight;
+	if (max < min)
+		max = min;
+	int n = t->ops->getevents(&t->etd, min, max, NULL);
+	ls->now = sb_now_ns();
+	if (n < 0) {
+		struct sb_io_u fake = { .ddir = SB_DDIR_READ, .result = n };
+		io_error(t, ls, &fake);
+		ls->inflight = 0; /* the engine lost them: cleanup() reclaims */
+		return;
+	}
+	if (ls->counting && n)
+		t->st->iodepth_complete[sb_depth_batch_bucket((unsigned)n)]++;
+	for (int i = 0; i < n; i++) {
+		struct sb_io_u *io = t->ops->event(&t->etd, (unsigned)i);
+		account(t, ls, io, true);
+		t->freel[q->nfree++] = io;
+		ls->inflight--;
+	}
+	if (n)
+		after_completions(t, ls, (unsigned)n);
+}
+
+static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	const struct sb_jobspec *s = t->spec;
+	struct aq q = {
+		.depth = t->etd.iodepth,
+		.batch = s->iodepth_batch_submit ? s->iodepth_batch_submit : t->etd.iodepth,
+		.cmin = s->iodepth_batch_complete_min,
+		.cmax = s->iodepth_batch_complete_max ? s->iodepth_batch_complete_max : t->etd.iodepth,
+		.nfree = t->etd.nios,
+		.more = true,
+	};
+	if (q.batch > q.depth)
+		q.batch = q.depth;
+	for (;;) {
+		fill(t, ls, &q);
+		commit_batch(t, ls, &q);
+		if (!ls->inflight) {
+			if (q.pending && q.pending_charged && keep_going(ls)) {
+				/* BUSY with nothing in flight would spin forever */
+				q.pending->result = -EBUSY;
+				io_error(t, ls, q.pending);
+			}
+			if (!q.pending || !keep_going(ls))
+				break;
+			continue;
+		}
+		reap(t, ls, &q);
+	}
+}
+
+void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	if (t->ops->flags & SB_ENGINE_SYNC)
+		loop_sync(t, ls);
+	else
+		loop_async(t, ls);
+}
+
+/* fsync one file through the engine, timed into sync_lat */
+static void sync_file(struct sb_thread *t, struct sb_loopstate *ls, struct sb_file *f)
+{
+	struct sb_io_u *io = &t->etd.ios[0];
+	io->ddir = SB_DDIR_SYNC;
+	io->file = f;
+	io->offset = 0;
+	io->len = 0;
+	io->start_ns = sb_now_ns();
+	enum sb_q_status s = t->ops->queue(&t->etd, io);
+	if (s == SB_Q_QUEUED) {
+		int r = t->ops->commit ? t->ops->commit(&t->etd) : 0;
+		if (r >= 0)
+			r = t->ops->getevents(&t->etd, 1, 1, NULL);
+		if (r < 0)
+			io->result = r;
+	} else if (s == SB_Q_BUSY) {
+		io->result = -EBUSY;
+	}
+	ls->now = sb_now_ns();
+	account(t, ls, io, false);
+}
+
+void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	if (!t->spec->end_fsync || !(t->spec->rw & SB_RW_WRITE) || (t->ops->flags & SB_ENGINE_NODISKIO))
+		return;
+	for (unsigned i = 0; i < t->etd.nfiles && !ls->stop; i++)
+		sync_file(t, ls, &t->files[i]);
+}
+
+void sb_ioloop_error_path(struct sb_thread *t)
+{
+	struct sb_errinfo *ei = &t->st->err;
+	if (!t->st->error || ei->path[0] || ei->file >= t->etd.nfiles || !t->files[ei->file].path)
+		return;
+	snprintf(ei->path, sizeof(ei->path), "%s", t->files[ei->file].path);
+}
+
+int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
+		   bool fsync_after)
+{
+	struct sb_loopstate ls = { .deadline = UINT64_MAX, .counting = true };
+	int d = ddir == SB_DDIR_WRITE ? SB_DDIR_WRITE : SB_DDIR_READ;
+	sb_iogen_init_span(&t->gen, t->spec, f, d, offset, len, t->spec->bs[d]);
+	ls.now = sb_now_ns();
+	sb_ioloop_run(t, &ls);
+	if (fsync_after && !ls.stop && !(t->ops->flags & SB_ENGINE_NODISKIO))
+		sync_file(t, &ls, f);
+	sb_ioloop_error_path(t);
+	if (t->st->error)
+		return -t->st->error;
+	return sb_run_stopping() ? -EINTR : 0;
+}

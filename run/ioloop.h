@@ -1,0 +1,40 @@
+/* ioloop.h: the per-I/O path of a job thread: generate, rate-limit, queue,
+ * commit, reap, time and count.  One loop for engines that complete in
+ * queue() (sync, psync, null), one for engines that queue (libaio,
+ * io_uring), both behind sb_ioloop_run. */
+#ifndef SB_IOLOOP_H
+#define SB_IOLOOP_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run/thread.h"
+
+struct sb_loopstate {
+	uint64_t now;          /* the latest timestamp taken */
+	uint64_t ramp_end;     /* counting starts at this time */
+	uint64_t deadline;     /* runtime= end; UINT64_MAX = none */
+	bool counting;
+	bool stop;             /* an error: finish what is in flight and stop */
+	unsigned inflight;
+	unsigned think_n;      /* I/Os since the last think time */
+};
+
+/* Run the workload until it is complete, runtime is over, an I/O failed or
+ * the run is being stopped.  Leaves nothing in flight. */
+void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls);
+/* end_fsync=1: fsync every file through the engine. */
+void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls);
+/* Move exactly the bytes [offset, offset + len) of f in direction ddir
+ * (READ or WRITE) in order, t->spec's bs per I/O and a shorter last one,
+ * through t's engine with its iodepth, rate and accounting (always
+ * counted); then fsync f when fsync_after (timed as sync_lat).  f must be
+ * open for the engine.  Returns 0, -EINTR when the run is being stopped, or
+ * -errno of the first I/O error (also in t->st). */
+int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
+		   bool fsync_after);
+/* Switch to the counted phase at time now (end of ramp_time). */
+/* After the loop: copy the failed file's path into t->st->err (the loop
+ * stores only its index). */
+void sb_ioloop_error_path(struct sb_thread *t);
+void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now);
+#endif

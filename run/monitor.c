@@ -1,0 +1,347 @@
+/* monitor.c: the run's stats-thread work (see monitor.h): set-up, the tick,
+ * per-job time series at every stats_interval boundary, host counter
+ * samples, and handing it all to the results at the end.  Log files are in
+ * monlog.c, the progress line and interim snapshots in progress.c. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/monitor.h"
+#include "run/statsthread.h"
+#include "lib/log.h"
+
+static int add_series(struct sb_monitor *m, const struct sb_jobspec *spec, unsigned from,
+		      unsigned to)
+{
+	struct sb_mon_series *s = &m->ser[m->nser];
+	s->from = from;
+	s->to = to;
+	s->spec = spec;
+	for (unsigned k = from; k < to; k++)
+		m->mt[k].series = m->nser;
+	m->nser++;
+	return sb_tseries_init(&s->ts, 0);
+}
+
+/* the results' job list: one per job with group_reporting (or without
+ * threads), else one per thread (collect.c's order) */
+static int plan_series(struct sb_monitor *m, const struct sb_joblist *jl)
+{
+	int e = 0;
+	m->ser = calloc(jl->njobs + m->nth + 1, sizeof(*m->ser));
+	if (!m->ser)
+		return -ENOMEM;
+	for (size_t j = 0; j < jl->njobs && !e; j++) {
+		unsigned from = 0, to;
+		while (from < m->nth && m->th[from].job != j)
+			from++;
+		for (to = from; to < m->nth && m->th[to].job == j; to++)
+			;
+		if (jl->jobs[j].group_reporting || from == to) {
+			e = add_series(m, &jl->jobs[j], from, to);
+			continue;
+		}
+		for (unsigned i = from; i < to && !e; i++)
+			e = add_series(m, &jl->jobs[j], i, i + 1);
+	}
+	return e;
+}
+
+static int plan_host(struct sb_monitor *m, const struct sb_joblist *jl, const char (*disks)[64],
+		     unsigned ndisks, const char *fs_path)
+{
+	unsigned which = 0;
+	uint64_t iv = UINT64_MAX;
+	for (size_t j = 0; j < jl->njobs; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		unsigned mask = 0;
+		if (sb_host_parse_mask(s->host_counters ? s->host_counters : "all", &mask))
+			return -EINVAL;
+		which |= mask;
+		if (s->stats_interval_us < iv)
+			iv = s->stats_interval_us;
+		if (!m->perf_list[0] && s->perf_events && *s->perf_events) {
+			snprintf(m->perf_list, sizeof(m->perf_list), "%s", s->perf_events);
+			if (!strchr(m->perf_list, ',')) /* ':' separates unless ',' does */
+				for (char *p = m->perf_list; *p; p++)
+					*p = *p == ':' ? ',' : *p;
+		}
+	}
+	if (iv == UINT64_MAX)
+		iv = 1000000;
+	if (iv < SB_MON_MIN_INTERVAL_MS * 1000ull)
+		iv = SB_MON_MIN_INTERVAL_MS * 1000ull;
+	m->interval_ns = iv * 1000;
+	for (unsigned i = 0; i < ndisks && i < SB_HOST_MAX_DISKS; i++) {
+		snprintf(m->disk_names[i], sizeof(m->disk_names[i]), "%s", disks[i]);
+		m->disk_ptr[i] = m->disk_names[i];
+	}
+	snprintf(m->fs_path, sizeof(m->fs_path), "%s", fs_path && *fs_path ? fs_path : ".");
+	m->hcfg = (struct sb_host_config){
+		.root = "/",
+		.which = which,
+		.disks = m->disk_ptr,
+		.ndisks = ndisks < SB_HOST_MAX_DISKS ? ndisks : SB_HOST_MAX_DISKS,
+		.fs_path = m->fs_path,
+		.perf_events = m->perf_list[0] ? m->perf_list : NULL,
+	};
+	return 0;
+}
+
+static void on_thread_start(void *arg, struct sb_thread *t)
+{
+	struct sb_monitor *m = arg;
+	pthread_mutex_lock(&m->host_mu);
+	if (m->host)
+		sb_host_perf_add_tid(m->host, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
+	pthread_mutex_unlock(&m->host_mu);
+}
+
+static unsigned tick_ms_for(const struct sb_monitor *m, const struct sb_joblist *jl)
+{
+	uint64_t t = m->interval_ns / 1000000;
+	for (size_t j = 0; j < jl->njobs; j++)
+		if (jl->jobs[j].log_avg_msec && jl->jobs[j].log_avg_msec < t)
+			t = jl->jobs[j].log_avg_msec;
+	if (t > SB_STATS_TICK_MS)
+		t = SB_STATS_TICK_MS;
+	return t ? (unsigned)t : 1;
+}
+
+static int open_logs(struct sb_monitor *m)
+{
+	for (unsigned i = 0; i < m->nth; i++) {
+		struct sb_mon_thread *mt = &m->mt[i];
+		const struct sb_jobspec *s = mt->t->spec;
+		bool any = (s->write_bw_log && *s->write_bw_log) ||
+			   (s->write_iops_log && *s->write_iops_log) ||
+			   (s->write_lat_log && *s->write_lat_log);
+		if (!any)
+			continue;
+		int e = sb_iolog_open(&mt->lf, s->write_bw_log, s->write_iops_log, s->write_lat_log,
+				      i + 1, s->log_offset, !(mt->t->ops->flags & SB_ENGINE_SYNC));
+		if (e)
+			return e;
+		mt->has_logs = true;
+	}
+	return 0;
+}
+
+int sb_monitor_init(struct sb_monitor *m, const struct sb_joblist *jl, struct sb_thread *th,
+		    unsigned n, const char (*disks)[64], unsigned ndisks, const char *fs_path,
+		    const struct sb_run_opts *o)
+{
+	memset(m, 0, sizeof(*m));
+	pthread_mutex_init(&m->host_mu, NULL);
+	m->th = th;
+	m->nth = n;
+	if (o)
+		m->opts = *o;
+	m->mt = calloc(n ? n : 1, sizeof(*m->mt));
+	m->hacc = calloc(SB_DDIR_N, sizeof(*m->hacc));
+	m->cur = calloc(1, sizeof(*m->cur));
+	if (!m->mt || !m->hacc || !m->cur)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		m->mt[i].t = &th[i];
+		m->mt[i].expect_bytes = th[i].gen.loop_budget * (th[i].spec->loops ? th[i].spec->loops : 1);
+		th[i].on_start = on_thread_start;
+		th[i].on_start_arg = m;
+	}
+	int e = plan_series(m, jl);
+	if (!e)
+		e = plan_host(m, jl, disks, ndisks, fs_path);
+	if (!e)
+		e = open_logs(m);
+	m->tick_ms = tick_ms_for(m, jl);
+	if (m->opts.progress < 0)
+		m->progress = isatty(2) != 0;
+	else
+		m->progress = m->opts.progress > 0;
+	return e;
+}
+
+void sb_monitor_start(struct sb_monitor *m, uint64_t t0_ns)
+{
+	m->t0_ns = t0_ns;
+	m->next_ns = t0_ns + m->interval_ns;
+	m->next_prog_ns = t0_ns + 1000000000ull;
+	m->prog_last_ns = t0_ns;
+	m->next_interim_ns = t0_ns + m->opts.status_interval_ms * 1000000ull;
+	if (m->hcfg.which) {
+		m->hcfg.start_ns = t0_ns;
+		pthread_mutex_lock(&m->host_mu);
+		m->host = sb_host_open(&m->hcfg);
+		pthread_mutex_unlock(&m->host_mu);
+	}
+}
+
+/* One time-series boundary for series s at now. */
+static void series_sample(struct sb_monitor *m, struct sb_mon_series *s, uint64_t now)
+{
+	bool any = false, all_done = true;
+	uint64_t first = UINT64_MAX, end = 0;
+	if (s->done)
+		return;
+	for (unsigned i = s->from; i < s->to; i++) {
+		struct sb_thread *t = &m->th[i];
+		int ph = atomic_load_explicit(&t->phase, memory_order_acquire);
+		uint64_t cs = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+		all_done &= ph == SB_PH_DONE;
+		if (ph >= SB_PH_RUN && cs) {
+			any = true;
+			first = cs < first ? cs : first;
+		}
+		if (ph == SB_PH_DONE && t->end_ns > end)
+			end = t->end_ns;
+	}
+	if (!s->started) {
+		if (!any) {
+			s->done = all_done;
+			return;
+		}
+		s->started = true;
+		s->start_ns = s->last_ns = first;
+	}
+	if (!all_done || end <= s->last_ns)
+		end = now;
+	struct sb_ts_sample smp;
+	memset(&smp, 0, sizeof(smp));
+	memset(m->hacc, 0, SB_DDIR_N * sizeof(*m->hacc));
+	for (unsigned i = s->from; i < s->to; i++) {
+		struct sb_mon_thread *mt = &m->mt[i];
+		sb_ilat_snapshot(mt->t->ilat, m->cur, true);
+		sb_ts_accumulate(&smp, m->hacc, m->cur, &mt->prev);
+		mt->prev = *m->cur;
+	}
+	sb_ts_finish(&smp, m->hacc);
+	smp.t_ms = (end - m->t0_ns) / 1000000;
+	smp.dur_ns = end > s->last_ns ? end - s->last_ns : 0;
+	uint64_t ios = 0;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		ios += smp.d[d].ios;
+		if (smp.d[d].clat_max_ns > s->max_ns[d])
+			s->max_ns[d] = smp.d[d].clat_max_ns;
+	}
+	/* a last sliver shorter than a millisecond joins the sample before */
+	if (smp.dur_ns >= 1000000)
+		sb_tseries_add(&s->ts, &smp);
+	else if (ios)
+		sb_tseries_extend(&s->ts, &smp);
+	s->last_ns = end;
+	s->done = all_done;
+}
+
+static void boundary(struct sb_monitor *m, uint64_t now)
+{
+	for (unsigned i = 0; i < m->nser; i++)
+		series_sample(m, &m->ser[i], now);
+	if (m->host) {
+		pthread_mutex_lock(&m->host_mu);
+		sb_host_sample(m->host, now);
+		pthread_mutex_unlock(&m->host_mu);
+	}
+}
+
+void sb_monitor_tick(void *arg, uint64_t now)
+{
+	struct sb_monitor *m = arg;
+	if (now >= m->next_ns) { /* before the logs: draining them can take a while */
+		boundary(m, now);
+		m->next_ns += m->interval_ns;
+		if (m->next_ns <= now)
+			m->next_ns = now + m->interval_ns;
+	}
+	if (m->opts.status_interval_ms && now >= m->next_interim_ns) {
+		sb_monitor_interim(m, now);
+		m->next_interim_ns += m->opts.status_interval_ms * 1000000ull;
+		if (m->next_interim_ns <= now)
+			m->next_interim_ns = now + m->opts.status_interval_ms * 1000000ull;
+	}
+	sb_monitor_logs(m, now, false);
+	if (m->progress && now >= m->next_prog_ns) {
+		sb_monitor_progress(m, now, false);
+		m->next_prog_ns += 1000000000ull;
+	}
+}
+
+/* perf event totals per counted I/O of the run */
+static void perf_per_io(struct sb_results *res)
+{
+	struct sb_host_summary *sum = malloc(sizeof(*sum));
+	if (!sum)
+		return;
+	sb_host_summary(res->host, sum);
+	for (unsigned i = 0; i < sum->perf.nevents && res->nperf_per_io < SB_RESULTS_PERF_MAX; i++) {
+		const struct sb_host_perf_event *ev = &sum->perf.ev[i];
+		if (!ev->st.present || !res->total_ios)
+			continue;
+		struct sb_perf_per_io *p = &res->perf_per_io[res->nperf_per_io++];
+		snprintf(p->event, sizeof(p->event), "%s", ev->name);
+		p->count = ev->count;
+		p->per_io = (double)ev->count / (double)res->total_ios;
+	}
+	free(sum);
+}
+
+int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res)
+{
+	uint64_t dropped = 0;
+	sb_monitor_logs(m, now, true);
+	int rc = 0;
+	for (unsigned i = 0; i < m->nth; i++) {
+		if (m->mt[i].has_logs && sb_iolog_close(&m->mt[i].lf) && !rc) {
+			sb_err(m->th[i].spec->name, "writing the log files failed");
+			rc = -EIO;
+		}
+		if (m->th[i].logring)
+			dropped += atomic_load_explicit(&m->th[i].logring->dropped, memory_order_relaxed);
+	}
+	if (dropped)
+		sb_err("logs", "%llu per-I/O log entries were dropped (the stats thread fell "
+		       "behind); log_avg_msec=N logs N-ms averages instead",
+		       (unsigned long long)dropped);
+	boundary(m, now);
+	if (m->progress)
+		sb_monitor_progress(m, now, true);
+	res->log_dropped = dropped;
+	res->stats_interval_ms = m->interval_ns / 1000000;
+	for (unsigned i = 0; i < m->nser && m->nser == res->njobs; i++)
+		res->jobs[i].ts = sb_tseries_take(&m->ser[i].ts, &res->jobs[i].nts);
+	for (size_t i = 0; i < res->njobs; i++)
+		for (int d = 0; d < SB_DDIR_N; d++)
+			res->total_ios += res->jobs[i].st.total_ios[d];
+	pthread_mutex_lock(&m->host_mu);
+	res->host = m->host;
+	m->host = NULL;
+	pthread_mutex_unlock(&m->host_mu);
+	if (res->host)
+		perf_per_io(res);
+	res->interim = m->interim;
+	res->ninterim = m->ninterim;
+	m->interim = NULL;
+	m->ninterim = 0;
+	return rc;
+}
+
+void sb_monitor_free(struct sb_monitor *m)
+{
+	for (unsigned i = 0; m->mt && i < m->nth; i++) {
+		if (m->mt[i].has_logs)
+			sb_iolog_close(&m->mt[i].lf);
+		m->th[i].on_start = NULL;
+	}
+	for (unsigned i = 0; m->ser && i < m->nser; i++)
+		sb_tseries_free(&m->ser[i].ts);
+	for (size_t i = 0; i < m->ninterim; i++)
+		free(m->interim[i].jobs);
+	free(m->interim);
+	sb_host_close(m->host);
+	free(m->mt);
+	free(m->ser);
+	free(m->hacc);
+	free(m->cur);
+	pthread_mutex_destroy(&m->host_mu);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,95 @@
+/* monitor.h: what the stats thread does for a run beyond fio's bw/iops
+ * samples - the per-job time series, host counters, fio log files, the
+ * progress line and --status-interval snapshots.  sb_run sets it up before
+ * the threads start, hangs sb_monitor_tick on the stats thread's tick, and
+ * moves its products into the results at the end.
+ *
+ * Threads: sb_monitor_tick runs on the stats thread only; the I/O threads
+ * only write their accumulators (stats/ilat.h) and log rings
+ * (stats/iolog.h), and register their tid for perf counters through
+ * on_start (serialized with host sampling by host_mu; never on the per-I/O
+ * path). */
+#ifndef SB_MONITOR_H
+#define SB_MONITOR_H
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run/run.h"
+#include "run/thread.h"
+#include "stats/host.h"
+#include "stats/tseries.h"
+
+#define SB_MON_MIN_INTERVAL_MS 10   /* smaller stats_interval values are raised */
+#define SB_MON_INTERIM_MAX 1024     /* kept --status-interval snapshots (JSON) */
+
+struct sb_mon_thread {
+	struct sb_thread *t;
+	unsigned series;               /* index of its job result */
+	struct sb_ilat_snap prev;      /* at the last time-series boundary */
+	struct sb_ilat_snap lprev;     /* at the last log window (log_avg_msec) */
+	struct sb_iolog_files lf;
+	bool has_logs, log_started, log_final;
+	uint64_t log_last_ns, log_next_ns;
+	uint64_t expect_bytes;         /* bytes the thread will move (0: unknown) */
+};
+
+struct sb_mon_series {
+	unsigned from, to;             /* its threads */
+	const struct sb_jobspec *spec;
+	struct sb_tseries ts;
+	bool started, done;
+	uint64_t start_ns, last_ns;
+	uint64_t max_ns[SB_DDIR_N];    /* largest interval clat max so far */
+};
+
+struct sb_monitor {
+	struct sb_thread *th;
+	unsigned nth;
+	struct sb_mon_thread *mt;
+	struct sb_mon_series *ser;
+	unsigned nser;
+	uint64_t t0_ns, interval_ns, next_ns;
+	unsigned tick_ms;              /* for the stats thread */
+	uint64_t (*hacc)[SB_ILAT_NB];  /* SB_DDIR_N rows of scratch */
+	struct sb_ilat_snap *cur;      /* scratch */
+	struct sb_host_config hcfg;
+	const char *disk_ptr[SB_HOST_MAX_DISKS];
+	char disk_names[SB_HOST_MAX_DISKS][64];
+	char perf_list[512];
+	char fs_path[4096];
+	struct sb_host *host;
+	pthread_mutex_t host_mu;
+	struct sb_run_opts opts;
+	bool progress;
+	unsigned prog_len;
+	uint64_t next_prog_ns, prog_last_ns;
+	uint64_t prog_ios[SB_DDIR_N], prog_bytes[SB_DDIR_N];
+	uint64_t next_interim_ns;
+	struct sb_interim *interim;
+	size_t ninterim, interim_cap;
+};
+
+/* Set up for threads th[0..n) of jl (threads set up, not started): series,
+ * log files (created now), host configuration.  disks: the runner's block
+ * devices; fs_path: a directory the jobs use.  Errors are reported with
+ * sb_err; -errno. */
+int sb_monitor_init(struct sb_monitor *m, const struct sb_joblist *jl, struct sb_thread *th,
+		    unsigned n, const char (*disks)[64], unsigned ndisks, const char *fs_path,
+		    const struct sb_run_opts *o);
+/* Time zero of the run: opens the host counters (baseline now). */
+void sb_monitor_start(struct sb_monitor *m, uint64_t t0_ns);
+/* The stats thread's tick. */
+void sb_monitor_tick(void *arg, uint64_t now_ns);
+/* After the stats thread stopped and the threads were joined: last samples,
+ * log files closed, series, host, perf per-I/O figures and interim snapshots
+ * moved into res (whose jobs sb_collect filled).  -EIO if a log write failed. */
+int sb_monitor_finish(struct sb_monitor *m, uint64_t now_ns, struct sb_results *res);
+void sb_monitor_free(struct sb_monitor *m);
+
+/* Time-series and interim internals shared by monitor.c and progress.c */
+void sb_monitor_interim(struct sb_monitor *m, uint64_t now_ns);
+void sb_monitor_progress(struct sb_monitor *m, uint64_t now_ns, bool last);
+/* fio log files: per tick (drain rings, averaged windows); final pass at the end */
+void sb_monitor_logs(struct sb_monitor *m, uint64_t now_ns, bool final);
+#endif

@@ -1,0 +1,98 @@
+/* monlog.c: the fio log files during a run (see stats/iolog.h): per tick,
+ * drain each thread's per-I/O ring, or write one averaged entry per
+ * direction when a log_avg_msec window has passed; at the end, the last
+ * entries and the last partial window.  Runs on the stats thread. */
+#include <string.h>
+
+#include "run/monitor.h"
+
+/* one averaged window (lprev -> now) of thread mt ending at end_ns */
+static void window(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t end_ns)
+{
+	struct sb_thread *t = mt->t;
+	struct sb_iolog_files *lf = &mt->lf;
+	uint64_t t0 = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+	uint64_t dur = end_ns > mt->log_last_ns ? end_ns - mt->log_last_ns : 0;
+	uint64_t t_ms = end_ns > t0 ? (end_ns - t0) / 1000000 : 0;
+	if (!dur)
+		return;
+	sb_ilat_snapshot(t->ilat, m->cur, false);
+	uint64_t all = 0;
+	for (int d = 0; d < SB_DDIR_N; d++)
+		all += m->cur->d[d].ios - mt->lprev.d[d].ios;
+	if (!all && dur < 1000000)
+		return;   /* a last sliver without I/O says nothing */
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		const struct sb_ilat_snap_dir *c = &m->cur->d[d], *p = &mt->lprev.d[d];
+		uint64_t ios = c->ios - p->ios, bytes = c->bytes - p->bytes;
+		bool does = sb_spec_does(t->spec, (enum sb_ddir)d);
+		if (lf->f[SB_LOG_BW] && does)
+			sb_iolog_line(lf->f[SB_LOG_BW], t_ms,
+				      (uint64_t)((double)bytes * 1e9 / 1024.0 / (double)dur + 0.5),
+				      (unsigned)d, 0, 0, lf->log_offset);
+		if (lf->f[SB_LOG_IOPS] && does)
+			sb_iolog_line(lf->f[SB_LOG_IOPS], t_ms,
+				      (uint64_t)((double)ios * 1e9 / (double)dur + 0.5), (unsigned)d, 0,
+				      0, lf->log_offset);
+		if (!ios)
+			continue;
+		if (lf->f[SB_LOG_CLAT])
+			sb_iolog_line(lf->f[SB_LOG_CLAT], t_ms, (c->clat_sum - p->clat_sum) / ios,
+				      (unsigned)d, 0, 0, lf->log_offset);
+		if (lf->f[SB_LOG_SLAT] && lf->slat)
+			sb_iolog_line(lf->f[SB_LOG_SLAT], t_ms, (c->slat_sum - p->slat_sum) / ios,
+				      (unsigned)d, 0, 0, lf->log_offset);
+		if (lf->f[SB_LOG_LAT])
+			sb_iolog_line(lf->f[SB_LOG_LAT], t_ms, (c->lat_sum - p->lat_sum) / ios,
+				      (unsigned)d, 0, 0, lf->log_offset);
+	}
+	memcpy(&mt->lprev, m->cur, sizeof(mt->lprev));
+	mt->log_last_ns = end_ns;
+}
+
+static void averaged(struct sb_monitor *m, struct sb_mon_thread *mt, int ph, uint64_t now,
+		     bool final)
+{
+	struct sb_thread *t = mt->t;
+	uint64_t avg = (uint64_t)t->spec->log_avg_msec * 1000000ull;
+	if (!mt->log_started) {
+		mt->log_started = true;
+		mt->log_last_ns = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+		mt->log_next_ns = mt->log_last_ns + avg;
+	}
+	if (mt->log_final)
+		return;
+	if (ph == SB_PH_DONE || final) {
+		while (mt->log_next_ns < t->end_ns) { /* windows the last ticks missed */
+			window(m, mt, mt->log_next_ns);
+			mt->log_next_ns += avg;
+		}
+		window(m, mt, t->end_ns > mt->log_last_ns ? t->end_ns : now);
+		mt->log_final = true;
+		return;
+	}
+	if (now >= mt->log_next_ns) {
+		window(m, mt, now);
+		mt->log_next_ns += avg;
+		if (mt->log_next_ns <= now)
+			mt->log_next_ns = now + avg;
+	}
+}
+
+void sb_monitor_logs(struct sb_monitor *m, uint64_t now, bool final)
+{
+	for (unsigned i = 0; i < m->nth; i++) {
+		struct sb_mon_thread *mt = &m->mt[i];
+		struct sb_thread *t = mt->t;
+		if (!mt->has_logs)
+			continue;
+		int ph = atomic_load_explicit(&t->phase, memory_order_acquire);
+		uint64_t cs = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+		if (ph < SB_PH_RUN || !cs)
+			continue;
+		if (t->logring)
+			sb_iolog_drain(t->logring, &mt->lf, cs);
+		else
+			averaged(m, mt, ph, now, final);
+	}
+}

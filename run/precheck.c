@@ -1,0 +1,116 @@
+/* precheck.c: checks of a run that need the system but no I/O (see
+ * precheck.h): the fio log files can be created, every job's I/O region
+ * holds a block, every job's engine starts with its options.  sb_run runs
+ * them before it lays out a file; sb_run_check (run.c) runs them for each
+ * point of a sweep before the first point starts. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "run/precheck.h"
+#include "run/thread.h"
+#include "lib/log.h"
+
+static const char *job_where(const struct sb_jobspec *s, char *buf, size_t len)
+{
+	if (s->file && s->line)
+		snprintf(buf, len, "%s:%u: job %s", s->file, s->line, s->name);
+	else
+		snprintf(buf, len, "<cmdline>: job %s", s->name);
+	return buf;
+}
+
+/* the directory a log prefix writes in must exist and be writable: 0 or
+ * an errno (nothing is created) */
+static int log_dir_error(const char *prefix, char *dir, size_t len)
+{
+	const char *slash = strrchr(prefix, '/');
+	struct stat st;
+	struct statvfs vfs;
+	if (!slash)
+		snprintf(dir, len, ".");
+	else if (slash == prefix)
+		snprintf(dir, len, "/");
+	else
+		snprintf(dir, len, "%.*s", (int)(slash - prefix), prefix);
+	if (stat(dir, &st) != 0)
+		return errno;
+	if (!S_ISDIR(st.st_mode))
+		return ENOTDIR;
+	if (statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+		return EROFS;
+	return access(dir, W_OK) != 0 ? errno : 0;
+}
+
+int sb_precheck_logs(const struct sb_joblist *jl)
+{
+	for (size_t j = 0; j < jl->njobs; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		const char *opt[3] = { "write_bw_log", "write_iops_log", "write_lat_log" };
+		const char *val[3] = { s->write_bw_log, s->write_iops_log, s->write_lat_log };
+		for (int k = 0; k < 3; k++) {
+			char dir[PATH_MAX], where[PATH_MAX + 64];
+			int e = val[k] && *val[k] ? log_dir_error(val[k], dir, sizeof(dir)) : 0;
+			if (!e)
+				continue;
+			sb_err(job_where(s, where, sizeof(where)), "%s=%s: cannot create its log files in %s: "
+			       "%s: set %s= to a prefix in an existing, writable directory",
+			       opt[k], val[k], dir, strerror(e), opt[k]);
+			return -e;
+		}
+	}
+	return 0;
+}
+
+/* the I/O generator over thread 0's files: the region holds a block */
+static int check_region(const struct sb_jobspec *s, const struct sb_jobfiles *jf)
+{
+	struct sb_iogen gen;
+	char where[PATH_MAX];
+	if (!jf->tmpl || !jf->nfiles)
+		return 0;
+	memset(&gen, 0, sizeof(gen));
+	int r = sb_iogen_init(&gen, s, jf->tmpl, jf->nfiles, sb_iogen_seed(s, 0));
+	sb_iogen_free(&gen);
+	if (r == -EINVAL)
+		sb_err(job_where(s, where, sizeof(where)),
+		       "the I/O region (size=, offset=) is smaller than one block (bs=): raise size= "
+		       "or lower bs= or offset=");
+	return r;
+}
+
+/* the engine starts with the job's options (a thread with no file) */
+static int check_engine(const struct sb_jobspec *s, const struct sb_engine_ops *ops)
+{
+	struct sb_thread *t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->spec = s;
+	t->ops = ops;
+	t->wait_job = -1;
+	int r = sb_thread_setup_bare(t, 0); /* reports what failed */
+	sb_thread_teardown(t);
+	free(t);
+	return r;
+}
+
+int sb_precheck_jobs(const struct sb_joblist *jl, const struct sb_engine_ops *const *ops,
+		     const struct sb_layout *lay)
+{
+	for (size_t j = 0; j < jl->njobs; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		if (s->workload != SB_WL_IO)
+			continue; /* ML jobs: sb_ml_prepare sets up their engines */
+		int r = j < lay->njobs ? check_region(s, &lay->jobs[j]) : 0;
+		if (!r)
+			r = check_engine(s, ops[j]);
+		if (r)
+			return r;
+	}
+	return 0;
+}

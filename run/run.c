@@ -1,0 +1,363 @@
+/* run.c: sb_run: plan and lay out the files, set up every job thread, run
+ * the groups in order, then hand the threads' statistics to results.c.
+ * Setup failures come back as -errno before any I/O; I/O errors and
+ * interrupts are part of the results. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/collect.h"
+#include "ml/run.h"
+#include "run/monitor.h"
+#include "run/precheck.h"
+#include "run/run.h"
+#include "run/statsthread.h"
+#include "run/thread.h"
+#include "lib/log.h"
+#include "lib/timeutil.h"
+#include "os/diskstats.h"
+
+#define SB_MAX_DISKS 32
+
+struct run {
+	const struct sb_joblist *jl;
+	const struct sb_engine_ops **ops;  /* per job */
+	bool *nodiskio;                    /* per job */
+	size_t *first;                     /* per job: index of its first thread */
+	struct sb_thread *threads;
+	unsigned nthreads;
+	struct sb_layout lay;
+	bool laid_out;
+	int layout_error;                  /* sb_files_create failed: -errno */
+	struct sb_runsync sync;
+	struct sb_statsthread stats;
+	struct sb_ml_runs *ml;             /* workload=checkpoint|train jobs, NULL: none */
+	struct sb_monitor mon;
+	bool mon_up;
+	struct sb_diskstat disks0[SB_MAX_DISKS], disks1[SB_MAX_DISKS];
+	size_t ndisks;
+	uint64_t t0_ns, t1_ns;
+};
+
+static struct sb_run_opts run_opts = { .progress = -1 };
+
+void sb_run_set_opts(const struct sb_run_opts *o)
+{
+	run_opts = *o;
+}
+
+/* a directory the jobs use, for the host's filesystem figures */
+static void first_dir(const struct run *r, char *buf, size_t len)
+{
+	const struct sb_jobspec *s = r->jl->njobs ? &r->jl->jobs[0] : NULL;
+	snprintf(buf, len, ".");
+	if (s && s->directory && *s->directory) {
+		snprintf(buf, len, "%s", s->directory);
+	} else if (r->lay.n && r->lay.files[0].path) {
+		const char *p = r->lay.files[0].path, *slash = strrchr(p, '/');
+		if (slash)
+			snprintf(buf, len, "%.*s", slash == p ? 1 : (int)(slash - p), p);
+	}
+}
+
+static int monitor_init(struct run *r)
+{
+	char names[SB_MAX_DISKS][64], dir[4096];
+	size_t nd = sb_files_disks(&r->lay, names, SB_MAX_DISKS);
+	first_dir(r, dir, sizeof(dir));
+	r->mon_up = true;
+	return sb_monitor_init(&r->mon, r->jl, r->threads, r->nthreads,
+			       (const char (*)[64])names, (unsigned)nd, dir, &run_opts);
+}
+
+void sb_run_request_stop(void)
+{
+	atomic_store_explicit(&sb_run_stop_flag, 1, memory_order_relaxed);
+}
+
+void sb_run_clear_stop(void)
+{
+	atomic_store_explicit(&sb_run_stop_flag, 0, memory_order_relaxed);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	sb_run_request_stop();
+}
+
+static int find_engines(struct run *r)
+{
+	const struct sb_joblist *jl = r->jl;
+	for (size_t j = 0; j < jl->njobs; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		r->ops[j] = sb_engine_find(s->ioengine);
+		if (!r->ops[j] || !r->ops[j]->queue) {
+			char names[256];
+			sb_engine_names(names, sizeof(names));
+			sb_err(s->name, "ioengine=%s is not available; this build has: %s", s->ioengine,
+			       names);
+			return -EINVAL;
+		}
+		r->nodiskio[j] = r->ops[j]->flags & SB_ENGINE_NODISKIO;
+	}
+	return 0;
+}
+
+static long job_index(const struct sb_joblist *jl, const char *name)
+{
+	for (size_t j = 0; j < jl->njobs; j++)
+		if (!strcmp(jl->jobs[j].name, name))
+			return (long)j;
+	return -1;
+}
+
+static int setup_threads(struct run *r)
+{
+	const struct sb_joblist *jl = r->jl;
+	unsigned n = 0;
+	for (size_t j = 0; j < jl->njobs; j++)
+		n += r->lay.jobs[j].nthreads;
+	r->threads = calloc(n ? n : 1, sizeof(*r->threads));
+	r->sync.left = calloc(jl->njobs ? jl->njobs : 1, sizeof(*r->sync.left));
+	if (!r->threads || !r->sync.left)
+		return -ENOMEM;
+	for (size_t j = 0; j < jl->njobs; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
+		long w = s->wait_for ? job_index(jl, s->wait_for) : -1;
+		if (s->wait_for && (w < 0 || (size_t)w == j)) {
+			sb_err(s->name, "wait_for=%s names no other job", s->wait_for);
+			return -EINVAL;
+		}
+		r->first[j] = r->nthreads;
+		r->sync.left[j] = r->lay.jobs[j].nthreads;
+		for (unsigned k = 0; k < r->lay.jobs[j].nthreads; k++) {
+			struct sb_thread *t = &r->threads[r->nthreads++];
+			t->spec = s;
+			t->ops = r->ops[j];
+			t->sync = &r->sync;
+			t->job = j;
+			t->sub = k;
+			t->wait_job = w;
+			int e = sb_thread_setup(t, &r->lay.jobs[j]);
+			if (e) {
+				if (e == -ENOMEM)
+					sb_err(s->name, "out of memory setting up the job");
+				return e;
+			}
+		}
+	}
+	return 0;
+}
+
+static void start_one(struct sb_thread *t)
+{
+	int e = pthread_create(&t->tid, NULL, sb_thread_main, t);
+	t->started = e == 0;
+	if (e) { /* the job reports it like an I/O error; the run goes on */
+		sb_tstats_set_error(t->st, e, "cannot start a thread", NULL);
+		pthread_mutex_lock(&t->sync->mu);
+		t->sync->left[t->job]--;
+		pthread_mutex_unlock(&t->sync->mu);
+	}
+}
+
+/* groups in order: a group's threads start together (its ML jobs run in
+ * this thread meanwhile); the next group starts when every thread of this
+ * one has finished (stonewall / new_group) */
+static void run_groups(struct run *r)
+{
+	unsigned i = 0, ngroups = r->jl->njobs ? r->jl->jobs[r->jl->njobs - 1].groupid + 1 : 0;
+	for (unsigned gid = 0; gid < ngroups && !sb_run_stopping(); gid++) {
+		unsigned end = i;
+		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
+			end++;
+		for (unsigned k = i; k < end; k++)
+			start_one(&r->threads[k]);
+		sb_ml_run_group(r->ml, gid);
+		for (unsigned k = i; k < end; k++)
+			if (r->threads[k].started)
+				pthread_join(r->threads[k].tid, NULL);
+		i = end;
+	}
+}
+
+static void disks_start(struct run *r)
+{
+	char names[SB_MAX_DISKS][64];
+	r->ndisks = sb_files_disks(&r->lay, names, SB_MAX_DISKS);
+	for (size_t i = 0; i < r->ndisks; i++)
+		snprintf(r->disks0[i].name, sizeof(r->disks0[i].name), "%s", names[i]);
+	memcpy(r->disks1, r->disks0, sizeof(r->disks0));
+	if (r->ndisks && sb_os_diskstats_read("", r->disks0, r->ndisks))
+		r->ndisks = 0;
+}
+
+static int disks_finish(struct run *r, struct sb_results *res)
+{
+	if (!r->ndisks || sb_os_diskstats_read("", r->disks1, r->ndisks))
+		return 0;
+	res->disks = calloc(r->ndisks, sizeof(*res->disks));
+	if (!res->disks)
+		return -ENOMEM;
+	uint64_t wall_ms = (r->t1_ns - r->t0_ns) / 1000000;
+	for (size_t i = 0; i < r->ndisks; i++)
+		if (r->disks0[i].found && r->disks1[i].found)
+			sb_os_diskstats_delta(&r->disks0[i], &r->disks1[i], wall_ms,
+					      &res->disks[res->ndisks++]);
+	return 0;
+}
+
+/* every job's error, once, whatever the output format (the writers show
+ * it again in the results: err= in normal output, "error_message" in JSON) */
+static void report_errors(const struct sb_results *res)
+{
+	char text[SB_ERRPATH_MAX + 256];
+	for (size_t i = 0; i < res->njobs; i++)
+		if (res->jobs[i].error)
+			sb_err(res->jobs[i].name, "%s",
+			       sb_tstats_error_text(&res->jobs[i].st, text, sizeof(text)));
+}
+
+/* Everything up to the first I/O.  dry: only the checks (engines, logs,
+ * ML jobs, file plan, regions, engine start-up), nothing laid out. */
+static int prepare(struct run *r, bool dry)
+{
+	size_t nj = r->jl->njobs ? r->jl->njobs : 1;
+	r->ops = calloc(nj, sizeof(*r->ops));
+	r->nodiskio = calloc(nj, sizeof(*r->nodiskio));
+	r->first = calloc(nj, sizeof(*r->first));
+	if (!r->ops || !r->nodiskio || !r->first)
+		return -ENOMEM;
+	int e = find_engines(r);
+	if (!e)
+		e = sb_precheck_logs(r->jl);
+	if (!e)
+		e = sb_ml_prepare(r->jl, r->ops, &r->ml);
+	if (!e)
+		e = sb_files_plan(r->jl, r->nodiskio, &r->lay);
+	r->laid_out = true;
+	if (!e)
+		e = sb_precheck_jobs(r->jl, r->ops, &r->lay);
+	if (e || dry)
+		return e;
+	e = sb_files_create(&r->lay);
+	if (e == -EINTR) /* interrupted while laying out: nothing to run */
+		return 0;
+	if (e)
+		r->layout_error = e;
+	if (!e)
+		e = setup_threads(r);
+	if (!e)
+		e = monitor_init(r);
+	return e;
+}
+
+static void release(struct run *r, bool failed)
+{
+	if (r->mon_up)
+		sb_monitor_free(&r->mon);
+	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
+		sb_thread_teardown(&r->threads[i]);
+	if (r->laid_out)
+		sb_files_cleanup(&r->lay, failed);
+	sb_ml_release(r->ml, failed);
+	pthread_mutex_destroy(&r->sync.mu);
+	pthread_cond_destroy(&r->sync.cv);
+	free(r->threads);
+	free(r->sync.left);
+	free(r->ops);
+	free(r->nodiskio);
+	free(r->first);
+}
+
+int sb_run_check(const struct sb_joblist *jl)
+{
+	struct run r = { .jl = jl };
+	pthread_mutex_init(&r.sync.mu, NULL);
+	pthread_cond_init(&r.sync.cv, NULL);
+	int e = jl->datagen_only ? 0 : prepare(&r, true);
+	release(&r, true); /* nothing was created: only frees */
+	return e;
+}
+
+/* Laying out a file failed (EIO, ENOSPC...): an I/O error of the run, not a
+ * bad job.  The results say so: every job, none measured, the first job
+ * using the file with the error (exit 3, valid JSON). */
+static int layout_failed(struct run *r, struct sb_results *res)
+{
+	const struct sb_layout_file *lf = &r->lay.files[r->lay.failed];
+	int e = sb_collect(res, r->jl, NULL, 0);
+	for (size_t i = 0; !e && i < res->njobs; i++) {
+		struct sb_job_result *jr = &res->jobs[i];
+		if (jr->spec != lf->spec)
+			continue;
+		jr->error = -r->layout_error;
+		sb_tstats_set_error(&jr->st, jr->error, "lay out", lf->path);
+		break;
+	}
+	if (!e)
+		report_errors(res);
+	return e;
+}
+
+int sb_run(const struct sb_joblist *jl, struct sb_results *res)
+{
+	struct run r = { .jl = jl };
+	if (jl->datagen_only)
+		return sb_ml_datagen(jl, res);
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	memset(res, 0, sizeof(*res));
+	pthread_mutex_init(&r.sync.mu, NULL);
+	pthread_cond_init(&r.sync.cv, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	int e = prepare(&r, false);
+	if (e && r.layout_error) {
+		e = layout_failed(&r, res);
+		if (e)
+			sb_results_free(res);
+	}
+	if (e || r.layout_error) {
+		release(&r, true);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		return e;
+	}
+	disks_start(&r);
+	r.t0_ns = sb_now_ns();
+	if (r.mon_up) {
+		sb_monitor_start(&r.mon, r.t0_ns);
+		r.stats.tick = sb_monitor_tick;
+		r.stats.tick_arg = &r.mon;
+		r.stats.tick_ms = r.mon.tick_ms;
+	}
+	if (sb_statsthread_start(&r.stats, r.threads, r.nthreads) == 0) {
+		run_groups(&r);
+		sb_statsthread_stop(&r.stats);
+	} else {
+		run_groups(&r); /* without bw/iops samples */
+	}
+	r.t1_ns = sb_now_ns();
+	res->interrupted = sb_run_stopping();
+	e = sb_collect(res, jl, r.threads, r.nthreads);
+	if (!e)
+		e = sb_ml_collect(r.ml, res);
+	if (!e)
+		e = disks_finish(&r, res);
+	if (!e && r.mon_up) /* a failed log write was reported; the results stand */
+		(void)sb_monitor_finish(&r.mon, r.t1_ns, res);
+	if (!e)
+		report_errors(res);
+	release(&r, false);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (e) {
+		sb_results_free(res);
+		sb_err("results", "%s", strerror(-e));
+	}
+	return e;
+}

@@ -1,0 +1,99 @@
+/* statsthread.c: periodic bandwidth/IOPS samples of the job threads (see
+ * statsthread.h). */
+#include <errno.h>
+#include <time.h>
+
+#include "run/statsthread.h"
+#include "lib/timeutil.h"
+
+static void sample_one(struct sb_thread *t, uint64_t now)
+{
+	int ph = atomic_load_explicit(&t->phase, memory_order_acquire);
+	if (ph != SB_PH_RUN)
+		return;
+	struct sb_tstats *st = t->st;
+	if (!t->smp_started) { /* counters start at 0 when counting starts */
+		t->smp_started = true;
+		t->smp_last_ns = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+		for (int d = 0; d < SB_DDIR_N; d++)
+			t->smp_bytes[d] = t->smp_ios[d] = 0;
+	}
+	uint64_t dt = now - t->smp_last_ns;
+	if (dt < SB_STATS_SAMPLE_MS * 1000000ull)
+		return;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		uint64_t b = atomic_load_explicit(&st->live_bytes[d], memory_order_relaxed);
+		uint64_t n = atomic_load_explicit(&st->live_ios[d], memory_order_relaxed);
+		if (sb_spec_does(t->spec, (enum sb_ddir)d)) {
+			double sec = (double)dt / 1e9;
+			sb_stat_add(&st->bw_samples[d], (uint64_t)((double)(b - t->smp_bytes[d]) / 1024.0 / sec + 0.5));
+			sb_stat_add(&st->iops_samples[d], (uint64_t)((double)(n - t->smp_ios[d]) / sec + 0.5));
+		}
+		t->smp_bytes[d] = b;
+		t->smp_ios[d] = n;
+	}
+	t->smp_last_ns = now;
+}
+
+void sb_statsthread_sample(struct sb_statsthread *s, uint64_t now_ns)
+{
+	for (unsigned i = 0; i < s->nthreads; i++)
+		sample_one(&s->threads[i], now_ns);
+}
+
+static void *stats_main(void *arg)
+{
+	struct sb_statsthread *s = arg;
+	uint64_t next = sb_now_ns();
+	uint64_t period = (s->tick_ms ? s->tick_ms : SB_STATS_TICK_MS) * 1000000ull;
+	for (;;) {
+		next += period;
+		struct timespec ts = { (time_t)(next / 1000000000ull), (long)(next % 1000000000ull) };
+		pthread_mutex_lock(&s->lock);
+		int r = 0;
+		while (!atomic_load_explicit(&s->quit, memory_order_relaxed) && r != ETIMEDOUT)
+			r = pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+		pthread_mutex_unlock(&s->lock);
+		if (atomic_load_explicit(&s->quit, memory_order_relaxed))
+			break;
+		uint64_t now = sb_now_ns();
+		sb_statsthread_sample(s, now);
+		if (s->tick)
+			s->tick(s->tick_arg, now);
+	}
+	return NULL;
+}
+
+int sb_statsthread_start(struct sb_statsthread *s, struct sb_thread *threads, unsigned n)
+{
+	s->threads = threads;
+	s->nthreads = n;
+	atomic_store(&s->quit, false);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&s->lock, NULL);
+	int r = pthread_create(&s->tid, NULL, stats_main, s);
+	s->running = r == 0;
+	if (!s->running) {
+		pthread_cond_destroy(&s->wake);
+		pthread_mutex_destroy(&s->lock);
+	}
+	return -r;
+}
+
+void sb_statsthread_stop(struct sb_statsthread *s)
+{
+	if (!s->running)
+		return;
+	pthread_mutex_lock(&s->lock);
+	atomic_store(&s->quit, true);
+	pthread_cond_signal(&s->wake);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->tid, NULL);
+	pthread_cond_destroy(&s->wake);
+	pthread_mutex_destroy(&s->lock);
+	s->running = false;
+}

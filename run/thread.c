@@ -1,0 +1,330 @@
+/* thread.c: life of one job thread: setup (files, buffers, engine), the wait
+ * for its turn (wait_for, startdelay), the I/O loop, and what it leaves for
+ * the results (runtime, CPU, errors). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/ioloop.h"
+#include "run/thread.h"
+#include "lib/log.h"
+#include "lib/timeutil.h"
+
+atomic_int sb_run_stop_flag;
+
+static uint64_t max_bs(const struct sb_jobspec *s)
+{
+	uint64_t m = 0;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		if (!sb_spec_does(s, (enum sb_ddir)d))
+			continue;
+		m = s->bs[d] > m ? s->bs[d] : m;
+		m = s->bs_max[d] > m ? s->bs_max[d] : m;
+		for (unsigned i = 0; i < s->bssplit_n[d]; i++)
+			m = s->bssplit[d][i].bs > m ? s->bssplit[d][i].bs : m;
+	}
+	return m ? m : 4096;
+}
+
+/* one aligned allocation for all io buffers, filled with non-zero data */
+#define SB_HUGE_PAGE (2u << 20)
+
+static int setup_buffers(struct sb_thread *t)
+{
+	struct sb_engine_td *e = &t->etd;
+	e->buf_per_io = (max_bs(t->spec) + 4095) & ~4095ull;
+	e->buf_len = e->buf_per_io * e->iodepth;
+	/* 2 MiB and up: ask for transparent huge pages.  Physically contiguous
+	 * buffers make a large direct I/O a few segments instead of one per 4 KiB
+	 * page (virtio-blk takes 254: a 1 MiB I/O in 256 scattered pages is split
+	 * in two), and make pinning them cheaper.  A refusal changes nothing. */
+	size_t align = e->buf_len >= SB_HUGE_PAGE ? SB_HUGE_PAGE : 4096;
+	if (posix_memalign(&e->buf_base, align, e->buf_len))
+		return -ENOMEM;
+	if (align == SB_HUGE_PAGE)
+		(void)madvise(e->buf_base, e->buf_len, MADV_HUGEPAGE);
+	struct sb_rng rng;
+	sb_rng_seed(&rng, sb_iogen_seed(t->spec, t->sub) ^ 0x5bd1e995u);
+	uint64_t *w = e->buf_base;
+	for (uint64_t i = 0; i < e->buf_len / 8; i++)
+		w[i] = sb_rng_next(&rng) | 0x0101010101010101ull;
+	e->ios = calloc(e->iodepth, sizeof(*e->ios));
+	t->freel = calloc(e->iodepth, sizeof(*t->freel));
+	t->uncommitted = calloc(e->iodepth, sizeof(*t->uncommitted));
+	t->lvl_bucket = calloc(e->iodepth + 2, 1);
+	if (!e->ios || !t->freel || !t->uncommitted || !t->lvl_bucket)
+		return -ENOMEM;
+	e->nios = e->iodepth;
+	for (unsigned i = 0; i < e->iodepth; i++) {
+		e->ios[i].index = i;
+		e->ios[i].buf = (char *)e->buf_base + (uint64_t)i * e->buf_per_io;
+		t->freel[i] = &e->ios[i];
+	}
+	for (unsigned d = 0; d <= e->iodepth + 1; d++)
+		t->lvl_bucket[d] = (unsigned char)sb_depth_level_bucket(d ? d : 1);
+	t->batch1_bucket = (unsigned char)sb_depth_batch_bucket(1);
+	return 0;
+}
+
+static int open_files(struct sb_thread *t)
+{
+	const struct sb_jobspec *s = t->spec;
+	for (unsigned i = 0; i < t->etd.nfiles; i++) {
+		struct sb_file *f = &t->files[i];
+		int r = sb_files_open(f, s);
+		if (r) {
+			sb_err(s->name, "cannot open %s: %s%s", f->path, strerror(-r),
+			       r == -EINVAL && s->direct ? " (the file system may not support "
+							   "direct=1: try direct=0)" : "");
+			return r;
+		}
+	}
+	t->files_open = true;
+	for (unsigned i = 0; i < t->etd.nfiles && t->ops->open_file; i++) {
+		int r = t->ops->open_file(&t->etd, &t->files[i]);
+		if (r) {
+			sb_err(s->name, "ioengine=%s cannot use %s: %s%s%s", t->ops->name, t->files[i].path,
+			       strerror(-r), t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int setup_engine(struct sb_thread *t)
+{
+	int r = t->ops->init ? t->ops->init(&t->etd) : 0;
+	if (r) {
+		sb_err(t->spec->name, "ioengine=%s: %s%s%s", t->ops->name, strerror(-r),
+		       t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
+		return r;
+	}
+	t->engine_up = true;
+	if (t->ops->flags & SB_ENGINE_NODISKIO)
+		return 0;
+	return open_files(t);
+}
+
+int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
+{
+	const struct sb_jobspec *s = t->spec;
+	t->st = malloc(sizeof(*t->st));
+	t->files = calloc(jf->nfiles, sizeof(*t->files));
+	t->ilat = malloc(sizeof(*t->ilat));
+	if (!t->st || !t->files || !t->ilat)
+		return -ENOMEM;
+	sb_tstats_init(t->st);
+	sb_ilat_init(t->ilat);
+	if (!s->log_avg_msec && ((s->write_bw_log && *s->write_bw_log) ||
+				 (s->write_iops_log && *s->write_iops_log) ||
+				 (s->write_lat_log && *s->write_lat_log))) {
+		t->logring = malloc(sizeof(*t->logring));
+		if (!t->logring || sb_iolog_ring_init(t->logring))
+			return -ENOMEM;
+	}
+	for (unsigned i = 0; i < jf->nfiles; i++) {
+		t->files[i] = jf->tmpl[(size_t)t->sub * jf->nfiles + i];
+		t->files[i].fd = -1;
+	}
+	t->etd.spec = s;
+	t->etd.files = t->files;
+	t->etd.nfiles = jf->nfiles;
+	t->etd.iodepth = (t->ops->flags & SB_ENGINE_SYNC) || !s->iodepth ? 1 : s->iodepth;
+	int r = sb_iogen_init(&t->gen, s, t->files, jf->nfiles, sb_iogen_seed(s, t->sub));
+	if (r) {
+		if (r == -EINVAL)
+			sb_err(s->name, "the I/O region (size=, offset=) is smaller than one block (bs=)");
+		return r;
+	}
+	r = setup_buffers(t);
+	if (r)
+		return r;
+	return setup_engine(t);
+}
+
+int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
+{
+	t->st = malloc(sizeof(*t->st));
+	t->files = calloc(nslots ? nslots : 1, sizeof(*t->files));
+	t->ilat = malloc(sizeof(*t->ilat)); /* the io loop feeds it on every completion */
+	if (!t->st || !t->files || !t->ilat)
+		return -ENOMEM;
+	sb_tstats_init(t->st);
+	sb_ilat_init(t->ilat);
+	for (unsigned i = 0; i < nslots; i++) {
+		t->files[i].fd = -1;
+		t->files[i].index = i;
+	}
+	t->etd.spec = t->spec;
+	t->etd.files = t->files;
+	t->etd.nfiles = nslots;
+	t->etd.iodepth = (t->ops->flags & SB_ENGINE_SYNC) || !t->spec->iodepth ? 1 : t->spec->iodepth;
+	int r = setup_buffers(t);
+	if (r)
+		return r;
+	r = sb_thread_engine_start(t);
+	if (r) {
+		sb_err(t->spec->name, "ioengine=%s: %s%s%s", t->ops->name, strerror(-r),
+		       t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
+		return r;
+	}
+	sb_thread_engine_stop(t);
+	t->files_open = true; /* teardown closes what the caller left open */
+	return 0;
+}
+
+int sb_thread_engine_start(struct sb_thread *t)
+{
+	if (t->engine_up)
+		return 0;
+	t->etd.errmsg[0] = '\0';
+	int r = t->ops->init ? t->ops->init(&t->etd) : 0;
+	if (r)
+		return r;
+	t->engine_up = true;
+	return 0;
+}
+
+void sb_thread_engine_stop(struct sb_thread *t)
+{
+	if (t->engine_up && t->ops->cleanup)
+		t->ops->cleanup(&t->etd);
+	t->engine_up = false;
+	t->etd.data = NULL;
+}
+
+void sb_thread_teardown(struct sb_thread *t)
+{
+	for (unsigned i = 0; t->files && i < t->etd.nfiles; i++) {
+		if (t->files_open && t->engine_up && t->ops->close_file && t->files[i].fd >= 0)
+			t->ops->close_file(&t->etd, &t->files[i]);
+		sb_files_close(&t->files[i]);
+	}
+	t->files_open = false;
+	if (t->engine_up && t->ops->cleanup)
+		t->ops->cleanup(&t->etd);
+	t->engine_up = false;
+	sb_iogen_free(&t->gen);
+	free(t->etd.buf_base);
+	free(t->etd.ios);
+	free(t->freel);
+	free(t->uncommitted);
+	free(t->lvl_bucket);
+	free(t->files);
+	free(t->st);
+	free(t->ilat);
+	if (t->logring)
+		sb_iolog_ring_free(t->logring);
+	free(t->logring);
+	t->ilat = NULL;
+	t->logring = NULL;
+	t->etd.buf_base = NULL;
+	t->etd.ios = NULL;
+	t->freel = t->uncommitted = NULL;
+	t->lvl_bucket = NULL;
+	t->files = NULL;
+	t->st = NULL;
+}
+
+static bool wait_turn(struct sb_thread *t)
+{
+	if (t->wait_job >= 0) {
+		struct sb_runsync *sy = t->sync;
+		pthread_mutex_lock(&sy->mu);
+		while (sy->left[t->wait_job] && !sb_run_stopping()) {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 100000000;
+			if (ts.tv_nsec >= 1000000000) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&sy->cv, &sy->mu, &ts);
+		}
+		pthread_mutex_unlock(&sy->mu);
+	}
+	if (t->spec->startdelay_us && !sb_sleep_until(sb_now_ns() + t->spec->startdelay_us * 1000))
+		return false;
+	return !sb_run_stopping();
+}
+
+static uint64_t tv_us(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000ull + (uint64_t)tv.tv_usec;
+}
+
+static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
+{
+	struct sb_tstats *st = t->st;
+	t->end_ns = sb_now_ns();
+	if (ls->counting) {
+		struct rusage ru;
+		uint64_t from = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+		getrusage(RUSAGE_THREAD, &ru);
+		st->usr_us = tv_us(ru.ru_utime) - tv_us(t->ru0.ru_utime);
+		st->sys_us = tv_us(ru.ru_stime) - tv_us(t->ru0.ru_stime);
+		st->ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw - t->ru0.ru_nvcsw - t->ru0.ru_nivcsw);
+		st->majf = (uint64_t)(ru.ru_majflt - t->ru0.ru_majflt);
+		st->minf = (uint64_t)(ru.ru_minflt - t->ru0.ru_minflt);
+		st->job_runtime_ns = t->end_ns > from ? t->end_ns - from : 0;
+		for (int d = 0; d < SB_DDIR_N; d++)
+			if (sb_spec_does(t->spec, (enum sb_ddir)d))
+				st->runtime_ns[d] = st->job_runtime_ns;
+	}
+	if (t->ops->flags & SB_ENGINE_SYNC) { /* no submission step: lat is clat */
+		for (int d = 0; d < SB_DDIR_N; d++) {
+			st->lat[d] = st->clat[d];
+			memcpy(&st->lat_h[d], &st->clat_h[d], sizeof(st->lat_h[d]));
+		}
+	}
+}
+
+void *sb_thread_main(void *arg)
+{
+	struct sb_thread *t = arg;
+	struct sb_loopstate ls = { .deadline = UINT64_MAX };
+	atomic_store_explicit(&t->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
+	if (t->on_start)
+		t->on_start(t->on_start_arg, t);
+	if (wait_turn(t)) {
+		const struct sb_jobspec *s = t->spec;
+		uint64_t now = sb_now_ns();
+		t->start_ns = now;
+		ls.now = now;
+		ls.ramp_end = now + s->ramp_time_us * 1000;
+		if (s->runtime_us)
+			ls.deadline = ls.ramp_end + s->runtime_us * 1000;
+		sb_rate_init(&t->rate, s, now);
+		atomic_store_explicit(&t->phase, SB_PH_RAMP, memory_order_release);
+		if (!s->ramp_time_us)
+			sb_ioloop_begin_counting(t, &ls, now);
+		sb_ioloop_run(t, &ls);
+		sb_ioloop_end_fsync(t, &ls);
+	} else {
+		t->start_ns = sb_now_ns();
+	}
+	finish(t, &ls);
+	sb_ioloop_error_path(t);
+	for (unsigned i = 0; i < t->etd.nfiles; i++) {
+		if (t->files_open && t->ops->close_file && t->files[i].fd >= 0)
+			t->ops->close_file(&t->etd, &t->files[i]);
+		sb_files_close(&t->files[i]);
+	}
+	t->files_open = false;
+	atomic_store_explicit(&t->phase, SB_PH_DONE, memory_order_release);
+	pthread_mutex_lock(&t->sync->mu);
+	t->sync->left[t->job]--;
+	pthread_cond_broadcast(&t->sync->cv);
+	pthread_mutex_unlock(&t->sync->mu);
+	/* release the engine here, not in sb_thread_teardown: slow releases
+	 * (io_uring and AIO contexts) then overlap across threads */
+	if (t->engine_up && t->ops->cleanup)
+		t->ops->cleanup(&t->etd);
+	t->engine_up = false;
+	return NULL;
+}

@@ -1,0 +1,105 @@
+/* thread.h: one I/O thread of a job: its files, io units, buffers, engine
+ * state, statistics, and the loop that drives the engine.  run.c creates,
+ * starts and joins them; statsthread.c samples their live counters. */
+#ifndef SB_THREAD_H
+#define SB_THREAD_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "run/files.h"
+#include "run/iogen.h"
+#include "run/rate.h"
+#include "engines/engine.h"
+#include "stats/ilat.h"
+#include "stats/iolog.h"
+#include "stats/tstats.h"
+
+/* set by sb_run_request_stop (SIGINT/SIGTERM): every thread stops at its
+ * next I/O */
+extern atomic_int sb_run_stop_flag;
+static inline bool sb_run_stopping(void)
+{
+	return atomic_load_explicit(&sb_run_stop_flag, memory_order_relaxed) != 0;
+}
+
+enum sb_phase {
+	SB_PH_IDLE = 0,   /* not started */
+	SB_PH_RAMP,       /* running, not counted yet (ramp_time) */
+	SB_PH_RUN,        /* counted */
+	SB_PH_DONE,
+};
+
+/* wait_for and "job finished" bookkeeping shared by a run's threads */
+struct sb_runsync {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned *left;               /* per job: threads still to finish */
+};
+
+struct sb_thread {
+	const struct sb_jobspec *spec;
+	const struct sb_engine_ops *ops;
+	struct sb_runsync *sync;
+	size_t job;                   /* index in the joblist */
+	unsigned sub;                 /* thread number inside the job */
+	long wait_job;                /* wait_for: job index, -1 = none */
+	struct sb_engine_td etd;
+	struct sb_file *files;
+	struct sb_iogen gen;
+	struct sb_rate rate;
+	struct sb_tstats *st;
+	struct sb_io_u **freel;       /* free io units (async loop) */
+	struct sb_io_u **uncommitted; /* queued since the last commit */
+	unsigned char *lvl_bucket;    /* iodepth_level bucket per depth 0..iodepth */
+	unsigned char batch1_bucket;  /* submit/complete bucket of a batch of one */
+	bool engine_up, files_open;
+	bool started;
+	pthread_t tid;
+	struct rusage ru0;            /* at the start of the counted phase */
+	_Atomic int phase;            /* enum sb_phase */
+	_Atomic uint64_t count_start_ns;
+	uint64_t start_ns, end_ns;    /* the thread's own start and end */
+	/* the stats thread's private sampling state */
+	uint64_t smp_last_ns;
+	uint64_t smp_bytes[SB_DDIR_N], smp_ios[SB_DDIR_N];
+	bool smp_started;
+	/* appended: per-interval accumulators (always) and the per-I/O log ring
+	 * (only with a log and log_avg_msec=0), written by the I/O thread and
+	 * read by the stats thread (stats/ilat.h, stats/iolog.h) */
+	struct sb_ilat *ilat;
+	struct sb_iolog_ring *logring;
+	/* the thread's kernel tid, stored as it starts; on_start (if set) is
+	 * then called on the thread itself, before any I/O (perf counters) */
+	_Atomic int os_tid;
+	void (*on_start)(void *arg, struct sb_thread *t);
+	void *on_start_arg;
+};
+
+/* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with
+ * the files of template row jf: statistics, generator, buffers, open files,
+ * engine.  Reports its errors with sb_err; returns -errno. */
+int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf);
+/* Prepare t (spec, ops set by the caller) for I/O the caller drives file by
+ * file with sb_ioloop_span (workloads that are not a fio job: checkpoints,
+ * training reads): statistics, buffers for the largest bs, and nslots empty
+ * file slots t->files[i] (fd -1, index i) that the caller opens, hands to
+ * ops->open_file and closes again.  The engine is created once here to check
+ * the job's engine options before any I/O, and released again: the thread
+ * that does the I/O brackets it with sb_thread_engine_start/stop.  Reports
+ * with sb_err; -errno. */
+int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots);
+/* An engine instance is driven by one thread (engine.h).  Workloads that run
+ * each phase (a checkpoint, an epoch) on a new thread create the instance on
+ * that thread with sb_thread_engine_start before its first I/O and release
+ * it there with sb_thread_engine_stop after its last (files closed).  start
+ * returns -errno with the reason in t->etd.errmsg. */
+int sb_thread_engine_start(struct sb_thread *t);
+void sb_thread_engine_stop(struct sb_thread *t);
+/* Release everything setup acquired (safe on a partly set up thread). */
+void sb_thread_teardown(struct sb_thread *t);
+/* pthread entry point */
+void *sb_thread_main(void *arg);
+#endif
