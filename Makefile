@@ -32,7 +32,7 @@ SB_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=u
 SB_LDFLAGS += -fsanitize=address,undefined
 endif
 
-SRCS := $(wildcard lib/*.c parse/*.c run/*.c ml/*.c sweep/*.c stats/*.c output/*.c os/*.c engines/*.c)
+SRCS := $(wildcard lib/*.c parse/*.c run/*.c ml/*.c sweep/*.c stats/*.c stats/host/*.c output/*.c os/*.c engines/*.c)
 ifneq ($(CONFIG_LIBAIO),yes)
 SRCS := $(filter-out engines/libaio.c,$(SRCS))
 endif

@@ -1,12 +1,10 @@
-/* diskstats.h: /proc/diskstats counters of chosen disks, and their deltas
- * over a run as fio's disk_util. */
+/* diskstats.h: raw /proc/diskstats counters of chosen disks (stats/diskutil.h
+ * turns two readings into fio's disk_util). */
 #ifndef SB_OS_DISKSTATS_H
 #define SB_OS_DISKSTATS_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "stats/results.h"
 
 /* Counters of one disk: the first 11 fields after the name (reads, read
  * merges, sectors read, read ms, writes, write merges, sectors written,
@@ -20,7 +18,4 @@ struct sb_diskstat {
 /* Fill ds[i].f for every ds[i].name from <root>/proc/diskstats ("" = real).
  * Disks not listed get found = false. */
 int sb_os_diskstats_read(const char *root, struct sb_diskstat *ds, size_t n);
-/* fio's disk_util from two readings wall_ms apart. */
-void sb_os_diskstats_delta(const struct sb_diskstat *before, const struct sb_diskstat *after,
-			   uint64_t wall_ms, struct sb_disk_util *out);
 #endif

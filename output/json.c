@@ -10,11 +10,11 @@
 
 #include "output/compare.h"
 #include "output/derive.h"
+#include "output/host.h"
 #include "output/jsonw.h"
 #include "output/ml_out.h"
 #include "output/output.h"
 #include "output/sweep.h"
-#include "stats/host.h"
 #include "output/timeseries.h"
 
 struct lat_view {
@@ -205,37 +205,12 @@ static void json_disk(struct sb_jw *w, const struct sb_disk_util *du)
 	sb_jw_obj_end(w);
 }
 
-/* ---- "host": the collectors' emitter callbacks onto this writer ---- */
-
-static void h_bobj(void *ctx, const char *key) { sb_jw_obj_begin(ctx, key); }
-static void h_eobj(void *ctx) { sb_jw_obj_end(ctx); }
-static void h_barr(void *ctx, const char *key) { sb_jw_arr_begin(ctx, key); }
-static void h_earr(void *ctx) { sb_jw_arr_end(ctx); }
-static void h_u64(void *ctx, const char *key, uint64_t v) { sb_jw_u64(ctx, key, v); }
-static void h_str(void *ctx, const char *key, const char *v) { sb_jw_str(ctx, key, v); }
-static void h_bool(void *ctx, const char *key, bool v) { sb_jw_bool(ctx, key, v); }
-
-/* a figure that could not be computed is null, not 0 (0 would be a reading) */
-static void h_num(void *ctx, const char *key, double v)
-{
-	if (isfinite(v))
-		sb_jw_dbl(ctx, key, v);
-	else
-		sb_jw_null(ctx, key);
-}
-
 /* "host": the collectors' summaries and series, then "perf_per_io": each
  * counted perf event divided by the run's I/Os (cycles per I/O, ...) */
 static void json_host(struct sb_jw *w, const struct sb_results *r, const struct sb_host *h)
 {
-	const struct sb_host_emitter e = {
-		.ctx = w,
-		.begin_object = h_bobj, .end_object = h_eobj,
-		.begin_array = h_barr, .end_array = h_earr,
-		.num = h_num, .u64 = h_u64, .str = h_str, .boolean = h_bool,
-	};
 	sb_jw_obj_begin(w, "host");
-	sb_host_emit(h, &e);
+	sb_out_host_json(w, h);   /* output/host.c */
 	sb_jw_obj_begin(w, "perf_per_io");
 	for (unsigned i = 0; i < r->nperf_per_io; i++)
 		sb_jw_dbl(w, r->perf_per_io[i].event, r->perf_per_io[i].per_io);

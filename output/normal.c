@@ -13,11 +13,11 @@
 
 #include "output/compare.h"
 #include "output/derive.h"
+#include "output/host.h"
 #include "output/ml_out.h"
 #include "output/output.h"
 #include "output/sweep.h"
 #include "output/units.h"
-#include "stats/host.h"
 
 #define PCTL_PER_LINE 4
 #define LAT_PER_LINE 5
@@ -305,7 +305,7 @@ int sb_write_normal(FILE *f, const struct sb_results *r)
 	disk_block(f, r);
 	if (r->host) {
 		fputc('\n', f);
-		sb_host_print(r->host, f);
+		sb_out_host_normal(f, r->host);   /* output/host.c */
 		if (r->nperf_per_io) {
 			fputs("    perf per I/O:", f);
 			for (unsigned i = 0; i < r->nperf_per_io; i++)

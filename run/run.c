@@ -18,6 +18,7 @@
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "os/diskstats.h"
+#include "stats/diskutil.h"
 
 #define SB_MAX_DISKS 32
 
@@ -205,8 +206,8 @@ static int disks_finish(struct run *r, struct sb_results *res)
 	uint64_t wall_ms = (r->t1_ns - r->t0_ns) / 1000000;
 	for (size_t i = 0; i < r->ndisks; i++)
 		if (r->disks0[i].found && r->disks1[i].found)
-			sb_os_diskstats_delta(&r->disks0[i], &r->disks1[i], wall_ms,
-					      &res->disks[res->ndisks++]);
+			sb_disk_util_delta(&r->disks0[i], &r->disks1[i], wall_ms,
+					   &res->disks[res->ndisks++]);
 	return 0;
 }
 

@@ -1,5 +1,5 @@
-/* host.c: the host-counter sampler - opens the collectors (stats/host_*.c),
- * calls them every interval, keeps the bounded series (halving resolution
+/* host.c: the host-counter sampler - opens the collectors of its table
+ * (stats/host/<name>.c), calls them every interval, keeps the bounded series (halving resolution
  * past the cap) and assembles the end-of-run summary. */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,15 +10,24 @@
 
 #include "lib/log.h"
 #include "lib/timeutil.h"
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
-static const char *const src_names[SB_HOST_NSRC] = {
-	"cpu", "mem", "disk", "net", "ib", "rapl", "perf", "gpu",
+/* The collectors, one row each (stats/host/collector.h): adding one is its
+ * file stats/host/<name>.c, its enum sb_host_src value and this row. */
+const struct sb_host_collector *const sb_host_collectors[SB_HOST_NSRC] = {
+	[SB_HOST_CPU] = &sb_host_cpu_collector,
+	[SB_HOST_MEM] = &sb_host_mem_collector,
+	[SB_HOST_DISK] = &sb_host_disk_collector,
+	[SB_HOST_NET] = &sb_host_net_collector,
+	[SB_HOST_IB] = &sb_host_ib_collector,
+	[SB_HOST_RAPL] = &sb_host_rapl_collector,
+	[SB_HOST_PERF] = &sb_host_perf_collector,
+	[SB_HOST_GPU] = &sb_host_gpu_collector,
 };
 
 const char *sb_host_src_name(enum sb_host_src s)
 {
-	return (unsigned)s < SB_HOST_NSRC ? src_names[s] : "?";
+	return (unsigned)s < SB_HOST_NSRC ? sb_host_collectors[s]->name : "?";
 }
 
 int sb_host_parse_mask(const char *s, unsigned *mask)
@@ -34,12 +43,16 @@ int sb_host_parse_mask(const char *s, unsigned *mask)
 			m |= 0;
 		else if (len) {
 			for (i = 0; i < SB_HOST_NSRC; i++)
-				if (strlen(src_names[i]) == len && !strncmp(p, src_names[i], len))
+				if (strlen(sb_host_collectors[i]->name) == len &&
+				    !strncmp(p, sb_host_collectors[i]->name, len))
 					break;
 			if (i == SB_HOST_NSRC) {
+				char names[SB_HOST_NSRC * 16] = "";
+				for (unsigned k = 0; k < SB_HOST_NSRC; k++)
+					snprintf(names + strlen(names), sizeof(names) - strlen(names),
+						 "%s, ", sb_host_collectors[k]->name);
 				sb_err("host_counters", "unknown counter source '%.*s' "
-				       "(use cpu, mem, disk, net, ib, rapl, perf, gpu, all or none)",
-				       (int)len, p);
+				       "(use %sall or none)", (int)len, p, names);
 				return -EINVAL;
 			}
 			m |= 1u << i;
@@ -131,30 +144,26 @@ struct sb_host *sb_host_open(const struct sb_host_config *cfg)
 	}
 	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
 		sb_host_set_absent(&h->st[i], "not requested (host_counters)");
-	if (h->which & (1u << SB_HOST_CPU))
-		sb_host_cpu_open(h);
-	if (h->which & (1u << SB_HOST_MEM))
-		sb_host_mem_open(h);
-	if (h->which & (1u << SB_HOST_DISK))
-		sb_host_disk_open(h, cfg);
-	if (h->which & (1u << SB_HOST_NET))
-		sb_host_net_open(h);
-	if (h->which & (1u << SB_HOST_IB))
-		sb_host_ib_open(h);
-	if (h->which & (1u << SB_HOST_RAPL))
-		sb_host_rapl_open(h);
-	if ((h->which & (1u << SB_HOST_PERF)) && sb_host_perf_open(h, cfg) < 0) {
-		sb_host_close(h);
-		return NULL;
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
+		if (!(h->which & (1u << i)))
+			continue;
+		if (sb_host_collectors[i]->open(h, cfg) < 0) {
+			sb_host_close(h);
+			return NULL;
+		}
 	}
-	if (h->which & (1u << SB_HOST_GPU))
-		sb_host_gpu_open(h, cfg->nvml_lib);
 	return h;
 }
 
 bool sb_host_present(const struct sb_host *h, enum sb_host_src s)
 {
 	return (unsigned)s < SB_HOST_NSRC && h->st[s].present;
+}
+
+const struct sb_host_status *sb_host_status(const struct sb_host *h, enum sb_host_src s)
+{
+	static const struct sb_host_status unknown = { false, "no such source" };
+	return (unsigned)s < SB_HOST_NSRC ? &h->st[s] : &unknown;
 }
 
 /* a += b, b covering the interval right after a */
@@ -211,20 +220,9 @@ int sb_host_sample(struct sb_host *h, uint64_t now_ns)
 	memset(&s, 0, sizeof(s));
 	s.t_ms = (now_ns - h->start_ns) / 1000000;
 	s.dur_ms = (now_ns - h->last_ns) / 1000000;
-	if (h->st[SB_HOST_CPU].present)
-		sb_host_cpu_sample(h, dt, &s);
-	if (h->st[SB_HOST_MEM].present)
-		sb_host_mem_sample(h, dt, &s);
-	if (h->st[SB_HOST_DISK].present)
-		sb_host_disk_sample(h, dt, &s);
-	if (h->st[SB_HOST_NET].present)
-		sb_host_net_sample(h, dt, &s);
-	if (h->st[SB_HOST_IB].present)
-		sb_host_ib_sample(h, dt, &s);
-	if (h->st[SB_HOST_RAPL].present)
-		sb_host_rapl_sample(h, dt, &s);
-	if (h->st[SB_HOST_GPU].present)
-		sb_host_gpu_sample(h, dt, &s);
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
+		if (h->st[i].present && sb_host_collectors[i]->sample)
+			sb_host_collectors[i]->sample(h, dt, &s);
 	h->last_ns = now_ns;
 	h->nsamples++;
 	series_add(h, &s);
@@ -247,39 +245,20 @@ void sb_host_summary(const struct sb_host *h, struct sb_host_summary *o)
 	memset(o, 0, sizeof(*o));
 	o->run_s = run_s;
 	o->nsamples = h->nsamples;
-	o->cpu.st = h->st[SB_HOST_CPU];
-	o->mem.st = h->st[SB_HOST_MEM];
-	o->disk.st = h->st[SB_HOST_DISK];
-	o->net.st = h->st[SB_HOST_NET];
-	o->ib.st = h->st[SB_HOST_IB];
-	o->rapl.st = h->st[SB_HOST_RAPL];
-	o->perf.st = h->st[SB_HOST_PERF];
-	o->gpu.st = h->st[SB_HOST_GPU];
-	if (o->cpu.st.present)
-		sb_host_cpu_summary(h, run_s, &o->cpu);
-	if (o->mem.st.present)
-		sb_host_mem_summary(h, &o->mem);
-	if (h->which & (1u << SB_HOST_DISK))
-		sb_host_disk_summary(h, run_s, &o->disk);
-	if (o->net.st.present)
-		sb_host_net_summary(h, &o->net);
-	if (o->ib.st.present)
-		sb_host_ib_summary(h, &o->ib);
-	if (o->rapl.st.present)
-		sb_host_rapl_summary(h, run_s, &o->rapl);
-	if (h->which & (1u << SB_HOST_PERF))
-		sb_host_perf_summary(h, &o->perf);
-	if (o->gpu.st.present)
-		sb_host_gpu_summary(h, &o->gpu);
+	o->which = h->which;
+	o->series_intervals_per_sample = h->stride;
+	o->nseries = h->nser + (h->npend ? 1 : 0);
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
+		sb_host_collectors[i]->summary(h, run_s, o);
 }
 
 void sb_host_close(struct sb_host *h)
 {
 	if (!h)
 		return;
-	sb_host_cpu_close(h);
-	sb_host_perf_close(h);
-	sb_host_gpu_close(h);
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
+		if (sb_host_collectors[i]->close)
+			sb_host_collectors[i]->close(h);
 	free(h->ser);
 	free(h);
 }

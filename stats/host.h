@@ -9,8 +9,10 @@
  *     h = sb_host_open(&cfg);               baseline read at cfg.start_ns
  *     sb_host_sample(h, now) every interval  one series sample per call
  *     sb_host_summary(h, &sum)               end-of-run figures
- *     sb_host_emit(h, &emitter) / sb_host_print(h, f)
+ *     sb_host_series(h, out, sum.nseries)    the series
  *     sb_host_close(h)
+ * The collectors are stats/host/<name>.c behind stats/host/collector.h; the
+ * writers (output/host.c) read only the summary and the series.
  *
  * Units: MB are decimal (1e6 bytes) as in the psutil-based monitors these
  * names come from; byte counts are bytes; percentages are 0..100. */
@@ -187,6 +189,9 @@ struct sb_host_gpu_sum {
 struct sb_host_summary {
 	double run_s;                 /* from start_ns to the last sample */
 	unsigned nsamples;            /* sb_host_sample calls */
+	unsigned which;               /* requested sources: 1u << SB_HOST_* */
+	unsigned nseries;             /* stored series samples (sb_host_series) */
+	unsigned series_intervals_per_sample; /* sampling intervals per stored sample */
 	struct sb_host_cpu_sum cpu;
 	struct sb_host_mem_sum mem;
 	struct sb_host_disk_sum disk;
@@ -237,6 +242,8 @@ int sb_host_perf_add_tid(struct sb_host *h, pid_t tid);
 int sb_host_sample(struct sb_host *h, uint64_t now_ns);
 void sb_host_summary(const struct sb_host *h, struct sb_host_summary *out);
 bool sb_host_present(const struct sb_host *h, enum sb_host_src s);
+/* whether a source was measured, and why not ("not requested ..." too) */
+const struct sb_host_status *sb_host_status(const struct sb_host *h, enum sb_host_src s);
 /* The stored series: n samples (the last one may cover fewer intervals
  * than the others while resolution is halved). */
 unsigned sb_host_series(const struct sb_host *h, struct sb_host_sample *out, unsigned max);
@@ -251,34 +258,4 @@ int sb_host_path_disks(const char *root, const char *path,
 int sb_host_dev_disks(const char *root, unsigned major, unsigned minor,
 		      char names[][SB_HOST_NAME_MAX], unsigned max, unsigned *n);
 
-/* A minimal structured emitter: the JSON writer adapts it to its own
- * writer.  key is NULL for elements of an array. */
-struct sb_host_emitter {
-	void *ctx;
-	void (*begin_object)(void *ctx, const char *key);
-	void (*end_object)(void *ctx);
-	void (*begin_array)(void *ctx, const char *key);
-	void (*end_array)(void *ctx);
-	void (*num)(void *ctx, const char *key, double v);
-	void (*u64)(void *ctx, const char *key, uint64_t v);
-	void (*str)(void *ctx, const char *key, const char *v);
-	void (*boolean)(void *ctx, const char *key, bool v);
-};
-/* Emits the members of the "host" object (the caller opens and closes it):
- * one object per requested source with its summary fields, or
- * "absent": true and "reason"; then "series": [ {t_ms, ...}, ... ]. */
-void sb_host_emit(const struct sb_host *h, const struct sb_host_emitter *e);
-/* A ready emitter writing JSON to a FILE, for callers that print directly. */
-/* Usage: sb_host_json_init(&j, &e, f, 2); e.begin_object(e.ctx, NULL);
- * sb_host_emit(h, &e); e.end_object(e.ctx);  Keys are written as given
- * (the emitters' keys are plain identifiers). */
-struct sb_host_json {
-	FILE *f;
-	unsigned depth;
-	bool need_comma;
-	unsigned indent;          /* spaces per level; 0 = compact */
-};
-void sb_host_json_init(struct sb_host_json *j, struct sb_host_emitter *e, FILE *f, unsigned indent);
-/* The short human "host" section of normal output. */
-void sb_host_print(const struct sb_host *h, FILE *f);
 #endif

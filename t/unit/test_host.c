@@ -1,6 +1,7 @@
-/* test_host.c: the host collectors (stats/host*.c) on fixture trees with
+/* test_host.c: the host collectors (stats/host.c, stats/host/<name>.c) on fixture trees with
  * hand-computed answers, the absent marking, counter wraps, the bounded
- * series, the JSON/normal output, perf on this thread and the real host.
+ * series, perf on this thread and the real host (their output:
+ * test_output_host.c).
  *
  * The fixture run reads t/fixtures/host1 (baseline, t = 1 s), host1b
  * (t = 2 s), host1c (t = 3 s) and host1d (t = 5 s) through one root: a
@@ -20,6 +21,7 @@
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "stats/host.h"
+#include "stats/host/collector.h"
 
 #define S (1000000000ull)
 #define NEAR(a, b) CU_ASSERT_DOUBLE_EQUAL((a), (b), 1e-9)
@@ -456,60 +458,69 @@ static void test_real_host(void)
 	sb_host_close(h);
 }
 
-static char *emit_json(const struct sb_host *h)
+/* The collector table (stats/host/collector.h): a row per source at its
+ * own index, named, with the mandatory ops, found by name; on the empty
+ * fixture root every collector is absent with a reason (never present,
+ * never an error), and not requested says so. */
+static void test_collector_table(void)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct sb_host_json j;
-	struct sb_host_emitter e;
-	sb_host_json_init(&j, &e, f, 1);
-	e.begin_object(e.ctx, NULL);
-	sb_host_emit(h, &e);
-	e.end_object(e.ctx);
-	fclose(f);
-	return buf;
-}
-
-static void test_output(void)
-{
-	struct sb_host *h = fixture_run(0);
-	char *js = emit_json(h);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(js);
-	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"cpu_avg_utilization_pct\": 43.062500"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"node_unused_cpu_hours\": 0.002531"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"total_net_io_ext_recv_mb\": 12.750000"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"name\": \"nosuch\",\n    \"absent\": true,"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"gpu\": {\n  \"absent\": true,\n  \"reason\": \""));
-	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"perf\": {\n  \"absent\": true,\n  \"reason\": \"not requested"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"t_ms\": 4000,\n   \"dur_ms\": 2000,\n   \"cpu_avg\": 5.000000"));
-	CU_ASSERT_PTR_NULL(strstr(js, "gpu_util_pct"));   /* absent: not in the series */
-	int depth = 0, ok = 1;
-	for (char *p = js; *p; p++) {
-		depth += (*p == '{' || *p == '[') - (*p == '}' || *p == ']');
-		ok &= depth >= 0 && !(p[0] == ',' && (p[1] == '}' || p[1] == ']'));
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
+		const struct sb_host_collector *c = sb_host_collectors[i];
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		CU_ASSERT_EQUAL(c->src, i);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c->name);
+		CU_ASSERT_TRUE(c->name[0] != 0 && strlen(c->name) < 16);
+		CU_ASSERT_PTR_NOT_NULL(c->open);
+		CU_ASSERT_PTR_NOT_NULL(c->summary);
+		CU_ASSERT_STRING_EQUAL(sb_host_src_name(i), c->name);
+		unsigned m = 0;
+		CU_ASSERT_EQUAL(sb_host_parse_mask(c->name, &m), 0);
+		CU_ASSERT_EQUAL(m, 1u << i);
+		for (unsigned k = 0; k < i; k++)
+			CU_ASSERT_STRING_NOT_EQUAL(sb_host_collectors[k]->name, c->name);
 	}
-	CU_ASSERT_EQUAL(depth, 0);
-	CU_ASSERT_TRUE(ok);
-	free(js);
+	/* the error lists the table's names */
+	char log[256] = "";
+	unsigned m = 0;
+	sb_log_capture(log, sizeof(log));
+	CU_ASSERT_EQUAL(sb_host_parse_mask("nosuch", &m), -EINVAL);
+	sb_log_capture(NULL, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "(use cpu, mem, disk, net, ib, rapl, perf, gpu, all or none)"));
 
-	char *txt = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&txt, &len);
-	sb_host_print(h, f);
-	fclose(f);
-	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "host (3 samples over 4.0s)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "cpu (4): avg=43.1%"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "disk sda: ios=100/400, merge=5/8, ticks=50/90, in_queue=140, util=12.50%"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "disk nosuch: absent (nosuch: not in proc/diskstats)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "rapl: package-0=2.0J (0.5W)"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "gpu: absent ("));
-	CU_ASSERT_PTR_NULL(strstr(txt, "perf"));   /* not requested */
-	free(txt);
+	struct sb_host_config cfg = {
+		.root = sb_test_fixture("empty"), .which = SB_HOST_ALL,
+		.disks = disks, .ndisks = 3,   /* no fs_path: statvfs is not below the root */
+		.nvml_lib = "libnvidia-ml-not-here.so.1", .start_ns = S,
+	};
+	struct sb_host *h = sb_host_open(&cfg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_EQUAL(sb_host_sample(h, 2 * S), 0);
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
+		const struct sb_host_status *st = sb_host_status(h, i);
+		CU_ASSERT_FALSE(st->present);
+		CU_ASSERT_TRUE(strlen(st->reason) > 0);
+		CU_ASSERT_PTR_NULL(strstr(st->reason, "not requested"));
+	}
+	struct sb_host_summary s;
+	sb_host_summary(h, &s);
+	CU_ASSERT_EQUAL(s.which, SB_HOST_ALL);
+	CU_ASSERT_EQUAL(s.nseries, 1);
+	/* the summaries carry the same status as the sampler */
+	CU_ASSERT_STRING_EQUAL(s.cpu.st.reason, sb_host_status(h, SB_HOST_CPU)->reason);
+	CU_ASSERT_STRING_EQUAL(s.gpu.st.reason, sb_host_status(h, SB_HOST_GPU)->reason);
+	CU_ASSERT_STRING_EQUAL(s.perf.st.reason, sb_host_status(h, SB_HOST_PERF)->reason);
+	sb_host_close(h);
+
+	cfg.which = 0;
+	h = sb_host_open(&cfg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
+		CU_ASSERT_STRING_EQUAL(sb_host_status(h, i)->reason, "not requested (host_counters)");
 	sb_host_close(h);
 }
 
 static CU_TestInfo tests[] = {
+	{ "collector_table", test_collector_table },
 	{ "parse_mask", test_parse_mask },
 	{ "cpu", test_cpu },
 	{ "mem", test_mem },
@@ -521,7 +532,6 @@ static CU_TestInfo tests[] = {
 	{ "blkdev", test_blkdev },
 	{ "perf", test_perf },
 	{ "real_host", test_real_host },
-	{ "output", test_output },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(host, tests)

@@ -2,7 +2,9 @@
  * sb_host opened on the fixture tree t/fixtures/host1 and sampled twice
  * (host1b at 2 s, host1c at 3 s, through a symlink re-pointed between
  * samples as test_host.c does), put into sb_results.host and written as
- * JSON ("host" between "disk_util" and "comparisons") and as normal text. */
+ * JSON ("host" between "disk_util" and "comparisons") and as normal text;
+ * and the writers of output/host.c on the three-sample run of test_host.c
+ * (host1 -> host1b -> host1c -> host1d at 2, 3 and 5 s). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,8 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "output/host.h"
+#include "output/jsonw.h"
 #include "output/output.h"
 #include "stats/host.h"
 #include "test_output_json.h"
@@ -118,9 +122,94 @@ static void test_host_normal(void)
 	sb_host_close(h);
 }
 
+static const char *const disks3[] = { "sda", "nvme0n1", "nosuch" };
+
+/* test_host.c's fixture run: opens on host1 and samples host1b, host1c,
+ * host1d at 2, 3 and 5 s (its figures are worked out there) */
+static struct sb_host *host_three_samples(void)
+{
+	struct sb_host_config cfg = {
+		.root = root_at("host1"),
+		.which = SB_HOST_ALL & ~(1u << SB_HOST_PERF),
+		.disks = disks3, .ndisks = 3,
+		.fs_path = sb_test_tmpdir(),
+		.nvml_lib = "libnvidia-ml-not-here.so.1",
+		.start_ns = 1 * S,
+	};
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg.root);
+	struct sb_host *h = sb_host_open(&cfg);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	root_at("host1b");
+	CU_ASSERT_EQUAL(sb_host_sample(h, 2 * S), 0);
+	root_at("host1c");
+	CU_ASSERT_EQUAL(sb_host_sample(h, 3 * S), 0);
+	root_at("host1d");
+	CU_ASSERT_EQUAL(sb_host_sample(h, 5 * S), 0);
+	return h;
+}
+
+/* the "host" object alone, as json.c writes it (one level deep) */
+static char *emit_json(const struct sb_host *h)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct sb_jw w;
+	sb_jw_init(&w, f);
+	sb_jw_obj_begin(&w, NULL);
+	sb_jw_obj_begin(&w, "host");
+	sb_out_host_json(&w, h);
+	sb_jw_obj_end(&w);
+	sb_jw_obj_end(&w);
+	fclose(f);
+	return buf;
+}
+
+/* moved from test_host.c with the writers; the same figures, in the
+ * layout of the real JSON writer (the FILE emitter it used is gone) */
+static void test_host_writers(void)
+{
+	struct sb_host *h = host_three_samples();
+	char *js = emit_json(h);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(js);
+	CU_ASSERT_FATAL(sb_tj_valid(js));
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"cpu_avg_utilization_pct\" : 43.062500"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"node_unused_cpu_hours\" : 0.002531"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"total_net_io_ext_recv_mb\" : 12.750000"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"name\" : \"nosuch\",\n          \"absent\" : true,"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"gpu\" : {\n      \"absent\" : true,\n      \"reason\" : \""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"perf\" : {\n      \"absent\" : true,\n      \"reason\" : \"not requested"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"t_ms\" : 4000,\n        \"dur_ms\" : 2000,\n        \"cpu_avg\" : 5.000000"));
+	CU_ASSERT_PTR_NULL(strstr(js, "gpu_util_pct"));   /* absent: not in the series */
+	int depth = 0, ok = 1;
+	for (char *p = js; *p; p++) {
+		depth += (*p == '{' || *p == '[') - (*p == '}' || *p == ']');
+		ok &= depth >= 0 && !(p[0] == ',' && (p[1] == '}' || p[1] == ']'));
+	}
+	CU_ASSERT_EQUAL(depth, 0);
+	CU_ASSERT_TRUE(ok);
+	free(js);
+
+	char *txt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&txt, &len);
+	sb_out_host_normal(f, h);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "host (3 samples over 4.0s)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "cpu (4): avg=43.1%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "disk sda: ios=100/400, merge=5/8, ticks=50/90, in_queue=140, util=12.50%"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "disk nosuch: absent (nosuch: not in proc/diskstats)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "rapl: package-0=2.0J (0.5W)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(txt, "gpu: absent ("));
+	CU_ASSERT_PTR_NULL(strstr(txt, "perf"));   /* not requested */
+	free(txt);
+	sb_host_close(h);
+}
+
 static CU_TestInfo tests[] = {
 	{ "host in json", test_host_json },
 	{ "host in normal output", test_host_normal },
+	{ "host writers", test_host_writers },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(output_host, tests)

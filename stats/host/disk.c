@@ -1,4 +1,4 @@
-/* host_disk.c: block device activity from /proc/diskstats for the devices
+/* disk.c: block device activity from /proc/diskstats for the devices
  * under the job's files (fio's disk_util fields plus MB totals), and how
  * full the target filesystem is (statvfs on the real path). */
 #include <errno.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
 #define DISKSTATS_BUF (256 * 1024)
 
@@ -94,7 +94,7 @@ static void open_devices(struct sb_host *h, const struct sb_host_config *cfg)
 	}
 }
 
-void sb_host_disk_open(struct sb_host *h, const struct sb_host_config *cfg)
+static void disk_open(struct sb_host *h, const struct sb_host_config *cfg)
 {
 	struct host_disk *d = &h->disk;
 	struct sb_host_status *st = &h->st[SB_HOST_DISK];
@@ -125,7 +125,7 @@ void sb_host_disk_open(struct sb_host *h, const struct sb_host_config *cfg)
 		sb_host_set_absent(st, "no block device found under the job's files");
 }
 
-void sb_host_disk_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
+static void disk_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 {
 	struct host_disk *d = &h->disk;
 	struct host_dstat cur[SB_HOST_MAX_DISKS];
@@ -152,7 +152,7 @@ void sb_host_disk_sample(struct sb_host *h, double dt_s, struct sb_host_sample *
 	}
 }
 
-void sb_host_disk_summary(const struct sb_host *h, double run_s, struct sb_host_disk_sum *o)
+static void disk_summary(const struct sb_host *h, double run_s, struct sb_host_disk_sum *o)
 {
 	const struct host_disk *d = &h->disk;
 	uint64_t rd = 0, wr = 0;
@@ -183,3 +183,26 @@ void sb_host_disk_summary(const struct sb_host *h, double run_s, struct sb_host_
 	o->fs_st = d->fs_st;
 	o->max_t_disk_usage_percent = d->fs_max_pct;
 }
+
+/* ---- the collector (stats/host/collector.h) ---- */
+
+static int disk_open_op(struct sb_host *h, const struct sb_host_config *cfg)
+{
+	disk_open(h, cfg);
+	return 0;
+}
+
+static void disk_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+{
+	o->disk.st = h->st[SB_HOST_DISK];
+	if (h->which & (1u << SB_HOST_DISK))
+		disk_summary(h, run_s, &o->disk);
+}
+
+const struct sb_host_collector sb_host_disk_collector = {
+	.name = "disk",
+	.src = SB_HOST_DISK,
+	.open = disk_open_op,
+	.sample = disk_sample,
+	.summary = disk_summary_op,
+};

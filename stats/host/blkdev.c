@@ -1,4 +1,4 @@
-/* host_blkdev.c: which block devices hold a path - st_dev to
+/* blkdev.c: which block devices hold a path - st_dev to
  * /sys/dev/block/MAJ:MIN (below the root, so fixture trees can stand in for
  * /sys), a partition to its disk, a dm or md device to the disks of its
  * slaves.  The disk collector then watches those names in /proc/diskstats. */
@@ -11,7 +11,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
 #define MAX_DEPTH 8   /* dm on md on partitions is 3; loops stop here */
 

@@ -1,11 +1,11 @@
-/* host_mem.c: memory pressure from /proc/meminfo - used percent
+/* mem.c: memory pressure from /proc/meminfo - used percent
  * ((MemTotal - MemAvailable) / MemTotal) and the dirty and writeback page
  * cache, the two figures that show buffered writes piling up. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
 struct meminfo {
 	uint64_t total, avail, dirty, wb;  /* bytes */
@@ -57,7 +57,7 @@ static void account(struct host_mem *mm, const struct meminfo *m, struct sb_host
 	}
 }
 
-void sb_host_mem_open(struct sb_host *h)
+static void mem_open(struct sb_host *h)
 {
 	struct meminfo m;
 	int err = read_meminfo(h, &m);
@@ -77,7 +77,7 @@ void sb_host_mem_open(struct sb_host *h)
 	h->st[SB_HOST_MEM].reason[0] = 0;
 }
 
-void sb_host_mem_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
+static void mem_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 {
 	struct meminfo m;
 	(void)dt_s;
@@ -85,10 +85,35 @@ void sb_host_mem_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s
 		account(&h->mem, &m, s);
 }
 
-void sb_host_mem_summary(const struct sb_host *h, struct sb_host_mem_sum *o)
+static void mem_summary(const struct sb_host *h, struct sb_host_mem_sum *o)
 {
 	o->mem_total_bytes = h->mem.total;
 	o->max_t_mem_percent = h->mem.max_pct;
 	o->peak_dirty_bytes = h->mem.peak_dirty;
 	o->peak_writeback_bytes = h->mem.peak_wb;
 }
+
+/* ---- the collector (stats/host/collector.h) ---- */
+
+static int mem_open_op(struct sb_host *h, const struct sb_host_config *cfg)
+{
+	(void)cfg;
+	mem_open(h);
+	return 0;
+}
+
+static void mem_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+{
+	(void)run_s;
+	o->mem.st = h->st[SB_HOST_MEM];
+	if (o->mem.st.present)
+		mem_summary(h, &o->mem);
+}
+
+const struct sb_host_collector sb_host_mem_collector = {
+	.name = "mem",
+	.src = SB_HOST_MEM,
+	.open = mem_open_op,
+	.sample = mem_sample,
+	.summary = mem_summary_op,
+};

@@ -1,4 +1,4 @@
-/* host_rapl.c: CPU package and DRAM energy from the RAPL zones under
+/* rapl.c: CPU package and DRAM energy from the RAPL zones under
  * /sys/class/powercap/intel-rapl:*.  energy_uj counts microjoules and wraps
  * to 0 after max_energy_range_uj; a read lower than the previous one is one
  * wrap (the sampling interval must be shorter than a wrap: minutes at full
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
 static int is_zone(const struct dirent *e)
 {
@@ -80,7 +80,7 @@ static int add_zone(struct sb_host *h, const char *zone, struct sb_host_status *
 	return 0;
 }
 
-void sb_host_rapl_open(struct sb_host *h)
+static void rapl_open(struct sb_host *h)
 {
 	char path[PATH_MAX];
 	struct dirent **z;
@@ -105,7 +105,7 @@ void sb_host_rapl_open(struct sb_host *h)
 	}
 }
 
-void sb_host_rapl_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
+static void rapl_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 {
 	struct host_rapl *r = &h->rapl;
 	for (unsigned i = 0; i < r->n; i++) {
@@ -125,7 +125,7 @@ void sb_host_rapl_sample(struct sb_host *h, double dt_s, struct sb_host_sample *
 	}
 }
 
-void sb_host_rapl_summary(const struct sb_host *h, double run_s, struct sb_host_rapl_sum *o)
+static void rapl_summary(const struct sb_host *h, double run_s, struct sb_host_rapl_sum *o)
 {
 	o->ndomains = h->rapl.n;
 	for (unsigned i = 0; i < h->rapl.n; i++) {
@@ -135,3 +135,27 @@ void sb_host_rapl_summary(const struct sb_host *h, double run_s, struct sb_host_
 		d->mean_watts = run_s > 0 ? d->joules / run_s : 0;
 	}
 }
+
+/* ---- the collector (stats/host/collector.h) ---- */
+
+static int rapl_open_op(struct sb_host *h, const struct sb_host_config *cfg)
+{
+	(void)cfg;
+	rapl_open(h);
+	return 0;
+}
+
+static void rapl_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+{
+	o->rapl.st = h->st[SB_HOST_RAPL];
+	if (o->rapl.st.present)
+		rapl_summary(h, run_s, &o->rapl);
+}
+
+const struct sb_host_collector sb_host_rapl_collector = {
+	.name = "rapl",
+	.src = SB_HOST_RAPL,
+	.open = rapl_open_op,
+	.sample = rapl_sample,
+	.summary = rapl_summary_op,
+};

@@ -1,4 +1,4 @@
-/* host_perf.c: perf events counted on storbench's own I/O threads.  Event
+/* perf.c: perf events counted on storbench's own I/O threads.  Event
  * names are libpfm4's (pfm_get_os_event_encoding with PFM_OS_PERF_EVENT);
  * perf_event_open counts each event on each thread and the counts are
  * summed (scaled by time enabled / time running when multiplexed).  An
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
 #ifdef CONFIG_LIBPFM4
 #include <perfmon/pfmlib_perf_event.h>
@@ -114,7 +114,7 @@ int sb_host_perf_add_tid(struct sb_host *h, pid_t tid)
 	return 0;
 }
 
-int sb_host_perf_open(struct sb_host *h, const struct sb_host_config *cfg)
+static int perf_open(struct sb_host *h, const struct sb_host_config *cfg)
 {
 	struct host_perf *p = &h->perf;
 	const char *list = cfg->perf_events && *cfg->perf_events ? cfg->perf_events : SB_HOST_PERF_DEFAULT;
@@ -153,7 +153,7 @@ static uint64_t read_scaled(int fd)
 	return (uint64_t)((double)v[0] * (double)v[1] / (double)v[2]);
 }
 
-void sb_host_perf_summary(const struct sb_host *h, struct sb_host_perf_sum *o)
+static void perf_summary(const struct sb_host *h, struct sb_host_perf_sum *o)
 {
 	const struct host_perf *p = &h->perf;
 	o->nevents = p->nev;
@@ -174,7 +174,7 @@ void sb_host_perf_summary(const struct sb_host *h, struct sb_host_perf_sum *o)
 	}
 }
 
-void sb_host_perf_close(struct sb_host *h)
+static void perf_close(struct sb_host *h)
 {
 	struct host_perf *p = &h->perf;
 	for (unsigned i = 0; p->ev && i < p->nev; i++)
@@ -187,7 +187,7 @@ void sb_host_perf_close(struct sb_host *h)
 
 #else /* !CONFIG_LIBPFM4 */
 
-int sb_host_perf_open(struct sb_host *h, const struct sb_host_config *cfg)
+static int perf_open(struct sb_host *h, const struct sb_host_config *cfg)
 {
 	(void)cfg;
 	sb_host_set_absent(&h->st[SB_HOST_PERF], "storbench built without libpfm4");
@@ -200,13 +200,31 @@ int sb_host_perf_add_tid(struct sb_host *h, pid_t tid)
 	return 0;
 }
 
-void sb_host_perf_summary(const struct sb_host *h, struct sb_host_perf_sum *o)
+static void perf_summary(const struct sb_host *h, struct sb_host_perf_sum *o)
 {
 	(void)h; (void)o;
 }
 
-void sb_host_perf_close(struct sb_host *h)
+static void perf_close(struct sb_host *h)
 {
 	(void)h;
 }
 #endif
+
+/* ---- the collector (stats/host/collector.h) ---- */
+
+static void perf_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+{
+	(void)run_s;
+	o->perf.st = h->st[SB_HOST_PERF];
+	if (h->which & (1u << SB_HOST_PERF))
+		perf_summary(h, &o->perf);
+}
+
+const struct sb_host_collector sb_host_perf_collector = {
+	.name = "perf",
+	.src = SB_HOST_PERF,
+	.open = perf_open,
+	.summary = perf_summary_op,
+	.close = perf_close,
+};

@@ -1,11 +1,11 @@
-/* host_cpu.c: CPU utilization from the per-CPU lines of /proc/stat - per
+/* cpu.c: CPU utilization from the per-CPU lines of /proc/stat - per
  * sample the average, minimum and maximum across CPUs, and the psutil-style
  * end-of-run summary (definitions in stats/host.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
 #define STAT_BUF (256 * 1024)
 
@@ -70,7 +70,7 @@ static void store_base(void *arg, unsigned idx, uint64_t busy, uint64_t total)
 	}
 }
 
-void sb_host_cpu_open(struct sb_host *h)
+static void cpu_open(struct sb_host *h)
 {
 	struct host_cpu *c = &h->cpu;
 	char *text = NULL;
@@ -129,7 +129,7 @@ static void add_delta(void *arg, unsigned idx, uint64_t busy, uint64_t total)
 	c->seen[idx] = 1;
 }
 
-void sb_host_cpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
+static void cpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 {
 	struct host_cpu *c = &h->cpu;
 	struct cpu_acc a = { c, 0, 0, 0, 0 };
@@ -159,7 +159,7 @@ void sb_host_cpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s
 		c->max_max = a.max;
 }
 
-void sb_host_cpu_summary(const struct sb_host *h, double run_s, struct sb_host_cpu_sum *o)
+static void cpu_summary(const struct sb_host *h, double run_s, struct sb_host_cpu_sum *o)
 {
 	const struct host_cpu *c = &h->cpu;
 	double n = c->nsamples ? (double)c->nsamples : 1.0;
@@ -177,9 +177,34 @@ void sb_host_cpu_summary(const struct sb_host *h, double run_s, struct sb_host_c
 	o->node_unused_cpu_hours = cpu_h - o->node_cpu_hours;
 }
 
-void sb_host_cpu_close(struct sb_host *h)
+static void cpu_close(struct sb_host *h)
 {
 	free(h->cpu.busy);
 	free(h->cpu.total);
 	free(h->cpu.seen);
 }
+
+/* ---- the collector (stats/host/collector.h) ---- */
+
+static int cpu_open_op(struct sb_host *h, const struct sb_host_config *cfg)
+{
+	(void)cfg;
+	cpu_open(h);
+	return 0;
+}
+
+static void cpu_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+{
+	o->cpu.st = h->st[SB_HOST_CPU];
+	if (o->cpu.st.present)
+		cpu_summary(h, run_s, &o->cpu);
+}
+
+const struct sb_host_collector sb_host_cpu_collector = {
+	.name = "cpu",
+	.src = SB_HOST_CPU,
+	.open = cpu_open_op,
+	.sample = cpu_sample,
+	.summary = cpu_summary_op,
+	.close = cpu_close,
+};

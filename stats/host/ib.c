@@ -1,4 +1,4 @@
-/* host_ib.c: InfiniBand/RoCE traffic from the port counters under
+/* ib.c: InfiniBand/RoCE traffic from the port counters under
  * /sys/class/infiniband/<dev>/ports/<n>/counters.  port_xmit_data and
  * port_rcv_data count 4-byte words; the packet counters count packets.
  * Older HCAs have 32-bit counters that stick at their maximum: a counter
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
 static const char *const ib_files[4] = {
 	"port_xmit_data", "port_rcv_data", "port_xmit_packets", "port_rcv_packets",
@@ -58,7 +58,7 @@ static void add_ports(struct sb_host *h, const char *dev)
 		free(ports);
 }
 
-void sb_host_ib_open(struct sb_host *h)
+static void ib_open(struct sb_host *h)
 {
 	char path[PATH_MAX];
 	struct dirent **devs;
@@ -83,7 +83,7 @@ void sb_host_ib_open(struct sb_host *h)
 	st->reason[0] = 0;
 }
 
-void sb_host_ib_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
+static void ib_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 {
 	struct host_ib *ib = &h->ib;
 	(void)dt_s;
@@ -103,7 +103,7 @@ void sb_host_ib_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 	}
 }
 
-void sb_host_ib_summary(const struct sb_host *h, struct sb_host_ib_sum *o)
+static void ib_summary(const struct sb_host *h, struct sb_host_ib_sum *o)
 {
 	uint64_t tx = 0, rx = 0;
 	o->nports = h->ib.n;
@@ -115,3 +115,28 @@ void sb_host_ib_summary(const struct sb_host *h, struct sb_host_ib_sum *o)
 	o->total_ib_xmit_mb = (double)tx / 1e6;
 	o->total_ib_rcv_mb = (double)rx / 1e6;
 }
+
+/* ---- the collector (stats/host/collector.h) ---- */
+
+static int ib_open_op(struct sb_host *h, const struct sb_host_config *cfg)
+{
+	(void)cfg;
+	ib_open(h);
+	return 0;
+}
+
+static void ib_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+{
+	(void)run_s;
+	o->ib.st = h->st[SB_HOST_IB];
+	if (o->ib.st.present)
+		ib_summary(h, &o->ib);
+}
+
+const struct sb_host_collector sb_host_ib_collector = {
+	.name = "ib",
+	.src = SB_HOST_IB,
+	.open = ib_open_op,
+	.sample = ib_sample,
+	.summary = ib_summary_op,
+};

@@ -1,10 +1,10 @@
-/* host_net.c: network bytes from /proc/net/dev, split into loopback ("lo")
+/* net.c: network bytes from /proc/net/dev, split into loopback ("lo")
  * and external (every other interface), as deltas since the run began. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
 /* Reads every interface: n or -errno. */
 static int read_netdev(const struct sb_host *h, struct host_netif *out, unsigned max)
@@ -40,7 +40,7 @@ static int read_netdev(const struct sb_host *h, struct host_netif *out, unsigned
 	return (int)n;
 }
 
-void sb_host_net_open(struct sb_host *h)
+static void net_open(struct sb_host *h)
 {
 	int n = read_netdev(h, h->net.prev, HOST_NET_MAX);
 	if (n < 0) {
@@ -56,7 +56,7 @@ void sb_host_net_open(struct sb_host *h)
 	h->st[SB_HOST_NET].reason[0] = 0;
 }
 
-void sb_host_net_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
+static void net_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 {
 	struct host_net *nt = &h->net;
 	struct host_netif cur[HOST_NET_MAX];
@@ -90,10 +90,35 @@ void sb_host_net_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s
 	nt->n = (unsigned)n;
 }
 
-void sb_host_net_summary(const struct sb_host *h, struct sb_host_net_sum *o)
+static void net_summary(const struct sb_host *h, struct sb_host_net_sum *o)
 {
 	o->total_net_io_lo_sent_mb = (double)h->net.lo_tx / 1e6;
 	o->total_net_io_lo_recv_mb = (double)h->net.lo_rx / 1e6;
 	o->total_net_io_ext_sent_mb = (double)h->net.ext_tx / 1e6;
 	o->total_net_io_ext_recv_mb = (double)h->net.ext_rx / 1e6;
 }
+
+/* ---- the collector (stats/host/collector.h) ---- */
+
+static int net_open_op(struct sb_host *h, const struct sb_host_config *cfg)
+{
+	(void)cfg;
+	net_open(h);
+	return 0;
+}
+
+static void net_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+{
+	(void)run_s;
+	o->net.st = h->st[SB_HOST_NET];
+	if (o->net.st.present)
+		net_summary(h, &o->net);
+}
+
+const struct sb_host_collector sb_host_net_collector = {
+	.name = "net",
+	.src = SB_HOST_NET,
+	.open = net_open_op,
+	.sample = net_sample,
+	.summary = net_summary_op,
+};

@@ -1,11 +1,12 @@
-/* host_priv.h: what the host collectors (stats/host_*.c) share - the state
- * behind struct sb_host, the per-collector entry points and small helpers
- * for reading files below the root.  Not for use outside stats/host*.c. */
+/* priv.h: what the host collectors (stats/host/<name>.c) share - the state
+ * behind struct sb_host, the collector interface and small helpers for
+ * reading files below the root.  Not for use outside stats/host*. */
 #ifndef SB_HOST_PRIV_H
 #define SB_HOST_PRIV_H
 #include <limits.h>
 
 #include "stats/host.h"
+#include "stats/host/collector.h"
 
 struct host_cpu {
 	unsigned ncpus;               /* cpuN lines at open */
@@ -119,40 +120,4 @@ void sb_host_set_absent(struct sb_host_status *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* "path: strerror(-err)" as an absent reason */
 void sb_host_set_errno(struct sb_host_status *st, const char *what, int err);
-
-/* collectors: open reads the baseline and sets h->st[src]; sample adds the
- * interval's figures to s (dt_s > 0); summary fills its part. */
-void sb_host_cpu_open(struct sb_host *h);
-void sb_host_cpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s);
-void sb_host_cpu_summary(const struct sb_host *h, double run_s, struct sb_host_cpu_sum *o);
-void sb_host_cpu_close(struct sb_host *h);
-
-void sb_host_mem_open(struct sb_host *h);
-void sb_host_mem_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s);
-void sb_host_mem_summary(const struct sb_host *h, struct sb_host_mem_sum *o);
-
-void sb_host_disk_open(struct sb_host *h, const struct sb_host_config *cfg);
-void sb_host_disk_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s);
-void sb_host_disk_summary(const struct sb_host *h, double run_s, struct sb_host_disk_sum *o);
-
-void sb_host_net_open(struct sb_host *h);
-void sb_host_net_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s);
-void sb_host_net_summary(const struct sb_host *h, struct sb_host_net_sum *o);
-
-void sb_host_ib_open(struct sb_host *h);
-void sb_host_ib_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s);
-void sb_host_ib_summary(const struct sb_host *h, struct sb_host_ib_sum *o);
-
-void sb_host_rapl_open(struct sb_host *h);
-void sb_host_rapl_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s);
-void sb_host_rapl_summary(const struct sb_host *h, double run_s, struct sb_host_rapl_sum *o);
-
-int sb_host_perf_open(struct sb_host *h, const struct sb_host_config *cfg);
-void sb_host_perf_summary(const struct sb_host *h, struct sb_host_perf_sum *o);
-void sb_host_perf_close(struct sb_host *h);
-
-void sb_host_gpu_open(struct sb_host *h, const char *lib);
-void sb_host_gpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s);
-void sb_host_gpu_summary(const struct sb_host *h, struct sb_host_gpu_sum *o);
-void sb_host_gpu_close(struct sb_host *h);
 #endif

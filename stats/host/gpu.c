@@ -1,4 +1,4 @@
-/* host_gpu.c: NVIDIA GPU utilization, memory, PCIe traffic and power via
+/* gpu.c: NVIDIA GPU utilization, memory, PCIe traffic and power via
  * NVML, loaded with dlopen at run time so storbench has no build
  * dependency on the driver.  No library or no driver: absent.  The few
  * NVML types and prototypes used are declared here (they are part of
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/host_priv.h"
+#include "stats/host/priv.h"
 
 typedef int nvml_ret;                 /* nvmlReturn_t: 0 = NVML_SUCCESS */
 typedef void *nvml_dev;               /* nvmlDevice_t */
@@ -72,7 +72,9 @@ static void find_devices(struct sb_host *h)
 	h->st[SB_HOST_GPU].reason[0] = 0;
 }
 
-void sb_host_gpu_open(struct sb_host *h, const char *libname)
+static void gpu_close(struct sb_host *h);
+
+static void gpu_open(struct sb_host *h, const char *libname)
 {
 	struct host_gpu *g = &h->gpu;
 	const char *name = libname && *libname ? libname : "libnvidia-ml.so.1";
@@ -87,7 +89,7 @@ void sb_host_gpu_open(struct sb_host *h, const char *libname)
 		sb_host_set_absent(&h->st[SB_HOST_GPU], "%s: not a usable NVML library", name);
 		free(g->api);
 		g->api = NULL;
-		sb_host_gpu_close(h);
+		gpu_close(h);
 		return;
 	}
 	nvml_ret r = g->api->init();
@@ -95,13 +97,13 @@ void sb_host_gpu_open(struct sb_host *h, const char *libname)
 		sb_host_set_absent(&h->st[SB_HOST_GPU], "nvmlInit: %s", g->api->error_string(r));
 		free(g->api);
 		g->api = NULL;
-		sb_host_gpu_close(h);
+		gpu_close(h);
 		return;
 	}
 	find_devices(h);
 }
 
-void sb_host_gpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
+static void gpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 {
 	struct host_gpu *g = &h->gpu;
 	(void)dt_s;
@@ -131,7 +133,7 @@ void sb_host_gpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s
 	}
 }
 
-void sb_host_gpu_summary(const struct sb_host *h, struct sb_host_gpu_sum *o)
+static void gpu_summary(const struct sb_host *h, struct sb_host_gpu_sum *o)
 {
 	o->ngpus = h->gpu.n;
 	for (unsigned i = 0; i < h->gpu.n; i++) {
@@ -148,7 +150,7 @@ void sb_host_gpu_summary(const struct sb_host *h, struct sb_host_gpu_sum *o)
 	}
 }
 
-void sb_host_gpu_close(struct sb_host *h)
+static void gpu_close(struct sb_host *h)
 {
 	struct host_gpu *g = &h->gpu;
 	if (g->api) {
@@ -160,3 +162,28 @@ void sb_host_gpu_close(struct sb_host *h)
 		dlclose(g->lib);
 	g->lib = NULL;
 }
+
+/* ---- the collector (stats/host/collector.h) ---- */
+
+static int gpu_open_op(struct sb_host *h, const struct sb_host_config *cfg)
+{
+	gpu_open(h, cfg->nvml_lib);
+	return 0;
+}
+
+static void gpu_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+{
+	(void)run_s;
+	o->gpu.st = h->st[SB_HOST_GPU];
+	if (o->gpu.st.present)
+		gpu_summary(h, &o->gpu);
+}
+
+const struct sb_host_collector sb_host_gpu_collector = {
+	.name = "gpu",
+	.src = SB_HOST_GPU,
+	.open = gpu_open_op,
+	.sample = gpu_sample,
+	.summary = gpu_summary_op,
+	.close = gpu_close,
+};
