@@ -109,12 +109,19 @@ class TestEngines(SbCase):
         p = subprocess.Popen(args, cwd=self.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True)
         try:
+            # truncate only once the engine has the file mapped (/proc/PID/maps):
+            # truncated earlier, the engine would extend it again when it opens it
             deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and p.poll() is None:
-                if os.path.exists(path) and os.path.getsize(path) == size:
-                    break
+            mapped = False
+            while not mapped and time.monotonic() < deadline and p.poll() is None:
+                try:
+                    with open("/proc/%d/maps" % p.pid) as f:
+                        mapped = path in f.read()
+                except OSError:
+                    pass
                 time.sleep(0.02)
-            time.sleep(0.3)  # the job is mapping and copying now
+            self.assertTrue(mapped, "the job never mapped its file")
+            time.sleep(0.1)  # the job is copying now
             self.assertIsNone(p.poll(), "the job ended before the truncation")
             os.truncate(path, 4096)
             out, err = p.communicate(timeout=60)

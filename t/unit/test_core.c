@@ -231,7 +231,10 @@ static void test_rate_limit(void)
 	CU_ASSERT_EQUAL_FATAL(run1(&s, &res), 0);
 	const struct sb_job_result *jr = &res.jobs[0];
 	double bw = (double)jr->st.io_bytes[SB_DDIR_READ] * 1000.0 / (double)jr->runtime_ms[SB_DDIR_READ];
-	CU_ASSERT_DOUBLE_EQUAL(bw, 20.0 * MB, 0.05 * 20 * MB);
+	/* never above the cap; below it only as much as a loaded machine (the
+	 * sanitizer and TSan builds on 2 busy cores) can lose in one second */
+	CU_ASSERT_TRUE(bw <= 1.05 * 20 * MB);
+	CU_ASSERT_TRUE(bw >= 0.80 * 20 * MB);
 	CU_ASSERT_TRUE(jr->runtime_ms[SB_DDIR_READ] >= 990 && jr->runtime_ms[SB_DDIR_READ] < 1200);
 	CU_ASSERT_TRUE(jr->st.bw_samples[SB_DDIR_READ].n >= 1);
 	CU_ASSERT_DOUBLE_EQUAL(jr->st.bw_samples[SB_DDIR_READ].mean, 20480.0, 0.1 * 20480);
