@@ -12,98 +12,117 @@
 #define SEC SB_US_PER_SEC
 
 static const struct sb_opt_enum rw_vals[] = {
-	{ "read", SB_RW_READ, "sequential reads" },
-	{ "write", SB_RW_WRITE, "sequential writes" },
-	{ "trim", SB_RW_TRIM, "sequential trims (not supported yet: refused)" },
-	{ "randread", SB_RW_READ | SB_RW_RANDOM, "random reads" },
-	{ "randwrite", SB_RW_WRITE | SB_RW_RANDOM, "random writes" },
-	{ "randtrim", SB_RW_TRIM | SB_RW_RANDOM, "random trims (not supported yet: refused)" },
-	{ "rw", SB_RW_READ | SB_RW_WRITE, "sequential mixed reads and writes" },
-	{ "readwrite", SB_RW_READ | SB_RW_WRITE, "same as rw" },
-	{ "randrw", SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, "random mixed reads and writes" },
-	{ NULL, 0, NULL },
+	{ .name = "read", .val = SB_RW_READ, .help = "sequential reads" },
+	{ .name = "write", .val = SB_RW_WRITE, .help = "sequential writes" },
+	{ .name = "trim", .val = SB_RW_TRIM, .help = "sequential trims (not supported yet: refused)" },
+	{ .name = "randread", .val = SB_RW_READ | SB_RW_RANDOM, .help = "random reads" },
+	{ .name = "randwrite", .val = SB_RW_WRITE | SB_RW_RANDOM, .help = "random writes" },
+	{ .name = "randtrim", .val = SB_RW_TRIM | SB_RW_RANDOM, .help = "random trims (not supported yet: refused)" },
+	{ .name = "rw", .val = SB_RW_READ | SB_RW_WRITE, .help = "sequential mixed reads and writes" },
+	{ .name = "readwrite", .val = SB_RW_READ | SB_RW_WRITE, .help = "same as rw", .alias = true },
+	{ .name = "randrw", .val = SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, .help = "random mixed reads and writes" },
+	{ .name = NULL },
 };
 
 static const struct sb_opt_enum falloc_vals[] = {
-	{ "none", SB_FALLOC_NONE, "do not pre-allocate" },
-	{ "native", SB_FALLOC_POSIX, "the platform's call (posix_fallocate on Linux)" },
-	{ "posix", SB_FALLOC_POSIX, "posix_fallocate()" },
-	{ "keep", SB_FALLOC_KEEP, "fallocate() with FALLOC_FL_KEEP_SIZE" },
-	{ "truncate", SB_FALLOC_TRUNCATE, "extend with ftruncate() only" },
-	{ "0", SB_FALLOC_NONE, "same as none" },
-	{ "1", SB_FALLOC_POSIX, "same as posix" },
-	{ NULL, 0, NULL },
+	{ .name = "none", .val = SB_FALLOC_NONE, .help = "do not pre-allocate" },
+	{ .name = "native", .val = SB_FALLOC_POSIX, .help = "the platform's call (posix_fallocate on Linux)", .alias = true },
+	{ .name = "posix", .val = SB_FALLOC_POSIX, .help = "posix_fallocate()" },
+	{ .name = "keep", .val = SB_FALLOC_KEEP, .help = "fallocate() with FALLOC_FL_KEEP_SIZE" },
+	{ .name = "truncate", .val = SB_FALLOC_TRUNCATE, .help = "extend with ftruncate() only" },
+	{ .name = "0", .val = SB_FALLOC_NONE, .help = "same as none", .alias = true },
+	{ .name = "1", .val = SB_FALLOC_POSIX, .help = "same as posix", .alias = true },
+	{ .name = NULL },
 };
 
 static const struct sb_opt_enum kb_vals[] = {
-	{ "1024", 1024, "k/m/g = powers of 1024, ki/mi/gi = powers of 1000 (fio's default)" },
-	{ "1000", 1000, "k/m/g = powers of 1000, ki/mi/gi = powers of 1024" },
-	{ NULL, 0, NULL },
+	{ .name = "1024", .val = 1024, .help = "k/m/g = powers of 1024, ki/mi/gi = powers of 1000 (fio's default)" },
+	{ .name = "1000", .val = 1000, .help = "k/m/g = powers of 1000, ki/mi/gi = powers of 1024" },
+	{ .name = NULL },
 };
 
 static const struct sb_opt_enum unit_vals[] = {
-	{ "0", 0, "auto" },
-	{ "8", 8, "bytes" },
-	{ "1", 1, "bits" },
-	{ NULL, 0, NULL },
+	{ .name = "0", .val = 0, .help = "auto" },
+	{ .name = "8", .val = 8, .help = "bytes" },
+	{ .name = "1", .val = 1, .help = "bits" },
+	{ .name = NULL },
 };
 
 static const struct sb_opt_enum metric_vals[] = {
-	{ "bw", SB_SWEEP_METRIC_BW, "highest bandwidth" },
-	{ "iops", SB_SWEEP_METRIC_IOPS, "highest IOPS" },
-	{ "clat_p99", SB_SWEEP_METRIC_CLAT_P99, "lowest 99th-percentile completion latency" },
-	{ NULL, 0, NULL },
+	{ .name = "bw", .val = SB_SWEEP_METRIC_BW, .help = "highest bandwidth" },
+	{ .name = "iops", .val = SB_SWEEP_METRIC_IOPS, .help = "highest IOPS" },
+	{ .name = "clat_p99", .val = SB_SWEEP_METRIC_CLAT_P99, .help = "lowest 99th-percentile completion latency" },
+	{ .name = NULL },
 };
 
 static const struct sb_opt_enum workload_vals[] = {
-	{ "io", SB_WL_IO, "fio-style I/O jobs (rw=, bs=, size=...)" },
-	{ "checkpoint", SB_WL_CHECKPOINT, "LLM checkpoint save and restore (DLIO / MLPerf Storage)" },
-	{ "train", SB_WL_TRAIN, "DLIO-style training reads feeding emulated accelerators" },
-	{ NULL, 0, NULL },
+	{ .name = "io", .val = SB_WL_IO, .help = "fio-style I/O jobs (rw=, bs=, size=...)" },
+	{ .name = "checkpoint", .val = SB_WL_CHECKPOINT, .help = "LLM checkpoint save and restore (DLIO / MLPerf Storage)" },
+	{ .name = "train", .val = SB_WL_TRAIN, .help = "DLIO-style training reads feeding emulated accelerators" },
+	{ .name = NULL },
 };
 
 static const struct sb_opt_enum rules_vals[] = {
-	{ "none", SB_RULES_NONE, "no rule report" },
-	{ "mlperf", SB_RULES_MLPERF, "MLPerf Storage rule checks and a CLOSED/OPEN/INVALID verdict" },
-	{ NULL, 0, NULL },
+	{ .name = "none", .val = SB_RULES_NONE, .help = "no rule report" },
+	{ .name = "mlperf", .val = SB_RULES_MLPERF, .help = "MLPerf Storage rule checks and a CLOSED/OPEN/INVALID verdict" },
+	{ .name = NULL },
 };
 
 static const struct sb_opt_enum shuffle_vals[] = {
-	{ "none", 0, "read files and samples in order" },
-	{ "file", SB_SHUFFLE_FILE, "shuffle the file order every epoch" },
-	{ "sample", SB_SHUFFLE_SAMPLE, "shuffle the sample order every epoch" },
-	{ "both", SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, "shuffle files and samples" },
-	{ "0", 0, "same as none" },
-	{ "1", SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, "same as both" },
-	{ "0,0", 0, "FILE,SAMPLE flags: none" },
-	{ "1,0", SB_SHUFFLE_FILE, "FILE,SAMPLE flags: files only" },
-	{ "0,1", SB_SHUFFLE_SAMPLE, "FILE,SAMPLE flags: samples only" },
-	{ "1,1", SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, "FILE,SAMPLE flags: both" },
-	{ NULL, 0, NULL },
+	{ .name = "none", .val = 0, .help = "read files and samples in order" },
+	{ .name = "file", .val = SB_SHUFFLE_FILE, .help = "shuffle the file order every epoch" },
+	{ .name = "sample", .val = SB_SHUFFLE_SAMPLE, .help = "shuffle the sample order every epoch" },
+	{ .name = "both", .val = SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, .help = "shuffle files and samples" },
+	{ .name = "0", .val = 0, .help = "same as none", .alias = true },
+	{ .name = "1", .val = SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, .help = "same as both", .alias = true },
+	{ .name = "0,0", .val = 0, .help = "FILE,SAMPLE flags: none", .alias = true },
+	{ .name = "1,0", .val = SB_SHUFFLE_FILE, .help = "FILE,SAMPLE flags: files only", .alias = true },
+	{ .name = "0,1", .val = SB_SHUFFLE_SAMPLE, .help = "FILE,SAMPLE flags: samples only", .alias = true },
+	{ .name = "1,1", .val = SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, .help = "FILE,SAMPLE flags: both", .alias = true },
+	{ .name = NULL },
 };
 
 #define PCTL_DEFAULT "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
-#define C_DESC "Job description"
-#define C_FILE "Files and sizes"
-#define C_IO "I/O pattern"
-#define C_BS "Block size"
-#define C_ENG "I/O engine"
-#define C_TIME "Time and repetition"
-#define C_GRP "Threads, groups and ordering"
-#define C_RAND "Randomness"
-#define C_RATE "Rate and think time"
-#define C_STAT "Statistics and units"
-#define C_SAFE "File life cycle and safety"
-#define C_ML "ML workloads"
-#define C_CKPT "Checkpoint workload"
-#define C_TRAIN "Training workload"
-#define C_LOG "Time series, logs and host counters"
-#define C_SWEEP "Sweeps"
+#define C_DESC SB_CAT_DESC
+#define C_FILE SB_CAT_FILE
+#define C_IO SB_CAT_IO
+#define C_BS SB_CAT_BS
+#define C_ENG SB_CAT_ENG
+#define C_TIME SB_CAT_TIME
+#define C_GRP SB_CAT_GRP
+#define C_RAND SB_CAT_RAND
+#define C_RATE SB_CAT_RATE
+#define C_STAT SB_CAT_STAT
+#define C_SAFE SB_CAT_SAFE
+#define C_ML SB_CAT_ML
+#define C_CKPT SB_CAT_CKPT
+#define C_TRAIN SB_CAT_TRAIN
+#define C_LOG SB_CAT_LOG
+#define C_SWEEP SB_CAT_SWEEP
+
+static const char *const cat_names[SB_CAT_N] = {
+	[SB_CAT_DESC] = "Job description",
+	[SB_CAT_FILE] = "Files and sizes",
+	[SB_CAT_IO] = "I/O pattern",
+	[SB_CAT_BS] = "Block size",
+	[SB_CAT_ENG] = "I/O engine",
+	[SB_CAT_TIME] = "Time and repetition",
+	[SB_CAT_GRP] = "Threads, groups and ordering",
+	[SB_CAT_RAND] = "Randomness",
+	[SB_CAT_RATE] = "Rate and think time",
+	[SB_CAT_STAT] = "Statistics and units",
+	[SB_CAT_SAFE] = "File life cycle and safety",
+	[SB_CAT_ML] = "ML workloads",
+	[SB_CAT_CKPT] = "Checkpoint workload",
+	[SB_CAT_TRAIN] = "Training workload",
+	[SB_CAT_LOG] = "Time series, logs and host counters",
+	[SB_CAT_SWEEP] = "Sweeps",
+};
 
 static const struct sb_option table[] = {
-	{ "description", {0}, SB_OT_STR, OFF(description), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_DESC,
+	{ "description", {0}, SB_OT_STR, OFF(description), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_IDENTITY, C_DESC,
 	  "free-text description of the job" },
-	{ "name", {0}, SB_OT_NAME, OFF(name), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_DESC,
+	{ "name", {0}, SB_OT_NAME, OFF(name), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_IDENTITY, C_DESC,
 	  "job name (overrides the [section] name)" },
 	{ "filename", {0}, SB_OT_STR, OFF(filename), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_FILE,
 	  "file or device to use; several separated by ':'" },
@@ -130,23 +149,23 @@ static const struct sb_option table[] = {
 	{ "bs", {"blocksize"}, SB_OT_SIZE_SPLIT, OFF(bs), 0, "4k", 1, 0, 0, "bytes", NULL, 0, C_BS,
 	  "block size per I/O: READ[,WRITE[,TRIM]]" },
 	{ "bsrange", {"blocksize_range"}, SB_OT_RANGE_SPLIT, OFF(bs_min), OFF(bs_max), NULL, 1, 0, 0,
-	  "bytes", NULL, 0, C_BS, "range of block sizes LOW-HIGH per direction, e.g. 1k-4k,2k-8k" },
-	{ "bssplit", {0}, SB_OT_BSSPLIT, OFF(bssplit), OFF(bssplit_n), NULL, 0, 0, 0, NULL, NULL, 0,
+	  "bytes", NULL, SB_OF_INBS, C_BS, "range of block sizes LOW-HIGH per direction, e.g. 1k-4k,2k-8k" },
+	{ "bssplit", {0}, SB_OT_BSSPLIT, OFF(bssplit), OFF(bssplit_n), NULL, 0, 0, 0, NULL, NULL, SB_OF_INBS,
 	  C_BS, "weighted block sizes BS/PCT:BS/PCT per direction, e.g. 4k/50:64k/50" },
 	{ "blockalign", {"ba"}, SB_OT_SIZE_SPLIT, OFF(blockalign), 0, NULL, 0, 0, 0, "bytes", NULL, 0,
 	  C_BS, "alignment of random offsets (default: the minimum block size)" },
 
 	{ "ioengine", {0}, SB_OT_ENGINE, OFF(ioengine), 0, "psync", 0, 0, 0, NULL, NULL, 0, C_ENG,
 	  "I/O engine" },
-	{ "iodepth", {0}, SB_OT_UINT, OFF(iodepth), 0, "1", 1, 65536, 0, NULL, NULL, 0, C_ENG,
+	{ "iodepth", {0}, SB_OT_UINT, OFF(iodepth), 0, "1", 1, 65536, 0, NULL, NULL, SB_OF_QDEPTH, C_ENG,
 	  "I/Os kept in flight (async engines)" },
 	{ "iodepth_batch_submit", {"iodepth_batch"}, SB_OT_UINT, OFF(iodepth_batch_submit), 0, "1", 0,
-	  65536, 0, NULL, NULL, 0, C_ENG, "I/Os to submit at once (0: iodepth)" },
+	  65536, 0, NULL, NULL, SB_OF_QDEPTH, C_ENG, "I/Os to submit at once (0: iodepth)" },
 	{ "iodepth_batch_complete_min", {"iodepth_batch_complete"}, SB_OT_UINT,
-	  OFF(iodepth_batch_complete_min), 0, "1", 0, 65536, 0, NULL, NULL, 0, C_ENG,
+	  OFF(iodepth_batch_complete_min), 0, "1", 0, 65536, 0, NULL, NULL, SB_OF_QDEPTH, C_ENG,
 	  "fewest completions to wait for (0: poll)" },
 	{ "iodepth_batch_complete_max", {0}, SB_OT_UINT, OFF(iodepth_batch_complete_max), 0, NULL, 0,
-	  65536, 0, NULL, NULL, 0, C_ENG, "most completions to reap at once (default: iodepth_batch_complete_min)" },
+	  65536, 0, NULL, NULL, SB_OF_QDEPTH, C_ENG, "most completions to reap at once (default: iodepth_batch_complete_min)" },
 	{ "direct", {0}, SB_OT_BOOL, OFF(direct), 0, "0", 0, 0, 0, NULL, NULL, 0, C_ENG,
 	  "use O_DIRECT (non-buffered) I/O" },
 	{ "buffered", {0}, SB_OT_BOOL, OFF(direct), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_INVERSE, C_ENG,
@@ -188,10 +207,10 @@ static const struct sb_option table[] = {
 	{ "thread", {0}, SB_OT_BOOL, OFF(thread), 0, "0", 0, 0, 0, NULL, NULL, 0, C_GRP,
 	  "accepted for fio compatibility: jobs always run as threads" },
 	{ "stonewall", {"wait_for_previous"}, SB_OT_BOOL, OFF(stonewall), 0, "0", 0, 0, 0, NULL, NULL,
-	  0, C_GRP, "wait for earlier jobs to finish first; starts a new group" },
-	{ "new_group", {0}, SB_OT_BOOL, OFF(new_group), 0, "0", 0, 0, 0, NULL, NULL, 0, C_GRP,
+	  SB_OF_IDENTITY, C_GRP, "wait for earlier jobs to finish first; starts a new group" },
+	{ "new_group", {0}, SB_OT_BOOL, OFF(new_group), 0, "0", 0, 0, 0, NULL, NULL, SB_OF_IDENTITY, C_GRP,
 	  "start a new reporting group" },
-	{ "wait_for", {0}, SB_OT_STR, OFF(wait_for), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_GRP,
+	{ "wait_for", {0}, SB_OT_STR, OFF(wait_for), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_IDENTITY, C_GRP,
 	  "start after the named earlier job has finished" },
 	{ "group_reporting", {0}, SB_OT_BOOL, OFF(group_reporting), 0, "0", 0, 0, 0, NULL, NULL, 0,
 	  C_GRP, "report a group's jobs as one" },
@@ -233,107 +252,107 @@ static const struct sb_option table[] = {
 	  "meaning of k/m/g in sizes (applies to the whole section)" },
 	{ "unit_base", {0}, SB_OT_ENUM, OFF(unit_base), 0, "0", 0, 0, 0, NULL, unit_vals, 0, C_STAT,
 	  "report bandwidth in bytes (8) or bits (1); 0: auto" },
-	{ "workload", {0}, SB_OT_ENUM, OFF(workload), 0, "io", 0, 0, 0, NULL, workload_vals, 0, C_ML,
+	{ "workload", {0}, SB_OT_ENUM, OFF(workload), 0, "io", 0, 0, 0, NULL, workload_vals, SB_OF_ML, C_ML,
 	  "what the job does: fio-style io, LLM checkpoint, or training reads" },
-	{ "rules", {0}, SB_OT_ENUM, OFF(rules), 0, "none", 0, 0, 0, NULL, rules_vals, 0, C_ML,
+	{ "rules", {0}, SB_OT_ENUM, OFF(rules), 0, "none", 0, 0, 0, NULL, rules_vals, SB_OF_ML, C_ML,
 	  "check the run against benchmark rules and print a verdict" },
-	{ "drop_caches", {0}, SB_OT_BOOL, OFF(drop_caches), 0, "1", 0, 0, 0, NULL, NULL, 0, C_ML,
+	{ "drop_caches", {0}, SB_OT_BOOL, OFF(drop_caches), 0, "1", 0, 0, 0, NULL, NULL, SB_OF_ML, C_ML,
 	  "sync and drop the page cache between phases and sweep runs (when permitted)" },
-	{ "model", {0}, SB_OT_STR, OFF(ml_model), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_CKPT,
+	{ "model", {0}, SB_OT_STR, OFF(ml_model), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "built-in LLM: llama3-8b, llama3-70b, llama3-405b or llama3-1t" },
-	{ "hidden", {0}, SB_OT_UINT, OFF(ml_hidden), 0, NULL, 0, 1 << 24, 0, NULL, NULL, 0, C_CKPT,
+	{ "hidden", {0}, SB_OT_UINT, OFF(ml_hidden), 0, NULL, 0, 1 << 24, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "model shape: hidden size" },
-	{ "ffn", {0}, SB_OT_UINT, OFF(ml_ffn), 0, NULL, 0, 1 << 26, 0, NULL, NULL, 0, C_CKPT,
+	{ "ffn", {0}, SB_OT_UINT, OFF(ml_ffn), 0, NULL, 0, 1 << 26, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "model shape: feed-forward size" },
-	{ "layers", {0}, SB_OT_UINT, OFF(ml_layers), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	{ "layers", {0}, SB_OT_UINT, OFF(ml_layers), 0, NULL, 0, 1 << 16, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "model shape: transformer layers" },
-	{ "heads", {0}, SB_OT_UINT, OFF(ml_heads), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	{ "heads", {0}, SB_OT_UINT, OFF(ml_heads), 0, NULL, 0, 1 << 16, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "model shape: attention heads" },
-	{ "kv_heads", {0}, SB_OT_UINT, OFF(ml_kv_heads), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	{ "kv_heads", {0}, SB_OT_UINT, OFF(ml_kv_heads), 0, NULL, 0, 1 << 16, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "model shape: key/value heads" },
-	{ "vocab", {0}, SB_OT_UINT, OFF(ml_vocab), 0, NULL, 0, 1 << 26, 0, NULL, NULL, 0, C_CKPT,
+	{ "vocab", {0}, SB_OT_UINT, OFF(ml_vocab), 0, NULL, 0, 1 << 26, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "model shape: vocabulary size (default 128256)" },
-	{ "tp", {0}, SB_OT_UINT, OFF(ml_tp), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	{ "tp", {0}, SB_OT_UINT, OFF(ml_tp), 0, NULL, 0, 1 << 16, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "tensor parallelism" },
-	{ "pp", {0}, SB_OT_UINT, OFF(ml_pp), 0, NULL, 0, 1 << 16, 0, NULL, NULL, 0, C_CKPT,
+	{ "pp", {0}, SB_OT_UINT, OFF(ml_pp), 0, NULL, 0, 1 << 16, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "pipeline parallelism" },
-	{ "dp", {0}, SB_OT_UINT, OFF(ml_dp), 0, NULL, 0, 1 << 20, 0, NULL, NULL, 0, C_CKPT,
+	{ "dp", {0}, SB_OT_UINT, OFF(ml_dp), 0, NULL, 0, 1 << 20, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "data parallelism" },
-	{ "zero_stage", {0}, SB_OT_UINT, OFF(ml_zero_stage), 0, NULL, 0, 3, 0, NULL, NULL, 0, C_CKPT,
+	{ "zero_stage", {0}, SB_OT_UINT, OFF(ml_zero_stage), 0, NULL, 0, 3, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "DeepSpeed ZeRO stage 0-3 (decides who writes which file)" },
-	{ "ranks", {0}, SB_OT_UINT, OFF(ranks), 0, NULL, 0, 65536, 0, NULL, NULL, 0, C_CKPT,
+	{ "ranks", {0}, SB_OT_UINT, OFF(ranks), 0, NULL, 0, 65536, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "emulated ranks, run as threads (default tp*pp*dp)" },
-	{ "subset", {0}, SB_OT_BOOL, OFF(subset), 0, "0", 0, 0, 0, NULL, NULL, 0, C_CKPT,
+	{ "subset", {0}, SB_OT_BOOL, OFF(subset), 0, "0", 0, 0, 0, NULL, NULL, SB_OF_ML, C_CKPT,
 	  "fewer ranks than tp*pp*dp each write their fraction (MLPerf subset mode)" },
-	{ "checkpoint_scale", {0}, SB_OT_FLOAT, OFF(checkpoint_scale), 0, "1", 0, 1, 0, NULL, NULL, 0,
+	{ "checkpoint_scale", {0}, SB_OT_FLOAT, OFF(checkpoint_scale), 0, "1", 0, 1, 0, NULL, NULL, SB_OF_ML,
 	  C_CKPT, "multiply every checkpoint file size by this, e.g. 0.001" },
 	{ "num_checkpoints_write", {0}, SB_OT_UINT, OFF(num_checkpoints_write), 0, "10", 0, 100000, 0,
-	  NULL, NULL, 0, C_CKPT, "checkpoints to write" },
+	  NULL, NULL, SB_OF_ML, C_CKPT, "checkpoints to write" },
 	{ "num_checkpoints_read", {0}, SB_OT_UINT, OFF(num_checkpoints_read), 0, "10", 0, 100000, 0,
-	  NULL, NULL, 0, C_CKPT, "checkpoints to read back after the writes" },
+	  NULL, NULL, SB_OF_ML, C_CKPT, "checkpoints to read back after the writes" },
 	{ "time_between_checkpoints", {0}, SB_OT_TIME, OFF(time_between_checkpoints_us), 0, "0", 0, 0,
-	  SEC, "s", NULL, 0, C_CKPT, "pause between two checkpoint writes" },
-	{ "checkpoint_fsync", {0}, SB_OT_BOOL, OFF(checkpoint_fsync), 0, "1", 0, 0, 0, NULL, NULL, 0,
+	  SEC, "s", NULL, SB_OF_ML, C_CKPT, "pause between two checkpoint writes" },
+	{ "checkpoint_fsync", {0}, SB_OT_BOOL, OFF(checkpoint_fsync), 0, "1", 0, 0, 0, NULL, NULL, SB_OF_ML,
 	  C_CKPT, "fsync each checkpoint file after writing it" },
-	{ "checkpoint_folder", {0}, SB_OT_STR, OFF(checkpoint_folder), 0, NULL, 0, 0, 0, NULL, NULL, 0,
+	{ "checkpoint_folder", {0}, SB_OT_STR, OFF(checkpoint_folder), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_ML,
 	  C_CKPT, "where checkpoints go (default: <directory>/checkpoints)" },
-	{ "keep_checkpoints", {0}, SB_OT_BOOL, OFF(keep_checkpoints), 0, "0", 0, 0, 0, NULL, NULL, 0,
+	{ "keep_checkpoints", {0}, SB_OT_BOOL, OFF(keep_checkpoints), 0, "0", 0, 0, 0, NULL, NULL, SB_OF_ML,
 	  C_CKPT, "keep the checkpoint files at the end (default: remove what storbench wrote)" },
-	{ "train_model", {0}, SB_OT_STR, OFF(train_model), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_TRAIN,
+	{ "train_model", {0}, SB_OT_STR, OFF(train_model), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_ML, C_TRAIN,
 	  "DLIO workload giving the defaults: unet3d, resnet50 or cosmoflow" },
-	{ "dataset_files", {0}, SB_OT_UINT, OFF(dataset_files), 0, NULL, 0, 1 << 30, 0, NULL, NULL, 0,
+	{ "dataset_files", {0}, SB_OT_UINT, OFF(dataset_files), 0, NULL, 0, 1 << 30, 0, NULL, NULL, SB_OF_ML,
 	  C_TRAIN, "files in the training dataset" },
 	{ "samples_per_file", {0}, SB_OT_UINT, OFF(samples_per_file), 0, NULL, 0, 1 << 30, 0, NULL,
-	  NULL, 0, C_TRAIN, "samples in each dataset file (default 1)" },
-	{ "record_length", {0}, SB_OT_FLOAT, OFF(record_length), 0, NULL, 0, 0, 0, "bytes", NULL, 0,
+	  NULL, SB_OF_ML, C_TRAIN, "samples in each dataset file (default 1)" },
+	{ "record_length", {0}, SB_OT_FLOAT, OFF(record_length), 0, NULL, 0, 0, 0, "bytes", NULL, SB_OF_ML,
 	  C_TRAIN, "bytes per sample (may be fractional, as DLIO's resnet50)" },
 	{ "record_length_stdev", {0}, SB_OT_FLOAT, OFF(record_length_stdev), 0, NULL, 0, 0, 0, "bytes",
-	  NULL, 0, C_TRAIN, "standard deviation of the sample size (0: all equal)" },
-	{ "data_dir", {0}, SB_OT_STR, OFF(data_dir), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_TRAIN,
+	  NULL, SB_OF_ML, C_TRAIN, "standard deviation of the sample size (0: all equal)" },
+	{ "data_dir", {0}, SB_OT_STR, OFF(data_dir), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_ML, C_TRAIN,
 	  "dataset directory (default: <directory>/data)" },
-	{ "subfolders", {0}, SB_OT_UINT, OFF(subfolders), 0, "0", 0, 1 << 20, 0, NULL, NULL, 0, C_TRAIN,
+	{ "subfolders", {0}, SB_OT_UINT, OFF(subfolders), 0, "0", 0, 1 << 20, 0, NULL, NULL, SB_OF_ML, C_TRAIN,
 	  "spread the dataset files over this many subfolders (0: none)" },
-	{ "epochs", {0}, SB_OT_UINT, OFF(epochs), 0, NULL, 0, 100000, 0, NULL, NULL, 0, C_TRAIN,
+	{ "epochs", {0}, SB_OT_UINT, OFF(epochs), 0, NULL, 0, 100000, 0, NULL, NULL, SB_OF_ML, C_TRAIN,
 	  "passes over the dataset (default 1)" },
-	{ "batch_size", {0}, SB_OT_UINT, OFF(batch_size), 0, NULL, 0, 1 << 24, 0, NULL, NULL, 0, C_TRAIN,
+	{ "batch_size", {0}, SB_OT_UINT, OFF(batch_size), 0, NULL, 0, 1 << 24, 0, NULL, NULL, SB_OF_ML, C_TRAIN,
 	  "samples per step (default 1)" },
-	{ "read_threads", {0}, SB_OT_UINT, OFF(read_threads), 0, NULL, 0, 4096, 0, NULL, NULL, 0,
+	{ "read_threads", {0}, SB_OT_UINT, OFF(read_threads), 0, NULL, 0, 4096, 0, NULL, NULL, SB_OF_ML,
 	  C_TRAIN, "reader threads fetching batches (0: the accelerator reads; default 1)" },
-	{ "prefetch", {0}, SB_OT_UINT, OFF(prefetch), 0, "2", 0, 4096, 0, NULL, NULL, 0, C_TRAIN,
+	{ "prefetch", {0}, SB_OT_UINT, OFF(prefetch), 0, "2", 0, 4096, 0, NULL, NULL, SB_OF_ML, C_TRAIN,
 	  "batches each reader may hold ready ahead of the accelerators" },
-	{ "accelerators", {0}, SB_OT_UINT, OFF(accelerators), 0, "1", 1, 4096, 0, NULL, NULL, 0,
+	{ "accelerators", {0}, SB_OT_UINT, OFF(accelerators), 0, "1", 1, 4096, 0, NULL, NULL, SB_OF_ML,
 	  C_TRAIN, "emulated accelerators consuming batches" },
-	{ "shuffle", {0}, SB_OT_ENUM, OFF(shuffle), 0, "none", 0, 0, 0, NULL, shuffle_vals, 0, C_TRAIN,
+	{ "shuffle", {0}, SB_OT_ENUM, OFF(shuffle), 0, "none", 0, 0, 0, NULL, shuffle_vals, SB_OF_ML, C_TRAIN,
 	  "shuffle files and/or samples each epoch (none|file|sample|both, or FILE,SAMPLE flags)" },
-	{ "seed", {0}, SB_OT_U64, OFF(ml_seed), 0, "123", 0, INT64_MAX, 0, NULL, NULL, 0, C_TRAIN,
+	{ "seed", {0}, SB_OT_U64, OFF(ml_seed), 0, "123", 0, INT64_MAX, 0, NULL, NULL, SB_OF_ML, C_TRAIN,
 	  "shuffle seed (changes with the epoch)" },
 	{ "computation_time", {0}, SB_OT_TIME, OFF(computation_time_us), 0, NULL, 0, 0, SEC, "s", NULL,
-	  0, C_TRAIN, "accelerator time per step (default 0)" },
+	  SB_OF_ML, C_TRAIN, "accelerator time per step (default 0)" },
 	{ "computation_time_stdev", {0}, SB_OT_TIME, OFF(computation_time_stdev_us), 0, "0", 0, 0, SEC,
-	  "s", NULL, 0, C_TRAIN, "standard deviation of the time per step" },
-	{ "au_target", {0}, SB_OT_FLOAT, OFF(au_target_pct), 0, NULL, 0, 100, 0, "%", NULL, 0, C_TRAIN,
+	  "s", NULL, SB_OF_ML, C_TRAIN, "standard deviation of the time per step" },
+	{ "au_target", {0}, SB_OT_FLOAT, OFF(au_target_pct), 0, NULL, 0, 100, 0, "%", NULL, SB_OF_ML, C_TRAIN,
 	  "accelerator utilization to reach (default: the train_model's, else 90)" },
-	{ "train_scale", {0}, SB_OT_FLOAT, OFF(train_scale), 0, "1", 0, 1, 0, NULL, NULL, 0, C_TRAIN,
+	{ "train_scale", {0}, SB_OT_FLOAT, OFF(train_scale), 0, "1", 0, 1, 0, NULL, NULL, SB_OF_ML, C_TRAIN,
 	  "shrink sample sizes and computation times by this factor (same MB/s per accelerator)" },
 
-	{ "stats_interval", {0}, SB_OT_TIME, OFF(stats_interval_us), 0, "1", 0, 0, SEC, "s", NULL, 0,
+	{ "stats_interval", {0}, SB_OT_TIME, OFF(stats_interval_us), 0, "1", 0, 0, SEC, "s", NULL, SB_OF_IDENTITY,
 	  C_LOG, "time-series and host-counter sample period (the run uses its jobs' smallest)" },
-	{ "write_bw_log", {0}, SB_OT_STR, OFF(write_bw_log), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_LOG,
+	{ "write_bw_log", {0}, SB_OT_STR, OFF(write_bw_log), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_IDENTITY, C_LOG,
 	  "write bandwidth log NAME_bw.N.log (fio format, KiB/s)" },
-	{ "write_iops_log", {0}, SB_OT_STR, OFF(write_iops_log), 0, NULL, 0, 0, 0, NULL, NULL, 0,
+	{ "write_iops_log", {0}, SB_OT_STR, OFF(write_iops_log), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_IDENTITY,
 	  C_LOG, "write IOPS log NAME_iops.N.log (fio format)" },
-	{ "write_lat_log", {0}, SB_OT_STR, OFF(write_lat_log), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_LOG,
+	{ "write_lat_log", {0}, SB_OT_STR, OFF(write_lat_log), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_IDENTITY, C_LOG,
 	  "write latency logs NAME_clat/_slat/_lat.N.log (fio format, ns)" },
-	{ "log_avg_msec", {0}, SB_OT_UINT, OFF(log_avg_msec), 0, "0", 0, 86400000, 0, "ms", NULL, 0,
+	{ "log_avg_msec", {0}, SB_OT_UINT, OFF(log_avg_msec), 0, "0", 0, 86400000, 0, "ms", NULL, SB_OF_IDENTITY,
 	  C_LOG, "average log entries over this many ms (0: one entry per I/O)" },
-	{ "log_offset", {0}, SB_OT_BOOL, OFF(log_offset), 0, "0", 0, 0, 0, NULL, NULL, 0, C_LOG,
+	{ "log_offset", {0}, SB_OT_BOOL, OFF(log_offset), 0, "0", 0, 0, 0, NULL, NULL, SB_OF_IDENTITY, C_LOG,
 	  "add each I/O's offset to per-I/O log entries" },
-	{ "host_counters", {0}, SB_OT_STR, OFF(host_counters), 0, "all", 0, 0, 0, NULL, NULL, 0,
+	{ "host_counters", {0}, SB_OT_STR, OFF(host_counters), 0, "all", 0, 0, 0, NULL, NULL, SB_OF_IDENTITY,
 	  C_LOG, "host counters to sample: cpu,mem,disk,net,ib,rapl,perf,gpu, all or none" },
-	{ "perf_events", {0}, SB_OT_STR, OFF(perf_events), 0, NULL, 0, 0, 0, NULL, NULL, 0, C_LOG,
+	{ "perf_events", {0}, SB_OT_STR, OFF(perf_events), 0, NULL, 0, 0, 0, NULL, NULL, SB_OF_IDENTITY, C_LOG,
 	  "libpfm4 event names for host_counters=perf (default cycles,instructions,"
 	  "cache-misses,context-switches,page-faults)" },
-	{ "sweep_metric", {0}, SB_OT_ENUM, OFF(sweep_metric), 0, "bw", 0, 0, 0, NULL, metric_vals, 0,
+	{ "sweep_metric", {0}, SB_OT_ENUM, OFF(sweep_metric), 0, "bw", 0, 0, 0, NULL, metric_vals, SB_OF_IDENTITY,
 	  C_SWEEP, "how sweep.* points are ranked: bw, iops or clat_p99" },
 };
 
@@ -416,6 +435,20 @@ const char *sb_option_suggest(const char *name)
 		}
 	}
 	return best;
+}
+
+const struct sb_option *sb_option_of(size_t off, unsigned inverse)
+{
+	for (unsigned i = 0; i < NOPT; i++)
+		if (table[i].off == off && (table[i].flags & SB_OF_INVERSE) == inverse)
+			return &table[i];
+	fprintf(stderr, "storbench: bug: no option row at offset %zu of struct sb_jobspec\n", off);
+	abort();
+}
+
+const char *sb_opt_cat_name(enum sb_opt_cat c)
+{
+	return (unsigned)c < SB_CAT_N ? cat_names[c] : "?";
 }
 
 bool sb_option_fio_only(const char *name)

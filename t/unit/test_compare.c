@@ -34,7 +34,7 @@ static void spec_init(struct sb_jobspec *s, const char *name, unsigned rw, uint6
 		s->bs[d] = s->bs_min[d] = s->bs_max[d] = bs;
 	s->iodepth = iodepth;
 	s->iodepth_batch_complete_min = 1;
-	s->iodepth_batch_complete_max = iodepth;
+	s->iodepth_batch_complete_max = 1; /* fio's rule: iodepth_batch_complete_min */
 	s->nrfiles = s->numjobs = s->loops = s->thinktime_blocks = 1;
 	s->rwmixread = 50;
 	s->randrepeat = true;
@@ -132,8 +132,8 @@ static void test_diff_rules(void)
 	/* two async engines at different depths: two options */
 	spec_init(&a, "a", SB_RW_READ | SB_RW_RANDOM, 4096, "io_uring", 32);
 	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, NULL), 2);
-	/* depth alone on one async engine: one option, although
-	 * iodepth_batch_complete_max follows it */
+	/* depth alone on one async engine: one option (iodepth_batch_complete_max
+	 * defaults to iodepth_batch_complete_min, not to iodepth) */
 	spec_init(&a, "a", SB_RW_READ | SB_RW_RANDOM, 4096, "libaio", 1);
 	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, &opt), 1);
 	CU_ASSERT_STRING_EQUAL(opt, "iodepth");
