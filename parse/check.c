@@ -54,28 +54,6 @@ static const struct sb_option *bs_option(const struct sb_jobctx *c, enum sb_ddir
 	return is_set(c, SB_OPT(bs_min)) ? SB_OPT(bs_min) : SB_OPT(bs);
 }
 
-static void resolve(struct sb_jobctx *c)
-{
-	struct sb_jobspec *s = &c->spec;
-	for (unsigned d = 0; d < SB_DDIR_N; d++) {
-		if (s->bssplit_n[d]) {
-			s->bs_min[d] = s->bs_max[d] = s->bssplit[d][0].bs;
-			for (unsigned i = 1; i < s->bssplit_n[d]; i++) {
-				if (s->bssplit[d][i].bs < s->bs_min[d])
-					s->bs_min[d] = s->bssplit[d][i].bs;
-				if (s->bssplit[d][i].bs > s->bs_max[d])
-					s->bs_max[d] = s->bssplit[d][i].bs;
-			}
-		} else if (!is_set(c, SB_OPT(bs_min))) {
-			s->bs_min[d] = s->bs_max[d] = s->bs[d];
-		}
-	}
-	/* fio: the most completions reaped at once defaults to the fewest
-	 * waited for, so a full queue is topped up one I/O at a time */
-	if (!s->iodepth_batch_complete_max)
-		s->iodepth_batch_complete_max = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
-}
-
 static unsigned check_bs_size(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
@@ -225,7 +203,7 @@ static unsigned check_hipri(const struct sb_jobctx *c)
 
 unsigned sb_job_validate(struct sb_jobctx *c)
 {
-	resolve(c);
+	sb_spec_derive(&c->spec);
 	return check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
 	       sb_job_validate_ml(c);
 }

@@ -196,6 +196,17 @@ struct sb_jobspec {
 	 * also applies before each sweep repetition */
 	unsigned sweep_metric;      /* enum sb_sweep_metric: ranking of sweep points */
 
+	/* appended: DERIVED by the parser's fix-up pass (sb_spec_derive,
+	 * parse/derive.c); no option sets them, and nothing downstream works
+	 * them out again.  The same pass resolves bs_min/bs_max above (each
+	 * direction's smallest and largest block size, whether bs, bsrange or
+	 * bssplit gave them) and iodepth_batch_complete_max (fio's default:
+	 * iodepth_batch_complete_min, at least 1; never 0 after parsing). */
+	uint64_t bs_lo;             /* derived: smallest block size of the directions the job
+				     * does (4096 when none): the unit of its offsets */
+	uint64_t bs_hi;             /* derived: largest I/O the job can issue (4096 when none):
+				     * the size of each I/O buffer */
+
 	/* appended: where each option was set, by option-table index (file
 	 * NULL: the default), so that checks after parsing (run/files.c) name
 	 * file:line; read it with sb_spec_where() */

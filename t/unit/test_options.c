@@ -261,6 +261,49 @@ static void test_text(void)
 	sb_spec_release(&s);
 }
 
+/* the fix-up pass: block-size bounds and set, fio's batch default */
+static void test_derive(void)
+{
+	struct sb_jobspec s;
+	char err[SB_VERR_LEN];
+	CU_ASSERT_EQUAL_FATAL(sb_spec_defaults(&s), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(rw), &s, "randrw", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bs), &s, "8k,4k", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bssplit), &s, ",16k/50:2k/50", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(iodepth), &s, "16", false, err), 0);
+	sb_spec_derive(&s);
+	CU_ASSERT_EQUAL(s.bs_min[SB_DDIR_READ], 8192);
+	CU_ASSERT_EQUAL(s.bs_max[SB_DDIR_READ], 8192);
+	CU_ASSERT_EQUAL(s.bs_min[SB_DDIR_WRITE], 2048);
+	CU_ASSERT_EQUAL(s.bs_max[SB_DDIR_WRITE], 16384);
+	CU_ASSERT_EQUAL(s.bs_lo, 2048);
+	CU_ASSERT_EQUAL(s.bs_hi, 16384);
+	/* fio: iodepth_batch_complete_max follows iodepth_batch_complete_min */
+	CU_ASSERT_EQUAL(s.iodepth_batch_complete_max, 1);
+	sb_spec_derive(&s); /* idempotent */
+	CU_ASSERT_EQUAL(s.bs_lo, 2048);
+	CU_ASSERT_EQUAL(s.bs_max[SB_DDIR_WRITE], 16384);
+	sb_spec_release(&s);
+
+	/* reads only: the write sizes do not count; an equal-bounds bsrange
+	 * still needs room for bs */
+	CU_ASSERT_EQUAL_FATAL(sb_spec_defaults(&s), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bs), &s, "4k,1m", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bs_min), &s, "2k-2k", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(iodepth_batch_complete_min), &s, "4", false, err), 0);
+	sb_spec_derive(&s);
+	CU_ASSERT_EQUAL(s.bs_lo, 2048);
+	CU_ASSERT_EQUAL(s.bs_hi, 4096);
+	CU_ASSERT_EQUAL(s.iodepth_batch_complete_max, 4);
+	sb_spec_release(&s);
+
+	/* no direction at all: the 4k fallback */
+	memset(&s, 0, sizeof(s));
+	sb_spec_derive(&s);
+	CU_ASSERT_EQUAL(s.bs_lo, 4096);
+	CU_ASSERT_EQUAL(s.bs_hi, 4096);
+}
+
 static CU_TestInfo tests[] = {
 	{ "table consistent", test_table_consistent },
 	{ "names and aliases", test_names_and_aliases },
@@ -271,6 +314,7 @@ static CU_TestInfo tests[] = {
 	{ "rows by field", test_by_field },
 	{ "flags and categories", test_flags_and_categories },
 	{ "value as job-file text", test_text },
+	{ "fix-up pass", test_derive },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(options, tests)
