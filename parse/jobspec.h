@@ -216,10 +216,12 @@ struct sb_jobspec {
 	} loc[SB_OPT_MAX];
 };
 
-/* "file:line" where option opt of s was set, else the job's [section]
+/* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.
  * Defined in parse/optset.c. */
-const char *sb_spec_where(const struct sb_jobspec *s, const char *opt, char *buf, unsigned len);
+struct sb_option; /* a row of the option table: SB_OPT(field), parse/options.h */
+const char *sb_spec_where(const struct sb_jobspec *s, const struct sb_option *o, char *buf,
+			  unsigned len);
 
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
