@@ -15,6 +15,7 @@
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
+#include "parse/parse.h"
 
 static bool is_ml(const struct sb_jobspec *s)
 {
@@ -55,6 +56,7 @@ static void worker_spec(struct sb_ml_job *j, unsigned n)
 		if (w->rate_iops[d])
 			w->rate_iops[d] = w->rate_iops[d] / n ? w->rate_iops[d] / n : 1;
 	}
+	sb_spec_derive(w); /* the derived fields of the workers' directions (rw above) */
 }
 
 int sb_ml_workers_setup(struct sb_ml_job *j, unsigned n)

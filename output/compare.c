@@ -344,9 +344,7 @@ static int grp_init(struct grp *g, const struct sb_results *r)
 	g->r = r;
 	g->nopt = sb_cmp_nopts();
 	no = g->nopt;
-	for (unsigned k = 0; k < g->nopt; k++)
-		if (!strcmp(sb_cmp_opt_name(k), "ioengine"))
-			g->eng = k;
+	g->eng = sb_cmp_opt_engine();
 	g->h = calloc(nj * no, sizeof(*g->h));
 	g->sync = calloc(nj, sizeof(*g->sync));
 	g->cls = calloc(nj, sizeof(*g->cls));

@@ -56,7 +56,8 @@ void sb_cmp_free(struct sb_cmp *c);
  * (if not NULL) gets the name of the first one (NULL when none). */
 unsigned sb_cmp_diff(const struct sb_jobspec *a, const struct sb_jobspec *b, const char **first);
 /* For grouping jobs without comparing every pair (compare.c): the options
- * compared, by index 0 .. sb_cmp_nopts()-1, in the order sb_cmp_diff checks
+ * compared (the option table's rows without SB_OF_IDENTITY, SB_OF_ML,
+ * SB_OF_INVERSE or SB_OF_INBS), by index 0 .. sb_cmp_nopts()-1, in the order sb_cmp_diff checks
  * them; whether option k is a queue-depth option (ignored when either job
  * uses a synchronous engine); and a 64-bit hash of each option's value in
  * job-file syntax, h[sb_cmp_nopts()], with 0 for the queue-depth options of
@@ -65,6 +66,8 @@ unsigned sb_cmp_diff(const struct sb_jobspec *a, const struct sb_jobspec *b, con
 unsigned sb_cmp_nopts(void);
 const char *sb_cmp_opt_name(unsigned k);
 bool sb_cmp_opt_qdepth(unsigned k);
+/* the index k of ioengine among the options compared */
+unsigned sb_cmp_opt_engine(void);
 int sb_cmp_sync_engine(const struct sb_jobspec *s);
 void sb_cmp_hashes(const struct sb_jobspec *s, uint64_t *h);
 /* The value of option name in s, in job-file syntax ("4k", "io_uring",

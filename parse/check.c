@@ -16,64 +16,42 @@
 
 #define DIRECT_ALIGN 512u
 
-const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const char *name)
+const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_option *o)
 {
-	return &c->src[sb_option_index(sb_option_find(name))];
+	return &c->src[sb_option_index(o)];
 }
 
-static bool is_set(const struct sb_jobctx *c, const char *name)
+static bool is_set(const struct sb_jobctx *c, const struct sb_option *o)
 {
-	return sb_job_src(c, name)->file != NULL;
+	return sb_job_src(c, o)->file != NULL;
 }
 
 /* where the option was set, else the job's [section] line */
-static const char *where_of(const struct sb_jobctx *c, const char *name, char *buf, unsigned len)
+static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
+			    unsigned len)
 {
-	const struct sb_optsrc *s = sb_job_src(c, name);
+	const struct sb_optsrc *s = sb_job_src(c, o);
 	if (s->file)
 		return sb_ini_where(buf, len, s->file, s->line);
 	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
 }
 
 /* the value as written, or the default marked as such */
-static void written(const struct sb_jobctx *c, const char *name, char *buf, size_t len)
+static void written(const struct sb_jobctx *c, const struct sb_option *o, char *buf, size_t len)
 {
-	const struct sb_optsrc *s = sb_job_src(c, name);
-	const struct sb_option *o = sb_option_find(name);
+	const struct sb_optsrc *s = sb_job_src(c, o);
 	if (s->file)
-		snprintf(buf, len, "%s=%s", name, s->raw);
+		snprintf(buf, len, "%s=%s", o->name, s->raw);
 	else
-		snprintf(buf, len, "%s=%s (default)", name, o->def ? o->def : "0");
+		snprintf(buf, len, "%s=%s (default)", o->name, o->def ? o->def : "0");
 }
 
 /* the option that decides direction d's block sizes */
-static const char *bs_option(const struct sb_jobctx *c, enum sb_ddir d)
+static const struct sb_option *bs_option(const struct sb_jobctx *c, enum sb_ddir d)
 {
 	if (c->spec.bssplit_n[d])
-		return "bssplit";
-	return is_set(c, "bsrange") ? "bsrange" : "bs";
-}
-
-static void resolve(struct sb_jobctx *c)
-{
-	struct sb_jobspec *s = &c->spec;
-	for (unsigned d = 0; d < SB_DDIR_N; d++) {
-		if (s->bssplit_n[d]) {
-			s->bs_min[d] = s->bs_max[d] = s->bssplit[d][0].bs;
-			for (unsigned i = 1; i < s->bssplit_n[d]; i++) {
-				if (s->bssplit[d][i].bs < s->bs_min[d])
-					s->bs_min[d] = s->bssplit[d][i].bs;
-				if (s->bssplit[d][i].bs > s->bs_max[d])
-					s->bs_max[d] = s->bssplit[d][i].bs;
-			}
-		} else if (!is_set(c, "bsrange")) {
-			s->bs_min[d] = s->bs_max[d] = s->bs[d];
-		}
-	}
-	/* fio: the most completions reaped at once defaults to the fewest
-	 * waited for, so a full queue is topped up one I/O at a time */
-	if (!s->iodepth_batch_complete_max)
-		s->iodepth_batch_complete_max = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
+		return SB_OPT(bssplit);
+	return is_set(c, SB_OPT(bs_min)) ? SB_OPT(bs_min) : SB_OPT(bs);
 }
 
 static unsigned check_bs_size(const struct sb_jobctx *c)
@@ -85,13 +63,13 @@ static unsigned check_bs_size(const struct sb_jobctx *c)
 	for (unsigned d = 0; d < SB_DDIR_N; d++) {
 		if (!sb_spec_does(s, d) || s->bs_max[d] <= s->size)
 			continue;
-		const char *opt = bs_option(c, d);
+		const struct sb_option *opt = bs_option(c, d);
 		written(c, opt, w, sizeof(w));
 		sb_size_str(s->bs_max[d], a, sizeof(a));
 		sb_size_str(s->size, b, sizeof(b));
-		sb_err(where_of(c, is_set(c, opt) ? opt : "size", where, sizeof(where)),
+		sb_err(where_of(c, is_set(c, opt) ? opt : SB_OPT(size), where, sizeof(where)),
 		       "%s: block size %s is larger than size=%s (%s): use a block size of at most "
-		       "the size, or a larger size", w, a, sb_job_src(c, "size")->raw, b);
+		       "the size, or a larger size", w, a, sb_job_src(c, SB_OPT(size))->raw, b);
 		return 1;
 	}
 	return 0;
@@ -115,8 +93,8 @@ static unsigned check_direct(const struct sb_jobctx *c)
 	if (!s->direct)
 		return 0;
 	if (s->offset % DIRECT_ALIGN) {
-		written(c, "offset", w, sizeof(w));
-		sb_err(where_of(c, "offset", where, sizeof(where)), "%s: offset %llu is not a multiple "
+		written(c, SB_OPT(offset), w, sizeof(w));
+		sb_err(where_of(c, SB_OPT(offset), where, sizeof(where)), "%s: offset %llu is not a multiple "
 		       "of %u bytes, which direct=1 (O_DIRECT) needs: use a multiple of %u such as 4k, "
 		       "or direct=0", w, (unsigned long long)s->offset, DIRECT_ALIGN, DIRECT_ALIGN);
 		return 1;
@@ -125,9 +103,9 @@ static unsigned check_direct(const struct sb_jobctx *c)
 		uint64_t bad = sb_spec_does(s, d) ? misaligned(s, d) : 0;
 		if (!bad)
 			continue;
-		const char *opt = bs_option(c, d);
+		const struct sb_option *opt = bs_option(c, d);
 		written(c, opt, w, sizeof(w));
-		sb_err(where_of(c, is_set(c, opt) ? opt : "direct", where, sizeof(where)),
+		sb_err(where_of(c, is_set(c, opt) ? opt : SB_OPT(direct), where, sizeof(where)),
 		       "%s: block size %llu is not a multiple of %u bytes, which direct=1 (O_DIRECT) "
 		       "needs: use a multiple of %u such as 4k, or direct=0", w,
 		       (unsigned long long)bad, DIRECT_ALIGN, DIRECT_ALIGN);
@@ -138,7 +116,7 @@ static unsigned check_direct(const struct sb_jobctx *c)
 
 static unsigned check_rwmix(const struct sb_jobctx *c)
 {
-	const struct sb_optsrc *r = sb_job_src(c, "rwmixread"), *w = sb_job_src(c, "rwmixwrite");
+	const struct sb_optsrc *r = sb_job_src(c, SB_OPT(rwmixread)), *w = sb_job_src(c, SB_OPT_INV(rwmixread));
 	char where[512];
 	if (!r->file || !w->file)
 		return 0;
@@ -158,15 +136,15 @@ static unsigned check_depth(const struct sb_jobctx *c)
 	char where[512];
 	unsigned nerr = 0;
 	if (s->iodepth_batch_complete_min > s->iodepth) {
-		sb_err(where_of(c, "iodepth_batch_complete_min", where, sizeof(where)),
+		sb_err(where_of(c, SB_OPT(iodepth_batch_complete_min), where, sizeof(where)),
 		       "iodepth_batch_complete_min=%u is larger than iodepth=%u: expected 0 to %u",
 		       s->iodepth_batch_complete_min, s->iodepth, s->iodepth);
 		nerr++;
 	}
-	if (is_set(c, "iodepth_batch_complete_max") &&
+	if (is_set(c, SB_OPT(iodepth_batch_complete_max)) &&
 	    (s->iodepth_batch_complete_max < s->iodepth_batch_complete_min ||
 	     s->iodepth_batch_complete_max > s->iodepth)) {
-		sb_err(where_of(c, "iodepth_batch_complete_max", where, sizeof(where)),
+		sb_err(where_of(c, SB_OPT(iodepth_batch_complete_max), where, sizeof(where)),
 		       "iodepth_batch_complete_max=%u: expected from iodepth_batch_complete_min (%u) "
 		       "to iodepth (%u)", s->iodepth_batch_complete_max,
 		       s->iodepth_batch_complete_min, s->iodepth);
@@ -180,14 +158,14 @@ static unsigned check_time(struct sb_jobctx *c)
 	struct sb_jobspec *s = &c->spec;
 	char where[512];
 	if (s->thinktime_spin_us > s->thinktime_us) {
-		sb_err(where_of(c, "thinktime_spin", where, sizeof(where)),
+		sb_err(where_of(c, SB_OPT(thinktime_spin_us), where, sizeof(where)),
 		       "thinktime_spin=%s is longer than thinktime=%s: expected at most thinktime",
-		       sb_job_src(c, "thinktime_spin")->raw,
-		       is_set(c, "thinktime") ? sb_job_src(c, "thinktime")->raw : "0");
+		       sb_job_src(c, SB_OPT(thinktime_spin_us))->raw,
+		       is_set(c, SB_OPT(thinktime_us)) ? sb_job_src(c, SB_OPT(thinktime_us))->raw : "0");
 		return 1;
 	}
 	if (s->time_based && !s->runtime_us) {
-		sb_warn(where_of(c, "time_based", where, sizeof(where)),
+		sb_warn(where_of(c, SB_OPT(time_based), where, sizeof(where)),
 			"time_based has no effect without runtime= (job '%s' stops when its I/O is "
 			"done)", s->name);
 		s->time_based = false;
@@ -202,8 +180,8 @@ static unsigned check_trim(const struct sb_jobctx *c)
 	char where[512], w[300];
 	if (!(c->spec.rw & SB_RW_TRIM))
 		return 0;
-	written(c, "rw", w, sizeof(w));
-	sb_err(where_of(c, "rw", where, sizeof(where)),
+	written(c, SB_OPT(rw), w, sizeof(w));
+	sb_err(where_of(c, SB_OPT(rw), where, sizeof(where)),
 	       "%s: trim workloads are not supported yet; use read, write, rw (readwrite), "
 	       "randread, randwrite or randrw", w);
 	return 1;
@@ -216,8 +194,8 @@ static unsigned check_hipri(const struct sb_jobctx *c)
 	char where[512], w[300];
 	if (!c->spec.hipri || c->spec.direct || strcmp(c->spec.ioengine, "io_uring"))
 		return 0;
-	written(c, "direct", w, sizeof(w));
-	sb_err(where_of(c, "hipri", where, sizeof(where)),
+	written(c, SB_OPT(direct), w, sizeof(w));
+	sb_err(where_of(c, SB_OPT(hipri), where, sizeof(where)),
 	       "hipri=1 (polled completions) needs direct=1, and the job has %s: set direct=1 or "
 	       "drop hipri=1", w);
 	return 1;
@@ -225,7 +203,7 @@ static unsigned check_hipri(const struct sb_jobctx *c)
 
 unsigned sb_job_validate(struct sb_jobctx *c)
 {
-	resolve(c);
+	sb_spec_derive(&c->spec);
 	return check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
 	       sb_job_validate_ml(c);
 }

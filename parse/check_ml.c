@@ -15,19 +15,19 @@
 #include "parse/ini.h"
 #include "parse/jobparse.h"
 
-#define CAT_CKPT "Checkpoint workload"
-#define CAT_TRAIN "Training workload"
 #define DEFAULT_VOCAB 128256u
 #define SB_ML_MAX_RANKS 65536u /* the bound of ranks= in options.c */
 
-static bool is_set(const struct sb_jobctx *c, const char *name)
+static bool is_set(const struct sb_jobctx *c, const struct sb_option *o)
 {
-	return sb_job_src(c, name)->file != NULL;
+	return sb_job_src(c, o)->file != NULL;
 }
 
-static const char *where_of(const struct sb_jobctx *c, const char *name, char *buf, unsigned len)
+/* where o was set, else (o NULL or not set) the job's [section] line */
+static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
+			    unsigned len)
 {
-	const struct sb_optsrc *s = name ? sb_job_src(c, name) : NULL;
+	const struct sb_optsrc *s = o ? sb_job_src(c, o) : NULL;
 	if (s && s->file)
 		return sb_ini_where(buf, len, s->file, s->line);
 	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
@@ -35,22 +35,24 @@ static const char *where_of(const struct sb_jobctx *c, const char *name, char *b
 
 static const char *wl_name(unsigned wl)
 {
-	return wl == SB_WL_CHECKPOINT ? "checkpoint" : wl == SB_WL_TRAIN ? "train" : "io";
+	const char *name = sb_option_enum_name(SB_OPT(workload), wl);
+	return name ? name : "?";
 }
 
 /* options of one workload given to a job of another */
 static unsigned check_misplaced(const struct sb_jobctx *c)
 {
+	const struct sb_option *rules = SB_OPT(rules);
 	unsigned nerr = 0, wl = c->spec.workload;
 	char where[512];
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		unsigned need;
-		if (!strcmp(o->category, CAT_CKPT))
+		if (o->category == SB_CAT_CKPT)
 			need = SB_WL_CHECKPOINT;
-		else if (!strcmp(o->category, CAT_TRAIN))
+		else if (o->category == SB_CAT_TRAIN)
 			need = SB_WL_TRAIN;
-		else if (!strcmp(o->name, "rules"))
+		else if (o == rules)
 			need = wl == SB_WL_IO ? SB_WL_CHECKPOINT : wl;
 		else
 			continue;
@@ -59,7 +61,7 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 		sb_err(sb_ini_where(where, sizeof(where), c->src[i].file, c->src[i].line),
 		       "%s=%s applies to workload=%s%s, but job '%s' has workload=%s: add workload=%s "
 		       "to the job or remove %s=", o->name, c->src[i].raw, wl_name(need),
-		       !strcmp(o->name, "rules") ? " or train" : "", c->spec.name, wl_name(wl),
+		       o == rules ? " or train" : "", c->spec.name, wl_name(wl),
 		       wl_name(need), o->name);
 		nerr++;
 	}
@@ -67,7 +69,7 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 }
 
 /* "unknown X 'v': expected a, b or c (did you mean 'b'?)" */
-static void unknown_name(const struct sb_jobctx *c, const char *opt, const char *val,
+static void unknown_name(const struct sb_jobctx *c, const struct sb_option *opt, const char *val,
 			 const char *const *names)
 {
 	char where[512], list[256] = "", hint[96] = "";
@@ -83,13 +85,14 @@ static void unknown_name(const struct sb_jobctx *c, const char *opt, const char 
 			snprintf(hint, sizeof(hint), " (did you mean '%s'?)", names[i]);
 		}
 	}
-	sb_err(where_of(c, opt, where, sizeof(where)), "%s=%s: unknown %s; expected %s%s", opt, val,
-	       !strcmp(opt, "model") ? "model" : "training workload", list, hint);
+	sb_err(where_of(c, opt, where, sizeof(where)), "%s=%s: unknown %s; expected %s%s", opt->name,
+	       val, opt == SB_OPT(ml_model) ? "model" : "training workload", list, hint);
 }
 
-static void set_default(const struct sb_jobctx *c, const char *name, unsigned *field, unsigned v)
+static void set_default(const struct sb_jobctx *c, const struct sb_option *o, unsigned *field,
+			unsigned v)
 {
-	if (!is_set(c, name))
+	if (!is_set(c, o))
 		*field = v;
 }
 
@@ -100,11 +103,12 @@ static unsigned resolve_model(struct sb_jobctx *c)
 	char where[512];
 	if (s->ml_model) {
 		if (sb_ml_model_find(s->ml_model, &m)) {
-			unknown_name(c, "model", s->ml_model, sb_ml_model_names());
+			unknown_name(c, SB_OPT(ml_model), s->ml_model, sb_ml_model_names());
 			return 1;
 		}
 	} else {
-		static const char *const need[] = { "hidden", "ffn", "layers", "heads", "kv_heads" };
+		const struct sb_option *need[] = { SB_OPT(ml_hidden), SB_OPT(ml_ffn), SB_OPT(ml_layers),
+						   SB_OPT(ml_heads), SB_OPT(ml_kv_heads) };
 		for (unsigned i = 0; i < 5; i++) {
 			if (is_set(c, need[i]))
 				continue;
@@ -112,23 +116,23 @@ static unsigned resolve_model(struct sb_jobctx *c)
 			       "job '%s': workload=checkpoint needs model= (llama3-8b, llama3-70b, "
 			       "llama3-405b or llama3-1t) or an explicit shape; %s= is missing (give "
 			       "hidden, ffn, layers, heads, kv_heads, and optionally vocab, tp, pp, dp, "
-			       "zero_stage)", s->name, need[i]);
+			       "zero_stage)", s->name, need[i]->name);
 			return 1;
 		}
 		memset(&m, 0, sizeof(m));
 		m.vocab = DEFAULT_VOCAB;
 		m.tp = m.pp = m.dp = 1;
 	}
-	set_default(c, "hidden", &s->ml_hidden, m.hidden);
-	set_default(c, "ffn", &s->ml_ffn, m.ffn);
-	set_default(c, "layers", &s->ml_layers, m.layers);
-	set_default(c, "heads", &s->ml_heads, m.heads);
-	set_default(c, "kv_heads", &s->ml_kv_heads, m.kv_heads);
-	set_default(c, "vocab", &s->ml_vocab, m.vocab);
-	set_default(c, "tp", &s->ml_tp, m.tp);
-	set_default(c, "pp", &s->ml_pp, m.pp);
-	set_default(c, "dp", &s->ml_dp, m.dp);
-	set_default(c, "zero_stage", &s->ml_zero_stage, m.zero_stage);
+	set_default(c, SB_OPT(ml_hidden), &s->ml_hidden, m.hidden);
+	set_default(c, SB_OPT(ml_ffn), &s->ml_ffn, m.ffn);
+	set_default(c, SB_OPT(ml_layers), &s->ml_layers, m.layers);
+	set_default(c, SB_OPT(ml_heads), &s->ml_heads, m.heads);
+	set_default(c, SB_OPT(ml_kv_heads), &s->ml_kv_heads, m.kv_heads);
+	set_default(c, SB_OPT(ml_vocab), &s->ml_vocab, m.vocab);
+	set_default(c, SB_OPT(ml_tp), &s->ml_tp, m.tp);
+	set_default(c, SB_OPT(ml_pp), &s->ml_pp, m.pp);
+	set_default(c, SB_OPT(ml_dp), &s->ml_dp, m.dp);
+	set_default(c, SB_OPT(ml_zero_stage), &s->ml_zero_stage, m.zero_stage);
 	return 0;
 }
 
@@ -156,40 +160,41 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 		return 1;
 	spec_shape(s, &m);
 	if (sb_ml_shape_check(&m, err, sizeof(err))) {
-		const char *at = s->ml_model ? "model" : "hidden";
+		const struct sb_option *at = s->ml_model ? SB_OPT(ml_model) : SB_OPT(ml_hidden);
 		if (!strncmp(err, "tp=", 3)) /* tp*pp*dp: the last of them given */
-			at = is_set(c, "dp") ? "dp" : is_set(c, "pp") ? "pp" : "tp";
+			at = is_set(c, SB_OPT(ml_dp)) ? SB_OPT(ml_dp) : is_set(c, SB_OPT(ml_pp)) ?
+			     SB_OPT(ml_pp) : SB_OPT(ml_tp);
 		sb_err(where_of(c, at, where, sizeof(where)),
 		       "job '%s': model shape: %s", s->name, err);
 		return 1;
 	}
-	if (!is_set(c, "ranks") && sb_ml_world(&m) > SB_ML_MAX_RANKS) {
-		sb_err(where_of(c, s->ml_model ? "model" : "tp", where, sizeof(where)),
+	if (!is_set(c, SB_OPT(ranks)) && sb_ml_world(&m) > SB_ML_MAX_RANKS) {
+		sb_err(where_of(c, s->ml_model ? SB_OPT(ml_model) : SB_OPT(ml_tp), where, sizeof(where)),
 		       "job '%s': ranks= defaults to tp*pp*dp = %u*%u*%u = %u, more than the %u rank "
 		       "threads storbench runs: set subset and ranks= (at most %u) to write that "
 		       "fraction of the checkpoint, or lower tp=, pp= or dp=", s->name, m.tp, m.pp,
 		       m.dp, sb_ml_world(&m), SB_ML_MAX_RANKS, SB_ML_MAX_RANKS);
 		return 1;
 	}
-	if (!is_set(c, "ranks"))
+	if (!is_set(c, SB_OPT(ranks)))
 		s->ranks = sb_ml_world(&m);
 	if (sb_ml_check_ranks(&m, s->ranks, s->subset, err, sizeof(err))) {
-		sb_err(where_of(c, "ranks", where, sizeof(where)), "job '%s': %s", s->name, err);
+		sb_err(where_of(c, SB_OPT(ranks), where, sizeof(where)), "job '%s': %s", s->name, err);
 		return 1;
 	}
 	if (!(s->checkpoint_scale > 0)) {
-		sb_err(where_of(c, "checkpoint_scale", where, sizeof(where)),
+		sb_err(where_of(c, SB_OPT(checkpoint_scale), where, sizeof(where)),
 		       "checkpoint_scale=%g: expected a factor above 0 and at most 1, e.g. 0.001",
 		       s->checkpoint_scale);
 		return 1;
 	}
 	if (!s->num_checkpoints_write) {
-		sb_err(where_of(c, "num_checkpoints_write", where, sizeof(where)),
+		sb_err(where_of(c, SB_OPT(num_checkpoints_write), where, sizeof(where)),
 		       "num_checkpoints_write=0: a checkpoint job writes at least 1 checkpoint");
 		return 1;
 	}
 	if (s->num_checkpoints_read > s->num_checkpoints_write) {
-		sb_err(where_of(c, "num_checkpoints_read", where, sizeof(where)),
+		sb_err(where_of(c, SB_OPT(num_checkpoints_read), where, sizeof(where)),
 		       "num_checkpoints_read=%u is more than the %u checkpoints written "
 		       "(num_checkpoints_write): read at most %u, or write more",
 		       s->num_checkpoints_read, s->num_checkpoints_write, s->num_checkpoints_write);
@@ -207,25 +212,25 @@ static unsigned resolve_train(struct sb_jobctx *c)
 	w.batch_size = w.read_threads = w.epochs = 1;
 	w.au_required_pct = 90.0;
 	if (s->train_model && sb_ml_workload_find(s->train_model, &w)) {
-		unknown_name(c, "train_model", s->train_model, sb_ml_workload_names());
+		unknown_name(c, SB_OPT(train_model), s->train_model, sb_ml_workload_names());
 		return 1;
 	}
-	set_default(c, "dataset_files", &s->dataset_files, w.ds.files);
-	set_default(c, "samples_per_file", &s->samples_per_file, w.ds.samples_per_file);
-	set_default(c, "batch_size", &s->batch_size, w.batch_size);
-	set_default(c, "read_threads", &s->read_threads, w.read_threads);
-	set_default(c, "epochs", &s->epochs, w.epochs);
-	if (!is_set(c, "record_length"))
+	set_default(c, SB_OPT(dataset_files), &s->dataset_files, w.ds.files);
+	set_default(c, SB_OPT(samples_per_file), &s->samples_per_file, w.ds.samples_per_file);
+	set_default(c, SB_OPT(batch_size), &s->batch_size, w.batch_size);
+	set_default(c, SB_OPT(read_threads), &s->read_threads, w.read_threads);
+	set_default(c, SB_OPT(epochs), &s->epochs, w.epochs);
+	if (!is_set(c, SB_OPT(record_length)))
 		s->record_length = w.ds.record_length;
-	if (!is_set(c, "record_length_stdev"))
+	if (!is_set(c, SB_OPT(record_length_stdev)))
 		s->record_length_stdev = w.ds.record_stdev;
-	if (!is_set(c, "computation_time"))
+	if (!is_set(c, SB_OPT(computation_time_us)))
 		s->computation_time_us = (uint64_t)(w.compute_h100_s * 1e6 + 0.5);
-	if (!is_set(c, "au_target"))
+	if (!is_set(c, SB_OPT(au_target_pct)))
 		s->au_target_pct = w.au_required_pct;
 	if (!(s->train_scale > 0)) {
 		char where[512];
-		sb_err(where_of(c, "train_scale", where, sizeof(where)),
+		sb_err(where_of(c, SB_OPT(train_scale), where, sizeof(where)),
 		       "train_scale=%g: expected a factor above 0 and at most 1, e.g. 0.01", s->train_scale);
 		return 1;
 	}
@@ -253,8 +258,9 @@ static bool dataset_too_big(const struct sb_jobctx *c)
 	char where[512];
 	if (all < limit)
 		return false;
-	const char *o = is_set(c, "record_length") ? "record_length" :
-			is_set(c, "dataset_files") ? "dataset_files" : "samples_per_file";
+	const struct sb_option *o = is_set(c, SB_OPT(record_length)) ? SB_OPT(record_length) :
+				    is_set(c, SB_OPT(dataset_files)) ? SB_OPT(dataset_files) :
+				    SB_OPT(samples_per_file);
 	sb_err(where_of(c, o, where, sizeof(where)),
 	       "job '%s': dataset_files=%u x samples_per_file=%u x record_length=%.17g bytes "
 	       "(record_length_stdev=%g: samples up to %.17g bytes) is %s of more than 2^63 bytes "
@@ -271,15 +277,16 @@ static unsigned check_train(struct sb_jobctx *c)
 	if (resolve_train(c))
 		return 1;
 	if (!s->dataset_files || !s->samples_per_file || !s->batch_size || !s->epochs) {
-		const char *o = !s->dataset_files ? "dataset_files" : !s->samples_per_file ?
-				"samples_per_file" : !s->batch_size ? "batch_size" : "epochs";
+		const struct sb_option *o = !s->dataset_files ? SB_OPT(dataset_files) :
+					    !s->samples_per_file ? SB_OPT(samples_per_file) :
+					    !s->batch_size ? SB_OPT(batch_size) : SB_OPT(epochs);
 		sb_err(where_of(c, o, where, sizeof(where)), "job '%s': workload=train needs %s of at "
 		       "least 1 (or train_model=unet3d, resnet50 or cosmoflow for DLIO's shapes)",
-		       s->name, o);
+		       s->name, o->name);
 		return 1;
 	}
 	if (!(s->record_length >= 1)) {
-		sb_err(where_of(c, "record_length", where, sizeof(where)), "job '%s': workload=train "
+		sb_err(where_of(c, SB_OPT(record_length), where, sizeof(where)), "job '%s': workload=train "
 		       "needs record_length= of at least 1 byte per sample (or train_model=...)", s->name);
 		return 1;
 	}
@@ -288,7 +295,7 @@ static unsigned check_train(struct sb_jobctx *c)
 	size_t steps = sb_ml_steps_per_epoch(s->dataset_files, s->samples_per_file, s->batch_size,
 					     s->accelerators);
 	if (steps < 2) {
-		sb_err(where_of(c, "dataset_files", where, sizeof(where)),
+		sb_err(where_of(c, SB_OPT(dataset_files), where, sizeof(where)),
 		       "job '%s': %u files x %u samples make %zu step(s) per epoch with batch_size=%u "
 		       "and accelerators=%u; AU needs at least 2 (the first step is not counted): "
 		       "raise dataset_files or lower batch_size", s->name, s->dataset_files,

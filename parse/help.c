@@ -95,13 +95,12 @@ static void fmt_split(const struct sb_option *o, const struct sb_jobspec *s, cha
 /* percentile lists and distributions */
 static void fmt_float(const struct sb_option *o, const struct sb_jobspec *s, char *buf, size_t len)
 {
-	static const char *const dn[] = { "random", "zipf", "pareto", "normal" };
 	if (o->type == SB_OT_DIST) {
 		enum sb_dist d = *FIELD(s, o->off, enum sb_dist);
 		if (d == SB_DIST_RANDOM)
-			snprintf(buf, len, "random");
+			snprintf(buf, len, "%s", sb_dist_name(d));
 		else
-			snprintf(buf, len, "%s:%g", dn[d], *FIELD(s, o->off2, double));
+			snprintf(buf, len, "%s:%g", sb_dist_name(d), *FIELD(s, o->off2, double));
 		return;
 	}
 	size_t n = 0;
@@ -169,13 +168,13 @@ static void print_names(FILE *f, const struct sb_option *o, const char *q)
 }
 
 /* categories in table order, each once */
-static unsigned categories(const char *cat[], unsigned max)
+static unsigned categories(enum sb_opt_cat cat[], unsigned max)
 {
 	unsigned n = 0;
 	for (unsigned i = 0; i < sb_options_count(); i++) {
-		const char *c = sb_option_at(i)->category;
+		enum sb_opt_cat c = sb_option_at(i)->category;
 		unsigned k = 0;
-		while (k < n && strcmp(cat[k], c))
+		while (k < n && cat[k] != c)
 			k++;
 		if (k == n && n < max)
 			cat[n++] = c;
@@ -195,7 +194,7 @@ static void cmdhelp_one(FILE *f, const struct sb_option *o)
 	fprintf(f, "  accepts:  %s\n", acc);
 	if (o->type == SB_OT_SIZE || o->type == SB_OT_SIZE_SPLIT)
 		fprintf(f, "  bounds:   at least %lld\n", (long long)o->min);
-	fprintf(f, "  category: %s\n", o->category);
+	fprintf(f, "  category: %s\n", sb_opt_cat_name(o->category));
 	for (const struct sb_opt_enum *e = o->enums; e && e->name; e++)
 		fprintf(f, "    %-10s %s\n", e->name, e->help);
 }
@@ -217,13 +216,13 @@ int sb_cmdhelp(FILE *f, const char *opt)
 			sb_err("--cmdhelp", "unknown option '%s' (--cmdhelp lists them all)", opt);
 		return -ENOENT;
 	}
-	const char *cat[32];
-	unsigned nc = categories(cat, 32);
+	enum sb_opt_cat cat[SB_CAT_N];
+	unsigned nc = categories(cat, SB_CAT_N);
 	for (unsigned c = 0; c < nc; c++) {
-		fprintf(f, "%s%s:\n", c ? "\n" : "", cat[c]);
+		fprintf(f, "%s%s:\n", c ? "\n" : "", sb_opt_cat_name(cat[c]));
 		for (unsigned i = 0; i < sb_options_count(); i++) {
 			const struct sb_option *o = sb_option_at(i);
-			if (strcmp(o->category, cat[c]))
+			if (o->category != cat[c])
 				continue;
 			fprintf(f, "  %-28s %-13s %s\n", o->name, sb_opt_type_name(o->type), o->help);
 		}
@@ -233,14 +232,14 @@ int sb_cmdhelp(FILE *f, const char *opt)
 
 void sb_options_markdown(FILE *f)
 {
-	const char *cat[32];
-	unsigned nc = categories(cat, 32);
+	enum sb_opt_cat cat[SB_CAT_N];
+	unsigned nc = categories(cat, SB_CAT_N);
 	for (unsigned c = 0; c < nc; c++) {
 		fprintf(f, "### %s\n\n| Option | Type | Unit | Default | Description |\n|---|---|---|---|---|\n",
-			cat[c]);
+			sb_opt_cat_name(cat[c]));
 		for (unsigned i = 0; i < sb_options_count(); i++) {
 			const struct sb_option *o = sb_option_at(i);
-			if (strcmp(o->category, cat[c]))
+			if (o->category != cat[c])
 				continue;
 			fprintf(f, "| ");
 			print_names(f, o, "`");

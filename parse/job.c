@@ -81,7 +81,7 @@ static unsigned apply_kv(struct sb_joblist *jl, struct sb_jobctx *c, const struc
 static unsigned apply_section(struct sb_joblist *jl, struct sb_jobctx *c,
 			      const struct sb_ini_section *sec)
 {
-	const struct sb_option *kb = sb_option_find("kb_base");
+	const struct sb_option *kb = SB_OPT(kb_base);
 	unsigned nerr = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		for (unsigned k = 0; k < sec->nkv; k++) {
@@ -128,7 +128,7 @@ static unsigned convert_job(struct sb_joblist *jl, const struct sb_jobctx *g,
 	nerr += sb_job_validate(c);
 	for (unsigned i = 0; i < SB_OPT_MAX; i++)
 		c->spec.loc[i] = (struct sb_optloc){ c->src[i].file, c->src[i].line };
-	*wf = *sb_job_src(c, "wait_for");
+	*wf = *sb_job_src(c, SB_OPT(wait_for));
 	if (push_job(jl, &c->spec)) {
 		sb_spec_release(&c->spec);
 		sb_err(where, "out of memory");

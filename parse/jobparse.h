@@ -26,8 +26,8 @@ unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char
  * returns the number of errors reported */
 struct sb_ini;
 unsigned sb_job_convert(struct sb_joblist *jl, struct sb_ini *ini, const char *what);
-/* the source of the option with this name (never NULL name) */
-const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const char *name);
+/* where option o (a row of the table: SB_OPT(field)) was set */
+const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_option *o);
 /* The ML workload options (check_ml.c): resolves model=/train_model= into
  * the spec, reports each error, returns their count. */
 unsigned sb_job_validate_ml(struct sb_jobctx *c);

@@ -196,6 +196,17 @@ struct sb_jobspec {
 	 * also applies before each sweep repetition */
 	unsigned sweep_metric;      /* enum sb_sweep_metric: ranking of sweep points */
 
+	/* appended: DERIVED by the parser's fix-up pass (sb_spec_derive,
+	 * parse/derive.c); no option sets them, and nothing downstream works
+	 * them out again.  The same pass resolves bs_min/bs_max above (each
+	 * direction's smallest and largest block size, whether bs, bsrange or
+	 * bssplit gave them) and iodepth_batch_complete_max (fio's default:
+	 * iodepth_batch_complete_min, at least 1; never 0 after parsing). */
+	uint64_t bs_lo;             /* derived: smallest block size of the directions the job
+				     * does (4096 when none): the unit of its offsets */
+	uint64_t bs_hi;             /* derived: largest I/O the job can issue (4096 when none):
+				     * the size of each I/O buffer */
+
 	/* appended: where each option was set, by option-table index (file
 	 * NULL: the default), so that checks after parsing (run/files.c) name
 	 * file:line; read it with sb_spec_where() */
@@ -205,10 +216,12 @@ struct sb_jobspec {
 	} loc[SB_OPT_MAX];
 };
 
-/* "file:line" where option opt of s was set, else the job's [section]
+/* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.
  * Defined in parse/optset.c. */
-const char *sb_spec_where(const struct sb_jobspec *s, const char *opt, char *buf, unsigned len);
+struct sb_option; /* a row of the option table: SB_OPT(field), parse/options.h */
+const char *sb_spec_where(const struct sb_jobspec *s, const struct sb_option *o, char *buf,
+			  unsigned len);
 
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };

@@ -67,7 +67,7 @@ static int set_enum(const struct sb_option *o, struct sb_jobspec *s, const char 
 	}
 	char acc[SB_VERR_LEN - 64];
 	sb_option_accepts(o, acc, sizeof(acc));
-	if (!strcmp(o->name, "rw") && strchr(val, ':'))
+	if (o == SB_OPT(rw) && strchr(val, ':'))
 		snprintf(err, SB_VERR_LEN, "fio's ':N' offset modifier is not supported by storbench; "
 			 "expected %.150s", acc);
 	else
@@ -331,9 +331,9 @@ int sb_spec_copy(struct sb_jobspec *dst, const struct sb_jobspec *src)
 	return rc;
 }
 
-const char *sb_spec_where(const struct sb_jobspec *s, const char *opt, char *buf, unsigned len)
+const char *sb_spec_where(const struct sb_jobspec *s, const struct sb_option *o, char *buf,
+			  unsigned len)
 {
-	const struct sb_option *o = sb_option_find(opt);
 	const struct sb_optloc *l = o ? &s->loc[sb_option_index(o)] : NULL;
 	if (l && l->file)
 		return sb_ini_where(buf, len, l->file, l->line);

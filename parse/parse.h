@@ -22,6 +22,11 @@ int sb_parse_cmdline_jobs(char *const *args, int nargs, struct sb_joblist *jl);
  * exists and comes earlier, group ids are assigned, etc. */
 int sb_joblist_finish(struct sb_joblist *jl);
 void sb_joblist_free(struct sb_joblist *jl);
+/* The fix-up pass, run on every job once its options are set: fills the
+ * fields jobspec.h marks as derived (block-size bounds, bs_lo/bs_hi,
+ * iodepth_batch_complete_max's default).  Idempotent; tests that build a
+ * spec by hand call it as the parser does. */
+void sb_spec_derive(struct sb_jobspec *s);
 
 /* --cmdhelp: every option (opt == NULL), or one option in full. Returns
  * -ENOENT (with "did you mean") for an unknown option. */

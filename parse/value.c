@@ -409,16 +409,23 @@ static int dist_check(enum sb_dist d, double v, char *err)
 	return -EINVAL;
 }
 
+/* the distributions' names and fio's default parameters, by enum sb_dist */
+static const struct {
+	const char *name;
+	enum sb_dist d;
+	double def;
+} dists[] = {
+	{ "random", SB_DIST_RANDOM, 0 }, { "zipf", SB_DIST_ZIPF, 1.1 },
+	{ "pareto", SB_DIST_PARETO, 0.2 }, { "normal", SB_DIST_NORMAL, 0 },
+};
+
+const char *sb_dist_name(enum sb_dist d)
+{
+	return (unsigned)d < sizeof(dists) / sizeof(dists[0]) ? dists[d].name : NULL;
+}
+
 int sb_parse_distribution(const char *s, enum sb_dist *dist, double *param, char *err)
 {
-	static const struct {
-		const char *name;
-		enum sb_dist d;
-		double def;
-	} dists[] = {
-		{ "random", SB_DIST_RANDOM, 0 }, { "zipf", SB_DIST_ZIPF, 1.1 },
-		{ "pareto", SB_DIST_PARETO, 0.2 }, { "normal", SB_DIST_NORMAL, 0 },
-	};
 	const char *p = skip_ws(s);
 	size_t n = strcspn(p, ":");
 	for (unsigned i = 0; i < sizeof(dists) / sizeof(dists[0]); i++) {

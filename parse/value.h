@@ -42,6 +42,8 @@ int sb_parse_pctl_list(const char *s, double *out, unsigned max, unsigned *n, ch
 /* random | zipf[:theta] | pareto[:h] | normal[:sigma] with fio's defaults
  * (zipf 1.1, pareto 0.2, normal 0) and bounds */
 int sb_parse_distribution(const char *s, enum sb_dist *dist, double *param, char *err);
+/* "random", "zipf", "pareto", "normal"; NULL for no such value */
+const char *sb_dist_name(enum sb_dist d);
 
 /* human form of a byte count: "4 KiB", "1.5 MiB", "512 B" */
 void sb_size_str(uint64_t bytes, char *buf, size_t len);

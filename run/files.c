@@ -19,6 +19,7 @@
 #include "os/blkdev.h"
 #include "os/mounts.h"
 #include "os/scratch.h"
+#include "parse/options.h"
 
 static char sysroot[PATH_MAX];
 
@@ -202,7 +203,7 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		uint64_t have;
 		r = existing_size(lf, &have);
 		char where[512];
-		sb_spec_where(s, "filename", where, sizeof(where));
+		sb_spec_where(s, SB_OPT(filename), where, sizeof(where));
 		if (r) {
 			sb_err(where, "job %s: cannot get the size of %s: %s", s->name, lf->path,
 			       strerror(-r));
@@ -416,16 +417,17 @@ static int check_space(const struct sb_layout *lay)
 	return 0;
 }
 
-static int check_multiple(const struct sb_jobspec *s, const char *path, const char *opt,
-			  uint64_t v, unsigned lbs)
+/* dir: the direction, named after bs ("bs (read)=..."), or NULL */
+static int check_multiple(const struct sb_jobspec *s, const char *path, const struct sb_option *o,
+			  const char *dir, uint64_t v, unsigned lbs)
 {
 	if (v % lbs == 0)
 		return 0;
-	char where[512], key[32]; /* opt: "offset", "bs (read)", ... */
-	snprintf(key, sizeof(key), "%.*s", (int)strcspn(opt, " "), opt);
-	sb_err(sb_spec_where(s, key, where, sizeof(where)), "job %s: %s=%" PRIu64 ": direct=1 "
+	char where[512];
+	sb_err(sb_spec_where(s, o, where, sizeof(where)), "job %s: %s%s%s%s=%" PRIu64 ": direct=1 "
 	       "needs it to be a multiple of the logical block size of %s (%u bytes): use a "
-	       "multiple of %u, or direct=0", s->name, opt, v, path, lbs, lbs);
+	       "multiple of %u, or direct=0", s->name, o->name, dir ? " (" : "", dir ? dir : "",
+	       dir ? ")" : "", v, path, lbs, lbs);
 	return -EINVAL;
 }
 
@@ -433,19 +435,17 @@ static int check_direct(const struct sb_jobspec *s, const char *path)
 {
 	static const char *const dn[SB_DDIR_N] = { "read", "write", "trim" };
 	unsigned lbs = sb_os_logical_block_size(path);
-	int r = check_multiple(s, path, "offset", s->offset, lbs);
+	int r = check_multiple(s, path, SB_OPT(offset), NULL, s->offset, lbs);
 	for (int d = 0; d < SB_DDIR_N && !r; d++) {
-		char opt[32];
 		if (!sb_spec_does(s, (enum sb_ddir)d))
 			continue;
-		snprintf(opt, sizeof(opt), "bs (%s)", dn[d]);
-		r = check_multiple(s, path, opt, s->bs[d], lbs);
+		r = check_multiple(s, path, SB_OPT(bs), dn[d], s->bs[d], lbs);
 		if (!r && s->bs_min[d] != s->bs_max[d])
-			r = check_multiple(s, path, "bsrange", s->bs_min[d], lbs);
+			r = check_multiple(s, path, SB_OPT(bs_min), NULL, s->bs_min[d], lbs);
 		for (unsigned i = 0; i < s->bssplit_n[d] && !r; i++)
-			r = check_multiple(s, path, "bssplit", s->bssplit[d][i].bs, lbs);
+			r = check_multiple(s, path, SB_OPT(bssplit), NULL, s->bssplit[d][i].bs, lbs);
 		if (!r && s->blockalign[d])
-			r = check_multiple(s, path, "blockalign", s->blockalign[d], lbs);
+			r = check_multiple(s, path, SB_OPT(blockalign), NULL, s->blockalign[d], lbs);
 	}
 	return r;
 }

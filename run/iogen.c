@@ -98,28 +98,22 @@ static int setup_files(struct sb_iogen *g)
 static void setup_sizes(struct sb_iogen *g)
 {
 	const struct sb_jobspec *s = g->spec;
-	g->unit = UINT64_MAX;
+	g->unit = s->bs_lo; /* derived by the parser, as bs_min[] */
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		if (!sb_spec_does(s, (enum sb_ddir)d))
 			continue;
-		uint64_t mn = s->bs_min[d] ? s->bs_min[d] : s->bs[d];
+		uint64_t mn = s->bs_min[d];
 		uint64_t cum = 0;
 		double acc = 0;
 		for (unsigned i = 0; i < s->bssplit_n[d]; i++) {
-			if (s->bssplit[d][i].bs < mn)
-				mn = s->bssplit[d][i].bs;
 			acc += s->bssplit[d][i].pct;
 			cum = (uint64_t)(acc / 100.0 * 4294967296.0 + 0.5);
 			g->bss_cum[d][i] = cum;
 		}
 		if (s->bssplit_n[d])
 			g->bss_cum[d][s->bssplit_n[d] - 1] = 1ull << 32;
-		if (mn && mn < g->unit)
-			g->unit = mn;
 		g->align[d] = s->blockalign[d] ? s->blockalign[d] : mn;
 	}
-	if (g->unit == UINT64_MAX || !g->unit)
-		g->unit = 4096;
 	for (int d = 0; d < SB_DDIR_N; d++)
 		if (!g->align[d])
 			g->align[d] = g->unit;

@@ -284,7 +284,7 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 		.depth = t->etd.iodepth,
 		.batch = s->iodepth_batch_submit ? s->iodepth_batch_submit : t->etd.iodepth,
 		.cmin = s->iodepth_batch_complete_min,
-		.cmax = s->iodepth_batch_complete_max ? s->iodepth_batch_complete_max : t->etd.iodepth,
+		.cmax = s->iodepth_batch_complete_max, /* resolved by the parser (fio's rule) */
 		.nfree = t->etd.nios,
 		.more = true,
 	};

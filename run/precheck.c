@@ -15,6 +15,7 @@
 #include "run/precheck.h"
 #include "run/thread.h"
 #include "lib/log.h"
+#include "parse/options.h"
 
 static const char *job_where(const struct sb_jobspec *s, char *buf, size_t len)
 {
@@ -51,7 +52,8 @@ int sb_precheck_logs(const struct sb_joblist *jl)
 {
 	for (size_t j = 0; j < jl->njobs; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];
-		const char *opt[3] = { "write_bw_log", "write_iops_log", "write_lat_log" };
+		const char *opt[3] = { SB_OPT(write_bw_log)->name, SB_OPT(write_iops_log)->name,
+				       SB_OPT(write_lat_log)->name };
 		const char *val[3] = { s->write_bw_log, s->write_iops_log, s->write_lat_log };
 		for (int k = 0; k < 3; k++) {
 			char dir[PATH_MAX], where[PATH_MAX + 64];

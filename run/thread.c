@@ -17,27 +17,13 @@
 
 atomic_int sb_run_stop_flag;
 
-static uint64_t max_bs(const struct sb_jobspec *s)
-{
-	uint64_t m = 0;
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		if (!sb_spec_does(s, (enum sb_ddir)d))
-			continue;
-		m = s->bs[d] > m ? s->bs[d] : m;
-		m = s->bs_max[d] > m ? s->bs_max[d] : m;
-		for (unsigned i = 0; i < s->bssplit_n[d]; i++)
-			m = s->bssplit[d][i].bs > m ? s->bssplit[d][i].bs : m;
-	}
-	return m ? m : 4096;
-}
-
 /* one aligned allocation for all io buffers, filled with non-zero data */
 #define SB_HUGE_PAGE (2u << 20)
 
 static int setup_buffers(struct sb_thread *t)
 {
 	struct sb_engine_td *e = &t->etd;
-	e->buf_per_io = (max_bs(t->spec) + 4095) & ~4095ull;
+	e->buf_per_io = (t->spec->bs_hi + 4095) & ~4095ull; /* bs_hi: derived by the parser */
 	e->buf_len = e->buf_per_io * e->iodepth;
 	/* 2 MiB and up: ask for transparent huge pages.  Physically contiguous
 	 * buffers make a large direct I/O a few segments instead of one per 4 KiB

@@ -30,6 +30,7 @@
 #include "lib/timeutil.h"
 #include "os/scratch.h"
 #include "parse/sweep.h"
+#include "parse/options.h"
 
 #define SWEEP_MMAP_THRESHOLD (128 * 1024) /* glibc's initial value */
 
@@ -342,7 +343,7 @@ static void drop_caches(struct ctx *c)
 	}
 	c->sr->caches = -1;
 	if (!c->drop_warned && c->drop_asked) /* the default's failure is only noted in the report */
-		sb_warn("drop_caches", "caches not dropped: %s%s; results may be cached", why,
+		sb_warn(SB_OPT(drop_caches)->name, "caches not dropped: %s%s; results may be cached", why,
 			geteuid() ? " (needs root)" : "");
 	c->drop_warned = true;
 }
@@ -350,12 +351,13 @@ static void drop_caches(struct ctx *c)
 /* drop_caches written in the job file (not just its default of 1) */
 static bool drop_asked(const struct sb_joblist *jl)
 {
+	const char *name = SB_OPT(drop_caches)->name;
 	for (unsigned i = 0; i < jl->nglobal; i++)
-		if (!strcmp(jl->global_opts[i].key, "drop_caches"))
+		if (!strcmp(jl->global_opts[i].key, name))
 			return true;
 	for (size_t j = 0; j < jl->njobs; j++)
 		for (unsigned i = 0; i < jl->jobs[j].nopts; i++)
-			if (!strcmp(jl->jobs[j].opts[i].key, "drop_caches"))
+			if (!strcmp(jl->jobs[j].opts[i].key, name))
 				return true;
 	return false;
 }

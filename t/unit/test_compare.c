@@ -34,7 +34,7 @@ static void spec_init(struct sb_jobspec *s, const char *name, unsigned rw, uint6
 		s->bs[d] = s->bs_min[d] = s->bs_max[d] = bs;
 	s->iodepth = iodepth;
 	s->iodepth_batch_complete_min = 1;
-	s->iodepth_batch_complete_max = iodepth;
+	s->iodepth_batch_complete_max = 1; /* fio's rule: iodepth_batch_complete_min */
 	s->nrfiles = s->numjobs = s->loops = s->thinktime_blocks = 1;
 	s->rwmixread = 50;
 	s->randrepeat = true;
@@ -132,8 +132,8 @@ static void test_diff_rules(void)
 	/* two async engines at different depths: two options */
 	spec_init(&a, "a", SB_RW_READ | SB_RW_RANDOM, 4096, "io_uring", 32);
 	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, NULL), 2);
-	/* depth alone on one async engine: one option, although
-	 * iodepth_batch_complete_max follows it */
+	/* depth alone on one async engine: one option (iodepth_batch_complete_max
+	 * defaults to iodepth_batch_complete_min, not to iodepth) */
 	spec_init(&a, "a", SB_RW_READ | SB_RW_RANDOM, 4096, "libaio", 1);
 	CU_ASSERT_EQUAL(sb_cmp_diff(&a, &b, &opt), 1);
 	CU_ASSERT_STRING_EQUAL(opt, "iodepth");
@@ -492,6 +492,36 @@ static void test_grouping_scales(void)
 	free(sp);
 }
 
+/* the options compared are the table's rows that change what the I/O does:
+ * the same 52 that output/cmpopt.c listed by hand before the table's flags
+ * replaced its list (ML, log and identity options are not compared) */
+static void test_compared_options(void)
+{
+	static const char *const want[] = {
+		"filename", "directory", "nrfiles", "filesize", "size", "io_size", "offset", "rw",
+		"rwmixread", "bs", "blockalign", "numjobs", "thread", "ioengine", "iodepth",
+		"iodepth_batch_submit", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
+		"direct", "fsync", "fdatasync", "end_fsync", "userspace_reap", "fixedbufs",
+		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "runtime",
+		"time_based", "ramp_time", "startdelay", "loops", "group_reporting", "randrepeat",
+		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",
+		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",
+		"percentile_list", "clat_percentiles", "lat_percentiles", "kb_base", "unit_base",
+	};
+	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
+	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = 0;
+		while (k < sb_cmp_nopts() && strcmp(sb_cmp_opt_name(k), want[i]))
+			k++;
+		CU_ASSERT(k < sb_cmp_nopts());
+		qd += k < sb_cmp_nopts() && sb_cmp_opt_qdepth(k);
+	}
+	CU_ASSERT_EQUAL(qd, 4); /* iodepth and the three batch options */
+	CU_ASSERT_STRING_EQUAL(sb_cmp_opt_name(sb_cmp_opt_engine()), "ioengine");
+	CU_ASSERT_PTR_NULL(sb_cmp_opt_name(sb_cmp_nopts()));
+}
+
 static CU_TestInfo tests[] = {
 	{ "diff rules", test_diff_rules },
 	{ "engine-compare sets and ratios", test_engine_sets },
@@ -502,6 +532,7 @@ static CU_TestInfo tests[] = {
 	{ "json comparisons", test_json_comparisons },
 	{ "grouping matches the pairwise rule", test_grouping_matches_rule },
 	{ "grouping of 7680 jobs is not quadratic", test_grouping_scales },
+	{ "compared options are the table's", test_compared_options },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(compare, tests)

@@ -16,6 +16,7 @@
 #include "run/run.h"
 #include "os/mounts.h"
 #include "harness.h"
+#include "parse/parse.h"
 #include "lib/log.h"
 #include "parse/options.h"
 
@@ -44,6 +45,7 @@ static struct sb_jobspec file_spec(const char *engine, unsigned rw, const char *
 static int run1(struct sb_jobspec *s, struct sb_results *res)
 {
 	struct sb_joblist jl = { .jobs = s, .njobs = 1 };
+	sb_spec_derive(s); /* as the parser does */
 	return sb_run(&jl, res);
 }
 
@@ -168,6 +170,8 @@ static void test_free_space_refused(void)
 	s[0] = file_spec("psync", SB_RW_WRITE, other, MB); /* would be laid out first */
 	s[1] = file_spec("psync", SB_RW_READ, p, 1ull << 52);
 	struct sb_joblist jl = { .jobs = s, .njobs = 2 };
+	sb_spec_derive(&s[0]); /* as the parser does */
+	sb_spec_derive(&s[1]);
 	sb_log_capture(log, sizeof(log));
 	int r = sb_run(&jl, &res);
 	sb_log_capture(NULL, 0);
@@ -387,6 +391,8 @@ static void test_group_reporting(void)
 	s[1].group_reporting = true;
 	s[1].rw = SB_RW_WRITE;
 	struct sb_joblist jl = { .jobs = s, .njobs = 2 };
+	sb_spec_derive(&s[0]); /* as the parser does */
+	sb_spec_derive(&s[1]);
 	CU_ASSERT_EQUAL_FATAL(sb_run(&jl, &res), 0);
 	CU_ASSERT_EQUAL_FATAL(res.njobs, 4); /* 3 threads of j0, j1 merged */
 	CU_ASSERT_EQUAL(res.jobs[0].nthreads, 1);

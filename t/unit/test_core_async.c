@@ -6,6 +6,7 @@
 #include "run/run.h"
 #include "run/thread.h"
 #include "harness.h"
+#include "parse/parse.h"
 
 struct sb_jobspec sb_test_default_spec(void);
 
@@ -93,6 +94,7 @@ static void run_fake(struct sb_jobspec *s, struct sb_thread *t)
 	t->wait_job = -1;
 	left[0] = 1;
 	sb_run_clear_stop();
+	sb_spec_derive(s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_thread_setup(t, &jf), 0);
 	sb_thread_main(t);
 }
@@ -157,6 +159,7 @@ static void test_async_io_error_stops_job(void)
 		t.ops = &fake_ops;
 		t.sync = &sy;
 		t.wait_job = -1;
+		sb_spec_derive(&s); /* as the parser does */
 		CU_ASSERT_EQUAL_FATAL(sb_thread_setup(&t, &jf), 0);
 		sb_thread_main(&t);
 	}

@@ -6,6 +6,7 @@
 
 #include "run/iogen.h"
 #include "harness.h"
+#include "parse/parse.h"
 
 struct sb_jobspec sb_test_default_spec(void);
 
@@ -33,6 +34,7 @@ static void test_seq_covers_once(void)
 	uint64_t expect = 8192;
 	unsigned n = 0;
 	set_files(1, 8192, 1024 * KB);
+	sb_spec_derive(&s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_iogen_init(&g, &s, files, 1, 1), 0);
 	while (sb_iogen_next(&g, &io)) {
 		CU_ASSERT_EQUAL(io.offset, expect);
@@ -55,6 +57,7 @@ static void test_seq_loops_and_files(void)
 	s.loops = 3;
 	s.rw = SB_RW_WRITE;
 	set_files(2, 0, 64 * 4096);
+	sb_spec_derive(&s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_iogen_init(&g, &s, files, 2, 1), 0);
 	unsigned n = 0;
 	while (sb_iogen_next(&g, &io) && n < 10000) {
@@ -78,6 +81,7 @@ static void check_map_pass(struct sb_jobspec *s, uint64_t nblocks, unsigned loop
 	s->rw = SB_RW_READ | SB_RW_RANDOM;
 	s->loops = loops;
 	set_files(1, 0, pass);
+	sb_spec_derive(s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_iogen_init(&g, s, files, 1, 7), 0);
 	bool ok = true, ordered = true;
 	while (sb_iogen_next(&g, &io)) {
@@ -121,6 +125,7 @@ static void test_norandommap_range(void)
 	s.bs[SB_DDIR_WRITE] = s.bs_min[SB_DDIR_WRITE] = s.bs_max[SB_DDIR_WRITE] = 8192;
 	s.io_size = 100000ull * 8192;
 	set_files(1, 65536, 999 * 4096);
+	sb_spec_derive(&s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_iogen_init(&g, &s, files, 1, 3), 0);
 	unsigned n = 0, bad = 0, at_end = 0;
 	while (sb_iogen_next(&g, &io)) {
@@ -145,6 +150,7 @@ static void test_rwmixread(void)
 	s.norandommap = true;
 	s.io_size = 100000ull * 4096;
 	set_files(1, 0, 1024 * KB);
+	sb_spec_derive(&s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_iogen_init(&g, &s, files, 1, 11), 0);
 	unsigned n = 0, reads = 0;
 	while (sb_iogen_next(&g, &io)) {
@@ -171,6 +177,7 @@ static void test_bssplit_shares(void)
 	s.bssplit_n[SB_DDIR_WRITE] = 3;
 	s.io_size = 100000ull * 65536;
 	set_files(1, 0, 64 * 1024 * KB);
+	sb_spec_derive(&s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_iogen_init(&g, &s, files, 1, 5), 0);
 	while (n < 100000 && sb_iogen_next(&g, &io)) {
 		for (int i = 0; i < 3; i++)
@@ -195,6 +202,7 @@ static void test_bsrange(void)
 	s.bs_max[SB_DDIR_READ] = 65536;
 	s.io_size = 1ull << 32;
 	set_files(1, 0, 16 * 1024 * KB);
+	sb_spec_derive(&s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_iogen_init(&g, &s, files, 1, 9), 0);
 	while (n < 20000 && sb_iogen_next(&g, &io)) {
 		bad += io.len < 4096 || io.len > 65536 || io.len % 4096 || io.offset % 4096 ||
@@ -227,6 +235,7 @@ static double top10_share(enum sb_dist dist, double param)
 	s.dist_param = param;
 	s.io_size = (uint64_t)N * 4096;
 	set_files(1, 0, NB * 4096ull);
+	sb_spec_derive(&s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_iogen_init(&g, &s, files, 1, 13), 0);
 	while (sb_iogen_next(&g, &io)) {
 		CU_ASSERT_TRUE_FATAL(io.offset + io.len <= NB * 4096ull);
@@ -264,6 +273,7 @@ static void test_fsync_every_n(void)
 	s.rw = SB_RW_WRITE;
 	s.fsync = 4;
 	set_files(1, 0, 100 * 4096);
+	sb_spec_derive(&s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_iogen_init(&g, &s, files, 1, 1), 0);
 	while (sb_iogen_next(&g, &io)) {
 		if (io.ddir == SB_DDIR_SYNC) {

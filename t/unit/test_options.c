@@ -21,7 +21,7 @@ static void test_table_consistent(void)
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		CU_ASSERT_PTR_NOT_NULL(o->help);
-		CU_ASSERT_PTR_NOT_NULL(o->category);
+		CU_ASSERT_STRING_NOT_EQUAL(sb_opt_cat_name(o->category), "?");
 		CU_ASSERT(o->help && strlen(o->help) > 5);
 		CU_ASSERT_EQUAL(sb_option_index(o), i);
 		/* every name and alias finds its own row and is not listed as fio-only */
@@ -179,6 +179,131 @@ static void test_markdown(void)
 	free(out);
 }
 
+/* SB_OPT(field) finds the row of every field: each (offset, inverse) pair is
+ * one row's, so the lookup by offsetof is never ambiguous */
+static void test_by_field(void)
+{
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		const struct sb_option *o = sb_option_at(i);
+		CU_ASSERT_PTR_EQUAL(sb_option_of(o->off, o->flags & SB_OF_INVERSE), o);
+	}
+	CU_ASSERT_STRING_EQUAL(SB_OPT(bs)->name, "bs");
+	CU_ASSERT_STRING_EQUAL(SB_OPT(bs_min)->name, "bsrange");
+	CU_ASSERT_STRING_EQUAL(SB_OPT(ml_hidden)->name, "hidden");
+	CU_ASSERT_STRING_EQUAL(SB_OPT_INV(rwmixread)->name, "rwmixwrite");
+	CU_ASSERT_STRING_EQUAL(SB_OPT_INV(direct)->name, "buffered");
+	CU_ASSERT_STRING_EQUAL(SB_OPT(direct)->name, "direct");
+}
+
+/* the flags and categories the checks and comparisons rely on */
+static void test_flags_and_categories(void)
+{
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		const struct sb_option *o = sb_option_at(i);
+		bool ml = o->category == SB_CAT_ML || o->category == SB_CAT_CKPT ||
+			  o->category == SB_CAT_TRAIN;
+		CU_ASSERT_EQUAL(ml, (o->flags & SB_OF_ML) != 0);
+		CU_ASSERT((o->flags & SB_OF_INBS) == 0 || o->category == SB_CAT_BS);
+		for (const struct sb_opt_enum *e = o->enums; e && e->name; e++)
+			if (!e->alias) /* a canonical name writes back as itself */
+				CU_ASSERT_STRING_EQUAL(sb_option_enum_name(o, e->val), e->name);
+	}
+	CU_ASSERT(SB_OPT(iodepth)->flags & SB_OF_QDEPTH);
+	CU_ASSERT(SB_OPT(iodepth_batch_complete_max)->flags & SB_OF_QDEPTH);
+	CU_ASSERT(SB_OPT(wait_for)->flags & SB_OF_IDENTITY);
+	CU_ASSERT_FALSE(SB_OPT(bs)->flags & (SB_OF_IDENTITY | SB_OF_INBS));
+	CU_ASSERT_EQUAL(SB_OPT(ml_model)->category, SB_CAT_CKPT);
+	CU_ASSERT_STRING_EQUAL(sb_opt_cat_name(SB_CAT_CKPT), "Checkpoint workload");
+	CU_ASSERT_STRING_EQUAL(sb_opt_cat_name(SB_CAT_N), "?");
+}
+
+/* an option's value in job-file syntax: equal settings, equal text */
+static void test_text(void)
+{
+	static const struct {
+		const char *opt, *val, *text;
+	} cases[] = {
+		{ "bs", "4096", "4k" }, { "bs", "4k", "4k" }, { "bs", "4k,8k", "4k,8k,8k" },
+		{ "bs", "1536", "1536" }, { "rw", "readwrite", "rw" }, { "rw", "randread", "randread" },
+		{ "fallocate", "native", "posix" }, { "fallocate", "1", "posix" },
+		{ "runtime", "90", "90s" }, { "runtime", "1500ms", "1500ms" },
+		{ "thinktime", "1500", "1500us" }, { "random_distribution", "zipf", "zipf:1.1" },
+		{ "random_distribution", "random", "random" }, { "direct", "yes", "1" },
+		{ "buffered", "1", "1" }, { "rwmixwrite", "30", "30" }, { "filesize", "1m-2m", "1m-2m" },
+		{ "rate_iops", "100,200", "100,200,200" }, { "percentile_list", "99:50", "50:99" },
+		{ "filename", "/dev/null", "/dev/null" }, { "kb_base", "1000", "1000" },
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sb_jobspec s;
+		char err[SB_VERR_LEN], text[256];
+		const struct sb_option *o = sb_option_find(cases[i].opt);
+		CU_ASSERT_EQUAL_FATAL(sb_spec_defaults(&s), 0);
+		CU_ASSERT_EQUAL(sb_option_set(o, &s, cases[i].val, false, err), 0);
+		sb_option_text(o, &s, text, sizeof(text));
+		if (strcmp(text, cases[i].text))
+			fprintf(stderr, "%s=%s: '%s', expected '%s'\n", cases[i].opt, cases[i].val, text,
+				cases[i].text);
+		CU_ASSERT_STRING_EQUAL(text, cases[i].text);
+		sb_spec_release(&s);
+	}
+	/* bs gives the block-size set: bssplit, else the range, else bs */
+	struct sb_jobspec s;
+	char err[SB_VERR_LEN], text[256];
+	CU_ASSERT_EQUAL_FATAL(sb_spec_defaults(&s), 0);
+	for (int d = 0; d < SB_DDIR_N; d++)
+		s.bs_min[d] = s.bs_max[d] = s.bs[d];
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bs_min), &s, "4k-16k", false, err), 0);
+	sb_option_text(SB_OPT(bs), &s, text, sizeof(text));
+	CU_ASSERT_STRING_EQUAL(text, "4k-16k");
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bssplit), &s, "4k/50:64k/50", false, err), 0);
+	sb_option_text(SB_OPT(bs), &s, text, sizeof(text));
+	CU_ASSERT_STRING_EQUAL(text, "4k/50:64k/50");
+	sb_spec_release(&s);
+}
+
+/* the fix-up pass: block-size bounds and set, fio's batch default */
+static void test_derive(void)
+{
+	struct sb_jobspec s;
+	char err[SB_VERR_LEN];
+	CU_ASSERT_EQUAL_FATAL(sb_spec_defaults(&s), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(rw), &s, "randrw", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bs), &s, "8k,4k", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bssplit), &s, ",16k/50:2k/50", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(iodepth), &s, "16", false, err), 0);
+	sb_spec_derive(&s);
+	CU_ASSERT_EQUAL(s.bs_min[SB_DDIR_READ], 8192);
+	CU_ASSERT_EQUAL(s.bs_max[SB_DDIR_READ], 8192);
+	CU_ASSERT_EQUAL(s.bs_min[SB_DDIR_WRITE], 2048);
+	CU_ASSERT_EQUAL(s.bs_max[SB_DDIR_WRITE], 16384);
+	CU_ASSERT_EQUAL(s.bs_lo, 2048);
+	CU_ASSERT_EQUAL(s.bs_hi, 16384);
+	/* fio: iodepth_batch_complete_max follows iodepth_batch_complete_min */
+	CU_ASSERT_EQUAL(s.iodepth_batch_complete_max, 1);
+	sb_spec_derive(&s); /* idempotent */
+	CU_ASSERT_EQUAL(s.bs_lo, 2048);
+	CU_ASSERT_EQUAL(s.bs_max[SB_DDIR_WRITE], 16384);
+	sb_spec_release(&s);
+
+	/* reads only: the write sizes do not count; an equal-bounds bsrange
+	 * still needs room for bs */
+	CU_ASSERT_EQUAL_FATAL(sb_spec_defaults(&s), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bs), &s, "4k,1m", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(bs_min), &s, "2k-2k", false, err), 0);
+	CU_ASSERT_EQUAL(sb_option_set(SB_OPT(iodepth_batch_complete_min), &s, "4", false, err), 0);
+	sb_spec_derive(&s);
+	CU_ASSERT_EQUAL(s.bs_lo, 2048);
+	CU_ASSERT_EQUAL(s.bs_hi, 4096);
+	CU_ASSERT_EQUAL(s.iodepth_batch_complete_max, 4);
+	sb_spec_release(&s);
+
+	/* no direction at all: the 4k fallback */
+	memset(&s, 0, sizeof(s));
+	sb_spec_derive(&s);
+	CU_ASSERT_EQUAL(s.bs_lo, 4096);
+	CU_ASSERT_EQUAL(s.bs_hi, 4096);
+}
+
 static CU_TestInfo tests[] = {
 	{ "table consistent", test_table_consistent },
 	{ "names and aliases", test_names_and_aliases },
@@ -186,6 +311,10 @@ static CU_TestInfo tests[] = {
 	{ "set, defaults, inverse options", test_set_and_inverse },
 	{ "cmdhelp", test_cmdhelp },
 	{ "markdown", test_markdown },
+	{ "rows by field", test_by_field },
+	{ "flags and categories", test_flags_and_categories },
+	{ "value as job-file text", test_text },
+	{ "fix-up pass", test_derive },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(options, tests)

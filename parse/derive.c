@@ -1,0 +1,41 @@
+/* derive.c: the fix-up pass after a job's options are set
+ * (sb_spec_derive, see parse.h): it resolves, once, what later stages would
+ * otherwise work out again each on its own: the block sizes a job can issue
+ * and fio's default of iodepth_batch_complete_max.  The fields it fills are
+ * marked "derived" in jobspec.h. */
+#include "parse/parse.h"
+
+void sb_spec_derive(struct sb_jobspec *s)
+{
+	uint64_t lo = 0, hi = 0;
+	for (unsigned d = 0; d < SB_DDIR_N; d++) {
+		/* a direction's bounds: bssplit's sizes, else bsrange (bs_min is
+		 * 0 when it was not given: ranges start at 1 byte), else bs */
+		if (s->bssplit_n[d]) {
+			s->bs_min[d] = s->bs_max[d] = s->bssplit[d][0].bs;
+			for (unsigned i = 1; i < s->bssplit_n[d]; i++) {
+				if (s->bssplit[d][i].bs < s->bs_min[d])
+					s->bs_min[d] = s->bssplit[d][i].bs;
+				if (s->bssplit[d][i].bs > s->bs_max[d])
+					s->bs_max[d] = s->bssplit[d][i].bs;
+			}
+		} else if (!s->bs_min[d]) {
+			s->bs_min[d] = s->bs_max[d] = s->bs[d];
+		}
+		if (!sb_spec_does(s, (enum sb_ddir)d))
+			continue;
+		/* the I/O buffer must also hold bs: an equal-bounds bsrange
+		 * issues bs (run/iogen.c) */
+		uint64_t top = s->bs_max[d] > s->bs[d] ? s->bs_max[d] : s->bs[d];
+		if (s->bs_min[d] && (!lo || s->bs_min[d] < lo))
+			lo = s->bs_min[d];
+		if (top > hi)
+			hi = top;
+	}
+	s->bs_lo = lo ? lo : 4096;
+	s->bs_hi = hi ? hi : 4096;
+	/* fio: the most completions reaped at once defaults to the fewest
+	 * waited for, so a full queue is topped up one I/O at a time */
+	if (!s->iodepth_batch_complete_max)
+		s->iodepth_batch_complete_max = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
+}
