@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ml/model.h"
+#include "ml/rules.h"
 #include "ml/run.h"
 #include "run/rate.h"
 #include "lib/log.h"

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ml/au.h"
+#include "ml/rules.h"
 #include "ml/run.h"
 #include "ml/train.h"
 #include "run/rate.h"
