@@ -14,25 +14,13 @@
 
 #include "run/files.h"
 #include "run/rng.h"
+#include "run/run.h"
 #include "run/thread.h"
+#include "run/workload.h"
 #include "lib/log.h"
 #include "os/blkdev.h"
 #include "os/mounts.h"
 #include "os/scratch.h"
-
-static char sysroot[PATH_MAX];
-
-static bool defer_keep;
-
-void sb_files_defer_keep(bool defer)
-{
-	defer_keep = defer;
-}
-
-void sb_files_set_sysroot(const char *root)
-{
-	snprintf(sysroot, sizeof(sysroot), "%s", root ? root : "");
-}
 
 static void dir_of(const char *path, char *dir, size_t len)
 {
@@ -353,9 +341,9 @@ static int check_bdev(struct sb_layout *lay, size_t i)
 	}
 	if (!lf->written || lf->allow_mounted)
 		return 0;
-	int r = sb_os_dev_name(sysroot, lf->rdev, false, name, sizeof(name));
+	int r = sb_os_dev_name(lay->sysroot, lf->rdev, false, name, sizeof(name));
 	if (r == 0)
-		r = sb_os_bdev_in_use(sysroot, name, why, sizeof(why));
+		r = sb_os_bdev_in_use(lay->sysroot, name, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "cannot find it in /sys/dev/block");
 	if (r != 0) {
@@ -450,9 +438,12 @@ static int check_direct(const struct sb_jobspec *s, const char *path)
 	return r;
 }
 
-int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_layout *lay)
+int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
+		  const struct sb_run_env *env, struct sb_layout *lay)
 {
 	memset(lay, 0, sizeof(*lay));
+	lay->sysroot = env && env->sysroot ? env->sysroot : "";
+	lay->defer_keep = env && env->defer_keep;
 	lay->jobs = calloc(jl->njobs ? jl->njobs : 1, sizeof(*lay->jobs));
 	if (!lay->jobs)
 		return -ENOMEM;
@@ -460,8 +451,8 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_l
 	int r = 0;
 	for (size_t j = 0; j < jl->njobs && !r; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];
-		if (s->workload != SB_WL_IO)
-			continue; /* ML workloads lay out their own files (ml/) */
+		if (!(sb_workload_of(s)->flags & SB_WL_THREADS))
+			continue; /* the other workloads lay out their own files (ml/) */
 		if (s->rw & SB_RW_TRIM) {
 			sb_err(s->name, "trim workloads are not supported by ioengine=%s", s->ioengine);
 			r = -EINVAL;
@@ -594,7 +585,7 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created)
 		struct sb_layout_file *lf = &lay->files[i];
 		if (lf->created && (lf->unlink || remove_all_created))
 			sb_scratch_unlink(lf->path, &lf->own); /* only the inode it made */
-		else if (lf->created && !defer_keep)
+		else if (lf->created && !lay->defer_keep)
 			sb_scratch_keep(lf->path, &lf->own); /* kept on purpose (unlink=0) */
 		if (lf->claim_fd >= 0)
 			unclaim(lf->claim_fd);

@@ -6,8 +6,9 @@
  * '\r' every second and erased when the run ends.
  *
  * --status-interval snapshots: cumulative figures per job result every N
- * seconds (clat max as of the last time-series boundary).  They are written at
- * once in normal format to opts.interim_out, and/or kept for the JSON
+ * seconds (clat max as of the last time-series boundary).  They are handed
+ * at once to main's opts.interim callback (which writes them in normal
+ * format), and/or kept for the JSON
  * document's "interim" array (JSON output stays one document).  At most
  * SB_MON_INTERIM_MAX are kept: past it every other one is dropped and the
  * interval doubles. */
@@ -17,7 +18,6 @@
 #include <string.h>
 
 #include "run/monitor.h"
-#include "output/output.h"
 
 static double thread_done(const struct sb_mon_thread *mt, uint64_t now)
 {
@@ -152,11 +152,10 @@ void sb_monitor_interim(struct sb_monitor *m, uint64_t now)
 		return;   /* out of memory: this snapshot is skipped */
 	for (unsigned i = 0; i < m->nser; i++)
 		interim_job(m, &m->ser[i], &snap.jobs[i], now);
-	if (m->opts.interim_out) {
+	if (m->opts.interim) {
 		if (m->progress && m->prog_len) /* the status line is on stderr: clear it */
 			sb_monitor_progress(m, now, true);
-		sb_write_interim_normal(m->opts.interim_out, &snap);
-		fflush(m->opts.interim_out);
+		m->opts.interim(m->opts.interim_arg, &snap);
 	}
 	if (!m->opts.interim_json) {
 		free(snap.jobs);

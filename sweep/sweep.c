@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +32,6 @@
 
 #define SWEEP_MMAP_THRESHOLD (128 * 1024) /* glibc's initial value */
 
-static const char *drop_path = "/proc/sys/vm/drop_caches";
-static volatile sig_atomic_t stop_requested;
-
 /* a file a point needed that did not exist before it: the sweep made it */
 struct made_file {
 	char *path;
@@ -44,24 +40,13 @@ struct made_file {
 
 struct ctx {
 	const struct sb_sweep *sw;
+	struct sb_run_env env;    /* main's, with defer_keep set for the points' runs */
 	struct sb_sweep_results *sr;
 	struct made_file *made;
 	size_t nmade;
 	bool drop_warned;
 	bool drop_asked;  /* drop_caches=1 written, not defaulted: warn when not permitted */
 };
-
-void sb_sweep_set_drop_path(const char *path)
-{
-	drop_path = path;
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-	sb_run_request_stop();
-}
 
 /* ---- summaries and the best point (pure: read the repetitions' results) */
 
@@ -323,7 +308,7 @@ static uint64_t io_time_ns(const struct sb_results *res)
 
 static void drop_caches(struct ctx *c)
 {
-	const char *why = NULL;
+	const char *why = NULL, *drop_path = sb_run_drop_path(&c->env);
 	char buf[160];
 	int fd = open(drop_path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -395,7 +380,7 @@ static int plan_files(struct ctx *c, const struct sb_joblist *orig)
 		return -ENOMEM;
 	for (size_t j = 0; j < orig->njobs; j++)
 		nd[j] = job_nodiskio(&orig->jobs[j]);
-	int r = sb_files_plan(orig, nd, &lay);
+	int r = sb_files_plan(orig, nd, &c->env, &lay);
 	for (size_t i = 0; !r && i < lay.n; i++)
 		if (lay.files[i].regular && !lay.files[i].exists)
 			r = remember(c, &lay.files[i]);
@@ -446,11 +431,6 @@ static int copy_jobs(struct sb_sweep_point_result *pr, const struct sb_joblist *
 	return pr->reps ? (int)loops : -ENOMEM;
 }
 
-static bool stopping(void)
-{
-	return stop_requested != 0 || sb_run_stopping();
-}
-
 /* 1: finished, 0: interrupted, -errno: could not run */
 static int run_point(struct ctx *c, size_t p, struct sb_sweep_point_result *pr)
 {
@@ -465,14 +445,14 @@ static int run_point(struct ctx *c, size_t p, struct sb_sweep_point_result *pr)
 		return r == -ENOMEM ? (sb_err("sweep", "out of memory"), r) : r;
 	for (int k = 0; k < loops; k++) {
 		struct sb_sweep_rep *rep = &pr->reps[k];
-		if (stopping())
+		if (sb_run_stopping())
 			return 0;
 		uint64_t t0 = sb_now_ns();
 		sync();
 		if (drop)
 			drop_caches(c);
 		uint64_t t1 = sb_now_ns();
-		r = sb_run(&pr->jl, &rep->res);
+		r = sb_run(&pr->jl, &c->env, &rep->res);
 		uint64_t t2 = sb_now_ns();
 		if (r)
 			return r;
@@ -538,10 +518,10 @@ static void fill_results(const struct sb_joblist *jl, struct sb_sweep_results *s
 
 /* every point is checked (files, devices, space, engines, logs) before the
  * first one runs: a point that would be refused stops the sweep up front */
-static int check_points(const struct sb_sweep *sw)
+static int check_points(const struct sb_sweep *sw, const struct sb_run_env *env)
 {
 	for (size_t p = 0; p < sw->npoints; p++) {
-		int r = sb_run_check(&sw->points[p].jl);
+		int r = sb_run_check(&sw->points[p].jl, env);
 		if (r) {
 			char vals[512];
 			sb_err("sweep", "point %zu of %zu (%s) would be refused, so no point was run",
@@ -552,11 +532,11 @@ static int check_points(const struct sb_sweep *sw)
 	return 0;
 }
 
-int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
-		 struct sb_results *res)
+int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
+		 struct sb_sweep_results *sr, struct sb_results *res)
 {
-	struct ctx c = { .sw = jl->sweep, .sr = sr };
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	static const struct sb_run_env defaults = { .opts = { .progress = -1 } };
+	struct ctx c = { .sw = jl->sweep, .sr = sr, .env = env ? *env : defaults };
 	int rc = 0;
 	memset(sr, 0, sizeof(*sr));
 	sr->def = c.sw;
@@ -567,7 +547,7 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 		sb_err("sweep", "out of memory");
 		return -ENOMEM;
 	}
-	if ((rc = check_points(c.sw)) != 0)
+	if ((rc = check_points(c.sw, &c.env)) != 0)
 		return rc;
 	/* Hundreds of sb_run calls, each allocating and freeing up to hundreds
 	 * of MB of I/O buffers and statistics, interleaved with the points'
@@ -576,14 +556,10 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 	 * pin them (1.3 GB for jobs/nvme-sweep.ini).  A fixed threshold keeps
 	 * every large block in its own mapping, returned when freed. */
 	mallopt(M_MMAP_THRESHOLD, SWEEP_MMAP_THRESHOLD);
-	stop_requested = 0;
-	sb_files_defer_keep(true);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	c.env.defer_keep = true; /* the points' runs: remove_made decides at the end */
 	for (size_t p = 0; p < c.sw->npoints && !rc; p++) {
 		struct sb_sweep_point_result *pr = &sr->points[sr->ndone];
-		int r = stopping() ? 0 : run_point(&c, p, pr);
+		int r = sb_run_stopping() ? 0 : run_point(&c, p, pr);
 		if (r == 1) {
 			sr->ndone++;
 			progress(&c, pr);
@@ -594,13 +570,10 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 			sr->interrupted = true;
 		rc = r < 0 ? r : 1;
 	}
-	if (stopping())
+	if (sb_run_stopping())
 		sr->interrupted = true;
 	sb_sweep_pick_best(sr);
-	sb_files_defer_keep(false);
 	remove_made(&c);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	fill_results(jl, sr, res);
 	return rc < 0 ? rc : 0;
 }
