@@ -298,7 +298,7 @@ static void write_interim(void *arg, const struct sb_interim *snap)
  * stays one document); terse output gets none. */
 static void run_env(const struct cmdline *cl, struct results_out *o, struct sb_run_env *env)
 {
-	struct sb_run_opts *r = &env->opts;
+	struct sb_mon_opts *r = &env->opts;
 	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
 	*env = (struct sb_run_env){ .sysroot = "", .drop_caches = "/proc/sys/vm/drop_caches" };
 	r->status_interval_ms = cl->status_interval_ms;

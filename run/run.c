@@ -9,14 +9,14 @@
 
 #include "run/collect.h"
 #include "ml/run.h"
-#include "run/monitor.h"
 #include "run/precheck.h"
 #include "run/run.h"
-#include "run/statsthread.h"
 #include "run/thread.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "os/diskstats.h"
+#include "stats/monitor.h"
+#include "stats/statsthread.h"
 
 #define SB_MAX_DISKS 32
 
@@ -27,6 +27,7 @@ struct run {
 	bool *nodiskio;                    /* per job */
 	size_t *first;                     /* per job: index of its first thread */
 	struct sb_thread *threads;
+	struct sb_tview *views;            /* the threads as the stats side sees them */
 	unsigned nthreads;
 	struct sb_layout lay;
 	bool laid_out;
@@ -67,8 +68,16 @@ static int monitor_init(struct run *r)
 	char names[SB_MAX_DISKS][64], dir[4096];
 	size_t nd = sb_files_disks(&r->lay, names, SB_MAX_DISKS);
 	first_dir(r, dir, sizeof(dir));
+	r->views = calloc(r->nthreads ? r->nthreads : 1, sizeof(*r->views));
+	if (!r->views)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->nthreads; i++) {
+		sb_thread_view(&r->threads[i], &r->views[i]);
+		r->threads[i].on_start = sb_monitor_thread_started;
+		r->threads[i].on_start_arg = &r->mon;
+	}
 	r->mon_up = true;
-	return sb_monitor_init(&r->mon, r->jl, r->threads, r->nthreads,
+	return sb_monitor_init(&r->mon, r->jl, r->views, r->nthreads,
 			       (const char (*)[64])names, (unsigned)nd, dir, &r->env->opts);
 }
 
@@ -261,6 +270,7 @@ static void release(struct run *r, bool failed)
 	pthread_mutex_destroy(&r->sync.mu);
 	pthread_cond_destroy(&r->sync.cv);
 	free(r->threads);
+	free(r->views);
 	free(r->sync.left);
 	free(r->ops);
 	free(r->nodiskio);
@@ -323,7 +333,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		r.stats.tick_arg = &r.mon;
 		r.stats.tick_ms = r.mon.tick_ms;
 	}
-	if (sb_statsthread_start(&r.stats, r.threads, r.nthreads) == 0) {
+	if (sb_statsthread_start(&r.stats, r.views, r.nthreads) == 0) {
 		run_groups(&r);
 		sb_statsthread_stop(&r.stats);
 	} else {

@@ -4,19 +4,8 @@
 #include <stdio.h>
 
 #include "parse/jobspec.h"
+#include "stats/monitor.h"
 #include "stats/results.h"
-
-/* What a run shows while it goes on.  Defaults (zero): no interim
- * results, no progress line. */
-struct sb_run_opts {
-	unsigned status_interval_ms;  /* --status-interval: interim results; 0 = off */
-	/* normal-format interim results: called with each snapshot as it is
-	 * taken (on the stats thread); NULL = none */
-	void (*interim)(void *arg, const struct sb_interim *snap);
-	void *interim_arg;
-	bool interim_json;            /* keep interim snapshots in sb_results.interim */
-	int progress;                 /* status line on stderr: -1 auto (a terminal), 0, 1 */
-};
 
 /* The process state a run reads, owned by main and passed down (there are
  * no setters or globals for it).  NULL for an env means the defaults: the
@@ -24,7 +13,7 @@ struct sb_run_opts {
 struct sb_run_env {
 	const char *sysroot;          /* fixture root prefixed to /sys, /proc paths; NULL or "" = none */
 	const char *drop_caches;      /* written "1" to drop the page cache; NULL = /proc/sys/vm/drop_caches */
-	struct sb_run_opts opts;
+	struct sb_mon_opts opts;      /* what the run shows as it goes (stats/monitor.h) */
 	/* a sweep decides at its end what stays: until then, files its runs
 	 * create keep the mark of a run in progress (a killed sweep's files are
 	 * leftovers for --cleanup).  Set by sweep/ on its runs, never by main. */

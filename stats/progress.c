@@ -17,27 +17,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/monitor.h"
+#include "stats/monitor.h"
 
 static double thread_done(const struct sb_mon_thread *mt, uint64_t now)
 {
-	const struct sb_thread *t = mt->t;
+	const struct sb_tview *t = mt->t;
 	const struct sb_jobspec *s = t->spec;
-	int ph = atomic_load_explicit(&t->phase, memory_order_acquire);
+	int ph = atomic_load_explicit(t->phase, memory_order_acquire);
 	if (ph == SB_PH_DONE)
 		return 1.0;
 	if (ph == SB_PH_IDLE)
 		return 0.0;
 	double ft = 0.0, fb = 0.0;
-	if (s->runtime_us && now > t->start_ns)
-		ft = (double)(now - t->start_ns) / 1e3 / (double)(s->runtime_us + s->ramp_time_us);
-	if (mt->expect_bytes && !s->time_based) {
+	if (s->runtime_us && now > *t->start_ns)
+		ft = (double)(now - *t->start_ns) / 1e3 / (double)(s->runtime_us + s->ramp_time_us);
+	if (t->expect_bytes && !s->time_based) {
 		uint64_t ios, bytes, sum = 0;
 		for (int d = 0; d < SB_DDIR_N; d++) {
 			sb_ilat_totals(t->ilat, d, &ios, &bytes);
 			sum += bytes;
 		}
-		fb = (double)sum / (double)mt->expect_bytes;
+		fb = (double)sum / (double)t->expect_bytes;
 	}
 	double f = ft > fb ? ft : fb;
 	return f > 0.999 ? 0.999 : f;
