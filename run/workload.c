@@ -4,6 +4,11 @@
 
 #include "run/workload.h"
 
+/* the rows, one per workload file */
+extern const struct sb_workload_ops sb_workload_io;         /* run/precheck.c */
+extern const struct sb_workload_ops sb_workload_checkpoint; /* ml/checkpoint.c */
+extern const struct sb_workload_ops sb_workload_train;      /* ml/trainrun.c */
+
 const struct sb_workload_ops *const sb_workloads[] = {
 	&sb_workload_io,
 	&sb_workload_checkpoint,

@@ -55,9 +55,4 @@ extern const struct sb_workload_ops *const sb_workloads[];
 const struct sb_workload_ops *sb_workload_find(unsigned id);
 /* The row of s's workload (parsing accepted only listed ones). */
 const struct sb_workload_ops *sb_workload_of(const struct sb_jobspec *s);
-
-/* the rows, one per workload file */
-extern const struct sb_workload_ops sb_workload_io;         /* run/precheck.c */
-extern const struct sb_workload_ops sb_workload_checkpoint; /* ml/checkpoint.c */
-extern const struct sb_workload_ops sb_workload_train;      /* ml/trainrun.c */
 #endif
