@@ -101,6 +101,9 @@ static int quick_job_text(char *buf, size_t len)
 	return -EEXIST;
 }
 
+/* The process's one SIGINT/SIGTERM handler: every job stops at its next
+ * I/O, a sweep keeps its finished points; main prints the partial results
+ * and exits with 130. */
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -281,23 +284,34 @@ static void drop_output(const struct cmdline *cl, struct results_out *o)
 	o->f = NULL;
 }
 
-/* --status-interval: normal-format snapshots go to the results' stream as
- * the run goes; with json they are kept for the document's "interim" array
- * (and nothing is printed early, so the JSON stays one document); terse
- * output gets none. */
-static void set_run_opts(const struct cmdline *cl, struct results_out *o)
+/* the interim-output callback: a snapshot in normal format, at once */
+static void write_interim(void *arg, const struct sb_interim *snap)
 {
-	struct sb_run_opts r = { .status_interval_ms = cl->status_interval_ms, .progress = -1 };
+	FILE *f = arg;
+	sb_write_interim_normal(f, snap);
+	fflush(f);
+}
+
+/* The run's environment.  --status-interval: normal-format snapshots go to
+ * the results' stream as the run goes; with json they are kept for the
+ * document's "interim" array (and nothing is printed early, so the JSON
+ * stays one document); terse output gets none. */
+static void run_env(const struct cmdline *cl, struct results_out *o, struct sb_run_env *env)
+{
+	struct sb_mon_opts *r = &env->opts;
 	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
-	r.interim_json = cl->status_interval_ms && json;
+	*env = (struct sb_run_env){ .sysroot = "", .drop_caches = "/proc/sys/vm/drop_caches" };
+	r->status_interval_ms = cl->status_interval_ms;
+	r->progress = -1;
+	r->interim_json = cl->status_interval_ms && json;
 	if (cl->status_interval_ms && !json && (cl->formats & SB_FMT_NORMAL)) {
 		struct stat st; /* interim results start the file now (as "w" did) */
 		if (o->f != stdout && fstat(fileno(o->f), &st) == 0 && S_ISREG(st.st_mode))
 			(void)!ftruncate(fileno(o->f), 0);
-		r.interim_out = o->f;
+		r->interim = write_interim;
+		r->interim_arg = o->f;
 		o->used = true;
 	}
-	sb_run_set_opts(&r);
 }
 
 static int write_results(const struct cmdline *cl, const struct sb_results *res, struct results_out *o)
@@ -353,9 +367,10 @@ int main(int argc, char **argv)
 		status = SB_EXIT_CMDLINE;
 		goto out;
 	}
-	set_run_opts(&cl, &ro);
+	struct sb_run_env env;
+	run_env(&cl, &ro, &env);
 	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: sweep/sweep.c */
-	if (jl.sweep ? sb_sweep_run(&jl, &sweep, &res) : sb_run(&jl, &res)) {
+	if (jl.sweep ? sb_sweep_run(&jl, &env, &sweep, &res) : sb_run(&jl, &env, &res)) {
 		if (sweep.ndone) /* the points finished before the failure */
 			write_results(&cl, &res, &ro);
 		else

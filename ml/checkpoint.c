@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ml/model.h"
+#include "ml/rules.h"
 #include "ml/run.h"
 #include "run/rate.h"
 #include "lib/log.h"
@@ -68,7 +69,7 @@ static void file_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *bu
  * back each of its files, whole. */
 static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir)
 {
-	struct sb_ml_ckpt *c = j->ck;
+	struct sb_ml_ckpt *c = j->priv;
 	struct sb_thread *t = &j->workers[rank];
 	char path[PATH_LEN];
 	int e = 0;
@@ -95,12 +96,13 @@ static void *rank_main(void *arg)
 {
 	struct rank_arg *a = arg;
 	struct sb_thread *t = &a->j->workers[a->rank];
+	struct sb_ml_ckpt *c = a->j->priv;
 	struct rusage ru;
 	sb_ml_cpu_begin(&ru);
 	if (!sb_ml_engine_start(t))
 		ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
 	else
-		a->j->ck->t_start[a->rank] = a->j->ck->t_end[a->rank] = sb_now_ns();
+		c->t_start[a->rank] = c->t_end[a->rank] = sb_now_ns();
 	sb_thread_engine_stop(t);
 	sb_ml_cpu_end(t, &ru);
 	return NULL;
@@ -109,7 +111,7 @@ static void *rank_main(void *arg)
 /* all ranks on checkpoint k; returns the duration in ns (0 on failure) */
 static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct rank_arg *args)
 {
-	struct sb_ml_ckpt *c = j->ck;
+	struct sb_ml_ckpt *c = j->priv;
 	uint64_t first = UINT64_MAX, last = 0;
 	bool failed = false;
 	for (unsigned r = 0; r < c->ranks; r++) {
@@ -163,7 +165,7 @@ static void ckpt_rules(struct sb_ml_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_shape b;
-	struct sb_ml_ckpt *c = j->ck;
+	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_result *m = j->res;
 	bool named = s->ml_model && !sb_ml_model_find(s->ml_model, &b) &&
 		     b.hidden == c->shape.hidden && b.ffn == c->shape.ffn &&
@@ -197,7 +199,7 @@ static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t byte
 	if (j->nodiskio) {
 		cr->caches_dropped = true; /* nothing was ever in a cache */
 	} else if (j->spec->drop_caches) {
-		cr->caches_dropped = sb_ml_drop_caches(j->spec->name);
+		cr->caches_dropped = sb_ml_drop_caches(j->spec->name, sb_run_drop_path(j->env));
 		cr->possibly_cached = !cr->caches_dropped;
 	} else {
 		cr->possibly_cached = true;
@@ -210,9 +212,9 @@ static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t byte
 	}
 }
 
-void sb_ml_ckpt_run(struct sb_ml_job *j)
+static void run_ckpt(struct sb_ml_job *j)
 {
-	struct sb_ml_ckpt *c = j->ck;
+	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
 	struct rank_arg *args = calloc(c->ranks, sizeof(*args));
@@ -262,7 +264,7 @@ static void dir_name(const char *path, char *buf, size_t len)
 /* nothing storbench would write may exist already; enough free space */
 static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 {
-	struct sb_ml_ckpt *c = j->ck;
+	struct sb_ml_ckpt *c = j->priv;
 	const char *name = j->spec->name;
 	char dir[PATH_LEN], parent[PATH_LEN];
 	struct stat st;
@@ -320,7 +322,7 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 static int plan_files(struct sb_ml_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
-	struct sb_ml_ckpt *c = j->ck;
+	struct sb_ml_ckpt *c = j->priv;
 	c->shape = (struct sb_ml_shape){
 		.hidden = s->ml_hidden, .ffn = s->ml_ffn, .layers = s->ml_layers,
 		.heads = s->ml_heads, .kv_heads = s->ml_kv_heads, .vocab = s->ml_vocab,
@@ -360,13 +362,13 @@ static int plan_files(struct sb_ml_job *j)
 	return cr->write.v && cr->read.v ? 0 : -ENOMEM;
 }
 
-int sb_ml_ckpt_prepare(struct sb_ml_job *j)
+static int prepare_ckpt(struct sb_ml_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_ckpt *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	j->ck = c;
+	j->priv = c;
 	if (s->checkpoint_folder)
 		snprintf(c->folder, sizeof(c->folder), "%s", s->checkpoint_folder);
 	else
@@ -382,9 +384,9 @@ int sb_ml_ckpt_prepare(struct sb_ml_job *j)
 	return e;
 }
 
-void sb_ml_ckpt_release(struct sb_ml_job *j)
+static void release_ckpt(struct sb_ml_job *j)
 {
-	struct sb_ml_ckpt *c = j->ck;
+	struct sb_ml_ckpt *c = j->priv;
 	char path[PATH_LEN];
 	if (!c)
 		return;
@@ -422,5 +424,14 @@ void sb_ml_ckpt_release(struct sb_ml_job *j)
 	free(c->t_start);
 	free(c->t_end);
 	free(c);
-	j->ck = NULL;
+	j->priv = NULL;
 }
+
+const struct sb_workload_ops sb_workload_checkpoint = {
+	.name = "checkpoint",
+	.id = SB_WL_CHECKPOINT,
+	.prepare = prepare_ckpt,
+	.run = run_ckpt,
+	.results = sb_ml_job_results,
+	.release = release_ckpt,
+};

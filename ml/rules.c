@@ -16,19 +16,6 @@
 #define CKPT_MIN_WRITES 10u
 #define CKPT_MIN_READS 10u
 
-const char *sb_ml_verdict_name(enum sb_ml_verdict v)
-{
-	return v == SB_ML_CLOSED ? "CLOSED" : v == SB_ML_OPEN ? "OPEN" : "INVALID";
-}
-
-const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name)
-{
-	for (size_t i = 0; i < rep->n; i++)
-		if (!strcmp(rep->rules[i].name, name))
-			return &rep->rules[i];
-	return NULL;
-}
-
 uint64_t sb_ml_min_samples(unsigned batch, unsigned accelerators, unsigned hosts,
 			   uint64_t host_mem_bytes, double record_length)
 {

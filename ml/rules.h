@@ -23,24 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum sb_ml_verdict { SB_ML_CLOSED = 0, SB_ML_OPEN = 1, SB_ML_INVALID = 2 };
-
-#define SB_ML_RULES_MAX 16
-
-struct sb_ml_rule {
-	char name[32];            /* "dataset_size", "au", ... */
-	char expected[64];
-	char actual[64];
-	bool pass;
-	enum sb_ml_verdict fail_as; /* what a failure costs: OPEN or INVALID */
-	char fix[192];            /* empty when passed */
-};
-
-struct sb_ml_rule_report {
-	enum sb_ml_verdict verdict;
-	size_t n;
-	struct sb_ml_rule rules[SB_ML_RULES_MAX];
-};
+#include "stats/mlres.h" /* the rule report: results data */
 
 struct sb_ml_train_facts {
 	const char *workload;     /* built-in name (unet3d, ...) or NULL/"" */
@@ -77,7 +60,4 @@ uint64_t sb_ml_min_samples(unsigned batch, unsigned accelerators, unsigned hosts
 int sb_ml_rules_train(const struct sb_ml_train_facts *f, struct sb_ml_rule_report *rep);
 int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report *rep);
 
-const char *sb_ml_verdict_name(enum sb_ml_verdict v); /* "CLOSED", "OPEN", "INVALID" */
-/* The rule named name, or NULL. */
-const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name);
 #endif

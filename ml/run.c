@@ -17,9 +17,10 @@
 #include "lib/timeutil.h"
 #include "parse/parse.h"
 
+/* the job runs through its workload's per-job hooks */
 static bool is_ml(const struct sb_jobspec *s)
 {
-	return s->workload == SB_WL_CHECKPOINT || s->workload == SB_WL_TRAIN;
+	return sb_workload_of(s)->prepare != NULL;
 }
 
 bool sb_ml_join(char *buf, size_t len, const char *a, const char *b)
@@ -160,26 +161,26 @@ void sb_ml_cpu_end(struct sb_thread *t, const struct rusage *ru0)
 	t->st->majf += (uint64_t)(ru.ru_majflt - ru0->ru_majflt);
 }
 
-bool sb_ml_drop_caches(const char *job)
+bool sb_ml_drop_caches(const char *job, const char *path)
 {
 	static bool warned;
 	sync();
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	bool ok = fd >= 0 && write(fd, "1", 1) == 1;
 	int e = errno;
 	if (fd >= 0)
 		close(fd);
 	if (!ok && !warned) {
 		warned = true;
-		sb_warn(job, "cannot drop the page cache (/proc/sys/vm/drop_caches: %s; needs root): "
+		sb_warn(job, "cannot drop the page cache (%s: %s; needs root): "
 			"reads may be served from memory and are marked \"possibly_cached\"",
-			strerror(e));
+			path, strerror(e));
 	}
 	return ok;
 }
 
-int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_engine_ops *const *ops,
-		  struct sb_ml_runs **out)
+int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_run_env *env,
+		  const struct sb_engine_ops *const *ops, struct sb_ml_runs **out)
 {
 	size_t n = 0;
 	*out = NULL;
@@ -199,6 +200,8 @@ int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_engine_ops *const
 			continue;
 		struct sb_ml_job *j = &r->jobs[r->n++];
 		j->spec = s;
+		j->wl = sb_workload_of(s);
+		j->env = env;
 		j->job = i;
 		j->ops = ops[i];
 		j->nodiskio = ops[i]->flags & SB_ENGINE_NODISKIO;
@@ -206,7 +209,7 @@ int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_engine_ops *const
 		if (!j->res)
 			return -ENOMEM;
 		j->res->workload = s->workload;
-		int e = s->workload == SB_WL_CHECKPOINT ? sb_ml_ckpt_prepare(j) : sb_ml_train_prepare(j);
+		int e = j->wl->prepare(j);
 		if (e)
 			return e;
 	}
@@ -220,10 +223,7 @@ void sb_ml_run_group(struct sb_ml_runs *r, unsigned groupid)
 		if (j->spec->groupid != groupid)
 			continue;
 		j->ran = true;
-		if (j->spec->workload == SB_WL_CHECKPOINT)
-			sb_ml_ckpt_run(j);
-		else
-			sb_ml_train_run(j);
+		j->wl->run(j);
 	}
 }
 
@@ -236,6 +236,21 @@ static struct sb_job_result *job_result(struct sb_results *res, const struct sb_
 	return NULL;
 }
 
+void sb_ml_job_results(struct sb_ml_job *j, struct sb_job_result *jr)
+{
+	for (unsigned k = 0; k < j->nworkers; k++) {
+		j->workers[k].start_ns = j->start_ns;
+		j->workers[k].end_ns = j->end_ns;
+	}
+	memset(jr, 0, sizeof(*jr));
+	sb_collect_job(jr, j->spec, j->job, j->workers, 0, j->nworkers);
+	jr->nthreads = 1;
+	if (j->ran) {
+		jr->ml = j->res;
+		j->res = NULL;
+	}
+}
+
 int sb_ml_collect(struct sb_ml_runs *r, struct sb_results *res)
 {
 	if (!r)
@@ -243,19 +258,8 @@ int sb_ml_collect(struct sb_ml_runs *r, struct sb_results *res)
 	for (size_t i = 0; i < r->n; i++) {
 		struct sb_ml_job *j = &r->jobs[i];
 		struct sb_job_result *jr = job_result(res, j->spec);
-		if (!jr)
-			continue;
-		for (unsigned k = 0; k < j->nworkers; k++) {
-			j->workers[k].start_ns = j->start_ns;
-			j->workers[k].end_ns = j->end_ns;
-		}
-		memset(jr, 0, sizeof(*jr));
-		sb_collect_job(jr, j->spec, j->job, j->workers, 0, j->nworkers);
-		jr->nthreads = 1;
-		if (j->ran) {
-			jr->ml = j->res;
-			j->res = NULL;
-		}
+		if (jr)
+			j->wl->results(j, jr);
 	}
 	return sb_collect_groups(res);
 }
@@ -267,10 +271,8 @@ void sb_ml_release(struct sb_ml_runs *r, bool failed)
 		return;
 	for (size_t i = 0; i < r->n; i++) {
 		struct sb_ml_job *j = &r->jobs[i];
-		if (j->spec->workload == SB_WL_CHECKPOINT)
-			sb_ml_ckpt_release(j);
-		else
-			sb_ml_train_release(j);
+		if (j->wl)
+			j->wl->release(j);
 		for (unsigned k = 0; j->workers && k < j->nworkers; k++)
 			sb_thread_teardown(&j->workers[k]);
 		free(j->workers);
@@ -281,7 +283,8 @@ void sb_ml_release(struct sb_ml_runs *r, bool failed)
 	free(r);
 }
 
-int sb_ml_datagen(const struct sb_joblist *jl, struct sb_results *res)
+int sb_ml_datagen(const struct sb_joblist *jl, const struct sb_run_env *env,
+		  struct sb_results *res)
 {
 	const struct sb_engine_ops **ops = calloc(jl->njobs ? jl->njobs : 1, sizeof(*ops));
 	struct sb_ml_runs *r = NULL;
@@ -290,11 +293,11 @@ int sb_ml_datagen(const struct sb_joblist *jl, struct sb_results *res)
 	for (size_t i = 0; !e && i < jl->njobs; i++)
 		ops[i] = sb_engine_find(jl->jobs[i].ioengine);
 	if (!e)
-		e = sb_ml_prepare(jl, ops, &r);
+		e = sb_ml_prepare(jl, env, ops, &r);
 	for (size_t i = 0; !e && r && i < r->n; i++) {
-		if (r->jobs[i].spec->workload == SB_WL_TRAIN) {
+		if (r->jobs[i].wl->datagen) {
 			r->jobs[i].ran = true;
-			e = sb_ml_train_datagen(&r->jobs[i]);
+			e = r->jobs[i].wl->datagen(&r->jobs[i]);
 		}
 	}
 	if (!e)

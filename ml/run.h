@@ -1,7 +1,9 @@
-/* ml_run.h: running the ML workload jobs (workload=checkpoint, train) inside
- * sb_run.  run.c calls four hooks: sb_ml_prepare before any I/O (checks the
- * file system, sets up the engines), sb_ml_run_group at each group's turn,
- * sb_ml_collect after sb_collect (fills the jobs' results), sb_ml_release.
+/* ml_run.h: running the jobs of the workloads with per-job hooks
+ * (run/workload.h: checkpoint, train) inside sb_run.  run.c calls four
+ * functions, each of which dispatches to the job's workload row:
+ * sb_ml_prepare before any I/O (checks the file system, sets up the
+ * engines), sb_ml_run_group at each group's turn, sb_ml_collect after
+ * sb_collect (fills the jobs' results), sb_ml_release.
  *
  * The I/O is done by "workers": struct sb_thread set up bare
  * (sb_thread_setup_bare) and driven with sb_ioloop_span, so the job's
@@ -14,16 +16,17 @@
 #include <stdint.h>
 
 #include "run/ioloop.h"
+#include "run/run.h"
 #include "run/thread.h"
+#include "run/workload.h"
 #include "parse/jobspec.h"
 #include "stats/mlres.h"
 #include "stats/results.h"
 
-struct sb_ml_ckpt;
-struct sb_ml_trainst;
-
 struct sb_ml_job {
 	const struct sb_jobspec *spec;
+	const struct sb_workload_ops *wl;  /* its workload's row */
+	const struct sb_run_env *env;      /* main's (drop-caches path) */
 	struct sb_jobspec wspec;          /* the workers' spec (shallow copy) */
 	const struct sb_engine_ops *ops;
 	size_t job;                       /* index in the joblist */
@@ -33,8 +36,7 @@ struct sb_ml_job {
 	struct sb_ml_result *res;         /* moved into the job's result */
 	uint64_t start_ns, end_ns;
 	bool ran;
-	struct sb_ml_ckpt *ck;
-	struct sb_ml_trainst *tr;
+	void *priv;                       /* the workload's own state */
 };
 
 struct sb_ml_runs {
@@ -44,14 +46,15 @@ struct sb_ml_runs {
 
 /* run.c's hooks.  prepare: NULL *out when there is no ML job; errors are
  * reported (file system, engine) and returned as -errno before any I/O. */
-int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_engine_ops *const *ops,
-		  struct sb_ml_runs **out);
+int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_run_env *env,
+		  const struct sb_engine_ops *const *ops, struct sb_ml_runs **out);
 void sb_ml_run_group(struct sb_ml_runs *r, unsigned groupid);
 int sb_ml_collect(struct sb_ml_runs *r, struct sb_results *res);
 void sb_ml_release(struct sb_ml_runs *r, bool failed);
 /* --datagen: create the datasets of the train jobs, run nothing else; res
  * holds a result per train job (dataset figures only). */
-int sb_ml_datagen(const struct sb_joblist *jl, struct sb_results *res);
+int sb_ml_datagen(const struct sb_joblist *jl, const struct sb_run_env *env,
+		  struct sb_results *res);
 
 /* ---- shared by ml_ckpt.c and ml_trainrun.c ---- */
 
@@ -72,22 +75,16 @@ int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path);
 /* CPU time of the calling thread, to charge to a worker */
 void sb_ml_cpu_begin(struct rusage *ru);
 void sb_ml_cpu_end(struct sb_thread *t, const struct rusage *ru0);
-/* sync, then drop the page cache; false (and a warning, once) when not
- * permitted. */
-bool sb_ml_drop_caches(const char *job);
+/* sync, then drop the page cache by writing "1" to path (env's,
+ * sb_run_drop_path); false (and a warning, once) when not permitted. */
+bool sb_ml_drop_caches(const char *job, const char *path);
+/* The results hook shared by the ML rows: the workers' statistics and, when
+ * the job ran, its j->res. */
+void sb_ml_job_results(struct sb_ml_job *j, struct sb_job_result *jr);
 /* buf = "a/b" (b alone when a is NULL), or "s" when fmt is "%s"; false when
  * it did not fit (truncated) */
 bool sb_ml_join(char *buf, size_t len, const char *a, const char *b);
 /* <directory>/<leaf> (first directory of a ':' list), or leaf */
 void sb_ml_default_dir(const struct sb_jobspec *s, const char *leaf, char *buf, size_t len);
 
-/* ml_ckpt.c */
-int sb_ml_ckpt_prepare(struct sb_ml_job *j);
-void sb_ml_ckpt_run(struct sb_ml_job *j);
-void sb_ml_ckpt_release(struct sb_ml_job *j);
-/* ml_trainrun.c */
-int sb_ml_train_prepare(struct sb_ml_job *j);
-int sb_ml_train_datagen(struct sb_ml_job *j);
-void sb_ml_train_run(struct sb_ml_job *j);
-void sb_ml_train_release(struct sb_ml_job *j);
 #endif

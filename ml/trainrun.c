@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ml/au.h"
+#include "ml/rules.h"
 #include "ml/run.h"
 #include "ml/train.h"
 #include "run/rate.h"
@@ -67,7 +68,7 @@ static double now_s(void)
 /* read every sample of batch b with worker t */
 static int read_batch(struct sb_ml_job *j, struct sb_thread *t, size_t b)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	char name[512], path[PATH_LEN];
 	size_t n = sb_ml_plan_batch_len(&tr->plan, b);
 	for (size_t i = 0; i < n; i++) {
@@ -98,7 +99,7 @@ static void halt(struct sb_ml_trainst *tr)
 static void *reader_main(void *arg)
 {
 	struct role_arg *a = arg;
-	struct sb_ml_trainst *tr = a->j->tr;
+	struct sb_ml_trainst *tr = a->j->priv;
 	struct sb_thread *t = &a->j->workers[a->id];
 	size_t ahead = (size_t)tr->readers * a->j->spec->prefetch;
 	struct rusage ru;
@@ -130,7 +131,7 @@ static void *reader_main(void *arg)
 /* claim the next batch and wait until it is read; false when none is left */
 static bool next_batch(struct sb_ml_job *j, unsigned c, size_t *bout)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	pthread_mutex_lock(&tr->mu);
 	if (tr->stop || tr->requested >= tr->plan.nbatches || sb_run_stopping()) {
 		pthread_mutex_unlock(&tr->mu);
@@ -154,7 +155,7 @@ static void *consumer_main(void *arg)
 {
 	struct role_arg *a = arg;
 	struct sb_ml_job *j = a->j;
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	const struct sb_jobspec *s = j->spec;
 	double mean = (double)s->computation_time_us / 1e6, sd = (double)s->computation_time_stdev_us / 1e6;
 	struct rusage ru;
@@ -188,7 +189,7 @@ static void *consumer_main(void *arg)
 
 static int epoch_setup(struct sb_ml_job *j, unsigned epoch)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_plan_cfg cfg = {
 		.files = s->dataset_files, .samples_per_file = s->samples_per_file,
@@ -221,7 +222,7 @@ static int epoch_setup(struct sb_ml_job *j, unsigned epoch)
 
 static void epoch_metrics(struct sb_ml_job *j, unsigned epoch, double dur)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	struct sb_ml_train_result *res = &j->res->train;
 	struct sb_ml_au *au = calloc(tr->consumers ? tr->consumers : 1, sizeof(*au));
 	size_t n = 0, steps = 0;
@@ -253,7 +254,7 @@ static void epoch_metrics(struct sb_ml_job *j, unsigned epoch, double dur)
 /* one epoch: readers and consumers started together, then joined */
 static int run_epoch(struct sb_ml_job *j, unsigned epoch, struct role_arg *args)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	unsigned nr = tr->readers, nc = tr->consumers;
 	int e = epoch_setup(j, epoch);
 	if (e)
@@ -341,9 +342,9 @@ static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t bufl
 	return e;
 }
 
-int sb_ml_train_datagen(struct sb_ml_job *j)
+static int datagen_train(struct sb_ml_job *j)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	enum { BUF = 1 << 20 };
 	if (j->nodiskio || !tr->nmissing)
 		return 0;
@@ -407,13 +408,13 @@ static void train_results(struct sb_ml_job *j)
 		train_rules(j);
 }
 
-void sb_ml_train_run(struct sb_ml_job *j)
+static void run_train(struct sb_ml_job *j)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	unsigned n = tr->readers + tr->consumers;
 	struct role_arg *args = calloc(n, sizeof(*args));
 	uint64_t rsum = 0;
-	int e = args ? sb_ml_train_datagen(j) : -ENOMEM;
+	int e = args ? datagen_train(j) : -ENOMEM;
 	if (e && e != -ENOMEM && e != -EINTR)
 		sb_ml_fail(&j->workers[0], -e, "cannot create the dataset in", tr->dir);
 	j->start_ns = sb_now_ns();
@@ -434,7 +435,7 @@ void sb_ml_train_run(struct sb_ml_job *j)
 /* files already there must have the sizes of this dataset */
 static int check_dataset(struct sb_ml_job *j, uint64_t *missing_bytes)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	char name[512], path[PATH_LEN], first[PATH_LEN + 96] = "";
 	unsigned wrong = 0;
 	for (unsigned i = 0; i < tr->ds.files; i++) {
@@ -461,7 +462,7 @@ static int check_dataset(struct sb_ml_job *j, uint64_t *missing_bytes)
 
 static int check_space(struct sb_ml_job *j, uint64_t need)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	char dir[PATH_LEN];
 	struct statvfs vfs;
 	struct stat st;
@@ -496,14 +497,14 @@ static int check_space(struct sb_ml_job *j, uint64_t need)
 	return 0;
 }
 
-int sb_ml_train_prepare(struct sb_ml_job *j)
+static int prepare_train(struct sb_ml_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_trainst *tr = calloc(1, sizeof(*tr));
 	struct sb_ml_workload w;
 	if (!tr)
 		return -ENOMEM;
-	j->tr = tr;
+	j->priv = tr;
 	pthread_mutex_init(&tr->mu, NULL);
 	pthread_cond_init(&tr->cv, NULL);
 	bool named = s->train_model && !sb_ml_workload_find(s->train_model, &w);
@@ -544,9 +545,9 @@ int sb_ml_train_prepare(struct sb_ml_job *j)
 	return e;
 }
 
-void sb_ml_train_release(struct sb_ml_job *j)
+static void release_train(struct sb_ml_job *j)
 {
-	struct sb_ml_trainst *tr = j->tr;
+	struct sb_ml_trainst *tr = j->priv;
 	if (!tr)
 		return;
 	sb_ml_plan_free(&tr->plan);
@@ -559,5 +560,15 @@ void sb_ml_train_release(struct sb_ml_job *j)
 	pthread_mutex_destroy(&tr->mu);
 	pthread_cond_destroy(&tr->cv);
 	free(tr);
-	j->tr = NULL;
+	j->priv = NULL;
 }
+
+const struct sb_workload_ops sb_workload_train = {
+	.name = "train",
+	.id = SB_WL_TRAIN,
+	.prepare = prepare_train,
+	.run = run_train,
+	.datagen = datagen_train,
+	.results = sb_ml_job_results,
+	.release = release_train,
+};

@@ -12,28 +12,17 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "run/bdev.h"
 #include "run/files.h"
 #include "run/rng.h"
+#include "run/run.h"
 #include "run/thread.h"
+#include "run/workload.h"
 #include "lib/log.h"
 #include "os/blkdev.h"
 #include "os/mounts.h"
 #include "os/scratch.h"
 #include "parse/options.h"
-
-static char sysroot[PATH_MAX];
-
-static bool defer_keep;
-
-void sb_files_defer_keep(bool defer)
-{
-	defer_keep = defer;
-}
-
-void sb_files_set_sysroot(const char *root)
-{
-	snprintf(sysroot, sizeof(sysroot), "%s", root ? root : "");
-}
 
 static void dir_of(const char *path, char *dir, size_t len)
 {
@@ -283,107 +272,6 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 	return 0;
 }
 
-static void refuse_bdev(const struct sb_layout_file *lf, const char *why)
-{
-	const struct sb_jobspec *s = lf->writer ? lf->writer : lf->spec;
-	char where[PATH_MAX];
-	if (s && s->file && s->line)
-		snprintf(where, sizeof(where), "%s:%u", s->file, s->line);
-	else
-		snprintf(where, sizeof(where), "%s", s && s->file ? s->file : lf->path);
-	sb_err(where, "job %s: refusing to write to %s: %s; writing would destroy its data "
-	       "(set allow_mounted_write=1 to write anyway)", s ? s->name : "?", lf->path, why);
-}
-
-/* Writes to a block device that is mounted (through any node: decided by
- * major:minor), swap, partitioned, held by a stacked device or by anyone
- * (O_EXCL), or that holds a file-system, swap or partition-table
- * signature destroy data: refuse unless allow_mounted_write=1.  The O_EXCL
- * descriptor stays open until sb_files_cleanup, so nothing can mount the
- * device while the run writes it (the I/O threads open it without
- * O_EXCL, which an exclusive holder allows). */
-/* The O_EXCL claims this process holds, shared by every layout that writes
- * the same device (a sweep or a check may plan while another layout is
- * alive: a second O_EXCL open, even our own, would get EBUSY). */
-static struct claim {
-	dev_t rdev;
-	int fd;
-	unsigned refs;
-} claims[64];
-
-static int claim(const struct sb_layout_file *lf, char *why, size_t len)
-{
-	struct claim *freec = NULL;
-	for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
-		if (claims[k].refs && claims[k].rdev == lf->rdev) {
-			claims[k].refs++;
-			return claims[k].fd;
-		}
-		if (!claims[k].refs && !freec)
-			freec = &claims[k];
-	}
-	if (!freec) {
-		snprintf(why, len, "too many block devices written at once (at most 64)");
-		return -EMFILE;
-	}
-	int fd = sb_os_bdev_claim(lf->path, why, len);
-	if (fd >= 0)
-		*freec = (struct claim){ .rdev = lf->rdev, .fd = fd, .refs = 1 };
-	return fd;
-}
-
-static void unclaim(int fd)
-{
-	for (size_t k = 0; k < sizeof(claims) / sizeof(claims[0]); k++) {
-		if (claims[k].refs && claims[k].fd == fd) {
-			if (--claims[k].refs == 0)
-				close(fd);
-			return;
-		}
-	}
-}
-
-static int check_bdev(struct sb_layout *lay, size_t i)
-{
-	struct sb_layout_file *lf = &lay->files[i];
-	char name[64], why[512], what[400];
-	if (lf->need > lf->have && lf->have) {
-		sb_err(lf->path, "the I/O region ends at byte %" PRIu64 ", past the end of the "
-		       "device (%" PRIu64 " bytes): lower size= or offset=", lf->need, lf->have);
-		return -EINVAL;
-	}
-	if (!lf->written || lf->allow_mounted)
-		return 0;
-	int r = sb_os_dev_name(sysroot, lf->rdev, false, name, sizeof(name));
-	if (r == 0)
-		r = sb_os_bdev_in_use(sysroot, name, why, sizeof(why));
-	else
-		snprintf(why, sizeof(why), "cannot find it in /sys/dev/block");
-	if (r != 0) {
-		refuse_bdev(lf, why);
-		return -EBUSY;
-	}
-	for (size_t k = 0; k < i; k++) /* the same device under another node: checked already */
-		if (lay->files[k].is_bdev && lay->files[k].rdev == lf->rdev && lay->files[k].claim_fd >= 0)
-			return 0;
-	lf->claim_fd = claim(lf, why, sizeof(why));
-	if (lf->claim_fd < 0) {
-		lf->claim_fd = -1;
-		refuse_bdev(lf, why);
-		return -EBUSY;
-	}
-	r = sb_os_signature(lf->claim_fd, what, sizeof(what));
-	if (r == 0)
-		return 0;
-	if (r > 0)
-		snprintf(why, sizeof(why), "it holds %s", what);
-	else
-		snprintf(why, sizeof(why), "cannot read it to look for file systems and partition "
-			 "tables: %s", strerror(-r));
-	refuse_bdev(lf, why);
-	return -EBUSY;
-}
-
 /* bytes each file system must still provide, checked against statvfs */
 static int check_space(const struct sb_layout *lay)
 {
@@ -450,9 +338,12 @@ static int check_direct(const struct sb_jobspec *s, const char *path)
 	return r;
 }
 
-int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_layout *lay)
+int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
+		  const struct sb_run_env *env, struct sb_layout *lay)
 {
 	memset(lay, 0, sizeof(*lay));
+	lay->sysroot = env && env->sysroot ? env->sysroot : "";
+	lay->defer_keep = env && env->defer_keep;
 	lay->jobs = calloc(jl->njobs ? jl->njobs : 1, sizeof(*lay->jobs));
 	if (!lay->jobs)
 		return -ENOMEM;
@@ -460,8 +351,8 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_l
 	int r = 0;
 	for (size_t j = 0; j < jl->njobs && !r; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];
-		if (s->workload != SB_WL_IO)
-			continue; /* ML workloads lay out their own files (ml/) */
+		if (!(sb_workload_of(s)->flags & SB_WL_THREADS))
+			continue; /* the other workloads lay out their own files (ml/) */
 		if (s->rw & SB_RW_TRIM) {
 			sb_err(s->name, "trim workloads are not supported by ioengine=%s", s->ioengine);
 			r = -EINVAL;
@@ -471,7 +362,7 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_l
 	}
 	for (size_t i = 0; i < lay->n && !r; i++)
 		if (lay->files[i].is_bdev)
-			r = check_bdev(lay, i);
+			r = sb_bdev_check(lay, i);
 	if (!r)
 		r = check_space(lay);
 	for (size_t j = 0; j < jl->njobs && !r; j++) {
@@ -594,10 +485,10 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created)
 		struct sb_layout_file *lf = &lay->files[i];
 		if (lf->created && (lf->unlink || remove_all_created))
 			sb_scratch_unlink(lf->path, &lf->own); /* only the inode it made */
-		else if (lf->created && !defer_keep)
+		else if (lf->created && !lay->defer_keep)
 			sb_scratch_keep(lf->path, &lf->own); /* kept on purpose (unlink=0) */
 		if (lf->claim_fd >= 0)
-			unclaim(lf->claim_fd);
+			sb_bdev_unclaim(lf->claim_fd);
 		free(lf->path);
 	}
 	for (size_t j = 0; j < lay->njobs; j++) {

@@ -47,18 +47,18 @@ struct sb_layout {
 	struct sb_jobfiles *jobs; /* one per job of the joblist */
 	size_t njobs;
 	size_t failed;            /* sb_files_create failed on files[failed] */
+	const char *sysroot;      /* env's: root of /proc and /sys for the block-device check */
+	bool defer_keep;          /* env's: created files are not marked kept (a sweep) */
 };
 
-/* Root for /proc and /sys lookups of the block-device safety check ("" = the
- * real system); tests point it at a fixture tree. */
-void sb_files_set_sysroot(const char *root);
-/* A sweep decides at its end what stays: until then, files its points
- * create keep the mark of a run in progress (a killed sweep's files are
- * leftovers for --cleanup). */
-void sb_files_defer_keep(bool defer);
-/* Plan and check.  nodiskio[j] is true when job j's engine touches no files.
- * Creates nothing.  Errors are reported with sb_err; returns -errno. */
-int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio, struct sb_layout *lay);
+struct sb_run_env;
+/* Plan and check.  nodiskio[j] is true when job j's engine touches no files;
+ * env (run/run.h; NULL: the defaults) gives the root of the /proc and /sys
+ * lookups of the block-device safety check (tests point it at a fixture
+ * tree) and whether a sweep defers marking created files kept.  Creates
+ * nothing.  Errors are reported with sb_err; returns -errno. */
+int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
+		  const struct sb_run_env *env, struct sb_layout *lay);
 /* Create missing files and extend short ones (fallocate, then data for read
  * workloads).  On failure removes the files it created and returns -errno
  * with lay->failed naming the file; it prints nothing (the run reports it

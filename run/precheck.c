@@ -14,6 +14,7 @@
 
 #include "run/precheck.h"
 #include "run/thread.h"
+#include "run/workload.h"
 #include "lib/log.h"
 #include "parse/options.h"
 
@@ -101,16 +102,30 @@ static int check_engine(const struct sb_jobspec *s, const struct sb_engine_ops *
 	return r;
 }
 
+/* workload=io: its region and its engine (jf: the job's planned files) */
+static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
+		       const struct sb_jobfiles *jf)
+{
+	int r = jf ? check_region(s, jf) : 0;
+	return r ? r : check_engine(s, ops);
+}
+
+const struct sb_workload_ops sb_workload_io = {
+	.name = "io",
+	.id = SB_WL_IO,
+	.flags = SB_WL_THREADS,
+	.validate = validate_io,
+};
+
 int sb_precheck_jobs(const struct sb_joblist *jl, const struct sb_engine_ops *const *ops,
 		     const struct sb_layout *lay)
 {
 	for (size_t j = 0; j < jl->njobs; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];
-		if (s->workload != SB_WL_IO)
-			continue; /* ML jobs: sb_ml_prepare sets up their engines */
-		int r = j < lay->njobs ? check_region(s, &lay->jobs[j]) : 0;
-		if (!r)
-			r = check_engine(s, ops[j]);
+		const struct sb_workload_ops *w = sb_workload_of(s);
+		if (!w->validate)
+			continue; /* e.g. ML jobs: their prepare sets up their engines */
+		int r = w->validate(s, ops[j], j < lay->njobs ? &lay->jobs[j] : NULL);
 		if (r)
 			return r;
 	}

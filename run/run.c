@@ -3,31 +3,32 @@
  * Setup failures come back as -errno before any I/O; I/O errors and
  * interrupts are part of the results. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "run/collect.h"
 #include "ml/run.h"
-#include "run/monitor.h"
 #include "run/precheck.h"
 #include "run/run.h"
-#include "run/statsthread.h"
 #include "run/thread.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "os/diskstats.h"
 #include "stats/diskutil.h"
+#include "stats/monitor.h"
+#include "stats/statsthread.h"
 
 #define SB_MAX_DISKS 32
 
 struct run {
 	const struct sb_joblist *jl;
+	const struct sb_run_env *env;
 	const struct sb_engine_ops **ops;  /* per job */
 	bool *nodiskio;                    /* per job */
 	size_t *first;                     /* per job: index of its first thread */
 	struct sb_thread *threads;
+	struct sb_tview *views;            /* the threads as the stats side sees them */
 	unsigned nthreads;
 	struct sb_layout lay;
 	bool laid_out;
@@ -42,11 +43,11 @@ struct run {
 	uint64_t t0_ns, t1_ns;
 };
 
-static struct sb_run_opts run_opts = { .progress = -1 };
+static const struct sb_run_env default_env = { .opts = { .progress = -1 } };
 
-void sb_run_set_opts(const struct sb_run_opts *o)
+const char *sb_run_drop_path(const struct sb_run_env *env)
 {
-	run_opts = *o;
+	return env && env->drop_caches ? env->drop_caches : "/proc/sys/vm/drop_caches";
 }
 
 /* a directory the jobs use, for the host's filesystem figures */
@@ -68,9 +69,17 @@ static int monitor_init(struct run *r)
 	char names[SB_MAX_DISKS][64], dir[4096];
 	size_t nd = sb_files_disks(&r->lay, names, SB_MAX_DISKS);
 	first_dir(r, dir, sizeof(dir));
+	r->views = calloc(r->nthreads ? r->nthreads : 1, sizeof(*r->views));
+	if (!r->views)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->nthreads; i++) {
+		sb_thread_view(&r->threads[i], &r->views[i]);
+		r->threads[i].on_start = sb_monitor_thread_started;
+		r->threads[i].on_start_arg = &r->mon;
+	}
 	r->mon_up = true;
-	return sb_monitor_init(&r->mon, r->jl, r->threads, r->nthreads,
-			       (const char (*)[64])names, (unsigned)nd, dir, &run_opts);
+	return sb_monitor_init(&r->mon, r->jl, r->views, r->nthreads,
+			       (const char (*)[64])names, (unsigned)nd, dir, &r->env->opts);
 }
 
 void sb_run_request_stop(void)
@@ -81,12 +90,6 @@ void sb_run_request_stop(void)
 void sb_run_clear_stop(void)
 {
 	atomic_store_explicit(&sb_run_stop_flag, 0, memory_order_relaxed);
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	sb_run_request_stop();
 }
 
 static int find_engines(struct run *r)
@@ -236,9 +239,9 @@ static int prepare(struct run *r, bool dry)
 	if (!e)
 		e = sb_precheck_logs(r->jl);
 	if (!e)
-		e = sb_ml_prepare(r->jl, r->ops, &r->ml);
+		e = sb_ml_prepare(r->jl, r->env, r->ops, &r->ml);
 	if (!e)
-		e = sb_files_plan(r->jl, r->nodiskio, &r->lay);
+		e = sb_files_plan(r->jl, r->nodiskio, r->env, &r->lay);
 	r->laid_out = true;
 	if (!e)
 		e = sb_precheck_jobs(r->jl, r->ops, &r->lay);
@@ -268,15 +271,16 @@ static void release(struct run *r, bool failed)
 	pthread_mutex_destroy(&r->sync.mu);
 	pthread_cond_destroy(&r->sync.cv);
 	free(r->threads);
+	free(r->views);
 	free(r->sync.left);
 	free(r->ops);
 	free(r->nodiskio);
 	free(r->first);
 }
 
-int sb_run_check(const struct sb_joblist *jl)
+int sb_run_check(const struct sb_joblist *jl, const struct sb_run_env *env)
 {
-	struct run r = { .jl = jl };
+	struct run r = { .jl = jl, .env = env ? env : &default_env };
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);
 	int e = jl->datagen_only ? 0 : prepare(&r, true);
@@ -304,18 +308,14 @@ static int layout_failed(struct run *r, struct sb_results *res)
 	return e;
 }
 
-int sb_run(const struct sb_joblist *jl, struct sb_results *res)
+int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_results *res)
 {
-	struct run r = { .jl = jl };
+	struct run r = { .jl = jl, .env = env ? env : &default_env };
 	if (jl->datagen_only)
-		return sb_ml_datagen(jl, res);
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+		return sb_ml_datagen(jl, r.env, res);
 	memset(res, 0, sizeof(*res));
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	int e = prepare(&r, false);
 	if (e && r.layout_error) {
 		e = layout_failed(&r, res);
@@ -324,8 +324,6 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 	}
 	if (e || r.layout_error) {
 		release(&r, true);
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
 		return e;
 	}
 	disks_start(&r);
@@ -336,7 +334,7 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 		r.stats.tick_arg = &r.mon;
 		r.stats.tick_ms = r.mon.tick_ms;
 	}
-	if (sb_statsthread_start(&r.stats, r.threads, r.nthreads) == 0) {
+	if (sb_statsthread_start(&r.stats, r.views, r.nthreads) == 0) {
 		run_groups(&r);
 		sb_statsthread_stop(&r.stats);
 	} else {
@@ -354,8 +352,6 @@ int sb_run(const struct sb_joblist *jl, struct sb_results *res)
 	if (!e)
 		report_errors(res);
 	release(&r, false);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	if (e) {
 		sb_results_free(res);
 		sb_err("results", "%s", strerror(-e));

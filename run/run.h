@@ -4,31 +4,40 @@
 #include <stdio.h>
 
 #include "parse/jobspec.h"
+#include "stats/monitor.h"
 #include "stats/results.h"
+
+/* The process state a run reads, owned by main and passed down (there are
+ * no setters or globals for it).  NULL for an env means the defaults: the
+ * system's own /sys and /proc, no interim results, progress line automatic. */
+struct sb_run_env {
+	const char *sysroot;          /* fixture root prefixed to /sys, /proc paths; NULL or "" = none */
+	const char *drop_caches;      /* written "1" to drop the page cache; NULL = /proc/sys/vm/drop_caches */
+	struct sb_mon_opts opts;      /* what the run shows as it goes (stats/monitor.h) */
+	/* a sweep decides at its end what stays: until then, files its runs
+	 * create keep the mark of a run in progress (a killed sweep's files are
+	 * leftovers for --cleanup).  Set by sweep/ on its runs, never by main. */
+	bool defer_keep;
+};
+/* env's drop-caches path (the default when env or the path is NULL) */
+const char *sb_run_drop_path(const struct sb_run_env *env);
 
 /* Run every job of jl (groups in order, stonewall/wait_for honoured), then
  * fill res.  Returns 0, or a negative errno when setup failed before any I/O
  * (the reason has been reported with sb_err).  I/O errors during the run are
- * not a failure here: they are in res->jobs[i].error. */
-int sb_run(const struct sb_joblist *jl, struct sb_results *res);
+ * not a failure here: they are in res->jobs[i].error.  SIGINT/SIGTERM are
+ * main's: its handler calls sb_run_request_stop. */
+int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_results *res);
 /* The checks sb_run makes before its first I/O (engines, log files, ML
  * jobs, file plan: free space, devices, O_DIRECT alignment; I/O regions,
  * engine start-up), and nothing else: no file is created.  0, or -errno
  * with the reason reported.  A sweep runs it for every point first. */
-int sb_run_check(const struct sb_joblist *jl);
-/* What a run shows while it goes on (set once by main; applies to every
- * later sb_run).  Defaults: no interim results, progress line automatic. */
-struct sb_run_opts {
-	unsigned status_interval_ms;  /* --status-interval: interim results; 0 = off */
-	FILE *interim_out;            /* normal-format interim results go here; NULL = none */
-	bool interim_json;            /* keep interim snapshots in sb_results.interim */
-	int progress;                 /* status line on stderr: -1 auto (a terminal), 0, 1 */
-};
-void sb_run_set_opts(const struct sb_run_opts *o);
+int sb_run_check(const struct sb_joblist *jl, const struct sb_run_env *env);
 
-/* Ask a running sb_run to stop (async-signal-safe).  The request stands
- * until sb_run_clear_stop(): a Ctrl-C that lands between two runs of a sweep
- * stops the next one too. */
+/* The one stop flag of the process: ask a running sb_run (or sweep) to stop
+ * (async-signal-safe; main's SIGINT/SIGTERM handler calls it).  The request
+ * stands until sb_run_clear_stop(): a Ctrl-C that lands between two runs of
+ * a sweep stops the next one too. */
 void sb_run_request_stop(void);
 void sb_run_clear_stop(void);
 #endif

@@ -276,7 +276,7 @@ void *sb_thread_main(void *arg)
 	struct sb_loopstate ls = { .deadline = UINT64_MAX };
 	atomic_store_explicit(&t->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
 	if (t->on_start)
-		t->on_start(t->on_start_arg, t);
+		t->on_start(t->on_start_arg, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
 	if (wait_turn(t)) {
 		const struct sb_jobspec *s = t->spec;
 		uint64_t now = sb_now_ns();
@@ -313,4 +313,21 @@ void *sb_thread_main(void *arg)
 		t->ops->cleanup(&t->etd);
 	t->engine_up = false;
 	return NULL;
+}
+
+void sb_thread_view(struct sb_thread *t, struct sb_tview *v)
+{
+	*v = (struct sb_tview){
+		.spec = t->spec,
+		.job = t->job,
+		.st = t->st,
+		.ilat = t->ilat,
+		.logring = t->logring,
+		.phase = &t->phase,
+		.count_start_ns = &t->count_start_ns,
+		.start_ns = &t->start_ns,
+		.end_ns = &t->end_ns,
+		.expect_bytes = t->gen.loop_budget * (t->spec->loops ? t->spec->loops : 1),
+		.sync_engine = t->ops && (t->ops->flags & SB_ENGINE_SYNC),
+	};
 }

@@ -1,6 +1,7 @@
 /* thread.h: one I/O thread of a job: its files, io units, buffers, engine
  * state, statistics, and the loop that drives the engine.  run.c creates,
- * starts and joins them; statsthread.c samples their live counters. */
+ * starts and joins them; the stats thread (stats/statsthread.h) samples
+ * their live counters through a view (stats/tview.h: sb_thread_view). */
 #ifndef SB_THREAD_H
 #define SB_THREAD_H
 #include <pthread.h>
@@ -16,6 +17,7 @@
 #include "stats/ilat.h"
 #include "stats/iolog.h"
 #include "stats/tstats.h"
+#include "stats/tview.h"
 
 /* set by sb_run_request_stop (SIGINT/SIGTERM): every thread stops at its
  * next I/O */
@@ -24,13 +26,6 @@ static inline bool sb_run_stopping(void)
 {
 	return atomic_load_explicit(&sb_run_stop_flag, memory_order_relaxed) != 0;
 }
-
-enum sb_phase {
-	SB_PH_IDLE = 0,   /* not started */
-	SB_PH_RAMP,       /* running, not counted yet (ramp_time) */
-	SB_PH_RUN,        /* counted */
-	SB_PH_DONE,
-};
 
 /* wait_for and "job finished" bookkeeping shared by a run's threads */
 struct sb_runsync {
@@ -59,13 +54,9 @@ struct sb_thread {
 	bool started;
 	pthread_t tid;
 	struct rusage ru0;            /* at the start of the counted phase */
-	_Atomic int phase;            /* enum sb_phase */
+	_Atomic int phase;            /* enum sb_phase (stats/tview.h) */
 	_Atomic uint64_t count_start_ns;
 	uint64_t start_ns, end_ns;    /* the thread's own start and end */
-	/* the stats thread's private sampling state */
-	uint64_t smp_last_ns;
-	uint64_t smp_bytes[SB_DDIR_N], smp_ios[SB_DDIR_N];
-	bool smp_started;
 	/* appended: per-interval accumulators (always) and the per-I/O log ring
 	 * (only with a log and log_avg_msec=0), written by the I/O thread and
 	 * read by the stats thread (stats/ilat.h, stats/iolog.h) */
@@ -74,7 +65,7 @@ struct sb_thread {
 	/* the thread's kernel tid, stored as it starts; on_start (if set) is
 	 * then called on the thread itself, before any I/O (perf counters) */
 	_Atomic int os_tid;
-	void (*on_start)(void *arg, struct sb_thread *t);
+	void (*on_start)(void *arg, int os_tid);
 	void *on_start_arg;
 };
 
@@ -100,6 +91,9 @@ int sb_thread_engine_start(struct sb_thread *t);
 void sb_thread_engine_stop(struct sb_thread *t);
 /* Release everything setup acquired (safe on a partly set up thread). */
 void sb_thread_teardown(struct sb_thread *t);
+/* The stats-facing view of t (set up), for the stats thread and the
+ * monitor. */
+void sb_thread_view(struct sb_thread *t, struct sb_tview *v);
 /* pthread entry point */
 void *sb_thread_main(void *arg);
 #endif

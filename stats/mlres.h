@@ -8,7 +8,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ml/rules.h"
+/* ---- MLPerf rule reports (ml/rules.c fills them; the writers print them) */
+
+enum sb_ml_verdict { SB_ML_CLOSED = 0, SB_ML_OPEN = 1, SB_ML_INVALID = 2 };
+
+#define SB_ML_RULES_MAX 16
+
+struct sb_ml_rule {
+	char name[32];            /* "dataset_size", "au", ... */
+	char expected[64];
+	char actual[64];
+	bool pass;
+	enum sb_ml_verdict fail_as; /* what a failure costs: OPEN or INVALID */
+	char fix[192];            /* empty when passed */
+};
+
+struct sb_ml_rule_report {
+	enum sb_ml_verdict verdict;
+	size_t n;
+	struct sb_ml_rule rules[SB_ML_RULES_MAX];
+};
+
+const char *sb_ml_verdict_name(enum sb_ml_verdict v); /* "CLOSED", "OPEN", "INVALID" */
+/* The rule named name, or NULL. */
+const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name);
 
 struct sb_ml_ckpt_point {
 	unsigned index;           /* 0-based checkpoint number */

@@ -1,7 +1,9 @@
 /* results.c: releasing the results model.  The jobs (with their time
  * series), groups, disks and interim arrays and the host sampler belong to
- * it; the job list (and the job specs it points into) does not. */
+ * it; the job list (and the job specs it points into) does not.  Also the
+ * MLPerf rule reports' verdict names and look-up (results data). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats/host.h"
 #include "stats/mlres.h"
@@ -42,4 +44,17 @@ void sb_ml_result_free(struct sb_ml_result *m)
 	free(m->train.epochs);
 	m->ckpt.write.v = m->ckpt.read.v = NULL;
 	m->train.epochs = NULL;
+}
+
+const char *sb_ml_verdict_name(enum sb_ml_verdict v)
+{
+	return v == SB_ML_CLOSED ? "CLOSED" : v == SB_ML_OPEN ? "OPEN" : "INVALID";
+}
+
+const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->n; i++)
+		if (!strcmp(rep->rules[i].name, name))
+			return &rep->rules[i];
+	return NULL;
 }

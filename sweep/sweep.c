@@ -5,14 +5,13 @@
  * repetition: sync(), and with drop_caches=1 (the default) a write of "1" to
  * /proc/sys/vm/drop_caches; without the right to, a warning, once, if the
  * job file asked for it (the report always says whether caches were dropped).
- * Each repetition is folded into its point as it ends (its summary kept, its
- * jobs merged into the point's, its own results released), so memory grows
- * with the points' merged results, not with every repetition's. */
+ * Each repetition is folded into its point as it ends (sweep/fold.c), so
+ * memory grows with the points' merged results, not with every
+ * repetition's. */
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +33,6 @@
 
 #define SWEEP_MMAP_THRESHOLD (128 * 1024) /* glibc's initial value */
 
-static const char *drop_path = "/proc/sys/vm/drop_caches";
-static volatile sig_atomic_t stop_requested;
-
 /* a file a point needed that did not exist before it: the sweep made it */
 struct made_file {
 	char *path;
@@ -45,264 +41,13 @@ struct made_file {
 
 struct ctx {
 	const struct sb_sweep *sw;
+	struct sb_run_env env;    /* main's, with defer_keep set for the points' runs */
 	struct sb_sweep_results *sr;
 	struct made_file *made;
 	size_t nmade;
 	bool drop_warned;
 	bool drop_asked;  /* drop_caches=1 written, not defaulted: warn when not permitted */
 };
-
-void sb_sweep_set_drop_path(const char *path)
-{
-	drop_path = path;
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-	sb_run_request_stop();
-}
-
-/* ---- summaries and the best point (pure: read the repetitions' results) */
-
-static double dir_value(const struct sb_sweep_dirsum *ds, unsigned metric)
-{
-	if (metric == SB_SWEEP_METRIC_IOPS)
-		return ds->iops_mean;
-	if (metric == SB_SWEEP_METRIC_CLAT_P99)
-		return -(double)ds->clat_p99_ns;
-	return ds->bw_mean;
-}
-
-/* one repetition, direction d: all jobs' bytes and I/Os over the slowest
- * job's runtime (DeepSpeed's GB/s: total bytes / slowest worker's time) */
-static bool rep_dir(const struct sb_results *res, int d, double *bw, double *iops,
-		    uint64_t *bytes)
-{
-	uint64_t ios = 0, slow = 0;
-	*bytes = 0;
-	for (size_t j = 0; j < res->njobs; j++) {
-		const struct sb_tstats *st = &res->jobs[j].st;
-		*bytes += st->io_bytes[d];
-		ios += st->total_ios[d];
-		if (st->runtime_ns[d] > slow)
-			slow = st->runtime_ns[d];
-	}
-	if (!ios && !*bytes)
-		return false;
-	*bw = slow ? (double)*bytes * 1e9 / (double)slow : 0.0;
-	*iops = slow ? (double)ios * 1e9 / (double)slow : 0.0;
-	return true;
-}
-
-/* the clat of direction d over every job of res: stats and histogram */
-static void jobs_clat(const struct sb_results *res, int d, struct sb_stat *clat, struct sb_hist *h)
-{
-	sb_stat_init(clat);
-	memset(h, 0, sizeof(*h));
-	for (size_t j = 0; j < res->njobs; j++) {
-		sb_hist_merge(h, &res->jobs[j].st.clat_h[d]);
-		sb_stat_merge(clat, &res->jobs[j].st.clat[d]);
-	}
-}
-
-/* the repetition's summary, from its full results */
-static void rep_summary(struct sb_sweep_rep *rep, struct sb_hist *h)
-{
-	const struct sb_results *res = &rep->res;
-	rep->dirs = 0;
-	rep->error = 0;
-	for (size_t j = 0; j < res->njobs && !rep->error; j++)
-		rep->error = res->jobs[j].error;
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		struct sb_sweep_repdir *rd = &rep->dir[d];
-		struct sb_stat clat;
-		memset(rd, 0, sizeof(*rd));
-		if (!rep_dir(res, d, &rd->bw, &rd->iops, &rd->io_bytes))
-			continue;
-		rep->dirs |= 1u << d;
-		jobs_clat(res, d, &clat, h);
-		rd->clat_mean_ns = clat.n ? clat.mean : 0.0;
-		rd->clat_p50_ns = h->n ? sb_hist_percentile(h, 50.0) : 0;
-		rd->clat_p99_ns = h->n ? sb_hist_percentile(h, 99.0) : 0;
-		rd->clat_p99_9_ns = h->n ? sb_hist_percentile(h, 99.9) : 0;
-		for (size_t j = 0; j < res->njobs; j++)
-			if (res->jobs[j].runtime_ms[d] > rd->runtime_ms)
-				rd->runtime_ms = res->jobs[j].runtime_ms[d];
-	}
-}
-
-/* at most max samples: neighbours merged, stride by stride */
-static void thin_series(struct sb_job_result *j, unsigned max)
-{
-	unsigned stride, n = 0;
-	if (j->nts <= max)
-		return;
-	stride = (j->nts + max - 1) / max;
-	for (unsigned i = 0; i < j->nts; i += stride) {
-		struct sb_ts_sample t = j->ts[i];
-		for (unsigned k = i + 1; k < i + stride && k < j->nts; k++)
-			sb_ts_merge(&t, &j->ts[k]);
-		j->ts[n++] = t;
-	}
-	j->nts = n;
-	struct sb_ts_sample *small = realloc(j->ts, n * sizeof(*small));
-	if (small)
-		j->ts = small;
-}
-
-/* m += r: one job, a later repetition of it.  Repetitions run one after
- * the other: runtimes add (bw and IOPS come out as totals over total
- * time), bw/iops samples merge as samples, CPU percentages are weighted by
- * runtime. */
-static void merge_job(struct sb_job_result *m, const struct sb_job_result *r)
-{
-	struct sb_stat bw[SB_DDIR_N], iops[SB_DDIR_N];
-	uint64_t run_ns[SB_DDIR_N];
-	double wm = (double)m->job_runtime_ms, wr = (double)r->job_runtime_ms;
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		bw[d] = m->st.bw_samples[d];
-		iops[d] = m->st.iops_samples[d];
-		run_ns[d] = m->st.runtime_ns[d] + r->st.runtime_ns[d];
-	}
-	sb_tstats_merge(&m->st, &r->st);
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		m->st.bw_samples[d] = bw[d];
-		m->st.iops_samples[d] = iops[d];
-		sb_stat_merge(&m->st.bw_samples[d], &r->st.bw_samples[d]);
-		sb_stat_merge(&m->st.iops_samples[d], &r->st.iops_samples[d]);
-		m->st.runtime_ns[d] = run_ns[d];
-		m->runtime_ms[d] += r->runtime_ms[d];
-	}
-	if (wm + wr > 0) {
-		m->usr_cpu = (m->usr_cpu * wm + r->usr_cpu * wr) / (wm + wr);
-		m->sys_cpu = (m->sys_cpu * wm + r->sys_cpu * wr) / (wm + wr);
-	}
-	m->job_runtime_ms += r->job_runtime_ms;
-	m->elapsed_s += r->elapsed_s;
-	if (!m->error && r->error)
-		m->error = r->error; /* its details: st.err, merged above */
-}
-
-int sb_sweep_fold_rep(struct sb_sweep_point_result *pr, struct sb_sweep_rep *rep)
-{
-	struct sb_results *res = &rep->res, *m = &pr->merged;
-	struct sb_hist *h = malloc(sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	rep_summary(rep, h);
-	free(h);
-	if (!m->jobs) {
-		/* the first repetition's jobs become the point's */
-		*m = *res;
-		memset(res, 0, sizeof(*res));
-		for (size_t j = 0; j < m->njobs; j++)
-			thin_series(&m->jobs[j], SB_SWEEP_TS_MAX);
-		struct sb_results rest = { .host = m->host, .interim = m->interim,
-					   .ninterim = m->ninterim, .disks = m->disks };
-		m->host = NULL;
-		m->interim = NULL;
-		m->ninterim = 0;
-		m->disks = NULL;
-		m->ndisks = 0;
-		sb_results_free(&rest);
-	} else {
-		for (size_t j = 0; j < m->njobs && j < res->njobs; j++)
-			merge_job(&m->jobs[j], &res->jobs[j]);
-		m->interrupted |= res->interrupted;
-		sb_results_free(res);
-	}
-	return sb_collect_groups(m);
-}
-
-void sb_sweep_summarize(struct sb_sweep_point_result *pr, unsigned metric)
-{
-	struct sb_hist *h = malloc(sizeof(*h));
-	pr->dirs = 0;
-	pr->error = 0;
-	pr->wall_ns = pr->io_ns = pr->sync_ns = 0;
-	memset(pr->dir, 0, sizeof(pr->dir));
-	for (unsigned r = 0; r < pr->nreps; r++) {
-		const struct sb_sweep_rep *rep = &pr->reps[r];
-		pr->wall_ns += rep->wall_ns;
-		pr->io_ns += rep->io_ns;
-		pr->sync_ns += rep->sync_ns;
-		if (!pr->error)
-			pr->error = rep->error;
-	}
-	for (int d = 0; d < SB_DDIR_N && h; d++) {
-		struct sb_sweep_dirsum *ds = &pr->dir[d];
-		struct sb_stat clat;
-		unsigned n = 0;
-		for (unsigned r = 0; r < pr->nreps; r++) {
-			const struct sb_sweep_repdir *rd = &pr->reps[r].dir[d];
-			if (!(pr->reps[r].dirs & (1u << d)))
-				continue;
-			ds->io_bytes += rd->io_bytes;
-			ds->bw_mean += rd->bw;
-			ds->iops_mean += rd->iops;
-			ds->bw_min = (!n || rd->bw < ds->bw_min) ? rd->bw : ds->bw_min;
-			ds->bw_max = rd->bw > ds->bw_max ? rd->bw : ds->bw_max;
-			ds->iops_min = (!n || rd->iops < ds->iops_min) ? rd->iops : ds->iops_min;
-			ds->iops_max = rd->iops > ds->iops_max ? rd->iops : ds->iops_max;
-			n++;
-		}
-		if (!n)
-			continue;
-		pr->dirs |= 1u << d;
-		ds->io_bytes /= n;
-		ds->bw_mean /= n;
-		ds->iops_mean /= n;
-		/* every repetition's completions: the merged jobs hold them all */
-		jobs_clat(&pr->merged, d, &clat, h);
-		ds->clat_mean_ns = clat.n ? clat.mean : 0.0;
-		ds->clat_p50_ns = h->n ? sb_hist_percentile(h, 50.0) : 0;
-		ds->clat_p99_ns = h->n ? sb_hist_percentile(h, 99.0) : 0;
-	}
-	free(h);
-	/* the point's score: both directions' bw or IOPS together, or its
-	 * worst p99 (negated: higher is better everywhere) */
-	double score = 0.0;
-	bool any = false;
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		if (!(pr->dirs & (1u << d)))
-			continue;
-		double v = dir_value(&pr->dir[d], metric);
-		if (metric == SB_SWEEP_METRIC_CLAT_P99)
-			score = (!any || v < score) ? v : score;
-		else
-			score += v;
-		any = true;
-	}
-	pr->score = any ? score : -INFINITY;
-}
-
-void sb_sweep_pick_best(struct sb_sweep_results *sr)
-{
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		sr->best[d] = -1;
-		for (size_t i = 0; i < sr->ndone; i++) {
-			const struct sb_sweep_point_result *p = &sr->points[i];
-			if (p->error || !(p->dirs & (1u << d)))
-				continue;
-			if (sr->best[d] < 0 ||
-			    dir_value(&p->dir[d], sr->metric) >
-				    dir_value(&sr->points[sr->best[d]].dir[d], sr->metric))
-				sr->best[d] = (long)i;
-		}
-	}
-}
-
-bool sb_sweep_had_errors(const struct sb_sweep_results *sr)
-{
-	for (size_t i = 0; i < sr->ndone; i++)
-		if (sr->points[i].error)
-			return true;
-	return false;
-}
-
-/* ---- running */
 
 /* I/O time of one run: the slowest job of each group, groups in sequence */
 static uint64_t io_time_ns(const struct sb_results *res)
@@ -324,7 +69,7 @@ static uint64_t io_time_ns(const struct sb_results *res)
 
 static void drop_caches(struct ctx *c)
 {
-	const char *why = NULL;
+	const char *why = NULL, *drop_path = sb_run_drop_path(&c->env);
 	char buf[160];
 	int fd = open(drop_path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -397,7 +142,7 @@ static int plan_files(struct ctx *c, const struct sb_joblist *orig)
 		return -ENOMEM;
 	for (size_t j = 0; j < orig->njobs; j++)
 		nd[j] = job_nodiskio(&orig->jobs[j]);
-	int r = sb_files_plan(orig, nd, &lay);
+	int r = sb_files_plan(orig, nd, &c->env, &lay);
 	for (size_t i = 0; !r && i < lay.n; i++)
 		if (lay.files[i].regular && !lay.files[i].exists)
 			r = remember(c, &lay.files[i]);
@@ -448,11 +193,6 @@ static int copy_jobs(struct sb_sweep_point_result *pr, const struct sb_joblist *
 	return pr->reps ? (int)loops : -ENOMEM;
 }
 
-static bool stopping(void)
-{
-	return stop_requested != 0 || sb_run_stopping();
-}
-
 /* 1: finished, 0: interrupted, -errno: could not run */
 static int run_point(struct ctx *c, size_t p, struct sb_sweep_point_result *pr)
 {
@@ -467,14 +207,14 @@ static int run_point(struct ctx *c, size_t p, struct sb_sweep_point_result *pr)
 		return r == -ENOMEM ? (sb_err("sweep", "out of memory"), r) : r;
 	for (int k = 0; k < loops; k++) {
 		struct sb_sweep_rep *rep = &pr->reps[k];
-		if (stopping())
+		if (sb_run_stopping())
 			return 0;
 		uint64_t t0 = sb_now_ns();
 		sync();
 		if (drop)
 			drop_caches(c);
 		uint64_t t1 = sb_now_ns();
-		r = sb_run(&pr->jl, &rep->res);
+		r = sb_run(&pr->jl, &c->env, &rep->res);
 		uint64_t t2 = sb_now_ns();
 		if (r)
 			return r;
@@ -540,10 +280,10 @@ static void fill_results(const struct sb_joblist *jl, struct sb_sweep_results *s
 
 /* every point is checked (files, devices, space, engines, logs) before the
  * first one runs: a point that would be refused stops the sweep up front */
-static int check_points(const struct sb_sweep *sw)
+static int check_points(const struct sb_sweep *sw, const struct sb_run_env *env)
 {
 	for (size_t p = 0; p < sw->npoints; p++) {
-		int r = sb_run_check(&sw->points[p].jl);
+		int r = sb_run_check(&sw->points[p].jl, env);
 		if (r) {
 			char vals[512];
 			sb_err("sweep", "point %zu of %zu (%s) would be refused, so no point was run",
@@ -554,11 +294,11 @@ static int check_points(const struct sb_sweep *sw)
 	return 0;
 }
 
-int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
-		 struct sb_results *res)
+int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
+		 struct sb_sweep_results *sr, struct sb_results *res)
 {
-	struct ctx c = { .sw = jl->sweep, .sr = sr };
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	static const struct sb_run_env defaults = { .opts = { .progress = -1 } };
+	struct ctx c = { .sw = jl->sweep, .sr = sr, .env = env ? *env : defaults };
 	int rc = 0;
 	memset(sr, 0, sizeof(*sr));
 	sr->def = c.sw;
@@ -569,7 +309,7 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 		sb_err("sweep", "out of memory");
 		return -ENOMEM;
 	}
-	if ((rc = check_points(c.sw)) != 0)
+	if ((rc = check_points(c.sw, &c.env)) != 0)
 		return rc;
 	/* Hundreds of sb_run calls, each allocating and freeing up to hundreds
 	 * of MB of I/O buffers and statistics, interleaved with the points'
@@ -578,14 +318,10 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 	 * pin them (1.3 GB for jobs/nvme-sweep.ini).  A fixed threshold keeps
 	 * every large block in its own mapping, returned when freed. */
 	mallopt(M_MMAP_THRESHOLD, SWEEP_MMAP_THRESHOLD);
-	stop_requested = 0;
-	sb_files_defer_keep(true);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	c.env.defer_keep = true; /* the points' runs: remove_made decides at the end */
 	for (size_t p = 0; p < c.sw->npoints && !rc; p++) {
 		struct sb_sweep_point_result *pr = &sr->points[sr->ndone];
-		int r = stopping() ? 0 : run_point(&c, p, pr);
+		int r = sb_run_stopping() ? 0 : run_point(&c, p, pr);
 		if (r == 1) {
 			sr->ndone++;
 			progress(&c, pr);
@@ -596,13 +332,10 @@ int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 			sr->interrupted = true;
 		rc = r < 0 ? r : 1;
 	}
-	if (stopping())
+	if (sb_run_stopping())
 		sr->interrupted = true;
 	sb_sweep_pick_best(sr);
-	sb_files_defer_keep(false);
 	remove_made(&c);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	fill_results(jl, sr, res);
 	return rc < 0 ? rc : 0;
 }

@@ -7,16 +7,19 @@
 #define SB_CORE_SWEEP_H
 #include <stdbool.h>
 
+#include "run/run.h"
 #include "parse/jobspec.h"
 #include "stats/results.h"
 
 /* Run jl->sweep's points into sr and fill res as the run's results model
- * (res->sweep = sr, no jobs of its own).  SIGINT/SIGTERM stop the sweep:
- * the finished points stay in sr, res->interrupted is set.  Returns 0, or a
+ * (res->sweep = sr, no jobs of its own); env is main's (run/run.h; NULL: the
+ * defaults) and each point's runs get it.  A stop request (main's
+ * SIGINT/SIGTERM handler: sb_run_request_stop) stops the sweep: the
+ * finished points stay in sr, res->interrupted is set.  Returns 0, or a
  * negative errno when a point could not be set up (reported with sb_err);
  * the points finished before it are still in sr. */
-int sb_sweep_run(const struct sb_joblist *jl, struct sb_sweep_results *sr,
-		 struct sb_results *res);
+int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
+		 struct sb_sweep_results *sr, struct sb_results *res);
 void sb_sweep_results_free(struct sb_sweep_results *sr);
 /* A job of some point ended with an I/O error. */
 bool sb_sweep_had_errors(const struct sb_sweep_results *sr);
@@ -33,7 +36,4 @@ void sb_sweep_summarize(struct sb_sweep_point_result *pr, unsigned metric);
 /* sr->best[d]: the error-free point with the best value of direction d by
  * sr->metric (bw, iops: highest; clat_p99: lowest); -1 if none moved d. */
 void sb_sweep_pick_best(struct sb_sweep_results *sr);
-/* Where the cache drop is written ("/proc/sys/vm/drop_caches"); tests
- * point it elsewhere. */
-void sb_sweep_set_drop_path(const char *path);
 #endif

@@ -46,7 +46,7 @@ static int run1(struct sb_jobspec *s, struct sb_results *res)
 {
 	struct sb_joblist jl = { .jobs = s, .njobs = 1 };
 	sb_spec_derive(s); /* as the parser does */
-	return sb_run(&jl, res);
+	return sb_run(&jl, NULL, res);
 }
 
 static bool exists(const char *p)
@@ -173,7 +173,7 @@ static void test_free_space_refused(void)
 	sb_spec_derive(&s[0]); /* as the parser does */
 	sb_spec_derive(&s[1]);
 	sb_log_capture(log, sizeof(log));
-	int r = sb_run(&jl, &res);
+	int r = sb_run(&jl, NULL, &res);
 	sb_log_capture(NULL, 0);
 	CU_ASSERT_EQUAL(r, -ENOSPC);
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "not enough free space"));
@@ -303,12 +303,11 @@ static int plan_loop0(const char *root, bool allow, bool write, char *log, unsig
 	struct sb_joblist jl = { .jobs = &s, .njobs = 1 };
 	struct sb_layout lay;
 	bool nodisk = false;
+	const struct sb_run_env env = { .sysroot = root };
 	s.allow_mounted_write = allow;
-	sb_files_set_sysroot(root);
 	sb_log_capture(log, loglen);
-	int r = sb_files_plan(&jl, &nodisk, &lay);
+	int r = sb_files_plan(&jl, &nodisk, &env, &lay);
 	sb_log_capture(NULL, 0);
-	sb_files_set_sysroot("");
 	sb_files_cleanup(&lay, false);
 	return r;
 }
@@ -393,7 +392,7 @@ static void test_group_reporting(void)
 	struct sb_joblist jl = { .jobs = s, .njobs = 2 };
 	sb_spec_derive(&s[0]); /* as the parser does */
 	sb_spec_derive(&s[1]);
-	CU_ASSERT_EQUAL_FATAL(sb_run(&jl, &res), 0);
+	CU_ASSERT_EQUAL_FATAL(sb_run(&jl, NULL, &res), 0);
 	CU_ASSERT_EQUAL_FATAL(res.njobs, 4); /* 3 threads of j0, j1 merged */
 	CU_ASSERT_EQUAL(res.jobs[0].nthreads, 1);
 	CU_ASSERT_EQUAL(res.jobs[0].st.io_bytes[SB_DDIR_READ], 16 * MB);

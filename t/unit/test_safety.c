@@ -450,8 +450,8 @@ static void test_claim_shared(void)
 	struct sb_joblist jl = { .jobs = &s, .njobs = 1 };
 	struct sb_layout a, b;
 	bool nodisk = false;
-	CU_ASSERT_EQUAL(sb_files_plan(&jl, &nodisk, &a), 0);
-	CU_ASSERT_EQUAL(sb_files_plan(&jl, &nodisk, &b), 0);
+	CU_ASSERT_EQUAL(sb_files_plan(&jl, &nodisk, NULL, &a), 0);
+	CU_ASSERT_EQUAL(sb_files_plan(&jl, &nodisk, NULL, &b), 0);
 	int fd = open(dev, O_RDONLY | O_EXCL);
 	CU_ASSERT_TRUE(fd < 0 && errno == EBUSY); /* held while a layout lives */
 	if (fd >= 0)

@@ -308,11 +308,10 @@ static void test_run_null(void)
 	CU_ASSERT_EQUAL_FATAL(parse("[global]\nioengine=null\nsize=256k\nloops=2\n"
 				    "drop_caches=1\nsweep.rw = read | write\n"
 				    "[a]\nsweep.bs = 4k | 64k\n", &jl), 0);
-	sb_sweep_set_drop_path("/nonexistent-storbench/drop_caches");
+	const struct sb_run_env env = { .drop_caches = "/nonexistent-storbench/drop_caches" };
 	sb_log_capture(logbuf, sizeof(logbuf));
-	int rc = sb_sweep_run(&jl, &sr, &res);
+	int rc = sb_sweep_run(&jl, &env, &sr, &res);
 	sb_log_capture(NULL, 0);
-	sb_sweep_set_drop_path("/proc/sys/vm/drop_caches");
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_EQUAL(sr.ndone, 4);
 	CU_ASSERT_FALSE(sr.interrupted);

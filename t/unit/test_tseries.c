@@ -1,16 +1,17 @@
 /* test_tseries.c: the per-interval accumulators (stats/ilat.h), the bounded
  * time series (stats/tseries.h), the fio log ring and lines
- * (stats/iolog.h), and the run monitor on synthetic threads
- * (run/monitor.h). */
+ * (stats/iolog.h), and the run monitor on synthetic threads seen through
+ * their stats-facing views (stats/monitor.h, stats/tview.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/monitor.h"
+#include "run/thread.h"
 #include "harness.h"
 #include "parse/options.h"
 #include "stats/ilat.h"
 #include "stats/iolog.h"
+#include "stats/monitor.h"
 #include "stats/tseries.h"
 
 static void test_ilat_buckets(void)
@@ -229,6 +230,7 @@ static void test_monitor_series(void)
 {
 	static struct sb_jobspec spec;
 	static struct sb_thread th[2];
+	static struct sb_tview v[2];
 	static struct sb_ilat il[2];
 	static struct sb_job_result jr;
 	struct sb_joblist jl = { .jobs = &spec, .njobs = 1 };
@@ -246,9 +248,10 @@ static void test_monitor_series(void)
 		th[i].ops = &fake_ops;
 		th[i].ilat = &il[i];
 		sb_ilat_init(&il[i]);
+		sb_thread_view(&th[i], &v[i]);
 	}
-	struct sb_run_opts o = { .progress = 0 };
-	CU_ASSERT_EQUAL_FATAL(sb_monitor_init(m, &jl, th, 2, NULL, 0, ".", &o), 0);
+	struct sb_mon_opts o = { .progress = 0 };
+	CU_ASSERT_EQUAL_FATAL(sb_monitor_init(m, &jl, v, 2, NULL, 0, ".", &o), 0);
 	CU_ASSERT_EQUAL(m->nser, 1);
 	CU_ASSERT_EQUAL(m->interval_ns, 500000000ull);
 	uint64_t t0 = 1000000000000ull, ms = 1000000;

@@ -4,14 +4,14 @@
  * entries and the last partial window.  Runs on the stats thread. */
 #include <string.h>
 
-#include "run/monitor.h"
+#include "stats/monitor.h"
 
 /* one averaged window (lprev -> now) of thread mt ending at end_ns */
 static void window(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t end_ns)
 {
-	struct sb_thread *t = mt->t;
+	const struct sb_tview *t = mt->t;
 	struct sb_iolog_files *lf = &mt->lf;
-	uint64_t t0 = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+	uint64_t t0 = atomic_load_explicit(t->count_start_ns, memory_order_relaxed);
 	uint64_t dur = end_ns > mt->log_last_ns ? end_ns - mt->log_last_ns : 0;
 	uint64_t t_ms = end_ns > t0 ? (end_ns - t0) / 1000000 : 0;
 	if (!dur)
@@ -53,21 +53,21 @@ static void window(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t end_
 static void averaged(struct sb_monitor *m, struct sb_mon_thread *mt, int ph, uint64_t now,
 		     bool final)
 {
-	struct sb_thread *t = mt->t;
+	const struct sb_tview *t = mt->t;
 	uint64_t avg = (uint64_t)t->spec->log_avg_msec * 1000000ull;
 	if (!mt->log_started) {
 		mt->log_started = true;
-		mt->log_last_ns = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+		mt->log_last_ns = atomic_load_explicit(t->count_start_ns, memory_order_relaxed);
 		mt->log_next_ns = mt->log_last_ns + avg;
 	}
 	if (mt->log_final)
 		return;
 	if (ph == SB_PH_DONE || final) {
-		while (mt->log_next_ns < t->end_ns) { /* windows the last ticks missed */
+		while (mt->log_next_ns < *t->end_ns) { /* windows the last ticks missed */
 			window(m, mt, mt->log_next_ns);
 			mt->log_next_ns += avg;
 		}
-		window(m, mt, t->end_ns > mt->log_last_ns ? t->end_ns : now);
+		window(m, mt, *t->end_ns > mt->log_last_ns ? *t->end_ns : now);
 		mt->log_final = true;
 		return;
 	}
@@ -83,11 +83,11 @@ void sb_monitor_logs(struct sb_monitor *m, uint64_t now, bool final)
 {
 	for (unsigned i = 0; i < m->nth; i++) {
 		struct sb_mon_thread *mt = &m->mt[i];
-		struct sb_thread *t = mt->t;
+		const struct sb_tview *t = mt->t;
 		if (!mt->has_logs)
 			continue;
-		int ph = atomic_load_explicit(&t->phase, memory_order_acquire);
-		uint64_t cs = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+		int ph = atomic_load_explicit(t->phase, memory_order_acquire);
+		uint64_t cs = atomic_load_explicit(t->count_start_ns, memory_order_relaxed);
 		if (ph < SB_PH_RUN || !cs)
 			continue;
 		if (t->logring)

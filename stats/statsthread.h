@@ -1,7 +1,8 @@
 /* statsthread.h: the stats thread.  Every 500 ms (fio's bw_avg/iops_avg) it
  * reads each running job thread's live counters (relaxed loads) and records
  * a bandwidth (KiB/s) and an IOPS sample per direction into the thread's
- * bw_samples / iops_samples.  It only reads I/O-thread state.
+ * bw_samples / iops_samples.  It sees the threads only through their
+ * stats-facing views (stats/tview.h) and only reads I/O-thread state.
  *
  * Extension point: tick(), if set, is called on the stats thread at every
  * wakeup (every tick_ms, default SB_STATS_TICK_MS) with the current CLOCK_MONOTONIC time, after
@@ -14,13 +15,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "run/thread.h"
+#include "stats/tview.h"
 
 #define SB_STATS_SAMPLE_MS 500
 #define SB_STATS_TICK_MS 50
 
 struct sb_statsthread {
-	struct sb_thread *threads;
+	struct sb_tview *threads;
 	unsigned nthreads;
 	void (*tick)(void *arg, uint64_t now_ns);  /* may be NULL */
 	void *tick_arg;
@@ -33,7 +34,7 @@ struct sb_statsthread {
 };
 
 /* Start sampling threads[0..n).  Returns 0 or -errno. */
-int sb_statsthread_start(struct sb_statsthread *s, struct sb_thread *threads, unsigned n);
+int sb_statsthread_start(struct sb_statsthread *s, struct sb_tview *threads, unsigned n);
 /* Stop and join; after it returns the samples are final. */
 void sb_statsthread_stop(struct sb_statsthread *s);
 /* One sampling pass at now_ns (what the thread does each tick; tests call it

@@ -2,12 +2,13 @@
  * samples - the per-job time series, host counters, fio log files, the
  * progress line and --status-interval snapshots.  sb_run sets it up before
  * the threads start, hangs sb_monitor_tick on the stats thread's tick, and
- * moves its products into the results at the end.
+ * moves its products into the results at the end.  It sees the I/O threads
+ * only through their stats-facing views (stats/tview.h).
  *
  * Threads: sb_monitor_tick runs on the stats thread only; the I/O threads
  * only write their accumulators (stats/ilat.h) and log rings
  * (stats/iolog.h), and register their tid for perf counters through
- * on_start (serialized with host sampling by host_mu; never on the per-I/O
+ * sb_monitor_thread_started (serialized with host sampling by host_mu; never on the per-I/O
  * path). */
 #ifndef SB_MONITOR_H
 #define SB_MONITOR_H
@@ -15,23 +16,34 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "run/run.h"
-#include "run/thread.h"
 #include "stats/host.h"
+#include "stats/results.h"
 #include "stats/tseries.h"
+#include "stats/tview.h"
 
 #define SB_MON_MIN_INTERVAL_MS 10   /* smaller stats_interval values are raised */
 #define SB_MON_INTERIM_MAX 1024     /* kept --status-interval snapshots (JSON) */
 
+/* What a run shows while it goes on (main's, in struct sb_run_env).
+ * Defaults (zero): no interim results, no progress line. */
+struct sb_mon_opts {
+	unsigned status_interval_ms;  /* --status-interval: interim results; 0 = off */
+	/* normal-format interim results: called with each snapshot as it is
+	 * taken (on the stats thread); NULL = none */
+	void (*interim)(void *arg, const struct sb_interim *snap);
+	void *interim_arg;
+	bool interim_json;            /* keep interim snapshots in sb_results.interim */
+	int progress;                 /* status line on stderr: -1 auto (a terminal), 0, 1 */
+};
+
 struct sb_mon_thread {
-	struct sb_thread *t;
+	struct sb_tview *t;
 	unsigned series;               /* index of its job result */
 	struct sb_ilat_snap prev;      /* at the last time-series boundary */
 	struct sb_ilat_snap lprev;     /* at the last log window (log_avg_msec) */
 	struct sb_iolog_files lf;
 	bool has_logs, log_started, log_final;
 	uint64_t log_last_ns, log_next_ns;
-	uint64_t expect_bytes;         /* bytes the thread will move (0: unknown) */
 };
 
 struct sb_mon_series {
@@ -44,7 +56,7 @@ struct sb_mon_series {
 };
 
 struct sb_monitor {
-	struct sb_thread *th;
+	struct sb_tview *th;           /* the I/O threads, as the stats side sees them */
 	unsigned nth;
 	struct sb_mon_thread *mt;
 	struct sb_mon_series *ser;
@@ -60,7 +72,7 @@ struct sb_monitor {
 	char fs_path[4096];
 	struct sb_host *host;
 	pthread_mutex_t host_mu;
-	struct sb_run_opts opts;
+	struct sb_mon_opts opts;
 	bool progress;
 	unsigned prog_len;
 	uint64_t next_prog_ns, prog_last_ns;
@@ -74,9 +86,13 @@ struct sb_monitor {
  * log files (created now), host configuration.  disks: the runner's block
  * devices; fs_path: a directory the jobs use.  Errors are reported with
  * sb_err; -errno. */
-int sb_monitor_init(struct sb_monitor *m, const struct sb_joblist *jl, struct sb_thread *th,
+int sb_monitor_init(struct sb_monitor *m, const struct sb_joblist *jl, struct sb_tview *th,
 		    unsigned n, const char (*disks)[64], unsigned ndisks, const char *fs_path,
-		    const struct sb_run_opts *o);
+		    const struct sb_mon_opts *o);
+/* The runner's on_start hook of each I/O thread (arg: the monitor): called
+ * on the thread as it starts, before any I/O, with its kernel tid (perf
+ * counters follow it). */
+void sb_monitor_thread_started(void *arg, int os_tid);
 /* Time zero of the run: opens the host counters (baseline now). */
 void sb_monitor_start(struct sb_monitor *m, uint64_t t0_ns);
 /* The stats thread's tick. */

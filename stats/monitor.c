@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "run/monitor.h"
-#include "run/statsthread.h"
+#include "stats/monitor.h"
+#include "stats/statsthread.h"
 #include "lib/log.h"
 
 static int add_series(struct sb_monitor *m, const struct sb_jobspec *spec, unsigned from,
@@ -89,12 +89,12 @@ static int plan_host(struct sb_monitor *m, const struct sb_joblist *jl, const ch
 	return 0;
 }
 
-static void on_thread_start(void *arg, struct sb_thread *t)
+void sb_monitor_thread_started(void *arg, int os_tid)
 {
 	struct sb_monitor *m = arg;
 	pthread_mutex_lock(&m->host_mu);
 	if (m->host)
-		sb_host_perf_add_tid(m->host, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
+		sb_host_perf_add_tid(m->host, os_tid);
 	pthread_mutex_unlock(&m->host_mu);
 }
 
@@ -120,7 +120,7 @@ static int open_logs(struct sb_monitor *m)
 		if (!any)
 			continue;
 		int e = sb_iolog_open(&mt->lf, s->write_bw_log, s->write_iops_log, s->write_lat_log,
-				      i + 1, s->log_offset, !(mt->t->ops->flags & SB_ENGINE_SYNC));
+				      i + 1, s->log_offset, !mt->t->sync_engine);
 		if (e)
 			return e;
 		mt->has_logs = true;
@@ -128,9 +128,9 @@ static int open_logs(struct sb_monitor *m)
 	return 0;
 }
 
-int sb_monitor_init(struct sb_monitor *m, const struct sb_joblist *jl, struct sb_thread *th,
+int sb_monitor_init(struct sb_monitor *m, const struct sb_joblist *jl, struct sb_tview *th,
 		    unsigned n, const char (*disks)[64], unsigned ndisks, const char *fs_path,
-		    const struct sb_run_opts *o)
+		    const struct sb_mon_opts *o)
 {
 	memset(m, 0, sizeof(*m));
 	pthread_mutex_init(&m->host_mu, NULL);
@@ -143,12 +143,8 @@ int sb_monitor_init(struct sb_monitor *m, const struct sb_joblist *jl, struct sb
 	m->cur = calloc(1, sizeof(*m->cur));
 	if (!m->mt || !m->hacc || !m->cur)
 		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; i < n; i++)
 		m->mt[i].t = &th[i];
-		m->mt[i].expect_bytes = th[i].gen.loop_budget * (th[i].spec->loops ? th[i].spec->loops : 1);
-		th[i].on_start = on_thread_start;
-		th[i].on_start_arg = m;
-	}
 	int e = plan_series(m, jl);
 	if (!e)
 		e = plan_host(m, jl, disks, ndisks, fs_path);
@@ -185,16 +181,16 @@ static void series_sample(struct sb_monitor *m, struct sb_mon_series *s, uint64_
 	if (s->done)
 		return;
 	for (unsigned i = s->from; i < s->to; i++) {
-		struct sb_thread *t = &m->th[i];
-		int ph = atomic_load_explicit(&t->phase, memory_order_acquire);
-		uint64_t cs = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+		const struct sb_tview *t = &m->th[i];
+		int ph = atomic_load_explicit(t->phase, memory_order_acquire);
+		uint64_t cs = atomic_load_explicit(t->count_start_ns, memory_order_relaxed);
 		all_done &= ph == SB_PH_DONE;
 		if (ph >= SB_PH_RUN && cs) {
 			any = true;
 			first = cs < first ? cs : first;
 		}
-		if (ph == SB_PH_DONE && t->end_ns > end)
-			end = t->end_ns;
+		if (ph == SB_PH_DONE && *t->end_ns > end)
+			end = *t->end_ns;
 	}
 	if (!s->started) {
 		if (!any) {
@@ -330,7 +326,6 @@ void sb_monitor_free(struct sb_monitor *m)
 	for (unsigned i = 0; m->mt && i < m->nth; i++) {
 		if (m->mt[i].has_logs)
 			sb_iolog_close(&m->mt[i].lf);
-		m->th[i].on_start = NULL;
 	}
 	for (unsigned i = 0; m->ser && i < m->nser; i++)
 		sb_tseries_free(&m->ser[i].ts);

@@ -3,18 +3,18 @@
 #include <errno.h>
 #include <time.h>
 
-#include "run/statsthread.h"
+#include "stats/statsthread.h"
 #include "lib/timeutil.h"
 
-static void sample_one(struct sb_thread *t, uint64_t now)
+static void sample_one(struct sb_tview *t, uint64_t now)
 {
-	int ph = atomic_load_explicit(&t->phase, memory_order_acquire);
+	int ph = atomic_load_explicit(t->phase, memory_order_acquire);
 	if (ph != SB_PH_RUN)
 		return;
 	struct sb_tstats *st = t->st;
 	if (!t->smp_started) { /* counters start at 0 when counting starts */
 		t->smp_started = true;
-		t->smp_last_ns = atomic_load_explicit(&t->count_start_ns, memory_order_relaxed);
+		t->smp_last_ns = atomic_load_explicit(t->count_start_ns, memory_order_relaxed);
 		for (int d = 0; d < SB_DDIR_N; d++)
 			t->smp_bytes[d] = t->smp_ios[d] = 0;
 	}
@@ -64,7 +64,7 @@ static void *stats_main(void *arg)
 	return NULL;
 }
 
-int sb_statsthread_start(struct sb_statsthread *s, struct sb_thread *threads, unsigned n)
+int sb_statsthread_start(struct sb_statsthread *s, struct sb_tview *threads, unsigned n)
 {
 	s->threads = threads;
 	s->nthreads = n;

@@ -6,8 +6,9 @@
  * '\r' every second and erased when the run ends.
  *
  * --status-interval snapshots: cumulative figures per job result every N
- * seconds (clat max as of the last time-series boundary).  They are written at
- * once in normal format to opts.interim_out, and/or kept for the JSON
+ * seconds (clat max as of the last time-series boundary).  They are handed
+ * at once to main's opts.interim callback (which writes them in normal
+ * format), and/or kept for the JSON
  * document's "interim" array (JSON output stays one document).  At most
  * SB_MON_INTERIM_MAX are kept: past it every other one is dropped and the
  * interval doubles. */
@@ -16,28 +17,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/monitor.h"
-#include "output/output.h"
+#include "stats/monitor.h"
 
 static double thread_done(const struct sb_mon_thread *mt, uint64_t now)
 {
-	const struct sb_thread *t = mt->t;
+	const struct sb_tview *t = mt->t;
 	const struct sb_jobspec *s = t->spec;
-	int ph = atomic_load_explicit(&t->phase, memory_order_acquire);
+	int ph = atomic_load_explicit(t->phase, memory_order_acquire);
 	if (ph == SB_PH_DONE)
 		return 1.0;
 	if (ph == SB_PH_IDLE)
 		return 0.0;
 	double ft = 0.0, fb = 0.0;
-	if (s->runtime_us && now > t->start_ns)
-		ft = (double)(now - t->start_ns) / 1e3 / (double)(s->runtime_us + s->ramp_time_us);
-	if (mt->expect_bytes && !s->time_based) {
+	if (s->runtime_us && now > *t->start_ns)
+		ft = (double)(now - *t->start_ns) / 1e3 / (double)(s->runtime_us + s->ramp_time_us);
+	if (t->expect_bytes && !s->time_based) {
 		uint64_t ios, bytes, sum = 0;
 		for (int d = 0; d < SB_DDIR_N; d++) {
 			sb_ilat_totals(t->ilat, d, &ios, &bytes);
 			sum += bytes;
 		}
-		fb = (double)sum / (double)mt->expect_bytes;
+		fb = (double)sum / (double)t->expect_bytes;
 	}
 	double f = ft > fb ? ft : fb;
 	return f > 0.999 ? 0.999 : f;
@@ -152,11 +152,10 @@ void sb_monitor_interim(struct sb_monitor *m, uint64_t now)
 		return;   /* out of memory: this snapshot is skipped */
 	for (unsigned i = 0; i < m->nser; i++)
 		interim_job(m, &m->ser[i], &snap.jobs[i], now);
-	if (m->opts.interim_out) {
+	if (m->opts.interim) {
 		if (m->progress && m->prog_len) /* the status line is on stderr: clear it */
 			sb_monitor_progress(m, now, true);
-		sb_write_interim_normal(m->opts.interim_out, &snap);
-		fflush(m->opts.interim_out);
+		m->opts.interim(m->opts.interim_arg, &snap);
 	}
 	if (!m->opts.interim_json) {
 		free(snap.jobs);

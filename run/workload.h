@@ -1,0 +1,58 @@
+/* workload.h: the workload interface (workload= of a job).  A workload is a
+ * const struct of hooks, as an engine is (engines/engine.h); run/ drives it
+ * and never looks inside.  One file per workload, one row in run/workload.c's
+ * table; the name is the workload= value (parse/options.c lists it).
+ *
+ * Two kinds:
+ *   SB_WL_THREADS (io): run/ itself lays out the job's files
+ *     (run/files.c), checks it with validate before any file is created,
+ *     and runs it as its I/O threads, started with its group and joined at
+ *     the group's end.  The per-job hooks below are NULL.
+ *   the others (checkpoint, train): run/ hands each job to the hooks as a
+ *     struct sb_ml_job (ml/run.h), whose workers are bare I/O threads:
+ *       prepare(j)      before any I/O (also for sb_run_check, so it creates
+ *                       nothing): checks (file system, space, engine) and
+ *                       sets up j->workers and j->priv; -errno, reported
+ *       run(j)          at its group's turn, in the run's own thread while the
+ *                       group's I/O threads run (a group's jobs one after the
+ *                       other, in job-file order); returns when done or
+ *                       stopped (sb_run_stopping)
+ *       datagen(j)      --datagen, instead of run: create the job's data set
+ *                       (NULL: the workload has none; the job only reports)
+ *       results(j, jr)  fill the job's result from its workers and j->res
+ *       release(j)      remove what it created and does not keep, free priv
+ *                       (also after a failed prepare)
+ * validate may be set for either kind: checks of one job that need its
+ * engine and its planned files (jf: NULL for workloads that lay out their
+ * own), before any file is created; -errno, reported. */
+#ifndef SB_WORKLOAD_H
+#define SB_WORKLOAD_H
+#include "engines/engine.h"
+#include "parse/jobspec.h"
+#include "stats/results.h"
+
+struct sb_ml_job;
+struct sb_jobfiles;
+
+#define SB_WL_THREADS 1u /* run as run/'s I/O threads over run/'s file layout */
+
+struct sb_workload_ops {
+	const char *name;         /* workload= value */
+	unsigned id;              /* enum sb_workload */
+	unsigned flags;           /* SB_WL_* */
+	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
+			const struct sb_jobfiles *jf);
+	int (*prepare)(struct sb_ml_job *j);
+	void (*run)(struct sb_ml_job *j);
+	int (*datagen)(struct sb_ml_job *j);
+	void (*results)(struct sb_ml_job *j, struct sb_job_result *jr);
+	void (*release)(struct sb_ml_job *j);
+};
+
+/* NULL-terminated, in enum sb_workload order */
+extern const struct sb_workload_ops *const sb_workloads[];
+/* The row of workload id, or NULL. */
+const struct sb_workload_ops *sb_workload_find(unsigned id);
+/* The row of s's workload (parsing accepted only listed ones). */
+const struct sb_workload_ops *sb_workload_of(const struct sb_jobspec *s);
+#endif

@@ -1,0 +1,162 @@
+/* test_workload.c: the workload table (run/workload.h) and the run
+ * environment main passes down (run/run.h): every row consistent and named
+ * as parse's workload= values, a job's workload found through the table,
+ * the interim-output callback and the drop-caches path taken from the
+ * environment, the one stop flag. */
+#include <stdint.h>
+#include <string.h>
+
+#include "harness.h"
+#include "lib/log.h"
+#include "ml/run.h"
+#include "parse/options.h"
+#include "parse/parse.h"
+#include "run/run.h"
+#include "run/thread.h"
+#include "run/workload.h"
+
+static char logbuf[4096];
+
+static void test_rows_consistent(void)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; sb_workloads[i]; i++, n++) {
+		const struct sb_workload_ops *w = sb_workloads[i];
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w->name);
+		CU_ASSERT_EQUAL(w->id, i); /* in enum sb_workload order */
+		CU_ASSERT_PTR_EQUAL(sb_workload_find(w->id), w);
+		for (unsigned k = 0; k < i; k++)
+			CU_ASSERT_NOT_EQUAL(strcmp(sb_workloads[k]->name, w->name), 0);
+		if (w->flags & SB_WL_THREADS) {
+			/* run/ drives it as I/O threads: no per-job hooks, a check */
+			CU_ASSERT_PTR_NOT_NULL(w->validate);
+			CU_ASSERT_PTR_NULL(w->prepare);
+			CU_ASSERT_PTR_NULL(w->run);
+			CU_ASSERT_PTR_NULL(w->datagen);
+			CU_ASSERT_PTR_NULL(w->results);
+			CU_ASSERT_PTR_NULL(w->release);
+		} else {
+			CU_ASSERT_PTR_NOT_NULL(w->prepare);
+			CU_ASSERT_PTR_NOT_NULL(w->run);
+			CU_ASSERT_PTR_NOT_NULL(w->results);
+			CU_ASSERT_PTR_NOT_NULL(w->release);
+		}
+	}
+	CU_ASSERT(n >= 3);
+	CU_ASSERT_STRING_EQUAL(sb_workload_find(SB_WL_IO)->name, "io");
+	CU_ASSERT_TRUE(sb_workload_find(SB_WL_IO)->flags & SB_WL_THREADS);
+	CU_ASSERT_STRING_EQUAL(sb_workload_find(SB_WL_CHECKPOINT)->name, "checkpoint");
+	CU_ASSERT_STRING_EQUAL(sb_workload_find(SB_WL_TRAIN)->name, "train");
+	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(SB_WL_TRAIN)->datagen);
+	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_CHECKPOINT)->datagen);
+}
+
+/* workload= accepts exactly the table's names, with the same ids */
+static void test_rows_match_option(void)
+{
+	const struct sb_option *o = sb_option_find("workload");
+	unsigned nvals = 0, nrows = 0;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o->enums);
+	for (const struct sb_opt_enum *e = o->enums; e->name; e++, nvals++) {
+		const struct sb_workload_ops *w = sb_workload_find(e->val);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+		CU_ASSERT_STRING_EQUAL(w->name, e->name);
+	}
+	while (sb_workloads[nrows])
+		nrows++;
+	CU_ASSERT_EQUAL(nrows, nvals);
+	CU_ASSERT_PTR_NULL(sb_workload_find(nrows));
+}
+
+/* a parsed job reaches its row through the table */
+static void test_found_through_table(void)
+{
+	static const struct { const char *text; const char *w; } cases[] = {
+		{ "[a]\nioengine=null\nsize=64k\n", "io" },
+		{ "[a]\nioengine=null\nworkload=checkpoint\nmodel=llama3-8b\n", "checkpoint" },
+		{ "[a]\nioengine=null\nworkload=train\ntrain_model=unet3d\n", "train" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sb_joblist jl = { 0 };
+		sb_log_capture(logbuf, sizeof(logbuf));
+		int rc = sb_parse_text("job.ini", cases[i].text, &jl);
+		if (!rc)
+			rc = sb_joblist_finish(&jl);
+		sb_log_capture(NULL, 0);
+		CU_ASSERT_EQUAL(rc, 0);
+		if (!rc)
+			CU_ASSERT_STRING_EQUAL(sb_workload_of(&jl.jobs[0])->name, cases[i].w);
+		sb_joblist_free(&jl);
+	}
+}
+
+static unsigned ninterim;
+static void *interim_arg_seen;
+
+static void count_interim(void *arg, const struct sb_interim *snap)
+{
+	interim_arg_seen = arg;
+	if (snap->njobs == 1)
+		ninterim++;
+}
+
+/* --status-interval's snapshots reach main's callback, with its argument */
+static void test_interim_callback(void)
+{
+	struct sb_joblist jl = { 0 };
+	struct sb_results res;
+	int marker;
+	struct sb_run_env env = { .opts = { .status_interval_ms = 50, .interim = count_interim,
+					    .interim_arg = &marker } };
+	CU_ASSERT_EQUAL_FATAL(sb_parse_text("job.ini", "[a]\nioengine=null\nrw=read\nsize=1m\n"
+					    "time_based\nruntime=300ms\n", &jl), 0);
+	CU_ASSERT_EQUAL_FATAL(sb_joblist_finish(&jl), 0);
+	ninterim = 0;
+	CU_ASSERT_EQUAL_FATAL(sb_run(&jl, &env, &res), 0);
+	CU_ASSERT(ninterim >= 2);
+	CU_ASSERT_PTR_EQUAL(interim_arg_seen, &marker);
+	CU_ASSERT_EQUAL(res.ninterim, 0); /* interim_json off: none kept */
+	sb_results_free(&res);
+	sb_joblist_free(&jl);
+}
+
+static void test_drop_path(void)
+{
+	const struct sb_run_env env = { .drop_caches = "/x/drop" };
+	CU_ASSERT_STRING_EQUAL(sb_run_drop_path(NULL), "/proc/sys/vm/drop_caches");
+	CU_ASSERT_STRING_EQUAL(sb_run_drop_path(&(struct sb_run_env){ 0 }), "/proc/sys/vm/drop_caches");
+	CU_ASSERT_STRING_EQUAL(sb_run_drop_path(&env), "/x/drop");
+}
+
+/* the ML workloads drop the cache through the environment's path */
+static void test_ml_drop_path(void)
+{
+	sb_log_capture(logbuf, sizeof(logbuf));
+	bool ok = sb_ml_drop_caches("job", "/nonexistent-storbench/drop_caches");
+	sb_log_capture(NULL, 0);
+	CU_ASSERT_FALSE(ok);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "/nonexistent-storbench/drop_caches"));
+}
+
+/* one stop flag: a request stops a run (and a sweep) until cleared */
+static void test_stop_flag(void)
+{
+	CU_ASSERT_FALSE(sb_run_stopping());
+	sb_run_request_stop();
+	CU_ASSERT_TRUE(sb_run_stopping());
+	sb_run_clear_stop();
+	CU_ASSERT_FALSE(sb_run_stopping());
+}
+
+static CU_TestInfo tests[] = {
+	{ "rows consistent", test_rows_consistent },
+	{ "rows match workload=", test_rows_match_option },
+	{ "found through the table", test_found_through_table },
+	{ "interim callback", test_interim_callback },
+	{ "drop-caches path", test_drop_path },
+	{ "ML drop-caches path", test_ml_drop_path },
+	{ "stop flag", test_stop_flag },
+	CU_TEST_INFO_NULL,
+};
+SB_SUITE(workload, tests)
