@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "output/compare.h"
+#include "parse/options.h"
 
-enum kind { K_UINT, K_INT, K_U64, K_BOOL, K_SIZE, K_TIME, K_STR, K_CHARS, K_SIZE3, K_U64X3, K_FN };
+/* K_ENG: an engine's own option (engine_opts area), formatted by its table row */
+enum kind { K_UINT, K_INT, K_U64, K_BOOL, K_SIZE, K_TIME, K_STR, K_CHARS, K_SIZE3, K_U64X3, K_FN, K_ENG };
 
 typedef void (*fmt_fn)(const struct sb_jobspec *s, char *buf, size_t len);
 
@@ -144,6 +146,7 @@ static void fmt_pctl(const struct sb_jobspec *s, char *buf, size_t len)
 #define OPT(n, k, field) { n, k, offsetof(struct sb_jobspec, field), NULL, 0 }
 #define QOPT(n, k, field) { n, k, offsetof(struct sb_jobspec, field), NULL, 1 }
 #define FN(n, f, q) { n, K_FN, 0, f, q }
+#define ENG(n) { n, K_ENG, 0, NULL, 0 }
 
 static const struct cmp_opt opts[] = {
 	OPT("filename", K_STR, filename),
@@ -168,13 +171,13 @@ static const struct cmp_opt opts[] = {
 	OPT("fsync", K_UINT, fsync),
 	OPT("fdatasync", K_UINT, fdatasync),
 	OPT("end_fsync", K_BOOL, end_fsync),
-	OPT("userspace_reap", K_BOOL, userspace_reap),
-	OPT("fixedbufs", K_BOOL, fixedbufs),
-	OPT("registerfiles", K_BOOL, registerfiles),
-	OPT("sqthread_poll", K_BOOL, sqthread_poll),
-	OPT("sqthread_poll_cpu", K_INT, sqthread_poll_cpu),
-	OPT("hipri", K_BOOL, hipri),
-	OPT("nonvectored", K_INT, nonvectored),
+	ENG("userspace_reap"),
+	ENG("fixedbufs"),
+	ENG("registerfiles"),
+	ENG("sqthread_poll"),
+	ENG("sqthread_poll_cpu"),
+	ENG("hipri"),
+	ENG("nonvectored"),
 	OPT("runtime", K_TIME, runtime_us),
 	OPT("time_based", K_BOOL, time_based),
 	OPT("ramp_time", K_TIME, ramp_time_us),
@@ -242,6 +245,14 @@ static void fmt_opt(const struct cmp_opt *o, const struct sb_jobspec *s, char *b
 		break;
 	}
 	case K_FN: o->fn(s, buf, len); break;
+	case K_ENG: {
+		const struct sb_option *r = sb_option_find(o->name);
+		if (r)
+			sb_option_format(r, s, buf, len);
+		else
+			snprintf(buf, len, "%s", "");
+		break;
+	}
 	}
 }
 

@@ -8,21 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/ddir.h"
+
 #define SB_NAME_MAX 128
 #define SB_PCTL_MAX 64     /* percentile_list entries (fio's limit is 20) */
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
+#define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
 #define SB_OPT_MAX 192     /* upper bound on option-table rows (parse/options.h) */
-
-/* Data directions.  READ/WRITE/TRIM index per-direction arrays. */
-enum sb_ddir {
-	SB_DDIR_READ = 0,
-	SB_DDIR_WRITE = 1,
-	SB_DDIR_TRIM = 2,
-	SB_DDIR_N = 3,        /* number of data directions */
-	SB_DDIR_SYNC = 3,     /* fsync, only in io units */
-	SB_DDIR_DATASYNC = 4, /* fdatasync, only in io units */
-};
 
 /* rw= as flags: read=R, write=W, randread=R|RANDOM, rw=R|W, randrw=R|W|RANDOM */
 #define SB_RW_READ 0x1u
@@ -100,14 +93,10 @@ struct sb_jobspec {
 	unsigned fsync;             /* fsync after every N writes; 0 = never */
 	unsigned fdatasync;         /* fdatasync after every N writes; 0 = never */
 	bool end_fsync;             /* fsync each file when the job ends */
-	/* async engine options (libaio, io_uring) */
-	bool userspace_reap;        /* libaio: reap completions from the ring without a syscall */
-	bool fixedbufs;             /* io_uring: registered buffers */
-	bool registerfiles;         /* io_uring: registered files */
-	bool sqthread_poll;         /* io_uring: kernel submission-queue polling thread */
-	int sqthread_poll_cpu;      /* io_uring: CPU for that thread; -1 = any */
-	bool hipri;                 /* io_uring: polled completions (IOPOLL) */
-	int nonvectored;            /* io_uring: 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE when the kernel has them (fio) */
+	/* engine-specific options (fixedbufs, hipri, ...): each engine's own
+	 * options struct, at the offset the parser gave that engine
+	 * (sb_spec_engine_opts); declared by the engine's option rows */
+	_Alignas(8) unsigned char engine_opts[SB_ENGINE_OPTS_MAX];
 
 	/* time and repetition */
 	uint64_t runtime_us;        /* 0 = no limit */
