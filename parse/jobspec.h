@@ -44,6 +44,9 @@ enum sb_sweep_metric {
 	SB_SWEEP_METRIC_CLAT_P99,
 };
 
+struct sb_model_preset; /* parse/catalog.h */
+struct sb_train_preset;
+
 struct sb_bssplit {
 	uint64_t bs;  /* bytes */
 	double pct;   /* share of I/Os, 0..100; entries of one direction sum to 100 */
@@ -150,6 +153,9 @@ struct sb_jobspec {
 	char *ml_model;             /* model=: built-in LLM name; NULL: explicit shape */
 	unsigned ml_hidden, ml_ffn, ml_layers, ml_heads, ml_kv_heads, ml_vocab;
 	unsigned ml_tp, ml_pp, ml_dp, ml_zero_stage;
+	/* resolved by the parser: model='s catalog row when the job runs its
+	 * shape unchanged (MLPerf's named model); NULL: a custom shape */
+	const struct sb_model_preset *ml_preset;
 	unsigned ranks;             /* emulated ranks (threads); resolved: tp*pp*dp when unset */
 	bool subset;                /* ranks < tp*pp*dp write their fraction (MLPerf subset) */
 	double checkpoint_scale;    /* multiplies every checkpoint file size (default 1) */
@@ -160,6 +166,7 @@ struct sb_jobspec {
 	bool keep_checkpoints;      /* keep the checkpoint files storbench wrote */
 	/* train */
 	char *train_model;          /* unet3d|resnet50|cosmoflow: DLIO shape defaults */
+	const struct sb_train_preset *train_preset; /* resolved: its catalog row; NULL: custom */
 	unsigned dataset_files, samples_per_file, subfolders;
 	double record_length, record_length_stdev; /* bytes per sample */
 	char *data_dir;             /* NULL: <directory>/data */
