@@ -135,7 +135,8 @@ static int enghelp(const char *name)
 		return -ENOENT;
 	}
 	const struct sb_engine_ops *ops = sb_engine_find(name);
-	printf("%s: %s\n", e->name, ops && ops->description ? ops->description : "");
+	const char *desc = ops && ops->description ? ops->description : NULL;
+	printf("%s%s%s\n", e->name, desc ? ": " : "", desc ? desc : "");
 	if (e->package)
 		printf("  (not built into this storbench: install %s and re-run ./configure)\n", e->package);
 	if (!e->noptions)
