@@ -1,8 +1,6 @@
 /* options.c: THE option table (see options.h) and lookups by name, alias
  * and edit distance.  Names, meanings and defaults follow fio so fio job files
  * run unchanged.  Setting values lives in optset.c, help/printing in help.c. */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -328,141 +326,34 @@ static const struct sb_option table[] = {
 #define NOPT (sizeof(table) / sizeof(table[0]))
 _Static_assert(NOPT <= SB_OPT_MAX, "raise SB_OPT_MAX");
 
-/* The engines handed in by sb_parse_set_engines, and a copy of their option
- * rows with offsets into the spec (engine_opts + the engine's base + the
- * row's offset), listed after the last table row of their category. */
-#define SB_PARSE_ENGINES_MAX 16
-static struct sb_parse_engine engines[SB_PARSE_ENGINES_MAX];
-static size_t engine_base[SB_PARSE_ENGINES_MAX];
-static unsigned nengines;
-static struct sb_option erows[SB_OPT_MAX];
-static unsigned nerows, erows_at = NOPT;
-
-static bool engine_row_type_ok(enum sb_opt_type t)
-{
-	return t == SB_OT_BOOL || t == SB_OT_INT || t == SB_OT_UINT || t == SB_OT_U64 ||
-	       t == SB_OT_SIZE || t == SB_OT_TIME || t == SB_OT_ENUM;
-}
-
-int sb_parse_set_engines(const struct sb_parse_engine *e, unsigned n)
-{
-	size_t base = 0;
-	unsigned rows = 0;
-	if (n > SB_PARSE_ENGINES_MAX)
-		return -EINVAL;
-	for (unsigned i = 0; i < n; i++) {
-		if (e[i].noptions && (!e[i].options || !e[i].opts_size))
-			return -EINVAL;
-		base = (base + 7) & ~(size_t)7;
-		if (base + e[i].opts_size > SB_ENGINE_OPTS_MAX || NOPT + rows + e[i].noptions > SB_OPT_MAX)
-			return -EINVAL;
-		for (unsigned k = 0; k < e[i].noptions; k++) {
-			const struct sb_option *o = &e[i].options[k];
-			if (!engine_row_type_ok(o->type) || o->off >= e[i].opts_size || o->flags)
-				return -EINVAL;
-		}
-		base += e[i].opts_size;
-		rows += e[i].noptions;
-	}
-	nengines = nerows = 0;
-	base = 0;
-	for (unsigned i = 0; i < n; i++) {
-		base = (base + 7) & ~(size_t)7;
-		engines[i] = e[i];
-		engine_base[i] = base;
-		for (unsigned k = 0; k < e[i].noptions; k++) {
-			erows[nerows] = e[i].options[k];
-			erows[nerows].off = offsetof(struct sb_jobspec, engine_opts) + base + e[i].options[k].off;
-			nerows++;
-		}
-		base += e[i].opts_size;
-	}
-	nengines = n;
-	/* after the last table row of the engine rows' category ("I/O engine") */
-	erows_at = NOPT;
-	if (nerows) {
-		for (unsigned i = 0; i < NOPT; i++)
-			if (!strcmp(table[i].category, erows[0].category))
-				erows_at = i + 1;
-	}
-	return 0;
-}
-
-const struct sb_parse_engine *sb_parse_engine_at(unsigned i)
-{
-	return i < nengines ? &engines[i] : NULL;
-}
-
-const struct sb_parse_engine *sb_parse_engine_find(const char *name)
-{
-	for (unsigned i = 0; i < nengines; i++)
-		if (!strcmp(engines[i].name, name))
-			return &engines[i];
-	return NULL;
-}
-
-void sb_parse_engine_names(char *buf, size_t len)
-{
-	size_t used = 0;
-	if (len)
-		buf[0] = '\0';
-	for (unsigned i = 0; i < nengines && used < len; i++) {
-		if (engines[i].package)
-			continue;
-		int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", engines[i].name);
-		if (w < 0)
-			break;
-		used += (size_t)w;
-	}
-}
-
-const struct sb_option *sb_engine_option_row(const struct sb_parse_engine *e, unsigned i)
-{
-	unsigned first = 0;
-	for (unsigned k = 0; k < nengines && &engines[k] != e; k++)
-		first += engines[k].noptions;
-	return e && i < e->noptions ? &erows[first + i] : NULL;
-}
-
-const void *sb_spec_engine_opts(const struct sb_jobspec *s)
-{
-	for (unsigned i = 0; i < nengines; i++)
-		if (!strcmp(engines[i].name, s->ioengine))
-			return engines[i].opts_size ? s->engine_opts + engine_base[i] : NULL;
-	return NULL;
-}
-
-bool sb_spec_engine_owns(const struct sb_jobspec *s, const struct sb_option *o)
-{
-	unsigned first = 0;
-	for (unsigned i = 0; i < nengines; i++) {
-		if (!strcmp(engines[i].name, s->ioengine))
-			return o >= erows + first && o < erows + first + engines[i].noptions;
-		first += engines[i].noptions;
-	}
-	return false;
-}
-
+/* The engines' option rows (parse/engines.c) come after the last table row
+ * of their category. */
 unsigned sb_options_count(void)
 {
+	unsigned nerows, at;
+	sb_parse_engine_rows(&nerows, &at);
 	return NOPT + nerows;
 }
 
 const struct sb_option *sb_option_at(unsigned i)
 {
-	if (i < erows_at)
-		return &table[i];
-	if (i < erows_at + nerows)
-		return &erows[i - erows_at];
+	unsigned nerows, at;
+	const struct sb_option *erows = sb_parse_engine_rows(&nerows, &at);
+	if (i < at)
+		return i < NOPT ? &table[i] : NULL;
+	if (i < at + nerows)
+		return &erows[i - at];
 	return i < NOPT + nerows ? &table[i - nerows] : NULL;
 }
 
 unsigned sb_option_index(const struct sb_option *o)
 {
+	unsigned nerows, at;
+	const struct sb_option *erows = sb_parse_engine_rows(&nerows, &at);
 	if (o >= erows && o < erows + nerows)
-		return erows_at + (unsigned)(o - erows);
+		return at + (unsigned)(o - erows);
 	unsigned i = (unsigned)(o - table);
-	return i < erows_at ? i : i + nerows;
+	return i < at ? i : i + nerows;
 }
 
 const struct sb_option *sb_option_find(const char *name)

@@ -44,6 +44,9 @@ void sb_parse_engine_names(char *buf, size_t len);
 const void *sb_spec_engine_opts(const struct sb_jobspec *s);
 /* Whether o is one of the options of the spec's ioengine. */
 bool sb_spec_engine_owns(const struct sb_jobspec *s, const struct sb_option *o);
+/* The engines' rows as they join the table (for options.c): n rows, listed
+ * from table position at on. */
+const struct sb_option *sb_parse_engine_rows(unsigned *n, unsigned *at);
 /* The table row of engine option i of engine e (offset into the spec). */
 const struct sb_option *sb_engine_option_row(const struct sb_parse_engine *e, unsigned i);
 
