@@ -33,12 +33,8 @@ SB_LDFLAGS += -fsanitize=address,undefined
 endif
 
 SRCS := $(wildcard lib/*.c parse/*.c run/*.c ml/*.c sweep/*.c stats/*.c stats/host/*.c output/*.c os/*.c engines/*.c)
-ifneq ($(CONFIG_LIBAIO),yes)
-SRCS := $(filter-out engines/libaio.c,$(SRCS))
-endif
-ifneq ($(CONFIG_LIBURING),yes)
-SRCS := $(filter-out engines/io_uring.c,$(SRCS))
-endif
+# engines/libaio.c and io_uring.c build without their library too: their
+# option rows then stay known (config.h guards the engine itself)
 OBJS := $(SRCS:%.c=$(B)/%.o)
 LIB := $(B)/libstorbench.a
 BIN := $(B)/storbench

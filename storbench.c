@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "run/cleanup.h"
+#include "run/engtable.h"
 #include "run/run.h"
 #include "sweep/sweep.h"
 #include "engines/engine.h"
@@ -56,7 +57,7 @@ static void usage(FILE *f)
 		"                       creator is no longer running); with --dry-run, list them\n"
 		"  --cmdhelp[=OPTION]   list every job option, or describe one\n"
 		"  --cmdhelp-markdown   every job option as the Markdown tables of HOWTO.md\n"
-		"  --enghelp            list the I/O engines this build has\n"
+		"  --enghelp[=ENGINE]   list the I/O engines this build has, or ENGINE's own options\n"
 		"  --version            print the version\n"
 		"  --help               this text\n"
 		"\n"
@@ -126,6 +127,33 @@ static int is_prefix_opt(const char *arg, const char *name, const char **val)
 	return 0;
 }
 
+/* --enghelp=ENGINE: the engine's own options (name, type, default, help) */
+static int enghelp(const char *name)
+{
+	char names[256];
+	const struct sb_parse_engine *e = sb_parse_engine_find(name);
+	if (!e) {
+		sb_parse_engine_names(names, sizeof(names));
+		sb_err("--enghelp", "unknown engine '%s': expected one of %s", name, names);
+		return -ENOENT;
+	}
+	const struct sb_engine_ops *ops = sb_engine_find(name);
+	const char *desc = ops && ops->description ? ops->description : NULL;
+	printf("%s%s%s\n", e->name, desc ? ": " : "", desc ? desc : "");
+	if (e->package)
+		printf("  (not built into this storbench: install %s and re-run ./configure)\n", e->package);
+	if (!e->noptions)
+		printf("  no engine-specific options\n");
+	else
+		printf("  %-28s %-13s %-8s %s\n", "option", "type", "default", "help");
+	for (unsigned i = 0; i < e->noptions; i++) {
+		const struct sb_option *o = sb_engine_option_row(e, i);
+		printf("  %-28s %-13s %-8s %s\n", o->name, sb_opt_type_name(o->type), o->def ? o->def : "",
+		       o->help);
+	}
+	return 0;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
@@ -143,6 +171,8 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		} else if (!strcmp(a, "--version")) {
 			printf("storbench-%s\n", SB_VERSION);
 			return SB_EXIT_OK;
+		} else if (is_prefix_opt(a, "--enghelp", &v) && v) {
+			return enghelp(v) ? SB_EXIT_CMDLINE : SB_EXIT_OK;
 		} else if (!strcmp(a, "--enghelp")) {
 			char names[256];
 			sb_engine_names(names, sizeof(names));
@@ -337,6 +367,10 @@ int main(int argc, char **argv)
 	struct cmdline cl = { 0 };
 	struct sb_joblist jl = { 0 };
 	struct sb_results res = { 0 };
+	if (sb_run_engines_to_parser()) {
+		sb_err("engines", "bug: the engines' option rows do not fit the parser's table");
+		return SB_EXIT_JOBFILE;
+	}
 	int rc = parse_cmdline(argc, argv, &cl);
 	int status = SB_EXIT_OK;
 

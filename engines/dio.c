@@ -34,32 +34,26 @@ static void dio_align(const struct sb_file *f, unsigned *off_align, unsigned *me
 }
 
 /* The first block size of direction d that is not a multiple of a, or 0. */
-static uint64_t dio_bad_bs(const struct sb_jobspec *s, int d, unsigned a)
+static uint64_t dio_bad_bs(const struct sb_engine_job *j, int d, unsigned a)
 {
-	if (s->bs_min[d] % a)
-		return s->bs_min[d];
-	if (s->bs_max[d] % a)
-		return s->bs_max[d];
-	if (s->blockalign[d] % a)
-		return s->blockalign[d];
-	for (unsigned i = 0; i < s->bssplit_n[d]; i++)
-		if (s->bssplit[d][i].bs % a)
-			return s->bssplit[d][i].bs;
+	for (unsigned i = 0; i < j->nbs[d]; i++)
+		if (j->bs[d][i] % a)
+			return j->bs[d][i];
 	return 0;
 }
 
 int sb_engine_check_direct(struct sb_engine_td *td, const struct sb_file *f)
 {
-	const struct sb_jobspec *s = td->spec;
+	const struct sb_engine_job *j = td->job;
 	unsigned a, ma;
-	if (!s || !s->direct || f->fd < 0)
+	if (!j || !j->direct || f->fd < 0)
 		return 0;
 	dio_align(f, &a, &ma);
 	if (!a)
 		return 0;  /* not stated: the kernel will say at the first I/O */
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		uint64_t bad;
-		if (!sb_spec_does(s, (enum sb_ddir)d) || !(bad = dio_bad_bs(s, d, a)))
+		if (!(bad = dio_bad_bs(j, d, a)))
 			continue;
 		snprintf(td->errmsg, sizeof(td->errmsg),
 			 "direct=1: %s block size %llu is not a multiple of %u, the direct-I/O alignment of %s "

@@ -36,7 +36,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "parse/jobspec.h"
+#include "lib/ddir.h"
+#include "lib/option.h"
 
 struct sb_file {
 	char *path;
@@ -69,9 +70,23 @@ enum sb_q_status {
 	SB_Q_BUSY = 2,
 };
 
+/* What an engine knows of its job, filled by run/ from the job spec
+ * (sb_engine_job_fill in run/engtable.h): engines never see the spec. */
+#define SB_ENGINE_BS_MAX 67  /* bs min, max, blockalign and up to 64 bssplit sizes */
+struct sb_engine_job {
+	bool direct;            /* O_DIRECT (direct=1) */
+	bool random;            /* random offsets (rw=rand*) */
+	/* block sizes the job can issue per direction, for the direct-I/O
+	 * alignment check: min, max, blockalign, then the bssplit sizes; nbs 0
+	 * for a direction the job does not do */
+	unsigned nbs[SB_DDIR_N];
+	uint64_t bs[SB_DDIR_N][SB_ENGINE_BS_MAX];
+	const void *opts;       /* the engine's options struct (its option rows' offsets), or NULL */
+};
+
 /* The engine's view of one I/O thread. */
 struct sb_engine_td {
-	const struct sb_jobspec *spec;
+	const struct sb_engine_job *job;  /* may be NULL: no direct I/O, defaults for options */
 	unsigned iodepth;
 	struct sb_io_u *ios;    /* iodepth io units */
 	unsigned nios;
@@ -89,12 +104,23 @@ struct sb_engine_td {
 #define SB_ENGINE_ALIGNED 0x2u    /* buffers must be aligned to the logical block size */
 #define SB_ENGINE_NODISKIO 0x4u   /* touches no files (null): run/ lays none out */
 
+/* An engine's own job options (fixedbufs, hipri, ...), as fio's engine option
+ * tables: rows of lib/option.h with offsets into the engine's options struct
+ * (size bytes), which the engine reads as td->job->opts.  The parser learns
+ * them from the layer above (run/engtable.c); rows take bool/int types. */
+struct sb_engine_options {
+	const struct sb_option *rows;
+	unsigned n;
+	size_t size;
+};
+
 struct sb_engine_ops {
 	const char *name;
 	const char *description;  /* one line for --enghelp and HOWTO.md */
 	unsigned flags;
 	int (*init)(struct sb_engine_td *td);
 	void (*cleanup)(struct sb_engine_td *td);
+	const struct sb_engine_options *options;  /* NULL: none */
 	int (*open_file)(struct sb_engine_td *td, struct sb_file *f);   /* may be NULL */
 	int (*close_file)(struct sb_engine_td *td, struct sb_file *f);  /* may be NULL */
 	enum sb_q_status (*queue)(struct sb_engine_td *td, struct sb_io_u *io);
@@ -113,8 +139,17 @@ void sb_engine_names(char *buf, unsigned len);
 const char *sb_engine_missing_package(const char *name);
 /* All built engines, NULL-terminated (for conformance tests and --enghelp). */
 extern const struct sb_engine_ops *const sb_engines[];
+/* Engines storbench knows but this build lacks, with the package that
+ * would enable them and their option rows (so job files using the options
+ * parse the same in every build); NULL-terminated by name. */
+struct sb_engine_missing {
+	const char *name;
+	const char *package;
+	const struct sb_engine_options *options;
+};
+extern const struct sb_engine_missing sb_engines_missing[];
 
-/* dio.c: with spec->direct, check the job's block sizes, offset= and the io
+/* dio.c: with job->direct, check the job's block sizes, offset= and the io
  * buffers against f's direct-I/O alignment (statx STATX_DIOALIGN, or the
  * logical block size of a block device).  0 when aligned or when the kernel
  * does not say; -EINVAL with td->errmsg naming the option otherwise.

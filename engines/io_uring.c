@@ -6,6 +6,45 @@
  * registered buffers, registered files, SQPOLL(+SQ_AFF), IOPOLL and the
  * non-vectored opcodes.  When the kernel refuses one of them, init/open_file
  * say in td->errmsg which option to drop.  Nothing is allocated after init. */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "engines/engine.h"
+
+/* io_uring's job options (fio's names and meanings).  Declared in every build,
+ * so that job files using them parse the same whether liburing was found. */
+struct uring_opts {
+	bool fixedbufs;         /* registered buffers */
+	bool registerfiles;     /* registered files */
+	bool sqthread_poll;     /* kernel submission-queue polling thread */
+	bool hipri;             /* polled completions (IOPOLL) */
+	int sqthread_poll_cpu;  /* CPU for that thread; -1 = any */
+	int nonvectored;        /* 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE when the kernel has them (fio) */
+};
+
+#define UOFF(f) offsetof(struct uring_opts, f)
+static const struct sb_option uring_options[] = {
+	{ .name = "fixedbufs", .type = SB_OT_BOOL, .off = UOFF(fixedbufs), .def = "0",
+	  .category = SB_CAT_ENG, .help = "io_uring: register the I/O buffers" },
+	{ .name = "registerfiles", .type = SB_OT_BOOL, .off = UOFF(registerfiles), .def = "0",
+	  .category = SB_CAT_ENG, .help = "io_uring: register the files" },
+	{ .name = "sqthread_poll", .type = SB_OT_BOOL, .off = UOFF(sqthread_poll), .def = "0",
+	  .category = SB_CAT_ENG, .help = "io_uring: kernel thread polls the submission queue" },
+	{ .name = "sqthread_poll_cpu", .type = SB_OT_INT, .off = UOFF(sqthread_poll_cpu), .def = "-1",
+	  .min = -1, .max = 4095, .category = SB_CAT_ENG,
+	  .help = "io_uring: CPU for the polling thread (-1: any)" },
+	{ .name = "hipri", .type = SB_OT_BOOL, .off = UOFF(hipri), .def = "0",
+	  .category = SB_CAT_ENG, .help = "io_uring: polled completions (IOPOLL)" },
+	{ .name = "nonvectored", .type = SB_OT_INT, .off = UOFF(nonvectored), .def = "-1",
+	  .min = -1, .max = 1, .category = SB_CAT_ENG,
+	  .help = "io_uring: 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE when the kernel has them" },
+};
+const struct sb_engine_options sb_io_uring_optset = {
+	uring_options, sizeof(uring_options) / sizeof(uring_options[0]), sizeof(struct uring_opts),
+};
+
+#ifdef CONFIG_LIBURING
 #include <errno.h>
 #include <liburing.h>
 #include <sys/syscall.h>
@@ -17,8 +56,15 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "engines/engine.h"
 #include "engines/tsan.h"
+
+/* the options without a job (NULL td->job): their defaults */
+static const struct uring_opts ur_defaults = { .sqthread_poll_cpu = -1, .nonvectored = -1 };
+
+static const struct uring_opts *ur_opts(const struct sb_engine_td *td)
+{
+	return td->job && td->job->opts ? td->job->opts : &ur_defaults;
+}
 
 #define UR_MAX_REG_BUFS 16384u  /* the kernel's limit on registered buffers */
 
@@ -73,7 +119,7 @@ static int ur_disabled_sysctl(void)
  * option the kernel refuses, by trying again without it. */
 static int ur_explain(struct sb_engine_td *td, struct uring_data *ud, int r, unsigned want)
 {
-	const struct sb_jobspec *s = td->spec;
+	const struct uring_opts *s = ur_opts(td);
 	char *m = td->errmsg;
 	size_t ml = sizeof(td->errmsg);
 	int dis = ur_disabled_sysctl();
@@ -137,7 +183,7 @@ static bool ur_has_read_op(struct io_uring *ring)
  * sqthread_poll the kernel thread submits, so neither applies. */
 static int ur_setup(struct sb_engine_td *td, struct uring_data *ud)
 {
-	const struct sb_jobspec *s = td->spec;
+	const struct uring_opts *s = ur_opts(td);
 	unsigned want = 0;
 	static const unsigned tries[] = {
 		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG |
@@ -232,10 +278,10 @@ static int ur_init(struct sb_engine_td *td)
 		return r;
 	}
 	sb_tsan_ring_new();
-	ud->nonvectored = td->spec->nonvectored > 0 ||
-			  (td->spec->nonvectored < 0 && ur_has_read_op(&ud->ring));
-	ud->fixedbufs = td->spec->fixedbufs;
-	ud->fixedfiles = td->spec->registerfiles && td->nfiles;
+	const struct uring_opts *o = ur_opts(td);
+	ud->nonvectored = o->nonvectored > 0 || (o->nonvectored < 0 && ur_has_read_op(&ud->ring));
+	ud->fixedbufs = o->fixedbufs;
+	ud->fixedfiles = o->registerfiles && td->nfiles;
 	if ((ud->fixedbufs && (r = ur_register_bufs(td, ud)) < 0) ||
 	    (ud->fixedfiles && (r = ur_register_files(td, ud)) < 0)) {
 		io_uring_queue_exit(&ud->ring);
@@ -261,7 +307,7 @@ static void ur_cleanup(struct sb_engine_td *td)
  * poll.  One read finds out now, instead of every I/O failing later. */
 static int ur_probe_poll(struct sb_engine_td *td, struct uring_data *ud, struct sb_file *f)
 {
-	if (!td->spec->direct) {
+	if (!td->job || !td->job->direct) {
 		snprintf(td->errmsg, sizeof(td->errmsg),
 			 "hipri=1 (polled completions) needs direct=1, and %s is opened buffered: "
 			 "set direct=1 or drop hipri=1", f->path);
@@ -458,6 +504,7 @@ const struct sb_engine_ops sb_engine_io_uring = {
 	.name = "io_uring",
 	.description = "Linux io_uring (liburing): fixedbufs, registerfiles, sqthread_poll, hipri, nonvectored",
 	.flags = SB_ENGINE_ALIGNED,
+	.options = &sb_io_uring_optset,
 	.init = ur_init,
 	.cleanup = ur_cleanup,
 	.open_file = ur_open_file,
@@ -467,3 +514,4 @@ const struct sb_engine_ops sb_engine_io_uring = {
 	.getevents = ur_getevents,
 	.event = ur_event,
 };
+#endif /* CONFIG_LIBURING */

@@ -12,6 +12,27 @@
  * submission (io_submit's error for that iocb, e.g. EBADF) becomes a completion
  * with that error, delivered by the next getevents(), so one bad request never
  * stalls the queue behind it. */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "engines/engine.h"
+
+/* libaio's job options, declared in every build (see io_uring.c) */
+struct aio_opts {
+	bool userspace_reap;    /* reap completions from the ring without a syscall (always done) */
+};
+
+static const struct sb_option aio_options[] = {
+	{ .name = "userspace_reap", .type = SB_OT_BOOL, .off = offsetof(struct aio_opts, userspace_reap),
+	  .def = "0", .category = SB_CAT_ENG,
+	  .help = "libaio: accepted for fio; ready completions are always reaped from the user-mapped ring" },
+};
+const struct sb_engine_options sb_libaio_optset = {
+	aio_options, sizeof(aio_options) / sizeof(aio_options[0]), sizeof(struct aio_opts),
+};
+
+#ifdef CONFIG_LIBAIO
 #include <errno.h>
 #include <libaio.h>
 #include <pthread.h>
@@ -20,7 +41,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engines/engine.h"
 #include "engines/tsan.h"
 
 /* The completion ring the kernel maps at the io_context_t address (the
@@ -304,6 +324,7 @@ const struct sb_engine_ops sb_engine_libaio = {
 	.name = "libaio",
 	.description = "Linux native asynchronous I/O (io_submit/io_getevents); use with direct=1",
 	.flags = SB_ENGINE_ALIGNED,
+	.options = &sb_libaio_optset,
 	.init = aio_init,
 	.cleanup = aio_cleanup,
 	.open_file = aio_open_file,
@@ -312,3 +333,4 @@ const struct sb_engine_ops sb_engine_libaio = {
 	.getevents = aio_getevents,
 	.event = aio_event,
 };
+#endif /* CONFIG_LIBAIO */

@@ -144,7 +144,7 @@ static int mm_open_file(struct sb_engine_td *td, struct sb_file *f)
 		} else {
 			mf->base = p;
 			madvise(p, mf->map_len,
-				td->spec && (td->spec->rw & SB_RW_RANDOM) ? MADV_RANDOM : MADV_SEQUENTIAL);
+				td->job && td->job->random ? MADV_RANDOM : MADV_SEQUENTIAL);
 		}
 	}
 	if (r) {

@@ -30,13 +30,19 @@ const struct sb_engine_ops *const sb_engines[] = {
 	NULL,
 };
 
+/* the option rows of engines with a library (libaio.c, io_uring.c declare
+ * them in every build) */
+extern const struct sb_engine_options sb_libaio_optset, sb_io_uring_optset;
+
 /* engines storbench knows but that need a library configure did not find */
-static const struct {
-	const char *name;
-	const char *package;
-} optional[] = {
-	{ "libaio", "libaio-dev" },
-	{ "io_uring", "liburing-dev" },
+const struct sb_engine_missing sb_engines_missing[] = {
+#ifndef CONFIG_LIBAIO
+	{ "libaio", "libaio-dev", &sb_libaio_optset },
+#endif
+#ifndef CONFIG_LIBURING
+	{ "io_uring", "liburing-dev", &sb_io_uring_optset },
+#endif
+	{ NULL, NULL, NULL },
 };
 
 const struct sb_engine_ops *sb_engine_find(const char *name)
@@ -64,8 +70,8 @@ const char *sb_engine_missing_package(const char *name)
 {
 	if (sb_engine_find(name))
 		return NULL;
-	for (unsigned i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
-		if (!strcmp(optional[i].name, name))
-			return optional[i].package;
+	for (unsigned i = 0; sb_engines_missing[i].name; i++)
+		if (!strcmp(sb_engines_missing[i].name, name))
+			return sb_engines_missing[i].package;
 	return NULL;
 }

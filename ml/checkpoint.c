@@ -164,15 +164,9 @@ static bool make_dir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id 
 static void ckpt_rules(struct sb_ml_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
-	struct sb_ml_shape b;
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_result *m = j->res;
-	bool named = s->ml_model && !sb_ml_model_find(s->ml_model, &b) &&
-		     b.hidden == c->shape.hidden && b.ffn == c->shape.ffn &&
-		     b.layers == c->shape.layers && b.heads == c->shape.heads &&
-		     b.kv_heads == c->shape.kv_heads && b.vocab == c->shape.vocab &&
-		     b.tp == c->shape.tp && b.pp == c->shape.pp && b.dp == c->shape.dp &&
-		     b.zero_stage == c->shape.zero_stage;
+	bool named = s->ml_preset != NULL;  /* the parser resolved it: model= with its own shape */
 	struct sb_ml_ckpt_facts f = {
 		.model = named ? s->ml_model : NULL, .ranks = c->ranks,
 		.world = sb_ml_world(&c->shape), .tp = c->shape.tp, .pp = c->shape.pp,

@@ -8,155 +8,26 @@
 #include <string.h>
 
 #include "ml/model.h"
+#include "parse/catalog.h"
 #include "lib/log.h"
 
-#define MODEL_DTYPE_BYTES 2u /* fp16 */
-#define OPTIM_DTYPE_BYTES 4u /* fp32 */
+#define MODEL_DTYPE_BYTES SB_ML_MODEL_DTYPE_BYTES
+#define OPTIM_DTYPE_BYTES SB_ML_OPTIM_DTYPE_BYTES
 
-/* The MLPerf Storage v2 table (mlcommons/storage configs/dlio/workload). */
-static const struct sb_ml_shape builtin[] = {
-	{ "llama3-8b", 4096, 14336, 32, 32, 8, 128256, 1, 1, 8, 3, 8, SB_ML_NAMES_DLIO },
-	{ "llama3-70b", 8192, 28672, 80, 128, 8, 128256, 8, 1, 8, 3, 64, SB_ML_NAMES_DLIO },
-	{ "llama3-405b", 16384, 53248, 126, 128, 8, 128256, 8, 32, 2, 1, 512, SB_ML_NAMES_DLIO },
-	{ "llama3-1t", 25872, 98304, 128, 192, 32, 128256, 8, 64, 2, 1, 1024, SB_ML_NAMES_DLIO },
-};
-#define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
-
-static const char *const builtin_names[] = {
-	"llama3-8b", "llama3-70b", "llama3-405b", "llama3-1t", NULL,
-};
-
+/* The presets are parse/catalog.c's table (MLPerf Storage v2); the shape
+ * checks and tp*pp*dp are in parse/mlshape.c. */
 const char *const *sb_ml_model_names(void)
 {
-	return builtin_names;
+	return sb_model_preset_names;
 }
 
 int sb_ml_model_find(const char *name, struct sb_ml_shape *out)
 {
-	for (size_t i = 0; name && i < NBUILTIN; i++) {
-		if (!strcmp(name, builtin[i].name)) {
-			*out = builtin[i];
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/* a = a * b, a = a + b with overflow noted in *o (sticky) */
-static void mul_to(uint64_t *a, uint64_t b, bool *o)
-{
-	*o |= __builtin_mul_overflow(*a, b, a);
-}
-
-static void add_to(uint64_t *a, uint64_t b, bool *o)
-{
-	*o |= __builtin_add_overflow(*a, b, a);
-}
-
-/* Upper bounds, in 64 bits, of every size the layout computes from s: the
- * parameter count P (each term of a layer's formula is at most P), all
- * ranks' model states (at most 2 * (P + the norms every TP rank repeats)),
- * all ranks' optimizer states (4 * (3P + 15h) per writing rank, at most
- * tp*pp*dp of them) and their sum, one checkpoint.  tp*pp*dp must fit an
- * unsigned (rank numbers).  Returns 0 or -EOVERFLOW with the reason. */
-static int shape_fits(const struct sb_ml_shape *s, char *err, size_t errlen)
-{
-	uint64_t h = s->hidden, kv = (uint64_t)(s->hidden / s->heads) * s->kv_heads;
-	uint64_t world = s->tp, layer = kv, t, p, model, optim;
-	bool o = false;
-	mul_to(&world, s->pp, &o);
-	mul_to(&world, s->dp, &o);
-	if (o || world > UINT_MAX) {
-		snprintf(err, errlen, "tp=%u x pp=%u x dp=%u ranks is more than %u: lower tp=, pp= or dp=",
-			 s->tp, s->pp, s->dp, UINT_MAX);
-		return -EOVERFLOW;
-	}
-	/* layer = h + h*(h + 2kv) + h*h + h + 3*ffn*h */
-	mul_to(&layer, 2, &o);
-	add_to(&layer, h, &o);
-	mul_to(&layer, h, &o);
-	t = h;
-	mul_to(&t, h, &o);
-	add_to(&layer, t, &o);
-	add_to(&layer, 2 * h, &o);
-	t = s->ffn;
-	mul_to(&t, h, &o);
-	mul_to(&t, 3, &o);
-	add_to(&layer, t, &o);
-	/* P = 2*vocab*h + layers*layer + h */
-	p = s->vocab;
-	mul_to(&p, h, &o);
-	mul_to(&p, 2, &o);
-	mul_to(&layer, s->layers, &o);
-	add_to(&p, layer, &o);
-	add_to(&p, h, &o);
-	/* model <= 2 * (P + tp * h * (2*layers + 1)) */
-	model = 2 * (uint64_t)s->layers + 1;
-	mul_to(&model, h, &o);
-	mul_to(&model, s->tp, &o);
-	add_to(&model, p, &o);
-	mul_to(&model, MODEL_DTYPE_BYTES, &o);
-	/* optim <= 4 * (3P + 15h * world) */
-	optim = 15 * h;
-	mul_to(&optim, world, &o);
-	t = p;
-	mul_to(&t, 3, &o);
-	add_to(&optim, t, &o);
-	mul_to(&optim, OPTIM_DTYPE_BYTES, &o);
-	add_to(&model, optim, &o);
-	if (o) {
-		snprintf(err, errlen, "hidden=%u ffn=%u layers=%u vocab=%u (tp=%u pp=%u dp=%u) make a "
-			 "checkpoint of more than 2^64 bytes (16 EiB), which cannot be computed: lower "
-			 "hidden=, ffn=, layers= or vocab= (llama3-1t is hidden=25872 ffn=98304 layers=128)",
-			 s->hidden, s->ffn, s->layers, s->vocab, s->tp, s->pp, s->dp);
-		return -EOVERFLOW;
-	}
+	const struct sb_model_preset *p = sb_model_preset_find(name);
+	if (!p)
+		return -ENOENT;
+	sb_ml_shape_from_preset(p, out);
 	return 0;
-}
-
-int sb_ml_shape_check(const struct sb_ml_shape *s, char *err, size_t errlen)
-{
-	const char *bad = NULL;
-	if (!s->hidden)
-		bad = "hidden";
-	else if (!s->ffn)
-		bad = "ffn";
-	else if (!s->layers)
-		bad = "layers";
-	else if (!s->heads)
-		bad = "heads";
-	else if (!s->kv_heads)
-		bad = "kv_heads";
-	else if (!s->vocab)
-		bad = "vocab";
-	else if (!s->tp)
-		bad = "tp";
-	else if (!s->pp)
-		bad = "pp";
-	else if (!s->dp)
-		bad = "dp";
-	if (bad) {
-		snprintf(err, errlen, "%s must be at least 1", bad);
-		return -EINVAL;
-	}
-	if (s->kv_heads > s->heads) {
-		snprintf(err, errlen, "kv_heads=%u exceeds heads=%u", s->kv_heads, s->heads);
-		return -EINVAL;
-	}
-	if (s->heads > s->hidden) {
-		snprintf(err, errlen, "heads=%u exceeds hidden=%u", s->heads, s->hidden);
-		return -EINVAL;
-	}
-	if (s->zero_stage > 3) {
-		snprintf(err, errlen, "zero_stage=%u: accepted 0, 1, 2, 3", s->zero_stage);
-		return -EINVAL;
-	}
-	return shape_fits(s, err, errlen);
-}
-
-unsigned sb_ml_world(const struct sb_ml_shape *s)
-{
-	return s->tp * s->pp * s->dp;
 }
 
 static uint64_t kv_dim(const struct sb_ml_shape *s)
@@ -277,27 +148,6 @@ void sb_ml_ckpt_total(const struct sb_ml_shape *s, uint64_t *model, uint64_t *op
 	}
 	*model = m;
 	*optim = o;
-}
-
-int sb_ml_check_ranks(const struct sb_ml_shape *s, unsigned ranks, bool subset,
-		      char *err, size_t errlen)
-{
-	unsigned world = sb_ml_world(s);
-	if (!subset && ranks != world) {
-		snprintf(err, errlen,
-			 "ranks=%u does not match the model's parallelism tp*pp*dp = %u*%u*%u = %u; "
-			 "set ranks=%u, or add subset to write only the fraction %u/%u of the checkpoint",
-			 ranks, s->tp, s->pp, s->dp, world, world, ranks, world);
-		return -EINVAL;
-	}
-	if (subset && (ranks == 0 || ranks > world)) {
-		snprintf(err, errlen,
-			 "ranks=%u with subset must be between 1 and tp*pp*dp = %u*%u*%u = %u; "
-			 "set ranks to at most %u",
-			 ranks, s->tp, s->pp, s->dp, world, world);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 int sb_ml_ckpt_folder(unsigned epoch, unsigned step, char *buf, size_t len)

@@ -41,21 +41,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SB_ML_NAME_MAX 32
+#include "parse/mlshape.h"  /* struct sb_ml_shape, its checks, tp*pp*dp */
+
 #define SB_ML_FILE_NAME_MAX 128
-
-enum sb_ml_naming {
-	SB_ML_NAMES_DLIO = 0,      /* what DLIO / MLPerf Storage writes (default) */
-	SB_ML_NAMES_DEEPSPEED = 1, /* DeepSpeed's zero-padded names */
-};
-
-struct sb_ml_shape {
-	char name[SB_ML_NAME_MAX]; /* built-in model name, "" when explicit */
-	unsigned hidden, ffn, layers, heads, kv_heads, vocab;
-	unsigned tp, pp, dp, zero_stage;
-	unsigned closed_ranks;     /* ranks for MLPerf CLOSED; tp*pp*dp if explicit */
-	enum sb_ml_naming naming;
-};
 
 enum sb_ml_file_kind { SB_ML_FILE_MODEL = 0, SB_ML_FILE_OPTIM = 1 };
 
@@ -73,16 +61,6 @@ int sb_ml_model_find(const char *name, struct sb_ml_shape *out);
 /* The built-in names, NULL-terminated, for error lists and "did you mean". */
 const char *const *sb_ml_model_names(void);
 
-/* Checks an explicit (or built-in) shape: all sizes >= 1, kv_heads <= heads,
- * heads <= hidden, zero_stage <= 3 (else -EINVAL), and every size the
- * layout computes from it (parameter count, a full checkpoint's bytes,
- * tp*pp*dp) fits in 64 bits (else -EOVERFLOW); the reason in err.  The
- * functions below assume a shape that passed. */
-int sb_ml_shape_check(const struct sb_ml_shape *s, char *err, size_t errlen);
-
-/* tp*pp*dp: the rank count of the full layout. */
-unsigned sb_ml_world(const struct sb_ml_shape *s);
-
 /* Parameter count (DLIO's formula; 8B -> 8,030,261,248). */
 double sb_ml_param_count(const struct sb_ml_shape *s);
 
@@ -97,11 +75,6 @@ uint64_t sb_ml_rank_model_bytes(const struct sb_ml_shape *s, unsigned rank);
 uint64_t sb_ml_rank_optim_bytes(const struct sb_ml_shape *s, unsigned rank);
 /* Unscaled total of one full checkpoint (all tp*pp*dp ranks). */
 void sb_ml_ckpt_total(const struct sb_ml_shape *s, uint64_t *model, uint64_t *optim);
-
-/* ranks must equal tp*pp*dp, or with subset lie in 1..tp*pp*dp.  0, or
- * -EINVAL with a message naming the numbers and the fix in err. */
-int sb_ml_check_ranks(const struct sb_ml_shape *s, unsigned ranks, bool subset,
-		      char *err, size_t errlen);
 
 /* The files of one checkpoint, rank-major (a rank's model files, then its
  * optimizer file).  scale >= 1 divides every size (floor, at least 1 byte);

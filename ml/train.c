@@ -7,34 +7,35 @@
 #include <string.h>
 
 #include "ml/train.h"
+#include "parse/catalog.h"
 
-/* mlcommons/storage configs/dlio/workload: <name>_a100.yaml, <name>_h100.yaml */
-static const struct sb_ml_workload builtin[] = {
-	{ "unet3d", { "npz", "img", 168, 1, 146600628.0, 68341808.0, 0, SB_ML_DATAGEN_SEED },
-	  7, 4, 5, 0.636, 0.323, 90.0 },
-	{ "resnet50", { "tfrecord", "img", 1024, 1251, 114660.07, 0.0, 0, SB_ML_DATAGEN_SEED },
-	  400, 8, 5, 0.435, 0.224, 90.0 },
-	{ "cosmoflow", { "tfrecord", "img", 524288, 1, 2828486.0, 71311.0, 0, SB_ML_DATAGEN_SEED },
-	  1, 4, 5, 0.00551, 0.00350, 70.0 },
-};
-#define NBUILTIN (sizeof(builtin) / sizeof(builtin[0]))
-
-static const char *const builtin_names[] = { "unet3d", "resnet50", "cosmoflow", NULL };
-
+/* The presets are parse/catalog.c's table. */
 const char *const *sb_ml_workload_names(void)
 {
-	return builtin_names;
+	return sb_train_preset_names;
 }
 
 int sb_ml_workload_find(const char *name, struct sb_ml_workload *out)
 {
-	for (size_t i = 0; name && i < NBUILTIN; i++) {
-		if (!strcmp(name, builtin[i].name)) {
-			*out = builtin[i];
-			return 0;
-		}
-	}
-	return -ENOENT;
+	const struct sb_train_preset *p = sb_train_preset_find(name);
+	if (!p)
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", p->name);
+	snprintf(out->ds.format, sizeof(out->ds.format), "%s", p->format);
+	snprintf(out->ds.prefix, sizeof(out->ds.prefix), "%s", p->prefix);
+	out->ds.files = p->files;
+	out->ds.samples_per_file = p->samples_per_file;
+	out->ds.record_length = p->record_length;
+	out->ds.record_stdev = p->record_stdev;
+	out->ds.seed = SB_ML_DATAGEN_SEED;
+	out->batch_size = p->batch_size;
+	out->read_threads = p->read_threads;
+	out->epochs = p->epochs;
+	out->compute_a100_s = p->compute_a100_s;
+	out->compute_h100_s = p->compute_h100_s;
+	out->au_required_pct = p->au_required_pct;
+	return 0;
 }
 
 /* ---- PRNG ---- */
@@ -113,11 +114,7 @@ uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file)
 
 double sb_ml_sample_bytes_max(const struct sb_ml_dataset *ds)
 {
-	if (!(ds->record_stdev > 0))
-		return ds->record_length >= 1 ? floor(ds->record_length) : 1;
-	/* |z| <= sqrt(-2 ln 2^-53) = 8.57 (rng_unit is at least 2^-53) */
-	double d = sqrt(ds->record_length), side = floor(d + ds->record_stdev / 2.0 / d * 8.58);
-	return side < 1 ? 1 : side * side;
+	return sb_ml_record_bytes_max(ds->record_length, ds->record_stdev);
 }
 
 uint64_t sb_ml_file_bytes(const struct sb_ml_dataset *ds, unsigned file)
@@ -157,13 +154,6 @@ int sb_ml_file_name(const struct sb_ml_dataset *ds, unsigned file, char *buf, si
 }
 
 /* ---- epoch plan ---- */
-
-size_t sb_ml_steps_per_epoch(unsigned files, unsigned spf, unsigned batch, unsigned ranks)
-{
-	if (!batch || !ranks)
-		return 0;
-	return (size_t)((uint64_t)files * spf / batch / ranks);
-}
 
 /* Distinct streams for the two shuffles of one epoch. */
 static uint64_t epoch_seed(const struct sb_ml_plan_cfg *c, uint64_t stream)

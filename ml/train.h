@@ -107,8 +107,7 @@ struct sb_ml_plan {
 	unsigned batch_size, read_threads, samples_per_file;
 };
 
-/* DLIO's steps per epoch: floor(files * spf / batch / ranks). */
-size_t sb_ml_steps_per_epoch(unsigned files, unsigned spf, unsigned batch, unsigned ranks);
+/* sb_ml_steps_per_epoch (DLIO's steps per epoch): parse/mlshape.h */
 /* 0, -EINVAL (zero sizes, rank >= ranks, fewer samples than ranks), -ENOMEM. */
 int sb_ml_plan_build(const struct sb_ml_plan_cfg *c, struct sb_ml_plan *p);
 void sb_ml_plan_free(struct sb_ml_plan *p);

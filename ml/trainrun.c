@@ -29,6 +29,7 @@
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "ml/train.h"
+#include "parse/catalog.h"
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -501,15 +502,14 @@ static int prepare_train(struct sb_ml_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_trainst *tr = calloc(1, sizeof(*tr));
-	struct sb_ml_workload w;
+	const struct sb_train_preset *w = s->train_preset;  /* resolved by the parser */
 	if (!tr)
 		return -ENOMEM;
 	j->priv = tr;
 	pthread_mutex_init(&tr->mu, NULL);
 	pthread_cond_init(&tr->cv, NULL);
-	bool named = s->train_model && !sb_ml_workload_find(s->train_model, &w);
-	snprintf(tr->ds.format, sizeof(tr->ds.format), "%s", named ? w.ds.format : "npz");
-	snprintf(tr->ds.prefix, sizeof(tr->ds.prefix), "%s", named ? w.ds.prefix : "img");
+	snprintf(tr->ds.format, sizeof(tr->ds.format), "%s", w ? w->format : "npz");
+	snprintf(tr->ds.prefix, sizeof(tr->ds.prefix), "%s", w ? w->prefix : "img");
 	tr->ds.files = s->dataset_files;
 	tr->ds.samples_per_file = s->samples_per_file;
 	tr->ds.record_length = s->record_length;

@@ -188,14 +188,17 @@ static unsigned check_trim(const struct sb_jobctx *c)
 }
 
 /* io_uring's polled completions need O_DIRECT whatever the file: known
- * here, not only when the engine opens the file */
+ * here, not only when the engine opens the file (for the job's engine when
+ * it has a hipri option) */
 static unsigned check_hipri(const struct sb_jobctx *c)
 {
 	char where[512], w[300];
-	if (!c->spec.hipri || c->spec.direct || strcmp(c->spec.ioengine, "io_uring"))
+	const struct sb_option *o = sb_option_find("hipri");
+	if (!o || !sb_spec_engine_owns(&c->spec, o) || c->spec.direct ||
+	    !*(const bool *)((const char *)&c->spec + o->off))
 		return 0;
 	written(c, SB_OPT(direct), w, sizeof(w));
-	sb_err(where_of(c, SB_OPT(hipri), where, sizeof(where)),
+	sb_err(where_of(c, o, where, sizeof(where)),
 	       "hipri=1 (polled completions) needs direct=1, and the job has %s: set direct=1 or "
 	       "drop hipri=1", w);
 	return 1;

@@ -9,13 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ml/model.h"
-#include "ml/train.h"
 #include "lib/log.h"
+#include "parse/catalog.h"
 #include "parse/ini.h"
 #include "parse/jobparse.h"
+#include "parse/mlshape.h"
 
-#define DEFAULT_VOCAB 128256u
 #define SB_ML_MAX_RANKS 65536u /* the bound of ranks= in options.c */
 
 static bool is_set(const struct sb_jobctx *c, const struct sb_option *o)
@@ -101,11 +100,13 @@ static unsigned resolve_model(struct sb_jobctx *c)
 	struct sb_jobspec *s = &c->spec;
 	struct sb_ml_shape m;
 	char where[512];
+	const struct sb_model_preset *p = sb_model_preset_find(s->ml_model);
 	if (s->ml_model) {
-		if (sb_ml_model_find(s->ml_model, &m)) {
-			unknown_name(c, SB_OPT(ml_model), s->ml_model, sb_ml_model_names());
+		if (!p) {
+			unknown_name(c, SB_OPT(ml_model), s->ml_model, sb_model_preset_names);
 			return 1;
 		}
+		sb_ml_shape_from_preset(p, &m);
 	} else {
 		const struct sb_option *need[] = { SB_OPT(ml_hidden), SB_OPT(ml_ffn), SB_OPT(ml_layers),
 						   SB_OPT(ml_heads), SB_OPT(ml_kv_heads) };
@@ -120,7 +121,7 @@ static unsigned resolve_model(struct sb_jobctx *c)
 			return 1;
 		}
 		memset(&m, 0, sizeof(m));
-		m.vocab = DEFAULT_VOCAB;
+		m.vocab = SB_MODEL_DEFAULT_VOCAB;
 		m.tp = m.pp = m.dp = 1;
 	}
 	set_default(c, SB_OPT(ml_hidden), &s->ml_hidden, m.hidden);
@@ -133,6 +134,13 @@ static unsigned resolve_model(struct sb_jobctx *c)
 	set_default(c, SB_OPT(ml_pp), &s->ml_pp, m.pp);
 	set_default(c, SB_OPT(ml_dp), &s->ml_dp, m.dp);
 	set_default(c, SB_OPT(ml_zero_stage), &s->ml_zero_stage, m.zero_stage);
+	/* the preset's row when the job runs its shape unchanged (MLPerf's
+	 * named model), resolved once here for ml/ */
+	if (p && s->ml_hidden == p->hidden && s->ml_ffn == p->ffn && s->ml_layers == p->layers &&
+	    s->ml_heads == p->heads && s->ml_kv_heads == p->kv_heads && s->ml_vocab == p->vocab &&
+	    s->ml_tp == p->tp && s->ml_pp == p->pp && s->ml_dp == p->dp &&
+	    s->ml_zero_stage == p->zero_stage)
+		s->ml_preset = p;
 	return 0;
 }
 
@@ -206,28 +214,32 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 static unsigned resolve_train(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	struct sb_ml_workload w;
-	memset(&w, 0, sizeof(w));
-	w.ds.samples_per_file = 1;
-	w.batch_size = w.read_threads = w.epochs = 1;
-	w.au_required_pct = 90.0;
-	if (s->train_model && sb_ml_workload_find(s->train_model, &w)) {
-		unknown_name(c, SB_OPT(train_model), s->train_model, sb_ml_workload_names());
+	/* a custom dataset: DLIO's defaults */
+	static const struct sb_train_preset custom = {
+		.samples_per_file = 1, .batch_size = 1, .read_threads = 1, .epochs = 1,
+		.au_required_pct = 90.0,
+	};
+	const struct sb_train_preset *w = sb_train_preset_find(s->train_model);
+	if (s->train_model && !w) {
+		unknown_name(c, SB_OPT(train_model), s->train_model, sb_train_preset_names);
 		return 1;
 	}
-	set_default(c, SB_OPT(dataset_files), &s->dataset_files, w.ds.files);
-	set_default(c, SB_OPT(samples_per_file), &s->samples_per_file, w.ds.samples_per_file);
-	set_default(c, SB_OPT(batch_size), &s->batch_size, w.batch_size);
-	set_default(c, SB_OPT(read_threads), &s->read_threads, w.read_threads);
-	set_default(c, SB_OPT(epochs), &s->epochs, w.epochs);
+	s->train_preset = w;
+	if (!w)
+		w = &custom;
+	set_default(c, SB_OPT(dataset_files), &s->dataset_files, w->files);
+	set_default(c, SB_OPT(samples_per_file), &s->samples_per_file, w->samples_per_file);
+	set_default(c, SB_OPT(batch_size), &s->batch_size, w->batch_size);
+	set_default(c, SB_OPT(read_threads), &s->read_threads, w->read_threads);
+	set_default(c, SB_OPT(epochs), &s->epochs, w->epochs);
 	if (!is_set(c, SB_OPT(record_length)))
-		s->record_length = w.ds.record_length;
+		s->record_length = w->record_length;
 	if (!is_set(c, SB_OPT(record_length_stdev)))
-		s->record_length_stdev = w.ds.record_stdev;
+		s->record_length_stdev = w->record_stdev;
 	if (!is_set(c, SB_OPT(computation_time_us)))
-		s->computation_time_us = (uint64_t)(w.compute_h100_s * 1e6 + 0.5);
+		s->computation_time_us = (uint64_t)(w->compute_h100_s * 1e6 + 0.5);
 	if (!is_set(c, SB_OPT(au_target_pct)))
-		s->au_target_pct = w.au_required_pct;
+		s->au_target_pct = w->au_required_pct;
 	if (!(s->train_scale > 0)) {
 		char where[512];
 		sb_err(where_of(c, SB_OPT(train_scale), where, sizeof(where)),
@@ -249,11 +261,7 @@ static unsigned resolve_train(struct sb_jobctx *c)
 static bool dataset_too_big(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	const struct sb_ml_dataset ds = {
-		.files = s->dataset_files, .samples_per_file = s->samples_per_file,
-		.record_length = s->record_length, .record_stdev = s->record_length_stdev,
-	};
-	double sample = sb_ml_sample_bytes_max(&ds), limit = 0x1p63;
+	double sample = sb_ml_record_bytes_max(s->record_length, s->record_length_stdev), limit = 0x1p63;
 	double file = sample * s->samples_per_file, all = file * s->dataset_files;
 	char where[512];
 	if (all < limit)
@@ -307,6 +315,8 @@ static unsigned check_train(struct sb_jobctx *c)
 
 unsigned sb_job_validate_ml(struct sb_jobctx *c)
 {
+	c->spec.ml_preset = NULL;
+	c->spec.train_preset = NULL;
 	unsigned nerr = check_misplaced(c);
 	if (nerr)
 		return nerr;

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "engines/engine.h"
 #include "lib/log.h"
 #include "parse/options.h"
 #include "parse/parse.h"
@@ -21,7 +20,7 @@ void sb_option_accepts(const struct sb_option *o, char *buf, size_t len)
 	case SB_OT_STR: snprintf(buf, len, "text"); break;
 	case SB_OT_NAME: snprintf(buf, len, "a name of up to %d characters", SB_NAME_MAX - 1); break;
 	case SB_OT_ENGINE:
-		sb_engine_names(names, sizeof(names));
+		sb_parse_engine_names(names, sizeof(names));
 		snprintf(buf, len, "one of %s", names);
 		break;
 	case SB_OT_SIZE: snprintf(buf, len, "a size such as 4k, 1m or 10g"); break;

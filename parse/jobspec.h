@@ -8,21 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/ddir.h"
+
 #define SB_NAME_MAX 128
 #define SB_PCTL_MAX 64     /* percentile_list entries (fio's limit is 20) */
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
+#define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
 #define SB_OPT_MAX 192     /* upper bound on option-table rows (parse/options.h) */
-
-/* Data directions.  READ/WRITE/TRIM index per-direction arrays. */
-enum sb_ddir {
-	SB_DDIR_READ = 0,
-	SB_DDIR_WRITE = 1,
-	SB_DDIR_TRIM = 2,
-	SB_DDIR_N = 3,        /* number of data directions */
-	SB_DDIR_SYNC = 3,     /* fsync, only in io units */
-	SB_DDIR_DATASYNC = 4, /* fdatasync, only in io units */
-};
 
 /* rw= as flags: read=R, write=W, randread=R|RANDOM, rw=R|W, randrw=R|W|RANDOM */
 #define SB_RW_READ 0x1u
@@ -50,6 +43,9 @@ enum sb_sweep_metric {
 	SB_SWEEP_METRIC_IOPS,
 	SB_SWEEP_METRIC_CLAT_P99,
 };
+
+struct sb_model_preset; /* parse/catalog.h */
+struct sb_train_preset;
 
 struct sb_bssplit {
 	uint64_t bs;  /* bytes */
@@ -100,14 +96,10 @@ struct sb_jobspec {
 	unsigned fsync;             /* fsync after every N writes; 0 = never */
 	unsigned fdatasync;         /* fdatasync after every N writes; 0 = never */
 	bool end_fsync;             /* fsync each file when the job ends */
-	/* async engine options (libaio, io_uring) */
-	bool userspace_reap;        /* libaio: reap completions from the ring without a syscall */
-	bool fixedbufs;             /* io_uring: registered buffers */
-	bool registerfiles;         /* io_uring: registered files */
-	bool sqthread_poll;         /* io_uring: kernel submission-queue polling thread */
-	int sqthread_poll_cpu;      /* io_uring: CPU for that thread; -1 = any */
-	bool hipri;                 /* io_uring: polled completions (IOPOLL) */
-	int nonvectored;            /* io_uring: 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE when the kernel has them (fio) */
+	/* engine-specific options (fixedbufs, hipri, ...): each engine's own
+	 * options struct, at the offset the parser gave that engine
+	 * (sb_spec_engine_opts); declared by the engine's option rows */
+	_Alignas(8) unsigned char engine_opts[SB_ENGINE_OPTS_MAX];
 
 	/* time and repetition */
 	uint64_t runtime_us;        /* 0 = no limit */
@@ -161,6 +153,9 @@ struct sb_jobspec {
 	char *ml_model;             /* model=: built-in LLM name; NULL: explicit shape */
 	unsigned ml_hidden, ml_ffn, ml_layers, ml_heads, ml_kv_heads, ml_vocab;
 	unsigned ml_tp, ml_pp, ml_dp, ml_zero_stage;
+	/* resolved by the parser: model='s catalog row when the job runs its
+	 * shape unchanged (MLPerf's named model); NULL: a custom shape */
+	const struct sb_model_preset *ml_preset;
 	unsigned ranks;             /* emulated ranks (threads); resolved: tp*pp*dp when unset */
 	bool subset;                /* ranks < tp*pp*dp write their fraction (MLPerf subset) */
 	double checkpoint_scale;    /* multiplies every checkpoint file size (default 1) */
@@ -171,6 +166,7 @@ struct sb_jobspec {
 	bool keep_checkpoints;      /* keep the checkpoint files storbench wrote */
 	/* train */
 	char *train_model;          /* unet3d|resnet50|cosmoflow: DLIO shape defaults */
+	const struct sb_train_preset *train_preset; /* resolved: its catalog row; NULL: custom */
 	unsigned dataset_files, samples_per_file, subfolders;
 	double record_length, record_length_stdev; /* bytes per sample */
 	char *data_dir;             /* NULL: <directory>/data */

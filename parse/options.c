@@ -191,23 +191,6 @@ static const struct sb_option table[] = {
 	  .help = "fdatasync after every N writes (0: never)" },
 	{ .name = "end_fsync", .type = SB_OT_BOOL, .off = OFF(end_fsync), .def = "0",
 	  .category = C_ENG, .help = "fsync each file when the job ends" },
-	{ .name = "userspace_reap", .type = SB_OT_BOOL, .off = OFF(userspace_reap), .def = "0",
-	  .category = C_ENG,
-	  .help = "libaio: accepted for fio; ready completions are always reaped from the user-mapped ring" },
-	{ .name = "fixedbufs", .type = SB_OT_BOOL, .off = OFF(fixedbufs), .def = "0",
-	  .category = C_ENG, .help = "io_uring: register the I/O buffers" },
-	{ .name = "registerfiles", .type = SB_OT_BOOL, .off = OFF(registerfiles), .def = "0",
-	  .category = C_ENG, .help = "io_uring: register the files" },
-	{ .name = "sqthread_poll", .type = SB_OT_BOOL, .off = OFF(sqthread_poll), .def = "0",
-	  .category = C_ENG, .help = "io_uring: kernel thread polls the submission queue" },
-	{ .name = "sqthread_poll_cpu", .type = SB_OT_INT, .off = OFF(sqthread_poll_cpu),
-	  .def = "-1", .min = -1, .max = 4095, .category = C_ENG,
-	  .help = "io_uring: CPU for the polling thread (-1: any)" },
-	{ .name = "hipri", .type = SB_OT_BOOL, .off = OFF(hipri), .def = "0", .category = C_ENG,
-	  .help = "io_uring: polled completions (IOPOLL)" },
-	{ .name = "nonvectored", .type = SB_OT_INT, .off = OFF(nonvectored), .def = "-1", .min = -1,
-	  .max = 1, .category = C_ENG,
-	  .help = "io_uring: 1 READ/WRITE, 0 READV/WRITEV, -1 READ/WRITE when the kernel has them" },
 
 	{ .name = "runtime", .alias = { "timeout" }, .type = SB_OT_TIME, .off = OFF(runtime_us),
 	  .def = "0", .unit_us = SEC, .unit = "s", .category = C_TIME,
@@ -426,29 +409,45 @@ static const struct sb_option table[] = {
 #define NOPT (sizeof(table) / sizeof(table[0]))
 _Static_assert(NOPT <= SB_OPT_MAX, "raise SB_OPT_MAX");
 
+/* The engines' option rows (parse/engines.c) come after the last table row
+ * of their category. */
 unsigned sb_options_count(void)
 {
-	return NOPT;
+	unsigned nerows, at;
+	sb_parse_engine_rows(&nerows, &at);
+	return NOPT + nerows;
 }
 
 const struct sb_option *sb_option_at(unsigned i)
 {
-	return i < NOPT ? &table[i] : NULL;
+	unsigned nerows, at;
+	const struct sb_option *erows = sb_parse_engine_rows(&nerows, &at);
+	if (i < at)
+		return i < NOPT ? &table[i] : NULL;
+	if (i < at + nerows)
+		return &erows[i - at];
+	return i < NOPT + nerows ? &table[i - nerows] : NULL;
 }
 
 unsigned sb_option_index(const struct sb_option *o)
 {
-	return (unsigned)(o - table);
+	unsigned nerows, at;
+	const struct sb_option *erows = sb_parse_engine_rows(&nerows, &at);
+	if (o >= erows && o < erows + nerows)
+		return at + (unsigned)(o - erows);
+	unsigned i = (unsigned)(o - table);
+	return i < at ? i : i + nerows;
 }
 
 const struct sb_option *sb_option_find(const char *name)
 {
-	for (unsigned i = 0; i < NOPT; i++) {
-		if (!strcasecmp(table[i].name, name))
-			return &table[i];
-		for (unsigned a = 0; table[i].alias[a]; a++)
-			if (!strcasecmp(table[i].alias[a], name))
-				return &table[i];
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		const struct sb_option *o = sb_option_at(i);
+		if (!strcasecmp(o->name, name))
+			return o;
+		for (unsigned a = 0; o->alias[a]; a++)
+			if (!strcasecmp(o->alias[a], name))
+				return o;
 	}
 	return NULL;
 }
@@ -489,9 +488,10 @@ const char *sb_option_suggest(const char *name)
 	const char *best = NULL;
 	size_t len = strlen(name);
 	unsigned bestd = len <= 4 ? 1 : len <= 8 ? 2 : 3;
-	for (unsigned i = 0; i < NOPT; i++) {
+	for (unsigned i = 0; i < sb_options_count(); i++) {
+		const struct sb_option *o = sb_option_at(i);
 		for (int a = -1; a < 3; a++) {
-			const char *n = a < 0 ? table[i].name : table[i].alias[a];
+			const char *n = a < 0 ? o->name : o->alias[a];
 			if (!n)
 				break;
 			unsigned d = edit_distance(name, n);
@@ -506,9 +506,11 @@ const char *sb_option_suggest(const char *name)
 
 const struct sb_option *sb_option_of(size_t off, unsigned inverse)
 {
-	for (unsigned i = 0; i < NOPT; i++)
-		if (table[i].off == off && (table[i].flags & SB_OF_INVERSE) == inverse)
-			return &table[i];
+	for (unsigned i = 0; i < sb_options_count(); i++) { /* the engines' rows too */
+		const struct sb_option *o = sb_option_at(i);
+		if (o->off == off && (o->flags & SB_OF_INVERSE) == inverse)
+			return o;
+	}
 	fprintf(stderr, "storbench: bug: no option row at offset %zu of struct sb_jobspec\n", off);
 	abort();
 }

@@ -10,75 +10,47 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/option.h"
 #include "parse/jobspec.h"
 
 /* SB_OPT_MAX (jobspec.h): upper bound on rows (per-job bookkeeping arrays) */
 
-enum sb_opt_type {
-	SB_OT_STR,         /* char *, owned by the spec */
-	SB_OT_NAME,        /* char[SB_NAME_MAX] */
-	SB_OT_ENGINE,      /* char[SB_ENGINE_NAME_MAX], checked against engines/registry.c */
-	SB_OT_SIZE,        /* uint64_t bytes */
-	SB_OT_SIZE_RANGE,  /* uint64_t low at off, high at off2 */
-	SB_OT_SIZE_SPLIT,  /* uint64_t[SB_DDIR_N] bytes: read[,write[,trim]] */
-	SB_OT_INT_SPLIT,   /* uint64_t[SB_DDIR_N] counts: read[,write[,trim]] */
-	SB_OT_RANGE_SPLIT, /* uint64_t[SB_DDIR_N] low at off, high at off2 */
-	SB_OT_BSSPLIT,     /* struct sb_bssplit[SB_DDIR_N][..] at off, unsigned[SB_DDIR_N] at off2 */
-	SB_OT_TIME,        /* uint64_t microseconds; a bare number is in unit_us */
-	SB_OT_UINT,        /* unsigned */
-	SB_OT_INT,         /* int */
-	SB_OT_U64,         /* uint64_t */
-	SB_OT_BOOL,        /* bool */
-	SB_OT_ENUM,        /* unsigned-sized field, values from enums[] */
-	SB_OT_PCTL_LIST,   /* double[SB_PCTL_MAX] at off, unsigned count at off2 */
-	SB_OT_DIST,        /* enum sb_dist at off, double parameter at off2 */
-	SB_OT_FLOAT,       /* double; min is a lower bound, max (when not 0) an upper bound */
-};
+/* The row type (struct sb_option, enum sb_opt_type, SB_OF_* flags) is in
+ * lib/option.h, so that engines can declare their own rows. */
 
-/* Flags of a row (struct sb_option.flags). */
-/* bool stored inverted (buffered -> direct); unsigned stored as max - value
- * (rwmixwrite -> rwmixread) */
-#define SB_OF_INVERSE 0x1u
-/* names, orders or records the job (name, stonewall, logs...), not what its
- * I/O does: comparisons (output/cmpopt.c) ignore it */
-#define SB_OF_IDENTITY 0x2u
-/* a queue-depth option: no effect on a synchronous engine */
-#define SB_OF_QDEPTH 0x4u
-/* an ML workload option (workload=checkpoint/train): I/O comparisons ignore it */
-#define SB_OF_ML 0x8u
-/* one part of the block-size set (bsrange, bssplit): shown and compared
- * through the bs row, whose text is the whole set */
-#define SB_OF_INBS 0x10u
-
-/* The headings the options are grouped under, in --cmdhelp and HOWTO order */
-enum sb_opt_cat {
-	SB_CAT_DESC, SB_CAT_FILE, SB_CAT_IO, SB_CAT_BS, SB_CAT_ENG, SB_CAT_TIME, SB_CAT_GRP,
-	SB_CAT_RAND, SB_CAT_RATE, SB_CAT_SAFE, SB_CAT_STAT, SB_CAT_ML, SB_CAT_CKPT, SB_CAT_TRAIN,
-	SB_CAT_LOG, SB_CAT_SWEEP, SB_CAT_N
-};
 const char *sb_opt_cat_name(enum sb_opt_cat c);
 
-struct sb_opt_enum {
+/* The engines the parser knows, handed in by the layer above (storbench.c,
+ * tests and fuzz harnesses: sb_run_engines_to_parser in run/engtable.h), so
+ * that parse/ calls no engine code.  Each engine's option rows have offsets
+ * into its own options struct (opts_size bytes), which lives in the spec's
+ * engine_opts area; the rows join the table after the last row of their
+ * category. */
+struct sb_parse_engine {
 	const char *name;
-	unsigned val;
-	const char *help;
-	bool alias;   /* another name of an earlier value: never written back */
+	const char *package;             /* not built: the package that would enable it; NULL: built */
+	const struct sb_option *options; /* its rows (offsets into its options struct), may be NULL */
+	unsigned noptions;
+	size_t opts_size;                /* bytes of its options struct */
 };
-
-struct sb_option {
-	const char *name;
-	const char *alias[3];          /* NULL-terminated (at most 2) */
-	enum sb_opt_type type;
-	size_t off, off2;
-	const char *def;               /* default, as text parsed like user input; NULL: 0 / unset */
-	int64_t min, max;              /* bounds (ints; min for sizes); max 0: none */
-	uint64_t unit_us;              /* SB_OT_TIME: microseconds per bare number */
-	const char *unit;              /* for help: "bytes", "s", "%", ... (NULL: none) */
-	const struct sb_opt_enum *enums;
-	unsigned flags;                /* SB_OF_* */
-	enum sb_opt_cat category;
-	const char *help;              /* one line */
-};
+/* Copies the list (not the rows, which must outlive parsing).  -EINVAL when
+ * the rows do not fit (SB_OPT_MAX, SB_ENGINE_OPTS_MAX) or use a type other
+ * than bool, int, unsigned, u64, size, time or enum. */
+int sb_parse_set_engines(const struct sb_parse_engine *e, unsigned n);
+/* The engines as handed in, for --enghelp=ENGINE; NULL when i >= count. */
+const struct sb_parse_engine *sb_parse_engine_at(unsigned i);
+const struct sb_parse_engine *sb_parse_engine_find(const char *name);
+/* Built engines as "a, b, c" into buf. */
+void sb_parse_engine_names(char *buf, size_t len);
+/* The options struct of the spec's ioengine (NULL when it has none). */
+const void *sb_spec_engine_opts(const struct sb_jobspec *s);
+/* Whether o is one of the options of the spec's ioengine. */
+bool sb_spec_engine_owns(const struct sb_jobspec *s, const struct sb_option *o);
+/* The engines' rows as they join the table (for options.c): n rows, listed
+ * from table position at on. */
+const struct sb_option *sb_parse_engine_rows(unsigned *n, unsigned *at);
+/* The table row of engine option i of engine e (offset into the spec). */
+const struct sb_option *sb_engine_option_row(const struct sb_parse_engine *e, unsigned i);
 
 /* The row of the option stored at field f of struct sb_jobspec: resolved
  * from offsetof, so a misspelt field is a compile error, not a lookup that

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engines/engine.h"
 #include "parse/ini.h"
 #include "parse/options.h"
 #include "parse/value.h"
@@ -20,12 +19,13 @@ _Static_assert(sizeof(enum sb_dist) == sizeof(unsigned), "enum fields are stored
 static int set_engine(struct sb_jobspec *s, size_t off, const char *val, char *err)
 {
 	char names[160];
-	sb_engine_names(names, sizeof(names));
-	if (sb_engine_find(val)) {
+	sb_parse_engine_names(names, sizeof(names));
+	const struct sb_parse_engine *e = sb_parse_engine_find(val);
+	if (e && !e->package) {
 		snprintf(FIELD(s, off, char), SB_ENGINE_NAME_MAX, "%s", val);
 		return 0;
 	}
-	const char *pkg = sb_engine_missing_package(val);
+	const char *pkg = e ? e->package : NULL;
 	if (pkg)
 		snprintf(err, SB_VERR_LEN, "engine '%s' is not built into this storbench: install %s "
 			 "and re-run ./configure (built engines: %s)", val, pkg, names);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/engtable.h"
 #include "run/ioloop.h"
 #include "run/thread.h"
 #include "lib/log.h"
@@ -117,7 +118,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 		t->files[i] = jf->tmpl[(size_t)t->sub * jf->nfiles + i];
 		t->files[i].fd = -1;
 	}
-	t->etd.spec = s;
+	sb_engine_job_fill(&t->ejob, s);
+	t->etd.job = &t->ejob;
 	t->etd.files = t->files;
 	t->etd.nfiles = jf->nfiles;
 	t->etd.iodepth = (t->ops->flags & SB_ENGINE_SYNC) || !s->iodepth ? 1 : s->iodepth;
@@ -146,7 +148,8 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 		t->files[i].fd = -1;
 		t->files[i].index = i;
 	}
-	t->etd.spec = t->spec;
+	sb_engine_job_fill(&t->ejob, t->spec);
+	t->etd.job = &t->ejob;
 	t->etd.files = t->files;
 	t->etd.nfiles = nslots;
 	t->etd.iodepth = (t->ops->flags & SB_ENGINE_SYNC) || !t->spec->iodepth ? 1 : t->spec->iodepth;

@@ -42,6 +42,7 @@ struct sb_thread {
 	unsigned sub;                 /* thread number inside the job */
 	long wait_job;                /* wait_for: job index, -1 = none */
 	struct sb_engine_td etd;
+	struct sb_engine_job ejob;      /* what etd.job points at: the engine's view of spec */
 	struct sb_file *files;
 	struct sb_iogen gen;
 	struct sb_rate rate;

@@ -9,6 +9,7 @@
 
 #include "parse/options.h"
 #include "parse/sweep.h"
+#include "run/engtable.h"
 
 /* one dictionary entry: printable ASCII, '"' and '\' escaped */
 static void entry(const char *prefix, const char *s, const char *suffix)
@@ -43,6 +44,8 @@ int main(void)
 		"--cmdhelp=", "--cmdhelp-markdown", "--enghelp", "--version", "--help", "--name=",
 		NULL,
 	};
+	if (sb_run_engines_to_parser())
+		return 1;
 	for (unsigned i = 0; syntax[i]; i++)
 		entry("", syntax[i], "");
 	for (unsigned i = 0; flags[i]; i++)

@@ -42,6 +42,34 @@ class TestCli(SbCase):
         for e in ("sync", "psync", "null"):
             self.assertIn(e, p.stdout)
 
+    def test_enghelp_engine_lists_its_options(self):
+        p = self.run_sb("--enghelp=io_uring")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = p.stdout.splitlines()
+        self.assertTrue(lines[0].startswith("io_uring: "), p.stdout)
+        rows = {l.split()[0]: l.split() for l in lines[1:] if l.startswith("  ") and "(" not in l.split()[0]}
+        for name, typ, default in (("fixedbufs", "bool", "0"), ("registerfiles", "bool", "0"),
+                                   ("sqthread_poll", "bool", "0"), ("sqthread_poll_cpu", "int", "-1"),
+                                   ("hipri", "bool", "0"), ("nonvectored", "int", "-1")):
+            self.assertEqual(rows[name][1:3], [typ, default], p.stdout)
+        self.assertIn("polled completions (IOPOLL)", p.stdout)
+        self.assertNotIn("userspace_reap", p.stdout)   # libaio's, not io_uring's
+        p = self.run_sb("--enghelp=libaio")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("userspace_reap", p.stdout)
+        self.assertNotIn("fixedbufs ", p.stdout)
+        p = self.run_sb("--enghelp=psync")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("no engine-specific options", p.stdout)
+
+    def test_enghelp_unknown_engine_exits_2(self):
+        p = self.run_sb("--enghelp=iouring")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--enghelp: unknown engine 'iouring': expected one of", p.stderr)
+        self.assertIn("psync", p.stderr)
+        self.assertEqual(p.stdout, "")
+        self.assertEqual(self.listing(), [])
+
     def test_cmdline_job_with_output_file(self):
         p = self.run_sb("--output-format=json", "--output=res.json", "--name=cl", "--ioengine=null",
                         "--rw=randread", "--bs=4k", "--size=4m")

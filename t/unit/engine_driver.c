@@ -12,6 +12,9 @@
 #include "engine_driver.h"
 #include "harness.h"
 #include "lib/timeutil.h"
+#include "parse/options.h"
+#include "parse/value.h"
+#include "run/engtable.h"
 
 void drv_prepare(struct drv *d, const struct sb_engine_ops *ops, unsigned depth)
 {
@@ -23,10 +26,30 @@ void drv_prepare(struct drv *d, const struct sb_engine_ops *ops, unsigned depth)
 	d->spec.iodepth_batch_submit = 1;
 	d->spec.iodepth_batch_complete_min = 1;
 	d->spec.iodepth_batch_complete_max = depth;
-	d->spec.sqthread_poll_cpu = -1;
+	spec_eopt_set(&d->spec, "sqthread_poll_cpu", -1);  /* the others zero (not their defaults) */
 	d->spec.rw = SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM;
 	for (unsigned i = 0; i < DRV_MAX_FILES; i++)
 		d->files[i].fd = -1;
+}
+
+int spec_eopt_set(struct sb_jobspec *s, const char *name, long long v)
+{
+	char val[32], err[SB_VERR_LEN];
+	const struct sb_option *o = sb_option_find(name);
+	if (!o)
+		return -EINVAL;
+	snprintf(val, sizeof(val), "%lld", v);
+	return sb_option_set(o, s, val, false, err);
+}
+
+long long spec_eopt_get(const struct sb_jobspec *s, const char *name)
+{
+	char val[64];
+	const struct sb_option *o = sb_option_find(name);
+	if (!o)
+		return -9999;
+	sb_option_format(o, s, val, sizeof(val));
+	return strtoll(val, NULL, 10);
 }
 
 int drv_init(struct drv *d, uint64_t bs, unsigned nfiles)
@@ -35,7 +58,8 @@ int drv_init(struct drv *d, uint64_t bs, unsigned nfiles)
 	uint64_t per = (bs + 4095) & ~(uint64_t)4095;
 	if (depth == 0 || depth > DRV_MAX_DEPTH || nfiles > DRV_MAX_FILES)
 		return -EINVAL;
-	d->td.spec = &d->spec;
+	sb_engine_job_fill(&d->job, &d->spec);
+	d->td.job = &d->job;
 	d->td.iodepth = depth;
 	d->td.nios = depth;
 	d->td.ios = calloc(depth, sizeof(*d->td.ios));

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "engines/engine.h"
+#include "parse/jobspec.h"
 
 #define DRV_MAX_DEPTH 64
 #define DRV_MAX_FILES 2
@@ -26,6 +27,7 @@ struct drv_req {
 struct drv {
 	const struct sb_engine_ops *ops;
 	struct sb_jobspec spec;        /* zeroed defaults; tests set options before drv_init */
+	struct sb_engine_job job;      /* the engine's view of spec, filled by drv_init */
 	struct sb_engine_td td;
 	struct sb_file files[DRV_MAX_FILES];
 	char paths[DRV_MAX_FILES][PATH_MAX];
@@ -51,6 +53,12 @@ int drv_open(struct drv *d, unsigned i, const char *path, int oflags, uint64_t r
 int drv_run(struct drv *d, struct drv_req *q, unsigned n);
 /* close_file, close, cleanup, free. */
 void drv_finish(struct drv *d);
+
+/* An engine's own option (fixedbufs, hipri, ...) in spec s, set and read
+ * through its table row as the parser does (whatever s's ioengine, as a job
+ * file may): 0 or -EINVAL when no engine has it or v is out of bounds. */
+int spec_eopt_set(struct sb_jobspec *s, const char *name, long long v);
+long long spec_eopt_get(const struct sb_jobspec *s, const char *name);
 
 /* Test data: len pseudo-random bytes, distinct per (seed, blk). */
 void drv_pattern(unsigned char *p, size_t len, unsigned seed, unsigned blk);

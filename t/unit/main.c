@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "run/engtable.h"
 
 static struct sb_test_suite *suites;
 static char tmpdir[PATH_MAX];
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
 		else
 			only = argv[i];
 	}
-	if (CU_initialize_registry() != CUE_SUCCESS)
+	if (sb_run_engines_to_parser() || CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	for (struct sb_test_suite *s = suites; s; s = s->next) {
 		if (only && strcmp(only, s->name))

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine_driver.h"
 #include "harness.h"
 #include "output/compare.h"
 #include "output/output.h"
@@ -39,7 +40,7 @@ static void spec_init(struct sb_jobspec *s, const char *name, unsigned rw, uint6
 	s->rwmixread = 50;
 	s->randrepeat = true;
 	s->randseed = 0x89;
-	s->sqthread_poll_cpu = -1;
+	spec_eopt_set(s, "sqthread_poll_cpu", -1);
 	s->size = 256ull << 20;
 	s->runtime_us = 3000000;
 	s->time_based = true;

@@ -2,6 +2,7 @@
  * parser's defaults would fill it, for the core and iogen suites. */
 #include <string.h>
 
+#include "engine_driver.h"
 #include "parse/jobspec.h"
 
 struct sb_jobspec sb_test_default_spec(void);
@@ -24,7 +25,7 @@ struct sb_jobspec sb_test_default_spec(void)
 	s.iodepth_batch_submit = 1;
 	s.iodepth_batch_complete_min = 1;
 	s.iodepth_batch_complete_max = 1;
-	s.sqthread_poll_cpu = -1;
+	spec_eopt_set(&s, "sqthread_poll_cpu", -1);
 	s.loops = 1;
 	s.randrepeat = true;
 	s.randseed = 0x89;

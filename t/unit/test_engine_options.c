@@ -39,12 +39,12 @@ struct eopts {
 static void eopts_apply(struct drv *d, const struct eopts *o, bool direct)
 {
 	d->spec.direct = direct;
-	d->spec.fixedbufs = o->fixedbufs;
-	d->spec.registerfiles = o->registerfiles;
-	d->spec.nonvectored = o->nonvectored ? 1 : 0;
-	d->spec.sqthread_poll = o->sqthread_poll;
-	d->spec.sqthread_poll_cpu = o->sqthread_poll_cpu;
-	d->spec.userspace_reap = o->userspace_reap;
+	spec_eopt_set(&d->spec, "fixedbufs", o->fixedbufs);
+	spec_eopt_set(&d->spec, "registerfiles", o->registerfiles);
+	spec_eopt_set(&d->spec, "nonvectored", o->nonvectored ? 1 : 0);
+	spec_eopt_set(&d->spec, "sqthread_poll", o->sqthread_poll);
+	spec_eopt_set(&d->spec, "sqthread_poll_cpu", o->sqthread_poll_cpu);
+	spec_eopt_set(&d->spec, "userspace_reap", o->userspace_reap);
 	if (o->userspace_reap)
 		d->spec.iodepth_batch_complete_min = 0;  /* as fio: reaping from the ring needs min 0 */
 	d->spec.iodepth_batch_submit = 4;
@@ -157,7 +157,7 @@ static void hipri_refused(const char *dir, bool direct)
 	snprintf(path, sizeof(path), "%s/hipri", dir);
 	CU_ASSERT_EQUAL_FATAL(drv_make_file(path, 16 * BS), 0);
 	drv_prepare(&d, e, 4);
-	d.spec.hipri = true;
+	CU_ASSERT_EQUAL_FATAL(spec_eopt_set(&d.spec, "hipri", 1), 0);
 	d.spec.direct = direct;
 	int r = drv_init(&d, BS, 1);
 	if (r == 0)
@@ -191,8 +191,8 @@ static void test_io_uring_bad_sqpoll_cpu(void)
 		return;
 	}
 	drv_prepare(&d, e, 4);
-	d.spec.sqthread_poll = true;
-	d.spec.sqthread_poll_cpu = 4000;  /* no such CPU here */
+	CU_ASSERT_EQUAL_FATAL(spec_eopt_set(&d.spec, "sqthread_poll", 1), 0);
+	CU_ASSERT_EQUAL_FATAL(spec_eopt_set(&d.spec, "sqthread_poll_cpu", 4000), 0);  /* no such CPU here */
 	CU_ASSERT(drv_init(&d, BS, 1) < 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.td.errmsg, "sqthread_poll"));
 	drv_finish(&d);

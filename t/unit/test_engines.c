@@ -280,7 +280,7 @@ static void depth32_in(const struct sb_engine_ops *e, const char *path, bool dir
 	unsigned seen[32] = { 0 }, got = 0;
 	drv_prepare(&d, e, 32);
 	d.spec.direct = direct;
-	d.spec.userspace_reap = ureap;
+	spec_eopt_set(&d.spec, "userspace_reap", ureap);  /* libaio only */
 	CU_ASSERT_EQUAL_FATAL(drv_init(&d, BS, 1), 0);
 	CU_ASSERT_EQUAL_FATAL(drv_open(&d, 0, path, O_RDONLY, 32 * BS), 0);
 	for (unsigned i = 0; i < 32; i++) {

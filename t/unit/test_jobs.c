@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_driver.h"
 #include "harness.h"
 #include "lib/log.h"
 #include "parse/parse.h"
@@ -64,7 +65,7 @@ static void test_basic(void)
 	CU_ASSERT(a->rwmixread == 50 && a->randrepeat && a->randseed == 0x89 && a->loops == 1);
 	CU_ASSERT(a->fallocate == SB_FALLOC_POSIX && a->kb_base == 1024 && a->clat_percentiles);
 	CU_ASSERT(a->percentile_n == 17 && a->percentile_list[0] == 1 && a->percentile_list[16] == 99.99);
-	CU_ASSERT(a->sqthread_poll_cpu == -1 && a->thinktime_blocks == 1 && a->nrfiles == 1);
+	CU_ASSERT(spec_eopt_get(a, "sqthread_poll_cpu") == -1 && a->thinktime_blocks == 1 && a->nrfiles == 1);
 	/* bs=8k,16k: read 8k, write and trim 16k */
 	CU_ASSERT(b->bs[0] == 8192 && b->bs[1] == 16384 && b->bs[2] == 16384);
 	CU_ASSERT(b->stonewall && b->groupid == 1);

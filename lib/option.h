@@ -1,0 +1,77 @@
+/* option.h: the row type of the option table (parse/options.c) and of the
+ * engines' own option tables (engines/<name>.c): name, aliases, type, offset into
+ * the struct that holds the value, default, bounds, unit, category and help.
+ * Plain data; parse/ interprets it. */
+#ifndef SB_LIB_OPTION_H
+#define SB_LIB_OPTION_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum sb_opt_type {
+	SB_OT_STR,         /* char *, owned by the spec */
+	SB_OT_NAME,        /* char[SB_NAME_MAX] */
+	SB_OT_ENGINE,      /* char[SB_ENGINE_NAME_MAX], checked against the engines handed to the parser */
+	SB_OT_SIZE,        /* uint64_t bytes */
+	SB_OT_SIZE_RANGE,  /* uint64_t low at off, high at off2 */
+	SB_OT_SIZE_SPLIT,  /* uint64_t[SB_DDIR_N] bytes: read[,write[,trim]] */
+	SB_OT_INT_SPLIT,   /* uint64_t[SB_DDIR_N] counts: read[,write[,trim]] */
+	SB_OT_RANGE_SPLIT, /* uint64_t[SB_DDIR_N] low at off, high at off2 */
+	SB_OT_BSSPLIT,     /* struct sb_bssplit[SB_DDIR_N][..] at off, unsigned[SB_DDIR_N] at off2 */
+	SB_OT_TIME,        /* uint64_t microseconds; a bare number is in unit_us */
+	SB_OT_UINT,        /* unsigned */
+	SB_OT_INT,         /* int */
+	SB_OT_U64,         /* uint64_t */
+	SB_OT_BOOL,        /* bool */
+	SB_OT_ENUM,        /* unsigned-sized field, values from enums[] */
+	SB_OT_PCTL_LIST,   /* double[SB_PCTL_MAX] at off, unsigned count at off2 */
+	SB_OT_DIST,        /* enum sb_dist at off, double parameter at off2 */
+	SB_OT_FLOAT,       /* double; min is a lower bound, max (when not 0) an upper bound */
+};
+
+/* Flags of a row (struct sb_option.flags). */
+/* bool stored inverted (buffered -> direct); unsigned stored as max - value
+ * (rwmixwrite -> rwmixread) */
+#define SB_OF_INVERSE 0x1u
+/* names, orders or records the job (name, stonewall, logs...), not what its
+ * I/O does: comparisons (output/cmpopt.c) ignore it */
+#define SB_OF_IDENTITY 0x2u
+/* a queue-depth option: no effect on a synchronous engine */
+#define SB_OF_QDEPTH 0x4u
+/* an ML workload option (workload=checkpoint/train): I/O comparisons ignore it */
+#define SB_OF_ML 0x8u
+/* one part of the block-size set (bsrange, bssplit): shown and compared
+ * through the bs row, whose text is the whole set */
+#define SB_OF_INBS 0x10u
+
+/* The headings the options are grouped under, in --cmdhelp and HOWTO order
+ * (names: sb_opt_cat_name in parse/options.h) */
+enum sb_opt_cat {
+	SB_CAT_DESC, SB_CAT_FILE, SB_CAT_IO, SB_CAT_BS, SB_CAT_ENG, SB_CAT_TIME, SB_CAT_GRP,
+	SB_CAT_RAND, SB_CAT_RATE, SB_CAT_SAFE, SB_CAT_STAT, SB_CAT_ML, SB_CAT_CKPT, SB_CAT_TRAIN,
+	SB_CAT_LOG, SB_CAT_SWEEP, SB_CAT_N
+};
+
+struct sb_opt_enum {
+	const char *name;
+	unsigned val;
+	const char *help;
+	bool alias;   /* another name of an earlier value: never written back */
+};
+
+struct sb_option {
+	const char *name;
+	const char *alias[3];          /* NULL-terminated (at most 2) */
+	enum sb_opt_type type;
+	size_t off, off2;
+	const char *def;               /* default, as text parsed like user input; NULL: 0 / unset */
+	int64_t min, max;              /* bounds (ints; min for sizes); max 0: none */
+	uint64_t unit_us;              /* SB_OT_TIME: microseconds per bare number */
+	const char *unit;              /* for help: "bytes", "s", "%", ... (NULL: none) */
+	const struct sb_opt_enum *enums;
+	unsigned flags;                /* SB_OF_* */
+	enum sb_opt_cat category;
+	const char *help;              /* one line */
+};
+
+#endif

@@ -1,0 +1,17 @@
+/* engtable.h: what run/ tells the parser and the engines about each other:
+ * the engine registry handed to parse/ (names, missing packages, option rows),
+ * and the engine-facing view of a job (struct sb_engine_job) filled from its
+ * spec.  parse/ never calls the registry and engines never see the spec. */
+#ifndef SB_RUN_ENGTABLE_H
+#define SB_RUN_ENGTABLE_H
+#include "engines/engine.h"
+#include "parse/jobspec.h"
+
+/* Hand the built engines and the known but missing ones, with their option
+ * rows, to the parser (sb_parse_set_engines).  Call once before parsing. */
+int sb_run_engines_to_parser(void);
+/* The engine's view of job s: direct, random, block sizes per direction for
+ * the direct-I/O check, and the engine's options struct inside s (so j must
+ * not outlive s). */
+void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s);
+#endif
