@@ -9,6 +9,7 @@
 #include "ml/model.h"
 #include "ml/rules.h"
 #include "ml/train.h"
+#include "parse/options.h"
 
 #define GIB 1073741824.0
 #define MIN_STEPS 500u
@@ -81,7 +82,7 @@ static void train_dataset_rules(const struct sb_ml_train_facts *f, struct sb_ml_
 		     "set dataset_files=%llu or more", MIN_STEPS, f->batch_size, f->accelerators,
 		     (unsigned long long)need_files);
 	set_ea(r, ">= %.0f", MIN_STEPS, "%.0f", (double)steps);
-	r = add_rule(rep, "read_threads", f->read_threads <= MAX_READ_THREADS, SB_ML_OPEN,
+	r = add_rule(rep, SB_OPT(read_threads)->name, f->read_threads <= MAX_READ_THREADS, SB_ML_OPEN,
 		     "CLOSED allows at most %u reader threads: set read_threads=%u", MAX_READ_THREADS,
 		     MAX_READ_THREADS);
 	set_ea(r, "<= %.0f", MAX_READ_THREADS, "%.0f", f->read_threads);
@@ -92,14 +93,14 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 				 double want_ct, struct sb_ml_rule_report *rep)
 {
 	struct sb_ml_rule *r;
-	r = add_rule(rep, "batch_size", f->batch_size == w->batch_size, SB_ML_INVALID,
+	r = add_rule(rep, SB_OPT(batch_size)->name, f->batch_size == w->batch_size, SB_ML_INVALID,
 		     "%s uses batch_size=%u: set it back", w->name, w->batch_size);
 	set_ea(r, "%.0f", w->batch_size, "%.0f", f->batch_size);
-	r = add_rule(rep, "computation_time", same(f->computation_time_s, want_ct), SB_ML_INVALID,
+	r = add_rule(rep, SB_OPT(computation_time_us)->name, same(f->computation_time_s, want_ct), SB_ML_INVALID,
 		     "%s on %s computes %gs per step: set computation_time=%g", w->name,
 		     f->accel && *f->accel ? f->accel : "h100", want_ct, want_ct);
 	set_ea(r, "%g s", want_ct, "%g s", f->computation_time_s);
-	r = add_rule(rep, "record_length", same(f->record_length, w->ds.record_length), SB_ML_INVALID,
+	r = add_rule(rep, SB_OPT(record_length)->name, same(f->record_length, w->ds.record_length), SB_ML_INVALID,
 		     "%s records are %.2f bytes: set record_length back", w->name, w->ds.record_length);
 	set_ea(r, "%.2f", w->ds.record_length, "%.2f", f->record_length);
 }
@@ -121,7 +122,7 @@ int sb_ml_rules_train(const struct sb_ml_train_facts *f, struct sb_ml_rule_repor
 		if (!(au_req > 0))
 			au_req = w.au_required_pct;
 	}
-	r = add_rule(rep, "workload", named, SB_ML_OPEN,
+	r = add_rule(rep, SB_OPT(workload)->name, named, SB_ML_OPEN,
 		     "CLOSED runs one of unet3d, resnet50, cosmoflow: set the workload's name");
 	snprintf(r->expected, sizeof(r->expected), "unet3d|resnet50|cosmoflow");
 	snprintf(r->actual, sizeof(r->actual), "%s", named ? f->workload : "custom");
@@ -143,11 +144,11 @@ static void ckpt_ranks_rule(const struct sb_ml_ckpt_facts *f, unsigned closed,
 	bool ok = !f->subset && f->ranks == closed;
 	struct sb_ml_rule *r;
 	if (f->subset)
-		r = add_rule(rep, "ranks", ok, SB_ML_OPEN,
+		r = add_rule(rep, SB_OPT(ranks)->name, ok, SB_ML_OPEN,
 			     "subset mode writes %u of %u ranks' files: run ranks=%u without subset "
 			     "(e.g. over several hosts) for CLOSED", f->ranks, f->world, closed);
 	else
-		r = add_rule(rep, "ranks", ok, SB_ML_OPEN,
+		r = add_rule(rep, SB_OPT(ranks)->name, ok, SB_ML_OPEN,
 			     "CLOSED runs exactly %u ranks (tp*pp*dp of the table): set ranks=%u "
 			     "and the model's dp", closed, closed);
 	set_ea(r, "%.0f", closed, "%.0f", f->ranks);
@@ -168,7 +169,7 @@ int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report 
 			return -EINVAL;
 		closed = s.closed_ranks;
 	}
-	r = add_rule(rep, "model", named, SB_ML_OPEN,
+	r = add_rule(rep, SB_OPT(ml_model)->name, named, SB_ML_OPEN,
 		     "CLOSED runs llama3-8b, llama3-70b, llama3-405b or llama3-1t: set model=");
 	snprintf(r->expected, sizeof(r->expected), "llama3-8b|70b|405b|1t");
 	snprintf(r->actual, sizeof(r->actual), "%s", named ? f->model : "custom shape");
@@ -179,7 +180,7 @@ int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report 
 	r = add_rule(rep, "checkpoints_read", f->reads >= CKPT_MIN_READS, SB_ML_INVALID,
 		     "set num_checkpoints_read=%u", CKPT_MIN_READS);
 	set_ea(r, ">= %.0f", CKPT_MIN_READS, "%.0f", f->reads);
-	r = add_rule(rep, "fsync", f->fsync, SB_ML_INVALID,
+	r = add_rule(rep, SB_OPT(fsync)->name, f->fsync, SB_ML_INVALID,
 		     "every checkpoint file must reach stable storage: set checkpoint_fsync=1");
 	snprintf(r->expected, sizeof(r->expected), "on");
 	snprintf(r->actual, sizeof(r->actual), "%s", f->fsync ? "on" : "off");
@@ -188,7 +189,7 @@ int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report 
 		     "permission to write /proc/sys/vm/drop_caches (root)");
 	snprintf(r->expected, sizeof(r->expected), "yes");
 	snprintf(r->actual, sizeof(r->actual), "%s", f->caches_dropped ? "yes" : "no");
-	r = add_rule(rep, "checkpoint_scale", f->scale == 1.0, SB_ML_INVALID,
+	r = add_rule(rep, SB_OPT(checkpoint_scale)->name, f->scale == 1.0, SB_ML_INVALID,
 		     "scaled files are not the model's checkpoint: set checkpoint_scale=1");
 	set_ea(r, "%g", 1.0, "%g", f->scale);
 	return 0;

@@ -85,7 +85,7 @@ static void unknown_name(const struct sb_jobctx *c, const struct sb_option *opt,
 		}
 	}
 	sb_err(where_of(c, opt, where, sizeof(where)), "%s=%s: unknown %s; expected %s%s", opt->name,
-	       val, opt == SB_OPT(ml_model) ? "model" : "training workload", list, hint);
+	       val, opt == SB_OPT(ml_model) ? opt->name : "training workload", list, hint);
 }
 
 static void set_default(const struct sb_jobctx *c, const struct sb_option *o, unsigned *field,

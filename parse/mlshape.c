@@ -11,6 +11,7 @@
 
 #include "parse/catalog.h"
 #include "parse/mlshape.h"
+#include "parse/options.h"
 
 void sb_ml_shape_from_preset(const struct sb_model_preset *p, struct sb_ml_shape *out)
 {
@@ -106,23 +107,23 @@ int sb_ml_shape_check(const struct sb_ml_shape *s, char *err, size_t errlen)
 {
 	const char *bad = NULL;
 	if (!s->hidden)
-		bad = "hidden";
+		bad = SB_OPT(ml_hidden)->name;
 	else if (!s->ffn)
-		bad = "ffn";
+		bad = SB_OPT(ml_ffn)->name;
 	else if (!s->layers)
-		bad = "layers";
+		bad = SB_OPT(ml_layers)->name;
 	else if (!s->heads)
-		bad = "heads";
+		bad = SB_OPT(ml_heads)->name;
 	else if (!s->kv_heads)
-		bad = "kv_heads";
+		bad = SB_OPT(ml_kv_heads)->name;
 	else if (!s->vocab)
-		bad = "vocab";
+		bad = SB_OPT(ml_vocab)->name;
 	else if (!s->tp)
-		bad = "tp";
+		bad = SB_OPT(ml_tp)->name;
 	else if (!s->pp)
-		bad = "pp";
+		bad = SB_OPT(ml_pp)->name;
 	else if (!s->dp)
-		bad = "dp";
+		bad = SB_OPT(ml_dp)->name;
 	if (bad) {
 		snprintf(err, errlen, "%s must be at least 1", bad);
 		return -EINVAL;
