@@ -50,14 +50,6 @@ void sb_option_accepts(const struct sb_option *o, char *buf, size_t len)
 	}
 }
 
-static const char *enum_name(const struct sb_option *o, unsigned v)
-{
-	for (const struct sb_opt_enum *e = o->enums; e->name; e++)
-		if (e->val == v)
-			return e->name;
-	return "?";
-}
-
 static void fmt_split(const struct sb_option *o, const struct sb_jobspec *s, char *buf, size_t len)
 {
 	static const char *const dir[] = { "read", "write", "trim" };
@@ -92,24 +84,6 @@ static void fmt_split(const struct sb_option *o, const struct sb_jobspec *s, cha
 }
 
 /* percentile lists and distributions */
-static void fmt_float(const struct sb_option *o, const struct sb_jobspec *s, char *buf, size_t len)
-{
-	if (o->type == SB_OT_DIST) {
-		enum sb_dist d = *FIELD(s, o->off, enum sb_dist);
-		if (d == SB_DIST_RANDOM)
-			snprintf(buf, len, "%s", sb_dist_name(d));
-		else
-			snprintf(buf, len, "%s:%g", sb_dist_name(d), *FIELD(s, o->off2, double));
-		return;
-	}
-	size_t n = 0;
-	buf[0] = '\0';
-	for (unsigned i = 0; i < *FIELD(s, o->off2, unsigned) && n < len; i++) {
-		int w = snprintf(buf + n, len - n, "%s%g", i ? ":" : "", FIELD(s, o->off, double)[i]);
-		n += w > 0 ? (size_t)w : 0;
-	}
-}
-
 void sb_option_format(const struct sb_option *o, const struct sb_jobspec *s, char *buf, size_t len)
 {
 	char a[32], b[32];
@@ -120,7 +94,6 @@ void sb_option_format(const struct sb_option *o, const struct sb_jobspec *s, cha
 		snprintf(buf, len, "%s", str ? str : "(none)");
 		break;
 	}
-	case SB_OT_NAME: case SB_OT_ENGINE: snprintf(buf, len, "%s", FIELD(s, o->off, char)); break;
 	case SB_OT_SIZE:
 		v = *FIELD(s, o->off, uint64_t);
 		sb_size_str(v, a, sizeof(a));
@@ -141,21 +114,17 @@ void sb_option_format(const struct sb_option *o, const struct sb_jobspec *s, cha
 		sb_fmt_time(v, a, sizeof(a));
 		snprintf(buf, len, "%llu us (%s)", (unsigned long long)v, a);
 		break;
-	case SB_OT_UINT:
-		snprintf(buf, len, "%u", (o->flags & SB_OF_INVERSE) ? (unsigned)o->max - *FIELD(s, o->off, unsigned)
-			 : *FIELD(s, o->off, unsigned));
+	case SB_OT_ENUM: { /* the first name of the value, as the default is written (native) */
+		unsigned val = *FIELD(s, o->off, unsigned);
+		const struct sb_opt_enum *e = o->enums;
+		while (e->name && e->val != val)
+			e++;
+		snprintf(buf, len, "%s", e->name ? e->name : "?");
 		break;
-	case SB_OT_INT: snprintf(buf, len, "%d", *FIELD(s, o->off, int)); break;
-	case SB_OT_U64: snprintf(buf, len, "%llu", (unsigned long long)*FIELD(s, o->off, uint64_t)); break;
-	case SB_OT_BOOL:
-		snprintf(buf, len, "%d", (o->flags & SB_OF_INVERSE) ? !*FIELD(s, o->off, bool) : *FIELD(s, o->off, bool));
+	}
+	default: /* numbers, flags, names and lists: as job-file text */
+		sb_option_text(o, s, buf, len);
 		break;
-	case SB_OT_ENUM: snprintf(buf, len, "%s", enum_name(o, *FIELD(s, o->off, unsigned))); break;
-	case SB_OT_PCTL_LIST:
-	case SB_OT_DIST:
-		fmt_float(o, s, buf, len);
-		break;
-	case SB_OT_FLOAT: snprintf(buf, len, "%g", *FIELD(s, o->off, double)); break;
 	}
 }
 
