@@ -20,6 +20,8 @@ void sb_test_register(struct sb_test_suite *s);
 const char *sb_test_tmpdir(void);
 /* Path to a fixture under t/fixtures (tests run from the source root). */
 const char *sb_test_fixture(const char *rel);
+/* Write text to root/rel, making the folders on the way (fixture trees). */
+void sb_test_put(const char *root, const char *rel, const char *text);
 
 #define SB_SUITE(sname, arr)                                                   \
 	static struct sb_test_suite sb_suite_##sname = { #sname, arr, 0 };     \

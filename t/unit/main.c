@@ -56,6 +56,18 @@ const char *sb_test_fixture(const char *rel)
 	return buf;
 }
 
+void sb_test_put(const char *root, const char *rel, const char *text)
+{
+	char p[1024], cmd[1200];
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	FILE *f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	const char *counts = NULL;

@@ -248,18 +248,6 @@ static void test_rate_limit(void)
 	unlink(p);
 }
 
-static void put(const char *root, const char *rel, const char *text)
-{
-	char p[1024], cmd[1200];
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
-	CU_ASSERT_EQUAL(system(cmd), 0);
-	FILE *f = fopen(p, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* a fixture /proc + /sys where loop0 (7:0) is mounted (through a node of
  * another name: only its major:minor says it is loop0), or partitioned */
 static const char *mount_fixture(const char *tag, bool mounted, bool partition)
@@ -267,16 +255,16 @@ static const char *mount_fixture(const char *tag, bool mounted, bool partition)
 	static char root[512];
 	char p[1024];
 	snprintf(root, sizeof(root), "%s/sysroot-%s", sb_test_tmpdir(), tag);
-	put(root, "proc/self/mountinfo",
+	sb_test_put(root, "proc/self/mountinfo",
 	    mounted ? "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
 		      "97 22 7:0 / /mnt rw,relatime shared:50 - ext4 /home/u/mydisk rw\n"
 		    : "22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n");
-	put(root, "proc/swaps", "Filename Type Size Used Priority\n");
-	put(root, "sys/class/block/loop0/dev", "7:0\n");
+	sb_test_put(root, "proc/swaps", "Filename Type Size Used Priority\n");
+	sb_test_put(root, "sys/class/block/loop0/dev", "7:0\n");
 	if (partition)
-		put(root, "sys/class/block/loop0/loop0p1/partition", "1\n");
+		sb_test_put(root, "sys/class/block/loop0/loop0p1/partition", "1\n");
 	snprintf(p, sizeof(p), "%s/sys/dev/block", root);
-	put(root, "sys/dev/block/.keep", "");
+	sb_test_put(root, "sys/dev/block/.keep", "");
 	snprintf(p, sizeof(p), "%s/sys/dev/block/7:0", root);
 	CU_ASSERT_EQUAL(symlink("../../devices/virtual/block/loop0", p), 0);
 	return root;

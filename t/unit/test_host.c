@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "harness.h"
+#include "host_fixture.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "stats/host.h"
@@ -28,8 +29,7 @@
 
 static char link_path[PATH_MAX];
 
-/* points the scratch root link at t/fixtures/<name> */
-static const char *root_at(const char *name)
+const char *sb_test_host_root_at(const char *name)
 {
 	char target[PATH_MAX], abs_target[PATH_MAX];
 	snprintf(target, sizeof(target), "%s", sb_test_fixture(name));
@@ -62,10 +62,10 @@ static void test_parse_mask(void)
 static const char *const disks[] = { "sda", "nvme0n1", "nosuch" };
 
 /* opens on host1 and samples host1b, host1c, host1d */
-static struct sb_host *fixture_run(unsigned cap)
+struct sb_host *sb_test_host_fixture_run(unsigned cap)
 {
 	struct sb_host_config cfg = {
-		.root = root_at("host1"),
+		.root = sb_test_host_root_at("host1"),
 		.which = SB_HOST_ALL & ~(1u << SB_HOST_PERF),
 		.disks = disks, .ndisks = 3,
 		.fs_path = sb_test_tmpdir(),
@@ -76,11 +76,11 @@ static struct sb_host *fixture_run(unsigned cap)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg.root);
 	struct sb_host *h = sb_host_open(&cfg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-	root_at("host1b");
+	sb_test_host_root_at("host1b");
 	CU_ASSERT_EQUAL(sb_host_sample(h, 2 * S), 0);
-	root_at("host1c");
+	sb_test_host_root_at("host1c");
 	CU_ASSERT_EQUAL(sb_host_sample(h, 3 * S), 0);
-	root_at("host1d");
+	sb_test_host_root_at("host1d");
 	CU_ASSERT_EQUAL(sb_host_sample(h, 5 * S), 0);
 	return h;
 }
@@ -99,7 +99,7 @@ static struct sb_host *fixture_run(unsigned cap)
  * unused = (16 - 6.89) / 3600. */
 static void test_cpu(void)
 {
-	struct sb_host *h = fixture_run(0);
+	struct sb_host *h = sb_test_host_fixture_run(0);
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
 	CU_ASSERT_TRUE(s.cpu.st.present);
@@ -135,7 +135,7 @@ static void test_cpu(void)
  * Dirty peaks at 409600 kB (host1b), Writeback at 16384 kB (host1c). */
 static void test_mem(void)
 {
-	struct sb_host *h = fixture_run(0);
+	struct sb_host *h = sb_test_host_fixture_run(0);
 	struct sb_host_summary s;
 	struct sb_host_sample ser[4];
 	sb_host_summary(h, &s);
@@ -158,7 +158,7 @@ static void test_mem(void)
  * read MB = (20000 + 1953125) * 512 / 1e6 = 1010.24, write 20.48. */
 static void test_disk(void)
 {
-	struct sb_host *h = fixture_run(0);
+	struct sb_host *h = sb_test_host_fixture_run(0);
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
 	struct sb_host_disk_sum *d = &s.disk;
@@ -201,7 +201,7 @@ static void test_disk(void)
  * from 4294967295 to 5 (reset): it adds nothing. */
 static void test_net_ib(void)
 {
-	struct sb_host *h = fixture_run(0);
+	struct sb_host *h = sb_test_host_fixture_run(0);
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
 	CU_ASSERT_TRUE(s.net.st.present);
@@ -234,7 +234,7 @@ static void test_net_ib(void)
  * first sample (1 s): package + dram = 2.5 W (core is inside package). */
 static void test_rapl(void)
 {
-	struct sb_host *h = fixture_run(0);
+	struct sb_host *h = sb_test_host_fixture_run(0);
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
 	CU_ASSERT_TRUE(s.rapl.st.present);
@@ -295,7 +295,7 @@ static void test_empty_root(void)
 static void test_downsample(void)
 {
 	struct sb_host_config cfg = {
-		.root = root_at("host1"),
+		.root = sb_test_host_root_at("host1"),
 		.which = (1u << SB_HOST_NET) | (1u << SB_HOST_CPU),
 		.series_cap = 4, .start_ns = S,
 	};
@@ -303,7 +303,7 @@ static void test_downsample(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	struct sb_host_sample ser[8];
 	for (unsigned k = 1; k <= 10; k++) {
-		root_at(k % 2 ? "host1b" : "host1");
+		sb_test_host_root_at(k % 2 ? "host1b" : "host1");
 		CU_ASSERT_EQUAL(sb_host_sample(h, (1 + k) * S), 0);
 		if (k == 4)
 			CU_ASSERT_EQUAL(sb_host_series(h, ser, 8), 4);

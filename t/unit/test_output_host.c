@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "host_fixture.h"
 #include "output/host.h"
 #include "output/jsonw.h"
 #include "output/output.h"
@@ -20,25 +21,13 @@
 
 #define S (1000000000ull)
 
-static char link_path[PATH_MAX];
-
-static const char *root_at(const char *name)
-{
-	char abs_target[PATH_MAX];
-	if (!realpath(sb_test_fixture(name), abs_target))
-		return NULL;
-	snprintf(link_path, sizeof(link_path), "%s/outroot", sb_test_tmpdir());
-	unlink(link_path);
-	return symlink(abs_target, link_path) < 0 ? NULL : link_path;
-}
-
 static const char *const disks[] = { "sda", "nosuch" };
 
 /* cpu, mem, disk, net, ib, rapl and gpu requested (perf not); no NVML */
 static struct sb_host *host_two_samples(void)
 {
 	struct sb_host_config cfg = {
-		.root = root_at("host1"),
+		.root = sb_test_host_root_at("host1"),
 		.which = SB_HOST_ALL & ~(1u << SB_HOST_PERF),
 		.disks = disks, .ndisks = 2,
 		.fs_path = sb_test_tmpdir(),
@@ -48,9 +37,9 @@ static struct sb_host *host_two_samples(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg.root);
 	struct sb_host *h = sb_host_open(&cfg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(root_at("host1b"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sb_test_host_root_at("host1b"));
 	CU_ASSERT_EQUAL(sb_host_sample(h, 2 * S), 0);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(root_at("host1c"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sb_test_host_root_at("host1c"));
 	CU_ASSERT_EQUAL(sb_host_sample(h, 3 * S), 0);
 	return h;
 }
@@ -122,32 +111,6 @@ static void test_host_normal(void)
 	sb_host_close(h);
 }
 
-static const char *const disks3[] = { "sda", "nvme0n1", "nosuch" };
-
-/* test_host.c's fixture run: opens on host1 and samples host1b, host1c,
- * host1d at 2, 3 and 5 s (its figures are worked out there) */
-static struct sb_host *host_three_samples(void)
-{
-	struct sb_host_config cfg = {
-		.root = root_at("host1"),
-		.which = SB_HOST_ALL & ~(1u << SB_HOST_PERF),
-		.disks = disks3, .ndisks = 3,
-		.fs_path = sb_test_tmpdir(),
-		.nvml_lib = "libnvidia-ml-not-here.so.1",
-		.start_ns = 1 * S,
-	};
-	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg.root);
-	struct sb_host *h = sb_host_open(&cfg);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-	root_at("host1b");
-	CU_ASSERT_EQUAL(sb_host_sample(h, 2 * S), 0);
-	root_at("host1c");
-	CU_ASSERT_EQUAL(sb_host_sample(h, 3 * S), 0);
-	root_at("host1d");
-	CU_ASSERT_EQUAL(sb_host_sample(h, 5 * S), 0);
-	return h;
-}
-
 /* the "host" object alone, as json.c writes it (one level deep) */
 static char *emit_json(const struct sb_host *h)
 {
@@ -169,7 +132,7 @@ static char *emit_json(const struct sb_host *h)
  * layout of the real JSON writer (the FILE emitter it used is gone) */
 static void test_host_writers(void)
 {
-	struct sb_host *h = host_three_samples();
+	struct sb_host *h = sb_test_host_fixture_run(0);
 	char *js = emit_json(h);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(js);
 	CU_ASSERT_FATAL(sb_tj_valid(js));

@@ -26,18 +26,6 @@
 
 struct sb_jobspec sb_test_default_spec(void);
 
-static void put(const char *root, const char *rel, const char *text)
-{
-	char p[1024], cmd[1200];
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", p);
-	CU_ASSERT_EQUAL(system(cmd), 0);
-	FILE *f = fopen(p, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 static const char *tpath(char *buf, size_t len, const char *name)
 {
 	snprintf(buf, len, "%s/%s", sb_test_tmpdir(), name);
@@ -50,12 +38,12 @@ static const char *sysroot(const char *tag, const char *mountinfo, const char *s
 {
 	static char root[512];
 	snprintf(root, sizeof(root), "%s/safety-%s", sb_test_tmpdir(), tag);
-	put(root, "proc/self/mountinfo", mountinfo);
-	put(root, "proc/swaps", swaps);
-	put(root, "sys/class/block/loop1/dev", "7:1\n");
-	put(root, "sys/class/block/vdb/dev", "252:16\n");
-	put(root, "sys/class/block/vdb/vdb2/partition", "2\n");
-	put(root, "sys/class/block/vdb/vdb2/dev", "252:18\n");
+	sb_test_put(root, "proc/self/mountinfo", mountinfo);
+	sb_test_put(root, "proc/swaps", swaps);
+	sb_test_put(root, "sys/class/block/loop1/dev", "7:1\n");
+	sb_test_put(root, "sys/class/block/vdb/dev", "252:16\n");
+	sb_test_put(root, "sys/class/block/vdb/vdb2/partition", "2\n");
+	sb_test_put(root, "sys/class/block/vdb/vdb2/dev", "252:18\n");
 	return root;
 }
 
@@ -92,7 +80,7 @@ static void test_swap(void)
 	/* no mountinfo: cannot tell, so not free */
 	char bare[512];
 	snprintf(bare, sizeof(bare), "%s/safety-bare", sb_test_tmpdir());
-	put(bare, "sys/class/block/loop1/dev", "7:1\n");
+	sb_test_put(bare, "sys/class/block/loop1/dev", "7:1\n");
 	CU_ASSERT_TRUE(sb_os_bdev_in_use(bare, "loop1", why, sizeof(why)) < 0);
 }
 
