@@ -1,7 +1,8 @@
 /* ioloop.c: the per-I/O path (see ioloop.h).  Nothing here allocates, locks,
- * formats or makes a system call beyond the I/O itself and the clock: one timestamp when an I/O is queued, one per
- * submitted batch, one per completion batch.  An error is stored as raw
- * facts (struct sb_errinfo) and described after the loop. */
+ * formats or makes a system call beyond the I/O itself and the clock: one
+ * timestamp when an I/O is queued, one per submitted batch, one per
+ * completion batch.  An error is stored as raw facts (struct sb_errinfo) and
+ * described after the loop. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
