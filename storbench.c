@@ -416,7 +416,7 @@ int main(int argc, char **argv)
 	if (write_results(&cl, &res, &ro))
 		status = SB_EXIT_IOERR;
 	for (size_t i = 0; i < res.njobs; i++)
-		if (res.jobs[i].error)
+		if (res.jobs[i].error || sb_verify_nfail(res.jobs[i].verify))
 			status = SB_EXIT_IOERR;
 	if (jl.sweep && sb_sweep_had_errors(&sweep))
 		status = SB_EXIT_IOERR;

@@ -16,6 +16,7 @@
 #include "output/output.h"
 #include "output/sweep.h"
 #include "output/timeseries.h"
+#include "output/verify.h"
 
 struct lat_view {
 	const struct sb_stat *s;
@@ -186,6 +187,8 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 		sb_jw_str(w, "desc", j->spec->description);
 	if (j->ml)
 		sb_json_ml(w, j->ml);
+	if (j->verify)
+		sb_json_verify(w, j->verify);
 	sb_json_timeseries(w, j);
 	sb_jw_obj_end(w);
 }

@@ -18,6 +18,7 @@
 #include "output/output.h"
 #include "output/sweep.h"
 #include "output/units.h"
+#include "output/verify.h"
 
 #define PCTL_PER_LINE 4
 #define LAT_PER_LINE 5
@@ -197,6 +198,8 @@ static void job_block(FILE *f, const struct sb_results *r, const struct sb_job_r
 		if (j->st.total_ios[d] || j->st.io_bytes[d])
 			ddir_block(f, r, j, d, &c);
 	job_tail(f, j);
+	if (j->verify)
+		sb_normal_verify(f, j->verify);
 	if (j->ml)
 		sb_normal_ml(f, j->ml);
 }

@@ -44,6 +44,10 @@ void sb_collect_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t
 			last = t->end_ns;
 		if (st->error && !jr->error)
 			jr->error = st->error; /* its details: jr->st.err (merged the same way) */
+		if (t->verify && !jr->verify)
+			jr->verify = sb_verify_result_new(t->verify->type);
+		if (t->verify && jr->verify)
+			(void)sb_verify_merge(jr->verify, t->verify); /* out of memory: fewer kept in full */
 	}
 	if (run_ns) {
 		jr->usr_cpu = 100.0 * (double)usr * 1000.0 / (double)run_ns;

@@ -206,6 +206,8 @@ void sb_thread_teardown(struct sb_thread *t)
 	free(t->lvl_bucket);
 	free(t->files);
 	free(t->st);
+	sb_verify_result_free(t->verify);
+	t->verify = NULL;
 	free(t->ilat);
 	if (t->logring)
 		sb_iolog_ring_free(t->logring);

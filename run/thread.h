@@ -18,6 +18,7 @@
 #include "stats/iolog.h"
 #include "stats/tstats.h"
 #include "stats/tview.h"
+#include "stats/verify.h"
 
 /* set by sb_run_request_stop (SIGINT/SIGTERM): every thread stops at its
  * next I/O */
@@ -68,6 +69,9 @@ struct sb_thread {
 	_Atomic int os_tid;
 	void (*on_start)(void *arg, int os_tid);
 	void *on_start_arg;
+	/* appended: what this thread's verify pass found (stats/verify.h),
+	 * NULL when the job does not verify; owned, merged by run/collect.c */
+	struct sb_verify_result *verify;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

@@ -18,6 +18,8 @@ void sb_results_free(struct sb_results *r)
 		free(r->jobs[i].ml);
 		r->jobs[i].ml = NULL;
 		free(r->jobs[i].ts);
+		sb_verify_result_free(r->jobs[i].verify);
+		r->jobs[i].verify = NULL;
 	}
 	for (size_t i = 0; r->interim && i < r->ninterim; i++)
 		free(r->interim[i].jobs);

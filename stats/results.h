@@ -8,6 +8,7 @@
 
 #include "parse/jobspec.h"
 #include "stats/tseries.h"
+#include "stats/verify.h"
 #include "stats/tstats.h"
 
 struct sb_ml_result; /* stats/mlres.h */
@@ -29,6 +30,9 @@ struct sb_job_result {
 	 * stats/tseries.h), owned by the results */
 	struct sb_ts_sample *ts;
 	unsigned nts;
+	/* appended: the job's verify result (stats/verify.h), NULL when it does
+	 * not verify; owned by the results */
+	struct sb_verify_result *verify;
 };
 
 struct sb_group_dir {

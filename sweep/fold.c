@@ -128,6 +128,10 @@ static void merge_job(struct sb_job_result *m, const struct sb_job_result *r)
 	m->elapsed_s += r->elapsed_s;
 	if (!m->error && r->error)
 		m->error = r->error; /* its details: st.err, merged above */
+	if (r->verify && !m->verify)
+		m->verify = sb_verify_result_new(r->verify->type);
+	if (r->verify && m->verify)
+		(void)sb_verify_merge(m->verify, r->verify); /* out of memory: fewer kept in full */
 }
 
 int sb_sweep_fold_rep(struct sb_sweep_point_result *pr, struct sb_sweep_rep *rep)
@@ -241,8 +245,13 @@ void sb_sweep_pick_best(struct sb_sweep_results *sr)
 
 bool sb_sweep_had_errors(const struct sb_sweep_results *sr)
 {
-	for (size_t i = 0; i < sr->ndone; i++)
+	for (size_t i = 0; i < sr->ndone; i++) {
+		const struct sb_results *m = &sr->points[i].merged;
 		if (sr->points[i].error)
 			return true;
+		for (size_t j = 0; j < m->njobs; j++)
+			if (sb_verify_nfail(m->jobs[j].verify))
+				return true;
+	}
 	return false;
 }

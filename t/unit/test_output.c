@@ -481,6 +481,52 @@ static void test_normal_bases(void)
 	free_fixture(fx);
 }
 
+/* the verify result: counts by kind, the first failures kept up to the cap,
+ * threads merged, and both writers */
+static void test_verify_result(void)
+{
+	struct sb_verify_result *a = sb_verify_result_new("crc32c"), *b = sb_verify_result_new("crc32c");
+	CU_ASSERT_FATAL(a && b);
+	a->blocks = 10;
+	a->bytes = 10 * 4096;
+	CU_ASSERT_EQUAL(sb_verify_nfail(a), 0);
+	CU_ASSERT_EQUAL(sb_verify_record(a, SB_VFY_MISPLACED, "/d/f", 8192, 4096, 0, "offset 8192", "offset 4096"), 0);
+	for (unsigned i = 0; i < SB_VERIFY_FIRST_MAX + 3; i++)
+		sb_verify_record(b, SB_VFY_CORRUPT, "/d/g", 4096ull * i, 4096, 1, "crc32c 0x1", "crc32c 0x2");
+	CU_ASSERT_EQUAL(b->nfirst, SB_VERIFY_FIRST_MAX);
+	CU_ASSERT_EQUAL(sb_verify_nfail(b), SB_VERIFY_FIRST_MAX + 3);
+	CU_ASSERT_EQUAL(sb_verify_merge(a, b), 0);
+	CU_ASSERT_EQUAL(a->failures[SB_VFY_MISPLACED], 1);
+	CU_ASSERT_EQUAL(a->failures[SB_VFY_CORRUPT], SB_VERIFY_FIRST_MAX + 3);
+	CU_ASSERT_EQUAL(a->nfirst, SB_VERIFY_FIRST_MAX);
+	CU_ASSERT_STRING_EQUAL(a->first[0].file, "/d/f");   /* its own first stays first */
+	CU_ASSERT_EQUAL(a->first[1].offset, 0);
+	CU_ASSERT_EQUAL(sb_verify_record(a, (enum sb_verify_kind)SB_VFY_KIND_N, "x", 0, 0, 0, NULL, NULL), -EINVAL);
+	sb_verify_result_free(b);
+
+	struct fixture *fx = make_fixture();
+	fx->r.jobs[0].verify = a; /* owned by the results now */
+	char *doc = sb_tj_render(&fx->r, SB_FMT_JSON);
+	CU_ASSERT(sb_tj_valid(doc));
+	CU_ASSERT(sb_tj_str_is(doc, "jobs/0/verify/type", "crc32c"));
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/verify/blocks_checked"), 10);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/verify/failures"), SB_VERIFY_FIRST_MAX + 4);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/verify/misplaced"), 1);
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/verify/never_written"), 0);
+	CU_ASSERT(sb_tj_str_is(doc, "jobs/0/verify/first_failures/0/kind", "misplaced"));
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/verify/first_failures/0/offset"), 8192);
+	CU_ASSERT(sb_tj_str_is(doc, "jobs/0/verify/first_failures/1/expected", "crc32c 0x1"));
+	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "jobs/1/verify"));   /* a job that does not verify */
+	free(doc);
+	char *out = sb_tj_render(&fx->r, SB_FMT_NORMAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  verify       : crc32c, 10 blocks (0.0MiB) checked, 20 failures\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "     failures  : bit_corruption=19, misplaced=1, stale=0, torn=0, never_written=0\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "     misplaced      /d/f at offset 8192 (4096 bytes, thread 0): expected offset 8192, found offset 4096\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "     ... and 4 more\n"));
+	free(out);
+	free_fixture(fx);
+}
+
 /* every selected format, in the order normal, terse, json */
 static void test_write_order(void)
 {
@@ -508,6 +554,7 @@ static CU_TestInfo tests[] = {
 	{ "normal text", test_normal_text },
 	{ "normal kb_base and unit_base", test_normal_bases },
 	{ "write order", test_write_order },
+	{ "verify result", test_verify_result },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(output, tests)
