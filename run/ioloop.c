@@ -50,6 +50,8 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 		io_error(t, ls, io);
 		return;
 	}
+	if (t->io_check && d == SB_DDIR_READ && !t->io_check(t, io))
+		ls->stop = true;
 	if (!ls->counting)
 		return;
 	uint64_t lat = ls->now - io->start_ns;
@@ -128,6 +130,8 @@ static void loop_sync(struct sb_thread *t, struct sb_loopstate *ls)
 	while (keep_going(ls) && sb_iogen_next(&t->gen, io)) {
 		if (!rate_wait(t, ls, io))
 			break;
+		if (t->io_prep && io->ddir == SB_DDIR_WRITE)
+			t->io_prep(t, io);
 		io->start_ns = sb_now_ns();
 		enum sb_q_status q = ops->queue(&t->etd, io);
 		ls->now = sb_now_ns();
@@ -200,6 +204,8 @@ static struct sb_io_u *next_io(struct sb_thread *t, struct sb_loopstate *ls, str
 			return NULL;
 		}
 		q->pending_charged = false;
+		if (t->io_prep && io->ddir == SB_DDIR_WRITE)
+			t->io_prep(t, io);
 	}
 	q->pending = NULL;
 	if (io->ddir >= SB_DDIR_N && ls->inflight) { /* fsync after the writes before it */

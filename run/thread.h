@@ -72,6 +72,15 @@ struct sb_thread {
 	/* appended: what this thread's verify pass found (stats/verify.h),
 	 * NULL when the job does not verify; owned, merged by run/collect.c */
 	struct sb_verify_result *verify;
+	/* appended: data-content hooks of the I/O loop, NULL when unused (a
+	 * NULL test per I/O is all they cost then).  io_prep fills a write's
+	 * buffer (io->buf, io->len bytes for io->file at io->offset) before
+	 * the I/O is timed and queued; io_check checks a completed read's
+	 * buffer (io->result bytes) and returns false to stop the loop.
+	 * Neither may lock, allocate or make a system call on success. */
+	void (*io_prep)(struct sb_thread *t, struct sb_io_u *io);
+	bool (*io_check)(struct sb_thread *t, const struct sb_io_u *io);
+	void *content;                /* the hooks' state, owned by whoever set them */
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with
