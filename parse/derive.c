@@ -39,3 +39,20 @@ void sb_spec_derive(struct sb_jobspec *s)
 	if (!s->iodepth_batch_complete_max)
 		s->iodepth_batch_complete_max = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
 }
+
+unsigned sb_spec_bs_set(const struct sb_jobspec *s, enum sb_ddir d, uint64_t *bs, unsigned max)
+{
+	unsigned n = 0;
+	if (!sb_spec_does(s, d))
+		return 0;
+	if (s->bssplit_n[d]) {
+		for (unsigned i = 0; i < s->bssplit_n[d] && n < max; i++)
+			bs[n++] = s->bssplit[d][i].bs;
+		return n;
+	}
+	/* a range issues multiples of its lower bound up to its upper one
+	 * (run/iogen.c); equal bounds issue bs */
+	if (max)
+		bs[n++] = s->bs_min[d] && s->bs_min[d] < s->bs_max[d] ? s->bs_min[d] : s->bs[d];
+	return n;
+}
