@@ -25,7 +25,8 @@ int sb_joblist_finish(struct sb_joblist *jl);
 void sb_joblist_free(struct sb_joblist *jl);
 /* The fix-up pass, run on every job once its options are set: fills the
  * fields jobspec.h marks as derived (block-size bounds, bs_lo/bs_hi,
- * iodepth_batch_complete_max's default).  Idempotent; tests that build a
+ * iodepth_batch_complete_max's default, engine_sync and iodepth_eff from the
+ * engine list handed in by sb_parse_set_engines).  Idempotent; tests that build a
  * spec by hand call it as the parser does. */
 void sb_spec_derive(struct sb_jobspec *s);
 /* The block sizes direction d of s issues, for checks that hold for every
