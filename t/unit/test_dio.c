@@ -37,9 +37,9 @@ struct dio_case {
 	const char *say[4];           /* substrings of the message */
 };
 
-static const struct sb_dio_align A512 = { 512, 512, false, "statx" };
-static const struct sb_dio_align A4K = { 4096, 4096, false, "statx" };
-static const struct sb_dio_align EVERY = { SB_DIO_ALIGN_MIN, 0, false, NULL };
+#define A512 { 512, 512, false, "statx" }
+#define A4K { 4096, 4096, false, "statx" }
+#define EVERY { SB_DIO_ALIGN_MIN, 0, false, NULL }
 
 static const struct dio_case cases[] = {
 	{ "aligned", SB_RW_READ, { 4 * K }, .a = A4K, .of = "/dev/x", .want = 0 },
