@@ -72,15 +72,10 @@ enum sb_q_status {
 
 /* What an engine knows of its job, filled by run/ from the job spec
  * (sb_engine_job_fill in run/engtable.h): engines never see the spec. */
-#define SB_ENGINE_BS_MAX 67  /* bs min, max, blockalign and up to 64 bssplit sizes */
 struct sb_engine_job {
-	bool direct;            /* O_DIRECT (direct=1) */
+	bool direct;            /* O_DIRECT (direct=1); its alignment was checked
+				 * before the run (run/precheck.c), not by engines */
 	bool random;            /* random offsets (rw=rand*) */
-	/* block sizes the job can issue per direction, for the direct-I/O
-	 * alignment check: min, max, blockalign, then the bssplit sizes; nbs 0
-	 * for a direction the job does not do */
-	unsigned nbs[SB_DDIR_N];
-	uint64_t bs[SB_DDIR_N][SB_ENGINE_BS_MAX];
 	const void *opts;       /* the engine's options struct (its option rows' offsets), or NULL */
 };
 
@@ -148,11 +143,4 @@ struct sb_engine_missing {
 	const struct sb_engine_options *options;
 };
 extern const struct sb_engine_missing sb_engines_missing[];
-
-/* dio.c: with job->direct, check the job's block sizes, offset= and the io
- * buffers against f's direct-I/O alignment (statx STATX_DIOALIGN, or the
- * logical block size of a block device).  0 when aligned or when the kernel
- * does not say; -EINVAL with td->errmsg naming the option otherwise.
- * libaio and io_uring call it from open_file; other engines may. */
-int sb_engine_check_direct(struct sb_engine_td *td, const struct sb_file *f);
 #endif

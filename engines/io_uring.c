@@ -339,9 +339,7 @@ static int ur_probe_poll(struct sb_engine_td *td, struct uring_data *ud, struct 
 static int ur_open_file(struct sb_engine_td *td, struct sb_file *f)
 {
 	struct uring_data *ud = td->data;
-	int r = sb_engine_check_direct(td, f);
-	if (r < 0)
-		return r;
+	int r;
 	if (ud->iopoll) {
 		r = ur_probe_poll(td, ud, f);
 		if (r < 0)

@@ -165,13 +165,6 @@ static void aio_cleanup(struct sb_engine_td *td)
 	td->data = NULL;
 }
 
-/* direct=1 with misaligned sizes would fail per I/O, or on ext4 quietly
- * become buffered: refuse it before the run. */
-static int aio_open_file(struct sb_engine_td *td, struct sb_file *f)
-{
-	return sb_engine_check_direct(td, f);
-}
-
 /* fsync/fdatasync: Linux AIO cannot do them, so they run here. */
 static enum sb_q_status aio_sync_now(struct aio_data *ad, struct sb_io_u *io)
 {
@@ -327,7 +320,6 @@ const struct sb_engine_ops sb_engine_libaio = {
 	.options = &sb_libaio_optset,
 	.init = aio_init,
 	.cleanup = aio_cleanup,
-	.open_file = aio_open_file,
 	.queue = aio_queue,
 	.commit = aio_commit,
 	.getevents = aio_getevents,

@@ -46,13 +46,13 @@ static unsigned sysfs_lbs(dev_t dev)
 	char name[64], path[PATH_MAX];
 	unsigned v = 0;
 	if (sb_os_dev_name("", dev, true, name, sizeof(name)))
-		return 512;
+		return 0;
 	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/logical_block_size", name);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return 512;
-	if (fscanf(f, "%u", &v) != 1 || v == 0)
-		v = 512;
+		return 0;
+	if (fscanf(f, "%u", &v) != 1)
+		v = 0;
 	fclose(f);
 	return v;
 }
@@ -85,7 +85,7 @@ unsigned sb_os_logical_block_size(const char *path)
 		*slash = '\0';
 	if (stat(dir, &st) == 0)
 		return sysfs_lbs(st.st_dev);
-	return 512;
+	return 0;
 }
 
 int sb_os_bdev_size(int fd, uint64_t *bytes)

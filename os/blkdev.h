@@ -16,7 +16,8 @@
 int sb_os_dev_name(const char *root, dev_t dev, bool whole_disk, char *name, size_t len);
 /* Logical block size of the storage under path: BLKSSZGET for a block
  * device, the queue/logical_block_size of the device holding a file (or of
- * its directory when the file does not exist yet), 512 when unknown. */
+ * its directory when the file does not exist yet), 0 when unknown (tmpfs,
+ * overlay: no disk).  The direct-I/O alignment is os/dio.h's. */
 unsigned sb_os_logical_block_size(const char *path);
 /* Size in bytes of the block device open on fd (BLKGETSIZE64). */
 int sb_os_bdev_size(int fd, uint64_t *bytes);

@@ -31,20 +31,10 @@ static void init_rows(void)
 	nrows = n;
 }
 
-/* engines whose queue() always completes: the queue depth does nothing */
-int sb_cmp_sync_engine(const struct sb_jobspec *s)
-{
-	static const char *const names[] = { "sync", "psync", "mmap", "null" };
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(s->ioengine, names[i]))
-			return 1;
-	return 0;
-}
-
 unsigned sb_cmp_diff(const struct sb_jobspec *a, const struct sb_jobspec *b, const char **first)
 {
 	char va[SB_CMP_VALUE_MAX], vb[SB_CMP_VALUE_MAX];
-	int no_qdepth = sb_cmp_sync_engine(a) || sb_cmp_sync_engine(b);
+	bool no_qdepth = a->engine_sync || b->engine_sync; /* derived by the parser */
 	unsigned n = 0;
 	init_rows();
 	if (first)
@@ -117,10 +107,9 @@ static uint64_t hash_str(const char *v)
 void sb_cmp_hashes(const struct sb_jobspec *s, uint64_t *h)
 {
 	char v[SB_CMP_VALUE_MAX];
-	int sync = sb_cmp_sync_engine(s);
 	init_rows();
 	for (unsigned k = 0; k < nrows; k++) {
-		if ((rows[k]->flags & SB_OF_QDEPTH) && sync) {
+		if ((rows[k]->flags & SB_OF_QDEPTH) && s->engine_sync) {
 			h[k] = 0;
 			continue;
 		}

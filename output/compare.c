@@ -364,7 +364,7 @@ static int grp_init(struct grp *g, const struct sb_results *r)
 		g->cls[j] = NONE;
 		if (!r->jobs[j].spec)
 			continue;
-		g->sync[j] = sb_cmp_sync_engine(r->jobs[j].spec) != 0;
+		g->sync[j] = r->jobs[j].spec->engine_sync;
 		sb_cmp_hashes(r->jobs[j].spec, &g->h[j * no]);
 		g->order[g->n++] = j;
 	}

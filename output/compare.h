@@ -4,8 +4,9 @@
  * option (ioengine, iodepth, bs, direct, ...).  The job's identity is not an
  * option here: name, description, stonewall, new_group, wait_for and the
  * group id the parser derives from them are ignored.  One rule for options
- * without effect: when either job uses a synchronous engine (sync, psync,
- * mmap, null), the queue-depth options iodepth, iodepth_batch_submit and
+ * without effect: when either job uses a synchronous engine (the spec's
+ * engine_sync, which the parser derives from the engine's own flag: sync,
+ * psync, mmap, null today), the queue-depth options iodepth, iodepth_batch_submit and
  * iodepth_batch_complete_min/max are ignored, so "psync with iodepth=1"
  * compares with "libaio with iodepth=16" by ioengine alone.
  *
@@ -68,7 +69,6 @@ const char *sb_cmp_opt_name(unsigned k);
 bool sb_cmp_opt_qdepth(unsigned k);
 /* the index k of ioengine among the options compared */
 unsigned sb_cmp_opt_engine(void);
-int sb_cmp_sync_engine(const struct sb_jobspec *s);
 void sb_cmp_hashes(const struct sb_jobspec *s, uint64_t *h);
 /* The value of option name in s, in job-file syntax ("4k", "io_uring",
  * "randread"); "" for an unknown name.  Returns buf. */

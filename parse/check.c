@@ -14,8 +14,6 @@
 #include "parse/parse.h"
 #include "parse/value.h"
 
-#define DIRECT_ALIGN 512u
-
 const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_option *o)
 {
 	return &c->src[sb_option_index(o)];
@@ -75,43 +73,13 @@ static unsigned check_bs_size(const struct sb_jobctx *c)
 	return 0;
 }
 
-/* first block size of direction d that O_DIRECT cannot use, or 0 */
-static uint64_t misaligned(const struct sb_jobspec *s, unsigned d)
-{
-	for (unsigned i = 0; i < s->bssplit_n[d]; i++)
-		if (s->bssplit[d][i].bs % DIRECT_ALIGN)
-			return s->bssplit[d][i].bs;
-	if (s->bs_min[d] % DIRECT_ALIGN)
-		return s->bs_min[d];
-	return s->bs_max[d] % DIRECT_ALIGN ? s->bs_max[d] : 0;
-}
-
+/* direct=1: the one check (parse/dio.c) with the alignment every device
+ * needs; run/precheck.c runs it again with the real alignment of each file
+ * or device, which no device-less parse can know */
 static unsigned check_direct(const struct sb_jobctx *c)
 {
-	const struct sb_jobspec *s = &c->spec;
-	char where[512], w[300];
-	if (!s->direct)
-		return 0;
-	if (s->offset % DIRECT_ALIGN) {
-		written(c, SB_OPT(offset), w, sizeof(w));
-		sb_err(where_of(c, SB_OPT(offset), where, sizeof(where)), "%s: offset %llu is not a multiple "
-		       "of %u bytes, which direct=1 (O_DIRECT) needs: use a multiple of %u such as 4k, "
-		       "or direct=0", w, (unsigned long long)s->offset, DIRECT_ALIGN, DIRECT_ALIGN);
-		return 1;
-	}
-	for (unsigned d = 0; d < SB_DDIR_N; d++) {
-		uint64_t bad = sb_spec_does(s, d) ? misaligned(s, d) : 0;
-		if (!bad)
-			continue;
-		const struct sb_option *opt = bs_option(c, d);
-		written(c, opt, w, sizeof(w));
-		sb_err(where_of(c, is_set(c, opt) ? opt : SB_OPT(direct), where, sizeof(where)),
-		       "%s: block size %llu is not a multiple of %u bytes, which direct=1 (O_DIRECT) "
-		       "needs: use a multiple of %u such as 4k, or direct=0", w,
-		       (unsigned long long)bad, DIRECT_ALIGN, DIRECT_ALIGN);
-		return 1;
-	}
-	return 0;
+	static const struct sb_dio_align every = { .offset = SB_DIO_ALIGN_MIN };
+	return sb_spec_check_direct(&c->spec, &every, NULL, 0) ? 1 : 0;
 }
 
 static unsigned check_rwmix(const struct sb_jobctx *c)

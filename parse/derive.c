@@ -1,8 +1,10 @@
 /* derive.c: the fix-up pass after a job's options are set
  * (sb_spec_derive, see parse.h): it resolves, once, what later stages would
- * otherwise work out again each on its own: the block sizes a job can issue
- * and fio's default of iodepth_batch_complete_max.  The fields it fills are
+ * otherwise work out again each on its own: the block sizes a job can issue,
+ * fio's default of iodepth_batch_complete_max, and the queue depth it runs
+ * at (1 with a synchronous engine).  The fields it fills are
  * marked "derived" in jobspec.h. */
+#include "parse/options.h"
 #include "parse/parse.h"
 
 void sb_spec_derive(struct sb_jobspec *s)
@@ -38,4 +40,26 @@ void sb_spec_derive(struct sb_jobspec *s)
 	 * waited for, so a full queue is topped up one I/O at a time */
 	if (!s->iodepth_batch_complete_max)
 		s->iodepth_batch_complete_max = s->iodepth_batch_complete_min ? s->iodepth_batch_complete_min : 1;
+	/* a synchronous engine (a fact run/engtable.c hands the parser) has one
+	 * I/O in flight whatever iodepth says */
+	const struct sb_parse_engine *e = sb_parse_engine_find(s->ioengine);
+	s->engine_sync = e && e->sync;
+	s->iodepth_eff = s->engine_sync || !s->iodepth ? 1 : s->iodepth;
+}
+
+unsigned sb_spec_bs_set(const struct sb_jobspec *s, enum sb_ddir d, uint64_t *bs, unsigned max)
+{
+	unsigned n = 0;
+	if (!sb_spec_does(s, d))
+		return 0;
+	if (s->bssplit_n[d]) {
+		for (unsigned i = 0; i < s->bssplit_n[d] && n < max; i++)
+			bs[n++] = s->bssplit[d][i].bs;
+		return n;
+	}
+	/* a range issues multiples of its lower bound up to its upper one
+	 * (run/iogen.c); equal bounds issue bs */
+	if (max)
+		bs[n++] = s->bs_min[d] && s->bs_min[d] < s->bs_max[d] ? s->bs_min[d] : s->bs[d];
+	return n;
 }

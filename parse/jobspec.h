@@ -202,6 +202,10 @@ struct sb_jobspec {
 				     * does (4096 when none): the unit of its offsets */
 	uint64_t bs_hi;             /* derived: largest I/O the job can issue (4096 when none):
 				     * the size of each I/O buffer */
+	bool engine_sync;           /* derived: ioengine completes every I/O at queue time
+				     * (psync, sync, mmap, null): queue-depth options do nothing */
+	unsigned iodepth_eff;       /* derived: I/Os in flight: 1 with a synchronous engine,
+				     * else iodepth (at least 1) */
 
 	/* appended: where each option was set, by option-table index (file
 	 * NULL: the default), so that checks after parsing (run/files.c) name

@@ -32,6 +32,8 @@ struct sb_parse_engine {
 	const struct sb_option *options; /* its rows (offsets into its options struct), may be NULL */
 	unsigned noptions;
 	size_t opts_size;                /* bytes of its options struct */
+	bool sync;                       /* its queue() always completes (SB_ENGINE_SYNC):
+					  * it runs at depth 1 (sb_spec_derive) */
 };
 /* Copies the list (not the rows, which must outlive parsing).  -EINVAL when
  * the rows do not fit (SB_OPT_MAX, SB_ENGINE_OPTS_MAX) or use a type other

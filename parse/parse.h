@@ -6,6 +6,7 @@
 #define SB_PARSE_H
 #include <stdio.h>
 
+#include "lib/dio.h"
 #include "parse/jobspec.h"
 
 /* Parse job files in order into one job list (several files: their jobs are
@@ -24,9 +25,24 @@ int sb_joblist_finish(struct sb_joblist *jl);
 void sb_joblist_free(struct sb_joblist *jl);
 /* The fix-up pass, run on every job once its options are set: fills the
  * fields jobspec.h marks as derived (block-size bounds, bs_lo/bs_hi,
- * iodepth_batch_complete_max's default).  Idempotent; tests that build a
+ * iodepth_batch_complete_max's default, engine_sync and iodepth_eff from the
+ * engine list handed in by sb_parse_set_engines).  Idempotent; tests that build a
  * spec by hand call it as the parser does. */
 void sb_spec_derive(struct sb_jobspec *s);
+/* The block sizes direction d of s issues, for checks that hold for every
+ * I/O (direct-I/O alignment): bssplit's sizes; else bsrange's lower bound
+ * (a range issues its multiples); else bs.  Writes at most max, returns how
+ * many (0 for a direction the job does not do).  Needs sb_spec_derive. */
+unsigned sb_spec_bs_set(const struct sb_jobspec *s, enum sb_ddir d, uint64_t *bs, unsigned max);
+/* direct=1's alignment (lib/dio.h: from os/dio.h for a file or device, or
+ * SB_DIO_ALIGN_MIN, which every device needs) checked against s: offset=,
+ * blockalign= and the block-size set of each direction; with buf_align
+ * (bytes, 0: not checked) also the I/O buffers.  of names the file or device
+ * (NULL: "every device").  Reports the first problem with sb_err at the
+ * option's file:line (the option, its value, the alignment, the fix) and
+ * returns -EINVAL; 0 when s->direct is off or everything is aligned. */
+int sb_spec_check_direct(const struct sb_jobspec *s, const struct sb_dio_align *a, const char *of,
+			 unsigned buf_align);
 
 /* --cmdhelp: every option (opt == NULL), or one option in full. Returns
  * -ENOENT (with "did you mean") for an unknown option. */

@@ -6,7 +6,6 @@
 #include "run/engtable.h"
 
 #define ENGINES_MAX 16
-_Static_assert(SB_ENGINE_BS_MAX >= 3 + SB_BSSPLIT_MAX, "room for min, max, blockalign and bssplit");
 
 int sb_run_engines_to_parser(void)
 {
@@ -15,12 +14,13 @@ int sb_run_engines_to_parser(void)
 	for (unsigned i = 0; sb_engines[i] && n < ENGINES_MAX; i++, n++) {
 		const struct sb_engine_options *o = sb_engines[i]->options;
 		list[n] = (struct sb_parse_engine){ sb_engines[i]->name, NULL, o ? o->rows : NULL,
-						    o ? o->n : 0, o ? o->size : 0 };
+						    o ? o->n : 0, o ? o->size : 0,
+						    (sb_engines[i]->flags & SB_ENGINE_SYNC) != 0 };
 	}
 	for (unsigned i = 0; sb_engines_missing[i].name && n < ENGINES_MAX; i++, n++) {
 		const struct sb_engine_options *o = sb_engines_missing[i].options;
 		list[n] = (struct sb_parse_engine){ sb_engines_missing[i].name, sb_engines_missing[i].package,
-						    o ? o->rows : NULL, o ? o->n : 0, o ? o->size : 0 };
+						    o ? o->rows : NULL, o ? o->n : 0, o ? o->size : 0, false };
 	}
 	return sb_parse_set_engines(list, n);
 }
@@ -30,16 +30,5 @@ void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s)
 	memset(j, 0, sizeof(*j));
 	j->direct = s->direct;
 	j->random = s->rw & SB_RW_RANDOM;
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		if (!sb_spec_does(s, (enum sb_ddir)d))
-			continue;
-		unsigned n = 0;
-		j->bs[d][n++] = s->bs_min[d];
-		j->bs[d][n++] = s->bs_max[d];
-		j->bs[d][n++] = s->blockalign[d];
-		for (unsigned i = 0; i < s->bssplit_n[d] && n < SB_ENGINE_BS_MAX; i++)
-			j->bs[d][n++] = s->bssplit[d][i].bs;
-		j->nbs[d] = n;
-	}
 	j->opts = sb_spec_engine_opts(s);
 }

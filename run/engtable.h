@@ -8,10 +8,10 @@
 #include "parse/jobspec.h"
 
 /* Hand the built engines and the known but missing ones, with their option
- * rows, to the parser (sb_parse_set_engines).  Call once before parsing. */
+ * rows and whether they are synchronous, to the parser (sb_parse_set_engines).
+ * Call once before parsing. */
 int sb_run_engines_to_parser(void);
-/* The engine's view of job s: direct, random, block sizes per direction for
- * the direct-I/O check, and the engine's options struct inside s (so j must
- * not outlive s). */
+/* The engine's view of job s: direct, random, and the engine's options
+ * struct inside s (so j must not outlive s). */
 void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s);
 #endif

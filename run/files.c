@@ -305,39 +305,6 @@ static int check_space(const struct sb_layout *lay)
 	return 0;
 }
 
-/* dir: the direction, named after bs ("bs (read)=..."), or NULL */
-static int check_multiple(const struct sb_jobspec *s, const char *path, const struct sb_option *o,
-			  const char *dir, uint64_t v, unsigned lbs)
-{
-	if (v % lbs == 0)
-		return 0;
-	char where[512];
-	sb_err(sb_spec_where(s, o, where, sizeof(where)), "job %s: %s%s%s%s=%" PRIu64 ": direct=1 "
-	       "needs it to be a multiple of the logical block size of %s (%u bytes): use a "
-	       "multiple of %u, or direct=0", s->name, o->name, dir ? " (" : "", dir ? dir : "",
-	       dir ? ")" : "", v, path, lbs, lbs);
-	return -EINVAL;
-}
-
-static int check_direct(const struct sb_jobspec *s, const char *path)
-{
-	static const char *const dn[SB_DDIR_N] = { "read", "write", "trim" };
-	unsigned lbs = sb_os_logical_block_size(path);
-	int r = check_multiple(s, path, SB_OPT(offset), NULL, s->offset, lbs);
-	for (int d = 0; d < SB_DDIR_N && !r; d++) {
-		if (!sb_spec_does(s, (enum sb_ddir)d))
-			continue;
-		r = check_multiple(s, path, SB_OPT(bs), dn[d], s->bs[d], lbs);
-		if (!r && s->bs_min[d] != s->bs_max[d])
-			r = check_multiple(s, path, SB_OPT(bs_min), NULL, s->bs_min[d], lbs);
-		for (unsigned i = 0; i < s->bssplit_n[d] && !r; i++)
-			r = check_multiple(s, path, SB_OPT(bssplit), NULL, s->bssplit[d][i].bs, lbs);
-		if (!r && s->blockalign[d])
-			r = check_multiple(s, path, SB_OPT(blockalign), NULL, s->blockalign[d], lbs);
-	}
-	return r;
-}
-
 int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
 		  const struct sb_run_env *env, struct sb_layout *lay)
 {
@@ -365,13 +332,6 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
 			r = sb_bdev_check(lay, i);
 	if (!r)
 		r = check_space(lay);
-	for (size_t j = 0; j < jl->njobs && !r; j++) {
-		const struct sb_jobfiles *jf = &lay->jobs[j];
-		if (!jl->jobs[j].direct || nodiskio[j] || !jf->tmpl)
-			continue;
-		for (unsigned k = 0; k < jf->nfiles && !r; k++)
-			r = check_direct(&jl->jobs[j], jf->tmpl[k].path);
-	}
 	return r;
 }
 

@@ -1,6 +1,7 @@
 /* files.h: the files of a run.  sb_files_plan works out every job thread's
  * files (names, regions, sizes) and checks the whole run before anything is
- * created: free space, O_DIRECT alignment, block devices in use.
+ * created: free space, block devices in use (direct-I/O alignment:
+ * run/precheck.c).
  * sb_files_create then creates or extends what is missing. */
 #ifndef SB_FILES_H
 #define SB_FILES_H

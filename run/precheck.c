@@ -1,6 +1,7 @@
 /* precheck.c: checks of a run that need the system but no I/O (see
- * precheck.h): the fio log files can be created, every job's I/O region
- * holds a block, every job's engine starts with its options.  sb_run runs
+ * precheck.h): the fio log files can be created, every direct=1 job's
+ * sizes and offset suit its files' direct-I/O alignment, every job's I/O
+ * region holds a block, every job's engine starts with its options.  sb_run runs
  * them before it lays out a file; sb_run_check (run.c) runs them for each
  * point of a sweep before the first point starts. */
 #include <errno.h>
@@ -16,7 +17,9 @@
 #include "run/thread.h"
 #include "run/workload.h"
 #include "lib/log.h"
+#include "os/dio.h"
 #include "parse/options.h"
+#include "parse/parse.h"
 
 static const char *job_where(const struct sb_jobspec *s, char *buf, size_t len)
 {
@@ -102,11 +105,32 @@ static int check_engine(const struct sb_jobspec *s, const struct sb_engine_ops *
 	return r;
 }
 
-/* workload=io: its region and its engine (jf: the job's planned files) */
+/* direct=1: the one alignment check (parse/dio.c) against the real
+ * direct-I/O alignment of each of thread 0's files (the other threads' are
+ * in the same directories), existing or not; nothing is opened for I/O */
+static int check_direct(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
+			const struct sb_jobfiles *jf)
+{
+	if (!s->direct || !jf || !jf->tmpl || (ops->flags & SB_ENGINE_NODISKIO))
+		return 0;
+	for (unsigned k = 0; k < jf->nfiles; k++) {
+		struct sb_dio_align a;
+		sb_os_dio_align(jf->tmpl[k].path, &a);
+		int r = sb_spec_check_direct(s, &a, jf->tmpl[k].path, SB_IOBUF_ALIGN);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* workload=io: its alignment, its region and its engine (jf: the job's
+ * planned files) */
 static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 		       const struct sb_jobfiles *jf)
 {
-	int r = jf ? check_region(s, jf) : 0;
+	int r = check_direct(s, ops, jf);
+	if (!r && jf)
+		r = check_region(s, jf);
 	return r ? r : check_engine(s, ops);
 }
 

@@ -122,7 +122,7 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	t->etd.job = &t->ejob;
 	t->etd.files = t->files;
 	t->etd.nfiles = jf->nfiles;
-	t->etd.iodepth = (t->ops->flags & SB_ENGINE_SYNC) || !s->iodepth ? 1 : s->iodepth;
+	t->etd.iodepth = s->iodepth_eff; /* derived by the parser */
 	int r = sb_iogen_init(&t->gen, s, t->files, jf->nfiles, sb_iogen_seed(s, t->sub));
 	if (r) {
 		if (r == -EINVAL)
@@ -152,7 +152,7 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 	t->etd.job = &t->ejob;
 	t->etd.files = t->files;
 	t->etd.nfiles = nslots;
-	t->etd.iodepth = (t->ops->flags & SB_ENGINE_SYNC) || !t->spec->iodepth ? 1 : t->spec->iodepth;
+	t->etd.iodepth = t->spec->iodepth_eff; /* derived by the parser */
 	int r = setup_buffers(t);
 	if (r)
 		return r;

@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "output/compare.h"
 #include "output/output.h"
+#include "parse/parse.h"
 #include "test_output_json.h"
 
 #define MAXJ 8
@@ -50,6 +51,7 @@ static void spec_init(struct sb_jobspec *s, const char *name, unsigned rw, uint6
 	s->kb_base = 1024;
 	s->unit_base = 0;
 	s->stonewall = true;
+	sb_spec_derive(s); /* as the parser does: engine_sync from the engine list */
 }
 
 static struct run *run_new(void)

@@ -1,6 +1,7 @@
 /* test_core_async.c: the core's submit/reap loop against a fake queueing
  * engine (what libaio and io_uring plug into): depth, batching, BUSY,
  * inline completions, slat/clat, and I/O errors stopping the job. */
+#include <stdio.h>
 #include <string.h>
 
 #include "run/run.h"
@@ -94,6 +95,7 @@ static void run_fake(struct sb_jobspec *s, struct sb_thread *t)
 	t->wait_job = -1;
 	left[0] = 1;
 	sb_run_clear_stop();
+	snprintf(s->ioengine, sizeof(s->ioengine), "%s", fake_ops.name); /* asynchronous, unlike the default psync */
 	sb_spec_derive(s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_thread_setup(t, &jf), 0);
 	sb_thread_main(t);
@@ -159,6 +161,7 @@ static void test_async_io_error_stops_job(void)
 		t.ops = &fake_ops;
 		t.sync = &sy;
 		t.wait_job = -1;
+		snprintf(s.ioengine, sizeof(s.ioengine), "%s", fake_ops.name);
 		sb_spec_derive(&s); /* as the parser does */
 		CU_ASSERT_EQUAL_FATAL(sb_thread_setup(&t, &jf), 0);
 		sb_thread_main(&t);

@@ -3,9 +3,10 @@
  * registerfiles, nonvectored and sqthread_poll (alone and combined), libaio
  * with userspace_reap, must move the same bytes as without them; hipri on a
  * file without polled I/O, and an impossible sqthread_poll_cpu, must fail with
- * a message that names the option to drop; so must direct=1 with a block
- * size the file cannot take directly.  Also the registry and mmap's handling
- * of a file shorter than its region. */
+ * a message that names the option to drop (direct=1 with a block size the
+ * file cannot take directly is refused before the run, not by the engines:
+ * test_dio.c).  Also the registry and mmap's handling of a file shorter than
+ * its region. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -284,44 +285,6 @@ static void test_io_uring_unavailable(void)
 #endif
 }
 
-/* direct=1 with a block size the file system cannot do directly fails at
- * open, naming the size and the alignment (ext4 on Linux 6.x would otherwise
- * quietly serve it from the page cache); an aligned one opens. */
-static void test_direct_alignment_checked(void)
-{
-	const char *dir = sb_test_tmpdir();
-	char path[PATH_MAX];
-	if (!drv_direct_ok(dir)) {
-		printf("\n  engine_options: %s has no O_DIRECT: skipped\n", dir);
-		return;
-	}
-	snprintf(path, sizeof(path), "%s/dio-align", dir);
-	CU_ASSERT_EQUAL_FATAL(drv_make_file(path, 16 * BS), 0);
-	for (unsigned i = 0; sb_engines[i]; i++) {
-		const struct sb_engine_ops *e = sb_engines[i];
-		if (!e->queue || !(e->flags & SB_ENGINE_ALIGNED))
-			continue;
-		for (int bad = 0; bad < 2; bad++) {
-			struct drv d;
-			drv_prepare(&d, e, 2);
-			d.spec.direct = true;
-			d.spec.rw = SB_RW_READ;
-			d.spec.bs[SB_DDIR_READ] = d.spec.bs_min[SB_DDIR_READ] = d.spec.bs_max[SB_DDIR_READ] =
-				bad ? 100 : BS;
-			CU_ASSERT_EQUAL_FATAL(drv_init(&d, BS, 1), 0);
-			int r = drv_open(&d, 0, path, O_RDONLY, 16 * BS);
-			if (bad) {
-				CU_ASSERT_EQUAL(r, -EINVAL);
-				CU_ASSERT_PTR_NOT_NULL(strstr(d.td.errmsg, "block size 100"));
-			} else {
-				CU_ASSERT_EQUAL(r, 0);
-			}
-			drv_finish(&d);
-		}
-	}
-	unlink(path);
-}
-
 static void test_registry(void)
 {
 	char names[256];
@@ -360,7 +323,6 @@ static CU_TestInfo tests[] = {
 	{ "io_uring_bad_sqpoll_cpu", test_io_uring_bad_sqpoll_cpu },
 	{ "io_uring_unavailable", test_io_uring_unavailable },
 	{ "mmap_short_file", test_mmap_short_file },
-	{ "direct_alignment_checked", test_direct_alignment_checked },
 	{ "registry", test_registry },
 	CU_TEST_INFO_NULL,
 };

@@ -302,6 +302,29 @@ static void test_derive(void)
 	sb_spec_derive(&s);
 	CU_ASSERT_EQUAL(s.bs_lo, 4096);
 	CU_ASSERT_EQUAL(s.bs_hi, 4096);
+	CU_ASSERT_EQUAL(s.iodepth_eff, 1); /* iodepth 0: at least 1 */
+}
+
+/* the queue depth a job runs at, from the engine's own flag as run/engtable.c
+ * hands it to the parser: 1 for a synchronous engine, else iodepth */
+static void test_derive_depth(void)
+{
+	static const char *const name[] = { "psync", "sync", "mmap", "null", "libaio", "io_uring" };
+	static const bool sync[] = { true, true, true, true, false, false };
+	struct sb_jobspec s;
+	char err[SB_VERR_LEN];
+	for (unsigned i = 0; i < sizeof(name) / sizeof(name[0]); i++) {
+		const struct sb_parse_engine *e = sb_parse_engine_find(name[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+		CU_ASSERT_EQUAL(e->sync, sync[i]);
+		CU_ASSERT_EQUAL_FATAL(sb_spec_defaults(&s), 0);
+		snprintf(s.ioengine, sizeof(s.ioengine), "%s", name[i]);
+		CU_ASSERT_EQUAL(sb_option_set(SB_OPT(iodepth), &s, "16", false, err), 0);
+		sb_spec_derive(&s);
+		CU_ASSERT_EQUAL(s.engine_sync, sync[i]);
+		CU_ASSERT_EQUAL(s.iodepth_eff, sync[i] ? 1u : 16u);
+		sb_spec_release(&s);
+	}
 }
 
 static CU_TestInfo tests[] = {
@@ -315,6 +338,7 @@ static CU_TestInfo tests[] = {
 	{ "flags and categories", test_flags_and_categories },
 	{ "value as job-file text", test_text },
 	{ "fix-up pass", test_derive },
+	{ "fix-up pass: queue depth by engine", test_derive_depth },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(options, tests)
