@@ -64,9 +64,14 @@ static const char *const disks[] = { "sda", "nvme0n1", "nosuch" };
 /* opens on host1 and samples host1b, host1c, host1d */
 struct sb_host *sb_test_host_fixture_run(unsigned cap)
 {
+	return sb_test_host_fixture_run_which(cap, SB_HOST_ALL & ~(1u << SB_HOST_PERF), 0);
+}
+
+struct sb_host *sb_test_host_fixture_run_which(unsigned cap, unsigned which, pid_t tid)
+{
 	struct sb_host_config cfg = {
 		.root = sb_test_host_root_at("host1"),
-		.which = SB_HOST_ALL & ~(1u << SB_HOST_PERF),
+		.which = which,
 		.disks = disks, .ndisks = 3,
 		.fs_path = sb_test_tmpdir(),
 		.nvml_lib = "libnvidia-ml-not-here.so.1",
@@ -76,6 +81,8 @@ struct sb_host *sb_test_host_fixture_run(unsigned cap)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg.root);
 	struct sb_host *h = sb_host_open(&cfg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	if (tid)
+		CU_ASSERT_EQUAL(sb_host_perf_add_tid(h, tid), 0);
 	sb_test_host_root_at("host1b");
 	CU_ASSERT_EQUAL(sb_host_sample(h, 2 * S), 0);
 	sb_test_host_root_at("host1c");
