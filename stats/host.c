@@ -12,18 +12,27 @@
 #include "lib/timeutil.h"
 #include "stats/host/priv.h"
 
-/* The collectors, one row each (stats/host/collector.h): adding one is its
- * file stats/host/<name>.c, its enum sb_host_src value and this row. */
+/* The collectors, one row each of SB_HOST_COLLECTORS (stats/host.h): adding
+ * one is its file stats/host/<name>.c and its row there. */
 const struct sb_host_collector *const sb_host_collectors[SB_HOST_NSRC] = {
-	[SB_HOST_CPU] = &sb_host_cpu_collector,
-	[SB_HOST_MEM] = &sb_host_mem_collector,
-	[SB_HOST_DISK] = &sb_host_disk_collector,
-	[SB_HOST_NET] = &sb_host_net_collector,
-	[SB_HOST_IB] = &sb_host_ib_collector,
-	[SB_HOST_RAPL] = &sb_host_rapl_collector,
-	[SB_HOST_PERF] = &sb_host_perf_collector,
-	[SB_HOST_GPU] = &sb_host_gpu_collector,
+#define SB_HOST_ROW_(u, l) [SB_HOST_##u] = &sb_host_##l##_collector,
+	SB_HOST_COLLECTORS(SB_HOST_ROW_)
+#undef SB_HOST_ROW_
 };
+
+const struct sb_host_field *sb_host_fields(enum sb_host_src s)
+{
+	static const struct sb_host_field none[] = { { .kind = SB_HK_END } };
+	return (unsigned)s < SB_HOST_NSRC && sb_host_collectors[s]->fields ?
+		sb_host_collectors[s]->fields : none;
+}
+
+const struct sb_host_line *sb_host_lines(enum sb_host_src s)
+{
+	static const struct sb_host_line none[] = { { 0 } };
+	return (unsigned)s < SB_HOST_NSRC && sb_host_collectors[s]->lines ?
+		sb_host_collectors[s]->lines : none;
+}
 
 const char *sb_host_src_name(enum sb_host_src s)
 {
@@ -142,8 +151,16 @@ struct sb_host *sb_host_open(const struct sb_host_config *cfg)
 		free(h);
 		return NULL;
 	}
-	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
+		const struct sb_host_collector *c = sb_host_collectors[i];
 		sb_host_set_absent(&h->st[i], "not requested (host_counters)");
+		h->sum[i] = calloc(1, c->sum_size ? c->sum_size : 1);
+		h->state[i] = c->state_size ? calloc(1, c->state_size) : NULL;
+		if (!h->sum[i] || (c->state_size && !h->state[i])) {
+			sb_host_close(h);
+			return NULL;
+		}
+	}
 	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
 		if (!(h->which & (1u << i)))
 			continue;
@@ -248,8 +265,11 @@ void sb_host_summary(const struct sb_host *h, struct sb_host_summary *o)
 	o->which = h->which;
 	o->series_intervals_per_sample = h->stride;
 	o->nseries = h->nser + (h->npend ? 1 : 0);
-	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
-		sb_host_collectors[i]->summary(h, run_s, o);
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
+		memset(h->sum[i], 0, sb_host_collectors[i]->sum_size);
+		sb_host_collectors[i]->summary(h, run_s, h->sum[i]);
+		o->part[i] = h->sum[i];
+	}
 }
 
 void sb_host_close(struct sb_host *h)
@@ -257,8 +277,13 @@ void sb_host_close(struct sb_host *h)
 	if (!h)
 		return;
 	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
-		if (sb_host_collectors[i]->close)
-			sb_host_collectors[i]->close(h);
+		if (sb_host_collectors[i]->close && h->sum[i] &&
+		    (!sb_host_collectors[i]->state_size || h->state[i]))
+			sb_host_collectors[i]->close(h);   /* not when open stopped before it */
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
+		free(h->state[i]);
+		free(h->sum[i]);
+	}
 	free(h->ser);
 	free(h);
 }
