@@ -117,43 +117,22 @@ static void json_source(struct sb_jw *w, const struct sb_host_status *st,
 			json_field(w, f, part);
 }
 
+/* one series sample: the columns of the present sources */
 static void emit_one(struct sb_jw *w, const struct sb_host_sample *x, const bool *on)
 {
 	sb_jw_obj_begin(w, NULL);
 	sb_jw_u64(w, "t_ms", x->t_ms);
 	sb_jw_u64(w, "dur_ms", x->dur_ms);
-	if (on[SB_HOST_CPU]) {
-		num(w, "cpu_avg", x->cpu_avg);
-		num(w, "cpu_min", x->cpu_min);
-		num(w, "cpu_max", x->cpu_max);
-	}
-	if (on[SB_HOST_MEM]) {
-		num(w, "mem_pct", x->mem_pct);
-		sb_jw_u64(w, "dirty_bytes", x->dirty_bytes);
-		sb_jw_u64(w, "writeback_bytes", x->writeback_bytes);
-	}
-	if (on[SB_HOST_DISK]) {
-		sb_jw_u64(w, "disk_read_bytes", x->disk_read_bytes);
-		sb_jw_u64(w, "disk_write_bytes", x->disk_write_bytes);
-		num(w, "disk_util_pct", x->disk_util_pct);
-		num(w, "fs_used_pct", x->fs_used_pct);
-	}
-	if (on[SB_HOST_NET]) {
-		sb_jw_u64(w, "net_lo_sent", x->net_lo_sent);
-		sb_jw_u64(w, "net_lo_recv", x->net_lo_recv);
-		sb_jw_u64(w, "net_ext_sent", x->net_ext_sent);
-		sb_jw_u64(w, "net_ext_recv", x->net_ext_recv);
-	}
-	if (on[SB_HOST_IB]) {
-		sb_jw_u64(w, "ib_xmit_bytes", x->ib_xmit_bytes);
-		sb_jw_u64(w, "ib_rcv_bytes", x->ib_rcv_bytes);
-	}
-	if (on[SB_HOST_RAPL])
-		num(w, "rapl_watts", x->rapl_watts);
-	if (on[SB_HOST_GPU]) {
-		num(w, "gpu_util_pct", x->gpu_util_pct);
-		sb_jw_u64(w, "gpu_mem_used_bytes", x->gpu_mem_used_bytes);
-		num(w, "gpu_power_w", x->gpu_power_w);
+	for (unsigned src = 0; src < SB_HOST_NSRC; src++) {
+		if (!on[src])
+			continue;
+		for (const struct sb_host_col *c = sb_host_cols(src); c->kind != SB_HK_END; c++) {
+			const union sb_host_val *v = sb_host_col_at(x, src, c);
+			if (c->kind == SB_HK_DBL)
+				num(w, c->key, v->d);
+			else
+				sb_jw_u64(w, c->key, v->u);
+		}
 	}
 	sb_jw_obj_end(w);
 }

@@ -27,6 +27,22 @@ const struct sb_host_field *sb_host_fields(enum sb_host_src s)
 		sb_host_collectors[s]->fields : none;
 }
 
+const struct sb_host_col *sb_host_cols(enum sb_host_src s)
+{
+	static const struct sb_host_col none[] = { { .kind = SB_HK_END } };
+	return (unsigned)s < SB_HOST_NSRC && sb_host_collectors[s]->cols ?
+		sb_host_collectors[s]->cols : none;
+}
+
+unsigned sb_host_slot0(enum sb_host_src s)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < (unsigned)s && i < SB_HOST_NSRC; i++)
+		for (const struct sb_host_col *c = sb_host_cols(i); c->kind != SB_HK_END; c++)
+			n += c->slot;
+	return n;
+}
+
 const struct sb_host_line *sb_host_lines(enum sb_host_src s)
 {
 	static const struct sb_host_line none[] = { { 0 } };
@@ -183,23 +199,30 @@ const struct sb_host_status *sb_host_status(const struct sb_host *h, enum sb_hos
 	return (unsigned)s < SB_HOST_NSRC ? &h->st[s] : &unknown;
 }
 
-/* a += b, b covering the interval right after a */
+/* a += b, b covering the interval right after a: every column as its
+ * collector says */
 static void merge_sample(struct sb_host_sample *a, const struct sb_host_sample *b)
 {
 	double wa = (double)a->dur_ms, wb = (double)b->dur_ms, w = wa + wb;
-#define WMEAN(f) a->f = w > 0 ? (a->f * wa + b->f * wb) / w : (a->f + b->f) / 2
-#define MAX(f) a->f = a->f > b->f ? a->f : b->f
-#define SUM(f) a->f += b->f
-	WMEAN(cpu_avg); WMEAN(cpu_min); WMEAN(cpu_max);
-	MAX(mem_pct); MAX(dirty_bytes); MAX(writeback_bytes);
-	SUM(disk_read_bytes); SUM(disk_write_bytes);
-	WMEAN(disk_util_pct); MAX(fs_used_pct);
-	SUM(net_lo_sent); SUM(net_lo_recv); SUM(net_ext_sent); SUM(net_ext_recv);
-	SUM(ib_xmit_bytes); SUM(ib_rcv_bytes);
-	WMEAN(rapl_watts); WMEAN(gpu_util_pct); MAX(gpu_mem_used_bytes); WMEAN(gpu_power_w);
-#undef WMEAN
-#undef MAX
-#undef SUM
+	for (unsigned src = 0; src < SB_HOST_NSRC; src++) {
+		for (const struct sb_host_col *c = sb_host_cols(src); c->kind != SB_HK_END; c++) {
+			union sb_host_val *x = sb_host_col_at(a, src, c);
+			const union sb_host_val *y = sb_host_col_at(b, src, c);
+			if (c->kind == SB_HK_DBL) {
+				if (c->merge == SB_HM_WMEAN)
+					x->d = w > 0 ? (x->d * wa + y->d * wb) / w : (x->d + y->d) / 2;
+				else if (c->merge == SB_HM_MAX)
+					x->d = x->d > y->d ? x->d : y->d;
+				else
+					x->d += y->d;
+			} else {
+				if (c->merge == SB_HM_MAX)
+					x->u = x->u > y->u ? x->u : y->u;
+				else
+					x->u += y->u;   /* counts add (no mean of counts) */
+			}
+		}
+	}
 	a->t_ms = b->t_ms;
 	a->dur_ms += b->dur_ms;
 }

@@ -272,9 +272,17 @@ const struct sb_host_field *sb_host_fields(enum sb_host_src s);
 const struct sb_host_line *sb_host_lines(enum sb_host_src s);
 
 /* One series sample: the interval that ends at t_ms (ms since start).  When
- * samples are merged, percentages and rates are interval-weighted means,
- * byte counts add, memory and filesystem figures keep the peak.  Fields of absent sources
- * are 0 and are not emitted. */
+ * samples are merged, each column merges as its collector says (struct
+ * sb_host_col): percentages and rates are interval-weighted means, byte
+ * counts add, memory and filesystem figures keep the peak.  Columns of
+ * absent sources are 0 and are not emitted.  The first eight collectors'
+ * columns are named fields; a later collector's columns are its slots
+ * (sb_host_slot0: its first one), so that adding one touches no header. */
+#define SB_HOST_SLOTS 8
+union sb_host_val {
+	double d;
+	uint64_t u;
+};
 struct sb_host_sample {
 	uint64_t t_ms;
 	uint64_t dur_ms;              /* length of the covered interval */
@@ -290,7 +298,34 @@ struct sb_host_sample {
 	double gpu_util_pct;          /* mean over devices */
 	uint64_t gpu_mem_used_bytes;  /* sum over devices */
 	double gpu_power_w;           /* sum over devices */
+	union sb_host_val slot[SB_HOST_SLOTS]; /* later collectors' columns */
 };
+
+/* A series column: its JSON key, its kind (SB_HK_U64 or SB_HK_DBL; a
+ * SB_HK_END row ends the array), how neighbours merge, and where it is:
+ * offsetof in struct sb_host_sample, or (slot) the index among the
+ * collector's own slots. */
+enum sb_host_merge { SB_HM_WMEAN, SB_HM_MAX, SB_HM_SUM };
+struct sb_host_col {
+	const char *key;
+	enum sb_host_kind kind;
+	enum sb_host_merge merge;
+	size_t off;
+	bool slot;
+};
+#define SB_HOST_COL(key, kind, merge) { #key, kind, merge, offsetof(struct sb_host_sample, key), false }
+#define SB_HOST_SLOT_COL(key, kind, merge, k) { key, kind, merge, k, true }
+const struct sb_host_col *sb_host_cols(enum sb_host_src s);
+/* the first slot of source s's columns (slots are given out in table order) */
+unsigned sb_host_slot0(enum sb_host_src s);
+/* a column's value in sample x (of source s) */
+static inline union sb_host_val *sb_host_col_at(const struct sb_host_sample *x, enum sb_host_src s,
+						 const struct sb_host_col *c)
+{
+	if (c->slot)
+		return (union sb_host_val *)&x->slot[sb_host_slot0(s) + c->off];
+	return (union sb_host_val *)((char *)x + c->off);
+}
 
 struct sb_host;
 

@@ -40,6 +40,7 @@ struct sb_host_collector {
 	size_t state_size;         /* h->state[src]; 0: none */
 	const struct sb_host_field *fields;  /* ends with kind SB_HK_END */
 	const struct sb_host_line *lines;    /* ends with a NULL text and list */
+	const struct sb_host_col *cols;      /* series columns, end with SB_HK_END; NULL: none */
 };
 
 /* the collectors, indexed by enum sb_host_src (stats/host.c) */

@@ -228,6 +228,14 @@ static const struct sb_host_line cpu_lines[] = {
 	{ 0 },
 };
 
+/* its series columns */
+static const struct sb_host_col cpu_cols[] = {
+	SB_HOST_COL(cpu_avg, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(cpu_min, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(cpu_max, SB_HK_DBL, SB_HM_WMEAN),
+	{ .kind = SB_HK_END },
+};
+
 const struct sb_host_collector sb_host_cpu_collector = {
 	.name = "cpu",
 	.src = SB_HOST_CPU,
@@ -237,5 +245,6 @@ const struct sb_host_collector sb_host_cpu_collector = {
 	.sum_size = sizeof(struct sb_host_cpu_sum),
 	.fields = cpu_fields,
 	.lines = cpu_lines,
+	.cols = cpu_cols,
 	.close = cpu_close,
 };

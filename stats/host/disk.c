@@ -255,6 +255,15 @@ static const struct sb_host_line disk_lines[] = {
 #undef TOTAL
 #undef FS
 
+/* its series columns */
+static const struct sb_host_col disk_cols[] = {
+	SB_HOST_COL(disk_read_bytes, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(disk_write_bytes, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(disk_util_pct, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(fs_used_pct, SB_HK_DBL, SB_HM_MAX),
+	{ .kind = SB_HK_END },
+};
+
 const struct sb_host_collector sb_host_disk_collector = {
 	.name = "disk",
 	.src = SB_HOST_DISK,
@@ -264,4 +273,5 @@ const struct sb_host_collector sb_host_disk_collector = {
 	.sum_size = sizeof(struct sb_host_disk_sum),
 	.fields = disk_fields,
 	.lines = disk_lines,
+	.cols = disk_cols,
 };

@@ -212,6 +212,14 @@ static const struct sb_host_line gpu_lines[] = {
 	{ 0 },
 };
 
+/* its series columns */
+static const struct sb_host_col gpu_cols[] = {
+	SB_HOST_COL(gpu_util_pct, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(gpu_mem_used_bytes, SB_HK_U64, SB_HM_MAX),
+	SB_HOST_COL(gpu_power_w, SB_HK_DBL, SB_HM_WMEAN),
+	{ .kind = SB_HK_END },
+};
+
 const struct sb_host_collector sb_host_gpu_collector = {
 	.name = "gpu",
 	.src = SB_HOST_GPU,
@@ -221,5 +229,6 @@ const struct sb_host_collector sb_host_gpu_collector = {
 	.sum_size = sizeof(struct sb_host_gpu_sum),
 	.fields = gpu_fields,
 	.lines = gpu_lines,
+	.cols = gpu_cols,
 	.close = gpu_close,
 };

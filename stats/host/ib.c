@@ -166,6 +166,13 @@ static const struct sb_host_line ib_lines[] = {
 	{ 0 },
 };
 
+/* its series columns */
+static const struct sb_host_col ib_cols[] = {
+	SB_HOST_COL(ib_xmit_bytes, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(ib_rcv_bytes, SB_HK_U64, SB_HM_SUM),
+	{ .kind = SB_HK_END },
+};
+
 const struct sb_host_collector sb_host_ib_collector = {
 	.name = "ib",
 	.src = SB_HOST_IB,
@@ -175,4 +182,5 @@ const struct sb_host_collector sb_host_ib_collector = {
 	.sum_size = sizeof(struct sb_host_ib_sum),
 	.fields = ib_fields,
 	.lines = ib_lines,
+	.cols = ib_cols,
 };

@@ -129,6 +129,14 @@ static const struct sb_host_line mem_lines[] = {
 	{ 0 },
 };
 
+/* its series columns */
+static const struct sb_host_col mem_cols[] = {
+	SB_HOST_COL(mem_pct, SB_HK_DBL, SB_HM_MAX),
+	SB_HOST_COL(dirty_bytes, SB_HK_U64, SB_HM_MAX),
+	SB_HOST_COL(writeback_bytes, SB_HK_U64, SB_HM_MAX),
+	{ .kind = SB_HK_END },
+};
+
 const struct sb_host_collector sb_host_mem_collector = {
 	.name = "mem",
 	.src = SB_HOST_MEM,
@@ -138,4 +146,5 @@ const struct sb_host_collector sb_host_mem_collector = {
 	.sum_size = sizeof(struct sb_host_mem_sum),
 	.fields = mem_fields,
 	.lines = mem_lines,
+	.cols = mem_cols,
 };

@@ -134,6 +134,15 @@ static const struct sb_host_line net_lines[] = {
 	{ 0 },
 };
 
+/* its series columns */
+static const struct sb_host_col net_cols[] = {
+	SB_HOST_COL(net_lo_sent, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(net_lo_recv, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(net_ext_sent, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(net_ext_recv, SB_HK_U64, SB_HM_SUM),
+	{ .kind = SB_HK_END },
+};
+
 const struct sb_host_collector sb_host_net_collector = {
 	.name = "net",
 	.src = SB_HOST_NET,
@@ -143,4 +152,5 @@ const struct sb_host_collector sb_host_net_collector = {
 	.sum_size = sizeof(struct sb_host_net_sum),
 	.fields = net_fields,
 	.lines = net_lines,
+	.cols = net_cols,
 };

@@ -180,6 +180,12 @@ static const struct sb_host_line rapl_lines[] = {
 	{ 0 },
 };
 
+/* its series columns */
+static const struct sb_host_col rapl_cols[] = {
+	SB_HOST_COL(rapl_watts, SB_HK_DBL, SB_HM_WMEAN),
+	{ .kind = SB_HK_END },
+};
+
 const struct sb_host_collector sb_host_rapl_collector = {
 	.name = "rapl",
 	.src = SB_HOST_RAPL,
@@ -189,4 +195,5 @@ const struct sb_host_collector sb_host_rapl_collector = {
 	.sum_size = sizeof(struct sb_host_rapl_sum),
 	.fields = rapl_fields,
 	.lines = rapl_lines,
+	.cols = rapl_cols,
 };

@@ -120,12 +120,17 @@ static void check_both(const struct sb_host *h, const char *json_name, const cha
 	free(txt);
 }
 
-static void golden(unsigned which, pid_t tid, const char *json_name, const char *txt_name)
+static void golden_cap(unsigned cap, unsigned which, pid_t tid, const char *json_name, const char *txt_name)
 {
-	struct sb_host *h = sb_test_host_fixture_run_which(0, which, tid);
+	struct sb_host *h = sb_test_host_fixture_run_which(cap, which, tid);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	check_both(h, json_name, txt_name);
 	sb_host_close(h);
+}
+
+static void golden(unsigned which, pid_t tid, const char *json_name, const char *txt_name)
+{
+	golden_cap(0, which, tid, json_name, txt_name);
 }
 
 static void test_golden_fixture(void)
@@ -139,6 +144,12 @@ static void test_golden_perf(void)
 	golden(SB_HOST_ALL, (pid_t)gettid(), "perf.json", "perf.txt");
 }
 
+/* series cap 2: the three samples merged pairwise (two intervals per sample) */
+static void test_golden_cap(void)
+{
+	golden_cap(2, SB_HOST_ALL & ~(1u << SB_HOST_PERF), 0, "cap2.json", "cap2.txt");
+}
+
 /* nothing requested, and cpu alone */
 static void test_golden_few(void)
 {
@@ -146,11 +157,79 @@ static void test_golden_few(void)
 	golden(1u << SB_HOST_CPU, 0, "cpu.json", "cpu.txt");
 }
 
+/* whether {key} names a field of fields (or is {#} / {reason}) */
+static int key_ok(const char *key, size_t len, const struct sb_host_field *fields, int element)
+{
+	if (len == 1 && *key == '#')
+		return element;
+	if (len == 6 && !strncmp(key, "reason", 6))
+		return element;
+	for (const struct sb_host_field *f = fields; f->kind != SB_HK_END; f++)
+		if (strlen(f->key) == len && !strncmp(f->key, key, len))
+			return 1;
+	return 0;
+}
+
+static void check_template(const char *t, const struct sb_host_field *fields, int element, const char *src)
+{
+	for (const char *o = t ? strchr(t, '{') : NULL; o; o = strchr(o + 1, '{')) {
+		const char *c = strchr(o, '}');
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		size_t len = strcspn(o + 1, ":}");
+		int ok = key_ok(o + 1, len, fields, element);
+		if (!ok)
+			fprintf(stderr, "\n%s: template key {%.*s} names no field\n", src, (int)len, o + 1);
+		CU_ASSERT_TRUE(ok);
+	}
+}
+
+/* Every collector's descriptors hold together: templates name their
+ * fields, lists are LIST fields, column kinds merge sensibly, the slots
+ * fit, and no series key is used twice. */
+static void test_descriptors(void)
+{
+	unsigned slots = 0;
+	const char *keys[256];
+	unsigned nkeys = 0;
+	for (unsigned src = 0; src < SB_HOST_NSRC; src++) {
+		const char *name = sb_host_src_name(src);
+		const struct sb_host_field *fields = sb_host_fields(src);
+		for (const struct sb_host_field *f = fields; f->kind != SB_HK_END; f++) {
+			CU_ASSERT_PTR_NOT_NULL(f->key);
+			CU_ASSERT_TRUE(f->kind != SB_HK_LIST || (f->list && f->list->fields &&
+				       f->list->fields[0].kind == SB_HK_STR));
+		}
+		for (const struct sb_host_line *l = sb_host_lines(src); l->text || l->list; l++) {
+			check_template(l->text, fields, 0, name);
+			if (!l->list)
+				continue;
+			const struct sb_host_field *lf = NULL;
+			for (const struct sb_host_field *f = fields; f->kind != SB_HK_END; f++)
+				if (!strcmp(f->key, l->list))
+					lf = f;
+			CU_ASSERT_FATAL(lf && lf->kind == SB_HK_LIST);
+			check_template(l->each, lf->list->fields, 1, name);
+			check_template(l->absent, lf->list->fields, 1, name);
+		}
+		for (const struct sb_host_col *c = sb_host_cols(src); c->kind != SB_HK_END; c++) {
+			CU_ASSERT_TRUE(c->kind == SB_HK_DBL || (c->kind == SB_HK_U64 && c->merge != SB_HM_WMEAN));
+			slots += c->slot;
+			for (unsigned k = 0; k < nkeys; k++)
+				CU_ASSERT_STRING_NOT_EQUAL(keys[k], c->key);
+			if (nkeys < 256)
+				keys[nkeys++] = c->key;
+		}
+	}
+	CU_ASSERT_TRUE(slots <= SB_HOST_SLOTS);
+}
+
 static CU_TestInfo tests[] = {
+	{ "descriptors", test_descriptors },
 	{ "fixture run", test_golden_fixture },
 	{ "fixture run with perf", test_golden_perf },
 	{ "fixture run, few sources", test_golden_few },
 	{ "empty root", test_golden_empty },
+	{ "series merged past the cap", test_golden_cap },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(host_golden, tests)
