@@ -492,7 +492,12 @@ static void test_collector_table(void)
 	sb_log_capture(log, sizeof(log));
 	CU_ASSERT_EQUAL(sb_host_parse_mask("nosuch", &m), -EINVAL);
 	sb_log_capture(NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(log, "(use cpu, mem, disk, net, ib, rapl, perf, gpu, all or none)"));
+	char want[256] = "(use ";
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s, ", sb_host_collectors[i]->name);
+	strcat(want, "all or none)");
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "(use cpu, mem, disk, net, ib, rapl, perf, gpu, "));
 
 	struct sb_host_config cfg = {
 		.root = sb_test_fixture("empty"), .which = SB_HOST_ALL,
