@@ -32,8 +32,15 @@
  * table sb_host_collectors (stats/host.c) and the collectors' declarations
  * (stats/host/collector.h): adding a collector is its file and its row. */
 #define SB_HOST_COLLECTORS(X) \
-	X(CPU, cpu) X(MEM, mem) X(DISK, disk) X(NET, net) \
-	X(IB, ib) X(RAPL, rapl) X(PERF, perf) X(GPU, gpu)
+	X(CPU, cpu) \
+	X(MEM, mem) \
+	X(DISK, disk) \
+	X(NET, net) \
+	X(IB, ib) \
+	X(RAPL, rapl) \
+	X(PERF, perf) \
+	X(GPU, gpu) \
+	/* one row per collector, each ending in a backslash, above this line */
 
 enum sb_host_src {
 #define SB_HOST_ENUM_(u, l) SB_HOST_##u,
