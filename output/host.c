@@ -23,169 +23,116 @@ static void absent(struct sb_jw *w, const struct sb_host_status *st)
 	sb_jw_str(w, "reason", st->reason);
 }
 
-static void emit_cpu(struct sb_jw *w, const struct sb_host_cpu_sum *c)
+/* ---- one generic writer for every collector's figures (stats/host.h) ---- */
+
+static const void *at(const void *base, size_t off)
 {
-	sb_jw_u64(w, "ncpus", c->ncpus);
-	num(w, "cpu_avg_utilization_pct", c->cpu_avg_utilization_pct);
-	num(w, "cpu_avg_utilization_over20_pct", c->cpu_avg_utilization_over20_pct);
-	num(w, "cpu_avg_utilization_over40_pct", c->cpu_avg_utilization_over40_pct);
-	num(w, "cpu_avg_utilization_over80_pct", c->cpu_avg_utilization_over80_pct);
-	num(w, "cpu_avg_utilization_at100_pct", c->cpu_avg_utilization_at100_pct);
-	num(w, "max_t_cpu_pct_per_cpu_avg", c->max_t_cpu_pct_per_cpu_avg);
-	num(w, "max_t_cpu_pct_per_cpu_min", c->max_t_cpu_pct_per_cpu_min);
-	num(w, "max_t_cpu_pct_per_cpu_max", c->max_t_cpu_pct_per_cpu_max);
-	num(w, "node_cpu_hours", c->node_cpu_hours);
-	num(w, "node_unused_cpu_hours", c->node_unused_cpu_hours);
+	return (const char *)base + off;
 }
 
-static void emit_disk(struct sb_jw *w, const struct sb_host_disk_sum *d)
+/* the status SB_HOST_AT(...) names, i elements of stride further; NULL: none */
+static const struct sb_host_status *status_at(const void *base, size_t where, unsigned i, size_t stride)
 {
-	sb_jw_arr_begin(w, "devices");
-	for (unsigned i = 0; i < d->ndisks; i++) {
-		const struct sb_disk_util *u = &d->disk[i];
+	return where ? at(base, where - 1 + i * stride) : NULL;
+}
+
+static unsigned list_count(const struct sb_host_list *l, const void *base)
+{
+	return *(const unsigned *)at(base, l->count_off);
+}
+
+static void json_field(struct sb_jw *w, const struct sb_host_field *f, const void *base);
+
+static void json_list(struct sb_jw *w, const struct sb_host_field *f, const void *base)
+{
+	const struct sb_host_list *l = f->list;
+	unsigned n = list_count(l, base);
+	sb_jw_arr_begin(w, f->key);
+	for (unsigned i = 0; i < n; i++) {
+		const void *el = at(base, l->elem_off + i * l->elem_size);
+		const struct sb_host_status *st = status_at(base, l->st_at, i, l->st_size);
 		sb_jw_obj_begin(w, NULL);
-		sb_jw_str(w, "name", u->name);
-		if (!d->disk_st[i].present) {
-			absent(w, &d->disk_st[i]);
-		} else {
-			sb_jw_u64(w, "read_ios", u->read_ios);
-			sb_jw_u64(w, "write_ios", u->write_ios);
-			sb_jw_u64(w, "read_merges", u->read_merges);
-			sb_jw_u64(w, "write_merges", u->write_merges);
-			sb_jw_u64(w, "read_ticks", u->read_ticks);
-			sb_jw_u64(w, "write_ticks", u->write_ticks);
-			sb_jw_u64(w, "in_queue", u->in_queue);
-			num(w, "util", u->util);
-		}
-		sb_jw_obj_end(w);
-	}
-	sb_jw_arr_end(w);
-	bool any = false;
-	for (unsigned i = 0; i < d->ndisks; i++)
-		any |= d->disk_st[i].present;
-	if (any) {   /* no device measured: no totals rather than zeros */
-		num(w, "total_disk_io_read_mb", d->total_disk_io_read_mb);
-		num(w, "total_disk_io_write_mb", d->total_disk_io_write_mb);
-	}
-	if (d->fs_st.present)
-		num(w, "max_t_disk_usage_percent", d->max_t_disk_usage_percent);
-	else
-		sb_jw_str(w, "max_t_disk_usage_percent_absent", d->fs_st.reason);
-}
-
-static void emit_small(struct sb_jw *w, const struct sb_host_summary *s, unsigned src)
-{
-	if (src == SB_HOST_MEM) {
-		sb_jw_u64(w, "mem_total_bytes", s->mem.mem_total_bytes);
-		num(w, "max_t_mem_percent", s->mem.max_t_mem_percent);
-		sb_jw_u64(w, "peak_dirty_bytes", s->mem.peak_dirty_bytes);
-		sb_jw_u64(w, "peak_writeback_bytes", s->mem.peak_writeback_bytes);
-	} else if (src == SB_HOST_NET) {
-		num(w, "total_net_io_lo_sent_mb", s->net.total_net_io_lo_sent_mb);
-		num(w, "total_net_io_lo_recv_mb", s->net.total_net_io_lo_recv_mb);
-		num(w, "total_net_io_ext_sent_mb", s->net.total_net_io_ext_sent_mb);
-		num(w, "total_net_io_ext_recv_mb", s->net.total_net_io_ext_recv_mb);
-	} else if (src == SB_HOST_IB) {
-		sb_jw_arr_begin(w, "ports");
-		for (unsigned i = 0; i < s->ib.nports; i++) {
-			const struct sb_host_ib_port *p = &s->ib.port[i];
-			sb_jw_obj_begin(w, NULL);
-			sb_jw_str(w, "name", p->name);
-			sb_jw_u64(w, "xmit_bytes", p->xmit_bytes);
-			sb_jw_u64(w, "rcv_bytes", p->rcv_bytes);
-			sb_jw_u64(w, "xmit_packets", p->xmit_packets);
-			sb_jw_u64(w, "rcv_packets", p->rcv_packets);
-			sb_jw_obj_end(w);
-		}
-		sb_jw_arr_end(w);
-		num(w, "total_ib_xmit_mb", s->ib.total_ib_xmit_mb);
-		num(w, "total_ib_rcv_mb", s->ib.total_ib_rcv_mb);
-	} else if (src == SB_HOST_RAPL) {
-		sb_jw_arr_begin(w, "domains");
-		for (unsigned i = 0; i < s->rapl.ndomains; i++) {
-			sb_jw_obj_begin(w, NULL);
-			sb_jw_str(w, "name", s->rapl.dom[i].name);
-			num(w, "joules", s->rapl.dom[i].joules);
-			num(w, "mean_watts", s->rapl.dom[i].mean_watts);
-			sb_jw_obj_end(w);
-		}
-		sb_jw_arr_end(w);
-	}
-}
-
-static void emit_perf(struct sb_jw *w, const struct sb_host_perf_sum *p)
-{
-	sb_jw_u64(w, "threads", p->nthreads);
-	sb_jw_arr_begin(w, "events");
-	for (unsigned i = 0; i < p->nevents; i++) {
-		sb_jw_obj_begin(w, NULL);
-		sb_jw_str(w, "name", p->ev[i].name);
-		if (p->ev[i].st.present) {
-			sb_jw_u64(w, "count", p->ev[i].count);
-			if (p->ev[i].user_only)
-				sb_jw_bool(w, "user_only", true);
-		} else
-			absent(w, &p->ev[i].st);
+		json_field(w, &l->fields[0], el);   /* the name, always */
+		if (st && !st->present)
+			absent(w, st);
+		else
+			for (const struct sb_host_field *g = l->fields + 1; g->kind != SB_HK_END; g++)
+				json_field(w, g, el);
 		sb_jw_obj_end(w);
 	}
 	sb_jw_arr_end(w);
 }
 
-static void emit_gpu(struct sb_jw *w, const struct sb_host_gpu_sum *g)
+static void json_field(struct sb_jw *w, const struct sb_host_field *f, const void *base)
 {
-	sb_jw_arr_begin(w, "devices");
-	for (unsigned i = 0; i < g->ngpus; i++) {
-		const struct sb_host_gpu_dev *d = &g->gpu[i];
-		sb_jw_obj_begin(w, NULL);
-		sb_jw_str(w, "name", d->name);
-		num(w, "mean_util_pct", d->mean_util_pct);
-		num(w, "max_util_pct", d->max_util_pct);
-		sb_jw_u64(w, "peak_mem_used_bytes", d->peak_mem_used_bytes);
-		num(w, "mean_pcie_tx_mbps", d->mean_pcie_tx_mbps);
-		num(w, "mean_pcie_rx_mbps", d->mean_pcie_rx_mbps);
-		num(w, "mean_power_w", d->mean_power_w);
-		sb_jw_obj_end(w);
+	const struct sb_host_status *gate = status_at(base, f->gate, 0, 0);
+	if (gate && !gate->present) {
+		if (f->absent_key) {
+			char key[128];
+			snprintf(key, sizeof(key), "%s_absent", f->key);
+			sb_jw_str(w, key, gate->reason);
+		}
+		return;
 	}
-	sb_jw_arr_end(w);
+	const void *p = at(base, f->off);
+	switch (f->kind) {
+	case SB_HK_U64:
+		sb_jw_u64(w, f->key, *(const uint64_t *)p);
+		break;
+	case SB_HK_UINT:
+		sb_jw_u64(w, f->key, *(const unsigned *)p);
+		break;
+	case SB_HK_DBL:
+		num(w, f->key, *(const double *)p);
+		break;
+	case SB_HK_STR:
+		sb_jw_str(w, f->key, (const char *)p);
+		break;
+	case SB_HK_FLAG:
+		if (*(const bool *)p)
+			sb_jw_bool(w, f->key, true);
+		break;
+	case SB_HK_LIST:
+		json_list(w, f, base);
+		break;
+	case SB_HK_END:
+		break;
+	}
 }
 
+/* One source: "absent" and "reason" when absent; its figures when present,
+ * or when absent but one of its lists says to write it anyway (the disks
+ * and perf events, each with its own status). */
+static void json_source(struct sb_jw *w, const struct sb_host_status *st,
+			const struct sb_host_field *fields, const void *part)
+{
+	bool body = st->present;
+	for (const struct sb_host_field *f = fields; f->kind != SB_HK_END; f++)
+		if (f->kind == SB_HK_LIST && f->list->when_absent && list_count(f->list, part))
+			body = true;
+	if (!st->present)
+		absent(w, st);
+	if (body)
+		for (const struct sb_host_field *f = fields; f->kind != SB_HK_END; f++)
+			json_field(w, f, part);
+}
+
+/* one series sample: the columns of the present sources */
 static void emit_one(struct sb_jw *w, const struct sb_host_sample *x, const bool *on)
 {
 	sb_jw_obj_begin(w, NULL);
 	sb_jw_u64(w, "t_ms", x->t_ms);
 	sb_jw_u64(w, "dur_ms", x->dur_ms);
-	if (on[SB_HOST_CPU]) {
-		num(w, "cpu_avg", x->cpu_avg);
-		num(w, "cpu_min", x->cpu_min);
-		num(w, "cpu_max", x->cpu_max);
-	}
-	if (on[SB_HOST_MEM]) {
-		num(w, "mem_pct", x->mem_pct);
-		sb_jw_u64(w, "dirty_bytes", x->dirty_bytes);
-		sb_jw_u64(w, "writeback_bytes", x->writeback_bytes);
-	}
-	if (on[SB_HOST_DISK]) {
-		sb_jw_u64(w, "disk_read_bytes", x->disk_read_bytes);
-		sb_jw_u64(w, "disk_write_bytes", x->disk_write_bytes);
-		num(w, "disk_util_pct", x->disk_util_pct);
-		num(w, "fs_used_pct", x->fs_used_pct);
-	}
-	if (on[SB_HOST_NET]) {
-		sb_jw_u64(w, "net_lo_sent", x->net_lo_sent);
-		sb_jw_u64(w, "net_lo_recv", x->net_lo_recv);
-		sb_jw_u64(w, "net_ext_sent", x->net_ext_sent);
-		sb_jw_u64(w, "net_ext_recv", x->net_ext_recv);
-	}
-	if (on[SB_HOST_IB]) {
-		sb_jw_u64(w, "ib_xmit_bytes", x->ib_xmit_bytes);
-		sb_jw_u64(w, "ib_rcv_bytes", x->ib_rcv_bytes);
-	}
-	if (on[SB_HOST_RAPL])
-		num(w, "rapl_watts", x->rapl_watts);
-	if (on[SB_HOST_GPU]) {
-		num(w, "gpu_util_pct", x->gpu_util_pct);
-		sb_jw_u64(w, "gpu_mem_used_bytes", x->gpu_mem_used_bytes);
-		num(w, "gpu_power_w", x->gpu_power_w);
+	for (unsigned src = 0; src < SB_HOST_NSRC; src++) {
+		if (!on[src])
+			continue;
+		for (const struct sb_host_col *c = sb_host_cols(src); c->kind != SB_HK_END; c++) {
+			const union sb_host_val *v = sb_host_col_at(x, src, c);
+			if (c->kind == SB_HK_DBL)
+				num(w, c->key, v->d);
+			else
+				sb_jw_u64(w, c->key, v->u);
+		}
 	}
 	sb_jw_obj_end(w);
 }
@@ -214,28 +161,8 @@ void sb_out_host_json(struct sb_jw *w, const struct sb_host *h)
 	num(w, "run_s", s->run_s);
 	sb_jw_u64(w, "samples", s->nsamples);
 	for (unsigned src = 0; src < SB_HOST_NSRC; src++) {
-		const struct sb_host_status *st = sb_host_status(h, src);
 		sb_jw_obj_begin(w, sb_host_src_name(src));
-		if (src == SB_HOST_DISK && s->disk.ndisks) {
-			/* per-device status even when none was found */
-			if (!st->present)
-				absent(w, st);
-			emit_disk(w, &s->disk);
-		} else if (src == SB_HOST_PERF && s->perf.nevents) {
-			if (!st->present)
-				absent(w, st);
-			emit_perf(w, &s->perf);
-		} else if (!st->present) {
-			absent(w, st);
-		} else if (src == SB_HOST_CPU) {
-			emit_cpu(w, &s->cpu);
-		} else if (src == SB_HOST_DISK) {
-			emit_disk(w, &s->disk);
-		} else if (src == SB_HOST_GPU) {
-			emit_gpu(w, &s->gpu);
-		} else {
-			emit_small(w, s, src);
-		}
+		json_source(w, sb_host_status(h, src), sb_host_fields(src), s->part[src]);
 		sb_jw_obj_end(w);
 	}
 	emit_series(w, h, s);
@@ -256,92 +183,110 @@ static void bytes(char *buf, size_t len, uint64_t b)
 	snprintf(buf, len, u ? "%.1f%s" : "%.0f%s", v, unit[u]);
 }
 
-static void print_disk(FILE *f, const struct sb_host_disk_sum *d)
+static const struct sb_host_field *field_named(const struct sb_host_field *fields,
+					       const char *key, size_t len)
 {
-	for (unsigned i = 0; i < d->ndisks; i++) {
-		const struct sb_disk_util *u = &d->disk[i];
-		if (!d->disk_st[i].present) {
-			fprintf(f, "    disk %s: absent (%s)\n", u->name, d->disk_st[i].reason);
+	for (const struct sb_host_field *f = fields; f && f->kind != SB_HK_END; f++)
+		if (strlen(f->key) == len && !strncmp(f->key, key, len))
+			return f;
+	return NULL;
+}
+
+/* One template (stats/host.h, struct sb_host_line) with the figures at base;
+ * idx and st: the element's index and status in a list. */
+static void render(FILE *f, const char *t, const struct sb_host_field *fields, const void *base,
+		   unsigned idx, const struct sb_host_status *st)
+{
+	while (*t) {
+		const char *open = strchr(t, '{'), *close = open ? strchr(open, '}') : NULL;
+		if (!close) {
+			fputs(t, f);
+			return;
+		}
+		fwrite(t, 1, (size_t)(open - t), f);
+		t = close + 1;
+		const char *name = open + 1, *colon = memchr(name, ':', (size_t)(close - name));
+		size_t len = (size_t)((colon ? colon : close) - name);
+		const char *spec = colon ? colon + 1 : "";
+		if (len == 1 && *name == '#') {
+			fprintf(f, "%u", idx);
 			continue;
 		}
-		fprintf(f, "    disk %s: ios=%llu/%llu, merge=%llu/%llu, ticks=%llu/%llu, in_queue=%llu, util=%.2f%%\n",
-			u->name, (unsigned long long)u->read_ios, (unsigned long long)u->write_ios,
-			(unsigned long long)u->read_merges, (unsigned long long)u->write_merges,
-			(unsigned long long)u->read_ticks, (unsigned long long)u->write_ticks,
-			(unsigned long long)u->in_queue, u->util);
-	}
-	bool any = false;
-	for (unsigned i = 0; i < d->ndisks; i++)
-		any |= d->disk_st[i].present;
-	if (any)
-		fprintf(f, "    disk total: read=%.2fMB, write=%.2fMB\n",
-			d->total_disk_io_read_mb, d->total_disk_io_write_mb);
-	if (d->fs_st.present)
-		fprintf(f, "    filesystem: max used=%.1f%%\n", d->max_t_disk_usage_percent);
-}
-
-static void print_perf(FILE *f, const struct sb_host_perf_sum *p)
-{
-	fprintf(f, "    perf (%u threads):", p->nthreads);
-	for (unsigned i = 0; i < p->nevents; i++) {
-		if (p->ev[i].st.present)
-			fprintf(f, " %s=%llu%s", p->ev[i].name, (unsigned long long)p->ev[i].count,
-				p->ev[i].user_only ? "(user)" : "");
-		else
-			fprintf(f, " %s=absent", p->ev[i].name);
-	}
-	fputc('\n', f);
-}
-
-static void print_present(FILE *f, const struct sb_host_summary *s, unsigned src)
-{
-	char a[32], b[32];
-	const struct sb_host_cpu_sum *c = &s->cpu;
-	switch (src) {
-	case SB_HOST_CPU:
-		fprintf(f, "    cpu (%u): avg=%.1f%%, max avg=%.1f%%, max min=%.1f%%, max max=%.1f%%, "
-			"samples avg>80%%=%.1f%%, used=%.4f cpu-h, unused=%.4f cpu-h\n",
-			c->ncpus, c->cpu_avg_utilization_pct, c->max_t_cpu_pct_per_cpu_avg,
-			c->max_t_cpu_pct_per_cpu_min, c->max_t_cpu_pct_per_cpu_max,
-			c->cpu_avg_utilization_over80_pct, c->node_cpu_hours, c->node_unused_cpu_hours);
-		break;
-	case SB_HOST_MEM:
-		bytes(a, sizeof(a), s->mem.peak_dirty_bytes);
-		bytes(b, sizeof(b), s->mem.peak_writeback_bytes);
-		fprintf(f, "    mem: max used=%.1f%%, peak dirty=%s, peak writeback=%s\n",
-			s->mem.max_t_mem_percent, a, b);
-		break;
-	case SB_HOST_DISK:
-		print_disk(f, &s->disk);
-		break;
-	case SB_HOST_NET:
-		fprintf(f, "    net: lo sent/recv=%.2f/%.2fMB, ext sent/recv=%.2f/%.2fMB\n",
-			s->net.total_net_io_lo_sent_mb, s->net.total_net_io_lo_recv_mb,
-			s->net.total_net_io_ext_sent_mb, s->net.total_net_io_ext_recv_mb);
-		break;
-	case SB_HOST_IB:
-		fprintf(f, "    ib (%u ports): xmit=%.2fMB, rcv=%.2fMB\n", s->ib.nports,
-			s->ib.total_ib_xmit_mb, s->ib.total_ib_rcv_mb);
-		break;
-	case SB_HOST_RAPL:
-		fprintf(f, "    rapl:");
-		for (unsigned i = 0; i < s->rapl.ndomains; i++)
-			fprintf(f, " %s=%.1fJ (%.1fW)", s->rapl.dom[i].name,
-				s->rapl.dom[i].joules, s->rapl.dom[i].mean_watts);
-		fputc('\n', f);
-		break;
-	case SB_HOST_PERF:
-		print_perf(f, &s->perf);
-		break;
-	case SB_HOST_GPU:
-		for (unsigned i = 0; i < s->gpu.ngpus; i++) {
-			const struct sb_host_gpu_dev *g = &s->gpu.gpu[i];
-			bytes(a, sizeof(a), g->peak_mem_used_bytes);
-			fprintf(f, "    gpu%u %s: util avg/max=%.1f/%.1f%%, peak mem=%s, pcie tx/rx=%.1f/%.1fMB/s, power=%.1fW\n",
-				i, g->name, g->mean_util_pct, g->max_util_pct, a,
-				g->mean_pcie_tx_mbps, g->mean_pcie_rx_mbps, g->mean_power_w);
+		if (len == 6 && !strncmp(name, "reason", 6)) {
+			fputs(st ? st->reason : "", f);
+			continue;
 		}
-		break;
+		const struct sb_host_field *fd = field_named(fields, name, len);
+		if (!fd) {
+			fprintf(f, "{?%.*s}", (int)len, name);   /* a test catches these */
+			continue;
+		}
+		const void *p = at(base, fd->off);
+		char buf[32];
+		switch (fd->kind) {
+		case SB_HK_U64:
+			if (*spec == 'B') {
+				bytes(buf, sizeof(buf), *(const uint64_t *)p);
+				fputs(buf, f);
+			} else {
+				fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p);
+			}
+			break;
+		case SB_HK_UINT:
+			fprintf(f, "%u", *(const unsigned *)p);
+			break;
+		case SB_HK_DBL:
+			fprintf(f, "%.*f", *spec == '.' ? atoi(spec + 1) : 6, *(const double *)p);
+			break;
+		case SB_HK_STR:
+			fputs((const char *)p, f);
+			break;
+		case SB_HK_FLAG:
+			if (*(const bool *)p && fd->text)
+				fputs(fd->text, f);
+			break;
+		case SB_HK_LIST:
+			fprintf(f, "%u", list_count(fd->list, base));
+			break;
+		case SB_HK_END:
+			break;
+		}
+	}
+}
+
+/* a present source's lines of normal output */
+static void print_source(FILE *f, const struct sb_host_line *lines,
+			 const struct sb_host_field *fields, const void *part)
+{
+	for (const struct sb_host_line *ln = lines; ln->text || ln->list; ln++) {
+		const struct sb_host_status *gate = status_at(part, ln->gate, 0, 0);
+		if (gate && !gate->present)
+			continue;
+		const struct sb_host_field *lf = ln->list ? field_named(fields, ln->list, strlen(ln->list)) : NULL;
+		if (!lf || lf->kind != SB_HK_LIST) {
+			fputs("    ", f);
+			render(f, ln->text ? ln->text : "", fields, part, 0, NULL);
+			fputc('\n', f);
+			continue;
+		}
+		const struct sb_host_list *l = lf->list;
+		unsigned n = list_count(l, part);
+		if (ln->inline_) {
+			fputs("    ", f);
+			render(f, ln->text ? ln->text : "", fields, part, 0, NULL);
+		}
+		for (unsigned i = 0; i < n; i++) {
+			const void *el = at(part, l->elem_off + i * l->elem_size);
+			const struct sb_host_status *st = status_at(part, l->st_at, i, l->st_size);
+			const char *t = st && !st->present && ln->absent ? ln->absent : ln->each;
+			if (!ln->inline_)
+				fputs("    ", f);
+			render(f, t ? t : "", l->fields, el, i, st);
+			if (!ln->inline_)
+				fputc('\n', f);
+		}
+		if (ln->inline_)
+			fputc('\n', f);
 	}
 }
 
@@ -357,7 +302,7 @@ void sb_out_host_normal(FILE *f, const struct sb_host *h)
 		if (!(s->which & (1u << src)))
 			continue;   /* not requested: nothing to say */
 		if (st->present)
-			print_present(f, s, src);
+			print_source(f, sb_host_lines(src), sb_host_fields(src), s->part[src]);
 		else
 			fprintf(f, "    %s: absent (%s)\n", sb_host_src_name(src), st->reason);
 	}

@@ -12,18 +12,43 @@
 #include "lib/timeutil.h"
 #include "stats/host/priv.h"
 
-/* The collectors, one row each (stats/host/collector.h): adding one is its
- * file stats/host/<name>.c, its enum sb_host_src value and this row. */
+/* The collectors, one row each of SB_HOST_COLLECTORS (stats/host.h): adding
+ * one is its file stats/host/<name>.c and its row there. */
 const struct sb_host_collector *const sb_host_collectors[SB_HOST_NSRC] = {
-	[SB_HOST_CPU] = &sb_host_cpu_collector,
-	[SB_HOST_MEM] = &sb_host_mem_collector,
-	[SB_HOST_DISK] = &sb_host_disk_collector,
-	[SB_HOST_NET] = &sb_host_net_collector,
-	[SB_HOST_IB] = &sb_host_ib_collector,
-	[SB_HOST_RAPL] = &sb_host_rapl_collector,
-	[SB_HOST_PERF] = &sb_host_perf_collector,
-	[SB_HOST_GPU] = &sb_host_gpu_collector,
+#define SB_HOST_ROW_(u, l) [SB_HOST_##u] = &sb_host_##l##_collector,
+	SB_HOST_COLLECTORS(SB_HOST_ROW_)
+#undef SB_HOST_ROW_
 };
+
+const struct sb_host_field *sb_host_fields(enum sb_host_src s)
+{
+	static const struct sb_host_field none[] = { { .kind = SB_HK_END } };
+	return (unsigned)s < SB_HOST_NSRC && sb_host_collectors[s]->fields ?
+		sb_host_collectors[s]->fields : none;
+}
+
+const struct sb_host_col *sb_host_cols(enum sb_host_src s)
+{
+	static const struct sb_host_col none[] = { { .kind = SB_HK_END } };
+	return (unsigned)s < SB_HOST_NSRC && sb_host_collectors[s]->cols ?
+		sb_host_collectors[s]->cols : none;
+}
+
+unsigned sb_host_slot0(enum sb_host_src s)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < (unsigned)s && i < SB_HOST_NSRC; i++)
+		for (const struct sb_host_col *c = sb_host_cols(i); c->kind != SB_HK_END; c++)
+			n += c->slot;
+	return n;
+}
+
+const struct sb_host_line *sb_host_lines(enum sb_host_src s)
+{
+	static const struct sb_host_line none[] = { { 0 } };
+	return (unsigned)s < SB_HOST_NSRC && sb_host_collectors[s]->lines ?
+		sb_host_collectors[s]->lines : none;
+}
 
 const char *sb_host_src_name(enum sb_host_src s)
 {
@@ -142,8 +167,16 @@ struct sb_host *sb_host_open(const struct sb_host_config *cfg)
 		free(h);
 		return NULL;
 	}
-	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
+		const struct sb_host_collector *c = sb_host_collectors[i];
 		sb_host_set_absent(&h->st[i], "not requested (host_counters)");
+		h->sum[i] = calloc(1, c->sum_size ? c->sum_size : 1);
+		h->state[i] = c->state_size ? calloc(1, c->state_size) : NULL;
+		if (!h->sum[i] || (c->state_size && !h->state[i])) {
+			sb_host_close(h);
+			return NULL;
+		}
+	}
 	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
 		if (!(h->which & (1u << i)))
 			continue;
@@ -166,23 +199,30 @@ const struct sb_host_status *sb_host_status(const struct sb_host *h, enum sb_hos
 	return (unsigned)s < SB_HOST_NSRC ? &h->st[s] : &unknown;
 }
 
-/* a += b, b covering the interval right after a */
+/* a += b, b covering the interval right after a: every column as its
+ * collector says */
 static void merge_sample(struct sb_host_sample *a, const struct sb_host_sample *b)
 {
 	double wa = (double)a->dur_ms, wb = (double)b->dur_ms, w = wa + wb;
-#define WMEAN(f) a->f = w > 0 ? (a->f * wa + b->f * wb) / w : (a->f + b->f) / 2
-#define MAX(f) a->f = a->f > b->f ? a->f : b->f
-#define SUM(f) a->f += b->f
-	WMEAN(cpu_avg); WMEAN(cpu_min); WMEAN(cpu_max);
-	MAX(mem_pct); MAX(dirty_bytes); MAX(writeback_bytes);
-	SUM(disk_read_bytes); SUM(disk_write_bytes);
-	WMEAN(disk_util_pct); MAX(fs_used_pct);
-	SUM(net_lo_sent); SUM(net_lo_recv); SUM(net_ext_sent); SUM(net_ext_recv);
-	SUM(ib_xmit_bytes); SUM(ib_rcv_bytes);
-	WMEAN(rapl_watts); WMEAN(gpu_util_pct); MAX(gpu_mem_used_bytes); WMEAN(gpu_power_w);
-#undef WMEAN
-#undef MAX
-#undef SUM
+	for (unsigned src = 0; src < SB_HOST_NSRC; src++) {
+		for (const struct sb_host_col *c = sb_host_cols(src); c->kind != SB_HK_END; c++) {
+			union sb_host_val *x = sb_host_col_at(a, src, c);
+			const union sb_host_val *y = sb_host_col_at(b, src, c);
+			if (c->kind == SB_HK_DBL) {
+				if (c->merge == SB_HM_WMEAN)
+					x->d = w > 0 ? (x->d * wa + y->d * wb) / w : (x->d + y->d) / 2;
+				else if (c->merge == SB_HM_MAX)
+					x->d = x->d > y->d ? x->d : y->d;
+				else
+					x->d += y->d;
+			} else {
+				if (c->merge == SB_HM_MAX)
+					x->u = x->u > y->u ? x->u : y->u;
+				else
+					x->u += y->u;   /* counts add (no mean of counts) */
+			}
+		}
+	}
 	a->t_ms = b->t_ms;
 	a->dur_ms += b->dur_ms;
 }
@@ -248,8 +288,11 @@ void sb_host_summary(const struct sb_host *h, struct sb_host_summary *o)
 	o->which = h->which;
 	o->series_intervals_per_sample = h->stride;
 	o->nseries = h->nser + (h->npend ? 1 : 0);
-	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
-		sb_host_collectors[i]->summary(h, run_s, o);
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
+		memset(h->sum[i], 0, sb_host_collectors[i]->sum_size);
+		sb_host_collectors[i]->summary(h, run_s, h->sum[i]);
+		o->part[i] = h->sum[i];
+	}
 }
 
 void sb_host_close(struct sb_host *h)
@@ -257,8 +300,13 @@ void sb_host_close(struct sb_host *h)
 	if (!h)
 		return;
 	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
-		if (sb_host_collectors[i]->close)
-			sb_host_collectors[i]->close(h);
+		if (sb_host_collectors[i]->close && h->sum[i] &&
+		    (!sb_host_collectors[i]->state_size || h->state[i]))
+			sb_host_collectors[i]->close(h);   /* not when open stopped before it */
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++) {
+		free(h->state[i]);
+		free(h->sum[i]);
+	}
 	free(h->ser);
 	free(h);
 }

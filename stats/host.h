@@ -19,15 +19,33 @@
 #ifndef SB_HOST_H
 #define SB_HOST_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 #include "stats/results.h"
 
+/* The collectors, one row each: X(ENUM, name) for stats/host/<name>.c,
+ * which defines sb_host_<name>_collector (stats/host/collector.h).  The
+ * order is that of the output.  This list makes enum sb_host_src, the
+ * table sb_host_collectors (stats/host.c) and the collectors' declarations
+ * (stats/host/collector.h): adding a collector is its file and its row. */
+#define SB_HOST_COLLECTORS(X) \
+	X(CPU, cpu) \
+	X(MEM, mem) \
+	X(DISK, disk) \
+	X(NET, net) \
+	X(IB, ib) \
+	X(RAPL, rapl) \
+	X(PERF, perf) \
+	X(GPU, gpu) \
+	/* one row per collector, each ending in a backslash, above this line */
+
 enum sb_host_src {
-	SB_HOST_CPU, SB_HOST_MEM, SB_HOST_DISK, SB_HOST_NET,
-	SB_HOST_IB, SB_HOST_RAPL, SB_HOST_PERF, SB_HOST_GPU,
+#define SB_HOST_ENUM_(u, l) SB_HOST_##u,
+	SB_HOST_COLLECTORS(SB_HOST_ENUM_)
+#undef SB_HOST_ENUM_
 	SB_HOST_NSRC
 };
 #define SB_HOST_ALL ((1u << SB_HOST_NSRC) - 1)
@@ -113,6 +131,7 @@ struct sb_host_mem_sum {
  * 100 * (f_blocks - f_bfree) / (f_blocks - f_bfree + f_bavail), as df. */
 struct sb_host_disk_sum {
 	struct sb_host_status st;     /* absent when no device was found */
+	struct sb_host_status total_st; /* absent when no device was measured */
 	unsigned ndisks;
 	struct sb_disk_util disk[SB_HOST_MAX_DISKS];
 	struct sb_host_status disk_st[SB_HOST_MAX_DISKS];
@@ -186,26 +205,91 @@ struct sb_host_gpu_sum {
 	struct sb_host_gpu_dev gpu[SB_HOST_MAX_GPUS];
 };
 
+/* How a collector's figures are written (output/host.c reads only these):
+ * the collector describes its summary struct with fields (the JSON object,
+ * in order) and lines (normal output), and output/host.c writes every
+ * collector the same way. */
+enum sb_host_kind {
+	SB_HK_END,       /* ends a field array */
+	SB_HK_U64,       /* uint64_t: JSON integer */
+	SB_HK_UINT,      /* unsigned: JSON integer */
+	SB_HK_DBL,       /* double: JSON %f; null when not finite */
+	SB_HK_STR,       /* char[]: JSON string */
+	SB_HK_FLAG,      /* bool: JSON true, only when set; in text its .text when set */
+	SB_HK_LIST,      /* per-device list (.list): JSON array of objects; in text its count */
+};
+/* SB_HOST_AT(type, member): where a status of the summary (or element) is;
+ * 0 means none */
+#define SB_HOST_AT(type, member) (offsetof(type, member) + 1)
+struct sb_host_list;
+struct sb_host_field {
+	const char *key;              /* JSON key; {key} in a line's template */
+	enum sb_host_kind kind;
+	size_t off;                   /* offsetof in the summary (or element) */
+	size_t gate;                  /* SB_HOST_AT of a status: written only while it is present */
+	bool absent_key;              /* gate absent: "<key>_absent": reason instead */
+	const char *text;             /* FLAG: its text in normal output */
+	const struct sb_host_list *list; /* LIST */
+};
+/* A per-device list: count and elements in the summary; each element's
+ * first field is its name, written even when the element is absent. */
+struct sb_host_list {
+	size_t count_off;             /* unsigned: elements in use */
+	size_t elem_off, elem_size;   /* the first element, the stride */
+	size_t st_at, st_size;        /* SB_HOST_AT of the first element's status and the
+	                               * stride of the statuses; 0: always present */
+	bool when_absent;             /* written when the source is absent, too (count > 0) */
+	const struct sb_host_field *fields;
+};
+/* One line (or one line per element) of normal output, indented by four
+ * spaces.  Templates: literal text, {key} (U64/UINT/STR/FLAG as is, a LIST
+ * as its count), {key:.N} (a DBL with N decimals), {key:B} (U64 bytes as
+ * B/KiB/MiB/GiB/TiB), {#} (the element's index), {reason} (an element's
+ * absent reason). */
+struct sb_host_line {
+	const char *text;             /* the line, or the text before inline elements */
+	const char *list;             /* key of a LIST: .each per element */
+	const char *each;             /* element template (own line unless .inline_) */
+	const char *absent;           /* element template when the element is absent */
+	bool inline_;                 /* elements appended to .text on one line */
+	size_t gate;                  /* SB_HOST_AT of a status: only while present */
+};
+
 struct sb_host_summary {
 	double run_s;                 /* from start_ns to the last sample */
 	unsigned nsamples;            /* sb_host_sample calls */
 	unsigned which;               /* requested sources: 1u << SB_HOST_* */
 	unsigned nseries;             /* stored series samples (sb_host_series) */
 	unsigned series_intervals_per_sample; /* sampling intervals per stored sample */
-	struct sb_host_cpu_sum cpu;
-	struct sb_host_mem_sum mem;
-	struct sb_host_disk_sum disk;
-	struct sb_host_net_sum net;
-	struct sb_host_ib_sum ib;
-	struct sb_host_rapl_sum rapl;
-	struct sb_host_perf_sum perf;
-	struct sb_host_gpu_sum gpu;
+	/* each collector's own summary struct (the ones above for the first
+	 * eight; valid until the next sb_host_summary or sb_host_close) */
+	const void *part[SB_HOST_NSRC];
 };
+static inline const struct sb_host_cpu_sum *sb_host_sum_cpu(const struct sb_host_summary *s) { return s->part[SB_HOST_CPU]; }
+static inline const struct sb_host_mem_sum *sb_host_sum_mem(const struct sb_host_summary *s) { return s->part[SB_HOST_MEM]; }
+static inline const struct sb_host_disk_sum *sb_host_sum_disk(const struct sb_host_summary *s) { return s->part[SB_HOST_DISK]; }
+static inline const struct sb_host_net_sum *sb_host_sum_net(const struct sb_host_summary *s) { return s->part[SB_HOST_NET]; }
+static inline const struct sb_host_ib_sum *sb_host_sum_ib(const struct sb_host_summary *s) { return s->part[SB_HOST_IB]; }
+static inline const struct sb_host_rapl_sum *sb_host_sum_rapl(const struct sb_host_summary *s) { return s->part[SB_HOST_RAPL]; }
+static inline const struct sb_host_perf_sum *sb_host_sum_perf(const struct sb_host_summary *s) { return s->part[SB_HOST_PERF]; }
+static inline const struct sb_host_gpu_sum *sb_host_sum_gpu(const struct sb_host_summary *s) { return s->part[SB_HOST_GPU]; }
+
+/* What output/host.c needs to write source s: its fields and lines */
+const struct sb_host_field *sb_host_fields(enum sb_host_src s);
+const struct sb_host_line *sb_host_lines(enum sb_host_src s);
 
 /* One series sample: the interval that ends at t_ms (ms since start).  When
- * samples are merged, percentages and rates are interval-weighted means,
- * byte counts add, memory and filesystem figures keep the peak.  Fields of absent sources
- * are 0 and are not emitted. */
+ * samples are merged, each column merges as its collector says (struct
+ * sb_host_col): percentages and rates are interval-weighted means, byte
+ * counts add, memory and filesystem figures keep the peak.  Columns of
+ * absent sources are 0 and are not emitted.  The first eight collectors'
+ * columns are named fields; a later collector's columns are its slots
+ * (sb_host_slot0: its first one), so that adding one touches no header. */
+#define SB_HOST_SLOTS 8
+union sb_host_val {
+	double d;
+	uint64_t u;
+};
 struct sb_host_sample {
 	uint64_t t_ms;
 	uint64_t dur_ms;              /* length of the covered interval */
@@ -221,7 +305,34 @@ struct sb_host_sample {
 	double gpu_util_pct;          /* mean over devices */
 	uint64_t gpu_mem_used_bytes;  /* sum over devices */
 	double gpu_power_w;           /* sum over devices */
+	union sb_host_val slot[SB_HOST_SLOTS]; /* later collectors' columns */
 };
+
+/* A series column: its JSON key, its kind (SB_HK_U64 or SB_HK_DBL; a
+ * SB_HK_END row ends the array), how neighbours merge, and where it is:
+ * offsetof in struct sb_host_sample, or (slot) the index among the
+ * collector's own slots. */
+enum sb_host_merge { SB_HM_WMEAN, SB_HM_MAX, SB_HM_SUM };
+struct sb_host_col {
+	const char *key;
+	enum sb_host_kind kind;
+	enum sb_host_merge merge;
+	size_t off;
+	bool slot;
+};
+#define SB_HOST_COL(key, kind, merge) { #key, kind, merge, offsetof(struct sb_host_sample, key), false }
+#define SB_HOST_SLOT_COL(key, kind, merge, k) { key, kind, merge, k, true }
+const struct sb_host_col *sb_host_cols(enum sb_host_src s);
+/* the first slot of source s's columns (slots are given out in table order) */
+unsigned sb_host_slot0(enum sb_host_src s);
+/* a column's value in sample x (of source s) */
+static inline union sb_host_val *sb_host_col_at(const struct sb_host_sample *x, enum sb_host_src s,
+						 const struct sb_host_col *c)
+{
+	if (c->slot)
+		return (union sb_host_val *)&x->slot[sb_host_slot0(s) + c->off];
+	return (union sb_host_val *)((char *)x + c->off);
+}
 
 struct sb_host;
 

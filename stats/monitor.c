@@ -269,8 +269,9 @@ static void perf_per_io(struct sb_results *res)
 	if (!sum)
 		return;
 	sb_host_summary(res->host, sum);
-	for (unsigned i = 0; i < sum->perf.nevents && res->nperf_per_io < SB_RESULTS_PERF_MAX; i++) {
-		const struct sb_host_perf_event *ev = &sum->perf.ev[i];
+	const struct sb_host_perf_sum *perf = sb_host_sum_perf(sum);
+	for (unsigned i = 0; i < perf->nevents && res->nperf_per_io < SB_RESULTS_PERF_MAX; i++) {
+		const struct sb_host_perf_event *ev = &perf->ev[i];
 		if (!ev->st.present || !res->total_ios)
 			continue;
 		struct sb_perf_per_io *p = &res->perf_per_io[res->nperf_per_io++];

@@ -13,11 +13,18 @@
  *   sample(h, dt_s, s)    every interval, only while h->st[src] is present:
  *                         add the interval's figures (dt_s > 0 seconds) to
  *                         the series sample s.  NULL: no per-interval figures.
- *   summary(h, run_s, o)  always, requested or not: copy h->st[src] into its
- *                         part of o, then its figures where it has any.
+ *   summary(h, run_s, sum) always, requested or not: sum is its own summary
+ *                         struct (sum_size bytes, zeroed): copy h->st[src]
+ *                         into it, then its figures where it has any.
  *   close(h)              always, whether open ran or not: release what open
  *                         took.  NULL: nothing to release.
- * A source that is not requested is absent "not requested (host_counters)". */
+ * A source that is not requested is absent "not requested (host_counters)".
+ *
+ * Its figures describe themselves (stats/host.h): fields name the summary
+ * struct's members in JSON order with their kinds, lines are its normal
+ * output; output/host.c writes every collector from them.  Its state is
+ * h->state[src] (state_size bytes, zeroed, allocated once at open; the
+ * first eight keep theirs in struct sb_host, priv.h). */
 #ifndef SB_HOST_COLLECTOR_H
 #define SB_HOST_COLLECTOR_H
 #include "stats/host.h"
@@ -27,19 +34,19 @@ struct sb_host_collector {
 	enum sb_host_src src;      /* its row in sb_host_collectors, mask bit, h->st index */
 	int (*open)(struct sb_host *h, const struct sb_host_config *cfg);
 	void (*sample)(struct sb_host *h, double dt_s, struct sb_host_sample *s);
-	void (*summary)(const struct sb_host *h, double run_s, struct sb_host_summary *o);
+	void (*summary)(const struct sb_host *h, double run_s, void *sum);
 	void (*close)(struct sb_host *h);
+	size_t sum_size;           /* its summary struct */
+	size_t state_size;         /* h->state[src]; 0: none */
+	const struct sb_host_field *fields;  /* ends with kind SB_HK_END */
+	const struct sb_host_line *lines;    /* ends with a NULL text and list */
+	const struct sb_host_col *cols;      /* series columns, end with SB_HK_END; NULL: none */
 };
 
 /* the collectors, indexed by enum sb_host_src (stats/host.c) */
 extern const struct sb_host_collector *const sb_host_collectors[SB_HOST_NSRC];
 
-extern const struct sb_host_collector sb_host_cpu_collector;
-extern const struct sb_host_collector sb_host_mem_collector;
-extern const struct sb_host_collector sb_host_disk_collector;
-extern const struct sb_host_collector sb_host_net_collector;
-extern const struct sb_host_collector sb_host_ib_collector;
-extern const struct sb_host_collector sb_host_rapl_collector;
-extern const struct sb_host_collector sb_host_perf_collector;
-extern const struct sb_host_collector sb_host_gpu_collector;
+#define SB_HOST_DECL_(u, l) extern const struct sb_host_collector sb_host_##l##_collector;
+SB_HOST_COLLECTORS(SB_HOST_DECL_)
+#undef SB_HOST_DECL_
 #endif

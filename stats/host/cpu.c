@@ -193,12 +193,48 @@ static int cpu_open_op(struct sb_host *h, const struct sb_host_config *cfg)
 	return 0;
 }
 
-static void cpu_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+static void cpu_summary_op(const struct sb_host *h, double run_s, void *sum)
 {
-	o->cpu.st = h->st[SB_HOST_CPU];
-	if (o->cpu.st.present)
-		cpu_summary(h, run_s, &o->cpu);
+	struct sb_host_cpu_sum *o = sum;
+	o->st = h->st[SB_HOST_CPU];
+	if (o->st.present)
+		cpu_summary(h, run_s, o);
 }
+
+/* ---- its figures, as output/host.c writes them (stats/host.h) ---- */
+
+#define F(key, kind) { #key, kind, offsetof(struct sb_host_cpu_sum, key), 0, false, NULL, NULL }
+static const struct sb_host_field cpu_fields[] = {
+	F(ncpus, SB_HK_UINT),
+	F(cpu_avg_utilization_pct, SB_HK_DBL),
+	F(cpu_avg_utilization_over20_pct, SB_HK_DBL),
+	F(cpu_avg_utilization_over40_pct, SB_HK_DBL),
+	F(cpu_avg_utilization_over80_pct, SB_HK_DBL),
+	F(cpu_avg_utilization_at100_pct, SB_HK_DBL),
+	F(max_t_cpu_pct_per_cpu_avg, SB_HK_DBL),
+	F(max_t_cpu_pct_per_cpu_min, SB_HK_DBL),
+	F(max_t_cpu_pct_per_cpu_max, SB_HK_DBL),
+	F(node_cpu_hours, SB_HK_DBL),
+	F(node_unused_cpu_hours, SB_HK_DBL),
+	{ .kind = SB_HK_END },
+};
+#undef F
+
+static const struct sb_host_line cpu_lines[] = {
+	{ .text = "cpu ({ncpus}): avg={cpu_avg_utilization_pct:.1}%, max avg={max_t_cpu_pct_per_cpu_avg:.1}%, "
+	  "max min={max_t_cpu_pct_per_cpu_min:.1}%, max max={max_t_cpu_pct_per_cpu_max:.1}%, "
+	  "samples avg>80%={cpu_avg_utilization_over80_pct:.1}%, used={node_cpu_hours:.4} cpu-h, "
+	  "unused={node_unused_cpu_hours:.4} cpu-h" },
+	{ 0 },
+};
+
+/* its series columns */
+static const struct sb_host_col cpu_cols[] = {
+	SB_HOST_COL(cpu_avg, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(cpu_min, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(cpu_max, SB_HK_DBL, SB_HM_WMEAN),
+	{ .kind = SB_HK_END },
+};
 
 const struct sb_host_collector sb_host_cpu_collector = {
 	.name = "cpu",
@@ -206,5 +242,9 @@ const struct sb_host_collector sb_host_cpu_collector = {
 	.open = cpu_open_op,
 	.sample = cpu_sample,
 	.summary = cpu_summary_op,
+	.sum_size = sizeof(struct sb_host_cpu_sum),
+	.fields = cpu_fields,
+	.lines = cpu_lines,
+	.cols = cpu_cols,
 	.close = cpu_close,
 };

@@ -180,6 +180,13 @@ static void disk_summary(const struct sb_host *h, double run_s, struct sb_host_d
 	}
 	o->total_disk_io_read_mb = (double)rd * 512 / 1e6;
 	o->total_disk_io_write_mb = (double)wr * 512 / 1e6;
+	bool any = false;
+	for (unsigned i = 0; i < d->n; i++)
+		any |= d->st[i].present;
+	if (any)
+		o->total_st.present = true;
+	else
+		sb_host_set_absent(&o->total_st, "no device measured");
 	o->fs_st = d->fs_st;
 	o->max_t_disk_usage_percent = d->fs_max_pct;
 }
@@ -192,12 +199,70 @@ static int disk_open_op(struct sb_host *h, const struct sb_host_config *cfg)
 	return 0;
 }
 
-static void disk_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+static void disk_summary_op(const struct sb_host *h, double run_s, void *sum)
 {
-	o->disk.st = h->st[SB_HOST_DISK];
+	struct sb_host_disk_sum *o = sum;
+	o->st = h->st[SB_HOST_DISK];
 	if (h->which & (1u << SB_HOST_DISK))
-		disk_summary(h, run_s, &o->disk);
+		disk_summary(h, run_s, o);
 }
+
+/* ---- its figures, as output/host.c writes them (stats/host.h) ---- */
+
+#define E(key, kind) { #key, kind, offsetof(struct sb_disk_util, key), 0, false, NULL, NULL }
+static const struct sb_host_field disk_dev_fields[] = {
+	E(name, SB_HK_STR),
+	E(read_ios, SB_HK_U64),
+	E(write_ios, SB_HK_U64),
+	E(read_merges, SB_HK_U64),
+	E(write_merges, SB_HK_U64),
+	E(read_ticks, SB_HK_U64),
+	E(write_ticks, SB_HK_U64),
+	E(in_queue, SB_HK_U64),
+	E(util, SB_HK_DBL),
+	{ .kind = SB_HK_END },
+};
+#undef E
+static const struct sb_host_list disk_devices = {
+	.count_off = offsetof(struct sb_host_disk_sum, ndisks),
+	.elem_off = offsetof(struct sb_host_disk_sum, disk),
+	.elem_size = sizeof(struct sb_disk_util),
+	.st_at = SB_HOST_AT(struct sb_host_disk_sum, disk_st),
+	.st_size = sizeof(struct sb_host_status),
+	.when_absent = true,
+	.fields = disk_dev_fields,
+};
+#define TOTAL SB_HOST_AT(struct sb_host_disk_sum, total_st)
+#define FS SB_HOST_AT(struct sb_host_disk_sum, fs_st)
+#define F(key, gate, akey) { #key, SB_HK_DBL, offsetof(struct sb_host_disk_sum, key), gate, akey, NULL, NULL }
+static const struct sb_host_field disk_fields[] = {
+	{ .key = "devices", .kind = SB_HK_LIST, .list = &disk_devices },
+	F(total_disk_io_read_mb, TOTAL, false),   /* no device measured: no totals rather than zeros */
+	F(total_disk_io_write_mb, TOTAL, false),
+	F(max_t_disk_usage_percent, FS, true),
+	{ .kind = SB_HK_END },
+};
+#undef F
+
+static const struct sb_host_line disk_lines[] = {
+	{ .list = "devices", .each = "disk {name}: ios={read_ios}/{write_ios}, merge={read_merges}/{write_merges}, "
+	  "ticks={read_ticks}/{write_ticks}, in_queue={in_queue}, util={util:.2}%",
+	  .absent = "disk {name}: absent ({reason})" },
+	{ .text = "disk total: read={total_disk_io_read_mb:.2}MB, write={total_disk_io_write_mb:.2}MB", .gate = TOTAL },
+	{ .text = "filesystem: max used={max_t_disk_usage_percent:.1}%", .gate = FS },
+	{ 0 },
+};
+#undef TOTAL
+#undef FS
+
+/* its series columns */
+static const struct sb_host_col disk_cols[] = {
+	SB_HOST_COL(disk_read_bytes, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(disk_write_bytes, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(disk_util_pct, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(fs_used_pct, SB_HK_DBL, SB_HM_MAX),
+	{ .kind = SB_HK_END },
+};
 
 const struct sb_host_collector sb_host_disk_collector = {
 	.name = "disk",
@@ -205,4 +270,8 @@ const struct sb_host_collector sb_host_disk_collector = {
 	.open = disk_open_op,
 	.sample = disk_sample,
 	.summary = disk_summary_op,
+	.sum_size = sizeof(struct sb_host_disk_sum),
+	.fields = disk_fields,
+	.lines = disk_lines,
+	.cols = disk_cols,
 };

@@ -171,13 +171,54 @@ static int gpu_open_op(struct sb_host *h, const struct sb_host_config *cfg)
 	return 0;
 }
 
-static void gpu_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+static void gpu_summary_op(const struct sb_host *h, double run_s, void *sum)
 {
+	struct sb_host_gpu_sum *o = sum;
 	(void)run_s;
-	o->gpu.st = h->st[SB_HOST_GPU];
-	if (o->gpu.st.present)
-		gpu_summary(h, &o->gpu);
+	o->st = h->st[SB_HOST_GPU];
+	if (o->st.present)
+		gpu_summary(h, o);
 }
+
+/* ---- its figures, as output/host.c writes them (stats/host.h) ---- */
+
+#define E(key, kind) { #key, kind, offsetof(struct sb_host_gpu_dev, key), 0, false, NULL, NULL }
+static const struct sb_host_field gpu_dev_fields[] = {
+	E(name, SB_HK_STR),
+	E(mean_util_pct, SB_HK_DBL),
+	E(max_util_pct, SB_HK_DBL),
+	E(peak_mem_used_bytes, SB_HK_U64),
+	E(mean_pcie_tx_mbps, SB_HK_DBL),
+	E(mean_pcie_rx_mbps, SB_HK_DBL),
+	E(mean_power_w, SB_HK_DBL),
+	{ .kind = SB_HK_END },
+};
+#undef E
+static const struct sb_host_list gpu_devices = {
+	.count_off = offsetof(struct sb_host_gpu_sum, ngpus),
+	.elem_off = offsetof(struct sb_host_gpu_sum, gpu),
+	.elem_size = sizeof(struct sb_host_gpu_dev),
+	.fields = gpu_dev_fields,
+};
+static const struct sb_host_field gpu_fields[] = {
+	{ .key = "devices", .kind = SB_HK_LIST, .list = &gpu_devices },
+	{ .kind = SB_HK_END },
+};
+
+static const struct sb_host_line gpu_lines[] = {
+	{ .list = "devices", .each = "gpu{#} {name}: util avg/max={mean_util_pct:.1}/{max_util_pct:.1}%, "
+	  "peak mem={peak_mem_used_bytes:B}, pcie tx/rx={mean_pcie_tx_mbps:.1}/{mean_pcie_rx_mbps:.1}MB/s, "
+	  "power={mean_power_w:.1}W" },
+	{ 0 },
+};
+
+/* its series columns */
+static const struct sb_host_col gpu_cols[] = {
+	SB_HOST_COL(gpu_util_pct, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(gpu_mem_used_bytes, SB_HK_U64, SB_HM_MAX),
+	SB_HOST_COL(gpu_power_w, SB_HK_DBL, SB_HM_WMEAN),
+	{ .kind = SB_HK_END },
+};
 
 const struct sb_host_collector sb_host_gpu_collector = {
 	.name = "gpu",
@@ -185,5 +226,9 @@ const struct sb_host_collector sb_host_gpu_collector = {
 	.open = gpu_open_op,
 	.sample = gpu_sample,
 	.summary = gpu_summary_op,
+	.sum_size = sizeof(struct sb_host_gpu_sum),
+	.fields = gpu_fields,
+	.lines = gpu_lines,
+	.cols = gpu_cols,
 	.close = gpu_close,
 };

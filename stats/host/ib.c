@@ -125,13 +125,53 @@ static int ib_open_op(struct sb_host *h, const struct sb_host_config *cfg)
 	return 0;
 }
 
-static void ib_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+static void ib_summary_op(const struct sb_host *h, double run_s, void *sum)
 {
+	struct sb_host_ib_sum *o = sum;
 	(void)run_s;
-	o->ib.st = h->st[SB_HOST_IB];
-	if (o->ib.st.present)
-		ib_summary(h, &o->ib);
+	o->st = h->st[SB_HOST_IB];
+	if (o->st.present)
+		ib_summary(h, o);
 }
+
+/* ---- its figures, as output/host.c writes them (stats/host.h) ---- */
+
+#define P(key, kind) { #key, kind, offsetof(struct sb_host_ib_port, key), 0, false, NULL, NULL }
+static const struct sb_host_field ib_port_fields[] = {
+	P(name, SB_HK_STR),
+	P(xmit_bytes, SB_HK_U64),
+	P(rcv_bytes, SB_HK_U64),
+	P(xmit_packets, SB_HK_U64),
+	P(rcv_packets, SB_HK_U64),
+	{ .kind = SB_HK_END },
+};
+#undef P
+static const struct sb_host_list ib_ports = {
+	.count_off = offsetof(struct sb_host_ib_sum, nports),
+	.elem_off = offsetof(struct sb_host_ib_sum, port),
+	.elem_size = sizeof(struct sb_host_ib_port),
+	.fields = ib_port_fields,
+};
+#define F(key, kind) { #key, kind, offsetof(struct sb_host_ib_sum, key), 0, false, NULL, NULL }
+static const struct sb_host_field ib_fields[] = {
+	{ .key = "ports", .kind = SB_HK_LIST, .list = &ib_ports },
+	F(total_ib_xmit_mb, SB_HK_DBL),
+	F(total_ib_rcv_mb, SB_HK_DBL),
+	{ .kind = SB_HK_END },
+};
+#undef F
+
+static const struct sb_host_line ib_lines[] = {
+	{ .text = "ib ({ports} ports): xmit={total_ib_xmit_mb:.2}MB, rcv={total_ib_rcv_mb:.2}MB" },
+	{ 0 },
+};
+
+/* its series columns */
+static const struct sb_host_col ib_cols[] = {
+	SB_HOST_COL(ib_xmit_bytes, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(ib_rcv_bytes, SB_HK_U64, SB_HM_SUM),
+	{ .kind = SB_HK_END },
+};
 
 const struct sb_host_collector sb_host_ib_collector = {
 	.name = "ib",
@@ -139,4 +179,8 @@ const struct sb_host_collector sb_host_ib_collector = {
 	.open = ib_open_op,
 	.sample = ib_sample,
 	.summary = ib_summary_op,
+	.sum_size = sizeof(struct sb_host_ib_sum),
+	.fields = ib_fields,
+	.lines = ib_lines,
+	.cols = ib_cols,
 };

@@ -102,13 +102,40 @@ static int mem_open_op(struct sb_host *h, const struct sb_host_config *cfg)
 	return 0;
 }
 
-static void mem_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+static void mem_summary_op(const struct sb_host *h, double run_s, void *sum)
 {
+	struct sb_host_mem_sum *o = sum;
 	(void)run_s;
-	o->mem.st = h->st[SB_HOST_MEM];
-	if (o->mem.st.present)
-		mem_summary(h, &o->mem);
+	o->st = h->st[SB_HOST_MEM];
+	if (o->st.present)
+		mem_summary(h, o);
 }
+
+/* ---- its figures, as output/host.c writes them (stats/host.h) ---- */
+
+#define F(key, kind) { #key, kind, offsetof(struct sb_host_mem_sum, key), 0, false, NULL, NULL }
+static const struct sb_host_field mem_fields[] = {
+	F(mem_total_bytes, SB_HK_U64),
+	F(max_t_mem_percent, SB_HK_DBL),
+	F(peak_dirty_bytes, SB_HK_U64),
+	F(peak_writeback_bytes, SB_HK_U64),
+	{ .kind = SB_HK_END },
+};
+#undef F
+
+static const struct sb_host_line mem_lines[] = {
+	{ .text = "mem: max used={max_t_mem_percent:.1}%, peak dirty={peak_dirty_bytes:B}, "
+	  "peak writeback={peak_writeback_bytes:B}" },
+	{ 0 },
+};
+
+/* its series columns */
+static const struct sb_host_col mem_cols[] = {
+	SB_HOST_COL(mem_pct, SB_HK_DBL, SB_HM_MAX),
+	SB_HOST_COL(dirty_bytes, SB_HK_U64, SB_HM_MAX),
+	SB_HOST_COL(writeback_bytes, SB_HK_U64, SB_HM_MAX),
+	{ .kind = SB_HK_END },
+};
 
 const struct sb_host_collector sb_host_mem_collector = {
 	.name = "mem",
@@ -116,4 +143,8 @@ const struct sb_host_collector sb_host_mem_collector = {
 	.open = mem_open_op,
 	.sample = mem_sample,
 	.summary = mem_summary_op,
+	.sum_size = sizeof(struct sb_host_mem_sum),
+	.fields = mem_fields,
+	.lines = mem_lines,
+	.cols = mem_cols,
 };

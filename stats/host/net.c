@@ -107,13 +107,41 @@ static int net_open_op(struct sb_host *h, const struct sb_host_config *cfg)
 	return 0;
 }
 
-static void net_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+static void net_summary_op(const struct sb_host *h, double run_s, void *sum)
 {
+	struct sb_host_net_sum *o = sum;
 	(void)run_s;
-	o->net.st = h->st[SB_HOST_NET];
-	if (o->net.st.present)
-		net_summary(h, &o->net);
+	o->st = h->st[SB_HOST_NET];
+	if (o->st.present)
+		net_summary(h, o);
 }
+
+/* ---- its figures, as output/host.c writes them (stats/host.h) ---- */
+
+#define F(key, kind) { #key, kind, offsetof(struct sb_host_net_sum, key), 0, false, NULL, NULL }
+static const struct sb_host_field net_fields[] = {
+	F(total_net_io_lo_sent_mb, SB_HK_DBL),
+	F(total_net_io_lo_recv_mb, SB_HK_DBL),
+	F(total_net_io_ext_sent_mb, SB_HK_DBL),
+	F(total_net_io_ext_recv_mb, SB_HK_DBL),
+	{ .kind = SB_HK_END },
+};
+#undef F
+
+static const struct sb_host_line net_lines[] = {
+	{ .text = "net: lo sent/recv={total_net_io_lo_sent_mb:.2}/{total_net_io_lo_recv_mb:.2}MB, "
+	  "ext sent/recv={total_net_io_ext_sent_mb:.2}/{total_net_io_ext_recv_mb:.2}MB" },
+	{ 0 },
+};
+
+/* its series columns */
+static const struct sb_host_col net_cols[] = {
+	SB_HOST_COL(net_lo_sent, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(net_lo_recv, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(net_ext_sent, SB_HK_U64, SB_HM_SUM),
+	SB_HOST_COL(net_ext_recv, SB_HK_U64, SB_HM_SUM),
+	{ .kind = SB_HK_END },
+};
 
 const struct sb_host_collector sb_host_net_collector = {
 	.name = "net",
@@ -121,4 +149,8 @@ const struct sb_host_collector sb_host_net_collector = {
 	.open = net_open_op,
 	.sample = net_sample,
 	.summary = net_summary_op,
+	.sum_size = sizeof(struct sb_host_net_sum),
+	.fields = net_fields,
+	.lines = net_lines,
+	.cols = net_cols,
 };

@@ -213,18 +213,53 @@ static void perf_close(struct sb_host *h)
 
 /* ---- the collector (stats/host/collector.h) ---- */
 
-static void perf_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+static void perf_summary_op(const struct sb_host *h, double run_s, void *sum)
 {
+	struct sb_host_perf_sum *o = sum;
 	(void)run_s;
-	o->perf.st = h->st[SB_HOST_PERF];
+	o->st = h->st[SB_HOST_PERF];
 	if (h->which & (1u << SB_HOST_PERF))
-		perf_summary(h, &o->perf);
+		perf_summary(h, o);
 }
+
+/* ---- its figures, as output/host.c writes them (stats/host.h) ---- */
+
+#define E(key, kind) { #key, kind, offsetof(struct sb_host_perf_event, key), 0, false, NULL, NULL }
+static const struct sb_host_field perf_ev_fields[] = {
+	E(name, SB_HK_STR),
+	E(count, SB_HK_U64),
+	{ "user_only", SB_HK_FLAG, offsetof(struct sb_host_perf_event, user_only), 0, false, "(user)", NULL },
+	{ .kind = SB_HK_END },
+};
+#undef E
+static const struct sb_host_list perf_events = {
+	.count_off = offsetof(struct sb_host_perf_sum, nevents),
+	.elem_off = offsetof(struct sb_host_perf_sum, ev),
+	.elem_size = sizeof(struct sb_host_perf_event),
+	.st_at = SB_HOST_AT(struct sb_host_perf_sum, ev[0].st),
+	.st_size = sizeof(struct sb_host_perf_event),
+	.when_absent = true,
+	.fields = perf_ev_fields,
+};
+static const struct sb_host_field perf_fields[] = {
+	{ "threads", SB_HK_UINT, offsetof(struct sb_host_perf_sum, nthreads), 0, false, NULL, NULL },
+	{ .key = "events", .kind = SB_HK_LIST, .list = &perf_events },
+	{ .kind = SB_HK_END },
+};
+
+static const struct sb_host_line perf_lines[] = {
+	{ .text = "perf ({threads} threads):", .list = "events", .inline_ = true,
+	  .each = " {name}={count}{user_only}", .absent = " {name}=absent" },
+	{ 0 },
+};
 
 const struct sb_host_collector sb_host_perf_collector = {
 	.name = "perf",
 	.src = SB_HOST_PERF,
 	.open = perf_open,
 	.summary = perf_summary_op,
+	.sum_size = sizeof(struct sb_host_perf_sum),
+	.fields = perf_fields,
+	.lines = perf_lines,
 	.close = perf_close,
 };

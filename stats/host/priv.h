@@ -103,6 +103,8 @@ struct sb_host {
 	struct host_rapl rapl;
 	struct host_perf perf;
 	struct host_gpu gpu;
+	void *state[SB_HOST_NSRC];        /* collector.h's state_size */
+	void *sum[SB_HOST_NSRC];          /* collector.h's sum_size: the summaries */
 	/* series: stored[nser], each covering `stride` sampling intervals;
 	 * pend accumulates the next one (npend intervals so far) */
 	struct sb_host_sample *ser;

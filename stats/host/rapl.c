@@ -145,12 +145,46 @@ static int rapl_open_op(struct sb_host *h, const struct sb_host_config *cfg)
 	return 0;
 }
 
-static void rapl_summary_op(const struct sb_host *h, double run_s, struct sb_host_summary *o)
+static void rapl_summary_op(const struct sb_host *h, double run_s, void *sum)
 {
-	o->rapl.st = h->st[SB_HOST_RAPL];
-	if (o->rapl.st.present)
-		rapl_summary(h, run_s, &o->rapl);
+	struct sb_host_rapl_sum *o = sum;
+	o->st = h->st[SB_HOST_RAPL];
+	if (o->st.present)
+		rapl_summary(h, run_s, o);
 }
+
+/* ---- its figures, as output/host.c writes them (stats/host.h) ---- */
+
+#define E(key, kind) { #key, kind, offsetof(struct sb_host_rapl_domain, key), 0, false, NULL, NULL }
+static const struct sb_host_field rapl_dom_fields[] = {
+	E(name, SB_HK_STR),
+	E(joules, SB_HK_DBL),
+	E(mean_watts, SB_HK_DBL),
+	{ .kind = SB_HK_END },
+};
+#undef E
+static const struct sb_host_list rapl_domains = {
+	.count_off = offsetof(struct sb_host_rapl_sum, ndomains),
+	.elem_off = offsetof(struct sb_host_rapl_sum, dom),
+	.elem_size = sizeof(struct sb_host_rapl_domain),
+	.fields = rapl_dom_fields,
+};
+static const struct sb_host_field rapl_fields[] = {
+	{ .key = "domains", .kind = SB_HK_LIST, .list = &rapl_domains },
+	{ .kind = SB_HK_END },
+};
+
+static const struct sb_host_line rapl_lines[] = {
+	{ .text = "rapl:", .list = "domains", .inline_ = true,
+	  .each = " {name}={joules:.1}J ({mean_watts:.1}W)" },
+	{ 0 },
+};
+
+/* its series columns */
+static const struct sb_host_col rapl_cols[] = {
+	SB_HOST_COL(rapl_watts, SB_HK_DBL, SB_HM_WMEAN),
+	{ .kind = SB_HK_END },
+};
 
 const struct sb_host_collector sb_host_rapl_collector = {
 	.name = "rapl",
@@ -158,4 +192,8 @@ const struct sb_host_collector sb_host_rapl_collector = {
 	.open = rapl_open_op,
 	.sample = rapl_sample,
 	.summary = rapl_summary_op,
+	.sum_size = sizeof(struct sb_host_rapl_sum),
+	.fields = rapl_fields,
+	.lines = rapl_lines,
+	.cols = rapl_cols,
 };

@@ -11,4 +11,6 @@ const char *sb_test_host_root_at(const char *name);
  * host1 at 1 s and samples host1b, host1c, host1d at 2, 3 and 5 s (the
  * figures are worked out in test_host.c); cap: series_cap (0: default). */
 struct sb_host *sb_test_host_fixture_run(unsigned cap);
+/* The same run with the sources of which; tid > 0: a thread perf counts. */
+struct sb_host *sb_test_host_fixture_run_which(unsigned cap, unsigned which, pid_t tid);
 #endif

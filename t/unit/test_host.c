@@ -64,9 +64,14 @@ static const char *const disks[] = { "sda", "nvme0n1", "nosuch" };
 /* opens on host1 and samples host1b, host1c, host1d */
 struct sb_host *sb_test_host_fixture_run(unsigned cap)
 {
+	return sb_test_host_fixture_run_which(cap, SB_HOST_ALL & ~(1u << SB_HOST_PERF), 0);
+}
+
+struct sb_host *sb_test_host_fixture_run_which(unsigned cap, unsigned which, pid_t tid)
+{
 	struct sb_host_config cfg = {
 		.root = sb_test_host_root_at("host1"),
-		.which = SB_HOST_ALL & ~(1u << SB_HOST_PERF),
+		.which = which,
 		.disks = disks, .ndisks = 3,
 		.fs_path = sb_test_tmpdir(),
 		.nvml_lib = "libnvidia-ml-not-here.so.1",
@@ -76,6 +81,8 @@ struct sb_host *sb_test_host_fixture_run(unsigned cap)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cfg.root);
 	struct sb_host *h = sb_host_open(&cfg);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	if (tid)
+		CU_ASSERT_EQUAL(sb_host_perf_add_tid(h, tid), 0);
 	sb_test_host_root_at("host1b");
 	CU_ASSERT_EQUAL(sb_host_sample(h, 2 * S), 0);
 	sb_test_host_root_at("host1c");
@@ -102,20 +109,20 @@ static void test_cpu(void)
 	struct sb_host *h = sb_test_host_fixture_run(0);
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
-	CU_ASSERT_TRUE(s.cpu.st.present);
-	CU_ASSERT_EQUAL(s.cpu.ncpus, 4);
+	CU_ASSERT_TRUE(sb_host_sum_cpu(&s)->st.present);
+	CU_ASSERT_EQUAL(sb_host_sum_cpu(&s)->ncpus, 4);
 	CU_ASSERT_EQUAL(s.nsamples, 3);
 	NEAR(s.run_s, 4.0);
-	NEAR(s.cpu.cpu_avg_utilization_pct, 43.0625);
-	NEAR(s.cpu.cpu_avg_utilization_over20_pct, 200.0 / 3);
-	NEAR(s.cpu.cpu_avg_utilization_over40_pct, 200.0 / 3);
-	NEAR(s.cpu.cpu_avg_utilization_over80_pct, 100.0 / 3);
-	NEAR(s.cpu.cpu_avg_utilization_at100_pct, 100.0 / 3);
-	NEAR(s.cpu.max_t_cpu_pct_per_cpu_avg, 99.75);
-	NEAR(s.cpu.max_t_cpu_pct_per_cpu_min, 99.0);
-	NEAR(s.cpu.max_t_cpu_pct_per_cpu_max, 100.0);
-	NEAR(s.cpu.node_cpu_hours, 6.89 / 3600);
-	NEAR(s.cpu.node_unused_cpu_hours, 9.11 / 3600);
+	NEAR(sb_host_sum_cpu(&s)->cpu_avg_utilization_pct, 43.0625);
+	NEAR(sb_host_sum_cpu(&s)->cpu_avg_utilization_over20_pct, 200.0 / 3);
+	NEAR(sb_host_sum_cpu(&s)->cpu_avg_utilization_over40_pct, 200.0 / 3);
+	NEAR(sb_host_sum_cpu(&s)->cpu_avg_utilization_over80_pct, 100.0 / 3);
+	NEAR(sb_host_sum_cpu(&s)->cpu_avg_utilization_at100_pct, 100.0 / 3);
+	NEAR(sb_host_sum_cpu(&s)->max_t_cpu_pct_per_cpu_avg, 99.75);
+	NEAR(sb_host_sum_cpu(&s)->max_t_cpu_pct_per_cpu_min, 99.0);
+	NEAR(sb_host_sum_cpu(&s)->max_t_cpu_pct_per_cpu_max, 100.0);
+	NEAR(sb_host_sum_cpu(&s)->node_cpu_hours, 6.89 / 3600);
+	NEAR(sb_host_sum_cpu(&s)->node_unused_cpu_hours, 9.11 / 3600);
 
 	struct sb_host_sample ser[8];
 	CU_ASSERT_EQUAL_FATAL(sb_host_series(h, ser, 8), 3);
@@ -139,11 +146,11 @@ static void test_mem(void)
 	struct sb_host_summary s;
 	struct sb_host_sample ser[4];
 	sb_host_summary(h, &s);
-	CU_ASSERT_TRUE(s.mem.st.present);
-	CU_ASSERT_EQUAL(s.mem.mem_total_bytes, 16000000ull * 1024);
-	NEAR(s.mem.max_t_mem_percent, 75.0);
-	CU_ASSERT_EQUAL(s.mem.peak_dirty_bytes, 409600ull * 1024);
-	CU_ASSERT_EQUAL(s.mem.peak_writeback_bytes, 16384ull * 1024);
+	CU_ASSERT_TRUE(sb_host_sum_mem(&s)->st.present);
+	CU_ASSERT_EQUAL(sb_host_sum_mem(&s)->mem_total_bytes, 16000000ull * 1024);
+	NEAR(sb_host_sum_mem(&s)->max_t_mem_percent, 75.0);
+	CU_ASSERT_EQUAL(sb_host_sum_mem(&s)->peak_dirty_bytes, 409600ull * 1024);
+	CU_ASSERT_EQUAL(sb_host_sum_mem(&s)->peak_writeback_bytes, 16384ull * 1024);
 	CU_ASSERT_EQUAL(sb_host_series(h, ser, 4), 3);
 	NEAR(ser[1].mem_pct, 50.0);
 	CU_ASSERT_EQUAL(ser[0].dirty_bytes, 409600ull * 1024);
@@ -161,7 +168,7 @@ static void test_disk(void)
 	struct sb_host *h = sb_test_host_fixture_run(0);
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
-	struct sb_host_disk_sum *d = &s.disk;
+	const struct sb_host_disk_sum *d = sb_host_sum_disk(&s);
 	CU_ASSERT_TRUE(d->st.present);
 	CU_ASSERT_EQUAL_FATAL(d->ndisks, 3);
 	CU_ASSERT_STRING_EQUAL(d->disk[0].name, "sda");
@@ -204,22 +211,22 @@ static void test_net_ib(void)
 	struct sb_host *h = sb_test_host_fixture_run(0);
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
-	CU_ASSERT_TRUE(s.net.st.present);
-	NEAR(s.net.total_net_io_lo_sent_mb, 3.0);
-	NEAR(s.net.total_net_io_lo_recv_mb, 3.0);
-	NEAR(s.net.total_net_io_ext_sent_mb, 1.25);
-	NEAR(s.net.total_net_io_ext_recv_mb, 12.75);
-	CU_ASSERT_TRUE(s.ib.st.present);
-	CU_ASSERT_EQUAL_FATAL(s.ib.nports, 2);
-	CU_ASSERT_STRING_EQUAL(s.ib.port[0].name, "mlx5_0:1");
-	CU_ASSERT_EQUAL(s.ib.port[0].xmit_bytes, 10000000ull);
-	CU_ASSERT_EQUAL(s.ib.port[0].rcv_bytes, 1000000ull);
-	CU_ASSERT_EQUAL(s.ib.port[0].xmit_packets, 100);
-	CU_ASSERT_EQUAL(s.ib.port[0].rcv_packets, 50);
-	CU_ASSERT_STRING_EQUAL(s.ib.port[1].name, "mlx5_1:1");
-	CU_ASSERT_EQUAL(s.ib.port[1].xmit_bytes, 0);
-	NEAR(s.ib.total_ib_xmit_mb, 10.0);
-	NEAR(s.ib.total_ib_rcv_mb, 1.0);
+	CU_ASSERT_TRUE(sb_host_sum_net(&s)->st.present);
+	NEAR(sb_host_sum_net(&s)->total_net_io_lo_sent_mb, 3.0);
+	NEAR(sb_host_sum_net(&s)->total_net_io_lo_recv_mb, 3.0);
+	NEAR(sb_host_sum_net(&s)->total_net_io_ext_sent_mb, 1.25);
+	NEAR(sb_host_sum_net(&s)->total_net_io_ext_recv_mb, 12.75);
+	CU_ASSERT_TRUE(sb_host_sum_ib(&s)->st.present);
+	CU_ASSERT_EQUAL_FATAL(sb_host_sum_ib(&s)->nports, 2);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_ib(&s)->port[0].name, "mlx5_0:1");
+	CU_ASSERT_EQUAL(sb_host_sum_ib(&s)->port[0].xmit_bytes, 10000000ull);
+	CU_ASSERT_EQUAL(sb_host_sum_ib(&s)->port[0].rcv_bytes, 1000000ull);
+	CU_ASSERT_EQUAL(sb_host_sum_ib(&s)->port[0].xmit_packets, 100);
+	CU_ASSERT_EQUAL(sb_host_sum_ib(&s)->port[0].rcv_packets, 50);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_ib(&s)->port[1].name, "mlx5_1:1");
+	CU_ASSERT_EQUAL(sb_host_sum_ib(&s)->port[1].xmit_bytes, 0);
+	NEAR(sb_host_sum_ib(&s)->total_ib_xmit_mb, 10.0);
+	NEAR(sb_host_sum_ib(&s)->total_ib_rcv_mb, 1.0);
 	struct sb_host_sample ser[4];
 	CU_ASSERT_EQUAL(sb_host_series(h, ser, 4), 3);
 	CU_ASSERT_EQUAL(ser[0].net_ext_recv, 12750000ull);
@@ -237,25 +244,25 @@ static void test_rapl(void)
 	struct sb_host *h = sb_test_host_fixture_run(0);
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
-	CU_ASSERT_TRUE(s.rapl.st.present);
-	CU_ASSERT_EQUAL_FATAL(s.rapl.ndomains, 3);
-	CU_ASSERT_STRING_EQUAL(s.rapl.dom[0].name, "package-0");
-	NEAR(s.rapl.dom[0].joules, 2.0);
-	NEAR(s.rapl.dom[0].mean_watts, 0.5);
-	CU_ASSERT_STRING_EQUAL(s.rapl.dom[1].name, "package-0:core");
-	NEAR(s.rapl.dom[1].joules, 1.5);
-	NEAR(s.rapl.dom[1].mean_watts, 0.375);
-	CU_ASSERT_STRING_EQUAL(s.rapl.dom[2].name, "package-0:dram");
-	NEAR(s.rapl.dom[2].joules, 0.5);
+	CU_ASSERT_TRUE(sb_host_sum_rapl(&s)->st.present);
+	CU_ASSERT_EQUAL_FATAL(sb_host_sum_rapl(&s)->ndomains, 3);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_rapl(&s)->dom[0].name, "package-0");
+	NEAR(sb_host_sum_rapl(&s)->dom[0].joules, 2.0);
+	NEAR(sb_host_sum_rapl(&s)->dom[0].mean_watts, 0.5);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_rapl(&s)->dom[1].name, "package-0:core");
+	NEAR(sb_host_sum_rapl(&s)->dom[1].joules, 1.5);
+	NEAR(sb_host_sum_rapl(&s)->dom[1].mean_watts, 0.375);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_rapl(&s)->dom[2].name, "package-0:dram");
+	NEAR(sb_host_sum_rapl(&s)->dom[2].joules, 0.5);
 	struct sb_host_sample ser[4];
 	CU_ASSERT_EQUAL(sb_host_series(h, ser, 4), 3);
 	NEAR(ser[0].rapl_watts, 2.5);
 	NEAR(ser[1].rapl_watts, 0.0);
 	/* no driver: GPU absent with dlopen's reason, not zero */
-	CU_ASSERT_FALSE(s.gpu.st.present);
-	CU_ASSERT_PTR_NOT_NULL(strstr(s.gpu.st.reason, "libnvidia-ml-not-here.so.1"));
+	CU_ASSERT_FALSE(sb_host_sum_gpu(&s)->st.present);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb_host_sum_gpu(&s)->st.reason, "libnvidia-ml-not-here.so.1"));
 	CU_ASSERT_FALSE(sb_host_present(h, SB_HOST_PERF));
-	CU_ASSERT_STRING_EQUAL(s.perf.st.reason, "not requested (host_counters)");
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_perf(&s)->st.reason, "not requested (host_counters)");
 	sb_host_close(h);
 }
 
@@ -276,14 +283,14 @@ static void test_empty_root(void)
 			continue;   /* not read through the root */
 		CU_ASSERT_FALSE(sb_host_present(h, i));
 	}
-	CU_ASSERT_STRING_EQUAL(s.cpu.st.reason, "proc/stat: No such file or directory");
-	CU_ASSERT_STRING_EQUAL(s.mem.st.reason, "proc/meminfo: No such file or directory");
-	CU_ASSERT_STRING_EQUAL(s.net.st.reason, "proc/net/dev: No such file or directory");
-	CU_ASSERT_STRING_EQUAL(s.ib.st.reason, "sys/class/infiniband: No such file or directory");
-	CU_ASSERT_STRING_EQUAL(s.rapl.st.reason, "sys/class/powercap: No such file or directory");
-	CU_ASSERT_STRING_EQUAL(s.disk.st.reason, "proc/diskstats: No such file or directory");
-	CU_ASSERT_EQUAL(s.cpu.ncpus, 0);
-	NEAR(s.cpu.cpu_avg_utilization_pct, 0.0);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_cpu(&s)->st.reason, "proc/stat: No such file or directory");
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_mem(&s)->st.reason, "proc/meminfo: No such file or directory");
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_net(&s)->st.reason, "proc/net/dev: No such file or directory");
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_ib(&s)->st.reason, "sys/class/infiniband: No such file or directory");
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_rapl(&s)->st.reason, "sys/class/powercap: No such file or directory");
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_disk(&s)->st.reason, "proc/diskstats: No such file or directory");
+	CU_ASSERT_EQUAL(sb_host_sum_cpu(&s)->ncpus, 0);
+	NEAR(sb_host_sum_cpu(&s)->cpu_avg_utilization_pct, 0.0);
 	sb_host_close(h);
 }
 
@@ -329,7 +336,7 @@ static void test_downsample(void)
 	/* the summary is kept at full resolution: 5 intervals of +3 MB */
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
-	NEAR(s.net.total_net_io_lo_sent_mb, 15.0);
+	NEAR(sb_host_sum_net(&s)->total_net_io_lo_sent_mb, 15.0);
 	CU_ASSERT_EQUAL(s.nsamples, 10);
 	sb_host_close(h);
 }
@@ -396,24 +403,24 @@ static void test_perf(void)
 	sb_host_summary(h, &s);
 #ifdef CONFIG_LIBPFM4
 	CU_ASSERT_TRUE(sb_host_present(h, SB_HOST_PERF));
-	CU_ASSERT_EQUAL_FATAL(s.perf.nevents, 4);
-	CU_ASSERT_EQUAL(s.perf.nthreads, 1);
-	if (s.perf.ev[0].st.present) {
-		CU_ASSERT_TRUE(s.perf.ev[0].count >= 20);
+	CU_ASSERT_EQUAL_FATAL(sb_host_sum_perf(&s)->nevents, 4);
+	CU_ASSERT_EQUAL(sb_host_sum_perf(&s)->nthreads, 1);
+	if (sb_host_sum_perf(&s)->ev[0].st.present) {
+		CU_ASSERT_TRUE(sb_host_sum_perf(&s)->ev[0].count >= 20);
 	} else {
 		/* not root and perf_event_paranoid >= 2: a kernel-side event is
 		 * absent, not a user-space 0 */
 		CU_ASSERT_NOT_EQUAL(geteuid(), 0);
-		CU_ASSERT_PTR_NOT_NULL(strstr(s.perf.ev[0].st.reason, "perf_event_paranoid"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(sb_host_sum_perf(&s)->ev[0].st.reason, "perf_event_paranoid"));
 	}
-	CU_ASSERT_TRUE(s.perf.ev[1].st.present);
-	CU_ASSERT_TRUE(s.perf.ev[1].count >= 1000);   /* 2048 pages touched */
-	CU_ASSERT_TRUE(s.perf.ev[2].st.present ? s.perf.ev[2].count > 0
-					       : strlen(s.perf.ev[2].st.reason) > 0);
-	CU_ASSERT_FALSE(s.perf.ev[3].st.present);
-	CU_ASSERT_STRING_EQUAL(s.perf.ev[3].st.reason, "libpfm4: event not found");
+	CU_ASSERT_TRUE(sb_host_sum_perf(&s)->ev[1].st.present);
+	CU_ASSERT_TRUE(sb_host_sum_perf(&s)->ev[1].count >= 1000);   /* 2048 pages touched */
+	CU_ASSERT_TRUE(sb_host_sum_perf(&s)->ev[2].st.present ? sb_host_sum_perf(&s)->ev[2].count > 0
+					       : strlen(sb_host_sum_perf(&s)->ev[2].st.reason) > 0);
+	CU_ASSERT_FALSE(sb_host_sum_perf(&s)->ev[3].st.present);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_perf(&s)->ev[3].st.reason, "libpfm4: event not found");
 #else
-	CU_ASSERT_STRING_EQUAL(s.perf.st.reason, "storbench built without libpfm4");
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_perf(&s)->st.reason, "storbench built without libpfm4");
 #endif
 	sb_host_close(h);
 }
@@ -441,20 +448,20 @@ static void test_real_host(void)
 	CU_ASSERT_EQUAL(sb_host_sample(h, sb_now_ns()), 0);
 	struct sb_host_summary s;
 	sb_host_summary(h, &s);
-	CU_ASSERT_TRUE(s.cpu.st.present);
-	CU_ASSERT_TRUE(s.cpu.ncpus >= 1);
-	CU_ASSERT_TRUE(s.mem.st.present);
-	CU_ASSERT_TRUE(s.mem.max_t_mem_percent > 0 && s.mem.max_t_mem_percent < 100);
-	CU_ASSERT_TRUE(s.net.st.present);
-	CU_ASSERT_TRUE(s.disk.fs_st.present);
+	CU_ASSERT_TRUE(sb_host_sum_cpu(&s)->st.present);
+	CU_ASSERT_TRUE(sb_host_sum_cpu(&s)->ncpus >= 1);
+	CU_ASSERT_TRUE(sb_host_sum_mem(&s)->st.present);
+	CU_ASSERT_TRUE(sb_host_sum_mem(&s)->max_t_mem_percent > 0 && sb_host_sum_mem(&s)->max_t_mem_percent < 100);
+	CU_ASSERT_TRUE(sb_host_sum_net(&s)->st.present);
+	CU_ASSERT_TRUE(sb_host_sum_disk(&s)->fs_st.present);
 	for (unsigned i = 0; i < n; i++)   /* the mapped names are diskstats names */
-		CU_ASSERT_TRUE(s.disk.disk_st[i].present);
+		CU_ASSERT_TRUE(sb_host_sum_disk(&s)->disk_st[i].present);
 	if (access("/sys/class/powercap", F_OK) != 0)
-		CU_ASSERT_FALSE(s.rapl.st.present);
+		CU_ASSERT_FALSE(sb_host_sum_rapl(&s)->st.present);
 	if (access("/sys/class/infiniband", F_OK) != 0)
-		CU_ASSERT_FALSE(s.ib.st.present);
-	CU_ASSERT_FALSE(s.gpu.st.present);
-	CU_ASSERT_TRUE(strlen(s.gpu.st.reason) > 0);
+		CU_ASSERT_FALSE(sb_host_sum_ib(&s)->st.present);
+	CU_ASSERT_FALSE(sb_host_sum_gpu(&s)->st.present);
+	CU_ASSERT_TRUE(strlen(sb_host_sum_gpu(&s)->st.reason) > 0);
 	sb_host_close(h);
 }
 
@@ -485,7 +492,12 @@ static void test_collector_table(void)
 	sb_log_capture(log, sizeof(log));
 	CU_ASSERT_EQUAL(sb_host_parse_mask("nosuch", &m), -EINVAL);
 	sb_log_capture(NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(log, "(use cpu, mem, disk, net, ib, rapl, perf, gpu, all or none)"));
+	char want[256] = "(use ";
+	for (unsigned i = 0; i < SB_HOST_NSRC; i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s, ", sb_host_collectors[i]->name);
+	strcat(want, "all or none)");
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, want));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "(use cpu, mem, disk, net, ib, rapl, perf, gpu, "));
 
 	struct sb_host_config cfg = {
 		.root = sb_test_fixture("empty"), .which = SB_HOST_ALL,
@@ -506,9 +518,9 @@ static void test_collector_table(void)
 	CU_ASSERT_EQUAL(s.which, SB_HOST_ALL);
 	CU_ASSERT_EQUAL(s.nseries, 1);
 	/* the summaries carry the same status as the sampler */
-	CU_ASSERT_STRING_EQUAL(s.cpu.st.reason, sb_host_status(h, SB_HOST_CPU)->reason);
-	CU_ASSERT_STRING_EQUAL(s.gpu.st.reason, sb_host_status(h, SB_HOST_GPU)->reason);
-	CU_ASSERT_STRING_EQUAL(s.perf.st.reason, sb_host_status(h, SB_HOST_PERF)->reason);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_cpu(&s)->st.reason, sb_host_status(h, SB_HOST_CPU)->reason);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_gpu(&s)->st.reason, sb_host_status(h, SB_HOST_GPU)->reason);
+	CU_ASSERT_STRING_EQUAL(sb_host_sum_perf(&s)->st.reason, sb_host_status(h, SB_HOST_PERF)->reason);
 	sb_host_close(h);
 
 	cfg.which = 0;
