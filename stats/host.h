@@ -40,6 +40,7 @@
 	X(RAPL, rapl) \
 	X(PERF, perf) \
 	X(GPU, gpu) \
+	X(PSI, psi) \
 	/* one row per collector, each ending in a backslash, above this line */
 
 enum sb_host_src {
