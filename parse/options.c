@@ -397,7 +397,7 @@ static const struct sb_option table[] = {
 	  .help = "add each I/O's offset to per-I/O log entries" },
 	{ .name = "host_counters", .type = SB_OT_STR, .off = OFF(host_counters), .def = "all",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
-	  .help = "host counters to sample: cpu,mem,disk,net,ib,rapl,perf,gpu, all or none" },
+	  .help = "host counters to sample: a comma list of host sources (cpu, mem, disk, ...: all of them in HOWTO section 5), all or none" },
 	{ .name = "perf_events", .type = SB_OT_STR, .off = OFF(perf_events),
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "libpfm4 event names for host_counters=perf (default cycles,instructions,cache-misses,context-switches,page-faults)" },
