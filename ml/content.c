@@ -8,9 +8,10 @@
 #include "ml/content.h"
 #include "run/contents.h"
 
-void sb_ml_content_recipe(const struct sb_jobspec *s, uint64_t key, uint64_t size, struct sb_dg *g)
+void sb_ml_content_recipe(const struct sb_jobspec *s, uint64_t key, uint64_t unit, uint64_t size,
+			  struct sb_dg *g)
 {
-	sb_contents_recipe(s, key, s->bs_hi, size, g);
+	sb_contents_recipe(s, key, unit ? unit : s->bs_hi, size, g);
 }
 
 static void ml_prep(struct sb_thread *t, struct sb_io_u *io)
@@ -32,7 +33,7 @@ static bool match_alt(struct sb_ml_content *mc, const struct sb_ml_alt *a, const
 		      size_t n, uint64_t *pos)
 {
 	struct sb_dg g;
-	sb_ml_content_recipe(mc->spec, a->key, a->size, &g);
+	sb_ml_content_recipe(mc->spec, a->key, mc->unit, a->size, &g);
 	*pos = sb_dg_stamp(&g, found, a->size);
 	if (*pos == UINT64_MAX || *pos + n > a->size)
 		return false;
@@ -106,7 +107,7 @@ static bool ml_check(struct sb_thread *t, const struct sb_io_u *io)
 	return true;
 }
 
-int sb_ml_content_setup(struct sb_thread *t, unsigned rank, bool write, bool verify,
+int sb_ml_content_setup(struct sb_thread *t, unsigned rank, uint64_t unit, bool write, bool verify,
 			sb_ml_alt_fn alt, void *alt_ctx)
 {
 	struct sb_ml_content *mc = calloc(1, sizeof(*mc));
@@ -117,7 +118,8 @@ int sb_ml_content_setup(struct sb_thread *t, unsigned rank, bool write, bool ver
 	mc->alt = alt;
 	mc->alt_ctx = alt_ctx;
 	mc->path = "";
-	sb_ml_content_recipe(t->spec, 0, 0, &mc->g);
+	mc->unit = unit ? unit : t->spec->bs_hi;
+	sb_ml_content_recipe(t->spec, 0, mc->unit, 0, &mc->g);
 	t->content = mc;
 	if (write)
 		t->io_prep = ml_prep;
@@ -137,7 +139,7 @@ void sb_ml_content_file(struct sb_thread *t, uint64_t key, uint64_t size, const 
 	struct sb_ml_content *mc = t->content;
 	if (!mc)
 		return;
-	sb_ml_content_recipe(mc->spec, key, size, &mc->g);
+	sb_ml_content_recipe(mc->spec, key, mc->unit, size, &mc->g);
 	mc->size = size;
 	mc->path = path;
 }

@@ -46,6 +46,7 @@ struct sb_ml_content {
 	uint64_t size;                /* its bytes */
 	const char *path;             /* its path (the caller's buffer) */
 	unsigned rank;
+	uint64_t unit;                /* bytes per buffer of the recipe */
 	sb_ml_alt_fn alt;
 	void *alt_ctx;
 	unsigned classified;
@@ -54,12 +55,17 @@ struct sb_ml_content {
 };
 
 /* Worker t writes (write: io_prep fills) and/or verifies (verify: io_check
- * compares, t->verify of type "contents").  0 or -ENOMEM. */
-int sb_ml_content_setup(struct sb_thread *t, unsigned rank, bool write, bool verify,
+ * compares, t->verify of type "contents"); unit: the recipe's bytes per
+ * buffer (compression and dedupe are decided per unit; 0: the job's largest
+ * bs).  0 or -ENOMEM. */
+int sb_ml_content_setup(struct sb_thread *t, unsigned rank, uint64_t unit, bool write, bool verify,
 			sb_ml_alt_fn alt, void *alt_ctx);
 /* the file the worker's next I/O goes to: its stream key, bytes and path */
 void sb_ml_content_file(struct sb_thread *t, uint64_t key, uint64_t size, const char *path);
 void sb_ml_content_release(struct sb_thread *t);
 /* the recipe of a file of spec s (for writers outside the I/O loop) */
-void sb_ml_content_recipe(const struct sb_jobspec *s, uint64_t key, uint64_t size, struct sb_dg *g);
+void sb_ml_content_recipe(const struct sb_jobspec *s, uint64_t key, uint64_t unit, uint64_t size,
+			  struct sb_dg *g);
+/* datasets: a fixed unit, so that jobs with any bs read the same bytes */
+#define SB_ML_DATASET_UNIT SB_DG_BLOCK
 #endif
