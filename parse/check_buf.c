@@ -3,6 +3,7 @@
  * ML verification options (checkpoint_verify, dataset_verify).  Runs before
  * anything touches a disk; every error names file:line, the option, the
  * value and the way out. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,13 +31,25 @@ static unsigned check_pattern(struct sb_jobctx *c)
 	s->bufpat_len = s->bufpat_nofs = 0;
 	if (!s->buffer_pattern)
 		return 0;
-	if (sb_pattern_parse(s->buffer_pattern, s->bufpat, sizeof(s->bufpat), &len, s->bufpat_ofs,
-			     SB_BUFPAT_OFS_MAX, &s->bufpat_nofs, err, sizeof(err))) {
+	const char *text = s->buffer_pattern;
+	int r = sb_pattern_parse(text, s->bufpat, sizeof(s->bufpat), &len, s->bufpat_ofs,
+				 SB_BUFPAT_OFS_MAX, &s->bufpat_nofs, err, sizeof(err));
+	if (r && !strpbrk(text, "\"%") && !isdigit((unsigned char)text[0]) && text[0] != '-' &&
+	    strlen(text) <= SB_BUFPAT_MAX) {
+		/* fio's buffer_pattern="abcd" reaches us as abcd (the job-file
+		 * layer drops the quotes around a whole value): a string */
+		char quoted[SB_BUFPAT_MAX + 3], err2[160];
+		snprintf(quoted, sizeof(quoted), "\"%s\"", text);
+		if (!sb_pattern_parse(quoted, s->bufpat, sizeof(s->bufpat), &len, s->bufpat_ofs,
+				      SB_BUFPAT_OFS_MAX, &s->bufpat_nofs, err2, sizeof(err2)))
+			r = 0;
+	}
+	if (r) {
 		s->bufpat_nofs = 0;
 		sb_err(where_of(c, SB_OPT(buffer_pattern), where, sizeof(where)),
 		       "%s=%s: %s: expected 0xHEX, a decimal number, \"string\" or %%o, written one "
 		       "after the other, e.g. %s=0xdeadbeef\"abc\"%%o", SB_OPT(buffer_pattern)->name,
-		       s->buffer_pattern, err, SB_OPT(buffer_pattern)->name);
+		       text, err, SB_OPT(buffer_pattern)->name);
 		return 1;
 	}
 	s->bufpat_len = (unsigned)len;

@@ -6,7 +6,11 @@
  *   "string"  its characters (no escapes)
  *   %o        8 bytes filled at write time with the I/O's offset
  *             (little-endian)
- * e.g. 0xdeadbeef"abc"-12%o.  fio's 'filename' element is not supported. */
+ * e.g. 0xdeadbeef"abc"-12%o.  fio's 'filename' element is not supported.
+ * A job file's buffer_pattern="abcd" reaches the parser without its quotes
+ * (the job-file layer drops quotes around a whole value); parse/check_buf.c
+ * then takes a value that is not a pattern, does not start with a digit or
+ * '-' and holds no '"' or '%', as one string, so fio's example works ("1234" is the number 1234, though). */
 #ifndef SB_PARSE_PATTERN_H
 #define SB_PARSE_PATTERN_H
 #include <stddef.h>
