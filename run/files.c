@@ -14,11 +14,11 @@
 
 #include "run/bdev.h"
 #include "run/files.h"
-#include "lib/datagen.h"
 #include "run/rng.h"
 #include "run/run.h"
 #include "run/thread.h"
 #include "run/workload.h"
+#include "lib/datagen.h"
 #include "lib/log.h"
 #include "os/blkdev.h"
 #include "os/mounts.h"

@@ -98,6 +98,11 @@ class ContentsTest(SbCase):
         with open(self.write(["zero_buffers=1"], size="1m"), "rb") as f:
             self.assertEqual(f.read(), bytes(1 << 20))
 
+    def test_pattern_wins_over_zero_buffers(self):
+        """fio 3.33 accepts both and writes the pattern"""
+        with open(self.write(["zero_buffers=1", "buffer_pattern=0xab"], size="8k"), "rb") as f:
+            self.assertEqual(f.read(), b"\xab" * 8192)
+
     def test_buffer_pattern_as_fio(self):
         # fio 3.33 writes de ad fa ce 61 62 f4 ff ff ff, repeated
         with open(self.write(['buffer_pattern=0xdeadface"ab"-12'], size="8k"), "rb") as f:
