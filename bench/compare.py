@@ -42,6 +42,8 @@ BENCHES = {
     "libaio-disk-qd64": ("libaio-disk-4k-randread-qd64.fio", read_iops, "IOPS", "higher", 1.0),
     "libaio-disk-qd64-cpu": ("libaio-disk-4k-randread-qd64.fio", "cpu_per_io", "CPU us/IO", "lower", 0.8),
     "seq-1m-direct-write": ("seq-1m-direct-write.fio", write_bw, "bytes/s", "higher", 0.98),
+    "seq-1m-refill-write-shm": ("seq-1m-refill-write-shm.fio", write_bw, "bytes/s", "higher", 1.0),
+    "null-4k-randwrite": ("null-4k-randwrite.fio", write_iops, "IOPS", "higher", 1.5),
     "seq-1m-direct-read": ("seq-1m-direct-read.fio", read_bw, "bytes/s", "higher", 0.98),
     "trivial-wall": ("trivial.fio", "wall", "wall s", "lower", 1.0),
     "trivial-rss": ("trivial.fio", "rss", "peak RSS KiB", "lower", 1.0),

@@ -19,6 +19,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "ml/content.h"
 #include "ml/model.h"
 #include "ml/rules.h"
 #include "ml/run.h"
@@ -40,7 +41,46 @@ struct sb_ml_ckpt {
 	struct sb_scratch_id *dir_id;  /* per checkpoint; removed only if still */
 	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */
 	uint64_t *t_start, *t_end;     /* per rank, of the current phase */
+	struct ckpt_at *at;            /* per rank: the file its I/O is on */
 };
+
+/* where a rank's I/O is: the context of its content alternatives */
+struct ckpt_at {
+	struct sb_ml_job *j;
+	unsigned rank, k;
+	size_t i;
+};
+
+/* the stream key of file i of checkpoint k (rank: its writer) */
+static uint64_t file_key(const struct sb_jobspec *s, unsigned rank, unsigned k, size_t i)
+{
+	uint64_t x = sb_dg_mix(s->randseed ^ 0x636b7074ull /* "ckpt" */, rank);
+	return sb_dg_mix(sb_dg_mix(x, k), i);
+}
+
+/* alternatives of a failing block: this file in older checkpoints (stale),
+ * then the other files of this checkpoint (misplaced) */
+static bool ckpt_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
+{
+	struct ckpt_at *at = ctx;
+	struct sb_ml_ckpt *c = at->j->priv;
+	if (n < at->k) {
+		unsigned k = at->k - 1 - n;
+		*out = (struct sb_ml_alt){ .key = file_key(at->j->spec, at->rank, k, at->i),
+					   .size = c->files[at->i].bytes, .stale = true };
+		snprintf(out->what, sizeof(out->what), "checkpoint %u of this file", k + 1);
+		return true;
+	}
+	size_t m = n - at->k;
+	if (m >= at->i)
+		m++; /* skip the file itself */
+	if (m >= c->nfiles)
+		return false;
+	*out = (struct sb_ml_alt){ .key = file_key(at->j->spec, c->files[m].rank, at->k, m),
+				   .size = c->files[m].bytes };
+	snprintf(out->what, sizeof(out->what), "rank %u's file #%zu", c->files[m].rank, m);
+	return true;
+}
 
 struct rank_arg {
 	struct sb_ml_job *j;
@@ -85,6 +125,8 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 		if (wr && f->created && f->fd >= 0) {
 			sb_scratch_made_fd(f->fd, j->spec->name, &c->created[(size_t)k * c->nfiles + i]);
 		}
+		c->at[rank] = (struct ckpt_at){ .j = j, .rank = rank, .k = k, .i = i };
+		sb_ml_content_file(t, file_key(j->spec, rank, k, i), c->files[i].bytes, path);
 		e = sb_ioloop_span(t, f, ddir, 0, c->files[i].bytes, wr && j->spec->checkpoint_fsync);
 		sb_ml_close(t, f);
 	}
@@ -334,7 +376,8 @@ static int plan_files(struct sb_ml_job *j)
 			    sizeof(*c->created));
 	c->t_start = calloc(c->ranks, sizeof(uint64_t));
 	c->t_end = calloc(c->ranks, sizeof(uint64_t));
-	if (!c->rank_first || !c->dir_id || !c->created || !c->t_start || !c->t_end)
+	c->at = calloc(c->ranks, sizeof(*c->at));
+	if (!c->at || !c->rank_first || !c->dir_id || !c->created || !c->t_start || !c->t_end)
 		return -ENOMEM;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
 	size_t i = 0;
@@ -375,6 +418,12 @@ static int prepare_ckpt(struct sb_ml_job *j)
 		e = check_folder(j, j->res->ckpt.bytes_model + j->res->ckpt.bytes_optimizer);
 	if (!e)
 		e = sb_ml_workers_setup(j, c->ranks);
+	for (unsigned r = 0; !e && r < c->ranks; r++) {
+		c->at[r] = (struct ckpt_at){ .j = j, .rank = r };
+		e = sb_ml_content_setup(&j->workers[r], r, 0, true, s->checkpoint_verify, ckpt_alt, &c->at[r]);
+		if (e)
+			sb_err(s->name, "out of memory setting up the checkpoint contents");
+	}
 	return e;
 }
 
@@ -417,6 +466,7 @@ static void release_ckpt(struct sb_ml_job *j)
 	free(c->created);
 	free(c->t_start);
 	free(c->t_end);
+	free(c->at);
 	free(c);
 	j->priv = NULL;
 }

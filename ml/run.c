@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "run/collect.h"
+#include "ml/content.h"
 #include "ml/run.h"
 #include "run/rate.h"
 #include "lib/log.h"
@@ -273,8 +274,10 @@ void sb_ml_release(struct sb_ml_runs *r, bool failed)
 		struct sb_ml_job *j = &r->jobs[i];
 		if (j->wl)
 			j->wl->release(j);
-		for (unsigned k = 0; j->workers && k < j->nworkers; k++)
+		for (unsigned k = 0; j->workers && k < j->nworkers; k++) {
+			sb_ml_content_release(&j->workers[k]);
 			sb_thread_teardown(&j->workers[k]);
+		}
 		free(j->workers);
 		sb_ml_result_free(j->res);
 		free(j->res);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ml/au.h"
+#include "ml/content.h"
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "ml/train.h"
@@ -66,6 +67,24 @@ static double now_s(void)
 	return (double)sb_now_ns() / 1e9;
 }
 
+/* the stream key of dataset file i (the dataset's seed, not the job's:
+ * every job with this layout reads the same bytes) */
+static uint64_t ds_key(const struct sb_ml_dataset *ds, unsigned i)
+{
+	return sb_dg_mix(sb_dg_mix(ds->seed, 0x64617461ull /* "data" */), i);
+}
+
+/* alternatives of a failing block (dataset_verify): the dataset's files */
+static bool ds_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
+{
+	struct sb_ml_trainst *tr = ctx;
+	if (n >= tr->ds.files)
+		return false;
+	*out = (struct sb_ml_alt){ .key = ds_key(&tr->ds, n), .size = sb_ml_file_bytes(&tr->ds, n) };
+	snprintf(out->what, sizeof(out->what), "dataset file #%u", n);
+	return true;
+}
+
 /* read every sample of batch b with worker t */
 static int read_batch(struct sb_ml_job *j, struct sb_thread *t, size_t b)
 {
@@ -80,6 +99,7 @@ static int read_batch(struct sb_ml_job *j, struct sb_thread *t, size_t b)
 		sb_ml_file_name(&tr->ds, file, name, sizeof(name));
 		sb_ml_join(path, sizeof(path), tr->dir, name);
 		int e = sb_ml_open(t, path, sb * tr->ds.samples_per_file, false, &f);
+		sb_ml_content_file(t, ds_key(&tr->ds, file), sb * tr->ds.samples_per_file, path);
 		if (!e)
 			e = sb_ioloop_span(t, f, SB_DDIR_READ, (uint64_t)in_file * sb, sb, false);
 		sb_ml_close(t, f);
@@ -307,8 +327,9 @@ static int make_dirs(struct sb_ml_trainst *tr)
 	return e;
 }
 
-/* write file i with pseudo-random bytes; a partial file it created is removed */
-static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t buflen)
+/* write file i with its contents (ml/content.h); a partial file it created is removed */
+static int gen_file(const struct sb_jobspec *s, struct sb_ml_trainst *tr, unsigned i, char *buf,
+		    size_t buflen)
 {
 	char name[512], path[PATH_LEN];
 	sb_ml_file_name(&tr->ds, i, name, sizeof(name));
@@ -319,8 +340,11 @@ static int gen_file(struct sb_ml_trainst *tr, unsigned i, char *buf, size_t bufl
 	uint64_t size = sb_ml_file_bytes(&tr->ds, i), off = 0;
 	struct sb_scratch_id id = { 0 };
 	int e = sb_scratch_made_fd(fd, NULL, &id);
+	struct sb_dg g;
+	sb_ml_content_recipe(s, ds_key(&tr->ds, i), SB_ML_DATASET_UNIT, size, &g);
 	while (off < size && !e) {
 		size_t n = size - off < buflen ? (size_t)(size - off) : buflen;
+		sb_dg_fill(&g, off, buf, n);
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 		if (w <= 0)
 			e = w < 0 ? -errno : -EIO;
@@ -358,12 +382,8 @@ static int datagen_train(struct sb_ml_job *j)
 	uint64_t *buf = malloc(BUF);
 	if (!buf)
 		return -ENOMEM;
-	struct sb_ml_rng rng;
-	sb_ml_rng_seed(&rng, tr->ds.seed);
-	for (size_t i = 0; i < BUF / 8; i++)
-		buf[i] = sb_ml_rng_next(&rng) | 1;
 	for (unsigned i = 0; i < tr->ds.files && !e; i++)
-		e = gen_file(tr, i, (char *)buf, BUF);
+		e = gen_file(&j->wspec, tr, i, (char *)buf, BUF);
 	free(buf);
 	if (!e) {
 		j->res->train.dataset_created = true;
@@ -542,6 +562,11 @@ static int prepare_train(struct sb_ml_job *j)
 		e = check_space(j, need);
 	if (!e)
 		e = sb_ml_workers_setup(j, tr->readers ? tr->readers : tr->consumers);
+	for (unsigned k = 0; !e && s->dataset_verify && k < j->nworkers; k++) {
+		e = sb_ml_content_setup(&j->workers[k], k, SB_ML_DATASET_UNIT, false, true, ds_alt, tr);
+		if (e)
+			sb_err(s->name, "out of memory setting up dataset_verify");
+	}
 	return e;
 }
 

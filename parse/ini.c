@@ -454,6 +454,8 @@ static int write_value(FILE *f, const char *key, const char *v)
 	bool wrapped = n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0] &&
 		       !memchr(v + 1, v[0], n - 2);
 	bool quote = !wrapped && (strpbrk(v, ";#\\") || (n && (v[0] == '"' || v[0] == '\'')));
+	if (quote && strchr(v, '"') && !strchr(v, '\''))  /* "ab"%o (buffer_pattern) */
+		return fprintf(f, "%s = '%s'\n", key, v) < 0 ? -EIO : 0;
 	if (quote && strchr(v, '"'))
 		return -EINVAL;
 	return fprintf(f, quote ? "%s = \"%s\"\n" : "%s = %s\n", key, v) < 0 ? -EIO : 0;

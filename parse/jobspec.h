@@ -58,6 +58,9 @@ struct sb_opt_echo {
 	char *value;
 };
 
+#define SB_BUFPAT_MAX 512      /* bytes of a decoded buffer_pattern */
+#define SB_BUFPAT_OFS_MAX 16   /* %o in one buffer_pattern */
+
 struct sb_jobspec {
 	char name[SB_NAME_MAX];
 	char *description;          /* may be NULL */
@@ -191,6 +194,25 @@ struct sb_jobspec {
 	/* appended: sweeps (parse/sweep.h, sweep/sweep.c); drop_caches above
 	 * also applies before each sweep repetition */
 	unsigned sweep_metric;      /* enum sb_sweep_metric: ranking of sweep points */
+
+	/* appended: buffer contents (run/contents.c) and ML verification */
+	bool scramble_buffers;      /* XOR each written buffer with a fresh word (default) */
+	bool refill_buffers;        /* fresh random data before every write */
+	bool zero_buffers;          /* zeroes */
+	char *buffer_pattern;       /* fio's pattern syntax; NULL = none */
+	unsigned buffer_compress_percentage; /* 0-100: filler share of each chunk */
+	uint64_t buffer_compress_chunk;      /* bytes; 0 = the block size */
+	unsigned dedupe_percentage; /* 0-100: duplicate buffers */
+	unsigned dedupe_mode;       /* 0 repeat, 1 working_set (enum sb_dg_dedupe) */
+	unsigned dedupe_working_set_percentage; /* of the job's size */
+	bool checkpoint_verify;     /* workload=checkpoint: check what is read back */
+	bool dataset_verify;        /* workload=train: check what training reads */
+	/* derived (parse/check_buf.c): buffer_pattern as bytes, and where %o
+	 * (the I/O's offset, 8 bytes little-endian) goes in them */
+	unsigned char bufpat[SB_BUFPAT_MAX];
+	unsigned bufpat_len;
+	unsigned bufpat_nofs;
+	unsigned short bufpat_ofs[SB_BUFPAT_OFS_MAX];
 
 	/* appended: DERIVED by the parser's fix-up pass (sb_spec_derive,
 	 * parse/derive.c); no option sets them, and nothing downstream works

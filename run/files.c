@@ -18,6 +18,7 @@
 #include "run/run.h"
 #include "run/thread.h"
 #include "run/workload.h"
+#include "lib/datagen.h"
 #include "lib/log.h"
 #include "os/blkdev.h"
 #include "os/mounts.h"
@@ -354,17 +355,14 @@ static int preallocate(int fd, const struct sb_layout_file *lf)
 	}
 }
 
-/* write pseudo-random, non-zero data over [have, need) */
+/* write pseudo-random data over [have, need) */
 static int fill(int fd, const struct sb_layout_file *lf)
 {
 	enum { CHUNK = 1 << 20 };
 	uint64_t *buf = malloc(CHUNK);
 	if (!buf)
 		return -ENOMEM;
-	struct sb_rng rng;
-	sb_rng_seed(&rng, lf->ino ^ lf->need);
-	for (size_t i = 0; i < CHUNK / 8; i++)
-		buf[i] = sb_rng_next(&rng) | 1;
+	uint64_t key = sb_dg_mix(lf->ino, lf->need);
 	int r = 0;
 	for (uint64_t off = lf->have; off < lf->need && !r;) {
 		if (sb_run_stopping()) {
@@ -372,6 +370,7 @@ static int fill(int fd, const struct sb_layout_file *lf)
 			break;
 		}
 		size_t n = lf->need - off < CHUNK ? (size_t)(lf->need - off) : CHUNK;
+		sb_dg_random(key, off, buf, n); /* every byte random: nothing to compress or dedupe */
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 		if (w <= 0)
 			r = w < 0 ? -errno : -EIO;

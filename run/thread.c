@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/contents.h"
 #include "run/engtable.h"
 #include "run/ioloop.h"
 #include "run/thread.h"
@@ -35,11 +36,8 @@ static int setup_buffers(struct sb_thread *t)
 		return -ENOMEM;
 	if (align == SB_HUGE_PAGE)
 		(void)madvise(e->buf_base, e->buf_len, MADV_HUGEPAGE);
-	struct sb_rng rng;
-	sb_rng_seed(&rng, sb_iogen_seed(t->spec, t->sub) ^ 0x5bd1e995u);
-	uint64_t *w = e->buf_base;
-	for (uint64_t i = 0; i < e->buf_len / 8; i++)
-		w[i] = sb_rng_next(&rng) | 0x0101010101010101ull;
+	if (sb_contents_setup(t)) /* contents and their io_prep hook: run/contents.h */
+		return -ENOMEM;
 	e->ios = calloc(e->iodepth, sizeof(*e->ios));
 	t->freel = calloc(e->iodepth, sizeof(*t->freel));
 	t->uncommitted = calloc(e->iodepth, sizeof(*t->uncommitted));
@@ -199,6 +197,7 @@ void sb_thread_teardown(struct sb_thread *t)
 		t->ops->cleanup(&t->etd);
 	t->engine_up = false;
 	sb_iogen_free(&t->gen);
+	sb_contents_release(t);
 	free(t->etd.buf_base);
 	free(t->etd.ios);
 	free(t->freel);

@@ -28,6 +28,12 @@
  *           skip=N-1 times=1)
  * rw=r|w    open only: only opens for reading (r: O_RDONLY) or writing (w)
  *
+ * ERRNO may also be FLIP (pread and pwrite, with offset=): the call goes
+ * through with the byte at offset XORed with 0x01, in the data written
+ * (pwrite: what reaches the file; the caller's buffer is left as it was) or
+ * in the data read (pread): a corruption no error reports, for the data
+ * verification tests (checkpoint_verify, dataset_verify).
+ *
  * A failing call does nothing and returns -1 with errno set, except
  * io_submit, which follows the kernel: the iocbs before the first failing one
  * are submitted and their count returned; when the first one fails, io_submit
@@ -114,6 +120,8 @@ static const struct { const char *name; int err; } errnames[] = {
 	{ "EINTR", EINTR },
 };
 
+#define SB_FLIP 100000 /* ERRNO=FLIP: corrupt one byte, fail nothing */
+
 static const struct { const char *name; int sig; } signames[] = {
 	{ "SIGINT", SIGINT }, { "SIGTERM", SIGTERM }, { "SIGHUP", SIGHUP }, { "SIGKILL", SIGKILL },
 };
@@ -186,6 +194,11 @@ static void parse_rule(char *text)
 	for (size_t i = 0; i < sizeof(signames) / sizeof(signames[0]) && !r->err; i++)
 		if (!strcmp(signames[i].name, err))
 			r->sig = signames[i].sig;
+	if (!strcmp(err, "FLIP")) {
+		if (c != C_PREAD && c != C_PWRITE)
+			bad(orig, "FLIP is for pread and pwrite");
+		r->err = SB_FLIP;
+	}
 	if (!r->err && !r->sig && (!parse_u64(err, &n) || !n || n > 4095))
 		bad(orig, "unknown errno (a name such as EIO, or a number) or signal (SIGINT ...)");
 	if (!r->err && !r->sig)
@@ -224,6 +237,8 @@ static void parse_rule(char *text)
 			bad(orig, "unknown key (offset path nth skip times rw)");
 		}
 	}
+	if (r->err == SB_FLIP && !r->has_off)
+		bad(orig, "FLIP needs offset=");
 	active[c] = true;
 	nrules++;
 }
@@ -330,9 +345,25 @@ static uint64_t iov_len(const struct iovec *iov, int n)
 	return s;
 }
 
+/* the offset= of the FLIP rule of call c (the one check_io just fired) */
+static uint64_t flip_at(enum call c)
+{
+	for (unsigned i = 0; i < nrules; i++)
+		if (rules[i].call == c && rules[i].err == SB_FLIP)
+			return rules[i].off;
+	return 0;
+}
+
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
 	int e = active[C_PREAD] ? check_io(C_PREAD, fd, true, (uint64_t)off, len) : 0;
+	if (e == SB_FLIP) {
+		ssize_t n = real.pread(fd, buf, len, off);
+		uint64_t at = flip_at(C_PREAD) - (uint64_t)off;
+		if (n > 0 && at < (uint64_t)n)
+			((unsigned char *)buf)[at] ^= 1;
+		return n;
+	}
 	if (e) {
 		errno = e;
 		return -1;
@@ -343,6 +374,14 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
 	int e = active[C_PWRITE] ? check_io(C_PWRITE, fd, true, (uint64_t)off, len) : 0;
+	if (e == SB_FLIP) { /* the caller's buffer, changed for the call only */
+		unsigned char *b = (unsigned char *)(uintptr_t)buf;
+		uint64_t at = flip_at(C_PWRITE) - (uint64_t)off;
+		b[at] ^= 1;
+		ssize_t n = real.pwrite(fd, buf, len, off);
+		b[at] ^= 1;
+		return n;
+	}
 	if (e) {
 		errno = e;
 		return -1;

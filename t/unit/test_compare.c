@@ -497,7 +497,8 @@ static void test_grouping_scales(void)
 
 /* the options compared are the table's rows that change what the I/O does:
  * the same 52 that output/cmpopt.c listed by hand before the table's flags
- * replaced its list (ML, log and identity options are not compared) */
+ * replaced its list (ML, log and identity options are not compared), and the
+ * buffer-contents options of issue 11 */
 static void test_compared_options(void)
 {
 	static const char *const want[] = {
@@ -510,6 +511,10 @@ static void test_compared_options(void)
 		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",
 		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",
 		"percentile_list", "clat_percentiles", "lat_percentiles", "kb_base", "unit_base",
+		/* issue 11: what is written changes what storage does with it */
+		"scramble_buffers", "refill_buffers", "zero_buffers", "buffer_pattern",
+		"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
+		"dedupe_mode", "dedupe_working_set_percentage",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);

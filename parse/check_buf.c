@@ -1,0 +1,86 @@
+/* check_buf.c: validation of the buffer-contents options (buffer_pattern,
+ * which it also decodes into the spec's derived bufpat fields) and of the
+ * ML verification options (checkpoint_verify, dataset_verify).  Runs before
+ * anything touches a disk; every error names file:line, the option, the
+ * value and the way out. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "parse/ini.h"
+#include "parse/jobparse.h"
+#include "parse/parse.h"
+#include "parse/pattern.h"
+
+static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
+			    unsigned len)
+{
+	const struct sb_optsrc *s = sb_job_src(c, o);
+	if (s->file)
+		return sb_ini_where(buf, len, s->file, s->line);
+	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
+}
+
+static unsigned check_pattern(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	char where[512], err[160];
+	size_t len = 0;
+	s->bufpat_len = s->bufpat_nofs = 0;
+	if (!s->buffer_pattern)
+		return 0;
+	const char *text = s->buffer_pattern;
+	int r = sb_pattern_parse(text, s->bufpat, sizeof(s->bufpat), &len, s->bufpat_ofs,
+				 SB_BUFPAT_OFS_MAX, &s->bufpat_nofs, err, sizeof(err));
+	if (r && !strpbrk(text, "\"%") && !isdigit((unsigned char)text[0]) && text[0] != '-' &&
+	    strlen(text) <= SB_BUFPAT_MAX) {
+		/* fio's buffer_pattern="abcd" reaches us as abcd (the job-file
+		 * layer drops the quotes around a whole value): a string */
+		char quoted[SB_BUFPAT_MAX + 3], err2[160];
+		snprintf(quoted, sizeof(quoted), "\"%s\"", text);
+		if (!sb_pattern_parse(quoted, s->bufpat, sizeof(s->bufpat), &len, s->bufpat_ofs,
+				      SB_BUFPAT_OFS_MAX, &s->bufpat_nofs, err2, sizeof(err2)))
+			r = 0;
+	}
+	if (r) {
+		s->bufpat_nofs = 0;
+		sb_err(where_of(c, SB_OPT(buffer_pattern), where, sizeof(where)),
+		       "%s=%s: %s: expected 0xHEX, a decimal number, \"string\" or %%o, written one "
+		       "after the other, e.g. %s=0xdeadbeef\"abc\"%%o", SB_OPT(buffer_pattern)->name,
+		       text, err, SB_OPT(buffer_pattern)->name);
+		return 1;
+	}
+	s->bufpat_len = (unsigned)len;
+	return 0;
+}
+
+static unsigned check_ml_verify(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (s->checkpoint_verify && s->workload == SB_WL_CHECKPOINT && !s->num_checkpoints_read) {
+		sb_err(where_of(c, SB_OPT(checkpoint_verify), where, sizeof(where)),
+		       "%s=1 checks what is read back, but job '%s' has %s=0 (it only writes): set "
+		       "%s=1 or more, or drop %s", SB_OPT(checkpoint_verify)->name, s->name,
+		       SB_OPT(num_checkpoints_read)->name, SB_OPT(num_checkpoints_read)->name,
+		       SB_OPT(checkpoint_verify)->name);
+		return 1;
+	}
+	const struct sb_option *v = s->checkpoint_verify ? SB_OPT(checkpoint_verify) :
+				    s->dataset_verify ? SB_OPT(dataset_verify) : NULL;
+	if (v && !strcmp(s->ioengine, "null")) {
+		sb_err(where_of(c, v, where, sizeof(where)),
+		       "%s=1 checks data read from storage, but job '%s' has %s=null, which reads "
+		       "nothing: pick a real engine (e.g. psync) or drop %s", v->name, s->name,
+		       SB_OPT(ioengine)->name, v->name);
+		return 1;
+	}
+	return 0;
+}
+
+unsigned sb_job_validate_buf(struct sb_jobctx *c)
+{
+	return check_pattern(c) + check_ml_verify(c);
+}
