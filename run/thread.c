@@ -25,13 +25,13 @@ atomic_int sb_run_stop_flag;
 static int setup_buffers(struct sb_thread *t)
 {
 	struct sb_engine_td *e = &t->etd;
-	e->buf_per_io = (t->spec->bs_hi + 4095) & ~4095ull; /* bs_hi: derived by the parser */
+	e->buf_per_io = (t->spec->bs_hi + SB_IOBUF_ALIGN - 1) & ~(uint64_t)(SB_IOBUF_ALIGN - 1); /* bs_hi: derived by the parser */
 	e->buf_len = e->buf_per_io * e->iodepth;
 	/* 2 MiB and up: ask for transparent huge pages.  Physically contiguous
 	 * buffers make a large direct I/O a few segments instead of one per 4 KiB
 	 * page (virtio-blk takes 254: a 1 MiB I/O in 256 scattered pages is split
 	 * in two), and make pinning them cheaper.  A refusal changes nothing. */
-	size_t align = e->buf_len >= SB_HUGE_PAGE ? SB_HUGE_PAGE : 4096;
+	size_t align = e->buf_len >= SB_HUGE_PAGE ? SB_HUGE_PAGE : SB_IOBUF_ALIGN;
 	if (posix_memalign(&e->buf_base, align, e->buf_len))
 		return -ENOMEM;
 	if (align == SB_HUGE_PAGE)
