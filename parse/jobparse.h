@@ -31,4 +31,7 @@ const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_op
 /* The ML workload options (check_ml.c): resolves model=/train_model= into
  * the spec, reports each error, returns their count. */
 unsigned sb_job_validate_ml(struct sb_jobctx *c);
+/* verify= and its options (check_verify.c): parses verify_pattern into the
+ * spec, reports each error, returns their count. */
+unsigned sb_job_validate_verify(struct sb_jobctx *c);
 #endif

@@ -13,6 +13,7 @@
 #include "run/engtable.h"
 #include "run/ioloop.h"
 #include "run/thread.h"
+#include "run/verify.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 
@@ -132,6 +133,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	r = setup_buffers(t);
 	if (r)
 		return r;
+	if (s->verify && (r = sb_verify_setup(t)) != 0)
+		return r;
 	return setup_engine(t);
 }
 
@@ -198,6 +201,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	if (t->engine_up && t->ops->cleanup)
 		t->ops->cleanup(&t->etd);
 	t->engine_up = false;
+	sb_verify_teardown(t);
 	sb_iogen_free(&t->gen);
 	free(t->etd.buf_base);
 	free(t->etd.ios);
@@ -294,8 +298,12 @@ void *sb_thread_main(void *arg)
 		atomic_store_explicit(&t->phase, SB_PH_RAMP, memory_order_release);
 		if (!s->ramp_time_us)
 			sb_ioloop_begin_counting(t, &ls, now);
-		sb_ioloop_run(t, &ls);
-		sb_ioloop_end_fsync(t, &ls);
+		if (s->verify) {
+			sb_verify_run(t, &ls);
+		} else {
+			sb_ioloop_run(t, &ls);
+			sb_ioloop_end_fsync(t, &ls);
+		}
 	} else {
 		t->start_ns = sb_now_ns();
 	}
