@@ -229,6 +229,14 @@ static unsigned check_modes(struct sb_jobctx *c)
 		       written(c, o, w, sizeof(w)));
 		return 1;
 	}
+	if (s->verify_only && s->time_based && !s->verify_state_load) {
+		const struct sb_option *o = SB_OPT(verify_only);
+		sb_err(where_of(c, o, where, sizeof(where)),
+		       "%s with time_based: what a time-based run wrote depends on how fast it ran, "
+		       "so it cannot be replayed: add verify_state_load=1 (the writing run saves its "
+		       "state by default), or drop time_based", written(c, o, w, sizeof(w)));
+		return 1;
+	}
 	return 0;
 }
 

@@ -270,6 +270,8 @@ static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
 		for (int d = 0; d < SB_DDIR_N; d++)
 			if (sb_spec_does(t->spec, (enum sb_ddir)d))
 				st->runtime_ns[d] = st->job_runtime_ns;
+		if (t->spec->verify) /* the verify phase is the read runtime */
+			sb_verify_runtimes(t);
 	}
 	if (t->ops->flags & SB_ENGINE_SYNC) { /* no submission step: lat is clat */
 		for (int d = 0; d < SB_DDIR_N; d++) {

@@ -41,6 +41,7 @@ struct vjob {
 	struct ring_ent *ring;      /* the last `backlog` writes */
 	uint64_t rhead;
 	unsigned printed;
+	uint64_t check_ns;          /* time spent in verify passes */
 	uint8_t *expect;            /* one interval rebuilt for verify_dump */
 };
 
@@ -176,7 +177,9 @@ static bool check_span(struct sb_thread *t, struct vjob *vj, struct sb_file *f, 
 	struct sb_loopstate ls = { .deadline = UINT64_MAX, .counting = true };
 	sb_iogen_init_span(&t->gen, t->spec, f, SB_DDIR_READ, off, len, vj->rbs);
 	ls.now = sb_now_ns();
+	uint64_t t0 = ls.now;
 	sb_ioloop_run(t, &ls);
+	vj->check_ns += sb_now_ns() - t0;
 	return !ls.stop && !vj->fatal && !sb_run_stopping() &&
 	       (!t->st->error || t->st->error == EILSEQ);
 }
@@ -306,6 +309,18 @@ void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
 	if (s->do_verify && !vj->fatal && !sb_run_stopping() &&
 	    (!t->st->error || t->st->error == EILSEQ))
 		verify_all(t, vj);
+}
+
+void sb_verify_runtimes(struct sb_thread *t)
+{
+	struct vjob *vj = t->content;
+	struct sb_tstats *st = t->st;
+	if (!vj || (t->spec->rw & SB_RW_READ))
+		return;
+	uint64_t v = vj->check_ns < st->job_runtime_ns ? vj->check_ns : st->job_runtime_ns;
+	st->runtime_ns[SB_DDIR_READ] = v;
+	if (st->runtime_ns[SB_DDIR_WRITE])
+		st->runtime_ns[SB_DDIR_WRITE] -= v;
 }
 
 int sb_verify_setup(struct sb_thread *t)

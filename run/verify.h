@@ -22,6 +22,10 @@ int sb_verify_setup(struct sb_thread *t);
  * phase with its backlog checks, the state save, then the verify phase;
  * or, with verify_only, the verify phase alone. */
 void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls);
+/* After the run: a job that does not read itself reports the verify
+ * phase's time as its read runtime, and the rest as its write runtime (as
+ * fio splits them) */
+void sb_verify_runtimes(struct sb_thread *t);
 /* Release what setup made (t->verify stays for collect) */
 void sb_verify_teardown(struct sb_thread *t);
 #endif

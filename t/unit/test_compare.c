@@ -508,6 +508,9 @@ static void test_compared_options(void)
 		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",
 		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",
 		"percentile_list", "clat_percentiles", "lat_percentiles", "kb_base", "unit_base",
+		/* verify= (issue 11): what is written and read back */
+		"verify", "do_verify", "verify_only", "verify_interval", "verify_offset",
+		"verify_pattern", "verify_backlog", "verify_backlog_batch",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
