@@ -24,6 +24,9 @@ void sb_vstate_path(char *buf, unsigned len, const char *path0, const char *job,
 	snprintf(buf, len, "%s/local-%s-%u-verify.state", dir, job, thread);
 }
 
+/* a slot's generation (bit 31 is the run's own "checked" mark) */
+#define G(t, s) ((t)->gen[s] & 0x7fffffffu)
+
 int sb_vstate_save(const char *file, const struct sb_vstate_id *id, const struct sb_vtrack *tr,
 		   char *const *paths, unsigned nfiles)
 {
@@ -39,17 +42,17 @@ int sb_vstate_save(const char *file, const struct sb_vstate_id *id, const struct
 		const struct sb_vtrack *t = &tr[i];
 		fprintf(f, "file %u %" PRIu64 " %" PRIu64 " %s\n", i, t->start, t->nslots, paths[i]);
 		for (uint64_t s = 0; s < t->nslots;) {
-			if (!t->gen[s]) {
+			if (!G(t, s)) {
 				s++;
 				continue;
 			}
 			uint64_t n = 1;
-			int64_t step = s + 1 < t->nslots && t->gen[s + 1] ?
-				       (int64_t)t->gen[s + 1] - (int64_t)t->gen[s] : 0;
-			while (s + n < t->nslots && t->gen[s + n] &&
-			       (int64_t)t->gen[s + n] - (int64_t)t->gen[s + n - 1] == step)
+			int64_t step = s + 1 < t->nslots && G(t, s + 1) ?
+				       (int64_t)G(t, s + 1) - (int64_t)G(t, s) : 0;
+			while (s + n < t->nslots && G(t, s + n) &&
+			       (int64_t)G(t, s + n) - (int64_t)G(t, s + n - 1) == step)
 				n++;
-			fprintf(f, "%" PRIu64 " %" PRIu64 " %" PRIu32 " %" PRId64 "\n", s, n, t->gen[s],
+			fprintf(f, "%" PRIu64 " %" PRIu64 " %" PRIu32 " %" PRId64 "\n", s, n, G(t, s),
 				step);
 			s += n;
 		}

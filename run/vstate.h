@@ -13,7 +13,8 @@
 #include <stdint.h>
 
 struct sb_vtrack {
-	uint32_t *gen;       /* per slot: generation last written, 0 = never */
+	uint32_t *gen;       /* per slot: generation last written, 0 = never (bits
+			      * 0-30; bit 31 is run/verify.c's "checked" mark) */
 	uint64_t nslots;
 	uint64_t start;      /* region start, bytes */
 };
