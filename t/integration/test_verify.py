@@ -41,6 +41,10 @@ verify={typ}
         out = p.stdout
         return p, (json.loads(out[out.find("{"):]) if "{" in out else None)
 
+    def bin(self):
+        from sbtest import BIN
+        return BIN
+
     def built(self, typ):
         p = self.run_sb("--parse-only", self.job(typ))
         if p.returncode != 0:
@@ -167,6 +171,28 @@ verify={typ}
         p, res = self.run_j(self.job("crc64", big.replace("runtime=1\n", "") + "verify_only=1"))
         self.assertEqual(p.returncode, 3)
         self.assertEqual(res["jobs"][0]["verify"]["never_written"], 16 * NBLK - wrote)
+
+    def test_state_of_an_interrupted_run(self):
+        # SIGINT during the write phase: the thread saves what it wrote
+        # (exit 130, partial results), and verify_only checks exactly that
+        import signal
+        import time
+        big = f"rate=128k\nsize={16 * NBLK * BS}\n"
+        path = self.job("xxhash", big)
+        proc = subprocess.Popen([self.bin(), "--output-format=json", path], cwd=self.dir,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, err)
+        job = json.loads(out[out.find("{"):])["jobs"][0]
+        wrote = job["write"]["total_ios"]
+        self.assertTrue(0 < wrote < 16 * NBLK)
+        self.assertEqual(job["read"]["total_ios"], 0)  # no verify phase once stopped
+        p, res = self.run_j(self.job("xxhash", big + "verify_only=1\nverify_state_load=1"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        v = res["jobs"][0]["verify"]
+        self.assertEqual((v["blocks_checked"], v["failures"]), (wrote, 0))
 
     def test_backlog_counts_as_fio(self):
         for extra in ("verify_backlog=16", "verify_backlog=16\nverify_backlog_batch=8",
