@@ -29,6 +29,11 @@ def read_bw(j):
 def write_bw(j):
     return sum(job["write"]["bw_bytes"] for job in j["jobs"])
 
+def verify_bw(j):
+    # write+verify: bytes written and read back per second of the whole job
+    # (write phase + verify phase: fio's job_runtime covers both)
+    return sum(job["write"]["io_bytes"] / (job["job_runtime"] / 1000.0) for job in j["jobs"])
+
 def total_ios(j):
     return sum(job[d]["total_ios"] for job in j["jobs"] for d in ("read", "write"))
 
@@ -45,6 +50,8 @@ BENCHES = {
     "seq-1m-refill-write-shm": ("seq-1m-refill-write-shm.fio", write_bw, "bytes/s", "higher", 1.0),
     "null-4k-randwrite": ("null-4k-randwrite.fio", write_iops, "IOPS", "higher", 1.5),
     "seq-1m-direct-read": ("seq-1m-direct-read.fio", read_bw, "bytes/s", "higher", 0.98),
+    "seq-128k-write-verify-crc32c": ("seq-128k-write-verify-crc32c.fio", verify_bw, "bytes/s", "higher", 1.2),
+    "seq-128k-write-verify-xxhash": ("seq-128k-write-verify-xxhash.fio", verify_bw, "bytes/s", "higher", 1.2),
     "trivial-wall": ("trivial.fio", "wall", "wall s", "lower", 1.0),
     "trivial-rss": ("trivial.fio", "rss", "peak RSS KiB", "lower", 1.0),
 }

@@ -33,4 +33,7 @@ const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_op
 unsigned sb_job_validate_ml(struct sb_jobctx *c);
 /* buffer contents and ML verification (check_buf.c); decodes buffer_pattern */
 unsigned sb_job_validate_buf(struct sb_jobctx *c);
+/* verify= and its options (check_verify.c): parses verify_pattern into the
+ * spec, reports each error, returns their count. */
+unsigned sb_job_validate_verify(struct sb_jobctx *c);
 #endif

@@ -213,6 +213,26 @@ struct sb_jobspec {
 	unsigned bufpat_len;
 	unsigned bufpat_nofs;
 	unsigned short bufpat_ofs[SB_BUFPAT_OFS_MAX];
+	/* appended: verify= for I/O jobs (run/verify.c; HOWTO "Data
+	 * verification"), fio's names and meanings */
+	unsigned verify;            /* enum sb_vtype (lib/csum.h); 0 = none */
+	bool do_verify;             /* read back and check after the write phase */
+	bool verify_only;           /* only check what an earlier run wrote */
+	uint64_t verify_interval;   /* bytes per header; 0 = the write block size */
+	uint64_t verify_offset;     /* bytes: the header is moved there in the block */
+	char *verify_pattern;       /* as written (NULL: none); bytes in verify_pat below */
+	bool verify_fatal;          /* stop the job at the first failure */
+	bool verify_dump;           /* write <file>.<offset>.expected/.received */
+	uint64_t verify_backlog;    /* verify after every N blocks written (0: at the end) */
+	uint64_t verify_backlog_batch; /* blocks checked per backlog (0: verify_backlog) */
+	unsigned verify_async;      /* accepted; checks run on the I/O thread */
+	bool verify_state_save, verify_state_load;
+	bool verify_header_seed;    /* the header's seed must be the expected one */
+	bool experimental_verify;
+	/* derived by parse/check_verify.c from verify_pattern */
+	unsigned verify_pat_len;    /* bytes of verify_pat (0: no pattern) */
+	int verify_pat_off;         /* where %o puts the block offset (8 bytes); -1: none */
+	uint8_t verify_pat[64];
 
 	/* appended: DERIVED by the parser's fix-up pass (sb_spec_derive,
 	 * parse/derive.c); no option sets them, and nothing downstream works

@@ -7,6 +7,7 @@
 
 #include "parse/options.h"
 #include "parse/value.h"
+#include "lib/csum.h"
 
 #define OFF(f) offsetof(struct sb_jobspec, f)
 #define SEC SB_US_PER_SEC
@@ -58,6 +59,24 @@ static const struct sb_opt_enum metric_vals[] = {
 static const struct sb_opt_enum dedupe_vals[] = {
 	{ .name = "repeat", .val = 0, .help = "a duplicate repeats the latest unique buffer" },
 	{ .name = "working_set", .val = 1, .help = "a duplicate repeats a buffer of the working set" },
+	{ .name = NULL },
+};
+
+/* verify=: fio's names (crc32c-intel is fio's alias of crc32c) */
+static const struct sb_opt_enum verify_vals[] = {
+	{ .name = "0", .val = SB_VT_NONE, .help = "no verification" },
+	{ .name = "none", .val = SB_VT_NONE, .help = "same as 0", .alias = true },
+	{ .name = "crc32c", .val = SB_VT_CRC32C, .help = "CRC-32C per block (ISA-L)" },
+	{ .name = "crc32c-intel", .val = SB_VT_CRC32C, .help = "same as crc32c", .alias = true },
+	{ .name = "crc64", .val = SB_VT_CRC64, .help = "CRC-64/XZ per block (ISA-L)" },
+	{ .name = "xxhash", .val = SB_VT_XXHASH, .help = "XXH3 64-bit hash per block (libxxhash)" },
+	{ .name = "md5", .val = SB_VT_MD5, .help = "MD5 per block (OpenSSL)" },
+	{ .name = "sha1", .val = SB_VT_SHA1, .help = "SHA-1 per block (OpenSSL)" },
+	{ .name = "sha256", .val = SB_VT_SHA256, .help = "SHA-256 per block (OpenSSL)" },
+	{ .name = "sha512", .val = SB_VT_SHA512, .help = "SHA-512 per block (OpenSSL)" },
+	{ .name = "pattern", .val = SB_VT_PATTERN, .help = "blocks filled with verify_pattern, compared byte for byte" },
+	{ .name = "meta", .val = SB_VT_META, .help = "header only (offset, generation, seed), no data checksum" },
+	{ .name = "null", .val = SB_VT_NULL, .help = "pretend to verify: read back, check nothing" },
 	{ .name = NULL },
 };
 
@@ -123,6 +142,7 @@ static const char *const cat_names[SB_CAT_N] = {
 	[SB_CAT_TRAIN] = "Training workload",
 	[SB_CAT_LOG] = "Time series, logs and host counters",
 	[SB_CAT_SWEEP] = "Sweeps",
+	[SB_CAT_VERIFY] = "Data verification",
 };
 
 static const struct sb_option table[] = {
@@ -443,6 +463,58 @@ static const struct sb_option table[] = {
 	{ .name = "sweep_metric", .type = SB_OT_ENUM, .off = OFF(sweep_metric), .def = "bw",
 	  .enums = metric_vals, .flags = SB_OF_IDENTITY, .category = C_SWEEP,
 	  .help = "how sweep.* points are ranked: bw, iops or clat_p99" },
+
+	/* verify= (run/verify.c), fio's names, defaults and meanings */
+	{ .name = "verify", .type = SB_OT_ENUM, .off = OFF(verify), .def = "0",
+	  .enums = verify_vals, .category = SB_CAT_VERIFY,
+	  .help = "check written data: a header with a checksum of the given type per block" },
+	{ .name = "do_verify", .type = SB_OT_BOOL, .off = OFF(do_verify), .def = "1",
+	  .category = SB_CAT_VERIFY, .help = "read back and check after the write phase (with verify=)" },
+	{ .name = "verify_only", .type = SB_OT_BOOL, .off = OFF(verify_only), .def = "0",
+	  .category = SB_CAT_VERIFY,
+	  .help = "write nothing: check what an earlier run of the same job wrote" },
+	{ .name = "verify_interval", .type = SB_OT_SIZE, .off = OFF(verify_interval), .def = "0",
+	  .unit = "bytes", .category = SB_CAT_VERIFY,
+	  .help = "bytes covered by each header (0: the write block size)" },
+	{ .name = "verify_offset", .type = SB_OT_SIZE, .off = OFF(verify_offset), .def = "0",
+	  .unit = "bytes", .category = SB_CAT_VERIFY,
+	  .help = "put the header at this offset in the block instead of its start" },
+	{ .name = "verify_pattern", .type = SB_OT_STR, .off = OFF(verify_pattern),
+	  .category = SB_CAT_VERIFY,
+	  .help = "data pattern: 0xHEX, a number, \"text\", %o (block offset); sets verify=pattern if unset" },
+	{ .name = "verify_fatal", .type = SB_OT_BOOL, .off = OFF(verify_fatal), .def = "0",
+	  .flags = SB_OF_IDENTITY,
+	  .category = SB_CAT_VERIFY, .help = "stop the job at the first verify failure" },
+	{ .name = "verify_dump", .type = SB_OT_BOOL, .off = OFF(verify_dump), .def = "0",
+	  .flags = SB_OF_IDENTITY,
+	  .category = SB_CAT_VERIFY,
+	  .help = "write a failed block as FILE.OFFSET.received and .expected beside the file" },
+	{ .name = "verify_backlog", .type = SB_OT_U64, .off = OFF(verify_backlog), .def = "0",
+	  .max = UINT32_MAX, .unit = "blocks", .category = SB_CAT_VERIFY,
+	  .help = "check the blocks written so far after every N writes (0: after the write phase)" },
+	{ .name = "verify_backlog_batch", .type = SB_OT_U64, .off = OFF(verify_backlog_batch),
+	  .max = UINT32_MAX, .def = "0", .unit = "blocks", .category = SB_CAT_VERIFY,
+	  .help = "blocks checked at each backlog point (0: verify_backlog)" },
+	{ .name = "verify_async", .type = SB_OT_UINT, .off = OFF(verify_async), .def = "0",
+	  .max = 1024, .flags = SB_OF_IDENTITY,
+	  .category = SB_CAT_VERIFY,
+	  .help = "accepted for fio compatibility: checks run on the job's own threads" },
+	{ .name = "verify_state_save", .type = SB_OT_BOOL, .off = OFF(verify_state_save), .def = "1",
+	  .flags = SB_OF_IDENTITY,
+	  .category = SB_CAT_VERIFY,
+	  .help = "save what was written (local-JOB-THREAD-verify.state beside the files) after the write phase" },
+	{ .name = "verify_state_load", .type = SB_OT_BOOL, .off = OFF(verify_state_load), .def = "0",
+	  .flags = SB_OF_IDENTITY,
+	  .category = SB_CAT_VERIFY,
+	  .help = "with verify_only: check exactly what the saved state says was written" },
+	{ .name = "verify_header_seed", .type = SB_OT_BOOL, .off = OFF(verify_header_seed),
+	  .def = "1", .flags = SB_OF_IDENTITY,
+	  .category = SB_CAT_VERIFY,
+	  .help = "a header's data seed must be the one this job would write" },
+	{ .name = "experimental_verify", .type = SB_OT_BOOL, .off = OFF(experimental_verify),
+	  .def = "0", .flags = SB_OF_IDENTITY,
+	  .category = SB_CAT_VERIFY,
+	  .help = "accepted for fio compatibility: the verify phase always checks each block's last write" },
 };
 
 #define NOPT (sizeof(table) / sizeof(table[0]))

@@ -76,7 +76,8 @@ int sb_contents_setup(struct sb_thread *t)
 	struct sb_engine_td *e = &t->etd;
 	uint64_t key = sb_dg_mix(sb_iogen_seed(s, t->sub), 0x62756666ull /* "buff" */);
 	bool gen = s->refill_buffers || s->buffer_compress_percentage || s->dedupe_percentage;
-	bool writes = s->workload == SB_WL_IO && (s->rw & SB_RW_WRITE);
+	/* a verify= job's writes carry verify blocks: run/verify.c owns its hooks */
+	bool writes = s->workload == SB_WL_IO && (s->rw & SB_RW_WRITE) && !s->verify;
 	if (s->bufpat_len && !gen) {
 		for (uint64_t o = 0; o < e->buf_len; o += e->buf_per_io)
 			sb_contents_pattern(s, 0, (char *)e->buf_base + o, e->buf_per_io);

@@ -50,7 +50,8 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 		io_error(t, ls, io);
 		return;
 	}
-	if (t->io_check && d == SB_DDIR_READ && !t->io_check(t, io))
+	if (t->io_check && (d == SB_DDIR_READ || (d == SB_DDIR_WRITE && t->check_writes)) &&
+	    !t->io_check(t, io))
 		ls->stop = true;
 	if (!ls->counting)
 		return;

@@ -14,6 +14,7 @@
 #include "run/engtable.h"
 #include "run/ioloop.h"
 #include "run/thread.h"
+#include "run/verify.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 
@@ -130,6 +131,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	r = setup_buffers(t);
 	if (r)
 		return r;
+	if (s->verify && (r = sb_verify_setup(t)) != 0)
+		return r;
 	return setup_engine(t);
 }
 
@@ -196,6 +199,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	if (t->engine_up && t->ops->cleanup)
 		t->ops->cleanup(&t->etd);
 	t->engine_up = false;
+	sb_verify_teardown(t);
 	sb_iogen_free(&t->gen);
 	sb_contents_release(t);
 	free(t->etd.buf_base);
@@ -265,6 +269,8 @@ static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
 		for (int d = 0; d < SB_DDIR_N; d++)
 			if (sb_spec_does(t->spec, (enum sb_ddir)d))
 				st->runtime_ns[d] = st->job_runtime_ns;
+		if (t->spec->verify) /* the verify phase is the read runtime */
+			sb_verify_runtimes(t);
 	}
 	if (t->ops->flags & SB_ENGINE_SYNC) { /* no submission step: lat is clat */
 		for (int d = 0; d < SB_DDIR_N; d++) {
@@ -293,8 +299,12 @@ void *sb_thread_main(void *arg)
 		atomic_store_explicit(&t->phase, SB_PH_RAMP, memory_order_release);
 		if (!s->ramp_time_us)
 			sb_ioloop_begin_counting(t, &ls, now);
-		sb_ioloop_run(t, &ls);
-		sb_ioloop_end_fsync(t, &ls);
+		if (s->verify) {
+			sb_verify_run(t, &ls);
+		} else {
+			sb_ioloop_run(t, &ls);
+			sb_ioloop_end_fsync(t, &ls);
+		}
 	} else {
 		t->start_ns = sb_now_ns();
 	}

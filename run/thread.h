@@ -86,6 +86,7 @@ struct sb_thread {
 	void (*io_prep)(struct sb_thread *t, struct sb_io_u *io);
 	bool (*io_check)(struct sb_thread *t, const struct sb_io_u *io);
 	void *content;                /* the hooks' state, owned by whoever set them */
+	bool check_writes;            /* io_check also gets completed writes (verify=) */
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

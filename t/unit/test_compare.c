@@ -515,6 +515,9 @@ static void test_compared_options(void)
 		"scramble_buffers", "refill_buffers", "zero_buffers", "buffer_pattern",
 		"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
 		"dedupe_mode", "dedupe_working_set_percentage",
+		/* verify= (issue 11): what is written and read back */
+		"verify", "do_verify", "verify_only", "verify_interval", "verify_offset",
+		"verify_pattern", "verify_backlog", "verify_backlog_batch",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);

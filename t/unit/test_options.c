@@ -63,8 +63,8 @@ static void test_names_and_aliases(void)
 	CU_ASSERT_STRING_EQUAL(sb_option_find("blocksize")->name, "bs");
 	CU_ASSERT_STRING_EQUAL(sb_option_find("timeout")->name, "runtime");
 	CU_ASSERT_STRING_EQUAL(sb_option_find("BS")->name, "bs");
-	CU_ASSERT_PTR_NULL(sb_option_find("verify"));
-	CU_ASSERT_TRUE(sb_option_fio_only("verify"));
+	CU_ASSERT_PTR_NULL(sb_option_find("verify_mode"));
+	CU_ASSERT_TRUE(sb_option_fio_only("verify_mode"));
 	CU_ASSERT_TRUE(sb_option_fio_only("ioscheduler"));
 	CU_ASSERT_FALSE(sb_option_fio_only("nosuchthing"));
 }
@@ -157,7 +157,7 @@ static void test_cmdhelp(void)
 	free(capture("iodpeth", &rc));
 	CU_ASSERT_EQUAL(rc, -ENOENT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "unknown option 'iodpeth' (did you mean 'iodepth'?)"));
-	free(capture("verify", &rc));
+	free(capture("verify_mode", &rc));
 	CU_ASSERT_EQUAL(rc, -ENOENT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "not supported by storbench"));
 }

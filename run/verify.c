@@ -1,0 +1,402 @@
+/* verify.c: verify= for I/O jobs (see verify.h).  The hooks run on the
+ * I/O path: io_prep fills a write's intervals (vblock.c) and io_check
+ * records a completed write in the tracker or checks a verify read; neither
+ * allocates, locks or makes a system call unless a check fails. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/verify.h"
+#include "run/vblock.h"
+#include "run/vstate.h"
+#include "lib/log.h"
+#include "lib/timeutil.h"
+
+#define PRINT_MAX 10 /* failure lines on stderr per thread */
+/* a tracker slot's bit 31: checked since its last write (by a backlog
+ * check), so the final verify phase skips it, as fio verifies each write
+ * once; the generation is the other 31 bits */
+#define CHECKED 0x80000000u
+#define GEN_OF(x) ((x) & ~CHECKED)
+
+struct ring_ent {
+	unsigned file;
+	uint64_t offset, len;
+};
+
+struct vjob {
+	struct sb_vfmt fmt;
+	struct sb_csum cs;
+	uint64_t base;              /* seed of the data seeds */
+	uint64_t gen;               /* writes issued so far (the last generation) */
+	uint64_t *io_gen;           /* per io unit: the generation its write carries */
+	struct sb_vtrack *tr;       /* per file */
+	unsigned nfiles;
+	unsigned job, thread;
+	bool checking;              /* reads are verify reads */
+	bool fatal;                 /* verify_fatal hit: stop */
+	uint64_t rbs;               /* read size of a verify pass */
+	uint64_t backlog, batch, since;
+	bool backlog_due;
+	struct ring_ent *ring;      /* the last `backlog` writes */
+	uint64_t rhead;
+	unsigned printed;
+	uint64_t check_ns;          /* time spent in verify passes */
+	uint8_t *expect;            /* one interval rebuilt for verify_dump */
+};
+
+static struct sb_vtrack *track_of(struct vjob *vj, const struct sb_file *f)
+{
+	return f->index < vj->nfiles ? &vj->tr[f->index] : NULL;
+}
+
+static void io_prep(struct sb_thread *t, struct sb_io_u *io)
+{
+	struct vjob *vj = t->content;
+	uint64_t g = ++vj->gen, L = vj->fmt.len;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts); /* vDSO: no system call */
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	vj->io_gen[io->index] = g;
+	for (uint64_t o = 0; o + L <= io->len; o += L) {
+		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread };
+		id.seed = sb_vblock_seed(vj->base, g, id.offset);
+		sb_vblock_fill(&vj->fmt, (uint8_t *)io->buf + o, &id, now);
+	}
+}
+
+static void __attribute__((cold)) dump(struct sb_thread *t, struct vjob *vj, const char *path,
+				       uint64_t off, const uint8_t *got, const struct sb_vid *want)
+{
+	char name[4200];
+	const struct { const char *ext; const uint8_t *data; } out[2] = {
+		{ "received", got }, { "expected", vj->expect } };
+	uint64_t when;
+	memcpy(&when, got + 40, 8); /* the write's time, when its header survived */
+	sb_vblock_fill(&vj->fmt, vj->expect, want, vj->fmt.hdr ? when : 0);
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "%s.%" PRIu64 ".%s", path, off, out[i].ext);
+		int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0 || write(fd, out[i].data, vj->fmt.len) != (ssize_t)vj->fmt.len)
+			sb_warn(t->spec->name, "verify_dump: cannot write %s: %s", name,
+				strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+static void __attribute__((cold)) failed(struct sb_thread *t, struct vjob *vj,
+					 const struct sb_file *f, uint64_t off,
+					 enum sb_verify_kind kind, const char *exp, const char *found)
+{
+	(void)sb_verify_record(t->verify, kind, f->path, off, vj->fmt.len, t->sub, exp, found);
+	if (vj->printed < PRINT_MAX)
+		sb_err(t->spec->name, "verify: %s in %s at offset %" PRIu64 " (%" PRIu64 " bytes): "
+		       "expected %s; found %s", sb_verify_kind_name(kind), f->path, off,
+		       vj->fmt.len, exp, found);
+	else if (vj->printed == PRINT_MAX)
+		sb_err(t->spec->name, "verify: more failures: the job's verify results list them "
+		       "by kind");
+	vj->printed++;
+	if (!t->st->error) { /* fio's err=84 */
+		struct sb_errinfo *ei = &t->st->err;
+		t->st->error = EILSEQ;
+		ei->op = "verify";
+		ei->at = true;
+		ei->eof = false;
+		ei->file = f->index;
+		ei->offset = off;
+		ei->len = vj->fmt.len;
+		snprintf(ei->path, sizeof(ei->path), "%s", f->path);
+	}
+	if (t->spec->verify_fatal)
+		vj->fatal = true;
+}
+
+/* a completed write: its intervals now hold its generation */
+static bool wrote(struct sb_thread *t, struct vjob *vj, const struct sb_io_u *io)
+{
+	struct sb_vtrack *tr = track_of(vj, io->file);
+	uint64_t L = vj->fmt.len, g = vj->io_gen[io->index];
+	for (uint64_t o = 0; tr && o + L <= (uint64_t)io->result; o += L) {
+		uint64_t slot = (io->offset + o - tr->start) / L;
+		if (slot < tr->nslots)
+			tr->gen[slot] = (uint32_t)g;
+	}
+	if (!vj->backlog)
+		return true;
+	vj->ring[vj->rhead++ % vj->backlog] = (struct ring_ent){ io->file->index, io->offset,
+								  (uint64_t)io->result };
+	if (++vj->since < vj->backlog)
+		return true;
+	vj->since = 0;
+	vj->backlog_due = true;
+	(void)t;
+	return false; /* pause the loop: sb_verify_run checks, then resumes */
+}
+
+static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
+{
+	struct vjob *vj = t->content;
+	if (io->ddir == SB_DDIR_WRITE)
+		return wrote(t, vj, io);
+	if (!vj->checking)
+		return true; /* a read of the workload itself (rw=randrw...) */
+	struct sb_vtrack *tr = track_of(vj, io->file);
+	uint64_t L = vj->fmt.len;
+	for (uint64_t o = 0; tr && o + L <= io->len; o += L) {
+		uint64_t off = io->offset + o, slot = (off - tr->start) / L;
+		struct sb_vid want = { off, slot < tr->nslots ? GEN_OF(tr->gen[slot]) : 0, 0,
+				       vj->job, vj->thread };
+		if (!want.gen)
+			continue;
+		tr->gen[slot] |= CHECKED;
+		want.seed = sb_vblock_seed(vj->base, want.gen, off);
+		char exp[SB_VERIFY_TEXT_MAX], found[SB_VERIFY_TEXT_MAX];
+		enum sb_verify_kind kind;
+		uint8_t *b = (uint8_t *)io->buf + o;
+		if (o + L > (uint64_t)io->result) {
+			snprintf(exp, sizeof(exp), "gen %" PRIu64 " (%" PRIu64 " bytes)", want.gen, L);
+			snprintf(found, sizeof(found), "the file ends first (short read of %" PRId64
+				 " bytes)", io->result);
+			failed(t, vj, io->file, off, SB_VFY_NEVER_WRITTEN, exp, found);
+		} else if (!sb_vblock_check(&vj->fmt, b, &want, &kind, exp, found, sizeof(exp))) {
+			failed(t, vj, io->file, off, kind, exp, found);
+			if (t->spec->verify_dump)
+				dump(t, vj, io->file->path, off, b, &want);
+		}
+		t->verify->blocks++;
+		t->verify->bytes += L;
+		if (vj->fatal)
+			return false;
+	}
+	return true;
+}
+
+/* read back and check [off, off + len) of file f (whole intervals) */
+static bool check_span(struct sb_thread *t, struct vjob *vj, struct sb_file *f, uint64_t off,
+		       uint64_t len)
+{
+	struct sb_loopstate ls = { .deadline = UINT64_MAX, .counting = true };
+	sb_iogen_init_span(&t->gen, t->spec, f, SB_DDIR_READ, off, len, vj->rbs);
+	ls.now = sb_now_ns();
+	uint64_t t0 = ls.now;
+	sb_ioloop_run(t, &ls);
+	vj->check_ns += sb_now_ns() - t0;
+	return !ls.stop && !vj->fatal && !sb_run_stopping() &&
+	       (!t->st->error || t->st->error == EILSEQ);
+}
+
+/* the verify pass: every written interval, runs of them read in order */
+static void verify_all(struct sb_thread *t, struct vjob *vj)
+{
+	struct sb_iogen saved = t->gen;
+	memset(&t->gen, 0, sizeof(t->gen));
+	vj->checking = true;
+	uint64_t L = vj->fmt.len;
+	bool go = true;
+	for (unsigned i = 0; go && i < vj->nfiles; i++) {
+		struct sb_vtrack *tr = &vj->tr[i];
+		for (uint64_t s = 0; go && s < tr->nslots;) {
+			if (!tr->gen[s] || (tr->gen[s] & CHECKED)) {
+				s++;
+				continue;
+			}
+			uint64_t e = s + 1;
+			while (e < tr->nslots && tr->gen[e] && !(tr->gen[e] & CHECKED))
+				e++;
+			go = check_span(t, vj, &t->files[i], tr->start + s * L, (e - s) * L);
+			s = e;
+		}
+	}
+	vj->checking = false;
+	t->gen = saved;
+}
+
+/* verify_backlog: the last verify_backlog_batch writes */
+static void verify_backlog(struct sb_thread *t, struct vjob *vj)
+{
+	struct sb_iogen saved = t->gen;
+	memset(&t->gen, 0, sizeof(t->gen));
+	vj->checking = true;
+	uint64_t n = vj->batch < vj->backlog ? vj->batch : vj->backlog;
+	for (uint64_t k = 0; k < n; k++) {
+		const struct ring_ent *e = &vj->ring[(vj->rhead - n + k) % vj->backlog];
+		uint64_t len = e->len - e->len % vj->fmt.len;
+		if (len && !check_span(t, vj, &t->files[e->file], e->offset, len))
+			break;
+	}
+	vj->checking = false;
+	t->gen = saved;
+}
+
+/* verify_only without a saved state: replay the job's generator (the same
+ * seed gives the same offsets) to know what the writing run wrote */
+static void replay(struct sb_thread *t, struct vjob *vj)
+{
+	struct sb_io_u io = { 0 };
+	uint64_t L = vj->fmt.len;
+	while (!sb_run_stopping() && sb_iogen_next(&t->gen, &io)) {
+		if (io.ddir != SB_DDIR_WRITE)
+			continue;
+		uint64_t g = ++vj->gen;
+		struct sb_vtrack *tr = track_of(vj, io.file);
+		for (uint64_t o = 0; tr && o + L <= io.len; o += L) {
+			uint64_t slot = (io.offset + o - tr->start) / L;
+			if (slot < tr->nslots)
+				tr->gen[slot] = (uint32_t)g;
+		}
+	}
+}
+
+static void state_id(const struct sb_thread *t, const struct vjob *vj, struct sb_vstate_id *id)
+{
+	*id = (struct sb_vstate_id){ t->spec->name, t->sub, sb_csum_info(vj->fmt.type)->name,
+				     vj->fmt.len, vj->base, vj->gen };
+}
+
+static void save_state(struct sb_thread *t, struct vjob *vj)
+{
+	char path[4200];
+	struct sb_vstate_id id;
+	char **paths = malloc(vj->nfiles * sizeof(*paths));
+	if (!paths)
+		return;
+	for (unsigned i = 0; i < vj->nfiles; i++)
+		paths[i] = t->files[i].path;
+	state_id(t, vj, &id);
+	sb_vstate_path(path, sizeof(path), t->files[0].path, t->spec->name, t->sub);
+	int r = sb_vstate_save(path, &id, vj->tr, paths, vj->nfiles);
+	if (r)
+		sb_warn(t->spec->name, "verify_state_save: cannot write %s: %s", path, strerror(-r));
+	free(paths);
+}
+
+static bool load_state(struct sb_thread *t, struct vjob *vj)
+{
+	char path[4200], why[1024];
+	struct sb_vstate_id id;
+	state_id(t, vj, &id);
+	sb_vstate_path(path, sizeof(path), t->files[0].path, t->spec->name, t->sub);
+	int r = sb_vstate_load(path, &id, vj->tr, vj->nfiles, &vj->gen, &vj->base, why, sizeof(why));
+	if (r) {
+		sb_err(t->spec->name, "verify_state_load: %s", why);
+		sb_tstats_set_error(t->st, -r, "verify_state_load", path);
+	}
+	return !r;
+}
+
+void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	struct vjob *vj = t->content;
+	const struct sb_jobspec *s = t->spec;
+	if (s->verify_only) {
+		if (s->verify_state_load ? load_state(t, vj) : (replay(t, vj), true))
+			verify_all(t, vj);
+		return;
+	}
+	for (;;) {
+		sb_ioloop_run(t, ls);
+		if (!vj->backlog_due || vj->fatal || sb_run_stopping() ||
+		    (t->st->error && t->st->error != EILSEQ))
+			break;
+		vj->backlog_due = false;
+		ls->stop = false;
+		verify_backlog(t, vj);
+		if (vj->fatal)
+			break;
+	}
+	sb_ioloop_end_fsync(t, ls);
+	if (s->verify_state_save)
+		save_state(t, vj);
+	if (s->do_verify && !vj->fatal && !sb_run_stopping() &&
+	    (!t->st->error || t->st->error == EILSEQ))
+		verify_all(t, vj);
+}
+
+void sb_verify_runtimes(struct sb_thread *t)
+{
+	struct vjob *vj = t->content;
+	struct sb_tstats *st = t->st;
+	if (!vj || (t->spec->rw & SB_RW_READ))
+		return;
+	uint64_t v = vj->check_ns < st->job_runtime_ns ? vj->check_ns : st->job_runtime_ns;
+	st->runtime_ns[SB_DDIR_READ] = v;
+	if (st->runtime_ns[SB_DDIR_WRITE])
+		st->runtime_ns[SB_DDIR_WRITE] -= v;
+}
+
+int sb_verify_setup(struct sb_thread *t)
+{
+	const struct sb_jobspec *s = t->spec;
+	struct vjob *vj = calloc(1, sizeof(*vj));
+	if (!vj)
+		return -ENOMEM;
+	t->content = vj;
+	t->verify = sb_verify_result_new(sb_csum_info(s->verify)->name);
+	int r = sb_csum_init(&vj->cs, s->verify);
+	if (r || !t->verify) {
+		sb_err(s->name, "verify=%s: %s", sb_csum_info(s->verify)->name,
+		       r == -ENOTSUP ? "not built (the parser should have refused it)" : strerror(ENOMEM));
+		return r ? r : -ENOMEM;
+	}
+	uint64_t L = s->verify_interval ? s->verify_interval : s->bs_min[SB_DDIR_WRITE];
+	vj->fmt = (struct sb_vfmt){
+		.type = s->verify, .hdr = sb_vhdr_len(s->verify), .len = L, .voff = s->verify_offset,
+		.pat = s->verify_pat_len ? s->verify_pat : NULL, .patlen = s->verify_pat_len,
+		.patoff = s->verify_pat_off, .check_seed = s->verify_header_seed, .cs = &vj->cs,
+	};
+	vj->base = sb_iogen_seed(s, t->sub) ^ 0x5645524946590001ull;
+	vj->job = (unsigned)t->job;
+	vj->thread = t->sub;
+	vj->nfiles = t->etd.nfiles;
+	vj->rbs = t->etd.buf_per_io / L * L; /* whole intervals per read */
+	if (vj->rbs > s->bs_max[SB_DDIR_WRITE] && s->bs_max[SB_DDIR_WRITE] >= L)
+		vj->rbs = s->bs_max[SB_DDIR_WRITE] / L * L;
+	vj->io_gen = calloc(t->etd.nios, sizeof(*vj->io_gen));
+	vj->tr = calloc(vj->nfiles ? vj->nfiles : 1, sizeof(*vj->tr));
+	vj->expect = malloc(L);
+	if (!vj->io_gen || !vj->tr || !vj->expect)
+		return -ENOMEM;
+	for (unsigned i = 0; i < vj->nfiles; i++) {
+		vj->tr[i].start = t->files[i].region_start;
+		vj->tr[i].nslots = t->files[i].region_len / L;
+		vj->tr[i].gen = calloc(vj->tr[i].nslots ? vj->tr[i].nslots : 1, sizeof(uint32_t));
+		if (!vj->tr[i].gen)
+			return -ENOMEM;
+	}
+	if (s->verify_backlog && !s->verify_only) {
+		vj->backlog = s->verify_backlog;
+		vj->batch = s->verify_backlog_batch ? s->verify_backlog_batch : s->verify_backlog;
+		vj->ring = calloc(vj->backlog, sizeof(*vj->ring));
+		if (!vj->ring)
+			return -ENOMEM;
+	}
+	t->io_prep = io_prep;
+	t->io_check = io_check;
+	t->check_writes = true;
+	return 0;
+}
+
+void sb_verify_teardown(struct sb_thread *t)
+{
+	struct vjob *vj = t->content;
+	if (!vj || t->io_check != io_check)
+		return;
+	for (unsigned i = 0; vj->tr && i < vj->nfiles; i++)
+		free(vj->tr[i].gen);
+	sb_csum_free(&vj->cs);
+	free(vj->tr);
+	free(vj->io_gen);
+	free(vj->ring);
+	free(vj->expect);
+	free(vj);
+	t->content = NULL;
+	t->io_prep = NULL;
+	t->io_check = NULL;
+}

@@ -1,0 +1,143 @@
+/* vstate.c: saving and loading the verify write tracker (see vstate.h).
+ * Runs after the write phase or before a verify_only pass, never on the
+ * per-I/O path. */
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "run/vstate.h"
+
+void sb_vstate_path(char *buf, unsigned len, const char *path0, const char *job, unsigned thread)
+{
+	char dir[4096] = ".";
+	struct stat st;
+	if (path0 && stat(path0, &st) == 0 && S_ISREG(st.st_mode)) {
+		snprintf(dir, sizeof(dir), "%s", path0);
+		char *d = dirname(dir);
+		memmove(dir, d, strlen(d) + 1);
+	}
+	snprintf(buf, len, "%s/local-%s-%u-verify.state", dir, job, thread);
+}
+
+/* a slot's generation (bit 31 is the run's own "checked" mark) */
+#define G(t, s) ((t)->gen[s] & 0x7fffffffu)
+
+int sb_vstate_save(const char *file, const struct sb_vstate_id *id, const struct sb_vtrack *tr,
+		   char *const *paths, unsigned nfiles)
+{
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "storbench-verify-state 1\njob %s thread %u type %s interval %" PRIu64
+		" seed 0x%" PRIx64 " gen %" PRIu64 " files %u\n", id->job, id->thread, id->type,
+		id->interval, id->seed, id->gen, nfiles);
+	for (unsigned i = 0; i < nfiles; i++) {
+		const struct sb_vtrack *t = &tr[i];
+		fprintf(f, "file %u %" PRIu64 " %" PRIu64 " %s\n", i, t->start, t->nslots, paths[i]);
+		for (uint64_t s = 0; s < t->nslots;) {
+			if (!G(t, s)) {
+				s++;
+				continue;
+			}
+			uint64_t n = 1;
+			int64_t step = s + 1 < t->nslots && G(t, s + 1) ?
+				       (int64_t)G(t, s + 1) - (int64_t)G(t, s) : 0;
+			while (s + n < t->nslots && G(t, s + n) &&
+			       (int64_t)G(t, s + n) - (int64_t)G(t, s + n - 1) == step)
+				n++;
+			fprintf(f, "%" PRIu64 " %" PRIu64 " %" PRIu32 " %" PRId64 "\n", s, n, G(t, s),
+				step);
+			s += n;
+		}
+	}
+	fprintf(f, "end\n");
+	int err = ferror(f) ? EIO : 0;
+	if (fclose(f) && !err)
+		err = errno;
+	if (!err && rename(tmp, file))
+		err = errno;
+	if (err)
+		remove(tmp);
+	return -err;
+}
+
+static int __attribute__((format(printf, 3, 4))) bad(char *why, unsigned len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+int sb_vstate_load(const char *file, const struct sb_vstate_id *id, struct sb_vtrack *tr,
+		   unsigned nfiles, uint64_t *gen, uint64_t *seed, char *why, unsigned whylen)
+{
+	FILE *f = fopen(file, "r");
+	if (!f) {
+		int e = errno;
+		snprintf(why, whylen, "cannot open %s: %s (run the writing job with "
+			 "verify_state_save=1 first)", file, strerror(e));
+		return -e;
+	}
+	char job[256], type[32], line[4400];
+	unsigned thread, nf, ver;
+	uint64_t iv;
+	int r = 0;
+	if (!fgets(line, sizeof(line), f) || sscanf(line, "storbench-verify-state %u", &ver) != 1 ||
+	    ver != 1) {
+		r = bad(why, whylen, "%s is not a storbench verify state file (version 1)", file);
+		goto out;
+	}
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, "job %255s thread %u type %31s interval %" SCNu64 " seed %" SCNx64
+		   " gen %" SCNu64 " files %u", job, &thread, type, &iv, seed, gen, &nf) != 7) {
+		r = bad(why, whylen, "%s: the job line is malformed", file);
+		goto out;
+	}
+	if (strcmp(job, id->job) || thread != id->thread || strcmp(type, id->type) ||
+	    iv != id->interval || nf != nfiles) {
+		snprintf(why, whylen, "%s was saved by job %s thread %u with verify=%s, interval "
+			 "%" PRIu64 ", %u files; this run is job %s thread %u, verify=%s, interval "
+			 "%" PRIu64 ", %u files: run the same job as the one that wrote", file, job,
+			 thread, type, iv, nf, id->job, id->thread, id->type, id->interval, nfiles);
+		r = -EINVAL;
+		goto out;
+	}
+	int cur = -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned idx;
+		uint64_t start, nslots, s, n;
+		uint32_t g;
+		int64_t step;
+		if (!strcmp(line, "end\n"))
+			goto out;
+		if (sscanf(line, "file %u %" SCNu64 " %" SCNu64, &idx, &start, &nslots) == 3) {
+			if (idx >= nfiles || start != tr[idx].start || nslots != tr[idx].nslots) {
+				r = bad(why, whylen, "%s: a file's region differs from this run's "
+					"(offset=, size=): run the same job as the one that wrote", file);
+				goto out;
+			}
+			cur = (int)idx;
+			continue;
+		}
+		if (cur < 0 || sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu32 " %" SCNd64, &s, &n,
+				      &g, &step) != 4 || s + n > tr[cur].nslots) {
+			r = bad(why, whylen, "%s: a slot line is malformed or out of range", file);
+			goto out;
+		}
+		for (uint64_t k = 0; k < n; k++)
+			tr[cur].gen[s + k] = (uint32_t)((int64_t)g + (int64_t)k * step);
+	}
+	r = bad(why, whylen, "%s is truncated (no \"end\" line)", file);
+out:
+	fclose(f);
+	return r;
+}

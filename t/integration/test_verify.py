@@ -1,0 +1,245 @@
+"""test_verify.py: verify= on I/O jobs.
+
+The fault-injection test writes a file with verify headers (every offset
+twice: loops=2, so each has an older generation), keeps a copy of the first
+generation, corrupts the file in each way (one bit flipped in the data and in
+a header, a valid block copied over another offset, an older generation put
+back, a block zeroed, the second half of a block replaced), then checks it
+with verify_only=1 (from the saved verify state and by replaying the job):
+every fault must be reported with its kind, file and offset, and nothing
+else, for every checksum type this build has.  Also: verify_dump, a run cut
+short checked through its saved state, verify_backlog's block counts, and
+fio's examples/basic-verify.fio side by side with fio.
+"""
+import json
+import os
+import shutil
+import subprocess
+import unittest
+
+from sbtest import SbCase, SRC
+
+BS = 4096
+NBLK = 64
+TYPES = ["crc32c", "crc32c-intel", "crc64", "xxhash", "md5", "sha1", "sha256", "sha512"]
+FIO = shutil.which("fio")
+
+
+class Verify(SbCase):
+    def job(self, typ, extra=""):
+        return self.write_job(f"""[w]
+filename={self.dir}/data
+rw=randwrite
+bs={BS}
+size={NBLK * BS}
+verify={typ}
+{extra}
+""", name=f"{typ}.ini")
+
+    def run_j(self, path, *args):
+        p = self.run_sb("--output-format=json", *args, path)
+        out = p.stdout
+        return p, (json.loads(out[out.find("{"):]) if "{" in out else None)
+
+    def bin(self):
+        from sbtest import BIN
+        return BIN
+
+    def built(self, typ):
+        p = self.run_sb("--parse-only", self.job(typ))
+        if p.returncode != 0:
+            self.assertIn("apt", p.stderr + "install")
+            return False
+        return True
+
+    def block(self, f, i, n=BS, at=0):
+        f.seek(i * BS + at)
+        return f.read(n)
+
+    def put(self, f, i, data, at=0):
+        f.seek(i * BS + at)
+        f.write(data)
+
+    def inject(self, path, gen1):
+        """the faults: {(kind, offset)}"""
+        with open(path, "r+b") as f, open(gen1, "rb") as old:
+            b = bytearray(self.block(f, 3, 1, 1000))
+            self.put(f, 3, bytes([b[0] ^ 0x20]), 1000)           # a bit in the data
+            b = bytearray(self.block(f, 40, 1, 20))
+            self.put(f, 40, bytes([b[0] ^ 0x01]), 20)             # a bit in the header
+            self.put(f, 10, self.block(f, 20))                      # block 20 over 10
+            self.put(f, 15, self.block(old, 15))                    # the older generation
+            self.put(f, 25, bytes(BS))                              # zeroed
+            self.put(f, 30, self.block(old, 30, BS // 2, BS // 2), BS // 2)  # second half
+            self.put(f, 50, b"\x33" * BS)                           # never had a header
+        return {("bit_corruption", 3 * BS), ("bit_corruption", 40 * BS),
+                ("misplaced", 10 * BS), ("stale", 15 * BS), ("never_written", 25 * BS),
+                ("torn", 30 * BS), ("never_written", 50 * BS)}
+
+    def check_faults(self, p, res, want, path, typ):
+        self.assertEqual(p.returncode, 3, p.stderr)
+        job = res["jobs"][0]
+        self.assertEqual(job["error"], 84)  # EILSEQ, as fio's err=84
+        v = job["verify"]
+        self.assertEqual(v["blocks_checked"], NBLK)
+        got = {(x["kind"], x["offset"]) for x in v["first_failures"]}
+        self.assertEqual(got, want, typ)
+        self.assertEqual(v["failures"], len(want))
+        for kind in ("bit_corruption", "misplaced", "stale", "torn", "never_written"):
+            self.assertEqual(v[kind], sum(1 for k, _ in want if k == kind), (typ, kind))
+        for x in v["first_failures"]:
+            self.assertEqual(x["file"], path)
+            self.assertEqual(x["length"], BS)
+            self.assertTrue(x["expected"] and x["found"])
+        for _, off in want:  # one line each on stderr
+            self.assertIn(f"{path} at offset {off} ", p.stderr)
+
+    def test_fault_injection_every_type(self):
+        path = os.path.join(self.dir, "data")
+        done = 0
+        for typ in TYPES:
+            if not self.built(typ):
+                continue
+            for f in os.listdir(self.dir):
+                if f.startswith("data") or f.startswith("local-"):
+                    os.unlink(os.path.join(self.dir, f))
+            p, res = self.run_j(self.job(typ))                     # generation 1
+            self.assertEqual(p.returncode, 0, p.stderr)
+            gen1 = os.path.join(self.dir, "gen1")
+            shutil.copy(path, gen1)
+            p, res = self.run_j(self.job(typ, "loops=2"))          # generations 1 and 2
+            self.assertEqual(p.returncode, 0, p.stderr)
+            v = res["jobs"][0]["verify"]
+            self.assertEqual((v["type"], v["blocks_checked"], v["failures"]),
+                             (typ.replace("-intel", ""), NBLK, 0))
+            want = self.inject(path, gen1)
+            state = os.path.join(self.dir, "local-w-0-verify.state")
+            self.assertTrue(os.path.exists(state))
+            p, res = self.run_j(self.job(typ, "loops=2\nverify_only=1\nverify_state_load=1"))
+            self.check_faults(p, res, want, path, typ)
+            p, res = self.run_j(self.job(typ, "loops=2\nverify_only=1"))  # replayed
+            self.check_faults(p, res, want, path, typ)
+            done += 1
+        self.assertGreater(done, 0, "no checksum type built")
+
+    def test_verify_only_writes_nothing_and_fatal_stops(self):
+        path = os.path.join(self.dir, "data")
+        p, _ = self.run_j(self.job("meta"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(path, "r+b") as f:
+            self.put(f, 5, bytes(BS))
+            self.put(f, 9, bytes(BS))
+        before = open(path, "rb").read()
+        p, res = self.run_j(self.job("meta", "verify_only=1\nverify_fatal=1"))
+        self.assertEqual(p.returncode, 3)
+        job = res["jobs"][0]
+        self.assertEqual(job["write"]["io_bytes"], 0)
+        self.assertEqual(job["verify"]["failures"], 1)  # stopped at the first
+        self.assertEqual(open(path, "rb").read(), before)
+
+    def test_dump(self):
+        path = os.path.join(self.dir, "data")
+        p, _ = self.run_j(self.job("crc32c"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(path, "r+b") as f:
+            good = self.block(f, 7)
+            b = bytearray(good)
+            b[2000] ^= 4
+            self.put(f, 7, bytes(b))
+        p, res = self.run_j(self.job("crc32c", "verify_only=1\nverify_dump=1"))
+        self.assertEqual(p.returncode, 3)
+        with open(f"{path}.{7 * BS}.received", "rb") as f:
+            self.assertEqual(f.read(), bytes(b))
+        with open(f"{path}.{7 * BS}.expected", "rb") as f:
+            self.assertEqual(f.read(), good)
+
+    def test_state_of_a_run_cut_short(self):
+        # a slow write stopped by runtime= writes part of the file; its saved
+        # state lets verify_only check exactly that part, where a replay
+        # of the whole job would find the rest never written
+        big = f"rate=64k\nruntime=1\nsize={16 * NBLK * BS}\ndo_verify=0\n"
+        path = self.job("crc64", big)
+        p, res = self.run_j(path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        wrote = res["jobs"][0]["write"]["total_ios"]
+        self.assertTrue(0 < wrote < 16 * NBLK)
+        p, res = self.run_j(self.job("crc64", big.replace("runtime=1\n", "") +
+                                     "verify_only=1\nverify_state_load=1"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        v = res["jobs"][0]["verify"]
+        self.assertEqual((v["blocks_checked"], v["failures"]), (wrote, 0))
+        p, res = self.run_j(self.job("crc64", big.replace("runtime=1\n", "") + "verify_only=1"))
+        self.assertEqual(p.returncode, 3)
+        self.assertEqual(res["jobs"][0]["verify"]["never_written"], 16 * NBLK - wrote)
+
+    def test_state_of_an_interrupted_run(self):
+        # SIGINT during the write phase: the thread saves what it wrote
+        # (exit 130, partial results), and verify_only checks exactly that
+        import signal
+        import time
+        big = f"rate=128k\nsize={16 * NBLK * BS}\n"
+        path = self.job("xxhash", big)
+        proc = subprocess.Popen([self.bin(), "--output-format=json", path], cwd=self.dir,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, err)
+        job = json.loads(out[out.find("{"):])["jobs"][0]
+        wrote = job["write"]["total_ios"]
+        self.assertTrue(0 < wrote < 16 * NBLK)
+        self.assertEqual(job["read"]["total_ios"], 0)  # no verify phase once stopped
+        p, res = self.run_j(self.job("xxhash", big + "verify_only=1\nverify_state_load=1"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        v = res["jobs"][0]["verify"]
+        self.assertEqual((v["blocks_checked"], v["failures"]), (wrote, 0))
+
+    def test_backlog_counts_as_fio(self):
+        for extra in ("verify_backlog=16", "verify_backlog=16\nverify_backlog_batch=8",
+                      "verify_backlog=5\nnorandommap=1\nloops=3"):
+            p, res = self.run_j(self.job("xxhash", extra))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            job = res["jobs"][0]
+            self.assertEqual(job["verify"]["failures"], 0)
+            if "loops" not in extra:  # each block written once, checked once (as fio)
+                self.assertEqual(job["read"]["total_ios"], NBLK)
+
+    def test_pattern_and_offset(self):
+        for extra in ('verify_pattern=0xdeadbeef"abc"%o', "verify=crc32c\nverify_offset=512",
+                      "verify=sha256\nverify_interval=1024\nbs=8k"):
+            path = self.write_job(f"[w]\nfilename={self.dir}/data\nrw=write\nbs=4k\n"
+                                  f"size=256k\n{extra}\n", name="p.ini")
+            p, res = self.run_j(path)
+            self.assertEqual(p.returncode, 0, extra + p.stderr)
+            v = res["jobs"][0]["verify"]
+            self.assertEqual(v["failures"], 0)
+            self.assertEqual(v["bytes_checked"], 256 * 1024, extra)
+
+    @unittest.skipUnless(FIO, "fio not installed")
+    def test_fio_basic_verify(self):
+        # fio's examples/basic-verify.fio, on a file as its own comment says
+        # (filename=/dev/XXX replaced by a file and size=)
+        with open(os.path.join(SRC, "t", "jobs", "fio", "basic-verify.fio")) as f:
+            text = f.read().replace("filename=/dev/XXX", f"filename={self.dir}/bv\nsize=4m")
+        path = self.write_job(text, name="bv.fio")
+        counts = {}
+        for tool in (FIO, None):
+            if os.path.exists(f"{self.dir}/bv"):
+                os.unlink(f"{self.dir}/bv")
+            if tool:
+                r = subprocess.run([tool, "--output-format=json", path], cwd=self.dir,
+                                   capture_output=True, text=True, timeout=120)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                out = r.stdout
+            else:
+                p = self.run_sb("--output-format=json", path)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                out = p.stdout
+            job = json.loads(out[out.find("{"):])["jobs"][0]
+            counts[bool(tool)] = (job["error"], job["read"]["total_ios"], job["write"]["total_ios"])
+        self.assertEqual(counts[True], counts[False])
+        self.assertEqual(counts[False], (0, 1024, 1024))
+
+
+if __name__ == "__main__":
+    unittest.main()
