@@ -48,9 +48,16 @@ verify={typ}
     def built(self, typ):
         p = self.run_sb("--parse-only", self.job(typ))
         if p.returncode != 0:
-            self.assertIn("apt", p.stderr + "install")
+            self.assertIn("was built without", p.stderr)  # not some other refusal
+            self.assertIn("-dev and rebuild", p.stderr)  # names the package
             return False
         return True
+
+    def need(self, *types):
+        # a build without a checksum library refuses its types: skip, saying so
+        for typ in types:
+            if not self.built(typ):
+                self.skipTest(f"verify={typ}: this build lacks its checksum library")
 
     def block(self, f, i, n=BS, at=0):
         f.seek(i * BS + at)
@@ -120,7 +127,8 @@ verify={typ}
             p, res = self.run_j(self.job(typ, "loops=2\nverify_only=1"))  # replayed
             self.check_faults(p, res, want, path, typ)
             done += 1
-        self.assertGreater(done, 0, "no checksum type built")
+        if not done:  # CI builds them all (README's apt line)
+            self.skipTest("this build has no checksum library (ISA-L, libxxhash, libcrypto)")
 
     def test_verify_only_writes_nothing_and_fatal_stops(self):
         path = os.path.join(self.dir, "data")
@@ -138,6 +146,7 @@ verify={typ}
         self.assertEqual(open(path, "rb").read(), before)
 
     def test_dump(self):
+        self.need("crc32c")
         path = os.path.join(self.dir, "data")
         p, _ = self.run_j(self.job("crc32c"))
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -154,6 +163,7 @@ verify={typ}
             self.assertEqual(f.read(), good)
 
     def test_state_of_a_run_cut_short(self):
+        self.need("crc64")
         # a slow write stopped by runtime= writes part of the file; its saved
         # state lets verify_only check exactly that part, where a replay
         # of the whole job would find the rest never written
@@ -173,6 +183,7 @@ verify={typ}
         self.assertEqual(res["jobs"][0]["verify"]["never_written"], 16 * NBLK - wrote)
 
     def test_state_of_an_interrupted_run(self):
+        self.need("xxhash")
         # SIGINT during the write phase: the thread saves what it wrote
         # (exit 130, partial results), and verify_only checks exactly that
         import signal
@@ -195,6 +206,7 @@ verify={typ}
         self.assertEqual((v["blocks_checked"], v["failures"]), (wrote, 0))
 
     def test_backlog_counts_as_fio(self):
+        self.need("xxhash")
         for extra in ("verify_backlog=16", "verify_backlog=16\nverify_backlog_batch=8",
                       "verify_backlog=5\nnorandommap=1\nloops=3"):
             p, res = self.run_j(self.job("xxhash", extra))
@@ -205,6 +217,7 @@ verify={typ}
                 self.assertEqual(job["read"]["total_ios"], NBLK)
 
     def test_pattern_and_offset(self):
+        self.need("crc32c", "sha256")
         for extra in ('verify_pattern=0xdeadbeef"abc"%o', "verify=crc32c\nverify_offset=512",
                       "verify=sha256\nverify_interval=1024\nbs=8k"):
             path = self.write_job(f"[w]\nfilename={self.dir}/data\nrw=write\nbs=4k\n"
@@ -217,6 +230,7 @@ verify={typ}
 
     @unittest.skipUnless(FIO, "fio not installed")
     def test_fio_basic_verify(self):
+        self.need("crc32c")
         # fio's examples/basic-verify.fio, on a file as its own comment says
         # (filename=/dev/XXX replaced by a file and size=)
         with open(os.path.join(SRC, "t", "jobs", "fio", "basic-verify.fio")) as f:
