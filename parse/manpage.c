@@ -190,9 +190,11 @@ void sb_cli_manpage(FILE *f, const char *version, const struct sb_cli_flag *flag
 	      ".TP\n0\nsuccess\n.TP\n1\na bad job file or job option\n.TP\n2\na bad command line\n"
 	      ".TP\n3\nI/O errors or verify failures during the run\n"
 	      ".TP\n130\ninterrupted (the partial results are printed)\n", f);
-	fputs(".SH FILES\n.TP\n\\fI/usr/local/share/storbench/jobs/\\fR\nexample job files\n"
-	      ".TP\n\\fI/usr/local/share/doc/storbench/HOWTO.md\\fR\nevery option, engine, workload "
-	      "and output field in full\n", f);
+	fputs(".SH FILES\nUnder the installation prefix (\\fI/usr/local\\fR unless \\fBmake install\\fR "
+	      "was given another PREFIX):\n"
+	      ".TP\n\\fIshare/storbench/jobs/\\fR\nexample job files\n"
+	      ".TP\n\\fIshare/doc/storbench/HOWTO.md\\fR\nevery option, engine, workload and output "
+	      "field in full\n", f);
 	fputs(".SH SEE ALSO\n.BR fio (1)\n", f);
 }
 
