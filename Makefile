@@ -127,11 +127,31 @@ howto: $(BIN)
 bench: all
 	@sh bench/run.sh
 
+# the manual page and the bash completion, generated from the flag and option
+# tables (storbench --man-page, --bash-completion); committed, and
+# t/integration/test_man.py fails when they drift: run make man
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+man: $(BIN)
+	$(BIN) --man-page >doc/storbench.1.tmp && mv doc/storbench.1.tmp doc/storbench.1
+	$(BIN) --bash-completion >doc/storbench.bash.tmp && mv doc/storbench.bash.tmp doc/storbench.bash
+
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/storbench/jobs $(DESTDIR)$(PREFIX)/share/doc/storbench
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/storbench
 	install -m 644 jobs/*.ini $(DESTDIR)$(PREFIX)/share/storbench/jobs/
 	install -m 644 README.md HOWTO.md $(DESTDIR)$(PREFIX)/share/doc/storbench/
+	install -m 644 doc/storbench.1 $(DESTDIR)$(MANDIR)/man1/storbench.1
+	install -m 644 doc/storbench.bash $(DESTDIR)$(BASHCOMPDIR)/storbench
+
+# removes what install put there (the files by name, then the folders that
+# became empty); nothing else
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/storbench $(DESTDIR)$(MANDIR)/man1/storbench.1 $(DESTDIR)$(BASHCOMPDIR)/storbench
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/storbench/jobs/,$(notdir $(wildcard jobs/*.ini)))
+	rm -f $(DESTDIR)$(PREFIX)/share/doc/storbench/README.md $(DESTDIR)$(PREFIX)/share/doc/storbench/HOWTO.md
+	-rmdir $(DESTDIR)$(PREFIX)/share/storbench/jobs $(DESTDIR)$(PREFIX)/share/storbench $(DESTDIR)$(PREFIX)/share/doc/storbench 2>/dev/null
 
 clean:
 	rm -rf build storbench
@@ -139,5 +159,5 @@ clean:
 distclean: clean
 	rm -f config.h config.mak
 
-.PHONY: all check check-one check-tsan unit howto bench install clean distclean storbench fuzz fuzz-bins fuzz-check
+.PHONY: all check check-one check-tsan unit howto man bench install uninstall clean distclean storbench fuzz fuzz-bins fuzz-check
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(B)/storbench.d $(wildcard $(B)/t/fuzz/*.d)

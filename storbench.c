@@ -32,7 +32,57 @@ struct cmdline {
 	unsigned status_interval_ms; /* --status-interval: interim results; 0 = off */
 	const char *cleanup;  /* --cleanup DIR: remove the leftovers of killed runs */
 	int dry_run;          /* --dry-run (with --cleanup): say, remove nothing */
+	const char **sections; /* --section=NAME, in order */
+	int nsections;
+	int showcmd;          /* --showcmd: print the job files as command lines */
+	int readonly;         /* --readonly: refuse jobs that write */
+	int warnings_fatal;   /* --warnings-fatal */
+	unsigned max_jobs;    /* --max-jobs=N: 0 = no limit */
+	int eta;              /* --eta: -1 auto, 0 never, 1 always */
+	unsigned eta_interval_ms, eta_newline_ms; /* 0: default (1 s), never */
 };
+
+/* storbench's own flags: --help, the man page and the bash completion are
+ * written from this table (with the job options of parse/options.c) */
+static const struct sb_cli_flag cli_flags[] = {
+	{ "--output-format", "FMT", "normal, terse, json or json+ (a comma list prints several)" },
+	{ "--output", "FILE", "write the results to FILE instead of standard output" },
+	{ "--minimal", NULL, "same as --output-format=terse" },
+	{ "--terse-version", "3", "the terse format's version: 3 (fio's default; the only one "
+	  "storbench writes)" },
+	{ "--parse-only", NULL, "check the job files and print the expanded jobs; touch no file" },
+	{ "--showcmd", NULL, "print each job file as the command line that defines the same jobs; "
+	  "run nothing" },
+	{ "--section", "NAME", "run only the job sections called NAME (repeatable; [global] "
+	  "sections still apply)" },
+	{ "--readonly", NULL, "refuse, before any I/O, every job that would write, trim or create "
+	  "data" },
+	{ "--max-jobs", "N", "refuse job lists that start more than N threads (numjobs counted)" },
+	{ "--warnings-fatal", NULL, "a warning about the job files or options is an error "
+	  "(exit 1)" },
+	{ "--datagen", NULL, "create the datasets of workload=train jobs, run nothing" },
+	{ "--status-interval", "T", "interim results every T (seconds, or 500ms, 1m): printed in "
+	  "normal format as the run goes, or kept in the JSON document's \"interim\" array with "
+	  "--output-format=json (one document)" },
+	{ "--eta", "WHEN", "the progress line on stderr: auto (when stderr is a terminal, the "
+	  "default), always or never" },
+	{ "--eta-interval", "T", "update the progress line every T (seconds, or 500ms; at least "
+	  "250ms; default 1s)" },
+	{ "--eta-newline", "T", "start a new progress line every T instead of rewriting it "
+	  "(seconds, or 500ms; at least 250ms)" },
+	{ "--cleanup", "DIR", "remove what storbench runs that were killed left in DIR (only files "
+	  "and folders with storbench's mark whose creator is no longer running); with --dry-run, "
+	  "list them" },
+	{ "--dry-run", NULL, "with --cleanup: list what would be removed, remove nothing" },
+	{ "--cmdhelp", "[OPTION]", "list every job option, or describe one" },
+	{ "--cmdhelp-markdown", NULL, "every job option as the Markdown tables of HOWTO.md" },
+	{ "--enghelp", "[ENGINE]", "list the I/O engines this build has, or ENGINE's own options" },
+	{ "--man-page", NULL, "write the manual page storbench.1 (troff) to standard output" },
+	{ "--bash-completion", NULL, "write the bash completion script to standard output" },
+	{ "--version", NULL, "print the version" },
+	{ "--help", NULL, "this text" },
+};
+#define NFLAGS (sizeof(cli_flags) / sizeof(cli_flags[0]))
 
 static void usage(FILE *f)
 {
@@ -41,29 +91,17 @@ static void usage(FILE *f)
 		"\n"
 		"Runs the jobs described in fio-syntax job files (or on the command line) and\n"
 		"reports latency, bandwidth and IOPS.  Without a job file, runs a built-in\n"
-		"5-second quick job on a scratch file in the current directory.\n"
+		"5-second quick job on a scratch file in the current directory.  A job file\n"
+		"\"-\" is read from standard input.\n"
 		"\n"
-		"Options:\n"
-		"  --output-format=FMT  normal, terse, json or json+ (a comma list prints several)\n"
-		"  --output=FILE        write the results to FILE instead of standard output\n"
-		"  --minimal            same as --output-format=terse\n"
-		"  --parse-only         check the job files and print the expanded jobs; touch no file\n"
-		"  --datagen            create the datasets of workload=train jobs, run nothing\n"
-		"  --status-interval=T  interim results every T (seconds, or 500ms, 1m): printed in\n"
-		"                       normal format as the run goes, or kept in the JSON document's\n"
-		"                       \"interim\" array with --output-format=json (one document)\n"
-		"  --cleanup DIR        remove what storbench runs that were killed left in DIR\n"
-		"                       (only files and folders with storbench's mark whose\n"
-		"                       creator is no longer running); with --dry-run, list them\n"
-		"  --cmdhelp[=OPTION]   list every job option, or describe one\n"
-		"  --cmdhelp-markdown   every job option as the Markdown tables of HOWTO.md\n"
-		"  --enghelp[=ENGINE]   list the I/O engines this build has, or ENGINE's own options\n"
-		"  --version            print the version\n"
-		"  --help               this text\n"
+		"Options:\n");
+	sb_cli_flags_usage(f, cli_flags, NFLAGS);
+	fprintf(f,
 		"\n"
 		"Job options may also be given on the command line, fio style:\n"
 		"  storbench --name=a --rw=randread --bs=4k --size=1g\n"
-		"(options before the first --name apply to every job).  See HOWTO.md.\n");
+		"(options before the first --name apply to every job, also to the jobs of the\n"
+		"job files; a job file's [global] wins over them).  See HOWTO.md.\n");
 }
 
 /* The built-in quick job: mixed 4k random I/O, then 1M sequential I/O, on a
@@ -154,6 +192,20 @@ static int enghelp(const char *name)
 	return 0;
 }
 
+/* --eta-interval / --eta-newline: a time of at least 250 ms, as fio wants */
+static int cmd_time(const char *flag, const char *v, unsigned *ms)
+{
+	char err[256];
+	uint64_t us = 0;
+	if (!v || sb_parse_time(v, 1000000, &us, err) || us < 250000 || us > 86400000000ull) {
+		sb_err("<cmdline>", "%s=%s: not a time of at least 250ms: use seconds (2) or a unit "
+		       "(500ms, 1m)", flag, v ? v : "");
+		return -EINVAL;
+	}
+	*ms = (unsigned)(us / 1000);
+	return 0;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
@@ -161,7 +213,9 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	cl->formats = SB_FMT_NORMAL;
 	cl->jobfiles = calloc((size_t)argc, sizeof(*cl->jobfiles));
 	cl->jobargs = calloc((size_t)argc, sizeof(*cl->jobargs));
-	if (!cl->jobfiles || !cl->jobargs)
+	cl->sections = calloc((size_t)argc, sizeof(*cl->sections));
+	cl->eta = -1;
+	if (!cl->jobfiles || !cl->jobargs || !cl->sections)
 		return SB_EXIT_CMDLINE;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -209,6 +263,56 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 				return SB_EXIT_CMDLINE;
 			}
 			cl->status_interval_ms = (unsigned)(us / 1000);
+		} else if (is_prefix_opt(a, "--section", &v)) {
+			if (!v && i + 1 < argc)
+				v = argv[++i];
+			if (!v || !*v) {
+				sb_err("<cmdline>", "--section needs a section name: --section=NAME");
+				return SB_EXIT_CMDLINE;
+			}
+			cl->sections[cl->nsections++] = v;
+		} else if (is_prefix_opt(a, "--eta", &v)) {
+			if (!v || (cl->eta = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? 0
+					  : !strcmp(v, "auto") ? -1 : 2) == 2) {
+				sb_err("<cmdline>", "--eta=%s: not a choice: use --eta=auto (when stderr "
+				       "is a terminal), --eta=always or --eta=never", v ? v : "");
+				return SB_EXIT_CMDLINE;
+			}
+		} else if (is_prefix_opt(a, "--eta-interval", &v) || is_prefix_opt(a, "--eta-newline", &v)) {
+			bool nl = a[6] == 'n';
+			if (cmd_time(nl ? "--eta-newline" : "--eta-interval", v,
+				     nl ? &cl->eta_newline_ms : &cl->eta_interval_ms))
+				return SB_EXIT_CMDLINE;
+		} else if (is_prefix_opt(a, "--terse-version", &v)) {
+			if (!v || strcmp(v, "3")) {
+				bool fio_v = v && (!strcmp(v, "2") || !strcmp(v, "4") || !strcmp(v, "5"));
+				sb_err("<cmdline>", "--terse-version=%s: %s: use --terse-version=3 (the "
+				       "default)", v ? v : "", fio_v ? "fio's terse version 2, 4 and 5 "
+				       "are not written by storbench, only version 3"
+				       : "not a terse version (fio has 2, 3, 4 and 5; storbench writes 3)");
+				return SB_EXIT_CMDLINE;
+			}
+		} else if (is_prefix_opt(a, "--max-jobs", &v)) {
+			char *end = NULL;
+			unsigned long n = v ? strtoul(v, &end, 10) : 0;
+			if (!v || !*v || *end || n < 1 || n > 1000000 || *v == '-') {
+				sb_err("<cmdline>", "--max-jobs=%s: not a job count: give an integer from "
+				       "1 to 1000000", v ? v : "");
+				return SB_EXIT_CMDLINE;
+			}
+			cl->max_jobs = (unsigned)n;
+		} else if (!strcmp(a, "--showcmd")) {
+			cl->showcmd = 1;
+		} else if (!strcmp(a, "--readonly")) {
+			cl->readonly = 1;
+		} else if (!strcmp(a, "--warnings-fatal")) {
+			cl->warnings_fatal = 1;
+		} else if (!strcmp(a, "--man-page")) {
+			sb_cli_manpage(stdout, SB_VERSION, cli_flags, NFLAGS);
+			return SB_EXIT_OK;
+		} else if (!strcmp(a, "--bash-completion")) {
+			sb_cli_bash_completion(stdout, cli_flags, NFLAGS);
+			return SB_EXIT_OK;
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;
 		} else if (!strcmp(a, "--datagen")) {
@@ -236,6 +340,11 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		sb_err("--dry-run", "goes with --cleanup DIR (a run itself has no dry run: see --parse-only)");
 		return SB_EXIT_CMDLINE;
 	}
+	if (cl->showcmd && !cl->njobfiles) {
+		sb_err("<cmdline>", "--showcmd needs a job file: storbench --showcmd FILE ('-' reads "
+		       "standard input)");
+		return SB_EXIT_CMDLINE;
+	}
 	if (cl->cleanup && (cl->njobfiles || cl->njobargs)) {
 		sb_err("--cleanup", "runs alone: give no job files or job options with it");
 		return SB_EXIT_CMDLINE;
@@ -243,23 +352,37 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 	return -1;
 }
 
+/* the job list's thread count against --max-jobs (numjobs counted) */
+static int check_max_jobs(const struct cmdline *cl, const struct sb_joblist *jl)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < jl->njobs; i++)
+		n += jl->jobs[i].numjobs ? jl->jobs[i].numjobs : 1;
+	if (!cl->max_jobs || n <= cl->max_jobs)
+		return 0;
+	sb_err("<cmdline>", "--max-jobs=%u: the jobs start %llu threads (numjobs counted): raise "
+	       "--max-jobs or lower numjobs", cl->max_jobs, (unsigned long long)n);
+	return -EINVAL;
+}
+
 static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl)
 {
 	int rc = 0;
-	if (cl->njobfiles)
-		rc = sb_parse_files(cl->jobfiles, cl->njobfiles, jl);
-	if (!rc && cl->njobargs) {
-		struct sb_joblist more = { 0 };
-		if (cl->njobfiles) {
-			sb_err("command line", "give jobs either in job files or as --name=... options, not both (got '%s')",
-			       cl->jobargs[0]);
+	unsigned warned = sb_log_warnings();
+	if (cl->njobfiles || cl->njobargs) {
+		struct sb_parse_req req = {
+			.files = cl->jobfiles, .nfiles = cl->njobfiles,
+			.args = cl->jobargs, .nargs = cl->njobargs,
+			.sections = cl->sections, .nsections = cl->nsections,
+		};
+		rc = sb_parse_request(&req, jl);
+	} else {
+		char text[1024];
+		if (cl->nsections) {
+			sb_err("<cmdline>", "--section=%s: there is no job file: give the job file "
+			       "whose section to run", cl->sections[0]);
 			return -EINVAL;
 		}
-		rc = sb_parse_cmdline_jobs(cl->jobargs, cl->njobargs, &more);
-		*jl = more; /* also on failure: the caller frees what was parsed */
-	}
-	if (!rc && !cl->njobfiles && !cl->njobargs) {
-		char text[1024];
 		rc = quick_job_text(text, sizeof(text));
 		if (!rc)
 			rc = sb_parse_text("<built-in quick job>", text, jl);
@@ -267,6 +390,15 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl)
 	if (!rc)
 		rc = sb_joblist_finish(jl);
 	jl->datagen_only = cl->datagen;
+	if (!rc && cl->readonly)
+		rc = sb_joblist_check_readonly(jl);
+	if (!rc)
+		rc = check_max_jobs(cl, jl);
+	if (!rc && cl->warnings_fatal && sb_log_warnings() != warned) {
+		sb_err("<cmdline>", "--warnings-fatal: %u warning(s) above: fix what they name, or "
+		       "drop --warnings-fatal", sb_log_warnings() - warned);
+		rc = -EINVAL;
+	}
 	return rc;
 }
 
@@ -332,7 +464,9 @@ static void run_env(const struct cmdline *cl, struct results_out *o, struct sb_r
 	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
 	*env = (struct sb_run_env){ .sysroot = "", .drop_caches = "/proc/sys/vm/drop_caches" };
 	r->status_interval_ms = cl->status_interval_ms;
-	r->progress = -1;
+	r->progress = cl->eta;
+	r->progress_interval_ms = cl->eta_interval_ms;
+	r->progress_newline_ms = cl->eta_newline_ms;
 	r->interim_json = cl->status_interval_ms && json;
 	if (cl->status_interval_ms && !json && (cl->formats & SB_FMT_NORMAL)) {
 		struct stat st; /* interim results start the file now (as "w" did) */
@@ -379,6 +513,10 @@ int main(int argc, char **argv)
 	if (cl.cleanup) {
 		int e = sb_cleanup_dir(cl.cleanup, cl.dry_run, stdout);
 		status = !e ? SB_EXIT_OK : e == -EIO ? SB_EXIT_IOERR : SB_EXIT_CMDLINE;
+		goto out;
+	}
+	if (cl.showcmd) {
+		status = sb_showcmd(stdout, cl.jobfiles, cl.njobfiles) ? SB_EXIT_JOBFILE : SB_EXIT_OK;
 		goto out;
 	}
 	if (load_jobs(&cl, &jl)) {
@@ -428,5 +566,6 @@ out:
 	sb_joblist_free(&jl);
 	free(cl.jobfiles);
 	free(cl.jobargs);
+	free(cl.sections);
 	return rc >= 0 ? rc : status;
 }

@@ -6,6 +6,12 @@
 
 static char *cap_buf;
 static unsigned cap_len;
+static unsigned nwarn;
+
+unsigned sb_log_warnings(void)
+{
+	return nwarn;
+}
 
 void sb_log_capture(char *buf, unsigned len)
 {
@@ -46,6 +52,7 @@ void sb_err(const char *where, const char *fmt, ...)
 void sb_warn(const char *where, const char *fmt, ...)
 {
 	va_list ap;
+	nwarn++;
 	va_start(ap, fmt);
 	sb_verr("warning: ", where, fmt, ap);
 	va_end(ap);

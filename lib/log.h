@@ -9,6 +9,8 @@ void sb_err(const char *where, const char *fmt, ...) __attribute__((format(print
 void sb_warn(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_verr(const char *kind, const char *where, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+/* How many warnings sb_warn has printed so far (--warnings-fatal) */
+unsigned sb_log_warnings(void);
 /* Tests redirect the reporter into a buffer: every message is appended,
  * newline-terminated.  NULL restores stderr. */
 void sb_log_capture(char *buf, unsigned len);

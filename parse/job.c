@@ -1,7 +1,7 @@
 /* job.c: pre-passed sections -> struct sb_jobspec, with fio's [global]
  * inheritance (each [global] changes the defaults of the jobs after it, within
- * one file), command-line jobs (--name=x --rw=read ...), the "job options"
- * echo, and freeing.  Validation is in check.c. */
+ * one file), the "job options" echo, and freeing.  Command-line jobs and
+ * what combines them with job files: cmdline.c.  Validation is in check.c. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,10 +173,10 @@ unsigned sb_job_convert(struct sb_joblist *jl, struct sb_ini *ini, const char *w
 	for (unsigned i = 0; i < ini->nsec; i++) {
 		if (ini->sec[i].global)
 			nerr += apply_section(jl, g, &ini->sec[i]);
-		else
+		else if (sb_job_selected(jl, ini->sec[i].name))
 			nerr += convert_job(jl, g, &ini->sec[i], &wf[jl->njobs - first]);
 	}
-	if (jl->njobs == first && !nerr) {
+	if (jl->njobs == first && !nerr && !jl->nsections) { /* --section: checked at the end */
 		sb_err(what, "no jobs defined: add a [jobname] section (or --name=jobname)");
 		nerr++;
 	}
@@ -198,7 +198,7 @@ unsigned sb_job_convert(struct sb_joblist *jl, struct sb_ini *ini, const char *w
 	return nerr;
 }
 
-static int finish_parse(struct sb_joblist *jl, struct sb_ini *ini, int rc, const char *what)
+int sb_job_finish_parse(struct sb_joblist *jl, struct sb_ini *ini, int rc, const char *what)
 {
 	struct sb_sweep *sw = NULL; /* sweep.* lists: parse/sweep.c */
 	unsigned nerr = sb_sweep_begin(jl, ini, &sw, what);
@@ -215,7 +215,7 @@ int sb_parse_text(const char *name, const char *text, struct sb_joblist *jl)
 {
 	struct sb_ini ini = { 0 };
 	int rc = sb_ini_parse_text(&ini, name, text);
-	return finish_parse(jl, &ini, rc, name);
+	return sb_job_finish_parse(jl, &ini, rc, name);
 }
 
 int sb_parse_files(const char *const *paths, int npaths, struct sb_joblist *jl)
@@ -229,59 +229,10 @@ int sb_parse_files(const char *const *paths, int npaths, struct sb_joblist *jl)
 			ret = -EINVAL;
 			continue;
 		}
-		if (finish_parse(jl, &ini, rc, paths[i]))
+		if (sb_job_finish_parse(jl, &ini, rc, paths[i]))
 			ret = -EINVAL;
 	}
 	return ret;
-}
-
-/* "--key=value" / "--key" words -> sections of a pseudo file "<cmdline>" */
-static int cmdline_ini(char *const *args, int nargs, struct sb_ini *ini)
-{
-	const char *file = sb_ini_intern(ini, "<cmdline>");
-	struct sb_ini_section *sec = sb_ini_add_section(ini, "global", "<cmdline>", 0);
-	int nerr = 0;
-	if (!file || !sec)
-		return -ENOMEM;
-	for (int i = 0; i < nargs; i++) {
-		const char *a = args[i];
-		if (strncmp(a, "--", 2) || !a[2] || a[2] == '=') {
-			sb_err("<cmdline>", "'%s': expected a job option as --option=value", a);
-			nerr++;
-			continue;
-		}
-		char key[256];
-		const char *eq = strchr(a, '=');
-		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - a - 2 : (long)strlen(a + 2)), a + 2);
-		if (!strcmp(key, "name")) {
-			if (!eq || !eq[1]) {
-				sb_err("<cmdline>", "--name needs a job name: --name=jobname");
-				nerr++;
-				continue;
-			}
-			if (!(sec = sb_ini_add_section(ini, eq + 1, "<cmdline>", 0)))
-				return -ENOMEM;
-			continue;
-		}
-		if (sb_ini_set(sec, key, eq ? eq + 1 : NULL, file, 0))
-			return -ENOMEM;
-	}
-	/* a global section with nothing in it is just the starting point */
-	return nerr ? -EINVAL : 0;
-}
-
-int sb_parse_cmdline_jobs(char *const *args, int nargs, struct sb_joblist *jl)
-{
-	struct sb_ini ini = { 0 };
-	if (nargs <= 0)
-		return 0;
-	int rc = cmdline_ini(args, nargs, &ini);
-	if (rc == -ENOMEM) {
-		sb_err("<cmdline>", "out of memory");
-		sb_ini_free(&ini);
-		return rc;
-	}
-	return finish_parse(jl, &ini, rc, "<cmdline>");
 }
 
 void sb_joblist_free(struct sb_joblist *jl)
@@ -299,4 +250,21 @@ void sb_joblist_free(struct sb_joblist *jl)
 	free(jl->global_opts);
 	free(jl->paths);
 	memset(jl, 0, sizeof(*jl));
+}
+
+unsigned sb_job_apply_globals(struct sb_joblist *jl, const struct sb_ini *ini, const char *what)
+{
+	unsigned nerr = 0;
+	struct sb_jobctx *g = calloc(1, sizeof(*g));
+	if (!g || sb_spec_defaults(&g->spec)) {
+		free(g);
+		sb_err(what, "out of memory");
+		return 1;
+	}
+	for (unsigned i = 0; i < ini->nsec; i++)
+		if (ini->sec[i].global)
+			nerr += apply_section(jl, g, &ini->sec[i]);
+	sb_spec_release(&g->spec);
+	free(g);
+	return nerr;
 }

@@ -26,6 +26,20 @@ unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char
  * returns the number of errors reported */
 struct sb_ini;
 unsigned sb_job_convert(struct sb_joblist *jl, struct sb_ini *ini, const char *what);
+/* sb_job_convert, the sweep expansion and the cross-job pass over one
+ * pre-passed file (freed); rc: the pre-pass's result.  0 or -EINVAL. */
+int sb_job_finish_parse(struct sb_joblist *jl, struct sb_ini *ini, int rc, const char *what);
+/* whether a job section of this name runs (the --section filter, cmdline.c) */
+bool sb_job_selected(const struct sb_joblist *jl, const char *name);
+/* the [global] sections of ini applied to the defaults alone (command-line
+ * global options given with job files: checked once); returns the number of
+ * errors reported and echoes the options into jl->global_opts */
+unsigned sb_job_apply_globals(struct sb_joblist *jl, const struct sb_ini *ini, const char *what);
+/* "-" as a job file: standard input, named SB_STDIN_NAME in messages.
+ * Returns its text (malloc'ed), or NULL after reporting why (unreadable,
+ * over SB_JOBFILE_MAX, a NUL byte).  cmdline.c */
+#define SB_STDIN_NAME "<stdin>"
+char *sb_job_read_stdin(void);
 /* where option o (a row of the table: SB_OPT(field)) was set */
 const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_option *o);
 /* The ML workload options (check_ml.c): resolves model=/train_model= into

@@ -289,6 +289,11 @@ struct sb_joblist {
 	/* appended: the job file's sweep.* lists expanded into points (NULL: no
 	 * sweep); jobs[] above are then the first point's jobs */
 	struct sb_sweep *sweep;
+	/* appended: --section=NAME (sb_parse_request): only job sections of
+	 * these names become jobs ([global] sections always apply); 0: all.
+	 * Points at the caller's strings, valid while parsing. */
+	const char *const *sections;
+	unsigned nsections;
 };
 
 static inline bool sb_spec_does(const struct sb_jobspec *s, enum sb_ddir d)

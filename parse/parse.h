@@ -19,6 +19,22 @@ int sb_parse_text(const char *name, const char *text, struct sb_joblist *jl);
  * "--key=value" / "--key" words, already separated from storbench's own
  * options by the caller.  Messages say "<cmdline>" instead of file:line. */
 int sb_parse_cmdline_jobs(char *const *args, int nargs, struct sb_joblist *jl);
+/* A whole command line's jobs (parse/cmdline.c), combined as fio 3.33 does:
+ * args' options before the first --name are global for every job (a job
+ * file's own [global] wins over them); --name=X starts a command-line job;
+ * command-line jobs come first, then each file's; a file "-" is standard
+ * input (once); sections (--section=NAME), if any, are the only job
+ * sections that become jobs, and each must name one.  Messages say
+ * "<cmdline>" for the command line's options. */
+struct sb_parse_req {
+	const char *const *files;
+	int nfiles;
+	char *const *args;          /* "--key=value" / "--key" words */
+	int nargs;
+	const char *const *sections;
+	int nsections;
+};
+int sb_parse_request(const struct sb_parse_req *req, struct sb_joblist *jl);
 /* Cross-job checks after everything is parsed: wait_for names a job that
  * exists and comes earlier, group ids are assigned, etc. */
 int sb_joblist_finish(struct sb_joblist *jl);
@@ -44,6 +60,33 @@ unsigned sb_spec_bs_set(const struct sb_jobspec *s, enum sb_ddir d, uint64_t *bs
 int sb_spec_check_direct(const struct sb_jobspec *s, const struct sb_dio_align *a, const char *of,
 			 unsigned buf_align);
 
+/* --readonly: refuses (sb_err at file:line, -EINVAL) every job that would
+ * write, trim or create data: rw= with a write or trim direction,
+ * checkpoints written, train jobs (they create a missing dataset), --datagen.
+ * parse/readonly.c */
+int sb_joblist_check_readonly(const struct sb_joblist *jl);
+/* --showcmd: each job file as the command line that defines the same jobs
+ * ("storbench --global=opt ... --name=job --opt=value ..."), one line per
+ * file on f; a [global] after a job becomes --name=global.  "-" reads
+ * standard input.  0, or -EINVAL after reporting an unreadable file.
+ * parse/showcmd.c */
+int sb_showcmd(FILE *f, const char *const *paths, int npaths);
+/* storbench's own command-line flags, as main lists them (storbench.c), for
+ * the texts parse/manpage.c writes from them and the option table: arg is
+ * NULL (no value), "NAME" (--flag=NAME) or "[NAME]" (value optional). */
+struct sb_cli_flag {
+	const char *name;   /* "--output" */
+	const char *arg;
+	const char *help;   /* one sentence, wrapped by the writers */
+};
+/* --help's list of the flags, wrapped at 80 columns */
+void sb_cli_flags_usage(FILE *f, const struct sb_cli_flag *flags, unsigned n);
+/* --man-page: the manual page storbench.1 (flags, then every job option by
+ * category, exit status); the same text on every machine */
+void sb_cli_manpage(FILE *f, const char *version, const struct sb_cli_flag *flags, unsigned n);
+/* --bash-completion: the bash completion script (flags, job options, the
+ * values of enum options and engines, file names) */
+void sb_cli_bash_completion(FILE *f, const struct sb_cli_flag *flags, unsigned n);
 /* --cmdhelp: every option (opt == NULL), or one option in full. Returns
  * -ENOENT (with "did you mean") for an unknown option. */
 int sb_cmdhelp(FILE *f, const char *opt);

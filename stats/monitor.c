@@ -162,7 +162,9 @@ void sb_monitor_start(struct sb_monitor *m, uint64_t t0_ns)
 {
 	m->t0_ns = t0_ns;
 	m->next_ns = t0_ns + m->interval_ns;
-	m->next_prog_ns = t0_ns + 1000000000ull;
+	m->prog_ns = (m->opts.progress_interval_ms ? m->opts.progress_interval_ms : 1000) * 1000000ull;
+	m->next_prog_ns = t0_ns + m->prog_ns;
+	m->next_prog_nl_ns = t0_ns + m->opts.progress_newline_ms * 1000000ull;
 	m->prog_last_ns = t0_ns;
 	m->next_interim_ns = t0_ns + m->opts.status_interval_ms * 1000000ull;
 	if (m->hcfg.which) {
@@ -258,7 +260,7 @@ void sb_monitor_tick(void *arg, uint64_t now)
 	sb_monitor_logs(m, now, false);
 	if (m->progress && now >= m->next_prog_ns) {
 		sb_monitor_progress(m, now, false);
-		m->next_prog_ns += 1000000000ull;
+		m->next_prog_ns += m->prog_ns;
 	}
 }
 

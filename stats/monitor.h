@@ -34,6 +34,9 @@ struct sb_mon_opts {
 	void *interim_arg;
 	bool interim_json;            /* keep interim snapshots in sb_results.interim */
 	int progress;                 /* status line on stderr: -1 auto (a terminal), 0, 1 */
+	unsigned progress_interval_ms; /* --eta-interval: its period; 0 = 1 s */
+	unsigned progress_newline_ms;  /* --eta-newline: end the line (start a new one) this
+					* often instead of rewriting it; 0 = never */
 };
 
 struct sb_mon_thread {
@@ -76,6 +79,7 @@ struct sb_monitor {
 	bool progress;
 	unsigned prog_len;
 	uint64_t next_prog_ns, prog_last_ns;
+	uint64_t prog_ns, next_prog_nl_ns; /* --eta-interval, --eta-newline (0: never) */
 	uint64_t prog_ios[SB_DDIR_N], prog_bytes[SB_DDIR_N];
 	uint64_t next_interim_ns;
 	struct sb_interim *interim;

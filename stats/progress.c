@@ -102,6 +102,12 @@ void sb_monitor_progress(struct sb_monitor *m, uint64_t now, bool last)
 			 "[write %s, %s IOPS] [eta %s]", el, 100.0 * done, rb, ri, wb, wi, eta);
 	unsigned len = n > 0 ? (unsigned)n : 0;
 	fprintf(stderr, "\r%s%*s", line, m->prog_len > len ? (int)(m->prog_len - len) : 0, "");
+	if (m->opts.progress_newline_ms && now >= m->next_prog_nl_ns) { /* --eta-newline */
+		fputc('\n', stderr);
+		len = 0;
+		while (m->next_prog_nl_ns <= now)
+			m->next_prog_nl_ns += m->opts.progress_newline_ms * 1000000ull;
+	}
 	fflush(stderr);
 	m->prog_len = len;
 	m->prog_last_ns = now;

@@ -76,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sb_joblist_free(&jl);
 	free(cl.jobfiles);
 	free(cl.jobargs);
+	free(cl.sections);
 	free(argv);
 	free(buf);
 	return 0;
