@@ -420,7 +420,7 @@ static int prepare_ckpt(struct sb_ml_job *j)
 		e = sb_ml_workers_setup(j, c->ranks);
 	for (unsigned r = 0; !e && r < c->ranks; r++) {
 		c->at[r] = (struct ckpt_at){ .j = j, .rank = r };
-		e = sb_ml_content_setup(&j->workers[r], r, 0, true, s->checkpoint_verify, ckpt_alt, &c->at[r]);
+		e = sb_ml_content_setup(&j->workers[r], r, SB_ML_CKPT_UNIT, true, s->checkpoint_verify, ckpt_alt, &c->at[r]);
 		if (e)
 			sb_err(s->name, "out of memory setting up the checkpoint contents");
 	}

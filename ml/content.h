@@ -66,6 +66,9 @@ void sb_ml_content_release(struct sb_thread *t);
 /* the recipe of a file of spec s (for writers outside the I/O loop) */
 void sb_ml_content_recipe(const struct sb_jobspec *s, uint64_t key, uint64_t unit, uint64_t size,
 			  struct sb_dg *g);
-/* datasets: a fixed unit, so that jobs with any bs read the same bytes */
+/* datasets and checkpoints: a fixed 4 KiB unit, so that jobs with any bs
+ * read the same bytes, and dedupe_percentage holds for files of a few
+ * units as well as for large ones (each file's first unit is unique) */
 #define SB_ML_DATASET_UNIT SB_DG_BLOCK
+#define SB_ML_CKPT_UNIT SB_DG_BLOCK
 #endif

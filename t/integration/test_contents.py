@@ -142,6 +142,23 @@ class ContentsTest(SbCase):
         self.assertLessEqual(ratio, 1.01)
         self.assertEqual(dup, 0)
 
+    def test_checkpoint_llama3_8b_asks_for_ratios(self):
+        """the same checkpoint asking for 2:1 compression, then for 30% duplicate blocks"""
+        with open(os.path.join(SRC, "jobs", "checkpoint-llama3-8b.ini")) as f:
+            text = f.read()
+        text = text.replace("num_checkpoints_write=10", "num_checkpoints_write=2")
+        text = text.replace("num_checkpoints_read=10", "num_checkpoints_read=1")
+        for opt, want_ratio, want_dup in (("buffer_compress_percentage=50", 2.0, 0.0),
+                                          ("dedupe_percentage=30", None, 0.30)):
+            folder = os.path.join(self.where, "ck-" + opt.split("=")[0])
+            job = self.write_job(text + "keep_checkpoints=1\n%s\n" % opt)
+            self.run_json(job, env={"SCALE": "0.0002", "CHECKPOINT_FOLDER": folder}, timeout=120)
+            files = [os.path.join(d, n) for d, _, ns in os.walk(folder) for n in ns]
+            ratio, dup = measure(sorted(files))
+            if want_ratio:
+                self.assertLess(abs(ratio - want_ratio) / want_ratio, 0.05, (opt, ratio))
+            self.assertLessEqual(abs(dup - want_dup), 0.02, (opt, dup))
+
 
 class VerifyTest(SbCase):
     """checkpoint_verify and dataset_verify catch and classify corruption"""
