@@ -31,8 +31,8 @@ static void add_live(_Atomic uint64_t *dst, const _Atomic uint64_t *src)
 
 /* Bandwidth and IOPS samples of threads running side by side add up: the
  * merged series is their sum per interval (as fio's group_reporting shows
- * it), not a pool of per-thread samples.  Variances of independent series
- * add, so m2 does when the sample counts match. */
+ * it), not a pool of per-thread samples.  As fio (stat.c sum_stat with
+ * pure_sum) min, max, mean, m2 and the sample count add. */
 static void stat_sum(struct sb_stat *dst, const struct sb_stat *src)
 {
 	if (!src->n)
@@ -45,8 +45,7 @@ static void stat_sum(struct sb_stat *dst, const struct sb_stat *src)
 	dst->max += src->max;
 	dst->mean += src->mean;
 	dst->m2 += src->m2;
-	if (src->n > dst->n)
-		dst->n = src->n;
+	dst->n += src->n;
 }
 
 static void merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d)
