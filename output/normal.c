@@ -156,6 +156,11 @@ static void job_tail(FILE *f, const struct sb_job_result *j)
 	lat_dist_row(f, "nsec", ld.ns, SB_LAT_NS_N);
 	lat_dist_row(f, "usec", ld.us, SB_LAT_US_N);
 	lat_dist_row(f, "msec", ld.ms, SB_LAT_MS_N);
+	if (st->sync_lat.n) { /* fio's sync block */
+		fputs("  fsync/fdatasync/sync_file_range:\n", f);
+		lat_line(f, "    sync", &st->sync_lat);
+		pctl_table(f, "    sync", j, &st->sync_h);
+	}
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
 		   ", minf=%" PRIu64 "\n",
 		j->usr_cpu, j->sys_cpu, st->ctx, st->majf, st->minf);

@@ -76,6 +76,7 @@ void sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src)
 	for (int d = 0; d < SB_DDIR_N; d++)
 		merge_ddir(dst, src, d);
 	sb_stat_merge(&dst->sync_lat, &src->sync_lat);
+	sb_hist_merge(&dst->sync_h, &src->sync_h);
 	for (int i = 0; i < SB_DEPTH_BUCKETS; i++) {
 		dst->iodepth_level[i] += src->iodepth_level[i];
 		dst->iodepth_submit[i] += src->iodepth_submit[i];
