@@ -39,11 +39,16 @@ def total_ios(j):
 
 
 # metric "cpu_per_io": the whole process's CPU time (all its threads, from
-# getrusage of the child) divided by the I/Os it did, in microseconds
+# getrusage of the child) divided by the I/Os it did, in microseconds;
+# "usr_per_io": the same for user time only (the tool's own work: system time
+# is the kernel doing the I/O); "ctx_per_io": the JSON's "ctx" (context
+# switches of the I/O threads, getrusage) over the I/Os
 BENCHES = {
-    "null-4k-randread": ("null-4k-randread.fio", read_iops, "IOPS", "higher", 1.5),
+    "null-4k-randread": ("null-4k-randread.fio", read_iops, "IOPS", "higher", 3.0),
     "psync-shm-4k-randread": ("psync-shm-4k-randread.fio", read_iops, "IOPS", "higher", 1.0),
     "io_uring-shm-qd32": ("io_uring-shm-4k-randread-qd32.fio", read_iops, "IOPS", "higher", 1.2),
+    "io_uring-shm-qd32-usr": ("io_uring-shm-4k-randread-qd32.fio", "usr_per_io", "usr us/IO", "lower", 0.4),
+    "io_uring-shm-qd32-ctx": ("io_uring-shm-4k-randread-qd32.fio", "ctx_per_io", "ctx/IO", "lower", 1.0),
     "libaio-disk-qd64": ("libaio-disk-4k-randread-qd64.fio", read_iops, "IOPS", "higher", 1.0),
     "libaio-disk-qd64-cpu": ("libaio-disk-4k-randread-qd64.fio", "cpu_per_io", "CPU us/IO", "lower", 0.8),
     "seq-1m-direct-write": ("seq-1m-direct-write.fio", write_bw, "bytes/s", "higher", 0.98),
@@ -68,8 +73,9 @@ def run(cmd, env):
     out = p.stdout
     start = out.find("{")
     data = json.loads(out[start:]) if start >= 0 else None
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return data, wall, after.ru_maxrss, cpu
+    usr = after.ru_utime - before.ru_utime
+    cpu = usr + (after.ru_stime - before.ru_stime)
+    return data, wall, after.ru_maxrss, (cpu, usr)
 
 
 def measure(tool, path, job, metric, env, extra=()):
@@ -80,7 +86,11 @@ def measure(tool, path, job, metric, env, extra=()):
     if metric == "rss":
         return rss  # children's max RSS so far: run trivial benches in their own process
     if metric == "cpu_per_io":
-        return cpu * 1e6 / total_ios(data)
+        return cpu[0] * 1e6 / total_ios(data)
+    if metric == "usr_per_io":
+        return cpu[1] * 1e6 / total_ios(data)
+    if metric == "ctx_per_io":
+        return sum(job["ctx"] for job in data["jobs"]) / total_ios(data)
     return metric(data)
 
 
@@ -133,7 +143,7 @@ def main():
             ratio = s / f if f else float("nan")
             goal = f"{'>=' if better == 'higher' else '<='}{target:.2f}"
             ok = (ratio >= target) if better == "higher" else (ratio <= target)
-            line = f"{name:26} {label:14} {f:14.1f} {s:14.1f} {ratio:7.2f} {goal:>8} {'ok' if ok else 'MISSED'}"
+            line = f"{name:26} {label:14} {f:14.4g} {s:14.4g} {ratio:7.2f} {goal:>8} {'ok' if ok else 'MISSED'}"
             if a.fio_thread and metric != "rss":
                 line += f"   fio --thread {t:14.1f}, storbench / fio --thread {s / t:5.2f}"
             print(line)

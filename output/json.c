@@ -150,7 +150,9 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 		     int plus)
 {
 	const struct sb_tstats *st = &j->st;
-	struct lat_view sync = { .s = &st->sync_lat };
+	/* fio prints sync percentiles whenever there were syncs */
+	struct lat_view sync = { .s = &st->sync_lat, .h = &st->sync_h, .percentiles = 1, .plus = plus };
+	sync.npctl = sb_out_pctl(j, &sync.pctl);
 
 	sb_jw_obj_begin(w, NULL);
 	sb_jw_str(w, "jobname", j->name);

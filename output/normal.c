@@ -156,6 +156,11 @@ static void job_tail(FILE *f, const struct sb_job_result *j)
 	lat_dist_row(f, "nsec", ld.ns, SB_LAT_NS_N);
 	lat_dist_row(f, "usec", ld.us, SB_LAT_US_N);
 	lat_dist_row(f, "msec", ld.ms, SB_LAT_MS_N);
+	if (st->sync_lat.n) { /* fio's sync block */
+		fputs("  fsync/fdatasync/sync_file_range:\n", f);
+		lat_line(f, "    sync", &st->sync_lat);
+		pctl_table(f, "    sync", j, &st->sync_h);
+	}
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
 		   ", minf=%" PRIu64 "\n",
 		j->usr_cpu, j->sys_cpu, st->ctx, st->majf, st->minf);
@@ -297,10 +302,60 @@ static int cmp_block(FILE *f, const struct sb_results *r)
 	return rc;
 }
 
+/* fio's name for the rw= value (ddir_str) */
+static const char *rw_name(unsigned rw)
+{
+	bool rnd = rw & SB_RW_RANDOM;
+	switch (rw & (SB_RW_READ | SB_RW_WRITE | SB_RW_TRIM)) {
+	case SB_RW_READ: return rnd ? "randread" : "read";
+	case SB_RW_WRITE: return rnd ? "randwrite" : "write";
+	case SB_RW_READ | SB_RW_WRITE: return rnd ? "randrw" : "rw";
+	case SB_RW_TRIM: return rnd ? "randtrim" : "trim";
+	case SB_RW_TRIM | SB_RW_WRITE: return "trimwrite";
+	default: return "none";
+	}
+}
+
+/* The lines fio prints before a run, one per job section ("..." under it
+ * for numjobs > 1), then the version and how many workers start:
+ *   a: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=null, iodepth=1
+ *   storbench-0.1.0
+ *   Starting 3 processes
+ * storbench runs every job as threads; "processes" follows fio's thread=0
+ * wording so that what a script matches stays the same. */
+static void header_block(FILE *f, const struct sb_results *r)
+{
+	const struct sb_joblist *jl = r->joblist;
+	unsigned nthr = 0, nproc = 0;
+	for (size_t i = 0; i < jl->njobs; i++) {
+		const struct sb_jobspec *s = &jl->jobs[i];
+		unsigned base = s->kb_base == 1000 ? 1000 : 1024;
+		char b[SB_DDIR_N][2][32];
+		for (int d = 0; d < SB_DDIR_N; d++) {
+			sb_out_fmt_size(b[d][0], sizeof(b[d][0]), (double)s->bs_min[d], base);
+			sb_out_fmt_size(b[d][1], sizeof(b[d][1]), (double)s->bs_max[d], base);
+		}
+		fprintf(f, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
+			s->name, s->groupid, rw_name(s->rw), b[0][0], b[0][1], b[1][0], b[1][1],
+			b[2][0], b[2][1], s->ioengine, s->iodepth);
+		if (s->numjobs > 1)
+			fputs("...\n", f);
+		*(s->thread ? &nthr : &nproc) += s->numjobs ? s->numjobs : 1;
+	}
+	fprintf(f, "%s\nStarting ", r->version ? r->version : "storbench");
+	if (nthr)
+		fprintf(f, "%u thread%s%s", nthr, nthr > 1 ? "s" : "", nproc ? " and " : "");
+	if (nproc)
+		fprintf(f, "%u process%s", nproc, nproc > 1 ? "es" : "");
+	fputs("\n\n", f);
+}
+
 int sb_write_normal(FILE *f, const struct sb_results *r)
 {
 	if (r->interrupted)
 		fputs("Run interrupted: the results below are partial.\n\n", f);
+	if (r->joblist && r->joblist->njobs && !r->sweep)
+		header_block(f, r);
 	for (size_t i = 0; i < r->njobs; i++)
 		job_block(f, r, &r->jobs[i]);
 	for (size_t i = 0; i < r->ngroups; i++)

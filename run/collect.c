@@ -1,5 +1,6 @@
 /* collect.c: job and group results from the job threads (see collect.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,47 +15,73 @@ static uint64_t to_ms(uint64_t ns)
 	return ns && !ms ? 1 : ms;
 }
 
+/* What one result adds up over its threads until it is finished. */
+struct acc {
+	uint64_t usr, sys, run_ns, first, last;
+};
+
+static void entry_begin(struct sb_job_result *jr, const struct sb_jobspec *s, struct acc *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->first = UINT64_MAX;
+	snprintf(jr->name, sizeof(jr->name), "%s", s->name); /* the first member's name, as fio */
+	jr->groupid = s->groupid;
+	jr->spec = s;
+	sb_tstats_init(&jr->st);
+}
+
+/* Thread t of job spec s joins result jr, by fio's rules for a merged entry
+ * (stat.c sum_thread_stats): counters, histograms and CPU times add, the
+ * per-direction runtime is the longest, job_runtime is the sum, and the
+ * options echoed and the percentile list are the last member's. */
+static void entry_add(struct sb_job_result *jr, const struct sb_jobspec *s, struct acc *a,
+		      const struct sb_thread *t)
+{
+	const struct sb_tstats *st = t->st;
+	jr->spec = s;
+	jr->nthreads++;
+	sb_tstats_merge(&jr->st, st);
+	for (int d = 0; d < SB_DDIR_N; d++)
+		if (to_ms(st->runtime_ns[d]) > jr->runtime_ms[d])
+			jr->runtime_ms[d] = to_ms(st->runtime_ns[d]);
+	jr->job_runtime_ms += to_ms(st->job_runtime_ns);
+	a->usr += st->usr_us;
+	a->sys += st->sys_us;
+	a->run_ns += st->job_runtime_ns;
+	if (t->start_ns && t->start_ns < a->first)
+		a->first = t->start_ns;
+	if (t->end_ns > a->last)
+		a->last = t->end_ns;
+	if (st->error && !jr->error)
+		jr->error = st->error; /* its details: jr->st.err (merged the same way) */
+	if (t->verify && !jr->verify)
+		jr->verify = sb_verify_result_new(t->verify->type);
+	if (t->verify && jr->verify)
+		(void)sb_verify_merge(jr->verify, t->verify); /* out of memory: fewer kept in full */
+}
+
+/* usr/sys CPU: the members' CPU time over their summed job_runtime (fio's
+ * usr_cpu: the average member's share of one CPU) */
+static void entry_end(struct sb_job_result *jr, const struct acc *a)
+{
+	if (a->run_ns) {
+		jr->usr_cpu = 100.0 * (double)a->usr * 1000.0 / (double)a->run_ns;
+		jr->sys_cpu = 100.0 * (double)a->sys * 1000.0 / (double)a->run_ns;
+	}
+	if (a->last > a->first && a->first != UINT64_MAX)
+		jr->elapsed_s = (a->last - a->first + 500000000ull) / 1000000000ull;
+}
+
 /* threads [from, to) of one job go into one result */
 void sb_collect_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t job,
 		    const struct sb_thread *th, unsigned from, unsigned to)
 {
-	uint64_t usr = 0, sys = 0, run_ns = 0, first = UINT64_MAX, last = 0;
-	snprintf(jr->name, sizeof(jr->name), "%s", s->name);
-	jr->groupid = s->groupid;
-	jr->spec = s;
-	sb_tstats_init(&jr->st);
-	for (unsigned i = from; i < to; i++) {
-		const struct sb_thread *t = &th[i];
-		const struct sb_tstats *st = t->st;
-		if (t->job != job || !st)
-			continue;
-		jr->nthreads++;
-		sb_tstats_merge(&jr->st, st);
-		for (int d = 0; d < SB_DDIR_N; d++)
-			if (to_ms(st->runtime_ns[d]) > jr->runtime_ms[d])
-				jr->runtime_ms[d] = to_ms(st->runtime_ns[d]);
-		if (to_ms(st->job_runtime_ns) > jr->job_runtime_ms)
-			jr->job_runtime_ms = to_ms(st->job_runtime_ns);
-		usr += st->usr_us;
-		sys += st->sys_us;
-		run_ns += st->job_runtime_ns;
-		if (t->start_ns && t->start_ns < first)
-			first = t->start_ns;
-		if (t->end_ns > last)
-			last = t->end_ns;
-		if (st->error && !jr->error)
-			jr->error = st->error; /* its details: jr->st.err (merged the same way) */
-		if (t->verify && !jr->verify)
-			jr->verify = sb_verify_result_new(t->verify->type);
-		if (t->verify && jr->verify)
-			(void)sb_verify_merge(jr->verify, t->verify); /* out of memory: fewer kept in full */
-	}
-	if (run_ns) {
-		jr->usr_cpu = 100.0 * (double)usr * 1000.0 / (double)run_ns;
-		jr->sys_cpu = 100.0 * (double)sys * 1000.0 / (double)run_ns;
-	}
-	if (last > first && first != UINT64_MAX)
-		jr->elapsed_s = (last - first + 500000000ull) / 1000000000ull;
+	struct acc a;
+	entry_begin(jr, s, &a);
+	for (unsigned i = from; i < to; i++)
+		if (th[i].job == job && th[i].st)
+			entry_add(jr, s, &a, &th[i]);
+	entry_end(jr, &a);
 }
 
 /* Threads [*from, *to) of job j: threads are started job by job, so the
@@ -78,29 +105,45 @@ static void thread_range(const struct sb_thread *th, unsigned n, size_t j, unsig
 	*from = f;
 }
 
+/* fio's entries (sb_results_joins): all the jobs of a group merge into one
+ * entry, across job sections, named after its first member.  A job without threads (not started, or an ML
+ * workload, which fills its own result later) gets an entry of its own. */
 static int fill_jobs(struct sb_results *res, const struct sb_joblist *jl,
 		     const struct sb_thread *th, unsigned n)
 {
-	size_t cnt = 0;
-	unsigned from = 0, to = 0;
-	for (size_t j = 0; j < jl->njobs; j++) {
-		thread_range(th, n, j, &from, &to);
-		cnt += jl->jobs[j].group_reporting || from == to ? 1 : to - from;
-	}
-	res->jobs = calloc(cnt ? cnt : 1, sizeof(*res->jobs));
+	struct acc a;
+	struct sb_job_result *cur = NULL;
+	bool prev = false;            /* a thread came before (prev_group valid) */
+	unsigned prev_group = 0, from = 0, to = 0;
+	res->jobs = calloc((size_t)n + jl->njobs + 1, sizeof(*res->jobs));
 	if (!res->jobs)
 		return -ENOMEM;
-	to = 0;
 	for (size_t j = 0; j < jl->njobs; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];
 		thread_range(th, n, j, &from, &to);
-		if (s->group_reporting || from == to) {
+		if (from == to) {
+			if (cur)
+				entry_end(cur, &a);
+			cur = NULL;
+			prev = false;
 			sb_collect_job(&res->jobs[res->njobs++], s, j, th, from, to);
 			continue;
 		}
-		for (unsigned i = from; i < to; i++)
-			sb_collect_job(&res->jobs[res->njobs++], s, j, th, i, i + 1);
+		for (unsigned i = from; i < to; i++) {
+			if (!cur || !sb_results_joins(s, prev, prev_group)) {
+				if (cur)
+					entry_end(cur, &a);
+				cur = &res->jobs[res->njobs++];
+				entry_begin(cur, s, &a);
+			}
+			if (th[i].st)
+				entry_add(cur, s, &a, &th[i]);
+			prev = true;
+			prev_group = s->groupid;
+		}
 	}
+	if (cur)
+		entry_end(cur, &a);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "run/iogen.h"
+#include "lib/timeutil.h"
 
 uint64_t sb_iogen_seed(const struct sb_jobspec *spec, unsigned thread_index)
 {
@@ -391,6 +392,8 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 	unsigned idx;
 	struct sb_genfile *f = next_file(g, &idx);
 	int d = pick_ddir(g);
+	if (g->rate)
+		d = sb_rate_pick(g->rate, d, sb_now_ns());
 	uint64_t len = pick_len(g, d);
 	if (len > left)
 		len = left - left % g->unit;

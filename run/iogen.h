@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "run/rate.h"
 #include "run/rng.h"
 #include "engines/engine.h"
 #include "parse/jobspec.h"
@@ -54,6 +55,9 @@ struct sb_iogen {
 	bool span;
 	int span_ddir;
 	uint64_t span_pos, span_end, span_bs;
+	/* a mixed job with a rate cap and both directions in its mix: the
+	 * direction is fio's (sb_rate_pick); NULL otherwise (set by the caller) */
+	const struct sb_rate *rate;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

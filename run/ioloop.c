@@ -58,6 +58,7 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 	uint64_t lat = ls->now - io->start_ns;
 	if (d >= SB_DDIR_N) {
 		sb_stat_add(&st->sync_lat, lat);
+		sb_hist_add(&st->sync_h, lat);
 		return;
 	}
 	uint64_t bytes = (uint64_t)io->result;

@@ -32,6 +32,23 @@ static inline void sb_rate_charge(struct sb_rate *r, int d, uint64_t len)
 	}
 }
 
+/* fio's direction on a mixed read/write job with caps (io_u.c rate_ddir):
+ * the direction d the mix chose when it is due by now, else the other one
+ * when that one is due, else whichever is due first.  So rate_iops=3000 on
+ * randrw moves 3000 reads and 3000 writes a second whatever rwmixread
+ * says, and an uncapped direction (due 0) fills the time the capped one
+ * waits. */
+static inline int sb_rate_pick(const struct sb_rate *r, int d, uint64_t now_ns)
+{
+	int o = d == SB_DDIR_READ ? SB_DDIR_WRITE : SB_DDIR_READ;
+	double now = (double)now_ns;
+	if (r->due[d] <= now)
+		return d;
+	if (r->due[o] <= now)
+		return o;
+	return r->due[d] <= r->due[o] ? d : o;
+}
+
 /* Sleep until CLOCK_MONOTONIC reaches due_ns, waking every 100 ms to see
  * whether the run is being stopped.  Returns false when it was. */
 bool sb_sleep_until(uint64_t due_ns);

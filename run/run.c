@@ -314,6 +314,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	if (jl->datagen_only)
 		return sb_ml_datagen(jl, r.env, res);
 	memset(res, 0, sizeof(*res));
+	sb_clock_init(true, "/"); /* the TSC where the kernel trusts it (lib/timeutil.h) */
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);
 	int e = prepare(&r, false);

@@ -296,6 +296,8 @@ void *sb_thread_main(void *arg)
 		if (s->runtime_us)
 			ls.deadline = ls.ramp_end + s->runtime_us * 1000;
 		sb_rate_init(&t->rate, s, now);
+		if (t->rate.on && t->gen.mixed && s->rwmixread > 0 && s->rwmixread < 100)
+			t->gen.rate = &t->rate;
 		atomic_store_explicit(&t->phase, SB_PH_RAMP, memory_order_release);
 		if (!s->ramp_time_us)
 			sb_ioloop_begin_counting(t, &ls, now);

@@ -24,26 +24,38 @@ static int add_series(struct sb_monitor *m, const struct sb_jobspec *spec, unsig
 	return sb_tseries_init(&s->ts, 0);
 }
 
-/* the results' job list: one per job with group_reporting (or without
- * threads), else one per thread (collect.c's order) */
+/* the results' job list, in collect.c's order: threads merge into one
+ * series by sb_results_joins; a job without threads gets one of its own */
 static int plan_series(struct sb_monitor *m, const struct sb_joblist *jl)
 {
 	int e = 0;
+	bool prev = false;
+	unsigned prev_group = 0;
 	m->ser = calloc(jl->njobs + m->nth + 1, sizeof(*m->ser));
 	if (!m->ser)
 		return -ENOMEM;
 	for (size_t j = 0; j < jl->njobs && !e; j++) {
+		const struct sb_jobspec *s = &jl->jobs[j];
 		unsigned from = 0, to;
 		while (from < m->nth && m->th[from].job != j)
 			from++;
 		for (to = from; to < m->nth && m->th[to].job == j; to++)
 			;
-		if (jl->jobs[j].group_reporting || from == to) {
-			e = add_series(m, &jl->jobs[j], from, to);
+		if (from == to) {
+			e = add_series(m, s, from, to);
+			prev = false;
 			continue;
 		}
-		for (unsigned i = from; i < to && !e; i++)
-			e = add_series(m, &jl->jobs[j], i, i + 1);
+		for (unsigned i = from; i < to && !e; i++) {
+			if (m->nser && sb_results_joins(s, prev, prev_group)) {
+				m->ser[m->nser - 1].to = i + 1;
+				m->mt[i].series = m->nser - 1;
+			} else {
+				e = add_series(m, s, i, i + 1);
+			}
+			prev = true;
+			prev_group = s->groupid;
+		}
 	}
 	return e;
 }

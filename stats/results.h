@@ -120,6 +120,17 @@ struct sb_results {
 
 void sb_results_free(struct sb_results *r);
 
+/* Which threads share one entry of jobs[] (fio 3.33 stat.c __show_run_stats):
+ * the threads in job file order, each job's in turn; a thread of job s
+ * continues the entry of the thread before it (prev: there is one, in group
+ * prev_group) when s has group_reporting and is in that same group, and
+ * opens a new entry otherwise.  run/collect.c and the monitor's time series
+ * both follow it, so series i belongs to jobs[i]. */
+static inline bool sb_results_joins(const struct sb_jobspec *s, bool prev, unsigned prev_group)
+{
+	return prev && s->group_reporting && s->groupid == prev_group;
+}
+
 /* ---- appended: sweeps (sweep/sweep.c fills these, output/sweep.c writes them) */
 
 /* one direction of one sweep point, over its repetitions */

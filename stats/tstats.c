@@ -31,8 +31,8 @@ static void add_live(_Atomic uint64_t *dst, const _Atomic uint64_t *src)
 
 /* Bandwidth and IOPS samples of threads running side by side add up: the
  * merged series is their sum per interval (as fio's group_reporting shows
- * it), not a pool of per-thread samples.  Variances of independent series
- * add, so m2 does when the sample counts match. */
+ * it), not a pool of per-thread samples.  As fio (stat.c sum_stat with
+ * pure_sum) min, max, mean, m2 and the sample count add. */
 static void stat_sum(struct sb_stat *dst, const struct sb_stat *src)
 {
 	if (!src->n)
@@ -45,8 +45,7 @@ static void stat_sum(struct sb_stat *dst, const struct sb_stat *src)
 	dst->max += src->max;
 	dst->mean += src->mean;
 	dst->m2 += src->m2;
-	if (src->n > dst->n)
-		dst->n = src->n;
+	dst->n += src->n;
 }
 
 static void merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d)
@@ -77,6 +76,7 @@ void sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src)
 	for (int d = 0; d < SB_DDIR_N; d++)
 		merge_ddir(dst, src, d);
 	sb_stat_merge(&dst->sync_lat, &src->sync_lat);
+	sb_hist_merge(&dst->sync_h, &src->sync_h);
 	for (int i = 0; i < SB_DEPTH_BUCKETS; i++) {
 		dst->iodepth_level[i] += src->iodepth_level[i];
 		dst->iodepth_submit[i] += src->iodepth_submit[i];

@@ -44,6 +44,7 @@ struct sb_tstats {
 	struct sb_stat slat[SB_DDIR_N], clat[SB_DDIR_N], lat[SB_DDIR_N];
 	struct sb_hist slat_h[SB_DDIR_N], clat_h[SB_DDIR_N], lat_h[SB_DDIR_N];
 	struct sb_stat sync_lat;       /* fsync/fdatasync latency, ns */
+	struct sb_hist sync_h;         /* the same, for fio's sync percentiles */
 	uint64_t iodepth_level[SB_DEPTH_BUCKETS];
 	uint64_t iodepth_submit[SB_DEPTH_BUCKETS];
 	uint64_t iodepth_complete[SB_DEPTH_BUCKETS];

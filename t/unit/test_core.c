@@ -397,6 +397,72 @@ static void test_group_reporting(void)
 	sb_results_free(&res);
 }
 
+/* fio 3.33 on [global] ioengine=null size=16m group_reporting, [a]
+ * rw=randread numjobs=2, [b] rw=write bs=8k: one entry "a" (jobs=3) with
+ * read 32 MiB and write 16 MiB, job options of b (the last member),
+ * job_runtime the members' sum.  A job after them in another group, or one
+ * without group_reporting, opens its own entry. */
+static void test_group_reporting_sections(void)
+{
+	struct sb_jobspec s[4];
+	struct sb_results res;
+	for (int i = 0; i < 4; i++) {
+		s[i] = sb_test_default_spec();
+		strcpy(s[i].ioengine, "null");
+		s[i].size = 16 * MB;
+		s[i].group_reporting = true;
+		snprintf(s[i].name, sizeof(s[i].name), "%c", 'a' + i);
+	}
+	s[0].numjobs = 2;
+	s[0].rw = SB_RW_READ | SB_RW_RANDOM;
+	s[1].rw = SB_RW_WRITE;
+	s[2].groupid = 1;             /* stonewall: a new group */
+	s[3].groupid = 1;
+	s[3].group_reporting = false; /* fio: opens an entry of its own */
+	struct sb_joblist jl = { .jobs = s, .njobs = 4 };
+	for (int i = 0; i < 4; i++)
+		sb_spec_derive(&s[i]);
+	CU_ASSERT_EQUAL_FATAL(sb_run(&jl, NULL, &res), 0);
+	CU_ASSERT_EQUAL_FATAL(res.njobs, 3);
+	CU_ASSERT_STRING_EQUAL(res.jobs[0].name, "a");
+	CU_ASSERT_EQUAL(res.jobs[0].nthreads, 3);
+	CU_ASSERT_PTR_EQUAL(res.jobs[0].spec, &s[1]);
+	CU_ASSERT_EQUAL(res.jobs[0].st.io_bytes[SB_DDIR_READ], 32 * MB);
+	CU_ASSERT_EQUAL(res.jobs[0].st.io_bytes[SB_DDIR_WRITE], 16 * MB);
+	CU_ASSERT_EQUAL(res.jobs[0].st.total_ios[SB_DDIR_READ], 2 * 4096);
+	CU_ASSERT_STRING_EQUAL(res.jobs[1].name, "c");
+	CU_ASSERT_EQUAL(res.jobs[1].nthreads, 1);
+	CU_ASSERT_STRING_EQUAL(res.jobs[2].name, "d");
+	CU_ASSERT_EQUAL_FATAL(res.ngroups, 2);
+	CU_ASSERT_EQUAL(res.groups[0].dir[SB_DDIR_READ].io_bytes, 32 * MB);
+	sb_results_free(&res);
+}
+
+/* job_runtime adds over the members (fio: numjobs=4 runtime=1
+ * group_reporting prints job_runtime 4006), the direction's runtime is the
+ * longest member's */
+static void test_group_runtime_summed(void)
+{
+	struct sb_jobspec s = sb_test_default_spec();
+	struct sb_results res;
+	strcpy(s.ioengine, "null");
+	s.size = 64 * MB;
+	s.numjobs = 3;
+	s.time_based = true;
+	s.runtime_us = 300000;
+	s.group_reporting = true;
+	strcpy(s.name, "t");
+	struct sb_joblist jl = { .jobs = &s, .njobs = 1 };
+	sb_spec_derive(&s);
+	CU_ASSERT_EQUAL_FATAL(sb_run(&jl, NULL, &res), 0);
+	CU_ASSERT_EQUAL_FATAL(res.njobs, 1);
+	CU_ASSERT_TRUE(res.jobs[0].job_runtime_ms >= 3 * 295);
+	CU_ASSERT_TRUE(res.jobs[0].job_runtime_ms <= 3 * 400);
+	CU_ASSERT_TRUE(res.jobs[0].runtime_ms[SB_DDIR_READ] >= 295);
+	CU_ASSERT_TRUE(res.jobs[0].runtime_ms[SB_DDIR_READ] <= 400);
+	sb_results_free(&res);
+}
+
 static CU_TestInfo tests[] = {
 	{ "bytes moved == size (psync/sync, read/write, seq/rand)", test_bytes_equal_size },
 	{ "read jobs lay out real data first", test_read_layout_writes_data },
@@ -410,6 +476,8 @@ static CU_TestInfo tests[] = {
 	{ "write to a mounted/partitioned device refused", test_mounted_write_refused },
 	{ "stop request: partial results, interrupted", test_interrupt_partial_results },
 	{ "numjobs, group_reporting, groups", test_group_reporting },
+	{ "group_reporting merges job sections (fio's entries)", test_group_reporting_sections },
+	{ "group_reporting: job_runtime summed", test_group_runtime_summed },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(core, tests)
