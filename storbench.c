@@ -49,6 +49,7 @@ static void usage(FILE *f)
 		"  --minimal            same as --output-format=terse\n"
 		"  --parse-only         check the job files and print the expanded jobs; touch no file\n"
 		"  --datagen            create the datasets of workload=train jobs, run nothing\n"
+		"  --allow-exec         let job files run shell commands (exec_prerun, exec_postrun)\n"
 		"  --status-interval=T  interim results every T (seconds, or 500ms, 1m): printed in\n"
 		"                       normal format as the run goes, or kept in the JSON document's\n"
 		"                       \"interim\" array with --output-format=json (one document)\n"
@@ -211,6 +212,8 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			cl->status_interval_ms = (unsigned)(us / 1000);
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;
+		} else if (!strcmp(a, "--allow-exec")) { /* exec_prerun/exec_postrun may run */
+			sb_parse_allow_exec(true);
 		} else if (!strcmp(a, "--datagen")) {
 			cl->datagen = 1;
 		} else if (is_prefix_opt(a, "--cleanup", &v)) {

@@ -33,4 +33,7 @@ const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_op
 unsigned sb_job_validate_ml(struct sb_jobctx *c);
 /* buffer contents and ML verification (check_buf.c); decodes buffer_pattern */
 unsigned sb_job_validate_buf(struct sb_jobctx *c);
+/* exec_prerun/exec_postrun (--allow-exec) and fio's I/O logs
+ * (check_replay.c); a read_iolog sets the job's files, rw, bs and size */
+unsigned sb_job_validate_replay(struct sb_jobctx *c);
 #endif

@@ -12,6 +12,7 @@
 
 #include "run/contents.h"
 #include "run/engtable.h"
+#include "run/exec.h"
 #include "run/ioloop.h"
 #include "run/thread.h"
 #include "lib/log.h"
@@ -274,6 +275,15 @@ static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
 	}
 }
 
+/* exec_prerun (run/exec.h): a failure is the job's error, and it does no I/O */
+static bool prerun(struct sb_thread *t)
+{
+	if (!t->spec->exec_prerun || !sb_exec_hook(t->spec, t->spec->exec_prerun, "prerun"))
+		return true;
+	sb_tstats_set_error(t->st, ECANCELED, "exec_prerun", NULL);
+	return false;
+}
+
 void *sb_thread_main(void *arg)
 {
 	struct sb_thread *t = arg;
@@ -281,7 +291,7 @@ void *sb_thread_main(void *arg)
 	atomic_store_explicit(&t->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
 	if (t->on_start)
 		t->on_start(t->on_start_arg, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
-	if (wait_turn(t)) {
+	if (wait_turn(t) && prerun(t)) {
 		const struct sb_jobspec *s = t->spec;
 		uint64_t now = sb_now_ns();
 		t->start_ns = now;
@@ -299,6 +309,8 @@ void *sb_thread_main(void *arg)
 		t->start_ns = sb_now_ns();
 	}
 	finish(t, &ls);
+	if (t->spec->exec_postrun) /* as fio: whatever the job did */
+		(void)sb_exec_hook(t->spec, t->spec->exec_postrun, "postrun");
 	sb_ioloop_error_path(t);
 	for (unsigned i = 0; i < t->etd.nfiles; i++) {
 		if (t->files_open && t->ops->close_file && t->files[i].fd >= 0)

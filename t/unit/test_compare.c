@@ -515,6 +515,9 @@ static void test_compared_options(void)
 		"scramble_buffers", "refill_buffers", "zero_buffers", "buffer_pattern",
 		"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
 		"dedupe_mode", "dedupe_working_set_percentage",
+		/* issue 16: a replayed log is the I/O */
+		"read_iolog", "replay_no_stall", "replay_time_scale", "replay_redirect", "replay_align",
+		"replay_scale", "replay_skip",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
