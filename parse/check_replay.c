@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/iologfmt.h"
 #include "lib/log.h"
@@ -280,8 +281,40 @@ static unsigned check_read_iolog(struct sb_jobctx *c)
 	return bad;
 }
 
+static unsigned check_write_iolog(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	const char *opt = SB_OPT(write_iolog)->name;
+	char where[512];
+	struct stat st;
+	if (!s->write_iolog)
+		return 0;
+	where_of(c, SB_OPT(write_iolog), where, sizeof(where));
+	if (!*s->write_iolog) {
+		sb_err(where, "%s is empty: give the log's file name, e.g. %s=job.iolog", opt, opt);
+		return 1;
+	}
+	if (s->numjobs > 1) {
+		sb_err(where, "%s=%s with numjobs=%u: the threads would write one log over each other "
+		       "(fio mixes their lines): give each job its own section and log, or numjobs=1",
+		       opt, s->write_iolog, s->numjobs);
+		return 1;
+	}
+	if (s->read_iolog && !strcmp(s->read_iolog, s->write_iolog)) {
+		sb_err(where, "%s=%s is also the read_iolog being replayed: writing it would destroy it; "
+		       "give another name", opt, s->write_iolog);
+		return 1;
+	}
+	if (!stat(s->write_iolog, &st) && !S_ISREG(st.st_mode)) {
+		sb_err(where, "%s=%s exists and is not a regular file (a device or a folder): the log is "
+		       "text written over it; give a file name", opt, s->write_iolog);
+		return 1;
+	}
+	return 0;
+}
+
 unsigned sb_job_validate_replay(struct sb_jobctx *c)
 {
-	unsigned n = check_exec(c) + check_skip(c);
+	unsigned n = check_exec(c) + check_skip(c) + check_write_iolog(c);
 	return n ? n : check_read_iolog(c);
 }

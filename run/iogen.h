@@ -18,6 +18,8 @@
 #include "parse/jobspec.h"
 
 /* iogen's view of one file */
+struct sb_replay_ent; /* run/replay.h */
+
 struct sb_genfile {
 	uint64_t start, len;          /* I/O region, bytes */
 	uint64_t nblocks;             /* region length in units */
@@ -54,6 +56,11 @@ struct sb_iogen {
 	bool span;
 	int span_ddir;
 	uint64_t span_pos, span_end, span_bs;
+	/* replay mode (run/replay.h: read_iolog), reached through span */
+	bool rp;
+	struct sb_replay_ent *rp_ent; /* owned; freed by sb_iogen_free */
+	size_t rp_n, rp_i;
+	uint64_t rp_start_ns, rp_last_ns;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

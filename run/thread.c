@@ -14,6 +14,7 @@
 #include "run/engtable.h"
 #include "run/exec.h"
 #include "run/ioloop.h"
+#include "run/replay.h"
 #include "run/thread.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -106,16 +107,22 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 		return -ENOMEM;
 	sb_tstats_init(t->st);
 	sb_ilat_init(t->ilat);
-	if (!s->log_avg_msec && ((s->write_bw_log && *s->write_bw_log) ||
-				 (s->write_iops_log && *s->write_iops_log) ||
-				 (s->write_lat_log && *s->write_lat_log))) {
+	bool iolog = s->write_iolog && *s->write_iolog;
+	if (iolog || (!s->log_avg_msec && ((s->write_bw_log && *s->write_bw_log) ||
+					   (s->write_iops_log && *s->write_iops_log) ||
+					   (s->write_lat_log && *s->write_lat_log)))) {
 		t->logring = malloc(sizeof(*t->logring));
 		if (!t->logring || sb_iolog_ring_init(t->logring))
 			return -ENOMEM;
+		t->logring->lossless = iolog; /* a replay log with holes would lie */
 	}
+	if (iolog && !(t->paths = calloc(jf->nfiles, sizeof(*t->paths))))
+		return -ENOMEM;
 	for (unsigned i = 0; i < jf->nfiles; i++) {
 		t->files[i] = jf->tmpl[(size_t)t->sub * jf->nfiles + i];
 		t->files[i].fd = -1;
+		if (t->paths)
+			t->paths[i] = t->files[i].path;
 	}
 	sb_engine_job_fill(&t->ejob, s);
 	t->etd.job = &t->ejob;
@@ -128,6 +135,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 			sb_err(s->name, "the I/O region (size=, offset=) is smaller than one block (bs=)");
 		return r;
 	}
+	if (s->read_iolog && (r = sb_iogen_init_replay(&t->gen, s, jf->nfiles)))
+		return r;
 	r = setup_buffers(t);
 	if (r)
 		return r;
@@ -212,6 +221,8 @@ void sb_thread_teardown(struct sb_thread *t)
 	if (t->logring)
 		sb_iolog_ring_free(t->logring);
 	free(t->logring);
+	free(t->paths);
+	t->paths = NULL;
 	t->ilat = NULL;
 	t->logring = NULL;
 	t->etd.buf_base = NULL;
@@ -345,5 +356,7 @@ void sb_thread_view(struct sb_thread *t, struct sb_tview *v)
 		.end_ns = &t->end_ns,
 		.expect_bytes = t->gen.loop_budget * (t->spec->loops ? t->spec->loops : 1),
 		.sync_engine = t->ops && (t->ops->flags & SB_ENGINE_SYNC),
+		.paths = t->paths,
+		.npaths = t->paths ? t->etd.nfiles : 0,
 	};
 }
