@@ -336,6 +336,14 @@ int sb_expr_eval(const char *in, enum sb_expr_kind kind, unsigned kb_base, uint6
 {
 	if (!is_expr(in))
 		return 0;
+	if (kind == SB_EXPR_FLOAT) { /* 1e-3, 2.5E+2: a plain float, not an expression */
+		char *end;
+		(void)strtod(in, &end);
+		while (isspace((unsigned char)*end))
+			end++;
+		if (end != in && !*end)
+			return 0;
+	}
 	struct ev e = { .s = in, .p = in, .kind = kind, .kb_base = kb_base, .err = err };
 	struct num r;
 	int rc = expr(&e, &r);

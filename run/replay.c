@@ -140,8 +140,12 @@ int sb_iogen_init_replay(struct sb_iogen *g, const struct sb_jobspec *s, unsigne
 int sb_replay_next(struct sb_iogen *g, struct sb_io_u *io)
 {
 	for (;;) {
-		if (g->rp_i == g->rp_n)
-			return 0;
+		if (g->rp_i == g->rp_n) { /* loops=N: the log N times */
+			if (++g->loops_done >= (g->spec->loops ? g->spec->loops : 1) || !g->rp_n)
+				return 0;
+			g->rp_i = 0;
+			g->rp_start_ns = 0;
+		}
 		const struct sb_replay_ent *e = &g->rp_ent[g->rp_i++];
 		if (__builtin_expect(e->delay_ns != 0, 0) || !g->rp_start_ns) {
 			uint64_t now = sb_now_ns();

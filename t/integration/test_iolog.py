@@ -110,6 +110,8 @@ class IologTest(SbCase):
         self.assertEqual(got, [(0, 0), (0, 4096), (1, 8192)])
         _, got, _ = self.replay("t.log", red + "replay_no_stall=1\nreplay_skip=write\n")
         self.assertEqual(got, [(0, 0), (0, 8192)])
+        _, got, _ = self.replay("t.log", red + "replay_no_stall=1\nreplay_skip=write\nloops=2\n")
+        self.assertEqual(got, [(0, 0), (0, 8192)] * 2)
         self.assertFalse(os.path.exists("/gone"))
 
     def test_v2_wait_sync(self):

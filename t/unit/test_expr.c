@@ -57,6 +57,9 @@ static void test_times_floats(void)
 	CU_ASSERT_STRING_EQUAL(ev("(1s+500)", SB_EXPR_TIME, 1000000), "1000500us");
 	CU_ASSERT_STRING_EQUAL(ev("(1/4)", SB_EXPR_FLOAT, 1), "0");
 	CU_ASSERT_STRING_EQUAL(ev("(1.0/4)", SB_EXPR_FLOAT, 1), "0.25");
+	CU_ASSERT_STRING_EQUAL(ev("1e-3", SB_EXPR_FLOAT, 1), "PLAIN");   /* strtod's own form */
+	CU_ASSERT_STRING_EQUAL(ev("2.5E+2", SB_EXPR_FLOAT, 1), "PLAIN");
+	CU_ASSERT_STRING_EQUAL(ev("1e-3*2", SB_EXPR_FLOAT, 1), "ERR");
 }
 
 static void test_errors(void)
