@@ -61,6 +61,7 @@ static const struct sb_cli_flag cli_flags[] = {
 	{ "--warnings-fatal", NULL, "a warning about the job files or options is an error "
 	  "(exit 1)" },
 	{ "--datagen", NULL, "create the datasets of workload=train jobs, run nothing" },
+	{ "--allow-exec", NULL, "let job files run shell commands (exec_prerun, exec_postrun)" },
 	{ "--status-interval", "T", "interim results every T (seconds, or 500ms, 1m): printed in "
 	  "normal format as the run goes, or kept in the JSON document's \"interim\" array with "
 	  "--output-format=json (one document)" },
@@ -315,6 +316,8 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			return SB_EXIT_OK;
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;
+		} else if (!strcmp(a, "--allow-exec")) { /* exec_prerun/exec_postrun may run */
+			sb_parse_allow_exec(true);
 		} else if (!strcmp(a, "--datagen")) {
 			cl->datagen = 1;
 		} else if (is_prefix_opt(a, "--cleanup", &v)) {

@@ -174,8 +174,9 @@ static unsigned check_hipri(const struct sb_jobctx *c)
 
 unsigned sb_job_validate(struct sb_jobctx *c)
 {
+	unsigned n = sb_job_validate_replay(c); /* may set files, rw and bs: before derive */
 	sb_spec_derive(&c->spec);
-	return check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
+	return n + check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
 	       sb_job_validate_ml(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c);
 }
 

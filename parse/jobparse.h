@@ -50,4 +50,7 @@ unsigned sb_job_validate_buf(struct sb_jobctx *c);
 /* verify= and its options (check_verify.c): parses verify_pattern into the
  * spec, reports each error, returns their count. */
 unsigned sb_job_validate_verify(struct sb_jobctx *c);
+/* exec_prerun/exec_postrun (--allow-exec) and fio's I/O logs
+ * (check_replay.c); a read_iolog sets the job's files, rw, bs and size */
+unsigned sb_job_validate_replay(struct sb_jobctx *c);
 #endif

@@ -234,6 +234,22 @@ struct sb_jobspec {
 	int verify_pat_off;         /* where %o puts the block offset (8 bytes); -1: none */
 	uint8_t verify_pat[64];
 
+	/* appended: job hooks and fio I/O logs (parse/check_replay.c, run/replay.c,
+	 * run/exec.c) */
+	char *exec_prerun;          /* shell command run before the job (needs --allow-exec) */
+	char *exec_postrun;         /* shell command run after the job (needs --allow-exec) */
+	char *write_iolog;          /* fio iolog v3 written with the job's I/Os; NULL = none */
+	char *read_iolog;           /* fio iolog v2/v3 replayed instead of generated I/O */
+	bool read_iolog_chunked;    /* accepted (storbench loads the whole log at start) */
+	bool replay_no_stall;       /* ignore the log's timing: replay as fast as possible */
+	unsigned replay_time_scale; /* percent of the logged I/O rate (100: as logged) */
+	char *replay_redirect;      /* send every logged I/O to this file or device */
+	uint64_t replay_align;      /* bytes, a power of 2: offsets rounded down to it; 0 = off */
+	uint64_t replay_scale;      /* offsets divided by it (1: unchanged) */
+	char *replay_skip;          /* "read,write,trim,sync": entries not replayed */
+	unsigned replay_skip_mask;  /* derived from replay_skip: 1 << SB_DDIR_* */
+	unsigned replay_version;    /* derived: 2 or 3, the read_iolog's format */
+
 	/* appended: DERIVED by the parser's fix-up pass (sb_spec_derive,
 	 * parse/derive.c); no option sets them, and nothing downstream works
 	 * them out again.  The same pass resolves bs_min/bs_max above (each

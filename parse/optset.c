@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "parse/expr.h"
 #include "parse/ini.h"
 #include "parse/options.h"
 #include "parse/value.h"
@@ -110,6 +111,16 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 	unsigned kb = s->kb_base ? s->kb_base : 1024;
 	int64_t i;
 	bool b;
+	if (o->type == SB_OT_ENUM)
+		return set_enum(o, s, val, err);
+	char xv[64]; /* arithmetic (parse/expr.h) */
+	enum sb_expr_kind xk = o->type == SB_OT_SIZE ? SB_EXPR_SIZE : o->type == SB_OT_TIME ?
+		SB_EXPR_TIME : o->type == SB_OT_FLOAT ? SB_EXPR_FLOAT : SB_EXPR_INT;
+	int xr = o->type == SB_OT_BOOL ? 0 :
+		sb_expr_eval(val, xk, kb, o->unit_us, xv, sizeof(xv), err);
+	if (xr < 0)
+		return xr;
+	val = xr ? xv : val;
 	switch (o->type) {
 	case SB_OT_SIZE: {
 		uint64_t v;
@@ -159,6 +170,13 @@ static int set_part(const struct sb_option *o, struct sb_jobspec *s, enum sb_ddi
 	unsigned kb = s->kb_base ? s->kb_base : 1024;
 	uint64_t lo, hi;
 	int64_t i;
+	char xv[64]; /* arithmetic (parse/expr.h) */
+	int xr = o->type == SB_OT_SIZE_SPLIT || o->type == SB_OT_INT_SPLIT ?
+		sb_expr_eval(part, o->type == SB_OT_SIZE_SPLIT ? SB_EXPR_SIZE : SB_EXPR_INT, kb, 1,
+			     xv, sizeof(xv), err) : 0;
+	if (xr < 0)
+		return xr;
+	part = xr ? xv : part;
 	switch (o->type) {
 	case SB_OT_SIZE_SPLIT:
 		if (sb_parse_size(part, kb, &lo, err))
@@ -239,6 +257,13 @@ int sb_option_set(const struct sb_option *o, struct sb_jobspec *s, const char *v
 			return -EINVAL;
 		}
 		val = "1";
+	}
+	char *kwv = NULL; /* $ncpus, $pagesize, $mb_memory (parse/expr.h) */
+	int kr = sb_expr_keywords(val, &kwv, err);
+	if (kr) {
+		kr = kr < 0 ? kr : sb_option_set(o, s, kwv, false, err);
+		free(kwv);
+		return kr;
 	}
 	switch (o->type) {
 	case SB_OT_STR:

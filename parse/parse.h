@@ -1,9 +1,11 @@
 /* parse.h: job files (and command-line jobs) -> struct sb_joblist.
  * Every error is reported with sb_err() as "file:line: ..." naming the option,
  * the bad value and what is accepted; the functions then return -EINVAL.
- * Parsing touches no file other than the job files and includes it reads. */
+ * Parsing touches no file other than the job files and includes it reads
+ * (and the read_iolog= logs they name, read only). */
 #ifndef SB_PARSE_H
 #define SB_PARSE_H
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "lib/dio.h"
@@ -39,6 +41,10 @@ int sb_parse_request(const struct sb_parse_req *req, struct sb_joblist *jl);
  * exists and comes earlier, group ids are assigned, etc. */
 int sb_joblist_finish(struct sb_joblist *jl);
 void sb_joblist_free(struct sb_joblist *jl);
+/* --allow-exec: jobs may run exec_prerun/exec_postrun commands; without it
+ * a job that has one is an error (parse/check_replay.c).  Call before
+ * parsing. */
+void sb_parse_allow_exec(bool on);
 /* The fix-up pass, run on every job once its options are set: fills the
  * fields jobspec.h marks as derived (block-size bounds, bs_lo/bs_hi,
  * iodepth_batch_complete_max's default, engine_sync and iodepth_eff from the

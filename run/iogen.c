@@ -8,6 +8,7 @@
 
 #include "run/iogen.h"
 #include "lib/timeutil.h"
+#include "run/replay.h"
 
 uint64_t sb_iogen_seed(const struct sb_jobspec *spec, unsigned thread_index)
 {
@@ -163,6 +164,9 @@ void sb_iogen_free(struct sb_iogen *g)
 			free(g->gf[i].map);
 	free(g->gf);
 	g->gf = NULL;
+	free(g->rp_ent);
+	g->rp_ent = NULL;
+	g->rp = false;
 }
 
 void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *f,
@@ -182,6 +186,8 @@ void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struc
 
 static int span_next(struct sb_iogen *g, struct sb_io_u *io)
 {
+	if (g->rp)
+		return sb_replay_next(g, io);
 	uint64_t left = g->span_end - g->span_pos;
 	if (!left)
 		return 0;

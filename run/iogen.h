@@ -19,6 +19,8 @@
 #include "parse/jobspec.h"
 
 /* iogen's view of one file */
+struct sb_replay_ent; /* run/replay.h */
+
 struct sb_genfile {
 	uint64_t start, len;          /* I/O region, bytes */
 	uint64_t nblocks;             /* region length in units */
@@ -58,6 +60,11 @@ struct sb_iogen {
 	/* a mixed job with a rate cap and both directions in its mix: the
 	 * direction is fio's (sb_rate_pick); NULL otherwise (set by the caller) */
 	const struct sb_rate *rate;
+	/* replay mode (run/replay.h: read_iolog), reached through span */
+	bool rp;
+	struct sb_replay_ent *rp_ent; /* owned; freed by sb_iogen_free */
+	size_t rp_n, rp_i;
+	uint64_t rp_start_ns, rp_last_ns;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

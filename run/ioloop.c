@@ -84,7 +84,7 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 	sb_ilat_add(t->ilat, d, bytes, clat, slat, lat);
 	if (t->logring) {
 		struct sb_iolog_ent e = { ls->now, io->offset, clat, slat, lat, (uint32_t)bytes,
-					  (uint32_t)d };
+					  (uint32_t)d, io->file->index };
 		sb_iolog_push(t->logring, &e);
 	}
 }

@@ -12,7 +12,9 @@
 
 #include "run/contents.h"
 #include "run/engtable.h"
+#include "run/exec.h"
 #include "run/ioloop.h"
+#include "run/replay.h"
 #include "run/thread.h"
 #include "run/verify.h"
 #include "lib/log.h"
@@ -106,16 +108,22 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 		return -ENOMEM;
 	sb_tstats_init(t->st);
 	sb_ilat_init(t->ilat);
-	if (!s->log_avg_msec && ((s->write_bw_log && *s->write_bw_log) ||
-				 (s->write_iops_log && *s->write_iops_log) ||
-				 (s->write_lat_log && *s->write_lat_log))) {
+	bool iolog = s->write_iolog && *s->write_iolog;
+	if (iolog || (!s->log_avg_msec && ((s->write_bw_log && *s->write_bw_log) ||
+					   (s->write_iops_log && *s->write_iops_log) ||
+					   (s->write_lat_log && *s->write_lat_log)))) {
 		t->logring = malloc(sizeof(*t->logring));
 		if (!t->logring || sb_iolog_ring_init(t->logring))
 			return -ENOMEM;
+		t->logring->lossless = iolog; /* a replay log with holes would lie */
 	}
+	if (iolog && !(t->paths = calloc(jf->nfiles, sizeof(*t->paths))))
+		return -ENOMEM;
 	for (unsigned i = 0; i < jf->nfiles; i++) {
 		t->files[i] = jf->tmpl[(size_t)t->sub * jf->nfiles + i];
 		t->files[i].fd = -1;
+		if (t->paths)
+			t->paths[i] = t->files[i].path;
 	}
 	sb_engine_job_fill(&t->ejob, s);
 	t->etd.job = &t->ejob;
@@ -128,6 +136,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 			sb_err(s->name, "the I/O region (size=, offset=) is smaller than one block (bs=)");
 		return r;
 	}
+	if (s->read_iolog && (r = sb_iogen_init_replay(&t->gen, s, jf->nfiles)))
+		return r;
 	r = setup_buffers(t);
 	if (r)
 		return r;
@@ -215,6 +225,8 @@ void sb_thread_teardown(struct sb_thread *t)
 	if (t->logring)
 		sb_iolog_ring_free(t->logring);
 	free(t->logring);
+	free(t->paths);
+	t->paths = NULL;
 	t->ilat = NULL;
 	t->logring = NULL;
 	t->etd.buf_base = NULL;
@@ -280,6 +292,15 @@ static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
 	}
 }
 
+/* exec_prerun (run/exec.h): a failure is the job's error, and it does no I/O */
+static bool prerun(struct sb_thread *t)
+{
+	if (!t->spec->exec_prerun || !sb_exec_hook(t->spec, t->spec->exec_prerun, "prerun"))
+		return true;
+	sb_tstats_set_error(t->st, ECANCELED, "exec_prerun", NULL);
+	return false;
+}
+
 void *sb_thread_main(void *arg)
 {
 	struct sb_thread *t = arg;
@@ -287,7 +308,7 @@ void *sb_thread_main(void *arg)
 	atomic_store_explicit(&t->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
 	if (t->on_start)
 		t->on_start(t->on_start_arg, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
-	if (wait_turn(t)) {
+	if (wait_turn(t) && prerun(t)) {
 		const struct sb_jobspec *s = t->spec;
 		uint64_t now = sb_now_ns();
 		t->start_ns = now;
@@ -311,6 +332,8 @@ void *sb_thread_main(void *arg)
 		t->start_ns = sb_now_ns();
 	}
 	finish(t, &ls);
+	if (t->spec->exec_postrun) /* as fio: whatever the job did */
+		(void)sb_exec_hook(t->spec, t->spec->exec_postrun, "postrun");
 	sb_ioloop_error_path(t);
 	for (unsigned i = 0; i < t->etd.nfiles; i++) {
 		if (t->files_open && t->ops->close_file && t->files[i].fd >= 0)
@@ -345,5 +368,7 @@ void sb_thread_view(struct sb_thread *t, struct sb_tview *v)
 		.end_ns = &t->end_ns,
 		.expect_bytes = t->gen.loop_budget * (t->spec->loops ? t->spec->loops : 1),
 		.sync_engine = t->ops && (t->ops->flags & SB_ENGINE_SYNC),
+		.paths = t->paths,
+		.npaths = t->paths ? t->etd.nfiles : 0,
 	};
 }

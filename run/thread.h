@@ -69,6 +69,7 @@ struct sb_thread {
 	 * read by the stats thread (stats/ilat.h, stats/iolog.h) */
 	struct sb_ilat *ilat;
 	struct sb_iolog_ring *logring;
+	const char **paths;           /* write_iolog: its files' paths, by index; else NULL */
 	/* the thread's kernel tid, stored as it starts; on_start (if set) is
 	 * then called on the thread itself, before any I/O (perf counters) */
 	_Atomic int os_tid;

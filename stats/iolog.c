@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sched.h>
+
+#include "lib/iologfmt.h"
 #include "lib/log.h"
+#include "lib/timeutil.h"
 #include "stats/iolog.h"
 
 int sb_iolog_ring_init(struct sb_iolog_ring *r)
@@ -61,9 +65,48 @@ int sb_iolog_open(struct sb_iolog_files *lf, const char *bw, const char *iops, c
 	return e;
 }
 
+bool sb_iolog_wait_room(struct sb_iolog_ring *r, uint64_t h)
+{
+	uint64_t give_up = sb_now_ns() + 10000000000ull;
+	while (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= SB_IOLOG_RING) {
+		if (sb_now_ns() > give_up)
+			return false;
+		sched_yield();
+	}
+	return true;
+}
+
+int sb_iolog_open_io(struct sb_iolog_files *lf, const char *name, const char *const *paths,
+		     unsigned npaths)
+{
+	lf->io = fopen(name, "w");
+	if (!lf->io) {
+		int e = errno;
+		sb_err(name, "write_iolog: cannot create the log: %s", strerror(e));
+		return -e;
+	}
+	setvbuf(lf->io, NULL, _IOFBF, 1 << 16);
+	lf->paths = paths;
+	lf->npaths = npaths;
+	lf->io_last_us = 0;
+	fprintf(lf->io, "%s\n", SB_IOLOG_V3);
+	for (unsigned i = 0; i < npaths; i++)
+		fprintf(lf->io, "0 %s add\n", paths[i]);
+	for (unsigned i = 0; i < npaths; i++)
+		fprintf(lf->io, "0 %s open\n", paths[i]);
+	return 0;
+}
+
 int sb_iolog_close(struct sb_iolog_files *lf)
 {
 	int rc = 0;
+	if (lf->io) {
+		for (unsigned i = 0; i < lf->npaths; i++)
+			fprintf(lf->io, "%" PRIu64 " %s close\n", lf->io_last_us, lf->paths[i]);
+		if (ferror(lf->io) | fclose(lf->io))
+			rc = -EIO;
+		lf->io = NULL;
+	}
 	for (int k = 0; k < SB_LOG_NKIND; k++) {
 		if (!lf->f[k])
 			continue;
@@ -88,6 +131,14 @@ void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e,
 {
 	uint64_t t_ms = e->t_ns > t0_ns ? (e->t_ns - t0_ns) / 1000000 : 0;
 	bool o = lf->log_offset;
+	if (lf->io && e->file < lf->npaths) {
+		uint64_t issue = e->t_ns - e->lat_ns, us = issue > t0_ns ? (issue - t0_ns) / 1000 : 0;
+		fprintf(lf->io, "%" PRIu64 " %s %s %" PRIu64 " %u\n", us, lf->paths[e->file],
+			sb_iologfmt_act_name((enum sb_iola)e->ddir), e->offset, (unsigned)e->bytes);
+		lf->io_last_us = us > lf->io_last_us ? us : lf->io_last_us;
+	}
+	if (lf->avg)
+		return;
 	if (lf->f[SB_LOG_BW]) {
 		/* KiB/s of this one I/O over its completion latency */
 		uint64_t ns = e->clat_ns ? e->clat_ns : 1;

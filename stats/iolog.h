@@ -1,5 +1,6 @@
 /* iolog.h: fio-compatible log files (write_bw_log, write_iops_log,
- * write_lat_log) and the per-I/O entry ring that feeds them.
+ * write_lat_log, and write_iolog: fio's iolog v3 of the I/Os issued, see
+ * lib/iologfmt.h) and the per-I/O entry ring that feeds them.
  *
  * File names and columns follow fio 3.33: NAME_bw.N.log, NAME_iops.N.log,
  * NAME_clat.N.log, NAME_slat.N.log, NAME_lat.N.log, N = the thread's number
@@ -30,7 +31,8 @@ struct sb_iolog_ent {
 	uint64_t offset;
 	uint64_t clat_ns, slat_ns, lat_ns;
 	uint32_t bytes;
-	uint32_t ddir;
+	uint32_t ddir : 8;        /* enum sb_ddir */
+	uint32_t file : 24;       /* index in the thread's files (write_iolog) */
 };
 
 struct sb_iolog_ring {
@@ -40,14 +42,19 @@ struct sb_iolog_ring {
 	char pad2[56];
 	_Atomic uint64_t dropped;
 	struct sb_iolog_ent *ent; /* SB_IOLOG_RING entries */
+	bool lossless;            /* write_iolog: wait for room rather than drop */
 };
+
+/* The I/O thread, ring full and lossless: waits (yielding) up to 10 s for
+ * the stats thread to drain; false if it never does (then it drops). */
+bool sb_iolog_wait_room(struct sb_iolog_ring *r, uint64_t h);
 
 /* The I/O thread. */
 static inline void sb_iolog_push(struct sb_iolog_ring *r, const struct sb_iolog_ent *e)
 {
 	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_acquire);
-	if (h - t >= SB_IOLOG_RING) {
+	if (h - t >= SB_IOLOG_RING && !(r->lossless && sb_iolog_wait_room(r, h))) {
 		atomic_store_explicit(&r->dropped,
 				      atomic_load_explicit(&r->dropped, memory_order_relaxed) + 1,
 				      memory_order_relaxed);
@@ -67,7 +74,18 @@ struct sb_iolog_files {
 	FILE *f[SB_LOG_NKIND];    /* NULL: not requested */
 	bool log_offset;
 	bool slat;                /* the engine has a submission step (async) */
+	bool avg;                 /* log_avg_msec > 0: no per-I/O bw/iops/lat lines */
+	/* write_iolog: fio's iolog v3, one line per I/O at its issue time (us) */
+	FILE *io;
+	const char *const *paths; /* the thread's files, by index */
+	unsigned npaths;
+	uint64_t io_last_us;
 };
+
+/* Opens the write_iolog file name (created or emptied) and writes the
+ * header and each file's add and open lines.  Reports with sb_err; -errno. */
+int sb_iolog_open_io(struct sb_iolog_files *lf, const char *name, const char *const *paths,
+		     unsigned npaths);
 
 /* Opens the files asked for (bw/iops/lat names may be NULL).  thread_no is
  * 1-based.  Reports failures with sb_err; -errno. */

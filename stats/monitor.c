@@ -126,15 +126,21 @@ static int open_logs(struct sb_monitor *m)
 	for (unsigned i = 0; i < m->nth; i++) {
 		struct sb_mon_thread *mt = &m->mt[i];
 		const struct sb_jobspec *s = mt->t->spec;
+		bool io = s->write_iolog && *s->write_iolog;
 		bool any = (s->write_bw_log && *s->write_bw_log) ||
 			   (s->write_iops_log && *s->write_iops_log) ||
-			   (s->write_lat_log && *s->write_lat_log);
+			   (s->write_lat_log && *s->write_lat_log) || io;
 		if (!any)
 			continue;
 		int e = sb_iolog_open(&mt->lf, s->write_bw_log, s->write_iops_log, s->write_lat_log,
 				      i + 1, s->log_offset, !mt->t->sync_engine);
-		if (e)
+		mt->lf.avg = s->log_avg_msec != 0;
+		if (!e && io)
+			e = sb_iolog_open_io(&mt->lf, s->write_iolog, mt->t->paths, mt->t->npaths);
+		if (e) {
+			sb_iolog_close(&mt->lf);
 			return e;
+		}
 		mt->has_logs = true;
 	}
 	return 0;

@@ -90,9 +90,9 @@ void sb_monitor_logs(struct sb_monitor *m, uint64_t now, bool final)
 		uint64_t cs = atomic_load_explicit(t->count_start_ns, memory_order_relaxed);
 		if (ph < SB_PH_RUN || !cs)
 			continue;
-		if (t->logring)
+		if (t->logring) /* per-I/O entries, and write_iolog's */
 			sb_iolog_drain(t->logring, &mt->lf, cs);
-		else
+		if (!t->logring || mt->lf.avg)
 			averaged(m, mt, ph, now, final);
 	}
 }

@@ -36,6 +36,8 @@ struct sb_tview {
 	const uint64_t *start_ns, *end_ns; /* the thread's own start and end */
 	uint64_t expect_bytes;             /* bytes it will move (0: unknown) */
 	bool sync_engine;                  /* its engine completes at queue time */
+	const char *const *paths;          /* its files' paths, by index (write_iolog) */
+	unsigned npaths;
 	/* the stats thread's private sampling state */
 	uint64_t smp_last_ns;
 	uint64_t smp_bytes[SB_DDIR_N], smp_ios[SB_DDIR_N];

@@ -518,6 +518,9 @@ static void test_compared_options(void)
 		/* verify= (issue 11): what is written and read back */
 		"verify", "do_verify", "verify_only", "verify_interval", "verify_offset",
 		"verify_pattern", "verify_backlog", "verify_backlog_batch",
+		/* issue 16: a replayed log is the I/O */
+		"read_iolog", "replay_no_stall", "replay_time_scale", "replay_redirect", "replay_align",
+		"replay_scale", "replay_skip",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
