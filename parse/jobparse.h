@@ -33,4 +33,7 @@ const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_op
 unsigned sb_job_validate_ml(struct sb_jobctx *c);
 /* buffer contents and ML verification (check_buf.c); decodes buffer_pattern */
 unsigned sb_job_validate_buf(struct sb_jobctx *c);
+/* flow and control, stats and clocks (check_flow.c): decodes ignore_error
+ * and steadystate, expands gtod_reduce */
+unsigned sb_job_validate_flow(struct sb_jobctx *c);
 #endif
