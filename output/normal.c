@@ -168,6 +168,9 @@ static void job_tail(FILE *f, const struct sb_job_result *j)
 		st->total_ios[0], st->total_ios[1], st->total_ios[2], st->sync_lat.n,
 		st->short_ios[0], st->short_ios[1], st->short_ios[2], st->drop_ios[0],
 		st->drop_ios[1], st->drop_ios[2]);
+	if (j->spec && (j->spec->continue_on_error || j->spec->ignore_error))
+		fprintf(f, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", st->total_err,
+			st->first_error, strerror(st->first_error));
 	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		j->spec ? j->spec->iodepth : 1);
 }

@@ -44,6 +44,8 @@ void sb_collect_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t
 			last = t->end_ns;
 		if (st->error && !jr->error)
 			jr->error = st->error; /* its details: jr->st.err (merged the same way) */
+		if (t->ctl.ss && !jr->ss) /* the first thread's (fio judges each job) */
+			jr->ss = sb_steady_dup(t->ctl.ss); /* out of memory: no steadystate object */
 		if (t->verify && !jr->verify)
 			jr->verify = sb_verify_result_new(t->verify->type);
 		if (t->verify && jr->verify)

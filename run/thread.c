@@ -105,6 +105,9 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 		return -ENOMEM;
 	sb_tstats_init(t->st);
 	sb_ilat_init(t->ilat);
+	t->stats_lite = s->gtod_reduce || s->disable_lat || s->disable_clat || s->disable_slat;
+	if (sb_ctl_setup(t))
+		return -ENOMEM;
 	if (!s->log_avg_msec && ((s->write_bw_log && *s->write_bw_log) ||
 				 (s->write_iops_log && *s->write_iops_log) ||
 				 (s->write_lat_log && *s->write_lat_log))) {
@@ -205,6 +208,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	free(t->lvl_bucket);
 	free(t->files);
 	free(t->st);
+	sb_ctl_free(&t->ctl);
 	sb_verify_result_free(t->verify);
 	t->verify = NULL;
 	free(t->ilat);
@@ -266,7 +270,8 @@ static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
 			if (sb_spec_does(t->spec, (enum sb_ddir)d))
 				st->runtime_ns[d] = st->job_runtime_ns;
 	}
-	if (t->ops->flags & SB_ENGINE_SYNC) { /* no submission step: lat is clat */
+	if ((t->ops->flags & SB_ENGINE_SYNC) && !t->spec->disable_lat &&
+	    !t->spec->disable_clat) { /* no submission step: lat is clat */
 		for (int d = 0; d < SB_DDIR_N; d++) {
 			st->lat[d] = st->clat[d];
 			memcpy(&st->lat_h[d], &st->clat_h[d], sizeof(st->lat_h[d]));
@@ -290,6 +295,9 @@ void *sb_thread_main(void *arg)
 		if (s->runtime_us)
 			ls.deadline = ls.ramp_end + s->runtime_us * 1000;
 		sb_rate_init(&t->rate, s, now);
+		t->rate.on |= t->ctl.flow != NULL; /* flow waits where rates do */
+		ls.wake = ls.deadline;
+		sb_ctl_arm(t, &ls);
 		atomic_store_explicit(&t->phase, SB_PH_RAMP, memory_order_release);
 		if (!s->ramp_time_us)
 			sb_ioloop_begin_counting(t, &ls, now);
@@ -300,6 +308,7 @@ void *sb_thread_main(void *arg)
 	}
 	finish(t, &ls);
 	sb_ioloop_error_path(t);
+	sb_ctl_thread_done(t);
 	for (unsigned i = 0; i < t->etd.nfiles; i++) {
 		if (t->files_open && t->ops->close_file && t->files[i].fd >= 0)
 			t->ops->close_file(&t->etd, &t->files[i]);

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "run/files.h"
+#include "run/flowctl.h"
 #include "run/iogen.h"
 #include "run/rate.h"
 #include "engines/engine.h"
@@ -38,6 +39,7 @@ struct sb_runsync {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	unsigned *left;               /* per job: threads still to finish */
+	struct sb_runctl ctl;         /* appended: flows and exitall (run/flowctl.h) */
 };
 
 struct sb_thread {
@@ -86,6 +88,9 @@ struct sb_thread {
 	void (*io_prep)(struct sb_thread *t, struct sb_io_u *io);
 	bool (*io_check)(struct sb_thread *t, const struct sb_io_u *io);
 	void *content;                /* the hooks' state, owned by whoever set them */
+	/* appended: flow, rate_min, steady state, exitall (run/flowctl.h) */
+	struct sb_ctl ctl;
+	bool stats_lite;              /* a disable_* option is on: account() takes its slow path */
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with
