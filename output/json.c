@@ -95,7 +95,7 @@ static void json_ddir(struct sb_jw *w, const struct sb_results *r, const struct 
 	sb_jw_u64(w, "drop_ios", st->drop_ios[d]);
 	v.s = &st->slat[d];
 	v.h = &st->slat_h[d];
-	v.percentiles = 0;
+	v.percentiles = j->spec ? j->spec->slat_percentiles : 0;
 	json_lat(w, "slat_ns", &v);
 	v.s = &st->clat[d];
 	v.h = &st->clat_h[d];

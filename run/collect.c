@@ -155,6 +155,7 @@ int sb_collect_groups(struct sb_results *res)
 			struct sb_group_result *g = &res->groups[res->ngroups++];
 			g->groupid = jr->groupid;
 			g->kb_base = jr->spec && jr->spec->kb_base ? jr->spec->kb_base : 1024;
+			g->sig_figs = jr->spec ? jr->spec->significant_figures : 4;
 			g->unit_base = jr->spec ? jr->spec->unit_base : 0;
 			for (int d = 0; d < SB_DDIR_N; d++)
 				g->dir[d].min_bw = g->dir[d].min_run_ms = UINT64_MAX;

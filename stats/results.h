@@ -51,6 +51,7 @@ struct sb_group_result {
 	struct sb_group_dir dir[SB_DDIR_N];
 	unsigned kb_base;            /* of the group's first job */
 	unsigned unit_base;
+	unsigned sig_figs;           /* appended: its significant_figures (normal output) */
 };
 
 /* /proc/diskstats deltas over the run, fio's disk_util fields */
