@@ -42,17 +42,12 @@ int sb_runctl_setup(struct sb_runctl *rc, struct sb_thread *th, unsigned n)
 			f++;
 		if (f == rc->nflows) {
 			rc->flows[f].id = s->flow_id;
-			atomic_init(&rc->flows[f].ios, 1);
+			atomic_init(&rc->flows[f].ios, 0);
 			atomic_init(&rc->flows[f].total_weight, 0);
 			rc->nflows++;
 		}
 		atomic_fetch_add_explicit(&rc->flows[f].total_weight, s->flow, memory_order_relaxed);
 		t->ctl.flow = &rc->flows[f];
-	}
-	for (unsigned i = 0; i < n; i++) {
-		struct sb_ctl *c = &th[i].ctl;
-		if (c->flow)
-			c->flow_ios = 1;
 	}
 	return 0;
 }
@@ -222,7 +217,7 @@ bool sb_ctl_flow_ok(struct sb_thread *t)
 	unsigned total = atomic_load_explicit(&f->total_weight, memory_order_relaxed);
 	/* fio's test: this thread's share of the flow's I/Os against its share
 	 * of the weights (of the threads still running) */
-	if ((double)c->flow_ios * (double)total > (double)all * (double)t->spec->flow) {
+	if (c->flow_ios && (double)c->flow_ios * (double)total > (double)all * (double)t->spec->flow) {
 		if (t->spec->flow_sleep_us)
 			sb_sleep_until(sb_now_ns() + t->spec->flow_sleep_us * 1000ull);
 		else
