@@ -25,7 +25,7 @@ struct sb_flow {
 	_Atomic uint64_t ios;
 };
 
-/* what a run's threads share (in struct sb_runsync) */
+/* what a run's threads share (one per run, in run.c's struct run) */
 struct sb_runctl {
 	_Atomic int exitall;          /* a job with exitall ended: stop the group's others */
 	bool exitall_used;            /* some job of the run has exitall or exitall_on_error */

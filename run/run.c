@@ -35,6 +35,7 @@ struct run {
 	bool laid_out;
 	int layout_error;                  /* sb_files_create failed: -errno */
 	struct sb_runsync sync;
+	struct sb_runctl ctl;              /* flows and exitall (run/flowctl.h) */
 	struct sb_statsthread stats;
 	struct sb_ml_runs *ml;             /* workload=checkpoint|train jobs, NULL: none */
 	struct sb_monitor mon;
@@ -179,7 +180,7 @@ static void run_groups(struct run *r)
 		unsigned end = i;
 		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
 			end++;
-		atomic_store(&r->sync.ctl.exitall, 0); /* exitall stops its own group (fio) */
+		atomic_store(&r->ctl.exitall, 0); /* exitall stops its own group (fio) */
 		for (unsigned k = i; k < end; k++)
 			start_one(&r->threads[k]);
 		sb_ml_run_group(r->ml, gid);
@@ -279,7 +280,7 @@ static int prepare(struct run *r, bool dry)
 	if (!e)
 		e = setup_threads(r);
 	if (!e)
-		e = sb_runctl_setup(&r->sync.ctl, r->threads, r->nthreads);
+		e = sb_runctl_setup(&r->ctl, r->threads, r->nthreads);
 	if (!e)
 		e = monitor_init(r);
 	return e;
@@ -299,7 +300,7 @@ static void release(struct run *r, bool failed)
 	free(r->threads);
 	free(r->views);
 	free(r->sync.left);
-	sb_runctl_free(&r->sync.ctl);
+	sb_runctl_free(&r->ctl);
 	free(r->ops);
 	free(r->nodiskio);
 	free(r->first);

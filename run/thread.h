@@ -39,7 +39,6 @@ struct sb_runsync {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	unsigned *left;               /* per job: threads still to finish */
-	struct sb_runctl ctl;         /* appended: flows and exitall (run/flowctl.h) */
 };
 
 struct sb_thread {
