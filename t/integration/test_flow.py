@@ -79,14 +79,14 @@ class ErrorsLetPass(SbCase):
                       % self.data, p.stderr)
         self.assertIn("at offset 20480 (4096 bytes)", p.stderr)
 
+
+class Controls(SbCase):
     def test_keys_absent_without_the_options(self):
         j = self.run_json(self.write_job(null_job(io_size="1m")))["jobs"][0]
         self.assertNotIn("total_err", j)
         self.assertNotIn("first_error", j)
         self.assertNotIn("steadystate", j)
 
-
-class Controls(SbCase):
     def test_exitall_stops_its_group_only(self):
         # fio 3.33: a 1000, b 1000 (stopped by a), c 1000 (a later group runs)
         job = self.write_job("[global]\nioengine=null\nsize=1g\ntime_based\n"
