@@ -177,6 +177,18 @@ static void job_tail(FILE *f, const struct sb_job_result *j)
 			st->first_error, strerror(st->first_error));
 	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		j->spec ? j->spec->iodepth : 1);
+	if (j->ss) { /* fio: "steadystate  : attained=yes, bw=..., iops=..., iops mean dev=0.050%" */
+		const struct sb_steady *ss = j->ss;
+		char b1[32], b2[32];
+		sb_out_fmt_bw(b1, sizeof(b1), ss->bw_mean, 1024, 0);
+		sb_out_fmt_bw(b2, sizeof(b2), ss->bw_mean, 1000, 0);
+		bool iops = ss->kind == SB_SS_IOPS || ss->kind == SB_SS_IOPS_SLOPE;
+		bool slope = ss->kind == SB_SS_IOPS_SLOPE || ss->kind == SB_SS_BW_SLOPE;
+		fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%" PRIu64 ", %s %s=%.3f%s\n",
+			ss->attained ? "yes" : "no", b1, b2, (uint64_t)ss->iops_mean,
+			iops ? "iops" : "bw", slope ? "slope" : "mean dev", ss->criterion,
+			ss->pct ? "%" : "");
+	}
 }
 
 static void job_block(FILE *f, const struct sb_results *r, const struct sb_job_result *j)

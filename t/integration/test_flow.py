@@ -184,6 +184,15 @@ class SteadyState(SbCase):
         self.assertEqual((ss["ss"], ss["attained"]), ("bw_slope:0.000000", 0))
         self.assertGreater(j["job_runtime"], 2900)
 
+    def test_normal_output_line(self):
+        # fio 3.33: "  steadystate  : attained=yes, bw=4002KiB/s (4002kB/s), iops=1000,
+        # iops mean dev=0.050%"
+        job = self.write_job(null_job("ss", time_based=1, runtime=10, rate_iops=1000,
+                                      ss="iops:5%", ss_dur=2))
+        out = self.run_sb(job, timeout=60).stdout
+        self.assertRegex(out, r"\n  steadystate  : attained=yes, bw=\d+KiB/s \(\d+kB/s\), "
+                              r"iops=\d+, iops mean dev=\d+\.\d{3}%\n")
+
     @unittest.skipUnless(FIO, "fio is not installed")
     def test_same_keys_as_fio(self):
         text = null_job("ss", time_based=1, runtime=4, rate_iops=1000, ss="iops_slope:1%",
