@@ -104,9 +104,12 @@ class Controls(SbCase):
         self.assertGreater(rt["b"], 1800, rt)
 
     def test_flow_shares(self):
-        # fio 3.33 on this job file: b/a = 3.00
-        job = self.write_job("[global]\nioengine=null\nsize=1g\ntime_based\nruntime=1\n"
-                             "[a]\nflow=1\n[b]\nflow=3\n")
+        # fio 3.33 on this job file: b/a = 3.00 (11758 and 35270 I/Os).  The
+        # rate cap bounds what a thread does alone while the other has not
+        # started yet or has already stopped (a loaded machine starts them
+        # tens of ms apart)
+        job = self.write_job("[global]\nioengine=null\nsize=1g\ntime_based\nruntime=2\n"
+                             "rate_iops=20000\n[a]\nflow=1\n[b]\nflow=3\n")
         a, b = [j["read"]["total_ios"] for j in self.run_json(job)["jobs"]]
         self.assertGreater(a, 1000)
         self.assertAlmostEqual(b / a, 3.0, delta=0.3)
@@ -133,17 +136,20 @@ class Controls(SbCase):
         for proc in ("linear", "poisson"):
             d = os.path.join(self.dir, proc)
             os.mkdir(d)
-            job = self.write_job(null_job(time_based=1, runtime=2, rate_iops=200,
+            job = self.write_job(null_job(time_based=1, runtime=3, rate_iops=50,
                                           rate_process=proc, write_iops_log="p"), name=proc + ".ini")
             j = self.run_json(job, cwd=d)["jobs"][0]
-            self.assertAlmostEqual(j["read"]["total_ios"] / 2, 200, delta=40)
+            self.assertAlmostEqual(j["read"]["total_ios"] / 3, 50, delta=12)
             with open(os.path.join(d, "p_iops.1.log")) as f:
                 t = [int(line.split(",")[0]) for line in f]
             gaps = [b - a for a, b in zip(t, t[1:])]
             m = sum(gaps) / len(gaps)
             cv[proc] = math.sqrt(sum((g - m) ** 2 for g in gaps) / len(gaps)) / m
-        self.assertLess(cv["linear"], 0.35, cv)
-        self.assertGreater(cv["poisson"], 0.6, cv)
+        # 20 ms gaps: ms stamps and a loaded machine's late wake-ups add a
+        # little spread to linear; poisson's is about 1
+        self.assertLess(cv["linear"], 0.45, cv)
+        self.assertGreater(cv["poisson"], 0.7, cv)
+        self.assertGreater(cv["poisson"], 2 * cv["linear"], cv)
 
     def test_io_submit_mode_inline_runs(self):
         j = self.run_json(self.write_job(null_job(io_size="1m", io_submit_mode="inline")))
@@ -195,7 +201,8 @@ class SteadyState(SbCase):
 
     @unittest.skipUnless(FIO, "fio is not installed")
     def test_same_keys_as_fio(self):
-        text = null_job("ss", time_based=1, runtime=4, rate_iops=1000, ss="iops_slope:1%",
+        # a loose limit, so that both attain it on a loaded machine too
+        text = null_job("ss", time_based=1, runtime=6, rate_iops=1000, ss="iops:20%",
                         ss_dur=2)
         job = self.write_job(text)
         fio = subprocess.run([FIO, "--output-format=json", job], cwd=self.dir,
