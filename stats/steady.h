@@ -4,7 +4,7 @@
  * (iops, bw) or by the slope of a least-squares line (iops_slope,
  * bw_slope), against an absolute limit or a percentage of the mean.  The
  * I/O thread feeds it once a second (off the per-I/O path); the result is
-  * what fio's steadystate JSON object shows. */
+ * what fio's steadystate JSON object shows. */
 #ifndef SB_STEADY_H
 #define SB_STEADY_H
 #include <stdbool.h>
