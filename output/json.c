@@ -95,7 +95,7 @@ static void json_ddir(struct sb_jw *w, const struct sb_results *r, const struct 
 	sb_jw_u64(w, "drop_ios", st->drop_ios[d]);
 	v.s = &st->slat[d];
 	v.h = &st->slat_h[d];
-	v.percentiles = 0;
+	v.percentiles = j->spec ? j->spec->slat_percentiles : 0;
 	json_lat(w, "slat_ns", &v);
 	v.s = &st->clat[d];
 	v.h = &st->clat_h[d];
@@ -146,6 +146,36 @@ static void json_depths(struct sb_jw *w, const struct sb_tstats *st)
 	json_dist(w, "latency_ms", sb_lat_edge_names, ld.ms, SB_LAT_MS_N);
 }
 
+/* fio's "steadystate" object: the criterion, whether the last window met
+ * it, and that window's samples (bw in bytes/s) */
+static void json_steady(struct sb_jw *w, const struct sb_steady *ss)
+{
+	char buf[96];
+	snprintf(buf, sizeof(buf), "%s:%f%s", sb_steady_kind_name(ss->kind), ss->limit,
+		 ss->pct ? "%" : "");
+	sb_jw_obj_begin(w, "steadystate");
+	sb_jw_str(w, "ss", buf);
+	sb_jw_u64(w, "duration", ss->dur_s);
+	sb_jw_u64(w, "attained", ss->attained);
+	snprintf(buf, sizeof(buf), "%f%s", ss->criterion, ss->pct ? "%" : "");
+	sb_jw_str(w, "criterion", buf);
+	sb_jw_dbl(w, "max_deviation", ss->max_deviation);
+	sb_jw_dbl(w, "slope", ss->slope);
+	sb_jw_obj_begin(w, "data");
+	sb_jw_u64(w, "bw_mean", (uint64_t)ss->bw_mean);
+	sb_jw_u64(w, "iops_mean", (uint64_t)ss->iops_mean);
+	sb_jw_arr_begin(w, "iops");
+	for (unsigned i = 0; i < ss->n; i++)
+		sb_jw_u64(w, NULL, sb_steady_iops(ss, i));
+	sb_jw_arr_end(w);
+	sb_jw_arr_begin(w, "bw");
+	for (unsigned i = 0; i < ss->n; i++)
+		sb_jw_u64(w, NULL, sb_steady_bw(ss, i));
+	sb_jw_arr_end(w);
+	sb_jw_obj_end(w);
+	sb_jw_obj_end(w);
+}
+
 static void json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
 		     int plus)
 {
@@ -157,7 +187,9 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 	sb_jw_obj_begin(w, NULL);
 	sb_jw_str(w, "jobname", j->name);
 	sb_jw_u64(w, "groupid", j->groupid);
-	sb_jw_i64(w, "error", j->error);
+	/* fio: an error continue_on_error let pass is still the job's error
+	 * here (the exit status stays 0) */
+	sb_jw_i64(w, "error", j->error ? j->error : st->first_error);
 	if (j->error) {
 		char text[SB_ERRPATH_MAX + 256], msg[sizeof(text) + SB_NAME_MAX + 2];
 		snprintf(msg, sizeof(msg), "%s: %s", j->name, sb_tstats_error_text(st, text, sizeof(text)));
@@ -181,6 +213,10 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 	sb_jw_u64(w, "majf", st->majf);
 	sb_jw_u64(w, "minf", st->minf);
 	json_depths(w, st);
+	if (j->spec && (j->spec->continue_on_error || j->spec->ignore_error)) {
+		sb_jw_u64(w, "total_err", st->total_err);
+		sb_jw_i64(w, "first_error", st->first_error);
+	}
 	sb_jw_u64(w, "latency_depth", j->spec ? j->spec->iodepth : 1);
 	sb_jw_u64(w, "latency_target", 0);
 	sb_jw_dbl(w, "latency_percentile", 100.0);
@@ -191,6 +227,8 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 		sb_json_ml(w, j->ml);
 	if (j->verify)
 		sb_json_verify(w, j->verify);
+	if (j->ss)
+		json_steady(w, j->ss);
 	sb_json_timeseries(w, j);
 	sb_jw_obj_end(w);
 }

@@ -100,11 +100,13 @@ static void ddir_block(FILE *f, const struct sb_results *r, const struct sb_job_
 	char iops[32], b1[32], b2[32], io[32];
 	int clat_p = j->spec ? j->spec->clat_percentiles : 1;
 	int lat_p = j->spec ? j->spec->lat_percentiles : 0;
+	int slat_p = j->spec ? j->spec->slat_percentiles : 0;
+	unsigned sig = j->spec && j->spec->significant_figures ? j->spec->significant_figures : 4;
 
-	sb_out_fmt_scaled(iops, sizeof(iops), sb_out_iops(j, d), 1000, 4);
-	sb_out_fmt_bw(b1, sizeof(b1), bw, c->base, c->bits);
-	sb_out_fmt_bw(b2, sizeof(b2), bw, c->alt, c->bits);
-	sb_out_fmt_size(io, sizeof(io), (double)st->io_bytes[d], c->base);
+	sb_out_fmt_scaled(iops, sizeof(iops), sb_out_iops(j, d), 1000, sig);
+	sb_out_fmt_bw_sig(b1, sizeof(b1), bw, c->base, c->bits, sig);
+	sb_out_fmt_bw_sig(b2, sizeof(b2), bw, c->alt, c->bits, sig);
+	sb_out_fmt_size_sig(io, sizeof(io), (double)st->io_bytes[d], c->base, sig);
 	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", sb_ddir_names[d], iops, b1,
 		b2, io, j->runtime_ms[d]);
 	if (st->slat[d].n)
@@ -113,6 +115,8 @@ static void ddir_block(FILE *f, const struct sb_results *r, const struct sb_job_
 		lat_line(f, "    clat", &st->clat[d]);
 	if (st->lat[d].n)
 		lat_line(f, "     lat", &st->lat[d]);
+	if (slat_p && st->slat[d].n)
+		pctl_table(f, "    slat", j, &st->slat_h[d]);
 	if (clat_p && st->clat[d].n)
 		pctl_table(f, "    clat", j, &st->clat_h[d]);
 	if (lat_p && st->lat[d].n)
@@ -173,8 +177,23 @@ static void job_tail(FILE *f, const struct sb_job_result *j)
 		st->total_ios[0], st->total_ios[1], st->total_ios[2], st->sync_lat.n,
 		st->short_ios[0], st->short_ios[1], st->short_ios[2], st->drop_ios[0],
 		st->drop_ios[1], st->drop_ios[2]);
+	if (j->spec && (j->spec->continue_on_error || j->spec->ignore_error))
+		fprintf(f, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", st->total_err,
+			st->first_error, strerror(st->first_error));
 	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
 		j->spec ? j->spec->iodepth : 1);
+	if (j->ss) { /* fio: "steadystate  : attained=yes, bw=..., iops=..., iops mean dev=0.050%" */
+		const struct sb_steady *ss = j->ss;
+		char b1[32], b2[32];
+		sb_out_fmt_bw(b1, sizeof(b1), ss->bw_mean, 1024, 0);
+		sb_out_fmt_bw(b2, sizeof(b2), ss->bw_mean, 1000, 0);
+		bool iops = ss->kind == SB_SS_IOPS || ss->kind == SB_SS_IOPS_SLOPE;
+		bool slope = ss->kind == SB_SS_IOPS_SLOPE || ss->kind == SB_SS_BW_SLOPE;
+		fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%" PRIu64 ", %s %s=%.3f%s\n",
+			ss->attained ? "yes" : "no", b1, b2, (uint64_t)ss->iops_mean,
+			iops ? "iops" : "bw", slope ? "slope" : "mean dev", ss->criterion,
+			ss->pct ? "%" : "");
+	}
 }
 
 static void job_block(FILE *f, const struct sb_results *r, const struct sb_job_result *j)
@@ -221,14 +240,15 @@ static void group_block(FILE *f, const struct sb_group_result *g)
 		char a1[32], a2[32], mn1[32], mx1[32], mn2[32], mx2[32], io1[32], io2[32];
 		if (!gd->max_run_ms && !gd->io_bytes)
 			continue;
-		sb_out_fmt_bw(a1, sizeof(a1), (double)gd->agg_bw, base, bits);
-		sb_out_fmt_bw(a2, sizeof(a2), (double)gd->agg_bw, alt, bits);
-		sb_out_fmt_bw(mn1, sizeof(mn1), (double)gd->min_bw, base, bits);
-		sb_out_fmt_bw(mx1, sizeof(mx1), (double)gd->max_bw, base, bits);
-		sb_out_fmt_bw(mn2, sizeof(mn2), (double)gd->min_bw, alt, bits);
-		sb_out_fmt_bw(mx2, sizeof(mx2), (double)gd->max_bw, alt, bits);
-		sb_out_fmt_size(io1, sizeof(io1), (double)gd->io_bytes, base);
-		sb_out_fmt_size(io2, sizeof(io2), (double)gd->io_bytes, alt);
+		unsigned sig = g->sig_figs ? g->sig_figs : 4;
+		sb_out_fmt_bw_sig(a1, sizeof(a1), (double)gd->agg_bw, base, bits, sig);
+		sb_out_fmt_bw_sig(a2, sizeof(a2), (double)gd->agg_bw, alt, bits, sig);
+		sb_out_fmt_bw_sig(mn1, sizeof(mn1), (double)gd->min_bw, base, bits, sig);
+		sb_out_fmt_bw_sig(mx1, sizeof(mx1), (double)gd->max_bw, base, bits, sig);
+		sb_out_fmt_bw_sig(mn2, sizeof(mn2), (double)gd->min_bw, alt, bits, sig);
+		sb_out_fmt_bw_sig(mx2, sizeof(mx2), (double)gd->max_bw, alt, bits, sig);
+		sb_out_fmt_size_sig(io1, sizeof(io1), (double)gd->io_bytes, base, sig);
+		sb_out_fmt_size_sig(io2, sizeof(io2), (double)gd->io_bytes, alt, sig);
 		fprintf(f, "%7s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%" PRIu64
 			   "msec\n",
 			up[d], a1, a2, mn1, mx1, mn2, mx2, io1, io2, gd->min_run_ms, gd->max_run_ms);

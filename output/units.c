@@ -50,12 +50,31 @@ char *sb_out_fmt_scaled(char *buf, size_t len, double v, unsigned base, unsigned
 	return buf;
 }
 
-static char *fmt_unit(char *buf, size_t len, double v, unsigned base, const char *unit)
+static char *fmt_unit_sig(char *buf, size_t len, double v, unsigned base, const char *unit,
+			  unsigned sig)
 {
-	char num[32];
-	sb_out_fmt_scaled(num, sizeof(num), v, base, 4);
+	char num[48];
+	sb_out_fmt_scaled(num, sizeof(num), v, base, sig ? sig : 4);
 	snprintf(buf, len, "%s%s", num, unit);
 	return buf;
+}
+
+static char *fmt_unit(char *buf, size_t len, double v, unsigned base, const char *unit)
+{
+	return fmt_unit_sig(buf, len, v, base, unit, 4);
+}
+
+char *sb_out_fmt_bw_sig(char *buf, size_t len, double bytes_per_s, unsigned base, int bits,
+			unsigned sig)
+{
+	if (bits)
+		return fmt_unit_sig(buf, len, bytes_per_s * 8.0, base, "bit/s", sig);
+	return fmt_unit_sig(buf, len, bytes_per_s, base, "B/s", sig);
+}
+
+char *sb_out_fmt_size_sig(char *buf, size_t len, double bytes, unsigned base, unsigned sig)
+{
+	return fmt_unit_sig(buf, len, bytes, base, "B", sig);
 }
 
 char *sb_out_fmt_bw(char *buf, size_t len, double bytes_per_s, unsigned base, int bits)

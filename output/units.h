@@ -13,6 +13,10 @@ char *sb_out_fmt_scaled(char *buf, size_t len, double v, unsigned base, unsigned
 /* bytes/s -> "81.7MiB/s" (base 1024) or "85.7MB/s" (base 1000);
  * bits: "654Mibit/s" / "685Mbit/s" */
 char *sb_out_fmt_bw(char *buf, size_t len, double bytes_per_s, unsigned base, int bits);
+/* the same with sig significant figures instead of 4 (significant_figures=) */
+char *sb_out_fmt_bw_sig(char *buf, size_t len, double bytes_per_s, unsigned base, int bits,
+			unsigned sig);
+char *sb_out_fmt_size_sig(char *buf, size_t len, double bytes, unsigned base, unsigned sig);
 /* bytes -> "81.8MiB" / "85.7MB" */
 char *sb_out_fmt_size(char *buf, size_t len, double bytes, unsigned base);
 

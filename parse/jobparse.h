@@ -53,4 +53,7 @@ unsigned sb_job_validate_verify(struct sb_jobctx *c);
 /* exec_prerun/exec_postrun (--allow-exec) and fio's I/O logs
  * (check_replay.c); a read_iolog sets the job's files, rw, bs and size */
 unsigned sb_job_validate_replay(struct sb_jobctx *c);
+/* flow and control, stats and clocks (check_flow.c): decodes ignore_error
+ * and steadystate, expands gtod_reduce */
+unsigned sb_job_validate_flow(struct sb_jobctx *c);
 #endif

@@ -15,7 +15,8 @@
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
 #define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
-#define SB_OPT_MAX 192     /* upper bound on option-table rows (parse/options.h) */
+#define SB_OPT_MAX 320     /* upper bound on option-table rows (parse/options.h) */
+#define SB_IGNERR_MAX 32   /* errnos per direction in ignore_error */
 
 /* rw= as flags: read=R, write=W, randread=R|RANDOM, rw=R|W, randrw=R|W|RANDOM */
 #define SB_RW_READ 0x1u
@@ -250,6 +251,42 @@ struct sb_jobspec {
 	unsigned replay_skip_mask;  /* derived from replay_skip: 1 << SB_DDIR_* */
 	unsigned replay_version;    /* derived: 2 or 3, the read_iolog's format */
 
+	/* appended: flow and control, stats and clocks, logs (fio's meanings;
+	 * HOWTO section "Flow and control"; checked in parse/check_flow.c) */
+	unsigned continue_on_error; /* SB_COE_* flags: I/O errors that do not end the job */
+	char *ignore_error;         /* fio's READ[,WRITE[,VERIFY]] errno lists; NULL = none */
+	bool error_dump;            /* print each error as it is ignored */
+	bool exitall;               /* when this job ends, stop every job */
+	bool exitall_on_error;      /* when this job fails, stop every job */
+	unsigned flow;              /* weight (0-1000) of the job in its flow_id group; 0 = off */
+	unsigned flow_id;           /* jobs with the same id share one flow */
+	uint64_t flow_sleep_us;     /* pause when the job is ahead of its share */
+	uint64_t rate_min[SB_DDIR_N];      /* bytes/s: the job fails below this */
+	uint64_t rate_iops_min[SB_DDIR_N]; /* I/Os per second: the job fails below this */
+	unsigned ratecycle_ms;      /* period over which rate_min is averaged (default 1000) */
+	unsigned rate_process;      /* SB_RATE_PROC_*: how rated I/Os are spaced */
+	char *steadystate;          /* "iops|bw|iops_slope|bw_slope:LIMIT[%]" (decoded to ss_*) */
+	uint64_t ss_dur_us;         /* window of steady state; 0 = off */
+	uint64_t ss_ramp_us;        /* time before steady state samples count */
+	unsigned io_submit_mode;    /* 0 inline (the only mode); 1 offload is refused */
+	bool gtod_reduce;           /* disable_lat/clat/slat/bw together */
+	unsigned clocksource;       /* accepted: storbench always uses CLOCK_MONOTONIC */
+	bool disable_lat, disable_clat, disable_slat, disable_bw;
+	bool slat_percentiles;      /* report submission-latency percentiles */
+	unsigned significant_figures; /* normal output: digits of latency and rate (default 4) */
+	char *write_hist_log;       /* NAME -> NAME_clat_hist.N.log; NULL = none */
+	unsigned log_hist_msec;     /* histogram log period (ms) */
+	unsigned log_hist_coarseness; /* 0-6: merge 2^N of fio's 1216 bins per column */
+	bool log_unix_epoch;        /* log timestamps in ms since the Unix epoch */
+	uint64_t log_compression;   /* bytes: zlib-compress logs in chunks this big; 0 = off */
+	bool per_job_logs;          /* NAME_bw.N.log per thread (default); 0: NAME_bw.log */
+	/* derived (parse/check_flow.c): ignore_error and steadystate decoded */
+	int ignore_err[3][SB_IGNERR_MAX];  /* errnos per read, write, verify */
+	unsigned ignore_err_n[3];
+	unsigned ss_kind;           /* SB_SS_*; meaningful when ss_dur_us */
+	bool ss_pct;                /* ss_limit is a percentage of the mean */
+	double ss_limit;
+
 	/* appended: DERIVED by the parser's fix-up pass (sb_spec_derive,
 	 * parse/derive.c); no option sets them, and nothing downstream works
 	 * them out again.  The same pass resolves bs_min/bs_max above (each
@@ -280,6 +317,14 @@ struct sb_jobspec {
 struct sb_option; /* a row of the option table: SB_OPT(field), parse/options.h */
 const char *sb_spec_where(const struct sb_jobspec *s, const struct sb_option *o, char *buf,
 			  unsigned len);
+
+/* continue_on_error= flags (fio: none, read, write, io, verify, all) */
+#define SB_COE_READ 0x1u
+#define SB_COE_WRITE 0x2u
+#define SB_COE_VERIFY 0x4u
+enum sb_rate_proc { SB_RATE_PROC_LINEAR = 0, SB_RATE_PROC_POISSON = 1 };
+/* steadystate= criteria */
+enum sb_ss_kind { SB_SS_IOPS = 0, SB_SS_IOPS_SLOPE, SB_SS_BW, SB_SS_BW_SLOPE };
 
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };

@@ -54,6 +54,8 @@ static void entry_add(struct sb_job_result *jr, const struct sb_jobspec *s, stru
 		a->last = t->end_ns;
 	if (st->error && !jr->error)
 		jr->error = st->error; /* its details: jr->st.err (merged the same way) */
+	if (t->ctl.ss && !jr->ss) /* the first thread's (fio judges each job) */
+		jr->ss = sb_steady_dup(t->ctl.ss); /* out of memory: no steadystate object */
 	if (t->verify && !jr->verify)
 		jr->verify = sb_verify_result_new(t->verify->type);
 	if (t->verify && jr->verify)
@@ -196,6 +198,7 @@ int sb_collect_groups(struct sb_results *res)
 			struct sb_group_result *g = &res->groups[res->ngroups++];
 			g->groupid = jr->groupid;
 			g->kb_base = jr->spec && jr->spec->kb_base ? jr->spec->kb_base : 1024;
+			g->sig_figs = jr->spec ? jr->spec->significant_figures : 4;
 			g->unit_base = jr->spec ? jr->spec->unit_base : 0;
 			for (int d = 0; d < SB_DDIR_N; d++)
 				g->dir[d].min_bw = g->dir[d].min_run_ms = UINT64_MAX;

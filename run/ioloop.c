@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "run/ioloop.h"
+#include "run/flowctl.h"
 #include "lib/timeutil.h"
 
 static const char *const ddir_name[] = { "read", "write", "trim", "fsync", "fdatasync" };
@@ -24,10 +25,46 @@ void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint
 
 /* the first error's raw facts; sb_ioloop_error_path and the writers make
  * the text later, off the I/O path */
+/* continue_on_error / ignore_error: whether the failed I/O io may pass */
+static bool may_pass(const struct sb_thread *t, const struct sb_io_u *io)
+{
+	const struct sb_jobspec *s = t->spec;
+	if (!io->file || io->ddir >= SB_DDIR_TRIM || io->result >= 0)
+		return false;
+	int e = (int)-io->result;
+	if (s->continue_on_error & (io->ddir == SB_DDIR_READ ? SB_COE_READ : SB_COE_WRITE))
+		return true;
+	for (unsigned i = 0; i < s->ignore_err_n[io->ddir]; i++)
+		if (s->ignore_err[io->ddir][i] == e)
+			return true;
+	return false;
+}
+
+/* an error let pass: counted (fio's total_err, first_error), the I/O too
+ * (in total_ios, not in io_bytes), recorded for error_dump */
+static void pass_error(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io)
+{
+	struct sb_tstats *st = t->st;
+	int e = (int)-io->result;
+	st->total_err++;
+	if (!st->first_error)
+		st->first_error = e;
+	if (ls->counting)
+		st->total_ios[io->ddir]++;
+	if (t->spec->error_dump && st->ndump < SB_ERRDUMP_MAX)
+		st->dump[st->ndump++] = (struct sb_errdump){ .error = e, .ddir = (unsigned char)io->ddir,
+							      .file = io->file->index,
+							      .offset = io->offset, .len = io->len };
+}
+
 static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct sb_loopstate *ls,
 						     const struct sb_io_u *io)
 {
 	struct sb_errinfo *ei = &t->st->err;
+	if ((t->spec->continue_on_error || t->spec->ignore_error) && may_pass(t, io)) {
+		pass_error(t, ls, io);
+		return;
+	}
 	ls->stop = true;
 	if (t->st->error)
 		return;
@@ -39,6 +76,55 @@ static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct
 	ei->offset = io->offset;
 	ei->len = io->len;
 	ei->path[0] = 0;
+}
+
+/* account() with disable_lat/clat/slat (gtod_reduce: all three): the
+ * counters, and only the latencies still asked for */
+static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct sb_loopstate *ls,
+						   const struct sb_io_u *io, bool async)
+{
+	const struct sb_jobspec *s = t->spec;
+	struct sb_tstats *st = t->st;
+	int d = io->ddir;
+	if (d >= SB_DDIR_N) {
+		if (!s->gtod_reduce)
+			sb_stat_add(&st->sync_lat, ls->now - io->start_ns);
+		return;
+	}
+	uint64_t bytes = (uint64_t)io->result;
+	st->short_ios[d] += bytes < io->len;
+	st->io_bytes[d] += bytes;
+	st->total_ios[d]++;
+	atomic_store_explicit(&st->live_bytes[d], st->io_bytes[d], memory_order_relaxed);
+	atomic_store_explicit(&st->live_ios[d], st->total_ios[d], memory_order_relaxed);
+	uint64_t lat = 0, slat = 0, clat = 0;
+	if (!s->gtod_reduce) {
+		lat = ls->now - io->start_ns;
+		clat = lat;
+		if (async) {
+			slat = io->issue_ns - io->start_ns;
+			clat = ls->now - io->issue_ns;
+		}
+		if (async && !s->disable_slat) {
+			sb_stat_add(&st->slat[d], slat);
+			sb_hist_add(&st->slat_h[d], slat);
+		}
+		if (!s->disable_clat) {
+			sb_stat_add(&st->clat[d], clat);
+			sb_hist_add(&st->clat_h[d], clat);
+		}
+		if (!s->disable_lat && (async || s->disable_clat)) {
+			sb_stat_add(&st->lat[d], lat);
+			sb_hist_add(&st->lat_h[d], lat);
+		}
+	}
+	SB_ILAT_BUMP(t->ilat->d[d].ios, 1);
+	SB_ILAT_BUMP(t->ilat->d[d].bytes, bytes);
+	if (t->logring) {
+		struct sb_iolog_ent e = { ls->now, io->offset, clat, slat, lat, (uint32_t)bytes,
+					  (uint32_t)d, io->file->index };
+		sb_iolog_push(t->logring, &e);
+	}
 }
 
 static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io,
@@ -55,6 +141,10 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 		ls->stop = true;
 	if (!ls->counting)
 		return;
+	if (__builtin_expect(t->stats_lite, 0)) {
+		account_lite(t, ls, io, async);
+		return;
+	}
 	uint64_t lat = ls->now - io->start_ns;
 	if (d >= SB_DDIR_N) {
 		sb_stat_add(&st->sync_lat, lat);
@@ -104,11 +194,33 @@ static inline void after_completions(struct sb_thread *t, struct sb_loopstate *l
 	}
 }
 
+/* the deadline is ls->wake's latest value; sb_ctl_tick sees to the rest
+ * (run/flowctl.h) */
+static inline bool keep_going(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	if (__builtin_expect(ls->now >= ls->wake, 0) && !sb_ctl_tick(t, ls))
+		return false;
+	return !ls->stop && !sb_run_stopping();
+}
+
+/* flow: wait while the thread is ahead of its share */
+static bool __attribute__((noinline)) flow_wait(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	while (!sb_ctl_flow_ok(t)) {
+		ls->now = sb_now_ns();
+		if (!keep_going(t, ls))
+			return false;
+	}
+	return true;
+}
+
 /* wait until direction d may issue; false when the run ends first */
 static inline bool rate_wait(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io)
 {
 	if (!t->rate.on)
 		return true;
+	if (t->ctl.flow && !flow_wait(t, ls))
+		return false;
 	uint64_t due = sb_rate_due(&t->rate, io->ddir);
 	if (due > ls->deadline)
 		return false;
@@ -118,18 +230,13 @@ static inline bool rate_wait(struct sb_thread *t, struct sb_loopstate *ls, const
 	return true;
 }
 
-static inline bool keep_going(const struct sb_loopstate *ls)
-{
-	return !ls->stop && !sb_run_stopping() && ls->now < ls->deadline;
-}
-
 static void loop_sync(struct sb_thread *t, struct sb_loopstate *ls)
 {
 	struct sb_io_u *io = &t->etd.ios[0];
 	struct sb_tstats *st = t->st;
 	const struct sb_engine_ops *ops = t->ops;
 	unsigned b1 = t->batch1_bucket, l1 = t->lvl_bucket[1];
-	while (keep_going(ls) && sb_iogen_next(&t->gen, io)) {
+	while (keep_going(t, ls) && sb_iogen_next(&t->gen, io)) {
 		if (!rate_wait(t, ls, io))
 			break;
 		if (t->io_prep && io->ddir == SB_DDIR_WRITE)
@@ -150,6 +257,41 @@ static void loop_sync(struct sb_thread *t, struct sb_loopstate *ls)
 		account(t, ls, io, false);
 		after_completions(t, ls, 1);
 	}
+}
+
+/* gtod_reduce with a synchronous engine, no rate and no think time: no
+ * timestamps per I/O, the clock read every 64 I/Os for the deadline and
+ * the controls (fio's gtod_reduce does the same: coarse time, no
+ * latencies) */
+#define SB_LITE_CLOCK_EVERY 64u
+static void loop_sync_lite(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	struct sb_io_u *io = &t->etd.ios[0];
+	struct sb_tstats *st = t->st;
+	const struct sb_engine_ops *ops = t->ops;
+	unsigned b1 = t->batch1_bucket, l1 = t->lvl_bucket[1], n = 0;
+	while (keep_going(t, ls) && sb_iogen_next(&t->gen, io)) {
+		if (t->io_prep && io->ddir == SB_DDIR_WRITE)
+			t->io_prep(t, io);
+		io->start_ns = ls->now;
+		enum sb_q_status q = ops->queue(&t->etd, io);
+		if (__builtin_expect(q != SB_Q_COMPLETED, 0)) {
+			io->result = -EINVAL;
+			io_error(t, ls, io);
+			break;
+		}
+		if (!(++n % SB_LITE_CLOCK_EVERY))
+			ls->now = sb_now_ns();
+		if (ls->counting) {
+			st->iodepth_level[l1]++;
+			st->iodepth_submit[b1]++;
+			st->iodepth_complete[b1]++;
+		}
+		account(t, ls, io, false);
+		if (!ls->counting && ls->now >= ls->ramp_end)
+			sb_ioloop_begin_counting(t, ls, ls->now);
+	}
+	ls->now = sb_now_ns();
 }
 
 /* the async loop's bookkeeping */
@@ -189,7 +331,7 @@ static void commit_batch(struct sb_thread *t, struct sb_loopstate *ls, struct aq
 static struct sb_io_u *next_io(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 {
 	struct sb_io_u *io = q->pending;
-	if (!keep_going(ls)) {
+	if (!keep_going(t, ls)) {
 		q->more = false;
 		if (io)
 			t->freel[q->nfree++] = io;
@@ -303,12 +445,12 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 		fill(t, ls, &q);
 		commit_batch(t, ls, &q);
 		if (!ls->inflight) {
-			if (q.pending && q.pending_charged && keep_going(ls)) {
+			if (q.pending && q.pending_charged && keep_going(t, ls)) {
 				/* BUSY with nothing in flight would spin forever */
 				q.pending->result = -EBUSY;
 				io_error(t, ls, q.pending);
 			}
-			if (!q.pending || !keep_going(ls))
+			if (!q.pending || !keep_going(t, ls))
 				break;
 			continue;
 		}
@@ -318,7 +460,10 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 {
-	if (t->ops->flags & SB_ENGINE_SYNC)
+	const struct sb_jobspec *s = t->spec;
+	if ((t->ops->flags & SB_ENGINE_SYNC) && s->gtod_reduce && !t->rate.on && !s->thinktime_us)
+		loop_sync_lite(t, ls);
+	else if (t->ops->flags & SB_ENGINE_SYNC)
 		loop_sync(t, ls);
 	else
 		loop_async(t, ls);
@@ -358,6 +503,11 @@ void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls)
 void sb_ioloop_error_path(struct sb_thread *t)
 {
 	struct sb_errinfo *ei = &t->st->err;
+	for (unsigned i = 0; i < t->st->ndump; i++) { /* error_dump's records */
+		struct sb_errdump *dp = &t->st->dump[i];
+		if (!dp->path[0] && dp->file < t->etd.nfiles && t->files[dp->file].path)
+			snprintf(dp->path, sizeof(dp->path), "%s", t->files[dp->file].path);
+	}
 	if (!t->st->error || ei->path[0] || ei->file >= t->etd.nfiles || !t->files[ei->file].path)
 		return;
 	snprintf(ei->path, sizeof(ei->path), "%s", t->files[ei->file].path);
@@ -366,7 +516,7 @@ void sb_ioloop_error_path(struct sb_thread *t)
 int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
 		   bool fsync_after)
 {
-	struct sb_loopstate ls = { .deadline = UINT64_MAX, .counting = true };
+	struct sb_loopstate ls = { .deadline = UINT64_MAX, .wake = UINT64_MAX, .counting = true };
 	int d = ddir == SB_DDIR_WRITE ? SB_DDIR_WRITE : SB_DDIR_READ;
 	sb_iogen_init_span(&t->gen, t->spec, f, d, offset, len, t->spec->bs[d]);
 	ls.now = sb_now_ns();

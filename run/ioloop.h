@@ -13,6 +13,8 @@ struct sb_loopstate {
 	uint64_t now;          /* the latest timestamp taken */
 	uint64_t ramp_end;     /* counting starts at this time */
 	uint64_t deadline;     /* runtime= end; UINT64_MAX = none */
+	uint64_t wake;         /* deadline, or sooner when a control needs a look
+				* (run/flowctl.h: sb_ctl_tick) */
 	bool counting;
 	bool stop;             /* an error: finish what is in flight and stop */
 	unsigned inflight;

@@ -1,5 +1,6 @@
 /* rate.c: rate limits, sleeping and think time (see rate.h). */
 #include <errno.h>
+#include <math.h>
 #include <time.h>
 
 #include "run/rate.h"
@@ -15,6 +16,19 @@ void sb_rate_init(struct sb_rate *r, const struct sb_jobspec *s, uint64_t start_
 		r->due[d] = (double)start_ns;
 		r->on |= s->rate[d] || s->rate_iops[d];
 	}
+	r->poisson = s->rate_process == SB_RATE_PROC_POISSON;
+	r->rng = (s->randseed ^ 0x9e3779b97f4a7c15ull) | 1;
+}
+
+double sb_rate_exp(struct sb_rate *r)
+{
+	uint64_t x = r->rng;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	r->rng = x;
+	double u = (double)((x >> 11) + 1) / 9007199254740992.0; /* (0, 1] */
+	return -log(u);
 }
 
 bool sb_sleep_until(uint64_t due_ns)

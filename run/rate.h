@@ -12,7 +12,12 @@ struct sb_rate {
 	double ns_per_byte[SB_DDIR_N];
 	double ns_per_io[SB_DDIR_N];
 	double due[SB_DDIR_N];        /* ns: when the direction may issue next */
+	bool poisson;                 /* rate_process=poisson: exponential gaps */
+	uint64_t rng;                 /* xorshift state for the gaps */
 };
+
+/* rate_process=poisson: the gap times -ln(U), U uniform in (0, 1] (mean 1) */
+double sb_rate_exp(struct sb_rate *r);
 
 /* Caps from spec, counted from start_ns. */
 void sb_rate_init(struct sb_rate *r, const struct sb_jobspec *s, uint64_t start_ns);
@@ -28,7 +33,8 @@ static inline void sb_rate_charge(struct sb_rate *r, int d, uint64_t len)
 {
 	if (d < SB_DDIR_N) {
 		double a = (double)len * r->ns_per_byte[d], b = r->ns_per_io[d];
-		r->due[d] += a > b ? a : b;
+		double gap = a > b ? a : b;
+		r->due[d] += r->poisson ? gap * sb_rate_exp(r) : gap;
 	}
 }
 

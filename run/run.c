@@ -3,6 +3,7 @@
  * Setup failures come back as -errno before any I/O; I/O errors and
  * interrupts are part of the results. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ struct run {
 	bool laid_out;
 	int layout_error;                  /* sb_files_create failed: -errno */
 	struct sb_runsync sync;
+	struct sb_runctl ctl;              /* flows and exitall (run/flowctl.h) */
 	struct sb_statsthread stats;
 	struct sb_ml_runs *ml;             /* workload=checkpoint|train jobs, NULL: none */
 	struct sb_monitor mon;
@@ -178,6 +180,7 @@ static void run_groups(struct run *r)
 		unsigned end = i;
 		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
 			end++;
+		atomic_store(&r->ctl.exitall, 0); /* exitall stops its own group (fio) */
 		for (unsigned k = i; k < end; k++)
 			start_one(&r->threads[k]);
 		sb_ml_run_group(r->ml, gid);
@@ -214,15 +217,37 @@ static int disks_finish(struct run *r, struct sb_results *res)
 	return 0;
 }
 
+/* errors continue_on_error / ignore_error let pass: error_dump's records
+ * (fio prints them as they happen; the I/O threads print nothing, so
+ * they come here, after the run), then how many there were */
+static void report_passed(const struct sb_job_result *j)
+{
+	const struct sb_tstats *st = &j->st;
+	static const char *const op[] = { "read", "write", "trim" };
+	for (unsigned k = 0; k < st->ndump; k++) {
+		const struct sb_errdump *dp = &st->dump[k];
+		sb_warn(j->name, "error let pass: %s %s at offset %" PRIu64 " (%" PRIu64 " bytes): %s",
+			op[dp->ddir < 3 ? dp->ddir : 0], dp->path, dp->offset, dp->len,
+			strerror(dp->error));
+	}
+	if (st->total_err)
+		sb_warn(j->name, "%" PRIu64 " I/O error%s let pass (continue_on_error/ignore_error), "
+			"the first: %s%s", st->total_err, st->total_err == 1 ? "" : "s",
+			strerror(st->first_error),
+			st->ndump && st->total_err > st->ndump ? " (error_dump shows the first ones)" : "");
+}
+
 /* every job's error, once, whatever the output format (the writers show
  * it again in the results: err= in normal output, "error_message" in JSON) */
 static void report_errors(const struct sb_results *res)
 {
 	char text[SB_ERRPATH_MAX + 256];
-	for (size_t i = 0; i < res->njobs; i++)
-		if (res->jobs[i].error)
-			sb_err(res->jobs[i].name, "%s",
-			       sb_tstats_error_text(&res->jobs[i].st, text, sizeof(text)));
+	for (size_t i = 0; i < res->njobs; i++) {
+		const struct sb_job_result *j = &res->jobs[i];
+		if (j->error)
+			sb_err(j->name, "%s", sb_tstats_error_text(&j->st, text, sizeof(text)));
+		report_passed(j);
+	}
 }
 
 /* Everything up to the first I/O.  dry: only the checks (engines, logs,
@@ -255,6 +280,8 @@ static int prepare(struct run *r, bool dry)
 	if (!e)
 		e = setup_threads(r);
 	if (!e)
+		e = sb_runctl_setup(&r->ctl, r->threads, r->nthreads);
+	if (!e)
 		e = monitor_init(r);
 	return e;
 }
@@ -273,6 +300,7 @@ static void release(struct run *r, bool failed)
 	free(r->threads);
 	free(r->views);
 	free(r->sync.left);
+	sb_runctl_free(&r->ctl);
 	free(r->ops);
 	free(r->nodiskio);
 	free(r->first);

@@ -108,6 +108,9 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 		return -ENOMEM;
 	sb_tstats_init(t->st);
 	sb_ilat_init(t->ilat);
+	t->stats_lite = s->gtod_reduce || s->disable_lat || s->disable_clat || s->disable_slat;
+	if (sb_ctl_setup(t))
+		return -ENOMEM;
 	bool iolog = s->write_iolog && *s->write_iolog;
 	if (iolog || (!s->log_avg_msec && ((s->write_bw_log && *s->write_bw_log) ||
 					   (s->write_iops_log && *s->write_iops_log) ||
@@ -219,6 +222,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	free(t->lvl_bucket);
 	free(t->files);
 	free(t->st);
+	sb_ctl_free(&t->ctl);
 	sb_verify_result_free(t->verify);
 	t->verify = NULL;
 	free(t->ilat);
@@ -284,7 +288,8 @@ static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
 		if (t->spec->verify) /* the verify phase is the read runtime */
 			sb_verify_runtimes(t);
 	}
-	if (t->ops->flags & SB_ENGINE_SYNC) { /* no submission step: lat is clat */
+	if ((t->ops->flags & SB_ENGINE_SYNC) && !t->spec->disable_lat &&
+	    !t->spec->disable_clat) { /* no submission step: lat is clat */
 		for (int d = 0; d < SB_DDIR_N; d++) {
 			st->lat[d] = st->clat[d];
 			memcpy(&st->lat_h[d], &st->clat_h[d], sizeof(st->lat_h[d]));
@@ -319,6 +324,9 @@ void *sb_thread_main(void *arg)
 		sb_rate_init(&t->rate, s, now);
 		if (t->rate.on && t->gen.mixed && s->rwmixread > 0 && s->rwmixread < 100)
 			t->gen.rate = &t->rate;
+		t->rate.on |= t->ctl.flow != NULL; /* flow waits where rates do */
+		ls.wake = ls.deadline;
+		sb_ctl_arm(t, &ls);
 		atomic_store_explicit(&t->phase, SB_PH_RAMP, memory_order_release);
 		if (!s->ramp_time_us)
 			sb_ioloop_begin_counting(t, &ls, now);
@@ -335,6 +343,7 @@ void *sb_thread_main(void *arg)
 	if (t->spec->exec_postrun) /* as fio: whatever the job did */
 		(void)sb_exec_hook(t->spec, t->spec->exec_postrun, "postrun");
 	sb_ioloop_error_path(t);
+	sb_ctl_thread_done(t);
 	for (unsigned i = 0; i < t->etd.nfiles; i++) {
 		if (t->files_open && t->ops->close_file && t->files[i].fd >= 0)
 			t->ops->close_file(&t->etd, &t->files[i]);

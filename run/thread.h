@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "run/files.h"
+#include "run/flowctl.h"
 #include "run/iogen.h"
 #include "run/rate.h"
 #include "engines/engine.h"
@@ -88,6 +89,9 @@ struct sb_thread {
 	bool (*io_check)(struct sb_thread *t, const struct sb_io_u *io);
 	void *content;                /* the hooks' state, owned by whoever set them */
 	bool check_writes;            /* io_check also gets completed writes (verify=) */
+	/* appended: flow, rate_min, steady state, exitall (run/flowctl.h) */
+	struct sb_ctl ctl;
+	bool stats_lite;              /* a disable_* option is on: account() takes its slow path */
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

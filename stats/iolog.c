@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sched.h>
 
@@ -28,7 +29,9 @@ void sb_iolog_ring_free(struct sb_iolog_ring *r)
 static int open_one(FILE **f, const char *name, const char *kind, unsigned no)
 {
 	char path[4096];
-	if ((size_t)snprintf(path, sizeof(path), "%s_%s.%u.log", name, kind, no) >= sizeof(path)) {
+	int n = no ? snprintf(path, sizeof(path), "%s_%s.%u.log", name, kind, no)
+		   : snprintf(path, sizeof(path), "%s_%s.log", name, kind);
+	if (n < 0 || (size_t)n >= sizeof(path)) {
 		sb_err(name, "log file name too long");
 		return -ENAMETOOLONG;
 	}
@@ -97,6 +100,26 @@ int sb_iolog_open_io(struct sb_iolog_files *lf, const char *name, const char *co
 	return 0;
 }
 
+void sb_iolog_set_epoch(struct sb_iolog_files *lf, uint64_t t0_ns)
+{
+	struct timespec rt, mt;
+	if (!lf->unix_epoch || lf->epoch_set)
+		return;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mt);
+	int64_t real_ns = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
+	int64_t mono_ns = (int64_t)mt.tv_sec * 1000000000 + mt.tv_nsec;
+	lf->epoch_ms = (uint64_t)((real_ns - (mono_ns - (int64_t)t0_ns)) / 1000000);
+	lf->epoch_set = true;
+}
+
+void sb_iolog_share(struct sb_iolog_files *dst, const struct sb_iolog_files *src)
+{
+	*dst = *src;
+	dst->shared = true;
+	dst->io = NULL; /* write_iolog is never shared: numjobs=1 */
+}
+
 int sb_iolog_close(struct sb_iolog_files *lf)
 {
 	int rc = 0;
@@ -106,6 +129,10 @@ int sb_iolog_close(struct sb_iolog_files *lf)
 		if (ferror(lf->io) | fclose(lf->io))
 			rc = -EIO;
 		lf->io = NULL;
+	}
+	if (lf->shared) {
+		memset(lf->f, 0, sizeof(lf->f));
+		return rc;
 	}
 	for (int k = 0; k < SB_LOG_NKIND; k++) {
 		if (!lf->f[k])
@@ -129,7 +156,7 @@ void sb_iolog_line(FILE *f, uint64_t t_ms, uint64_t value, unsigned ddir, uint64
 
 void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e, uint64_t t0_ns)
 {
-	uint64_t t_ms = e->t_ns > t0_ns ? (e->t_ns - t0_ns) / 1000000 : 0;
+	uint64_t t_ms = (e->t_ns > t0_ns ? (e->t_ns - t0_ns) / 1000000 : 0) + lf->epoch_ms;
 	bool o = lf->log_offset;
 	if (lf->io && e->file < lf->npaths) {
 		uint64_t issue = e->t_ns - e->lat_ns, us = issue > t0_ns ? (issue - t0_ns) / 1000 : 0;
@@ -160,6 +187,7 @@ uint64_t sb_iolog_drain(struct sb_iolog_ring *r, struct sb_iolog_files *lf, uint
 	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t n = h - t;
+	sb_iolog_set_epoch(lf, t0_ns);
 	for (; t != h; t++)
 		sb_iolog_write_ent(lf, &r->ent[t & (SB_IOLOG_RING - 1)], t0_ns);
 	atomic_store_explicit(&r->tail, h, memory_order_release);

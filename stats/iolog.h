@@ -4,7 +4,8 @@
  *
  * File names and columns follow fio 3.33: NAME_bw.N.log, NAME_iops.N.log,
  * NAME_clat.N.log, NAME_slat.N.log, NAME_lat.N.log, N = the thread's number
- * in the run (1-based); one line per entry:
+ * in the run (1-based; per_job_logs=0: no ".N", the threads of a job share
+ * one file); one line per entry:
  *     time (ms), value, data direction (0 read, 1 write, 2 trim), block size, [offset,] priority
  * (offset only with log_offset=1; priority is always 0: storbench sets no
  * I/O priority).  Values: latency in ns, bandwidth in KiB/s, IOPS.
@@ -80,6 +81,15 @@ struct sb_iolog_files {
 	const char *const *paths; /* the thread's files, by index */
 	unsigned npaths;
 	uint64_t io_last_us;
+	/* appended: per_job_logs=0 - the files belong to another thread of the
+	 * job (sb_iolog_share), which closes them */
+	bool shared;
+	/* log_unix_epoch=1: stamps are ms since the Unix epoch: the relative
+	 * stamp plus epoch_ms (the Unix time of the thread's time zero, set by
+	 * sb_iolog_set_epoch) */
+	bool unix_epoch;
+	uint64_t epoch_ms;
+	bool epoch_set;
 };
 
 /* Opens the write_iolog file name (created or emptied) and writes the
@@ -87,8 +97,15 @@ struct sb_iolog_files {
 int sb_iolog_open_io(struct sb_iolog_files *lf, const char *name, const char *const *paths,
 		     unsigned npaths);
 
+/* log_unix_epoch: fix epoch_ms from the thread's time zero t0_ns
+ * (CLOCK_MONOTONIC), once. */
+void sb_iolog_set_epoch(struct sb_iolog_files *lf, uint64_t t0_ns);
+/* per_job_logs=0: dst writes into src's files (the same job's first
+ * thread); closing dst leaves them open. */
+void sb_iolog_share(struct sb_iolog_files *dst, const struct sb_iolog_files *src);
+
 /* Opens the files asked for (bw/iops/lat names may be NULL).  thread_no is
- * 1-based.  Reports failures with sb_err; -errno. */
+ * 1-based; 0: no number in the names (per_job_logs=0).  Reports failures with sb_err; -errno. */
 int sb_iolog_open(struct sb_iolog_files *lf, const char *bw, const char *iops, const char *lat,
 		  unsigned thread_no, bool log_offset, bool slat);
 /* Closes them; -EIO if a write failed. */

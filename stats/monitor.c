@@ -116,6 +116,10 @@ static unsigned tick_ms_for(const struct sb_monitor *m, const struct sb_joblist 
 	for (size_t j = 0; j < jl->njobs; j++)
 		if (jl->jobs[j].log_avg_msec && jl->jobs[j].log_avg_msec < t)
 			t = jl->jobs[j].log_avg_msec;
+	for (size_t j = 0; j < jl->njobs; j++)
+		if (jl->jobs[j].write_hist_log && jl->jobs[j].log_hist_msec &&
+		    jl->jobs[j].log_hist_msec < t)
+			t = jl->jobs[j].log_hist_msec;
 	if (t > SB_STATS_TICK_MS)
 		t = SB_STATS_TICK_MS;
 	return t ? (unsigned)t : 1;
@@ -127,19 +131,36 @@ static int open_logs(struct sb_monitor *m)
 		struct sb_mon_thread *mt = &m->mt[i];
 		const struct sb_jobspec *s = mt->t->spec;
 		bool io = s->write_iolog && *s->write_iolog;
+		if (s->write_hist_log && *s->write_hist_log) {
+			unsigned no = i + 1, first = i;
+			while (!s->per_job_logs && first > 0 && m->mt[first - 1].t->spec == s)
+				first--;
+			int e = sb_histlog_open(mt, s->per_job_logs ? no : first == i ? 1 : 2);
+			if (e)
+				return e;
+		}
 		bool any = (s->write_bw_log && *s->write_bw_log) ||
 			   (s->write_iops_log && *s->write_iops_log) ||
 			   (s->write_lat_log && *s->write_lat_log) || io;
 		if (!any)
 			continue;
-		int e = sb_iolog_open(&mt->lf, s->write_bw_log, s->write_iops_log, s->write_lat_log,
-				      i + 1, s->log_offset, !mt->t->sync_engine);
-		mt->lf.avg = s->log_avg_msec != 0;
-		if (!e && io)
-			e = sb_iolog_open_io(&mt->lf, s->write_iolog, mt->t->paths, mt->t->npaths);
-		if (e) {
-			sb_iolog_close(&mt->lf);
-			return e;
+		unsigned first = i; /* per_job_logs=0: the job's first thread opens */
+		while (!s->per_job_logs && first > 0 && m->mt[first - 1].t->spec == s)
+			first--;
+		if (first < i) {
+			sb_iolog_share(&mt->lf, &m->mt[first].lf);
+		} else {
+			int e = sb_iolog_open(&mt->lf, s->write_bw_log, s->write_iops_log,
+					      s->write_lat_log, s->per_job_logs ? i + 1 : 0,
+					      s->log_offset, !mt->t->sync_engine);
+			mt->lf.avg = s->log_avg_msec != 0;
+			if (!e && io)
+				e = sb_iolog_open_io(&mt->lf, s->write_iolog, mt->t->paths, mt->t->npaths);
+			if (e) {
+				sb_iolog_close(&mt->lf);
+				return e;
+			}
+			mt->lf.unix_epoch = s->log_unix_epoch;
 		}
 		mt->has_logs = true;
 	}
@@ -308,6 +329,10 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res
 	sb_monitor_logs(m, now, true);
 	int rc = 0;
 	for (unsigned i = 0; i < m->nth; i++) {
+		if (m->mt[i].hist && sb_histlog_close(&m->mt[i]) && !rc) {
+			sb_err(m->th[i].spec->name, "writing the histogram log failed");
+			rc = -EIO;
+		}
 		if (m->mt[i].has_logs && sb_iolog_close(&m->mt[i].lf) && !rc) {
 			sb_err(m->th[i].spec->name, "writing the log files failed");
 			rc = -EIO;
@@ -347,6 +372,7 @@ void sb_monitor_free(struct sb_monitor *m)
 	for (unsigned i = 0; m->mt && i < m->nth; i++) {
 		if (m->mt[i].has_logs)
 			sb_iolog_close(&m->mt[i].lf);
+		sb_histlog_close(&m->mt[i]);
 	}
 	for (unsigned i = 0; m->ser && i < m->nser; i++)
 		sb_tseries_free(&m->ser[i].ts);

@@ -47,6 +47,13 @@ struct sb_mon_thread {
 	struct sb_iolog_files lf;
 	bool has_logs, log_started, log_final;
 	uint64_t log_last_ns, log_next_ns;
+	/* appended: write_hist_log (stats/histlog.c) */
+	FILE *hist;                    /* NULL: none */
+	struct sb_ilat_snap *hprev;    /* at the last histogram line */
+	uint64_t *hbins;               /* scratch: fio's bins */
+	struct sb_iolog_files hlf;     /* only its epoch fields (log_unix_epoch) */
+	uint64_t hist_next_ns;
+	bool hist_started, hist_final;
 };
 
 struct sb_mon_series {
@@ -112,4 +119,8 @@ void sb_monitor_interim(struct sb_monitor *m, uint64_t now_ns);
 void sb_monitor_progress(struct sb_monitor *m, uint64_t now_ns, bool last);
 /* fio log files: per tick (drain rings, averaged windows); final pass at the end */
 void sb_monitor_logs(struct sb_monitor *m, uint64_t now_ns, bool final);
+/* write_hist_log (histlog.c): open (thread_no 1-based), a tick, close */
+int sb_histlog_open(struct sb_mon_thread *mt, unsigned thread_no);
+void sb_histlog_tick(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t now, bool final);
+int sb_histlog_close(struct sb_mon_thread *mt);
 #endif

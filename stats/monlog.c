@@ -6,14 +6,18 @@
 
 #include "stats/monitor.h"
 
-/* one averaged window (lprev -> now) of thread mt ending at end_ns */
-static void window(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t end_ns)
+/* one averaged window (lprev -> now) of thread mt ending at end_ns, its
+ * entries stamped label_ns: the log_avg_msec grid point it closes (fio's
+ * 500, 1000, ... ms), whenever the tick that reads it comes */
+static void window(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t end_ns,
+		   uint64_t label_ns)
 {
 	const struct sb_tview *t = mt->t;
 	struct sb_iolog_files *lf = &mt->lf;
 	uint64_t t0 = atomic_load_explicit(t->count_start_ns, memory_order_relaxed);
 	uint64_t dur = end_ns > mt->log_last_ns ? end_ns - mt->log_last_ns : 0;
-	uint64_t t_ms = end_ns > t0 ? (end_ns - t0) / 1000000 : 0;
+	sb_iolog_set_epoch(lf, t0);
+	uint64_t t_ms = (label_ns > t0 ? (label_ns - t0 + 500000) / 1000000 : 0) + lf->epoch_ms;
 	if (!dur)
 		return;
 	sb_ilat_snapshot(t->ilat, m->cur, false);
@@ -64,18 +68,22 @@ static void averaged(struct sb_monitor *m, struct sb_mon_thread *mt, int ph, uin
 		return;
 	if (ph == SB_PH_DONE || final) {
 		while (mt->log_next_ns < *t->end_ns) { /* windows the last ticks missed */
-			window(m, mt, mt->log_next_ns);
+			window(m, mt, mt->log_next_ns, mt->log_next_ns);
 			mt->log_next_ns += avg;
 		}
-		window(m, mt, *t->end_ns > mt->log_last_ns ? *t->end_ns : now);
+		uint64_t end = *t->end_ns > mt->log_last_ns ? *t->end_ns : now;
+		window(m, mt, end, end);
 		mt->log_final = true;
 		return;
 	}
 	if (now >= mt->log_next_ns) {
-		window(m, mt, now);
-		mt->log_next_ns += avg;
-		if (mt->log_next_ns <= now)
-			mt->log_next_ns = now + avg;
+		/* a tick that missed whole windows closes them all at once:
+		 * the stamp is the latest grid point passed */
+		uint64_t label = mt->log_next_ns;
+		while (label + avg <= now)
+			label += avg;
+		window(m, mt, now, label);
+		mt->log_next_ns = label + avg;
 	}
 }
 
@@ -84,6 +92,8 @@ void sb_monitor_logs(struct sb_monitor *m, uint64_t now, bool final)
 	for (unsigned i = 0; i < m->nth; i++) {
 		struct sb_mon_thread *mt = &m->mt[i];
 		const struct sb_tview *t = mt->t;
+		if (mt->hist)
+			sb_histlog_tick(m, mt, now, final);
 		if (!mt->has_logs)
 			continue;
 		int ph = atomic_load_explicit(t->phase, memory_order_acquire);

@@ -20,6 +20,10 @@ void sb_results_free(struct sb_results *r)
 		free(r->jobs[i].ts);
 		sb_verify_result_free(r->jobs[i].verify);
 		r->jobs[i].verify = NULL;
+		if (r->jobs[i].ss)
+			sb_steady_free(r->jobs[i].ss);
+		free(r->jobs[i].ss);
+		r->jobs[i].ss = NULL;
 	}
 	for (size_t i = 0; r->interim && i < r->ninterim; i++)
 		free(r->interim[i].jobs);

@@ -8,6 +8,7 @@
 
 #include "parse/jobspec.h"
 #include "stats/tseries.h"
+#include "stats/steady.h"
 #include "stats/verify.h"
 #include "stats/tstats.h"
 
@@ -33,6 +34,9 @@ struct sb_job_result {
 	/* appended: the job's verify result (stats/verify.h), NULL when it does
 	 * not verify; owned by the results */
 	struct sb_verify_result *verify;
+	/* appended: steady state (steadystate= with ss_dur), NULL when off;
+	 * owned by the results (stats/steady.h) */
+	struct sb_steady *ss;
 };
 
 struct sb_group_dir {
@@ -47,6 +51,7 @@ struct sb_group_result {
 	struct sb_group_dir dir[SB_DDIR_N];
 	unsigned kb_base;            /* of the group's first job */
 	unsigned unit_base;
+	unsigned sig_figs;           /* appended: its significant_figures (normal output) */
 };
 
 /* /proc/diskstats deltas over the run, fio's disk_util fields */

@@ -92,6 +92,11 @@ void sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src)
 		dst->error = src->error;
 		dst->err = src->err;
 	}
+	dst->total_err += src->total_err;
+	if (!dst->first_error)
+		dst->first_error = src->first_error;
+	for (unsigned i = 0; i < src->ndump && dst->ndump < SB_ERRDUMP_MAX; i++)
+		dst->dump[dst->ndump++] = src->dump[i];
 }
 
 /* I/Os in flight: 1 (and 0), 2-3, 4-7, 8-15, 16-31, 32-63, >=64 */

@@ -31,6 +31,8 @@ struct sb_errinfo {
 	char path[SB_ERRPATH_MAX];      /* the file (or folder); "" when unknown */
 };
 
+#define SB_ERRDUMP_MAX 8
+
 struct sb_tstats {
 	/* live: written with relaxed stores by the I/O thread */
 	_Atomic uint64_t live_bytes[SB_DDIR_N];
@@ -61,6 +63,19 @@ struct sb_tstats {
 	uint64_t ctx, majf, minf;
 	int error;                      /* first errno seen, 0 = none */
 	struct sb_errinfo err;          /* what failed, where (valid when error) */
+	/* appended: I/O errors continue_on_error / ignore_error let pass (fio's
+	 * total_err, first_error), and the first SB_ERRDUMP_MAX of them for
+	 * error_dump (path filled in after the I/O loop) */
+	uint64_t total_err;
+	int first_error;
+	unsigned ndump;
+	struct sb_errdump {
+		int error;
+		unsigned char ddir;
+		unsigned file;
+		uint64_t offset, len;
+		char path[256];
+	} dump[SB_ERRDUMP_MAX];
 };
 
 void sb_tstats_init(struct sb_tstats *t);

@@ -521,6 +521,11 @@ static void test_compared_options(void)
 		/* issue 16: a replayed log is the I/O */
 		"read_iolog", "replay_no_stall", "replay_time_scale", "replay_redirect", "replay_align",
 		"replay_scale", "replay_skip",
+		/* issue 16 (flow): what changes how the job runs or what it measures */
+		"continue_on_error", "ignore_error", "flow", "flow_id", "flow_sleep", "rate_min",
+		"rate_iops_min", "rate_cycle", "rate_process", "steadystate", "steadystate_duration",
+		"steadystate_ramp_time", "gtod_reduce", "disable_lat", "disable_clat", "disable_slat",
+		"disable_bw_measurement", "slat_percentiles",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
