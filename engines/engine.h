@@ -49,6 +49,7 @@ struct sb_file {
 	bool is_bdev;
 	bool created;           /* storbench created it (so it may unlink it) */
 	void *engine_data;      /* the engine's, e.g. an mmap base */
+	bool fsync_on_close;    /* appended: fsync before close (fsync_on_close=1 on a writer) */
 };
 
 struct sb_io_u {

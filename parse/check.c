@@ -176,7 +176,8 @@ unsigned sb_job_validate(struct sb_jobctx *c)
 {
 	sb_spec_derive(&c->spec);
 	return check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
-	       sb_job_validate_ml(c) + sb_job_validate_buf(c);
+	       sb_job_validate_ml(c) + sb_job_validate_buf(c) +
+	       sb_job_validate_place(c);
 }
 
 unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where)

@@ -33,4 +33,7 @@ const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_op
 unsigned sb_job_validate_ml(struct sb_jobctx *c);
 /* buffer contents and ML verification (check_buf.c); decodes buffer_pattern */
 unsigned sb_job_validate_buf(struct sb_jobctx *c);
+/* placement, priorities and file options (check_place.c); derives the CPU
+ * set, the memory policy and ioprio_on */
+unsigned sb_job_validate_place(struct sb_jobctx *c);
 #endif

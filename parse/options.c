@@ -88,6 +88,42 @@ static const struct sb_opt_enum shuffle_vals[] = {
 	{ .name = NULL },
 };
 
+/* issue 16 (place): placement, priorities and file options */
+static const struct sb_opt_enum cpupol_vals[] = {
+	{ .name = "shared", .val = SB_CPUPOL_SHARED, .help = "every thread of the job may run on all the allowed CPUs" },
+	{ .name = "split", .val = SB_CPUPOL_SPLIT, .help = "thread N of the job runs on the Nth allowed CPU (wrapping around)" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum iomem_vals[] = {
+	{ .name = "malloc", .val = SB_IOMEM_MALLOC, .help = "aligned heap memory (posix_memalign)" },
+	{ .name = "shm", .val = SB_IOMEM_SHM, .help = "a System V shared memory segment (shmget)" },
+	{ .name = "shmhuge", .val = SB_IOMEM_SHMHUGE, .help = "like shm, with huge pages (SHM_HUGETLB)" },
+	{ .name = "mmap", .val = SB_IOMEM_MMAP, .help = "private anonymous mmap" },
+	{ .name = "mmaphuge", .val = SB_IOMEM_MMAPHUGE, .help = "anonymous mmap with huge pages (MAP_HUGETLB)" },
+	{ .name = "mmapshared", .val = SB_IOMEM_MMAPSHARED, .help = "shared anonymous mmap" },
+	{ .name = "cudamalloc", .val = SB_IOMEM_CUDA, .help = "GPU memory: refused (storbench has no CUDA I/O path)" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum fadv_vals[] = {
+	{ .name = "0", .val = SB_FADV_NONE, .help = "no fadvise" },
+	{ .name = "1", .val = SB_FADV_AUTO, .help = "POSIX_FADV_SEQUENTIAL or _RANDOM as the job's rw= is" },
+	{ .name = "random", .val = SB_FADV_RANDOM, .help = "POSIX_FADV_RANDOM" },
+	{ .name = "sequential", .val = SB_FADV_SEQUENTIAL, .help = "POSIX_FADV_SEQUENTIAL" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum whint_vals[] = {
+	{ .name = "unset", .val = SB_WHINT_UNSET, .help = "leave the file's hint alone (default)" },
+	{ .name = "none", .val = SB_WHINT_NONE, .help = "RWH_WRITE_LIFE_NONE" },
+	{ .name = "short", .val = SB_WHINT_SHORT, .help = "RWH_WRITE_LIFE_SHORT" },
+	{ .name = "medium", .val = SB_WHINT_MEDIUM, .help = "RWH_WRITE_LIFE_MEDIUM" },
+	{ .name = "long", .val = SB_WHINT_LONG, .help = "RWH_WRITE_LIFE_LONG" },
+	{ .name = "extreme", .val = SB_WHINT_EXTREME, .help = "RWH_WRITE_LIFE_EXTREME" },
+	{ .name = NULL },
+};
+
 #define PCTL_DEFAULT "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
 #define C_DESC SB_CAT_DESC
 #define C_FILE SB_CAT_FILE
@@ -226,6 +262,34 @@ static const struct sb_option table[] = {
 	{ .name = "group_reporting", .type = SB_OT_BOOL, .off = OFF(group_reporting), .def = "0",
 	  .category = C_GRP, .help = "report a group's jobs as one" },
 
+	/* issue 16 (place): CPU and memory placement, priorities (run/place.c) */
+	{ .name = "cpus_allowed", .type = SB_OT_STR, .off = OFF(cpus_allowed), .category = C_GRP,
+	  .help = "CPUs the job's threads may run on: a list such as 0-3,6" },
+	{ .name = "cpumask", .type = SB_OT_U64, .off = OFF(cpumask), .def = "0", .max = INT64_MAX,
+	  .category = C_GRP,
+	  .help = "CPUs the job may run on as a bit mask (bit N: CPU N; 0: no pinning)" },
+	{ .name = "cpus_allowed_policy", .type = SB_OT_ENUM, .off = OFF(cpus_allowed_policy),
+	  .def = "shared", .enums = cpupol_vals, .category = C_GRP,
+	  .help = "how the job's threads share cpus_allowed/cpumask: shared or split" },
+	{ .name = "numa_cpu_nodes", .type = SB_OT_STR, .off = OFF(numa_cpu_nodes), .category = C_GRP,
+	  .help = "run the job's threads on the CPUs of these NUMA nodes: a list such as 0-1,3, or all" },
+	{ .name = "numa_mem_policy", .type = SB_OT_STR, .off = OFF(numa_mem_policy),
+	  .category = C_GRP,
+	  .help = "NUMA policy of the I/O buffers: default, prefer:N, bind:LIST, interleave:LIST or local" },
+	{ .name = "iomem", .alias = { "mem" }, .type = SB_OT_ENUM, .off = OFF(iomem),
+	  .def = "malloc", .enums = iomem_vals, .category = C_GRP,
+	  .help = "how I/O buffers are allocated" },
+	{ .name = "iomem_align", .alias = { "mem_align" }, .type = SB_OT_SIZE,
+	  .off = OFF(iomem_align), .def = "0", .unit = "bytes", .category = C_GRP,
+	  .help = "I/O buffers start at this alignment (a power of 2; 0: the page)" },
+	{ .name = "nice", .type = SB_OT_INT, .off = OFF(nice), .def = "0", .min = -20, .max = 19,
+	  .category = C_GRP, .help = "CPU nice value of the job's threads (0: unchanged)" },
+	{ .name = "prio", .type = SB_OT_UINT, .off = OFF(prio), .max = 7, .category = C_GRP,
+	  .help = "I/O priority level of the job's threads, 0 (highest) to 7 (ioprio_set)" },
+	{ .name = "prioclass", .type = SB_OT_UINT, .off = OFF(prioclass), .max = 3,
+	  .category = C_GRP,
+	  .help = "I/O priority class of the job's threads: 1 realtime, 2 best-effort, 3 idle" },
+
 	{ .name = "randrepeat", .alias = { "allrandrepeat" }, .type = SB_OT_BOOL,
 	  .off = OFF(randrepeat), .def = "1", .category = C_RAND,
 	  .help = "same random sequence on every run" },
@@ -258,6 +322,25 @@ static const struct sb_option table[] = {
 	  .help = "how to pre-allocate files being laid out" },
 	{ .name = "allow_mounted_write", .type = SB_OT_BOOL, .off = OFF(allow_mounted_write),
 	  .def = "0", .category = C_SAFE, .help = "allow writes to a mounted block device" },
+
+	/* issue 16 (place): file options (run/files.c) */
+	{ .name = "invalidate", .type = SB_OT_BOOL, .off = OFF(invalidate), .def = "1",
+	  .category = C_SAFE, .help = "drop the files' page cache before the job (buffered I/O)" },
+	{ .name = "fadvise_hint", .type = SB_OT_ENUM, .off = OFF(fadvise_hint), .def = "1",
+	  .enums = fadv_vals, .category = C_SAFE, .help = "posix_fadvise() the access pattern" },
+	{ .name = "pre_read", .type = SB_OT_BOOL, .off = OFF(pre_read), .def = "0",
+	  .category = C_SAFE,
+	  .help = "read the I/O region into the page cache before the job (buffered reads)" },
+	{ .name = "fsync_on_close", .type = SB_OT_BOOL, .off = OFF(fsync_on_close), .def = "0",
+	  .category = C_SAFE, .help = "fsync each file the job writes when it closes it" },
+	{ .name = "allow_file_create", .type = SB_OT_BOOL, .off = OFF(allow_file_create),
+	  .def = "1", .category = C_SAFE,
+	  .help = "create missing files (0: a missing file is an error)" },
+	{ .name = "write_hint", .type = SB_OT_ENUM, .off = OFF(write_hint), .def = "unset",
+	  .enums = whint_vals, .category = C_SAFE,
+	  .help = "expected lifetime of the data written (fcntl F_SET_RW_HINT)" },
+	{ .name = "stats", .type = SB_OT_BOOL, .off = OFF(stats), .def = "1", .category = C_STAT,
+	  .help = "collect statistics for this job (0: its results are left out)" },
 
 	{ .name = "percentile_list", .alias = { "percentiles" }, .type = SB_OT_PCTL_LIST,
 	  .off = OFF(percentile_list), .off2 = OFF(percentile_n), .def = PCTL_DEFAULT, .unit = "%",

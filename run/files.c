@@ -189,6 +189,14 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (r)
 		return r;
 	struct sb_layout_file *lf = &lay->files[*lfi];
+	if (!lf->exists && !lf->is_bdev && !s->allow_file_create) {
+		char where[512];
+		const struct sb_option *o = SB_OPT(allow_file_create);
+		sb_err(sb_spec_where(s, o, where, sizeof(where)),
+		       "job %s: %s=0 and %s does not exist: create it first or drop %s=0", s->name,
+		       o->name, lf->path, o->name);
+		return -EINVAL;
+	}
 	if (!len) {
 		uint64_t have;
 		r = existing_size(lf, &have);
@@ -469,13 +477,15 @@ int sb_files_open(struct sb_file *f, const struct sb_jobspec *s)
 	f->fd = open(f->path, flags);
 	if (f->fd < 0)
 		return -errno;
-	if (!f->is_bdev && !s->direct) /* fio's invalidate=1 */
+	if (!f->is_bdev && !s->direct && s->invalidate && !s->pre_read) /* fio: pre_read wins */
 		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-	return 0;
+	return sb_files_hints(f, s);
 }
 
 void sb_files_close(struct sb_file *f)
 {
+	if (f->fd >= 0 && f->fsync_on_close)
+		(void)fsync(f->fd);
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;

@@ -72,6 +72,9 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created);
 /* Open f for a job thread (O_DIRECT, read-only or read-write as the job
  * needs); sets f->fd.  -errno on failure. */
 int sb_files_open(struct sb_file *f, const struct sb_jobspec *spec);
+/* fadvise_hint, write_hint, pre_read and fsync_on_close on f, open
+ * (fileopts.c; sb_files_open calls it); 0 or -errno */
+int sb_files_hints(struct sb_file *f, const struct sb_jobspec *spec);
 void sb_files_close(struct sb_file *f);
 /* Whole-disk kernel names under the layout's files (for disk_util), at most
  * max, no duplicates.  Returns the count. */

@@ -13,6 +13,7 @@
 #include "run/contents.h"
 #include "run/engtable.h"
 #include "run/ioloop.h"
+#include "run/place.h"
 #include "run/thread.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -32,10 +33,9 @@ static int setup_buffers(struct sb_thread *t)
 	 * page (virtio-blk takes 254: a 1 MiB I/O in 256 scattered pages is split
 	 * in two), and make pinning them cheaper.  A refusal changes nothing. */
 	size_t align = e->buf_len >= SB_HUGE_PAGE ? SB_HUGE_PAGE : SB_IOBUF_ALIGN;
-	if (posix_memalign(&e->buf_base, align, e->buf_len))
-		return -ENOMEM;
-	if (align == SB_HUGE_PAGE)
-		(void)madvise(e->buf_base, e->buf_len, MADV_HUGEPAGE);
+	int r = sb_place_buffers(t, e->buf_len, align); /* iomem=, numa_mem_policy= */
+	if (r)
+		return r;
 	if (sb_contents_setup(t)) /* contents and their io_prep hook: run/contents.h */
 		return -ENOMEM;
 	e->ios = calloc(e->iodepth, sizeof(*e->ios));
@@ -198,7 +198,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	t->engine_up = false;
 	sb_iogen_free(&t->gen);
 	sb_contents_release(t);
-	free(t->etd.buf_base);
+	sb_place_buffers_free(t);
 	free(t->etd.ios);
 	free(t->freel);
 	free(t->uncommitted);
@@ -281,7 +281,11 @@ void *sb_thread_main(void *arg)
 	atomic_store_explicit(&t->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
 	if (t->on_start)
 		t->on_start(t->on_start_arg, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
-	if (wait_turn(t)) {
+	const char *pwhat;
+	int pe = sb_place_thread(t, &pwhat); /* cpus_allowed, nice, prio: run/place.c */
+	if (pe)
+		sb_tstats_set_error(t->st, -pe, pwhat, NULL);
+	if (!pe && wait_turn(t)) {
 		const struct sb_jobspec *s = t->spec;
 		uint64_t now = sb_now_ns();
 		t->start_ns = now;

@@ -86,6 +86,8 @@ struct sb_thread {
 	void (*io_prep)(struct sb_thread *t, struct sb_io_u *io);
 	bool (*io_check)(struct sb_thread *t, const struct sb_io_u *io);
 	void *content;                /* the hooks' state, owned by whoever set them */
+	/* appended (run/place.c): bytes mapped for etd.buf_base (iomem=mmap*, shm*) */
+	size_t buf_maplen;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with
