@@ -49,6 +49,16 @@ void sb_collect_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t
 		if (t->verify && jr->verify)
 			(void)sb_verify_merge(jr->verify, t->verify); /* out of memory: fewer kept in full */
 	}
+	if (!s->stats) { /* stats=0: fio reports the job with zeroes; its error stays */
+		struct sb_errinfo ei = jr->st.err;
+		int err = jr->st.error;
+		sb_tstats_init(&jr->st);
+		jr->st.err = ei;
+		jr->st.error = err;
+		memset(jr->runtime_ms, 0, sizeof(jr->runtime_ms));
+		jr->job_runtime_ms = 0;
+		run_ns = 0;
+	}
 	if (run_ns) {
 		jr->usr_cpu = 100.0 * (double)usr * 1000.0 / (double)run_ns;
 		jr->sys_cpu = 100.0 * (double)sys * 1000.0 / (double)run_ns;
