@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -99,4 +103,38 @@ int64_t sb_os_cached_pages(int fd, uint64_t off, uint64_t len)
 	free(v);
 	munmap(m, n * (size_t)pg);
 	return cached;
+}
+
+int sb_os_can_trim(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISBLK(st.st_mode)) {
+		char p[128];
+		unsigned long long max = 0;
+		/* a partition's queue is its disk's: try the device, then its parent */
+		for (unsigned i = 0; i < 2; i++) {
+			snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/%squeue/discard_max_bytes",
+				 major(st.st_rdev), minor(st.st_rdev), i ? "../" : "");
+			FILE *f = fopen(p, "r");
+			if (!f)
+				continue;
+			int n = fscanf(f, "%llu", &max);
+			fclose(f);
+			if (n == 1)
+				return max ? 0 : -EOPNOTSUPP;
+		}
+		return -ENOENT;
+	}
+	if (!S_ISREG(st.st_mode))
+		return -EOPNOTSUPP;
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	off_t end = (st.st_size + 65535) & ~(off_t)65535;
+	int r = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, end + 65536, 4096);
+	int e = r ? errno : 0;
+	close(fd);
+	return e == EOPNOTSUPP || e == ENOSYS ? -EOPNOTSUPP : 0;
 }

@@ -30,4 +30,9 @@ int sb_os_mbind(void *addr, size_t len, int mode, uint64_t nodes);
 /* how many of the pages of fd's [off, off+len) are in the page cache (mincore
  * of a mapping); -errno when it cannot be mapped */
 int64_t sb_os_cached_pages(int fd, uint64_t off, uint64_t len);
+/* Whether path can be trimmed: a block device whose queue takes discards
+ * (sysfs discard_max_bytes), or an existing file whose file system punches
+ * holes (probed past its end, which changes nothing).  0: yes (or a file
+ * not there yet: the I/O will tell), -EOPNOTSUPP: no, -errno: cannot tell. */
+int sb_os_can_trim(const char *path);
 #endif

@@ -14,10 +14,10 @@
 static const struct sb_opt_enum rw_vals[] = {
 	{ .name = "read", .val = SB_RW_READ, .help = "sequential reads" },
 	{ .name = "write", .val = SB_RW_WRITE, .help = "sequential writes" },
-	{ .name = "trim", .val = SB_RW_TRIM, .help = "sequential trims (not supported yet: refused)" },
+	{ .name = "trim", .val = SB_RW_TRIM, .help = "sequential trims: BLKDISCARD on a block device, fallocate(PUNCH_HOLE) on a file" },
 	{ .name = "randread", .val = SB_RW_READ | SB_RW_RANDOM, .help = "random reads" },
 	{ .name = "randwrite", .val = SB_RW_WRITE | SB_RW_RANDOM, .help = "random writes" },
-	{ .name = "randtrim", .val = SB_RW_TRIM | SB_RW_RANDOM, .help = "random trims (not supported yet: refused)" },
+	{ .name = "randtrim", .val = SB_RW_TRIM | SB_RW_RANDOM, .help = "random trims (as trim, at random offsets)" },
 	{ .name = "rw", .val = SB_RW_READ | SB_RW_WRITE, .help = "sequential mixed reads and writes" },
 	{ .name = "readwrite", .val = SB_RW_READ | SB_RW_WRITE, .help = "same as rw", .alias = true },
 	{ .name = "randrw", .val = SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, .help = "random mixed reads and writes" },

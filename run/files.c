@@ -329,11 +329,6 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
 		const struct sb_jobspec *s = &jl->jobs[j];
 		if (!(sb_workload_of(s)->flags & SB_WL_THREADS))
 			continue; /* the other workloads lay out their own files (ml/) */
-		if (s->rw & SB_RW_TRIM) {
-			sb_err(s->name, "trim workloads are not supported by ioengine=%s", s->ioengine);
-			r = -EINVAL;
-			break;
-		}
 		r = plan_job(lay, s, &lay->jobs[j], nodiskio[j]);
 	}
 	for (size_t i = 0; i < lay->n && !r; i++)
