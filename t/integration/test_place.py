@@ -1,0 +1,300 @@
+"""test_place.py: issue 16's placement, priority, file and trim options do
+what fio's do, seen from outside: the I/O thread's CPU list, nice value and
+I/O priority in /proc; the buffers' NUMA policy in numa_maps; the page cache
+of the job's file (fincore); the file's write hint (F_GET_RW_HINT); the
+blocks a trim frees (st_blocks); and, for trim, the same guard as writes."""
+import fcntl
+import glob
+import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from sbtest import SbCase, BIN  # noqa: E402
+from test_safety import why_no_loop, MB  # noqa: E402
+
+
+def threads(pid):
+    """{tid: (Cpus_allowed_list, nice)} of the live process"""
+    out = {}
+    for t in glob.glob("/proc/%d/task/*" % pid):
+        try:
+            with open(t + "/status") as f:
+                cpus = [l.split()[1] for l in f if l.startswith("Cpus_allowed_list")][0]
+            with open(t + "/stat") as f:
+                nice = int(f.read().rsplit(")", 1)[1].split()[16])
+            out[int(os.path.basename(t))] = (cpus, nice)
+        except (OSError, IndexError):
+            pass
+    return out
+
+
+def cached_pages(path):
+    p = subprocess.run(["fincore", "-b", "-n", "-o", "PAGES", path], capture_output=True, text=True)
+    return int(p.stdout.split()[0])
+
+
+class LiveRun(SbCase):
+    def start(self, *args):
+        p = subprocess.Popen([BIN, "--output-format=json", *args], cwd=self.dir,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: p.poll() is None and p.kill())
+        return p
+
+    def watch(self, p, pred, timeout=8):
+        """the first threads() snapshot for which pred holds, else the last one"""
+        end, snap = time.time() + timeout, {}
+        while time.time() < end and p.poll() is None:
+            snap = threads(p.pid)
+            if pred(snap):
+                return snap
+            time.sleep(0.05)
+        return snap
+
+    def finish(self, p):
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
+        return out
+
+    def job(self, *extra):
+        return ("--name=j", "--ioengine=psync", "--rw=randread", "--size=1m",
+                "--filename=" + os.path.join(self.dir, "f"), "--time_based", "--runtime=2",
+                *extra)
+
+
+class Placement(LiveRun):
+    def test_cpus_allowed_pins_the_io_thread(self):
+        last = str(os.cpu_count() - 1)
+        p = self.start(*self.job("--cpus_allowed=" + last))
+        snap = self.watch(p, lambda s: any(c == last for c, _ in s.values()))
+        self.finish(p)
+        pinned = [t for t, (c, _) in snap.items() if c == last]
+        self.assertEqual(len(pinned), 1, snap)  # the I/O thread only, not main or stats
+        if os.cpu_count() > 1:
+            self.assertTrue(any(c != last for c, _ in snap.values()), snap)
+
+    def test_cpumask(self):
+        p = self.start(*self.job("--cpumask=0x1"))
+        snap = self.watch(p, lambda s: any(c == "0" for c, _ in s.values()))
+        self.finish(p)
+        self.assertEqual(sum(c == "0" for c, _ in snap.values()), 1, snap)
+
+    @unittest.skipIf((os.cpu_count() or 1) < 2, "needs 2 CPUs")
+    def test_split_gives_each_thread_its_cpu(self):
+        p = self.start(*self.job("--cpus_allowed=0-1", "--cpus_allowed_policy=split",
+                                 "--numjobs=2"))
+        snap = self.watch(p, lambda s: sorted(c for c, _ in s.values() if c in ("0", "1")) ==
+                          ["0", "1"])
+        self.finish(p)
+        self.assertEqual(sorted(c for c, _ in snap.values() if c in ("0", "1")), ["0", "1"], snap)
+        # shared (the default): both threads on 0-1
+        p = self.start(*self.job("--cpus_allowed=0-1", "--numjobs=2", "--nice=3"))
+        snap = self.watch(p, lambda s: sum(n == 3 for _, n in s.values()) == 2)
+        self.finish(p)
+        self.assertEqual(sorted(c for c, n in snap.values() if n == 3), ["0-1", "0-1"], snap)
+
+    def test_numa_cpu_nodes(self):
+        with open("/sys/devices/system/node/node0/cpulist") as f:
+            node0 = f.read().strip()
+        p = self.start(*self.job("--numa_cpu_nodes=0", "--nice=4"))
+        snap = self.watch(p, lambda s: any(n == 4 for _, n in s.values()))
+        self.finish(p)
+        self.assertEqual([c for c, n in snap.values() if n == 4], [node0], snap)
+
+    def test_nice_and_ioprio(self):
+        p = self.start(*self.job("--nice=7", "--prioclass=3", "--prio=0"))
+        snap = self.watch(p, lambda s: any(n == 7 for _, n in s.values()))
+        tids = [t for t, (_, n) in snap.items() if n == 7]
+        prio = subprocess.run(["ionice", "-p", str(tids[0])], capture_output=True,
+                              text=True).stdout if tids and shutil.which("ionice") else ""
+        self.finish(p)
+        self.assertEqual(len(tids), 1, snap)
+        if shutil.which("ionice"):
+            self.assertIn("idle", prio)
+        # prio alone: best-effort at that level, as fio
+        p = self.start(*self.job("--nice=6", "--prio=6"))
+        snap = self.watch(p, lambda s: any(n == 6 for _, n in s.values()))
+        tids = [t for t, (_, n) in snap.items() if n == 6]
+        prio = subprocess.run(["ionice", "-p", str(tids[0])], capture_output=True,
+                              text=True).stdout if tids and shutil.which("ionice") else ""
+        self.finish(p)
+        if shutil.which("ionice"):
+            self.assertEqual(prio.strip(), "best-effort: prio 6")
+
+    def test_numa_mem_policy_and_iomem(self):
+        for mem in ("malloc", "mmap", "mmapshared", "shm"):
+            with self.subTest(iomem=mem):
+                p = self.start(*self.job("--numa_mem_policy=interleave:0", "--iomem=" + mem))
+                seen = ""
+                end = time.time() + 8
+                while time.time() < end and p.poll() is None and "interleave:0" not in seen:
+                    try:
+                        with open("/proc/%d/numa_maps" % p.pid) as f:
+                            seen = f.read()
+                    except OSError:
+                        pass
+                    time.sleep(0.05)
+                self.finish(p)
+                self.assertIn("interleave:0", seen)
+
+    def test_iomem_kinds_run(self):
+        for mem in ("malloc", "shm", "mmap", "mmapshared"):
+            with self.subTest(iomem=mem):
+                d = self.run_json("--name=j", "--ioengine=psync", "--rw=randrw", "--size=1m",
+                                  "--bs=4k", "--iomem_align=64k",
+                                  "--filename=" + os.path.join(self.dir, "f"), "--mem=" + mem)
+                self.assertEqual(d["jobs"][0]["error"], 0)
+
+
+class FileOptions(SbCase):
+    def make(self, name, size=8 * MB):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(os.urandom(size))
+        os.sync()
+        return path
+
+    def read_some(self, path, *extra):
+        return self.run_json("--name=r", "--ioengine=psync", "--rw=read", "--bs=4k",
+                             "--io_size=4k", "--filename=" + path, "--fadvise_hint=0", *extra)
+
+    def test_invalidate_drops_the_files_cache(self):
+        path = self.make("f")
+        with open(path, "rb") as f:
+            f.read()
+        self.assertGreater(cached_pages(path), 1900)
+        self.read_some(path, "--invalidate=0")
+        self.assertGreater(cached_pages(path), 1900)
+        self.read_some(path)  # invalidate=1 is the default, as in fio
+        self.assertLess(cached_pages(path), 200)
+
+    def test_pre_read_fills_the_cache(self):
+        path = self.make("f")
+        os.posix_fadvise(os.open(path, os.O_RDONLY), 0, 0, os.POSIX_FADV_DONTNEED)
+        self.read_some(path)
+        self.assertLess(cached_pages(path), 200)
+        self.read_some(path, "--pre_read=1")
+        self.assertGreater(cached_pages(path), 1900)
+
+    def test_write_hint(self):
+        path = os.path.join(self.dir, "w")
+        self.run_json("--name=w", "--ioengine=psync", "--rw=write", "--size=64k",
+                      "--filename=" + path, "--write_hint=long")
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            hint = struct.unpack("Q", fcntl.fcntl(fd, 1035, b"\0" * 8))[0]  # F_GET_RW_HINT
+        finally:
+            os.close(fd)
+        self.assertEqual(hint, 4)  # RWH_WRITE_LIFE_LONG
+
+    def test_allow_file_create_0_refuses_a_missing_file(self):
+        job = self.write_job("[global]\nallow_file_create=0\n[w]\nrw=write\nsize=64k\n"
+                             "filename=new.dat\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:2: job w: allow_file_create=0 and new.dat does not exist", p.stderr)
+        self.assertIn("create it first or drop allow_file_create=0", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+        # an existing file is used
+        self.make("new.dat", 64 * 1024)
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_stats_0_reports_zeroes(self):
+        d = self.run_json("--name=s", "--ioengine=null", "--size=1m", "--stats=0")
+        r = d["jobs"][0]["read"]
+        self.assertEqual((r["io_bytes"], r["total_ios"], r["clat_ns"]["N"]), (0, 0, 0))
+
+
+class Trim(SbCase):
+    def test_trim_punches_holes(self):
+        for eng in ("psync", "sync", "libaio", "io_uring"):
+            for rw in ("trim", "randtrim"):
+                with self.subTest(engine=eng, rw=rw):
+                    path = os.path.join(self.dir, "t")
+                    with open(path, "wb") as f:
+                        f.write(os.urandom(4 * MB))
+                    os.sync()
+                    before = os.stat(path).st_blocks
+                    d = self.run_json("--name=t", "--filename=" + path, "--rw=" + rw,
+                                      "--bs=64k", "--size=2m", "--ioengine=" + eng,
+                                      "--iodepth=4")
+                    t = d["jobs"][0]["trim"]
+                    self.assertEqual((d["jobs"][0]["error"], t["io_bytes"], t["total_ios"]),
+                                     (0, 2 * MB, 32))
+                    freed = before - os.stat(path).st_blocks
+                    # 2 MiB of data blocks, less an extent-tree block ext4 may add
+                    self.assertTrue(2 * MB // 512 - 16 <= freed <= 2 * MB // 512, freed)
+                    self.assertEqual(os.path.getsize(path), 4 * MB)
+                    with open(path, "rb") as f:
+                        self.assertEqual(f.read(2 * MB), b"\0" * (2 * MB))
+                        self.assertNotEqual(f.read(MB), b"\0" * MB)
+
+    def test_mmap_cannot_trim(self):
+        job = self.write_job("[t]\nioengine=mmap\nsize=1m\nrw=trim\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:4: rw=trim: ioengine=mmap cannot trim", p.stderr)
+        self.assertIn("use ioengine=psync", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+
+
+@unittest.skipIf(why_no_loop(), why_no_loop() or "")
+class TrimDevice(SbCase):
+    def setUp(self):
+        super().setUp()
+        self.loops, self.mounts = [], []
+
+    def tearDown(self):
+        for m in reversed(self.mounts):
+            subprocess.run(["umount", "-l", m], capture_output=True)
+        for dev in self.loops:
+            subprocess.run(["losetup", "-d", dev], capture_output=True)
+        super().tearDown()
+
+    def loop(self):
+        img = os.path.join(self.dir, "disk.img")
+        with open(img, "wb") as f:
+            f.write(os.urandom(8 * MB))
+        p = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True)
+        if p.returncode:
+            self.skipTest("no free loop device: " + p.stderr.strip())
+        self.loops.append(p.stdout.strip())
+        return p.stdout.strip(), img
+
+    def test_blkdiscard_on_a_loop_device(self):
+        dev, img = self.loop()
+        before = os.stat(img).st_blocks
+        d = self.run_json("--name=t", "--filename=" + dev, "--rw=trim", "--bs=1m",
+                          "--size=4m", "--ioengine=psync")
+        self.assertEqual(d["jobs"][0]["trim"]["io_bytes"], 4 * MB)
+        os.sync()
+        self.assertEqual(before - os.stat(img).st_blocks, 4 * MB // 512)
+
+    def test_trim_of_a_mounted_device_is_refused(self):
+        if not shutil.which("mkfs.ext4"):
+            self.skipTest("mkfs.ext4 not installed (e2fsprogs)")
+        dev, img = self.loop()
+        subprocess.run(["mkfs.ext4", "-F", "-q", dev], check=True)
+        mnt = os.path.join(self.dir, "mnt")
+        os.mkdir(mnt)
+        subprocess.run(["mount", dev, mnt], check=True)
+        self.mounts.append(mnt)
+        os.sync()
+        with open(dev, "rb") as f:
+            before = hashlib.sha256(f.read()).hexdigest()
+        p = self.run_sb("--name=t", "--filename=" + dev, "--rw=trim", "--bs=1m", "--size=4m")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("refusing to write to " + dev, p.stderr)
+        self.assertIn("allow_mounted_write=1", p.stderr)
+        with open(dev, "rb") as f:
+            self.assertEqual(hashlib.sha256(f.read()).hexdigest(), before)
+
+
+if __name__ == "__main__":
+    unittest.main()
