@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "lib/log.h"
@@ -233,7 +234,67 @@ static unsigned check_prio(struct sb_jobctx *c)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	unsigned type;
+	double def;     /* the parameter's default (0: N, the I/Os per switch) */
+} fsvcs[] = {
+	{ "roundrobin", SB_FSVC_RR, 0 }, { "random", SB_FSVC_RANDOM, 0 },
+	{ "sequential", SB_FSVC_SEQ, 0 }, { "zipf", SB_FSVC_ZIPF, 1.1 },
+	{ "pareto", SB_FSVC_PARETO, 0.2 }, { "normal", SB_FSVC_NORMAL, 10 },
+	{ "gauss", SB_FSVC_NORMAL, 10 },
+};
+
+static unsigned check_fsvc(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	const struct sb_option *o = SB_OPT(file_service_type);
+	char where[512];
+	s->fsvc = SB_FSVC_RR;
+	s->fsvc_n = 1;
+	s->fsvc_param = 0;
+	if (!s->file_service_type)
+		return 0;
+	const char *v = s->file_service_type, *colon = strchr(v, ':');
+	size_t n = colon ? (size_t)(colon - v) : strlen(v);
+	for (size_t i = 0; i < sizeof(fsvcs) / sizeof(fsvcs[0]); i++) {
+		if (strlen(fsvcs[i].name) != n || strncasecmp(v, fsvcs[i].name, n))
+			continue;
+		s->fsvc = fsvcs[i].type;
+		s->fsvc_param = fsvcs[i].def;
+		if (!colon)
+			return 0;
+		char *end;
+		double x = strtod(colon + 1, &end);
+		bool count = fsvcs[i].def == 0;
+		bool bad = end == colon + 1 || *end || x <= 0 || (count && (x != (unsigned)x)) ||
+			   (s->fsvc == SB_FSVC_SEQ) || (s->fsvc == SB_FSVC_ZIPF && x == 1.0) ||
+			   (s->fsvc == SB_FSVC_PARETO && x >= 1.0) ||
+			   (s->fsvc == SB_FSVC_NORMAL && x > 100.0);
+		if (bad) {
+			sb_err(where_of(c, o, where, sizeof(where)),
+			       "%s=%s: bad value after ':': %s", o->name, v,
+			       s->fsvc == SB_FSVC_SEQ ? "sequential takes none: write sequential" :
+			       count ? "expected a whole number of I/Os before switching files, e.g. "
+				       "roundrobin:4" :
+			       s->fsvc == SB_FSVC_ZIPF ? "expected theta > 0 and not 1, e.g. zipf:1.2" :
+			       s->fsvc == SB_FSVC_PARETO ? "expected 0 < h < 1, e.g. pareto:0.2" :
+							   "expected sigma in percent (0-100], e.g. normal:10");
+			return 1;
+		}
+		if (count)
+			s->fsvc_n = (unsigned)x;
+		else
+			s->fsvc_param = x;
+		return 0;
+	}
+	sb_err(where_of(c, o, where, sizeof(where)),
+	       "%s=%s: unknown type: expected roundrobin[:N], random[:N], sequential, zipf[:theta], "
+	       "pareto[:h], normal[:sigma] or gauss[:sigma]", o->name, v);
+	return 1;
+}
+
 unsigned sb_job_validate_place(struct sb_jobctx *c)
 {
-	return check_cpus(c) + check_mpol(c) + check_mem(c) + check_prio(c);
+	return check_cpus(c) + check_mpol(c) + check_mem(c) + check_prio(c) + check_fsvc(c);
 }

@@ -256,6 +256,16 @@ struct sb_jobspec {
 	bool allow_file_create;     /* default 1: may create files that do not exist */
 	unsigned write_hint;        /* enum sb_whint: fcntl(F_SET_RW_HINT) */
 	bool stats;                 /* default 1: collect statistics for this job */
+	char *filename_format;      /* fio's $jobname.$jobnum.$filenum pattern; NULL: that */
+	bool unique_filename;       /* default 1; only changes names in client/server mode */
+	bool file_append;           /* the region starts at the file's end (+ offset) */
+	bool overwrite;             /* lay the file out with data before writing it */
+	bool create_only;           /* lay the files out, then do no I/O */
+	char *file_service_type;    /* fio's TYPE[:N] text; NULL: roundrobin */
+	/* derived from file_service_type (parse/check_place.c) */
+	unsigned fsvc;              /* enum sb_fsvc */
+	unsigned fsvc_n;            /* I/Os before switching files (random, roundrobin) */
+	double fsvc_param;          /* zipf theta, pareto h, normal sigma (percent) */
 	/* derived (parse/check_place.c): the CPUs cpus_allowed/cpumask allow */
 	uint64_t cpuset[16];        /* bit N of word N/64: CPU N (up to 1024 CPUs) */
 	bool cpuset_on;
@@ -264,6 +274,9 @@ struct sb_jobspec {
 	bool ioprio_on;             /* prio or prioclass was set: ioprio_set() the threads */
 };
 
+/* file_service_type: SB_FSVC_RR with fsvc_n 1 is the default (and the fast path) */
+enum sb_fsvc { SB_FSVC_RR = 0, SB_FSVC_RANDOM, SB_FSVC_SEQ, SB_FSVC_ZIPF, SB_FSVC_PARETO,
+	       SB_FSVC_NORMAL };
 enum sb_cpupol { SB_CPUPOL_SHARED = 0, SB_CPUPOL_SPLIT };
 enum sb_iomem { SB_IOMEM_MALLOC = 0, SB_IOMEM_SHM, SB_IOMEM_SHMHUGE, SB_IOMEM_MMAP,
 		SB_IOMEM_MMAPHUGE, SB_IOMEM_MMAPSHARED, SB_IOMEM_CUDA };

@@ -3,7 +3,9 @@
  * Runs at open time, never on the per-I/O path. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "run/files.h"
@@ -57,4 +59,34 @@ int sb_files_hints(struct sb_file *f, const struct sb_jobspec *s)
 	if (s->pre_read && !s->direct)
 		return pre_read(f);
 	return 0;
+}
+
+void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum,
+			  char *out, size_t len)
+{
+	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
+	size_t o = 0;
+	out[0] = '\0';
+	while (*fmt && o + 1 < len) {
+		unsigned k = 0;
+		while (k < 4 && strncmp(fmt, keys[k], strlen(keys[k])))
+			k++;
+		int n = 0;
+		if (k == 0)
+			n = snprintf(out + o, len - o, "%s", job);
+		else if (k == 1)
+			n = snprintf(out + o, len - o, "%u", jobnum);
+		else if (k == 2)
+			n = snprintf(out + o, len - o, "%u", filenum);
+		else if (k == 3)
+			n = 0; /* the client's id in fio's client/server mode: empty locally, as fio */
+		if (k < 4) {
+			fmt += strlen(keys[k]);
+		} else { /* anything else, $foo included, is copied as written (fio) */
+			out[o] = *fmt++;
+			n = 1;
+		}
+		o = o + (size_t)n < len ? o + (size_t)n : len - 1;
+		out[o] = '\0';
+	}
 }

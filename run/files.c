@@ -148,6 +148,8 @@ static int file_path(const struct sb_jobspec *s, unsigned t, unsigned i, char *o
 			p = strchr(p, ':') + 1;
 		const char *e = strchr(p, ':');
 		snprintf(name, sizeof(name), "%.*s", (int)(e ? (size_t)(e - p) : strlen(p)), p);
+	} else if (s->filename_format) {
+		sb_files_format_name(s->filename_format, s->name, t, i, name, sizeof(name));
 	} else {
 		snprintf(name, sizeof(name), "%s.%u.%u", s->name, t, i);
 	}
@@ -220,15 +222,21 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		}
 		len = have - s->offset;
 	}
-	tf->region_start = s->offset;
+	uint64_t start = s->offset;
+	if (s->file_append && lf->exists && !lf->is_bdev) {
+		uint64_t have;
+		if (!existing_size(lf, &have))
+			start += have; /* fio: I/O after the end of the file */
+	}
+	tf->region_start = start;
 	tf->region_len = len;
-	tf->size = s->offset + len;
+	tf->size = start + len;
 	tf->is_bdev = lf->is_bdev;
 	if (tf->size > lf->need)
 		lf->need = tf->size;
 	if (!lf->spec)
 		lf->spec = s;
-	if (s->rw & SB_RW_READ)
+	if ((s->rw & SB_RW_READ) || (s->overwrite && (s->rw & SB_RW_WRITE)))
 		lf->fill = true;
 	if (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) {
 		lf->written = true;

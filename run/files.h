@@ -75,6 +75,10 @@ int sb_files_open(struct sb_file *f, const struct sb_jobspec *spec);
 /* fadvise_hint, write_hint, pre_read and fsync_on_close on f, open
  * (fileopts.c; sb_files_open calls it); 0 or -errno */
 int sb_files_hints(struct sb_file *f, const struct sb_jobspec *spec);
+/* fio's filename_format: $jobname, $jobnum (the clone, numjobs), $filenum
+ * and $clientuid (empty: no client/server mode) expanded into out */
+void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum,
+			  char *out, size_t len);
 void sb_files_close(struct sb_file *f);
 /* Whole-disk kernel names under the layout's files (for disk_util), at most
  * max, no duplicates.  Returns the count. */

@@ -54,6 +54,12 @@ struct sb_iogen {
 	bool span;
 	int span_ddir;
 	uint64_t span_pos, span_end, span_bs;
+	/* appended: file_service_type other than roundrobin:1 (fsvc set) */
+	bool fsvc;
+	unsigned fsvc_left;           /* I/Os left on the current file */
+	unsigned fsvc_cur;
+	double *fsvc_cum;             /* zipf, normal: cumulative file weights, last 1 */
+	double fsvc_pow;              /* pareto: fio's exponent log(h)/log(1-h) */
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

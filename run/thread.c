@@ -285,7 +285,7 @@ void *sb_thread_main(void *arg)
 	int pe = sb_place_thread(t, &pwhat); /* cpus_allowed, nice, prio: run/place.c */
 	if (pe)
 		sb_tstats_set_error(t->st, -pe, pwhat, NULL);
-	if (!pe && wait_turn(t)) {
+	if (!pe && !t->spec->create_only && wait_turn(t)) {
 		const struct sb_jobspec *s = t->spec;
 		uint64_t now = sb_now_ns();
 		t->start_ns = now;

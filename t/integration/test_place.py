@@ -151,6 +151,32 @@ class Placement(LiveRun):
                 self.assertEqual(d["jobs"][0]["error"], 0)
 
 
+class Lifecycle(SbCase):
+    """create_only, file_append, filename_format: fio 3.33 gave the same files"""
+
+    def test_create_only_lays_out_and_does_no_io(self):
+        d = self.run_json("--name=c", "--size=1m", "--rw=write", "--create_only=1")
+        self.assertEqual(d["jobs"][0]["write"]["io_bytes"], 0)
+        self.assertEqual(os.path.getsize(os.path.join(self.dir, "c.0.0")), MB)
+
+    def test_file_append(self):
+        path = os.path.join(self.dir, "ap")
+        head = os.urandom(65536)
+        with open(path, "wb") as f:
+            f.write(head)
+        self.run_json("--name=a", "--filename=" + path, "--size=64k", "--rw=write",
+                      "--file_append=1")
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(65536), head)
+        self.assertEqual(os.path.getsize(path), 131072)
+
+    def test_filename_format(self):
+        self.run_json("--name=x", "--filename_format=a.$jobname-$clientuid-$jobnum-$filenum.$foo",
+                      "--size=64k", "--nrfiles=2", "--numjobs=2", "--rw=write")
+        self.assertEqual(self.listing(), ["a.x--0-0.$foo", "a.x--0-1.$foo", "a.x--1-0.$foo",
+                                          "a.x--1-1.$foo"])
+
+
 class FileOptions(SbCase):
     def make(self, name, size=8 * MB):
         path = os.path.join(self.dir, name)
@@ -209,6 +235,53 @@ class FileOptions(SbCase):
         d = self.run_json("--name=s", "--ioengine=null", "--size=1m", "--stats=0")
         r = d["jobs"][0]["read"]
         self.assertEqual((r["io_bytes"], r["total_ios"], r["clat_ns"]["N"]), (0, 0, 0))
+
+
+class FileService(SbCase):
+    """file_service_type: which of 8 files the 64 random 4k writes land in
+    (blocks that are no longer zero), beside fio 3.33's figures for the same
+    job: sequential 40/0/0/0/0/0/0/0, roundrobin 8 each (+-1), normal:10
+    0/0/5/23/21/5/0/0 (fio's zipf hot file is its hash's pick, ours file 0)"""
+
+    def blocks(self, fst):
+        for f in glob.glob(os.path.join(self.dir, "x.0.*")):
+            os.unlink(f)
+        self.run_json("--name=x", "--rw=randwrite", "--bs=4k", "--nrfiles=8", "--filesize=256k",
+                      "--io_size=256k", "--norandommap", "--fallocate=posix",
+                      "--file_service_type=" + fst)
+        out = []
+        for i in range(8):
+            with open(os.path.join(self.dir, "x.0.%d" % i), "rb") as f:
+                d = f.read()
+            out.append(sum(d[k:k + 4096] != bytes(4096) for k in range(0, len(d), 4096)))
+        return out
+
+    def test_types(self):
+        b = self.blocks("sequential")
+        self.assertGreater(b[0], 30)
+        self.assertEqual(b[1:], [0] * 7)
+        for t in ("roundrobin", "roundrobin:4"):
+            b = self.blocks(t)
+            self.assertTrue(all(6 <= x <= 8 for x in b), (t, b))
+        b = self.blocks("zipf:2")
+        self.assertGreater(b[0], sum(b[1:]), b)
+        b = self.blocks("normal:10")
+        self.assertGreater(b[3] + b[4], 30, b)
+        self.assertEqual(b[0] + b[7], 0, b)
+        b = self.blocks("random")
+        self.assertGreater(sum(x > 0 for x in b), 5, b)
+
+    def test_bad_value(self):
+        job = self.write_job("[x]\nsize=1m\nfile_service_type=zipf:1\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:3: file_service_type=zipf:1: bad value after ':': expected "
+                      "theta > 0 and not 1, e.g. zipf:1.2", p.stderr)
+        job = self.write_job("[x]\nsize=1m\nfile_service_type=hottest\n")
+        p = self.run_sb(job)
+        self.assertIn("job.ini:3: file_service_type=hottest: unknown type: expected "
+                      "roundrobin[:N]", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
 
 
 class Trim(SbCase):
