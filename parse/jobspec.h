@@ -249,15 +249,17 @@ struct sb_jobspec {
 	int nice;                   /* -20..19 (default 0: unchanged) */
 	unsigned prio;              /* 0-7; used when set (sb_spec_isset) */
 	unsigned prioclass;         /* 0-3; used when set */
-	bool invalidate;            /* drop the files' page cache before the job (default 1) */
+	bool no_invalidate;         /* invalidate=0: keep the files' page cache (fio's default
+				     * invalidate=1 drops it; stored inverted so 0 is fio's default) */
 	unsigned fadvise_hint;      /* enum sb_fadv */
 	bool pre_read;              /* read the files into the page cache before the job */
 	bool fsync_on_close;        /* fsync each written file when it is closed */
-	bool allow_file_create;     /* default 1: may create files that do not exist */
+	bool no_file_create;        /* allow_file_create=0 (stored inverted): a missing file is an error */
 	unsigned write_hint;        /* enum sb_whint: fcntl(F_SET_RW_HINT) */
-	bool stats;                 /* default 1: collect statistics for this job */
+	bool no_stats;              /* stats=0 (stored inverted): report the job with zeroes */
 	char *filename_format;      /* fio's $jobname.$jobnum.$filenum pattern; NULL: that */
-	bool unique_filename;       /* default 1; only changes names in client/server mode */
+	bool no_unique_filename;    /* unique_filename=0 (stored inverted); only changes names in
+				     * fio's client/server mode */
 	bool file_append;           /* the region starts at the file's end (+ offset) */
 	bool overwrite;             /* lay the file out with data before writing it */
 	bool create_only;           /* lay the files out, then do no I/O */

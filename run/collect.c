@@ -49,7 +49,7 @@ void sb_collect_job(struct sb_job_result *jr, const struct sb_jobspec *s, size_t
 		if (t->verify && jr->verify)
 			(void)sb_verify_merge(jr->verify, t->verify); /* out of memory: fewer kept in full */
 	}
-	if (!s->stats) { /* stats=0: fio reports the job with zeroes; its error stays */
+	if (s->no_stats) { /* stats=0: fio reports the job with zeroes; its error stays */
 		struct sb_errinfo ei = jr->st.err;
 		int err = jr->st.error;
 		sb_tstats_init(&jr->st);

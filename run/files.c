@@ -191,9 +191,9 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (r)
 		return r;
 	struct sb_layout_file *lf = &lay->files[*lfi];
-	if (!lf->exists && !lf->is_bdev && !s->allow_file_create) {
+	if (!lf->exists && !lf->is_bdev && s->no_file_create) {
 		char where[512];
-		const struct sb_option *o = SB_OPT(allow_file_create);
+		const struct sb_option *o = SB_OPT_INV(no_file_create);
 		sb_err(sb_spec_where(s, o, where, sizeof(where)),
 		       "job %s: %s=0 and %s does not exist: create it first or drop %s=0", s->name,
 		       o->name, lf->path, o->name);
@@ -480,7 +480,7 @@ int sb_files_open(struct sb_file *f, const struct sb_jobspec *s)
 	f->fd = open(f->path, flags);
 	if (f->fd < 0)
 		return -errno;
-	if (!f->is_bdev && !s->direct && s->invalidate && !s->pre_read) /* fio: pre_read wins */
+	if (!f->is_bdev && !s->direct && !s->no_invalidate && !s->pre_read) /* fio: pre_read wins */
 		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
 	return sb_files_hints(f, s);
 }
