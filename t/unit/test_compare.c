@@ -517,8 +517,8 @@ static void test_compared_options(void)
 		"dedupe_mode", "dedupe_working_set_percentage",
 		/* issue 16 (place): where the job runs and what it does to its files */
 		"cpus_allowed", "cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy",
-		"iomem", "iomem_align", "nice", "prio", "prioclass", "invalidate", "fadvise_hint",
-		"pre_read", "fsync_on_close", "allow_file_create", "write_hint", "file_service_type",
+		"iomem", "iomem_align", "nice", "prio", "prioclass", "fadvise_hint",
+		"pre_read", "fsync_on_close", "write_hint", "file_service_type",
 		"file_append", "overwrite", "create_only",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
