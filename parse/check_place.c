@@ -294,7 +294,26 @@ static unsigned check_fsvc(struct sb_jobctx *c)
 	return 1;
 }
 
+static unsigned check_misc(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (s->lockfile) {
+		const struct sb_option *o = SB_OPT(lockfile);
+		sb_err(where_of(c, o, where, sizeof(where)),
+		       "%s=%s: storbench does not lock files around I/O (fio's jobs sharing a file take "
+		       "turns with it): drop %s, or give each job its own file", o->name,
+		       sb_option_enum_name(o, s->lockfile), o->name);
+		return 1;
+	}
+	if (s->atomic)
+		s->direct = true; /* fio: atomic implies O_DIRECT */
+	return 0;
+}
+
 unsigned sb_job_validate_place(struct sb_jobctx *c)
 {
+	if (check_misc(c))
+		return 1;
 	return check_cpus(c) + check_mpol(c) + check_mem(c) + check_prio(c) + check_fsvc(c);
 }

@@ -6,7 +6,7 @@
 #include "parse/options.h"
 
 const char *const sb_fio_only_names[] = {
-	"apptag", "apptag_mask", "arguments", "atomic", "bindname", "block",
+	"apptag", "apptag_mask", "arguments", "bindname", "block",
 	"block_error_percentiles", "blocksize_unaligned", "bs_is_seq_rand", "bs_unaligned",
 	"busy_poll",
 	"bwavgtime", "cdb_len", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
@@ -30,11 +30,10 @@ const char *const sb_fio_only_names[] = {
 	"libblkio_force_enable_completion_eventfd", "libblkio_num_entries", "libblkio_path",
 	"libblkio_pre_connect_props", "libblkio_pre_start_props", "libblkio_queue_size",
 	"libblkio_vectored", "libblkio_wait_mode", "libblkio_write_zeroes_on_trim", "listen",
-	"load", "lockfile", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id",
+	"load", "lockmem", "log_alternate_epoch", "log_alternate_epoch_clock_id",
 	"log_compression", "log_compression_cpus", "log_entries",
 	"log_hist_coarseness", "log_hist_msec", "log_issue_time", "log_max_value", "log_prio",
-	"log_store_compressed", "log_unix_epoch", "log_window_value", "max_latency",
-	"max_open_zones", "md_per_io_size", "merge_blktrace_file",
+	"log_store_compressed", "log_unix_epoch", "log_window_value", 	"max_open_zones", "md_per_io_size", "merge_blktrace_file",
 	"merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "nfs_url", 	"no_completion_thread", "nodelay", "nowait", "num_range", 	"number_ios", "numruns", "object_class", "offset_align",
 	"offset_increment", "opendir", "openfiles", "per_job_logs",
 	"percentage_random", "pi_act", "pi_chk", "pingpong", "plid_select", "plids", "pool",

@@ -114,6 +114,13 @@ static const struct sb_opt_enum fadv_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum lockfile_vals[] = {
+	{ .name = "none", .val = 0, .help = "no locking (fio's default)" },
+	{ .name = "exclusive", .val = 1, .help = "refused: storbench does not serialize I/O to a shared file" },
+	{ .name = "readwrite", .val = 2, .help = "refused: storbench does not serialize I/O to a shared file" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum whint_vals[] = {
 	{ .name = "unset", .val = SB_WHINT_UNSET, .help = "leave the file's hint alone (default)" },
 	{ .name = "none", .val = SB_WHINT_NONE, .help = "RWH_WRITE_LIFE_NONE" },
@@ -231,6 +238,8 @@ static const struct sb_option table[] = {
 	{ .name = "fdatasync", .type = SB_OT_UINT, .off = OFF(fdatasync), .def = "0",
 	  .max = UINT32_MAX, .category = C_ENG,
 	  .help = "fdatasync after every N writes (0: never)" },
+	{ .name = "atomic", .type = SB_OT_BOOL, .off = OFF(atomic), .def = "0", .category = C_ENG,
+	  .help = "fio's atomic I/O: implies direct=1 (Linux has no O_ATOMIC, as with fio)" },
 	{ .name = "end_fsync", .type = SB_OT_BOOL, .off = OFF(end_fsync), .def = "0",
 	  .category = C_ENG, .help = "fsync each file when the job ends" },
 
@@ -305,6 +314,9 @@ static const struct sb_option table[] = {
 	  .category = C_RATE, .help = "bandwidth cap READ[,WRITE[,TRIM]] (0: none)" },
 	{ .name = "rate_iops", .type = SB_OT_INT_SPLIT, .off = OFF(rate_iops), .unit = "IOPS",
 	  .category = C_RATE, .help = "I/Os-per-second cap READ[,WRITE[,TRIM]] (0: none)" },
+	{ .name = "max_latency", .type = SB_OT_TIME, .off = OFF(max_latency_us), .def = "0",
+	  .unit_us = 1, .unit = "us", .category = C_RATE,
+	  .help = "end the job with ETIMEDOUT when an I/O takes longer than this (0: no limit)" },
 	{ .name = "thinktime", .type = SB_OT_TIME, .off = OFF(thinktime_us), .def = "0",
 	  .unit_us = 1, .unit = "us", .category = C_RATE,
 	  .help = "pause after each thinktime_blocks I/Os" },
@@ -348,6 +360,9 @@ static const struct sb_option table[] = {
 	{ .name = "file_service_type", .type = SB_OT_STR, .off = OFF(file_service_type),
 	  .category = C_FILE,
 	  .help = "how the next file is picked: roundrobin[:N], random[:N], sequential, zipf[:theta], pareto[:h], normal|gauss[:sigma%] (default roundrobin)" },
+	{ .name = "lockfile", .type = SB_OT_ENUM, .off = OFF(lockfile), .def = "none",
+	  .enums = lockfile_vals, .category = C_FILE,
+	  .help = "lock the file around each I/O: only none (jobs sharing a file do not take turns)" },
 	{ .name = "file_append", .type = SB_OT_BOOL, .off = OFF(file_append), .def = "0",
 	  .category = C_FILE, .help = "do the I/O past the file's current end (offset counts from there)" },
 	{ .name = "overwrite", .type = SB_OT_BOOL, .off = OFF(overwrite), .def = "0",

@@ -41,6 +41,23 @@ static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct
 	ei->path[0] = 0;
 }
 
+/* max_latency=: the job ends with ETIMEDOUT, as fio's */
+static void __attribute__((noinline, cold)) over_max_latency(struct sb_thread *t,
+							     struct sb_loopstate *ls,
+							     const struct sb_io_u *io)
+{
+	static const char *const what[] = { "read slower than max_latency",
+					    "write slower than max_latency",
+					    "trim slower than max_latency",
+					    "fsync slower than max_latency",
+					    "fdatasync slower than max_latency" };
+	struct sb_io_u late = *io;
+	late.result = -ETIMEDOUT;
+	io_error(t, ls, &late);
+	if (t->st->err.op == ddir_name[io->ddir])
+		t->st->err.op = what[io->ddir];
+}
+
 static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io,
 			   bool async)
 {
@@ -55,6 +72,8 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 	if (!ls->counting)
 		return;
 	uint64_t lat = ls->now - io->start_ns;
+	if (__builtin_expect(lat > t->max_lat_ns, 0))
+		over_max_latency(t, ls, io);
 	if (d >= SB_DDIR_N) {
 		sb_stat_add(&st->sync_lat, lat);
 		return;

@@ -117,6 +117,7 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 		t->files[i].fd = -1;
 	}
 	sb_engine_job_fill(&t->ejob, s);
+	t->max_lat_ns = s->max_latency_us ? s->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
 	t->etd.files = t->files;
 	t->etd.nfiles = jf->nfiles;

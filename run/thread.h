@@ -88,6 +88,8 @@ struct sb_thread {
 	void *content;                /* the hooks' state, owned by whoever set them */
 	/* appended (run/place.c): bytes mapped for etd.buf_base (iomem=mmap*, shm*) */
 	size_t buf_maplen;
+	/* appended: max_latency= in ns; UINT64_MAX when unset (run/ioloop.c) */
+	uint64_t max_lat_ns;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

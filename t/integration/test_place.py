@@ -4,6 +4,7 @@ I/O priority in /proc; the buffers' NUMA policy in numa_maps; the page cache
 of the job's file (fincore); the file's write hint (F_GET_RW_HINT); the
 blocks a trim frees (st_blocks); and, for trim, the same guard as writes."""
 import fcntl
+import json
 import glob
 import hashlib
 import os
@@ -230,6 +231,22 @@ class FileOptions(SbCase):
         self.make("new.dat", 64 * 1024)
         p = self.run_sb(job)
         self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_max_latency_ends_the_job(self):
+        # fio 3.33 on the same job: err=110 "latency of N nsec exceeds specified max"
+        p = self.run_sb("--output-format=json", "--name=x", "--filename=f", "--size=16m",
+                        "--bs=1m", "--rw=write", "--max_latency=1us")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("write slower than max_latency", p.stderr)
+        self.assertIn("Connection timed out", p.stderr)
+        self.assertEqual(json.loads(p.stdout)["jobs"][0]["error"], 110)
+        d = self.run_json("--name=y", "--filename=f", "--size=1m", "--rw=read",
+                          "--max_latency=10s")
+        self.assertEqual(d["jobs"][0]["error"], 0)
+
+    def test_atomic_implies_direct(self):
+        p = self.run_sb("--parse-only", "--name=x", "--size=1m", "--atomic=1")
+        self.assertRegex(p.stdout, r"\n  direct +=  ?1\n")
 
     def test_stats_0_reports_zeroes(self):
         d = self.run_json("--name=s", "--ioengine=null", "--size=1m", "--stats=0")
