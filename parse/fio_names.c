@@ -25,7 +25,7 @@ const char *const sb_fio_only_names[] = {
 	"http_s3_sse_customer_key", "http_s3_storage_class", "http_swift_auth_token", "http_user",
 	"http_verbose", "https", "ignore_error", "ignore_zone_limits", "inplace", "interface",
 	"io_submit_mode", "iodepth_low", "iopsavgtime",
-	"ioscheduler", "job_max_open_zones", "job_start_clock_id", "latency_percentile",
+	"job_max_open_zones", "job_start_clock_id", "latency_percentile",
 	"latency_run", "latency_target", "latency_window", "libaio_vectored", "libblkio_driver",
 	"libblkio_force_enable_completion_eventfd", "libblkio_num_entries", "libblkio_path",
 	"libblkio_pre_connect_props", "libblkio_pre_start_props", "libblkio_queue_size",

@@ -271,6 +271,7 @@ struct sb_jobspec {
 	uint64_t max_latency_us;    /* stop the job (ETIMEDOUT) when an I/O takes longer; 0: no limit */
 	bool atomic;                /* fio's atomic=1: O_DIRECT (Linux has no O_ATOMIC) */
 	unsigned lockfile;          /* 0: none (the only mode storbench has) */
+	char *ioscheduler;          /* I/O scheduler for the disk under the files; NULL: unchanged */
 	/* derived (parse/check_place.c): the CPUs cpus_allowed/cpumask allow */
 	uint64_t cpuset[16];        /* bit N of word N/64: CPU N (up to 1024 CPUs) */
 	bool cpuset_on;

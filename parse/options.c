@@ -238,6 +238,8 @@ static const struct sb_option table[] = {
 	{ .name = "fdatasync", .type = SB_OT_UINT, .off = OFF(fdatasync), .def = "0",
 	  .max = UINT32_MAX, .category = C_ENG,
 	  .help = "fdatasync after every N writes (0: never)" },
+	{ .name = "ioscheduler", .type = SB_OT_STR, .off = OFF(ioscheduler), .category = C_ENG,
+	  .help = "switch the disk under the job's files to this I/O scheduler for the run (root)" },
 	{ .name = "atomic", .type = SB_OT_BOOL, .off = OFF(atomic), .def = "0", .category = C_ENG,
 	  .help = "fio's atomic I/O: implies direct=1 (Linux has no O_ATOMIC, as with fio)" },
 	{ .name = "end_fsync", .type = SB_OT_BOOL, .off = OFF(end_fsync), .def = "0",

@@ -366,6 +366,36 @@ class TrimDevice(SbCase):
         os.sync()
         self.assertEqual(before - os.stat(img).st_blocks, 4 * MB // 512)
 
+    def test_ioscheduler_switched_for_the_run_and_back(self):
+        dev, img = self.loop()
+        sysf = "/sys/block/%s/queue/scheduler" % os.path.basename(dev)
+        with open(sysf) as f:
+            avail = f.read()
+        other = next((x.strip("[]") for x in avail.split() if not x.startswith("[")), None)
+        if not other:
+            self.skipTest("%s has one scheduler: %s" % (dev, avail))
+        before = avail.strip()
+        p = subprocess.Popen([BIN, "--output-format=json", "--name=s", "--filename=" + dev,
+                              "--rw=read", "--size=4m", "--time_based", "--runtime=2",
+                              "--ioscheduler=" + other], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        seen, end = "", time.time() + 8
+        while time.time() < end and p.poll() is None and "[%s]" % other not in seen:
+            with open(sysf) as f:
+                seen = f.read()
+            time.sleep(0.05)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn("[%s]" % other, seen)
+        with open(sysf) as f:
+            self.assertEqual(f.read().strip(), before)
+        # a scheduler the disk lacks: refused before anything runs
+        job = self.write_job("[s]\nfilename=%s\nrw=read\nsize=4m\nioscheduler=cfq-none\n" % dev)
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:5: ioscheduler=cfq-none: %s (under %s) has no such scheduler: "
+                      "expected one of " % (os.path.basename(dev), dev), p.stderr)
+
     def test_trim_of_a_mounted_device_is_refused(self):
         if not shutil.which("mkfs.ext4"):
             self.skipTest("mkfs.ext4 not installed (e2fsprogs)")
