@@ -308,6 +308,23 @@ static unsigned check_misc(struct sb_jobctx *c)
 	}
 	if (s->atomic)
 		s->direct = true; /* fio: atomic implies O_DIRECT */
+	if (s->opendir && s->filename) {
+		const struct sb_option *o = SB_OPT(opendir);
+		sb_err(where_of(c, o, where, sizeof(where)),
+		       "%s=%s and %s=%s both name the job's files: keep one", o->name, s->opendir,
+		       SB_OPT(filename)->name, s->filename);
+		return 1;
+	}
+	unsigned nf = s->filename ? 1 : s->nrfiles;
+	for (const char *p = s->filename; p && *p; p++)
+		nf += *p == ':';
+	if (s->openfiles && !s->opendir && s->openfiles < nf) {
+		const struct sb_option *o = SB_OPT(openfiles);
+		sb_err(where_of(c, o, where, sizeof(where)),
+		       "%s=%u: the job has %u files and storbench keeps all of them open: set %s=%u "
+		       "or drop it", o->name, s->openfiles, nf, o->name, nf);
+		return 1;
+	}
 	return 0;
 }
 

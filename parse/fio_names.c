@@ -35,7 +35,7 @@ const char *const sb_fio_only_names[] = {
 	"log_hist_coarseness", "log_hist_msec", "log_issue_time", "log_max_value", "log_prio",
 	"log_store_compressed", "log_unix_epoch", "log_window_value", 	"max_open_zones", "md_per_io_size", "merge_blktrace_file",
 	"merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode", "nfs_url", 	"no_completion_thread", "nodelay", "nowait", "num_range", 	"number_ios", "numruns", "object_class", "offset_align",
-	"offset_increment", "opendir", "openfiles", "per_job_logs",
+	"offset_increment", "per_job_logs",
 	"percentage_random", "pi_act", "pi_chk", "pingpong", "plid_select", "plids", "pool",
 	"port", "prep", "priohint", "profile", "program",
 	"proto", "protocol", "ramp_size", "random_generator", "random_sequence_stride",

@@ -272,6 +272,8 @@ struct sb_jobspec {
 	bool atomic;                /* fio's atomic=1: O_DIRECT (Linux has no O_ATOMIC) */
 	unsigned lockfile;          /* 0: none (the only mode storbench has) */
 	char *ioscheduler;          /* I/O scheduler for the disk under the files; NULL: unchanged */
+	char *opendir;              /* the job's files: every regular file under this directory */
+	unsigned openfiles;         /* files open at once; 0: all (storbench keeps all open) */
 	/* derived (parse/check_place.c): the CPUs cpus_allowed/cpumask allow */
 	uint64_t cpuset[16];        /* bit N of word N/64: CPU N (up to 1024 CPUs) */
 	bool cpuset_on;

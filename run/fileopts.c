@@ -3,11 +3,15 @@
  * Runs at open time, never on the per-I/O path. */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/log.h"
+#include "parse/options.h"
 #include "run/files.h"
 #include "run/thread.h"
 
@@ -89,4 +93,67 @@ void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, uns
 		o = o + (size_t)n < len ? o + (size_t)n : len - 1;
 		out[o] = '\0';
 	}
+}
+
+static struct sb_dirlist *walk_list; /* nftw has no user pointer; parsing is single-threaded */
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if (type != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	struct sb_dirlist *dl = walk_list;
+	if (dl->n == dl->cap) {
+		size_t cap = dl->cap ? dl->cap * 2 : 16;
+		char **np = realloc(dl->paths, cap * sizeof(*np));
+		if (!np)
+			return -ENOMEM;
+		dl->paths = np;
+		dl->cap = cap;
+	}
+	if (!(dl->paths[dl->n] = strdup(path)))
+		return -ENOMEM;
+	dl->n++;
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sb_files_opendir(const struct sb_jobspec *s, struct sb_dirlist *dl)
+{
+	char where[512];
+	const struct sb_option *o = SB_OPT(opendir);
+	walk_list = dl;
+	int r = nftw(s->opendir, walk_one, 32, FTW_PHYS);
+	walk_list = NULL;
+	if (r == -ENOMEM) {
+		sb_dirlist_free(dl);
+		return -ENOMEM;
+	}
+	if (r) {
+		int e = errno;
+		sb_err(sb_spec_where(s, o, where, sizeof(where)), "%s=%s: cannot read the folder: %s",
+		       o->name, s->opendir, strerror(e));
+		sb_dirlist_free(dl);
+		return -EINVAL;
+	}
+	if (!dl->n) {
+		sb_err(sb_spec_where(s, o, where, sizeof(where)),
+		       "%s=%s: the folder holds no regular file: put the files there or use filename=",
+		       o->name, s->opendir);
+		return -EINVAL;
+	}
+	qsort(dl->paths, dl->n, sizeof(*dl->paths), by_name);
+	return 0;
+}
+
+void sb_dirlist_free(struct sb_dirlist *dl)
+{
+	for (size_t i = 0; i < dl->n; i++)
+		free(dl->paths[i]);
+	free(dl->paths);
+	*dl = (struct sb_dirlist){ 0 };
 }

@@ -256,18 +256,29 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 	sb_rng_seed(&rng, s->randseed);
 	jf->nthreads = s->numjobs ? s->numjobs : 1;
 	jf->nfiles = s->filename ? count_names(s->filename) : (s->nrfiles ? s->nrfiles : 1);
+	struct sb_dirlist dl = { 0 };
+	if (s->opendir) { /* fio's opendir: every regular file below, at its size */
+		int e = sb_files_opendir(s, &dl);
+		if (e)
+			return e;
+		jf->nfiles = (unsigned)dl.n;
+	}
 	size_t n = (size_t)jf->nthreads * jf->nfiles;
 	jf->tmpl = calloc(n, sizeof(*jf->tmpl));
 	jf->lf = calloc(n, sizeof(*jf->lf));
-	if (!jf->tmpl || !jf->lf)
+	if (!jf->tmpl || !jf->lf) {
+		sb_dirlist_free(&dl);
 		return -ENOMEM;
+	}
 	for (size_t k = 0; k < n; k++) {
 		struct sb_file *tf = &jf->tmpl[k];
 		unsigned t = (unsigned)(k / jf->nfiles), i = (unsigned)(k % jf->nfiles);
-		int r = file_path(s, t, i, path, sizeof(path));
-		tf->path = r ? NULL : strdup(path);
-		if (!tf->path)
+		int r = dl.n ? 0 : file_path(s, t, i, path, sizeof(path));
+		tf->path = r ? NULL : strdup(dl.n ? dl.paths[i] : path);
+		if (!tf->path) {
+			sb_dirlist_free(&dl);
 			return r ? r : -ENOMEM;
+		}
 		tf->fd = -1;
 		tf->index = i;
 		jf->lf[k] = SIZE_MAX;
@@ -275,6 +286,7 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 		if (nodiskio) {
 			if (!len) {
 				sb_err(s->name, "size= (or filesize=) is needed with ioengine=%s", s->ioengine);
+				sb_dirlist_free(&dl);
 				return -EINVAL;
 			}
 			tf->region_start = s->offset;
@@ -283,9 +295,12 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 			continue;
 		}
 		r = plan_file(lay, s, tf, &jf->lf[k], len);
-		if (r)
+		if (r) {
+			sb_dirlist_free(&dl);
 			return r;
+		}
 	}
+	sb_dirlist_free(&dl);
 	return 0;
 }
 

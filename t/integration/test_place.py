@@ -171,6 +171,33 @@ class Lifecycle(SbCase):
             self.assertEqual(f.read(65536), head)
         self.assertEqual(os.path.getsize(path), 131072)
 
+    def test_opendir(self):
+        # fio 3.33 read 196608 bytes from the same tree (the symlink is not followed)
+        os.makedirs(os.path.join(self.dir, "od", "a", "b"))
+        with open(os.path.join(self.dir, "od", "z1"), "wb") as f:
+            f.write(os.urandom(65536))
+        with open(os.path.join(self.dir, "od", "a", "b", "y2"), "wb") as f:
+            f.write(os.urandom(131072))
+        os.symlink("z1", os.path.join(self.dir, "od", "link"))
+        d = self.run_json("--name=o", "--opendir=od", "--rw=read")
+        self.assertEqual(d["jobs"][0]["read"]["io_bytes"], 196608)
+        os.mkdir(os.path.join(self.dir, "empty"))
+        job = self.write_job("[o]\nrw=read\nopendir=empty\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:3: opendir=empty: the folder holds no regular file", p.stderr)
+        self.assertEqual(os.listdir(os.path.join(self.dir, "empty")), [])
+
+    def test_openfiles(self):
+        d = self.run_json("--name=o", "--nrfiles=4", "--size=1m", "--openfiles=4", "--rw=read")
+        self.assertEqual(d["jobs"][0]["read"]["io_bytes"], MB)
+        job = self.write_job("[o]\nnrfiles=4\nsize=1m\nopenfiles=2\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:4: openfiles=2: the job has 4 files and storbench keeps all of "
+                      "them open: set openfiles=4 or drop it", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini", "o.0.0", "o.0.1", "o.0.2", "o.0.3"])
+
     def test_filename_format(self):
         self.run_json("--name=x", "--filename_format=a.$jobname-$clientuid-$jobnum-$filenum.$foo",
                       "--size=64k", "--nrfiles=2", "--numjobs=2", "--rw=write")
