@@ -78,6 +78,7 @@ struct sb_engine_job {
 				 * before the run (run/precheck.c), not by engines */
 	bool random;            /* random offsets (rw=rand*) */
 	const void *opts;       /* the engine's options struct (its option rows' offsets), or NULL */
+	unsigned sfr_flags;     /* appended: SYNC_FILE_RANGE_* of SB_DDIR_SYNCRANGE units */
 };
 
 /* The engine's view of one I/O thread. */

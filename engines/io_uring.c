@@ -406,6 +406,11 @@ static enum sb_q_status ur_queue(struct sb_engine_td *td, struct sb_io_u *io)
 		io->result = sb_trim(io->file->fd, io->file->is_bdev, io->offset, io->len);
 		return SB_Q_COMPLETED;
 	}
+	if (io->ddir == SB_DDIR_SYNCRANGE) { /* here, in order with the submitter */
+		io->result = sb_sync_range(io->file->fd, io->offset, io->len,
+					   td->job ? td->job->sfr_flags : 0);
+		return SB_Q_COMPLETED;
+	}
 	if (io->ddir != SB_DDIR_READ && io->ddir != SB_DDIR_WRITE && !sync) {
 		io->result = -EOPNOTSUPP;
 		return SB_Q_COMPLETED;

@@ -191,6 +191,10 @@ static enum sb_q_status aio_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	case SB_DDIR_SYNC:
 	case SB_DDIR_DATASYNC:
 		return aio_sync_now(ad, io);
+	case SB_DDIR_SYNCRANGE: /* not an AIO operation: here, as fio */
+		io->result = sb_sync_range(io->file->fd, io->offset, io->len,
+					   td->job ? td->job->sfr_flags : 0);
+		return SB_Q_COMPLETED;
 	case SB_DDIR_TRIM: /* not an AIO operation: here, as fio */
 		io->result = sb_trim(io->file->fd, io->file->is_bdev, io->offset, io->len);
 		return SB_Q_COMPLETED;

@@ -14,7 +14,6 @@ static int psync_init(struct sb_engine_td *td)
 
 static enum sb_q_status psync_queue(struct sb_engine_td *td, struct sb_io_u *io)
 {
-	(void)td;
 	int fd = io->file->fd;
 	ssize_t r;
 	switch (io->ddir) {
@@ -29,6 +28,9 @@ static enum sb_q_status psync_queue(struct sb_engine_td *td, struct sb_io_u *io)
 		break;
 	case SB_DDIR_TRIM:
 		io->result = sb_trim(fd, io->file->is_bdev, io->offset, io->len);
+		return SB_Q_COMPLETED;
+	case SB_DDIR_SYNCRANGE:
+		io->result = sb_sync_range(fd, io->offset, io->len, td->job ? td->job->sfr_flags : 0);
 		return SB_Q_COMPLETED;
 	case SB_DDIR_DATASYNC:
 		r = fdatasync(fd);

@@ -7,6 +7,11 @@
 
 #include "lib/trim.h"
 
+int64_t sb_sync_range(int fd, uint64_t off, uint64_t len, unsigned flags)
+{
+	return sync_file_range(fd, (off_t)off, (off_t)len, flags) ? -errno : (int64_t)len;
+}
+
 int64_t sb_trim(int fd, bool bdev, uint64_t off, uint64_t len)
 {
 	int r;

@@ -328,8 +328,52 @@ static unsigned check_misc(struct sb_jobctx *c)
 	return 0;
 }
 
+static unsigned check_sfr(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	const struct sb_option *o = SB_OPT(sync_file_range);
+	char where[512];
+	s->sfr_n = s->sfr_flags = 0;
+	if (!s->sync_file_range)
+		return 0;
+	const char *v = s->sync_file_range, *colon = strrchr(v, ':');
+	const char *p = v;
+	while (p < (colon ? colon : v + strlen(v))) {
+		size_t n = strcspn(p, ",:");
+		if (n == 11 && !strncmp(p, "wait_before", n))
+			s->sfr_flags |= 1;
+		else if (n == 5 && !strncmp(p, "write", n))
+			s->sfr_flags |= 2;
+		else if (n == 10 && !strncmp(p, "wait_after", n))
+			s->sfr_flags |= 4;
+		else
+			goto bad;
+		p += n + (p[n] == ',');
+	}
+	char *end;
+	unsigned long k = colon ? strtoul(colon + 1, &end, 10) : 0;
+	if (!colon || !s->sfr_flags || end == colon + 1 || *end || !k || k > UINT32_MAX)
+		goto bad;
+	s->sfr_n = (unsigned)k;
+	if (!strcmp(s->ioengine, "mmap")) {
+		sb_err(where_of(c, o, where, sizeof(where)),
+		       "%s=%s: ioengine=mmap writes through a mapping, which sync_file_range does not "
+		       "cover: use msync (fsync=N) or another engine", o->name, v);
+		return 1;
+	}
+	return 0;
+bad:
+	sb_err(where_of(c, o, where, sizeof(where)),
+	       "%s=%s: expected FLAGS:N, FLAGS one or more of wait_before, write, wait_after "
+	       "(','-separated) and N the writes between calls, e.g. %s=wait_before,write:8",
+	       o->name, v, o->name);
+	return 1;
+}
+
 unsigned sb_job_validate_place(struct sb_jobctx *c)
 {
+	if (check_sfr(c))
+		return 1;
 	if (check_misc(c))
 		return 1;
 	return check_cpus(c) + check_mpol(c) + check_mem(c) + check_prio(c) + check_fsvc(c);

@@ -48,7 +48,7 @@ const char *const sb_fio_only_names[] = {
 	"slat_percentiles", "softrandommap", "spr_cs", "spr_num_regions", "spr_op", "sprandom",
 	"ss", "ss_dur", "ss_interval", "ss_ramp", "stat_type", "std_redirect",
 	"steadystate", "steadystate_check_interval", "steadystate_duration",
-	"steadystate_ramp_time", "stream_id", "sync", "sync_file_range", "thinkcycles",
+	"steadystate_ramp_time", "stream_id", "sync", "thinkcycles",
 	"thinktime_blocks_type", "thinktime_iotime", "threads", "touch_objects", "trim_backlog",
 	"trim_backlog_batch", "trim_percentage", "trim_verify_zero", "ttl", "uid", "uncached",
 	"unified_rw_reporting", "unlink_each_loop", "uri", "verb", "verify",

@@ -274,6 +274,10 @@ struct sb_jobspec {
 	char *ioscheduler;          /* I/O scheduler for the disk under the files; NULL: unchanged */
 	char *opendir;              /* the job's files: every regular file under this directory */
 	unsigned openfiles;         /* files open at once; 0: all (storbench keeps all open) */
+	char *sync_file_range;      /* fio's FLAGS:N text; NULL: none */
+	/* derived from sync_file_range (parse/check_place.c) */
+	unsigned sfr_n;             /* every N writes; 0: never */
+	unsigned sfr_flags;         /* SYNC_FILE_RANGE_WAIT_BEFORE 1 | WRITE 2 | WAIT_AFTER 4 */
 	/* derived (parse/check_place.c): the CPUs cpus_allowed/cpumask allow */
 	uint64_t cpuset[16];        /* bit N of word N/64: CPU N (up to 1024 CPUs) */
 	bool cpuset_on;

@@ -175,6 +175,7 @@ int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_f
 		g->pareto_pow = log(h) / log(1.0 - h);
 	}
 	setup_sizes(g);
+	g->sfr_lo = UINT64_MAX;
 	int r = setup_files(g);
 	if (!r)
 		r = fsvc_setup(g);
@@ -448,7 +449,19 @@ static struct sb_genfile *next_file(struct sb_iogen *g, unsigned *idx)
 	return &g->gf[i];
 }
 
-static void count_write(struct sb_iogen *g, struct sb_file *file)
+/* sync_file_range=FLAGS:N: the range written since the last one (of any
+ * file, as fio tracks it per job), every N writes */
+static __attribute__((noinline)) void count_sfr(struct sb_iogen *g, uint64_t off, uint64_t len)
+{
+	if (off < g->sfr_lo)
+		g->sfr_lo = off;
+	if (off + len > g->sfr_hi)
+		g->sfr_hi = off + len;
+	if (g->writes % g->spec->sfr_n == 0 && !g->pending_sync)
+		g->pending_sync = SB_DDIR_SYNCRANGE;
+}
+
+static void count_write(struct sb_iogen *g, struct sb_file *file, uint64_t off, uint64_t len)
 {
 	const struct sb_jobspec *s = g->spec;
 	g->writes++;
@@ -456,6 +469,8 @@ static void count_write(struct sb_iogen *g, struct sb_file *file)
 		g->pending_sync = SB_DDIR_SYNC;
 	else if (s->fdatasync && g->writes % s->fdatasync == 0)
 		g->pending_sync = SB_DDIR_DATASYNC;
+	else if (s->sfr_n)
+		count_sfr(g, off, len);
 	g->sync_file = file;
 }
 
@@ -468,6 +483,12 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 		io->file = g->sync_file;
 		io->offset = 0;
 		io->len = 0;
+		if (g->pending_sync == SB_DDIR_SYNCRANGE) {
+			io->offset = g->sfr_lo;
+			io->len = g->sfr_hi - g->sfr_lo;
+			g->sfr_lo = UINT64_MAX;
+			g->sfr_hi = 0;
+		}
 		g->pending_sync = 0;
 		return 1;
 	}
@@ -490,6 +511,6 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 	io->offset = f->start + off;
 	io->len = len;
 	if (d == SB_DDIR_WRITE)
-		count_write(g, io->file);
+		count_write(g, io->file, io->offset, io->len);
 	return 1;
 }

@@ -60,6 +60,8 @@ struct sb_iogen {
 	unsigned fsvc_cur;
 	double *fsvc_cum;             /* zipf, normal: cumulative file weights, last 1 */
 	double fsvc_pow;              /* pareto: fio's exponent log(h)/log(1-h) */
+	/* appended: sync_file_range=: the bytes written since the last one */
+	uint64_t sfr_lo, sfr_hi;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

@@ -12,7 +12,8 @@
 #include "run/ioloop.h"
 #include "lib/timeutil.h"
 
-static const char *const ddir_name[] = { "read", "write", "trim", "fsync", "fdatasync" };
+static const char *const ddir_name[] = { "read", "write", "trim", "fsync", "fdatasync",
+					  "sync_file_range" };
 
 void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now)
 {
@@ -50,7 +51,8 @@ static void __attribute__((noinline, cold)) over_max_latency(struct sb_thread *t
 					    "write slower than max_latency",
 					    "trim slower than max_latency",
 					    "fsync slower than max_latency",
-					    "fdatasync slower than max_latency" };
+					    "fdatasync slower than max_latency",
+					    "sync_file_range slower than max_latency" };
 	struct sb_io_u late = *io;
 	late.result = -ETIMEDOUT;
 	io_error(t, ls, &late);

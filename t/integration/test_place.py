@@ -271,6 +271,33 @@ class FileOptions(SbCase):
                           "--max_latency=10s")
         self.assertEqual(d["jobs"][0]["error"], 0)
 
+    @unittest.skipUnless(shutil.which("strace"), "needs strace")
+    def test_sync_file_range(self):
+        # fio 3.33, same job: sync_file_range(fd, 32768*k, 32768, WAIT_BEFORE|WRITE) for
+        # k = 0..6 (it skips the one due after the last write; storbench issues it)
+        for eng in ("psync", "libaio", "io_uring"):
+            with self.subTest(engine=eng):
+                log = os.path.join(self.dir, "st")
+                p = subprocess.run(["strace", "-f", "-e", "trace=sync_file_range", "-o", log, BIN,
+                                    "--output-format=json", "--name=s", "--filename=sfr",
+                                    "--size=256k", "--bs=4k", "--rw=write", "--ioengine=" + eng,
+                                    "--iodepth=4", "--sync_file_range=wait_before,write:8"],
+                                   cwd=self.dir, capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                with open(log) as f:
+                    calls = [l.split(" ", 1)[1] for l in f if "sync_file_range(" in l]
+                self.assertEqual(len(calls), 8, calls)
+                for k, c in enumerate(calls):
+                    self.assertRegex(c, r"^sync_file_range\(\d+, %d, 32768, "
+                                     r"SYNC_FILE_RANGE_WAIT_BEFORE\|SYNC_FILE_RANGE_WRITE\) = 0"
+                                     % (32768 * k))
+                self.assertEqual(json.loads(p.stdout)["jobs"][0]["sync"]["total_ios"], 8)
+        job = self.write_job("[s]\nsize=1m\nrw=write\nsync_file_range=flush:8\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:4: sync_file_range=flush:8: expected FLAGS:N", p.stderr)
+        self.assertIn("e.g. sync_file_range=wait_before,write:8", p.stderr)
+
     def test_atomic_implies_direct(self):
         p = self.run_sb("--parse-only", "--name=x", "--size=1m", "--atomic=1")
         self.assertRegex(p.stdout, r"\n  direct +=  ?1\n")
