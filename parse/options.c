@@ -381,7 +381,7 @@ static const struct sb_option table[] = {
 	  .category = C_SAFE, .help = "lay the job's files out and do no I/O" },
 	{ .name = "stats", .type = SB_OT_BOOL, .off = OFF(no_stats), .def = "1",
 	  .flags = SB_OF_INVERSE | SB_OF_IDENTITY, .category = C_STAT,
-	  .help = "collect statistics for this job (0: its results are left out)" },
+	  .help = "collect statistics for this job (0: it is reported with zeroes, as fio)" },
 
 	{ .name = "percentile_list", .alias = { "percentiles" }, .type = SB_OT_PCTL_LIST,
 	  .off = OFF(percentile_list), .off2 = OFF(percentile_n), .def = PCTL_DEFAULT, .unit = "%",
