@@ -285,7 +285,7 @@ class FileOptions(SbCase):
                                    cwd=self.dir, capture_output=True, text=True)
                 self.assertEqual(p.returncode, 0, p.stderr)
                 with open(log) as f:
-                    calls = [l.split(" ", 1)[1] for l in f if "sync_file_range(" in l]
+                    calls = [l.split(None, 1)[1] for l in f if "sync_file_range(" in l]
                 self.assertEqual(len(calls), 8, calls)
                 for k, c in enumerate(calls):
                     self.assertRegex(c, r"^sync_file_range\(\d+, %d, 32768, "
