@@ -148,6 +148,7 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 		t->files[i].index = i;
 	}
 	sb_engine_job_fill(&t->ejob, t->spec);
+	t->max_lat_ns = t->spec->max_latency_us ? t->spec->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
 	t->etd.files = t->files;
 	t->etd.nfiles = nslots;
