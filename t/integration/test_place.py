@@ -217,23 +217,36 @@ class FileOptions(SbCase):
         return self.run_json("--name=r", "--ioengine=psync", "--rw=read", "--bs=4k",
                              "--io_size=4k", "--filename=" + path, "--fadvise_hint=0", *extra)
 
+    # Other test runs on the machine may drop the whole page cache at any time
+    # (ML jobs' drop_caches=1 as root): a "stays cached" check gets 3 tries.
+    def cached_after(self, path, *extra, warm=False):
+        best = 0
+        for _ in range(3):
+            if warm:
+                with open(path, "rb") as f:
+                    f.read()
+            self.read_some(path, *extra)
+            best = max(best, cached_pages(path))
+            if best > 1900:
+                break
+        return best
+
     def test_invalidate_drops_the_files_cache(self):
         path = self.make("f")
+        self.assertGreater(self.cached_after(path, "--invalidate=0", warm=True), 1900)
         with open(path, "rb") as f:
             f.read()
-        self.assertGreater(cached_pages(path), 1900)
-        self.read_some(path, "--invalidate=0")
-        self.assertGreater(cached_pages(path), 1900)
         self.read_some(path)  # invalidate=1 is the default, as in fio
         self.assertLess(cached_pages(path), 200)
 
     def test_pre_read_fills_the_cache(self):
         path = self.make("f")
-        os.posix_fadvise(os.open(path, os.O_RDONLY), 0, 0, os.POSIX_FADV_DONTNEED)
+        fd = os.open(path, os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
         self.read_some(path)
         self.assertLess(cached_pages(path), 200)
-        self.read_some(path, "--pre_read=1")
-        self.assertGreater(cached_pages(path), 1900)
+        self.assertGreater(self.cached_after(path, "--pre_read=1"), 1900)
 
     def test_write_hint(self):
         path = os.path.join(self.dir, "w")
@@ -278,11 +291,12 @@ class FileOptions(SbCase):
         for eng in ("psync", "libaio", "io_uring"):
             with self.subTest(engine=eng):
                 log = os.path.join(self.dir, "st")
+                env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")  # LSan cannot run traced
                 p = subprocess.run(["strace", "-f", "-e", "trace=sync_file_range", "-o", log, BIN,
                                     "--output-format=json", "--name=s", "--filename=sfr",
                                     "--size=256k", "--bs=4k", "--rw=write", "--ioengine=" + eng,
                                     "--iodepth=4", "--sync_file_range=wait_before,write:8"],
-                                   cwd=self.dir, capture_output=True, text=True)
+                                   cwd=self.dir, env=env, capture_output=True, text=True)
                 self.assertEqual(p.returncode, 0, p.stderr)
                 with open(log) as f:
                     calls = [l.split(None, 1)[1] for l in f if "sync_file_range(" in l]
