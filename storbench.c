@@ -328,6 +328,10 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 				return SB_EXIT_CMDLINE;
 			}
 			cl->cleanup = v;
+		} else if (is_prefix_opt(a, "--server", &v) || is_prefix_opt(a, "--client", &v)) {
+			sb_err(a, "fio's client/server mode is not in storbench: multi-host runs go "
+			       "through MPI (mpirun -np N storbench JOBFILE)");
+			return SB_EXIT_CMDLINE;
 		} else if (!strcmp(a, "--dry-run")) {
 			cl->dry_run = 1;
 		} else if (a[0] == '-' && a[1] == '-' && a[2]) {

@@ -49,6 +49,7 @@ struct sb_file {
 	bool is_bdev;
 	bool created;           /* storbench created it (so it may unlink it) */
 	void *engine_data;      /* the engine's, e.g. an mmap base */
+	bool fsync_on_close;    /* appended: fsync before close (fsync_on_close=1 on a writer) */
 };
 
 struct sb_io_u {
@@ -77,6 +78,7 @@ struct sb_engine_job {
 				 * before the run (run/precheck.c), not by engines */
 	bool random;            /* random offsets (rw=rand*) */
 	const void *opts;       /* the engine's options struct (its option rows' offsets), or NULL */
+	unsigned sfr_flags;     /* appended: SYNC_FILE_RANGE_* of SB_DDIR_SYNCRANGE units */
 };
 
 /* The engine's view of one I/O thread. */

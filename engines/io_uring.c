@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "engines/engine.h"
+#include "lib/trim.h"
 
 /* io_uring's job options (fio's names and meanings).  Declared in every build,
  * so that job files using them parse the same whether liburing was found. */
@@ -401,8 +402,17 @@ static enum sb_q_status ur_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	struct uring_data *ud = td->data;
 	bool sync = io->ddir == SB_DDIR_SYNC || io->ddir == SB_DDIR_DATASYNC;
 
+	if (io->ddir == SB_DDIR_TRIM) { /* no discard opcode before Linux 6.x: here, as fio */
+		io->result = sb_trim(io->file->fd, io->file->is_bdev, io->offset, io->len);
+		return SB_Q_COMPLETED;
+	}
+	if (io->ddir == SB_DDIR_SYNCRANGE) { /* here, in order with the submitter */
+		io->result = sb_sync_range(io->file->fd, io->offset, io->len,
+					   td->job ? td->job->sfr_flags : 0);
+		return SB_Q_COMPLETED;
+	}
 	if (io->ddir != SB_DDIR_READ && io->ddir != SB_DDIR_WRITE && !sync) {
-		io->result = -EOPNOTSUPP;  /* trim */
+		io->result = -EOPNOTSUPP;
 		return SB_Q_COMPLETED;
 	}
 	if (sync && ud->iopoll) {

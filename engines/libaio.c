@@ -17,6 +17,7 @@
 
 #include "config.h"
 #include "engines/engine.h"
+#include "lib/trim.h"
 
 /* libaio's job options, declared in every build (see io_uring.c) */
 struct aio_opts {
@@ -190,8 +191,15 @@ static enum sb_q_status aio_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	case SB_DDIR_SYNC:
 	case SB_DDIR_DATASYNC:
 		return aio_sync_now(ad, io);
+	case SB_DDIR_SYNCRANGE: /* not an AIO operation: here, as fio */
+		io->result = sb_sync_range(io->file->fd, io->offset, io->len,
+					   td->job ? td->job->sfr_flags : 0);
+		return SB_Q_COMPLETED;
+	case SB_DDIR_TRIM: /* not an AIO operation: here, as fio */
+		io->result = sb_trim(io->file->fd, io->file->is_bdev, io->offset, io->len);
+		return SB_Q_COMPLETED;
 	default:
-		io->result = -EOPNOTSUPP;  /* trim: not an AIO operation */
+		io->result = -EOPNOTSUPP;
 		return SB_Q_COMPLETED;
 	}
 	if (ad->npending + ad->inflight + ad->nlocal >= ad->nios)

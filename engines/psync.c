@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "lib/trim.h"
 
 /* nothing to prepare beyond the io units the runner allocated */
 static int psync_init(struct sb_engine_td *td)
@@ -13,7 +14,6 @@ static int psync_init(struct sb_engine_td *td)
 
 static enum sb_q_status psync_queue(struct sb_engine_td *td, struct sb_io_u *io)
 {
-	(void)td;
 	int fd = io->file->fd;
 	ssize_t r;
 	switch (io->ddir) {
@@ -26,6 +26,12 @@ static enum sb_q_status psync_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	case SB_DDIR_SYNC:
 		r = fsync(fd);
 		break;
+	case SB_DDIR_TRIM:
+		io->result = sb_trim(fd, io->file->is_bdev, io->offset, io->len);
+		return SB_Q_COMPLETED;
+	case SB_DDIR_SYNCRANGE:
+		io->result = sb_sync_range(fd, io->offset, io->len, td->job ? td->job->sfr_flags : 0);
+		return SB_Q_COMPLETED;
 	case SB_DDIR_DATASYNC:
 		r = fdatasync(fd);
 		break;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "lib/trim.h"
 
 /* td->data: the file position of each of td->files, UINT64_MAX = unknown */
 static int sync_init(struct sb_engine_td *td)
@@ -51,6 +52,13 @@ static enum sb_q_status sync_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	case SB_DDIR_SYNC:
 		r = fsync(io->file->fd);
 		break;
+	case SB_DDIR_SYNCRANGE:
+		io->result = sb_sync_range(io->file->fd, io->offset, io->len,
+					   td->job ? td->job->sfr_flags : 0);
+		return SB_Q_COMPLETED;
+	case SB_DDIR_TRIM: /* positional: leaves the file position alone */
+		io->result = sb_trim(io->file->fd, io->file->is_bdev, io->offset, io->len);
+		return SB_Q_COMPLETED;
 	case SB_DDIR_DATASYNC:
 		r = fdatasync(io->file->fd);
 		break;

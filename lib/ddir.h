@@ -11,6 +11,7 @@ enum sb_ddir {
 	SB_DDIR_N = 3,        /* number of data directions */
 	SB_DDIR_SYNC = 3,     /* fsync, only in io units */
 	SB_DDIR_DATASYNC = 4, /* fdatasync, only in io units */
+	SB_DDIR_SYNCRANGE = 5, /* sync_file_range of [offset, offset+len), only in io units */
 };
 
 #endif

@@ -146,12 +146,12 @@ static unsigned check_time(struct sb_jobctx *c)
 static unsigned check_trim(const struct sb_jobctx *c)
 {
 	char where[512], w[300];
-	if (!(c->spec.rw & SB_RW_TRIM))
+	if (!(c->spec.rw & SB_RW_TRIM) || strcmp(c->spec.ioengine, "mmap"))
 		return 0;
 	written(c, SB_OPT(rw), w, sizeof(w));
 	sb_err(where_of(c, SB_OPT(rw), where, sizeof(where)),
-	       "%s: trim workloads are not supported yet; use read, write, rw (readwrite), "
-	       "randread, randwrite or randrw", w);
+	       "%s: ioengine=mmap cannot trim (a mapping has no discard): use ioengine=psync, "
+	       "sync, libaio or io_uring", w);
 	return 1;
 }
 
@@ -178,7 +178,7 @@ unsigned sb_job_validate(struct sb_jobctx *c)
 	sb_spec_derive(&c->spec);
 	return n + check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
 	       sb_job_validate_ml(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c) +
-	       sb_job_validate_flow(c);
+	       sb_job_validate_flow(c) + sb_job_validate_place(c);
 }
 
 unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where)

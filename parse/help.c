@@ -176,7 +176,9 @@ int sb_cmdhelp(FILE *f, const char *opt)
 			return 0;
 		}
 		const char *s = sb_option_suggest(opt);
-		if (sb_option_fio_only(opt))
+		if (sb_option_refusal(opt))
+			sb_err("--cmdhelp", "'%s' is refused: %s", opt, sb_option_refusal(opt));
+		else if (sb_option_fio_only(opt))
 			sb_err("--cmdhelp", "'%s' is a fio option not supported by storbench", opt);
 		else if (s)
 			sb_err("--cmdhelp", "unknown option '%s' (did you mean '%s'?)", opt, s);

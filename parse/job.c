@@ -50,7 +50,10 @@ static unsigned apply_kv(struct sb_joblist *jl, struct sb_jobctx *c, const struc
 	sb_ini_where(where, sizeof(where), kv->file, kv->line);
 	if (!o) {
 		const char *s = sb_option_suggest(kv->key);
-		if (sb_option_fio_only(kv->key))
+		if (sb_option_refusal(kv->key))
+			sb_err(where, "option '%s' is refused: %s", kv->key,
+			       sb_option_refusal(kv->key));
+		else if (sb_option_fio_only(kv->key))
 			sb_err(where, "option '%s' is a fio option not supported by storbench: remove "
 			       "it (storbench --cmdhelp lists the supported options)", kv->key);
 		else if (s)

@@ -56,4 +56,7 @@ unsigned sb_job_validate_replay(struct sb_jobctx *c);
 /* flow and control, stats and clocks (check_flow.c): decodes ignore_error
  * and steadystate, expands gtod_reduce */
 unsigned sb_job_validate_flow(struct sb_jobctx *c);
+/* placement, priorities and file options (check_place.c); derives the CPU
+ * set, the memory policy and ioprio_on */
+unsigned sb_job_validate_place(struct sb_jobctx *c);
 #endif

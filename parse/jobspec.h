@@ -15,7 +15,7 @@
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
 #define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
-#define SB_OPT_MAX 320     /* upper bound on option-table rows (parse/options.h) */
+#define SB_OPT_MAX 512     /* upper bound on option-table rows (parse/options.h) */
 #define SB_IGNERR_MAX 32   /* errnos per direction in ignore_error */
 
 /* rw= as flags: read=R, write=W, randread=R|RANDOM, rw=R|W, randrw=R|W|RANDOM */
@@ -309,7 +309,68 @@ struct sb_jobspec {
 		const char *file;   /* points into sb_joblist.paths */
 		unsigned line;      /* 0: the command line */
 	} loc[SB_OPT_MAX];
+
+	/* appended (issue 16, place): CPU and memory placement, priorities,
+	 * file options (run/place.c, run/files.c) */
+	char *cpus_allowed;         /* fio's CPU list "0-3,6"; NULL: no pinning */
+	uint64_t cpumask;           /* fio's cpumask: bit N = CPU N (CPUs 0-63); 0: none */
+	unsigned cpus_allowed_policy; /* enum sb_cpupol */
+	char *numa_cpu_nodes;       /* node list "0-1,3" or "all"; NULL: none */
+	char *numa_mem_policy;      /* default|prefer:N|bind:L|interleave:L|local; NULL: none */
+	unsigned iomem;             /* enum sb_iomem: how I/O buffers are allocated */
+	uint64_t iomem_align;       /* bytes: buffers start this far past a page boundary's alignment */
+	int nice;                   /* -20..19 (default 0: unchanged) */
+	unsigned prio;              /* 0-7; used when set (sb_spec_isset) */
+	unsigned prioclass;         /* 0-3; used when set */
+	bool no_invalidate;         /* invalidate=0: keep the files' page cache (fio's default
+				     * invalidate=1 drops it; stored inverted so 0 is fio's default) */
+	unsigned fadvise_hint;      /* enum sb_fadv */
+	bool pre_read;              /* read the files into the page cache before the job */
+	bool fsync_on_close;        /* fsync each written file when it is closed */
+	bool no_file_create;        /* allow_file_create=0 (stored inverted): a missing file is an error */
+	unsigned write_hint;        /* enum sb_whint: fcntl(F_SET_RW_HINT) */
+	bool no_stats;              /* stats=0 (stored inverted): report the job with zeroes */
+	char *filename_format;      /* fio's $jobname.$jobnum.$filenum pattern; NULL: that */
+	bool no_unique_filename;    /* unique_filename=0 (stored inverted); only changes names in
+				     * fio's client/server mode */
+	bool file_append;           /* the region starts at the file's end (+ offset) */
+	bool overwrite;             /* lay the file out with data before writing it */
+	bool create_only;           /* lay the files out, then do no I/O */
+	char *file_service_type;    /* fio's TYPE[:N] text; NULL: roundrobin */
+	/* derived from file_service_type (parse/check_place.c) */
+	unsigned fsvc;              /* enum sb_fsvc */
+	unsigned fsvc_n;            /* I/Os before switching files (random, roundrobin) */
+	double fsvc_param;          /* zipf theta, pareto h, normal sigma (percent) */
+	uint64_t max_latency_us;    /* stop the job (ETIMEDOUT) when an I/O takes longer; 0: no limit */
+	bool atomic;                /* fio's atomic=1: O_DIRECT (Linux has no O_ATOMIC) */
+	unsigned lockfile;          /* 0: none (the only mode storbench has) */
+	char *ioscheduler;          /* I/O scheduler for the disk under the files; NULL: unchanged */
+	char *opendir;              /* the job's files: every regular file under this directory */
+	unsigned openfiles;         /* files open at once; 0: all (storbench keeps all open) */
+	char *sync_file_range;      /* fio's FLAGS:N text; NULL: none */
+	/* derived from sync_file_range (parse/check_place.c) */
+	unsigned sfr_n;             /* every N writes; 0: never */
+	unsigned sfr_flags;         /* SYNC_FILE_RANGE_WAIT_BEFORE 1 | WRITE 2 | WAIT_AFTER 4 */
+	/* derived (parse/check_place.c): the CPUs cpus_allowed/cpumask allow */
+	uint64_t cpuset[16];        /* bit N of word N/64: CPU N (up to 1024 CPUs) */
+	bool cpuset_on;
+	unsigned mpol_mode;         /* enum sb_mpol */
+	uint64_t mpol_nodes;        /* bit N: NUMA node N (nodes 0-63) */
+	bool ioprio_on;             /* prio or prioclass was set: ioprio_set() the threads */
 };
+
+/* file_service_type: SB_FSVC_RR with fsvc_n 1 is the default (and the fast path) */
+enum sb_fsvc { SB_FSVC_RR = 0, SB_FSVC_RANDOM, SB_FSVC_SEQ, SB_FSVC_ZIPF, SB_FSVC_PARETO,
+	       SB_FSVC_NORMAL };
+enum sb_cpupol { SB_CPUPOL_SHARED = 0, SB_CPUPOL_SPLIT };
+enum sb_iomem { SB_IOMEM_MALLOC = 0, SB_IOMEM_SHM, SB_IOMEM_SHMHUGE, SB_IOMEM_MMAP,
+		SB_IOMEM_MMAPHUGE, SB_IOMEM_MMAPSHARED, SB_IOMEM_CUDA };
+enum sb_fadv { SB_FADV_NONE = 0, SB_FADV_AUTO, SB_FADV_RANDOM, SB_FADV_SEQUENTIAL };
+enum sb_whint { SB_WHINT_UNSET = 0, SB_WHINT_NONE, SB_WHINT_SHORT, SB_WHINT_MEDIUM,
+		SB_WHINT_LONG, SB_WHINT_EXTREME };
+/* numa_mem_policy modes (values of the kernel's MPOL_*) */
+enum sb_mpol { SB_MPOL_UNSET = 0, SB_MPOL_DEFAULT, SB_MPOL_PREFER, SB_MPOL_BIND,
+	       SB_MPOL_INTERLEAVE, SB_MPOL_LOCAL };
 
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.

@@ -15,10 +15,10 @@
 static const struct sb_opt_enum rw_vals[] = {
 	{ .name = "read", .val = SB_RW_READ, .help = "sequential reads" },
 	{ .name = "write", .val = SB_RW_WRITE, .help = "sequential writes" },
-	{ .name = "trim", .val = SB_RW_TRIM, .help = "sequential trims (not supported yet: refused)" },
+	{ .name = "trim", .val = SB_RW_TRIM, .help = "sequential trims: BLKDISCARD on a block device, fallocate(PUNCH_HOLE) on a file" },
 	{ .name = "randread", .val = SB_RW_READ | SB_RW_RANDOM, .help = "random reads" },
 	{ .name = "randwrite", .val = SB_RW_WRITE | SB_RW_RANDOM, .help = "random writes" },
-	{ .name = "randtrim", .val = SB_RW_TRIM | SB_RW_RANDOM, .help = "random trims (not supported yet: refused)" },
+	{ .name = "randtrim", .val = SB_RW_TRIM | SB_RW_RANDOM, .help = "random trims (as trim, at random offsets)" },
 	{ .name = "rw", .val = SB_RW_READ | SB_RW_WRITE, .help = "sequential mixed reads and writes" },
 	{ .name = "readwrite", .val = SB_RW_READ | SB_RW_WRITE, .help = "same as rw", .alias = true },
 	{ .name = "randrw", .val = SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, .help = "random mixed reads and writes" },
@@ -138,6 +138,49 @@ static const struct sb_opt_enum clock_vals[] = {
 	{ .name = NULL },
 };
 
+/* issue 16 (place): placement, priorities and file options */
+static const struct sb_opt_enum cpupol_vals[] = {
+	{ .name = "shared", .val = SB_CPUPOL_SHARED, .help = "every thread of the job may run on all the allowed CPUs" },
+	{ .name = "split", .val = SB_CPUPOL_SPLIT, .help = "thread N of the job runs on the Nth allowed CPU (wrapping around)" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum iomem_vals[] = {
+	{ .name = "malloc", .val = SB_IOMEM_MALLOC, .help = "aligned heap memory (posix_memalign)" },
+	{ .name = "shm", .val = SB_IOMEM_SHM, .help = "a System V shared memory segment (shmget)" },
+	{ .name = "shmhuge", .val = SB_IOMEM_SHMHUGE, .help = "like shm, with huge pages (SHM_HUGETLB)" },
+	{ .name = "mmap", .val = SB_IOMEM_MMAP, .help = "private anonymous mmap" },
+	{ .name = "mmaphuge", .val = SB_IOMEM_MMAPHUGE, .help = "anonymous mmap with huge pages (MAP_HUGETLB)" },
+	{ .name = "mmapshared", .val = SB_IOMEM_MMAPSHARED, .help = "shared anonymous mmap" },
+	{ .name = "cudamalloc", .val = SB_IOMEM_CUDA, .help = "GPU memory: refused (storbench has no CUDA I/O path)" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum fadv_vals[] = {
+	{ .name = "0", .val = SB_FADV_NONE, .help = "no fadvise" },
+	{ .name = "1", .val = SB_FADV_AUTO, .help = "POSIX_FADV_SEQUENTIAL or _RANDOM as the job's rw= is" },
+	{ .name = "random", .val = SB_FADV_RANDOM, .help = "POSIX_FADV_RANDOM" },
+	{ .name = "sequential", .val = SB_FADV_SEQUENTIAL, .help = "POSIX_FADV_SEQUENTIAL" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum lockfile_vals[] = {
+	{ .name = "none", .val = 0, .help = "no locking (fio's default)" },
+	{ .name = "exclusive", .val = 1, .help = "refused: storbench does not serialize I/O to a shared file" },
+	{ .name = "readwrite", .val = 2, .help = "refused: storbench does not serialize I/O to a shared file" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum whint_vals[] = {
+	{ .name = "unset", .val = SB_WHINT_UNSET, .help = "leave the file's hint alone (default)" },
+	{ .name = "none", .val = SB_WHINT_NONE, .help = "RWH_WRITE_LIFE_NONE" },
+	{ .name = "short", .val = SB_WHINT_SHORT, .help = "RWH_WRITE_LIFE_SHORT" },
+	{ .name = "medium", .val = SB_WHINT_MEDIUM, .help = "RWH_WRITE_LIFE_MEDIUM" },
+	{ .name = "long", .val = SB_WHINT_LONG, .help = "RWH_WRITE_LIFE_LONG" },
+	{ .name = "extreme", .val = SB_WHINT_EXTREME, .help = "RWH_WRITE_LIFE_EXTREME" },
+	{ .name = NULL },
+};
+
 #define PCTL_DEFAULT "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99"
 #define C_DESC SB_CAT_DESC
 #define C_FILE SB_CAT_FILE
@@ -246,6 +289,13 @@ static const struct sb_option table[] = {
 	{ .name = "fdatasync", .type = SB_OT_UINT, .off = OFF(fdatasync), .def = "0",
 	  .max = UINT32_MAX, .category = C_ENG,
 	  .help = "fdatasync after every N writes (0: never)" },
+	{ .name = "ioscheduler", .type = SB_OT_STR, .off = OFF(ioscheduler), .category = C_ENG,
+	  .help = "switch the disk under the job's files to this I/O scheduler for the run (root)" },
+	{ .name = "sync_file_range", .type = SB_OT_STR, .off = OFF(sync_file_range),
+	  .category = C_ENG,
+	  .help = "sync_file_range() the range written, every N writes: FLAGS:N, FLAGS a ','-list of wait_before, write, wait_after" },
+	{ .name = "atomic", .type = SB_OT_BOOL, .off = OFF(atomic), .def = "0", .category = C_ENG,
+	  .help = "fio's atomic I/O: implies direct=1 (Linux has no O_ATOMIC, as with fio)" },
 	{ .name = "end_fsync", .type = SB_OT_BOOL, .off = OFF(end_fsync), .def = "0",
 	  .category = C_ENG, .help = "fsync each file when the job ends" },
 
@@ -277,6 +327,34 @@ static const struct sb_option table[] = {
 	{ .name = "group_reporting", .type = SB_OT_BOOL, .off = OFF(group_reporting), .def = "0",
 	  .category = C_GRP, .help = "report a group's jobs as one" },
 
+	/* issue 16 (place): CPU and memory placement, priorities (run/place.c) */
+	{ .name = "cpus_allowed", .type = SB_OT_STR, .off = OFF(cpus_allowed), .category = C_GRP,
+	  .help = "CPUs the job's threads may run on: a list such as 0-3,6" },
+	{ .name = "cpumask", .type = SB_OT_U64, .off = OFF(cpumask), .def = "0", .max = INT64_MAX,
+	  .category = C_GRP,
+	  .help = "CPUs the job may run on as a bit mask (bit N: CPU N; 0: no pinning)" },
+	{ .name = "cpus_allowed_policy", .type = SB_OT_ENUM, .off = OFF(cpus_allowed_policy),
+	  .def = "shared", .enums = cpupol_vals, .category = C_GRP,
+	  .help = "how the job's threads share cpus_allowed/cpumask: shared or split" },
+	{ .name = "numa_cpu_nodes", .type = SB_OT_STR, .off = OFF(numa_cpu_nodes), .category = C_GRP,
+	  .help = "run the job's threads on the CPUs of these NUMA nodes: a list such as 0-1,3, or all" },
+	{ .name = "numa_mem_policy", .type = SB_OT_STR, .off = OFF(numa_mem_policy),
+	  .category = C_GRP,
+	  .help = "NUMA policy of the I/O buffers: default, prefer:N, bind:LIST, interleave:LIST or local" },
+	{ .name = "iomem", .alias = { "mem" }, .type = SB_OT_ENUM, .off = OFF(iomem),
+	  .def = "malloc", .enums = iomem_vals, .category = C_GRP,
+	  .help = "how I/O buffers are allocated" },
+	{ .name = "iomem_align", .alias = { "mem_align" }, .type = SB_OT_SIZE,
+	  .off = OFF(iomem_align), .def = "0", .unit = "bytes", .category = C_GRP,
+	  .help = "I/O buffers start at this alignment (a power of 2; 0: the page)" },
+	{ .name = "nice", .type = SB_OT_INT, .off = OFF(nice), .def = "0", .min = -20, .max = 19,
+	  .category = C_GRP, .help = "CPU nice value of the job's threads (0: unchanged)" },
+	{ .name = "prio", .type = SB_OT_UINT, .off = OFF(prio), .max = 7, .category = C_GRP,
+	  .help = "I/O priority level of the job's threads, 0 (highest) to 7 (ioprio_set)" },
+	{ .name = "prioclass", .type = SB_OT_UINT, .off = OFF(prioclass), .max = 3,
+	  .category = C_GRP,
+	  .help = "I/O priority class of the job's threads: 1 realtime, 2 best-effort, 3 idle" },
+
 	{ .name = "randrepeat", .alias = { "allrandrepeat" }, .type = SB_OT_BOOL,
 	  .off = OFF(randrepeat), .def = "1", .category = C_RAND,
 	  .help = "same random sequence on every run" },
@@ -292,6 +370,9 @@ static const struct sb_option table[] = {
 	  .category = C_RATE, .help = "bandwidth cap READ[,WRITE[,TRIM]] (0: none)" },
 	{ .name = "rate_iops", .type = SB_OT_INT_SPLIT, .off = OFF(rate_iops), .unit = "IOPS",
 	  .category = C_RATE, .help = "I/Os-per-second cap READ[,WRITE[,TRIM]] (0: none)" },
+	{ .name = "max_latency", .type = SB_OT_TIME, .off = OFF(max_latency_us), .def = "0",
+	  .unit_us = 1, .unit = "us", .category = C_RATE,
+	  .help = "end the job with ETIMEDOUT when an I/O takes longer than this (0: no limit)" },
 	{ .name = "thinktime", .type = SB_OT_TIME, .off = OFF(thinktime_us), .def = "0",
 	  .unit_us = 1, .unit = "us", .category = C_RATE,
 	  .help = "pause after each thinktime_blocks I/Os" },
@@ -309,6 +390,49 @@ static const struct sb_option table[] = {
 	  .help = "how to pre-allocate files being laid out" },
 	{ .name = "allow_mounted_write", .type = SB_OT_BOOL, .off = OFF(allow_mounted_write),
 	  .def = "0", .category = C_SAFE, .help = "allow writes to a mounted block device" },
+
+	/* issue 16 (place): file options (run/files.c) */
+	{ .name = "invalidate", .type = SB_OT_BOOL, .off = OFF(no_invalidate), .def = "1",
+	  .flags = SB_OF_INVERSE, .category = C_SAFE, .help = "drop the files' page cache before the job (buffered I/O)" },
+	{ .name = "fadvise_hint", .type = SB_OT_ENUM, .off = OFF(fadvise_hint), .def = "1",
+	  .enums = fadv_vals, .category = C_SAFE, .help = "posix_fadvise() the access pattern" },
+	{ .name = "pre_read", .type = SB_OT_BOOL, .off = OFF(pre_read), .def = "0",
+	  .category = C_SAFE,
+	  .help = "read the I/O region into the page cache before the job (buffered reads)" },
+	{ .name = "fsync_on_close", .type = SB_OT_BOOL, .off = OFF(fsync_on_close), .def = "0",
+	  .category = C_SAFE, .help = "fsync each file the job writes when it closes it" },
+	{ .name = "allow_file_create", .type = SB_OT_BOOL, .off = OFF(no_file_create),
+	  .def = "1", .flags = SB_OF_INVERSE, .category = C_SAFE,
+	  .help = "create missing files (0: a missing file is an error)" },
+	{ .name = "write_hint", .type = SB_OT_ENUM, .off = OFF(write_hint), .def = "unset",
+	  .enums = whint_vals, .category = C_SAFE,
+	  .help = "expected lifetime of the data written (fcntl F_SET_RW_HINT)" },
+	{ .name = "filename_format", .type = SB_OT_STR, .off = OFF(filename_format),
+	  .flags = SB_OF_IDENTITY, .category = C_FILE,
+	  .help = "generated file names: $jobname, $jobnum, $filenum, $clientuid (default $jobname.$jobnum.$filenum)" },
+	{ .name = "unique_filename", .type = SB_OT_BOOL, .off = OFF(no_unique_filename),
+	  .def = "1", .flags = SB_OF_INVERSE | SB_OF_IDENTITY, .category = C_FILE,
+	  .help = "fio's client/server name prefix; a local run's names do not change" },
+	{ .name = "file_service_type", .type = SB_OT_STR, .off = OFF(file_service_type),
+	  .category = C_FILE,
+	  .help = "how the next file is picked: roundrobin[:N], random[:N], sequential, zipf[:theta], pareto[:h], normal|gauss[:sigma%] (default roundrobin)" },
+	{ .name = "opendir", .type = SB_OT_STR, .off = OFF(opendir), .category = C_FILE,
+	  .help = "use every regular file under this directory (recursively, in name order) at its size" },
+	{ .name = "openfiles", .type = SB_OT_UINT, .off = OFF(openfiles), .def = "0",
+	  .max = 1 << 20, .category = C_FILE,
+	  .help = "files open at once (default: all); storbench keeps all of a job's files open" },
+	{ .name = "lockfile", .type = SB_OT_ENUM, .off = OFF(lockfile), .def = "none",
+	  .enums = lockfile_vals, .category = C_FILE,
+	  .help = "lock the file around each I/O: only none (jobs sharing a file do not take turns)" },
+	{ .name = "file_append", .type = SB_OT_BOOL, .off = OFF(file_append), .def = "0",
+	  .category = C_FILE, .help = "do the I/O past the file's current end (offset counts from there)" },
+	{ .name = "overwrite", .type = SB_OT_BOOL, .off = OFF(overwrite), .def = "0",
+	  .category = C_SAFE, .help = "lay files out with data first, so writes overwrite blocks" },
+	{ .name = "create_only", .type = SB_OT_BOOL, .off = OFF(create_only), .def = "0",
+	  .category = C_SAFE, .help = "lay the job's files out and do no I/O" },
+	{ .name = "stats", .type = SB_OT_BOOL, .off = OFF(no_stats), .def = "1",
+	  .flags = SB_OF_INVERSE | SB_OF_IDENTITY, .category = C_STAT,
+	  .help = "collect statistics for this job (0: it is reported with zeroes, as fio)" },
 
 	{ .name = "percentile_list", .alias = { "percentiles" }, .type = SB_OT_PCTL_LIST,
 	  .off = OFF(percentile_list), .off2 = OFF(percentile_n), .def = PCTL_DEFAULT, .unit = "%",

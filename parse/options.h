@@ -73,6 +73,9 @@ unsigned sb_option_index(const struct sb_option *o);
 const struct sb_option *sb_option_find(const char *name);
 /* the closest option name or alias by edit distance, or NULL if none is close */
 const char *sb_option_suggest(const char *name);
+/* why storbench refuses fio option `name` on purpose, with the storbench way
+ * where there is one (fio_refused.c); NULL when it is not refused so */
+const char *sb_option_refusal(const char *name);
 /* true for fio options that storbench does not implement */
 bool sb_option_fio_only(const char *name);
 const char *sb_opt_type_name(enum sb_opt_type t);

@@ -66,7 +66,16 @@ static void entry_add(struct sb_job_result *jr, const struct sb_jobspec *s, stru
  * usr_cpu: the average member's share of one CPU) */
 static void entry_end(struct sb_job_result *jr, const struct acc *a)
 {
-	if (a->run_ns) {
+	if (jr->spec && jr->spec->no_stats) { /* stats=0: fio reports zeroes; the error stays */
+		struct sb_errinfo ei = jr->st.err;
+		int err = jr->st.error;
+		sb_tstats_init(&jr->st);
+		jr->st.err = ei;
+		jr->st.error = err;
+		memset(jr->runtime_ms, 0, sizeof(jr->runtime_ms));
+		jr->job_runtime_ms = 0;
+		jr->usr_cpu = jr->sys_cpu = 0;
+	} else if (a->run_ns) {
 		jr->usr_cpu = 100.0 * (double)a->usr * 1000.0 / (double)a->run_ns;
 		jr->sys_cpu = 100.0 * (double)a->sys * 1000.0 / (double)a->run_ns;
 	}

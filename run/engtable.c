@@ -31,4 +31,5 @@ void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s)
 	j->direct = s->direct;
 	j->random = s->rw & SB_RW_RANDOM;
 	j->opts = sb_spec_engine_opts(s);
+	j->sfr_flags = s->sfr_flags;
 }

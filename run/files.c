@@ -148,6 +148,8 @@ static int file_path(const struct sb_jobspec *s, unsigned t, unsigned i, char *o
 			p = strchr(p, ':') + 1;
 		const char *e = strchr(p, ':');
 		snprintf(name, sizeof(name), "%.*s", (int)(e ? (size_t)(e - p) : strlen(p)), p);
+	} else if (s->filename_format) {
+		sb_files_format_name(s->filename_format, s->name, t, i, name, sizeof(name));
 	} else {
 		snprintf(name, sizeof(name), "%s.%u.%u", s->name, t, i);
 	}
@@ -189,6 +191,14 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (r)
 		return r;
 	struct sb_layout_file *lf = &lay->files[*lfi];
+	if (!lf->exists && !lf->is_bdev && s->no_file_create) {
+		char where[512];
+		const struct sb_option *o = SB_OPT_INV(no_file_create);
+		sb_err(sb_spec_where(s, o, where, sizeof(where)),
+		       "job %s: %s=0 and %s does not exist: create it first or drop %s=0", s->name,
+		       o->name, lf->path, o->name);
+		return -EINVAL;
+	}
 	if (!len) {
 		uint64_t have;
 		r = existing_size(lf, &have);
@@ -212,15 +222,21 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		}
 		len = have - s->offset;
 	}
-	tf->region_start = s->offset;
+	uint64_t start = s->offset;
+	if (s->file_append && lf->exists && !lf->is_bdev) {
+		uint64_t have;
+		if (!existing_size(lf, &have))
+			start += have; /* fio: I/O after the end of the file */
+	}
+	tf->region_start = start;
 	tf->region_len = len;
-	tf->size = s->offset + len;
+	tf->size = start + len;
 	tf->is_bdev = lf->is_bdev;
 	if (tf->size > lf->need)
 		lf->need = tf->size;
 	if (!lf->spec)
 		lf->spec = s;
-	if (s->rw & SB_RW_READ)
+	if ((s->rw & SB_RW_READ) || (s->overwrite && (s->rw & SB_RW_WRITE)))
 		lf->fill = true;
 	if (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) {
 		lf->written = true;
@@ -240,18 +256,29 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 	sb_rng_seed(&rng, s->randseed);
 	jf->nthreads = s->numjobs ? s->numjobs : 1;
 	jf->nfiles = s->filename ? count_names(s->filename) : (s->nrfiles ? s->nrfiles : 1);
+	struct sb_dirlist dl = { 0 };
+	if (s->opendir) { /* fio's opendir: every regular file below, at its size */
+		int e = sb_files_opendir(s, &dl);
+		if (e)
+			return e;
+		jf->nfiles = (unsigned)dl.n;
+	}
 	size_t n = (size_t)jf->nthreads * jf->nfiles;
 	jf->tmpl = calloc(n, sizeof(*jf->tmpl));
 	jf->lf = calloc(n, sizeof(*jf->lf));
-	if (!jf->tmpl || !jf->lf)
+	if (!jf->tmpl || !jf->lf) {
+		sb_dirlist_free(&dl);
 		return -ENOMEM;
+	}
 	for (size_t k = 0; k < n; k++) {
 		struct sb_file *tf = &jf->tmpl[k];
 		unsigned t = (unsigned)(k / jf->nfiles), i = (unsigned)(k % jf->nfiles);
-		int r = file_path(s, t, i, path, sizeof(path));
-		tf->path = r ? NULL : strdup(path);
-		if (!tf->path)
+		int r = dl.n ? 0 : file_path(s, t, i, path, sizeof(path));
+		tf->path = r ? NULL : strdup(dl.n ? dl.paths[i] : path);
+		if (!tf->path) {
+			sb_dirlist_free(&dl);
 			return r ? r : -ENOMEM;
+		}
 		tf->fd = -1;
 		tf->index = i;
 		jf->lf[k] = SIZE_MAX;
@@ -259,6 +286,7 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 		if (nodiskio) {
 			if (!len) {
 				sb_err(s->name, "size= (or filesize=) is needed with ioengine=%s", s->ioengine);
+				sb_dirlist_free(&dl);
 				return -EINVAL;
 			}
 			tf->region_start = s->offset;
@@ -267,9 +295,12 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 			continue;
 		}
 		r = plan_file(lay, s, tf, &jf->lf[k], len);
-		if (r)
+		if (r) {
+			sb_dirlist_free(&dl);
 			return r;
+		}
 	}
+	sb_dirlist_free(&dl);
 	return 0;
 }
 
@@ -321,11 +352,6 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
 		const struct sb_jobspec *s = &jl->jobs[j];
 		if (!(sb_workload_of(s)->flags & SB_WL_THREADS))
 			continue; /* the other workloads lay out their own files (ml/) */
-		if (s->rw & SB_RW_TRIM) {
-			sb_err(s->name, "trim workloads are not supported by ioengine=%s", s->ioengine);
-			r = -EINVAL;
-			break;
-		}
 		r = plan_job(lay, s, &lay->jobs[j], nodiskio[j]);
 	}
 	for (size_t i = 0; i < lay->n && !r; i++)
@@ -469,13 +495,15 @@ int sb_files_open(struct sb_file *f, const struct sb_jobspec *s)
 	f->fd = open(f->path, flags);
 	if (f->fd < 0)
 		return -errno;
-	if (!f->is_bdev && !s->direct) /* fio's invalidate=1 */
+	if (!f->is_bdev && !s->direct && !s->no_invalidate && !s->pre_read) /* fio: pre_read wins */
 		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-	return 0;
+	return sb_files_hints(f, s);
 }
 
 void sb_files_close(struct sb_file *f)
 {
+	if (f->fd >= 0 && f->fsync_on_close)
+		(void)fsync(f->fd);
 	if (f->fd >= 0)
 		close(f->fd);
 	f->fd = -1;

@@ -72,6 +72,22 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created);
 /* Open f for a job thread (O_DIRECT, read-only or read-write as the job
  * needs); sets f->fd.  -errno on failure. */
 int sb_files_open(struct sb_file *f, const struct sb_jobspec *spec);
+/* fadvise_hint, write_hint, pre_read and fsync_on_close on f, open
+ * (fileopts.c; sb_files_open calls it); 0 or -errno */
+int sb_files_hints(struct sb_file *f, const struct sb_jobspec *spec);
+/* fio's opendir: the regular files under s->opendir, sorted by path */
+struct sb_dirlist {
+	char **paths;
+	size_t n, cap;
+};
+/* fills dl (reporting with file:line when the folder is missing or holds no
+ * file); 0 or -errno */
+int sb_files_opendir(const struct sb_jobspec *s, struct sb_dirlist *dl);
+void sb_dirlist_free(struct sb_dirlist *dl);
+/* fio's filename_format: $jobname, $jobnum (the clone, numjobs), $filenum
+ * and $clientuid (empty: no client/server mode) expanded into out */
+void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum,
+			  char *out, size_t len);
 void sb_files_close(struct sb_file *f);
 /* Whole-disk kernel names under the layout's files (for disk_util), at most
  * max, no duplicates.  Returns the count. */

@@ -121,6 +121,35 @@ static void setup_sizes(struct sb_iogen *g)
 			g->align[d] = g->unit;
 }
 
+/* file_service_type: weights of the skewed choices (file 0 is the hottest
+ * for zipf and pareto; normal centres on the middle file) */
+static int fsvc_setup(struct sb_iogen *g)
+{
+	const struct sb_jobspec *s = g->spec;
+	g->fsvc = s->fsvc != SB_FSVC_RR || s->fsvc_n > 1;
+	g->fsvc_cur = s->fsvc == SB_FSVC_RR ? g->nfiles - 1 : 0; /* the first pick: file 0 */
+	g->fsvc_left = 0;
+	if (s->fsvc == SB_FSVC_PARETO)
+		g->fsvc_pow = log(s->fsvc_param) / log(1.0 - s->fsvc_param);
+	if (s->fsvc != SB_FSVC_ZIPF && s->fsvc != SB_FSVC_NORMAL)
+		return 0;
+	g->fsvc_cum = malloc(g->nfiles * sizeof(double));
+	if (!g->fsvc_cum)
+		return -ENOMEM;
+	double sum = 0, mid = (g->nfiles - 1) / 2.0;
+	double sd = s->fsvc_param / 100.0 * g->nfiles;
+	for (unsigned i = 0; i < g->nfiles; i++) {
+		double w = s->fsvc == SB_FSVC_ZIPF ? pow(i + 1.0, -s->fsvc_param)
+			   : exp(-0.5 * ((i - mid) / (sd > 0 ? sd : 1)) * ((i - mid) / (sd > 0 ? sd : 1)));
+		sum += w;
+		g->fsvc_cum[i] = sum;
+	}
+	for (unsigned i = 0; i < g->nfiles; i++)
+		g->fsvc_cum[i] /= sum;
+	g->fsvc_cum[g->nfiles - 1] = 1.0;
+	return 0;
+}
+
 int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *files,
 		  unsigned nfiles, uint64_t seed)
 {
@@ -148,7 +177,10 @@ int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_f
 		g->pareto_pow = log(h) / log(1.0 - h);
 	}
 	setup_sizes(g);
+	g->sfr_lo = UINT64_MAX;
 	int r = setup_files(g);
+	if (!r)
+		r = fsvc_setup(g);
 	if (r) {
 		sb_iogen_free(g);
 		return r;
@@ -167,6 +199,8 @@ void sb_iogen_free(struct sb_iogen *g)
 	free(g->rp_ent);
 	g->rp_ent = NULL;
 	g->rp = false;
+	free(g->fsvc_cum);
+	g->fsvc_cum = NULL;
 }
 
 void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *f,
@@ -356,8 +390,64 @@ static bool advance(struct sb_iogen *g)
 	return g->files_done < g->nfiles;
 }
 
+/* the file after i that is not done, wrapping (one is not done) */
+static unsigned undone_from(const struct sb_iogen *g, unsigned i)
+{
+	while (g->gf[i].done)
+		i = i + 1 == g->nfiles ? 0 : i + 1;
+	return i;
+}
+
+/* file_service_type other than roundrobin:1: off the default path */
+static __attribute__((noinline)) struct sb_genfile *next_file_svc(struct sb_iogen *g,
+								   unsigned *idx)
+{
+	const struct sb_jobspec *s = g->spec;
+	unsigned i = g->fsvc_cur;
+	if (g->fsvc_left && !g->gf[i].done) {
+		g->fsvc_left--;
+	} else {
+		switch (s->fsvc) {
+		case SB_FSVC_SEQ:
+			break; /* stay until the file is done */
+		case SB_FSVC_RANDOM:
+			i = (unsigned)sb_rng_below(&g->rng, g->nfiles);
+			break;
+		case SB_FSVC_PARETO:
+			i = (unsigned)((g->nfiles - 1) * pow(sb_rng_unit(&g->rng), g->fsvc_pow));
+			break;
+		case SB_FSVC_ZIPF:
+		case SB_FSVC_NORMAL: {
+			double u = sb_rng_unit(&g->rng);
+			unsigned lo = 0, hi = g->nfiles - 1;
+			while (lo < hi) {
+				unsigned m = (lo + hi) / 2;
+				if (g->fsvc_cum[m] < u)
+					lo = m + 1;
+				else
+					hi = m;
+			}
+			i = lo;
+			break;
+		}
+		default: /* roundrobin:N */
+			i = i + 1;
+			break;
+		}
+		if (i >= g->nfiles)
+			i = 0;
+		g->fsvc_left = s->fsvc == SB_FSVC_RR || s->fsvc == SB_FSVC_RANDOM ? s->fsvc_n - 1 : 0;
+	}
+	i = undone_from(g, i);
+	g->fsvc_cur = i;
+	*idx = i;
+	return &g->gf[i];
+}
+
 static struct sb_genfile *next_file(struct sb_iogen *g, unsigned *idx)
 {
+	if (__builtin_expect(g->fsvc, 0))
+		return next_file_svc(g, idx);
 	unsigned i = g->next_file;
 	while (g->gf[i].done)
 		i = i + 1 == g->nfiles ? 0 : i + 1;
@@ -366,7 +456,19 @@ static struct sb_genfile *next_file(struct sb_iogen *g, unsigned *idx)
 	return &g->gf[i];
 }
 
-static void count_write(struct sb_iogen *g, struct sb_file *file)
+/* sync_file_range=FLAGS:N: the range written since the last one (of any
+ * file, as fio tracks it per job), every N writes */
+static __attribute__((noinline)) void count_sfr(struct sb_iogen *g, uint64_t off, uint64_t len)
+{
+	if (off < g->sfr_lo)
+		g->sfr_lo = off;
+	if (off + len > g->sfr_hi)
+		g->sfr_hi = off + len;
+	if (g->writes % g->spec->sfr_n == 0 && !g->pending_sync)
+		g->pending_sync = SB_DDIR_SYNCRANGE;
+}
+
+static void count_write(struct sb_iogen *g, struct sb_file *file, uint64_t off, uint64_t len)
 {
 	const struct sb_jobspec *s = g->spec;
 	g->writes++;
@@ -374,6 +476,8 @@ static void count_write(struct sb_iogen *g, struct sb_file *file)
 		g->pending_sync = SB_DDIR_SYNC;
 	else if (s->fdatasync && g->writes % s->fdatasync == 0)
 		g->pending_sync = SB_DDIR_DATASYNC;
+	else if (s->sfr_n)
+		count_sfr(g, off, len);
 	g->sync_file = file;
 }
 
@@ -386,6 +490,12 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 		io->file = g->sync_file;
 		io->offset = 0;
 		io->len = 0;
+		if (g->pending_sync == SB_DDIR_SYNCRANGE) {
+			io->offset = g->sfr_lo;
+			io->len = g->sfr_hi - g->sfr_lo;
+			g->sfr_lo = UINT64_MAX;
+			g->sfr_hi = 0;
+		}
 		g->pending_sync = 0;
 		return 1;
 	}
@@ -410,6 +520,6 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 	io->offset = f->start + off;
 	io->len = len;
 	if (d == SB_DDIR_WRITE)
-		count_write(g, io->file);
+		count_write(g, io->file, io->offset, io->len);
 	return 1;
 }

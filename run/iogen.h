@@ -65,6 +65,14 @@ struct sb_iogen {
 	struct sb_replay_ent *rp_ent; /* owned; freed by sb_iogen_free */
 	size_t rp_n, rp_i;
 	uint64_t rp_start_ns, rp_last_ns;
+	/* appended: file_service_type other than roundrobin:1 (fsvc set) */
+	bool fsvc;
+	unsigned fsvc_left;           /* I/Os left on the current file */
+	unsigned fsvc_cur;
+	double *fsvc_cum;             /* zipf, normal: cumulative file weights, last 1 */
+	double fsvc_pow;              /* pareto: fio's exponent log(h)/log(1-h) */
+	/* appended: sync_file_range=: the bytes written since the last one */
+	uint64_t sfr_lo, sfr_hi;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

@@ -13,7 +13,8 @@
 #include "run/flowctl.h"
 #include "lib/timeutil.h"
 
-static const char *const ddir_name[] = { "read", "write", "trim", "fsync", "fdatasync" };
+static const char *const ddir_name[] = { "read", "write", "trim", "fsync", "fdatasync",
+					  "sync_file_range" };
 
 void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now)
 {
@@ -127,6 +128,24 @@ static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct s
 	}
 }
 
+/* max_latency=: the job ends with ETIMEDOUT, as fio's */
+static void __attribute__((noinline, cold)) over_max_latency(struct sb_thread *t,
+							     struct sb_loopstate *ls,
+							     const struct sb_io_u *io)
+{
+	static const char *const what[] = { "read slower than max_latency",
+					    "write slower than max_latency",
+					    "trim slower than max_latency",
+					    "fsync slower than max_latency",
+					    "fdatasync slower than max_latency",
+					    "sync_file_range slower than max_latency" };
+	struct sb_io_u late = *io;
+	late.result = -ETIMEDOUT;
+	io_error(t, ls, &late);
+	if (t->st->err.op == ddir_name[io->ddir])
+		t->st->err.op = what[io->ddir];
+}
+
 static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io,
 			   bool async)
 {
@@ -146,6 +165,8 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 		return;
 	}
 	uint64_t lat = ls->now - io->start_ns;
+	if (__builtin_expect(lat > t->max_lat_ns, 0))
+		over_max_latency(t, ls, io);
 	if (d >= SB_DDIR_N) {
 		sb_stat_add(&st->sync_lat, lat);
 		sb_hist_add(&st->sync_h, lat);

@@ -13,11 +13,13 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "run/iosched.h"
 #include "run/precheck.h"
 #include "run/thread.h"
 #include "run/workload.h"
 #include "lib/log.h"
 #include "os/dio.h"
+#include "os/place.h"
 #include "parse/options.h"
 #include "parse/parse.h"
 
@@ -123,12 +125,39 @@ static int check_direct(const struct sb_jobspec *s, const struct sb_engine_ops *
 	return 0;
 }
 
+/* rw=trim/randtrim: every file of thread 0 can be trimmed (up front, so a
+ * job that cannot trim fails before anything is laid out) */
+static int check_trim(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
+		      const struct sb_jobfiles *jf)
+{
+	char where[PATH_MAX];
+	if (!(s->rw & SB_RW_TRIM) || !jf || !jf->tmpl || (ops->flags & SB_ENGINE_NODISKIO))
+		return 0;
+	for (unsigned k = 0; k < jf->nfiles; k++) {
+		int r = sb_os_can_trim(jf->tmpl[k].path);
+		if (r == -EOPNOTSUPP) {
+			sb_err(sb_spec_where(s, SB_OPT(rw), where, sizeof(where)),
+			       "rw=%s: %s cannot be trimmed (%s): trim a block device that takes "
+			       "discards, or a file on a file system that punches holes (ext4, xfs, "
+			       "btrfs, tmpfs)", sb_option_enum_name(SB_OPT(rw), s->rw),
+			       jf->tmpl[k].path, jf->tmpl[k].is_bdev ? "its queue takes no discards"
+			       : "its file system cannot punch holes");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* workload=io: its alignment, its region and its engine (jf: the job's
  * planned files) */
 static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 		       const struct sb_jobfiles *jf)
 {
 	int r = check_direct(s, ops, jf);
+	if (!r)
+		r = check_trim(s, ops, jf);
+	if (!r && !(ops->flags & SB_ENGINE_NODISKIO))
+		r = sb_iosched_check(s, jf);
 	if (!r && jf)
 		r = check_region(s, jf);
 	return r ? r : check_engine(s, ops);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/iosched.h"
 #include "run/collect.h"
 #include "ml/run.h"
 #include "run/precheck.h"
@@ -288,6 +289,7 @@ static int prepare(struct run *r, bool dry)
 
 static void release(struct run *r, bool failed)
 {
+	sb_iosched_restore();
 	if (r->mon_up)
 		sb_monitor_free(&r->mon);
 	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
@@ -352,6 +354,11 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 			sb_results_free(res);
 	}
 	if (e || r.layout_error) {
+		release(&r, true);
+		return e;
+	}
+	e = sb_iosched_apply(jl, &r.lay); /* ioscheduler=: restored by release() */
+	if (e) {
 		release(&r, true);
 		return e;
 	}

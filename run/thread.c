@@ -15,6 +15,7 @@
 #include "run/exec.h"
 #include "run/ioloop.h"
 #include "run/replay.h"
+#include "run/place.h"
 #include "run/thread.h"
 #include "run/verify.h"
 #include "lib/log.h"
@@ -35,10 +36,9 @@ static int setup_buffers(struct sb_thread *t)
 	 * page (virtio-blk takes 254: a 1 MiB I/O in 256 scattered pages is split
 	 * in two), and make pinning them cheaper.  A refusal changes nothing. */
 	size_t align = e->buf_len >= SB_HUGE_PAGE ? SB_HUGE_PAGE : SB_IOBUF_ALIGN;
-	if (posix_memalign(&e->buf_base, align, e->buf_len))
-		return -ENOMEM;
-	if (align == SB_HUGE_PAGE)
-		(void)madvise(e->buf_base, e->buf_len, MADV_HUGEPAGE);
+	int r = sb_place_buffers(t, e->buf_len, align); /* iomem=, numa_mem_policy= */
+	if (r)
+		return r;
 	if (sb_contents_setup(t)) /* contents and their io_prep hook: run/contents.h */
 		return -ENOMEM;
 	e->ios = calloc(e->iodepth, sizeof(*e->ios));
@@ -129,6 +129,7 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 			t->paths[i] = t->files[i].path;
 	}
 	sb_engine_job_fill(&t->ejob, s);
+	t->max_lat_ns = s->max_latency_us ? s->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
 	t->etd.files = t->files;
 	t->etd.nfiles = jf->nfiles;
@@ -163,6 +164,7 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 		t->files[i].index = i;
 	}
 	sb_engine_job_fill(&t->ejob, t->spec);
+	t->max_lat_ns = t->spec->max_latency_us ? t->spec->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
 	t->etd.files = t->files;
 	t->etd.nfiles = nslots;
@@ -215,7 +217,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	sb_verify_teardown(t);
 	sb_iogen_free(&t->gen);
 	sb_contents_release(t);
-	free(t->etd.buf_base);
+	sb_place_buffers_free(t);
 	free(t->etd.ios);
 	free(t->freel);
 	free(t->uncommitted);
@@ -313,7 +315,11 @@ void *sb_thread_main(void *arg)
 	atomic_store_explicit(&t->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
 	if (t->on_start)
 		t->on_start(t->on_start_arg, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
-	if (wait_turn(t) && prerun(t)) {
+	const char *pwhat;
+	int pe = sb_place_thread(t, &pwhat); /* cpus_allowed, nice, prio: run/place.c */
+	if (pe)
+		sb_tstats_set_error(t->st, -pe, pwhat, NULL);
+	if (!pe && !t->spec->create_only && wait_turn(t) && prerun(t)) {
 		const struct sb_jobspec *s = t->spec;
 		uint64_t now = sb_now_ns();
 		t->start_ns = now;

@@ -92,6 +92,10 @@ struct sb_thread {
 	/* appended: flow, rate_min, steady state, exitall (run/flowctl.h) */
 	struct sb_ctl ctl;
 	bool stats_lite;              /* a disable_* option is on: account() takes its slow path */
+	/* appended (run/place.c): bytes mapped for etd.buf_base (iomem=mmap*, shm*) */
+	size_t buf_maplen;
+	/* appended: max_latency= in ns; UINT64_MAX when unset (run/ioloop.c) */
+	uint64_t max_lat_ns;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

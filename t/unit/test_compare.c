@@ -526,6 +526,12 @@ static void test_compared_options(void)
 		"rate_iops_min", "rate_cycle", "rate_process", "steadystate", "steadystate_duration",
 		"steadystate_ramp_time", "gtod_reduce", "disable_lat", "disable_clat", "disable_slat",
 		"disable_bw_measurement", "slat_percentiles",
+		/* issue 16 (place): where the job runs and what it does to its files */
+		"cpus_allowed", "cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy",
+		"iomem", "iomem_align", "nice", "prio", "prioclass", "fadvise_hint",
+		"pre_read", "fsync_on_close", "write_hint", "file_service_type",
+		"file_append", "overwrite", "create_only", "max_latency", "atomic", "lockfile",
+		"ioscheduler", "opendir", "openfiles", "sync_file_range",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
