@@ -98,7 +98,7 @@ static void fmt_rw_mod(const struct sb_jobspec *s, char *buf, size_t len)
 {
 	size_t n = strlen(buf);
 	char v[32];
-	if ((s->rw & SB_RW_RANDOM) && s->rw_seq_nr != 1) {
+	if ((s->rw & SB_RW_RANDOM) && s->rw_seq_nr > 1) {
 		snprintf(buf + n, len - n, ":%u", s->rw_seq_nr);
 	} else if (!(s->rw & SB_RW_RANDOM) && s->rw_seq_add) {
 		uint64_t a = s->rw_seq_add < 0 ? (uint64_t)-s->rw_seq_add : (uint64_t)s->rw_seq_add;

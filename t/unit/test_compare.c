@@ -515,6 +515,9 @@ static void test_compared_options(void)
 		"scramble_buffers", "refill_buffers", "zero_buffers", "buffer_pattern",
 		"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
 		"dedupe_mode", "dedupe_working_set_percentage",
+		/* issue 16: where the I/O goes */
+		"offset_increment", "offset_align", "number_ios", "rw_sequencer", "allrandrepeat",
+		"random_generator", "percentage_random",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
