@@ -49,6 +49,8 @@ struct sb_file {
 	bool is_bdev;
 	bool created;           /* storbench created it (so it may unlink it) */
 	void *engine_data;      /* the engine's, e.g. an mmap base */
+	uint64_t real_size;     /* bytes the file holds, at least size (0: size); set for
+				 * rw=read:N, whose holes wrap at the file's end as in fio */
 };
 
 struct sb_io_u {

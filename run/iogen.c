@@ -78,6 +78,9 @@ static int setup_files(struct sb_iogen *g)
 		f->start = g->files[i].region_start;
 		f->nblocks = g->files[i].region_len / g->unit;
 		f->len = f->nblocks * g->unit;
+		uint64_t real = g->files[i].real_size > g->files[i].size ? g->files[i].real_size
+									: g->files[i].size;
+		f->real_end = real > f->start ? real - f->start : f->len;
 		total += f->len;
 		if (!f->nblocks)
 			continue;
@@ -451,9 +454,20 @@ static void count_write(struct sb_iogen *g, struct sb_file *file)
 
 /* ---- the general path: only jobs that use one of its features come here */
 
-/* rw=read:N: N bytes (negative: backwards) after each I/O, as fio: a hole
- * that lands exactly on the region's end starts a new pass, one that goes
- * past it ends the loop unless io_size= asks for more */
+/* rw=read:N: N bytes (negative: backwards) after each I/O, as fio: an I/O
+ * that reaches the file's end ends the pass; a hole that reaches it wraps to
+ * the region's start; one that leaves the region but not the file ends the
+ * pass.  A pass that ends so ends the loop unless io_size= asks for more. */
+static void seq_add_over(struct sb_iogen *g, struct sb_genfile *f, int d)
+{
+	if (!g->spec->io_size && !g->spec->io_size_pct)
+		g->loop_cut = true;
+	if (g->mixed)
+		f->pos[d] = 0;
+	else
+		finish_file(g, f);
+}
+
 static uint64_t next_seq_add(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
 {
 	int64_t add = g->spec->rw_seq_add;
@@ -469,16 +483,12 @@ static uint64_t next_seq_add(struct sb_iogen *g, struct sb_genfile *f, int d, ui
 			f->pos[d] = f->len > back ? f->len - back : 0;
 		return off;
 	}
-	uint64_t next = off + *len + (uint64_t)add;
+	uint64_t end = off + *len, next = end + (uint64_t)add;
+	if (next >= f->real_end)
+		next = 0;
 	f->pos[d] = next;
-	if (next + g->unit > f->len) {
-		if (next > f->len && !g->spec->io_size && !g->spec->io_size_pct)
-			g->loop_cut = true;
-		if (g->mixed)
-			f->pos[d] = 0;
-		else
-			finish_file(g, f);
-	}
+	if (end >= f->real_end || next + g->unit > f->len)
+		seq_add_over(g, f, d);
 	return off;
 }
 

@@ -42,6 +42,7 @@ struct sb_genfile {
 	unsigned seq_left[SB_DDIR_N]; /* ext: I/Os of rw=randread:N before a new random offset */
 	struct sb_lfsr lfsr;          /* random_generator=lfsr */
 	uint64_t lfsr_left;           /* outputs left in this pass */
+	uint64_t real_end;            /* the file's end, from start (rw=read:N wraps there) */
 	uint64_t *map;                /* random map, a bit per unit; NULL without */
 	uint64_t nfree;               /* units not yet touched in this pass */
 	uint64_t perm_mul, perm_add;  /* scatter of the skewed distributions */
