@@ -8,6 +8,10 @@
 
 #include "run/iogen.h"
 
+/* always inlined: the fast path must stay one function, as before the
+ * general path existed (which calls these too) */
+#define HOT static inline __attribute__((always_inline))
+
 uint64_t sb_iogen_seed(const struct sb_jobspec *spec, unsigned thread_index)
 {
 	uint64_t base = spec->randseed;
@@ -284,14 +288,14 @@ static void new_pass(struct sb_iogen *g)
 	}
 }
 
-static int pick_ddir(struct sb_iogen *g)
+HOT int pick_ddir(struct sb_iogen *g)
 {
 	if (!g->mixed)
 		return g->only_ddir;
 	return (sb_rng_next(&g->rng) >> 32) < g->rwmix_thresh ? SB_DDIR_READ : SB_DDIR_WRITE;
 }
 
-static uint64_t pick_len(struct sb_iogen *g, int d)
+HOT uint64_t pick_len(struct sb_iogen *g, int d)
 {
 	const struct sb_jobspec *s = g->spec;
 	if (s->bssplit_n[d]) {
@@ -321,7 +325,7 @@ static inline bool map_test(const uint64_t *m, uint64_t b)
 }
 
 /* the first untouched unit at or after b, wrapping; the file has one */
-static uint64_t map_find_free(const struct sb_genfile *f, uint64_t b)
+HOT uint64_t map_find_free(const struct sb_genfile *f, uint64_t b)
 {
 	uint64_t nw = (f->nblocks + 63) / 64;
 	uint64_t w = b >> 6;
@@ -338,7 +342,7 @@ static uint64_t map_find_free(const struct sb_genfile *f, uint64_t b)
 	return 0; /* not reached while nfree > 0 */
 }
 
-static uint64_t next_random_mapped(struct sb_iogen *g, struct sb_genfile *f, uint64_t *len)
+HOT uint64_t next_random_mapped(struct sb_iogen *g, struct sb_genfile *f, uint64_t *len)
 {
 	uint64_t want = *len / g->unit, b = sb_rng_below(&g->rng, f->nblocks), run = 0;
 	if (map_test(f->map, b))
@@ -387,7 +391,7 @@ static uint64_t dist_rank(struct sb_iogen *g, const struct sb_genfile *f)
 	return (uint64_t)(((unsigned __int128)r * f->perm_mul + f->perm_add) % n);
 }
 
-static uint64_t next_random(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
+HOT uint64_t next_random(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
 {
 	if (f->map)
 		return next_random_mapped(g, f, len);
@@ -403,7 +407,7 @@ static uint64_t next_random(struct sb_iogen *g, struct sb_genfile *f, int d, uin
 	return sb_rng_below(&g->rng, (f->len - *len) / al + 1) * al;
 }
 
-static uint64_t next_seq(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
+HOT uint64_t next_seq(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
 {
 	uint64_t left = f->len - f->pos[d], off = f->pos[d];
 	if (*len > left)
@@ -580,7 +584,7 @@ static uint64_t next_off_ext(struct sb_iogen *g, struct sb_genfile *f, int d, ui
 }
 
 /* The next I/O; ext (a constant at each call site) selects the general path */
-static inline int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
+HOT int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
 {
 	if (g->pending_sync) {
 		io->ddir = g->pending_sync;
@@ -623,9 +627,15 @@ static inline int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext
 	return 1;
 }
 
+/* the general path, out of line so that the fast path stays small */
+static __attribute__((noinline)) int next_io_ext(struct sb_iogen *g, struct sb_io_u *io)
+{
+	return g->span ? span_next(g, io) : next_io(g, io, true);
+}
+
 int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 {
 	if (__builtin_expect(g->span | g->ext, 0))
-		return g->span ? span_next(g, io) : next_io(g, io, true);
+		return next_io_ext(g, io);
 	return next_io(g, io, false);
 }
