@@ -106,8 +106,6 @@ static int setup_files(struct sb_iogen *g)
 		g->loop_budget = s->io_size;
 	else if (s->io_size_pct) /* fio: a percentage of the I/O region */
 		g->loop_budget = (uint64_t)((double)total * s->io_size_pct / 100.0);
-	else if (s->filesize_min && s->size && !s->size_pct) /* fio: filesize= sizes the files, */
-		g->loop_budget = s->size;                   /* size= the I/O */
 	return 0;
 }
 

@@ -277,6 +277,17 @@ static void test_number_ios_and_io_size_pct(void)
 	CU_ASSERT_EQUAL(offsets(&s, 64 * KB, got, NULL, 64), 8);
 }
 
+/* allrandrepeat=1 repeats the sequence even with randrepeat=0 */
+static void test_allrandrepeat(void)
+{
+	struct sb_jobspec s = sb_test_default_spec();
+	s.randrepeat = false;
+	s.allrandrepeat = true;
+	CU_ASSERT_EQUAL(sb_iogen_seed(&s, 3), sb_iogen_seed(&s, 3));
+	struct sb_jobspec r = sb_test_default_spec();
+	CU_ASSERT_EQUAL(sb_iogen_seed(&s, 3), sb_iogen_seed(&r, 3));
+}
+
 /* values the parser takes and refuses */
 static void test_values(void)
 {
@@ -363,6 +374,7 @@ static CU_TestInfo tests[] = {
 	{ "LFSR full period, widths 2-22", test_lfsr_period },
 	{ "random_generator=lfsr: each block once per pass", test_lfsr_covers_once },
 	{ "number_ios and io_size=N%", test_number_ios_and_io_size_pct },
+	{ "allrandrepeat", test_allrandrepeat },
 	{ "values taken and refused", test_values },
 	{ "fio's aliases", test_fio_aliases },
 	CU_TEST_INFO_NULL,
