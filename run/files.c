@@ -211,9 +211,10 @@ static int pct_len(const struct sb_jobspec *s, const struct sb_layout_file *lf, 
 	char where[512];
 	sb_spec_where(s, SB_OPT(size), where, sizeof(where));
 	if (!lf->exists || !have) {
-		sb_err(where, "job %s: size=%g%% is a share of the size of %s, which does not exist "
-		       "yet (or is empty): give size= in bytes, e.g. size=1g (fio refuses it too)",
-		       s->name, s->size_pct, lf->path);
+		const char *o = SB_OPT(size)->name;
+		sb_err(where, "job %s: %s=%g%% is a share of the size of %s, which does not exist "
+		       "yet (or is empty): give %s= in bytes, e.g. %s=1g (fio refuses it too)",
+		       s->name, o, s->size_pct, lf->path, o, o);
 		return -EINVAL;
 	}
 	uint64_t v = (uint64_t)((double)have * s->size_pct / 100.0);
@@ -221,9 +222,10 @@ static int pct_len(const struct sb_jobspec *s, const struct sb_layout_file *lf, 
 		v = have > start ? have - start : 0;
 	*len = v - v % s->bs_lo;
 	if (!*len) {
-		sb_err(where, "job %s: size=%g%% of %s (%" PRIu64 " bytes) from byte %" PRIu64
-		       " holds no block of %" PRIu64 " bytes: raise the percentage or lower offset=",
-		       s->name, s->size_pct, lf->path, have, start, s->bs_lo);
+		sb_err(where, "job %s: %s=%g%% of %s (%" PRIu64 " bytes) from byte %" PRIu64
+		       " holds no block of %" PRIu64 " bytes: raise the percentage or lower %s=",
+		       s->name, SB_OPT(size)->name, s->size_pct, lf->path, have, start, s->bs_lo,
+		       SB_OPT(offset)->name);
 		return -EINVAL;
 	}
 	return 0;
@@ -319,9 +321,10 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 				char where[512];
 				sb_spec_where(s, SB_OPT(size), where, sizeof(where));
 				if (s->size_pct > 0)
-					sb_err(where, "job %s: size=%g%% is a share of the files' size, and "
-					       "ioengine=%s has no files: give size= in bytes, e.g. size=1g",
-					       s->name, s->size_pct, s->ioengine);
+					sb_err(where, "job %s: %s=%g%% is a share of the files' size, and "
+					       "%s=%s has no files: give %s= in bytes, e.g. %s=1g", s->name,
+					       SB_OPT(size)->name, s->size_pct, SB_OPT(ioengine)->name,
+					       s->ioengine, SB_OPT(size)->name, SB_OPT(size)->name);
 				else
 					sb_err(s->name, "size= (or filesize=) is needed with ioengine=%s", s->ioengine);
 				return -EINVAL;
