@@ -50,6 +50,8 @@ struct sb_file {
 	bool created;           /* storbench created it (so it may unlink it) */
 	void *engine_data;      /* the engine's, e.g. an mmap base */
 	bool fsync_on_close;    /* appended: fsync before close (fsync_on_close=1 on a writer) */
+	uint64_t real_size;     /* bytes the file holds, at least size (0: size); set for
+				 * rw=read:N, whose holes wrap at the file's end as in fio */
 };
 
 struct sb_io_u {

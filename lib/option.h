@@ -43,6 +43,9 @@ enum sb_opt_type {
 /* one part of the block-size set (bsrange, bssplit): shown and compared
  * through the bs row, whose text is the whole set */
 #define SB_OF_INBS 0x10u
+/* SB_OT_SIZE that also takes a percentage N% (of the file's size), stored
+ * as a double at off2 (0: the bytes at off apply) */
+#define SB_OF_PCT 0x20u
 
 /* The headings the options are grouped under, in --cmdhelp and HOWTO order
  * (names: sb_opt_cat_name in parse/options.h) */

@@ -23,7 +23,10 @@ void sb_option_accepts(const struct sb_option *o, char *buf, size_t len)
 		sb_parse_engine_names(names, sizeof(names));
 		snprintf(buf, len, "one of %s", names);
 		break;
-	case SB_OT_SIZE: snprintf(buf, len, "a size such as 4k, 1m or 10g"); break;
+	case SB_OT_SIZE:
+		snprintf(buf, len, (o->flags & SB_OF_PCT) ? "a size such as 4k, 1m or 10g, or a percentage such as 50%%"
+			 : "a size such as 4k, 1m or 10g");
+		break;
 	case SB_OT_SIZE_RANGE: snprintf(buf, len, "a size or LOW-HIGH range, e.g. 1g or 1g-4g"); break;
 	case SB_OT_SIZE_SPLIT: snprintf(buf, len, "sizes READ[,WRITE[,TRIM]], e.g. 4k or 4k,64k"); break;
 	case SB_OT_INT_SPLIT: snprintf(buf, len, "counts READ[,WRITE[,TRIM]], e.g. 1000 or 1000,500"); break;
@@ -95,6 +98,10 @@ void sb_option_format(const struct sb_option *o, const struct sb_jobspec *s, cha
 		break;
 	}
 	case SB_OT_SIZE:
+		if ((o->flags & SB_OF_PCT) && *FIELD(s, o->off2, double) > 0) {
+			snprintf(buf, len, "%g%% (of each file's size)", *FIELD(s, o->off2, double));
+			break;
+		}
 		v = *FIELD(s, o->off, uint64_t);
 		sb_size_str(v, a, sizeof(a));
 		snprintf(buf, len, "%llu (%s)", (unsigned long long)v, a);

@@ -29,6 +29,22 @@ enum sb_dist {
 	SB_DIST_ZIPF,       /* zipf:theta */
 	SB_DIST_PARETO,     /* pareto:h */
 	SB_DIST_NORMAL,     /* normal:sigma (percent of the range) */
+	SB_DIST_ZONED,      /* zoned:ACCESS/SIZE%:...: zones in jobspec.zones */
+	SB_DIST_ZONED_ABS,  /* zoned_abs:ACCESS/BYTES:... */
+};
+
+/* rw_sequencer=: what rw=randread:N does between two random offsets */
+enum sb_rwseq { SB_RWSEQ_SEQUENTIAL = 0, SB_RWSEQ_IDENTICAL };
+/* random_generator=: tausworthe and tausworthe64 both name storbench's own
+ * generator (run/rng.h); lfsr a maximal-length LFSR (run/lfsr.h) */
+enum sb_randgen { SB_RANDGEN_TAUS = 0, SB_RANDGEN_LFSR, SB_RANDGEN_TAUS64 };
+
+#define SB_ZONES_MAX 256   /* zones of random_distribution=zoned per direction (fio's limit) */
+/* one zone of random_distribution=zoned/zoned_abs */
+struct sb_zone {
+	double access_pct;  /* share of the direction's random I/Os, 0..100 */
+	double size_pct;    /* zoned: share of the region, 0..100 */
+	uint64_t size;      /* zoned_abs: bytes */
 };
 
 enum sb_fallocate {
@@ -357,6 +373,23 @@ struct sb_jobspec {
 	unsigned mpol_mode;         /* enum sb_mpol */
 	uint64_t mpol_nodes;        /* bit N: NUMA node N (nodes 0-63) */
 	bool ioprio_on;             /* prio or prioclass was set: ioprio_set() the threads */
+	/* appended (issue 16): sizes, offsets and randomness as fio has them */
+	double size_pct;            /* size=N%: percent of each file's size; 0: size is bytes */
+	double io_size_pct;         /* io_size=N%: percent of the I/O region; 0: io_size is bytes */
+	double offset_pct;          /* offset=N%: percent of each file's size, aligned up to
+				     * offset_align (or the smallest block size); 0: bytes */
+	uint64_t offset_increment;  /* bytes added to offset per numjobs thread (0, 1, ...) */
+	double offset_increment_pct; /* offset_increment=N%: percent of the file's size */
+	uint64_t offset_align;      /* bytes; 0: percentage offsets align to the smallest bs */
+	uint64_t number_ios;        /* stop a thread after this many I/Os; 0: no limit */
+	int64_t rw_seq_add;         /* rw=read:N: bytes skipped after each sequential I/O */
+	unsigned rw_seq_nr;         /* rw=randread:N: I/Os per random offset (default 1) */
+	unsigned rw_sequencer;      /* enum sb_rwseq */
+	unsigned random_generator;  /* enum sb_randgen */
+	uint64_t percentage_random[SB_DDIR_N]; /* % of a random job's I/Os at random offsets */
+	bool allrandrepeat;         /* every generator repeatable (implies randrepeat) */
+	unsigned zone_n[SB_DDIR_N]; /* zones of random_distribution=zoned(_abs) per direction */
+	struct sb_zone zones[SB_DDIR_N][SB_ZONES_MAX];
 };
 
 /* file_service_type: SB_FSVC_RR with fsvc_n 1 is the default (and the fast path) */

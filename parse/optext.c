@@ -93,6 +93,42 @@ const char *sb_option_enum_name(const struct sb_option *o, unsigned v)
 	return NULL;
 }
 
+/* rw=PATTERN:N, N as written to the spec (a count or bytes) */
+static void fmt_rw_mod(const struct sb_jobspec *s, char *buf, size_t len)
+{
+	size_t n = strlen(buf);
+	char v[32];
+	if ((s->rw & SB_RW_RANDOM) && s->rw_seq_nr > 1) {
+		snprintf(buf + n, len - n, ":%u", s->rw_seq_nr);
+	} else if (!(s->rw & SB_RW_RANDOM) && s->rw_seq_add) {
+		uint64_t a = s->rw_seq_add < 0 ? (uint64_t)-s->rw_seq_add : (uint64_t)s->rw_seq_add;
+		fmt_size(a, v, sizeof(v));
+		snprintf(buf + n, len - n, ":%s%s", s->rw_seq_add < 0 ? "-" : "", v);
+	}
+}
+
+/* zoned:A/S:A/S[,...] (zoned_abs: sizes in bytes) */
+static void fmt_zones(const struct sb_jobspec *s, enum sb_dist dist, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s:", sb_dist_name(dist));
+	for (unsigned d = 0; d < SB_DDIR_N && n < len; d++) {
+		if (!s->zone_n[d] || (d && s->zone_n[d] == s->zone_n[d - 1] &&
+				      !memcmp(s->zones[d], s->zones[d - 1], s->zone_n[d] * sizeof(s->zones[d][0]))))
+			continue;
+		if (d)
+			n += (size_t)snprintf(buf + n, len - n, ",");
+		for (unsigned i = 0; i < s->zone_n[d] && n < len; i++) {
+			char v[32];
+			if (dist == SB_DIST_ZONED_ABS)
+				fmt_size(s->zones[d][i].size, v, sizeof(v));
+			else
+				snprintf(v, sizeof(v), "%g", s->zones[d][i].size_pct);
+			n += (size_t)snprintf(buf + n, len - n, "%s%g/%s", i ? ":" : "",
+					      s->zones[d][i].access_pct, v);
+		}
+	}
+}
+
 static void fmt_enum(const struct sb_option *o, unsigned v, char *buf, size_t len)
 {
 	const char *name = sb_option_enum_name(o, v);
@@ -117,7 +153,12 @@ void sb_option_text(const struct sb_option *o, const struct sb_jobspec *s, char 
 	}
 	case SB_OT_NAME: snprintf(buf, len, "%.*s", SB_NAME_MAX, FIELD(s, o->off, char)); break;
 	case SB_OT_ENGINE: snprintf(buf, len, "%.*s", SB_ENGINE_NAME_MAX, FIELD(s, o->off, char)); break;
-	case SB_OT_SIZE: fmt_size(*FIELD(s, o->off, uint64_t), buf, len); break;
+	case SB_OT_SIZE:
+		if ((o->flags & SB_OF_PCT) && *FIELD(s, o->off2, double) > 0)
+			snprintf(buf, len, "%g%%", *FIELD(s, o->off2, double));
+		else
+			fmt_size(*FIELD(s, o->off, uint64_t), buf, len);
+		break;
 	case SB_OT_SIZE_RANGE:
 		fmt_range(*FIELD(s, o->off, uint64_t), *FIELD(s, o->off2, uint64_t), buf, len);
 		break;
@@ -139,7 +180,11 @@ void sb_option_text(const struct sb_option *o, const struct sb_jobspec *s, char 
 		snprintf(buf, len, "%d", ((o->flags & SB_OF_INVERSE) ? !b : b) ? 1 : 0);
 		break;
 	}
-	case SB_OT_ENUM: fmt_enum(o, *FIELD(s, o->off, unsigned), buf, len); break;
+	case SB_OT_ENUM:
+		fmt_enum(o, *FIELD(s, o->off, unsigned), buf, len);
+		if (o->off == offsetof(struct sb_jobspec, rw))
+			fmt_rw_mod(s, buf, len);
+		break;
 	case SB_OT_PCTL_LIST:
 		for (unsigned i = 0; i < *FIELD(s, o->off2, unsigned) && i < SB_PCTL_MAX && n < len; i++)
 			n += (size_t)snprintf(buf + n, len - n, "%s%g", i ? ":" : "",
@@ -150,6 +195,8 @@ void sb_option_text(const struct sb_option *o, const struct sb_jobspec *s, char 
 		const char *name = sb_dist_name(d);
 		if (d == SB_DIST_RANDOM)
 			snprintf(buf, len, "%s", name);
+		else if (d == SB_DIST_ZONED || d == SB_DIST_ZONED_ABS)
+			fmt_zones(s, d, buf, len);
 		else if (name)
 			snprintf(buf, len, "%s:%g", name, *FIELD(s, o->off2, double));
 		else

@@ -25,6 +25,19 @@ static const struct sb_opt_enum rw_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum rwseq_vals[] = {
+	{ .name = "sequential", .val = SB_RWSEQ_SEQUENTIAL, .help = "continue sequentially from the random offset" },
+	{ .name = "identical", .val = SB_RWSEQ_IDENTICAL, .help = "repeat the random offset" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum randgen_vals[] = {
+	{ .name = "tausworthe", .val = SB_RANDGEN_TAUS, .help = "storbench's generator (xoshiro256**; fio: 2^88-cycle tausworthe)" },
+	{ .name = "lfsr", .val = SB_RANDGEN_LFSR, .help = "maximal-length LFSR: every block once per pass, no random map" },
+	{ .name = "tausworthe64", .val = SB_RANDGEN_TAUS64, .help = "storbench's generator (xoshiro256**; fio: 64-bit tausworthe)" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum falloc_vals[] = {
 	{ .name = "none", .val = SB_FALLOC_NONE, .help = "do not pre-allocate" },
 	{ .name = "native", .val = SB_FALLOC_POSIX, .help = "the platform's call (posix_fallocate on Linux)", .alias = true },
@@ -228,27 +241,46 @@ static const struct sb_option table[] = {
 	  .help = "file or device to use; several separated by ':'" },
 	{ .name = "directory", .type = SB_OT_STR, .off = OFF(directory), .category = C_FILE,
 	  .help = "directory for generated file names" },
-	{ .name = "nrfiles", .type = SB_OT_UINT, .off = OFF(nrfiles), .def = "1", .min = 1,
+	{ .name = "nrfiles", .alias = { "nr_files" }, .type = SB_OT_UINT, .off = OFF(nrfiles), .def = "1", .min = 1,
 	  .max = 1 << 20, .category = C_FILE, .help = "number of files per job" },
 	{ .name = "filesize", .type = SB_OT_SIZE_RANGE, .off = OFF(filesize_min),
 	  .off2 = OFF(filesize_max), .min = 1, .unit = "bytes", .category = C_FILE,
 	  .help = "size of each file, or a LOW-HIGH range (default size/nrfiles)" },
-	{ .name = "size", .type = SB_OT_SIZE, .off = OFF(size), .min = 1, .unit = "bytes",
-	  .category = C_FILE,
-	  .help = "total bytes of the job's files (default: the existing size)" },
+	{ .name = "size", .type = SB_OT_SIZE, .off = OFF(size), .off2 = OFF(size_pct), .min = 1,
+	  .unit = "bytes or %", .flags = SB_OF_PCT, .category = C_FILE,
+	  .help = "total bytes of the job's files, or N% of each existing file (default: the existing size)" },
 	{ .name = "io_size", .alias = { "io_limit" }, .type = SB_OT_SIZE, .off = OFF(io_size),
-	  .min = 1, .unit = "bytes", .category = C_FILE,
-	  .help = "bytes to transfer (default: size)" },
-	{ .name = "offset", .type = SB_OT_SIZE, .off = OFF(offset), .def = "0", .unit = "bytes",
-	  .category = C_FILE, .help = "start of the I/O region in each file" },
+	  .off2 = OFF(io_size_pct), .min = 1, .unit = "bytes or %", .flags = SB_OF_PCT,
+	  .category = C_FILE, .help = "bytes to transfer, or N% of the I/O region (default: size)" },
+	{ .name = "offset", .alias = { "fileoffset" }, .type = SB_OT_SIZE, .off = OFF(offset),
+	  .off2 = OFF(offset_pct), .def = "0", .unit = "bytes or %", .flags = SB_OF_PCT,
+	  .category = C_FILE,
+	  .help = "start of the I/O region in each file; N% of the file's size is aligned up to offset_align" },
+	/* issue 16: sizes and offsets */
+	{ .name = "offset_increment", .type = SB_OT_SIZE, .off = OFF(offset_increment),
+	  .off2 = OFF(offset_increment_pct), .def = "0", .unit = "bytes or %", .flags = SB_OF_PCT,
+	  .category = C_FILE,
+	  .help = "added to offset once per numjobs thread (thread N starts at offset + N * this)" },
+	{ .name = "offset_align", .type = SB_OT_SIZE, .off = OFF(offset_align), .def = "0",
+	  .unit = "bytes", .category = C_FILE,
+	  .help = "alignment of percentage offsets (0: the smallest block size)" },
+	{ .name = "number_ios", .type = SB_OT_U64, .off = OFF(number_ios), .def = "0",
+	  .max = INT64_MAX, .unit = "I/Os", .category = C_FILE,
+	  .help = "stop each thread after this many I/Os (0: no limit); never extends the I/O" },
 
 	{ .name = "rw", .alias = { "readwrite" }, .type = SB_OT_ENUM, .off = OFF(rw), .def = "read",
-	  .enums = rw_vals, .category = C_IO, .help = "I/O pattern" },
+	  .enums = rw_vals, .category = C_IO,
+	  .help = "I/O pattern; :N after it skips N bytes after each sequential I/O (read:4k) or "
+		  "takes a new random offset every N I/Os (randread:8)" },
 	{ .name = "rwmixread", .type = SB_OT_UINT, .off = OFF(rwmixread), .def = "50", .max = 100,
 	  .unit = "%", .category = C_IO, .help = "percentage of reads in a mixed workload" },
 	{ .name = "rwmixwrite", .type = SB_OT_UINT, .off = OFF(rwmixread), .max = 100, .unit = "%",
 	  .flags = SB_OF_INVERSE, .category = C_IO,
 	  .help = "percentage of writes in a mixed workload (100 - rwmixread)" },
+	/* issue 16 */
+	{ .name = "rw_sequencer", .type = SB_OT_ENUM, .off = OFF(rw_sequencer), .def = "sequential",
+	  .enums = rwseq_vals, .category = C_IO,
+	  .help = "what the I/Os between two random offsets of rw=randread:N do" },
 
 	{ .name = "bs", .alias = { "blocksize" }, .type = SB_OT_SIZE_SPLIT, .off = OFF(bs),
 	  .def = "4k", .min = 1, .unit = "bytes", .category = C_BS,
@@ -355,16 +387,26 @@ static const struct sb_option table[] = {
 	  .category = C_GRP,
 	  .help = "I/O priority class of the job's threads: 1 realtime, 2 best-effort, 3 idle" },
 
-	{ .name = "randrepeat", .alias = { "allrandrepeat" }, .type = SB_OT_BOOL,
+	{ .name = "randrepeat", .type = SB_OT_BOOL,
 	  .off = OFF(randrepeat), .def = "1", .category = C_RAND,
-	  .help = "same random sequence on every run" },
+	  .help = "same random offsets and buffer contents on every run" },
 	{ .name = "randseed", .type = SB_OT_U64, .off = OFF(randseed), .def = "0x89",
 	  .max = INT64_MAX, .category = C_RAND, .help = "seed of the random generators" },
 	{ .name = "norandommap", .type = SB_OT_BOOL, .off = OFF(norandommap), .def = "0",
 	  .category = C_RAND, .help = "random offsets may repeat within a pass" },
 	{ .name = "random_distribution", .type = SB_OT_DIST, .off = OFF(random_distribution),
 	  .off2 = OFF(dist_param), .def = "random", .category = C_RAND,
-	  .help = "random, zipf[:theta], pareto[:h] or normal[:sigma]" },
+	  .help = "random, zipf[:theta], pareto[:h], normal[:sigma], zoned:ACCESS/SIZE%:... or "
+		  "zoned_abs:ACCESS/BYTES:... (zones per direction separated by ',')" },
+	/* issue 16: randomness */
+	{ .name = "allrandrepeat", .type = SB_OT_BOOL, .off = OFF(allrandrepeat), .def = "0",
+	  .category = C_RAND, .help = "seed every generator repeatably (overrides randrepeat=0)" },
+	{ .name = "random_generator", .type = SB_OT_ENUM, .off = OFF(random_generator),
+	  .def = "tausworthe", .enums = randgen_vals, .category = C_RAND,
+	  .help = "generator of random offsets; lfsr visits each block once per pass without a map" },
+	{ .name = "percentage_random", .type = SB_OT_INT_SPLIT, .off = OFF(percentage_random),
+	  .def = "100", .max = 100, .unit = "%", .category = C_RAND,
+	  .help = "share of a random job's I/Os at random offsets, READ[,WRITE[,TRIM]]; the rest continue sequentially" },
 
 	{ .name = "rate", .type = SB_OT_SIZE_SPLIT, .off = OFF(rate), .unit = "bytes/s",
 	  .category = C_RATE, .help = "bandwidth cap READ[,WRITE[,TRIM]] (0: none)" },

@@ -58,8 +58,54 @@ static int set_text(const struct sb_option *o, struct sb_jobspec *s, const char 
 	return 0;
 }
 
+/* rw=PATTERN:N: N is a byte count (sequential: skipped after each I/O,
+ * negative: backwards) or a count (random: I/Os per random offset), as fio */
+static int set_rw(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
+{
+	char pat[64];
+	const char *colon = strchr(val, ':');
+	size_t n = strlen(val) - strlen(colon);
+	snprintf(pat, sizeof(pat), "%.*s", (int)(n < sizeof(pat) ? n : sizeof(pat) - 1), val);
+	for (const struct sb_opt_enum *e = o->enums; e->name; e++) {
+		if (strcasecmp(e->name, pat))
+			continue;
+		const char *m = colon + 1;
+		while (*m == ' ' || *m == '\t')
+			m++;
+		int64_t nr = 0;
+		uint64_t add = 0;
+		char verr[SB_VERR_LEN];
+		if (e->val & SB_RW_RANDOM) {
+			if (sb_parse_int(m, 0, UINT32_MAX, &nr, verr)) {
+				snprintf(err, SB_VERR_LEN, "invalid offset modifier '%s' in '%s': a random "
+					 "pattern takes the I/Os per random offset, e.g. %s:8", m, val, pat);
+				return -EINVAL;
+			}
+		} else if (sb_parse_size(*m == '-' ? m + 1 : m, s->kb_base ? s->kb_base : 1024, &add,
+					 verr) || add > INT64_MAX) {
+			snprintf(err, SB_VERR_LEN, "invalid offset modifier '%s' in '%s': a sequential "
+				 "pattern takes the bytes to skip after each I/O, e.g. %s:4k", m, val, pat);
+			return -EINVAL;
+		}
+		s->rw = e->val;
+		s->rw_seq_nr = (e->val & SB_RW_RANDOM) ? (unsigned)nr : 1;
+		s->rw_seq_add = *m == '-' ? -(int64_t)add : (int64_t)add;
+		return 0;
+	}
+	char acc[SB_VERR_LEN - 64];
+	sb_option_accepts(o, acc, sizeof(acc));
+	snprintf(err, SB_VERR_LEN, "invalid value '%s': expected %.150s, optionally with :N", val, acc);
+	return -EINVAL;
+}
+
 static int set_enum(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
 {
+	if (o->off == offsetof(struct sb_jobspec, rw)) {
+		s->rw_seq_nr = 1;
+		s->rw_seq_add = 0;
+		if (strchr(val, ':'))
+			return set_rw(o, s, val, err);
+	}
 	for (const struct sb_opt_enum *e = o->enums; e->name; e++) {
 		if (!strcasecmp(e->name, val)) {
 			memcpy(FIELD(s, o->off, unsigned), &e->val, sizeof(unsigned));
@@ -68,11 +114,7 @@ static int set_enum(const struct sb_option *o, struct sb_jobspec *s, const char 
 	}
 	char acc[SB_VERR_LEN - 64];
 	sb_option_accepts(o, acc, sizeof(acc));
-	if (o == SB_OPT(rw) && strchr(val, ':'))
-		snprintf(err, SB_VERR_LEN, "fio's ':N' offset modifier is not supported by storbench; "
-			 "expected %.150s", acc);
-	else
-		snprintf(err, SB_VERR_LEN, "invalid value '%s': expected %s", val, acc);
+	snprintf(err, SB_VERR_LEN, "invalid value '%s': expected %s", val, acc);
 	return -EINVAL;
 }
 
@@ -106,6 +148,29 @@ static int set_float(const struct sb_option *o, struct sb_jobspec *s, const char
 	return 0;
 }
 
+/* size=N%: 1-100 (0-100 for offsets, where 0% is the start) */
+static int set_pct(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
+{
+	char *end;
+	const char *p = val;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	errno = 0;
+	double v = strtod(p, &end);
+	bool ok = end != p && *end == '%' && !errno;
+	for (end += ok; ok && *end; end++)
+		ok = *end == ' ' || *end == '\t';
+	double lo = o->min ? 0 : -1; /* size, io_size: more than 0 */
+	if (!ok || !(v > lo && v <= 100)) {
+		snprintf(err, SB_VERR_LEN, "invalid percentage '%s': expected %s to 100 followed by "
+			 "'%%' (e.g. 50%%), or a size such as 4k or 1g", val, o->min ? "more than 0" : "0");
+		return -EINVAL;
+	}
+	*FIELD(s, o->off2, double) = v > 0 ? v : 0;
+	*FIELD(s, o->off, uint64_t) = 0;
+	return 0;
+}
+
 static int set_number(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
 {
 	unsigned kb = s->kb_base ? s->kb_base : 1024;
@@ -124,6 +189,8 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 	switch (o->type) {
 	case SB_OT_SIZE: {
 		uint64_t v;
+		if ((o->flags & SB_OF_PCT) && strchr(val, '%'))
+			return set_pct(o, s, val, err);
 		if (sb_parse_size(val, kb, &v, err))
 			return -EINVAL;
 		if (v < (uint64_t)o->min) {
@@ -132,6 +199,8 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 			return -EINVAL;
 		}
 		*FIELD(s, o->off, uint64_t) = v;
+		if (o->flags & SB_OF_PCT)
+			*FIELD(s, o->off2, double) = 0;
 		return 0;
 	}
 	case SB_OT_TIME:
@@ -189,7 +258,7 @@ static int set_part(const struct sb_option *o, struct sb_jobspec *s, enum sb_ddi
 		FIELD(s, o->off, uint64_t)[d] = lo;
 		return 0;
 	case SB_OT_INT_SPLIT:
-		if (sb_parse_int(part, 0, INT64_MAX, &i, err))
+		if (sb_parse_int(part, 0, o->max ? o->max : INT64_MAX, &i, err))
 			return -EINVAL;
 		FIELD(s, o->off, uint64_t)[d] = (uint64_t)i;
 		return 0;
@@ -298,6 +367,9 @@ int sb_option_set(const struct sb_option *o, struct sb_jobspec *s, const char *v
 		return 0;
 	}
 	case SB_OT_DIST:
+		if (!strncasecmp(val + strspn(val, " \t"), "zoned", 5) && strchr(val, ':'))
+			return sb_parse_zones(val, kb, FIELD(s, o->off, enum sb_dist), s->zones,
+					      s->zone_n, err);
 		return sb_parse_distribution(val, FIELD(s, o->off, enum sb_dist),
 					     FIELD(s, o->off2, double), err);
 	default:

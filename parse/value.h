@@ -44,6 +44,11 @@ int sb_parse_pctl_list(const char *s, double *out, unsigned max, unsigned *n, ch
 int sb_parse_distribution(const char *s, enum sb_dist *dist, double *param, char *err);
 /* "random", "zipf", "pareto", "normal"; NULL for no such value */
 const char *sb_dist_name(enum sb_dist d);
+/* random_distribution=zoned:A/S:...[,...] or zoned_abs:A/BYTES:...[,...]:
+ * zones per direction (a direction left out repeats the one before it, as
+ * sb_split_ddir); access percentages sum to 100, zoned sizes to at most 100. */
+int sb_parse_zones(const char *s, unsigned kb, enum sb_dist *dist,
+		   struct sb_zone zones[SB_DDIR_N][SB_ZONES_MAX], unsigned n[SB_DDIR_N], char *err);
 
 /* human form of a byte count: "4 KiB", "1.5 MiB", "512 B" */
 void sb_size_str(uint64_t bytes, char *buf, size_t len);

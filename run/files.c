@@ -177,15 +177,64 @@ static unsigned count_names(const char *list)
 /* region length of one file of a job, before the existing size is known */
 static uint64_t planned_len(const struct sb_jobspec *s, unsigned nfiles, struct sb_rng *rng)
 {
-	if (s->filesize_min) {
+	if (s->filesize_min) { /* fio: LOW + a random share of the range, down to the smallest bs */
 		uint64_t span = s->filesize_max > s->filesize_min ? s->filesize_max - s->filesize_min : 0;
-		return s->filesize_min + (span ? sb_rng_below(rng, span / 4096 + 1) * 4096 : 0);
+		uint64_t v = s->filesize_min + (span ? sb_rng_below(rng, span) : 0);
+		return span && v >= s->bs_lo ? v - v % s->bs_lo : v;
 	}
 	return s->size / nfiles;
 }
 
+/* Start of thread t's I/O region in a file of real bytes (0: the file does
+ * not exist yet) that the job sizes to planned bytes, as fio's
+ * get_start_offset: offset=N% is of the real size (so 0 for a file still to
+ * be created), offset_increment=N% of the real or else the planned size;
+ * either percentage aligns the sum up to offset_align or the smallest bs. */
+static uint64_t region_start(const struct sb_jobspec *s, unsigned t, uint64_t real,
+			     uint64_t planned)
+{
+	bool align = s->offset_pct > 0 || s->offset_increment_pct > 0;
+	uint64_t inc = s->offset_increment;
+	if (s->offset_increment_pct > 0)
+		inc = (uint64_t)(s->offset_increment_pct * (double)(real ? real : planned) / 100.0);
+	uint64_t off = s->offset_pct > 0 ? (uint64_t)((double)real * s->offset_pct / 100.0) : s->offset;
+	off += (uint64_t)t * inc;
+	uint64_t al = s->offset_align ? s->offset_align : s->bs_lo;
+	if (align && al && off % al)
+		off += al - off % al;
+	return off;
+}
+
+/* size=N%: the share of the file's real size from start on, down to the
+ * smallest block size (fio) */
+static int pct_len(const struct sb_jobspec *s, const struct sb_layout_file *lf, uint64_t have,
+		   uint64_t start, uint64_t *len)
+{
+	char where[512];
+	sb_spec_where(s, SB_OPT(size), where, sizeof(where));
+	if (!lf->exists || !have) {
+		const char *o = SB_OPT(size)->name;
+		sb_err(where, "job %s: %s=%g%% is a share of the size of %s, which does not exist "
+		       "yet (or is empty): give %s= in bytes, e.g. %s=1g (fio refuses it too)",
+		       s->name, o, s->size_pct, lf->path, o, o);
+		return -EINVAL;
+	}
+	uint64_t v = (uint64_t)((double)have * s->size_pct / 100.0);
+	if (v > (have > start ? have - start : 0))
+		v = have > start ? have - start : 0;
+	*len = v - v % s->bs_lo;
+	if (!*len) {
+		sb_err(where, "job %s: %s=%g%% of %s (%" PRIu64 " bytes) from byte %" PRIu64
+		       " holds no block of %" PRIu64 " bytes: raise the percentage or lower %s=",
+		       s->name, SB_OPT(size)->name, s->size_pct, lf->path, have, start, s->bs_lo,
+		       SB_OPT(offset)->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct sb_file *tf,
-		     size_t *lfi, uint64_t len)
+		     size_t *lfi, uint64_t len, unsigned t)
 {
 	int r = layout_find(lay, tf->path, lfi);
 	if (r)
@@ -199,38 +248,48 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		       o->name, lf->path, o->name);
 		return -EINVAL;
 	}
-	if (!len) {
-		uint64_t have;
+	uint64_t have = 0, start = s->offset;
+	if (!len || s->size_pct > 0 || s->offset_pct > 0 || s->offset_increment_pct > 0) {
 		r = existing_size(lf, &have);
-		char where[512];
-		sb_spec_where(s, SB_OPT(filename), where, sizeof(where));
 		if (r) {
+			char where[512];
+			sb_spec_where(s, SB_OPT(filename), where, sizeof(where));
 			sb_err(where, "job %s: cannot get the size of %s: %s", s->name, lf->path,
 			       strerror(-r));
 			return r;
 		}
-		if (have <= s->offset) {
+	}
+	start = region_start(s, t, lf->exists ? have : 0, len);
+	if (s->size_pct > 0) {
+		r = pct_len(s, lf, have, start, &len);
+		if (r)
+			return r;
+	} else if (!len) {
+		char where[512];
+		sb_spec_where(s, SB_OPT(filename), where, sizeof(where));
+		if (have <= start) {
 			if (lf->exists)
 				sb_err(where, "job %s: size= is not set and %s has no data past "
 				       "offset=%" PRIu64 " (it holds %" PRIu64 " bytes): set size= "
-				       "or filesize= to the bytes to use", s->name, lf->path, s->offset,
+				       "or filesize= to the bytes to use", s->name, lf->path, start,
 				       have);
 			else
 				sb_err(where, "job %s: size= is not set and %s does not exist: set "
 				       "size= or filesize= to the bytes to use", s->name, lf->path);
 			return -EINVAL;
 		}
-		len = have - s->offset;
+		len = have - start;
 	}
-	uint64_t start = s->offset;
 	if (s->file_append && lf->exists && !lf->is_bdev) {
-		uint64_t have;
-		if (!existing_size(lf, &have))
-			start += have; /* fio: I/O after the end of the file */
+		uint64_t fhave;
+		if (!existing_size(lf, &fhave))
+			start += fhave; /* fio: I/O after the end of the file */
 	}
 	tf->region_start = start;
 	tf->region_len = len;
 	tf->size = start + len;
+	if (s->rw_seq_add && !existing_size(lf, &have) && have > tf->size)
+		tf->real_size = have; /* fio wraps rw=read:N's holes at the file's end */
 	tf->is_bdev = lf->is_bdev;
 	if (tf->size > lf->need)
 		lf->need = tf->size;
@@ -285,16 +344,24 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 		uint64_t len = planned_len(s, jf->nfiles, &rng);
 		if (nodiskio) {
 			if (!len) {
-				sb_err(s->name, "size= (or filesize=) is needed with ioengine=%s", s->ioengine);
+				char where[512];
+				sb_spec_where(s, SB_OPT(size), where, sizeof(where));
+				if (s->size_pct > 0)
+					sb_err(where, "job %s: %s=%g%% is a share of the files' size, and "
+					       "%s=%s has no files: give %s= in bytes, e.g. %s=1g", s->name,
+					       SB_OPT(size)->name, s->size_pct, SB_OPT(ioengine)->name,
+					       s->ioengine, SB_OPT(size)->name, SB_OPT(size)->name);
+				else
+					sb_err(s->name, "size= (or filesize=) is needed with ioengine=%s", s->ioengine);
 				sb_dirlist_free(&dl);
 				return -EINVAL;
 			}
-			tf->region_start = s->offset;
+			tf->region_start = region_start(s, t, 0, len);
 			tf->region_len = len;
-			tf->size = s->offset + len;
+			tf->size = tf->region_start + len;
 			continue;
 		}
-		r = plan_file(lay, s, tf, &jf->lf[k], len);
+		r = plan_file(lay, s, tf, &jf->lf[k], len, t);
 		if (r) {
 			sb_dirlist_free(&dl);
 			return r;

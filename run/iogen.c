@@ -10,10 +10,14 @@
 #include "lib/timeutil.h"
 #include "run/replay.h"
 
+/* always inlined: the fast path must stay one function, as before the
+ * general path existed (which calls these too) */
+#define HOT static inline __attribute__((always_inline))
+
 uint64_t sb_iogen_seed(const struct sb_jobspec *spec, unsigned thread_index)
 {
 	uint64_t base = spec->randseed;
-	if (!spec->randrepeat) {
+	if (!spec->randrepeat && !spec->allrandrepeat) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		base = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -80,6 +84,9 @@ static int setup_files(struct sb_iogen *g)
 		f->start = g->files[i].region_start;
 		f->nblocks = g->files[i].region_len / g->unit;
 		f->len = f->nblocks * g->unit;
+		uint64_t real = g->files[i].real_size > g->files[i].size ? g->files[i].real_size
+									: g->files[i].size;
+		f->real_end = real > f->start ? real - f->start : f->len;
 		total += f->len;
 		if (!f->nblocks)
 			continue;
@@ -90,10 +97,68 @@ static int setup_files(struct sb_iogen *g)
 		}
 		if (g->random && g->spec->random_distribution != SB_DIST_RANDOM)
 			dist_setup(g, f);
+		if (g->lfsr)
+			sb_lfsr_init(&f->lfsr, f->nblocks, sb_rng_next(&g->rng));
 	}
 	if (!total)
 		return -EINVAL;
-	g->loop_budget = g->spec->io_size ? g->spec->io_size : total;
+	const struct sb_jobspec *s = g->spec;
+	g->loop_budget = total;
+	if (s->io_size)
+		g->loop_budget = s->io_size;
+	else if (s->io_size_pct) /* fio: a percentage of the I/O region */
+		g->loop_budget = (uint64_t)((double)total * s->io_size_pct / 100.0);
+	return 0;
+}
+
+/* zoned(_abs) zones of each direction, as cumulative shares of 2^32 */
+static int setup_zones(struct sb_iogen *g)
+{
+	const struct sb_jobspec *s = g->spec;
+	bool abs = s->random_distribution == SB_DIST_ZONED_ABS;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		unsigned n = s->zone_n[d] ? s->zone_n[d] : s->zone_n[0];
+		const struct sb_zone *z = s->zone_n[d] ? s->zones[d] : s->zones[0];
+		if (!n || !sb_spec_does(s, (enum sb_ddir)d))
+			continue;
+		g->zt[d] = calloc(n, sizeof(*g->zt[d]));
+		if (!g->zt[d])
+			return -ENOMEM;
+		g->zn[d] = n;
+		double acc = 0, at = 0;
+		uint64_t at_b = 0;
+		for (unsigned i = 0; i < n; i++) {
+			acc += z[i].access_pct;
+			g->zt[d][i].cum = (uint64_t)(acc / 100.0 * 4294967296.0 + 0.5);
+			g->zt[d][i].start = at / 100.0;
+			g->zt[d][i].len = z[i].size_pct / 100.0;
+			g->zt[d][i].start_b = at_b;
+			g->zt[d][i].len_b = z[i].size;
+			at += abs ? 0 : z[i].size_pct;
+			at_b += abs ? z[i].size : 0;
+		}
+		g->zt[d][n - 1].cum = 1ull << 32;
+	}
+	return 0;
+}
+
+/* the general path's settings; g->ext when any of them is on */
+static int setup_ext(struct sb_iogen *g)
+{
+	const struct sb_jobspec *s = g->spec;
+	g->number_ios = s->number_ios;
+	g->ext = s->number_ios || (!g->random && s->rw_seq_add) || g->lfsr ||
+		 (g->random && s->rw_seq_nr > 1);
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		uint64_t p = s->percentage_random[d] > 100 ? 100 : s->percentage_random[d];
+		g->pct_rand[d] = g->random ? p * (1ull << 32) / 100 : 1ull << 32;
+		g->ext |= sb_spec_does(s, (enum sb_ddir)d) && g->pct_rand[d] < (1ull << 32);
+	}
+	if (g->random && (s->random_distribution == SB_DIST_ZONED ||
+			  s->random_distribution == SB_DIST_ZONED_ABS)) {
+		g->ext = true;
+		return setup_zones(g);
+	}
 	return 0;
 }
 
@@ -158,10 +223,14 @@ int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_f
 	g->files = files;
 	g->nfiles = nfiles;
 	sb_rng_seed(&g->rng, seed);
-	g->random = spec->rw & SB_RW_RANDOM;
+	/* rw=randread:0 never takes a random offset: sequential, as in fio */
+	g->random = (spec->rw & SB_RW_RANDOM) && spec->rw_seq_nr;
+	g->lfsr = g->random && spec->random_generator == SB_RANDGEN_LFSR &&
+		  spec->random_distribution == SB_DIST_RANDOM;
 	/* a skewed distribution with a map would flatten the skew: fio too
-	 * drops the map for non-uniform distributions */
-	g->usemap = g->random && !spec->norandommap && spec->random_distribution == SB_DIST_RANDOM;
+	 * drops the map for non-uniform distributions; the LFSR needs none */
+	g->usemap = g->random && !spec->norandommap && spec->random_distribution == SB_DIST_RANDOM &&
+		    !g->lfsr;
 	g->mixed = (spec->rw & SB_RW_READ) && (spec->rw & SB_RW_WRITE);
 	g->only_ddir = (spec->rw & SB_RW_READ) ? SB_DDIR_READ
 		       : (spec->rw & SB_RW_WRITE) ? SB_DDIR_WRITE : SB_DDIR_TRIM;
@@ -181,6 +250,8 @@ int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_f
 	int r = setup_files(g);
 	if (!r)
 		r = fsvc_setup(g);
+	if (!r)
+		r = setup_ext(g);
 	if (r) {
 		sb_iogen_free(g);
 		return r;
@@ -201,6 +272,10 @@ void sb_iogen_free(struct sb_iogen *g)
 	g->rp = false;
 	free(g->fsvc_cum);
 	g->fsvc_cum = NULL;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		free(g->zt[d]);
+		g->zt[d] = NULL;
+	}
 }
 
 void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *f,
@@ -238,7 +313,12 @@ static void new_pass(struct sb_iogen *g)
 	g->files_done = 0;
 	for (unsigned i = 0; i < g->nfiles; i++) {
 		struct sb_genfile *f = &g->gf[i];
-		f->pos = 0;
+		memset(f->pos, 0, sizeof(f->pos));
+		memset(f->last_off, 0, sizeof(f->last_off));
+		memset(f->last_end, 0, sizeof(f->last_end));
+		memset(f->seq_left, 0, sizeof(f->seq_left));
+		f->lfsr.state = f->lfsr.start;
+		f->lfsr_left = f->nblocks;
 		f->nfree = f->nblocks;
 		f->done = f->nblocks == 0;
 		g->files_done += f->done;
@@ -247,14 +327,14 @@ static void new_pass(struct sb_iogen *g)
 	}
 }
 
-static int pick_ddir(struct sb_iogen *g)
+HOT int pick_ddir(struct sb_iogen *g)
 {
 	if (!g->mixed)
 		return g->only_ddir;
 	return (sb_rng_next(&g->rng) >> 32) < g->rwmix_thresh ? SB_DDIR_READ : SB_DDIR_WRITE;
 }
 
-static uint64_t pick_len(struct sb_iogen *g, int d)
+HOT uint64_t pick_len(struct sb_iogen *g, int d)
 {
 	const struct sb_jobspec *s = g->spec;
 	if (s->bssplit_n[d]) {
@@ -284,7 +364,7 @@ static inline bool map_test(const uint64_t *m, uint64_t b)
 }
 
 /* the first untouched unit at or after b, wrapping; the file has one */
-static uint64_t map_find_free(const struct sb_genfile *f, uint64_t b)
+HOT uint64_t map_find_free(const struct sb_genfile *f, uint64_t b)
 {
 	uint64_t nw = (f->nblocks + 63) / 64;
 	uint64_t w = b >> 6;
@@ -301,7 +381,7 @@ static uint64_t map_find_free(const struct sb_genfile *f, uint64_t b)
 	return 0; /* not reached while nfree > 0 */
 }
 
-static uint64_t next_random_mapped(struct sb_iogen *g, struct sb_genfile *f, uint64_t *len)
+HOT uint64_t next_random_mapped(struct sb_iogen *g, struct sb_genfile *f, uint64_t *len)
 {
 	uint64_t want = *len / g->unit, b = sb_rng_below(&g->rng, f->nblocks), run = 0;
 	if (map_test(f->map, b))
@@ -350,7 +430,7 @@ static uint64_t dist_rank(struct sb_iogen *g, const struct sb_genfile *f)
 	return (uint64_t)(((unsigned __int128)r * f->perm_mul + f->perm_add) % n);
 }
 
-static uint64_t next_random(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
+HOT uint64_t next_random(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
 {
 	if (f->map)
 		return next_random_mapped(g, f, len);
@@ -366,14 +446,18 @@ static uint64_t next_random(struct sb_iogen *g, struct sb_genfile *f, int d, uin
 	return sb_rng_below(&g->rng, (f->len - *len) / al + 1) * al;
 }
 
-static uint64_t next_seq(struct sb_iogen *g, struct sb_genfile *f, uint64_t *len)
+HOT uint64_t next_seq(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
 {
-	uint64_t left = f->len - f->pos, off = f->pos;
+	uint64_t left = f->len - f->pos[d], off = f->pos[d];
 	if (*len > left)
 		*len = left - left % g->unit;
-	f->pos += *len;
-	if (f->len - f->pos < g->unit)
-		finish_file(g, f);
+	f->pos[d] += *len;
+	if (f->len - f->pos[d] < g->unit) {
+		if (g->mixed)
+			f->pos[d] = 0; /* fio: each direction wraps on its own */
+		else
+			finish_file(g, f);
+	}
 	return off;
 }
 
@@ -481,10 +565,136 @@ static void count_write(struct sb_iogen *g, struct sb_file *file, uint64_t off, 
 	g->sync_file = file;
 }
 
-int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
+/* ---- the general path: only jobs that use one of its features come here */
+
+/* rw=read:N: N bytes (negative: backwards) after each I/O, as fio: an I/O
+ * that reaches the file's end ends the pass; a hole that reaches it wraps to
+ * the region's start; one that leaves the region but not the file ends the
+ * pass.  A pass that ends so ends the loop unless io_size= asks for more. */
+static void seq_add_over(struct sb_iogen *g, struct sb_genfile *f, int d)
 {
-	if (__builtin_expect(g->span, 0))
-		return span_next(g, io);
+	if (!g->spec->io_size && !g->spec->io_size_pct)
+		g->loop_cut = true;
+	if (g->mixed)
+		f->pos[d] = 0;
+	else
+		finish_file(g, f);
+}
+
+static uint64_t next_seq_add(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
+{
+	int64_t add = g->spec->rw_seq_add;
+	uint64_t off = f->pos[d], left = f->len - off;
+	if (*len > left)
+		*len = left - left % g->unit;
+	if (add < 0) {
+		uint64_t back = (uint64_t)-add;
+		uint64_t end = off + *len;
+		if (end >= back && end - back + g->unit <= f->len)
+			f->pos[d] = end - back;
+		else /* before the start: wrap to the end, as fio */
+			f->pos[d] = f->len > back ? f->len - back : 0;
+		return off;
+	}
+	uint64_t end = off + *len, next = end + (uint64_t)add;
+	if (next >= f->real_end)
+		next = 0;
+	f->pos[d] = next;
+	if (end >= f->real_end || next + g->unit > f->len)
+		seq_add_over(g, f, d);
+	return off;
+}
+
+/* mark [off, off + len) in the random map (a continuation of rw=randread:N
+ * or percentage_random may touch blocks already done: fio issues them too) */
+static void map_mark(struct sb_iogen *g, struct sb_genfile *f, uint64_t off, uint64_t len)
+{
+	for (uint64_t b = off / g->unit; b < (off + len) / g->unit && b < f->nblocks; b++) {
+		if (map_test(f->map, b))
+			continue;
+		f->map[b >> 6] |= 1ull << (b & 63);
+		if (!--f->nfree)
+			finish_file(g, f);
+	}
+}
+
+static uint64_t next_zoned(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
+{
+	const struct sb_zonepick *z = g->zt[d];
+	uint64_t u = sb_rng_next(&g->rng) >> 32, zs, ze;
+	unsigned i = 0;
+	while (i + 1 < g->zn[d] && u >= z[i].cum)
+		i++;
+	if (g->spec->random_distribution == SB_DIST_ZONED_ABS) {
+		zs = z[i].start_b / g->unit;
+		ze = (z[i].start_b + z[i].len_b) / g->unit;
+	} else {
+		zs = (uint64_t)(z[i].start * (double)f->nblocks);
+		ze = (uint64_t)((z[i].start + z[i].len) * (double)f->nblocks + 0.5);
+	}
+	if (ze > f->nblocks)
+		ze = f->nblocks;
+	if (ze <= zs) { /* a zone past the region's end: the whole region */
+		zs = 0;
+		ze = f->nblocks;
+	}
+	uint64_t off = (zs + sb_rng_below(&g->rng, ze - zs)) * g->unit;
+	if (*len > f->len - off)
+		*len = f->len - off;
+	return off;
+}
+
+static uint64_t next_lfsr(struct sb_iogen *g, struct sb_genfile *f, uint64_t *len)
+{
+	uint64_t off = sb_lfsr_next(&f->lfsr) * g->unit;
+	if (!--f->lfsr_left)
+		finish_file(g, f);
+	if (*len > f->len - off)
+		*len = f->len - off;
+	return off;
+}
+
+static uint64_t next_random_ext(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
+{
+	const struct sb_jobspec *s = g->spec;
+	bool cont = false, ident = false;
+	if (f->seq_left[d]) {
+		f->seq_left[d]--;
+		cont = true;
+		ident = s->rw_sequencer == SB_RWSEQ_IDENTICAL;
+	} else if (g->pct_rand[d] < (1ull << 32)) {
+		cont = (sb_rng_next(&g->rng) >> 32) >= g->pct_rand[d];
+	}
+	uint64_t off = ident ? f->last_off[d] : f->last_end[d];
+	if (cont && off + g->unit <= f->len) {
+		if (*len > f->len - off)
+			*len = (f->len - off) - (f->len - off) % g->unit;
+		if (f->map)
+			map_mark(g, f, off, *len);
+	} else {
+		if (s->random_distribution == SB_DIST_ZONED || s->random_distribution == SB_DIST_ZONED_ABS)
+			off = next_zoned(g, f, d, len);
+		else if (g->lfsr)
+			off = next_lfsr(g, f, len);
+		else
+			off = next_random(g, f, d, len);
+		f->seq_left[d] = s->rw_seq_nr - 1;
+	}
+	f->last_off[d] = off;
+	f->last_end[d] = off + *len;
+	return off;
+}
+
+static uint64_t next_off_ext(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
+{
+	if (g->random)
+		return next_random_ext(g, f, d, len);
+	return g->spec->rw_seq_add ? next_seq_add(g, f, d, len) : next_seq(g, f, d, len);
+}
+
+/* The next I/O; ext (a constant at each call site) selects the general path */
+HOT int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
+{
 	if (g->pending_sync) {
 		io->ddir = g->pending_sync;
 		io->file = g->sync_file;
@@ -498,6 +708,15 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 		}
 		g->pending_sync = 0;
 		return 1;
+	}
+	if (ext) {
+		if (g->number_ios && g->ios >= g->number_ios)
+			return 0;
+		g->ios++;
+		if (g->loop_cut) { /* rw=read:N went past the end: the loop is over */
+			g->loop_cut = false;
+			g->loop_bytes = g->loop_budget;
+		}
 	}
 	uint64_t left = g->loop_budget - g->loop_bytes;
 	if (g->files_done == g->nfiles || left < g->unit) {
@@ -513,7 +732,8 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 	uint64_t len = pick_len(g, d);
 	if (len > left)
 		len = left - left % g->unit;
-	uint64_t off = g->random ? next_random(g, f, d, &len) : next_seq(g, f, &len);
+	uint64_t off = ext ? next_off_ext(g, f, d, &len)
+		       : g->random ? next_random(g, f, d, &len) : next_seq(g, f, d, &len);
 	g->loop_bytes += len;
 	io->ddir = d;
 	io->file = &g->files[idx];
@@ -522,4 +742,17 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
 	if (d == SB_DDIR_WRITE)
 		count_write(g, io->file, io->offset, io->len);
 	return 1;
+}
+
+/* the general path, out of line so that the fast path stays small */
+static __attribute__((noinline)) int next_io_ext(struct sb_iogen *g, struct sb_io_u *io)
+{
+	return g->span ? span_next(g, io) : next_io(g, io, true);
+}
+
+int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)
+{
+	if (__builtin_expect(g->span | g->ext, 0))
+		return next_io_ext(g, io);
+	return next_io(g, io, false);
 }

@@ -7,16 +7,31 @@
  * order).  A "loop" moves io_size bytes (default: the regions' total);
  * passes restart inside a loop when io_size is larger than the regions.
  * Files are served round robin, one I/O each, as fio's default
- * file_service_type.  Reads and writes of a mixed workload share the pass. */
+ * file_service_type.  A mixed sequential workload keeps one position per
+ * direction, as fio: each wraps to the region's start on its own, and the
+ * loop ends when io_size bytes have moved.
+ *
+ * The features of issue 16 (rw=...:N, percentage_random, zoned
+ * distributions, random_generator=lfsr, number_ios) run on a general path
+ * that sb_iogen_next takes only when one of them is on (g->ext), so a job
+ * that uses none of them runs the same code as before. */
 #ifndef SB_IOGEN_H
 #define SB_IOGEN_H
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "run/rate.h"
+#include "run/lfsr.h"
 #include "run/rng.h"
 #include "engines/engine.h"
 #include "parse/jobspec.h"
+
+/* one zone of random_distribution=zoned(_abs), ready to pick from */
+struct sb_zonepick {
+	uint64_t cum;                 /* cumulative access share, of 2^32 */
+	double start, len;            /* zoned: fractions of the region */
+	uint64_t start_b, len_b;      /* zoned_abs: bytes */
+};
 
 /* iogen's view of one file */
 struct sb_replay_ent; /* run/replay.h */
@@ -24,7 +39,13 @@ struct sb_replay_ent; /* run/replay.h */
 struct sb_genfile {
 	uint64_t start, len;          /* I/O region, bytes */
 	uint64_t nblocks;             /* region length in units */
-	uint64_t pos;                 /* sequential: next offset from start */
+	uint64_t pos[SB_DDIR_N];      /* sequential: next offset from start, per direction */
+	uint64_t last_off[SB_DDIR_N]; /* ext: offset and end of the direction's last I/O */
+	uint64_t last_end[SB_DDIR_N];
+	unsigned seq_left[SB_DDIR_N]; /* ext: I/Os of rw=randread:N before a new random offset */
+	struct sb_lfsr lfsr;          /* random_generator=lfsr */
+	uint64_t lfsr_left;           /* outputs left in this pass */
+	uint64_t real_end;            /* the file's end, from start (rw=read:N wraps there) */
 	uint64_t *map;                /* random map, a bit per unit; NULL without */
 	uint64_t nfree;               /* units not yet touched in this pass */
 	uint64_t perm_mul, perm_add;  /* scatter of the skewed distributions */
@@ -53,6 +74,14 @@ struct sb_iogen {
 	int pending_sync;             /* SB_DDIR_SYNC / DATASYNC to issue next, or 0 */
 	struct sb_file *sync_file;
 	double zipf_alpha, zipf_zeta2, pareto_pow;
+	/* the general path (issue 16): see the top of this file */
+	bool ext;
+	bool lfsr;                    /* random_generator=lfsr on a uniform random job */
+	bool loop_cut;                /* rw=read:N went past the region's end: fio ends the loop */
+	uint64_t ios, number_ios;     /* I/Os issued; number_ios (0: no limit) */
+	uint64_t pct_rand[SB_DDIR_N]; /* random when a 32-bit value is below; 2^32: always */
+	struct sb_zonepick *zt[SB_DDIR_N]; /* random_distribution=zoned(_abs) per direction */
+	unsigned zn[SB_DDIR_N];
 	/* span mode (sb_iogen_init_span): one byte range of one file, in order */
 	bool span;
 	int span_ddir;

@@ -532,6 +532,9 @@ static void test_compared_options(void)
 		"pre_read", "fsync_on_close", "write_hint", "file_service_type",
 		"file_append", "overwrite", "create_only", "max_latency", "atomic", "lockfile",
 		"ioscheduler", "opendir", "openfiles", "sync_file_range",
+		/* issue 16: where the I/O goes */
+		"offset_increment", "offset_align", "number_ios", "rw_sequencer", "allrandrepeat",
+		"random_generator", "percentage_random",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);

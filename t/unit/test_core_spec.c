@@ -35,5 +35,8 @@ struct sb_jobspec sb_test_default_spec(void)
 	s.percentile_n = sizeof(pct) / sizeof(pct[0]);
 	s.clat_percentiles = true;
 	s.kb_base = 1024;
+	s.rw_seq_nr = 1;
+	for (int d = 0; d < SB_DDIR_N; d++)
+		s.percentage_random[d] = 100;
 	return s;
 }

@@ -93,7 +93,7 @@ static void test_set_and_inverse(void)
 	CU_ASSERT_EQUAL(s.rwmixread, 70);
 	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("rw"), &s, "RandRW", false, err), 0);
 	CU_ASSERT_EQUAL(s.rw, SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM);
-	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("rw"), &s, "randread:8", false, err), -EINVAL);
+	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("rw"), &s, "randread:x", false, err), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "offset modifier"));
 	CU_ASSERT_EQUAL(s.rw, SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM); /* unchanged */
 	CU_ASSERT_EQUAL(sb_option_set(sb_option_find("fallocate"), &s, "none", false, err), 0);
