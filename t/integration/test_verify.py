@@ -254,6 +254,40 @@ verify={typ}
         self.assertEqual(counts[True], counts[False])
         self.assertEqual(counts[False], (0, 1024, 1024))
 
+    @unittest.skipUnless(FIO, "fio not installed")
+    def test_fio_cross_stripe_verify(self):
+        self.need("crc32c")
+        # fio's examples/cross-stripe-verify.fio, scaled from 30 x 124 GiB of
+        # an NVMe drive to 4 x 8 MiB of a file (rw=write:112k, offset_increment,
+        # io_size, verify_backlog=1, loops=2 as written); each job's 1 MiB of
+        # 16k writes every 128k spans 8 MiB, so the regions do not overlap
+        # (with overlap, fio itself reports failures)
+        with open(os.path.join(SRC, "t", "jobs", "fio", "cross-stripe-verify.fio")) as f:
+            text = f.read()
+        for a, b in (("filename=/dev/nvme0n1", f"filename={self.dir}/cs\nsize=32m"),
+                     ("offset_increment=124g", "offset_increment=8m"),
+                     ("io_size=120g", "io_size=1m"), ("numjobs=30", "numjobs=4")):
+            self.assertIn(a, text)
+            text = text.replace(a, b)
+        path = self.write_job(text, name="cs.fio")
+        counts = {}
+        for tool in (FIO, None):
+            if os.path.exists(f"{self.dir}/cs"):
+                os.unlink(f"{self.dir}/cs")
+            if tool:
+                r = subprocess.run([tool, "--output-format=json", path], cwd=self.dir,
+                                   capture_output=True, text=True, timeout=120)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                out = r.stdout
+            else:
+                p = self.run_sb("--output-format=json", path)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                out = p.stdout
+            job = json.loads(out[out.find("{"):])["jobs"][0]
+            counts[bool(tool)] = (job["error"], job["read"]["total_ios"], job["write"]["total_ios"])
+        self.assertEqual(counts[True], counts[False])
+        self.assertEqual(counts[False], (0, 512, 512))
+
 
 if __name__ == "__main__":
     unittest.main()
