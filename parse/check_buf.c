@@ -12,7 +12,7 @@
 #include "parse/ini.h"
 #include "parse/jobparse.h"
 #include "parse/parse.h"
-#include "parse/pattern.h"
+#include "lib/pattern.h"
 
 static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
 			    unsigned len)

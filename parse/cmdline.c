@@ -18,6 +18,7 @@
 #include "lib/log.h"
 #include "parse/ini.h"
 #include "parse/jobparse.h"
+#include "parse/options.h"
 #include "parse/parse.h"
 
 bool sb_job_selected(const struct sb_joblist *jl, const char *name)
@@ -49,7 +50,7 @@ static int cmdline_ini(char *const *args, int nargs, struct sb_ini *ini)
 		char key[256];
 		const char *eq = strchr(a, '=');
 		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - a - 2 : (long)strlen(a + 2)), a + 2);
-		if (!strcmp(key, "name")) {
+		if (!strcmp(key, SB_OPT(name)->name)) {
 			if (!eq || !eq[1]) {
 				sb_err("<cmdline>", "--name needs a job name: --name=jobname");
 				nerr++;

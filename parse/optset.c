@@ -7,10 +7,12 @@
 #include <string.h>
 #include <strings.h>
 
-#include "parse/expr.h"
+#include "lib/expr.h"
 #include "parse/ini.h"
 #include "parse/options.h"
 #include "parse/value.h"
+
+_Static_assert(SB_VERR_LEN >= SB_EXPR_ERR_LEN, "lib/expr.h writes SB_EXPR_ERR_LEN bytes of err");
 
 _Static_assert(sizeof(enum sb_fallocate) == sizeof(unsigned), "enum fields are stored as unsigned");
 _Static_assert(sizeof(enum sb_dist) == sizeof(unsigned), "enum fields are stored as unsigned");
@@ -178,7 +180,7 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 	bool b;
 	if (o->type == SB_OT_ENUM)
 		return set_enum(o, s, val, err);
-	char xv[64]; /* arithmetic (parse/expr.h) */
+	char xv[64]; /* arithmetic (lib/expr.h) */
 	enum sb_expr_kind xk = o->type == SB_OT_SIZE ? SB_EXPR_SIZE : o->type == SB_OT_TIME ?
 		SB_EXPR_TIME : o->type == SB_OT_FLOAT ? SB_EXPR_FLOAT : SB_EXPR_INT;
 	int xr = o->type == SB_OT_BOOL ? 0 :
@@ -239,7 +241,7 @@ static int set_part(const struct sb_option *o, struct sb_jobspec *s, enum sb_ddi
 	unsigned kb = s->kb_base ? s->kb_base : 1024;
 	uint64_t lo, hi;
 	int64_t i;
-	char xv[64]; /* arithmetic (parse/expr.h) */
+	char xv[64]; /* arithmetic (lib/expr.h) */
 	int xr = o->type == SB_OT_SIZE_SPLIT || o->type == SB_OT_INT_SPLIT ?
 		sb_expr_eval(part, o->type == SB_OT_SIZE_SPLIT ? SB_EXPR_SIZE : SB_EXPR_INT, kb, 1,
 			     xv, sizeof(xv), err) : 0;
@@ -327,7 +329,7 @@ int sb_option_set(const struct sb_option *o, struct sb_jobspec *s, const char *v
 		}
 		val = "1";
 	}
-	char *kwv = NULL; /* $ncpus, $pagesize, $mb_memory (parse/expr.h) */
+	char *kwv = NULL; /* $ncpus, $pagesize, $mb_memory (lib/expr.h) */
 	int kr = sb_expr_keywords(val, &kwv, err);
 	if (kr) {
 		kr = kr < 0 ? kr : sb_option_set(o, s, kwv, false, err);

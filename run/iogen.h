@@ -112,6 +112,8 @@ uint64_t sb_iogen_seed(const struct sb_jobspec *spec, unsigned thread_index);
 int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_file *files,
 		  unsigned nfiles, uint64_t seed);
 void sb_iogen_free(struct sb_iogen *g);
+/* start a new pass over every file (iogen_setup.c, for iogen.c) */
+void sb_iogen_new_pass(struct sb_iogen *g);
 /* Span mode: the bytes [offset, offset + len) of file f in direction ddir,
  * in order, bs bytes per I/O and a shorter last one, so exactly len bytes
  * move (a whole checkpoint file, one training sample).  Allocates nothing;

@@ -18,6 +18,7 @@
 #include "run/place.h"
 #include "run/thread.h"
 #include "run/verify.h"
+#include "parse/options.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 
@@ -304,7 +305,7 @@ static bool prerun(struct sb_thread *t)
 {
 	if (!t->spec->exec_prerun || !sb_exec_hook(t->spec, t->spec->exec_prerun, "prerun"))
 		return true;
-	sb_tstats_set_error(t->st, ECANCELED, "exec_prerun", NULL);
+	sb_tstats_set_error(t->st, ECANCELED, SB_OPT(exec_prerun)->name, NULL);
 	return false;
 }
 

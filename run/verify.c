@@ -14,6 +14,7 @@
 #include "run/verify.h"
 #include "run/vblock.h"
 #include "run/vstate.h"
+#include "parse/options.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 
@@ -285,8 +286,8 @@ static bool load_state(struct sb_thread *t, struct vjob *vj)
 	sb_vstate_path(path, sizeof(path), t->files[0].path, t->spec->name, t->sub);
 	int r = sb_vstate_load(path, &id, vj->tr, vj->nfiles, &vj->gen, &vj->base, why, sizeof(why));
 	if (r) {
-		sb_err(t->spec->name, "verify_state_load: %s", why);
-		sb_tstats_set_error(t->st, -r, "verify_state_load", path);
+		sb_err(t->spec->name, "%s: %s", SB_OPT(verify_state_load)->name, why);
+		sb_tstats_set_error(t->st, -r, SB_OPT(verify_state_load)->name, path);
 	}
 	return !r;
 }

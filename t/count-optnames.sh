@@ -1,7 +1,8 @@
 #!/bin/sh
-# count-optnames.sh: option names (and aliases) of parse/options.c that appear
-# as C string literals outside the option table and the tests, counted as
-# distinct (file, option) pairs (issue 10's measure: "at most 25").  A literal
+# count-optnames.sh: option names (and aliases) of the option table (its row
+# files parse/opt_*.c joined by parse/options.c, see parse/opt_rows.h) that
+# appear as C string literals outside the option table and the tests, counted
+# as distinct (file, option) pairs (issue 10's measure: "at most 25").  A literal
 # counts when it is exactly an option name or alias ("bs"; JSON keys that
 # equal one count too); with -p also when it starts with one followed by '='
 # ("bs=%s").  -v lists the pairs.  Not run by make check: a measure, not a rule.
@@ -17,7 +18,7 @@ done
 root=${1:-.}
 cd "$root" || exit 2
 names=$(awk '
-	/^static const struct sb_option table\[\]/ { t = 1; next }
+	/^const struct sb_option sb_opt_rows_[a-z_]*\[\]/ { t = 1; next }
 	t && /^};/ { t = 0 }
 	t && /\.name = "/ { sub(/.*\.name = "/, ""); sub(/".*/, ""); print }
 	t && /\.alias = \{/ { s = $0; sub(/.*\.alias = \{/, "", s); sub(/\}.*/, "", s);
@@ -25,9 +26,9 @@ names=$(awk '
 	t && /^\t\{ "/ { s = $0; sub(/^\t\{ "/, "", s); sub(/".*/, "", s); print s
 		s = $0; if (match(s, /\{"[^}]*\}/)) { al = substr(s, RSTART + 1, RLENGTH - 2); n = split(al, a, ",");
 		for (i = 1; i <= n; i++) { gsub(/[ "]/, "", a[i]); if (a[i] != "") print a[i] } } }
-' parse/options.c | sort -u)
+' parse/opt_*.c | sort -u)
 files=$(find . -path ./t -prune -o -path ./build -prune -o \( -name '*.c' -o -name '*.h' \) -print |
-	sed 's|^\./||' | grep -v '^parse/options\.c$' | sort)
+	sed 's|^\./||' | grep -v -e '^parse/options\.c$' -e '^parse/opt_[a-z_]*\.c$' | sort)
 pairs=$(for f in $files; do
 	# string literals of the file, comments removed (roughly: /* */ on one line and //)
 	sed -e 's|/\*.*\*/||g' -e 's|//.*||' "$f" | grep -o '"[^"\\]*\(\\.[^"\\]*\)*"' |

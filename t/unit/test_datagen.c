@@ -1,5 +1,5 @@
 /* test_datagen.c: lib/datagen (random blocks, the content recipe, stamps),
- * parse/pattern (fio's pattern syntax) and ml/content's classification of
+ * lib/pattern (fio's pattern syntax) and ml/content's classification of
  * a failing block.  Also measures the generator's speed per core (printed,
  * not asserted: the machine may be shared). */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include "harness.h"
 #include "lib/datagen.h"
 #include "ml/content.h"
-#include "parse/pattern.h"
+#include "lib/pattern.h"
 
 static double now_s(void)
 {

@@ -1,4 +1,4 @@
-/* test_expr.c: parse/expr.c: fio's built-in values ($ncpus, $pagesize,
+/* test_expr.c: lib/expr.c: fio's built-in values ($ncpus, $pagesize,
  * $mb_memory) and arithmetic in option values, with units, precedence,
  * integer division and the errors for bad expressions. */
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "parse/expr.h"
+#include "lib/expr.h"
 #include "parse/value.h"
 
 static const char *ev(const char *in, enum sb_expr_kind k, uint64_t unit_us)

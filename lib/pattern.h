@@ -11,8 +11,8 @@
  * (the job-file layer drops quotes around a whole value); parse/check_buf.c
  * then takes a value that is not a pattern, does not start with a digit or
  * '-' and holds no '"' or '%', as one string, so fio's example works ("1234" is the number 1234, though). */
-#ifndef SB_PARSE_PATTERN_H
-#define SB_PARSE_PATTERN_H
+#ifndef SB_PATTERN_H
+#define SB_PATTERN_H
 #include <stddef.h>
 
 /* Decode s into out (at most cap bytes); the byte positions of each %o go

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse/pattern.h"
+#include "lib/pattern.h"
 
 static bool put(unsigned char *out, size_t cap, size_t *len, unsigned char b)
 {

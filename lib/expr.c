@@ -12,8 +12,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "parse/expr.h"
-#include "parse/value.h"
+#include "lib/expr.h"
 
 #define EXPR_FORMS "e.g. (1+1)*1g or $mb_memory/4 (+ - * / % ^, parentheses)"
 
@@ -62,12 +61,12 @@ int sb_expr_keywords(const char *in, char **out, char *err)
 	if (!any)
 		return 0;
 	if (!(*out = strdup(buf))) {
-		snprintf(err, SB_VERR_LEN, "out of memory");
+		snprintf(err, SB_EXPR_ERR_LEN, "out of memory");
 		return -ENOMEM;
 	}
 	return 1;
 big:
-	snprintf(err, SB_VERR_LEN, "value is too long after replacing $ncpus/$pagesize/$mb_memory "
+	snprintf(err, SB_EXPR_ERR_LEN, "value is too long after replacing $ncpus/$pagesize/$mb_memory "
 		 "(at most %zu characters)", sizeof(buf) - 1);
 	return -E2BIG;
 }
@@ -101,7 +100,7 @@ static int ev_fail(struct ev *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(e->err, SB_VERR_LEN, "invalid expression '%.48s': %s; write %s", e->s, what,
+	snprintf(e->err, SB_EXPR_ERR_LEN, "invalid expression '%.48s': %s; write %s", e->s, what,
 		 EXPR_FORMS);
 	return -EINVAL;
 }

@@ -23,6 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* bytes of the err buffers below */
+#define SB_EXPR_ERR_LEN 256
+
 enum sb_expr_kind { SB_EXPR_SIZE, SB_EXPR_INT, SB_EXPR_TIME, SB_EXPR_FLOAT };
 
 /* The value of keyword $name ("ncpus", "pagesize", "mb_memory"). */
@@ -30,13 +33,13 @@ uint64_t sb_expr_keyword(const char *name);
 
 /* If in holds a keyword, sets *out to a copy (malloc) with the keywords
  * replaced and returns 1; returns 0 if none (*out untouched), -ENOMEM or
- * -E2BIG (err set, SB_VERR_LEN bytes) on failure. */
+ * -E2BIG (err set, SB_EXPR_ERR_LEN bytes) on failure. */
 int sb_expr_keywords(const char *in, char **out, char *err);
 
 /* If in is an expression (see above), evaluates it and writes the result
  * to out as text the option's plain parser reads (bytes, an integer, "Nus"
  * or a float) and returns 1; returns 0 if in is not an expression, -EINVAL
- * with err (SB_VERR_LEN bytes) for a bad one (division by zero, unbalanced
+ * with err (SB_EXPR_ERR_LEN bytes) for a bad one (division by zero, unbalanced
  * parentheses, a stray character, a negative size, an overflow).  unit_us:
  * microseconds per bare unit of a time option; kb_base 1000 or 1024. */
 int sb_expr_eval(const char *in, enum sb_expr_kind kind, unsigned kb_base, uint64_t unit_us,
