@@ -19,17 +19,16 @@ const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_op
 	return &c->src[sb_option_index(o)];
 }
 
-static bool is_set(const struct sb_jobctx *c, const struct sb_option *o)
+bool sb_job_isset(const struct sb_jobctx *c, const struct sb_option *o)
 {
 	return sb_job_src(c, o)->file != NULL;
 }
 
-/* where the option was set, else the job's [section] line */
-static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
-			    unsigned len)
+const char *sb_job_where(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
+			 unsigned len)
 {
-	const struct sb_optsrc *s = sb_job_src(c, o);
-	if (s->file)
+	const struct sb_optsrc *s = o ? sb_job_src(c, o) : NULL;
+	if (s && s->file)
 		return sb_ini_where(buf, len, s->file, s->line);
 	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
 }
@@ -49,7 +48,7 @@ static const struct sb_option *bs_option(const struct sb_jobctx *c, enum sb_ddir
 {
 	if (c->spec.bssplit_n[d])
 		return SB_OPT(bssplit);
-	return is_set(c, SB_OPT(bs_min)) ? SB_OPT(bs_min) : SB_OPT(bs);
+	return sb_job_isset(c, SB_OPT(bs_min)) ? SB_OPT(bs_min) : SB_OPT(bs);
 }
 
 static unsigned check_bs_size(const struct sb_jobctx *c)
@@ -65,7 +64,7 @@ static unsigned check_bs_size(const struct sb_jobctx *c)
 		written(c, opt, w, sizeof(w));
 		sb_size_str(s->bs_max[d], a, sizeof(a));
 		sb_size_str(s->size, b, sizeof(b));
-		sb_err(where_of(c, is_set(c, opt) ? opt : SB_OPT(size), where, sizeof(where)),
+		sb_err(sb_job_where(c, sb_job_isset(c, opt) ? opt : SB_OPT(size), where, sizeof(where)),
 		       "%s: block size %s is larger than size=%s (%s): use a block size of at most "
 		       "the size, or a larger size", w, a, sb_job_src(c, SB_OPT(size))->raw, b);
 		return 1;
@@ -104,15 +103,15 @@ static unsigned check_depth(const struct sb_jobctx *c)
 	char where[512];
 	unsigned nerr = 0;
 	if (s->iodepth_batch_complete_min > s->iodepth) {
-		sb_err(where_of(c, SB_OPT(iodepth_batch_complete_min), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(iodepth_batch_complete_min), where, sizeof(where)),
 		       "iodepth_batch_complete_min=%u is larger than iodepth=%u: expected 0 to %u",
 		       s->iodepth_batch_complete_min, s->iodepth, s->iodepth);
 		nerr++;
 	}
-	if (is_set(c, SB_OPT(iodepth_batch_complete_max)) &&
+	if (sb_job_isset(c, SB_OPT(iodepth_batch_complete_max)) &&
 	    (s->iodepth_batch_complete_max < s->iodepth_batch_complete_min ||
 	     s->iodepth_batch_complete_max > s->iodepth)) {
-		sb_err(where_of(c, SB_OPT(iodepth_batch_complete_max), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(iodepth_batch_complete_max), where, sizeof(where)),
 		       "iodepth_batch_complete_max=%u: expected from iodepth_batch_complete_min (%u) "
 		       "to iodepth (%u)", s->iodepth_batch_complete_max,
 		       s->iodepth_batch_complete_min, s->iodepth);
@@ -126,14 +125,14 @@ static unsigned check_time(struct sb_jobctx *c)
 	struct sb_jobspec *s = &c->spec;
 	char where[512];
 	if (s->thinktime_spin_us > s->thinktime_us) {
-		sb_err(where_of(c, SB_OPT(thinktime_spin_us), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(thinktime_spin_us), where, sizeof(where)),
 		       "thinktime_spin=%s is longer than thinktime=%s: expected at most thinktime",
 		       sb_job_src(c, SB_OPT(thinktime_spin_us))->raw,
-		       is_set(c, SB_OPT(thinktime_us)) ? sb_job_src(c, SB_OPT(thinktime_us))->raw : "0");
+		       sb_job_isset(c, SB_OPT(thinktime_us)) ? sb_job_src(c, SB_OPT(thinktime_us))->raw : "0");
 		return 1;
 	}
 	if (s->time_based && !s->runtime_us) {
-		sb_warn(where_of(c, SB_OPT(time_based), where, sizeof(where)),
+		sb_warn(sb_job_where(c, SB_OPT(time_based), where, sizeof(where)),
 			"time_based has no effect without runtime= (job '%s' stops when its I/O is "
 			"done)", s->name);
 		s->time_based = false;
@@ -149,7 +148,7 @@ static unsigned check_trim(const struct sb_jobctx *c)
 	if (!(c->spec.rw & SB_RW_TRIM) || strcmp(c->spec.ioengine, "mmap"))
 		return 0;
 	written(c, SB_OPT(rw), w, sizeof(w));
-	sb_err(where_of(c, SB_OPT(rw), where, sizeof(where)),
+	sb_err(sb_job_where(c, SB_OPT(rw), where, sizeof(where)),
 	       "%s: ioengine=mmap cannot trim (a mapping has no discard): use ioengine=psync, "
 	       "sync, libaio or io_uring", w);
 	return 1;
@@ -166,7 +165,7 @@ static unsigned check_hipri(const struct sb_jobctx *c)
 	    !*(const bool *)((const char *)&c->spec + o->off))
 		return 0;
 	written(c, SB_OPT(direct), w, sizeof(w));
-	sb_err(where_of(c, o, where, sizeof(where)),
+	sb_err(sb_job_where(c, o, where, sizeof(where)),
 	       "hipri=1 (polled completions) needs direct=1, and the job has %s: set direct=1 or "
 	       "drop hipri=1", w);
 	return 1;

@@ -14,15 +14,6 @@
 #include "parse/parse.h"
 #include "lib/pattern.h"
 
-static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
-			    unsigned len)
-{
-	const struct sb_optsrc *s = sb_job_src(c, o);
-	if (s->file)
-		return sb_ini_where(buf, len, s->file, s->line);
-	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
-}
-
 static unsigned check_pattern(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
@@ -46,7 +37,7 @@ static unsigned check_pattern(struct sb_jobctx *c)
 	}
 	if (r) {
 		s->bufpat_nofs = 0;
-		sb_err(where_of(c, SB_OPT(buffer_pattern), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(buffer_pattern), where, sizeof(where)),
 		       "%s=%s: %s: expected 0xHEX, a decimal number, \"string\" or %%o, written one "
 		       "after the other, e.g. %s=0xdeadbeef\"abc\"%%o", SB_OPT(buffer_pattern)->name,
 		       text, err, SB_OPT(buffer_pattern)->name);
@@ -61,7 +52,7 @@ static unsigned check_ml_verify(const struct sb_jobctx *c)
 	const struct sb_jobspec *s = &c->spec;
 	char where[512];
 	if (s->checkpoint_verify && s->workload == SB_WL_CHECKPOINT && !s->num_checkpoints_read) {
-		sb_err(where_of(c, SB_OPT(checkpoint_verify), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(checkpoint_verify), where, sizeof(where)),
 		       "%s=1 checks what is read back, but job '%s' has %s=0 (it only writes): set "
 		       "%s=1 or more, or drop %s", SB_OPT(checkpoint_verify)->name, s->name,
 		       SB_OPT(num_checkpoints_read)->name, SB_OPT(num_checkpoints_read)->name,
@@ -71,7 +62,7 @@ static unsigned check_ml_verify(const struct sb_jobctx *c)
 	const struct sb_option *v = s->checkpoint_verify ? SB_OPT(checkpoint_verify) :
 				    s->dataset_verify ? SB_OPT(dataset_verify) : NULL;
 	if (v && !strcmp(s->ioengine, "null")) {
-		sb_err(where_of(c, v, where, sizeof(where)),
+		sb_err(sb_job_where(c, v, where, sizeof(where)),
 		       "%s=1 checks data read from storage, but job '%s' has %s=null, which reads "
 		       "nothing: pick a real engine (e.g. psync) or drop %s", v->name, s->name,
 		       SB_OPT(ioengine)->name, v->name);

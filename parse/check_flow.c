@@ -17,15 +17,6 @@
 #include "parse/parse.h"
 #include "parse/value.h"
 
-static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
-			    unsigned len)
-{
-	const struct sb_optsrc *s = sb_job_src(c, o);
-	if (s->file)
-		return sb_ini_where(buf, len, s->file, s->line);
-	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
-}
-
 /* an errno from its name (EIO, eio) or number; 0 when neither */
 static int errno_of(const char *tok)
 {
@@ -74,7 +65,7 @@ static unsigned check_ignore_error(struct sb_jobctx *c)
 			}
 		}
 		if (bad) {
-			sb_err(where_of(c, SB_OPT(ignore_error), where, sizeof(where)),
+			sb_err(sb_job_where(c, SB_OPT(ignore_error), where, sizeof(where)),
 			       "ignore_error=%s: '%s' is %s: expected READ[,WRITE[,VERIFY]] lists of "
 			       "errno names or numbers joined by ':' (at most %d each), e.g. "
 			       "ignore_error=EIO:ENOSPC,EIO", s->ignore_error, bad, why, SB_IGNERR_MAX);
@@ -128,7 +119,7 @@ static unsigned check_steadystate(struct sb_jobctx *c)
 		}
 	}
 	if (why) {
-		sb_err(where_of(c, SB_OPT(steadystate), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(steadystate), where, sizeof(where)),
 		       "steadystate=%s: %s: expected iops, iops_slope, bw or bw_slope, ':' and a "
 		       "limit, either absolute (IOPS, or bytes/s with k/m/g for bw) or N%% of the "
 		       "mean, e.g. steadystate=iops:5%%",
@@ -136,7 +127,7 @@ static unsigned check_steadystate(struct sb_jobctx *c)
 		return 1;
 	}
 	if (s->ss_dur_us % SB_US_PER_SEC) {
-		sb_err(where_of(c, SB_OPT(ss_dur_us), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(ss_dur_us), where, sizeof(where)),
 		       "steadystate_duration=%s: steady state is judged on one sample per second: "
 		       "expected whole seconds, e.g. ss_dur=30s",
 		       sb_job_src(c, SB_OPT(ss_dur_us))->raw);
@@ -155,7 +146,7 @@ static unsigned check_rate_min(const struct sb_jobctx *c)
 		imin |= s->rate_iops_min[d] != 0;
 	}
 	if (bmin && imin) {
-		sb_err(where_of(c, SB_OPT(rate_iops_min), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(rate_iops_min), where, sizeof(where)),
 		       "rate_iops_min=%s with rate_min=%s: a minimum is either in bytes/s or in IOPS "
 		       "(fio refuses both): keep one of them",
 		       sb_job_src(c, SB_OPT(rate_iops_min))->raw, sb_job_src(c, SB_OPT(rate_min))->raw);
@@ -168,7 +159,7 @@ static unsigned check_rate_min(const struct sb_jobctx *c)
 			continue;
 		const struct sb_option *o = bmin ? SB_OPT(rate_min) : SB_OPT(rate_iops_min);
 		const struct sb_option *cap = bmin ? SB_OPT(rate) : SB_OPT(rate_iops);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s=%s: the %s minimum is above %s=%s: a job cannot be held under a cap and "
 		       "kept over a higher minimum; expected a minimum of at most the cap",
 		       o->name, sb_job_src(c, o)->raw, d == 0 ? "read" : d == 1 ? "write" : "trim", cap->name,
@@ -183,7 +174,7 @@ static unsigned check_submit_mode(const struct sb_jobctx *c)
 	char where[512];
 	if (c->spec.io_submit_mode == 0)
 		return 0;
-	sb_err(where_of(c, SB_OPT(io_submit_mode), where, sizeof(where)),
+	sb_err(sb_job_where(c, SB_OPT(io_submit_mode), where, sizeof(where)),
 	       "io_submit_mode=%s: fio's offload mode (a pool of submission threads) is not "
 	       "supported by storbench: use io_submit_mode=inline (the default), or numjobs= for "
 	       "more submitting threads",

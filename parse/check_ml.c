@@ -17,21 +17,6 @@
 
 #define SB_ML_MAX_RANKS 65536u /* the bound of ranks= in options.c */
 
-static bool is_set(const struct sb_jobctx *c, const struct sb_option *o)
-{
-	return sb_job_src(c, o)->file != NULL;
-}
-
-/* where o was set, else (o NULL or not set) the job's [section] line */
-static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
-			    unsigned len)
-{
-	const struct sb_optsrc *s = o ? sb_job_src(c, o) : NULL;
-	if (s && s->file)
-		return sb_ini_where(buf, len, s->file, s->line);
-	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
-}
-
 static const char *wl_name(unsigned wl)
 {
 	const char *name = sb_option_enum_name(SB_OPT(workload), wl);
@@ -84,14 +69,14 @@ static void unknown_name(const struct sb_jobctx *c, const struct sb_option *opt,
 			snprintf(hint, sizeof(hint), " (did you mean '%s'?)", names[i]);
 		}
 	}
-	sb_err(where_of(c, opt, where, sizeof(where)), "%s=%s: unknown %s; expected %s%s", opt->name,
+	sb_err(sb_job_where(c, opt, where, sizeof(where)), "%s=%s: unknown %s; expected %s%s", opt->name,
 	       val, opt == SB_OPT(ml_model) ? opt->name : "training workload", list, hint);
 }
 
 static void set_default(const struct sb_jobctx *c, const struct sb_option *o, unsigned *field,
 			unsigned v)
 {
-	if (!is_set(c, o))
+	if (!sb_job_isset(c, o))
 		*field = v;
 }
 
@@ -111,9 +96,9 @@ static unsigned resolve_model(struct sb_jobctx *c)
 		const struct sb_option *need[] = { SB_OPT(ml_hidden), SB_OPT(ml_ffn), SB_OPT(ml_layers),
 						   SB_OPT(ml_heads), SB_OPT(ml_kv_heads) };
 		for (unsigned i = 0; i < 5; i++) {
-			if (is_set(c, need[i]))
+			if (sb_job_isset(c, need[i]))
 				continue;
-			sb_err(where_of(c, NULL, where, sizeof(where)),
+			sb_err(sb_job_where(c, NULL, where, sizeof(where)),
 			       "job '%s': workload=checkpoint needs model= (llama3-8b, llama3-70b, "
 			       "llama3-405b or llama3-1t) or an explicit shape; %s= is missing (give "
 			       "hidden, ffn, layers, heads, kv_heads, and optionally vocab, tp, pp, dp, "
@@ -170,39 +155,39 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 	if (sb_ml_shape_check(&m, err, sizeof(err))) {
 		const struct sb_option *at = s->ml_model ? SB_OPT(ml_model) : SB_OPT(ml_hidden);
 		if (!strncmp(err, "tp=", 3)) /* tp*pp*dp: the last of them given */
-			at = is_set(c, SB_OPT(ml_dp)) ? SB_OPT(ml_dp) : is_set(c, SB_OPT(ml_pp)) ?
+			at = sb_job_isset(c, SB_OPT(ml_dp)) ? SB_OPT(ml_dp) : sb_job_isset(c, SB_OPT(ml_pp)) ?
 			     SB_OPT(ml_pp) : SB_OPT(ml_tp);
-		sb_err(where_of(c, at, where, sizeof(where)),
+		sb_err(sb_job_where(c, at, where, sizeof(where)),
 		       "job '%s': model shape: %s", s->name, err);
 		return 1;
 	}
-	if (!is_set(c, SB_OPT(ranks)) && sb_ml_world(&m) > SB_ML_MAX_RANKS) {
-		sb_err(where_of(c, s->ml_model ? SB_OPT(ml_model) : SB_OPT(ml_tp), where, sizeof(where)),
+	if (!sb_job_isset(c, SB_OPT(ranks)) && sb_ml_world(&m) > SB_ML_MAX_RANKS) {
+		sb_err(sb_job_where(c, s->ml_model ? SB_OPT(ml_model) : SB_OPT(ml_tp), where, sizeof(where)),
 		       "job '%s': ranks= defaults to tp*pp*dp = %u*%u*%u = %u, more than the %u rank "
 		       "threads storbench runs: set subset and ranks= (at most %u) to write that "
 		       "fraction of the checkpoint, or lower tp=, pp= or dp=", s->name, m.tp, m.pp,
 		       m.dp, sb_ml_world(&m), SB_ML_MAX_RANKS, SB_ML_MAX_RANKS);
 		return 1;
 	}
-	if (!is_set(c, SB_OPT(ranks)))
+	if (!sb_job_isset(c, SB_OPT(ranks)))
 		s->ranks = sb_ml_world(&m);
 	if (sb_ml_check_ranks(&m, s->ranks, s->subset, err, sizeof(err))) {
-		sb_err(where_of(c, SB_OPT(ranks), where, sizeof(where)), "job '%s': %s", s->name, err);
+		sb_err(sb_job_where(c, SB_OPT(ranks), where, sizeof(where)), "job '%s': %s", s->name, err);
 		return 1;
 	}
 	if (!(s->checkpoint_scale > 0)) {
-		sb_err(where_of(c, SB_OPT(checkpoint_scale), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(checkpoint_scale), where, sizeof(where)),
 		       "checkpoint_scale=%g: expected a factor above 0 and at most 1, e.g. 0.001",
 		       s->checkpoint_scale);
 		return 1;
 	}
 	if (!s->num_checkpoints_write) {
-		sb_err(where_of(c, SB_OPT(num_checkpoints_write), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(num_checkpoints_write), where, sizeof(where)),
 		       "num_checkpoints_write=0: a checkpoint job writes at least 1 checkpoint");
 		return 1;
 	}
 	if (s->num_checkpoints_read > s->num_checkpoints_write) {
-		sb_err(where_of(c, SB_OPT(num_checkpoints_read), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(num_checkpoints_read), where, sizeof(where)),
 		       "num_checkpoints_read=%u is more than the %u checkpoints written "
 		       "(num_checkpoints_write): read at most %u, or write more",
 		       s->num_checkpoints_read, s->num_checkpoints_write, s->num_checkpoints_write);
@@ -232,17 +217,17 @@ static unsigned resolve_train(struct sb_jobctx *c)
 	set_default(c, SB_OPT(batch_size), &s->batch_size, w->batch_size);
 	set_default(c, SB_OPT(read_threads), &s->read_threads, w->read_threads);
 	set_default(c, SB_OPT(epochs), &s->epochs, w->epochs);
-	if (!is_set(c, SB_OPT(record_length)))
+	if (!sb_job_isset(c, SB_OPT(record_length)))
 		s->record_length = w->record_length;
-	if (!is_set(c, SB_OPT(record_length_stdev)))
+	if (!sb_job_isset(c, SB_OPT(record_length_stdev)))
 		s->record_length_stdev = w->record_stdev;
-	if (!is_set(c, SB_OPT(computation_time_us)))
+	if (!sb_job_isset(c, SB_OPT(computation_time_us)))
 		s->computation_time_us = (uint64_t)(w->compute_h100_s * 1e6 + 0.5);
-	if (!is_set(c, SB_OPT(au_target_pct)))
+	if (!sb_job_isset(c, SB_OPT(au_target_pct)))
 		s->au_target_pct = w->au_required_pct;
 	if (!(s->train_scale > 0)) {
 		char where[512];
-		sb_err(where_of(c, SB_OPT(train_scale), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(train_scale), where, sizeof(where)),
 		       "train_scale=%g: expected a factor above 0 and at most 1, e.g. 0.01", s->train_scale);
 		return 1;
 	}
@@ -266,10 +251,10 @@ static bool dataset_too_big(const struct sb_jobctx *c)
 	char where[512];
 	if (all < limit)
 		return false;
-	const struct sb_option *o = is_set(c, SB_OPT(record_length)) ? SB_OPT(record_length) :
-				    is_set(c, SB_OPT(dataset_files)) ? SB_OPT(dataset_files) :
+	const struct sb_option *o = sb_job_isset(c, SB_OPT(record_length)) ? SB_OPT(record_length) :
+				    sb_job_isset(c, SB_OPT(dataset_files)) ? SB_OPT(dataset_files) :
 				    SB_OPT(samples_per_file);
-	sb_err(where_of(c, o, where, sizeof(where)),
+	sb_err(sb_job_where(c, o, where, sizeof(where)),
 	       "job '%s': dataset_files=%u x samples_per_file=%u x record_length=%.17g bytes "
 	       "(record_length_stdev=%g: samples up to %.17g bytes) is %s of more than 2^63 bytes "
 	       "(8 EiB), which cannot be addressed: lower record_length=, samples_per_file= or "
@@ -288,13 +273,13 @@ static unsigned check_train(struct sb_jobctx *c)
 		const struct sb_option *o = !s->dataset_files ? SB_OPT(dataset_files) :
 					    !s->samples_per_file ? SB_OPT(samples_per_file) :
 					    !s->batch_size ? SB_OPT(batch_size) : SB_OPT(epochs);
-		sb_err(where_of(c, o, where, sizeof(where)), "job '%s': workload=train needs %s of at "
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "job '%s': workload=train needs %s of at "
 		       "least 1 (or train_model=unet3d, resnet50 or cosmoflow for DLIO's shapes)",
 		       s->name, o->name);
 		return 1;
 	}
 	if (!(s->record_length >= 1)) {
-		sb_err(where_of(c, SB_OPT(record_length), where, sizeof(where)), "job '%s': workload=train "
+		sb_err(sb_job_where(c, SB_OPT(record_length), where, sizeof(where)), "job '%s': workload=train "
 		       "needs record_length= of at least 1 byte per sample (or train_model=...)", s->name);
 		return 1;
 	}
@@ -303,7 +288,7 @@ static unsigned check_train(struct sb_jobctx *c)
 	size_t steps = sb_ml_steps_per_epoch(s->dataset_files, s->samples_per_file, s->batch_size,
 					     s->accelerators);
 	if (steps < 2) {
-		sb_err(where_of(c, SB_OPT(dataset_files), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(dataset_files), where, sizeof(where)),
 		       "job '%s': %u files x %u samples make %zu step(s) per epoch with batch_size=%u "
 		       "and accelerators=%u; AU needs at least 2 (the first step is not counted): "
 		       "raise dataset_files or lower batch_size", s->name, s->dataset_files,

@@ -19,20 +19,6 @@
 #define SB_CPU_MAX 1024 /* bits of sb_jobspec.cpuset */
 #define SB_NODE_MAX 64  /* bits of sb_jobspec.mpol_nodes */
 
-static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
-			    unsigned len)
-{
-	const struct sb_optsrc *s = sb_job_src(c, o);
-	if (s->file)
-		return sb_ini_where(buf, len, s->file, s->line);
-	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
-}
-
-static bool is_set(const struct sb_jobctx *c, const struct sb_option *o)
-{
-	return sb_job_src(c, o)->file != NULL;
-}
-
 /* "0-3,6" into bits (set bit N for each N; N < max).  0, or -1 with the
  * offending element in bad. */
 static int parse_list(const char *text, uint64_t *bits, unsigned max, char *bad, size_t badlen)
@@ -101,7 +87,7 @@ static unsigned check_cpus(struct sb_jobctx *c)
 	if (s->cpus_allowed) {
 		const struct sb_option *o = SB_OPT(cpus_allowed);
 		if (parse_list(s->cpus_allowed, s->cpuset, ncpus(), bad, sizeof(bad))) {
-			sb_err(where_of(c, o, where, sizeof(where)),
+			sb_err(sb_job_where(c, o, where, sizeof(where)),
 			       "%s=%s: bad CPU %s: expected CPU numbers 0-%u and ranges, ','-separated, "
 			       "e.g. %s=0-%u", o->name, s->cpus_allowed, bad, ncpus() - 1, o->name,
 			       ncpus() - 1);
@@ -112,7 +98,7 @@ static unsigned check_cpus(struct sb_jobctx *c)
 	if (s->cpumask) {
 		const struct sb_option *o = SB_OPT(cpumask);
 		if (s->cpus_allowed) {
-			sb_err(where_of(c, o, where, sizeof(where)),
+			sb_err(sb_job_where(c, o, where, sizeof(where)),
 			       "%s=0x%llx and %s=%s both pin the job: keep one of them", o->name,
 			       (unsigned long long)s->cpumask, SB_OPT(cpus_allowed)->name,
 			       s->cpus_allowed);
@@ -122,7 +108,7 @@ static unsigned check_cpus(struct sb_jobctx *c)
 			if (!(s->cpumask >> i & 1))
 				continue;
 			if (i >= ncpus()) {
-				sb_err(where_of(c, o, where, sizeof(where)),
+				sb_err(sb_job_where(c, o, where, sizeof(where)),
 				       "%s=0x%llx: bit %u is CPU %u, which this machine does not have "
 				       "(the highest is %u): clear it", o->name,
 				       (unsigned long long)s->cpumask, i, i, ncpus() - 1);
@@ -136,7 +122,7 @@ static unsigned check_cpus(struct sb_jobctx *c)
 		const struct sb_option *o = SB_OPT(numa_cpu_nodes);
 		uint64_t nodes = 0;
 		if (parse_list(s->numa_cpu_nodes, &nodes, nnodes(), bad, sizeof(bad))) {
-			sb_err(where_of(c, o, where, sizeof(where)),
+			sb_err(sb_job_where(c, o, where, sizeof(where)),
 			       "%s=%s: bad NUMA node %s: expected node numbers 0-%u and ranges, "
 			       "','-separated, or all", o->name, s->numa_cpu_nodes, bad, nnodes() - 1);
 			return 1;
@@ -166,27 +152,27 @@ static unsigned check_mpol(struct sb_jobctx *c)
 		if (strlen(mpols[i].name) != n || strncmp(v, mpols[i].name, n))
 			continue;
 		if (mpols[i].nodes != (colon != NULL)) {
-			sb_err(where_of(c, o, where, sizeof(where)),
+			sb_err(sb_job_where(c, o, where, sizeof(where)),
 			       mpols[i].nodes ? "%s=%s: '%s' needs nodes: write %s=%s:0 (a node list)"
 					      : "%s=%s: '%s' takes no nodes: write %s=%s", o->name, v,
 			       mpols[i].name, o->name, mpols[i].name);
 			return 1;
 		}
 		if (colon && parse_list(colon + 1, &s->mpol_nodes, nnodes(), bad, sizeof(bad))) {
-			sb_err(where_of(c, o, where, sizeof(where)),
+			sb_err(sb_job_where(c, o, where, sizeof(where)),
 			       "%s=%s: bad NUMA node %s: expected node numbers 0-%u and ranges, "
 			       "','-separated", o->name, v, bad, nnodes() - 1);
 			return 1;
 		}
 		if (mpols[i].mode == SB_MPOL_PREFER && (s->mpol_nodes & (s->mpol_nodes - 1))) {
-			sb_err(where_of(c, o, where, sizeof(where)),
+			sb_err(sb_job_where(c, o, where, sizeof(where)),
 			       "%s=%s: prefer takes one node, e.g. %s=prefer:0", o->name, v, o->name);
 			return 1;
 		}
 		s->mpol_mode = mpols[i].mode;
 		return 0;
 	}
-	sb_err(where_of(c, o, where, sizeof(where)),
+	sb_err(sb_job_where(c, o, where, sizeof(where)),
 	       "%s=%s: unknown policy: expected default, prefer:NODE, bind:NODES, "
 	       "interleave:NODES or local", o->name, v);
 	return 1;
@@ -198,14 +184,14 @@ static unsigned check_mem(const struct sb_jobctx *c)
 	char where[512];
 	if (s->iomem == SB_IOMEM_CUDA) {
 		const struct sb_option *o = SB_OPT(iomem);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s=cudamalloc: storbench has no GPU-memory I/O path: use %s=malloc (the "
 		       "default) or mmaphuge", o->name, o->name);
 		return 1;
 	}
 	if (s->iomem_align & (s->iomem_align - 1)) {
 		const struct sb_option *o = SB_OPT(iomem_align);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s=%llu: the alignment must be a power of 2, e.g. %s=4k", o->name,
 		       (unsigned long long)s->iomem_align, o->name);
 		return 1;
@@ -217,15 +203,15 @@ static unsigned check_prio(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	char where[512];
-	s->ioprio_on = is_set(c, SB_OPT(prio)) || is_set(c, SB_OPT(prioclass));
-	if (s->ioprio_on && !is_set(c, SB_OPT(prioclass)))
+	s->ioprio_on = sb_job_isset(c, SB_OPT(prio)) || sb_job_isset(c, SB_OPT(prioclass));
+	if (s->ioprio_on && !sb_job_isset(c, SB_OPT(prioclass)))
 		s->prioclass = 2; /* a level alone: best-effort, as fio */
-	if (s->ioprio_on && !is_set(c, SB_OPT(prio)))
+	if (s->ioprio_on && !sb_job_isset(c, SB_OPT(prio)))
 		s->prio = 4;      /* a class alone: the kernel's default level */
-	if (is_set(c, SB_OPT(prioclass)) && s->prioclass == 0 && is_set(c, SB_OPT(prio)) &&
+	if (sb_job_isset(c, SB_OPT(prioclass)) && s->prioclass == 0 && sb_job_isset(c, SB_OPT(prio)) &&
 	    s->prio) {
 		const struct sb_option *o = SB_OPT(prio);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s=%u with %s=0 (no class): a level needs class 1 (realtime) or 2 "
 		       "(best-effort): set %s=2", o->name, s->prio, SB_OPT(prioclass)->name,
 		       SB_OPT(prioclass)->name);
@@ -272,7 +258,7 @@ static unsigned check_fsvc(struct sb_jobctx *c)
 			   (s->fsvc == SB_FSVC_PARETO && x >= 1.0) ||
 			   (s->fsvc == SB_FSVC_NORMAL && x > 100.0);
 		if (bad) {
-			sb_err(where_of(c, o, where, sizeof(where)),
+			sb_err(sb_job_where(c, o, where, sizeof(where)),
 			       "%s=%s: bad value after ':': %s", o->name, v,
 			       s->fsvc == SB_FSVC_SEQ ? "sequential takes none: write sequential" :
 			       count ? "expected a whole number of I/Os before switching files, e.g. "
@@ -288,7 +274,7 @@ static unsigned check_fsvc(struct sb_jobctx *c)
 			s->fsvc_param = x;
 		return 0;
 	}
-	sb_err(where_of(c, o, where, sizeof(where)),
+	sb_err(sb_job_where(c, o, where, sizeof(where)),
 	       "%s=%s: unknown type: expected roundrobin[:N], random[:N], sequential, zipf[:theta], "
 	       "pareto[:h], normal[:sigma] or gauss[:sigma]", o->name, v);
 	return 1;
@@ -300,7 +286,7 @@ static unsigned check_misc(struct sb_jobctx *c)
 	char where[512];
 	if (s->lockfile) {
 		const struct sb_option *o = SB_OPT(lockfile);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s=%s: storbench does not lock files around I/O (fio's jobs sharing a file take "
 		       "turns with it): drop %s, or give each job its own file", o->name,
 		       sb_option_enum_name(o, s->lockfile), o->name);
@@ -310,7 +296,7 @@ static unsigned check_misc(struct sb_jobctx *c)
 		s->direct = true; /* fio: atomic implies O_DIRECT */
 	if (s->opendir && s->filename) {
 		const struct sb_option *o = SB_OPT(opendir);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s=%s and %s=%s both name the job's files: keep one", o->name, s->opendir,
 		       SB_OPT(filename)->name, s->filename);
 		return 1;
@@ -320,7 +306,7 @@ static unsigned check_misc(struct sb_jobctx *c)
 		nf += *p == ':';
 	if (s->openfiles && !s->opendir && s->openfiles < nf) {
 		const struct sb_option *o = SB_OPT(openfiles);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s=%u: the job has %u files and storbench keeps all of them open: set %s=%u "
 		       "or drop it", o->name, s->openfiles, nf, o->name, nf);
 		return 1;
@@ -356,14 +342,14 @@ static unsigned check_sfr(struct sb_jobctx *c)
 		goto bad;
 	s->sfr_n = (unsigned)k;
 	if (!strcmp(s->ioengine, "mmap")) {
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s=%s: ioengine=mmap writes through a mapping, which sync_file_range does not "
 		       "cover: use msync (fsync=N) or another engine", o->name, v);
 		return 1;
 	}
 	return 0;
 bad:
-	sb_err(where_of(c, o, where, sizeof(where)),
+	sb_err(sb_job_where(c, o, where, sizeof(where)),
 	       "%s=%s: expected FLAGS:N, FLAGS one or more of wait_before, write, wait_after "
 	       "(','-separated) and N the writes between calls, e.g. %s=wait_before,write:8",
 	       o->name, v, o->name);

@@ -25,15 +25,6 @@ void sb_parse_allow_exec(bool on)
 	allow_exec = on;
 }
 
-static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
-			    unsigned len)
-{
-	const struct sb_optsrc *s = sb_job_src(c, o);
-	if (s->file)
-		return sb_ini_where(buf, len, s->file, s->line);
-	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
-}
-
 static unsigned check_exec(const struct sb_jobctx *c)
 {
 	const struct sb_option *os[2] = { SB_OPT(exec_prerun), SB_OPT(exec_postrun) };
@@ -43,7 +34,7 @@ static unsigned check_exec(const struct sb_jobctx *c)
 	for (unsigned i = 0; i < 2; i++) {
 		if (!v[i] || allow_exec)
 			continue;
-		sb_err(where_of(c, os[i], where, sizeof(where)),
+		sb_err(sb_job_where(c, os[i], where, sizeof(where)),
 		       "%s=%s: the job file asks to run a shell command, which storbench does only when "
 		       "the command line says so: run with --allow-exec if you trust this job file, or "
 		       "remove %s", os[i]->name, v[i], os[i]->name);
@@ -70,7 +61,7 @@ static unsigned check_skip(struct sb_jobctx *c)
 		for (i = 0; i < 4 && strcmp(w, k[i].n); i++)
 			;
 		if (i == 4) {
-			sb_err(where_of(c, SB_OPT(replay_skip), where, sizeof(where)),
+			sb_err(sb_job_where(c, SB_OPT(replay_skip), where, sizeof(where)),
 			       "%s=%s: '%s' is not an I/O type: expected a comma list of read, write, "
 			       "trim, sync, e.g. %s=write,trim", SB_OPT(replay_skip)->name,
 			       s->replay_skip, w, SB_OPT(replay_skip)->name);
@@ -251,10 +242,10 @@ static unsigned check_read_iolog(struct sb_jobctx *c)
 	struct sb_jobspec *s = &c->spec;
 	char where[512];
 	const char *opt = SB_OPT(read_iolog)->name;
-	where_of(c, SB_OPT(read_iolog), where, sizeof(where));
+	sb_job_where(c, SB_OPT(read_iolog), where, sizeof(where));
 	if (s->replay_align && (s->replay_align & (s->replay_align - 1))) {
 		char w2[512];
-		sb_err(where_of(c, SB_OPT(replay_align), w2, sizeof(w2)), "%s=%llu: not a power of 2: "
+		sb_err(sb_job_where(c, SB_OPT(replay_align), w2, sizeof(w2)), "%s=%llu: not a power of 2: "
 		       "write e.g. %s=4k", SB_OPT(replay_align)->name,
 		       (unsigned long long)s->replay_align, SB_OPT(replay_align)->name);
 		return 1;
@@ -289,7 +280,7 @@ static unsigned check_write_iolog(const struct sb_jobctx *c)
 	struct stat st;
 	if (!s->write_iolog)
 		return 0;
-	where_of(c, SB_OPT(write_iolog), where, sizeof(where));
+	sb_job_where(c, SB_OPT(write_iolog), where, sizeof(where));
 	if (!*s->write_iolog) {
 		sb_err(where, "%s is empty: give the log's file name, e.g. %s=job.iolog", opt, opt);
 		return 1;

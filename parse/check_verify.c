@@ -17,21 +17,6 @@
 #include "parse/jobparse.h"
 #include "parse/parse.h"
 
-static bool is_set(const struct sb_jobctx *c, const struct sb_option *o)
-{
-	return sb_job_src(c, o)->file != NULL;
-}
-
-/* where o was set, else the job's [section] line */
-static const char *where_of(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
-			    unsigned len)
-{
-	const struct sb_optsrc *s = o ? sb_job_src(c, o) : NULL;
-	if (s && s->file)
-		return sb_ini_where(buf, len, s->file, s->line);
-	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
-}
-
 /* "name=value" as written, or the default marked as such */
 static const char *written(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
 			   size_t len)
@@ -124,7 +109,7 @@ static unsigned check_type(struct sb_jobctx *c)
 	char where[512], w[300];
 	const struct sb_csum_info *ci = sb_csum_info(s->verify);
 	if (!sb_csum_built(s->verify)) {
-		sb_err(where_of(c, SB_OPT(verify), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(verify), where, sizeof(where)),
 		       "%s: this storbench was built without %s, which computes %s checksums: "
 		       "install %s and rebuild (./configure && make), or use another verify type "
 		       "such as meta", written(c, SB_OPT(verify), w, sizeof(w)), ci->library, ci->name,
@@ -132,21 +117,21 @@ static unsigned check_type(struct sb_jobctx *c)
 		return 1;
 	}
 	if (s->workload != SB_WL_IO) {
-		sb_err(where_of(c, SB_OPT(verify), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(verify), where, sizeof(where)),
 		       "%s: verify= checks the blocks of I/O jobs (workload=io); this job is a %s "
 		       "workload: drop verify=", written(c, SB_OPT(verify), w, sizeof(w)),
 		       sb_option_enum_name(SB_OPT(workload), s->workload));
 		return 1;
 	}
 	if (s->verify == SB_VT_PATTERN && !s->verify_pattern) {
-		sb_err(where_of(c, SB_OPT(verify), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(verify), where, sizeof(where)),
 		       "%s needs the pattern to write and check: add verify_pattern= (e.g. "
 		       "verify_pattern=0xdeadbeef), or use verify=crc32c",
 		       written(c, SB_OPT(verify), w, sizeof(w)));
 		return 1;
 	}
 	if (!(s->rw & SB_RW_WRITE) && !s->verify_only) {
-		sb_err(where_of(c, SB_OPT(verify), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(verify), where, sizeof(where)),
 		       "%s with %s: this job never writes, so there is nothing of its own to check: "
 		       "use a rw that writes (write, randwrite, rw, randrw), or verify_only=1 to check "
 		       "what an earlier run of a writing job left", written(c, SB_OPT(verify), w,
@@ -168,16 +153,16 @@ static unsigned check_interval(struct sb_jobctx *c)
 	if (!iv)
 		iv = wmin;
 	if (s->verify_interval && s->verify_interval > s->bs_max[SB_DDIR_WRITE]) {
-		sb_err(where_of(c, o, where, sizeof(where)), "%s is larger than the write block size "
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s is larger than the write block size "
 		       "(%llu bytes): use at most the block size, a divisor of it such as 512 or 4k",
 		       written(c, o, w, sizeof(w)), (unsigned long long)s->bs_max[SB_DDIR_WRITE]);
 		return 1;
 	}
 	if (hdr && (iv % hdr || iv < hdr + SB_VTRAILER_LEN)) {
-		sb_err(where_of(c, is_set(c, o) ? o : SB_OPT(bs), where, sizeof(where)),
+		sb_err(sb_job_where(c, sb_job_isset(c, o) ? o : SB_OPT(bs), where, sizeof(where)),
 		       "%s: each verify interval (%llu bytes) must be a multiple of the %u-byte "
 		       "verify=%s header and hold it and the %u-byte trailer: use a multiple of %u "
-		       "such as %u", written(c, is_set(c, o) ? o : SB_OPT(bs), w, sizeof(w)),
+		       "such as %u", written(c, sb_job_isset(c, o) ? o : SB_OPT(bs), w, sizeof(w)),
 		       (unsigned long long)iv, hdr, sb_csum_info(s->verify)->name, SB_VTRAILER_LEN,
 		       hdr, hdr * 8);
 		return 1;
@@ -187,7 +172,7 @@ static unsigned check_interval(struct sb_jobctx *c)
 			      s->bssplit[SB_DDIR_WRITE][i - 2].bs;
 		if (bs % iv == 0)
 			continue;
-		sb_err(where_of(c, is_set(c, o) ? o : SB_OPT(bs), where, sizeof(where)),
+		sb_err(sb_job_where(c, sb_job_isset(c, o) ? o : SB_OPT(bs), where, sizeof(where)),
 		       "write block size %llu is not a multiple of the verify interval (%llu bytes): "
 		       "every block must hold whole intervals; use block sizes that are multiples of "
 		       "verify_interval, or a smaller verify_interval", (unsigned long long)bs,
@@ -197,7 +182,7 @@ static unsigned check_interval(struct sb_jobctx *c)
 	if (hdr && s->verify_offset && (s->verify_offset % 8 ||
 					s->verify_offset + hdr + SB_VTRAILER_LEN > iv)) {
 		o = SB_OPT(verify_offset);
-		sb_err(where_of(c, o, where, sizeof(where)), "%s: the %u-byte header must fit between "
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s: the %u-byte header must fit between "
 		       "it and the %u-byte trailer of each %llu-byte interval, at a multiple of 8: "
 		       "use a multiple of 8 of at most %llu", written(c, o, w, sizeof(w)), hdr,
 		       SB_VTRAILER_LEN, (unsigned long long)iv,
@@ -213,7 +198,7 @@ static unsigned check_modes(struct sb_jobctx *c)
 	char where[512], w[300];
 	if (s->verify_backlog && (!(s->rw & SB_RW_WRITE) || s->verify_only)) {
 		const struct sb_option *o = SB_OPT(verify_backlog);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s: verify_backlog checks blocks while they are being written, and this job "
 		       "writes nothing (%s%s): drop verify_backlog, or use a rw that writes",
 		       written(c, o, w, sizeof(w)), s->verify_only ? "verify_only=1" : "rw=",
@@ -223,7 +208,7 @@ static unsigned check_modes(struct sb_jobctx *c)
 	}
 	if (s->verify_state_load && !s->verify_only) {
 		const struct sb_option *o = SB_OPT(verify_state_load);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s: a saved verify state says what an earlier run wrote, which only a "
 		       "verify_only=1 run checks: add verify_only=1, or drop verify_state_load",
 		       written(c, o, w, sizeof(w)));
@@ -231,7 +216,7 @@ static unsigned check_modes(struct sb_jobctx *c)
 	}
 	if (s->verify_only && s->time_based && !s->verify_state_load) {
 		const struct sb_option *o = SB_OPT(verify_only);
-		sb_err(where_of(c, o, where, sizeof(where)),
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s with time_based: what a time-based run wrote depends on how fast it ran, "
 		       "so it cannot be replayed: add verify_state_load=1 (the writing run saves its "
 		       "state by default), or drop time_based", written(c, o, w, sizeof(w)));
@@ -251,7 +236,7 @@ static unsigned check_orphans(struct sb_jobctx *c)
 		const struct sb_optsrc *src = sb_job_src(c, o);
 		if (!src->file || !strcmp(src->raw, "0"))
 			continue;
-		sb_err(where_of(c, o, where, sizeof(where)), "%s has no effect without verify=: add "
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s has no effect without verify=: add "
 		       "verify=crc32c (or another type), or drop it", written(c, o, w, sizeof(w)));
 		return 1;
 	}
@@ -267,11 +252,11 @@ unsigned sb_job_validate_verify(struct sb_jobctx *c)
 	if (s->verify_pattern) {
 		const char *why = parse_pattern(s->verify_pattern, s);
 		if (why) {
-			sb_err(where_of(c, SB_OPT(verify_pattern), where, sizeof(where)), "%s: %s",
+			sb_err(sb_job_where(c, SB_OPT(verify_pattern), where, sizeof(where)), "%s: %s",
 			       written(c, SB_OPT(verify_pattern), w, sizeof(w)), why);
 			return 1;
 		}
-		if (!is_set(c, SB_OPT(verify))) /* fio: a pattern alone means verify=pattern */
+		if (!sb_job_isset(c, SB_OPT(verify))) /* fio: a pattern alone means verify=pattern */
 			s->verify = SB_VT_PATTERN;
 	}
 	if (s->verify == SB_VT_NONE)

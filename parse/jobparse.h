@@ -42,6 +42,11 @@ unsigned sb_job_apply_globals(struct sb_joblist *jl, const struct sb_ini *ini, c
 char *sb_job_read_stdin(void);
 /* where option o (a row of the table: SB_OPT(field)) was set */
 const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_option *o);
+/* whether option o was set for the job (in a section or on the command line) */
+bool sb_job_isset(const struct sb_jobctx *c, const struct sb_option *o);
+/* "file:line" where o was set, else (o NULL or not set) the job's [section] line */
+const char *sb_job_where(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
+			 unsigned len);
 /* The ML workload options (check_ml.c): resolves model=/train_model= into
  * the spec, reports each error, returns their count. */
 unsigned sb_job_validate_ml(struct sb_jobctx *c);

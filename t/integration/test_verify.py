@@ -59,6 +59,26 @@ verify={typ}
             if not self.built(typ):
                 self.skipTest(f"verify={typ}: this build lacks its checksum library")
 
+    def fio_and_sb(self, path, data):
+        """(error, reads, writes) of the job file's first job, run by fio
+        (counts[True]) and by storbench (counts[False]), each on a fresh file"""
+        counts = {}
+        for tool in (FIO, None):
+            if os.path.exists(f"{self.dir}/{data}"):
+                os.unlink(f"{self.dir}/{data}")
+            if tool:
+                r = subprocess.run([tool, "--output-format=json", path], cwd=self.dir,
+                                   capture_output=True, text=True, timeout=120)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                out = r.stdout
+            else:
+                p = self.run_sb("--output-format=json", path)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                out = p.stdout
+            job = json.loads(out[out.find("{"):])["jobs"][0]
+            counts[bool(tool)] = (job["error"], job["read"]["total_ios"], job["write"]["total_ios"])
+        return counts
+
     def block(self, f, i, n=BS, at=0):
         f.seek(i * BS + at)
         return f.read(n)
@@ -236,21 +256,7 @@ verify={typ}
         with open(os.path.join(SRC, "t", "jobs", "fio", "basic-verify.fio")) as f:
             text = f.read().replace("filename=/dev/XXX", f"filename={self.dir}/bv\nsize=4m")
         path = self.write_job(text, name="bv.fio")
-        counts = {}
-        for tool in (FIO, None):
-            if os.path.exists(f"{self.dir}/bv"):
-                os.unlink(f"{self.dir}/bv")
-            if tool:
-                r = subprocess.run([tool, "--output-format=json", path], cwd=self.dir,
-                                   capture_output=True, text=True, timeout=120)
-                self.assertEqual(r.returncode, 0, r.stderr)
-                out = r.stdout
-            else:
-                p = self.run_sb("--output-format=json", path)
-                self.assertEqual(p.returncode, 0, p.stderr)
-                out = p.stdout
-            job = json.loads(out[out.find("{"):])["jobs"][0]
-            counts[bool(tool)] = (job["error"], job["read"]["total_ios"], job["write"]["total_ios"])
+        counts = self.fio_and_sb(path, "bv")
         self.assertEqual(counts[True], counts[False])
         self.assertEqual(counts[False], (0, 1024, 1024))
 
@@ -270,21 +276,7 @@ verify={typ}
             self.assertIn(a, text)
             text = text.replace(a, b)
         path = self.write_job(text, name="cs.fio")
-        counts = {}
-        for tool in (FIO, None):
-            if os.path.exists(f"{self.dir}/cs"):
-                os.unlink(f"{self.dir}/cs")
-            if tool:
-                r = subprocess.run([tool, "--output-format=json", path], cwd=self.dir,
-                                   capture_output=True, text=True, timeout=120)
-                self.assertEqual(r.returncode, 0, r.stderr)
-                out = r.stdout
-            else:
-                p = self.run_sb("--output-format=json", path)
-                self.assertEqual(p.returncode, 0, p.stderr)
-                out = p.stdout
-            job = json.loads(out[out.find("{"):])["jobs"][0]
-            counts[bool(tool)] = (job["error"], job["read"]["total_ios"], job["write"]["total_ios"])
+        counts = self.fio_and_sb(path, "cs")
         self.assertEqual(counts[True], counts[False])
         self.assertEqual(counts[False], (0, 512, 512))
 
