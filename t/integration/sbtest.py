@@ -2,8 +2,10 @@
 $SB_BIN) in a fresh temporary directory and look at what it did."""
 import json
 import os
+import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 
 BIN = os.environ.get("SB_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "build", "storbench"))
@@ -52,3 +54,42 @@ class SbCase(unittest.TestCase):
 
     def listing(self):
         return sorted(os.listdir(self.dir))
+
+
+def why_no_loop():
+    """why loop-device tests cannot run here, or None"""
+    if os.geteuid() != 0:
+        return "needs root (loop devices, mount)"
+    if not os.path.exists("/dev/loop-control") or not shutil.which("losetup"):
+        return "needs loop devices (/dev/loop-control, losetup)"
+    return None
+
+
+class LoopCase(SbCase):
+    """SbCase with loop devices and mounts, detached and unmounted at the end
+    (self.loops, self.mounts)"""
+
+    def setUp(self):
+        super().setUp()
+        self.loops, self.mounts = [], []
+
+    def tearDown(self):
+        for m in reversed(self.mounts):
+            subprocess.run(["umount", "-l", m], capture_output=True)
+        for dev in self.loops:
+            subprocess.run(["losetup", "-d", dev], capture_output=True)
+        super().tearDown()
+
+    def attach(self, img, *losetup_args):
+        """a loop device over the image file img (skips when none is free)"""
+        for _ in range(5):  # other tests may take the free device first
+            p = subprocess.run(["losetup", "-f", "--show", *losetup_args, img],
+                               capture_output=True, text=True)
+            if p.returncode == 0:
+                break
+            time.sleep(0.2)
+        if p.returncode != 0:
+            self.skipTest("no free loop device: " + p.stderr.strip())
+        dev = p.stdout.strip()
+        self.loops.append(dev)
+        return dev

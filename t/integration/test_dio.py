@@ -10,20 +10,12 @@ import hashlib
 import os
 import shutil
 import subprocess
-import time
 import unittest
 
-from sbtest import SbCase
+from sbtest import LoopCase, why_no_loop
 
 MB = 1 << 20
 
-
-def why_not():
-    if os.geteuid() != 0:
-        return "needs root (loop devices, mount)"
-    if not os.path.exists("/dev/loop-control") or not shutil.which("losetup"):
-        return "needs loop devices (/dev/loop-control, losetup)"
-    return None
 
 
 def sha(path):
@@ -40,33 +32,14 @@ def reads(dev):
         return int(f.read().split()[2])
 
 
-@unittest.skipIf(why_not(), why_not() or "")
-class Loop4kTest(SbCase):
-    def setUp(self):
-        super().setUp()
-        self.loops, self.mounts = [], []
-
-    def tearDown(self):
-        for m in reversed(self.mounts):
-            subprocess.run(["umount", "-l", m], capture_output=True)
-        for dev in self.loops:
-            subprocess.run(["losetup", "-d", dev], capture_output=True)
-        super().tearDown()
+@unittest.skipIf(why_no_loop(), why_no_loop() or "")
+class Loop4kTest(LoopCase):
 
     def loop4k(self, size=64 * MB):
         img = os.path.join(self.dir, "disk.img")
         with open(img, "wb") as f:
             f.truncate(size)
-        for _ in range(5):  # other tests may take the free device first
-            p = subprocess.run(["losetup", "-f", "--show", "--sector-size", "4096", img],
-                               capture_output=True, text=True)
-            if p.returncode == 0:
-                break
-            time.sleep(0.2)
-        if p.returncode != 0:
-            self.skipTest("no free loop device: " + p.stderr.strip())
-        dev = p.stdout.strip()
-        self.loops.append(dev)
+        dev = self.attach(img, "--sector-size", "4096")
         with open("/sys/block/%s/queue/logical_block_size" % os.path.basename(dev)) as f:
             if f.read().strip() != "4096":
                 self.skipTest("losetup --sector-size 4096 not honoured")

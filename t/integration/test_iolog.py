@@ -12,7 +12,8 @@ import time
 import unittest
 
 from sbtest import SbCase
-from test_safety import sha, why_no_loop
+from sbtest import why_no_loop
+from test_safety import sha
 
 FIO = shutil.which("fio")
 

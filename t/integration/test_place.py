@@ -16,8 +16,8 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from sbtest import SbCase, BIN  # noqa: E402
-from test_safety import why_no_loop, MB  # noqa: E402
+from sbtest import SbCase, BIN, LoopCase, why_no_loop  # noqa: E402
+from test_safety import MB  # noqa: E402
 
 
 def threads(pid):
@@ -403,27 +403,13 @@ class Trim(SbCase):
 
 
 @unittest.skipIf(why_no_loop(), why_no_loop() or "")
-class TrimDevice(SbCase):
-    def setUp(self):
-        super().setUp()
-        self.loops, self.mounts = [], []
-
-    def tearDown(self):
-        for m in reversed(self.mounts):
-            subprocess.run(["umount", "-l", m], capture_output=True)
-        for dev in self.loops:
-            subprocess.run(["losetup", "-d", dev], capture_output=True)
-        super().tearDown()
+class TrimDevice(LoopCase):
 
     def loop(self):
         img = os.path.join(self.dir, "disk.img")
         with open(img, "wb") as f:
             f.write(os.urandom(8 * MB))
-        p = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True)
-        if p.returncode:
-            self.skipTest("no free loop device: " + p.stderr.strip())
-        self.loops.append(p.stdout.strip())
-        return p.stdout.strip(), img
+        return self.attach(img), img
 
     def test_blkdiscard_on_a_loop_device(self):
         dev, img = self.loop()

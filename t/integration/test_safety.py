@@ -19,7 +19,7 @@ import unittest
 import uuid
 import zlib
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, LoopCase, SbCase, why_no_loop
 
 MB = 1 << 20
 
@@ -49,29 +49,18 @@ def sha(path):
     return h.hexdigest()
 
 
-def why_no_loop():
-    if os.geteuid() != 0:
-        return "needs root (loop devices, mount)"
-    if not os.path.exists("/dev/loop-control") or not shutil.which("losetup"):
-        return "needs loop devices (/dev/loop-control, losetup)"
-    return None
-
 
 @unittest.skipIf(why_no_loop(), why_no_loop() or "")
-class DeviceGuardTest(SbCase):
+class DeviceGuardTest(LoopCase):
     """writes to a loop device in each state of danger"""
 
     def setUp(self):
         super().setUp()
-        self.loops, self.mounts, self.fds = [], [], []
+        self.fds = []
 
     def tearDown(self):
         for fd in self.fds:
             os.close(fd)
-        for m in reversed(self.mounts):
-            subprocess.run(["umount", "-l", m], capture_output=True)
-        for dev in self.loops:
-            subprocess.run(["losetup", "-d", dev], capture_output=True)
         super().tearDown()
 
     def loop(self, size=32 * MB, head=b""):
@@ -79,16 +68,7 @@ class DeviceGuardTest(SbCase):
         with open(img, "wb") as f:
             f.write(head)
             f.truncate(size)
-        for _ in range(5):  # other tests may take the free device first
-            p = subprocess.run(["losetup", "-f", "--show", img], capture_output=True, text=True)
-            if p.returncode == 0:
-                break
-            time.sleep(0.2)
-        if p.returncode != 0:
-            self.skipTest("no free loop device: " + p.stderr.strip())
-        dev = p.stdout.strip()
-        self.loops.append(dev)
-        return dev
+        return self.attach(img)
 
     def mkfs(self, dev):
         if not shutil.which("mkfs.ext4"):
