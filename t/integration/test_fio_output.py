@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 
+from test_fio_compat import key_paths
 from sbtest import SRC, SbCase
 
 TOOLS = os.path.join(SRC, "t", "fio-tools")
@@ -43,19 +44,6 @@ rw=write
 bs=8k
 """
 
-
-def key_paths(obj, prefix=""):
-    """every key path of a JSON document; list items collapse to []"""
-    out = set()
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            p = f"{prefix}/{k}"
-            out.add(p)
-            out |= key_paths(v, p)
-    elif isinstance(obj, list):
-        for v in obj:
-            out |= key_paths(v, prefix + "[]")
-    return out
 
 
 class TestGroupReporting(SbCase):
