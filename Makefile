@@ -32,7 +32,7 @@ SB_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=u
 SB_LDFLAGS += -fsanitize=address,undefined
 endif
 
-SRCS := $(wildcard lib/*.c parse/*.c run/*.c ml/*.c sweep/*.c stats/*.c stats/host/*.c output/*.c os/*.c engines/*.c)
+SRCS := $(wildcard lib/*.c parse/*.c run/*.c ml/*.c sweep/*.c stats/*.c stats/host/*.c output/*.c os/*.c engines/*.c tools/*.c)
 # engines/libaio.c and io_uring.c build without their library too: their
 # option rows then stay known (config.h guards the engine itself)
 OBJS := $(SRCS:%.c=$(B)/%.o)

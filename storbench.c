@@ -19,6 +19,7 @@
 #include "parse/parse.h"
 #include "parse/sweep.h"
 #include "parse/value.h"
+#include "tools/tools.h"
 
 struct cmdline {
 	unsigned formats;
@@ -89,6 +90,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: storbench [options] [jobfile...]\n"
+		"       storbench COMMAND [args...]\n"
 		"\n"
 		"Runs the jobs described in fio-syntax job files (or on the command line) and\n"
 		"reports latency, bandwidth and IOPS.  Without a job file, runs a built-in\n"
@@ -103,6 +105,7 @@ static void usage(FILE *f)
 		"  storbench --name=a --rw=randread --bs=4k --size=1g\n"
 		"(options before the first --name apply to every job, also to the jobs of the\n"
 		"job files; a job file's [global] wins over them).  See HOWTO.md.\n");
+	sb_tools_usage(f);
 }
 
 /* The built-in quick job: mixed 4k random I/O, then 1M sequential I/O, on a
@@ -508,6 +511,11 @@ int main(int argc, char **argv)
 	struct cmdline cl = { 0 };
 	struct sb_joblist jl = { 0 };
 	struct sb_results res = { 0 };
+	/* storbench COMMAND ...: a tool (tools/); a job file of the same name
+	 * runs as ./NAME */
+	const struct sb_tool *tool = argc > 1 ? sb_tool_find(argv[1]) : NULL;
+	if (tool)
+		return tool->main(argc - 1, argv + 1);
 	if (sb_run_engines_to_parser()) {
 		sb_err("engines", "bug: the engines' option rows do not fit the parser's table");
 		return SB_EXIT_JOBFILE;

@@ -16,6 +16,7 @@ allowed() {
 	stats) echo "stats os lib parse" ;;
 	output) echo "output stats lib parse" ;;
 	run|ml|sweep) echo "run ml sweep engines stats os lib parse" ;;
+	tools) echo "tools output run ml sweep stats os lib parse" ;;
 	*) echo "*" ;;
 	esac
 }
@@ -23,7 +24,7 @@ list=t/layers.allow
 bad=0; listed_seen=""
 tmp=$(mktemp) || exit 2
 trap 'rm -f "$tmp"' EXIT
-git ls-files '*.c' '*.h' | grep -E '^(lib|os|parse|engines|stats|output|run|ml|sweep)/' |
+git ls-files '*.c' '*.h' | grep -E '^(lib|os|parse|engines|stats|output|run|ml|sweep|tools)/' |
 while read -r f; do
 	from=${f%%/*}
 	ok=$(allowed "$from")

@@ -1,0 +1,27 @@
+/* tools/tools.c: the table of storbench's subcommands (tools/tools.h).  A
+ * tool is one row here and its own file in tools/. */
+#include "tools/tools.h"
+
+#include <string.h>
+
+static const struct sb_tool tools[] = {
+	/* { "name", "ARGS", "summary", tool_main }, one row per tool */
+	{ NULL, NULL, NULL, NULL },
+};
+
+const struct sb_tool *sb_tool_find(const char *name)
+{
+	for (const struct sb_tool *t = tools; t->name; t++)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+void sb_tools_usage(FILE *f)
+{
+	if (!tools[0].name)
+		return;
+	fprintf(f, "\nCommands (storbench COMMAND --help for each):\n");
+	for (const struct sb_tool *t = tools; t->name; t++)
+		fprintf(f, "  storbench %s %s\n      %s\n", t->name, t->args, t->summary);
+}

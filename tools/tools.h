@@ -1,0 +1,24 @@
+/* tools/tools.h: storbench's subcommands (`storbench NAME ARGS...`): tools
+ * that read results, traces or result trees back (report, compare, analyze,
+ * ...).  Each tool is one file in tools/ and one row of tools/tools.c's
+ * table; storbench.c runs the tool named by its first argument. */
+#ifndef SB_TOOLS_TOOLS_H
+#define SB_TOOLS_TOOLS_H
+
+#include <stdio.h>
+
+struct sb_tool {
+	const char *name;     /* the first word of the command line */
+	const char *args;     /* synopsis of its arguments, for --help */
+	const char *summary;  /* one line, for --help and the man page */
+	/* argv[0] is the tool's name; returns the process exit code
+	 * (0 ok, 1 bad input file, 2 bad command line, 3 I/O error) */
+	int (*main)(int argc, char **argv);
+};
+
+/* the tool called NAME, or NULL */
+const struct sb_tool *sb_tool_find(const char *name);
+/* "Commands:" lines for --help (nothing when the table is empty) */
+void sb_tools_usage(FILE *f);
+
+#endif
