@@ -10,7 +10,7 @@
  * epoch come from sb_ml_au_block / sb_ml_au_combine (ml_au.h).
  * read_threads=0: each accelerator reads its own batches.
  *
- * The dataset (ml_train.h layout and sizes) is created when missing and
+ * The dataset (ml_train.h layout and sizes; ml/dataset.c) is created when missing and
  * kept; a file of the wrong size stops the job before any I/O (storbench
  * never deletes a dataset it finds). */
 #include <errno.h>
@@ -22,11 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "ml/au.h"
 #include "ml/content.h"
+#include "ml/dataset.h"
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "ml/train.h"
@@ -67,20 +67,13 @@ static double now_s(void)
 	return (double)sb_now_ns() / 1e9;
 }
 
-/* the stream key of dataset file i (the dataset's seed, not the job's:
- * every job with this layout reads the same bytes) */
-static uint64_t ds_key(const struct sb_ml_dataset *ds, unsigned i)
-{
-	return sb_dg_mix(sb_dg_mix(ds->seed, 0x64617461ull /* "data" */), i);
-}
-
 /* alternatives of a failing block (dataset_verify): the dataset's files */
 static bool ds_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 {
 	struct sb_ml_trainst *tr = ctx;
 	if (n >= tr->ds.files)
 		return false;
-	*out = (struct sb_ml_alt){ .key = ds_key(&tr->ds, n), .size = sb_ml_file_bytes(&tr->ds, n) };
+	*out = (struct sb_ml_alt){ .key = sb_ml_dataset_key(&tr->ds, n), .size = sb_ml_file_bytes(&tr->ds, n) };
 	snprintf(out->what, sizeof(out->what), "dataset file #%u", n);
 	return true;
 }
@@ -99,7 +92,7 @@ static int read_batch(struct sb_ml_job *j, struct sb_thread *t, size_t b)
 		sb_ml_file_name(&tr->ds, file, name, sizeof(name));
 		sb_ml_join(path, sizeof(path), tr->dir, name);
 		int e = sb_ml_open(t, path, sb * tr->ds.samples_per_file, false, &f);
-		sb_ml_content_file(t, ds_key(&tr->ds, file), sb * tr->ds.samples_per_file, path);
+		sb_ml_content_file(t, sb_ml_dataset_key(&tr->ds, file), sb * tr->ds.samples_per_file, path);
 		if (!e)
 			e = sb_ioloop_span(t, f, SB_DDIR_READ, (uint64_t)in_file * sb, sb, false);
 		sb_ml_close(t, f);
@@ -301,97 +294,6 @@ static int run_epoch(struct sb_ml_job *j, unsigned epoch, struct role_arg *args)
 	return e ? e : tr->stop ? -EIO : 0;
 }
 
-/* ---- the dataset ---- */
-
-static int make_dir(const char *dir)
-{
-	return mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
-}
-
-/* data_dir, train/ and the subfolders */
-static int make_dirs(struct sb_ml_trainst *tr)
-{
-	char p[PATH_LEN];
-	int e = make_dir(tr->dir);
-	snprintf(p, sizeof(p), "%s/train", tr->dir);
-	if (!e)
-		e = make_dir(p);
-	for (unsigned i = 0; !e && tr->ds.subfolders > 1 && i < tr->ds.subfolders; i++) {
-		char name[512], *sl;
-		sb_ml_file_name(&tr->ds, i, name, sizeof(name));
-		if ((sl = strrchr(name, '/')))
-			*sl = '\0';
-		sb_ml_join(p, sizeof(p), tr->dir, name);
-		e = make_dir(p);
-	}
-	return e;
-}
-
-/* write file i with its contents (ml/content.h); a partial file it created is removed */
-static int gen_file(const struct sb_jobspec *s, struct sb_ml_trainst *tr, unsigned i, char *buf,
-		    size_t buflen)
-{
-	char name[512], path[PATH_LEN];
-	sb_ml_file_name(&tr->ds, i, name, sizeof(name));
-	sb_ml_join(path, sizeof(path), tr->dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return errno == EEXIST ? 0 : -errno; /* checked in prepare: it has the right size */
-	uint64_t size = sb_ml_file_bytes(&tr->ds, i), off = 0;
-	struct sb_scratch_id id = { 0 };
-	int e = sb_scratch_made_fd(fd, NULL, &id);
-	struct sb_dg g;
-	sb_ml_content_recipe(s, ds_key(&tr->ds, i), SB_ML_DATASET_UNIT, size, &g);
-	while (off < size && !e) {
-		size_t n = size - off < buflen ? (size_t)(size - off) : buflen;
-		sb_dg_fill(&g, off, buf, n);
-		ssize_t w = pwrite(fd, buf, n, (off_t)off);
-		if (w <= 0)
-			e = w < 0 ? -errno : -EIO;
-		else
-			off += (uint64_t)w;
-		if (sb_run_stopping())
-			e = -EINTR;
-	}
-	if (!e && fsync(fd))
-		e = -errno;
-	if (!e)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); /* the run reads storage, not memory */
-	close(fd);
-	if (!e)
-		sb_scratch_keep(path, &id); /* the dataset stays for the next run */
-	if (e)
-		sb_scratch_unlink(path, &id); /* only the file it made, if still there */
-	if (e && e != -EINTR) /* interrupted: not an error */
-		sb_err(path, "cannot create the dataset file: %s", strerror(-e));
-	return e;
-}
-
-static int datagen_train(struct sb_ml_job *j)
-{
-	struct sb_ml_trainst *tr = j->priv;
-	enum { BUF = 1 << 20 };
-	if (j->nodiskio || !tr->nmissing)
-		return 0;
-	int e = make_dirs(tr);
-	if (e) {
-		sb_err(j->spec->name, "cannot create the dataset directories under %s: %s", tr->dir,
-		       strerror(-e));
-		return e;
-	}
-	uint64_t *buf = malloc(BUF);
-	if (!buf)
-		return -ENOMEM;
-	for (unsigned i = 0; i < tr->ds.files && !e; i++)
-		e = gen_file(&j->wspec, tr, i, (char *)buf, BUF);
-	free(buf);
-	if (!e) {
-		j->res->train.dataset_created = true;
-		tr->nmissing = 0;
-	}
-	return e;
-}
-
 static void train_rules(struct sb_ml_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
@@ -429,6 +331,20 @@ static void train_results(struct sb_ml_job *j)
 		train_rules(j);
 }
 
+/* the missing dataset files (ml/dataset.c), before the first epoch and for --datagen */
+static int datagen_train(struct sb_ml_job *j)
+{
+	struct sb_ml_trainst *tr = j->priv;
+	if (j->nodiskio || !tr->nmissing)
+		return 0;
+	int e = sb_ml_dataset_create(&j->wspec, j->spec->name, &tr->ds, tr->dir);
+	if (!e) {
+		j->res->train.dataset_created = true;
+		tr->nmissing = 0;
+	}
+	return e;
+}
+
 static void run_train(struct sb_ml_job *j)
 {
 	struct sb_ml_trainst *tr = j->priv;
@@ -451,71 +367,6 @@ static void run_train(struct sb_ml_job *j)
 		j->workers[w].st->job_runtime_ns = j->end_ns - j->start_ns;
 	}
 	train_results(j);
-}
-
-/* files already there must have the sizes of this dataset */
-static int check_dataset(struct sb_ml_job *j, uint64_t *missing_bytes)
-{
-	struct sb_ml_trainst *tr = j->priv;
-	char name[512], path[PATH_LEN], first[PATH_LEN + 96] = "";
-	unsigned wrong = 0;
-	for (unsigned i = 0; i < tr->ds.files; i++) {
-		struct stat st;
-		uint64_t want = sb_ml_file_bytes(&tr->ds, i);
-		sb_ml_file_name(&tr->ds, i, name, sizeof(name));
-		sb_ml_join(path, sizeof(path), tr->dir, name);
-		if (stat(path, &st) != 0) {
-			tr->nmissing++;
-			*missing_bytes += want;
-		} else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != want) {
-			if (!wrong++)
-				snprintf(first, sizeof(first), "%s has %lld bytes, this dataset needs %" PRIu64,
-					 path, (long long)st.st_size, want);
-		}
-	}
-	if (!wrong)
-		return 0;
-	sb_err(j->spec->name, "data_dir=%s holds %u file(s) of the wrong size for this dataset (%s): "
-	       "storbench deletes nothing; set data_dir= to a new directory, or remove those files "
-	       "yourself", tr->dir, wrong, first);
-	return -EEXIST;
-}
-
-static int check_space(struct sb_ml_job *j, uint64_t need)
-{
-	struct sb_ml_trainst *tr = j->priv;
-	char dir[PATH_LEN];
-	struct statvfs vfs;
-	struct stat st;
-	snprintf(dir, sizeof(dir), "%s", tr->dir);
-	if (stat(dir, &st) != 0) {
-		char *sl = strrchr(dir, '/');
-		if (sl)
-			*(sl == dir ? sl + 1 : sl) = '\0';
-		else
-			snprintf(dir, sizeof(dir), ".");
-		if (stat(dir, &st) != 0) {
-			sb_err(j->spec->name, "data_dir=%s: its parent %s does not exist: create it, or "
-			       "set data_dir= (or directory=) elsewhere", tr->dir, dir);
-			return -ENOENT;
-		}
-	}
-	bool ro = statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY);
-	if (need && (ro || access(dir, W_OK) != 0)) { /* the missing files cannot be made */
-		int e = ro ? EROFS : errno;
-		sb_err(j->spec->name, "data_dir=%s: %" PRIu64 " bytes of the dataset are missing and "
-		       "cannot be created in %s: %s: set data_dir= (or directory=) to a writable "
-		       "directory, or create the dataset there first (storbench --datagen)", tr->dir,
-		       need, dir, strerror(e));
-		return -e;
-	}
-	if (need && statvfs(dir, &vfs) == 0 && need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
-		sb_err(j->spec->name, "not enough free space in %s for the dataset: %" PRIu64 " bytes "
-		       "to create, %" PRIu64 " available: lower dataset_files= or record_length=", dir,
-		       need, (uint64_t)vfs.f_bavail * vfs.f_frsize);
-		return -ENOSPC;
-	}
-	return 0;
 }
 
 static int prepare_train(struct sb_ml_job *j)
@@ -558,8 +409,8 @@ static int prepare_train(struct sb_ml_job *j)
 		sb_ml_rng_seed(&tr->crng[c], s->ml_seed * 7919u + c);
 	uint64_t need = 0;
 	int e = 0;
-	if (!j->nodiskio && !(e = check_dataset(j, &need)))
-		e = check_space(j, need);
+	if (!j->nodiskio && !(e = sb_ml_dataset_check(s->name, &tr->ds, tr->dir, &tr->nmissing, &need)))
+		e = sb_ml_dataset_space(s->name, tr->dir, need);
 	if (!e)
 		e = sb_ml_workers_setup(j, tr->readers ? tr->readers : tr->consumers);
 	for (unsigned k = 0; !e && s->dataset_verify && k < j->nworkers; k++) {

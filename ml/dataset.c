@@ -1,0 +1,171 @@
+/* ml/dataset.c: the training dataset on disk (ml/dataset.h): what is
+ * there, the space for what is not, and the creation of the missing files
+ * with their contents (ml/content.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "ml/content.h"
+#include "ml/dataset.h"
+#include "ml/run.h"
+#include "lib/log.h"
+#include "os/scratch.h"
+
+#define PATH_LEN 1024
+
+uint64_t sb_ml_dataset_key(const struct sb_ml_dataset *ds, unsigned i)
+{
+	return sb_dg_mix(sb_dg_mix(ds->seed, 0x64617461ull /* "data" */), i);
+}
+
+static int make_dir(const char *dir)
+{
+	return mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
+}
+
+/* data_dir, train/ and the subfolders */
+static int make_dirs(const struct sb_ml_dataset *ds, const char *dir)
+{
+	char p[PATH_LEN];
+	int e = make_dir(dir);
+	snprintf(p, sizeof(p), "%s/train", dir);
+	if (!e)
+		e = make_dir(p);
+	for (unsigned i = 0; !e && ds->subfolders > 1 && i < ds->subfolders; i++) {
+		char name[512], *sl;
+		sb_ml_file_name(ds, i, name, sizeof(name));
+		if ((sl = strrchr(name, '/')))
+			*sl = '\0';
+		sb_ml_join(p, sizeof(p), dir, name);
+		e = make_dir(p);
+	}
+	return e;
+}
+
+/* write file i with its contents (ml/content.h); a partial file it created is removed */
+static int gen_file(const struct sb_jobspec *s, const struct sb_ml_dataset *ds, const char *dir,
+		    unsigned i, char *buf, size_t buflen)
+{
+	char name[512], path[PATH_LEN];
+	sb_ml_file_name(ds, i, name, sizeof(name));
+	sb_ml_join(path, sizeof(path), dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -errno; /* checked in prepare: it has the right size */
+	uint64_t size = sb_ml_file_bytes(ds, i), off = 0;
+	struct sb_scratch_id id = { 0 };
+	int e = sb_scratch_made_fd(fd, NULL, &id);
+	struct sb_dg g;
+	sb_ml_content_recipe(s, sb_ml_dataset_key(ds, i), SB_ML_DATASET_UNIT, size, &g);
+	while (off < size && !e) {
+		size_t n = size - off < buflen ? (size_t)(size - off) : buflen;
+		sb_dg_fill(&g, off, buf, n);
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w <= 0)
+			e = w < 0 ? -errno : -EIO;
+		else
+			off += (uint64_t)w;
+		if (sb_run_stopping())
+			e = -EINTR;
+	}
+	if (!e && fsync(fd))
+		e = -errno;
+	if (!e)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); /* the run reads storage, not memory */
+	close(fd);
+	if (!e)
+		sb_scratch_keep(path, &id); /* the dataset stays for the next run */
+	if (e)
+		sb_scratch_unlink(path, &id); /* only the file it made, if still there */
+	if (e && e != -EINTR) /* interrupted: not an error */
+		sb_err(path, "cannot create the dataset file: %s", strerror(-e));
+	return e;
+}
+
+int sb_ml_dataset_create(const struct sb_jobspec *s, const char *job,
+			 const struct sb_ml_dataset *ds, const char *dir)
+{
+	enum { BUF = 1 << 20 };
+	int e = make_dirs(ds, dir);
+	if (e) {
+		sb_err(job, "cannot create the dataset directories under %s: %s", dir, strerror(-e));
+		return e;
+	}
+	uint64_t *buf = malloc(BUF);
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ds->files && !e; i++)
+		e = gen_file(s, ds, dir, i, (char *)buf, BUF);
+	free(buf);
+	return e;
+}
+
+/* files already there must have the sizes of this dataset */
+int sb_ml_dataset_check(const char *job, const struct sb_ml_dataset *ds, const char *dir,
+			unsigned *nmissing, uint64_t *missing_bytes)
+{
+	char name[512], path[PATH_LEN], first[PATH_LEN + 96] = "";
+	unsigned wrong = 0;
+	for (unsigned i = 0; i < ds->files; i++) {
+		struct stat st;
+		uint64_t want = sb_ml_file_bytes(ds, i);
+		sb_ml_file_name(ds, i, name, sizeof(name));
+		sb_ml_join(path, sizeof(path), dir, name);
+		if (stat(path, &st) != 0) {
+			(*nmissing)++;
+			*missing_bytes += want;
+		} else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != want) {
+			if (!wrong++)
+				snprintf(first, sizeof(first), "%s has %lld bytes, this dataset needs %" PRIu64,
+					 path, (long long)st.st_size, want);
+		}
+	}
+	if (!wrong)
+		return 0;
+	sb_err(job, "data_dir=%s holds %u file(s) of the wrong size for this dataset (%s): "
+	       "storbench deletes nothing; set data_dir= to a new directory, or remove those files "
+	       "yourself", dir, wrong, first);
+	return -EEXIST;
+}
+
+int sb_ml_dataset_space(const char *job, const char *ddir, uint64_t need)
+{
+	char dir[PATH_LEN];
+	struct statvfs vfs;
+	struct stat st;
+	snprintf(dir, sizeof(dir), "%s", ddir);
+	if (stat(dir, &st) != 0) {
+		char *sl = strrchr(dir, '/');
+		if (sl)
+			*(sl == dir ? sl + 1 : sl) = '\0';
+		else
+			snprintf(dir, sizeof(dir), ".");
+		if (stat(dir, &st) != 0) {
+			sb_err(job, "data_dir=%s: its parent %s does not exist: create it, or "
+			       "set data_dir= (or directory=) elsewhere", ddir, dir);
+			return -ENOENT;
+		}
+	}
+	bool ro = statvfs(dir, &vfs) == 0 && (vfs.f_flag & ST_RDONLY);
+	if (need && (ro || access(dir, W_OK) != 0)) { /* the missing files cannot be made */
+		int e = ro ? EROFS : errno;
+		sb_err(job, "data_dir=%s: %" PRIu64 " bytes of the dataset are missing and "
+		       "cannot be created in %s: %s: set data_dir= (or directory=) to a writable "
+		       "directory, or create the dataset there first (storbench --datagen)", ddir,
+		       need, dir, strerror(e));
+		return -e;
+	}
+	if (need && statvfs(dir, &vfs) == 0 && need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
+		sb_err(job, "not enough free space in %s for the dataset: %" PRIu64 " bytes "
+		       "to create, %" PRIu64 " available: lower dataset_files= or record_length=", dir,
+		       need, (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		return -ENOSPC;
+	}
+	return 0;
+}
