@@ -317,7 +317,12 @@ static int check_readonly(struct sb_ml_job *j)
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 			    (uint64_t)st.st_size >= c->files[i].bytes)
 				continue;
-			sb_err(s->name, "num_checkpoints_write=0 reads checkpoints an earlier run left, but "
+			char where[PATH_LEN];
+			if (s->line && s->file)
+				snprintf(where, sizeof(where), "%s:%u: job %s", s->file, s->line, s->name);
+			else
+				snprintf(where, sizeof(where), "<cmdline>: job %s", s->name);
+			sb_err(where, "num_checkpoints_write=0 reads checkpoints an earlier run left, but "
 			       "%s %s (this job's layout needs %" PRIu64 " bytes): write them first with "
 			       "the same model, ranks and checkpoint_scale and keep_checkpoints=1",
 			       path, stat(path, &st) ? "does not exist" : "is too small", c->files[i].bytes);
