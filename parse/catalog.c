@@ -18,7 +18,7 @@ const char *const sb_model_preset_names[] = {
 };
 
 /* <name>_a100.yaml, <name>_h100.yaml; shuffle 3 = file_shuffle and sample_shuffle
- * "seed" (unet3d, cosmoflow; resnet50 sets neither: DLIO's default off) */
+ * = seed (unet3d, cosmoflow; resnet50 sets neither: DLIO's default off) */
 const struct sb_train_preset sb_train_presets[] = {
 	{ "unet3d", "npz", "img", 168, 1, 146600628.0, 68341808.0, 7, 4, 5, 0.636, 0.323, 90.0, 3, 5, 2 },
 	{ "resnet50", "tfrecord", "img", 1024, 1251, 114660.07, 0.0, 400, 8, 5, 0.435, 0.224, 90.0, 0, 0, 0 },
