@@ -27,6 +27,7 @@
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "os/scratch.h"
+#include "parse/options.h"
 
 #define PATH_LEN 1024
 
@@ -212,7 +213,8 @@ static void ckpt_rules(struct sb_ml_job *j)
 	struct sb_ml_ckpt_facts f = {
 		.model = named ? s->ml_model : NULL, .ranks = c->ranks,
 		.world = sb_ml_world(&c->shape), .tp = c->shape.tp, .pp = c->shape.pp,
-		.subset = s->subset, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
+		.subset = s->subset, .want_writes = s->num_checkpoints_write,
+		.want_reads = s->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
 		.fsync = s->checkpoint_fsync, .caches_dropped = m->ckpt.caches_dropped,
 		.scale = s->checkpoint_scale,
 	};
@@ -235,10 +237,14 @@ static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t byte
 	if (j->nodiskio) {
 		cr->caches_dropped = true; /* nothing was ever in a cache */
 	} else if (j->spec->drop_caches) {
-		cr->caches_dropped = sb_ml_drop_caches(j->spec->name, sb_run_drop_path(j->env));
+		cr->caches_dropped = sb_ml_drop_caches(j->spec->name, sb_run_drop_path(j->env),
+						       ((struct sb_ml_ckpt *)j->priv)->folder,
+						       cr->caches_reason, sizeof(cr->caches_reason));
 		cr->possibly_cached = !cr->caches_dropped;
 	} else {
 		cr->possibly_cached = true;
+		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "%s=0",
+			 SB_OPT(drop_caches)->name);
 	}
 	for (unsigned k = 0; k < j->spec->num_checkpoints_read && !sb_run_stopping(); k++) {
 		uint64_t ns = ckpt_phase(j, k, SB_DDIR_READ, args);
@@ -295,6 +301,35 @@ static void dir_name(const char *path, char *buf, size_t len)
 		snprintf(buf, len, ".");
 	else
 		snprintf(buf, len, "%.*s", sl == path ? 1 : (int)(sl - path), path);
+}
+
+/* a read-only run (num_checkpoints_write=0): the checkpoints it reads must
+ * be there, each file at least as large as this job's layout makes it */
+static int check_readonly(struct sb_ml_job *j)
+{
+	struct sb_ml_ckpt *c = j->priv;
+	const struct sb_jobspec *s = j->spec;
+	char path[PATH_LEN];
+	struct stat st;
+	for (unsigned k = 0; k < s->num_checkpoints_read; k++) {
+		for (size_t i = 0; i < c->nfiles; i++) {
+			file_path(c, k, i, path, sizeof(path));
+			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+			    (uint64_t)st.st_size >= c->files[i].bytes)
+				continue;
+			char where[PATH_LEN];
+			if (s->line && s->file)
+				snprintf(where, sizeof(where), "%s:%u: job %s", s->file, s->line, s->name);
+			else
+				snprintf(where, sizeof(where), "<cmdline>: job %s", s->name);
+			sb_err(where, "num_checkpoints_write=0 reads checkpoints an earlier run left, but "
+			       "%s %s (this job's layout needs %" PRIu64 " bytes): write them first with "
+			       "the same model, ranks and checkpoint_scale and keep_checkpoints=1",
+			       path, stat(path, &st) ? "does not exist" : "is too small", c->files[i].bytes);
+			return -ENOENT;
+		}
+	}
+	return 0;
 }
 
 /* nothing storbench would write may exist already; enough free space */
@@ -371,8 +406,9 @@ static int plan_files(struct sb_ml_job *j)
 	if (e)
 		return e;
 	c->rank_first = calloc(c->ranks + 1, sizeof(*c->rank_first));
-	c->dir_id = calloc(s->num_checkpoints_write, sizeof(*c->dir_id));
-	c->created = calloc((size_t)s->num_checkpoints_write * (c->nfiles ? c->nfiles : 1),
+	c->dir_id = calloc(s->num_checkpoints_write ? s->num_checkpoints_write : 1, sizeof(*c->dir_id));
+	c->created = calloc((size_t)(s->num_checkpoints_write ? s->num_checkpoints_write : 1) *
+			    (c->nfiles ? c->nfiles : 1),
 			    sizeof(*c->created));
 	c->t_start = calloc(c->ranks, sizeof(uint64_t));
 	c->t_end = calloc(c->ranks, sizeof(uint64_t));
@@ -394,7 +430,7 @@ static int plan_files(struct sb_ml_job *j)
 	}
 	cr->files = (unsigned)c->nfiles;
 	cr->ranks = c->ranks;
-	cr->write.v = calloc(s->num_checkpoints_write, sizeof(*cr->write.v));
+	cr->write.v = calloc(s->num_checkpoints_write ? s->num_checkpoints_write : 1, sizeof(*cr->write.v));
 	cr->read.v = calloc(s->num_checkpoints_read ? s->num_checkpoints_read : 1, sizeof(*cr->read.v));
 	return cr->write.v && cr->read.v ? 0 : -ENOMEM;
 }
@@ -415,7 +451,8 @@ static int prepare_ckpt(struct sb_ml_job *j)
 	if (e == -ENOMEM)
 		sb_err(s->name, "out of memory planning the checkpoint files");
 	if (!e && !j->nodiskio)
-		e = check_folder(j, j->res->ckpt.bytes_model + j->res->ckpt.bytes_optimizer);
+		e = s->num_checkpoints_write ? check_folder(j, j->res->ckpt.bytes_model + j->res->ckpt.bytes_optimizer)
+					     : check_readonly(j);
 	if (!e)
 		e = sb_ml_workers_setup(j, c->ranks);
 	for (unsigned r = 0; !e && r < c->ranks; r++) {

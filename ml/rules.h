@@ -1,21 +1,22 @@
 /* ml_rules.h: MLPerf Storage rule checks for train and checkpoint runs.
  *
- * Each rule gives name, expected, actual, pass and how to fix it, and the
- * verdict a failure costs.  Verdict: INVALID if any INVALID-class rule
- * fails, else OPEN if any OPEN-class rule fails, else CLOSED.
+ * Each rule gives name, expected, actual, pass, the division a failure
+ * costs (OPEN or INVALID) and how to fix it.  Verdict: INVALID if any
+ * INVALID-class rule fails, else OPEN if any OPEN-class rule fails, else
+ * CLOSED (mlpstorage/rules.py BenchmarkRunVerifier.verify).
  *
- * Classes (after the MLPerf Storage v2 submission guidelines and mlpstorage's
- * rules.py, which rejects a too-small dataset as invalid):
- *   INVALID - the numbers would not measure the storage the benchmark means:
- *     train: dataset < 5x host memory, < 500 steps per epoch, AU below the
- *     workload's threshold, batch size / computation time / record length
- *     differing from the named workload (the workload may not change);
- *     checkpoint: fewer than 10 writes or 10 reads, fsync off, caches not
- *     dropped between write and read, checkpoint_scale != 1.
- *   OPEN - allowed but not comparable: train read_threads > 32, a custom
- *     (unnamed) workload; checkpoint subset mode or a rank count other than
- *     the CLOSED count (scaling in multiples of tp*pp is OPEN), a custom
- *     model shape.
+ * Sources (mlcommons/storage, the v2.0 tree): mlpstorage/rules.py's
+ * TrainingRulesChecker (check_num_files_train with
+ * calculate_training_data_size, check_allowed_params, check_odirect_supported_model,
+ * check_workflow_parameters), mlpstorage/config.py (LLM_ALLOWED_VALUES,
+ * LLM_SUBSET_PROCS), configs/dlio/workload/<model>_<accelerator>.yaml, and
+ * what Submission_guidelines.md states but the checker does not encode:
+ * the minimum AU (section 4, Table 1), 10 checkpoint writes and reads or a
+ * write-only/read-only run (2.2.2, Table 3), subset mode with 8 processes
+ * (2.2.2; config.py's "CLOSED in [8 || N]"), fsync (2.2.2) and the cache
+ * drop between writes and reads (2.2.2).  HOWTO.md lists every rule with its
+ * source.  The checker's MAX_READ_THREADS_TRAINING (32) is defined but never
+ * applied, and read_threads is a CLOSED parameter: no rule.
  * Not checked (one run cannot tell): 1 warm-up + 5 measured runs within 5%. */
 #ifndef SB_ML_RULES_H
 #define SB_ML_RULES_H
@@ -25,12 +26,22 @@
 
 #include "stats/mlres.h" /* the rule report: results data */
 
+#define SB_ML_MIN_STEPS 500u         /* config.py STEPS_PER_EPOCH */
+#define SB_ML_MEM_MULTIPLIER 5u      /* config.py MOST_MEMORY_MULTIPLIER */
+#define SB_ML_CKPT_COUNT 10u         /* guidelines Table 3: num-checkpoints-write/read */
+#define SB_ML_SUBSET_PROCS 8u        /* config.py LLM_SUBSET_PROCS */
+
 struct sb_ml_train_facts {
 	const char *workload;     /* built-in name (unet3d, ...) or NULL/"" */
 	const char *accel;        /* "h100" or "a100": which computation time */
 	unsigned files, samples_per_file;
 	double record_length;     /* nominal bytes per sample */
-	unsigned batch_size, accelerators, read_threads;
+	double record_stdev;      /* bytes */
+	unsigned batch_size, accelerators, read_threads, epochs;
+	bool file_shuffle, sample_shuffle;
+	bool odirect;             /* O_DIRECT reads (direct=1) */
+	/* the in-training model checkpoint: first epoch and every-N-steps (0: none) */
+	unsigned ckpt_after_epoch, ckpt_every_steps;
 	double computation_time_s;
 	unsigned hosts;           /* client hosts (1 for one process) */
 	uint64_t host_mem_bytes;  /* memory per host */
@@ -44,16 +55,31 @@ struct sb_ml_ckpt_facts {
 	unsigned ranks, world;    /* ranks run, tp*pp*dp of the shape used */
 	unsigned tp, pp;          /* of the shape used */
 	bool subset;
+	unsigned want_writes, want_reads; /* num_checkpoints_write / _read asked */
 	unsigned writes, reads;   /* checkpoints written and read */
 	bool fsync;
-	bool caches_dropped;      /* between the write and read phases */
+	bool caches_dropped;      /* before the reads, and able to evict them */
 	double scale;             /* checkpoint_scale */
 };
 
-/* Minimum samples: max(500 * batch * accelerators,
- * ceil(hosts * mem * 5 / record_length)). */
+/* Minimum samples of the guidelines (section 7): max(500 * batch *
+ * accelerators, ceil(hosts * mem * 5 / record_length)). */
 uint64_t sb_ml_min_samples(unsigned batch, unsigned accelerators, unsigned hosts,
 			   uint64_t host_mem_bytes, double record_length);
+
+/* The file counts mlpstorage's calculate_training_data_size requires, with
+ * its integer (floor) divisions: by memory floor(5 * hosts * mem /
+ * (samples_per_file * record_length)), by steps floor(500 * accelerators *
+ * batch / samples_per_file). */
+uint64_t sb_ml_min_files_by_mem(unsigned hosts, uint64_t host_mem_bytes, unsigned samples_per_file,
+				double record_length);
+uint64_t sb_ml_min_files_by_steps(unsigned batch, unsigned accelerators, unsigned samples_per_file);
+
+/* The facts of a train job spec on one host of host_mem_bytes (AU not
+ * measured yet: au_measured false). */
+struct sb_jobspec;
+void sb_ml_train_facts_of(const struct sb_jobspec *s, uint64_t host_mem_bytes,
+			  struct sb_ml_train_facts *f);
 
 /* Fill rep; 0, or -EINVAL when facts are unusable (zero batch, record
  * length or accelerators; unknown workload/model name). */

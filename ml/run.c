@@ -13,6 +13,7 @@
 #include "run/collect.h"
 #include "ml/content.h"
 #include "ml/run.h"
+#include "os/cachedrop.h"
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -162,20 +163,14 @@ void sb_ml_cpu_end(struct sb_thread *t, const struct rusage *ru0)
 	t->st->majf += (uint64_t)(ru.ru_majflt - ru0->ru_majflt);
 }
 
-bool sb_ml_drop_caches(const char *job, const char *path)
+bool sb_ml_drop_caches(const char *job, const char *path, const char *data, char *why, size_t len)
 {
 	static bool warned;
-	sync();
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	bool ok = fd >= 0 && write(fd, "1", 1) == 1;
-	int e = errno;
-	if (fd >= 0)
-		close(fd);
+	bool ok = sb_os_drop_caches(path, data, why, len);
 	if (!ok && !warned) {
 		warned = true;
-		sb_warn(job, "cannot drop the page cache (%s: %s; needs root): "
-			"reads may be served from memory and are marked \"possibly_cached\"",
-			path, strerror(e));
+		sb_warn(job, "the page cache was not dropped (%s): reads may be served from memory "
+			"and are marked \"possibly_cached\"", why);
 	}
 	return ok;
 }

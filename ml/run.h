@@ -76,8 +76,10 @@ int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path);
 void sb_ml_cpu_begin(struct rusage *ru);
 void sb_ml_cpu_end(struct sb_thread *t, const struct rusage *ru0);
 /* sync, then drop the page cache by writing "1" to path (env's,
- * sb_run_drop_path); false (and a warning, once) when not permitted. */
-bool sb_ml_drop_caches(const char *job, const char *path);
+ * sb_run_drop_path); false, why set (and a warning, once) when that is not
+ * permitted or cannot evict data (a file or folder on tmpfs: see
+ * os/cachedrop.h). */
+bool sb_ml_drop_caches(const char *job, const char *path, const char *data, char *why, size_t len);
 /* The results hook shared by the ML rows: the workers' statistics and, when
  * the job ran, its j->res. */
 void sb_ml_job_results(struct sb_ml_job *j, struct sb_job_result *jr);

@@ -8,6 +8,7 @@
 
 #include "ml/train.h"
 #include "parse/catalog.h"
+#include "parse/jobspec.h" /* SB_SHUFFLE_* */
 
 /* The presets are parse/catalog.c's table. */
 const char *const *sb_ml_workload_names(void)
@@ -35,6 +36,9 @@ int sb_ml_workload_find(const char *name, struct sb_ml_workload *out)
 	out->compute_a100_s = p->compute_a100_s;
 	out->compute_h100_s = p->compute_h100_s;
 	out->au_required_pct = p->au_required_pct;
+	out->file_shuffle = p->shuffle & SB_SHUFFLE_FILE;
+	out->sample_shuffle = p->shuffle & SB_SHUFFLE_SAMPLE;
+	out->ckpt_after_epoch = p->ckpt_after_epoch;
 	return 0;
 }
 

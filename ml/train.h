@@ -60,6 +60,8 @@ struct sb_ml_workload {
 	unsigned batch_size, read_threads, epochs;
 	double compute_a100_s, compute_h100_s; /* computation_time per step */
 	double au_required_pct;
+	bool file_shuffle, sample_shuffle; /* DLIO reader.file_shuffle / sample_shuffle */
+	unsigned ckpt_after_epoch;         /* in-training checkpoint (0: none) */
 };
 
 int sb_ml_workload_find(const char *name, struct sb_ml_workload *out);

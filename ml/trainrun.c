@@ -299,16 +299,10 @@ static void train_rules(struct sb_ml_job *j)
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_train_result *t = &j->res->train;
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	struct sb_ml_train_facts f = {
-		.workload = s->train_model, .accel = "h100", .files = s->dataset_files,
-		.samples_per_file = s->samples_per_file, .record_length = s->record_length,
-		.batch_size = s->batch_size, .accelerators = s->accelerators,
-		.read_threads = s->read_threads,
-		.computation_time_s = (double)s->computation_time_us / 1e6, .hosts = 1,
-		.host_mem_bytes = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0,
-		.au_measured = t->nepochs > 0, .au_pct = t->au_pct,
-		.au_required_pct = s->au_target_pct,
-	};
+	struct sb_ml_train_facts f;
+	sb_ml_train_facts_of(s, pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0, &f);
+	f.au_measured = t->nepochs > 0;
+	f.au_pct = t->au_pct;
 	j->res->has_rules = sb_ml_rules_train(&f, &j->res->rules) == 0;
 }
 

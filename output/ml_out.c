@@ -48,6 +48,7 @@ static void json_ckpt(struct sb_jw *w, const struct sb_ml_ckpt_result *c)
 	sb_jw_dbl(w, "fsync_s", c->fsync_s);
 	sb_jw_bool(w, "caches_dropped", c->caches_dropped);
 	sb_jw_bool(w, "possibly_cached", c->possibly_cached);
+	sb_jw_str(w, "caches_reason", c->caches_reason);
 	sb_jw_str(w, "folder", c->folder);
 	sb_jw_obj_end(w);
 }
@@ -131,9 +132,12 @@ static void normal_ckpt(FILE *f, const struct sb_ml_ckpt_result *c)
 		(double)c->bytes_optimizer / gib, c->folder);
 	normal_phase(f, "write", &c->write);
 	normal_phase(f, "read", &c->read);
-	fprintf(f, "    fsync: %.3f s in all; caches %s\n", c->fsync_s,
+	fprintf(f, "    fsync: %.3f s in all; caches %s", c->fsync_s,
 		c->caches_dropped ? "dropped before the reads"
 				  : c->possibly_cached ? "NOT dropped: reads possibly cached" : "n/a");
+	if (c->caches_reason[0])
+		fprintf(f, " (%s)", c->caches_reason);
+	fputc('\n', f);
 }
 
 static void normal_train(FILE *f, const struct sb_ml_train_result *t)

@@ -23,6 +23,11 @@ struct sb_train_preset {
 	unsigned batch_size, read_threads, epochs;
 	double compute_a100_s, compute_h100_s; /* computation_time per step */
 	double au_required_pct;
+	/* DLIO's reader.file_shuffle / sample_shuffle (seed: on) as
+	 * SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE flags, and the in-training model
+	 * checkpoint (checkpoint.checkpoint_after_epoch, epochs_between_checkpoints;
+	 * 0: none) */
+	unsigned shuffle, ckpt_after_epoch, epochs_between_ckpt;
 };
 
 /* The rows, terminated by a row with a NULL name, and their names (NULL-terminated). */

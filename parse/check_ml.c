@@ -181,12 +181,15 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 		       s->checkpoint_scale);
 		return 1;
 	}
-	if (!s->num_checkpoints_write) {
+	/* num_checkpoints_write=0: a read-only run (MLPerf's procedure) reads
+	 * what an earlier run left with keep_checkpoints=1 */
+	if (!s->num_checkpoints_write && !s->num_checkpoints_read) {
 		sb_err(sb_job_where(c, SB_OPT(num_checkpoints_write), where, sizeof(where)),
-		       "num_checkpoints_write=0: a checkpoint job writes at least 1 checkpoint");
+		       "num_checkpoints_write=0 and num_checkpoints_read=0: a checkpoint job writes or "
+		       "reads at least 1 checkpoint: set either (10 in MLPerf)");
 		return 1;
 	}
-	if (s->num_checkpoints_read > s->num_checkpoints_write) {
+	if (s->num_checkpoints_write && s->num_checkpoints_read > s->num_checkpoints_write) {
 		sb_err(sb_job_where(c, SB_OPT(num_checkpoints_read), where, sizeof(where)),
 		       "num_checkpoints_read=%u is more than the %u checkpoints written "
 		       "(num_checkpoints_write): read at most %u, or write more",
@@ -202,7 +205,7 @@ static unsigned resolve_train(struct sb_jobctx *c)
 	/* a custom dataset: DLIO's defaults */
 	static const struct sb_train_preset custom = {
 		.samples_per_file = 1, .batch_size = 1, .read_threads = 1, .epochs = 1,
-		.au_required_pct = 90.0,
+		.au_required_pct = 90.0, .epochs_between_ckpt = 1,
 	};
 	const struct sb_train_preset *w = sb_train_preset_find(s->train_model);
 	if (s->train_model && !w) {
@@ -222,7 +225,12 @@ static unsigned resolve_train(struct sb_jobctx *c)
 	if (!sb_job_isset(c, SB_OPT(record_length_stdev)))
 		s->record_length_stdev = w->record_stdev;
 	if (!sb_job_isset(c, SB_OPT(computation_time_us)))
-		s->computation_time_us = (uint64_t)(w->compute_h100_s * 1e6 + 0.5);
+		s->computation_time_us = (uint64_t)((s->accelerator == SB_ACCEL_A100 ? w->compute_a100_s :
+						      w->compute_h100_s) * 1e6 + 0.5);
+	set_default(c, SB_OPT(shuffle), &s->shuffle, w->shuffle);
+	set_default(c, SB_OPT(checkpoint_after_epoch), &s->checkpoint_after_epoch, w->ckpt_after_epoch);
+	set_default(c, SB_OPT(epochs_between_checkpoints), &s->epochs_between_checkpoints,
+		    w->epochs_between_ckpt ? w->epochs_between_ckpt : 1);
 	if (!sb_job_isset(c, SB_OPT(au_target_pct)))
 		s->au_target_pct = w->au_required_pct;
 	if (!(s->train_scale > 0)) {

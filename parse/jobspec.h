@@ -197,6 +197,12 @@ struct sb_jobspec {
 	double au_target_pct;       /* resolved: train_model's threshold, else 90 */
 	double train_scale;         /* applied by the parser to record_length(_stdev) and
 				     * computation_time(_stdev); default 1 */
+	/* appended (issue 13, rules): accelerator type and the in-training
+	 * model checkpoint (validated and judged by rules=mlperf) */
+	unsigned accelerator;       /* enum sb_accel: picks the train_model's computation_time */
+	unsigned checkpoint_after_epoch;     /* 0: no in-training checkpoint (unet3d: 5) */
+	unsigned epochs_between_checkpoints; /* default 1 (unet3d: 2) */
+	unsigned steps_between_checkpoints;  /* 0: by epochs */
 	/* appended: time series, fio log files, host counters */
 	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
 				     * a run uses the smallest of its jobs */
@@ -422,6 +428,7 @@ enum sb_ss_kind { SB_SS_IOPS = 0, SB_SS_IOPS_SLOPE, SB_SS_BW, SB_SS_BW_SLOPE };
 
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
+enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 

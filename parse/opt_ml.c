@@ -43,6 +43,12 @@ static const struct sb_opt_enum rules_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum accel_vals[] = {
+	{ .name = "h100", .val = SB_ACCEL_H100, .help = "NVIDIA H100: the DLIO <model>_h100.yaml computation_time" },
+	{ .name = "a100", .val = SB_ACCEL_A100, .help = "NVIDIA A100: the DLIO <model>_a100.yaml computation_time" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum shuffle_vals[] = {
 	{ .name = "none", .val = 0, .help = "read files and samples in order" },
 	{ .name = "file", .val = SB_SHUFFLE_FILE, .help = "shuffle the file order every epoch" },
@@ -185,6 +191,18 @@ const struct sb_option sb_opt_rows_ml[] = {
 	{ .name = "train_scale", .type = SB_OT_FLOAT, .off = OFF(train_scale), .def = "1", .max = 1,
 	  .flags = SB_OF_ML, .category = C_TRAIN,
 	  .help = "shrink sample sizes and computation times by this factor (same MB/s per accelerator)" },
+	{ .name = "accelerator", .type = SB_OT_ENUM, .off = OFF(accelerator), .def = "h100",
+	  .enums = accel_vals, .flags = SB_OF_ML, .category = C_TRAIN,
+	  .help = "emulated accelerator type: picks the train_model's computation_time (h100|a100)" },
+	{ .name = "checkpoint_after_epoch", .type = SB_OT_UINT, .off = OFF(checkpoint_after_epoch),
+	  .max = 100000, .flags = SB_OF_ML, .category = C_TRAIN,
+	  .help = "first epoch after which training writes a model checkpoint (0: none; unet3d: 5)" },
+	{ .name = "epochs_between_checkpoints", .type = SB_OT_UINT,
+	  .off = OFF(epochs_between_checkpoints), .min = 1, .max = 100000, .flags = SB_OF_ML,
+	  .category = C_TRAIN, .help = "epochs from one training checkpoint to the next (default 1; unet3d: 2)" },
+	{ .name = "steps_between_checkpoints", .type = SB_OT_UINT,
+	  .off = OFF(steps_between_checkpoints), .def = "0", .max = 1u << 30, .flags = SB_OF_ML,
+	  .category = C_TRAIN, .help = "checkpoint every this many steps instead of by epochs (0: by epochs)" },
 
 	{ .name = "stats_interval", .type = SB_OT_TIME, .off = OFF(stats_interval_us), .def = "1",
 	  .unit_us = SEC, .unit = "s", .flags = SB_OF_IDENTITY, .category = C_LOG,

@@ -54,6 +54,7 @@ struct sb_ml_ckpt_result {
 	double fsync_s;           /* time in fsync, summed over ranks and files */
 	bool caches_dropped;      /* the page cache was dropped before the reads */
 	bool possibly_cached;     /* it could not be: reads may come from memory */
+	char caches_reason[192];  /* why not dropped ("" when dropped or no reads) */
 	char folder[256];
 };
 

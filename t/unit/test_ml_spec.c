@@ -3,6 +3,7 @@
  * applied), the errors a user sees, and iogen's span mode that moves exactly
  * one checkpoint file or one sample. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "run/iogen.h"
@@ -120,6 +121,68 @@ static void test_errors(void)
 	sb_joblist_free(&jl);
 }
 
+/* accelerator= picks the DLIO <model>_<accelerator>.yaml computation_time;
+ * train_model= gives DLIO's shuffle and (unet3d) in-training checkpoint */
+static void test_accelerator_and_rule_defaults(void)
+{
+	static const struct { const char *model, *accel; uint64_t us; unsigned shuffle, after, every; } v[] = {
+		{ "unet3d", "", 323000, SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, 5, 2 },
+		{ "unet3d", "accelerator=a100\n", 636000, SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, 5, 2 },
+		{ "resnet50", "accelerator=h100\n", 224000, 0, 0, 1 },
+		{ "resnet50", "accelerator=a100\n", 435000, 0, 0, 1 },
+		{ "cosmoflow", "accelerator=a100\n", 5510, SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, 0, 1 },
+	};
+	struct sb_joblist jl;
+	char text[256];
+	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		snprintf(text, sizeof(text), "[t]\nworkload=train\ntrain_model=%s\n%s", v[i].model, v[i].accel);
+		CU_ASSERT_EQUAL_FATAL(parse(text, &jl), 0);
+		const struct sb_jobspec *s = &jl.jobs[0];
+		CU_ASSERT_EQUAL(s->computation_time_us, v[i].us);
+		CU_ASSERT_EQUAL(s->shuffle, v[i].shuffle);
+		CU_ASSERT_EQUAL(s->checkpoint_after_epoch, v[i].after);
+		CU_ASSERT_EQUAL(s->epochs_between_checkpoints, v[i].every);
+		CU_ASSERT_EQUAL(s->steps_between_checkpoints, 0);
+		sb_joblist_free(&jl);
+	}
+	/* explicit options win */
+	CU_ASSERT_EQUAL_FATAL(parse("[t]\nworkload=train\ntrain_model=unet3d\naccelerator=a100\n"
+				    "computation_time=0.5\nshuffle=none\ncheckpoint_after_epoch=0\n", &jl), 0);
+	CU_ASSERT_EQUAL(jl.jobs[0].computation_time_us, 500000);
+	CU_ASSERT_EQUAL(jl.jobs[0].shuffle, 0);
+	CU_ASSERT_EQUAL(jl.jobs[0].checkpoint_after_epoch, 0);
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[t]\nworkload=train\ntrain_model=unet3d\naccelerator=b200\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:4:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "b200"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "a100"));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[t]\nworkload=train\ntrain_model=unet3d\nepochs_between_checkpoints=0\n",
+			      &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:4:"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "epochs_between_checkpoints"));
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nmodel=llama3-8b\naccelerator=a100\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:4: accelerator=a100 applies to workload=train"));
+	sb_joblist_free(&jl);
+}
+
+/* MLPerf's write-only and read-only checkpoint runs (guidelines 2.2.2) */
+static void test_ckpt_write_or_read_only(void)
+{
+	struct sb_joblist jl;
+	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nmodel=llama3-8b\nnum_checkpoints_write=0\n", &jl), 0);
+	CU_ASSERT_EQUAL(jl.jobs[0].num_checkpoints_read, 10);
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nmodel=llama3-8b\nnum_checkpoints_read=0\n", &jl), 0);
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nmodel=llama3-8b\nnum_checkpoints_read=0\n"
+			      "num_checkpoints_write=0\n", &jl), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:5: num_checkpoints_write=0 and num_checkpoints_read=0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "set either (10 in MLPerf)"));
+	sb_joblist_free(&jl);
+}
+
 /* span mode: exactly [offset, offset+len), bs per I/O, a short last one */
 static void test_iogen_span(void)
 {
@@ -150,6 +213,8 @@ static void test_iogen_span(void)
 }
 
 static CU_TestInfo tests[] = {
+	{ "accelerator= and DLIO's rule defaults", test_accelerator_and_rule_defaults },
+	{ "checkpoint write-only or read-only", test_ckpt_write_or_read_only },
 	{ "checkpoint options resolved", test_model_resolved },
 	{ "train options resolved", test_train_resolved },
 	{ "clear errors", test_errors },

@@ -133,10 +133,12 @@ static void test_drop_path(void)
 static void test_ml_drop_path(void)
 {
 	sb_log_capture(logbuf, sizeof(logbuf));
-	bool ok = sb_ml_drop_caches("job", "/nonexistent-storbench/drop_caches");
+	char why[192];
+	bool ok = sb_ml_drop_caches("job", "/nonexistent-storbench/drop_caches", NULL, why, sizeof(why));
 	sb_log_capture(NULL, 0);
 	CU_ASSERT_FALSE(ok);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "/nonexistent-storbench/drop_caches"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "cannot open /nonexistent-storbench/drop_caches"));
 }
 
 /* one stop flag: a request stops a run (and a sweep) until cleared */
