@@ -287,8 +287,10 @@ static void job_file(struct sb_rep *rp)
 			sb_out_puts(o, "\n");
 		}
 		const struct sb_jval *jobs = sb_jv_get(root, "jobs");
-		if (!sb_jv_len(jobs))
+		if (!sb_jv_len(jobs) && sb_jv_path(sw, "points/0/jobs")) {
 			jobs = sb_jv_path(sw, "points/0/jobs");
+			sb_out_puts(o, "; the jobs as in point 1:\n");
+		}
 		for (const struct sb_jval *j = jobs ? jobs->child : NULL; j; j = j->next)
 			options(o, sb_jv_str(sb_jv_get(j, "jobname"), "?"), sb_jv_get(j, "job options"));
 		sb_out_puts(o, "</pre>\n");

@@ -174,15 +174,28 @@ static size_t coarse(const struct sb_jval *job, double *x, double *y, size_t max
 	static const struct { const char *key; double us; } u[] = {
 		{ "latency_ns", 0.001 }, { "latency_us", 1 }, { "latency_ms", 1000 },
 	};
-	size_t n = 0;
+	size_t n = 0, first = 0, last = 0;
+	int any = 0;
 	for (unsigned k = 0; k < 3; k++)
 		for (const struct sb_jval *e = sb_jv_get(job, u[k].key) ? sb_jv_get(job, u[k].key)->child : NULL;
 		     e && n < max; e = e->next) {
 			double edge = strtod(e->key[0] == '>' ? e->key + 2 : e->key, NULL) * u[k].us;
 			x[n] = e->key[0] == '>' ? edge * 2 : edge;
+			if (e->num > 0) {
+				first = any ? first : n;
+				last = n;
+				any = 1;
+			}
 			y[n++] = e->num;
 		}
-	return n;
+	if (!any)
+		return 0;
+	/* the occupied buckets and one empty neighbour each side */
+	first = first ? first - 1 : 0;
+	last = last + 1 < n ? last + 1 : last;
+	memmove(x, x + first, (last - first + 1) * sizeof(double));
+	memmove(y, y + first, (last - first + 1) * sizeof(double));
+	return last - first + 1;
 }
 
 static void lat_charts(struct sb_rep *rp, unsigned ji)
@@ -297,12 +310,21 @@ void sb_rep_jobs(struct sb_rep *rp)
 		{ "clat_p99_ns", "p99", 0, 0, 1e-3 }, { "clat_max_ns", "max", 0, 1, 1e-3 },
 	};
 	for (unsigned ji = 0; ji < nj; ji++) {
-		const char *name = NULL;
-		for (unsigned ri = 0; ri < rp->n && !name; ri++)
-			name = sb_jv_str(sb_jv_get(sb_jv_at(sb_jv_get(rp->r[ri].root, "jobs"), ji), "jobname"),
-					 NULL);
+		/* the job's names over the results, each once: "Job 1: a / b" */
 		char title[300];
-		snprintf(title, sizeof(title), "Job %u: %s", ji + 1, name ? name : "?");
+		size_t tl = (size_t)snprintf(title, sizeof(title), "Job %u:", ji + 1);
+		unsigned nnames = 0;
+		for (unsigned ri = 0; ri < rp->n; ri++) {
+			const char *name = sb_jv_str(sb_jv_get(sb_jv_at(sb_jv_get(rp->r[ri].root, "jobs"), ji),
+							       "jobname"), NULL);
+			int dup = !name;
+			for (unsigned rj = 0; rj < ri && !dup; rj++)
+				dup = !strcmp(name, sb_jv_str(sb_jv_get(sb_jv_at(sb_jv_get(rp->r[rj].root, "jobs"),
+									    ji), "jobname"), ""));
+			if (!dup && tl < sizeof(title))
+				tl += (size_t)snprintf(title + tl, sizeof(title) - tl, "%s %s",
+						       nnames++ ? " /" : "", name);
+		}
 		sb_rep_section(rp, title);
 		job_table(rp, ji);
 		job_chart(rp, ji, "Bandwidth over time", "bandwidth (MiB/s)", SB_AXIS_LIN, bw, 1);
@@ -350,14 +372,20 @@ static void host_chart(struct sb_rep *rp, const char *title, const char *ylabel,
 	sb_chart_end(&c);
 }
 
-/* per-CPU heat strip from each sample's "cpus" array (% per CPU) */
+/* per-CPU heat strip from each sample's "cpus" array (% per CPU), or, for
+ * a result without one, the least busy, average and busiest CPU */
 static void cpu_strip(struct sb_rep *rp, unsigned ri, const struct sb_jval *ser)
 {
+	static const char *const mam[] = { "busiest", "average", "least busy" };
+	static const char *const keys[] = { "cpu_max", "cpu_avg", "cpu_min" };
 	size_t ns = sb_jv_len(ser), nrow = 0;
 	for (const struct sb_jval *e = ser ? ser->child : NULL; e; e = e->next) {
 		size_t n = sb_jv_len(sb_jv_get(e, "cpus"));
 		nrow = n > nrow ? n : nrow;
 	}
+	int percpu = nrow > 0;
+	if (!percpu)
+		nrow = sb_jv_get(sb_jv_at(ser, 0), "cpu_avg") ? 3 : 0;
 	if (!nrow || !ns || nrow > 4096)
 		return;
 	unsigned ncol = ns < 340 ? (unsigned)ns : 340;
@@ -372,17 +400,23 @@ static void cpu_strip(struct sb_rep *rp, unsigned ri, const struct sb_jval *ser)
 	for (const struct sb_jval *e = ser->child; e; e = e->next, i++) {
 		unsigned col = (unsigned)(i * ncol / ns);
 		size_t r = 0;
-		for (const struct sb_jval *c = sb_jv_get(e, "cpus") ? sb_jv_get(e, "cpus")->child : NULL;
-		     c; c = c->next, r++)
+		const struct sb_jval *cpus = sb_jv_get(e, "cpus");
+		for (const struct sb_jval *c = cpus ? cpus->child : NULL; percpu && c; c = c->next, r++)
 			v[r * ncol + col] += (float)c->num;
+		for (r = 0; !percpu && r < 3; r++)
+			v[r * ncol + col] += (float)sb_jv_num(sb_jv_get(e, keys[r]), 0);
 		cnt[col]++;
 	}
 	for (size_t r = 0; r < nrow; r++)
 		for (unsigned c = 0; c < ncol; c++)
 			v[r * ncol + c] = cnt[c] ? v[r * ncol + c] / (float)cnt[c] : 0;
 	char title[300];
-	snprintf(title, sizeof(title), "Per-CPU utilization (%s, %zu CPUs)", rp->r[ri].label, nrow);
-	sb_svg_strip(rp->o, title, "cpu", (unsigned)nrow, ncol, v,
+	if (percpu)
+		snprintf(title, sizeof(title), "Per-CPU utilization (%s, %zu CPUs)", rp->r[ri].label, nrow);
+	else
+		snprintf(title, sizeof(title), "CPU utilization strip (%s: busiest, average and least "
+			 "busy CPU; the result has no per-CPU series)", rp->r[ri].label);
+	sb_svg_strip(rp->o, title, "cpu", percpu ? NULL : mam, (unsigned)nrow, ncol, v,
 		     sb_jv_num(sb_jv_get(ser->child, "t_ms"), 0) / 1000.0,
 		     sb_jv_num(sb_jv_get(sb_jv_at(ser, ns - 1), "t_ms"), 0) / 1000.0);
 	free(v);

@@ -203,42 +203,47 @@ static void rules(struct sb_rep *rp, unsigned ri, const struct sb_jval *r)
 	sb_out_puts(o, "</table>\n");
 }
 
-void sb_rep_ml(struct sb_rep *rp)
+static void ml_section(struct sb_rep *rp, unsigned ji, int train)
 {
-	size_t nj = max_jobs(rp);
-	for (unsigned ji = 0; ji < nj; ji++) {
-		int ck = 0, tr = 0, ru = 0;
-		const char *name = NULL;
-		for (unsigned ri = 0; ri < rp->n; ri++) {
-			ck |= ml_obj(rp, ri, ji, "checkpoint") != NULL;
-			tr |= ml_obj(rp, ri, ji, "train") != NULL;
-			ru |= ml_obj(rp, ri, ji, "rules") != NULL;
+	const char *key = train ? "train" : "checkpoint", *name = NULL;
+	int any = 0;
+	for (unsigned ri = 0; ri < rp->n; ri++)
+		if (ml_obj(rp, ri, ji, key) || (train && ml_obj(rp, ri, ji, "rules"))) {
+			any = 1;
 			if (!name)
 				name = sb_jv_str(ml_obj(rp, ri, ji, "jobname"), NULL);
 		}
-		if (!ck && !tr && !ru)
-			continue;
-		char title[300];
-		snprintf(title, sizeof(title), "%s: %s", ck ? "Checkpoint" : "Training", name ? name : "?");
-		sb_rep_section(rp, title);
-		if (ck)
-			checkpoint(rp, ji);
-		if (tr) {
-			epoch_chart(rp, ji, "au_pct", "Accelerator utilization per epoch", "AU (%)");
-			epoch_chart(rp, ji, "mb_per_s", "Training throughput per epoch", "throughput (MiB/s)");
-			epoch_chart(rp, ji, "samples_per_s", "Samples per second per epoch", "samples/s");
-			for (unsigned ri = 0; ri < rp->n; ri++) {
-				const struct sb_jval *t = ml_obj(rp, ri, ji, "train");
-				if (!t)
-					continue;
-				title3(rp, "Training", ri);
-				scalars(rp->o, t);
-				sb_rep_value(rp->o, sb_jv_get(t, "epochs"), 1);
-			}
-		}
-		for (unsigned ri = 0; ri < rp->n; ri++)
-			if (ml_obj(rp, ri, ji, "rules"))
-				rules(rp, ri, ml_obj(rp, ri, ji, "rules"));
+	if (!any)
+		return;
+	char title[300];
+	snprintf(title, sizeof(title), "%s: %s", train ? "Training" : "Checkpoint", name ? name : "?");
+	sb_rep_section(rp, title);
+	if (!train) {
+		checkpoint(rp, ji);
 		sb_rep_section_end(rp);
+		return;
 	}
+	epoch_chart(rp, ji, "au_pct", "Accelerator utilization per epoch", "AU (%)");
+	epoch_chart(rp, ji, "mb_per_s", "Training throughput per epoch", "throughput (MiB/s)");
+	epoch_chart(rp, ji, "samples_per_s", "Samples per second per epoch", "samples/s");
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *t = ml_obj(rp, ri, ji, "train");
+		if (!t)
+			continue;
+		title3(rp, "Training", ri);
+		scalars(rp->o, t);
+		sb_rep_value(rp->o, sb_jv_get(t, "epochs"), 1);
+	}
+	for (unsigned ri = 0; ri < rp->n; ri++)
+		if (ml_obj(rp, ri, ji, "rules"))
+			rules(rp, ri, ml_obj(rp, ri, ji, "rules"));
+	sb_rep_section_end(rp);
+}
+
+void sb_rep_ml(struct sb_rep *rp)
+{
+	size_t nj = max_jobs(rp);
+	for (int train = 0; train < 2; train++)
+		for (unsigned ji = 0; ji < nj; ji++)
+			ml_section(rp, ji, train);
 }

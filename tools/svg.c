@@ -167,8 +167,8 @@ static void axis_range(const struct sb_axis *a, double *t0, double *t1)
 		if (*t1 < 1)
 			*t1 = 1;
 	} else {
-		if (lo > 0 && lo < hi / 2)
-			lo = 0;   /* start rates and sizes at zero */
+		if (lo > 0)
+			lo = 0;   /* rates, sizes, times and shares start at zero */
 		if (hi <= lo)
 			hi = lo + (lo ? fabs(lo) : 1);
 		*t0 = lo;
@@ -315,14 +315,14 @@ void sb_chart_line(struct sb_chart *c, const double *x, const double *y, size_t 
 	}
 	sb_out_puts(o, "</polyline>\n");
 	if (name && c->nleg < SB_CHART_MAXLEG) {
-		c->leg[c->nleg] = name;
+		snprintf(c->leg[c->nleg], sizeof(c->leg[0]), "%s", name);
 		c->legc[c->nleg] = color;
 		c->legdash[c->nleg++] = dash;
 	}
 }
 
-static void legend(struct sb_out *o, unsigned n, const char *const *names, const unsigned *colors,
-		   const int *dash)
+static void legend(struct sb_out *o, unsigned n, const char *const *names, const char (*cnames)[128],
+		   const unsigned *colors, const int *dash)
 {
 	if (!n)
 		return;
@@ -330,7 +330,7 @@ static void legend(struct sb_out *o, unsigned n, const char *const *names, const
 	for (unsigned i = 0; i < n; i++) {
 		sb_out_printf(o, "<span><i style=\"border-color:%s\"%s></i>", sb_svg_color(colors[i]),
 			      dash && dash[i] ? " class=\"d\"" : "");
-		sb_out_esc(o, names[i]);
+		sb_out_esc(o, names ? names[i] : cnames[i]);
 		sb_out_puts(o, "</span> ");
 	}
 	sb_out_puts(o, "</div>");
@@ -339,7 +339,7 @@ static void legend(struct sb_out *o, unsigned n, const char *const *names, const
 void sb_chart_end(struct sb_chart *c)
 {
 	sb_out_puts(c->o, "</svg>\n");
-	legend(c->o, c->nleg, c->leg, c->legc, c->legdash);
+	legend(c->o, c->nleg, NULL, c->leg, c->legc, c->legdash);
 	sb_out_puts(c->o, "</figure>\n");
 }
 
@@ -402,11 +402,18 @@ void sb_svg_bars(struct sb_out *o, const struct sb_bars *b)
 	}
 	sb_out_puts(o, "</svg>\n");
 	if (b->nser > 1 && b->sers) {
-		unsigned cols[SB_CHART_MAXLEG];
-		unsigned n = b->nser < SB_CHART_MAXLEG ? b->nser : SB_CHART_MAXLEG;
-		for (unsigned i = 0; i < n; i++)
-			cols[i] = i;
-		legend(o, n, b->sers, cols, NULL);
+		unsigned cols[SB_CHART_MAXLEG], n = 0;
+		const char *names[SB_CHART_MAXLEG];
+		for (unsigned s = 0; s < b->nser && n < SB_CHART_MAXLEG; s++) {
+			int has = 0;
+			for (unsigned ci = 0; ci < b->ncat; ci++)
+				has |= isfinite(b->v[s * b->ncat + ci]);
+			if (has) {   /* series without a bar stay out of the legend */
+				cols[n] = s;
+				names[n++] = b->sers[s];
+			}
+		}
+		legend(o, n, names, NULL, cols, NULL);
 	}
 	sb_out_puts(o, "</figure>\n");
 }
@@ -485,9 +492,10 @@ void sb_svg_heatmap(struct sb_out *o, const struct sb_heat *h)
 #define NLEVEL 16
 
 void sb_svg_strip(struct sb_out *o, const char *title, const char *rowname,
-		  unsigned nrow, unsigned ncol, const float *v, double t0, double t1)
+		  const char *const *rows, unsigned nrow, unsigned ncol, const float *v,
+		  double t0, double t1)
 {
-	int rh = nrow > 64 ? 2 : nrow > 16 ? 4 : 10;
+	int rh = nrow > 64 ? 2 : nrow > 16 ? 4 : 12;
 	int ml = 72, mt = 10, w = ml + 680 + 16, h = mt + rh * (int)nrow + 40;
 	double cw = 680.0 / (ncol ? ncol : 1);
 	svg_open(o, w, h, title);
@@ -523,9 +531,15 @@ void sb_svg_strip(struct sb_out *o, const char *title, const char *rowname,
 			sb_out_printf(o, "\"><title>%d-%d %%</title></path>\n", lv * 100 / NLEVEL,
 				      (lv + 1) * 100 / NLEVEL);
 	}
-	for (unsigned r = 0; r < nrow; r += nrow > 16 ? 8 : 1)
-		sb_out_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s %u</text>\n", ml - 4,
-			      mt + (int)r * rh + (rh > 8 ? rh : 8), rowname, r);
+	for (unsigned r = 0; r < nrow; r += nrow > 16 ? 8 : 1) {
+		sb_out_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", ml - 4,
+			      mt + (int)r * rh + (rh > 8 ? rh - 2 : 8));
+		if (rows)
+			sb_out_esc(o, rows[r]);
+		else
+			sb_out_printf(o, "%s %u", rowname, r);
+		sb_out_puts(o, "</text>\n");
+	}
 	char a[32], b[32];
 	sb_out_printf(o, "<text x=\"%d\" y=\"%d\">%s s</text><text x=\"%d\" y=\"%d\" "
 		      "text-anchor=\"end\">%s s</text>", ml, h - 24, sb_svg_si(t0, a, sizeof(a)),

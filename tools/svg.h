@@ -30,7 +30,7 @@ const char *sb_svg_si(double v, char *buf, size_t len);
 /* ---- line charts ---- */
 
 enum sb_axis_kind {
-	SB_AXIS_LIN,
+	SB_AXIS_LIN,   /* always from 0 (or below) */
 	SB_AXIS_LOG,   /* log10; values <= 0 are left out */
 	SB_AXIS_PCT,   /* percentiles 0..100 placed at -log10(1 - p/100): 90, 99, 99.9 evenly */
 };
@@ -52,7 +52,7 @@ struct sb_chart {
 	struct sb_axis x, y;
 	double tx0, tx1, ty0, ty1;   /* transformed ranges */
 	unsigned nleg;
-	const char *leg[SB_CHART_MAXLEG];
+	char leg[SB_CHART_MAXLEG][128];   /* legend names, copied */
 	unsigned legc[SB_CHART_MAXLEG];
 	int legdash[SB_CHART_MAXLEG];
 };
@@ -97,8 +97,10 @@ struct sb_heat {
 void sb_svg_heatmap(struct sb_out *o, const struct sb_heat *h);
 
 /* ---- heat strip: nrow rows (e.g. CPUs) over ncol time columns of values
- * 0..100 (%); t0..t1 is the time the columns span, in s ---- */
+ * 0..100 (%), v[row * ncol + col]; t0..t1 is the time the columns span, in
+ * s.  Rows are labelled rows[r], or "ROWNAME r" when rows is NULL ---- */
 void sb_svg_strip(struct sb_out *o, const char *title, const char *rowname,
-		  unsigned nrow, unsigned ncol, const float *v, double t0, double t1);
+		  const char *const *rows, unsigned nrow, unsigned ncol, const float *v,
+		  double t0, double t1);
 
 #endif
