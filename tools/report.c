@@ -201,8 +201,7 @@ static void summary(struct sb_rep *rp)
 			kind = "training";
 		else if (sb_jv_len(sb_jv_get(root, "comparisons")))
 			kind = "comparison";
-		sb_out_printf(o, "<tr><td><i class=\"sw\" style=\"border-color:%s\"></i>",
-			      sb_svg_color(i));
+		sb_out_puts(o, "<tr><td>");
 		sb_out_esc(o, rp->r[i].path);
 		sb_out_puts(o, "</td><td>");
 		sb_out_esc(o, prog);
@@ -308,7 +307,7 @@ static const char style[] =
 	"svg .g{stroke:#e4e4e4}svg .f{fill:none;stroke:#888}"
 	"svg .best{fill:#fff3b0}svg .bc{stroke:#000;stroke-width:3}"
 	".leg span{margin-right:1.2em;font-size:12px;white-space:nowrap}"
-	".leg i,i.sw{display:inline-block;width:18px;border-top:3px solid;margin-right:4px;"
+	".leg i{display:inline-block;width:18px;border-top:3px solid;margin-right:4px;"
 	"vertical-align:middle}.leg i.d{border-top-style:dashed}"
 	"table{border-collapse:collapse;margin:.5em 0;font-size:13px}"
 	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"

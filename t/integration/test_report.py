@@ -273,7 +273,7 @@ class Reports(SbCase):
                                     "--enable-logging=stderr", "--v=0", "file://" + out],
                                    capture_output=True, text=True, timeout=120)
                 self.assertEqual(p.returncode, 0, p.stderr)
-                console = [l for l in p.stderr.splitlines() if ":CONSOLE(" in l or "Uncaught" in l]
+                console = [l for l in p.stderr.splitlines() if ":CONSOLE" in l or "Uncaught" in l]
                 self.assertEqual(console, [])
                 self.assertGreaterEqual(len(png_colours(png)), 2, "blank screenshot")
 
