@@ -6,6 +6,8 @@
 
 static const struct sb_tool tools[] = {
 	/* { "name", "ARGS", "summary", tool_main }, one row per tool */
+	{ "report", "RESULT.json [MORE.json ...] -o REPORT.html [--heatmap=X,Y] [--title=TEXT]",
+	  "an HTML page of plots and tables from results (several: overlaid)", sb_report_main },
 	{ NULL, NULL, NULL, NULL },
 };
 

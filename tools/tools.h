@@ -21,4 +21,7 @@ const struct sb_tool *sb_tool_find(const char *name);
 /* "Commands:" lines for --help (nothing when the table is empty) */
 void sb_tools_usage(FILE *f);
 
+/* the tools (one line each) */
+int sb_report_main(int argc, char **argv);   /* tools/report.c */
+
 #endif

@@ -1,0 +1,469 @@
+/* tools/report.c: `storbench report RESULT.json [MORE.json ...] -o FILE`: one
+ * self-contained HTML page (inline CSS and SVG, no script, no external
+ * reference) drawn from storbench's (or fio's) JSON results; several results
+ * are overlaid on the same axes.  This file reads the command line and the
+ * results and writes the page's frame, the summary, the system inventory,
+ * the job file and the generic JSON tables; the sections are in
+ * report_job.c, report_sweep.c and report_ml.c. */
+#include "tools/report.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/log.h"
+#include "tools/tools.h"
+
+#define WHERE "report"
+
+static const char usage_text[] =
+	"usage: storbench report RESULT.json [MORE.json ...] -o REPORT.html [options]\n"
+	"  -o, --output=FILE    the HTML file to write ('-': standard output)\n"
+	"  --heatmap=X,Y        the two swept options of the sweep heat map\n"
+	"                       (default: the two with the most values)\n"
+	"  --title=TEXT         the page title (default: the result file names)\n"
+	"  -h, --help           this text\n"
+	"RESULT.json: storbench --output-format=json or json+ (or fio's JSON).\n";
+
+/* "WHAT ARG...": a bad command line */
+static int usage_err(const char *what, const char *arg, const char *rest)
+{
+	sb_err(WHERE, "%s%s%s (storbench report --help)", what, arg, rest);
+	return SB_EXIT_CMDLINE;
+}
+
+void sb_rep_section(struct sb_rep *rp, const char *title)
+{
+	rp->nsec++;
+	sb_out_printf(rp->o, "<section id=\"s%u\"><h2>", rp->nsec);
+	sb_out_esc(rp->o, title);
+	sb_out_puts(rp->o, "</h2>\n");
+}
+
+void sb_rep_section_end(struct sb_rep *rp)
+{
+	sb_out_puts(rp->o, "</section>\n");
+}
+
+const char *sb_rep_name(const struct sb_rep *rp, unsigned ri, const char *what, char *buf,
+			size_t len)
+{
+	if (rp->n == 1 && what)
+		snprintf(buf, len, "%s", what);
+	else if (what)
+		snprintf(buf, len, "%s: %s", rp->r[ri].label, what);
+	else
+		snprintf(buf, len, "%s", rp->r[ri].label);
+	return buf;
+}
+
+void sb_rep_kv(struct sb_out *o, const char *k, const char *fmt, ...)
+{
+	char v[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(v, sizeof(v), fmt, ap);
+	va_end(ap);
+	sb_out_puts(o, "<tr><th>");
+	sb_out_esc(o, k);
+	sb_out_puts(o, "</th><td>");
+	sb_out_esc(o, v);
+	sb_out_puts(o, "</td></tr>\n");
+}
+
+static void scalar(struct sb_out *o, const struct sb_jval *v)
+{
+	char num[64];
+	switch (v->type) {
+	case SB_JNULL: sb_out_puts(o, "null"); break;
+	case SB_JBOOL: sb_out_puts(o, v->b ? "true" : "false"); break;
+	case SB_JNUM:
+		if (v->is_int)
+			snprintf(num, sizeof(num), "%lld", (long long)v->i);
+		else
+			snprintf(num, sizeof(num), "%.6g", v->num);
+		sb_out_puts(o, num);
+		break;
+	case SB_JSTR: sb_out_esc(o, v->s); break;
+	default: break;
+	}
+}
+
+static int is_scalar(const struct sb_jval *v)
+{
+	return v->type != SB_JARR && v->type != SB_JOBJ;
+}
+
+/* an array of objects: one row each, the union of their keys as columns
+ * (the first 32 keys met) */
+static int object_rows(struct sb_out *o, const struct sb_jval *v, int depth)
+{
+	const char *cols[32];
+	unsigned nc = 0;
+	for (const struct sb_jval *e = v->child; e; e = e->next) {
+		if (e->type != SB_JOBJ)
+			return 0;
+		for (const struct sb_jval *k = e->child; k; k = k->next) {
+			unsigned i = 0;
+			while (i < nc && strcmp(cols[i], k->key))
+				i++;
+			if (i == nc && nc < 32)
+				cols[nc++] = k->key;
+		}
+	}
+	sb_out_puts(o, "<table class=\"t\"><tr>");
+	for (unsigned i = 0; i < nc; i++) {
+		sb_out_puts(o, "<th>");
+		sb_out_esc(o, cols[i]);
+		sb_out_puts(o, "</th>");
+	}
+	sb_out_puts(o, "</tr>\n");
+	for (const struct sb_jval *e = v->child; e; e = e->next) {
+		sb_out_puts(o, "<tr>");
+		for (unsigned i = 0; i < nc; i++) {
+			sb_out_puts(o, "<td>");
+			const struct sb_jval *c = sb_jv_get(e, cols[i]);
+			if (c)
+				sb_rep_value(o, c, depth + 1);
+			sb_out_puts(o, "</td>");
+		}
+		sb_out_puts(o, "</tr>\n");
+	}
+	sb_out_puts(o, "</table>\n");
+	return 1;
+}
+
+void sb_rep_value(struct sb_out *o, const struct sb_jval *v, int depth)
+{
+	if (is_scalar(v)) {
+		scalar(o, v);
+		return;
+	}
+	if (depth > 8) {
+		sb_out_puts(o, "...");
+		return;
+	}
+	if (v->type == SB_JARR) {
+		int all = 1;
+		for (const struct sb_jval *e = v->child; e; e = e->next)
+			all &= is_scalar(e);
+		if (all) {   /* a list of values: one line */
+			for (const struct sb_jval *e = v->child; e; e = e->next) {
+				scalar(o, e);
+				if (e->next)
+					sb_out_puts(o, ", ");
+			}
+			return;
+		}
+		if (v->n && object_rows(o, v, depth))
+			return;
+		sb_out_puts(o, "<ol>");
+		for (const struct sb_jval *e = v->child; e; e = e->next) {
+			sb_out_puts(o, "<li>");
+			sb_rep_value(o, e, depth + 1);
+			sb_out_puts(o, "</li>");
+		}
+		sb_out_puts(o, "</ol>\n");
+		return;
+	}
+	sb_out_puts(o, "<table class=\"kv\">\n");
+	for (const struct sb_jval *c = v->child; c; c = c->next) {
+		sb_out_puts(o, "<tr><th>");
+		sb_out_esc(o, c->key);
+		sb_out_puts(o, "</th><td>");
+		sb_rep_value(o, c, depth + 1);
+		sb_out_puts(o, "</td></tr>\n");
+	}
+	sb_out_puts(o, "</table>\n");
+}
+
+/* ---- the summary, the system inventory and the job file ---- */
+
+static void summary(struct sb_rep *rp)
+{
+	struct sb_out *o = rp->o;
+	sb_rep_section(rp, "Results");
+	sb_out_puts(o, "<table class=\"t\"><tr><th>result</th><th>program</th><th>time</th>"
+		    "<th>jobs</th><th>kind</th></tr>\n");
+	for (unsigned i = 0; i < rp->n; i++) {
+		const struct sb_jval *root = rp->r[i].root;
+		const char *prog = sb_jv_str(sb_jv_get(root, "storbench version"), NULL);
+		if (!prog)
+			prog = sb_jv_str(sb_jv_get(root, "fio version"), "?");
+		const char *kind = sb_jv_get(root, "sweep") ? "sweep" : "jobs";
+		const struct sb_jval *j0 = sb_jv_path(root, "jobs/0");
+		if (sb_jv_get(j0, "checkpoint"))
+			kind = "checkpoint";
+		else if (sb_jv_get(j0, "train"))
+			kind = "training";
+		else if (sb_jv_len(sb_jv_get(root, "comparisons")))
+			kind = "comparison";
+		sb_out_puts(o, "<tr><td>");
+		sb_out_esc(o, rp->r[i].path);
+		sb_out_puts(o, "</td><td>");
+		sb_out_esc(o, prog);
+		sb_out_puts(o, "</td><td>");
+		sb_out_esc(o, sb_jv_str(sb_jv_get(root, "time"), ""));
+		sb_out_printf(o, "</td><td>%zu</td><td>%s</td></tr>\n",
+			      sb_jv_len(sb_jv_get(root, "jobs")), kind);
+	}
+	sb_out_puts(o, "</table>\n");
+	sb_rep_section_end(rp);
+}
+
+static void system_inv(struct sb_rep *rp)
+{
+	int any = 0;
+	for (unsigned i = 0; i < rp->n; i++)
+		any |= sb_jv_get(rp->r[i].root, "system") != NULL;
+	if (!any)
+		return;
+	sb_rep_section(rp, "System");
+	for (unsigned i = 0; i < rp->n; i++) {
+		const struct sb_jval *s = sb_jv_get(rp->r[i].root, "system");
+		if (!s)
+			continue;
+		if (rp->n > 1) {
+			sb_out_puts(rp->o, "<h3>");
+			sb_out_esc(rp->o, rp->r[i].label);
+			sb_out_puts(rp->o, "</h3>\n");
+		}
+		sb_rep_value(rp->o, s, 0);
+	}
+	sb_rep_section_end(rp);
+}
+
+static void options(struct sb_out *o, const char *section, const struct sb_jval *opts)
+{
+	if (!opts || opts->type != SB_JOBJ)
+		return;
+	sb_out_puts(o, "[");
+	sb_out_esc(o, section);
+	sb_out_puts(o, "]\n");
+	for (const struct sb_jval *c = opts->child; c; c = c->next) {
+		sb_out_esc(o, c->key);
+		if (c->type == SB_JSTR && c->n) {
+			sb_out_puts(o, "=");
+			sb_out_esc(o, c->s);
+		}
+		sb_out_puts(o, "\n");
+	}
+	sb_out_puts(o, "\n");
+}
+
+static void job_file(struct sb_rep *rp)
+{
+	struct sb_out *o = rp->o;
+	sb_rep_section(rp, "Job file");
+	for (unsigned i = 0; i < rp->n; i++) {
+		const struct sb_jval *root = rp->r[i].root;
+		sb_out_puts(o, "<h3>");
+		sb_out_esc(o, rp->r[i].label);
+		sb_out_puts(o, "</h3><pre>");
+		const char *text = sb_jv_str(sb_jv_get(root, "job_file"), NULL);
+		if (text) {
+			sb_out_esc(o, text);
+			sb_out_puts(o, "</pre>\n");
+			continue;
+		}
+		options(o, "global", sb_jv_get(root, "global options"));
+		const struct sb_jval *sw = sb_jv_get(root, "sweep");
+		const struct sb_jval *ops = sb_jv_get(sw, "options");
+		for (const struct sb_jval *op = ops ? ops->child : NULL; op; op = op->next) {
+			sb_out_puts(o, "; sweep.");
+			sb_out_esc(o, sb_jv_str(sb_jv_get(op, "name"), "?"));
+			sb_out_puts(o, " =");
+			const struct sb_jval *vals = sb_jv_get(op, "values");
+			for (const struct sb_jval *v = vals ? vals->child : NULL; v; v = v->next) {
+				sb_out_puts(o, " ");
+				sb_out_esc(o, sb_jv_str(v, "?"));
+				if (v->next)
+					sb_out_puts(o, " |");
+			}
+			sb_out_puts(o, "\n");
+		}
+		const struct sb_jval *jobs = sb_jv_get(root, "jobs");
+		if (!sb_jv_len(jobs) && sb_jv_path(sw, "points/0/jobs")) {
+			jobs = sb_jv_path(sw, "points/0/jobs");
+			sb_out_puts(o, "; the jobs as in point 1:\n");
+		}
+		for (const struct sb_jval *j = jobs ? jobs->child : NULL; j; j = j->next)
+			options(o, sb_jv_str(sb_jv_get(j, "jobname"), "?"), sb_jv_get(j, "job options"));
+		sb_out_puts(o, "</pre>\n");
+	}
+	sb_rep_section_end(rp);
+}
+
+/* ---- the page ---- */
+
+static const char style[] =
+	"body{font-family:sans-serif;margin:1em 2em;color:#222;max-width:1100px}"
+	"h2{border-bottom:2px solid #ccc;margin-top:1.6em}figure{margin:1em 0}"
+	"figcaption{font-weight:bold;margin:.3em 0}svg{background:#fff;display:block}"
+	"svg text{font-size:11px;fill:#333}svg .n{font-size:10px}"
+	"svg .g{stroke:#e4e4e4}svg .f{fill:none;stroke:#888}"
+	"svg .best{fill:#fff3b0}svg .bc{stroke:#000;stroke-width:3}"
+	".leg span{margin-right:1.2em;font-size:12px;white-space:nowrap}"
+	".leg i{display:inline-block;width:18px;border-top:3px solid;margin-right:4px;"
+	"vertical-align:middle}.leg i.d{border-top-style:dashed}"
+	"table{border-collapse:collapse;margin:.5em 0;font-size:13px}"
+	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
+	"th{background:#f3f3f3}tr.best td{background:#fff3b0;font-weight:bold}"
+	"tr.fail td{background:#fde2e2}pre{background:#f6f6f6;padding:.5em;overflow:auto}"
+	"nav a{margin-right:1em}";
+
+static void page(struct sb_rep *rp, const char *title)
+{
+	struct sb_out *o = rp->o;
+	char t[512];
+	if (!title) {
+		size_t n = 0;
+		t[0] = 0;
+		for (unsigned i = 0; i < rp->n && n < sizeof(t) - 1; i++)
+			n += (size_t)snprintf(t + n, sizeof(t) - n, "%s%s", i ? ", " : "", rp->r[i].label);
+		title = t;
+	}
+	sb_out_puts(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		    "<meta name=\"generator\" content=\"storbench report\"><title>storbench report: ");
+	sb_out_esc(o, title);
+	sb_out_printf(o, "</title>\n<style>%s</style></head>\n<body>\n<h1>storbench report: ", style);
+	sb_out_esc(o, title);
+	sb_out_puts(o, "</h1>\n");
+	summary(rp);
+	sb_rep_jobs(rp);
+	sb_rep_host(rp);
+	sb_rep_sweep(rp);
+	sb_rep_compare(rp);
+	sb_rep_ml(rp);
+	system_inv(rp);
+	job_file(rp);
+	sb_out_puts(o, "</body></html>\n");
+}
+
+/* ---- loading ---- */
+
+static int load(struct sb_rep_result *r)
+{
+	int rc = sb_json_load(&r->doc, r->path);
+	if (rc) {
+		sb_err(r->path, "%s", r->doc.err);
+		return rc;
+	}
+	r->root = r->doc.root;
+	const struct sb_jval *jobs = sb_jv_get(r->root, "jobs");
+	if (r->root->type != SB_JOBJ || !jobs || jobs->type != SB_JARR) {
+		sb_err(r->path, "not a storbench or fio result: no \"jobs\" array at the top level "
+		       "(write one with --output-format=json or json+)");
+		return -EINVAL;
+	}
+	const char *slash = strrchr(r->path, '/');
+	r->label = slash && slash[1] ? slash + 1 : r->path;
+	return 0;
+}
+
+static int write_out(const char *path, const struct sb_out *o)
+{
+	if (!strcmp(path, "-"))
+		return fwrite(o->p, 1, o->len, stdout) == o->len && !fflush(stdout) ? 0 : -EIO;
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		int e = errno;
+		sb_err(path, "cannot create the report: %s", strerror(e));
+		return -e;
+	}
+	int bad = fwrite(o->p, 1, o->len, f) != o->len;
+	int e = bad ? errno : 0;
+	if (fclose(f) && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		sb_err(path, "cannot write the report: %s", strerror(e ? e : EIO));
+		unlink(path);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int parse_heatmap(struct sb_rep *rp, char *arg)
+{
+	char *comma = strchr(arg, ',');
+	if (!comma || comma == arg || !comma[1] || strchr(comma + 1, ','))
+		return usage_err("--heatmap=", arg, ": give two swept options, e.g. --heatmap=bs,iodepth");
+	*comma = 0;
+	rp->heat_x = arg;
+	rp->heat_y = comma + 1;
+	return 0;
+}
+
+int sb_report_main(int argc, char **argv)
+{
+	struct sb_rep rp = { 0 };
+	const char *outp = NULL, *title = NULL;
+	char **in = calloc((size_t)argc, sizeof(*in));
+	unsigned nin = 0;
+	int rc = 0;
+	if (!in)
+		return SB_EXIT_IOERR;
+	for (int i = 1; i < argc && !rc; i++) {
+		char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			free(in);
+			return SB_EXIT_OK;
+		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+			if (i + 1 >= argc)
+				rc = usage_err(a, "", " needs a file name");
+			else
+				outp = argv[++i];
+		} else if (!strncmp(a, "--output=", 9)) {
+			outp = a + 9;
+		} else if (!strncmp(a, "--heatmap=", 10)) {
+			rc = parse_heatmap(&rp, a + 10);
+		} else if (!strncmp(a, "--title=", 8)) {
+			title = a + 8;
+		} else if (a[0] == '-' && a[1]) {
+			rc = usage_err("unknown option '", a, "'");
+		} else {
+			in[nin++] = a;
+		}
+	}
+	if (!rc && !nin)
+		rc = usage_err("no result file: give one or more RESULT.json", "", "");
+	if (!rc && (!outp || !*outp))
+		rc = usage_err("no output file: give -o REPORT.html", "", "");
+	if (rc) {
+		free(in);
+		return rc;
+	}
+	rp.r = calloc(nin, sizeof(*rp.r));
+	rp.n = nin;
+	struct sb_out o = { 0 };
+	rp.o = &o;
+	rc = rp.r ? 0 : SB_EXIT_IOERR;
+	for (unsigned i = 0; i < nin && !rc; i++) {
+		rp.r[i].path = in[i];
+		if (load(&rp.r[i]))
+			rc = SB_EXIT_JOBFILE;
+	}
+	if (!rc && sb_rep_check_heatmap(&rp))
+		rc = SB_EXIT_CMDLINE;
+	if (!rc) {
+		page(&rp, title);
+		if (o.oom) {
+			sb_err(WHERE, "out of memory");
+			rc = SB_EXIT_IOERR;
+		} else if (write_out(outp, &o)) {
+			rc = SB_EXIT_IOERR;
+		}
+	}
+	for (unsigned i = 0; rp.r && i < nin; i++)
+		sb_json_free(&rp.r[i].doc);
+	sb_out_free(&o);
+	free(rp.r);
+	free(in);
+	return rc;
+}

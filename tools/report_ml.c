@@ -1,0 +1,249 @@
+/* tools/report_ml.c: the ML sections of `storbench report`: checkpoint
+ * (write/read throughput per checkpoint as bars, durations, per-rank times
+ * where the result has them) and training (AU and throughput per epoch, the
+ * rules verdict as a table with the fixes). */
+#include "tools/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXCK 256   /* checkpoints drawn per direction */
+
+static const struct sb_jval *ml_obj(const struct sb_rep *rp, unsigned ri, unsigned ji, const char *k)
+{
+	return sb_jv_get(sb_jv_at(sb_jv_get(rp->r[ri].root, "jobs"), ji), k);
+}
+
+static size_t max_jobs(const struct sb_rep *rp)
+{
+	size_t nj = 0;
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		size_t n = sb_jv_len(sb_jv_get(rp->r[ri].root, "jobs"));
+		nj = n > nj ? n : nj;
+	}
+	return nj;
+}
+
+static void title3(struct sb_rep *rp, const char *what, unsigned ri)
+{
+	sb_out_puts(rp->o, "<h3>");
+	sb_out_esc(rp->o, what);
+	if (rp->n > 1) {
+		sb_out_puts(rp->o, ": ");
+		sb_out_esc(rp->o, rp->r[ri].label);
+	}
+	sb_out_puts(rp->o, "</h3>\n");
+}
+
+/* scalars of obj as a key/value table (arrays and objects left out) */
+static void scalars(struct sb_out *o, const struct sb_jval *obj)
+{
+	sb_out_puts(o, "<table class=\"kv\">\n");
+	for (const struct sb_jval *c = obj ? obj->child : NULL; c; c = c->next) {
+		if (c->type == SB_JARR || (c->type == SB_JOBJ && c->n > 4))
+			continue;
+		sb_out_puts(o, "<tr><th>");
+		sb_out_esc(o, c->key);
+		sb_out_puts(o, "</th><td>");
+		sb_rep_value(o, c, 1);
+		sb_out_puts(o, "</td></tr>\n");
+	}
+	sb_out_puts(o, "</table>\n");
+}
+
+static void checkpoint(struct sb_rep *rp, unsigned ji)
+{
+	static const char *const dirs[] = { "write", "read" };
+	/* categories: "write 1", ..., "read 1", ... over the longest lists */
+	size_t nw = 0, nr = 0;
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *ck = ml_obj(rp, ri, ji, "checkpoint");
+		size_t a = sb_jv_len(sb_jv_get(ck, "write")), b = sb_jv_len(sb_jv_get(ck, "read"));
+		nw = a > nw ? a : nw;
+		nr = b > nr ? b : nr;
+	}
+	nw = nw > MAXCK ? MAXCK : nw;
+	nr = nr > MAXCK ? MAXCK : nr;
+	size_t nc = nw + nr;
+	if (!nc)
+		return;
+	char (*cl)[24] = malloc(nc * sizeof(*cl));
+	const char **cats = malloc(nc * sizeof(*cats));
+	const char **sers = malloc(rp->n * sizeof(*sers));
+	double *gb = malloc(rp->n * nc * sizeof(double)), *dur = malloc(rp->n * nc * sizeof(double));
+	if (!cl || !cats || !sers || !gb || !dur)
+		goto out;
+	for (size_t c = 0; c < nc; c++) {
+		snprintf(cl[c], sizeof(cl[0]), "%s %zu", c < nw ? "write" : "read", (c < nw ? c : c - nw) + 1);
+		cats[c] = cl[c];
+	}
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *ck = ml_obj(rp, ri, ji, "checkpoint");
+		sers[ri] = rp->r[ri].label;
+		for (size_t c = 0; c < nc; c++) {
+			const struct sb_jval *e = sb_jv_at(sb_jv_get(ck, dirs[c >= nw]), c < nw ? c : c - nw);
+			gb[ri * nc + c] = e ? sb_jv_num(sb_jv_get(e, "gbps"), NAN) : NAN;
+			dur[ri * nc + c] = e ? sb_jv_num(sb_jv_get(e, "duration_s"), NAN) : NAN;
+		}
+	}
+	struct sb_bars b = { "Checkpoint throughput (per checkpoint, slowest rank's time)",
+			     "throughput (GB/s, 10^9 bytes)", (unsigned)nc, rp->n, cats,
+			     rp->n > 1 ? sers : NULL, gb, NULL, -1 };
+	sb_svg_bars(rp->o, &b);
+	struct sb_bars d = { "Checkpoint duration (first start to last end over the ranks)",
+			     "duration (s)", (unsigned)nc, rp->n, cats, rp->n > 1 ? sers : NULL, dur, NULL, -1 };
+	sb_svg_bars(rp->o, &d);
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *ck = ml_obj(rp, ri, ji, "checkpoint");
+		if (!ck)
+			continue;
+		title3(rp, "Checkpoints", ri);
+		struct sb_out *o = rp->o;
+		sb_out_puts(o, "<table class=\"t\"><tr><th>direction</th><th>checkpoint</th>"
+			    "<th>duration (s)</th><th>GB/s</th><th>GiB/s</th></tr>\n");
+		for (unsigned k = 0; k < 2; k++) {
+			const struct sb_jval *l = sb_jv_get(ck, dirs[k]);
+			for (const struct sb_jval *e = l ? l->child : NULL; e; e = e->next)
+				sb_out_printf(o, "<tr><td>%s</td><td>%lld</td><td>%.3f</td><td>%.3f</td>"
+					      "<td>%.3f</td></tr>\n", dirs[k],
+					      (long long)sb_jv_int(sb_jv_get(e, "index"), 0) + 1,
+					      sb_jv_num(sb_jv_get(e, "duration_s"), 0),
+					      sb_jv_num(sb_jv_get(e, "gbps"), 0), sb_jv_num(sb_jv_get(e, "gibps"), 0));
+		}
+		sb_out_puts(o, "</table>\n");
+		/* per-rank durations, when the result carries them */
+		const struct sb_jval *ranks = sb_jv_get(ck, "per_rank");
+		if (ranks) {
+			sb_out_puts(o, "<h3>Per rank</h3>\n");
+			sb_rep_value(o, ranks, 1);
+		}
+		scalars(o, ck);
+	}
+out:
+	free(cl);
+	free(cats);
+	free(sers);
+	free(gb);
+	free(dur);
+}
+
+static void epoch_chart(struct sb_rep *rp, unsigned ji, const char *key, const char *title,
+			const char *ylabel)
+{
+	struct sb_axis x = { SB_AXIS_LIN, "epoch", 0, 0, 0 }, y = { SB_AXIS_LIN, ylabel, 0, 0, 0 };
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *ep = sb_jv_get(ml_obj(rp, ri, ji, "train"), "epochs");
+		for (const struct sb_jval *e = ep ? ep->child : NULL; e; e = e->next) {
+			sb_axis_add(&x, sb_jv_num(sb_jv_get(e, "epoch"), NAN));
+			sb_axis_add(&y, sb_jv_num(sb_jv_get(e, key), NAN));
+		}
+	}
+	if (!y.set)
+		return;
+	if (!strcmp(key, "au_pct"))
+		sb_axis_add(&y, 100);
+	sb_axis_add(&x, 0);
+	struct sb_chart c;
+	sb_chart_begin(&c, rp->o, title, &x, &y);
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *tr = ml_obj(rp, ri, ji, "train");
+		const struct sb_jval *ep = sb_jv_get(tr, "epochs");
+		size_t n = sb_jv_len(ep), k = 0;
+		double *px = malloc((n + 1) * sizeof(double)), *py = malloc((n + 1) * sizeof(double));
+		if (!px || !py || !n) {
+			free(px);
+			free(py);
+			continue;
+		}
+		for (const struct sb_jval *e = ep->child; e; e = e->next) {
+			px[k] = sb_jv_num(sb_jv_get(e, "epoch"), NAN);
+			py[k++] = sb_jv_num(sb_jv_get(e, key), NAN);
+		}
+		char name[256];
+		sb_chart_line(&c, px, py, k, ri, 0, sb_rep_name(rp, ri, NULL, name, sizeof(name)));
+		if (!strcmp(key, "au_pct") && sb_jv_get(tr, "au_target_pct")) {
+			double tx[2] = { px[0], px[k - 1] }, ty[2];
+			ty[0] = ty[1] = sb_jv_num(sb_jv_get(tr, "au_target_pct"), NAN);
+			sb_chart_line(&c, tx, ty, 2, ri, 1, sb_rep_name(rp, ri, "AU target", name, sizeof(name)));
+		}
+		free(px);
+		free(py);
+	}
+	sb_chart_end(&c);
+}
+
+static void rules(struct sb_rep *rp, unsigned ri, const struct sb_jval *r)
+{
+	struct sb_out *o = rp->o;
+	title3(rp, "Rules", ri);
+	sb_out_puts(o, "<p>Benchmark ");
+	sb_out_esc(o, sb_jv_str(sb_jv_get(r, "benchmark"), "?"));
+	sb_out_puts(o, ", verdict: <b>");
+	sb_out_esc(o, sb_jv_str(sb_jv_get(r, "verdict"), "?"));
+	sb_out_puts(o, "</b></p>\n<table class=\"t\"><tr><th>check</th><th>expected</th><th>actual</th>"
+		    "<th>pass</th><th>fails as</th><th>fix</th></tr>\n");
+	const struct sb_jval *ch = sb_jv_get(r, "checks");
+	for (const struct sb_jval *c = ch ? ch->child : NULL; c; c = c->next) {
+		int pass = sb_jv_get(c, "pass") && sb_jv_get(c, "pass")->b;
+		static const char *const k[] = { "name", "expected", "actual" };
+		sb_out_printf(o, "<tr%s>", pass ? "" : " class=\"fail\"");
+		for (unsigned i = 0; i < 3; i++) {
+			sb_out_puts(o, "<td>");
+			sb_out_esc(o, sb_jv_str(sb_jv_get(c, k[i]), ""));
+			sb_out_puts(o, "</td>");
+		}
+		sb_out_printf(o, "<td>%s</td><td>", pass ? "yes" : "no");
+		sb_out_esc(o, sb_jv_str(sb_jv_get(c, "fails_as"), ""));
+		sb_out_puts(o, "</td><td>");
+		sb_out_esc(o, sb_jv_str(sb_jv_get(c, "fix"), ""));
+		sb_out_puts(o, "</td></tr>\n");
+	}
+	sb_out_puts(o, "</table>\n");
+}
+
+static void ml_section(struct sb_rep *rp, unsigned ji, int train)
+{
+	const char *key = train ? "train" : "checkpoint", *name = NULL;
+	int any = 0;
+	for (unsigned ri = 0; ri < rp->n; ri++)
+		if (ml_obj(rp, ri, ji, key) || (train && ml_obj(rp, ri, ji, "rules"))) {
+			any = 1;
+			if (!name)
+				name = sb_jv_str(ml_obj(rp, ri, ji, "jobname"), NULL);
+		}
+	if (!any)
+		return;
+	char title[300];
+	snprintf(title, sizeof(title), "%s: %s", train ? "Training" : "Checkpoint", name ? name : "?");
+	sb_rep_section(rp, title);
+	if (!train) {
+		checkpoint(rp, ji);
+		sb_rep_section_end(rp);
+		return;
+	}
+	epoch_chart(rp, ji, "au_pct", "Accelerator utilization per epoch", "AU (%)");
+	epoch_chart(rp, ji, "mb_per_s", "Training throughput per epoch", "throughput (MiB/s)");
+	epoch_chart(rp, ji, "samples_per_s", "Samples per second per epoch", "samples/s");
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *t = ml_obj(rp, ri, ji, "train");
+		if (!t)
+			continue;
+		title3(rp, "Training", ri);
+		scalars(rp->o, t);
+		sb_rep_value(rp->o, sb_jv_get(t, "epochs"), 1);
+	}
+	for (unsigned ri = 0; ri < rp->n; ri++)
+		if (ml_obj(rp, ri, ji, "rules"))
+			rules(rp, ri, ml_obj(rp, ri, ji, "rules"));
+	sb_rep_section_end(rp);
+}
+
+void sb_rep_ml(struct sb_rep *rp)
+{
+	size_t nj = max_jobs(rp);
+	for (int train = 0; train < 2; train++)
+		for (unsigned ji = 0; ji < nj; ji++)
+			ml_section(rp, ji, train);
+}
