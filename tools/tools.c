@@ -4,8 +4,12 @@
 
 #include <string.h>
 
+#include "tools/rcmp.h"
+
 static const struct sb_tool tools[] = {
 	/* { "name", "ARGS", "summary", tool_main }, one row per tool */
+	{ "compare", "A.json B.json [C.json ...]  (a side of several runs: A1.json,A2.json)",
+	  "results of storbench or fio side by side: ratios to A, noise or difference", sb_tool_compare },
 	{ NULL, NULL, NULL, NULL },
 };
 
