@@ -34,7 +34,7 @@ static void usage(FILE *f)
 		   "each side's ratio to A.  Several runs of one side: A1.json,A2.json or --runs=N\n"
 		   "(every N files form a side).  A ratio is 'noise' when the mean of one side lies\n"
 		   "within the min..max of the other's repetitions (widened by --tolerance, default\n"
-		   "1%%), 'diff' otherwise, '-' when neither side has repetitions.  See HOWTO.md\n"
+		   "1%%), 'diff' otherwise, '?' when neither side has repetitions.  See HOWTO.md\n"
 		   "section 13.\n");
 }
 
@@ -190,7 +190,7 @@ static void text_row(const struct cmp *c, size_t i, int r)
 		enum sb_rcmp_verdict v;
 		double q = ratio(c, k, i, r, &v);
 		if (isfinite(q))
-			printf(" %7.3f %-5s", q, v == SB_RCMP_NOISE ? "noise" : v == SB_RCMP_DIFF ? "diff" : "-");
+			printf(" %7.3f %-5s", q, v == SB_RCMP_NOISE ? "noise" : v == SB_RCMP_DIFF ? "diff" : "?");
 		else
 			printf(" %7s %-5s", "-", "");
 	}
@@ -244,7 +244,7 @@ static void print_text(const struct cmp *c)
 	printf("\n");
 	text_only(c);
 	printf("noise: the mean of one side within the min..max of the other's repetitions, "
-	       "widened by %g%%; diff: outside; -: not judged\n", c->tol * 100);
+	       "widened by %g%%; diff: outside; ?: cannot be judged\n", c->tol * 100);
 	if (!c->judged)
 		printf("noise cannot be judged: no side has repetitions (give several runs of a side "
 		       "as A1.json,A2.json or with --runs=N, or use a sweep's loops)\n");
