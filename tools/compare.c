@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,29 +173,54 @@ static void fmtnum(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.4g", v);
 }
 
+/* a table line, printed without trailing blanks */
+struct line {
+	char b[1024];
+	size_t n;
+};
+
+static void __attribute__((format(printf, 2, 3))) lput(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(l->b + l->n, sizeof(l->b) - l->n, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->n = l->n + (size_t)n < sizeof(l->b) ? l->n + (size_t)n : sizeof(l->b) - 1;
+}
+
+static void lend(struct line *l)
+{
+	while (l->n && l->b[l->n - 1] == ' ')
+		l->n--;
+	printf("%.*s\n", (int)l->n, l->b);
+	l->n = 0;
+}
+
 static void text_row(const struct cmp *c, size_t i, int r)
 {
+	struct line l = { .n = 0 };
 	const struct sb_rcmp_rowdef *d = &sb_rcmp_rows[r];
 	char label[48], buf[32];
 	if (!strcmp(d->group, "job"))
 		snprintf(label, sizeof(label), "%s", d->label);
 	else
 		snprintf(label, sizeof(label), "%s %s", d->group, d->label);
-	printf("  %-22s", label);
+	lput(&l, "  %-22s", label);
 	for (size_t k = 0; k < c->ns; k++) {
 		const struct sb_rcmp_stat *st = stat_of(c, k, i, r);
 		fmtnum(buf, sizeof(buf), st && st->n ? sb_rcmp_summary(st->v, st->n).mean * d->text_scale : NAN);
-		printf(" %12s", buf);
+		lput(&l, " %12s", buf);
 		if (!k)
 			continue;
 		enum sb_rcmp_verdict v;
 		double q = ratio(c, k, i, r, &v);
 		if (isfinite(q))
-			printf(" %7.3f %-5s", q, v == SB_RCMP_NOISE ? "noise" : v == SB_RCMP_DIFF ? "diff" : "?");
+			lput(&l, " %7.3f %-5s", q, v == SB_RCMP_NOISE ? "noise" : v == SB_RCMP_DIFF ? "diff" : "?");
 		else
-			printf(" %7s %-5s", "-", "");
+			lput(&l, " %7s %-5s", "-", "");
 	}
-	printf("\n");
+	lend(&l);
 }
 
 static void text_only(const struct cmp *c)
@@ -233,10 +259,12 @@ static void print_text(const struct cmp *c)
 			if (c->m[k][i].how == SB_RCMP_BY_POSITION)
 				printf("  (%s: '%s', matched by position)", c->s[k].label,
 				       c->s[k].e[c->m[k][i].b].name);
-		printf("\n  %-22s %12s", "", "A");
-		for (size_t k = 1; k < c->ns; k++)
-			printf(" %12s %3s/A %-5s", c->s[k].label, c->s[k].label, "");
+		struct line l = { .n = 0 };
 		printf("\n");
+		lput(&l, "  %-22s %12s", "", "A");
+		for (size_t k = 1; k < c->ns; k++)
+			lput(&l, " %12s %3s/A %-5s", c->s[k].label, c->s[k].label, "");
+		lend(&l);
 		for (int r = 0; r < SB_RCMP_NROWS; r++)
 			if (row_present(c, i, r))
 				text_row(c, i, r);
