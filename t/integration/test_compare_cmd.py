@@ -82,8 +82,8 @@ class CompareCase(SbCase):
                 if b["ratio"] is None:
                     self.assertEqual((ratio, verdict), ("-", None))
                     continue
-                self.assertAlmostEqual(float(ratio), b["ratio"], delta=0.0005 + 1e-9, msg=label)
-                self.assertAlmostEqual(b["ratio"], b["mean"] / a["mean"], delta=1e-5 * b["ratio"] + 1e-6)
+                self.assertAlmostEqual(float(ratio), b["ratio"], delta=0.0005 + 1e-6, msg=label)
+                self.assertAlmostEqual(b["ratio"], b["mean"] / a["mean"], delta=1e-4 * b["ratio"] + 1e-6)
                 want = rule(a["values"], b["values"], tol)
                 self.assertEqual(b["verdict"], want, f"{job['name']} {label}: {a} {b}")
                 self.assertEqual(verdict, {"noise": "noise", "difference": "diff", "unjudged": "?"}[want])
@@ -105,21 +105,23 @@ class TestNoise(CompareCase):
     def test_same_job_as_groups_is_noise(self):
         # the rate limit holds IOPS and bandwidth steady (within the ms of
         # runtime resolution): the same job on both sides is noise there;
-        # latencies of the null engine jitter, their verdicts follow the rule
+        # latencies of the null engine jitter, their verdicts follow the rule.
+        # The runs alternate between the sides, so that a burst of load on a
+        # busy machine slows both alike.
         for i in range(6):
             self.result("r%d" % i, RATED)
-        a, b = "r0.json,r1.json,r2.json", "r3.json,r4.json,r5.json"
+        a, b = "r0.json,r2.json,r4.json", "r1.json,r3.json,r5.json"
         text, doc = self.both(a, b)
         self.assertTrue(doc["judged"])
         self.assertEqual([s["files"] for s in doc["sides"]],
-                         [["r0.json", "r1.json", "r2.json"], ["r3.json", "r4.json", "r5.json"]])
+                         [["r0.json", "r2.json", "r4.json"], ["r1.json", "r3.json", "r5.json"]])
         for metric in ("iops", "bw_bytes"):
             cell = self.row(doc, "r", "read", metric)
             self.assertEqual(cell["n"], 3)
             self.assertEqual(cell["verdict"], "noise", cell)
         self.assertEqual(doc["jobs"][0]["match"], [{"label": "B", "name": "r", "by": "name"}])
         self.assertRegex(text, r"\n  read IOPS +\d+ +\d+ +\d\.\d{3} noise\n")
-        self.assertIn("B: r3.json, r4.json, r5.json (3 runs)", text)
+        self.assertIn("B: r1.json, r3.json, r5.json (3 runs)", text)
         self.assertNotIn("noise cannot be judged", text)
         # --runs=3 groups the same six files the same way
         doc2 = json.loads(self.compare("--output-format=json", "--runs=3", *a.split(","), *b.split(",")).stdout)
@@ -127,7 +129,10 @@ class TestNoise(CompareCase):
         self.assertEqual(doc2["jobs"], doc["jobs"])
 
     def test_sweep_loops_are_repetitions(self):
-        # one file per side: a sweep point's loops are its repetitions
+        # one file per side: a sweep point's loops are its repetitions, so
+        # the difference is judged (noise or not: each sweep's loops run
+        # back to back, and a burst of load may slow one file only; both()
+        # checks each verdict against the rule)
         sweep = "[global]\nloops=3\nsweep.bs = 4k | 8k\n" + RATED.replace("runtime=400ms", "runtime=200ms")
         self.result("s1", sweep)
         self.result("s2", sweep)
@@ -136,7 +141,7 @@ class TestNoise(CompareCase):
         self.assertEqual([j["name"] for j in doc["jobs"]], ["bs=4k", "bs=8k"])
         for job in ("bs=4k", "bs=8k"):
             self.assertEqual(self.row(doc, job, "read", "iops")["n"], 3)
-            self.assertEqual(self.row(doc, job, "read", "iops")["verdict"], "noise")
+            self.assertIn(self.row(doc, job, "read", "iops")["verdict"], ("noise", "difference"))
 
     def test_checkpoints_are_repetitions(self):
         ck = ("[ck]\nworkload=checkpoint\nioengine=psync\nbs=256k\ndrop_caches=0\ncheckpoint_folder=%s\n"
