@@ -314,17 +314,17 @@ static void json_cell(struct sb_jw *w, const struct cmp *c, size_t k, size_t i, 
 
 static void json_job(struct sb_jw *w, const struct cmp *c, size_t i)
 {
-	static const char *const how[] = { "none", "name", "position" };
+	static const char *const how[] = { "none", "same_name", "position" };
 	sb_jw_obj_begin(w, NULL);
-	sb_jw_str(w, "name", c->s[0].e[i].name);
+	sb_jw_str(w, "job", c->s[0].e[i].name);
 	sb_jw_arr_begin(w, "match");
 	for (size_t k = 1; k < c->ns; k++) {
 		sb_jw_obj_begin(w, NULL);
 		sb_jw_str(w, "label", c->s[k].label);
 		if (c->m[k][i].b >= 0)
-			sb_jw_str(w, "name", c->s[k].e[c->m[k][i].b].name);
+			sb_jw_str(w, "job", c->s[k].e[c->m[k][i].b].name);
 		else
-			sb_jw_null(w, "name");
+			sb_jw_null(w, "job");
 		sb_jw_str(w, "by", how[c->m[k][i].how]);
 		sb_jw_obj_end(w);
 	}
@@ -377,7 +377,7 @@ static void print_json(const struct cmp *c)
 			if (k ? !c->used[k][e] : !has_partner(c, e)) {
 				sb_jw_obj_begin(&w, NULL);
 				sb_jw_str(&w, "label", c->s[k].label);
-				sb_jw_str(&w, "name", c->s[k].e[e].name);
+				sb_jw_str(&w, "job", c->s[k].e[e].name);
 				sb_jw_obj_end(&w);
 			}
 	sb_jw_arr_end(&w);

@@ -77,7 +77,7 @@ class CompareCase(SbCase):
                 label = LABELS[r["metric"]]
                 if r["group"] != "job":
                     label = r["group"] + " " + label
-                ratio, verdict = rows[(job["name"], label)]
+                ratio, verdict = rows[(job["job"], label)]
                 a, b = r["sides"][0], r["sides"][1]
                 if b["ratio"] is None:
                     self.assertEqual((ratio, verdict), ("-", None))
@@ -85,7 +85,7 @@ class CompareCase(SbCase):
                 self.assertAlmostEqual(float(ratio), b["ratio"], delta=0.0005 + 1e-6, msg=label)
                 self.assertAlmostEqual(b["ratio"], b["mean"] / a["mean"], delta=1e-4 * b["ratio"] + 1e-6)
                 want = rule(a["values"], b["values"], tol)
-                self.assertEqual(b["verdict"], want, f"{job['name']} {label}: {a} {b}")
+                self.assertEqual(b["verdict"], want, f"{job['job']} {label}: {a} {b}")
                 self.assertEqual(verdict, {"noise": "noise", "difference": "diff", "unjudged": "?"}[want])
                 seen += 1
         self.assertEqual(seen + sum(1 for j in doc["jobs"] for r in j["rows"] if r["sides"][1]["ratio"] is None),
@@ -94,7 +94,7 @@ class CompareCase(SbCase):
 
     @staticmethod
     def row(doc, job, group, metric, side=1):
-        j = next(j for j in doc["jobs"] if j["name"] == job)
+        j = next(j for j in doc["jobs"] if j["job"] == job)
         return next(r for r in j["rows"] if r["group"] == group and r["metric"] == metric)["sides"][side]
 
 
@@ -119,7 +119,7 @@ class TestNoise(CompareCase):
             cell = self.row(doc, "r", "read", metric)
             self.assertEqual(cell["n"], 3)
             self.assertEqual(cell["verdict"], "noise", cell)
-        self.assertEqual(doc["jobs"][0]["match"], [{"label": "B", "name": "r", "by": "name"}])
+        self.assertEqual(doc["jobs"][0]["match"], [{"label": "B", "job": "r", "by": "same_name"}])
         self.assertRegex(text, r"\n  read IOPS +\d+ +\d+ +\d\.\d{3} noise\n")
         self.assertIn("B: r1.json, r3.json, r5.json (3 runs)", text)
         self.assertNotIn("noise cannot be judged", text)
@@ -138,7 +138,7 @@ class TestNoise(CompareCase):
         self.result("s2", sweep)
         text, doc = self.both("s1.json", "s2.json")
         self.assertTrue(doc["judged"])
-        self.assertEqual([j["name"] for j in doc["jobs"]], ["bs=4k", "bs=8k"])
+        self.assertEqual([j["job"] for j in doc["jobs"]], ["bs=4k", "bs=8k"])
         for job in ("bs=4k", "bs=8k"):
             self.assertEqual(self.row(doc, job, "read", "iops")["n"], 3)
             self.assertIn(self.row(doc, job, "read", "iops")["verdict"], ("noise", "difference"))
@@ -174,7 +174,7 @@ class TestRatio(CompareCase):
         self.assertFalse(doc["judged"])
         self.assertIn("noise cannot be judged", text)
         # different names, one job each: matched by position, and said so
-        self.assertEqual(doc["jobs"][0]["match"], [{"label": "B", "name": "uring", "by": "position"}])
+        self.assertEqual(doc["jobs"][0]["match"], [{"label": "B", "job": "uring", "by": "position"}])
         self.assertIn("job psync  (B: 'uring', matched by position)", text)
         cell = self.row(doc, "psync", "read", "iops")
         self.assertEqual(cell["verdict"], "unjudged")
@@ -194,8 +194,8 @@ class TestFio(CompareCase):
     def check_fio_vs_sb(self, fio_json):
         text, doc = self.both(fio_json, "sb.json")
         job = doc["jobs"][0]
-        self.assertEqual(job["name"], "randrw-4k")
-        self.assertEqual(job["match"][0]["by"], "name")
+        self.assertEqual(job["job"], "randrw-4k")
+        self.assertEqual(job["match"][0]["by"], "same_name")
         got = {(r["group"], r["metric"]) for r in job["rows"]}
         for d in ("read", "write"):
             for m in ("iops", "bw_bytes", "clat_p50_ns", "clat_p99_ns", "clat_p99_9_ns"):
