@@ -6,6 +6,8 @@
 # counts when it is exactly an option name or alias ("bs"; JSON keys that
 # equal one count too); with -p also when it starts with one followed by '='
 # ("bs=%s").  -v lists the pairs.  Not run by make check: a measure, not a rule.
+# tools/ is not counted: its tools read result JSON keys back ("name",
+# "epochs"), the output's schema, and interpret no option.
 # Usage: t/count-optnames.sh [-v] [-p] [SRCDIR]
 verbose=0 prefix=0
 while :; do
@@ -27,7 +29,7 @@ names=$(awk '
 		s = $0; if (match(s, /\{"[^}]*\}/)) { al = substr(s, RSTART + 1, RLENGTH - 2); n = split(al, a, ",");
 		for (i = 1; i <= n; i++) { gsub(/[ "]/, "", a[i]); if (a[i] != "") print a[i] } } }
 ' parse/opt_*.c | sort -u)
-files=$(find . -path ./t -prune -o -path ./build -prune -o \( -name '*.c' -o -name '*.h' \) -print |
+files=$(find . -path ./t -prune -o -path ./build -prune -o -path ./tools -prune -o \( -name '*.c' -o -name '*.h' \) -print |
 	sed 's|^\./||' | grep -v -e '^parse/options\.c$' -e '^parse/opt_[a-z_]*\.c$' | sort)
 pairs=$(for f in $files; do
 	# string literals of the file, comments removed (roughly: /* */ on one line and //)

@@ -8,6 +8,8 @@ static const struct sb_tool tools[] = {
 	/* { "name", "ARGS", "summary", tool_main }, one row per tool */
 	{ "report", "RESULT.json [MORE.json ...] -o REPORT.html [--heatmap=X,Y] [--title=TEXT]",
 	  "an HTML page of plots and tables from results (several: overlaid)", sb_report_main },
+	{ "compare", "A.json B.json [C.json ...]  (a side of several runs: A1.json,A2.json)",
+	  "results of storbench or fio side by side: ratios to A, noise or difference", sb_tool_compare },
 	{ NULL, NULL, NULL, NULL },
 };
 

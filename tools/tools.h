@@ -23,5 +23,6 @@ void sb_tools_usage(FILE *f);
 
 /* the tools (one line each) */
 int sb_report_main(int argc, char **argv);   /* tools/report.c */
+int sb_tool_compare(int argc, char **argv);  /* tools/compare.c */
 
 #endif
