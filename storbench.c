@@ -312,7 +312,9 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		} else if (!strcmp(a, "--warnings-fatal")) {
 			cl->warnings_fatal = 1;
 		} else if (!strcmp(a, "--man-page")) {
-			sb_cli_manpage(stdout, SB_VERSION, cli_flags, NFLAGS);
+			struct sb_cli_flag cmds[32];
+			unsigned ncmds = sb_tools_rows(cmds, 32);
+			sb_cli_manpage(stdout, SB_VERSION, cli_flags, NFLAGS, cmds, ncmds < 32 ? ncmds : 32);
 			return SB_EXIT_OK;
 		} else if (!strcmp(a, "--bash-completion")) {
 			sb_cli_bash_completion(stdout, cli_flags, NFLAGS);

@@ -87,9 +87,11 @@ struct sb_cli_flag {
 };
 /* --help's list of the flags, wrapped at 80 columns */
 void sb_cli_flags_usage(FILE *f, const struct sb_cli_flag *flags, unsigned n);
-/* --man-page: the manual page storbench.1 (flags, then every job option by
- * category, exit status); the same text on every machine */
-void sb_cli_manpage(FILE *f, const char *version, const struct sb_cli_flag *flags, unsigned n);
+/* --man-page: the manual page storbench.1 (flags, the commands - name, args,
+ * help - then every job option by category, exit status); the same text on
+ * every machine */
+void sb_cli_manpage(FILE *f, const char *version, const struct sb_cli_flag *flags, unsigned n,
+		    const struct sb_cli_flag *cmds, unsigned ncmds);
 /* --bash-completion: the bash completion script (flags, job options, the
  * values of enum options and engines, file names) */
 void sb_cli_bash_completion(FILE *f, const struct sb_cli_flag *flags, unsigned n);

@@ -29,3 +29,12 @@ void sb_tools_usage(FILE *f)
 	for (const struct sb_tool *t = tools; t->name; t++)
 		fprintf(f, "  storbench %s %s\n      %s\n", t->name, t->args, t->summary);
 }
+
+unsigned sb_tools_rows(struct sb_cli_flag *out, unsigned max)
+{
+	unsigned n = 0;
+	for (const struct sb_tool *t = tools; t->name; t++, n++)
+		if (n < max)
+			out[n] = (struct sb_cli_flag){ t->name, t->args, t->summary };
+	return n;
+}

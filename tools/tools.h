@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include "parse/parse.h"
+
 struct sb_tool {
 	const char *name;     /* the first word of the command line */
 	const char *args;     /* synopsis of its arguments, for --help */
@@ -20,6 +22,9 @@ struct sb_tool {
 const struct sb_tool *sb_tool_find(const char *name);
 /* "Commands:" lines for --help (nothing when the table is empty) */
 void sb_tools_usage(FILE *f);
+/* the tools as rows for the man page (name, args, summary); returns the
+ * number of tools (at most max are filled) */
+unsigned sb_tools_rows(struct sb_cli_flag *out, unsigned max);
 
 /* the tools (one line each) */
 int sb_report_main(int argc, char **argv);   /* tools/report.c */
