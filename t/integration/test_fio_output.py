@@ -140,6 +140,22 @@ class TestSyncPercentiles(SbCase):
         self.assertIn("    sync percentiles (", p.stdout)
 
 
+class TestFsyncCount(SbCase):
+    # fio 3.33 issues the sync fsync=N owes when the job asks for its next
+    # I/O: none after the job's last write, and one more at the start of a
+    # loop after a loop that ended on one (strace: w4 S w4 S | S w4 S w4)
+    def syncs(self, extra):
+        job = self.write_job("[s]\nioengine=psync\nfilename=s.dat\nbs=4k\nrw=write\nfsync=4\n" + extra)
+        return self.run_json(job, cwd=self.dir)["jobs"][0]["sync"]["total_ios"]
+
+    def test_counts_as_fio(self):
+        self.assertEqual(self.syncs("size=4m\n"), 255)    # fio: 255 (storbench was 256)
+        self.assertEqual(self.syncs("size=16k\n"), 0)     # fio: 0
+        self.assertEqual(self.syncs("size=36k\n"), 2)     # fio: 2
+        self.assertEqual(self.syncs("size=32k\nloops=2\n"), 4)  # fio: 4
+        self.assertEqual(self.syncs("size=32k\nloops=3\n"), 7)  # fio: 7
+
+
 class TestHeaderLines(SbCase):
     def test_fio_header(self):
         # fio 3.33 on GROUPED prints, before the results:
