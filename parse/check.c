@@ -205,10 +205,13 @@ unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char
 
 int sb_joblist_finish(struct sb_joblist *jl)
 {
-	unsigned nerr = 0, gid = 0, in_group = 0;
+	unsigned nerr = 0, gid = 0, in_group = 0, nfiles = 0;
 	for (size_t j = 0; j < jl->njobs; j++) {
 		struct sb_jobspec *s = &jl->jobs[j];
-		if ((s->stonewall || s->new_group) && in_group) {
+		/* fio 3.33: the first job of each job file after the first starts
+		 * a new group, as if it said stonewall */
+		bool next_file = s->file_first && nfiles++;
+		if ((s->stonewall || s->new_group || next_file) && in_group) {
 			gid++;
 			in_group = 0;
 		}

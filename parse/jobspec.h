@@ -390,6 +390,21 @@ struct sb_jobspec {
 	bool allrandrepeat;         /* every generator repeatable (implies randrepeat) */
 	unsigned zone_n[SB_DDIR_N]; /* zones of random_distribution=zoned(_abs) per direction */
 	struct sb_zone zones[SB_DDIR_N][SB_ZONES_MAX];
+	/* appended (issue 16, opts2): think time, stats and logs as fio has them */
+	unsigned thinktime_blocks_type; /* 0: thinktime_blocks counts completions, 1: issues */
+	uint64_t thinktime_iotime_us; /* think after this much I/O time (0: thinktime_blocks) */
+	bool rate_ignore_thinktime; /* the rate cap catches up after think time */
+	unsigned bwavgtime_ms;      /* bw sample window of bw_min/max/mean (default 500) */
+	unsigned iopsavgtime_ms;    /* iops sample window of iops_min/max/mean (default 500) */
+	unsigned log_entries;       /* accepted: fio's initial in-memory log size */
+	bool log_store_compressed;  /* accepted: fio keeps compressed logs compressed */
+	char *log_compression_cpus; /* accepted: CPUs of fio's log compression threads */
+	unsigned gtod_cpu;          /* accepted: fio's time-keeping thread's CPU */
+	bool disk_util;             /* report disk utilisation (default 1) */
+	unsigned profile;           /* 0: none (fio's tiobench and act are refused) */
+	/* derived (parse/job.c): the job is the first of a job file after the
+	 * first: fio starts a new group there */
+	bool file_first;
 };
 
 /* file_service_type: SB_FSVC_RR with fsvc_n 1 is the default (and the fast path) */

@@ -156,6 +156,19 @@ class TestFsyncCount(SbCase):
         self.assertEqual(self.syncs("size=32k\nloops=3\n"), 7)  # fio: 7
 
 
+class TestGroupPerJobFile(SbCase):
+    def test_each_file_a_new_group(self):
+        # fio 3.33: `fio --name=x ... f1.ini f2.ini` (no stonewall anywhere)
+        # gives groupid x 0, a 0, b 1, c 1 and runs f2's jobs after f1's
+        one = "[a]\nioengine=null\nsize=1m\nrw=read\n"
+        f1 = self.write_job(one, "f1.ini")
+        f2 = self.write_job(one.replace("[a]", "[b]") + one.replace("[a]", "[c]"), "f2.ini")
+        p = self.run_sb("--output-format=json", "--name=x", "--ioengine=null", "--size=1m", f1, f2)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        got = [(j["jobname"], j["groupid"]) for j in json.loads(p.stdout)["jobs"]]
+        self.assertEqual(got, [("x", 0), ("a", 0), ("b", 1), ("c", 1)])
+
+
 class TestHeaderLines(SbCase):
     def test_fio_header(self):
         # fio 3.33 on GROUPED prints, before the results:
