@@ -402,6 +402,7 @@ struct sb_jobspec {
 	unsigned gtod_cpu;          /* accepted: fio's time-keeping thread's CPU */
 	bool disk_util;             /* report disk utilisation (default 1) */
 	unsigned profile;           /* 0: none (fio's tiobench and act are refused) */
+	bool think_time_only;       /* derived: thinktime_iotime without thinktime_blocks */
 	/* derived (parse/job.c): the job is the first of a job file after the
 	 * first: fio starts a new group there */
 	bool file_first;

@@ -52,6 +52,19 @@ static const struct sb_opt_enum clock_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum ttbt_vals[] = {
+	{ .name = "complete", .val = 0, .help = "thinktime_blocks counts completed I/Os" },
+	{ .name = "issue", .val = 1, .help = "thinktime_blocks counts issued I/Os" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum profile_vals[] = {
+	{ .name = "none", .val = 0, .help = "no built-in profile: the job file's jobs" },
+	{ .name = "tiobench", .val = 1, .help = "fio's tiotest profile: refused (write its jobs out)" },
+	{ .name = "act", .val = 2, .help = "fio's Aerospike ACT profile: refused (write its jobs out)" },
+	{ .name = NULL },
+};
+
 const struct sb_option sb_opt_rows_ctl[] = {
 	/* verify= (run/verify.c), fio's names, defaults and meanings */
 	{ .name = "verify", .type = SB_OT_ENUM, .off = OFF(verify), .def = "0",
@@ -186,5 +199,39 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	{ .name = "per_job_logs", .type = SB_OT_BOOL, .off = OFF(per_job_logs), .def = "1",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "one log per thread NAME_bw.N.log (0: NAME_bw.log, appended to by every thread)" },
+
+	/* issue 16 (opts2): think time, stats and logs, fio's names and meanings */
+	{ .name = "thinktime_blocks_type", .type = SB_OT_ENUM, .off = OFF(thinktime_blocks_type),
+	  .def = "complete", .enums = ttbt_vals, .category = C_RATE,
+	  .help = "whether thinktime_blocks counts completed or issued I/Os" },
+	{ .name = "thinktime_iotime", .type = SB_OT_TIME, .off = OFF(thinktime_iotime_us), .def = "0",
+	  .unit_us = SEC, .unit = "s", .category = C_RATE,
+	  .help = "think after this much I/O time (thinktime_iotime + thinktime from the last think's start); with thinktime_blocks set, whichever comes first (0: off)" },
+	{ .name = "rate_ignore_thinktime", .type = SB_OT_BOOL, .off = OFF(rate_ignore_thinktime),
+	  .def = "0", .category = C_RATE,
+	  .help = "after think time, go on at the rate cap instead of catching up the I/Os missed" },
+	{ .name = "bwavgtime", .type = SB_OT_UINT, .off = OFF(bwavgtime_ms), .def = "500",
+	  .max = 86400000, .unit = "ms", .category = C_STAT,
+	  .help = "window of each bandwidth sample (bw_min, bw_max, bw_mean, bw_samples), rounded up to 50 ms steps (0: every 50 ms)" },
+	{ .name = "iopsavgtime", .type = SB_OT_UINT, .off = OFF(iopsavgtime_ms), .def = "500",
+	  .max = 86400000, .unit = "ms", .category = C_STAT,
+	  .help = "window of each IOPS sample (iops_min, iops_max, iops_mean, iops_samples), rounded up to 50 ms steps (0: every 50 ms)" },
+	{ .name = "log_entries", .type = SB_OT_UINT, .off = OFF(log_entries), .def = "1024",
+	  .min = 1024, .max = 1048576, .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "accepted: fio's initial in-memory log size; storbench streams logs, the logs are the same" },
+	{ .name = "log_store_compressed", .type = SB_OT_BOOL, .off = OFF(log_store_compressed),
+	  .def = "0", .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "accepted: with log_compression, fio keeps the .fz file; storbench writes plain logs" },
+	{ .name = "log_compression_cpus", .type = SB_OT_STR, .off = OFF(log_compression_cpus),
+	  .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "accepted: CPUs of fio's log compression threads; storbench has none, the logs are the same" },
+	{ .name = "gtod_cpu", .type = SB_OT_UINT, .off = OFF(gtod_cpu), .def = "0", .max = 1023,
+	  .flags = SB_OF_IDENTITY, .category = C_STAT,
+	  .help = "accepted: fio's time-keeping thread; storbench reads the vDSO clock and sets no CPU aside" },
+	{ .name = "disk_util", .type = SB_OT_BOOL, .off = OFF(disk_util), .def = "1",
+	  .flags = SB_OF_IDENTITY, .category = C_STAT, .help = "report the utilisation of the disks under the files (0: no disk_util block)" },
+	{ .name = "profile", .type = SB_OT_ENUM, .off = OFF(profile), .def = "none",
+	  .enums = profile_vals, .flags = SB_OF_IDENTITY, .category = C_DESC,
+	  .help = "fio's built-in profiles tiobench and act are refused: write their jobs in a job file" },
 };
 const unsigned sb_opt_rows_ctl_n = sizeof(sb_opt_rows_ctl) / sizeof(sb_opt_rows_ctl[0]);

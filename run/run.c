@@ -362,7 +362,11 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		release(&r, true);
 		return e;
 	}
-	disks_start(&r);
+	res->no_disk_util = true;
+	for (size_t j = 0; j < jl->njobs; j++)
+		res->no_disk_util &= !jl->jobs[j].disk_util;
+	if (!res->no_disk_util)
+		disks_start(&r);
 	r.t0_ns = sb_now_ns();
 	if (r.mon_up) {
 		sb_monitor_start(&r.mon, r.t0_ns);

@@ -1,0 +1,29 @@
+/* check_stats.c: validation and derivations of fio's think-time, sample
+ * window and log tuning options (issue 16): profile= (fio's built-in
+ * profiles, refused with the way out) and thinktime_iotime without
+ * thinktime_blocks (fio then thinks on time alone).  Every error names
+ * file:line, the option, the value and the way out. */
+#include "lib/log.h"
+#include "parse/jobparse.h"
+#include "parse/parse.h"
+
+static unsigned check_profile(const struct sb_jobctx *c)
+{
+	char where[512];
+	if (!c->spec.profile)
+		return 0;
+	sb_err(sb_job_where(c, SB_OPT(profile), where, sizeof(where)),
+	       "profile=%s: fio's built-in profiles (tiobench, act) are not in storbench: write the "
+	       "profile's jobs as sections of the job file, or drop profile= (expected: none)",
+	       sb_job_src(c, SB_OPT(profile))->raw);
+	return 1;
+}
+
+unsigned sb_job_validate_stats(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	/* fio: thinktime_iotime with thinktime_blocks unset thinks on time alone
+	 * (the default thinktime_blocks=1 would think after every I/O) */
+	s->think_time_only = s->thinktime_iotime_us && !sb_job_isset(c, SB_OPT(thinktime_blocks));
+	return check_profile(c);
+}
