@@ -88,7 +88,7 @@ _storbench()
 	--rate_process=*) values='linear poisson' ;;
 	--io_submit_mode=*) values='inline offload' ;;
 	--gtod_reduce=*) values='0 1' ;;
-	--clocksource=*) values='clock_gettime gettimeofday cpu' ;;
+	--clocksource=*) values='auto clock_gettime gettimeofday cpu' ;;
 	--disable_lat=*) values='0 1' ;;
 	--disable_clat=*) values='0 1' ;;
 	--disable_slat=*) values='0 1' ;;

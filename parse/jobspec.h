@@ -286,7 +286,7 @@ struct sb_jobspec {
 	uint64_t ss_ramp_us;        /* time before steady state samples count */
 	unsigned io_submit_mode;    /* 0 inline (the only mode); 1 offload is refused */
 	bool gtod_reduce;           /* disable_lat/clat/slat/bw together */
-	unsigned clocksource;       /* accepted: storbench always uses CLOCK_MONOTONIC */
+	unsigned clocksource;       /* enum sb_clocksrc: the run's clock (the first job's) */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
 	bool slat_percentiles;      /* report submission-latency percentiles */
 	unsigned significant_figures; /* normal output: digits of latency and rate (default 4) */
@@ -436,6 +436,8 @@ enum sb_rate_proc { SB_RATE_PROC_LINEAR = 0, SB_RATE_PROC_POISSON = 1 };
 /* steadystate= criteria */
 enum sb_ss_kind { SB_SS_IOPS = 0, SB_SS_IOPS_SLOPE, SB_SS_BW, SB_SS_BW_SLOPE };
 
+/* clocksource= (run/run.c picks lib/timeutil.h's clock from it) */
+enum sb_clocksrc { SB_CLOCK_AUTO = 0, SB_CLOCK_MONO, SB_CLOCK_GTOD, SB_CLOCK_CPU };
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
 #define SB_SHUFFLE_FILE 0x1u

@@ -46,9 +46,10 @@ static const struct sb_opt_enum submit_vals[] = {
 };
 
 static const struct sb_opt_enum clock_vals[] = {
-	{ .name = "clock_gettime", .val = 0, .help = "clock_gettime(CLOCK_MONOTONIC): what storbench always uses" },
-	{ .name = "gettimeofday", .val = 1, .help = "accepted; storbench still uses clock_gettime(CLOCK_MONOTONIC)" },
-	{ .name = "cpu", .val = 2, .help = "accepted; storbench still uses clock_gettime(CLOCK_MONOTONIC)" },
+	{ .name = "auto", .val = SB_CLOCK_AUTO, .help = "not set (fio: no default): the CPU's TSC where the kernel trusts it, else clock_gettime" },
+	{ .name = "clock_gettime", .val = SB_CLOCK_MONO, .help = "clock_gettime(CLOCK_MONOTONIC) through the vDSO" },
+	{ .name = "gettimeofday", .val = SB_CLOCK_GTOD, .help = "gettimeofday(): microsecond timestamps" },
+	{ .name = "cpu", .val = SB_CLOCK_CPU, .help = "the CPU's TSC where the kernel trusts it (invariant TSC), else clock_gettime" },
 	{ .name = NULL },
 };
 
@@ -164,9 +165,9 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	{ .name = "gtod_reduce", .type = SB_OT_BOOL, .off = OFF(gtod_reduce), .def = "0",
 	  .category = C_STAT,
 	  .help = "no latency or bandwidth statistics: disable_lat, disable_clat, disable_slat and disable_bw_measurement together, and fewer clock reads" },
-	{ .name = "clocksource", .type = SB_OT_ENUM, .off = OFF(clocksource), .def = "clock_gettime",
+	{ .name = "clocksource", .type = SB_OT_ENUM, .off = OFF(clocksource), .def = "auto",
 	  .enums = clock_vals, .flags = SB_OF_IDENTITY, .category = C_STAT,
-	  .help = "accepted for fio compatibility: storbench always times with clock_gettime(CLOCK_MONOTONIC)" },
+	  .help = "the clock of every timestamp, one per run (the first job's): cpu, clock_gettime or gettimeofday" },
 	{ .name = "disable_lat", .type = SB_OT_BOOL, .off = OFF(disable_lat), .def = "0",
 	  .category = C_STAT, .help = "no total-latency (lat) statistics" },
 	{ .name = "disable_clat", .type = SB_OT_BOOL, .off = OFF(disable_clat), .def = "0",

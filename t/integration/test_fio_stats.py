@@ -73,6 +73,25 @@ class TestDiskUtil(SbCase):
         self.assertEqual(len(t1.split(";")) - len(t0.split(";")), 9 * len(on["disk_util"]))
 
 
+class TestClocksource(SbCase):
+    def clat(self, cs):
+        job = self.write_job("[t]\nioengine=null\nsize=16m\nrw=randread\nclocksource=%s\n" % cs)
+        return self.run_json(job, cwd=self.dir)["jobs"][0]["read"]["clat_ns"]
+
+    def test_gettimeofday_microseconds(self):
+        # gettimeofday() ticks in microseconds: every latency is a whole
+        # number of them (the TSC and clock_gettime give ns)
+        c = self.clat("gettimeofday")
+        self.assertEqual(c["min"] % 1000, 0, c)
+        self.assertEqual(c["max"] % 1000, 0, c)
+        self.assertGreater(c["max"], 0)
+
+    def test_others_run(self):
+        for cs in ("cpu", "clock_gettime", "auto"):
+            c = self.clat(cs)
+            self.assertEqual(c["N"], 4096, cs)
+
+
 class TestAcceptedKnobs(SbCase):
     def test_same_results(self):
         # log_entries, log_store_compressed, log_compression_cpus, gtod_cpu:
