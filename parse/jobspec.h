@@ -403,6 +403,9 @@ struct sb_jobspec {
 	bool disk_util;             /* report disk utilisation (default 1) */
 	unsigned profile;           /* 0: none (fio's tiobench and act are refused) */
 	bool think_time_only;       /* derived: thinktime_iotime without thinktime_blocks */
+	bool log_prio;              /* logs' last column: the I/O's ioprio (fio's 0x%04x) */
+	bool log_alternate_epoch;   /* log stamps: ms on log_alternate_epoch_clock_id's line */
+	unsigned log_alternate_epoch_clock_id; /* clock_gettime clock id (0: CLOCK_REALTIME) */
 	/* derived (parse/job.c): the job is the first of a job file after the
 	 * first: fio starts a new group there */
 	bool file_first;

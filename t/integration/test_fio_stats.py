@@ -2,6 +2,8 @@
 (issue 16), with what fio 3.33 did on the same job files as expected values.
 """
 import json
+import os
+import time
 import unittest
 
 from sbtest import SbCase
@@ -90,6 +92,35 @@ class TestClocksource(SbCase):
         for cs in ("cpu", "clock_gettime", "auto"):
             c = self.clat(cs)
             self.assertEqual(c["N"], 4096, cs)
+
+
+class TestLogColumns(SbCase):
+    def first(self, extra, name="lp"):
+        job = self.write_job("[p]\nioengine=psync\nfilename=lp.dat\nsize=16k\nrw=write\n"
+                             "write_lat_log=%s\n%s" % (name, extra))
+        p = self.run_sb(job, cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(os.path.join(self.dir, name + "_clat.1.log")) as f:
+            return [c.strip() for c in f.readline().split(",")]
+
+    def test_log_prio(self):
+        # fio 3.33: "0, 26469, 1, 4096, 0" without log_prio; "..., 0x4003"
+        # with log_prio=1 prioclass=2 prio=3; "0x0000" with no priority
+        self.assertEqual(self.first("prioclass=2\nprio=3\n")[-1], "0")
+        self.assertEqual(self.first("prioclass=2\nprio=3\nlog_prio=1\n", "b")[-1], "0x4003")
+        self.assertEqual(self.first("log_prio=1\n", "c")[-1], "0x0000")
+
+    def test_alternate_epoch(self):
+        # fio 3.33: clock id 1 stamps in ms since boot (21929504 at an uptime
+        # of 21929.57 s), the default clock in Unix ms
+        with open("/proc/uptime") as f:
+            up_ms = float(f.read().split()[0]) * 1000
+        t = int(self.first("log_alternate_epoch=1\nlog_alternate_epoch_clock_id=1\n")[0])
+        self.assertAlmostEqual(t, up_ms, delta=5000)
+        t = int(self.first("log_unix_epoch=1\nlog_alternate_epoch_clock_id=1\n", "b")[0])
+        self.assertAlmostEqual(t, up_ms, delta=5000)
+        t = int(self.first("log_alternate_epoch=1\n", "c")[0])
+        self.assertAlmostEqual(t, time.time() * 1000, delta=5000)
 
 
 class TestAcceptedKnobs(SbCase):
