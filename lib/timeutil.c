@@ -89,3 +89,14 @@ bool sb_clock_init(bool allow_tsc, const char *root)
 	return false;
 #endif
 }
+
+void sb_clock_gtod(bool on)
+{
+	sb_tsc.gtod = on;
+	if (!on)
+		return;
+	struct timeval tv;
+	uint64_t m = sb_mono_ns();
+	gettimeofday(&tv, NULL);
+	sb_tsc.gtod_off_ns = (int64_t)m - ((int64_t)tv.tv_sec * 1000000000ll + (int64_t)tv.tv_usec * 1000);
+}

@@ -11,6 +11,7 @@
 #define SB_TIMEUTIL_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/time.h>
 #include <time.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -19,6 +20,9 @@
 /* the TSC scale, written once by sb_clock_init before any I/O thread starts */
 struct sb_tsc_scale {
 	bool on;
+	bool gtod;                   /* clocksource=gettimeofday: gettimeofday() instead of
+				      * CLOCK_MONOTONIC (when on is false) */
+	int64_t gtod_off_ns;         /* added to gettimeofday's ns: the CLOCK_MONOTONIC line */
 	uint64_t base_tsc, base_ns;
 	uint64_t mult;               /* ns = base_ns + ((tsc - base_tsc) * mult) >> 32 */
 };
@@ -39,6 +43,12 @@ static inline uint64_t sb_now_ns(void)
 		return sb_tsc.base_ns + (uint64_t)(((unsigned __int128)d * sb_tsc.mult) >> 32);
 	}
 #endif
+	if (__builtin_expect(sb_tsc.gtod, 0)) { /* clocksource=gettimeofday: us resolution */
+		struct timeval tv;
+		gettimeofday(&tv, NULL);
+		return (uint64_t)((int64_t)tv.tv_sec * 1000000000ll + (int64_t)tv.tv_usec * 1000 +
+				  sb_tsc.gtod_off_ns);
+	}
 	return sb_mono_ns();
 }
 
@@ -47,4 +57,9 @@ static inline uint64_t sb_now_ns(void)
  * first time the TSC is chosen.  Call before starting threads.  Returns
  * whether the TSC is in use.  root: "/" (tests point it at a fixture tree). */
 bool sb_clock_init(bool allow_tsc, const char *root);
+/* clocksource=gettimeofday (fio's): with the TSC off, sb_now_ns reads
+ * gettimeofday() (microseconds), moved onto the CLOCK_MONOTONIC time line
+ * once here, so sleeps to absolute times still work; false: back to
+ * CLOCK_MONOTONIC.  Call before starting threads. */
+void sb_clock_gtod(bool on);
 #endif

@@ -329,10 +329,12 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	for (size_t i = 0; i < r->njobs; i++)
 		json_job(&w, r, &r->jobs[i], plus);
 	sb_jw_arr_end(&w);
-	sb_jw_arr_begin(&w, "disk_util");
-	for (size_t i = 0; i < r->ndisks; i++)
-		json_disk(&w, &r->disks[i]);
-	sb_jw_arr_end(&w);
+	if (!r->no_disk_util) { /* disk_util=0: fio writes no key */
+		sb_jw_arr_begin(&w, "disk_util");
+		for (size_t i = 0; i < r->ndisks; i++)
+			json_disk(&w, &r->disks[i]);
+		sb_jw_arr_end(&w);
+	}
 	if (r->host)
 		json_host(&w, r, r->host);
 	int rc = json_comparisons(&w, r);

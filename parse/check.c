@@ -177,7 +177,8 @@ unsigned sb_job_validate(struct sb_jobctx *c)
 	sb_spec_derive(&c->spec);
 	return n + check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
 	       sb_job_validate_ml(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c) +
-	       sb_job_validate_flow(c) + sb_job_validate_place(c);
+	       sb_job_validate_flow(c) + sb_job_validate_place(c) +
+	       sb_job_validate_stats(c);
 }
 
 unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where)
@@ -205,10 +206,13 @@ unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char
 
 int sb_joblist_finish(struct sb_joblist *jl)
 {
-	unsigned nerr = 0, gid = 0, in_group = 0;
+	unsigned nerr = 0, gid = 0, in_group = 0, nfiles = 0;
 	for (size_t j = 0; j < jl->njobs; j++) {
 		struct sb_jobspec *s = &jl->jobs[j];
-		if ((s->stonewall || s->new_group) && in_group) {
+		/* fio 3.33: the first job of each job file after the first starts
+		 * a new group, as if it said stonewall */
+		bool next_file = s->file_first && nfiles++;
+		if ((s->stonewall || s->new_group || next_file) && in_group) {
 			gid++;
 			in_group = 0;
 		}

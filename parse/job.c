@@ -183,6 +183,8 @@ unsigned sb_job_convert(struct sb_joblist *jl, struct sb_ini *ini, const char *w
 		sb_err(what, "no jobs defined: add a [jobname] section (or --name=jobname)");
 		nerr++;
 	}
+	if (jl->njobs > first && strcmp(what, "<cmdline>"))
+		jl->jobs[first].file_first = true; /* fio: each job file a new group */
 	nerr += check_wait_fors(jl, first, wf);
 	free(wf);
 	sb_spec_release(&g->spec);

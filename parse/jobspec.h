@@ -292,7 +292,7 @@ struct sb_jobspec {
 	uint64_t ss_ramp_us;        /* time before steady state samples count */
 	unsigned io_submit_mode;    /* 0 inline (the only mode); 1 offload is refused */
 	bool gtod_reduce;           /* disable_lat/clat/slat/bw together */
-	unsigned clocksource;       /* accepted: storbench always uses CLOCK_MONOTONIC */
+	unsigned clocksource;       /* enum sb_clocksrc: the run's clock (the first job's) */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;
 	bool slat_percentiles;      /* report submission-latency percentiles */
 	unsigned significant_figures; /* normal output: digits of latency and rate (default 4) */
@@ -396,6 +396,25 @@ struct sb_jobspec {
 	bool allrandrepeat;         /* every generator repeatable (implies randrepeat) */
 	unsigned zone_n[SB_DDIR_N]; /* zones of random_distribution=zoned(_abs) per direction */
 	struct sb_zone zones[SB_DDIR_N][SB_ZONES_MAX];
+	/* appended (issue 16, opts2): think time, stats and logs as fio has them */
+	unsigned thinktime_blocks_type; /* 0: thinktime_blocks counts completions, 1: issues */
+	uint64_t thinktime_iotime_us; /* think after this much I/O time (0: thinktime_blocks) */
+	bool rate_ignore_thinktime; /* the rate cap catches up after think time */
+	unsigned bwavgtime_ms;      /* bw sample window of bw_min/max/mean (default 500) */
+	unsigned iopsavgtime_ms;    /* iops sample window of iops_min/max/mean (default 500) */
+	unsigned log_entries;       /* accepted: fio's initial in-memory log size */
+	bool log_store_compressed;  /* accepted: fio keeps compressed logs compressed */
+	char *log_compression_cpus; /* accepted: CPUs of fio's log compression threads */
+	unsigned gtod_cpu;          /* accepted: fio's time-keeping thread's CPU */
+	bool disk_util;             /* report disk utilisation (default 1) */
+	unsigned profile;           /* 0: none (fio's tiobench and act are refused) */
+	bool think_time_only;       /* derived: thinktime_iotime without thinktime_blocks */
+	bool log_prio;              /* logs' last column: the I/O's ioprio (fio's 0x%04x) */
+	bool log_alternate_epoch;   /* log stamps: ms on log_alternate_epoch_clock_id's line */
+	unsigned log_alternate_epoch_clock_id; /* clock_gettime clock id (0: CLOCK_REALTIME) */
+	/* derived (parse/job.c): the job is the first of a job file after the
+	 * first: fio starts a new group there */
+	bool file_first;
 };
 
 /* file_service_type: SB_FSVC_RR with fsvc_n 1 is the default (and the fast path) */
@@ -426,6 +445,8 @@ enum sb_rate_proc { SB_RATE_PROC_LINEAR = 0, SB_RATE_PROC_POISSON = 1 };
 /* steadystate= criteria */
 enum sb_ss_kind { SB_SS_IOPS = 0, SB_SS_IOPS_SLOPE, SB_SS_BW, SB_SS_BW_SLOPE };
 
+/* clocksource= (run/run.c picks lib/timeutil.h's clock from it) */
+enum sb_clocksrc { SB_CLOCK_AUTO = 0, SB_CLOCK_MONO, SB_CLOCK_GTOD, SB_CLOCK_CPU };
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
 enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };

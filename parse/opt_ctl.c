@@ -46,9 +46,23 @@ static const struct sb_opt_enum submit_vals[] = {
 };
 
 static const struct sb_opt_enum clock_vals[] = {
-	{ .name = "clock_gettime", .val = 0, .help = "clock_gettime(CLOCK_MONOTONIC): what storbench always uses" },
-	{ .name = "gettimeofday", .val = 1, .help = "accepted; storbench still uses clock_gettime(CLOCK_MONOTONIC)" },
-	{ .name = "cpu", .val = 2, .help = "accepted; storbench still uses clock_gettime(CLOCK_MONOTONIC)" },
+	{ .name = "auto", .val = SB_CLOCK_AUTO, .help = "not set (fio: no default): the CPU's TSC where the kernel trusts it, else clock_gettime" },
+	{ .name = "clock_gettime", .val = SB_CLOCK_MONO, .help = "clock_gettime(CLOCK_MONOTONIC) through the vDSO" },
+	{ .name = "gettimeofday", .val = SB_CLOCK_GTOD, .help = "gettimeofday(): microsecond timestamps" },
+	{ .name = "cpu", .val = SB_CLOCK_CPU, .help = "the CPU's TSC where the kernel trusts it (invariant TSC), else clock_gettime" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum ttbt_vals[] = {
+	{ .name = "complete", .val = 0, .help = "thinktime_blocks counts completed I/Os" },
+	{ .name = "issue", .val = 1, .help = "thinktime_blocks counts issued I/Os" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum profile_vals[] = {
+	{ .name = "none", .val = 0, .help = "no built-in profile: the job file's jobs" },
+	{ .name = "tiobench", .val = 1, .help = "fio's tiotest profile: refused (write its jobs out)" },
+	{ .name = "act", .val = 2, .help = "fio's Aerospike ACT profile: refused (write its jobs out)" },
 	{ .name = NULL },
 };
 
@@ -151,9 +165,9 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	{ .name = "gtod_reduce", .type = SB_OT_BOOL, .off = OFF(gtod_reduce), .def = "0",
 	  .category = C_STAT,
 	  .help = "no latency or bandwidth statistics: disable_lat, disable_clat, disable_slat and disable_bw_measurement together, and fewer clock reads" },
-	{ .name = "clocksource", .type = SB_OT_ENUM, .off = OFF(clocksource), .def = "clock_gettime",
+	{ .name = "clocksource", .type = SB_OT_ENUM, .off = OFF(clocksource), .def = "auto",
 	  .enums = clock_vals, .flags = SB_OF_IDENTITY, .category = C_STAT,
-	  .help = "accepted for fio compatibility: storbench always times with clock_gettime(CLOCK_MONOTONIC)" },
+	  .help = "the clock of every timestamp, one per run (the first job's): cpu, clock_gettime or gettimeofday" },
 	{ .name = "disable_lat", .type = SB_OT_BOOL, .off = OFF(disable_lat), .def = "0",
 	  .category = C_STAT, .help = "no total-latency (lat) statistics" },
 	{ .name = "disable_clat", .type = SB_OT_BOOL, .off = OFF(disable_clat), .def = "0",
@@ -186,5 +200,49 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	{ .name = "per_job_logs", .type = SB_OT_BOOL, .off = OFF(per_job_logs), .def = "1",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "one log per thread NAME_bw.N.log (0: NAME_bw.log, appended to by every thread)" },
+
+	/* issue 16 (opts2): think time, stats and logs, fio's names and meanings */
+	{ .name = "thinktime_blocks_type", .type = SB_OT_ENUM, .off = OFF(thinktime_blocks_type),
+	  .def = "complete", .enums = ttbt_vals, .category = C_RATE,
+	  .help = "whether thinktime_blocks counts completed or issued I/Os" },
+	{ .name = "thinktime_iotime", .type = SB_OT_TIME, .off = OFF(thinktime_iotime_us), .def = "0",
+	  .unit_us = SEC, .unit = "s", .category = C_RATE,
+	  .help = "think after this much I/O time (thinktime_iotime + thinktime from the last think's start); with thinktime_blocks set, whichever comes first (0: off)" },
+	{ .name = "rate_ignore_thinktime", .type = SB_OT_BOOL, .off = OFF(rate_ignore_thinktime),
+	  .def = "0", .category = C_RATE,
+	  .help = "after think time, go on at the rate cap instead of catching up the I/Os missed" },
+	{ .name = "bwavgtime", .type = SB_OT_UINT, .off = OFF(bwavgtime_ms), .def = "500",
+	  .max = 86400000, .unit = "ms", .category = C_STAT,
+	  .help = "window of each bandwidth sample (bw_min, bw_max, bw_mean, bw_samples), rounded up to 50 ms steps (0: every 50 ms)" },
+	{ .name = "iopsavgtime", .type = SB_OT_UINT, .off = OFF(iopsavgtime_ms), .def = "500",
+	  .max = 86400000, .unit = "ms", .category = C_STAT,
+	  .help = "window of each IOPS sample (iops_min, iops_max, iops_mean, iops_samples), rounded up to 50 ms steps (0: every 50 ms)" },
+	{ .name = "log_entries", .type = SB_OT_UINT, .off = OFF(log_entries), .def = "1024",
+	  .min = 1024, .max = 1048576, .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "accepted: fio's initial in-memory log size; storbench streams logs, the logs are the same" },
+	{ .name = "log_store_compressed", .type = SB_OT_BOOL, .off = OFF(log_store_compressed),
+	  .def = "0", .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "accepted: with log_compression, fio keeps the .fz file; storbench writes plain logs" },
+	{ .name = "log_compression_cpus", .type = SB_OT_STR, .off = OFF(log_compression_cpus),
+	  .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "accepted: CPUs of fio's log compression threads; storbench has none, the logs are the same" },
+	{ .name = "gtod_cpu", .type = SB_OT_UINT, .off = OFF(gtod_cpu), .def = "0", .max = 1023,
+	  .flags = SB_OF_IDENTITY, .category = C_STAT,
+	  .help = "accepted: fio's time-keeping thread; storbench reads the vDSO clock and sets no CPU aside" },
+	{ .name = "disk_util", .type = SB_OT_BOOL, .off = OFF(disk_util), .def = "1",
+	  .flags = SB_OF_IDENTITY, .category = C_STAT, .help = "report the utilisation of the disks under the files (0: no disk_util block)" },
+	{ .name = "log_prio", .type = SB_OT_BOOL, .off = OFF(log_prio), .def = "0",
+	  .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "logs' last column: the I/O's priority as fio writes it, 0x%04x of (prioclass << 13) | prio" },
+	{ .name = "log_alternate_epoch", .type = SB_OT_BOOL, .off = OFF(log_alternate_epoch),
+	  .def = "0", .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "log timestamps in ms on the line of clock log_alternate_epoch_clock_id (default: Unix time)" },
+	{ .name = "log_alternate_epoch_clock_id", .type = SB_OT_UINT,
+	  .off = OFF(log_alternate_epoch_clock_id), .def = "0", .max = 64, .flags = SB_OF_IDENTITY,
+	  .category = C_LOG,
+	  .help = "clock_gettime clock of log_alternate_epoch and log_unix_epoch stamps (0 CLOCK_REALTIME, 1 CLOCK_MONOTONIC, 7 CLOCK_BOOTTIME, ...)" },
+	{ .name = "profile", .type = SB_OT_ENUM, .off = OFF(profile), .def = "none",
+	  .enums = profile_vals, .flags = SB_OF_IDENTITY, .category = C_DESC,
+	  .help = "fio's built-in profiles tiobench and act are refused: write their jobs in a job file" },
 };
 const unsigned sb_opt_rows_ctl_n = sizeof(sb_opt_rows_ctl) / sizeof(sb_opt_rows_ctl[0]);

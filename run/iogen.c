@@ -250,6 +250,20 @@ static __attribute__((noinline)) void count_sfr(struct sb_iogen *g, uint64_t off
 		g->pending_sync = SB_DDIR_SYNCRANGE;
 }
 
+/* the sync a loop that ends now owes again at the next loop's start (fio),
+ * or 0: the last write completed a fsync=/fdatasync= period */
+static int sync_owed(const struct sb_iogen *g)
+{
+	const struct sb_jobspec *s = g->spec;
+	if (!g->writes)
+		return 0;
+	if (s->fsync && g->writes % s->fsync == 0)
+		return SB_DDIR_SYNC;
+	if (s->fdatasync && g->writes % s->fdatasync == 0)
+		return SB_DDIR_DATASYNC;
+	return 0;
+}
+
 static void count_write(struct sb_iogen *g, struct sb_file *file, uint64_t off, uint64_t len)
 {
 	const struct sb_jobspec *s = g->spec;
@@ -391,9 +405,29 @@ static uint64_t next_off_ext(struct sb_iogen *g, struct sb_genfile *f, int d, ui
 }
 
 /* The next I/O; ext (a constant at each call site) selects the general path */
+/* fio issues the sync that fsync=/fdatasync=/sync_file_range= owe when
+ * the job asks for its next I/O, so the one owed after the job's last write
+ * is never issued (fsync=4 over 1024 writes: 255 fsyncs); and a loop that
+ * ended on one owes it again when the next loop starts (loops=2, 8 writes,
+ * fsync=4: w4 S w4 S | S w4 S w4).  Off the per-I/O path: only with a sync
+ * owed. */
+static __attribute__((noinline)) bool job_over(const struct sb_iogen *g)
+{
+	const struct sb_jobspec *s = g->spec;
+	if (g->number_ios && g->ios >= g->number_ios)
+		return true;
+	if (s->time_based || g->span || g->loop_bytes < g->loop_budget)
+		return false;
+	return g->loops_done + 1 >= (s->loops ? s->loops : 1);
+}
+
 HOT int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
 {
 	if (g->pending_sync) {
+		if (job_over(g)) {
+			g->pending_sync = 0;
+			return 0;
+		}
 		io->ddir = g->pending_sync;
 		io->file = g->sync_file;
 		io->offset = 0;
@@ -418,9 +452,15 @@ HOT int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
 	}
 	uint64_t left = g->loop_budget - g->loop_bytes;
 	if (g->files_done == g->nfiles || left < g->unit) {
+		int owed = g->loop_bytes >= g->loop_budget ? sync_owed(g) : 0;
 		if (!advance(g))
 			return 0;
 		left = g->loop_budget - g->loop_bytes;
+		if (owed && g->loop_bytes == 0) { /* a new loop after one that ended on a sync */
+			g->pending_sync = owed;
+			g->ios -= ext; /* this call issues the sync, not an I/O */
+			return next_io(g, io, false);
+		}
 	}
 	unsigned idx;
 	struct sb_genfile *f = next_file(g, &idx);

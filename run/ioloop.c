@@ -205,14 +205,8 @@ static inline void after_completions(struct sb_thread *t, struct sb_loopstate *l
 {
 	if (!ls->counting && ls->now >= ls->ramp_end)
 		sb_ioloop_begin_counting(t, ls, ls->now);
-	if (t->spec->thinktime_us) {
-		ls->think_n += n;
-		if (ls->think_n >= t->spec->thinktime_blocks) {
-			ls->think_n = 0;
-			sb_think(t->spec, ls->now);
-			ls->now = sb_now_ns();
-		}
-	}
+	if (t->spec->thinktime_us)
+		sb_think_after(t, ls, n);
 }
 
 /* the deadline is ls->wake's latest value; sb_ctl_tick sees to the rest

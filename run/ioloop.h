@@ -19,7 +19,12 @@ struct sb_loopstate {
 	bool stop;             /* an error: finish what is in flight and stop */
 	unsigned inflight;
 	unsigned think_n;      /* I/Os since the last think time */
+	unsigned think_inflight; /* in flight when the last think time ended */
+	uint64_t think_last;   /* when the last think time began (0: not yet) */
 };
+/* thinktime after n completions at ls->now (run/rate.c): thinktime_blocks
+ * (of completed or issued I/Os), thinktime_iotime, rate_ignore_thinktime */
+void sb_think_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n);
 
 /* Run the workload until it is complete, runtime is over, an I/O failed or
  * the run is being stopped.  Leaves nothing in flight. */

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <time.h>
 
+#include "run/ioloop.h"
 #include "run/rate.h"
 #include "run/thread.h"
 #include "lib/timeutil.h"
@@ -58,4 +59,42 @@ void sb_think(const struct sb_jobspec *s, uint64_t now_ns)
 			;
 	if (total > spin)
 		sb_sleep_until(now_ns + total);
+}
+
+/* fio's thinktime: think when thinktime_blocks I/Os (completed, or issued
+ * with thinktime_blocks_type=issue: completed plus the change in flight)
+ * were done since the last think, or when thinktime_iotime + thinktime
+ * passed since the last think began (the first: since the job's first
+ * completion), whichever comes first; thinktime_iotime alone thinks on time
+ * only.  rate_ignore_thinktime moves the rate schedule by the time spent
+ * thinking, so the job does not catch up afterwards. */
+void sb_think_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n)
+{
+	const struct sb_jobspec *s = t->spec;
+	bool stall = false;
+	ls->think_n += n;
+	if (s->thinktime_iotime_us) {
+		if (!ls->think_last)
+			ls->think_last = ls->now;
+		if (ls->now - ls->think_last >= (s->thinktime_iotime_us + s->thinktime_us) * 1000ull)
+			stall = true;
+		else if (s->think_time_only)
+			return;
+	}
+	uint64_t done = ls->think_n;
+	if (s->thinktime_blocks_type)
+		done = done + ls->inflight - ls->think_inflight;
+	if (done >= s->thinktime_blocks)
+		stall = true;
+	if (!stall)
+		return;
+	uint64_t t0 = ls->now;
+	sb_think(s, t0);
+	ls->now = sb_now_ns();
+	if (s->rate_ignore_thinktime && t->rate.on)
+		for (int d = 0; d < SB_DDIR_N; d++)
+			t->rate.due[d] += (double)(ls->now - t0);
+	ls->think_n = 0;
+	ls->think_inflight = ls->inflight;
+	ls->think_last = t0;
 }

@@ -344,7 +344,12 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	if (jl->datagen_only)
 		return sb_ml_datagen(jl, r.env, res);
 	memset(res, 0, sizeof(*res));
-	sb_clock_init(true, "/"); /* the TSC where the kernel trusts it (lib/timeutil.h) */
+	/* the TSC where the kernel trusts it (lib/timeutil.h), unless the job's
+	 * clocksource says otherwise: one clock per run, the first job's (fio's
+	 * clocksource sets one clock for the process too) */
+	unsigned cs = jl->njobs ? jl->jobs[0].clocksource : SB_CLOCK_AUTO;
+	sb_clock_init(cs == SB_CLOCK_AUTO || cs == SB_CLOCK_CPU, "/");
+	sb_clock_gtod(cs == SB_CLOCK_GTOD);
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);
 	int e = prepare(&r, false);
@@ -362,7 +367,11 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		release(&r, true);
 		return e;
 	}
-	disks_start(&r);
+	res->no_disk_util = true;
+	for (size_t j = 0; j < jl->njobs; j++)
+		res->no_disk_util &= !jl->jobs[j].disk_util;
+	if (!res->no_disk_util)
+		disks_start(&r);
 	r.t0_ns = sb_now_ns();
 	if (r.mon_up) {
 		sb_monitor_start(&r.mon, r.t0_ns);

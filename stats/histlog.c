@@ -52,7 +52,8 @@ int sb_histlog_open(struct sb_mon_thread *mt, unsigned thread_no)
 		return -e;
 	}
 	setvbuf(mt->hist, NULL, shared ? _IOLBF : _IOFBF, 1 << 16);
-	mt->hlf.unix_epoch = s->log_unix_epoch;
+	mt->hlf.unix_epoch = s->log_unix_epoch || s->log_alternate_epoch;
+	mt->hlf.epoch_clock = (int)s->log_alternate_epoch_clock_id;
 	return 0;
 }
 

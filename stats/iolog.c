@@ -105,7 +105,7 @@ void sb_iolog_set_epoch(struct sb_iolog_files *lf, uint64_t t0_ns)
 	struct timespec rt, mt;
 	if (!lf->unix_epoch || lf->epoch_set)
 		return;
-	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(lf->epoch_clock, &rt); /* CLOCK_REALTIME unless log_alternate_epoch_clock_id */
 	clock_gettime(CLOCK_MONOTONIC, &mt);
 	int64_t real_ns = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
 	int64_t mono_ns = (int64_t)mt.tv_sec * 1000000000 + mt.tv_nsec;
@@ -144,14 +144,34 @@ int sb_iolog_close(struct sb_iolog_files *lf)
 	return rc;
 }
 
+static void line(FILE *f, uint64_t t_ms, uint64_t value, unsigned ddir, uint64_t bs,
+		 uint64_t offset, bool log_offset, const char *prio)
+{
+	if (log_offset)
+		fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64 ", %" PRIu64 ", %s\n", t_ms, value,
+			ddir, bs, offset, prio);
+	else
+		fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64 ", %s\n", t_ms, value, ddir, bs, prio);
+}
+
 void sb_iolog_line(FILE *f, uint64_t t_ms, uint64_t value, unsigned ddir, uint64_t bs,
 		   uint64_t offset, bool log_offset)
 {
-	if (log_offset)
-		fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64 ", %" PRIu64 ", 0\n", t_ms, value,
-			ddir, bs, offset);
+	line(f, t_ms, value, ddir, bs, offset, log_offset, "0");
+}
+
+void sb_iolog_linep(const struct sb_iolog_files *lf, FILE *f, uint64_t t_ms, uint64_t value,
+		    unsigned ddir, uint64_t bs, uint64_t offset, bool log_offset)
+{
+	line(f, t_ms, value, ddir, bs, offset, log_offset, lf->prio[0] ? lf->prio : "0");
+}
+
+void sb_iolog_set_prio(struct sb_iolog_files *lf, bool log_prio, int ioprio)
+{
+	if (log_prio)
+		snprintf(lf->prio, sizeof(lf->prio), "0x%04x", (unsigned)ioprio & 0xffffu);
 	else
-		fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64 ", 0\n", t_ms, value, ddir, bs);
+		lf->prio[0] = 0;
 }
 
 void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e, uint64_t t0_ns)
@@ -170,16 +190,16 @@ void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e,
 		/* KiB/s of this one I/O over its completion latency */
 		uint64_t ns = e->clat_ns ? e->clat_ns : 1;
 		uint64_t kibs = (uint64_t)((double)e->bytes * 1e9 / 1024.0 / (double)ns);
-		sb_iolog_line(lf->f[SB_LOG_BW], t_ms, kibs, e->ddir, e->bytes, e->offset, o);
+		sb_iolog_linep(lf, lf->f[SB_LOG_BW], t_ms, kibs, e->ddir, e->bytes, e->offset, o);
 	}
 	if (lf->f[SB_LOG_IOPS])
-		sb_iolog_line(lf->f[SB_LOG_IOPS], t_ms, 1, e->ddir, e->bytes, e->offset, o);
+		sb_iolog_linep(lf, lf->f[SB_LOG_IOPS], t_ms, 1, e->ddir, e->bytes, e->offset, o);
 	if (lf->f[SB_LOG_CLAT])
-		sb_iolog_line(lf->f[SB_LOG_CLAT], t_ms, e->clat_ns, e->ddir, e->bytes, e->offset, o);
+		sb_iolog_linep(lf, lf->f[SB_LOG_CLAT], t_ms, e->clat_ns, e->ddir, e->bytes, e->offset, o);
 	if (lf->f[SB_LOG_SLAT] && lf->slat)
-		sb_iolog_line(lf->f[SB_LOG_SLAT], t_ms, e->slat_ns, e->ddir, e->bytes, e->offset, o);
+		sb_iolog_linep(lf, lf->f[SB_LOG_SLAT], t_ms, e->slat_ns, e->ddir, e->bytes, e->offset, o);
 	if (lf->f[SB_LOG_LAT])
-		sb_iolog_line(lf->f[SB_LOG_LAT], t_ms, e->lat_ns, e->ddir, e->bytes, e->offset, o);
+		sb_iolog_linep(lf, lf->f[SB_LOG_LAT], t_ms, e->lat_ns, e->ddir, e->bytes, e->offset, o);
 }
 
 uint64_t sb_iolog_drain(struct sb_iolog_ring *r, struct sb_iolog_files *lf, uint64_t t0_ns)

@@ -7,8 +7,8 @@
  * in the run (1-based; per_job_logs=0: no ".N", the threads of a job share
  * one file); one line per entry:
  *     time (ms), value, data direction (0 read, 1 write, 2 trim), block size, [offset,] priority
- * (offset only with log_offset=1; priority is always 0: storbench sets no
- * I/O priority).  Values: latency in ns, bandwidth in KiB/s, IOPS.
+ * (offset only with log_offset=1; priority 0, or with log_prio=1 the job's
+ * ioprio as fio's 0x%04x).  Values: latency in ns, bandwidth in KiB/s, IOPS.
  *
  * log_avg_msec=N > 0: one entry per direction every N ms, the average over
  * the window (block size and offset 0, as fio writes them), taken by the
@@ -90,6 +90,11 @@ struct sb_iolog_files {
 	bool unix_epoch;
 	uint64_t epoch_ms;
 	bool epoch_set;
+	/* appended: log_alternate_epoch_clock_id (the clock whose epoch the
+	 * stamps count from with unix_epoch; 0: CLOCK_REALTIME) and log_prio's
+	 * last column ("0x4003": fio's ioprio value; empty: "0") */
+	int epoch_clock;
+	char prio[8];
 };
 
 /* Opens the write_iolog file name (created or emptied) and writes the
@@ -113,6 +118,12 @@ int sb_iolog_close(struct sb_iolog_files *lf);
 /* One line. */
 void sb_iolog_line(FILE *f, uint64_t t_ms, uint64_t value, unsigned ddir, uint64_t bs,
 		   uint64_t offset, bool log_offset);
+/* The same line with the last column log_prio's (sb_iolog_set_prio). */
+void sb_iolog_linep(const struct sb_iolog_files *lf, FILE *f, uint64_t t_ms, uint64_t value,
+		    unsigned ddir, uint64_t bs, uint64_t offset, bool log_offset);
+/* log_prio=1: the last column is ioprio ((class << 13) | level, as fio's
+ * "0x%04x"); 0: "0" (storbench has no per-I/O priorities to flag). */
+void sb_iolog_set_prio(struct sb_iolog_files *lf, bool log_prio, int ioprio);
 /* Per-I/O entries drained from a ring; t0_ns is the thread's time zero. */
 void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e, uint64_t t0_ns);
 /* Drains r into lf.  Returns the entries written. */

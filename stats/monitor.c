@@ -160,7 +160,10 @@ static int open_logs(struct sb_monitor *m)
 				sb_iolog_close(&mt->lf);
 				return e;
 			}
-			mt->lf.unix_epoch = s->log_unix_epoch;
+			mt->lf.unix_epoch = s->log_unix_epoch || s->log_alternate_epoch;
+			mt->lf.epoch_clock = (int)s->log_alternate_epoch_clock_id;
+			sb_iolog_set_prio(&mt->lf, s->log_prio,
+					  s->ioprio_on ? (int)(s->prioclass << 13 | s->prio) : 0);
 		}
 		mt->has_logs = true;
 	}

@@ -31,23 +31,23 @@ static void window(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t end_
 		uint64_t ios = c->ios - p->ios, bytes = c->bytes - p->bytes;
 		bool does = sb_spec_does(t->spec, (enum sb_ddir)d);
 		if (lf->f[SB_LOG_BW] && does)
-			sb_iolog_line(lf->f[SB_LOG_BW], t_ms,
+			sb_iolog_linep(lf, lf->f[SB_LOG_BW], t_ms,
 				      (uint64_t)((double)bytes * 1e9 / 1024.0 / (double)dur + 0.5),
 				      (unsigned)d, 0, 0, lf->log_offset);
 		if (lf->f[SB_LOG_IOPS] && does)
-			sb_iolog_line(lf->f[SB_LOG_IOPS], t_ms,
+			sb_iolog_linep(lf, lf->f[SB_LOG_IOPS], t_ms,
 				      (uint64_t)((double)ios * 1e9 / (double)dur + 0.5), (unsigned)d, 0,
 				      0, lf->log_offset);
 		if (!ios)
 			continue;
 		if (lf->f[SB_LOG_CLAT])
-			sb_iolog_line(lf->f[SB_LOG_CLAT], t_ms, (c->clat_sum - p->clat_sum) / ios,
+			sb_iolog_linep(lf, lf->f[SB_LOG_CLAT], t_ms, (c->clat_sum - p->clat_sum) / ios,
 				      (unsigned)d, 0, 0, lf->log_offset);
 		if (lf->f[SB_LOG_SLAT] && lf->slat)
-			sb_iolog_line(lf->f[SB_LOG_SLAT], t_ms, (c->slat_sum - p->slat_sum) / ios,
+			sb_iolog_linep(lf, lf->f[SB_LOG_SLAT], t_ms, (c->slat_sum - p->slat_sum) / ios,
 				      (unsigned)d, 0, 0, lf->log_offset);
 		if (lf->f[SB_LOG_LAT])
-			sb_iolog_line(lf->f[SB_LOG_LAT], t_ms, (c->lat_sum - p->lat_sum) / ios,
+			sb_iolog_linep(lf, lf->f[SB_LOG_LAT], t_ms, (c->lat_sum - p->lat_sum) / ios,
 				      (unsigned)d, 0, 0, lf->log_offset);
 	}
 	memcpy(&mt->lprev, m->cur, sizeof(mt->lprev));

@@ -121,6 +121,9 @@ struct sb_results {
 	/* appended: a sweep's points (sweep/sweep.c); NULL for an ordinary run.
 	 * jobs[] is then empty: each point carries its own results. */
 	const struct sb_sweep_results *sweep;
+	/* appended: every job said disk_util=0: no disk_util block (fio then
+	 * leaves out the JSON key, the normal block and the terse fields) */
+	bool no_disk_util;
 };
 
 void sb_results_free(struct sb_results *r);

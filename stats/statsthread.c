@@ -6,33 +6,45 @@
 #include "stats/statsthread.h"
 #include "lib/timeutil.h"
 
+/* one window of the bw (KiB/s, bwavgtime) or the iops (iopsavgtime)
+ * samples: the counters' change since *last over the time since */
+static void sample_window(struct sb_tview *t, uint64_t now, bool iops)
+{
+	struct sb_tstats *st = t->st;
+	uint64_t *last = iops ? &t->smp_iops_last_ns : &t->smp_last_ns;
+	unsigned ms = iops ? t->spec->iopsavgtime_ms : t->spec->bwavgtime_ms;
+	uint64_t dt = now - *last;
+	if (!dt || dt < ms * 1000000ull) /* 0 ms: every wakeup */
+		return;
+	double sec = (double)dt / 1e9;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		_Atomic uint64_t *live = iops ? &st->live_ios[d] : &st->live_bytes[d];
+		uint64_t *prev = iops ? &t->smp_ios[d] : &t->smp_bytes[d];
+		uint64_t v = atomic_load_explicit(live, memory_order_relaxed);
+		if (sb_spec_does(t->spec, (enum sb_ddir)d)) {
+			double delta = (double)(v - *prev) / (iops ? 1.0 : 1024.0);
+			sb_stat_add(iops ? &st->iops_samples[d] : &st->bw_samples[d],
+				    (uint64_t)(delta / sec + 0.5));
+		}
+		*prev = v;
+	}
+	*last = now;
+}
+
 static void sample_one(struct sb_tview *t, uint64_t now)
 {
 	int ph = atomic_load_explicit(t->phase, memory_order_acquire);
 	if (ph != SB_PH_RUN)
 		return;
-	struct sb_tstats *st = t->st;
 	if (!t->smp_started) { /* counters start at 0 when counting starts */
 		t->smp_started = true;
 		t->smp_last_ns = atomic_load_explicit(t->count_start_ns, memory_order_relaxed);
+		t->smp_iops_last_ns = t->smp_last_ns;
 		for (int d = 0; d < SB_DDIR_N; d++)
 			t->smp_bytes[d] = t->smp_ios[d] = 0;
 	}
-	uint64_t dt = now - t->smp_last_ns;
-	if (dt < SB_STATS_SAMPLE_MS * 1000000ull)
-		return;
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		uint64_t b = atomic_load_explicit(&st->live_bytes[d], memory_order_relaxed);
-		uint64_t n = atomic_load_explicit(&st->live_ios[d], memory_order_relaxed);
-		if (sb_spec_does(t->spec, (enum sb_ddir)d)) {
-			double sec = (double)dt / 1e9;
-			sb_stat_add(&st->bw_samples[d], (uint64_t)((double)(b - t->smp_bytes[d]) / 1024.0 / sec + 0.5));
-			sb_stat_add(&st->iops_samples[d], (uint64_t)((double)(n - t->smp_ios[d]) / sec + 0.5));
-		}
-		t->smp_bytes[d] = b;
-		t->smp_ios[d] = n;
-	}
-	t->smp_last_ns = now;
+	sample_window(t, now, false);
+	sample_window(t, now, true);
 }
 
 void sb_statsthread_sample(struct sb_statsthread *s, uint64_t now_ns)

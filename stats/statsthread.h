@@ -1,7 +1,8 @@
-/* statsthread.h: the stats thread.  Every 500 ms (fio's bw_avg/iops_avg) it
- * reads each running job thread's live counters (relaxed loads) and records
- * a bandwidth (KiB/s) and an IOPS sample per direction into the thread's
- * bw_samples / iops_samples.  It sees the threads only through their
+/* statsthread.h: the stats thread.  Every bwavgtime (bandwidth) and
+ * iopsavgtime (IOPS) ms of the job (fio's names; default 500 ms), rounded up
+ * to its wakeups, it reads each running job thread's live counters (relaxed
+ * loads) and records a bandwidth (KiB/s) and an IOPS sample per direction
+ * into the thread's bw_samples / iops_samples.  It sees the threads only through their
  * stats-facing views (stats/tview.h) and only reads I/O-thread state.
  *
  * Extension point: tick(), if set, is called on the stats thread at every

@@ -42,5 +42,6 @@ struct sb_tview {
 	uint64_t smp_last_ns;
 	uint64_t smp_bytes[SB_DDIR_N], smp_ios[SB_DDIR_N];
 	bool smp_started;
+	uint64_t smp_iops_last_ns;         /* iops samples: their own window (iopsavgtime) */
 };
 #endif

@@ -140,6 +140,35 @@ class TestSyncPercentiles(SbCase):
         self.assertIn("    sync percentiles (", p.stdout)
 
 
+class TestFsyncCount(SbCase):
+    # fio 3.33 issues the sync fsync=N owes when the job asks for its next
+    # I/O: none after the job's last write, and one more at the start of a
+    # loop after a loop that ended on one (strace: w4 S w4 S | S w4 S w4)
+    def syncs(self, extra):
+        job = self.write_job("[s]\nioengine=psync\nfilename=s.dat\nbs=4k\nrw=write\nfsync=4\n" + extra)
+        return self.run_json(job, cwd=self.dir)["jobs"][0]["sync"]["total_ios"]
+
+    def test_counts_as_fio(self):
+        self.assertEqual(self.syncs("size=4m\n"), 255)    # fio: 255 (storbench was 256)
+        self.assertEqual(self.syncs("size=16k\n"), 0)     # fio: 0
+        self.assertEqual(self.syncs("size=36k\n"), 2)     # fio: 2
+        self.assertEqual(self.syncs("size=32k\nloops=2\n"), 4)  # fio: 4
+        self.assertEqual(self.syncs("size=32k\nloops=3\n"), 7)  # fio: 7
+
+
+class TestGroupPerJobFile(SbCase):
+    def test_each_file_a_new_group(self):
+        # fio 3.33: `fio --name=x ... f1.ini f2.ini` (no stonewall anywhere)
+        # gives groupid x 0, a 0, b 1, c 1 and runs f2's jobs after f1's
+        one = "[a]\nioengine=null\nsize=1m\nrw=read\n"
+        f1 = self.write_job(one, "f1.ini")
+        f2 = self.write_job(one.replace("[a]", "[b]") + one.replace("[a]", "[c]"), "f2.ini")
+        p = self.run_sb("--output-format=json", "--name=x", "--ioengine=null", "--size=1m", f1, f2)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        got = [(j["jobname"], j["groupid"]) for j in json.loads(p.stdout)["jobs"]]
+        self.assertEqual(got, [("x", 0), ("a", 0), ("b", 1), ("c", 1)])
+
+
 class TestHeaderLines(SbCase):
     def test_fio_header(self):
         # fio 3.33 on GROUPED prints, before the results:

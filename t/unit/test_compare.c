@@ -535,6 +535,9 @@ static void test_compared_options(void)
 		/* issue 16: where the I/O goes */
 		"offset_increment", "offset_align", "number_ios", "rw_sequencer", "allrandrepeat",
 		"random_generator", "percentage_random",
+		/* issue 16 (opts2): think time and the sample windows */
+		"thinktime_blocks_type", "thinktime_iotime", "rate_ignore_thinktime", "bwavgtime",
+		"iopsavgtime",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);

@@ -286,7 +286,7 @@ static void test_fsync_every_n(void)
 		}
 	}
 	CU_ASSERT_EQUAL(writes, 100);
-	CU_ASSERT_EQUAL(syncs, 25);
+	CU_ASSERT_EQUAL(syncs, 24); /* fio 3.33: none after the job's last write */
 	CU_ASSERT_EQUAL(bad, 0);
 	sb_iogen_free(&g);
 }

@@ -72,7 +72,24 @@ static void test_tsc_tracks_monotonic(void)
 	}
 }
 
+/* clocksource=gettimeofday: whole microseconds apart, on CLOCK_MONOTONIC's
+ * line (within 1 ms of it), and off again with sb_clock_gtod(false) */
+static void test_gtod_on_monotonic_line(void)
+{
+	sb_clock_init(false, "/");
+	sb_clock_gtod(true);
+	uint64_t a = sb_now_ns(), m = sb_mono_ns();
+	usleep(2000);
+	uint64_t b = sb_now_ns();
+	CU_ASSERT_EQUAL((b - a) % 1000, 0);
+	CU_ASSERT_TRUE(b > a);
+	CU_ASSERT_TRUE(a + 1000000 > m && a < m + 1000000);
+	sb_clock_gtod(false);
+	CU_ASSERT_FALSE(sb_tsc.gtod);
+}
+
 static CU_TestInfo tests[] = {
+	{ "clocksource=gettimeofday", test_gtod_on_monotonic_line },
 	{ "untrusted TSC: CLOCK_MONOTONIC", test_untrusted_tsc_not_used },
 	{ "TSC ns track CLOCK_MONOTONIC", test_tsc_tracks_monotonic },
 	CU_TEST_INFO_NULL,
