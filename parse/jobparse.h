@@ -64,4 +64,6 @@ unsigned sb_job_validate_flow(struct sb_jobctx *c);
 /* placement, priorities and file options (check_place.c); derives the CPU
  * set, the memory policy and ioprio_on */
 unsigned sb_job_validate_place(struct sb_jobctx *c);
+/* fio's remaining I/O and file options (check_io.c); derives uid_on/gid_on */
+unsigned sb_job_validate_io(struct sb_jobctx *c);
 #endif

@@ -74,6 +74,23 @@ static const struct sb_opt_enum lockfile_vals[] = {
 	{ .name = NULL },
 };
 
+/* issue 16 (opts1) */
+static const struct sb_opt_enum sync_vals[] = {
+	{ .name = "none", .val = SB_SYNC_NONE, .help = "no synchronous I/O flag (default)" },
+	{ .name = "0", .val = SB_SYNC_NONE, .help = "same as none", .alias = true },
+	{ .name = "sync", .val = SB_SYNC_SYNC, .help = "open the files with O_SYNC" },
+	{ .name = "1", .val = SB_SYNC_SYNC, .help = "same as sync", .alias = true },
+	{ .name = "dsync", .val = SB_SYNC_DSYNC, .help = "open the files with O_DSYNC" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum exitwhat_vals[] = {
+	{ .name = "group", .val = SB_EXIT_GROUP, .help = "stop the jobs of this job's group (default)" },
+	{ .name = "stonewall", .val = SB_EXIT_STONEWALL, .help = "stop the jobs running now; later groups still run" },
+	{ .name = "all", .val = SB_EXIT_ALL, .help = "stop the running jobs and run no later group" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum whint_vals[] = {
 	{ .name = "unset", .val = SB_WHINT_UNSET, .help = "leave the file's hint alone (default)" },
 	{ .name = "none", .val = SB_WHINT_NONE, .help = "RWH_WRITE_LIFE_NONE" },
@@ -324,5 +341,36 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .category = C_SAFE, .help = "lay files out with data first, so writes overwrite blocks" },
 	{ .name = "create_only", .type = SB_OT_BOOL, .off = OFF(create_only), .def = "0",
 	  .category = C_SAFE, .help = "lay the job's files out and do no I/O" },
+
+	/* issue 16 (opts1): fio's remaining I/O and file options */
+	{ .name = "sync", .type = SB_OT_ENUM, .off = OFF(sync_mode), .def = "none",
+	  .enums = sync_vals, .category = C_IO,
+	  .help = "open the files for synchronous I/O: sync (O_SYNC) or dsync (O_DSYNC)" },
+	{ .name = "bs_unaligned", .alias = { "blocksize_unaligned" }, .type = SB_OT_BOOL,
+	  .off = OFF(bs_unaligned), .def = "0", .category = C_BS,
+	  .help = "bsrange lengths may be any byte count in the range, not only multiples of its low end" },
+	{ .name = "create_fsync", .type = SB_OT_BOOL, .off = OFF(create_fsync), .def = "1",
+	  .category = C_SAFE, .help = "fsync each file after laying it out" },
+	{ .name = "create_serialize", .type = SB_OT_BOOL, .off = OFF(create_serialize),
+	  .def = "1", .category = C_SAFE,
+	  .help = "lay files out one job after another; storbench always does (0 is accepted)" },
+	{ .name = "write_barrier", .type = SB_OT_U64, .off = OFF(write_barrier), .def = "0",
+	  .category = C_IO,
+	  .help = "fio's barrier flag on every Nth write, which only fio's sg engine honours: no effect with storbench's engines, as with fio's" },
+	{ .name = "lockmem", .type = SB_OT_SIZE, .off = OFF(lockmem), .def = "0",
+	  .unit = "bytes", .category = C_GRP,
+	  .help = "memory each job thread allocates and mlock()s while it runs, to leave less for the page cache (0: none)" },
+	{ .name = "hugepage-size", .type = SB_OT_SIZE, .off = OFF(hugepage_size), .def = "2m",
+	  .min = 4096, .unit = "bytes", .category = C_GRP,
+	  .help = "huge page size: iomem=shmhuge and mmaphuge round the buffers up to a multiple of it" },
+	{ .name = "exit_what", .type = SB_OT_ENUM, .off = OFF(exit_what), .def = "group",
+	  .enums = exitwhat_vals, .category = C_GRP,
+	  .help = "what exitall and exitall_on_error stop: group, stonewall or all" },
+	{ .name = "uid", .type = SB_OT_UINT, .off = OFF(uid), .max = UINT32_MAX - 1,
+	  .category = C_GRP,
+	  .help = "user ID the job thread runs as (setresuid in that thread alone; needs root)" },
+	{ .name = "gid", .type = SB_OT_UINT, .off = OFF(gid), .max = UINT32_MAX - 1,
+	  .category = C_GRP,
+	  .help = "group ID the job thread runs as (setresgid in that thread alone; needs root)" },
 };
 const unsigned sb_opt_rows_io_n = sizeof(sb_opt_rows_io) / sizeof(sb_opt_rows_io[0]);

@@ -471,7 +471,7 @@ static int fill(int fd, const struct sb_layout_file *lf)
 			off += (uint64_t)w;
 	}
 	free(buf);
-	if (!r && fsync(fd) != 0)
+	if (!r && lf->spec->create_fsync && fsync(fd) != 0)
 		r = -errno;
 	if (!r) /* fio's invalidate=1: the run reads the device, not the page cache */
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -503,7 +503,7 @@ static int lay_out(struct sb_layout_file *lf)
 		sb_scratch_remember(lf->path, &lf->own);
 	if (lf->created && !lf->own.marked)
 		warn_unmarked(lf->path, lf->own.mark_err);
-	int r = preallocate(fd, lf);
+	int r = sb_files_chown(fd, lf) ? -errno : preallocate(fd, lf); /* uid=, gid= */
 	if (!r && lf->fill)
 		r = fill(fd, lf);
 	else if (!r && ftruncate(fd, (off_t)lf->need) != 0)
@@ -557,7 +557,7 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created)
 
 int sb_files_open(struct sb_file *f, const struct sb_jobspec *s)
 {
-	int flags = O_CLOEXEC | (s->direct ? O_DIRECT : 0);
+	int flags = O_CLOEXEC | (s->direct ? O_DIRECT : 0) | sb_files_sync_flag(s);
 	flags |= (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) ? O_RDWR : O_RDONLY;
 	f->fd = open(f->path, flags);
 	if (f->fd < 0)

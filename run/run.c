@@ -177,7 +177,8 @@ static void start_one(struct sb_thread *t)
 static void run_groups(struct run *r)
 {
 	unsigned i = 0, ngroups = r->jl->njobs ? r->jl->jobs[r->jl->njobs - 1].groupid + 1 : 0;
-	for (unsigned gid = 0; gid < ngroups && !sb_run_stopping(); gid++) {
+	for (unsigned gid = 0; gid < ngroups && !sb_run_stopping() &&
+			       !atomic_load(&r->ctl.exit_rest); gid++) {
 		unsigned end = i;
 		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
 			end++;
