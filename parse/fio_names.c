@@ -9,7 +9,7 @@ const char *const sb_fio_only_names[] = {
 	"apptag", "apptag_mask", "arguments", "bindname", "block",
 	"block_error_percentiles", "bs_is_seq_rand", 
 	"busy_poll",
-	"bwavgtime", "cdb_len", "cgroup", "cgroup_nodelete", "cgroup_weight", "chunk_size",
+	"bwavgtime", "cdb_len", "chunk_size",
 	"clientname", "clustername", "cmd_type", "cmdprio", "cmdprio_bssplit",
 	"cmdprio_class", "cmdprio_hint", "cmdprio_percentage", "comm", "conf", "cont",
 	"cpuchunks", "cpuload", "cpumode", "create_on_open", 

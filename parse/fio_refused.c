@@ -26,13 +26,6 @@ static const struct { const char *name, *reason; } refused[] = {
 	{ "write_zone_remainders", ZBD },
 	{ "profile", "fio's built-in profiles (tiobench, act) are not in storbench: write the "
 		     "profile's jobs out as a job file" },
-	{ "cgroup_nodelete", "storbench does not create cgroups: start it inside the cgroup "
-			     "(systemd-run --scope -p ... storbench ...)" },
-	{ "cgroup_weight", "storbench does not create cgroups: start it inside the cgroup "
-			   "(systemd-run --scope -p IOWeight=N storbench ...)" },
-	{ "cgroup", "storbench does not create cgroups: start it inside the cgroup "
-		    "(systemd-run --scope -p ... storbench ..., or echo its pid into the cgroup's "
-		    "cgroup.procs)" },
 	{ NULL, NULL },
 };
 

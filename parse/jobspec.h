@@ -401,6 +401,9 @@ struct sb_jobspec {
 	unsigned exit_what;         /* enum sb_exitwhat: what exitall stops */
 	unsigned uid, gid;          /* the job thread's credentials; used when uid_on/gid_on */
 	bool uid_on, gid_on;        /* derived (parse/check_io.c): uid=/gid= were set */
+	char *cgroup;               /* the job threads' cgroup (run/cgroup.h); NULL: none */
+	unsigned cgroup_weight;     /* 100-1000; 0: unset */
+	bool cgroup_nodelete;       /* keep the cgroups storbench made */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };

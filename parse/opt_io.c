@@ -372,5 +372,12 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "gid", .type = SB_OT_UINT, .off = OFF(gid), .max = UINT32_MAX - 1,
 	  .category = C_GRP,
 	  .help = "group ID the job thread runs as (setresgid in that thread alone; needs root)" },
+	{ .name = "cgroup", .type = SB_OT_STR, .off = OFF(cgroup), .category = C_GRP,
+	  .help = "run the job's threads in this cgroup, made below storbench's own on the v2 mount (threaded) or the v1 blkio mount; needs root" },
+	{ .name = "cgroup_weight", .type = SB_OT_UINT, .off = OFF(cgroup_weight), .min = 100,
+	  .max = 1000, .category = C_GRP,
+	  .help = "weight of the job's cgroup (cgroup=, or one named after the job): v2 cpu.weight and io.weight where it has them, v1 blkio.weight" },
+	{ .name = "cgroup_nodelete", .type = SB_OT_BOOL, .off = OFF(cgroup_nodelete), .def = "0",
+	  .category = C_GRP, .help = "keep the cgroups storbench made after the run" },
 };
 const unsigned sb_opt_rows_io_n = sizeof(sb_opt_rows_io) / sizeof(sb_opt_rows_io[0]);

@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "run/cgroup.h"
 #include "run/jobenv.h"
 #include "run/thread.h"
 #include "parse/options.h"
@@ -67,6 +68,10 @@ int sb_jobenv_enter(struct sb_thread *t, void **mem, size_t *len, const char **w
 	*len = 0;
 	if (s->lockmem && (r = lock_mem(s, mem, len)) != 0) {
 		*what = SB_OPT(lockmem)->name;
+		return r;
+	}
+	if ((r = sb_cgroup_join(t->job)) != 0) { /* before uid= drops the right to */
+		*what = SB_OPT(cgroup)->name;
 		return r;
 	}
 	if (!s->uid_on && !s->gid_on)

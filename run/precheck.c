@@ -13,6 +13,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "run/cgroup.h"
 #include "run/iosched.h"
 #include "run/precheck.h"
 #include "run/thread.h"
@@ -158,6 +159,8 @@ static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *o
 		r = check_trim(s, ops, jf);
 	if (!r && !(ops->flags & SB_ENGINE_NODISKIO))
 		r = sb_iosched_check(s, jf);
+	if (!r)
+		r = sb_cgroup_check(s);
 	if (!r && jf)
 		r = check_region(s, jf);
 	return r ? r : check_engine(s, ops);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/cgroup.h"
 #include "run/iosched.h"
 #include "run/collect.h"
 #include "ml/run.h"
@@ -291,6 +292,7 @@ static int prepare(struct run *r, bool dry)
 static void release(struct run *r, bool failed)
 {
 	sb_iosched_restore();
+	sb_cgroup_restore();
 	if (r->mon_up)
 		sb_monitor_free(&r->mon);
 	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
@@ -359,6 +361,8 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		return e;
 	}
 	e = sb_iosched_apply(jl, &r.lay); /* ioscheduler=: restored by release() */
+	if (!e)
+		e = sb_cgroup_apply(jl); /* cgroup=: removed by release() */
 	if (e) {
 		release(&r, true);
 		return e;

@@ -223,6 +223,71 @@ class UidGid(Live):
         self.assertIn("uid %s: Permission denied" % path, p.stderr)
 
 
+def v2_mount():
+    with open("/proc/self/mounts") as f:
+        return next((l.split()[1] for l in f if l.split()[2] == "cgroup2"), None)
+
+
+def own_v2():
+    with open("/proc/self/cgroup") as f:
+        return next((l.strip()[3:] for l in f if l.startswith("0::")), "/")
+
+
+@unittest.skipUnless(ROOT, "needs root (makes a cgroup)")
+class Cgroup(Live):
+    # fio 3.33 on cgroup v2 (strace): mkdir MOUNT/NAME, the job moves in,
+    # rmdir at the end unless cgroup_nodelete=1.  storbench's jobs are
+    # threads: NAME is a threaded cgroup and only the job's thread moves.
+    def setUp(self):
+        super().setUp()
+        mnt = v2_mount()
+        if not mnt:
+            self.skipTest("no cgroup v2 mount")
+        base = mnt + (own_v2() if own_v2() != "/" else "")
+        self.cg = os.path.join(base, "sbtest.%d" % os.getpid())
+        self.addCleanup(lambda: os.path.isdir(self.cg) and os.rmdir(self.cg))
+
+    def job(self, extra=""):
+        return self.write_job("[j]\nioengine=null\nrw=read\nsize=1g\ntime_based\nruntime=2\n"
+                              "cgroup=%s\n%s" % (os.path.basename(self.cg), extra))
+
+    def test_thread_runs_in_it_and_it_goes(self):
+        p = self.start(self.job())
+        rel = self.cg[len(v2_mount()):]
+
+        def members():
+            out = []
+            for t in os.listdir("/proc/%d/task" % p.pid):
+                try:
+                    with open("/proc/%d/task/%s/cgroup" % (p.pid, t)) as f:
+                        out.append([l.strip()[3:] for l in f if l.startswith("0::")][0])
+                except (OSError, IndexError):
+                    pass
+            return out if rel in out else None
+        got = self.poll_for(p, members)
+        with open(os.path.join(self.cg, "cgroup.type")) as f:
+            kind = f.read().strip()
+        self.done(p)
+        self.assertEqual(got.count(rel), 1, got)  # the job's thread alone
+        self.assertEqual(kind, "threaded")
+        self.assertFalse(os.path.exists(self.cg))
+
+    def test_nodelete_keeps_it(self):
+        p = self.start(self.job("cgroup_nodelete=1\n"))
+        self.done(p)
+        self.assertTrue(os.path.isdir(self.cg))
+
+    def test_weight_without_a_controller(self):
+        with open(os.path.join(os.path.dirname(self.cg), "cgroup.subtree_control")) as f:
+            if "cpu" in f.read().split():
+                self.skipTest("the cpu controller is on here: cpu.weight can be set")
+        p = self.run_sb(self.job("cgroup_weight=500\n"))
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("cgroup_weight: cannot set up cgroup %s: No such file or directory (it has "
+                      "neither cpu.weight nor io.weight" % self.cg, p.stderr)
+        self.assertFalse(os.path.exists(self.cg))
+
+
 class BadValues(SbCase):
     def bad(self, line, want, **kw):
         job = self.write_job("[j]\nioengine=null\nsize=1m\n" + line + "\n")
@@ -241,6 +306,7 @@ class BadValues(SbCase):
         self.bad("exit_what=some", "exit_what=some: invalid value 'some': expected one of group, "
                  "stonewall, all")
         self.bad("uid=-1", "uid=-1")
+        self.bad("cgroup_weight=50", "cgroup_weight=50")
 
     @unittest.skipUnless(ROOT, "needs root to run storbench as another user")
     def test_uid_needs_root(self):
