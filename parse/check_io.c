@@ -4,6 +4,7 @@
  * Runs before anything touches a disk; every error names file:line, the
  * option, the value and the way out. */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "lib/log.h"
@@ -73,7 +74,22 @@ static unsigned check_unaligned(const struct sb_jobctx *c)
 	return 1;
 }
 
+/* verify-trim goes through the job's engine, which must be able to trim */
+static unsigned check_vtrim(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (!s->trim_percentage || !s->trim_backlog || !s->verify || strcmp(s->ioengine, "mmap"))
+		return 0;
+	sb_err(sb_job_where(c, SB_OPT(trim_percentage), where, sizeof(where)),
+	       "%s=%s: ioengine=mmap cannot trim (a mapping has no discard): use ioengine=psync, "
+	       "sync, libaio or io_uring, or drop %s", SB_OPT(trim_percentage)->name,
+	       sb_job_src(c, SB_OPT(trim_percentage))->raw, SB_OPT(trim_percentage)->name);
+	return 1;
+}
+
 unsigned sb_job_validate_io(struct sb_jobctx *c)
 {
-	return check_ids(c) + check_hugepage(c) + check_lockmem(c) + check_unaligned(c);
+	return check_ids(c) + check_hugepage(c) + check_lockmem(c) + check_unaligned(c) +
+	       check_vtrim(c);
 }

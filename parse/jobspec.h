@@ -404,6 +404,10 @@ struct sb_jobspec {
 	char *cgroup;               /* the job threads' cgroup (run/cgroup.h); NULL: none */
 	unsigned cgroup_weight;     /* 100-1000; 0: unset */
 	bool cgroup_nodelete;       /* keep the cgroups storbench made */
+	unsigned trim_percentage;   /* verify: % of written blocks trimmed (run/verify.c) */
+	bool trim_verify_zero;      /* trimmed blocks must read back as zeroes */
+	uint64_t trim_backlog;      /* trim the picks every this many writes; 0: never */
+	uint64_t trim_backlog_batch; /* picks trimmed each time; 0: trim_backlog */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };

@@ -288,25 +288,69 @@ class Cgroup(Live):
         self.assertFalse(os.path.exists(self.cg))
 
 
+class VerifyTrim(SbCase):
+    # fio 3.33, rw=trimwrite bs=4k size=4m verify=md5 trim_percentage=50
+    # trim_backlog=8 on a loop device: 1024 blocks written, 500 trimmed
+    # besides trimwrite's own 1024, 1024 verified (trimmed ones as zeroes),
+    # no error; without trim_backlog nothing is trimmed ("500 trim entries
+    # leaked").  (fio aborts on an assertion with rw=write or randwrite.)
+    # storbench: the same on a file (fallocate PUNCH_HOLE), rw=randwrite.
+    def run_vt(self, extra):
+        path = os.path.join(self.dir, "vt.dat")
+        job = self.write_job("[j]\nfilename=%s\nrw=randwrite\nbs=4k\nsize=4m\nverify=crc32c\n"
+                             "trim_percentage=50\n%s" % (path, extra))
+        j = self.run_json(job)["jobs"][0]
+        with open(path, "rb") as f:
+            b = f.read()
+        zero = sum(b[i:i + 4096] == bytes(4096) for i in range(0, len(b), 4096))
+        return j, zero
+
+    def test_trims_and_zero_check(self):
+        j, zero = self.run_vt("trim_backlog=8\n")
+        trims = j["trim"]["total_ios"]
+        self.assertTrue(400 < trims < 624, trims)  # ~50% of 1024
+        self.assertEqual(zero, trims)
+        self.assertEqual(j["verify"]["blocks_checked"], 1024)
+        self.assertEqual(j["verify"]["failures"], 0)
+        self.assertEqual(j["error"], 0)
+
+    def test_batch_and_no_zero_check(self):
+        j, zero = self.run_vt("trim_backlog=16\ntrim_backlog_batch=4\ntrim_verify_zero=0\n")
+        trims = j["trim"]["total_ios"]
+        self.assertLessEqual(trims, 1024 // 16 * 4)
+        self.assertGreater(trims, 200)
+        self.assertEqual(zero, trims)
+        self.assertEqual(j["verify"]["blocks_checked"], 1024 - trims)  # trimmed: skipped
+
+    def test_no_backlog_no_trims(self):
+        j, zero = self.run_vt("")
+        self.assertEqual(j["trim"]["total_ios"], 0)
+        self.assertEqual(zero, 0)
+        self.assertEqual(j["verify"]["blocks_checked"], 1024)
+
+
 class BadValues(SbCase):
     def bad(self, line, want, **kw):
         job = self.write_job("[j]\nioengine=null\nsize=1m\n" + line + "\n")
         p = self.run_sb(job, **kw)
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn("job.ini:4: " + want, p.stderr)
+        self.assertIn("job.ini:%d: %s" % (3 + line.count("\n") + 1, want), p.stderr)
         self.assertEqual(self.listing(), ["job.ini"])
 
     def test_values(self):
         self.bad("hugepage-size=3m", "hugepage-size=3m: a huge page size is a power of two: "
                  "expected e.g. 2m or 1g")
         self.bad("lockmem=64t", "lockmem=64t: that is all of this machine's memory")
-        self.bad("bs_unaligned=1\ndirect=1", "bs_unaligned=1 with direct=1: O_DIRECT lengths "
+        self.bad("direct=1\nbs_unaligned=1", "bs_unaligned=1 with direct=1: O_DIRECT lengths "
                  "must be whole logical blocks: drop bs_unaligned or set direct=0")
         self.bad("sync=fsync", "sync=fsync: invalid value 'fsync': expected one of none, 0, sync, 1, dsync")
         self.bad("exit_what=some", "exit_what=some: invalid value 'some': expected one of group, "
                  "stonewall, all")
         self.bad("uid=-1", "uid=-1")
         self.bad("cgroup_weight=50", "cgroup_weight=50")
+        self.bad("ioengine=mmap\nverify=md5\nrw=write\ntrim_backlog=4\ntrim_percentage=10",
+                 "trim_percentage=10: ioengine=mmap cannot trim (a mapping has no discard)")
+        self.bad("trim_percentage=101", "trim_percentage=101")
 
     @unittest.skipUnless(ROOT, "needs root to run storbench as another user")
     def test_uid_needs_root(self):
