@@ -20,7 +20,7 @@ const char *const sb_fio_only_names[] = {
 	"http_pass", "http_s3_key", "http_s3_keyid", "http_s3_region", "http_s3_security_token",
 	"http_s3_sse_customer_algorithm", "http_s3_sse_customer_key", "http_s3_storage_class",
 	"http_swift_auth_token", "http_user", "http_verbose", "https", "ignore_zone_limits",
-	"inplace", "interface", "iodepth_low", "iopsavgtime", "job_max_open_zones",
+	"inplace", "interface", "iopsavgtime", "job_max_open_zones",
 	"job_start_clock_id", "latency_percentile",
 	"latency_run", "latency_target", "latency_window", "libaio_vectored", "libblkio_driver",
 	"libblkio_force_enable_completion_eventfd", "libblkio_num_entries", "libblkio_path",

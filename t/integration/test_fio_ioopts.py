@@ -288,6 +288,30 @@ class Cgroup(Live):
         self.assertFalse(os.path.exists(self.cg))
 
 
+class DepthLow(SbCase):
+    # fio 3.33, libaio direct 4k randread iodepth=16, 4096 I/Os: IO depths
+    # 16=99.6% (iodepth_low unset); with iodepth_low=4: 4=25.0%, 8=66.6%,
+    # 16=8.3% (the queue drains to 4 before it is filled again)
+    def levels(self, low):
+        path = os.path.join(self.dir, "dl.dat")
+        job = self.write_job("[j]\nfilename=%s\nioengine=libaio\ndirect=1\nrw=randread\nbs=4k\n"
+                             "size=16m\niodepth=16\n%s" % (path, low))
+        p = self.run_sb("--output-format=json", job)
+        if p.returncode == 1 and "libaio" in p.stderr:
+            self.skipTest("ioengine=libaio is not built here")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        import json
+        return json.loads(p.stdout)["jobs"][0]["iodepth_level"]
+
+    def test_drains_to_the_low_mark(self):
+        lv = self.levels("")
+        self.assertGreater(lv["16"], 99.0)
+        lv = self.levels("iodepth_low=4\n")
+        self.assertAlmostEqual(lv["4"], 25.0, delta=1.0)
+        self.assertAlmostEqual(lv["8"], 66.6, delta=1.0)
+        self.assertAlmostEqual(lv["16"], 8.3, delta=1.0)
+
+
 class VerifyTrim(SbCase):
     # fio 3.33, rw=trimwrite bs=4k size=4m verify=md5 trim_percentage=50
     # trim_backlog=8 on a loop device: 1024 blocks written, 500 trimmed
