@@ -12,7 +12,7 @@ const char *const sb_fio_only_names[] = {
 	"bwavgtime", "cdb_len", "chunk_size",
 	"clientname", "clustername", "cmd_type", "cmdprio", "cmdprio_bssplit",
 	"cmdprio_class", "cmdprio_hint", "cmdprio_percentage", "comm", "conf", "cont",
-	"cpuchunks", "cpuload", "cpumode", "create_on_open", 
+	"cpuchunks", "cpuload", "cpumode", 
 	"cuda_io", "dataplacement", "dedupe_global", "dir", "disk_util", "donorname", "dp_scheme",
 	"end_syncfs", "exit_on_io_done", "fdp", "fdp_pli", "fdp_pli_select", "filetype",
 	"fill_device", "fill_fs", "force_async", "gpu_dev_ids", "grace_time", "gtod_cpu",

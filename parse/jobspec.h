@@ -409,6 +409,7 @@ struct sb_jobspec {
 	uint64_t trim_backlog;      /* trim the picks every this many writes; 0: never */
 	uint64_t trim_backlog_batch; /* picks trimmed each time; 0: trim_backlog */
 	unsigned iodepth_low;       /* a full queue drains to this before refilling; 0: iodepth */
+	bool create_on_open;        /* no layout: the job's open creates a missing file */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };

@@ -288,6 +288,39 @@ class Cgroup(Live):
         self.assertFalse(os.path.exists(self.cg))
 
 
+@unittest.skipUnless(shutil.which("strace"), "needs strace to see the layout calls")
+class CreateOnOpen(SbCase):
+    # fio 3.33 (strace): create_on_open=1: no ftruncate/fallocate; the write
+    # job opens O_RDWR|O_CREAT and writes 64 KiB; a read job opens
+    # O_RDONLY|O_CREAT, reads an empty file and fails with error 5 (EIO)
+    def run_trace(self, rw):
+        path = os.path.join(self.dir, rw + ".dat")
+        job = self.write_job("[j]\nioengine=psync\nrw=%s\nbs=4k\nsize=64k\ncreate_on_open=1\n"
+                             "filename=%s\n" % (rw, path))
+        st = os.path.join(self.dir, "st.txt")
+        p = subprocess.run(["strace", "-f", "-e", "trace=openat,ftruncate,fallocate", "-o", st,
+                            BIN, "--output-format=json", job], capture_output=True, text=True,
+                           cwd=self.dir)
+        with open(st) as f:
+            calls = [l for l in f if path in l or "ftruncate" in l or "fallocate" in l]
+        import json
+        return p, json.loads(p.stdout)["jobs"][0], calls, path
+
+    def test_write_creates_at_open(self):
+        p, j, calls, path = self.run_trace("write")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(j["write"]["io_bytes"], 65536)
+        self.assertEqual(os.path.getsize(path), 65536)
+        self.assertFalse([c for c in calls if "ftruncate" in c or "fallocate" in c], calls)
+        self.assertTrue(all("O_CREAT" in c for c in calls if "openat" in c), calls)
+
+    def test_read_of_the_empty_file_fails(self):
+        p, j, calls, path = self.run_trace("read")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertEqual(j["error"], 5)
+        self.assertEqual(os.path.getsize(path), 0)
+
+
 class DepthLow(SbCase):
     # fio 3.33, libaio direct 4k randread iodepth=16, 4096 I/Os: IO depths
     # 16=99.6% (iodepth_low unset); with iodepth_low=4: 4=25.0%, 8=66.6%,
