@@ -43,7 +43,8 @@ static int base_dir(char *out, size_t len, bool *v2)
 			*v2 = true;
 			break;
 		}
-		if (!strcmp(type, "cgroup") && strstr(opts, "blkio") && !*v1mnt)
+		bool v1 = !strncmp(type, "cgroup2", 6) && !type[6]; /* type "cgroup" */
+		if (v1 && strstr(opts, "blkio") && !*v1mnt)
 			snprintf(v1mnt, sizeof(v1mnt), "%s", mnt);
 	}
 	fclose(f);
