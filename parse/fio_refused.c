@@ -27,23 +27,6 @@ static const struct { const char *name, *reason; } refused[] = {
 	{ "block_error_percentiles", "fio 3.33 aborts on it (stat.c block_state_category assertion "
 				     "on a trim job); storbench records no per-block trim/write error states: "
 				     "drop block_error_percentiles" },
-	{ "hugepage-size", "storbench uses the system's default huge page size for iomem=mmaphuge "
-			   "and shmhuge: drop hugepage-size" },
-	{ "lockmem", "storbench does not pin memory away from the job: drop lockmem (or limit the "
-		     "memory with a cgroup)" },
-	{ "uid", "storbench runs its jobs as threads of one process, and a thread cannot change "
-		 "user alone: run storbench as that user (sudo -u USER storbench ...)" },
-	{ "gid", "storbench runs its jobs as threads of one process, and a thread cannot change "
-		 "group alone: run storbench as that group (sudo -g GROUP storbench ...)" },
-	{ "cgroup_nodelete", "storbench does not create cgroups: start it inside the cgroup "
-			     "(systemd-run --scope -p ... storbench ...)" },
-	{ "cgroup_weight", "storbench does not create cgroups: start it inside the cgroup "
-			   "(systemd-run --scope -p IOWeight=N storbench ...)" },
-	{ "cgroup", "storbench does not create cgroups: start it inside the cgroup "
-		    "(systemd-run --scope -p ... storbench ..., or echo its pid into the cgroup's "
-		    "cgroup.procs)" },
-	{ "write_barrier", "write barriers are a Linux 2.6-era fio option for the sg engine, which "
-			   "storbench does not have: use fsync= or fdatasync=" },
 	{ NULL, NULL },
 };
 

@@ -415,7 +415,29 @@ struct sb_jobspec {
 	/* derived (parse/job.c): the job is the first of a job file after the
 	 * first: fio starts a new group there */
 	bool file_first;
+	/* appended (issue 16, opts1): fio's remaining I/O and file options */
+	unsigned sync_mode;         /* enum sb_syncmode: O_SYNC / O_DSYNC on the job's files */
+	bool bs_unaligned;          /* bsrange lengths need not be multiples of the smallest bs */
+	bool create_fsync;          /* fsync a file after laying it out (fio's default 1) */
+	bool create_serialize;      /* accepted: storbench lays files out one after another */
+	uint64_t write_barrier;     /* fio's every-Nth-write barrier (sg only): no effect */
+	uint64_t lockmem;           /* bytes each job thread mlock()s while it runs; 0: none */
+	uint64_t hugepage_size;     /* bytes: huge-page iomem kinds round up to this */
+	unsigned exit_what;         /* enum sb_exitwhat: what exitall stops */
+	unsigned uid, gid;          /* the job thread's credentials; used when uid_on/gid_on */
+	bool uid_on, gid_on;        /* derived (parse/check_io.c): uid=/gid= were set */
+	char *cgroup;               /* the job threads' cgroup (run/cgroup.h); NULL: none */
+	unsigned cgroup_weight;     /* 100-1000; 0: unset */
+	bool cgroup_nodelete;       /* keep the cgroups storbench made */
+	unsigned trim_percentage;   /* verify: % of written blocks trimmed (run/verify.c) */
+	bool trim_verify_zero;      /* trimmed blocks must read back as zeroes */
+	uint64_t trim_backlog;      /* trim the picks every this many writes; 0: never */
+	uint64_t trim_backlog_batch; /* picks trimmed each time; 0: trim_backlog */
+	unsigned iodepth_low;       /* a full queue drains to this before refilling; 0: iodepth */
+	bool create_on_open;        /* no layout: the job's open creates a missing file */
 };
+enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
+enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };
 
 /* file_service_type: SB_FSVC_RR with fsvc_n 1 is the default (and the fast path) */
 enum sb_fsvc { SB_FSVC_RR = 0, SB_FSVC_RANDOM, SB_FSVC_SEQ, SB_FSVC_ZIPF, SB_FSVC_PARETO,

@@ -157,3 +157,22 @@ void sb_dirlist_free(struct sb_dirlist *dl)
 	free(dl->paths);
 	*dl = (struct sb_dirlist){ 0 };
 }
+
+int sb_files_open_flags(const struct sb_jobspec *s)
+{
+	return (s->sync_mode == SB_SYNC_SYNC ? O_SYNC : s->sync_mode == SB_SYNC_DSYNC ? O_DSYNC : 0) |
+	       (s->create_on_open ? O_CREAT : 0);
+}
+
+bool sb_files_on_open(const struct sb_layout_file *lf)
+{
+	return lf->spec && lf->spec->create_on_open && !lf->spec->no_file_create;
+}
+
+int sb_files_chown(int fd, const struct sb_layout_file *lf)
+{
+	const struct sb_jobspec *s = lf->spec;
+	if (!lf->created || !s || (!s->uid_on && !s->gid_on))
+		return 0;
+	return fchown(fd, s->uid_on ? (uid_t)s->uid : (uid_t)-1, s->gid_on ? (gid_t)s->gid : (gid_t)-1);
+}

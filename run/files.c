@@ -471,7 +471,7 @@ static int fill(int fd, const struct sb_layout_file *lf)
 			off += (uint64_t)w;
 	}
 	free(buf);
-	if (!r && fsync(fd) != 0)
+	if (!r && lf->spec->create_fsync && fsync(fd) != 0)
 		r = -errno;
 	if (!r) /* fio's invalidate=1: the run reads the device, not the page cache */
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -503,7 +503,7 @@ static int lay_out(struct sb_layout_file *lf)
 		sb_scratch_remember(lf->path, &lf->own);
 	if (lf->created && !lf->own.marked)
 		warn_unmarked(lf->path, lf->own.mark_err);
-	int r = preallocate(fd, lf);
+	int r = sb_files_chown(fd, lf) ? -errno : preallocate(fd, lf); /* uid=, gid= */
 	if (!r && lf->fill)
 		r = fill(fd, lf);
 	else if (!r && ftruncate(fd, (off_t)lf->need) != 0)
@@ -516,7 +516,7 @@ int sb_files_create(struct sb_layout *lay)
 {
 	for (size_t i = 0; i < lay->n; i++) {
 		struct sb_layout_file *lf = &lay->files[i];
-		if (!lf->regular || lf->need <= lf->have)
+		if (!lf->regular || lf->need <= lf->have || (!lf->exists && sb_files_on_open(lf)))
 			continue;
 		int r = lay_out(lf);
 		if (r) {
@@ -557,9 +557,9 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created)
 
 int sb_files_open(struct sb_file *f, const struct sb_jobspec *s)
 {
-	int flags = O_CLOEXEC | (s->direct ? O_DIRECT : 0);
+	int flags = O_CLOEXEC | (s->direct ? O_DIRECT : 0) | sb_files_open_flags(s);
 	flags |= (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) ? O_RDWR : O_RDONLY;
-	f->fd = open(f->path, flags);
+	f->fd = open(f->path, flags, 0644); /* O_CREAT: create_on_open=1 */
 	if (f->fd < 0)
 		return -errno;
 	if (!f->is_bdev && !s->direct && !s->no_invalidate && !s->pre_read) /* fio: pre_read wins */

@@ -89,6 +89,15 @@ void sb_dirlist_free(struct sb_dirlist *dl);
 void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum,
 			  char *out, size_t len);
 void sb_files_close(struct sb_file *f);
+/* sync= (O_SYNC, O_DSYNC) and create_on_open (O_CREAT) for the job's opens
+ * (fileopts.c) */
+int sb_files_open_flags(const struct sb_jobspec *s);
+/* create_on_open=1: a missing file is not laid out; the job's open makes it
+ * (empty, as fio's) */
+bool sb_files_on_open(const struct sb_layout_file *lf);
+/* uid=/gid=: a file lf's layout just created gets the job's owner, as fio's
+ * job creates it under those ids; 0, or -1 with errno (fileopts.c) */
+int sb_files_chown(int fd, const struct sb_layout_file *lf);
 /* Whole-disk kernel names under the layout's files (for disk_util), at most
  * max, no duplicates.  Returns the count. */
 size_t sb_files_disks(const struct sb_layout *lay, char (*names)[64], size_t max);

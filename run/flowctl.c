@@ -20,6 +20,7 @@ int sb_runctl_setup(struct sb_runctl *rc, struct sb_thread *th, unsigned n)
 {
 	memset(rc, 0, sizeof(*rc));
 	atomic_init(&rc->exitall, 0);
+	atomic_init(&rc->exit_rest, 0);
 	unsigned nflow = 0;
 	for (unsigned i = 0; i < n; i++) {
 		const struct sb_jobspec *s = th[i].spec;
@@ -237,6 +238,9 @@ void sb_ctl_thread_done(struct sb_thread *t)
 		return;
 	if (t->ctl.flow) /* the others no longer wait for this one's share */
 		atomic_fetch_sub_explicit(&t->ctl.flow->total_weight, s->flow, memory_order_relaxed);
-	if (s->exitall || (s->exitall_on_error && t->st->error))
+	if (s->exitall || (s->exitall_on_error && t->st->error)) {
 		atomic_store_explicit(&rc->exitall, 1, memory_order_relaxed);
+		if (s->exit_what == SB_EXIT_ALL) /* fio: later groups do not start */
+			atomic_store_explicit(&rc->exit_rest, 1, memory_order_relaxed);
+	}
 }

@@ -29,6 +29,7 @@ struct sb_flow {
 struct sb_runctl {
 	_Atomic int exitall;          /* a job with exitall ended: stop the group's others */
 	bool exitall_used;            /* some job of the run has exitall or exitall_on_error */
+	_Atomic int exit_rest;        /* exit_what=all: run no later group */
 	struct sb_flow *flows;
 	unsigned nflows;
 };

@@ -45,6 +45,8 @@ HOT uint64_t pick_len(struct sb_iogen *g, int d)
 	uint64_t mn = s->bs_min[d], mx = s->bs_max[d];
 	if (!mn || !mx || mn >= mx)
 		return s->bs[d];
+	if (s->bs_unaligned) /* any byte count in the range (next_off_ext) */
+		return mn + sb_rng_below(&g->rng, mx - mn + 1);
 	return (sb_rng_below(&g->rng, mx / mn) + 1) * mn;
 }
 
@@ -399,6 +401,14 @@ static uint64_t next_random_ext(struct sb_iogen *g, struct sb_genfile *f, int d,
 
 static uint64_t next_off_ext(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
 {
+	if (g->random && g->spec->bs_unaligned) { /* the map counts whole units: */
+		uint64_t want = *len, up = (want + g->unit - 1) / g->unit * g->unit;
+		*len = up; /* take the units the I/O touches, then do its own length */
+		uint64_t off = next_random_ext(g, f, d, len);
+		if (*len == up)
+			*len = want;
+		return off;
+	}
 	if (g->random)
 		return next_random_ext(g, f, d, len);
 	return g->spec->rw_seq_add ? next_seq_add(g, f, d, len) : next_seq(g, f, d, len);

@@ -317,6 +317,8 @@ struct aq {
 	struct sb_io_u *pending;      /* generated, not queued yet */
 	bool pending_charged;         /* its rate was charged (BUSY retry) */
 	bool more;                    /* the generator may have more */
+	unsigned low;                 /* iodepth_low: a full queue drains to this; depth: off */
+	bool draining;
 };
 
 static void commit_batch(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
@@ -417,7 +419,7 @@ static void reap(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 	unsigned min = q->cmin, max = q->cmax;
 	if (min > ls->inflight)
 		min = ls->inflight;
-	if (!min && (ls->inflight == q->depth || !q->more || q->pending))
+	if (!min && (ls->inflight == q->depth || !q->more || q->pending || q->draining))
 		min = 1; /* nothing else to do: wait for one */
 	if (max > ls->inflight)
 		max = ls->inflight;
@@ -453,6 +455,7 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 		.cmax = s->iodepth_batch_complete_max, /* resolved by the parser (fio's rule) */
 		.nfree = t->etd.nios,
 		.more = true,
+		.low = s->iodepth_low && s->iodepth_low < t->etd.iodepth ? s->iodepth_low : t->etd.iodepth,
 	};
 	if (q.batch > q.depth)
 		q.batch = q.depth;
@@ -469,7 +472,11 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 				break;
 			continue;
 		}
+		q.draining = q.low < q.depth && ls->inflight >= q.depth; /* fio's iodepth_low */
 		reap(t, ls, &q);
+		while (q.draining && ls->inflight > q.low && !ls->stop)
+			reap(t, ls, &q);
+		q.draining = false;
 	}
 }
 

@@ -24,6 +24,8 @@ static int mpol_kernel(unsigned mode)
 }
 
 #define HUGE_2M (2ul << 20)
+/* hugepage-size (a power of two, parse/check_io.c) */
+#define HUGE_UP(s, len) (((len) + (s)->hugepage_size - 1) & ~(size_t)((s)->hugepage_size - 1))
 
 static int alloc_kind(struct sb_thread *t, size_t len, size_t align)
 {
@@ -34,7 +36,7 @@ static int alloc_kind(struct sb_thread *t, size_t len, size_t align)
 	case SB_IOMEM_SHM:
 	case SB_IOMEM_SHMHUGE: {
 		bool huge = s->iomem == SB_IOMEM_SHMHUGE;
-		maplen = huge ? (len + HUGE_2M - 1) & ~(HUGE_2M - 1) : len;
+		maplen = huge ? HUGE_UP(s, len) : len;
 		int id = shmget(IPC_PRIVATE, maplen, IPC_CREAT | 0600 | (huge ? SHM_HUGETLB : 0));
 		if (id < 0)
 			return -errno;
@@ -49,7 +51,7 @@ static int alloc_kind(struct sb_thread *t, size_t len, size_t align)
 	case SB_IOMEM_MMAPHUGE:
 	case SB_IOMEM_MMAPSHARED: {
 		bool huge = s->iomem == SB_IOMEM_MMAPHUGE;
-		maplen = huge ? (len + HUGE_2M - 1) & ~(HUGE_2M - 1) : len;
+		maplen = huge ? HUGE_UP(s, len) : len;
 		int fl = MAP_ANONYMOUS | (s->iomem == SB_IOMEM_MMAPSHARED ? MAP_SHARED : MAP_PRIVATE) |
 			 (huge ? MAP_HUGETLB : 0);
 		p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, fl, -1, 0);

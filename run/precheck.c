@@ -13,6 +13,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "run/cgroup.h"
 #include "run/iosched.h"
 #include "run/precheck.h"
 #include "run/thread.h"
@@ -131,15 +132,19 @@ static int check_trim(const struct sb_jobspec *s, const struct sb_engine_ops *op
 		      const struct sb_jobfiles *jf)
 {
 	char where[PATH_MAX];
-	if (!(s->rw & SB_RW_TRIM) || !jf || !jf->tmpl || (ops->flags & SB_ENGINE_NODISKIO))
+	bool vtrim = s->verify && s->trim_percentage && s->trim_backlog; /* verify-trim */
+	if (!((s->rw & SB_RW_TRIM) || vtrim) || !jf || !jf->tmpl || (ops->flags & SB_ENGINE_NODISKIO))
 		return 0;
 	for (unsigned k = 0; k < jf->nfiles; k++) {
 		int r = sb_os_can_trim(jf->tmpl[k].path);
 		if (r == -EOPNOTSUPP) {
-			sb_err(sb_spec_where(s, SB_OPT(rw), where, sizeof(where)),
-			       "rw=%s: %s cannot be trimmed (%s): trim a block device that takes "
+			const struct sb_option *o = (s->rw & SB_RW_TRIM) ? SB_OPT(rw) : SB_OPT(trim_percentage);
+			char val[32];
+			snprintf(val, sizeof(val), "%u", s->trim_percentage);
+			sb_err(sb_spec_where(s, o, where, sizeof(where)),
+			       "%s=%s: %s cannot be trimmed (%s): trim a block device that takes "
 			       "discards, or a file on a file system that punches holes (ext4, xfs, "
-			       "btrfs, tmpfs)", sb_option_enum_name(SB_OPT(rw), s->rw),
+			       "btrfs, tmpfs)", o->name, o == SB_OPT(rw) ? sb_option_enum_name(o, s->rw) : val,
 			       jf->tmpl[k].path, jf->tmpl[k].is_bdev ? "its queue takes no discards"
 			       : "its file system cannot punch holes");
 			return -EINVAL;
@@ -158,6 +163,8 @@ static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *o
 		r = check_trim(s, ops, jf);
 	if (!r && !(ops->flags & SB_ENGINE_NODISKIO))
 		r = sb_iosched_check(s, jf);
+	if (!r)
+		r = sb_cgroup_check(s);
 	if (!r && jf)
 		r = check_region(s, jf);
 	return r ? r : check_engine(s, ops);

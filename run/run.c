@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/cgroup.h"
 #include "run/iosched.h"
 #include "run/collect.h"
 #include "ml/run.h"
@@ -177,7 +178,8 @@ static void start_one(struct sb_thread *t)
 static void run_groups(struct run *r)
 {
 	unsigned i = 0, ngroups = r->jl->njobs ? r->jl->jobs[r->jl->njobs - 1].groupid + 1 : 0;
-	for (unsigned gid = 0; gid < ngroups && !sb_run_stopping(); gid++) {
+	for (unsigned gid = 0; gid < ngroups && !sb_run_stopping() &&
+			       !atomic_load(&r->ctl.exit_rest); gid++) {
 		unsigned end = i;
 		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
 			end++;
@@ -290,6 +292,7 @@ static int prepare(struct run *r, bool dry)
 static void release(struct run *r, bool failed)
 {
 	sb_iosched_restore();
+	sb_cgroup_restore();
 	if (r->mon_up)
 		sb_monitor_free(&r->mon);
 	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
@@ -363,6 +366,8 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		return e;
 	}
 	e = sb_iosched_apply(jl, &r.lay); /* ioscheduler=: restored by release() */
+	if (!e)
+		e = sb_cgroup_apply(jl); /* cgroup=: removed by release() */
 	if (e) {
 		release(&r, true);
 		return e;

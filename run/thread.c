@@ -13,6 +13,7 @@
 #include "run/contents.h"
 #include "run/engtable.h"
 #include "run/exec.h"
+#include "run/jobenv.h"
 #include "run/ioloop.h"
 #include "run/replay.h"
 #include "run/place.h"
@@ -317,7 +318,13 @@ void *sb_thread_main(void *arg)
 	if (t->on_start)
 		t->on_start(t->on_start_arg, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
 	const char *pwhat;
+	void *lockmem;
+	size_t lockmem_len;
 	int pe = sb_place_thread(t, &pwhat); /* cpus_allowed, nice, prio: run/place.c */
+	if (!pe) /* lockmem, uid, gid: run/jobenv.c */
+		pe = sb_jobenv_enter(t, &lockmem, &lockmem_len, &pwhat);
+	else
+		lockmem = NULL, lockmem_len = 0;
 	if (pe)
 		sb_tstats_set_error(t->st, -pe, pwhat, NULL);
 	if (!pe && !t->spec->create_only && wait_turn(t) && prerun(t)) {
@@ -347,6 +354,7 @@ void *sb_thread_main(void *arg)
 		t->start_ns = sb_now_ns();
 	}
 	finish(t, &ls);
+	sb_jobenv_release(lockmem, lockmem_len);
 	if (t->spec->exec_postrun) /* as fio: whatever the job did */
 		(void)sb_exec_hook(t->spec, t->spec->exec_postrun, "postrun");
 	sb_ioloop_error_path(t);

@@ -24,6 +24,9 @@
  * once; the generation is the other 31 bits */
 #define CHECKED 0x80000000u
 #define GEN_OF(x) ((x) & ~CHECKED)
+/* the generation of an interval trimmed by trim_percentage: reads back as
+ * zeroes (trim_verify_zero=1) */
+#define TRIMMED 0x7fffffffu
 
 struct ring_ent {
 	unsigned file;
@@ -49,6 +52,12 @@ struct vjob {
 	unsigned printed;
 	uint64_t check_ns;          /* time spent in verify passes */
 	uint8_t *expect;            /* one interval rebuilt for verify_dump */
+	/* trim_percentage: writes picked for a trim, trimmed trim_backlog_batch
+	 * at a time every trim_backlog writes (fio's verify-trim) */
+	unsigned trim_pct;
+	uint64_t tbacklog, tbatch, tsince, tcap, thead, tn;
+	bool trim_due;
+	struct ring_ent *tring;
 };
 
 static struct sb_vtrack *track_of(struct vjob *vj, const struct sb_file *f)
@@ -119,6 +128,26 @@ static void __attribute__((cold)) failed(struct sb_thread *t, struct vjob *vj,
 		vj->fatal = true;
 }
 
+/* trim_percentage: write g (completed) is picked for a trim or not, by a
+ * hash of its generation (repeatable); every trim_backlog writes with some
+ * picked, a trim is due: false pauses the loop for sb_verify_run.  The
+ * picks wait in a ring, oldest first ([thead - tn, thead)). */
+static bool trim_note(struct vjob *vj, const struct sb_io_u *io, uint64_t g)
+{
+	if (sb_vblock_seed(vj->base ^ 0x5452494dull, g, 0) % 100 < vj->trim_pct) {
+		if (vj->tn == vj->tcap) /* full: the oldest pick is not trimmed */
+			vj->tn--;
+		vj->tring[vj->thead++ % vj->tcap] = (struct ring_ent){ io->file->index, io->offset,
+									(uint64_t)io->result };
+		vj->tn++;
+	}
+	if (++vj->tsince < vj->tbacklog || !vj->tn)
+		return true;
+	vj->tsince = 0;
+	vj->trim_due = true;
+	return false;
+}
+
 /* a completed write: its intervals now hold its generation */
 static bool wrote(struct sb_thread *t, struct vjob *vj, const struct sb_io_u *io)
 {
@@ -129,16 +158,33 @@ static bool wrote(struct sb_thread *t, struct vjob *vj, const struct sb_io_u *io
 		if (slot < tr->nslots)
 			tr->gen[slot] = (uint32_t)g;
 	}
+	bool go = vj->tbacklog ? trim_note(vj, io, g) : true;
 	if (!vj->backlog)
-		return true;
+		return go;
 	vj->ring[vj->rhead++ % vj->backlog] = (struct ring_ent){ io->file->index, io->offset,
 								  (uint64_t)io->result };
 	if (++vj->since < vj->backlog)
-		return true;
+		return go;
 	vj->since = 0;
 	vj->backlog_due = true;
 	(void)t;
 	return false; /* pause the loop: sb_verify_run checks, then resumes */
+}
+
+/* trim_verify_zero: a trimmed interval reads back as zeroes */
+static void trimmed_zero(struct sb_thread *t, struct vjob *vj, const struct sb_file *f,
+			 uint64_t off, const uint8_t *b)
+{
+	uint64_t i = 0;
+	while (i < vj->fmt.len && !b[i])
+		i++;
+	if (i < vj->fmt.len) {
+		char found[SB_VERIFY_TEXT_MAX];
+		snprintf(found, sizeof(found), "a non-zero byte at +%" PRIu64 " (0x%02x)", i, b[i]);
+		failed(t, vj, f, off, SB_VFY_STALE, "zeroes (trimmed: trim_verify_zero=1)", found);
+	}
+	t->verify->blocks++;
+	t->verify->bytes += vj->fmt.len;
 }
 
 static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
@@ -157,6 +203,10 @@ static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
 		if (!want.gen)
 			continue;
 		tr->gen[slot] |= CHECKED;
+		if (want.gen == TRIMMED) {
+			trimmed_zero(t, vj, io->file, off, (const uint8_t *)io->buf + o);
+			continue;
+		}
 		want.seed = sb_vblock_seed(vj->base, want.gen, off);
 		char exp[SB_VERIFY_TEXT_MAX], found[SB_VERIFY_TEXT_MAX];
 		enum sb_verify_kind kind;
@@ -236,6 +286,41 @@ static void verify_backlog(struct sb_thread *t, struct vjob *vj)
 	t->gen = saved;
 }
 
+/* trim_percentage: trim the oldest trim_backlog_batch picks, whole
+ * intervals, through the job's engine; their intervals then hold zeroes
+ * (checked when trim_verify_zero=1, else not verified) */
+static void do_trims(struct sb_thread *t, struct vjob *vj)
+{
+	struct sb_iogen saved = t->gen;
+	uint64_t L = vj->fmt.len, n = vj->tbatch < vj->tn ? vj->tbatch : vj->tn;
+	uint32_t mark = t->spec->trim_verify_zero ? TRIMMED : 0;
+	memset(&t->gen, 0, sizeof(t->gen));
+	for (uint64_t k = 0; k < n && !sb_run_stopping(); k++) {
+		const struct ring_ent e = vj->tring[(vj->thead - vj->tn) % vj->tcap];
+		struct sb_vtrack *tr = &vj->tr[e.file];
+		struct sb_loopstate ls = { .deadline = UINT64_MAX, .counting = true };
+		uint64_t len = e.len - e.len % L;
+		vj->tn--;
+		if (!len)
+			continue;
+		/* a device claimed for the run discards only clean cached pages
+		 * (else EBUSY): the buffered writes reach it first */
+		if (t->files[e.file].is_bdev && !t->spec->direct)
+			(void)fdatasync(t->files[e.file].fd);
+		sb_iogen_init_span(&t->gen, t->spec, &t->files[e.file], SB_DDIR_TRIM, e.offset, len, len);
+		ls.now = sb_now_ns();
+		sb_ioloop_run(t, &ls);
+		if (ls.stop || t->st->error)
+			break;
+		for (uint64_t o = 0; o < len; o += L) {
+			uint64_t slot = (e.offset + o - tr->start) / L;
+			if (slot < tr->nslots)
+				tr->gen[slot] = mark;
+		}
+	}
+	t->gen = saved;
+}
+
 /* verify_only without a saved state: replay the job's generator (the same
  * seed gives the same offsets) to know what the writing run wrote */
 static void replay(struct sb_thread *t, struct vjob *vj)
@@ -303,11 +388,16 @@ void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
 	}
 	for (;;) {
 		sb_ioloop_run(t, ls);
-		if (!vj->backlog_due || vj->fatal || sb_run_stopping() ||
+		if (!(vj->backlog_due || vj->trim_due) || vj->fatal || sb_run_stopping() ||
 		    (t->st->error && t->st->error != EILSEQ))
 			break;
-		vj->backlog_due = false;
 		ls->stop = false;
+		if (vj->trim_due)
+			do_trims(t, vj);
+		vj->trim_due = false;
+		if (!vj->backlog_due)
+			continue;
+		vj->backlog_due = false;
 		verify_backlog(t, vj);
 		if (vj->fatal)
 			break;
@@ -378,6 +468,15 @@ int sb_verify_setup(struct sb_thread *t)
 		if (!vj->ring)
 			return -ENOMEM;
 	}
+	if (s->trim_percentage && s->trim_backlog && !s->verify_only) {
+		vj->trim_pct = s->trim_percentage;
+		vj->tbacklog = s->trim_backlog;
+		vj->tbatch = s->trim_backlog_batch ? s->trim_backlog_batch : s->trim_backlog;
+		vj->tcap = vj->tbacklog + vj->tbatch;
+		vj->tring = calloc(vj->tcap, sizeof(*vj->tring));
+		if (!vj->tring)
+			return -ENOMEM;
+	}
 	t->io_prep = io_prep;
 	t->io_check = io_check;
 	t->check_writes = true;
@@ -395,6 +494,7 @@ void sb_verify_teardown(struct sb_thread *t)
 	free(vj->tr);
 	free(vj->io_gen);
 	free(vj->ring);
+	free(vj->tring);
 	free(vj->expect);
 	free(vj);
 	t->content = NULL;

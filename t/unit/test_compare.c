@@ -538,6 +538,10 @@ static void test_compared_options(void)
 		/* issue 16 (opts2): think time and the sample windows */
 		"thinktime_blocks_type", "thinktime_iotime", "rate_ignore_thinktime", "bwavgtime",
 		"iopsavgtime",
+		/* issue 16 (opts1): fio's remaining I/O and file options */
+		"iodepth_low", "sync", "bs_unaligned", "create_fsync", "create_on_open", "lockmem",
+		"hugepage-size", "cgroup", "cgroup_weight", "trim_percentage", "trim_verify_zero",
+		"trim_backlog", "trim_backlog_batch",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);

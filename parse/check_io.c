@@ -1,0 +1,95 @@
+/* check_io.c: validation of fio's remaining I/O and file options (issue 16,
+ * opts1): uid/gid (who may change them), hugepage-size, lockmem against the
+ * machine's memory, bs_unaligned against direct=1.  Derives uid_on/gid_on.
+ * Runs before anything touches a disk; every error names file:line, the
+ * option, the value and the way out. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/log.h"
+#include "parse/jobparse.h"
+#include "parse/parse.h"
+
+static unsigned check_ids(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	char where[512];
+	unsigned nerr = 0;
+	s->uid_on = sb_job_isset(c, SB_OPT(uid));
+	s->gid_on = sb_job_isset(c, SB_OPT(gid));
+	if (geteuid() == 0)
+		return 0;
+	const struct sb_option *o[2] = { SB_OPT(uid), SB_OPT(gid) };
+	bool on[2] = { s->uid_on && s->uid != geteuid(), s->gid_on && s->gid != getegid() };
+	for (int i = 0; i < 2; i++) {
+		if (!on[i])
+			continue;
+		sb_err(sb_job_where(c, o[i], where, sizeof(where)),
+		       "%s=%s: only root can run a job as another %s (storbench runs as uid %u, "
+		       "gid %u): run storbench as root, or drop %s", o[i]->name, sb_job_src(c, o[i])->raw,
+		       i ? "group" : "user", (unsigned)geteuid(), (unsigned)getegid(), o[i]->name);
+		nerr++;
+	}
+	return nerr;
+}
+
+static unsigned check_hugepage(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (!(s->hugepage_size & (s->hugepage_size - 1)))
+		return 0;
+	sb_err(sb_job_where(c, SB_OPT(hugepage_size), where, sizeof(where)),
+	       "%s=%s: a huge page size is a power of two: expected e.g. 2m or 1g",
+	       SB_OPT(hugepage_size)->name, sb_job_src(c, SB_OPT(hugepage_size))->raw);
+	return 1;
+}
+
+static unsigned check_lockmem(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512];
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	if (!s->lockmem || pages <= 0 || psz <= 0 || s->lockmem < (uint64_t)pages * (uint64_t)psz)
+		return 0;
+	sb_err(sb_job_where(c, SB_OPT(lockmem), where, sizeof(where)),
+	       "%s=%s: that is all of this machine's memory (%llu MiB) or more: expected less "
+	       "than that", SB_OPT(lockmem)->name, sb_job_src(c, SB_OPT(lockmem))->raw,
+	       (unsigned long long)((uint64_t)pages * (uint64_t)psz >> 20));
+	return 1;
+}
+
+/* O_DIRECT needs lengths in whole logical blocks */
+static unsigned check_unaligned(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (!s->bs_unaligned || !s->direct)
+		return 0;
+	sb_err(sb_job_where(c, SB_OPT(bs_unaligned), where, sizeof(where)),
+	       "%s=%s with direct=1: O_DIRECT lengths must be whole logical blocks: drop %s or "
+	       "set direct=0", SB_OPT(bs_unaligned)->name, sb_job_src(c, SB_OPT(bs_unaligned))->raw,
+	       SB_OPT(bs_unaligned)->name);
+	return 1;
+}
+
+/* verify-trim goes through the job's engine, which must be able to trim */
+static unsigned check_vtrim(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (!s->trim_percentage || !s->trim_backlog || !s->verify || strcmp(s->ioengine, "mmap"))
+		return 0;
+	sb_err(sb_job_where(c, SB_OPT(trim_percentage), where, sizeof(where)),
+	       "%s=%s: ioengine=mmap cannot trim (a mapping has no discard): use ioengine=psync, "
+	       "sync, libaio or io_uring, or drop %s", SB_OPT(trim_percentage)->name,
+	       sb_job_src(c, SB_OPT(trim_percentage))->raw, SB_OPT(trim_percentage)->name);
+	return 1;
+}
+
+unsigned sb_job_validate_io(struct sb_jobctx *c)
+{
+	return check_ids(c) + check_hugepage(c) + check_lockmem(c) + check_unaligned(c) +
+	       check_vtrim(c);
+}
