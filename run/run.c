@@ -20,6 +20,7 @@
 #include "stats/diskutil.h"
 #include "stats/monitor.h"
 #include "stats/statsthread.h"
+#include "stats/sysinv.h"
 
 #define SB_MAX_DISKS 32
 
@@ -44,6 +45,7 @@ struct run {
 	struct sb_diskstat disks0[SB_MAX_DISKS], disks1[SB_MAX_DISKS];
 	size_t ndisks;
 	uint64_t t0_ns, t1_ns;
+	struct sb_sysinv *sys;             /* the system inventory, for the results */
 };
 
 static const struct sb_run_env default_env = { .opts = { .progress = -1 } };
@@ -192,6 +194,32 @@ static void run_groups(struct run *r)
 	}
 }
 
+/* The system inventory, once before the first I/O: the machine, and where
+ * the jobs' files and directories live (stats/sysinv.h).  Out of memory:
+ * the results go without it. */
+static void sysinv_start(struct run *r)
+{
+	const char *root = r->env->sysroot && *r->env->sysroot ? r->env->sysroot : "/";
+	r->sys = malloc(sizeof(*r->sys));
+	if (!r->sys)
+		return;
+	sb_sysinv_host(r->sys, root, NULL);
+	for (size_t i = 0; i < r->lay.n; i++)
+		sb_sysinv_add_path(r->sys, root, r->lay.files[i].path);
+	for (size_t j = 0; j < r->jl->njobs; j++) {
+		const struct sb_jobspec *s = &r->jl->jobs[j];
+		const char *dirs[] = { s->directory, s->checkpoint_folder, s->data_dir };
+		for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+			char one[4096];
+			for (const char *p = dirs[k]; p && *p; p += strcspn(p, ":"), p += *p == ':') {
+				snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, ":"), p);
+				if (one[0])
+					sb_sysinv_add_path(r->sys, root, one);
+			}
+		}
+	}
+}
+
 static void disks_start(struct run *r)
 {
 	char names[SB_MAX_DISKS][64];
@@ -306,6 +334,7 @@ static void release(struct run *r, bool failed)
 	free(r->ops);
 	free(r->nodiskio);
 	free(r->first);
+	free(r->sys);
 }
 
 int sb_run_check(const struct sb_joblist *jl, const struct sb_run_env *env)
@@ -362,6 +391,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		release(&r, true);
 		return e;
 	}
+	sysinv_start(&r);
 	disks_start(&r);
 	r.t0_ns = sb_now_ns();
 	if (r.mon_up) {
@@ -383,6 +413,10 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		e = sb_ml_collect(r.ml, res);
 	if (!e)
 		e = disks_finish(&r, res);
+	if (!e) {
+		res->sys = r.sys;
+		r.sys = NULL;
+	}
 	if (!e && r.mon_up) /* a failed log write was reported; the results stand */
 		(void)sb_monitor_finish(&r.mon, r.t1_ns, res);
 	if (!e)

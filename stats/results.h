@@ -121,6 +121,9 @@ struct sb_results {
 	/* appended: a sweep's points (sweep/sweep.c); NULL for an ordinary run.
 	 * jobs[] is then empty: each point carries its own results. */
 	const struct sb_sweep_results *sweep;
+	/* appended: the system inventory (stats/sysinv.h), collected at run
+	 * start; NULL: none (a sweep's top level: its first run's); owned */
+	struct sb_sysinv *sys;
 };
 
 void sb_results_free(struct sb_results *r);

@@ -47,6 +47,7 @@ struct ctx {
 	size_t nmade;
 	bool drop_warned;
 	bool drop_asked;  /* drop_caches=1 written, not defaulted: warn when not permitted */
+	struct sb_sysinv *sys;    /* the first point's system inventory: the sweep's */
 };
 
 /* I/O time of one run: the slowest job of each group, groups in sequence */
@@ -323,6 +324,11 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 		struct sb_sweep_point_result *pr = &sr->points[sr->ndone];
 		int r = sb_run_stopping() ? 0 : run_point(&c, p, pr);
 		if (r == 1) {
+			if (!c.sys) /* one inventory for the sweep, not one per point */
+				c.sys = pr->merged.sys;
+			else
+				free(pr->merged.sys);
+			pr->merged.sys = NULL;
 			sr->ndone++;
 			progress(&c, pr);
 			continue;
@@ -337,5 +343,6 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 	sb_sweep_pick_best(sr);
 	remove_made(&c);
 	fill_results(jl, sr, res);
+	res->sys = c.sys;
 	return rc < 0 ? rc : 0;
 }
