@@ -1,6 +1,7 @@
 /* sysinv.c: the system inventory (stats/sysinv.h) as output - the JSON
  * "system" object and the "system" block at the end of normal output.  An
  * unknown figure is null in JSON and "?" in text, never 0. */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "output/jsonw.h"
@@ -23,22 +24,52 @@ static void num(struct sb_jw *w, const char *key, int64_t v)
 		sb_jw_null(w, key);
 }
 
-static void json_dev(struct sb_jw *w, const struct sb_sysinv_dev *d)
+/* An element's figures in JSON order, keys named after the struct members
+ * (stats/sysinv.h documents them): a string ("" unknown), a count or size
+ * (-1 unknown) or a tri-state flag (-1 unknown). */
+enum kind { K_STR, K_NUM, K_FLAG };
+struct field {
+	const char *key;
+	enum kind kind;
+	size_t off;
+};
+#define F(type, member, kind) { #member, kind, offsetof(type, member) }
+static const struct field dev_fields[] = {
+	F(struct sb_sysinv_dev, name, K_STR),
+	F(struct sb_sysinv_dev, model, K_STR),
+	F(struct sb_sysinv_dev, firmware, K_STR),
+	F(struct sb_sysinv_dev, size_bytes, K_NUM),
+	F(struct sb_sysinv_dev, logical_block_size, K_NUM),
+	F(struct sb_sysinv_dev, physical_block_size, K_NUM),
+	F(struct sb_sysinv_dev, rotational, K_FLAG),
+	F(struct sb_sysinv_dev, scheduler, K_STR),
+	F(struct sb_sysinv_dev, nr_requests, K_NUM),
+	F(struct sb_sysinv_dev, max_sectors_kb, K_NUM),
+	{ NULL, K_STR, 0 },
+};
+static const struct field gpu_fields[] = {
+	F(struct sb_sysinv_gpu, name, K_STR),
+	F(struct sb_sysinv_gpu, uuid, K_STR),
+	F(struct sb_sysinv_gpu, pci_bus_id, K_STR),
+	F(struct sb_sysinv_gpu, mem_total_bytes, K_NUM),
+	{ NULL, K_STR, 0 },
+};
+#undef F
+
+static void json_fields(struct sb_jw *w, const struct field *f, const void *base)
 {
 	sb_jw_obj_begin(w, NULL);
-	sb_jw_str(w, "name", d->name);
-	str(w, "model", d->model);
-	str(w, "firmware", d->firmware);
-	num(w, "size_bytes", d->size_bytes);
-	num(w, "logical_block_size", d->logical_block_size);
-	num(w, "physical_block_size", d->physical_block_size);
-	if (d->rotational >= 0)
-		sb_jw_bool(w, "rotational", d->rotational != 0);
-	else
-		sb_jw_null(w, "rotational");
-	str(w, "scheduler", d->scheduler);
-	num(w, "nr_requests", d->nr_requests);
-	num(w, "max_sectors_kb", d->max_sectors_kb);
+	for (; f->key; f++) {
+		const char *p = (const char *)base + f->off;
+		if (f->kind == K_STR)
+			str(w, f->key, p);
+		else if (f->kind == K_NUM)
+			num(w, f->key, *(const int64_t *)p);
+		else if (*(const int *)p >= 0)
+			sb_jw_bool(w, f->key, *(const int *)p != 0);
+		else
+			sb_jw_null(w, f->key);
+	}
 	sb_jw_obj_end(w);
 }
 
@@ -78,21 +109,14 @@ void sb_json_sysinv(struct sb_jw *w, const struct sb_sysinv *s)
 	sb_jw_arr_end(w);
 	sb_jw_arr_begin(w, "devices");
 	for (unsigned i = 0; i < s->ndevs; i++)
-		json_dev(w, &s->dev[i]);
+		json_fields(w, dev_fields, &s->dev[i]);
 	sb_jw_arr_end(w);
 	sb_jw_obj_begin(w, "gpu");
 	if (s->gpu_present) {
 		str(w, "driver_version", s->gpu_driver);
 		sb_jw_arr_begin(w, "devices");
-		for (unsigned i = 0; i < s->ngpus; i++) {
-			const struct sb_sysinv_gpu *g = &s->gpu[i];
-			sb_jw_obj_begin(w, NULL);
-			sb_jw_str(w, "name", g->name);
-			str(w, "uuid", g->uuid);
-			str(w, "pci_bus_id", g->pci_bus_id);
-			num(w, "mem_total_bytes", g->mem_total_bytes);
-			sb_jw_obj_end(w);
-		}
+		for (unsigned i = 0; i < s->ngpus; i++)
+			json_fields(w, gpu_fields, &s->gpu[i]);
 		sb_jw_arr_end(w);
 	} else {
 		sb_jw_bool(w, "absent", true);

@@ -189,25 +189,25 @@ static void add_disk(struct sb_sysinv *inv, const char *root, const char *name)
 		return;
 	struct sb_sysinv_dev *d = &inv->dev[inv->ndevs++];
 	snprintf(d->name, sizeof(d->name), "%s", name);
-#define SYS(leaf) (snprintf(rel, sizeof(rel), "sys/class/block/%s/%s", name, leaf), rel)
-	read_line(root, SYS("device/model"), d->model, sizeof(d->model));
-	read_line(root, SYS("device/firmware_rev"), d->firmware, sizeof(d->firmware));
+#define SYS(leaf) (snprintf(rel, sizeof(rel), "sys/class/block/%s%s", name, leaf), rel)
+	read_line(root, SYS("/device/model"), d->model, sizeof(d->model));
+	read_line(root, SYS("/device/firmware_rev"), d->firmware, sizeof(d->firmware));
 	if (!d->firmware[0])
-		read_line(root, SYS("device/rev"), d->firmware, sizeof(d->firmware));
-	int64_t sectors = read_num(root, SYS("size"));
+		read_line(root, SYS("/device/rev"), d->firmware, sizeof(d->firmware));
+	int64_t sectors = read_num(root, SYS("/size"));
 	d->size_bytes = sectors >= 0 ? sectors * 512 : -1;
-	d->logical_block_size = read_num(root, SYS("queue/logical_block_size"));
-	d->physical_block_size = read_num(root, SYS("queue/physical_block_size"));
-	int64_t rot = read_num(root, SYS("queue/rotational"));
+	d->logical_block_size = read_num(root, SYS("/queue/logical_block_size"));
+	d->physical_block_size = read_num(root, SYS("/queue/physical_block_size"));
+	int64_t rot = read_num(root, SYS("/queue/rotational"));
 	d->rotational = rot < 0 ? -1 : rot != 0;
-	read_line(root, SYS("queue/scheduler"), v, sizeof(v));
+	read_line(root, SYS("/queue/scheduler"), v, sizeof(v));
 	const char *open = strchr(v, '['), *close = open ? strchr(open, ']') : NULL;
 	if (open && close)
 		snprintf(d->scheduler, sizeof(d->scheduler), "%.*s", (int)(close - open - 1), open + 1);
 	else
 		snprintf(d->scheduler, sizeof(d->scheduler), "%.31s", v);   /* "none" alone */
-	d->nr_requests = read_num(root, SYS("queue/nr_requests"));
-	d->max_sectors_kb = read_num(root, SYS("queue/max_sectors_kb"));
+	d->nr_requests = read_num(root, SYS("/queue/nr_requests"));
+	d->max_sectors_kb = read_num(root, SYS("/queue/max_sectors_kb"));
 #undef SYS
 }
 
