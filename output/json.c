@@ -334,7 +334,7 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	for (size_t i = 0; i < r->ndisks; i++)
 		json_disk(&w, &r->disks[i]);
 	sb_jw_arr_end(&w);
-	sb_json_sysinv(&w, r->sys);   /* output/sysinv.c */
+	sb_json_sysinv(&w, r->sys ? r->sys : r->sweep ? r->sweep->sys : NULL);   /* output/sysinv.c */
 	if (r->host)
 		json_host(&w, r, r->host);
 	int rc = json_comparisons(&w, r);

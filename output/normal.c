@@ -395,6 +395,6 @@ int sb_write_normal(FILE *f, const struct sb_results *r)
 	int rc = cmp_block(f, r);
 	if (r->sweep) /* output/sweep.c */
 		sb_normal_sweep(f, r);
-	sb_normal_sysinv(f, r->sys);   /* output/sysinv.c */
+	sb_normal_sysinv(f, r->sys ? r->sys : r->sweep ? r->sweep->sys : NULL);   /* output/sysinv.c */
 	return ferror(f) ? -EIO : rc;
 }

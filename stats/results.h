@@ -122,7 +122,7 @@ struct sb_results {
 	 * jobs[] is then empty: each point carries its own results. */
 	const struct sb_sweep_results *sweep;
 	/* appended: the system inventory (stats/sysinv.h), collected at run
-	 * start; NULL: none (a sweep's top level: its first run's); owned */
+	 * start; NULL: none (a sweep's is sweep->sys); owned */
 	struct sb_sysinv *sys;
 };
 
@@ -200,5 +200,6 @@ struct sb_sweep_results {
 	long best[SB_DDIR_N];               /* index into points[]; -1: none */
 	bool interrupted;
 	int caches;                         /* 1 dropped, 0 not asked, -1 asked, not permitted */
+	struct sb_sysinv *sys;              /* appended: the first point's system inventory (owned) */
 };
 #endif

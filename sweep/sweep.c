@@ -47,7 +47,6 @@ struct ctx {
 	size_t nmade;
 	bool drop_warned;
 	bool drop_asked;  /* drop_caches=1 written, not defaulted: warn when not permitted */
-	struct sb_sysinv *sys;    /* the first point's system inventory: the sweep's */
 };
 
 /* I/O time of one run: the slowest job of each group, groups in sequence */
@@ -249,6 +248,7 @@ void sb_sweep_results_free(struct sb_sweep_results *sr)
 	for (size_t i = 0; sr->points && i < sr->ndone; i++)
 		point_free(&sr->points[i]);
 	free(sr->points);
+	free(sr->sys);
 	memset(sr, 0, sizeof(*sr));
 }
 
@@ -324,8 +324,8 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 		struct sb_sweep_point_result *pr = &sr->points[sr->ndone];
 		int r = sb_run_stopping() ? 0 : run_point(&c, p, pr);
 		if (r == 1) {
-			if (!c.sys) /* one inventory for the sweep, not one per point */
-				c.sys = pr->merged.sys;
+			if (!sr->sys) /* one inventory for the sweep, not one per point */
+				sr->sys = pr->merged.sys;
 			else
 				free(pr->merged.sys);
 			pr->merged.sys = NULL;
@@ -343,6 +343,5 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 	sb_sweep_pick_best(sr);
 	remove_made(&c);
 	fill_results(jl, sr, res);
-	res->sys = c.sys;
 	return rc < 0 ? rc : 0;
 }
