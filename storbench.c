@@ -41,6 +41,7 @@ struct cmdline {
 	unsigned max_jobs;    /* --max-jobs=N: 0 = no limit */
 	int eta;              /* --eta: -1 auto, 0 never, 1 always */
 	unsigned eta_interval_ms, eta_newline_ms; /* 0: default (1 s), never */
+	const char *export_csv; /* --export=csv:DIR: the folder; NULL = none */
 };
 
 /* storbench's own flags: --help, the man page and the bash completion are
@@ -48,6 +49,8 @@ struct cmdline {
 static const struct sb_cli_flag cli_flags[] = {
 	{ "--output-format", "FMT", "normal, terse, json or json+ (a comma list prints several)" },
 	{ "--output", "FILE", "write the results to FILE instead of standard output" },
+	{ "--export", "csv:DIR", "also write the time series, host series and latency histograms "
+	  "as CSV files into DIR (created when missing; see HOWTO.md, CSV export)" },
 	{ "--minimal", NULL, "same as --output-format=terse" },
 	{ "--terse-version", "3", "the terse format's version: 3 (fio's default; the only one "
 	  "storbench writes)" },
@@ -250,6 +253,15 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 				       v ? v : "");
 				return SB_EXIT_CMDLINE;
 			}
+		} else if (is_prefix_opt(a, "--export", &v)) {
+			if (!v || strncmp(v, "csv:", 4) || !v[4]) {
+				sb_err("<cmdline>", "--export=%s: not an export: use --export=csv:DIR",
+				       v ? v : "");
+				return SB_EXIT_CMDLINE;
+			}
+			if (sb_csv_check(v + 4))
+				return SB_EXIT_CMDLINE;
+			cl->export_csv = v + 4;
 		} else if (!strcmp(a, "--minimal")) {
 			cl->formats = SB_FMT_TERSE;
 		} else if (is_prefix_opt(a, "--output", &v)) {
@@ -569,6 +581,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (write_results(&cl, &res, &ro))
+		status = SB_EXIT_IOERR;
+	if (cl.export_csv && sb_write_csv(cl.export_csv, &res))
 		status = SB_EXIT_IOERR;
 	for (size_t i = 0; i < res.njobs; i++)
 		if (res.jobs[i].error || sb_verify_nfail(res.jobs[i].verify))

@@ -15,6 +15,7 @@
 #include "output/ml_out.h"
 #include "output/output.h"
 #include "output/sweep.h"
+#include "output/sysinv.h"
 #include "output/timeseries.h"
 #include "output/verify.h"
 
@@ -335,6 +336,7 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 			json_disk(&w, &r->disks[i]);
 		sb_jw_arr_end(&w);
 	}
+	sb_json_sysinv(&w, r->sys ? r->sys : r->sweep ? r->sweep->sys : NULL);   /* output/sysinv.c */
 	if (r->host)
 		json_host(&w, r, r->host);
 	int rc = json_comparisons(&w, r);

@@ -17,6 +17,7 @@
 #include "output/ml_out.h"
 #include "output/output.h"
 #include "output/sweep.h"
+#include "output/sysinv.h"
 #include "output/units.h"
 #include "output/verify.h"
 
@@ -394,5 +395,6 @@ int sb_write_normal(FILE *f, const struct sb_results *r)
 	int rc = cmp_block(f, r);
 	if (r->sweep) /* output/sweep.c */
 		sb_normal_sweep(f, r);
+	sb_normal_sysinv(f, r->sys ? r->sys : r->sweep ? r->sweep->sys : NULL);   /* output/sysinv.c */
 	return ferror(f) ? -EIO : rc;
 }

@@ -18,6 +18,12 @@ int sb_output_write(FILE *f, const struct sb_results *r, unsigned mask);
 int sb_write_normal(FILE *f, const struct sb_results *r);
 int sb_write_terse(FILE *f, const struct sb_results *r);
 int sb_write_json(FILE *f, const struct sb_results *r, bool plus);
+/* --export=csv:DIR (output/csv.c, output/csvdir.c).  sb_csv_check, before
+ * the run: DIR is a writable folder or can be made, and holds no *.csv file
+ * storbench did not write; 0 or -errno with the reason reported.
+ * sb_write_csv, after it: the files (created with DIR when missing). */
+int sb_csv_check(const char *dir);
+int sb_write_csv(const char *dir, const struct sb_results *r);
 /* One --status-interval snapshot in normal format (printed during the run). */
 int sb_write_interim_normal(FILE *f, const struct sb_interim *s);
 #endif

@@ -21,6 +21,7 @@
 #include "stats/diskutil.h"
 #include "stats/monitor.h"
 #include "stats/statsthread.h"
+#include "stats/sysinv.h"
 
 #define SB_MAX_DISKS 32
 
@@ -45,6 +46,7 @@ struct run {
 	struct sb_diskstat disks0[SB_MAX_DISKS], disks1[SB_MAX_DISKS];
 	size_t ndisks;
 	uint64_t t0_ns, t1_ns;
+	struct sb_sysinv *sys;             /* the system inventory, for the results */
 };
 
 static const struct sb_run_env default_env = { .opts = { .progress = -1 } };
@@ -194,6 +196,32 @@ static void run_groups(struct run *r)
 	}
 }
 
+/* The system inventory, once before the first I/O: the machine, and where
+ * the jobs' files and directories live (stats/sysinv.h).  Out of memory:
+ * the results go without it. */
+static void sysinv_start(struct run *r)
+{
+	const char *root = r->env->sysroot && *r->env->sysroot ? r->env->sysroot : "/";
+	r->sys = malloc(sizeof(*r->sys));
+	if (!r->sys)
+		return;
+	sb_sysinv_host(r->sys, root, NULL);
+	for (size_t i = 0; i < r->lay.n; i++)
+		sb_sysinv_add_path(r->sys, root, r->lay.files[i].path);
+	for (size_t j = 0; j < r->jl->njobs; j++) {
+		const struct sb_jobspec *s = &r->jl->jobs[j];
+		const char *dirs[] = { s->directory, s->checkpoint_folder, s->data_dir };
+		for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+			char one[4096];
+			for (const char *p = dirs[k]; p && *p; p += strcspn(p, ":"), p += *p == ':') {
+				snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, ":"), p);
+				if (one[0])
+					sb_sysinv_add_path(r->sys, root, one);
+			}
+		}
+	}
+}
+
 static void disks_start(struct run *r)
 {
 	char names[SB_MAX_DISKS][64];
@@ -309,6 +337,7 @@ static void release(struct run *r, bool failed)
 	free(r->ops);
 	free(r->nodiskio);
 	free(r->first);
+	free(r->sys);
 }
 
 int sb_run_check(const struct sb_joblist *jl, const struct sb_run_env *env)
@@ -372,6 +401,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		release(&r, true);
 		return e;
 	}
+	sysinv_start(&r);
 	res->no_disk_util = true;
 	for (size_t j = 0; j < jl->njobs; j++)
 		res->no_disk_util &= !jl->jobs[j].disk_util;
@@ -397,6 +427,10 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		e = sb_ml_collect(r.ml, res);
 	if (!e)
 		e = disks_finish(&r, res);
+	if (!e) {
+		res->sys = r.sys;
+		r.sys = NULL;
+	}
 	if (!e && r.mon_up) /* a failed log write was reported; the results stand */
 		(void)sb_monitor_finish(&r.mon, r.t1_ns, res);
 	if (!e)

@@ -39,6 +39,8 @@ void sb_results_free(struct sb_results *r)
 	r->groups = NULL;
 	r->disks = NULL;
 	r->njobs = r->ngroups = r->ndisks = 0;
+	free(r->sys);
+	r->sys = NULL;
 }
 
 void sb_ml_result_free(struct sb_ml_result *m)

@@ -124,6 +124,9 @@ struct sb_results {
 	/* appended: every job said disk_util=0: no disk_util block (fio then
 	 * leaves out the JSON key, the normal block and the terse fields) */
 	bool no_disk_util;
+	/* appended: the system inventory (stats/sysinv.h), collected at run
+	 * start; NULL: none (a sweep's is sweep->sys); owned */
+	struct sb_sysinv *sys;
 };
 
 void sb_results_free(struct sb_results *r);
@@ -200,5 +203,6 @@ struct sb_sweep_results {
 	long best[SB_DDIR_N];               /* index into points[]; -1: none */
 	bool interrupted;
 	int caches;                         /* 1 dropped, 0 not asked, -1 asked, not permitted */
+	struct sb_sysinv *sys;              /* appended: the first point's system inventory (owned) */
 };
 #endif

@@ -248,6 +248,7 @@ void sb_sweep_results_free(struct sb_sweep_results *sr)
 	for (size_t i = 0; sr->points && i < sr->ndone; i++)
 		point_free(&sr->points[i]);
 	free(sr->points);
+	free(sr->sys);
 	memset(sr, 0, sizeof(*sr));
 }
 
@@ -323,6 +324,11 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 		struct sb_sweep_point_result *pr = &sr->points[sr->ndone];
 		int r = sb_run_stopping() ? 0 : run_point(&c, p, pr);
 		if (r == 1) {
+			if (!sr->sys) /* one inventory for the sweep, not one per point */
+				sr->sys = pr->merged.sys;
+			else
+				free(pr->merged.sys);
+			pr->merged.sys = NULL;
 			sr->ndone++;
 			progress(&c, pr);
 			continue;

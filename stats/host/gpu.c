@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "stats/host/priv.h"
+#include "stats/sysinv.h"
 
 typedef int nvml_ret;                 /* nvmlReturn_t: 0 = NVML_SUCCESS */
 typedef void *nvml_dev;               /* nvmlDevice_t */
@@ -161,6 +162,56 @@ static void gpu_close(struct sb_host *h)
 	if (g->lib)
 		dlclose(g->lib);
 	g->lib = NULL;
+}
+
+/* ---- the GPUs of the system inventory (stats/sysinv.h): once, at run start ---- */
+
+/* nvmlPciInfo_t (v3): only busId is read */
+struct nvml_pci {
+	char bus_id_legacy[16];
+	unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+	char bus_id[32];
+	char pad[64];       /* room should a later NVML grow the struct */
+};
+
+void sb_host_gpu_inventory(const char *nvml_lib, struct sb_sysinv *inv)
+{
+	struct sb_host *h = calloc(1, sizeof(*h));
+	if (!h) {
+		snprintf(inv->gpu_reason, sizeof(inv->gpu_reason), "out of memory");
+		return;
+	}
+	gpu_open(h, nvml_lib);
+	struct host_gpu *g = &h->gpu;
+	if (!h->st[SB_HOST_GPU].present) {
+		snprintf(inv->gpu_reason, sizeof(inv->gpu_reason), "%s", h->st[SB_HOST_GPU].reason);
+		gpu_close(h);
+		free(h);
+		return;
+	}
+	nvml_ret (*uuid)(nvml_dev, char *, unsigned) = NULL;
+	nvml_ret (*pci)(nvml_dev, struct nvml_pci *) = NULL;
+	nvml_ret (*driver)(char *, unsigned) = NULL;
+	LOAD(g->lib, uuid, "nvmlDeviceGetUUID");
+	LOAD(g->lib, pci, "nvmlDeviceGetPciInfo_v3");
+	LOAD(g->lib, driver, "nvmlSystemGetDriverVersion");
+	if (driver && driver(inv->gpu_driver, sizeof(inv->gpu_driver)))
+		inv->gpu_driver[0] = 0;
+	inv->gpu_present = true;
+	for (unsigned i = 0; i < g->n && inv->ngpus < SB_SYSINV_MAX_GPUS; i++) {
+		struct sb_sysinv_gpu *o = &inv->gpu[inv->ngpus++];
+		struct nvml_mem m = { 0, 0, 0 };
+		struct nvml_pci p;
+		memset(&p, 0, sizeof(p));
+		snprintf(o->name, sizeof(o->name), "%s", g->dev[i].name);
+		if (uuid && uuid(g->dev[i].handle, o->uuid, sizeof(o->uuid)))
+			o->uuid[0] = 0;
+		if (pci && !pci(g->dev[i].handle, &p))
+			snprintf(o->pci_bus_id, sizeof(o->pci_bus_id), "%.*s", (int)sizeof(p.bus_id), p.bus_id);
+		o->mem_total_bytes = g->api->mem(g->dev[i].handle, &m) ? -1 : (int64_t)m.total;
+	}
+	gpu_close(h);
+	free(h);
 }
 
 /* ---- the collector (stats/host/collector.h) ---- */

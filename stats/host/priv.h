@@ -112,6 +112,10 @@ struct sb_host {
 	struct sb_host_sample pend;
 };
 
+/* the NVIDIA GPUs NVML lists, into the system inventory (gpu.c) */
+struct sb_sysinv;
+void sb_host_gpu_inventory(const char *nvml_lib, struct sb_sysinv *inv);
+
 /* helpers (host.c) */
 /* root + rel into buf; -ENAMETOOLONG when it does not fit */
 int sb_host_path(const struct sb_host *h, const char *rel, char *buf, size_t len);
