@@ -115,6 +115,8 @@ int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create
 	f->created = false;
 	f->fd = -1;
 	*out = f;
+	if (t->trace)
+		sb_trace_set_file(t->trace, f->index, path);
 	if (t->ops->flags & SB_ENGINE_NODISKIO)
 		return 0;
 	int fl = O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0);

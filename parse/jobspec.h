@@ -390,6 +390,9 @@ struct sb_jobspec {
 	bool allrandrepeat;         /* every generator repeatable (implies randrepeat) */
 	unsigned zone_n[SB_DDIR_N]; /* zones of random_distribution=zoned(_abs) per direction */
 	struct sb_zone zones[SB_DDIR_N][SB_ZONES_MAX];
+	/* appended (issue 14): I/O traces (stats/trace.h) */
+	char *write_trace;          /* DFTracer trace file; NULL = none */
+	unsigned trace_sample;      /* record one I/O in this many (>= 1) */
 };
 
 /* file_service_type: SB_FSVC_RR with fsvc_n 1 is the default (and the fast path) */

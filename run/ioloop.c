@@ -160,6 +160,9 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 		ls->stop = true;
 	if (!ls->counting)
 		return;
+	if (t->trace) /* write_trace: a fixed-size record, sampled (stats/trace.h) */
+		sb_trace_io(t->trace, (unsigned)d, io->file ? io->file->index : UINT_MAX, io->offset,
+			    io->len, io->result, io->start_ns, ls->now);
 	if (__builtin_expect(t->stats_lite, 0)) {
 		account_lite(t, ls, io, async);
 		return;

@@ -6,6 +6,8 @@
 
 static const struct sb_tool tools[] = {
 	/* { "name", "ARGS", "summary", tool_main }, one row per tool */
+	{ "analyze", "[--output-format=normal|json] [--filter=KEY:VALUE]... [--threads=N] TRACE...",
+	  "totals of DFTracer-format I/O traces (write_trace=, DFTracer, DLIO's profiler)", sb_analyze_main },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -1,0 +1,498 @@
+/* trace.c: the trace writers (stats/trace.h): one thread per trace file
+ * drains its rings, formats DFTracer's JSON lines and writes them as gzip
+ * members of at most SB_TRACE_BLOCK bytes of text. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "stats/trace.h"
+#include "lib/log.h"
+#include "lib/timeutil.h"
+
+static const char *const op_name[SB_TRACE_NOPS] = { "read", "write", "trim", "fsync", "fdatasync",
+						     "sync_file_range", "open", "close" };
+
+struct sb_trace {
+	char *path;
+	int fd;
+	int err;                      /* first write error, -errno */
+	pthread_t th;
+	bool th_up;
+	_Atomic int stop;
+	pthread_mutex_t mu;           /* rings list and file names */
+	struct sb_trace_ring *rings;
+	char **names;                 /* file id -> path */
+	uint64_t *fh;                 /* file id -> hash */
+	_Atomic unsigned nnames;
+	unsigned cap, emitted;        /* names written as FH lines */
+	int64_t wall_off_ns;          /* Unix time - sb_now_ns() */
+	uint64_t id;                  /* the next record's "id" */
+	uint64_t hh;
+	unsigned pid;
+	char host[256];
+	char *text;                   /* SB_TRACE_BLOCK + one line */
+	size_t len;
+	unsigned char *gz;
+	size_t gzcap;
+	z_stream z;
+	struct sb_trace *next;
+};
+
+static pthread_mutex_t all_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct sb_trace *all;
+
+/* FNV-1a, 53 bits: exact in a JavaScript number (Perfetto) */
+static uint64_t hash53(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h >> 11;
+}
+
+static char *put_u(char *p, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_i(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u(p, (uint64_t)0 - (uint64_t)v);
+	}
+	return put_u(p, (uint64_t)v);
+}
+
+static char *put_s(char *p, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* a JSON string (quotes included); at most 6 bytes per input byte */
+static char *put_js(char *p, const char *s)
+{
+	*p++ = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
+		} else if (c < 0x20) {
+			p += sprintf(p, "\\u%04x", c);
+		} else {
+			*p++ = (char)c;
+		}
+	}
+	*p++ = '"';
+	return p;
+}
+
+static void write_all(struct sb_trace *tr, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n && !tr->err) {
+		ssize_t w = write(tr->fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			tr->err = w < 0 ? -errno : -EIO;
+			break;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* the text so far as one gzip member, its compressed length in the "SB"
+ * extra field */
+static void flush_block(struct sb_trace *tr)
+{
+	if (!tr->len)
+		return;
+	unsigned char extra[8] = { 'S', 'B', 4, 0, 0, 0, 0, 0 };
+	gz_header h = { .os = 3, .extra = extra, .extra_len = sizeof(extra) };
+	if (deflateReset(&tr->z) != Z_OK || deflateSetHeader(&tr->z, &h) != Z_OK) {
+		tr->err = -EIO;
+		return;
+	}
+	tr->z.next_in = (unsigned char *)tr->text;
+	tr->z.avail_in = (unsigned)tr->len;
+	tr->z.next_out = tr->gz;
+	tr->z.avail_out = (unsigned)tr->gzcap;
+	if (deflate(&tr->z, Z_FINISH) != Z_STREAM_END) {
+		tr->err = -EIO;
+		return;
+	}
+	size_t n = tr->gzcap - tr->z.avail_out;
+	/* header: 10 bytes, XLEN (2), SI1 SI2 LEN (4), then our 4 bytes */
+	for (int i = 0; i < 4; i++)
+		tr->gz[16 + i] = (unsigned char)(n >> (8 * i));
+	write_all(tr, tr->gz, n);
+	tr->len = 0;
+}
+
+#define LINE_MAX_BYTES (8 * 4096 + 512)
+
+static char *line_begin(struct sb_trace *tr, const char *name, const char *cat, uint32_t tid,
+			const char *ph)
+{
+	if (tr->len > SB_TRACE_BLOCK - LINE_MAX_BYTES)
+		flush_block(tr);
+	char *p = tr->text + tr->len;
+	p = put_s(p, "{\"id\":");
+	p = put_u(p, tr->id++);
+	p = put_s(p, ",\"name\":\"");
+	p = put_s(p, name);
+	p = put_s(p, "\",\"cat\":\"");
+	p = put_s(p, cat);
+	p = put_s(p, "\",\"pid\":");
+	p = put_u(p, tr->pid);
+	p = put_s(p, ",\"tid\":");
+	p = put_u(p, tid);
+	p = put_s(p, ",\"ph\":\"");
+	p = put_s(p, ph);
+	return put_s(p, "\"");
+}
+
+static void line_end(struct sb_trace *tr, char *p)
+{
+	p = put_s(p, "}\n");
+	tr->len = (size_t)(p - tr->text);
+}
+
+/* hash metadata: HH (host), FH (file) */
+static void meta_line(struct sb_trace *tr, const char *kind, const char *name, uint64_t value)
+{
+	char *p = line_begin(tr, kind, "dftracer", tr->pid, "M");
+	p = put_s(p, ",\"args\":{\"name\":");
+	size_t n = strlen(name);
+	if (n > 4096) /* a path is shorter than PATH_MAX */
+		n = 4096;
+	char buf[4097];
+	memcpy(buf, name, n);
+	buf[n] = 0;
+	p = put_js(p, buf);
+	p = put_s(p, ",\"value\":");
+	p = put_u(p, value);
+	line_end(tr, put_s(p, "}"));
+}
+
+static void ev_line(struct sb_trace *tr, const struct sb_trace_ev *e)
+{
+	bool app = e->name != NULL;
+	char *p = line_begin(tr, app ? e->name : op_name[e->op < SB_TRACE_NOPS ? e->op : 0],
+			     app ? "storbench" : "POSIX", e->tid, "X");
+	p = put_s(p, ",\"ts\":");
+	p = put_u(p, (uint64_t)((int64_t)e->ts_ns + tr->wall_off_ns) / 1000);
+	p = put_s(p, ",\"dur\":");
+	p = put_u(p, (e->dur_ns + 500) / 1000);
+	p = put_s(p, ",\"args\":{\"hhash\":");
+	p = put_u(p, tr->hh);
+	if (app) {
+		if (e->argname) {
+			p = put_s(p, ",\"");
+			p = put_s(p, e->argname);
+			p = put_s(p, "\":");
+			p = put_u(p, e->offset);
+		}
+		if (e->size) {
+			p = put_s(p, ",\"size\":");
+			p = put_u(p, e->size);
+		}
+	} else {
+		if (e->fid != UINT32_MAX) {
+			p = put_s(p, ",\"fhash\":");
+			p = put_u(p, tr->fh[e->fid]);
+		}
+		p = put_s(p, ",\"offset\":");
+		p = put_u(p, e->offset);
+		p = put_s(p, ",\"size\":");
+		p = put_u(p, e->size);
+		p = put_s(p, ",\"ret\":");
+		p = put_i(p, e->ret);
+	}
+	line_end(tr, put_s(p, "}"));
+}
+
+/* names registered since the last look, as FH lines (before the events
+ * that use them: they were registered before those were recorded) */
+static void emit_names(struct sb_trace *tr)
+{
+	unsigned n = atomic_load_explicit(&tr->nnames, memory_order_acquire);
+	if (tr->emitted == n)
+		return;
+	pthread_mutex_lock(&tr->mu);
+	for (; tr->emitted < n; tr->emitted++)
+		meta_line(tr, "FH", tr->names[tr->emitted], tr->fh[tr->emitted]);
+	pthread_mutex_unlock(&tr->mu);
+}
+
+static unsigned drain(struct sb_trace *tr)
+{
+	unsigned got = 0;
+	pthread_mutex_lock(&tr->mu);
+	struct sb_trace_ring *rings = tr->rings;
+	pthread_mutex_unlock(&tr->mu);
+	for (struct sb_trace_ring *r = rings; r; r = r->next) {
+		uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+		uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+		if (h == t)
+			continue;
+		emit_names(tr);
+		for (; t != h; t++, got++) {
+			ev_line(tr, &r->ev[t & (SB_TRACE_RING - 1)]);
+			if (!(got & 1023))
+				atomic_store_explicit(&r->tail, t + 1, memory_order_release);
+		}
+		atomic_store_explicit(&r->tail, t, memory_order_release);
+	}
+	return got;
+}
+
+static void *writer_main(void *arg)
+{
+	struct sb_trace *tr = arg;
+	while (!atomic_load_explicit(&tr->stop, memory_order_acquire)) {
+		if (!drain(tr)) {
+			struct timespec ts = { 0, 2000000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	while (drain(tr))
+		;
+	emit_names(tr);
+	flush_block(tr);
+	return NULL;
+}
+
+static void trace_free(struct sb_trace *tr)
+{
+	for (struct sb_trace_ring *r = tr->rings, *n; r; r = n) {
+		n = r->next;
+		free(r->ev);
+		free(r->fid);
+		free(r);
+	}
+	for (unsigned i = 0; i < tr->cap && tr->names; i++)
+		free(tr->names[i]);
+	free(tr->names);
+	free(tr->fh);
+	free(tr->text);
+	free(tr->gz);
+	deflateEnd(&tr->z);
+	pthread_mutex_destroy(&tr->mu);
+	free(tr->path);
+	free(tr);
+}
+
+static int trace_open(const char *path, struct sb_trace **out)
+{
+	struct sb_trace *tr = calloc(1, sizeof(*tr));
+	if (!tr)
+		return -ENOMEM;
+	pthread_mutex_init(&tr->mu, NULL);
+	tr->fd = -1;
+	tr->path = strdup(path);
+	tr->text = malloc(SB_TRACE_BLOCK + LINE_MAX_BYTES);
+	tr->gzcap = deflateBound(NULL, SB_TRACE_BLOCK) + 64;
+	tr->gz = malloc(tr->gzcap);
+	if (deflateInit2(&tr->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(tr->gz);
+		free(tr->text);
+		free(tr->path);
+		free(tr);
+		return -ENOMEM;
+	}
+	if (!tr->path || !tr->text || !tr->gz) {
+		trace_free(tr);
+		return -ENOMEM;
+	}
+	tr->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (tr->fd < 0) {
+		int e = errno;
+		sb_err("write_trace", "cannot create %s: %s", path, strerror(e));
+		trace_free(tr);
+		return -e;
+	}
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	uint64_t mono = sb_now_ns();
+	tr->wall_off_ns = (int64_t)((uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec) -
+			  (int64_t)mono;
+	tr->pid = (unsigned)getpid();
+	if (gethostname(tr->host, sizeof(tr->host) - 1))
+		strcpy(tr->host, "localhost");
+	tr->hh = hash53(tr->host);
+	memcpy(tr->text, "[\n", 2);
+	tr->len = 2;
+	meta_line(tr, "HH", tr->host, tr->hh);
+	int e = pthread_create(&tr->th, NULL, writer_main, tr);
+	if (e) {
+		sb_err("write_trace", "cannot start the trace writer: %s", strerror(e));
+		close(tr->fd);
+		unlink(path);
+		trace_free(tr);
+		return -e;
+	}
+	tr->th_up = true;
+	*out = tr;
+	return 0;
+}
+
+int sb_trace_attach(struct sb_trace_ring **out, const char *path, unsigned every, unsigned nslots)
+{
+	struct sb_trace_ring *r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->ev = malloc(SB_TRACE_RING * sizeof(*r->ev));
+	r->fid = malloc((nslots ? nslots : 1) * sizeof(*r->fid));
+	if (!r->ev || !r->fid) {
+		free(r->ev);
+		free(r->fid);
+		free(r);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < nslots; i++)
+		r->fid[i] = UINT32_MAX;
+	r->nslots = nslots;
+	r->every = r->left = every ? every : 1;
+	pthread_mutex_lock(&all_mu);
+	struct sb_trace *tr = all;
+	while (tr && strcmp(tr->path, path))
+		tr = tr->next;
+	int e = 0;
+	if (!tr && !(e = trace_open(path, &tr))) {
+		tr->next = all;
+		all = tr;
+	}
+	pthread_mutex_unlock(&all_mu);
+	if (e) {
+		free(r->ev);
+		free(r->fid);
+		free(r);
+		return e;
+	}
+	r->tr = tr;
+	pthread_mutex_lock(&tr->mu);
+	r->next = tr->rings;
+	tr->rings = r;
+	pthread_mutex_unlock(&tr->mu);
+	*out = r;
+	return 0;
+}
+
+void sb_trace_set_file(struct sb_trace_ring *r, unsigned slot, const char *path)
+{
+	struct sb_trace *tr = r->tr;
+	if (slot >= r->nslots || !path)
+		return;
+	pthread_mutex_lock(&tr->mu);
+	unsigned n = atomic_load_explicit(&tr->nnames, memory_order_relaxed), id = n;
+	uint64_t h = hash53(path);
+	for (unsigned i = 0; i < n; i++)
+		if (tr->fh[i] == h && !strcmp(tr->names[i], path)) {
+			id = i;
+			break;
+		}
+	if (id == n) {
+		if (n == tr->cap) {
+			unsigned cap = tr->cap ? 2 * tr->cap : 64;
+			char **nn = realloc(tr->names, cap * sizeof(*nn));
+			if (nn)
+				tr->names = nn;
+			uint64_t *nf = nn ? realloc(tr->fh, cap * sizeof(*nf)) : NULL;
+			if (nf)
+				tr->fh = nf;
+			if (!nn || !nf) {
+				pthread_mutex_unlock(&tr->mu);
+				r->fid[slot] = UINT32_MAX;
+				return;
+			}
+			for (unsigned i = tr->cap; i < cap; i++)
+				tr->names[i] = NULL;
+			tr->cap = cap;
+		}
+		tr->names[n] = strdup(path);
+		tr->fh[n] = h;
+		if (!tr->names[n])
+			id = UINT32_MAX;
+		else
+			atomic_store_explicit(&tr->nnames, n + 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&tr->mu);
+	r->fid[slot] = id;
+}
+
+void sb_trace_thread(struct sb_trace_ring *r)
+{
+	r->tid = (uint32_t)gettid();
+}
+
+void sb_trace_wait_room(struct sb_trace_ring *r, uint64_t h)
+{
+	atomic_fetch_add_explicit(&r->waits, 1, memory_order_relaxed);
+	while (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= SB_TRACE_RING)
+		sched_yield();
+}
+
+void sb_trace_app(struct sb_trace_ring *r, const char *name, const char *argname, uint64_t arg,
+		  uint64_t start_ns, uint64_t end_ns)
+{
+	struct sb_trace_ev *e = sb_trace_slot(r);
+	*e = (struct sb_trace_ev){ .ts_ns = start_ns, .dur_ns = end_ns - start_ns, .offset = arg,
+				   .name = name, .argname = argname, .fid = UINT32_MAX,
+				   .tid = r->tid };
+	sb_trace_commit(r);
+}
+
+int sb_trace_close_all(void)
+{
+	int first = 0;
+	pthread_mutex_lock(&all_mu);
+	struct sb_trace *list = all;
+	all = NULL;
+	pthread_mutex_unlock(&all_mu);
+	for (struct sb_trace *tr = list, *n; tr; tr = n) {
+		n = tr->next;
+		atomic_store_explicit(&tr->stop, 1, memory_order_release);
+		if (tr->th_up)
+			pthread_join(tr->th, NULL);
+		uint64_t waits = 0;
+		for (struct sb_trace_ring *r = tr->rings; r; r = r->next)
+			waits += atomic_load_explicit(&r->waits, memory_order_relaxed);
+		if (waits)
+			sb_warn("write_trace", "%s: the I/O threads waited %llu times for the trace writer "
+				"(trace_sample=N records one I/O in N)", tr->path,
+				(unsigned long long)waits);
+		if (!tr->err && close(tr->fd))
+			tr->err = -errno;
+		else if (tr->err)
+			close(tr->fd);
+		if (tr->err) {
+			sb_err("write_trace", "%s: %s", tr->path, strerror(-tr->err));
+			if (!first)
+				first = tr->err;
+		}
+		trace_free(tr);
+	}
+	return first;
+}

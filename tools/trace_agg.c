@@ -1,0 +1,333 @@
+/* tools/trace_agg.c: adding up a trace's events (tools/trace_agg.h).
+ * Events are DFTracer's (docs/trace_format.rst): complete events ("ph":"X",
+ * or 1 in newer DFTracer) are counted; metadata ("M", 4) is read for the
+ * file-name hashes (FH); other phases are counted as "other". */
+#include "tools/trace_agg.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static uint64_t fnv(const char *s, size_t n, int64_t pid)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)pid;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static int grow(struct ta_tab *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 64;
+	struct ta_ent *e = calloc(cap, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->e[i].key)
+			continue;
+		size_t j = t->e[i].h & (cap - 1);
+		while (e[j].key)
+			j = (j + 1) & (cap - 1);
+		e[j] = t->e[i];
+	}
+	free(t->e);
+	t->e = e;
+	t->cap = cap;
+	return 0;
+}
+
+struct ta_ent *ta_get(struct ta_tab *t, const char *key, size_t klen, int64_t pid)
+{
+	uint64_t h = fnv(key, klen, pid);
+	if (t->cap) {
+		for (size_t j = h & (t->cap - 1); t->e[j].key; j = (j + 1) & (t->cap - 1)) {
+			struct ta_ent *e = &t->e[j];
+			if (e->h == h && e->pid == pid && !strncmp(e->key, key, klen) && !e->key[klen])
+				return e;
+		}
+	}
+	if ((t->n + 1) * 2 > t->cap && grow(t))
+		return NULL;
+	size_t j = h & (t->cap - 1);
+	while (t->e[j].key)
+		j = (j + 1) & (t->cap - 1);
+	struct ta_ent *e = &t->e[j];
+	if (!(e->key = malloc(klen + 1)))
+		return NULL;
+	memcpy(e->key, key, klen);
+	e->key[klen] = 0;
+	e->h = h;
+	e->pid = pid;
+	e->first_us = 1e300;
+	e->last_us = -1e300;
+	t->n++;
+	return e;
+}
+
+const struct ta_ent *ta_find(const struct ta_tab *t, const char *key, int64_t pid)
+{
+	if (!t->cap)
+		return NULL;
+	size_t klen = strlen(key);
+	uint64_t h = fnv(key, klen, pid);
+	for (size_t j = h & (t->cap - 1); t->e[j].key; j = (j + 1) & (t->cap - 1))
+		if (t->e[j].h == h && t->e[j].pid == pid && !strcmp(t->e[j].key, key))
+			return &t->e[j];
+	return NULL;
+}
+
+static void tab_free(struct ta_tab *t)
+{
+	for (size_t i = 0; i < t->cap; i++) {
+		free(t->e[i].key);
+		free(t->e[i].val);
+	}
+	free(t->e);
+	memset(t, 0, sizeof(*t));
+}
+
+void ta_init(struct ta_agg *a, const struct ta_filter *f)
+{
+	memset(a, 0, sizeof(*a));
+	a->flt = f;
+	a->first_us = 1e300;
+	a->last_us = -1e300;
+}
+
+void ta_free(struct ta_agg *a)
+{
+	tab_free(&a->ops);
+	tab_free(&a->cats);
+	tab_free(&a->ranks);
+	tab_free(&a->files);
+	tab_free(&a->fh);
+	sb_json_free(&a->doc);
+}
+
+bool ta_is_io(const char *cat)
+{
+	return !strcasecmp(cat, "POSIX") || !strcasecmp(cat, "STDIO") || !strcasecmp(cat, "MPIIO") ||
+	       !strcasecmp(cat, "IO");
+}
+
+void ta_class(const char *name, char *buf, size_t len)
+{
+	size_t n = 0;
+	for (; *name && n + 1 < len; name++)
+		if (*name < '0' || *name > '9')
+			buf[n++] = *name;
+	buf[n] = 0;
+}
+
+/* a hash value (integer or string) as text */
+static const char *hash_text(const struct sb_jval *v, char *buf, size_t len)
+{
+	if (!v)
+		return NULL;
+	if (v->type == SB_JSTR)
+		return v->s;
+	if (v->type == SB_JNUM) {
+		if (v->is_int)
+			snprintf(buf, len, "%lld", (long long)v->i);
+		else
+			snprintf(buf, len, "%.17g", v->num);
+		return buf;
+	}
+	return NULL;
+}
+
+static bool in_list(const char *const *l, unsigned n, const char *s)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(l[i], s))
+			return true;
+	return false;
+}
+
+static int meta(struct ta_agg *a, const struct sb_jval *root, const char *name)
+{
+	a->meta++;
+	if (strcmp(name, "FH"))
+		return 0;
+	const struct sb_jval *args = sb_jv_get(root, "args");
+	char buf[64];
+	const char *k = hash_text(sb_jv_get(args, "value"), buf, sizeof(buf));
+	const char *file = sb_jv_str(sb_jv_get(args, "name"), NULL);
+	if (!k || !file)
+		return 0;
+	struct ta_ent *e = ta_get(&a->fh, k, strlen(k), 0);
+	if (!e)
+		return -ENOMEM;
+	if (!e->val && !(e->val = strdup(file)))
+		return -ENOMEM;
+	return 0;
+}
+
+static const char *file_name(const struct ta_agg *a, const char *key)
+{
+	if (key[0] != '#')
+		return key;
+	const struct ta_ent *e = ta_find(&a->fh, key + 1, 0);
+	if (!e && a->names)
+		e = ta_find(a->names, key + 1, 0);
+	return e ? e->val : NULL;
+}
+
+static bool prefix_ok(const struct ta_agg *a, const char *fkey)
+{
+	const struct ta_filter *f = a->flt;
+	const char *name = fkey ? file_name(a, fkey) : NULL;
+	if (!name)
+		return false;
+	for (unsigned i = 0; i < f->nprefix; i++)
+		if (!strncmp(name, f->prefix[i], strlen(f->prefix[i])))
+			return true;
+	return false;
+}
+
+static void add(struct ta_stat *s, uint64_t bytes, double dur)
+{
+	s->n++;
+	s->bytes += bytes;
+	s->dur_us += dur;
+}
+
+static int complete(struct ta_agg *a, const struct sb_jval *root)
+{
+	const char *cat = sb_jv_str(sb_jv_get(root, "cat"), "");
+	const char *name = sb_jv_str(sb_jv_get(root, "name"), "");
+	int64_t pid = sb_jv_int(sb_jv_get(root, "pid"), 0);
+	double ts = sb_jv_num(sb_jv_get(root, "ts"), 0), dur = sb_jv_num(sb_jv_get(root, "dur"), 0);
+	const struct sb_jval *args = sb_jv_get(root, "args");
+	const struct ta_filter *f = a->flt;
+	char fkey[4200], hbuf[64];
+	const char *fn = sb_jv_str(sb_jv_get(args, "fname"), NULL);
+	const char *fh = hash_text(sb_jv_get(args, "fhash"), hbuf, sizeof(hbuf));
+	if (fn)
+		snprintf(fkey, sizeof(fkey), "%s", fn);
+	else if (fh)
+		snprintf(fkey, sizeof(fkey), "#%s", fh);
+	const char *fk = fn || fh ? fkey : NULL;
+	if (f && f->any) {
+		if ((f->ncat && !in_list(f->cat, f->ncat, cat)) ||
+		    (f->nname && !in_list(f->name, f->nname, name)) ||
+		    (f->t1 >= 0 && (ts < f->t0 || ts >= f->t1)) || (f->nprefix && !prefix_ok(a, fk))) {
+			a->skipped++;
+			return 0;
+		}
+	}
+	uint64_t bytes = 0;
+	const struct sb_jval *sz = sb_jv_get(args, "size"), *ret = sb_jv_get(args, "ret");
+	if (sz) {
+		int64_t s = sb_jv_int(sz, 0), r = sb_jv_int(ret, -1);
+		bytes = (uint64_t)(s < 0 ? 0 : s);
+		if (ret && r >= 0 && r <= s)
+			bytes = (uint64_t)r;
+	}
+	a->events++;
+	if (ts < a->first_us)
+		a->first_us = ts;
+	if (ts + dur > a->last_us)
+		a->last_us = ts + dur;
+	char key[512];
+	int kl = snprintf(key, sizeof(key), "%s\x1f%s", cat, name);
+	struct ta_ent *op = ta_get(&a->ops, key, (size_t)kl < sizeof(key) ? (size_t)kl : sizeof(key) - 1, 0);
+	struct ta_ent *c = ta_get(&a->cats, cat, strlen(cat), 0);
+	struct ta_ent *r = ta_get(&a->ranks, "", 0, pid);
+	if (!op || !c || !r)
+		return -ENOMEM;
+	add(&op->s, bytes, dur);
+	add(&c->s, bytes, dur);
+	bool io = ta_is_io(cat);
+	add(io ? &r->s : &r->app, bytes, dur);
+	if (ts < r->first_us)
+		r->first_us = ts;
+	if (ts + dur > r->last_us)
+		r->last_us = ts + dur;
+	if (fk && io) {
+		struct ta_ent *fe = ta_get(&a->files, fk, strlen(fk), pid);
+		if (!fe)
+			return -ENOMEM;
+		add(&fe->s, bytes, dur);
+	}
+	return 0;
+}
+
+int ta_line(struct ta_agg *a, const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '[' || *s == ']' || *s == ','))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == ',' ||
+		     s[n - 1] == ']'))
+		n--;
+	if (!n)
+		return 0;
+	int e = sb_json_parse(&a->doc, s, n);
+	if (e)
+		return e;
+	const struct sb_jval *root = a->doc.root;
+	if (root->type != SB_JOBJ) {
+		snprintf(a->doc.err, sizeof(a->doc.err), "not an event (a JSON object)");
+		return -EINVAL;
+	}
+	const struct sb_jval *ph = sb_jv_get(root, "ph");
+	const char *p = sb_jv_str(ph, NULL);
+	int64_t pn = p ? -1 : sb_jv_int(ph, -1);
+	if ((p && !strcmp(p, "X")) || pn == 1)
+		return complete(a, root);
+	if ((p && !strcmp(p, "M")) || pn == 4)
+		return meta(a, root, sb_jv_str(sb_jv_get(root, "name"), ""));
+	if (!ph) {
+		snprintf(a->doc.err, sizeof(a->doc.err), "not an event: no \"ph\"");
+		return -EINVAL;
+	}
+	a->other++;
+	return 0;
+}
+
+static void add_stat(struct ta_stat *d, const struct ta_stat *s)
+{
+	d->n += s->n;
+	d->bytes += s->bytes;
+	d->dur_us += s->dur_us;
+}
+
+static int merge_tab(struct ta_tab *d, const struct ta_tab *s)
+{
+	for (size_t i = 0; i < s->cap; i++) {
+		const struct ta_ent *x = &s->e[i];
+		if (!x->key)
+			continue;
+		struct ta_ent *y = ta_get(d, x->key, strlen(x->key), x->pid);
+		if (!y)
+			return -ENOMEM;
+		add_stat(&y->s, &x->s);
+		add_stat(&y->app, &x->app);
+		if (x->first_us < y->first_us)
+			y->first_us = x->first_us;
+		if (x->last_us > y->last_us)
+			y->last_us = x->last_us;
+		if (x->val && !y->val && !(y->val = strdup(x->val)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int ta_merge(struct ta_agg *d, const struct ta_agg *s)
+{
+	d->events += s->events;
+	d->meta += s->meta;
+	d->other += s->other;
+	d->skipped += s->skipped;
+	if (s->first_us < d->first_us)
+		d->first_us = s->first_us;
+	if (s->last_us > d->last_us)
+		d->last_us = s->last_us;
+	if (merge_tab(&d->ops, &s->ops) || merge_tab(&d->cats, &s->cats) ||
+	    merge_tab(&d->ranks, &s->ranks) || merge_tab(&d->files, &s->files) ||
+	    merge_tab(&d->fh, &s->fh))
+		return -ENOMEM;
+	return 0;
+}
