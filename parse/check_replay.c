@@ -314,10 +314,6 @@ static unsigned check_write_trace(const struct sb_jobctx *c)
 	if (!s->write_trace)
 		return 0;
 	sb_job_where(c, SB_OPT(write_trace), where, sizeof(where));
-	if (!*s->write_trace) {
-		sb_err(where, "%s is empty: give the trace's file name, e.g. %s=run.pfw.gz", opt, opt);
-		return 1;
-	}
 	if (!stat(s->write_trace, &st) && !S_ISREG(st.st_mode)) {
 		sb_err(where, "%s=%s exists and is not a regular file (a device or a folder): "
 		       "give a file name", opt, s->write_trace);
