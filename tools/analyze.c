@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/log.h"
 #include "tools/tools.h"
 #include "tools/trace_agg.h"
 #include "tools/trace_read.h"
@@ -298,15 +299,18 @@ int sb_analyze_main(int argc, char **argv)
 		} else if (!strncmp(a, "--output-format=", 16)) {
 			json = !strcmp(a + 16, "json");
 			if (!json && strcmp(a + 16, "normal") && strcmp(a + 16, "text")) {
-				fprintf(stderr, "storbench analyze: <cmdline>: --output-format=%s: "
-					"give normal or json\n", a + 16);
+				sb_err("<cmdline>", "analyze --output-format=%s: "
+					"give normal or json", a + 16);
 				free(files);
 				return 2;
 			}
 		} else if (!strncmp(a, "--filter=", 9)) {
-			if (add_filter(&flt, a + 9)) {
-				fprintf(stderr, "storbench analyze: <cmdline>: --filter=%s: give cat:C, name:N, "
-					"file:PREFIX or time:FROM-TO (us), at most 16 of each\n", argv[i] + 9);
+			char *dup = a + 9; /* add_filter keeps pointers into argv */
+			char shown[256];
+			snprintf(shown, sizeof(shown), "%s", dup);
+			if (add_filter(&flt, dup)) {
+				sb_err("<cmdline>", "analyze --filter=%s: give cat:C, name:N, "
+					"file:PREFIX or time:FROM-TO (us), at most 16 of each", shown);
 				free(files);
 				return 2;
 			}
@@ -314,13 +318,13 @@ int sb_analyze_main(int argc, char **argv)
 			char *end;
 			threads = strtol(a + 10, &end, 10);
 			if (*end || threads < 1 || threads > 1024) {
-				fprintf(stderr, "storbench analyze: <cmdline>: --threads=%s: give 1 to 1024\n",
+				sb_err("<cmdline>", "analyze --threads=%s: give 1 to 1024",
 					a + 10);
 				free(files);
 				return 2;
 			}
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "storbench analyze: <cmdline>: unknown option %s\n", a);
+			sb_err("<cmdline>", "analyze: unknown option %s", a);
 			free(files);
 			return usage(stderr, 2);
 		} else {
@@ -328,8 +332,8 @@ int sb_analyze_main(int argc, char **argv)
 		}
 	}
 	if (!nfiles) {
-		fprintf(stderr, "storbench analyze: <cmdline>: no trace named: give one or more "
-			"TRACE.pfw.gz files\n");
+		sb_err("<cmdline>", "analyze: no trace named: give one or more "
+			"TRACE.pfw.gz files");
 		free(files);
 		return usage(stderr, 2);
 	}
