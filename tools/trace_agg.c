@@ -35,6 +35,7 @@ static int grow(struct ta_tab *t)
 	free(t->e);
 	t->e = e;
 	t->cap = cap;
+	t->gen++;
 	return 0;
 }
 
@@ -128,14 +129,23 @@ static const char *hash_text(const struct sb_jval *v, char *buf, size_t len)
 		return NULL;
 	if (v->type == SB_JSTR)
 		return v->s;
-	if (v->type == SB_JNUM) {
-		if (v->is_int)
-			snprintf(buf, len, "%lld", (long long)v->i);
-		else
-			snprintf(buf, len, "%.17g", v->num);
+	if (v->type != SB_JNUM)
+		return NULL;
+	if (!v->is_int || v->i < 0) {
+		snprintf(buf, len, "%.17g", v->num);
 		return buf;
 	}
-	return NULL;
+	char tmp[24];
+	int n = 0;
+	uint64_t x = (uint64_t)v->i;
+	do {
+		tmp[n++] = (char)('0' + x % 10);
+		x /= 10;
+	} while (x);
+	for (int i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = 0;
+	return buf;
 }
 
 static bool in_list(const char *const *l, unsigned n, const char *s)
@@ -194,21 +204,94 @@ static void add(struct ta_stat *s, uint64_t bytes, double dur)
 	s->dur_us += dur;
 }
 
+/* the fields of a complete event, in one walk over its members */
+struct evf {
+	const char *cat, *name, *fname;
+	const struct sb_jval *fhash, *size, *ret;
+	int64_t pid;
+	double ts, dur;
+};
+
+static void fields(const struct sb_jval *root, struct evf *e)
+{
+	*e = (struct evf){ .cat = "", .name = "" };
+	for (const struct sb_jval *v = root->child; v; v = v->next) {
+		const char *k = v->key;
+		switch (k[0]) {
+		case 'c':
+			if (!strcmp(k, "cat") && v->type == SB_JSTR)
+				e->cat = v->s;
+			break;
+		case 'n':
+			if (!strcmp(k, "name") && v->type == SB_JSTR)
+				e->name = v->s;
+			break;
+		case 'p':
+			if (!strcmp(k, "pid"))
+				e->pid = sb_jv_int(v, 0);
+			break;
+		case 't':
+			if (!strcmp(k, "ts"))
+				e->ts = sb_jv_num(v, 0);
+			break;
+		case 'd':
+			if (!strcmp(k, "dur"))
+				e->dur = sb_jv_num(v, 0);
+			break;
+		case 'a':
+			if (strcmp(k, "args") || v->type != SB_JOBJ)
+				break;
+			for (const struct sb_jval *x = v->child; x; x = x->next) {
+				const char *ak = x->key;
+				if (ak[0] == 'f' && !strcmp(ak, "fhash"))
+					e->fhash = x;
+				else if (ak[0] == 'f' && !strcmp(ak, "fname") && x->type == SB_JSTR)
+					e->fname = x->s;
+				else if (ak[0] == 's' && !strcmp(ak, "size"))
+					e->size = x;
+				else if (ak[0] == 'r' && !strcmp(ak, "ret"))
+					e->ret = x;
+			}
+			break;
+		}
+	}
+}
+
+/* the table entry for key, through a one-entry cache (events repeat keys) */
+static struct ta_ent *get_c(struct ta_tab *t, struct ta_cache *c, const char *key, size_t klen,
+			    int64_t pid)
+{
+	struct ta_ent *l = c->e;
+	if (l && c->gen == t->gen && l->pid == pid && !memcmp(l->key, key, klen) && !l->key[klen])
+		return l;
+	c->e = ta_get(t, key, klen, pid);
+	c->gen = t->gen;
+	return c->e;
+}
+
 static int complete(struct ta_agg *a, const struct sb_jval *root)
 {
-	const char *cat = sb_jv_str(sb_jv_get(root, "cat"), "");
-	const char *name = sb_jv_str(sb_jv_get(root, "name"), "");
-	int64_t pid = sb_jv_int(sb_jv_get(root, "pid"), 0);
-	double ts = sb_jv_num(sb_jv_get(root, "ts"), 0), dur = sb_jv_num(sb_jv_get(root, "dur"), 0);
-	const struct sb_jval *args = sb_jv_get(root, "args");
+	struct evf ev;
+	fields(root, &ev);
+	const char *cat = ev.cat, *name = ev.name;
+	int64_t pid = ev.pid;
+	double ts = ev.ts, dur = ev.dur;
 	const struct ta_filter *f = a->flt;
 	char fkey[4200], hbuf[64];
-	const char *fn = sb_jv_str(sb_jv_get(args, "fname"), NULL);
-	const char *fh = hash_text(sb_jv_get(args, "fhash"), hbuf, sizeof(hbuf));
-	if (fn)
-		snprintf(fkey, sizeof(fkey), "%s", fn);
-	else if (fh)
-		snprintf(fkey, sizeof(fkey), "#%s", fh);
+	const char *fn = ev.fname;
+	const char *fh = hash_text(ev.fhash, hbuf, sizeof(hbuf));
+	size_t fkl = 0;
+	if (fn || fh) {
+		const char *src = fn ? fn : fh;
+		size_t n = strlen(src);
+		if (!fn)
+			fkey[fkl++] = '#';
+		if (n > sizeof(fkey) - 2)
+			n = sizeof(fkey) - 2;
+		memcpy(fkey + fkl, src, n);
+		fkl += n;
+		fkey[fkl] = 0;
+	}
 	const char *fk = fn || fh ? fkey : NULL;
 	if (f && f->any) {
 		if ((f->ncat && !in_list(f->cat, f->ncat, cat)) ||
@@ -219,7 +302,7 @@ static int complete(struct ta_agg *a, const struct sb_jval *root)
 		}
 	}
 	uint64_t bytes = 0;
-	const struct sb_jval *sz = sb_jv_get(args, "size"), *ret = sb_jv_get(args, "ret");
+	const struct sb_jval *sz = ev.size, *ret = ev.ret;
 	if (sz) {
 		int64_t s = sb_jv_int(sz, 0), r = sb_jv_int(ret, -1);
 		bytes = (uint64_t)(s < 0 ? 0 : s);
@@ -232,10 +315,16 @@ static int complete(struct ta_agg *a, const struct sb_jval *root)
 	if (ts + dur > a->last_us)
 		a->last_us = ts + dur;
 	char key[512];
-	int kl = snprintf(key, sizeof(key), "%s\x1f%s", cat, name);
-	struct ta_ent *op = ta_get(&a->ops, key, (size_t)kl < sizeof(key) ? (size_t)kl : sizeof(key) - 1, 0);
-	struct ta_ent *c = ta_get(&a->cats, cat, strlen(cat), 0);
-	struct ta_ent *r = ta_get(&a->ranks, "", 0, pid);
+	size_t cl = strlen(cat), nl = strlen(name);
+	cl = cl > 250 ? 250 : cl;
+	nl = nl > 250 ? 250 : nl;
+	memcpy(key, cat, cl);
+	key[cl] = '\x1f';
+	memcpy(key + cl + 1, name, nl);
+	key[cl + 1 + nl] = 0;
+	struct ta_ent *op = get_c(&a->ops, &a->last_op, key, cl + 1 + nl, 0);
+	struct ta_ent *c = get_c(&a->cats, &a->last_cat, cat, cl, 0);
+	struct ta_ent *r = get_c(&a->ranks, &a->last_rank, "", 0, pid);
 	if (!op || !c || !r)
 		return -ENOMEM;
 	add(&op->s, bytes, dur);
@@ -247,7 +336,7 @@ static int complete(struct ta_agg *a, const struct sb_jval *root)
 	if (ts + dur > r->last_us)
 		r->last_us = ts + dur;
 	if (fk && io) {
-		struct ta_ent *fe = ta_get(&a->files, fk, strlen(fk), pid);
+		struct ta_ent *fe = get_c(&a->files, &a->last_file, fk, fkl, pid);
 		if (!fe)
 			return -ENOMEM;
 		add(&fe->s, bytes, dur);

@@ -28,6 +28,12 @@ struct ta_ent {
 struct ta_tab {
 	struct ta_ent *e;
 	size_t cap, n;
+	unsigned gen;              /* grows when the entries move */
+};
+
+struct ta_cache {
+	struct ta_ent *e;
+	unsigned gen;
 };
 
 struct ta_filter {
@@ -44,6 +50,8 @@ struct ta_agg {
 	struct sb_json doc;
 	const struct ta_filter *flt;
 	const struct ta_tab *names; /* file names known before (filter by prefix), or NULL */
+	/* the entries the last event used (valid while their table's gen holds) */
+	struct ta_cache last_op, last_cat, last_rank, last_file;
 };
 
 void ta_init(struct ta_agg *a, const struct ta_filter *f);
