@@ -4,6 +4,7 @@
  * open/close for the engine, errors, CPU time, cache dropping). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -314,4 +315,34 @@ int sb_ml_datagen(const struct sb_joblist *jl, const struct sb_run_env *env,
 	if (e && e != -ENOMEM)
 		sb_results_free(res);
 	return e;
+}
+
+/* ---- write_trace: application events ---- */
+
+static pthread_mutex_t trace_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void sb_ml_trace_app(struct sb_ml_job *j, unsigned k, const char *name, const char *argname,
+		     uint64_t arg, uint64_t t0, uint64_t t1)
+{
+	if (!j->spec->write_trace || k >= SB_ML_TRACE_RINGS)
+		return;
+	pthread_mutex_lock(&trace_mu);
+	if (!j->trace[k] && sb_trace_attach(&j->trace[k], j->spec->write_trace,
+					    j->spec->trace_sample, 0))
+		j->trace[k] = NULL; /* reported; the run goes on without these events */
+	pthread_mutex_unlock(&trace_mu);
+	if (!j->trace[k])
+		return;
+	sb_trace_thread(j->trace[k]);
+	sb_trace_app(j->trace[k], name, argname, arg, t0, t1);
+}
+
+void sb_ml_trace_step(struct sb_ml_job *j, unsigned c, size_t batch, const struct sb_ml_step *st)
+{
+	if (!j->spec->write_trace)
+		return;
+	uint64_t ls = (uint64_t)(st->load_start * 1e9), cs = (uint64_t)(st->compute_start * 1e9);
+	uint64_t ce = (uint64_t)(st->compute_end * 1e9);
+	sb_ml_trace_app(j, 1 + c, "step", "step", batch, ls, ce);
+	sb_ml_trace_app(j, 1 + c, "compute", "step", batch, cs, ce);
 }

@@ -115,6 +115,29 @@ class TraceCase(SbCase):
                         if e["ts"] <= x["ts"] <= e["ts"] + e["dur"]:
                             self.assertLessEqual(x["ts"] + x["dur"], e["ts"] + e["dur"] + 1)
 
+    def test_training_events(self):
+        job = self.write_job("[t]\nworkload=train\nioengine=psync\nepochs=2\ndataset_files=16\n"
+                             "record_length=64k\nbatch_size=2\nread_threads=2\naccelerators=2\n"
+                             "computation_time=1ms\ndata_dir=%s/ds\nwrite_trace=tr.pfw.gz\n" % self.dir)
+        j = self.run_json(job)["jobs"][0]
+        events, _, _, _ = read_trace(os.path.join(self.dir, "tr.pfw.gz"))
+        app = [e for e in events if e["cat"] == "storbench"]
+        epochs = [e for e in app if e["name"] == "epoch"]
+        self.assertEqual([e["args"]["epoch"] for e in epochs], [1, 2])
+        for e, r in zip(epochs, j["train"]["epochs"]):
+            self.assertAlmostEqual(e["dur"] / 1e6, r["duration_s"], delta=1e-3)
+        steps = sum(r["steps"] for r in j["train"]["epochs"])
+        for name in ("step", "compute"):
+            self.assertEqual(len([e for e in app if e["name"] == name]), steps)
+        for c in (e for e in app if e["name"] == "compute"):  # inside its step, at least 1 ms
+            s = [e for e in app if e["name"] == "step" and e["tid"] == c["tid"] and
+                 e["args"]["step"] == c["args"]["step"]]
+            self.assertEqual(len(s), 1)
+            self.assertLessEqual(s[0]["ts"], c["ts"])
+            self.assertGreaterEqual(c["dur"], 1000)
+        reads = [e for e in events if e["name"] == "read"]
+        self.assertEqual(sum(e["args"]["size"] for e in reads), j["read"]["io_bytes"])
+
     def test_analyze_matches_the_run(self):
         j, path = self.ckpt()
         a = self.analyze(path)
