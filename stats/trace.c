@@ -18,11 +18,18 @@
 #include <isa-l/igzip_lib.h>
 #endif
 #include "stats/trace.h"
+#include "lib/ddir.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 
-static const char *const op_name[SB_TRACE_NOPS] = { "read", "write", "trim", "fsync", "fdatasync",
-						     "sync_file_range", "open", "close" };
+/* enum sb_ddir's names (lib/ddir.h), then SB_TRACE_OPEN and _CLOSE */
+static const char *op_name(unsigned op)
+{
+	static const char *const more[] = { "open", "close" };
+	if (op <= SB_DDIR_SYNCRANGE)
+		return sb_ddir_name[op];
+	return op < SB_TRACE_NOPS ? more[op - SB_DDIR_SYNCRANGE - 1] : "unknown";
+}
 
 struct sb_trace {
 	char *path;
@@ -240,7 +247,7 @@ static void meta_line(struct sb_trace *tr, const char *kind, const char *name, u
 static void ev_line(struct sb_trace *tr, const struct sb_trace_ev *e)
 {
 	bool app = e->name != NULL;
-	char *p = line_begin(tr, app ? e->name : op_name[e->op < SB_TRACE_NOPS ? e->op : 0],
+	char *p = line_begin(tr, app ? e->name : op_name(e->op),
 			     app ? "storbench" : "POSIX", e->tid, "X");
 	p = put_s(p, ",\"ts\":");
 	p = put_u(p, (uint64_t)((int64_t)e->ts_ns + tr->wall_off_ns) / 1000);
@@ -381,7 +388,7 @@ static int trace_open(const char *path, struct sb_trace **out)
 	tr->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (tr->fd < 0) {
 		int e = errno;
-		sb_err("write_trace", "cannot create %s: %s", path, strerror(e));
+		sb_err("trace", "cannot create %s: %s", path, strerror(e));
 		trace_free(tr);
 		return -e;
 	}
@@ -399,7 +406,7 @@ static int trace_open(const char *path, struct sb_trace **out)
 	meta_line(tr, "HH", tr->host, tr->hh);
 	int e = pthread_create(&tr->th, NULL, writer_main, tr);
 	if (e) {
-		sb_err("write_trace", "cannot start the trace writer: %s", strerror(e));
+		sb_err("trace", "cannot start the trace writer: %s", strerror(e));
 		close(tr->fd);
 		unlink(path);
 		trace_free(tr);
@@ -532,7 +539,7 @@ int sb_trace_close_all(void)
 		for (struct sb_trace_ring *r = tr->rings; r; r = r->next)
 			waits += atomic_load_explicit(&r->waits, memory_order_relaxed);
 		if (waits)
-			sb_warn("write_trace", "%s: the I/O threads waited %llu times for the trace writer "
+			sb_warn("trace", "%s: the I/O threads waited %llu times for the trace writer "
 				"(trace_sample=N records one I/O in N)", tr->path,
 				(unsigned long long)waits);
 		if (!tr->err && close(tr->fd))
@@ -540,7 +547,7 @@ int sb_trace_close_all(void)
 		else if (tr->err)
 			close(tr->fd);
 		if (tr->err) {
-			sb_err("write_trace", "%s: %s", tr->path, strerror(-tr->err));
+			sb_err("trace", "%s: %s", tr->path, strerror(-tr->err));
 			if (!first)
 				first = tr->err;
 		}

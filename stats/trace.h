@@ -1,11 +1,11 @@
 /* trace.h: I/O traces in DFTracer's format (write_trace=PATH,
  * trace_sample=N).  DFTracer (docs/trace_format.rst) writes Chrome-trace
- * JSON lines: a "[" line, then one complete event per line
- *   {"id":7,"name":"read","cat":"POSIX","pid":P,"tid":T,"ts":US,"dur":US,"ph":"X",
- *    "args":{"hhash":H,"fhash":F,"offset":O,"size":S,"ret":R}}
- * with file and host names stored once as hash metadata events
- *   {"id":1,"name":"FH","cat":"dftracer","pid":P,"tid":T,"ph":"M","args":{"name":"/path","value":F}}
- * ts in microseconds since the Unix epoch, dur in microseconds.  The file is
+ * JSON lines: a "[" line, then one complete event ("ph":"X") per line with
+ * its name, category, pid, tid, ts and dur (microseconds; ts since the Unix
+ * epoch) and args: the host's and file's name hashes (hhash, fhash), the
+ * I/O's offset, length and return value; file and host names are stored
+ * once as hash metadata events ("ph":"M": FH, HH).  HOWTO.md section 2
+ * ("I/O traces") shows the lines.  The file is
  * gzip: a series of gzip members of at most SB_TRACE_BLOCK bytes of text
  * each, every member ending on a line boundary, so each decompresses alone
  * and readers take them in parallel.  Each member's header carries an extra

@@ -252,26 +252,26 @@ static int usage(FILE *f, int code)
 	return code;
 }
 
-static int add_filter(struct ta_filter *f, char *v)
+static int add_filter(struct ta_filter *f, const char *v)
 {
-	char *c = strchr(v, ':');
+	const char *c = strchr(v, ':');
 	if (!c)
 		return -EINVAL;
-	*c++ = 0;
+	c++;
 	f->any = true;
-	if (!strcmp(v, "cat") && f->ncat < 16) {
+	if (!strncmp(v, "cat:", 4) && f->ncat < 16) {
 		f->cat[f->ncat++] = c;
-	} else if (!strcmp(v, "name") && f->nname < 16) {
+	} else if (!strncmp(v, "name:", 5) && f->nname < 16) {
 		f->name[f->nname++] = c;
-	} else if (!strcmp(v, "file") && f->nprefix < 16) {
+	} else if (!strncmp(v, "file:", 5) && f->nprefix < 16) {
 		f->prefix[f->nprefix++] = c;
-	} else if (!strcmp(v, "time")) {
-		char *dash = strchr(c, '-'), *end;
+	} else if (!strncmp(v, "time:", 5)) {
+		const char *dash = strchr(c, '-');
+		char *end;
 		if (!dash)
 			return -EINVAL;
-		*dash = 0;
-		f->t0 = *c ? strtod(c, &end) : 0;
-		if (*c && *end)
+		f->t0 = c != dash ? strtod(c, &end) : 0;
+		if (c != dash && end != dash)
 			return -EINVAL;
 		f->t1 = dash[1] ? strtod(dash + 1, &end) : 1e300;
 		if (dash[1] && *end)
@@ -305,12 +305,9 @@ int sb_analyze_main(int argc, char **argv)
 				return 2;
 			}
 		} else if (!strncmp(a, "--filter=", 9)) {
-			char *dup = a + 9; /* add_filter keeps pointers into argv */
-			char shown[256];
-			snprintf(shown, sizeof(shown), "%s", dup);
-			if (add_filter(&flt, dup)) {
+			if (add_filter(&flt, a + 9)) { /* keeps pointers into argv */
 				sb_err("<cmdline>", "analyze --filter=%s: give cat:C, name:N, "
-					"file:PREFIX or time:FROM-TO (us), at most 16 of each", shown);
+					"file:PREFIX or time:FROM-TO (us), at most 16 of each", a + 9);
 				free(files);
 				return 2;
 			}

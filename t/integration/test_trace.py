@@ -299,6 +299,7 @@ class TraceCase(SbCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn("%s: corrupt gzip data in the member at byte 0" % cut, p.stderr)
         for args, what in ((["--filter=size:3", path], "--filter=size:3"),
+                           (["--filter=time:abc-", path], "--filter=time:abc-"),
                            (["--threads=0", path], "--threads=0"), ([], "no trace named")):
             p = self.run_sb("analyze", *args)
             self.assertEqual(p.returncode, 2, p.stderr)
