@@ -279,7 +279,17 @@ static int complete(struct ta_agg *a, const struct sb_jval *root)
 	const struct ta_filter *f = a->flt;
 	char fkey[4200], hbuf[64];
 	const char *fn = ev.fname;
-	const char *fh = hash_text(ev.fhash, hbuf, sizeof(hbuf));
+	const char *fh;
+	if (ev.fhash && ev.fhash->type == SB_JNUM && ev.fhash->is_int && ev.fhash->i == a->last_fh &&
+	    a->last_fhs[0]) {
+		fh = a->last_fhs; /* events of one file come in runs */
+	} else {
+		fh = hash_text(ev.fhash, hbuf, sizeof(hbuf));
+		if (fh == hbuf && ev.fhash->is_int && strlen(hbuf) < sizeof(a->last_fhs)) {
+			a->last_fh = ev.fhash->i;
+			memcpy(a->last_fhs, hbuf, strlen(hbuf) + 1);
+		}
+	}
 	size_t fkl = 0;
 	if (fn || fh) {
 		const char *src = fn ? fn : fh;

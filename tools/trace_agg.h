@@ -52,6 +52,8 @@ struct ta_agg {
 	const struct ta_tab *names; /* file names known before (filter by prefix), or NULL */
 	/* the entries the last event used (valid while their table's gen holds) */
 	struct ta_cache last_op, last_cat, last_rank, last_file;
+	int64_t last_fh;           /* the last integer fhash, and its text in last_fhs */
+	char last_fhs[24];
 };
 
 void ta_init(struct ta_agg *a, const struct ta_filter *f);
