@@ -144,8 +144,6 @@ static void *rank_main(void *arg)
 	struct sb_ml_ckpt *c = a->j->priv;
 	struct rusage ru;
 	sb_ml_cpu_begin(&ru);
-	if (t->trace)
-		sb_trace_thread(t->trace);
 	if (!sb_ml_engine_start(t))
 		ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
 	else

@@ -95,6 +95,8 @@ int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path)
 
 int sb_ml_engine_start(struct sb_thread *t)
 {
+	if (t->trace) /* write_trace: this thread records t's I/Os from now on */
+		sb_trace_thread(t->trace);
 	int r = sb_thread_engine_start(t);
 	if (r && !t->st->error) {
 		/* "start ioengine=io_uring (why): Invalid argument" */

@@ -31,6 +31,14 @@ static const char *op_name(unsigned op)
 	return op < SB_TRACE_NOPS ? more[op - SB_DDIR_SYNCRANGE - 1] : "unknown";
 }
 
+#define NAME_BLK 1024u
+#define NAME_BLKS 16384u              /* up to 16 M distinct files per trace */
+
+struct name_blk {
+	char *name[NAME_BLK];
+	uint64_t fh[NAME_BLK];
+};
+
 struct sb_trace {
 	char *path;
 	int fd;
@@ -40,10 +48,14 @@ struct sb_trace {
 	_Atomic int stop;
 	pthread_mutex_t mu;           /* rings list and file names */
 	struct sb_trace_ring *rings;
-	char **names;                 /* file id -> path */
-	uint64_t *fh;                 /* file id -> hash */
+	/* file id -> path and hash, in blocks that never move: the writer
+	 * reads an event's entry without the lock (registered before the
+	 * event was recorded) */
+	struct name_blk *blk[NAME_BLKS];
 	_Atomic unsigned nnames;
-	unsigned cap, emitted;        /* names written as FH lines */
+	unsigned emitted;             /* names written as FH lines */
+	uint32_t *idx;                /* hash table of ids + 1 (0: empty), under mu */
+	size_t idx_cap;
 	int64_t wall_off_ns;          /* Unix time - sb_now_ns() */
 	uint64_t id;                  /* the next record's "id" */
 	uint64_t hh;
@@ -269,7 +281,7 @@ static void ev_line(struct sb_trace *tr, const struct sb_trace_ev *e)
 	} else {
 		if (e->fid != UINT32_MAX) {
 			p = put_s(p, ",\"fhash\":");
-			p = put_u(p, tr->fh[e->fid]);
+			p = put_u(p, tr->blk[e->fid / NAME_BLK]->fh[e->fid % NAME_BLK]);
 		}
 		p = put_s(p, ",\"offset\":");
 		p = put_u(p, e->offset);
@@ -289,8 +301,10 @@ static void emit_names(struct sb_trace *tr)
 	if (tr->emitted == n)
 		return;
 	pthread_mutex_lock(&tr->mu);
-	for (; tr->emitted < n; tr->emitted++)
-		meta_line(tr, "FH", tr->names[tr->emitted], tr->fh[tr->emitted]);
+	for (; tr->emitted < n; tr->emitted++) {
+		const struct name_blk *b = tr->blk[tr->emitted / NAME_BLK];
+		meta_line(tr, "FH", b->name[tr->emitted % NAME_BLK], b->fh[tr->emitted % NAME_BLK]);
+	}
 	pthread_mutex_unlock(&tr->mu);
 }
 
@@ -340,10 +354,12 @@ static void trace_free(struct sb_trace *tr)
 		free(r->fid);
 		free(r);
 	}
-	for (unsigned i = 0; i < tr->cap && tr->names; i++)
-		free(tr->names[i]);
-	free(tr->names);
-	free(tr->fh);
+	unsigned n = atomic_load_explicit(&tr->nnames, memory_order_relaxed);
+	for (unsigned i = 0; i < n; i++)
+		free(tr->blk[i / NAME_BLK]->name[i % NAME_BLK]);
+	for (unsigned i = 0; i < NAME_BLKS && tr->blk[i]; i++)
+		free(tr->blk[i]);
+	free(tr->idx);
 	free(tr->text);
 	free(tr->gz);
 	deflateEnd(&tr->z);
@@ -459,44 +475,53 @@ int sb_trace_attach(struct sb_trace_ring **out, const char *path, unsigned every
 	return 0;
 }
 
+/* the id of path (hash h) in tr, or a new one; UINT32_MAX when out of
+ * memory or ids.  Under tr->mu. */
+static uint32_t name_id(struct sb_trace *tr, const char *path, uint64_t h)
+{
+	unsigned n = atomic_load_explicit(&tr->nnames, memory_order_relaxed);
+	if ((size_t)(n + 1) * 2 > tr->idx_cap) { /* grow and rehash */
+		size_t cap = tr->idx_cap ? 2 * tr->idx_cap : 1024;
+		uint32_t *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return UINT32_MAX;
+		for (unsigned i = 0; i < n; i++) {
+			size_t k = tr->blk[i / NAME_BLK]->fh[i % NAME_BLK] & (cap - 1);
+			while (t[k])
+				k = (k + 1) & (cap - 1);
+			t[k] = i + 1;
+		}
+		free(tr->idx);
+		tr->idx = t;
+		tr->idx_cap = cap;
+	}
+	size_t k = h & (tr->idx_cap - 1);
+	for (; tr->idx[k]; k = (k + 1) & (tr->idx_cap - 1)) {
+		uint32_t id = tr->idx[k] - 1;
+		const struct name_blk *b = tr->blk[id / NAME_BLK];
+		if (b->fh[id % NAME_BLK] == h && !strcmp(b->name[id % NAME_BLK], path))
+			return id;
+	}
+	if (n >= NAME_BLK * NAME_BLKS)
+		return UINT32_MAX;
+	struct name_blk *b = tr->blk[n / NAME_BLK];
+	if (!b && !(b = tr->blk[n / NAME_BLK] = calloc(1, sizeof(*b))))
+		return UINT32_MAX;
+	if (!(b->name[n % NAME_BLK] = strdup(path)))
+		return UINT32_MAX;
+	b->fh[n % NAME_BLK] = h;
+	tr->idx[k] = n + 1;
+	atomic_store_explicit(&tr->nnames, n + 1, memory_order_release);
+	return n;
+}
+
 void sb_trace_set_file(struct sb_trace_ring *r, unsigned slot, const char *path)
 {
 	struct sb_trace *tr = r->tr;
 	if (slot >= r->nslots || !path)
 		return;
 	pthread_mutex_lock(&tr->mu);
-	unsigned n = atomic_load_explicit(&tr->nnames, memory_order_relaxed), id = n;
-	uint64_t h = hash53(path);
-	for (unsigned i = 0; i < n; i++)
-		if (tr->fh[i] == h && !strcmp(tr->names[i], path)) {
-			id = i;
-			break;
-		}
-	if (id == n) {
-		if (n == tr->cap) {
-			unsigned cap = tr->cap ? 2 * tr->cap : 64;
-			char **nn = realloc(tr->names, cap * sizeof(*nn));
-			if (nn)
-				tr->names = nn;
-			uint64_t *nf = nn ? realloc(tr->fh, cap * sizeof(*nf)) : NULL;
-			if (nf)
-				tr->fh = nf;
-			if (!nn || !nf) {
-				pthread_mutex_unlock(&tr->mu);
-				r->fid[slot] = UINT32_MAX;
-				return;
-			}
-			for (unsigned i = tr->cap; i < cap; i++)
-				tr->names[i] = NULL;
-			tr->cap = cap;
-		}
-		tr->names[n] = strdup(path);
-		tr->fh[n] = h;
-		if (!tr->names[n])
-			id = UINT32_MAX;
-		else
-			atomic_store_explicit(&tr->nnames, n + 1, memory_order_release);
-	}
+	uint32_t id = name_id(tr, path, hash53(path));
 	pthread_mutex_unlock(&tr->mu);
 	r->fid[slot] = id;
 }

@@ -54,6 +54,7 @@ def read_trace(path):
         assert e["ph"] == "X", "line %d: ph %r" % (n, e["ph"])
         for k in ("id", "pid", "tid", "ts", "dur"):
             assert isinstance(e[k], int) and e[k] >= 0, "line %d: %s=%r" % (n, k, e.get(k))
+        assert e["pid"] > 0 and e["tid"] > 0, "line %d: no pid or tid" % n
         assert isinstance(e["name"], str) and isinstance(e["cat"], str)
         assert e["args"]["hhash"] in hh, "line %d: hhash without an HH record before it" % n
         if "fhash" in e["args"]:
