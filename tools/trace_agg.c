@@ -262,7 +262,7 @@ static struct ta_ent *get_c(struct ta_tab *t, struct ta_cache *c, const char *ke
 			    int64_t pid)
 {
 	struct ta_ent *l = c->e;
-	if (l && c->gen == t->gen && l->pid == pid && !memcmp(l->key, key, klen) && !l->key[klen])
+	if (l && c->gen == t->gen && l->pid == pid && !strncmp(l->key, key, klen) && !l->key[klen])
 		return l;
 	c->e = ta_get(t, key, klen, pid);
 	c->gen = t->gen;
