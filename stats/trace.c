@@ -59,6 +59,7 @@ struct sb_trace {
 	int64_t wall_off_ns;          /* Unix time - sb_now_ns() */
 	uint64_t id;                  /* the next record's "id" */
 	uint64_t hh;
+	char hh_text[24];             /* hh in decimal, written into every event */
 	unsigned pid;
 	char host[256];
 	char *text;                   /* SB_TRACE_BLOCK + one line */
@@ -84,17 +85,28 @@ static uint64_t hash53(const char *s)
 	return h >> 11;
 }
 
+/* decimal, two digits per division */
 static char *put_u(char *p, uint64_t v)
 {
+	static const char d2[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+				 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+				 "8081828384858687888990919293949596979899";
 	char tmp[24];
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	int n = 24;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		tmp[--n] = d2[2 * r + 1];
+		tmp[--n] = d2[2 * r];
+	}
+	if (v >= 10) {
+		tmp[--n] = d2[2 * v + 1];
+		tmp[--n] = d2[2 * v];
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	memcpy(p, tmp + n, (size_t)(24 - n));
+	return p + 24 - n;
 }
 
 static char *put_i(char *p, int64_t v)
@@ -266,7 +278,7 @@ static void ev_line(struct sb_trace *tr, const struct sb_trace_ev *e)
 	p = put_s(p, ",\"dur\":");
 	p = put_u(p, (e->dur_ns + 500) / 1000);
 	p = put_s(p, ",\"args\":{\"hhash\":");
-	p = put_u(p, tr->hh);
+	p = put_s(p, tr->hh_text);
 	if (app) {
 		if (e->argname) {
 			p = put_s(p, ",\"");
@@ -417,6 +429,7 @@ static int trace_open(const char *path, struct sb_trace **out)
 	if (gethostname(tr->host, sizeof(tr->host) - 1))
 		strcpy(tr->host, "localhost");
 	tr->hh = hash53(tr->host);
+	*put_u(tr->hh_text, tr->hh) = 0;
 	memcpy(tr->text, "[\n", 2);
 	tr->len = 2;
 	meta_line(tr, "HH", tr->host, tr->hh);
