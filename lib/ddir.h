@@ -14,4 +14,7 @@ enum sb_ddir {
 	SB_DDIR_SYNCRANGE = 5, /* sync_file_range of [offset, offset+len), only in io units */
 };
 
+/* "read", "write", "trim", "fsync", "fdatasync", "sync_file_range" (lib/ddir.c) */
+extern const char *const sb_ddir_name[SB_DDIR_SYNCRANGE + 1];
+
 #endif

@@ -24,9 +24,23 @@ struct jp {
 	int depth;
 };
 
-static void *arena(struct sb_json *doc, size_t n)
+static void *arena_slow(struct sb_json *doc, size_t n);
+
+/* the common case inline: room in the current block */
+static inline void *arena(struct sb_json *doc, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;
+	struct sb_json_blk *b = doc->cur;
+	if (__builtin_expect(b && b->used + n <= b->size, 1)) {
+		void *r = b->mem + b->used;
+		b->used += n;
+		return r;
+	}
+	return arena_slow(doc, n);
+}
+
+static __attribute__((noinline)) void *arena_slow(struct sb_json *doc, size_t n)
+{
 	while (doc->cur && doc->cur->used + n > doc->cur->size)
 		doc->cur = doc->cur->next; /* reused blocks after a reset */
 	if (!doc->cur) {
@@ -114,9 +128,20 @@ static size_t utf8(char *o, unsigned cp)
 static int string(struct jp *j, const char **out, uint32_t *outlen)
 {
 	const char *q = ++j->p;
-	while (q < j->end && *q != '"' && *q != '\\')
+	while (q < j->end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
 		q++;
 	size_t cap = (size_t)(q - j->p);
+	if (q < j->end && *q == '"') { /* no escape, no control character: a copy */
+		char *o = arena(j->doc, cap + 1);
+		if (!o)
+			return -ENOMEM;
+		memcpy(o, j->p, cap);
+		o[cap] = 0;
+		j->p = q + 1;
+		*out = o;
+		*outlen = (uint32_t)cap;
+		return 0;
+	}
 	if (q < j->end && *q == '\\') { /* escapes only shrink, except \u: 6 bytes -> at most 4 */
 		const char *e = q;
 		while (e < j->end && *e != '"')

@@ -132,6 +132,9 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 		sb_ml_close(t, f);
 	}
 	c->t_end[rank] = sb_now_ns();
+	if (t->trace) /* this rank's share of checkpoint k (stats/trace.h) */
+		sb_trace_app(t->trace, ddir == SB_DDIR_WRITE ? "checkpoint_write" : "checkpoint_read",
+			     "checkpoint", k, c->t_start[rank], c->t_end[rank]);
 	return e;
 }
 

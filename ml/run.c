@@ -4,6 +4,7 @@
  * open/close for the engine, errors, CPU time, cache dropping). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,8 @@ int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path)
 
 int sb_ml_engine_start(struct sb_thread *t)
 {
+	if (t->trace) /* write_trace: this thread records t's I/Os from now on */
+		sb_trace_thread(t->trace);
 	int r = sb_thread_engine_start(t);
 	if (r && !t->st->error) {
 		/* "start ioengine=io_uring (why): Invalid argument" */
@@ -116,6 +119,8 @@ int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create
 	f->created = false;
 	f->fd = -1;
 	*out = f;
+	if (t->trace)
+		sb_trace_set_file(t->trace, f->index, path);
 	if (t->ops->flags & SB_ENGINE_NODISKIO)
 		return 0;
 	int fl = O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0);
@@ -307,4 +312,34 @@ int sb_ml_datagen(const struct sb_joblist *jl, const struct sb_run_env *env,
 	if (e && e != -ENOMEM)
 		sb_results_free(res);
 	return e;
+}
+
+/* ---- write_trace: application events ---- */
+
+static pthread_mutex_t trace_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void sb_ml_trace_app(struct sb_ml_job *j, unsigned k, const char *name, const char *argname,
+		     uint64_t arg, uint64_t t0, uint64_t t1)
+{
+	if (!j->spec->write_trace || k >= SB_ML_TRACE_RINGS)
+		return;
+	pthread_mutex_lock(&trace_mu);
+	if (!j->trace[k] && sb_trace_attach(&j->trace[k], j->spec->write_trace,
+					    j->spec->trace_sample, 0))
+		j->trace[k] = NULL; /* reported; the run goes on without these events */
+	pthread_mutex_unlock(&trace_mu);
+	if (!j->trace[k])
+		return;
+	sb_trace_thread(j->trace[k]);
+	sb_trace_app(j->trace[k], name, argname, arg, t0, t1);
+}
+
+void sb_ml_trace_step(struct sb_ml_job *j, unsigned c, size_t batch, const struct sb_ml_step *st)
+{
+	if (!j->spec->write_trace)
+		return;
+	uint64_t ls = (uint64_t)(st->load_start * 1e9), cs = (uint64_t)(st->compute_start * 1e9);
+	uint64_t ce = (uint64_t)(st->compute_end * 1e9);
+	sb_ml_trace_app(j, 1 + c, "step", "step", batch, ls, ce);
+	sb_ml_trace_app(j, 1 + c, "compute", "step", batch, cs, ce);
 }

@@ -22,6 +22,9 @@
 #include "parse/jobspec.h"
 #include "stats/mlres.h"
 #include "stats/results.h"
+#include "ml/au.h"
+
+#define SB_ML_TRACE_RINGS 257     /* the job's thread + up to 256 consumers */
 
 struct sb_ml_job {
 	const struct sb_jobspec *spec;
@@ -37,6 +40,10 @@ struct sb_ml_job {
 	uint64_t start_ns, end_ns;
 	bool ran;
 	void *priv;                       /* the workload's own state */
+	/* appended: write_trace= rings of application events (stats/trace.h),
+	 * made on first use: [0] the job's own thread (epochs), [1 + c]
+	 * consumer c (training steps) */
+	struct sb_trace_ring *trace[SB_ML_TRACE_RINGS];
 };
 
 struct sb_ml_runs {
@@ -57,6 +64,14 @@ int sb_ml_datagen(const struct sb_joblist *jl, const struct sb_run_env *env,
 		  struct sb_results *res);
 
 /* ---- shared by ml_ckpt.c and ml_trainrun.c ---- */
+
+/* write_trace: an application event (cat "storbench") on j's ring k (see
+ * struct sb_ml_job), from t0 to t1 (sb_now_ns); nothing without a trace. */
+void sb_ml_trace_app(struct sb_ml_job *j, unsigned k, const char *name, const char *argname,
+		     uint64_t arg, uint64_t t0, uint64_t t1);
+/* a training step of consumer c: "step" (load start to compute end) and
+ * "compute", argument the batch */
+void sb_ml_trace_step(struct sb_ml_job *j, unsigned c, size_t batch, const struct sb_ml_step *st);
 
 /* Set up j->nworkers workers with one file slot each. */
 int sb_ml_workers_setup(struct sb_ml_job *j, unsigned n);

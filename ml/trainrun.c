@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +190,7 @@ static void *consumer_main(void *arg)
 			break;
 		st.compute_end = now_s();
 		tr->steps[a->id][tr->nsteps[a->id]++] = st;
+		sb_ml_trace_step(j, a->id, b, &st); /* write_trace: step and compute events */
 	}
 	if (sb_run_stopping()) /* readers waiting for this consumer would wait for ever */
 		halt(tr);
@@ -291,6 +291,7 @@ static int run_epoch(struct sb_ml_job *j, unsigned epoch, struct role_arg *args)
 			e = -j->workers[w].st->error;
 	if (!e)
 		epoch_metrics(j, epoch, (double)(sb_now_ns() - t0) / 1e9);
+	sb_ml_trace_app(j, 0, "epoch", "epoch", epoch, t0, sb_now_ns());
 	return e ? e : tr->stop ? -EIO : 0;
 }
 

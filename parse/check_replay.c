@@ -304,8 +304,36 @@ static unsigned check_write_iolog(const struct sb_jobctx *c)
 	return 0;
 }
 
+/* write_trace= (stats/trace.h): a file name whose folder exists */
+static unsigned check_write_trace(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	const char *opt = SB_OPT(write_trace)->name;
+	char where[512], dir[4096];
+	struct stat st;
+	if (!s->write_trace)
+		return 0;
+	sb_job_where(c, SB_OPT(write_trace), where, sizeof(where));
+	if (!stat(s->write_trace, &st) && !S_ISREG(st.st_mode)) {
+		sb_err(where, "%s=%s exists and is not a regular file (a device or a folder): "
+		       "give a file name", opt, s->write_trace);
+		return 1;
+	}
+	snprintf(dir, sizeof(dir), "%s", s->write_trace);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = 0;
+		if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+			sb_err(where, "%s=%s: the folder %s does not exist: create it or name another",
+			       opt, s->write_trace, dir);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 unsigned sb_job_validate_replay(struct sb_jobctx *c)
 {
-	unsigned n = check_exec(c) + check_skip(c) + check_write_iolog(c);
+	unsigned n = check_exec(c) + check_skip(c) + check_write_iolog(c) + check_write_trace(c);
 	return n ? n : check_read_iolog(c);
 }

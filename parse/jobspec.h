@@ -435,6 +435,9 @@ struct sb_jobspec {
 	uint64_t trim_backlog_batch; /* picks trimmed each time; 0: trim_backlog */
 	unsigned iodepth_low;       /* a full queue drains to this before refilling; 0: iodepth */
 	bool create_on_open;        /* no layout: the job's open creates a missing file */
+	/* appended (issue 14): I/O traces (stats/trace.h) */
+	char *write_trace;          /* DFTracer trace file; NULL = none */
+	unsigned trace_sample;      /* record one I/O in this many (>= 1) */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };

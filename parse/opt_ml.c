@@ -293,5 +293,12 @@ const struct sb_option sb_opt_rows_ml[] = {
 	{ .name = "sweep_metric", .type = SB_OT_ENUM, .off = OFF(sweep_metric), .def = "bw",
 	  .enums = metric_vals, .flags = SB_OF_IDENTITY, .category = C_SWEEP,
 	  .help = "how sweep.* points are ranked: bw, iops or clat_p99" },
+	/* I/O traces in DFTracer's format (stats/trace.h) */
+	{ .name = "write_trace", .type = SB_OT_STR, .off = OFF(write_trace),
+	  .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "write the job's I/Os and phases to this DFTracer trace (gzip JSON lines, .pfw.gz)" },
+	{ .name = "trace_sample", .type = SB_OT_UINT, .off = OFF(trace_sample), .def = "1",
+	  .min = 1, .max = 1000000000, .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "write_trace: record one I/O in N (1: every I/O)" },
 };
 const unsigned sb_opt_rows_ml_n = sizeof(sb_opt_rows_ml) / sizeof(sb_opt_rows_ml[0]);

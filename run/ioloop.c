@@ -13,8 +13,6 @@
 #include "run/flowctl.h"
 #include "lib/timeutil.h"
 
-static const char *const ddir_name[] = { "read", "write", "trim", "fsync", "fdatasync",
-					  "sync_file_range" };
 
 void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now)
 {
@@ -70,7 +68,7 @@ static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct
 	if (t->st->error)
 		return;
 	t->st->error = io->result < 0 ? (int)-io->result : EIO;
-	ei->op = io->file ? ddir_name[io->ddir] : "getevents"; /* no file: the engine's reap failed */
+	ei->op = io->file ? sb_ddir_name[io->ddir] : "getevents"; /* no file: the engine's reap failed */
 	ei->at = io->file && io->ddir < SB_DDIR_N;
 	ei->eof = io->result >= 0;
 	ei->file = io->file ? io->file->index : UINT_MAX;
@@ -142,7 +140,7 @@ static void __attribute__((noinline, cold)) over_max_latency(struct sb_thread *t
 	struct sb_io_u late = *io;
 	late.result = -ETIMEDOUT;
 	io_error(t, ls, &late);
-	if (t->st->err.op == ddir_name[io->ddir])
+	if (t->st->err.op == sb_ddir_name[io->ddir])
 		t->st->err.op = what[io->ddir];
 }
 
@@ -160,6 +158,9 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 		ls->stop = true;
 	if (!ls->counting)
 		return;
+	if (t->trace) /* write_trace: a fixed-size record, sampled (stats/trace.h) */
+		sb_trace_io(t->trace, (unsigned)d, io->file ? io->file->index : UINT_MAX, io->offset,
+			    io->len, io->result, io->start_ns, ls->now);
 	if (__builtin_expect(t->stats_lite, 0)) {
 		account_lite(t, ls, io, async);
 		return;

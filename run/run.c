@@ -321,6 +321,7 @@ static void release(struct run *r, bool failed)
 {
 	sb_iosched_restore();
 	sb_cgroup_restore();
+	(void)sb_trace_close_all(); /* a run that failed before it started */
 	if (r->mon_up)
 		sb_monitor_free(&r->mon);
 	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
@@ -420,6 +421,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	} else {
 		run_groups(&r); /* without bw/iops samples */
 	}
+	(void)sb_trace_close_all(); /* write_trace: a failed write was reported; the results stand */
 	r.t1_ns = sb_now_ns();
 	res->interrupted = sb_run_stopping();
 	e = sb_collect(res, jl, r.threads, r.nthreads);

@@ -124,11 +124,16 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	}
 	if (iolog && !(t->paths = calloc(jf->nfiles, sizeof(*t->paths))))
 		return -ENOMEM;
+	int te = s->write_trace ? sb_trace_attach(&t->trace, s->write_trace, s->trace_sample, jf->nfiles) : 0;
+	if (te)
+		return te;
 	for (unsigned i = 0; i < jf->nfiles; i++) {
 		t->files[i] = jf->tmpl[(size_t)t->sub * jf->nfiles + i];
 		t->files[i].fd = -1;
 		if (t->paths)
 			t->paths[i] = t->files[i].path;
+		if (t->trace)
+			sb_trace_set_file(t->trace, i, t->files[i].path);
 	}
 	sb_engine_job_fill(&t->ejob, s);
 	t->max_lat_ns = s->max_latency_us ? s->max_latency_us * 1000 : UINT64_MAX;
@@ -164,6 +169,11 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 	for (unsigned i = 0; i < nslots; i++) {
 		t->files[i].fd = -1;
 		t->files[i].index = i;
+	}
+	if (t->spec->write_trace) {
+		int te = sb_trace_attach(&t->trace, t->spec->write_trace, t->spec->trace_sample, nslots);
+		if (te)
+			return te;
 	}
 	sb_engine_job_fill(&t->ejob, t->spec);
 	t->max_lat_ns = t->spec->max_latency_us ? t->spec->max_latency_us * 1000 : UINT64_MAX;
@@ -237,6 +247,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	t->paths = NULL;
 	t->ilat = NULL;
 	t->logring = NULL;
+	t->trace = NULL; /* the trace writer owns it */
 	t->etd.buf_base = NULL;
 	t->etd.ios = NULL;
 	t->freel = t->uncommitted = NULL;
@@ -315,6 +326,8 @@ void *sb_thread_main(void *arg)
 	struct sb_thread *t = arg;
 	struct sb_loopstate ls = { .deadline = UINT64_MAX };
 	atomic_store_explicit(&t->os_tid, (int)syscall(SYS_gettid), memory_order_relaxed);
+	if (t->trace)
+		sb_trace_thread(t->trace);
 	if (t->on_start)
 		t->on_start(t->on_start_arg, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
 	const char *pwhat;

@@ -17,6 +17,7 @@
 #include "engines/engine.h"
 #include "stats/ilat.h"
 #include "stats/iolog.h"
+#include "stats/trace.h"
 #include "stats/tstats.h"
 #include "stats/tview.h"
 #include "stats/verify.h"
@@ -96,6 +97,9 @@ struct sb_thread {
 	size_t buf_maplen;
 	/* appended: max_latency= in ns; UINT64_MAX when unset (run/ioloop.c) */
 	uint64_t max_lat_ns;
+	/* appended: write_trace= ring (stats/trace.h), owned by the trace
+	 * writer; NULL when the job writes no trace */
+	struct sb_trace_ring *trace;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

@@ -10,6 +10,8 @@ static const struct sb_tool tools[] = {
 	  "an HTML page of plots and tables from results (several: overlaid)", sb_report_main },
 	{ "compare", "A.json B.json [C.json ...]  (a side of several runs: A1.json,A2.json)",
 	  "results of storbench or fio side by side: ratios to A, noise or difference", sb_tool_compare },
+	{ "analyze", "[--output-format=normal|json] [--filter=KEY:VALUE]... [--threads=N] TRACE...",
+	  "totals of DFTracer-format I/O traces (write_trace=, DFTracer, DLIO's profiler)", sb_analyze_main },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -18,6 +18,9 @@ struct sb_tool {
 	int (*main)(int argc, char **argv);
 };
 
+/* the tools' entry points (one file each in tools/) */
+int sb_analyze_main(int argc, char **argv);      /* tools/analyze.c */
+
 /* the tool called NAME, or NULL */
 const struct sb_tool *sb_tool_find(const char *name);
 /* "Commands:" lines for --help (nothing when the table is empty) */

@@ -1,0 +1,73 @@
+/* tools/trace_agg.h: what `storbench analyze` adds up from a trace's events
+ * (tools/analyze.c): per operation, per category, per rank (pid) and per
+ * file and rank, and the file-name hashes (FH metadata) seen.  One
+ * aggregate per worker thread, merged at the end; its size grows with the
+ * distinct operations, ranks and files, never with the number of events. */
+#ifndef SB_TOOLS_TRACE_AGG_H
+#define SB_TOOLS_TRACE_AGG_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/jsonr.h"
+
+struct ta_stat {
+	uint64_t n, bytes;
+	double dur_us;
+};
+
+struct ta_ent {
+	char *key;                 /* owned */
+	char *val;                 /* fh map: the file name (owned) */
+	int64_t pid;
+	uint64_t h;
+	struct ta_stat s, app;     /* ranks: s = I/O, app = application events */
+	double first_us, last_us;  /* ranks: first start, last end */
+};
+
+struct ta_tab {
+	struct ta_ent *e;
+	size_t cap, n;
+	unsigned gen;              /* grows when the entries move */
+};
+
+struct ta_cache {
+	struct ta_ent *e;
+	unsigned gen;
+};
+
+struct ta_filter {
+	const char *cat[16], *name[16], *prefix[16];
+	unsigned ncat, nname, nprefix;
+	double t0, t1;             /* ts window in us; t1 < 0: none */
+	bool any;
+};
+
+struct ta_agg {
+	struct ta_tab ops, cats, ranks, files, fh;
+	uint64_t events, meta, other, skipped;
+	double first_us, last_us;  /* over counted events */
+	struct sb_json doc;
+	const struct ta_filter *flt;
+	const struct ta_tab *names; /* file names known before (filter by prefix), or NULL */
+	/* the entries the last event used (valid while their table's gen holds) */
+	struct ta_cache last_op, last_cat, last_rank, last_file;
+	int64_t last_fh;           /* the last integer fhash, and its text in last_fhs */
+	char last_fhs[24];
+};
+
+void ta_init(struct ta_agg *a, const struct ta_filter *f);
+void ta_free(struct ta_agg *a);
+/* One line of a trace (without its newline).  Returns 0, or -EINVAL with
+ * a->doc.err set (bad JSON, or not an event object), -ENOMEM. */
+int ta_line(struct ta_agg *a, const char *s, size_t n);
+/* Adds src into dst. -ENOMEM */
+int ta_merge(struct ta_agg *dst, const struct ta_agg *src);
+/* An entry's lookup (creating it); NULL on -ENOMEM. */
+struct ta_ent *ta_get(struct ta_tab *t, const char *key, size_t klen, int64_t pid);
+const struct ta_ent *ta_find(const struct ta_tab *t, const char *key, int64_t pid);
+/* I/O (POSIX, STDIO and the like) rather than an application phase */
+bool ta_is_io(const char *cat);
+/* name with its digits removed, into buf (a file class) */
+void ta_class(const char *name, char *buf, size_t len);
+#endif
