@@ -70,7 +70,7 @@ int sb_ml_train_ckpt(struct sb_ml_job *j, unsigned epoch, uint64_t step)
 	struct sb_ml_train_ckpt res = { .epoch = epoch, .step = step, .bytes = bytes };
 	struct sb_file *f;
 	struct rusage ru;
-	if (!bytes || j->nodiskio)
+	if (!bytes || j->nodiskio || tr->ckpt_worker >= j->nworkers)
 		return 0;
 	sb_ml_ckpt_folder(epoch, (unsigned)step, name, sizeof(name));
 	sb_ml_join(dir, sizeof(dir), tr->ckpt_dir, name);

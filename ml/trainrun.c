@@ -53,12 +53,18 @@ static void epoch_metrics(struct sb_ml_job *j, unsigned epoch, double dur)
 	struct sb_ml_train_result *res = &j->res->train;
 	struct sb_ml_au *au = calloc(tr->consumers ? tr->consumers : 1, sizeof(*au));
 	size_t n = 0, steps = 0;
+	double pmin = INFINITY, pmax = 0;
 	if (!au)
 		return;
 	for (unsigned c = 0; c < tr->consumers; c++) {
 		const struct sb_ml_step *st = tr->steps[c];
 		size_t k = tr->nsteps[c];
 		steps += k;
+		if (k >= 2) { /* this accelerator's step period, after its first step */
+			double p = (st[k - 1].compute_end - st[0].compute_end) / (double)(k - 1);
+			pmin = p < pmin ? p : pmin;
+			pmax = p > pmax ? p : pmax;
+		}
 		if (k && !sb_ml_au_block(st, k, st[0].load_start, st[k - 1].compute_end,
 					 SB_ML_EXCLUDE_START, SB_ML_EXCLUDE_END, j->spec->batch_size,
 					 &au[n]))
@@ -76,6 +82,8 @@ static void epoch_metrics(struct sb_ml_job *j, unsigned epoch, double dur)
 	er->au_pct = m.au_pct;
 	er->samples_per_s = m.samples_per_s;
 	er->mb_per_s = m.mb_per_s;
+	er->step_s_min = pmax > 0 ? pmin : 0;
+	er->step_s_max = pmax;
 }
 
 /* the training phase of one epoch, its checkpoint and its eval phase */
@@ -305,10 +313,12 @@ static int prepare_train(struct sb_ml_job *j)
 		e = sb_ml_dataset_check(s->name, &tr->eval_ds, tr->dir, &tr->eval_missing, &need_eval);
 	if (!j->nodiskio && !e)
 		e = sb_ml_dataset_space(s->name, tr->dir, need + need_eval);
-	/* the readers (or the accelerators, read_threads=0), then the checkpoint writer */
+	/* the readers (or the accelerators, read_threads=0), then the checkpoint
+	 * writer when there is a checkpoint (a rate= cap is shared by all) */
 	tr->ckpt_worker = tr->rt ? tr->readers : tr->consumers;
+	bool ckpt = s->checkpoint_after_epoch && s->model_size;
 	if (!e)
-		e = sb_ml_workers_setup(j, tr->ckpt_worker + 1);
+		e = sb_ml_workers_setup(j, tr->ckpt_worker + ckpt);
 	for (unsigned k = 0; !e && s->dataset_verify && k < tr->ckpt_worker; k++) {
 		e = sb_ml_content_setup(&j->workers[k], k, SB_ML_DATASET_UNIT, false, true, ds_alt, tr);
 		if (e)

@@ -93,6 +93,8 @@ static void json_train(struct sb_jw *w, const struct sb_ml_train_result *t)
 		sb_jw_dbl(w, "au_pct", e->au_pct);
 		sb_jw_dbl(w, "samples_per_s", e->samples_per_s);
 		sb_jw_dbl(w, "mb_per_s", e->mb_per_s);
+		sb_jw_dbl(w, "step_s_min", e->step_s_min);
+		sb_jw_dbl(w, "step_s_max", e->step_s_max);
 		sb_jw_u64(w, "eval_steps", e->eval_steps);
 		sb_jw_dbl(w, "eval_duration_s", e->eval_duration_s);
 		sb_jw_obj_end(w);

@@ -221,7 +221,8 @@ static unsigned check_train_extra(struct sb_jobctx *c)
 		return 1;
 	}
 	if (s->do_eval && !s->num_files_eval) {
-		sb_err(sb_job_where(c, SB_OPT(num_files_eval), where, sizeof(where)),
+		sb_err(sb_job_where(c, sb_job_isset(c, SB_OPT(num_files_eval)) ? SB_OPT(num_files_eval) :
+				    SB_OPT(do_eval), where, sizeof(where)),
 		       "%s=0 with %s=1: give the eval dataset's file count, e.g. %s=8",
 		       SB_OPT(num_files_eval)->name, SB_OPT(do_eval)->name, SB_OPT(num_files_eval)->name);
 		return 1;

@@ -63,6 +63,9 @@ struct sb_ml_epoch_result {
 	size_t steps;             /* steps of all accelerators */
 	double duration_s;
 	double au_pct, samples_per_s, mb_per_s;
+	/* mean step period (compute end to compute end) of the fastest and the
+	 * slowest accelerator: equal under the step barrier */
+	double step_s_min, step_s_max;
 	size_t eval_steps;        /* eval phase after this epoch (0: none) */
 	double eval_duration_s;
 };
