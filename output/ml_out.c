@@ -56,8 +56,7 @@ static void json_ckpt(struct sb_jw *w, const struct sb_ml_ckpt_result *c)
 /* the reader pools and the in-training checkpoints */
 static void json_train_pipeline(struct sb_jw *w, const struct sb_ml_train_result *t)
 {
-	sb_jw_u64(w, "accelerators", t->accelerators);
-	sb_jw_u64(w, "read_threads", t->read_threads);
+	sb_jw_u64(w, "readers_per_accelerator", t->read_threads);
 	sb_jw_u64(w, "reader_threads", t->readers);
 	sb_jw_u64(w, "reader_threads_did_io", t->readers_did_io);
 	sb_jw_u64(w, "prefetch_per_reader", t->prefetch_per_reader);

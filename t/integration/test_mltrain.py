@@ -34,7 +34,7 @@ class PipelineTest(SbCase):
                        "read_threads=2\nprefetch=5\ncomputation_time=2ms\n")
         t = j["train"]
         self.assertEqual(j["error"], 0)
-        self.assertEqual((t["accelerators"], t["read_threads"], t["reader_threads"]), (4, 2, 8))
+        self.assertEqual((t["readers_per_accelerator"], t["reader_threads"]), (2, 8))
         self.assertEqual(t["reader_threads_did_io"], 8)
         self.assertEqual(t["prefetch_per_reader"], 3)          # ceil(5 / 2), torch's prefetch_factor
         self.assertEqual(t["epochs"][0]["steps"], 4 * 8)       # 64 samples / 2 / 4 per accelerator
