@@ -29,12 +29,12 @@ static int make_dir(const char *dir)
 	return mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
 }
 
-/* data_dir, train/ and the subfolders */
+/* data_dir, train/ (or ds->split) and the subfolders */
 static int make_dirs(const struct sb_ml_dataset *ds, const char *dir)
 {
 	char p[PATH_LEN];
 	int e = make_dir(dir);
-	snprintf(p, sizeof(p), "%s/train", dir);
+	snprintf(p, sizeof(p), "%s/%s", dir, ds->split[0] ? ds->split : "train");
 	if (!e)
 		e = make_dir(p);
 	for (unsigned i = 0; !e && ds->subfolders > 1 && i < ds->subfolders; i++) {

@@ -74,6 +74,43 @@ double sb_ml_rng_normal(struct sb_ml_rng *r) /* Box-Muller */
 	return sqrt(-2.0 * log(u)) * cos(2.0 * M_PI * v);
 }
 
+/* Marsaglia and Tsang (2000); shape < 1 by Gamma(shape + 1) * U^(1/shape) */
+double sb_ml_rng_gamma(struct sb_ml_rng *r, double shape)
+{
+	double boost = 1.0;
+	if (shape < 1.0) {
+		boost = pow(rng_unit(r), 1.0 / shape);
+		shape += 1.0;
+	}
+	double d = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+	for (;;) {
+		double x = sb_ml_rng_normal(r), v = 1.0 + c * x;
+		if (v <= 0)
+			continue;
+		v = v * v * v;
+		double u = rng_unit(r);
+		if (u < 1.0 - 0.0331 * x * x * x * x || log(u) < 0.5 * x * x + d * (1.0 - v + log(v)))
+			return boost * d * v;
+	}
+}
+
+double sb_ml_compute_draw(const struct sb_ml_compute *c, struct sb_ml_rng *r)
+{
+	double t;
+	switch (c->type) {
+	case SB_CTIME_UNIFORM:
+		t = c->min + (c->max - c->min) * (rng_unit(r) - 0x1.0p-53);
+		break;
+	case SB_CTIME_GAMMA:
+		t = c->shape > 0 ? sb_ml_rng_gamma(r, c->shape) * c->scale : 0;
+		break;
+	default:
+		t = c->mean + (c->stdev > 0 ? c->stdev * sb_ml_rng_normal(r) : 0);
+		break;
+	}
+	return fabs(t);
+}
+
 void sb_ml_shuffle_u32(uint32_t *v, size_t n, uint64_t seed)
 {
 	struct sb_ml_rng r;
@@ -147,12 +184,13 @@ static int digits(unsigned n)
 int sb_ml_file_name(const struct sb_ml_dataset *ds, unsigned file, char *buf, size_t len)
 {
 	int n;
+	const char *top = ds->split[0] ? ds->split : "train";
 	if (ds->subfolders > 1)
-		n = snprintf(buf, len, "train/%0*u/%s_%0*u_of_%u.%s", digits(ds->subfolders),
+		n = snprintf(buf, len, "%s/%0*u/%s_%0*u_of_%u.%s", top, digits(ds->subfolders),
 			     file % ds->subfolders, ds->prefix, digits(ds->files), file,
 			     ds->files, ds->format);
 	else
-		n = snprintf(buf, len, "train/%s_%0*u_of_%u.%s", ds->prefix, digits(ds->files),
+		n = snprintf(buf, len, "%s/%s_%0*u_of_%u.%s", top, ds->prefix, digits(ds->files),
 			     file, ds->files, ds->format);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }

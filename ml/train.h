@@ -51,6 +51,7 @@ struct sb_ml_dataset {
 	double record_stdev;      /* bytes; 0 = every sample the same size */
 	unsigned subfolders;      /* 0 or 1: none */
 	uint64_t seed;            /* size generator seed */
+	char split[8];            /* top folder: "" = train, "valid" (eval) */
 };
 
 /* A built-in training workload (DLIO config). */
@@ -88,6 +89,17 @@ void sb_ml_rng_seed(struct sb_ml_rng *r, uint64_t seed);
 uint64_t sb_ml_rng_next(struct sb_ml_rng *r);
 uint64_t sb_ml_rng_below(struct sb_ml_rng *r, uint64_t n); /* uniform in [0, n), n >= 1 */
 double sb_ml_rng_normal(struct sb_ml_rng *r);               /* N(0, 1) */
+double sb_ml_rng_gamma(struct sb_ml_rng *r, double shape);  /* Gamma(shape, 1), shape > 0 */
+
+/* A step's computation time, DLIO's computation_time dict: normal (mean,
+ * stdev), uniform (min, max) or gamma (shape, scale); seconds.  DLIO takes
+ * the absolute value of the draw; so does sb_ml_compute_draw. */
+struct sb_ml_compute {
+	unsigned type;            /* enum sb_ctime (parse/jobspec.h) */
+	double mean, stdev, min, max, shape, scale;
+};
+double sb_ml_compute_draw(const struct sb_ml_compute *c, struct sb_ml_rng *r);
+
 /* Fisher-Yates shuffles of v[0..n) driven by seed. */
 void sb_ml_shuffle_u32(uint32_t *v, size_t n, uint64_t seed);
 void sb_ml_shuffle_u64(uint64_t *v, size_t n, uint64_t seed);

@@ -1,22 +1,22 @@
-/* ml_trainrun.c: workload=train, DLIO's training loop.  Per epoch, the
- * batch plan (ml_train.h) says which samples form batch b; reader r
- * (read_threads of them) reads batches r, r+R, ... whole, sample by sample,
- * with the job's engine and bs, staying at most prefetch batches per reader
- * ahead of what the accelerators have asked for (torch's prefetch_factor;
- * prefetch=0: a batch is read only once asked for).  `accelerators`
- * consumer threads take batches in order, each spending computation_time
- * (+ a normal draw of computation_time_stdev) asleep on it, and record per
- * step load_start / compute_start / compute_end.  AU and throughput per
- * epoch come from sb_ml_au_block / sb_ml_au_combine (ml_au.h).
- * read_threads=0: each accelerator reads its own batches.
+/* ml_trainrun.c: workload=train, DLIO's training loop (main.py's run and
+ * _train): per epoch a training phase (ml/trainpipe.c: per accelerator its
+ * shard and its own pool of read_threads readers, DLIO's prefetch depth, a
+ * barrier after every step), the in-training checkpoint when the epoch or
+ * step options say (ml/trainckpt.c), and the eval phase (do_eval: the
+ * valid/ dataset, batch_size_eval, eval_time) from eval_after_epoch every
+ * epochs_between_evals.  AU and throughput per epoch come from
+ * sb_ml_au_block / sb_ml_au_combine (ml_au.h), over the training steps only.
  *
- * The dataset (ml_train.h layout and sizes; ml/dataset.c) is created when missing and
- * kept; a file of the wrong size stops the job before any I/O (storbench
- * never deletes a dataset it finds). */
+ * The datasets (ml_train.h layout and sizes; ml/dataset.c) are created when
+ * missing and kept; a file of the wrong size stops the job before any I/O
+ * (storbench never deletes a dataset it finds). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,42 +29,12 @@
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "ml/train.h"
+#include "ml/trainst.h"
 #include "parse/catalog.h"
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "os/scratch.h"
-
-#define PATH_LEN 1024
-
-struct sb_ml_trainst {
-	struct sb_ml_dataset ds;
-	char dir[PATH_LEN - 256];
-	unsigned nmissing;
-	unsigned readers, consumers;
-	/* one epoch's pipeline, under mu */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct sb_ml_plan plan;
-	size_t requested;           /* batches claimed by consumers */
-	bool *ready;                /* per batch: read */
-	bool stop;
-	struct sb_ml_step **steps;  /* per consumer */
-	size_t *nsteps;
-	struct sb_ml_rng *crng;     /* per consumer: computation-time jitter */
-};
-
-struct role_arg {
-	struct sb_ml_job *j;
-	unsigned id;
-	pthread_t tid;
-	bool started;
-};
-
-static double now_s(void)
-{
-	return (double)sb_now_ns() / 1e9;
-}
 
 /* alternatives of a failing block (dataset_verify): the dataset's files */
 static bool ds_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
@@ -77,175 +47,24 @@ static bool ds_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 	return true;
 }
 
-/* read every sample of batch b with worker t */
-static int read_batch(struct sb_ml_job *j, struct sb_thread *t, size_t b)
-{
-	struct sb_ml_trainst *tr = j->priv;
-	char name[512], path[PATH_LEN];
-	size_t n = sb_ml_plan_batch_len(&tr->plan, b);
-	for (size_t i = 0; i < n; i++) {
-		uint32_t file, in_file;
-		struct sb_file *f;
-		sb_ml_plan_sample(&tr->plan, b, i, &file, &in_file);
-		uint64_t sb = sb_ml_sample_bytes(&tr->ds, file);
-		sb_ml_file_name(&tr->ds, file, name, sizeof(name));
-		sb_ml_join(path, sizeof(path), tr->dir, name);
-		int e = sb_ml_open(t, path, sb * tr->ds.samples_per_file, false, &f);
-		sb_ml_content_file(t, sb_ml_dataset_key(&tr->ds, file), sb * tr->ds.samples_per_file, path);
-		if (!e)
-			e = sb_ioloop_span(t, f, SB_DDIR_READ, (uint64_t)in_file * sb, sb, false);
-		sb_ml_close(t, f);
-		if (e)
-			return e;
-	}
-	return 0;
-}
-
-static void halt(struct sb_ml_trainst *tr)
-{
-	pthread_mutex_lock(&tr->mu);
-	tr->stop = true;
-	pthread_cond_broadcast(&tr->cv);
-	pthread_mutex_unlock(&tr->mu);
-}
-
-static void *reader_main(void *arg)
-{
-	struct role_arg *a = arg;
-	struct sb_ml_trainst *tr = a->j->priv;
-	struct sb_thread *t = &a->j->workers[a->id];
-	size_t ahead = (size_t)tr->readers * a->j->spec->prefetch;
-	struct rusage ru;
-	sb_ml_cpu_begin(&ru);
-	if (sb_ml_engine_start(t))
-		halt(tr); /* the loop sees tr->stop at once */
-	for (size_t b = a->id; b < tr->plan.nbatches; b += tr->readers) {
-		pthread_mutex_lock(&tr->mu);
-		while (!tr->stop && b >= tr->requested + ahead)
-			pthread_cond_wait(&tr->cv, &tr->mu);
-		bool stop = tr->stop;
-		pthread_mutex_unlock(&tr->mu);
-		if (stop)
-			break;
-		if (read_batch(a->j, t, b)) {
-			halt(tr);
-			break;
-		}
-		pthread_mutex_lock(&tr->mu);
-		tr->ready[b] = true;
-		pthread_cond_broadcast(&tr->cv);
-		pthread_mutex_unlock(&tr->mu);
-	}
-	sb_thread_engine_stop(t);
-	sb_ml_cpu_end(t, &ru);
-	return NULL;
-}
-
-/* claim the next batch and wait until it is read; false when none is left */
-static bool next_batch(struct sb_ml_job *j, unsigned c, size_t *bout)
-{
-	struct sb_ml_trainst *tr = j->priv;
-	pthread_mutex_lock(&tr->mu);
-	if (tr->stop || tr->requested >= tr->plan.nbatches || sb_run_stopping()) {
-		pthread_mutex_unlock(&tr->mu);
-		return false;
-	}
-	size_t b = tr->requested++;
-	pthread_cond_broadcast(&tr->cv);
-	while (tr->readers && !tr->ready[b] && !tr->stop)
-		pthread_cond_wait(&tr->cv, &tr->mu);
-	bool ok = !tr->stop;
-	pthread_mutex_unlock(&tr->mu);
-	if (ok && !tr->readers && read_batch(j, &j->workers[c], b)) {
-		halt(tr);
-		ok = false;
-	}
-	*bout = b;
-	return ok;
-}
-
-static void *consumer_main(void *arg)
-{
-	struct role_arg *a = arg;
-	struct sb_ml_job *j = a->j;
-	struct sb_ml_trainst *tr = j->priv;
-	const struct sb_jobspec *s = j->spec;
-	double mean = (double)s->computation_time_us / 1e6, sd = (double)s->computation_time_stdev_us / 1e6;
-	struct rusage ru;
-	size_t b;
-	if (!tr->readers) {
-		sb_ml_cpu_begin(&ru);
-		if (sb_ml_engine_start(&j->workers[a->id]))
-			halt(tr);
-	}
-	for (;;) {
-		struct sb_ml_step st;
-		st.load_start = now_s();
-		if (!next_batch(j, a->id, &b))
-			break;
-		uint64_t t0 = sb_now_ns();
-		st.compute_start = (double)t0 / 1e9;
-		double ct = mean + (sd > 0 ? sd * sb_ml_rng_normal(&tr->crng[a->id]) : 0);
-		if (ct > 0 && !sb_sleep_until(t0 + (uint64_t)(ct * 1e9)))
-			break;
-		st.compute_end = now_s();
-		tr->steps[a->id][tr->nsteps[a->id]++] = st;
-		sb_ml_trace_step(j, a->id, b, &st); /* write_trace: step and compute events */
-	}
-	if (sb_run_stopping()) /* readers waiting for this consumer would wait for ever */
-		halt(tr);
-	if (!tr->readers) {
-		sb_thread_engine_stop(&j->workers[a->id]);
-		sb_ml_cpu_end(&j->workers[a->id], &ru);
-	}
-	return NULL;
-}
-
-static int epoch_setup(struct sb_ml_job *j, unsigned epoch)
-{
-	struct sb_ml_trainst *tr = j->priv;
-	const struct sb_jobspec *s = j->spec;
-	struct sb_ml_plan_cfg cfg = {
-		.files = s->dataset_files, .samples_per_file = s->samples_per_file,
-		.batch_size = s->batch_size, .read_threads = tr->readers, .rank = 0, .ranks = 1,
-		.epoch = epoch, .seed = s->ml_seed, .file_shuffle = s->shuffle & SB_SHUFFLE_FILE,
-		.sample_shuffle = s->shuffle & SB_SHUFFLE_SAMPLE, .seed_change_epoch = true,
-		.drop_last = true,
-	};
-	sb_ml_plan_free(&tr->plan);
-	int e = sb_ml_plan_build(&cfg, &tr->plan);
-	if (e)
-		return e;
-	free(tr->ready);
-	tr->ready = calloc(tr->plan.nbatches ? tr->plan.nbatches : 1, sizeof(bool));
-	if (!tr->ready)
-		return -ENOMEM;
-	for (unsigned c = 0; c < tr->consumers; c++) {
-		free(tr->steps[c]);
-		tr->steps[c] = calloc(tr->plan.nbatches ? tr->plan.nbatches : 1, sizeof(struct sb_ml_step));
-		tr->nsteps[c] = 0;
-		if (!tr->steps[c])
-			return -ENOMEM;
-	}
-	tr->requested = 0;
-	tr->stop = false;
-	for (unsigned w = 0; w < j->nworkers; w++)
-		sb_rate_init(&j->workers[w].rate, j->workers[w].spec, sb_now_ns());
-	return 0;
-}
-
 static void epoch_metrics(struct sb_ml_job *j, unsigned epoch, double dur)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	struct sb_ml_train_result *res = &j->res->train;
 	struct sb_ml_au *au = calloc(tr->consumers ? tr->consumers : 1, sizeof(*au));
 	size_t n = 0, steps = 0;
+	double pmin = INFINITY, pmax = 0;
 	if (!au)
 		return;
 	for (unsigned c = 0; c < tr->consumers; c++) {
 		const struct sb_ml_step *st = tr->steps[c];
 		size_t k = tr->nsteps[c];
 		steps += k;
+		if (k >= 2) { /* this accelerator's step period, after its first step */
+			double p = (st[k - 1].compute_end - st[0].compute_end) / (double)(k - 1);
+			pmin = p < pmin ? p : pmin;
+			pmax = p > pmax ? p : pmax;
+		}
 		if (k && !sb_ml_au_block(st, k, st[0].load_start, st[k - 1].compute_end,
 					 SB_ML_EXCLUDE_START, SB_ML_EXCLUDE_END, j->spec->batch_size,
 					 &au[n]))
@@ -263,36 +82,39 @@ static void epoch_metrics(struct sb_ml_job *j, unsigned epoch, double dur)
 	er->au_pct = m.au_pct;
 	er->samples_per_s = m.samples_per_s;
 	er->mb_per_s = m.mb_per_s;
+	er->step_s_min = pmax > 0 ? pmin : 0;
+	er->step_s_max = pmax;
 }
 
-/* one epoch: readers and consumers started together, then joined */
-static int run_epoch(struct sb_ml_job *j, unsigned epoch, struct role_arg *args)
+/* the training phase of one epoch, its checkpoint and its eval phase */
+static int run_epoch(struct sb_ml_job *j, unsigned epoch)
 {
 	struct sb_ml_trainst *tr = j->priv;
-	unsigned nr = tr->readers, nc = tr->consumers;
-	int e = epoch_setup(j, epoch);
-	if (e)
-		return e;
+	const struct sb_jobspec *s = j->spec;
 	uint64_t t0 = sb_now_ns();
-	for (unsigned i = 0; i < nr + nc; i++) {
-		args[i] = (struct role_arg){ .j = j, .id = i < nr ? i : i - nr };
-		args[i].started = !pthread_create(&args[i].tid, NULL, i < nr ? reader_main : consumer_main,
-						  &args[i]);
-		if (!args[i].started) {
-			halt(tr);
-			e = -EAGAIN;
-		}
-	}
-	for (unsigned i = 0; i < nr + nc; i++)
-		if (args[i].started)
-			pthread_join(args[i].tid, NULL);
+	int e = sb_ml_train_phase(j, &tr->train_ph, epoch, SIZE_MAX);
 	for (unsigned w = 0; w < j->nworkers; w++)
 		if (j->workers[w].st->error)
 			e = -j->workers[w].st->error;
-	if (!e)
-		epoch_metrics(j, epoch, (double)(sb_now_ns() - t0) / 1e9);
+	if (e)
+		return e;
+	epoch_metrics(j, epoch, (double)(sb_now_ns() - t0) / 1e9);
 	sb_ml_trace_app(j, 0, "epoch", "epoch", epoch, t0, sb_now_ns());
-	return e ? e : tr->stop ? -EIO : 0;
+	if (!s->steps_between_checkpoints && s->checkpoint_after_epoch &&
+	    epoch >= s->checkpoint_after_epoch &&
+	    (epoch - s->checkpoint_after_epoch) % s->epochs_between_checkpoints == 0)
+		e = sb_ml_train_ckpt(j, epoch, tr->nsteps[0] + 1);
+	if (!e && s->do_eval && epoch >= s->eval_after_epoch &&
+	    (epoch - s->eval_after_epoch) % s->epochs_between_evals == 0) {
+		uint64_t t1 = sb_now_ns();
+		e = sb_ml_train_phase(j, &tr->eval_ph, epoch, SIZE_MAX);
+		struct sb_ml_train_result *res = &j->res->train;
+		if (!e && res->nepochs && res->epochs[res->nepochs - 1].epoch == epoch) {
+			res->epochs[res->nepochs - 1].eval_steps = tr->nsteps[0];
+			res->epochs[res->nepochs - 1].eval_duration_s = (double)(sb_now_ns() - t1) / 1e9;
+		}
+	}
+	return e;
 }
 
 static void train_rules(struct sb_ml_job *j)
@@ -330,85 +152,175 @@ static void train_results(struct sb_ml_job *j)
 static int datagen_train(struct sb_ml_job *j)
 {
 	struct sb_ml_trainst *tr = j->priv;
-	if (j->nodiskio || !tr->nmissing)
+	int e = 0;
+	if (j->nodiskio)
 		return 0;
-	int e = sb_ml_dataset_create(&j->wspec, j->spec->name, &tr->ds, tr->dir);
-	if (!e) {
+	if (tr->nmissing && !(e = sb_ml_dataset_create(&j->wspec, j->spec->name, &tr->ds, tr->dir))) {
 		j->res->train.dataset_created = true;
 		tr->nmissing = 0;
 	}
+	if (!e && tr->eval_missing &&
+	    !(e = sb_ml_dataset_create(&j->wspec, j->spec->name, &tr->eval_ds, tr->dir)))
+		tr->eval_missing = 0;
 	return e;
+}
+
+/* reader threads whose statistics show bytes read */
+static unsigned readers_did_io(const struct sb_ml_job *j)
+{
+	const struct sb_ml_trainst *tr = j->priv;
+	unsigned n = 0, readers = tr->rt ? tr->readers : tr->consumers;
+	for (unsigned w = 0; w < readers && w < j->nworkers; w++)
+		n += j->workers[w].st->io_bytes[SB_DDIR_READ] > 0;
+	return n;
 }
 
 static void run_train(struct sb_ml_job *j)
 {
 	struct sb_ml_trainst *tr = j->priv;
-	unsigned n = tr->readers + tr->consumers;
-	struct role_arg *args = calloc(n, sizeof(*args));
 	uint64_t rsum = 0;
-	int e = args ? datagen_train(j) : -ENOMEM;
+	int e = datagen_train(j);
 	if (e && e != -ENOMEM && e != -EINTR)
 		sb_ml_fail(&j->workers[0], -e, "cannot create the dataset in", tr->dir);
 	j->start_ns = sb_now_ns();
 	for (unsigned ep = 1; !e && ep <= j->spec->epochs && !sb_run_stopping(); ep++) {
-		e = run_epoch(j, ep, args);
+		e = run_epoch(j, ep);
 		if (!e && j->res->train.nepochs)
 			rsum += (uint64_t)(j->res->train.epochs[j->res->train.nepochs - 1].duration_s * 1e9);
 	}
 	j->end_ns = sb_now_ns();
-	free(args);
+	uint64_t wsum = 0;
+	for (unsigned i = 0; i < j->res->train.nckpts; i++)
+		wsum += (uint64_t)(j->res->train.ckpts[i].duration_s * 1e9);
 	for (unsigned w = 0; w < j->nworkers; w++) {
 		j->workers[w].st->runtime_ns[SB_DDIR_READ] = rsum;
+		j->workers[w].st->runtime_ns[SB_DDIR_WRITE] = wsum;
 		j->workers[w].st->job_runtime_ns = j->end_ns - j->start_ns;
 	}
+	j->res->train.readers_did_io = readers_did_io(j);
+	sb_ml_train_ckpt_cleanup(j);
 	train_results(j);
+}
+
+static void dataset_of(const struct sb_jobspec *s, struct sb_ml_dataset *ds)
+{
+	const struct sb_train_preset *w = s->train_preset;  /* resolved by the parser */
+	snprintf(ds->format, sizeof(ds->format), "%s", w ? w->format : "npz");
+	snprintf(ds->prefix, sizeof(ds->prefix), "%s", w ? w->prefix : "img");
+	ds->files = s->dataset_files;
+	ds->samples_per_file = s->samples_per_file;
+	ds->record_length = s->record_length;
+	ds->record_stdev = s->record_length_stdev;
+	ds->subfolders = s->subfolders;
+	ds->seed = SB_ML_DATAGEN_SEED;
+}
+
+/* the two phases: what they read, their batch and their compute time */
+static void phases_of(const struct sb_jobspec *s, struct sb_ml_trainst *tr)
+{
+	tr->eval_ds = tr->ds;
+	snprintf(tr->eval_ds.split, sizeof(tr->eval_ds.split), "valid");
+	tr->eval_ds.files = s->num_files_eval;
+	tr->eval_ds.seed = SB_ML_DATAGEN_SEED + 1;
+	tr->train_ph = (struct sb_ml_phase){
+		.ds = &tr->ds, .dir = tr->dir, .batch_size = s->batch_size,
+		.compute = { .type = s->computation_time_type,
+			     .mean = (double)s->computation_time_us / 1e6,
+			     .stdev = (double)s->computation_time_stdev_us / 1e6,
+			     .min = (double)s->computation_time_min_us / 1e6,
+			     .max = (double)s->computation_time_max_us / 1e6,
+			     .shape = s->computation_time_shape,
+			     .scale = (double)s->computation_time_scale_us / 1e6 },
+	};
+	tr->eval_ph = (struct sb_ml_phase){
+		.ds = &tr->eval_ds, .dir = tr->dir, .batch_size = s->batch_size_eval,
+		.compute = { .type = SB_CTIME_NORMAL, .mean = (double)s->eval_time_us / 1e6,
+			     .stdev = (double)s->eval_time_stdev_us / 1e6 },
+	};
+}
+
+/* test hook: STORBENCH_TEST_SLOW_ACCELERATOR=C:SECONDS makes accelerator C
+ * compute SECONDS longer per step (the step-barrier test) */
+static void slow_hook(struct sb_ml_trainst *tr)
+{
+	const char *v = getenv("STORBENCH_TEST_SLOW_ACCELERATOR");
+	unsigned c;
+	double extra;
+	tr->slow_acc = UINT_MAX;
+	if (v && sscanf(v, "%u:%lf", &c, &extra) == 2 && extra > 0) {
+		tr->slow_acc = c;
+		tr->slow_extra_s = extra;
+	}
+}
+
+static int alloc_state(const struct sb_jobspec *s, struct sb_ml_trainst *tr, struct sb_ml_train_result *t)
+{
+	unsigned n = tr->consumers;
+	t->epochs = calloc(s->epochs, sizeof(*t->epochs));
+	tr->plan = calloc(n, sizeof(*tr->plan));
+	tr->requested = calloc(n, sizeof(*tr->requested));
+	tr->ready = calloc(n, sizeof(*tr->ready));
+	tr->steps = calloc(n, sizeof(*tr->steps));
+	tr->nsteps = calloc(n, sizeof(*tr->nsteps));
+	tr->crng = calloc(n, sizeof(*tr->crng));
+	if (!t->epochs || !tr->plan || !tr->requested || !tr->ready || !tr->steps || !tr->nsteps ||
+	    !tr->crng)
+		return -ENOMEM;
+	for (unsigned c = 0; c < n; c++)
+		sb_ml_rng_seed(&tr->crng[c], s->ml_seed * 7919u + c);
+	return 0;
 }
 
 static int prepare_train(struct sb_ml_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_trainst *tr = calloc(1, sizeof(*tr));
-	const struct sb_train_preset *w = s->train_preset;  /* resolved by the parser */
 	if (!tr)
 		return -ENOMEM;
 	j->priv = tr;
 	pthread_mutex_init(&tr->mu, NULL);
 	pthread_cond_init(&tr->cv, NULL);
-	snprintf(tr->ds.format, sizeof(tr->ds.format), "%s", w ? w->format : "npz");
-	snprintf(tr->ds.prefix, sizeof(tr->ds.prefix), "%s", w ? w->prefix : "img");
-	tr->ds.files = s->dataset_files;
-	tr->ds.samples_per_file = s->samples_per_file;
-	tr->ds.record_length = s->record_length;
-	tr->ds.record_stdev = s->record_length_stdev;
-	tr->ds.subfolders = s->subfolders;
-	tr->ds.seed = SB_ML_DATAGEN_SEED;
+	dataset_of(s, &tr->ds);
 	if (s->data_dir)
 		snprintf(tr->dir, sizeof(tr->dir), "%s", s->data_dir);
 	else
 		sb_ml_default_dir(s, "data", tr->dir, sizeof(tr->dir));
-	tr->readers = s->read_threads;
+	if (s->checkpoint_folder)
+		snprintf(tr->ckpt_dir, sizeof(tr->ckpt_dir), "%s", s->checkpoint_folder);
+	else
+		sb_ml_default_dir(s, "checkpoints", tr->ckpt_dir, sizeof(tr->ckpt_dir));
+	phases_of(s, tr);
+	slow_hook(tr);
+	tr->rt = s->read_threads;
 	tr->consumers = s->accelerators;
+	tr->readers = tr->rt * tr->consumers;
+	tr->prefetch = tr->rt ? (s->prefetch + tr->rt - 1) / tr->rt : 0;
 	struct sb_ml_train_result *t = &j->res->train;
 	sb_ml_join(t->data_dir, sizeof(t->data_dir), NULL, tr->dir);
 	t->dataset_files = s->dataset_files;
 	t->dataset_bytes = sb_ml_dataset_bytes(&tr->ds);
 	t->steps_per_epoch = sb_ml_steps_per_epoch(s->dataset_files, s->samples_per_file,
 						   s->batch_size, s->accelerators);
-	t->epochs = calloc(s->epochs, sizeof(*t->epochs));
-	tr->steps = calloc(tr->consumers, sizeof(*tr->steps));
-	tr->nsteps = calloc(tr->consumers, sizeof(*tr->nsteps));
-	tr->crng = calloc(tr->consumers, sizeof(*tr->crng));
-	if (!t->epochs || !tr->steps || !tr->nsteps || !tr->crng)
+	t->accelerators = tr->consumers;
+	t->read_threads = tr->rt;
+	t->readers = tr->readers;
+	t->prefetch_per_reader = tr->prefetch;
+	if (alloc_state(s, tr, t))
 		return -ENOMEM;
-	for (unsigned c = 0; c < tr->consumers; c++)
-		sb_ml_rng_seed(&tr->crng[c], s->ml_seed * 7919u + c);
-	uint64_t need = 0;
+	uint64_t need = 0, need_eval = 0;
 	int e = 0;
-	if (!j->nodiskio && !(e = sb_ml_dataset_check(s->name, &tr->ds, tr->dir, &tr->nmissing, &need)))
-		e = sb_ml_dataset_space(s->name, tr->dir, need);
+	if (!j->nodiskio && !(e = sb_ml_dataset_check(s->name, &tr->ds, tr->dir, &tr->nmissing, &need)) &&
+	    s->do_eval)
+		e = sb_ml_dataset_check(s->name, &tr->eval_ds, tr->dir, &tr->eval_missing, &need_eval);
+	if (!j->nodiskio && !e)
+		e = sb_ml_dataset_space(s->name, tr->dir, need + need_eval);
+	/* the readers (or the accelerators, read_threads=0), then the checkpoint
+	 * writer when there is a checkpoint (a rate= cap is shared by all) */
+	tr->ckpt_worker = tr->rt ? tr->readers : tr->consumers;
+	bool ckpt = s->checkpoint_after_epoch && s->model_size;
 	if (!e)
-		e = sb_ml_workers_setup(j, tr->readers ? tr->readers : tr->consumers);
-	for (unsigned k = 0; !e && s->dataset_verify && k < j->nworkers; k++) {
+		e = sb_ml_workers_setup(j, tr->ckpt_worker + ckpt);
+	for (unsigned k = 0; !e && s->dataset_verify && k < tr->ckpt_worker; k++) {
 		e = sb_ml_content_setup(&j->workers[k], k, SB_ML_DATASET_UNIT, false, true, ds_alt, tr);
 		if (e)
 			sb_err(s->name, "out of memory setting up dataset_verify");
@@ -421,13 +333,21 @@ static void release_train(struct sb_ml_job *j)
 	struct sb_ml_trainst *tr = j->priv;
 	if (!tr)
 		return;
-	sb_ml_plan_free(&tr->plan);
-	for (unsigned c = 0; tr->steps && c < tr->consumers; c++)
-		free(tr->steps[c]);
+	for (unsigned c = 0; c < tr->consumers; c++) {
+		if (tr->plan)
+			sb_ml_plan_free(&tr->plan[c]);
+		if (tr->steps)
+			free(tr->steps[c]);
+		if (tr->ready)
+			free(tr->ready[c]);
+	}
+	free(tr->plan);
+	free(tr->requested);
+	free(tr->ready);
 	free(tr->steps);
 	free(tr->nsteps);
 	free(tr->crng);
-	free(tr->ready);
+	free(tr->made);
 	pthread_mutex_destroy(&tr->mu);
 	pthread_cond_destroy(&tr->cv);
 	free(tr);

@@ -53,6 +53,29 @@ static void json_ckpt(struct sb_jw *w, const struct sb_ml_ckpt_result *c)
 	sb_jw_obj_end(w);
 }
 
+/* the reader pools and the in-training checkpoints */
+static void json_train_pipeline(struct sb_jw *w, const struct sb_ml_train_result *t)
+{
+	sb_jw_u64(w, "readers_per_accelerator", t->read_threads);
+	sb_jw_u64(w, "reader_threads", t->readers);
+	sb_jw_u64(w, "reader_threads_did_io", t->readers_did_io);
+	sb_jw_u64(w, "prefetch_per_reader", t->prefetch_per_reader);
+	sb_jw_arr_begin(w, "checkpoints");
+	for (unsigned i = 0; i < t->nckpts; i++) {
+		const struct sb_ml_train_ckpt *c = &t->ckpts[i];
+		sb_jw_obj_begin(w, NULL);
+		sb_jw_u64(w, "epoch", c->epoch);
+		sb_jw_u64(w, "step", c->step);
+		sb_jw_u64(w, "bytes", c->bytes);
+		sb_jw_dbl(w, "duration_s", c->duration_s);
+		sb_jw_dbl(w, "gbps", c->duration_s > 0 ? (double)c->bytes / c->duration_s / 1e9 : 0);
+		sb_jw_dbl(w, "gibps", c->duration_s > 0 ? (double)c->bytes / c->duration_s / 1073741824.0 : 0);
+		sb_jw_str(w, "path", c->path);
+		sb_jw_obj_end(w);
+	}
+	sb_jw_arr_end(w);
+}
+
 static void json_train(struct sb_jw *w, const struct sb_ml_train_result *t)
 {
 	sb_jw_obj_begin(w, "train");
@@ -69,9 +92,14 @@ static void json_train(struct sb_jw *w, const struct sb_ml_train_result *t)
 		sb_jw_dbl(w, "au_pct", e->au_pct);
 		sb_jw_dbl(w, "samples_per_s", e->samples_per_s);
 		sb_jw_dbl(w, "mb_per_s", e->mb_per_s);
+		sb_jw_dbl(w, "step_s_min", e->step_s_min);
+		sb_jw_dbl(w, "step_s_max", e->step_s_max);
+		sb_jw_u64(w, "eval_steps", e->eval_steps);
+		sb_jw_dbl(w, "eval_duration_s", e->eval_duration_s);
 		sb_jw_obj_end(w);
 	}
 	sb_jw_arr_end(w);
+	json_train_pipeline(w, t);
 	sb_jw_dbl(w, "au_target_pct", t->au_target_pct);
 	sb_jw_bool(w, "au_met", t->au_met);
 	sb_jw_u64(w, "steps_per_epoch", t->steps_per_epoch);
@@ -149,10 +177,23 @@ static void normal_train(FILE *f, const struct sb_ml_train_result *t)
 		   "remove the directory when done)\n", t->dataset_files,
 		(double)t->dataset_bytes / 1073741824.0, t->data_dir,
 		t->dataset_created ? "created for this run" : "reused");
-	for (unsigned i = 0; i < t->nepochs; i++)
-		fprintf(f, "    epoch %u: %zu steps in %.3f s, AU=%.2f%%, %.1f samples/s, %.2f MB/s\n",
+	fprintf(f, "    readers: %u accelerators x %u read_threads = %u reader threads (%u did I/O), "
+		   "%u batches prefetched each\n", t->accelerators, t->read_threads, t->readers,
+		t->readers_did_io, t->prefetch_per_reader);
+	for (unsigned i = 0; i < t->nepochs; i++) {
+		fprintf(f, "    epoch %u: %zu steps in %.3f s, AU=%.2f%%, %.1f samples/s, %.2f MB/s",
 			t->epochs[i].epoch, t->epochs[i].steps, t->epochs[i].duration_s,
 			t->epochs[i].au_pct, t->epochs[i].samples_per_s, t->epochs[i].mb_per_s);
+		if (t->epochs[i].eval_steps)
+			fprintf(f, "; eval %zu steps in %.3f s", t->epochs[i].eval_steps,
+				t->epochs[i].eval_duration_s);
+		fputc('\n', f);
+	}
+	for (unsigned i = 0; i < t->nckpts; i++)
+		fprintf(f, "    checkpoint after epoch %u step %" PRIu64 ": %" PRIu64 " bytes in %.3f s "
+			   "(%.3f GB/s) %s\n", t->ckpts[i].epoch, t->ckpts[i].step, t->ckpts[i].bytes,
+			t->ckpts[i].duration_s, t->ckpts[i].duration_s > 0 ?
+			(double)t->ckpts[i].bytes / t->ckpts[i].duration_s / 1e9 : 0, t->ckpts[i].path);
 }
 
 static void normal_rules(FILE *f, const struct sb_ml_rule_report *r)

@@ -20,10 +20,10 @@ const char *const sb_model_preset_names[] = {
 /* <name>_a100.yaml, <name>_h100.yaml; shuffle 3 = file_shuffle and sample_shuffle
  * = seed (unet3d, cosmoflow; resnet50 sets neither: DLIO's default off) */
 const struct sb_train_preset sb_train_presets[] = {
-	{ "unet3d", "npz", "img", 168, 1, 146600628.0, 68341808.0, 7, 4, 5, 0.636, 0.323, 90.0, 3, 5, 2 },
-	{ "resnet50", "tfrecord", "img", 1024, 1251, 114660.07, 0.0, 400, 8, 5, 0.435, 0.224, 90.0, 0, 0, 0 },
-	{ "cosmoflow", "tfrecord", "img", 524288, 1, 2828486.0, 71311.0, 1, 4, 5, 0.00551, 0.00350, 70.0, 3, 0, 0 },
-	{ NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	{ "unet3d", "npz", "img", 168, 1, 146600628.0, 68341808.0, 7, 4, 5, 0.636, 0.323, 90.0, 3, 5, 2, 499153191 },
+	{ "resnet50", "tfrecord", "img", 1024, 1251, 114660.07, 0.0, 400, 8, 5, 0.435, 0.224, 90.0, 0, 0, 0, 0 },
+	{ "cosmoflow", "tfrecord", "img", 524288, 1, 2828486.0, 71311.0, 1, 4, 5, 0.00551, 0.00350, 70.0, 3, 0, 0, 0 },
+	{ NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
 };
 
 const char *const sb_train_preset_names[] = { "unet3d", "resnet50", "cosmoflow", NULL };

@@ -5,6 +5,7 @@
  * rows (rule checks, file names).  No logic beyond lookup by name. */
 #ifndef SB_PARSE_CATALOG_H
 #define SB_PARSE_CATALOG_H
+#include <stdint.h>
 
 #define SB_MODEL_DEFAULT_VOCAB 128256u /* vocab= of an explicit shape (Llama 3) */
 
@@ -28,6 +29,7 @@ struct sb_train_preset {
 	 * checkpoint (checkpoint.checkpoint_after_epoch, epochs_between_checkpoints;
 	 * 0: none) */
 	unsigned shuffle, ckpt_after_epoch, epochs_between_ckpt;
+	uint64_t model_size; /* model.model_size: the checkpoint's model file, bytes */
 };
 
 /* The rows, terminated by a row with a NULL name, and their names (NULL-terminated). */

@@ -32,11 +32,13 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		unsigned need;
-		if (o->category == SB_CAT_CKPT)
+		if (o->category == SB_CAT_CKPT && o != SB_OPT(checkpoint_folder) &&
+		    o != SB_OPT(keep_checkpoints) && o != SB_OPT(checkpoint_fsync))
 			need = SB_WL_CHECKPOINT;
 		else if (o->category == SB_CAT_TRAIN)
 			need = SB_WL_TRAIN;
-		else if (o == rules)
+		else if (o == rules || o == SB_OPT(checkpoint_folder) || o == SB_OPT(keep_checkpoints) ||
+			 o == SB_OPT(checkpoint_fsync)) /* also train's own checkpoint */
 			need = wl == SB_WL_IO ? SB_WL_CHECKPOINT : wl;
 		else
 			continue;
@@ -199,6 +201,35 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 	return 0;
 }
 
+/* computation-time distribution and eval phase (issue 13 item 2) */
+static unsigned check_train_extra(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (s->computation_time_type == SB_CTIME_UNIFORM &&
+	    s->computation_time_max_us < s->computation_time_min_us) {
+		sb_err(sb_job_where(c, SB_OPT(computation_time_max_us), where, sizeof(where)),
+		       "%s=%gs is below %s=%gs: give a maximum at least the minimum",
+		       SB_OPT(computation_time_max_us)->name, (double)s->computation_time_max_us / 1e6,
+		       SB_OPT(computation_time_min_us)->name, (double)s->computation_time_min_us / 1e6);
+		return 1;
+	}
+	if (s->computation_time_type == SB_CTIME_GAMMA && !(s->computation_time_shape > 0)) {
+		sb_err(sb_job_where(c, SB_OPT(computation_time_shape), where, sizeof(where)),
+		       "%s=%g: a gamma distribution needs a shape above 0, e.g. 2",
+		       SB_OPT(computation_time_shape)->name, s->computation_time_shape);
+		return 1;
+	}
+	if (s->do_eval && !s->num_files_eval) {
+		sb_err(sb_job_where(c, sb_job_isset(c, SB_OPT(num_files_eval)) ? SB_OPT(num_files_eval) :
+				    SB_OPT(do_eval), where, sizeof(where)),
+		       "%s=0 with %s=1: give the eval dataset's file count, e.g. %s=8",
+		       SB_OPT(num_files_eval)->name, SB_OPT(do_eval)->name, SB_OPT(num_files_eval)->name);
+		return 1;
+	}
+	return 0;
+}
+
 static unsigned resolve_train(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
@@ -233,6 +264,8 @@ static unsigned resolve_train(struct sb_jobctx *c)
 		    w->epochs_between_ckpt ? w->epochs_between_ckpt : 1);
 	if (!sb_job_isset(c, SB_OPT(au_target_pct)))
 		s->au_target_pct = w->au_required_pct;
+	if (!sb_job_isset(c, SB_OPT(model_size)))
+		s->model_size = w->model_size;
 	if (!(s->train_scale > 0)) {
 		char where[512];
 		sb_err(sb_job_where(c, SB_OPT(train_scale), where, sizeof(where)),
@@ -245,7 +278,12 @@ static unsigned resolve_train(struct sb_jobctx *c)
 	s->computation_time_us = (uint64_t)((double)s->computation_time_us * s->train_scale + 0.5);
 	s->computation_time_stdev_us =
 		(uint64_t)((double)s->computation_time_stdev_us * s->train_scale + 0.5);
-	return 0;
+	s->model_size = (uint64_t)((double)s->model_size * s->train_scale + 0.5);
+	s->computation_time_min_us = (uint64_t)((double)s->computation_time_min_us * s->train_scale + 0.5);
+	s->computation_time_max_us = (uint64_t)((double)s->computation_time_max_us * s->train_scale + 0.5);
+	s->computation_time_scale_us =
+		(uint64_t)((double)s->computation_time_scale_us * s->train_scale + 0.5);
+	return check_train_extra(c);
 }
 
 /* The largest file and the whole dataset must be countable in 64 bits

@@ -203,6 +203,17 @@ struct sb_jobspec {
 	unsigned checkpoint_after_epoch;     /* 0: no in-training checkpoint (unet3d: 5) */
 	unsigned epochs_between_checkpoints; /* default 1 (unet3d: 2) */
 	unsigned steps_between_checkpoints;  /* 0: by epochs */
+	/* appended (issue 13, training as DLIO runs it): computation-time
+	 * distribution (DLIO's computation_time dict), the eval phase, and the
+	 * in-training checkpoint's size (DLIO's model.model_size) */
+	unsigned computation_time_type;     /* enum sb_ctime: normal|uniform|gamma */
+	uint64_t computation_time_min_us, computation_time_max_us; /* uniform */
+	double computation_time_shape;      /* gamma shape k */
+	uint64_t computation_time_scale_us; /* gamma scale theta */
+	bool do_eval;
+	unsigned num_files_eval, batch_size_eval, eval_after_epoch, epochs_between_evals;
+	uint64_t eval_time_us, eval_time_stdev_us; /* per eval step */
+	uint64_t model_size;                /* bytes of the training checkpoint's model file */
 	/* appended: time series, fio log files, host counters */
 	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
 				     * a run uses the smallest of its jobs */
@@ -475,6 +486,7 @@ enum sb_clocksrc { SB_CLOCK_AUTO = 0, SB_CLOCK_MONO, SB_CLOCK_GTOD, SB_CLOCK_CPU
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
 enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };
+enum sb_ctime { SB_CTIME_NORMAL = 0, SB_CTIME_UNIFORM = 1, SB_CTIME_GAMMA = 2 };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 

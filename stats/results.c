@@ -50,8 +50,10 @@ void sb_ml_result_free(struct sb_ml_result *m)
 	free(m->ckpt.write.v);
 	free(m->ckpt.read.v);
 	free(m->train.epochs);
+	free(m->train.ckpts);
 	m->ckpt.write.v = m->ckpt.read.v = NULL;
 	m->train.epochs = NULL;
+	m->train.ckpts = NULL;
 }
 
 const char *sb_ml_verdict_name(enum sb_ml_verdict v)
