@@ -121,6 +121,17 @@ struct sb_results {
 	/* appended: a sweep's points (sweep/sweep.c); NULL for an ordinary run.
 	 * jobs[] is then empty: each point carries its own results. */
 	const struct sb_sweep_results *sweep;
+	/* appended: under MPI (run/ranks.c), the run across ranks; ranks == 0
+	 * when there was one rank (no "mpi" object is written) */
+	struct sb_mpi_summary {
+		unsigned ranks, hosts;
+		unsigned ranks_per_host;     /* the most on one host */
+		uint64_t start_skew_ns;      /* max - min over ranks of the first group's start */
+		uint64_t end_skew_ns;        /* max - min over ranks of the run's end */
+		uint64_t merge_ns;           /* the cross-rank merge at rank 0 */
+		char library[64];            /* "Open MPI v4.1.4" */
+	} mpi;
+	uint64_t start_wall_ns, end_wall_ns; /* CLOCK_REALTIME: first group started, run ended */
 };
 
 void sb_results_free(struct sb_results *r);
