@@ -523,6 +523,22 @@ static int write_results(const struct cmdline *cl, const struct sb_results *res,
 	return rc;
 }
 
+/* mpi_rank_results=1 (any job): under MPI every rank writes its own results,
+ * before they are merged, to FILE.rankN (--output=FILE; storbench.out.rankN) */
+static void rank_results(const struct cmdline *cl, const struct sb_joblist *jl, const struct sb_results *res)
+{
+	char path[4096];
+	bool on = false;
+	for (size_t i = 0; i < jl->njobs && !on; i++)
+		on = jl->jobs[i].mpi_rank_results;
+	if (!on || sb_ranks_size() < 2)
+		return;
+	snprintf(path, sizeof(path), "%s.rank%d", cl->output ? cl->output : "storbench.out", sb_ranks_rank());
+	FILE *f = fopen(path, "w");
+	if (!f || sb_output_write(f, res, cl->formats) || fclose(f))
+		sb_err("mpi_rank_results", "cannot write %s: %s", path, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	struct cmdline cl = { 0 };
@@ -582,6 +598,7 @@ int main(int argc, char **argv)
 		status = SB_EXIT_JOBFILE;
 		goto out;
 	}
+	rank_results(&cl, &jl, &res); /* MPI: mpi_rank_results=1 */
 	if (!jl.sweep && sb_ranks_merge(&res, got_signal)) /* MPI: one result at rank 0 */
 		status = SB_EXIT_IOERR;
 	if (write_results(&cl, &res, &ro))

@@ -390,6 +390,8 @@ struct sb_jobspec {
 	bool allrandrepeat;         /* every generator repeatable (implies randrepeat) */
 	unsigned zone_n[SB_DDIR_N]; /* zones of random_distribution=zoned(_abs) per direction */
 	struct sb_zone zones[SB_DDIR_N][SB_ZONES_MAX];
+	/* issue 12 (MPI) */
+	bool mpi_rank_results;      /* each rank also writes its own results (FILE.rankN) */
 };
 
 /* file_service_type: SB_FSVC_RR with fsvc_n 1 is the default (and the fast path) */

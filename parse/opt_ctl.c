@@ -186,5 +186,10 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	{ .name = "per_job_logs", .type = SB_OT_BOOL, .off = OFF(per_job_logs), .def = "1",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "one log per thread NAME_bw.N.log (0: NAME_bw.log, appended to by every thread)" },
+	/* issue 12: MPI */
+	{ .name = "mpi_rank_results", .type = SB_OT_BOOL, .off = OFF(mpi_rank_results), .def = "0",
+	  .flags = SB_OF_IDENTITY, .category = C_STAT,
+	  .help = "under MPI, every rank also writes its own results, unmerged, to FILE.rankN "
+		  "(--output=FILE; default storbench.out.rankN)" },
 };
 const unsigned sb_opt_rows_ctl_n = sizeof(sb_opt_rows_ctl) / sizeof(sb_opt_rows_ctl[0]);

@@ -303,7 +303,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .help = "expected lifetime of the data written (fcntl F_SET_RW_HINT)" },
 	{ .name = "filename_format", .type = SB_OT_STR, .off = OFF(filename_format),
 	  .flags = SB_OF_IDENTITY, .category = C_FILE,
-	  .help = "generated file names: $jobname, $jobnum, $filenum, $clientuid (default $jobname.$jobnum.$filenum)" },
+	  .help = "generated file names: $jobname, $jobnum, $filenum, $clientuid, $rank, $hostname (default $jobname.$jobnum.$filenum, under MPI .rank$rank appended)" },
 	{ .name = "unique_filename", .type = SB_OT_BOOL, .off = OFF(no_unique_filename),
 	  .def = "1", .flags = SB_OF_INVERSE | SB_OF_IDENTITY, .category = C_FILE,
 	  .help = "fio's client/server name prefix; a local run's names do not change" },

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dist/dist.h"
 #include "lib/log.h"
 #include "parse/options.h"
 #include "run/files.h"
@@ -68,12 +69,15 @@ int sb_files_hints(struct sb_file *f, const struct sb_jobspec *s)
 void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum,
 			  char *out, size_t len)
 {
-	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
+	/* $rank, $hostname: the MPI rank and its host (0 and this host alone) */
+	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid", "$rank",
+					    "$hostname" };
+	const unsigned nkeys = sizeof(keys) / sizeof(keys[0]);
 	size_t o = 0;
 	out[0] = '\0';
 	while (*fmt && o + 1 < len) {
 		unsigned k = 0;
-		while (k < 4 && strncmp(fmt, keys[k], strlen(keys[k])))
+		while (k < nkeys && strncmp(fmt, keys[k], strlen(keys[k])))
 			k++;
 		int n = 0;
 		if (k == 0)
@@ -84,7 +88,11 @@ void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, uns
 			n = snprintf(out + o, len - o, "%u", filenum);
 		else if (k == 3)
 			n = 0; /* the client's id in fio's client/server mode: empty locally, as fio */
-		if (k < 4) {
+		else if (k == 4)
+			n = snprintf(out + o, len - o, "%d", sb_dist_rank());
+		else if (k == 5)
+			n = snprintf(out + o, len - o, "%s", sb_dist_hostname());
+		if (k < nkeys) {
 			fmt += strlen(keys[k]);
 		} else { /* anything else, $foo included, is copied as written (fio) */
 			out[o] = *fmt++;

@@ -35,6 +35,11 @@ int sb_ranks_rank(void)
 	return sb_dist_rank();
 }
 
+int sb_ranks_size(void)
+{
+	return sb_dist_size();
+}
+
 /* ---- the job text: rank 0's pre-passed job files, one after another as
  * (length, bytes) */
 struct text {

@@ -13,6 +13,7 @@
 int sb_ranks_start(int *argc, char ***argv);
 void sb_ranks_finish(void);
 int sb_ranks_rank(void);
+int sb_ranks_size(void);
 
 /* Parse the jobs on every rank from rank 0's text: load(arg, relay) parses
  * (sb_parse_request with relay).  Rank 0 reads and reports; the others take
