@@ -4,6 +4,7 @@
  * nothing. */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +154,7 @@ int sb_dist_reduce_rec(void *buf, size_t len, sb_dist_combine_fn combine)
 		return -ENOMEM;
 	MPI_Type_contiguous((int)len, MPI_BYTE, &t);
 	MPI_Type_commit(&t);
-	MPI_Op_create(rec_op, 0 /* not commutative: rank order */, &op);
+	MPI_Op_create(rec_op, 1 /* commutative: a tree, never a linear gather */, &op);
 	int rc = ret(MPI_Reduce(buf, out, 1, t, op, 0, MPI_COMM_WORLD));
 	MPI_Op_free(&op);
 	MPI_Type_free(&t);
@@ -295,13 +296,18 @@ uint64_t sb_dist_sync(void)
 		pthread_mutex_lock(&mu);
 		MPI_Ibarrier(MPI_COMM_WORLD, &req);
 		pthread_mutex_unlock(&mu);
-		/* a spin at first (the start skew is what it costs), then
-		 * 50 us naps, so a rank that waits long leaves its CPU free */
+		/* a spin that yields (the start skew is what it costs; on an
+		 * oversubscribed host the ranks still to come get the CPU),
+		 * then 50 us naps, so a rank that waits long leaves its CPU free */
 		for (unsigned i = 0; !flag; i++) {
 			pthread_mutex_lock(&mu);
 			MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
 			pthread_mutex_unlock(&mu);
-			if (!flag && i > 20000)
+			if (flag)
+				break;
+			if (i < 100000)
+				sched_yield();
+			else
 				nanosleep(&(struct timespec){ 0, 50000 }, NULL);
 		}
 	}

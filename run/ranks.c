@@ -131,19 +131,25 @@ static void rec_combine(void *inout, const void *in, size_t len)
 	struct rec *a = inout;
 	const struct rec *b = in;
 	(void)len;
-	if (!a->st.error && b->st.error) {
+	/* the first error is the lowest rank's, whatever the order of the
+	 * tree (the operation is commutative: MPI may reduce in any order) */
+	bool theirs = b->st.error && (!a->st.error || b->err_rank < a->err_rank);
+	struct sb_errinfo keep = theirs ? b->st.err : a->st.err;
+	int keep_error = theirs ? b->st.error : a->st.error;
+	if (theirs) {
 		memcpy(a->op, b->op, sizeof(a->op));
 		a->err_rank = b->err_rank;
 	}
 	sb_tstats_merge(&a->st, &b->st);
+	a->st.err = keep;
+	a->st.error = keep_error;
 	for (int d = 0; d < SB_DDIR_N; d++)
 		if (b->runtime_ms[d] > a->runtime_ms[d])
 			a->runtime_ms[d] = b->runtime_ms[d];
 	a->job_runtime_ms += b->job_runtime_ms;
 	a->elapsed_s = b->elapsed_s > a->elapsed_s ? b->elapsed_s : a->elapsed_s;
 	a->nthreads += b->nthreads;
-	if (!a->error)
-		a->error = b->error;
+	a->error = a->st.error ? a->st.error : (a->error ? a->error : b->error);
 }
 
 /* the static op text on rank 0 for a name that came over the wire */
@@ -267,10 +273,13 @@ static int summary(struct sb_results *res)
 
 int sb_ranks_merge(struct sb_results *res, bool signalled)
 {
-	uint64_t t0 = now_ns();
 	uint64_t nj[2] = { res->njobs, res->njobs };
 	if (sb_dist_size() == 1)
 		return 0;
+	/* merge_ns is the merge itself, not the wait for the last rank's end */
+	if (sb_dist_barrier())
+		return -EIO;
+	uint64_t t0 = now_ns();
 	/* the same job list everywhere, so the same results: a mismatch is a bug */
 	if (sb_dist_reduce_u64(&nj[0], 1, SB_DIST_MIN, true) || sb_dist_reduce_u64(&nj[1], 1, SB_DIST_MAX, true))
 		return -EIO;
