@@ -423,18 +423,6 @@ struct results_out {
 	bool used;          /* interim results already went there */
 };
 
-/* MPI: rank 0 parses and reports, every rank runs (run/ranks.h) */
-struct load_arg {
-	const struct cmdline *cl;
-	struct sb_joblist *jl;
-};
-
-static int load_relayed(void *arg, const struct sb_parse_relay *relay)
-{
-	struct load_arg *a = arg;
-	return load_jobs(a->cl, a->jl, relay);
-}
-
 static int open_output(const struct cmdline *cl, struct results_out *o)
 {
 	o->f = stdout;
@@ -523,22 +511,6 @@ static int write_results(const struct cmdline *cl, const struct sb_results *res,
 	return rc;
 }
 
-/* mpi_rank_results=1 (any job): under MPI every rank writes its own results,
- * before they are merged, to FILE.rankN (--output=FILE; storbench.out.rankN) */
-static void rank_results(const struct cmdline *cl, const struct sb_joblist *jl, const struct sb_results *res)
-{
-	char path[4096];
-	bool on = false;
-	for (size_t i = 0; i < jl->njobs && !on; i++)
-		on = jl->jobs[i].mpi_rank_results;
-	if (!on || sb_ranks_size() < 2)
-		return;
-	snprintf(path, sizeof(path), "%s.rank%d", cl->output ? cl->output : "storbench.out", sb_ranks_rank());
-	FILE *f = fopen(path, "w");
-	if (!f || sb_output_write(f, res, cl->formats) || fclose(f))
-		sb_err("mpi_rank_results", "cannot write %s: %s", path, strerror(errno));
-}
-
 int main(int argc, char **argv)
 {
 	struct cmdline cl = { 0 };
@@ -551,7 +523,7 @@ int main(int argc, char **argv)
 	sb_ranks_start(&argc, &argv); /* MPI when a launcher started us; else one rank */
 	int rc = parse_cmdline(argc, argv, &cl);
 	int status = SB_EXIT_OK;
-	struct load_arg la = { &cl, &jl };
+	const struct sb_parse_relay *relay = NULL; /* MPI: rank 0's job text (run/ranks.h) */
 
 	if (rc >= 0)
 		goto out;
@@ -564,7 +536,7 @@ int main(int argc, char **argv)
 		status = sb_showcmd(stdout, cl.jobfiles, cl.njobfiles) ? SB_EXIT_JOBFILE : SB_EXIT_OK;
 		goto out;
 	}
-	if (sb_ranks_load(load_relayed, &la)) {
+	if (sb_ranks_text_begin(&relay) || sb_ranks_text_end(load_jobs(&cl, &jl, relay))) {
 		status = SB_EXIT_JOBFILE;
 		goto out;
 	}
@@ -598,7 +570,7 @@ int main(int argc, char **argv)
 		status = SB_EXIT_JOBFILE;
 		goto out;
 	}
-	rank_results(&cl, &jl, &res); /* MPI: mpi_rank_results=1 */
+	sb_ranks_own_results(&jl, &res, cl.output, sb_output_write, cl.formats); /* MPI */
 	if (!jl.sweep && sb_ranks_merge(&res, got_signal)) /* MPI: one result at rank 0 */
 		status = SB_EXIT_IOERR;
 	if (write_results(&cl, &res, &ro))

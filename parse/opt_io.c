@@ -306,7 +306,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .help = "generated file names: $jobname, $jobnum, $filenum, $clientuid, $rank, $hostname (default $jobname.$jobnum.$filenum, under MPI .rank$rank appended)" },
 	{ .name = "unique_filename", .type = SB_OT_BOOL, .off = OFF(no_unique_filename),
 	  .def = "1", .flags = SB_OF_INVERSE | SB_OF_IDENTITY, .category = C_FILE,
-	  .help = "fio's client/server name prefix; a local run's names do not change" },
+	  .help = "fio's client/server name prefix; under MPI, 0 drops the .rankN of default names (ranks share files)" },
 	{ .name = "file_service_type", .type = SB_OT_STR, .off = OFF(file_service_type),
 	  .category = C_FILE,
 	  .help = "how the next file is picked: roundrobin[:N], random[:N], sequential, zipf[:theta], pareto[:h], normal|gauss[:sigma%] (default roundrobin)" },

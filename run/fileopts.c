@@ -103,6 +103,20 @@ void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, uns
 	}
 }
 
+void sb_files_gen_name(const struct sb_jobspec *s, unsigned t, unsigned i, char *out, size_t len)
+{
+	const char *fmt = s->filename_format;
+	if (!fmt)
+		fmt = sb_dist_size() > 1 && !s->no_unique_filename ? "$jobname.$jobnum.$filenum.rank$rank"
+								   : "$jobname.$jobnum.$filenum";
+	sb_files_format_name(fmt, s->name, t, i, out, len);
+}
+
+uint64_t sb_files_thread_number(const struct sb_jobspec *s, unsigned t)
+{
+	return (uint64_t)sb_dist_rank() * (s->numjobs ? s->numjobs : 1) + t;
+}
+
 static struct sb_dirlist *walk_list; /* nftw has no user pointer; parsing is single-threaded */
 
 static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)

@@ -11,6 +11,7 @@
 
 #include "dist/dist.h"
 #include "lib/log.h"
+#include "parse/options.h"
 #include "run/collect.h"
 #include "run/ranks.h"
 
@@ -33,11 +34,6 @@ void sb_ranks_finish(void)
 int sb_ranks_rank(void)
 {
 	return sb_dist_rank();
-}
-
-int sb_ranks_size(void)
-{
-	return sb_dist_size();
 }
 
 /* ---- the job text: rank 0's pre-passed job files, one after another as
@@ -81,40 +77,72 @@ static int take(void *arg, const char **buf, size_t *len)
 	return 0;
 }
 
-int sb_ranks_load(int (*load)(void *arg, const struct sb_parse_relay *relay), void *arg)
+static struct text text;
+static struct sb_parse_relay relay_keep = { .keep = keep, .arg = &text };
+static struct sb_parse_relay relay_take = { .take = take, .arg = &text };
+
+/* rank 0's result (0 ok) and the text's length, to every rank */
+static int send_header(uint64_t hdr[2])
 {
-	struct text t = { 0 };
-	uint64_t hdr[2] = { 0, 0 }; /* rank 0's result (0 ok), the text's length */
-	int rc = 0;
+	return sb_dist_bcast(hdr, 2 * sizeof(uint64_t), 0);
+}
+
+int sb_ranks_text_begin(const struct sb_parse_relay **relay)
+{
+	uint64_t hdr[2] = { 0, 0 };
+	*relay = NULL;
 	if (sb_dist_size() == 1)
-		return load(arg, NULL);
+		return 0;
 	if (sb_dist_rank() == 0) {
-		struct sb_parse_relay r = { .keep = keep, .arg = &t };
-		rc = load(arg, &r);
-		hdr[0] = rc ? 1 : 0;
-		hdr[1] = rc ? 0 : t.len;
+		*relay = &relay_keep;
+		return 0;
 	}
-	if (sb_dist_bcast(hdr, sizeof(hdr), 0)) {
-		free(t.p);
+	if (send_header(hdr))
 		return -EIO;
+	if (hdr[0])
+		return -ECANCELED;
+	text.len = text.cap = (size_t)hdr[1];
+	text.at = 0;
+	if (!(text.p = malloc(text.len ? text.len : 1)))
+		sb_dist_abort(SB_EXIT_JOBFILE);
+	if (sb_dist_bcast(text.p, text.len, 0))
+		return -EIO;
+	*relay = &relay_take;
+	sb_log_set_quiet(1); /* rank 0 has said what there was to say */
+	return 0;
+}
+
+int sb_ranks_text_end(int rc)
+{
+	if (sb_dist_size() == 1)
+		return rc;
+	if (sb_dist_rank() == 0) {
+		uint64_t hdr[2] = { rc ? 1 : 0, rc ? 0 : text.len };
+		if (send_header(hdr) || (!rc && sb_dist_bcast(text.p, text.len, 0)))
+			rc = rc ? rc : -EIO;
 	}
-	if (sb_dist_rank() != 0) {
-		if (hdr[0])
-			return -ECANCELED;
-		t.len = t.cap = (size_t)hdr[1];
-		if (!(t.p = malloc(t.len ? t.len : 1)))
-			sb_dist_abort(1);
-	}
-	if (hdr[0] == 0 && sb_dist_bcast(t.p, t.len, 0))
-		rc = -EIO;
-	else if (sb_dist_rank() != 0) {
-		struct sb_parse_relay r = { .take = take, .arg = &t };
-		sb_log_set_quiet(1); /* rank 0 has said what there was to say */
-		rc = load(arg, &r);
-		sb_log_set_quiet(0);
-	}
-	free(t.p);
+	sb_log_set_quiet(0);
+	free(text.p);
+	text = (struct text){ 0 };
 	return rc;
+}
+
+void sb_ranks_own_results(const struct sb_joblist *jl, const struct sb_results *res, const char *output,
+			  int (*write)(FILE *f, const struct sb_results *res, unsigned formats), unsigned formats)
+{
+	char path[4096];
+	bool on = false;
+	for (size_t i = 0; i < jl->njobs && !on; i++)
+		on = jl->jobs[i].mpi_rank_results;
+	if (!on || sb_dist_size() < 2)
+		return;
+	snprintf(path, sizeof(path), "%s.rank%d", output ? output : "storbench.out", sb_dist_rank());
+	FILE *f = fopen(path, "w");
+	int e = f ? write(f, res, formats) : -errno;
+	if (f && fclose(f) && !e)
+		e = -errno;
+	if (e)
+		sb_err(SB_OPT(mpi_rank_results)->name, "cannot write %s: %s", path, strerror(-e));
 }
 
 /* ---- the merge */

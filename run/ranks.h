@@ -4,6 +4,7 @@
 #ifndef SB_RANKS_H
 #define SB_RANKS_H
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "parse/parse.h"
 #include "stats/results.h"
@@ -13,14 +14,21 @@
 int sb_ranks_start(int *argc, char ***argv);
 void sb_ranks_finish(void);
 int sb_ranks_rank(void);
-int sb_ranks_size(void);
 
-/* Parse the jobs on every rank from rank 0's text: load(arg, relay) parses
- * (sb_parse_request with relay).  Rank 0 reads and reports; the others take
- * rank 0's text and stay silent.  Returns load's result on rank 0 and on
- * the others when rank 0 succeeded; -ECANCELED when rank 0 failed (it has
- * reported why). */
-int sb_ranks_load(int (*load)(void *arg, const struct sb_parse_relay *relay), void *arg);
+/* Every rank parses rank 0's job text: rank 0 parses the files, handing
+ * the text to the relay text_begin gives it, then text_end(its result)
+ * sends the text (or the failure) to the others; on the others text_begin
+ * waits for it and returns -ECANCELED when rank 0 failed (it has reported
+ * why: the caller exits 1 without a word), else a relay that gives the
+ * text, and text_end(result) returns the result.  One rank: a NULL relay. */
+int sb_ranks_text_begin(const struct sb_parse_relay **relay);
+int sb_ranks_text_end(int rc);
+
+/* mpi_rank_results=1 (any job of jl), several ranks: this rank's own
+ * results, before the merge, in formats to OUTPUT.rankR (output NULL:
+ * storbench.out.rankR) by write (output/output.h's sb_output_write) */
+void sb_ranks_own_results(const struct sb_joblist *jl, const struct sb_results *res, const char *output,
+			  int (*write)(FILE *f, const struct sb_results *res, unsigned formats), unsigned formats);
 
 /* Collective, after the run: rank 0's res becomes the merge of every rank's
  * (jobs of the same index merged as group_reporting merges threads; groups

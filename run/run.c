@@ -400,8 +400,9 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	}
 	if (e && r.layout_error) {
 		e = layout_failed(&r, res);
-		if (e)
+		if (e || sb_dist_size() > 1) /* MPI: reported; every rank stops (exit 1) */
 			sb_results_free(res);
+		e = !e && sb_dist_size() > 1 ? -EIO : e;
 	}
 	if (e || r.layout_error) {
 		release(&r, true);
