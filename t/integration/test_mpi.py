@@ -142,6 +142,15 @@ class MpiTest(SbCase):
                     self.assertEqual(v, pct_of(union, float(k)), (d, lat, k))
         self.assertEqual(m["job_runtime"], sum(o["job_runtime"] for o in own))
 
+    def test_normal_output_says_mpi(self):
+        """the normal report is merged too and says so"""
+        p = self.mpirun("--name=j", "--ioengine=null", "--rw=read", "--bs=4k", "--size=1m")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"MPI: {NP} ranks on 1 host(s)", p.stdout)
+        self.assertEqual(p.stdout.count("j: (groupid=0"), 1, p.stdout)
+        self.assertIn("(4096KiB/", p.stdout)  # 4 ranks x 1 MiB
+        self.assertIn(f"jobs={NP})", p.stdout)
+
     def test_file_names_per_rank(self):
         """default names get the rank; filename_format knows $rank and $hostname"""
         job = self.write_job("[global]\nioengine=psync\nbs=64k\nsize=256k\nrw=write\n"
