@@ -33,6 +33,8 @@ SB_LDFLAGS += -fsanitize=address,undefined
 endif
 
 SRCS := $(wildcard lib/*.c parse/*.c run/*.c ml/*.c sweep/*.c stats/*.c stats/host/*.c output/*.c os/*.c engines/*.c tools/*.c)
+# dist/: MPI (dist/mpi.c, the only file built with mpi.h) or one rank (dist/none.c)
+SRCS += $(if $(filter yes,$(CONFIG_MPI)),dist/mpi.c,dist/none.c)
 # engines/libaio.c and io_uring.c build without their library too: their
 # option rows then stay known (config.h guards the engine itself)
 OBJS := $(SRCS:%.c=$(B)/%.o)
@@ -70,6 +72,8 @@ $(LIB): $(OBJS)
 $(B)/%.o: %.c config.h
 	@mkdir -p $(dir $@)
 	$(CC) $(SB_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/dist/mpi.o: SB_CFLAGS += $(MPI_CFLAGS)
 
 $(UNIT_BIN): $(UNIT_OBJS) $(LIB)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lcunit

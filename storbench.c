@@ -10,6 +10,7 @@
 
 #include "run/cleanup.h"
 #include "run/engtable.h"
+#include "run/ranks.h"
 #include "run/run.h"
 #include "sweep/sweep.h"
 #include "engines/engine.h"
@@ -150,9 +151,11 @@ static int quick_job_text(char *buf, size_t len)
 /* The process's one SIGINT/SIGTERM handler: every job stops at its next
  * I/O, a sweep keeps its finished points; main prints the partial results
  * and exits with 130. */
+static volatile sig_atomic_t got_signal; /* MPI: an interrupt, not another rank's error */
 static void on_signal(int sig)
 {
 	(void)sig;
+	got_signal = 1;
 	sb_run_request_stop();
 }
 
@@ -389,12 +392,13 @@ static int check_max_jobs(const struct cmdline *cl, const struct sb_joblist *jl)
 	return -EINVAL;
 }
 
-static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl)
+static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const struct sb_parse_relay *relay)
 {
 	int rc = 0;
 	unsigned warned = sb_log_warnings();
 	if (cl->njobfiles || cl->njobargs) {
 		struct sb_parse_req req = {
+			.relay = relay,
 			.files = cl->jobfiles, .nfiles = cl->njobfiles,
 			.args = cl->jobargs, .nargs = cl->njobargs,
 			.sections = cl->sections, .nsections = cl->nsections,
@@ -439,6 +443,10 @@ struct results_out {
 static int open_output(const struct cmdline *cl, struct results_out *o)
 {
 	o->f = stdout;
+	if (sb_ranks_rank() != 0) { /* one report, by rank 0 */
+		o->f = fopen("/dev/null", "w");
+		return o->f ? 0 : -errno;
+	}
 	if (!cl->output)
 		return 0;
 	int fd = open(cl->output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -534,8 +542,10 @@ int main(int argc, char **argv)
 		sb_err("engines", "bug: the engines' option rows do not fit the parser's table");
 		return SB_EXIT_JOBFILE;
 	}
+	sb_ranks_start(&argc, &argv); /* MPI when a launcher started us; else one rank */
 	int rc = parse_cmdline(argc, argv, &cl);
 	int status = SB_EXIT_OK;
+	const struct sb_parse_relay *relay = NULL; /* MPI: rank 0's job text (run/ranks.h) */
 
 	if (rc >= 0)
 		goto out;
@@ -548,11 +558,13 @@ int main(int argc, char **argv)
 		status = sb_showcmd(stdout, cl.jobfiles, cl.njobfiles) ? SB_EXIT_JOBFILE : SB_EXIT_OK;
 		goto out;
 	}
-	if (load_jobs(&cl, &jl)) {
+	if (sb_ranks_text_begin(&relay) || sb_ranks_text_end(load_jobs(&cl, &jl, relay))) {
 		status = SB_EXIT_JOBFILE;
 		goto out;
 	}
 	if (cl.parse_only) {
+		if (sb_ranks_rank() != 0)
+			goto out;
 		sb_joblist_print(stdout, &jl);
 		if (jl.sweep)
 			sb_sweep_print(stdout, jl.sweep);
@@ -580,6 +592,9 @@ int main(int argc, char **argv)
 		status = SB_EXIT_JOBFILE;
 		goto out;
 	}
+	sb_ranks_own_results(&jl, &res, cl.output, sb_output_write, cl.formats); /* MPI */
+	if (!jl.sweep && sb_ranks_merge(&res, got_signal)) /* MPI: one result at rank 0 */
+		status = SB_EXIT_IOERR;
 	if (write_results(&cl, &res, &ro))
 		status = SB_EXIT_IOERR;
 	if (cl.export_csv && sb_write_csv(cl.export_csv, &res))
@@ -598,5 +613,8 @@ out:
 	free(cl.jobfiles);
 	free(cl.jobargs);
 	free(cl.sections);
+	if (rc < 0)
+		status = sb_ranks_status(status); /* MPI: the same exit status on every rank */
+	sb_ranks_finish();
 	return rc >= 0 ? rc : status;
 }

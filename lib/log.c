@@ -7,6 +7,18 @@
 static char *cap_buf;
 static unsigned cap_len;
 static unsigned nwarn;
+static char prefix[96];
+static int quiet;
+
+void sb_log_set_prefix(const char *p)
+{
+	snprintf(prefix, sizeof(prefix), "%s", p ? p : "");
+}
+
+void sb_log_set_quiet(int q)
+{
+	quiet = q;
+}
 
 unsigned sb_log_warnings(void)
 {
@@ -25,10 +37,12 @@ void sb_verr(const char *kind, const char *where, const char *fmt, va_list ap)
 {
 	char msg[2048];
 	int n = 0;
+	if (quiet)
+		return;
 	if (where && *where)
-		n = snprintf(msg, sizeof(msg), "storbench: %s%s: ", kind, where);
+		n = snprintf(msg, sizeof(msg), "storbench: %s%s%s: ", prefix, kind, where);
 	else
-		n = snprintf(msg, sizeof(msg), "storbench: %s", kind);
+		n = snprintf(msg, sizeof(msg), "storbench: %s%s", prefix, kind);
 	if (n < 0 || (size_t)n >= sizeof(msg))
 		n = 0;
 	vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);

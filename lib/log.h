@@ -14,6 +14,12 @@ unsigned sb_log_warnings(void);
 /* Tests redirect the reporter into a buffer: every message is appended,
  * newline-terminated.  NULL restores stderr. */
 void sb_log_capture(char *buf, unsigned len);
+/* Under MPI (several ranks): every message names its rank and host,
+ * "storbench: rank 2 (node7): <where>: <what>" (prefix "rank 2 (node7): ";
+ * NULL: none); quiet drops messages (ranks other than 0 while they parse the
+ * job text rank 0 already checked and reported on). */
+void sb_log_set_prefix(const char *prefix);
+void sb_log_set_quiet(int quiet);
 
 /* Exit codes (DESIGN.md) */
 enum {

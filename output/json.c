@@ -310,6 +310,20 @@ static void time_text(time_t t, char *buf, size_t len)
 		snprintf(buf, len, "%lld", (long long)t);
 }
 
+/* under MPI (several ranks): the run across ranks; times in ns */
+static void json_mpi(struct sb_jw *w, const struct sb_mpi_summary *m)
+{
+	sb_jw_obj_begin(w, "mpi");
+	sb_jw_u64(w, "ranks", m->ranks);
+	sb_jw_u64(w, "hosts", m->hosts);
+	sb_jw_u64(w, "ranks_per_host", m->ranks_per_host);
+	sb_jw_u64(w, "start_skew_ns", m->start_skew_ns);
+	sb_jw_u64(w, "end_skew_ns", m->end_skew_ns);
+	sb_jw_u64(w, "merge_ns", m->merge_ns);
+	sb_jw_str(w, "library", m->library);
+	sb_jw_obj_end(w);
+}
+
 int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 {
 	struct sb_jw w;
@@ -325,6 +339,8 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	sb_jw_str(&w, "time", tbuf);
 	if (r->interrupted)
 		sb_jw_bool(&w, "interrupted", true);
+	if (r->mpi.ranks)
+		json_mpi(&w, &r->mpi);
 	json_opts(&w, "global options", jl ? jl->global_opts : NULL, jl ? jl->nglobal : 0);
 	sb_jw_arr_begin(&w, "jobs");
 	for (size_t i = 0; i < r->njobs; i++)

@@ -375,6 +375,10 @@ int sb_write_normal(FILE *f, const struct sb_results *r)
 {
 	if (r->interrupted)
 		fputs("Run interrupted: the results below are partial.\n\n", f);
+	if (r->mpi.ranks) /* MPI: the jobs below are merged over the ranks */
+		fprintf(f, "MPI: %u ranks on %u host(s) (at most %u per host), merged; start skew %.3f ms, "
+			"end skew %.3f ms\n\n", r->mpi.ranks, r->mpi.hosts, r->mpi.ranks_per_host,
+			(double)r->mpi.start_skew_ns / 1e6, (double)r->mpi.end_skew_ns / 1e6);
 	if (r->joblist && r->joblist->njobs && !r->sweep)
 		header_block(f, r);
 	for (size_t i = 0; i < r->njobs; i++)

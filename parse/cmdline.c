@@ -133,7 +133,8 @@ char *sb_job_read_stdin(void)
 }
 
 /* one job file ("-": standard input) after the command line's globals */
-static int parse_one(const char *path, const struct sb_ini *cmd, struct sb_joblist *jl)
+static int parse_one(const char *path, const struct sb_ini *cmd, struct sb_joblist *jl,
+		     const struct sb_parse_relay *relay)
 {
 	struct sb_ini ini = { 0 };
 	int rc = copy_globals(&ini, cmd);
@@ -143,12 +144,28 @@ static int parse_one(const char *path, const struct sb_ini *cmd, struct sb_jobli
 		sb_ini_free(&ini);
 		return rc;
 	}
-	if (!strcmp(path, "-")) {
+	if (relay && relay->take) { /* rank 0's text (MPI) */
+		const char *buf = NULL;
+		size_t len = 0;
+		rc = relay->take(relay->arg, &buf, &len) ? -EINVAL : sb_ini_unpack(&ini, buf, len);
+		if (rc)
+			sb_err(path, "the job text from rank 0 is damaged (%s)", strerror(-rc));
+	} else if (!strcmp(path, "-")) {
 		char *text = sb_job_read_stdin();
 		rc = text ? sb_ini_parse_text(&ini, SB_STDIN_NAME, text) : -EINVAL;
 		free(text);
 	} else {
 		rc = sb_ini_parse_file(&ini, path);
+	}
+	if (!rc && relay && relay->keep) { /* for the other ranks (MPI) */
+		char *buf = NULL;
+		size_t len = 0;
+		rc = sb_ini_pack(&ini, nglob, &buf, &len);
+		if (!rc)
+			rc = relay->keep(relay->arg, buf, len);
+		free(buf);
+		if (rc)
+			sb_err(path, "cannot keep the job text for the other ranks: %s", strerror(-rc));
 	}
 	if (rc && ini.nsec == nglob) { /* unreadable: nothing to convert */
 		sb_ini_free(&ini);
@@ -208,7 +225,7 @@ int sb_parse_request(const struct sb_parse_req *req, struct sb_joblist *jl)
 			}
 			stdin_seen = true;
 		}
-		if (parse_one(req->files[i], &cmd, jl))
+		if (parse_one(req->files[i], &cmd, jl, req->relay))
 			rc = -EINVAL; /* the next files are still checked, as before */
 	}
 	if (!rc && jl->nsections)

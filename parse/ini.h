@@ -50,6 +50,10 @@ int sb_ini_set(struct sb_ini_section *sec, const char *key, const char *value, c
 /* Copy a file name into ini (the pointer stays valid until sb_ini_free). */
 const char *sb_ini_intern(struct sb_ini *ini, const char *file);
 void sb_ini_free(struct sb_ini *ini);
+/* parse/inipack.c: sections [from, nsec) of ini as one buffer (*out, *len;
+ * malloc'd), and such a buffer appended to ini's sections */
+int sb_ini_pack(const struct sb_ini *ini, unsigned from, char **out, size_t *len);
+int sb_ini_unpack(struct sb_ini *ini, const char *p, size_t len);
 /* "file:line" (or "file" when line is 0) into buf */
 const char *sb_ini_where(char *buf, unsigned len, const char *file, unsigned line);
 #endif

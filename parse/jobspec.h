@@ -449,6 +449,8 @@ struct sb_jobspec {
 	/* appended (issue 14): I/O traces (stats/trace.h) */
 	char *write_trace;          /* DFTracer trace file; NULL = none */
 	unsigned trace_sample;      /* record one I/O in this many (>= 1) */
+	/* issue 12 (MPI) */
+	bool mpi_rank_results;      /* each rank also writes its own results (FILE.rankN) */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };

@@ -244,5 +244,10 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	{ .name = "profile", .type = SB_OT_ENUM, .off = OFF(profile), .def = "none",
 	  .enums = profile_vals, .flags = SB_OF_IDENTITY, .category = C_DESC,
 	  .help = "fio's built-in profiles tiobench and act are refused: write their jobs in a job file" },
+	/* issue 12: MPI */
+	{ .name = "mpi_rank_results", .type = SB_OT_BOOL, .off = OFF(mpi_rank_results), .def = "0",
+	  .flags = SB_OF_IDENTITY, .category = C_STAT,
+	  .help = "under MPI, every rank also writes its own results, unmerged, to FILE.rankN "
+		  "(--output=FILE; default storbench.out.rankN)" },
 };
 const unsigned sb_opt_rows_ctl_n = sizeof(sb_opt_rows_ctl) / sizeof(sb_opt_rows_ctl[0]);

@@ -28,7 +28,17 @@ int sb_parse_cmdline_jobs(char *const *args, int nargs, struct sb_joblist *jl);
  * input (once); sections (--section=NAME), if any, are the only job
  * sections that become jobs, and each must name one.  Messages say
  * "<cmdline>" for the command line's options. */
+/* Under MPI (storbench.c): rank 0 reads each job file and hands its
+ * pre-passed text (options with file:line, ${VAR} expanded, includes
+ * resolved) to keep(); every other rank parses what take() gives instead of
+ * reading the file, so "-" and ${VAR} mean rank 0's everywhere. */
+struct sb_parse_relay {
+	int (*keep)(void *arg, const char *buf, size_t len);
+	int (*take)(void *arg, const char **buf, size_t *len);
+	void *arg;
+};
 struct sb_parse_req {
+	const struct sb_parse_relay *relay; /* NULL: read the files */
 	const char *const *files;
 	int nfiles;
 	char *const *args;          /* "--key=value" / "--key" words */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dist/dist.h"
 #include "lib/log.h"
 #include "parse/options.h"
 #include "run/files.h"
@@ -68,12 +69,15 @@ int sb_files_hints(struct sb_file *f, const struct sb_jobspec *s)
 void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum,
 			  char *out, size_t len)
 {
-	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
+	/* $rank, $hostname: the MPI rank and its host (0 and this host alone) */
+	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid", "$rank",
+					    "$hostname" };
+	const unsigned nkeys = sizeof(keys) / sizeof(keys[0]);
 	size_t o = 0;
 	out[0] = '\0';
 	while (*fmt && o + 1 < len) {
 		unsigned k = 0;
-		while (k < 4 && strncmp(fmt, keys[k], strlen(keys[k])))
+		while (k < nkeys && strncmp(fmt, keys[k], strlen(keys[k])))
 			k++;
 		int n = 0;
 		if (k == 0)
@@ -84,7 +88,11 @@ void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, uns
 			n = snprintf(out + o, len - o, "%u", filenum);
 		else if (k == 3)
 			n = 0; /* the client's id in fio's client/server mode: empty locally, as fio */
-		if (k < 4) {
+		else if (k == 4)
+			n = snprintf(out + o, len - o, "%d", sb_dist_rank());
+		else if (k == 5)
+			n = snprintf(out + o, len - o, "%s", sb_dist_hostname());
+		if (k < nkeys) {
 			fmt += strlen(keys[k]);
 		} else { /* anything else, $foo included, is copied as written (fio) */
 			out[o] = *fmt++;
@@ -93,6 +101,20 @@ void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, uns
 		o = o + (size_t)n < len ? o + (size_t)n : len - 1;
 		out[o] = '\0';
 	}
+}
+
+void sb_files_gen_name(const struct sb_jobspec *s, unsigned t, unsigned i, char *out, size_t len)
+{
+	const char *fmt = s->filename_format;
+	if (!fmt)
+		fmt = sb_dist_size() > 1 && !s->no_unique_filename ? "$jobname.$jobnum.$filenum.rank$rank"
+								   : "$jobname.$jobnum.$filenum";
+	sb_files_format_name(fmt, s->name, t, i, out, len);
+}
+
+uint64_t sb_files_thread_number(const struct sb_jobspec *s, unsigned t)
+{
+	return (uint64_t)sb_dist_rank() * (s->numjobs ? s->numjobs : 1) + t;
 }
 
 static struct sb_dirlist *walk_list; /* nftw has no user pointer; parsing is single-threaded */

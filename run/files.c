@@ -148,10 +148,8 @@ static int file_path(const struct sb_jobspec *s, unsigned t, unsigned i, char *o
 			p = strchr(p, ':') + 1;
 		const char *e = strchr(p, ':');
 		snprintf(name, sizeof(name), "%.*s", (int)(e ? (size_t)(e - p) : strlen(p)), p);
-	} else if (s->filename_format) {
-		sb_files_format_name(s->filename_format, s->name, t, i, name, sizeof(name));
 	} else {
-		snprintf(name, sizeof(name), "%s.%u.%u", s->name, t, i);
+		sb_files_gen_name(s, t, i, name, sizeof(name));
 	}
 	if (!dirs || !*dirs || name[0] == '/')
 		return (size_t)snprintf(out, len, "%s", name) < len ? 0 : -ENAMETOOLONG;
@@ -198,7 +196,7 @@ static uint64_t region_start(const struct sb_jobspec *s, unsigned t, uint64_t re
 	if (s->offset_increment_pct > 0)
 		inc = (uint64_t)(s->offset_increment_pct * (double)(real ? real : planned) / 100.0);
 	uint64_t off = s->offset_pct > 0 ? (uint64_t)((double)real * s->offset_pct / 100.0) : s->offset;
-	off += (uint64_t)t * inc;
+	off += sb_files_thread_number(s, t) * inc;
 	uint64_t al = s->offset_align ? s->offset_align : s->bs_lo;
 	if (align && al && off % al)
 		off += al - off % al;

@@ -86,6 +86,12 @@ int sb_files_opendir(const struct sb_jobspec *s, struct sb_dirlist *dl);
 void sb_dirlist_free(struct sb_dirlist *dl);
 /* fio's filename_format: $jobname, $jobnum (the clone, numjobs), $filenum
  * and $clientuid (empty: no client/server mode) expanded into out */
+/* file i of thread t of a job without filename=: filename_format, or
+ * $jobname.$jobnum.$filenum (under MPI .rank$rank too: no two ranks
+ * collide, unless unique_filename=0) */
+void sb_files_gen_name(const struct sb_jobspec *s, unsigned t, unsigned i, char *out, size_t len);
+/* thread t's number for offset_increment: threads go on across MPI ranks */
+uint64_t sb_files_thread_number(const struct sb_jobspec *s, unsigned t);
 void sb_files_format_name(const char *fmt, const char *job, unsigned jobnum, unsigned filenum,
 			  char *out, size_t len);
 void sb_files_close(struct sb_file *f);

@@ -15,6 +15,7 @@
 #include "run/precheck.h"
 #include "run/run.h"
 #include "run/thread.h"
+#include "dist/dist.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "os/diskstats.h"
@@ -47,6 +48,7 @@ struct run {
 	size_t ndisks;
 	uint64_t t0_ns, t1_ns;
 	struct sb_sysinv *sys;             /* the system inventory, for the results */
+	uint64_t start_wall_ns, end_wall_ns; /* the first group's barrier passed, the end (CLOCK_REALTIME) */
 };
 
 static const struct sb_run_env default_env = { .opts = { .progress = -1 } };
@@ -180,11 +182,16 @@ static void start_one(struct sb_thread *t)
 static void run_groups(struct run *r)
 {
 	unsigned i = 0, ngroups = r->jl->njobs ? r->jl->jobs[r->jl->njobs - 1].groupid + 1 : 0;
-	for (unsigned gid = 0; gid < ngroups && !sb_run_stopping() &&
-			       !atomic_load(&r->ctl.exit_rest); gid++) {
+	for (unsigned gid = 0; gid < ngroups; gid++) {
 		unsigned end = i;
 		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
 			end++;
+		/* every rank passes every group's barrier (MPI), also when stopping */
+		uint64_t t = sb_dist_sync();
+		if (!gid)
+			r->start_wall_ns = t;
+		if (sb_run_stopping() || atomic_load(&r->ctl.exit_rest)) /* exit_what=all */
+			continue;
 		atomic_store(&r->ctl.exitall, 0); /* exitall stops its own group (fio) */
 		for (unsigned k = i; k < end; k++)
 			start_one(&r->threads[k]);
@@ -371,6 +378,42 @@ static int layout_failed(struct run *r, struct sb_results *res)
 	return e;
 }
 
+/* MPI: this rank stops the others on an I/O error of any of its threads
+ * or an interrupt (dist.h's listener polls it every few ms; the error field
+ * is read racily, a late sight of it costs one poll) */
+static bool any_error(void *arg)
+{
+	const struct run *r = arg;
+	if (sb_run_stopping())
+		return true;
+	for (unsigned k = 0; k < r->nthreads; k++)
+		if (r->threads[k].st && __atomic_load_n(&r->threads[k].st->error, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/* MPI: whether some other rank failed to set up (every rank calls it; one
+ * rank: false) */
+static bool ranks_failed(bool mine)
+{
+	uint64_t any = mine;
+	if (sb_dist_size() == 1 || sb_dist_reduce_u64(&any, 1, SB_DIST_MAX, true))
+		return false;
+	return any && !mine;
+}
+
+/* the wall clock of the run's start and end, for the ranks' skew; the
+ * listener ends (a rank that stopped others is counted) */
+static void end_wall(struct run *r, bool watch)
+{
+	struct timespec ts;
+	unsigned nstopped = 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	if (watch)
+		(void)sb_dist_watch_end(&nstopped);
+	r->end_wall_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_results *res)
 {
 	struct run r = { .jl = jl, .env = env ? env : &default_env };
@@ -386,18 +429,25 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);
 	int e = prepare(&r, false);
+	if (!e && !r.layout_error) {
+		e = sb_iosched_apply(jl, &r.lay); /* ioscheduler=: restored by release() */
+		if (!e)
+			e = sb_cgroup_apply(jl); /* cgroup=: removed by release() */
+	}
+	if (ranks_failed(e || r.layout_error)) { /* MPI: another rank could not start */
+		release(&r, true);
+		return -ECANCELED;
+	}
 	if (e && r.layout_error) {
 		e = layout_failed(&r, res);
-		if (e)
+		if (e || sb_dist_size() > 1) /* MPI: reported; every rank stops (exit 1) */
 			sb_results_free(res);
+		e = !e && sb_dist_size() > 1 ? -EIO : e;
 	}
 	if (e || r.layout_error) {
 		release(&r, true);
 		return e;
 	}
-	e = sb_iosched_apply(jl, &r.lay); /* ioscheduler=: restored by release() */
-	if (!e)
-		e = sb_cgroup_apply(jl); /* cgroup=: removed by release() */
 	if (e) {
 		release(&r, true);
 		return e;
@@ -415,6 +465,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		r.stats.tick_arg = &r.mon;
 		r.stats.tick_ms = r.mon.tick_ms;
 	}
+	bool watch = !sb_dist_watch_begin(sb_run_request_stop, any_error, &r); /* MPI */
 	if (sb_statsthread_start(&r.stats, r.views, r.nthreads) == 0) {
 		run_groups(&r);
 		sb_statsthread_stop(&r.stats);
@@ -423,8 +474,11 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	}
 	(void)sb_trace_close_all(); /* write_trace: a failed write was reported; the results stand */
 	r.t1_ns = sb_now_ns();
+	end_wall(&r, watch);
 	res->interrupted = sb_run_stopping();
 	e = sb_collect(res, jl, r.threads, r.nthreads);
+	res->start_wall_ns = r.start_wall_ns;
+	res->end_wall_ns = r.end_wall_ns;
 	if (!e)
 		e = sb_ml_collect(r.ml, res);
 	if (!e)

@@ -127,6 +127,17 @@ struct sb_results {
 	/* appended: the system inventory (stats/sysinv.h), collected at run
 	 * start; NULL: none (a sweep's is sweep->sys); owned */
 	struct sb_sysinv *sys;
+	/* appended: under MPI (run/ranks.c), the run across ranks; ranks == 0
+	 * when there was one rank (no "mpi" object is written) */
+	struct sb_mpi_summary {
+		unsigned ranks, hosts;
+		unsigned ranks_per_host;     /* the most on one host */
+		uint64_t start_skew_ns;      /* max - min over ranks of the first group's start */
+		uint64_t end_skew_ns;        /* max - min over ranks of the run's end */
+		uint64_t merge_ns;           /* the cross-rank merge at rank 0 */
+		char library[64];            /* "Open MPI v4.1.4" */
+	} mpi;
+	uint64_t start_wall_ns, end_wall_ns; /* CLOCK_REALTIME: first group started, run ended */
 };
 
 void sb_results_free(struct sb_results *r);

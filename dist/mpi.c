@@ -1,0 +1,316 @@
+/* mpi.c: dist.h over MPI (Open MPI, MPICH): the only file that includes
+ * mpi.h.  MPI is initialized only when a launcher started this process
+ * (mpirun, mpiexec, srun with PMI/PMIx): a plain run stays one rank and pays
+ * nothing. */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+#include "dist/dist.h"
+
+#define TAG_STOP 7301
+
+static struct {
+	bool on;                 /* MPI initialized by us */
+	int rank, size, local_rank, local_size, nhosts;
+	char host[SB_DIST_HOST_MAX];
+	char lib[64];
+	MPI_Comm local;
+} d = { .size = 1, .local_size = 1, .nhosts = 1, .lib = "none" };
+
+/* the launcher's marks: Open MPI, PMI-1/2 (MPICH hydra, srun --mpi=pmi2),
+ * PMIx (srun --mpi=pmix, Open MPI 5) */
+static bool launched(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
+					    "PMI_RANK", "MPI_LOCALNRANKS" };
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (getenv(vars[i]))
+			return true;
+	return false;
+}
+
+int sb_dist_start(int *argc, char ***argv)
+{
+	int prov = 0, len = 0;
+	if (gethostname(d.host, sizeof(d.host)) != 0)
+		snprintf(d.host, sizeof(d.host), "localhost");
+	d.host[sizeof(d.host) - 1] = '\0';
+	if (!launched())
+		return 0;
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &prov) != MPI_SUCCESS)
+		return -EIO;
+	d.on = true;
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_rank(MPI_COMM_WORLD, &d.rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &d.size);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, d.rank, MPI_INFO_NULL, &d.local);
+	MPI_Comm_rank(d.local, &d.local_rank);
+	MPI_Comm_size(d.local, &d.local_size);
+	int first = d.local_rank == 0;
+	MPI_Allreduce(&first, &d.nhosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	char v[MPI_MAX_LIBRARY_VERSION_STRING];
+	MPI_Get_library_version(v, &len);
+	v[strcspn(v, ",\n")] = '\0';
+	snprintf(d.lib, sizeof(d.lib), "%.63s", v);
+	return 0;
+}
+
+void sb_dist_finish(void)
+{
+	if (!d.on)
+		return;
+	MPI_Comm_free(&d.local);
+	MPI_Finalize();
+	d.on = false;
+}
+
+const char *sb_dist_library(void) { return d.lib; }
+int sb_dist_rank(void) { return d.rank; }
+int sb_dist_size(void) { return d.size; }
+const char *sb_dist_hostname(void) { return d.host; }
+int sb_dist_local_rank(void) { return d.local_rank; }
+int sb_dist_local_size(void) { return d.local_size; }
+int sb_dist_nhosts(void) { return d.nhosts; }
+
+static int ret(int mpi_rc)
+{
+	return mpi_rc == MPI_SUCCESS ? 0 : -EIO;
+}
+
+int sb_dist_barrier(void)
+{
+	return d.on ? ret(MPI_Barrier(MPI_COMM_WORLD)) : 0;
+}
+
+int sb_dist_bcast(void *buf, size_t len, int root)
+{
+	if (!d.on || !len)
+		return 0;
+	if (len > (size_t)INT32_MAX)
+		return -E2BIG;
+	return ret(MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD));
+}
+
+static MPI_Op op_of(enum sb_dist_op op)
+{
+	return op == SB_DIST_SUM ? MPI_SUM : op == SB_DIST_MIN ? MPI_MIN : MPI_MAX;
+}
+
+static int reduce(void *v, size_t n, MPI_Datatype t, enum sb_dist_op op, bool all)
+{
+	if (!d.on || !n)
+		return 0;
+	if (n > (size_t)INT32_MAX)
+		return -E2BIG;
+	if (all)
+		return ret(MPI_Allreduce(MPI_IN_PLACE, v, (int)n, t, op_of(op), MPI_COMM_WORLD));
+	return ret(MPI_Reduce(d.rank ? v : MPI_IN_PLACE, d.rank ? NULL : v, (int)n, t, op_of(op), 0,
+			      MPI_COMM_WORLD));
+}
+
+int sb_dist_reduce_u64(uint64_t *v, size_t n, enum sb_dist_op op, bool all)
+{
+	return reduce(v, n, MPI_UINT64_T, op, all);
+}
+
+int sb_dist_reduce_double(double *v, size_t n, enum sb_dist_op op, bool all)
+{
+	return reduce(v, n, MPI_DOUBLE, op, all);
+}
+
+/* the record reduction's user operation: one element is one record */
+static sb_dist_combine_fn rec_combine;
+static size_t rec_len;
+
+static void rec_op(void *in, void *inout, int *count, MPI_Datatype *type)
+{
+	(void)type;
+	for (int i = 0; i < *count; i++)
+		rec_combine((char *)inout + (size_t)i * rec_len, (const char *)in + (size_t)i * rec_len,
+			    rec_len);
+}
+
+int sb_dist_reduce_rec(void *buf, size_t len, sb_dist_combine_fn combine)
+{
+	MPI_Datatype t;
+	MPI_Op op;
+	if (!d.on || d.size == 1)
+		return 0;
+	if (len > (size_t)INT32_MAX)
+		return -E2BIG;
+	rec_combine = combine;
+	rec_len = len;
+	void *out = d.rank ? NULL : malloc(len);
+	if (!d.rank && !out)
+		return -ENOMEM;
+	MPI_Type_contiguous((int)len, MPI_BYTE, &t);
+	MPI_Type_commit(&t);
+	MPI_Op_create(rec_op, 1 /* commutative: a tree, never a linear gather */, &op);
+	int rc = ret(MPI_Reduce(buf, out, 1, t, op, 0, MPI_COMM_WORLD));
+	MPI_Op_free(&op);
+	MPI_Type_free(&t);
+	if (!d.rank && !rc)
+		memcpy(buf, out, len);
+	free(out);
+	return rc;
+}
+
+int sb_dist_gather(const void *mine, size_t len, void *all)
+{
+	if (!d.on) {
+		memcpy(all, mine, len);
+		return 0;
+	}
+	if (len > (size_t)INT32_MAX)
+		return -E2BIG;
+	return ret(MPI_Gather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD));
+}
+
+void sb_dist_abort(int code)
+{
+	fflush(stdout);
+	fflush(stderr);
+	if (d.on)
+		MPI_Abort(MPI_COMM_WORLD, code);
+	exit(code);
+}
+
+/* ---- the stop listener.  MPI_THREAD_SERIALIZED: while it runs, its
+ * thread and sb_dist_sync take turns through mu. */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	pthread_t th;
+	bool running;
+	void (*on_stop)(void);
+	bool (*stopping)(void *);
+	void *arg;
+	atomic_bool done;
+	int sent, got;
+} w;
+
+static void send_stop(MPI_Request *sreq, int *out)
+{
+	static int one = 1;
+	for (int r = 0; r < d.size; r++)
+		if (r != d.rank)
+			MPI_Isend(&one, 1, MPI_INT, r, TAG_STOP, MPI_COMM_WORLD, &sreq[(*out)++]);
+	w.sent = 1;
+}
+
+static void *watch_main(void *arg)
+{
+	MPI_Request req, *sreq = arg;
+	int tok = 0, flag = 0, cancelled = 0, out = 0;
+	pthread_mutex_lock(&mu);
+	MPI_Irecv(&tok, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD, &req);
+	pthread_mutex_unlock(&mu);
+	for (;;) {
+		bool done = atomic_load(&w.done);
+		pthread_mutex_lock(&mu);
+		if (!w.got) {
+			MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+			if (flag) {
+				w.got = 1;
+				w.on_stop();
+			}
+		}
+		/* this rank stops of its own accord: the others stop too */
+		if (!w.sent && !w.got && w.stopping(w.arg)) {
+			send_stop(sreq, &out);
+			w.on_stop();
+		}
+		pthread_mutex_unlock(&mu);
+		if (done)
+			break;
+		nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+	}
+	if (!w.got) {
+		MPI_Status st;
+		MPI_Cancel(&req);
+		MPI_Wait(&req, &st);
+		MPI_Test_cancelled(&st, &cancelled);
+		w.got = !cancelled;
+	}
+	MPI_Waitall(out, sreq, MPI_STATUSES_IGNORE);
+	return NULL;
+}
+
+static MPI_Request *watch_sreq;
+
+int sb_dist_watch_begin(void (*on_stop)(void), bool (*stopping)(void *), void *arg)
+{
+	if (!d.on || d.size == 1)
+		return 0;
+	free(watch_sreq);
+	if (!(watch_sreq = calloc((size_t)d.size, sizeof(*watch_sreq))))
+		return -ENOMEM;
+	w.on_stop = on_stop;
+	w.stopping = stopping;
+	w.arg = arg;
+	w.sent = w.got = 0;
+	atomic_store(&w.done, false);
+	if (pthread_create(&w.th, NULL, watch_main, watch_sreq))
+		return -EAGAIN;
+	w.running = true;
+	return 0;
+}
+
+int sb_dist_watch_end(unsigned *nstopped)
+{
+	int n = 0;
+	*nstopped = 0;
+	if (!w.running)
+		return 0;
+	atomic_store(&w.done, true);
+	pthread_join(w.th, NULL);
+	w.running = false;
+	free(watch_sreq);
+	watch_sreq = NULL;
+	/* every stopping rank sent one message to each other rank: take the
+	 * ones not yet received, so that none is left over */
+	int rc = ret(MPI_Allreduce(&w.sent, &n, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	for (int left = n - w.sent - w.got; !rc && left > 0; left--) {
+		int tok;
+		rc = ret(MPI_Recv(&tok, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD,
+				  MPI_STATUS_IGNORE));
+	}
+	*nstopped = (unsigned)n;
+	return rc;
+}
+
+uint64_t sb_dist_sync(void)
+{
+	struct timespec ts;
+	if (d.on && d.size > 1) {
+		MPI_Request req;
+		int flag = 0;
+		pthread_mutex_lock(&mu);
+		MPI_Ibarrier(MPI_COMM_WORLD, &req);
+		pthread_mutex_unlock(&mu);
+		/* a spin that yields (the start skew is what it costs; on an
+		 * oversubscribed host the ranks still to come get the CPU),
+		 * then 50 us naps, so a rank that waits long leaves its CPU free */
+		for (unsigned i = 0; !flag; i++) {
+			pthread_mutex_lock(&mu);
+			MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+			pthread_mutex_unlock(&mu);
+			if (flag)
+				break;
+			if (i < 100000)
+				sched_yield();
+			else
+				nanosleep(&(struct timespec){ 0, 50000 }, NULL);
+		}
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

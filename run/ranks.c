@@ -1,0 +1,348 @@
+/* ranks.c: one job file on many ranks (see ranks.h).  The merge is fio's
+ * group_reporting across processes: each job result travels as one record
+ * (its merged thread statistics with every histogram bin) through a tree
+ * reduction whose combine step is sb_tstats_merge, the same function that
+ * merges a job's threads; time series are summed interval by interval. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dist/dist.h"
+#include "lib/log.h"
+#include "parse/options.h"
+#include "run/collect.h"
+#include "run/ranks.h"
+
+int sb_ranks_start(int *argc, char ***argv)
+{
+	int e = sb_dist_start(argc, argv);
+	if (sb_dist_size() > 1) {
+		char p[96];
+		snprintf(p, sizeof(p), "rank %d (%s): ", sb_dist_rank(), sb_dist_hostname());
+		sb_log_set_prefix(p);
+	}
+	return e;
+}
+
+void sb_ranks_finish(void)
+{
+	sb_dist_finish();
+}
+
+int sb_ranks_rank(void)
+{
+	return sb_dist_rank();
+}
+
+/* ---- the job text: rank 0's pre-passed job files, one after another as
+ * (length, bytes) */
+struct text {
+	char *p;
+	size_t len, cap, at;
+};
+
+static int keep(void *arg, const char *buf, size_t len)
+{
+	struct text *t = arg;
+	size_t need = t->len + sizeof(uint64_t) + len;
+	if (need > t->cap) {
+		size_t cap = need * 2;
+		char *p = realloc(t->p, cap);
+		if (!p)
+			return -ENOMEM;
+		t->p = p;
+		t->cap = cap;
+	}
+	uint64_t n = len;
+	memcpy(t->p + t->len, &n, sizeof(n));
+	memcpy(t->p + t->len + sizeof(n), buf, len);
+	t->len = need;
+	return 0;
+}
+
+static int take(void *arg, const char **buf, size_t *len)
+{
+	struct text *t = arg;
+	uint64_t n;
+	if (t->at + sizeof(n) > t->len)
+		return -EINVAL;
+	memcpy(&n, t->p + t->at, sizeof(n));
+	if (n > t->len - t->at - sizeof(n))
+		return -EINVAL;
+	*buf = t->p + t->at + sizeof(n);
+	*len = (size_t)n;
+	t->at += sizeof(n) + (size_t)n;
+	return 0;
+}
+
+static struct text text;
+static struct sb_parse_relay relay_keep = { .keep = keep, .arg = &text };
+static struct sb_parse_relay relay_take = { .take = take, .arg = &text };
+
+/* rank 0's result (0 ok) and the text's length, to every rank */
+static int send_header(uint64_t hdr[2])
+{
+	return sb_dist_bcast(hdr, 2 * sizeof(uint64_t), 0);
+}
+
+int sb_ranks_text_begin(const struct sb_parse_relay **relay)
+{
+	uint64_t hdr[2] = { 0, 0 };
+	*relay = NULL;
+	if (sb_dist_size() == 1)
+		return 0;
+	if (sb_dist_rank() == 0) {
+		*relay = &relay_keep;
+		return 0;
+	}
+	if (send_header(hdr))
+		return -EIO;
+	if (hdr[0])
+		return -ECANCELED;
+	text.len = text.cap = (size_t)hdr[1];
+	text.at = 0;
+	if (!(text.p = malloc(text.len ? text.len : 1)))
+		sb_dist_abort(SB_EXIT_JOBFILE);
+	if (sb_dist_bcast(text.p, text.len, 0))
+		return -EIO;
+	*relay = &relay_take;
+	sb_log_set_quiet(1); /* rank 0 has said what there was to say */
+	return 0;
+}
+
+int sb_ranks_text_end(int rc)
+{
+	if (sb_dist_size() == 1)
+		return rc;
+	if (sb_dist_rank() == 0) {
+		uint64_t hdr[2] = { rc ? 1 : 0, rc ? 0 : text.len };
+		if (send_header(hdr) || (!rc && sb_dist_bcast(text.p, text.len, 0)))
+			rc = rc ? rc : -EIO;
+	}
+	sb_log_set_quiet(0);
+	free(text.p);
+	text = (struct text){ 0 };
+	return rc;
+}
+
+void sb_ranks_own_results(const struct sb_joblist *jl, const struct sb_results *res, const char *output,
+			  int (*write)(FILE *f, const struct sb_results *res, unsigned formats), unsigned formats)
+{
+	char path[4096];
+	bool on = false;
+	for (size_t i = 0; i < jl->njobs && !on; i++)
+		on = jl->jobs[i].mpi_rank_results;
+	if (!on || sb_dist_size() < 2)
+		return;
+	snprintf(path, sizeof(path), "%s.rank%d", output ? output : "storbench.out", sb_dist_rank());
+	FILE *f = fopen(path, "w");
+	int e = f ? write(f, res, formats) : -errno;
+	if (f && fclose(f) && !e)
+		e = -errno;
+	if (e)
+		sb_err(SB_OPT(mpi_rank_results)->name, "cannot write %s: %s", path, strerror(-e));
+}
+
+/* ---- the merge */
+struct rec {
+	struct sb_tstats st;         /* st.err.op travels as op[] (a pointer is per process) */
+	uint64_t runtime_ms[SB_DDIR_N];
+	uint64_t job_runtime_ms, elapsed_s, nthreads;
+	int error, err_rank;
+	char op[32];
+};
+
+static void rec_combine(void *inout, const void *in, size_t len)
+{
+	struct rec *a = inout;
+	const struct rec *b = in;
+	(void)len;
+	/* the first error is the lowest rank's, whatever the order of the
+	 * tree (the operation is commutative: MPI may reduce in any order) */
+	bool theirs = b->st.error && (!a->st.error || b->err_rank < a->err_rank);
+	struct sb_errinfo keep = theirs ? b->st.err : a->st.err;
+	int keep_error = theirs ? b->st.error : a->st.error;
+	if (theirs) {
+		memcpy(a->op, b->op, sizeof(a->op));
+		a->err_rank = b->err_rank;
+	}
+	sb_tstats_merge(&a->st, &b->st);
+	a->st.err = keep;
+	a->st.error = keep_error;
+	for (int d = 0; d < SB_DDIR_N; d++)
+		if (b->runtime_ms[d] > a->runtime_ms[d])
+			a->runtime_ms[d] = b->runtime_ms[d];
+	a->job_runtime_ms += b->job_runtime_ms;
+	a->elapsed_s = b->elapsed_s > a->elapsed_s ? b->elapsed_s : a->elapsed_s;
+	a->nthreads += b->nthreads;
+	a->error = a->st.error ? a->st.error : (a->error ? a->error : b->error);
+}
+
+/* the static op text on rank 0 for a name that came over the wire */
+static const char *op_intern(const char *op)
+{
+	static char ops[16][32];
+	static unsigned n;
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(ops[i], op))
+			return ops[i];
+	if (n == 16)
+		return "I/O";
+	snprintf(ops[n], sizeof(ops[n]), "%s", op);
+	return ops[n++];
+}
+
+static int merge_job(struct sb_job_result *jr, struct rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	memcpy(&r->st, &jr->st, sizeof(r->st));
+	if (r->st.err.op)
+		snprintf(r->op, sizeof(r->op), "%s", r->st.err.op);
+	r->st.err.op = NULL;
+	memcpy(r->runtime_ms, jr->runtime_ms, sizeof(r->runtime_ms));
+	r->job_runtime_ms = jr->job_runtime_ms;
+	r->elapsed_s = jr->elapsed_s;
+	r->nthreads = jr->nthreads;
+	r->error = jr->error;
+	r->err_rank = sb_dist_rank();
+	int e = sb_dist_reduce_rec(r, sizeof(*r), rec_combine);
+	if (e || sb_dist_rank() != 0)
+		return e;
+	memcpy(&jr->st, &r->st, sizeof(jr->st));
+	jr->st.err.op = r->op[0] ? op_intern(r->op) : NULL;
+	memcpy(jr->runtime_ms, r->runtime_ms, sizeof(jr->runtime_ms));
+	jr->job_runtime_ms = r->job_runtime_ms;
+	jr->elapsed_s = r->elapsed_s;
+	jr->nthreads = (unsigned)r->nthreads;
+	jr->error = r->error;
+	if (jr->st.job_runtime_ns && !(jr->spec && jr->spec->no_stats)) {
+		jr->usr_cpu = 100.0 * (double)jr->st.usr_us * 1000.0 / (double)jr->st.job_runtime_ns;
+		jr->sys_cpu = 100.0 * (double)jr->st.sys_us * 1000.0 / (double)jr->st.job_runtime_ns;
+	}
+	return 0;
+}
+
+/* time series: interval i of every rank is the same span after the common
+ * start (the first group's barrier), so they add sample by sample */
+static void ts_combine(void *inout, const void *in, size_t len)
+{
+	struct sb_ts_sample *a = inout;
+	const struct sb_ts_sample *b = in;
+	for (size_t i = 0; i < len / sizeof(*a); i++) {
+		if (b[i].t_ms > a[i].t_ms)
+			a[i].t_ms = b[i].t_ms;
+		if (b[i].dur_ns > a[i].dur_ns)
+			a[i].dur_ns = b[i].dur_ns;
+		for (int d = 0; d < SB_DDIR_N; d++) {
+			struct sb_ts_dir *x = &a[i].d[d];
+			const struct sb_ts_dir *y = &b[i].d[d];
+			x->bytes += y->bytes;
+			x->ios += y->ios;
+			x->clat_sum_ns += y->clat_sum_ns;
+			x->clat_max_ns = y->clat_max_ns > x->clat_max_ns ? y->clat_max_ns : x->clat_max_ns;
+			x->clat_p99_ns = y->clat_p99_ns > x->clat_p99_ns ? y->clat_p99_ns : x->clat_p99_ns;
+		}
+	}
+}
+
+static int merge_ts(struct sb_job_result *jr)
+{
+	uint64_t n = jr->nts;
+	if (sb_dist_reduce_u64(&n, 1, SB_DIST_MAX, true))
+		return -EIO;
+	if (!n)
+		return 0;
+	struct sb_ts_sample *s = calloc((size_t)n, sizeof(*s));
+	if (!s)
+		sb_dist_abort(SB_EXIT_IOERR); /* the others wait in the reduction */
+	if (jr->ts)
+		memcpy(s, jr->ts, jr->nts * sizeof(*s));
+	int e = sb_dist_reduce_rec(s, (size_t)n * sizeof(*s), ts_combine);
+	if (!e && sb_dist_rank() == 0) {
+		free(jr->ts);
+		jr->ts = s;
+		jr->nts = (unsigned)n;
+		return 0;
+	}
+	free(s);
+	return e;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int summary(struct sb_results *res)
+{
+	uint64_t lo[2] = { res->start_wall_ns, res->end_wall_ns };
+	uint64_t hi[2] = { res->start_wall_ns, res->end_wall_ns };
+	uint64_t per_host = (uint64_t)sb_dist_local_size();
+	uint64_t tot = res->total_ios;
+	if (sb_dist_reduce_u64(lo, 2, SB_DIST_MIN, false) || sb_dist_reduce_u64(hi, 2, SB_DIST_MAX, false) ||
+	    sb_dist_reduce_u64(&per_host, 1, SB_DIST_MAX, false) ||
+	    sb_dist_reduce_u64(&tot, 1, SB_DIST_SUM, false))
+		return -EIO;
+	if (sb_dist_rank() != 0)
+		return 0;
+	res->mpi.ranks = (unsigned)sb_dist_size();
+	res->mpi.hosts = (unsigned)sb_dist_nhosts();
+	res->mpi.ranks_per_host = (unsigned)per_host;
+	res->mpi.start_skew_ns = hi[0] - lo[0];
+	res->mpi.end_skew_ns = hi[1] - lo[1];
+	snprintf(res->mpi.library, sizeof(res->mpi.library), "%s", sb_dist_library());
+	res->total_ios = tot;
+	return 0;
+}
+
+int sb_ranks_merge(struct sb_results *res, bool signalled)
+{
+	uint64_t nj[2] = { res->njobs, res->njobs };
+	if (sb_dist_size() == 1)
+		return 0;
+	/* merge_ns is the merge itself, not the wait for the last rank's end */
+	if (sb_dist_barrier())
+		return -EIO;
+	uint64_t t0 = now_ns();
+	/* the same job list everywhere, so the same results: a mismatch is a bug */
+	if (sb_dist_reduce_u64(&nj[0], 1, SB_DIST_MIN, true) || sb_dist_reduce_u64(&nj[1], 1, SB_DIST_MAX, true))
+		return -EIO;
+	if (nj[0] != nj[1]) {
+		sb_err("mpi", "ranks have different job results (%llu to %llu): not merged",
+		       (unsigned long long)nj[0], (unsigned long long)nj[1]);
+		return -EPROTO;
+	}
+	/* an interrupt on any rank is the run's; a stop for an error is not */
+	uint64_t sig = signalled;
+	if (sb_dist_reduce_u64(&sig, 1, SB_DIST_MAX, true))
+		return -EIO;
+	res->interrupted = sig != 0;
+	struct rec *r = malloc(sizeof(*r));
+	if (!r)
+		sb_dist_abort(SB_EXIT_IOERR);
+	int e = 0;
+	for (size_t i = 0; i < res->njobs && !e; i++) {
+		e = merge_job(&res->jobs[i], r);
+		if (!e)
+			e = merge_ts(&res->jobs[i]);
+	}
+	free(r);
+	if (!e)
+		e = summary(res);
+	if (!e && sb_dist_rank() == 0)
+		e = sb_collect_groups(res);
+	res->mpi.merge_ns = now_ns() - t0;
+	return e;
+}
+
+int sb_ranks_status(int status)
+{
+	uint64_t s = (uint64_t)status;
+	if (sb_dist_size() == 1 || sb_dist_reduce_u64(&s, 1, SB_DIST_MAX, true))
+		return status;
+	return (int)s;
+}

@@ -1,0 +1,258 @@
+"""storbench under MPI (issue 12): `mpirun --oversubscribe -np 4` on this host.
+
+One job file on four ranks gives one result at rank 0: counts summed, every
+percentile that of the union of the ranks' histograms (json+ bins), file
+names distinct per rank; a bad job file is one message and exit 1 on every
+rank; an I/O error on rank 2 stops all ranks with rank 2's message; an
+interrupt gives valid, partial JSON and 130.  Skipped (with the reason) when
+mpirun is missing or storbench was built without MPI (configure
+--disable-mpi)."""
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import time
+import unittest
+
+from sbtest import BIN, SbCase
+
+NP = 4
+TIMEOUT = 120
+SHIM = os.path.join(os.path.dirname(os.path.abspath(BIN)), "t", "faults", "libsbfault.so")
+
+
+def why_no_mpi():
+    if not shutil.which("mpirun"):
+        return "mpirun not installed (apt-get install openmpi-bin libopenmpi-dev)"
+    try:
+        out = subprocess.run(["ldd", BIN], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "cannot run ldd on " + BIN
+    if "libmpi" not in out:
+        return "storbench built without MPI (configure found none, or --disable-mpi)"
+    return None
+
+
+def mpi_env():
+    e = dict(os.environ)
+    # Open MPI refuses root unless told twice (CI runs as root)
+    e.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+    # under ASan: Open MPI's libraries and plugins keep memory until exit
+    # (unsymbolizable: dlclosed plugins), so LeakSanitizer is off for
+    # mpirun runs; the single-process suite checks storbench's own leaks
+    e["ASAN_OPTIONS"] = (e.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
+    return e
+
+
+def asan_runtime():
+    try:
+        out = subprocess.run(["ldd", BIN], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [p.split()[2] for p in out.splitlines()
+            if p.split() and p.split()[0].startswith("libasan") and len(p.split()) >= 3]
+
+
+# each rank's own exit status, written by a wrapper to rc.RANK (mpirun
+# itself only reports the first non-zero one)
+WRAP = """#!/bin/sh
+"$@"
+echo $? > "$SB_RCDIR/rc.$OMPI_COMM_WORLD_RANK"
+"""
+
+
+def pct_of(bins, pct):
+    """storbench's percentile (stats/hist.h): the value of the bucket holding
+    the ceil(pct/100 * n)-th smallest sample"""
+    items = sorted((int(v), c) for v, c in bins.items())
+    n = sum(c for _, c in items)
+    want = max(1, math.ceil(pct / 100.0 * n - 1e-9))
+    seen = 0
+    for v, c in items:
+        seen += c
+        if seen >= want:
+            return v
+    return 0
+
+
+@unittest.skipIf(why_no_mpi(), why_no_mpi() or "")
+class MpiTest(SbCase):
+    def mpirun(self, *args, env=None, np=NP, wrap=False, timeout=TIMEOUT):
+        e = mpi_env()
+        extra = []
+        for k, v in (env or {}).items():
+            e[k] = v
+            extra += ["-x", k]
+        cmd = ["mpirun", "--oversubscribe", "-np", str(np), "-x", "ASAN_OPTIONS", *extra]
+        if wrap:
+            w = os.path.join(self.dir, "wrap.sh")
+            with open(w, "w") as f:
+                f.write(WRAP)
+            os.chmod(w, 0o755)
+            e["SB_RCDIR"] = self.dir
+            cmd += ["-x", "SB_RCDIR", w]
+        cmd += [os.path.abspath(BIN), *args]
+        return subprocess.run(cmd, cwd=self.dir, env=e, capture_output=True, text=True, timeout=timeout)
+
+    def rank_codes(self):
+        codes = {}
+        for r in range(NP):
+            with open(os.path.join(self.dir, f"rc.{r}")) as f:
+                codes[r] = int(f.read().strip())
+        return codes
+
+    def load(self, name):
+        with open(os.path.join(self.dir, name)) as f:
+            return json.load(f)
+
+    def test_merge_is_exact(self):
+        """the merged job equals the merge of the four ranks' own results"""
+        job = self.write_job("[global]\nioengine=psync\nbs=4k\nsize=2m\nunlink=1\n"
+                             "[j]\nrw=randrw\nnumjobs=2\ngroup_reporting\n")
+        p = self.mpirun("--output-format=json+", "--output=m.json", "--mpi_rank_results=1", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        merged = self.load("m.json")
+        ranks = [self.load(f"m.json.rank{r}") for r in range(NP)]
+        self.assertEqual(merged["mpi"]["ranks"], NP)
+        self.assertEqual(merged["mpi"]["hosts"], 1)
+        self.assertEqual(merged["mpi"]["ranks_per_host"], NP)
+        for r in ranks:
+            self.assertNotIn("mpi", r)  # a rank's own result is unmerged
+        self.assertEqual(len(merged["jobs"]), 1)
+        m = merged["jobs"][0]
+        own = [r["jobs"][0] for r in ranks]
+        for d in ("read", "write"):
+            for key in ("io_bytes", "total_ios", "short_ios", "drop_ios"):
+                self.assertEqual(m[d][key], sum(o[d][key] for o in own), (d, key))
+            self.assertEqual(m[d]["runtime"], max(o[d]["runtime"] for o in own), d)
+            for lat in ("clat_ns", "lat_ns"):
+                union = {}
+                for o in own:
+                    for v, c in o[d][lat].get("bins", {}).items():
+                        union[v] = union.get(v, 0) + c
+                self.assertEqual(m[d][lat]["bins"], union, (d, lat))
+                self.assertEqual(m[d][lat]["N"], sum(union.values()), (d, lat))
+                self.assertEqual(m[d][lat]["min"], min(o[d][lat]["min"] for o in own))
+                self.assertEqual(m[d][lat]["max"], max(o[d][lat]["max"] for o in own))
+                pcts = m[d][lat].get("percentile", {})
+                self.assertTrue(pcts or lat == "lat_ns")  # fio: lat percentiles only on request
+                for k, v in pcts.items():
+                    self.assertEqual(v, pct_of(union, float(k)), (d, lat, k))
+        self.assertEqual(m["job_runtime"], sum(o["job_runtime"] for o in own))
+
+    def test_normal_output_says_mpi(self):
+        """the normal report is merged too and says so"""
+        p = self.mpirun("--name=j", "--ioengine=null", "--rw=read", "--bs=4k", "--size=1m")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"MPI: {NP} ranks on 1 host(s)", p.stdout)
+        self.assertEqual(p.stdout.count("j: (groupid=0"), 1, p.stdout)
+        self.assertIn("(4096KiB/", p.stdout)  # 4 ranks x 1 MiB
+        self.assertIn(f"jobs={NP})", p.stdout)
+
+    def test_file_names_per_rank(self):
+        """default names get the rank; filename_format knows $rank and $hostname"""
+        job = self.write_job("[global]\nioengine=psync\nbs=64k\nsize=256k\nrw=write\n"
+                             "[a]\n[b]\nfilename_format=$jobname-$rank-$hostname.dat\n")
+        p = self.mpirun("--output-format=json", "--output=o.json", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        host = os.uname().nodename
+        names = set(self.listing())
+        for r in range(NP):
+            self.assertIn(f"a.0.0.rank{r}", names)
+            self.assertIn(f"b-{r}-{host}.dat", names)
+        j = self.load("o.json")["jobs"]
+        self.assertEqual([x["write"]["io_bytes"] for x in j], [NP * 256 * 1024] * 2)
+
+    def test_bad_job_file_once(self):
+        """rank 0 reports a bad job file once (file:line), every rank exits 1"""
+        job = self.write_job("[j]\nrw=read\nsize=1m\nbogus_option=1\n")
+        p = self.mpirun(job, wrap=True)
+        self.assertEqual(self.rank_codes(), {r: 1 for r in range(NP)})
+        msgs = [l for l in p.stderr.splitlines() if "bogus_option" in l]
+        self.assertEqual(len(msgs), 1, p.stderr)
+        self.assertIn("job.ini:4:", msgs[0])
+        self.assertIn("rank 0 (", msgs[0])
+        self.assertEqual(self.listing(), ["job.ini", "rc.0", "rc.1", "rc.2", "rc.3", "wrap.sh"])
+
+    def test_job_text_is_rank0s(self):
+        """${VAR} and '-' are rank 0's: the others parse the text rank 0 read"""
+        job = self.write_job("[j]\nioengine=null\nrw=read\nbs=4k\nsize=${SZ}\n")
+        # only rank 0 gets SZ=1m; another rank's own (4m) must not count
+        wrap = os.path.join(self.dir, "env.sh")
+        with open(wrap, "w") as f:
+            f.write('#!/bin/sh\nif [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then SZ=1m; else SZ=4m; fi\n'
+                    'export SZ\nexec "$@"\n')
+        os.chmod(wrap, 0o755)
+        e = mpi_env()
+        p = subprocess.run(["mpirun", "--oversubscribe", "-np", str(NP), wrap, os.path.abspath(BIN),
+                            "--output-format=json", job], cwd=self.dir, env=e, capture_output=True,
+                           text=True, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["jobs"][0]["read"]["io_bytes"], NP * (1 << 20))
+
+    def test_io_error_on_rank2_stops_all(self):
+        """an EIO on rank 2 stops every rank (long before runtime) with rank 2's message"""
+        job = self.write_job("[j]\nioengine=psync\nrw=randread\nbs=4k\nsize=4m\n"
+                             "time_based\nruntime=60\nunlink=1\n")
+        env = {"LD_PRELOAD": " ".join(asan_runtime() + [SHIM]),
+               "SBFAULT": "pread:EIO:path=*/j.0.0.rank2:nth=100"}
+        t0 = time.monotonic()
+        p = self.mpirun("--output-format=json", "--output=e.json", job, env=env, wrap=True)
+        took = time.monotonic() - t0
+        self.assertLess(took, 50, "the other ranks ran on to their runtime")
+        self.assertEqual(self.rank_codes(), {r: 3 for r in range(NP)}, p.stderr)
+        errs = [l for l in p.stderr.splitlines() if l.startswith("storbench:")]
+        self.assertTrue(errs and all("rank 2 (" in l for l in errs), p.stderr)
+        self.assertIn("Input/output error", p.stderr)
+        j = self.load("e.json")["jobs"][0]
+        self.assertEqual(j["error"], 5)
+        self.assertNotIn("interrupted", self.load("e.json"))
+
+    def test_interrupt_in_one_rank_is_130_everywhere(self):
+        """SIGINT in rank 1: every rank stops, partial merged JSON, 130 everywhere"""
+        job = self.write_job("[j]\nioengine=psync\nrw=randread\nbs=4k\nsize=4m\n"
+                             "time_based\nruntime=60\nunlink=1\n")
+        env = {"LD_PRELOAD": " ".join(asan_runtime() + [SHIM]),
+               "SBFAULT": "pread:SIGINT:path=*/j.0.0.rank1:nth=100"}
+        p = self.mpirun("--output-format=json", "--output=i.json", job, env=env, wrap=True)
+        self.assertEqual(self.rank_codes(), {r: 130 for r in range(NP)}, p.stderr)
+        d = self.load("i.json")
+        self.assertTrue(d["interrupted"])
+        self.assertEqual(d["mpi"]["ranks"], NP)
+        self.assertGreater(d["jobs"][0]["read"]["total_ios"], 0)
+
+    def test_sigint_to_mpirun(self):
+        """Ctrl-C to mpirun: the ranks stop and rank 0 writes valid, partial JSON"""
+        job = self.write_job("[j]\nioengine=null\nrw=randread\nbs=4k\nsize=4m\n"
+                             "time_based\nruntime=60\n")
+        e = mpi_env()
+        out = os.path.join(self.dir, "s.json")
+        mp = subprocess.Popen(["mpirun", "--oversubscribe", "-np", str(NP), os.path.abspath(BIN),
+                               "--output-format=json", "--output=" + out, job], cwd=self.dir,
+                              env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        # started when the scratch output file exists (rank 0 opens it before the run)
+        while not os.path.exists(out) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(2)
+        mp.send_signal(signal.SIGINT)
+        _, err = mp.communicate(timeout=TIMEOUT)
+        d = self.load("s.json")
+        self.assertTrue(d["interrupted"], err)
+        self.assertEqual(d["mpi"]["ranks"], NP)
+        self.assertGreater(d["jobs"][0]["read"]["total_ios"], 0)
+        # Open MPI's mpirun exits 1 on SIGINT whatever the ranks return; the
+        # ranks' own 130 is test_interrupt_in_one_rank_is_130_everywhere's
+        self.assertNotEqual(mp.returncode, 0)
+
+    def test_one_rank_without_mpirun(self):
+        """the MPI build without mpirun: one rank, no "mpi" object"""
+        p = self.run_sb("--output-format=json", "--name=j", "--ioengine=null", "--size=1m")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("mpi", json.loads(p.stdout))
+
+
+if __name__ == "__main__":
+    unittest.main()
