@@ -27,6 +27,7 @@
 #include "ml/au.h"
 #include "ml/content.h"
 #include "ml/dataset.h"
+#include "ml/formats.h"
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "ml/train.h"
@@ -53,6 +54,7 @@ struct sb_ml_trainst {
 	struct sb_ml_step **steps;  /* per consumer */
 	size_t *nsteps;
 	struct sb_ml_rng *crng;     /* per consumer: computation-time jitter */
+	struct sb_ml_fmtrd *fmtrd;  /* per worker: its format reader's state */
 };
 
 struct role_arg {
@@ -78,24 +80,23 @@ static bool ds_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 	return true;
 }
 
-/* read every sample of batch b with worker t */
+/* read every sample of batch b with worker t, as the format's reader does
+ * (ml/formats.h) */
 static int read_batch(struct sb_ml_job *j, struct sb_thread *t, size_t b)
 {
 	struct sb_ml_trainst *tr = j->priv;
+	struct sb_ml_fmtrd *rd = &tr->fmtrd[t - j->workers];
 	char name[512], path[PATH_LEN];
 	size_t n = sb_ml_plan_batch_len(&tr->plan, b);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t file, in_file;
-		struct sb_file *f;
 		sb_ml_plan_sample(&tr->plan, b, i, &file, &in_file);
-		uint64_t sb = sb_ml_sample_bytes(&tr->ds, file);
+		if (tr->ds.fmt == SB_DSFMT_TFRECORD) /* streamed in file order; a shuffle is in memory */
+			sb_ml_plan_stream_sample(&tr->plan, b, i, &file, &in_file);
 		sb_ml_file_name(&tr->ds, file, name, sizeof(name));
 		sb_ml_join(path, sizeof(path), tr->dir, name);
-		int e = sb_ml_open(t, path, sb * tr->ds.samples_per_file, false, &f);
-		sb_ml_content_file(t, sb_ml_dataset_key(&tr->ds, file), sb * tr->ds.samples_per_file, path);
-		if (!e)
-			e = sb_ioloop_span(t, f, SB_DDIR_READ, (uint64_t)in_file * sb, sb, false);
-		sb_ml_close(t, f);
+		sb_ml_content_file(t, sb_ml_dataset_key(&tr->ds, file), sb_ml_file_bytes(&tr->ds, file), path);
+		int e = sb_ml_fmt_read(rd, t, &tr->ds, file, in_file, path);
 		if (e)
 			return e;
 	}
@@ -229,6 +230,8 @@ static int epoch_setup(struct sb_ml_job *j, unsigned epoch)
 	}
 	tr->requested = 0;
 	tr->stop = false;
+	for (unsigned w = 0; w < j->nworkers; w++)
+		sb_ml_fmtrd_reset(&tr->fmtrd[w]);
 	for (unsigned w = 0; w < j->nworkers; w++)
 		sb_rate_init(&j->workers[w].rate, j->workers[w].spec, sb_now_ns());
 	return 0;
@@ -373,7 +376,8 @@ static int prepare_train(struct sb_ml_job *j)
 	j->priv = tr;
 	pthread_mutex_init(&tr->mu, NULL);
 	pthread_cond_init(&tr->cv, NULL);
-	snprintf(tr->ds.format, sizeof(tr->ds.format), "%s", w ? w->format : "npz");
+	tr->ds.fmt = s->dataset_format;
+	snprintf(tr->ds.format, sizeof(tr->ds.format), "%s", sb_ml_fmt_ext(s->dataset_format, w ? w->format : "npz"));
 	snprintf(tr->ds.prefix, sizeof(tr->ds.prefix), "%s", w ? w->prefix : "img");
 	tr->ds.files = s->dataset_files;
 	tr->ds.samples_per_file = s->samples_per_file;
@@ -407,6 +411,8 @@ static int prepare_train(struct sb_ml_job *j)
 		e = sb_ml_dataset_space(s->name, tr->dir, need);
 	if (!e)
 		e = sb_ml_workers_setup(j, tr->readers ? tr->readers : tr->consumers);
+	if (!e && !(tr->fmtrd = calloc(j->nworkers, sizeof(*tr->fmtrd))))
+		e = -ENOMEM;
 	for (unsigned k = 0; !e && s->dataset_verify && k < j->nworkers; k++) {
 		e = sb_ml_content_setup(&j->workers[k], k, SB_ML_DATASET_UNIT, false, true, ds_alt, tr);
 		if (e)
@@ -426,6 +432,7 @@ static void release_train(struct sb_ml_job *j)
 	free(tr->steps);
 	free(tr->nsteps);
 	free(tr->crng);
+	free(tr->fmtrd);
 	free(tr->ready);
 	pthread_mutex_destroy(&tr->mu);
 	pthread_cond_destroy(&tr->cv);

@@ -203,6 +203,8 @@ struct sb_jobspec {
 	unsigned checkpoint_after_epoch;     /* 0: no in-training checkpoint (unet3d: 5) */
 	unsigned epochs_between_checkpoints; /* default 1 (unet3d: 2) */
 	unsigned steps_between_checkpoints;  /* 0: by epochs */
+	/* appended (issue 13, formats): what the dataset files hold (ml/formats.h) */
+	unsigned dataset_format;    /* enum sb_dsfmt; default: train_model's, raw without one */
 	/* appended: time series, fio log files, host counters */
 	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
 				     * a run uses the smallest of its jobs */
@@ -429,6 +431,8 @@ enum sb_ss_kind { SB_SS_IOPS = 0, SB_SS_IOPS_SLOPE, SB_SS_BW, SB_SS_BW_SLOPE };
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
 enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };
+/* dataset_format=: raw random bytes, or DLIO's real file formats */
+enum sb_dsfmt { SB_DSFMT_RAW = 0, SB_DSFMT_NPZ, SB_DSFMT_NPY, SB_DSFMT_HDF5, SB_DSFMT_TFRECORD };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 
