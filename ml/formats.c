@@ -58,14 +58,17 @@ uint32_t sb_ml_tfr_mask(uint32_t crc)
 
 size_t sb_ml_npy_header(char *out, const char *descr, const uint64_t *shape, unsigned n)
 {
-	char dict[96], dims[72] = "";
+	char dict[192], dims[72] = "";
 	size_t dl = 0;
 	for (unsigned i = 0; i < n; i++)
 		dl += (size_t)snprintf(dims + dl, sizeof(dims) - dl, "%s%" PRIu64, i ? ", " : "", shape[i]);
 	if (n == 1)
 		snprintf(dims + dl, sizeof(dims) - dl, ",");
-	int m = snprintf(dict, sizeof(dict), "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }",
-			 descr, dims);
+	char first[24];
+	int fl = snprintf(first, sizeof(first), "%" PRIu64, n ? shape[0] : 0);
+	/* numpy >= 1.23 leaves room to grow the first axis: 21 - its digits spaces */
+	int m = snprintf(dict, sizeof(dict), "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }%*s",
+			 descr, dims, n ? 21 - fl : 0, "");
 	size_t total = (10 + (size_t)m + 1 + 63) / 64 * 64, hl = total - 10;
 	memcpy(out, "\x93NUMPY\x01\x00", 8);
 	out[8] = (char)(hl & 0xff);
@@ -133,7 +136,7 @@ uint64_t sb_ml_tfr_record_bytes(uint64_t len)
 
 static uint64_t npy_x_header(const struct sb_ml_dataset *ds, unsigned file, char *hdr)
 {
-	char tmp[128];
+	char tmp[256];
 	uint64_t shape[3];
 	sb_ml_sample_dims(ds, file, &shape[0], &shape[1]);
 	shape[2] = ds->samples_per_file;
@@ -142,7 +145,7 @@ static uint64_t npy_x_header(const struct sb_ml_dataset *ds, unsigned file, char
 
 static uint64_t npy_y_header(const struct sb_ml_dataset *ds, char *hdr)
 {
-	char tmp[128];
+	char tmp[256];
 	uint64_t n = ds->samples_per_file;
 	return sb_ml_npy_header(hdr ? hdr : tmp, "<i8", &n, 1);
 }
@@ -211,7 +214,7 @@ static size_t expected_head(const struct sb_ml_dataset *ds, unsigned file, uint8
 int sb_ml_fmt_check(const struct sb_ml_dataset *ds, unsigned file, const char *path,
 		    const struct stat *st, char *why, size_t len)
 {
-	uint8_t want[128], got[128];
+	uint8_t want[256], got[256];
 	if (!S_ISREG(st->st_mode)) {
 		snprintf(why, len, "%s is not a regular file", path);
 		return -EEXIST;
@@ -311,7 +314,7 @@ static size_t zip_hdr(uint8_t *p, bool cd, const char *name, uint32_t crc, uint3
 static void write_npz(struct wr *w, const struct sb_ml_dataset *ds, unsigned file,
 		      const struct sb_dg *g, char *buf, size_t buflen)
 {
-	char hx[128], hy[128];
+	char hx[256], hy[256];
 	uint8_t h[64], cd[2 * (ZIP_CDH + ZIP_NAME) + ZIP_EOCD];
 	uint64_t payload = sb_ml_file_bytes(ds, file);
 	size_t lx = npy_x_header(ds, file, hx), ly = npy_y_header(ds, hy);
@@ -392,7 +395,7 @@ int sb_ml_fmt_write(const struct sb_jobspec *s, const struct sb_ml_dataset *ds, 
 			     sb_ml_file_bytes(ds, file), &g);
 	switch (ds->fmt) {
 	case SB_DSFMT_NPY: {
-		char h[128];
+		char h[256];
 		put(&w, h, npy_x_header(ds, file, h));
 		put_payload(&w, &g, 0, sb_ml_file_bytes(ds, file), buf, buflen, NULL);
 		break;
