@@ -11,8 +11,8 @@
  *             x.npy (as npy) and y.npy (int64 zeros, shape (samples,)), zlib
  *             crc32 in the headers, no zip64 (a member must stay < 4 GiB)
  *   tfrecord  one record per sample: uint64 length (LE), masked CRC32C of
- *             the length, a tf.train.Example {"image": bytes (the sample),
- *             "size": int64 (its bytes)}, masked CRC32C of the Example
+ *             the length, a tf.train.Example {image: bytes (the sample),
+ *             size: int64 (its bytes)}, masked CRC32C of the Example
  *   hdf5      libhdf5 (ml/format_h5.c): dataset "records_0" uint8 of shape
  *             (samples, d1, d2), contiguous (DLIO's default: no chunk_dims),
  *             and "labels" (int64 zeros), libver latest

@@ -215,8 +215,9 @@ print(json.dumps(out))""" % d)
         if not shutil.which("strace"):
             return
         log = os.path.join(self.dir, "st")
+        env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")  # LSan cannot run traced
         p = subprocess.run(["strace", "-f", "-e", "trace=pread64", "-y", "-o", log, BIN, job],
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
         text = "\n".join(joined(log))
         sample = len(raw[0]) // self.SPF
@@ -294,6 +295,19 @@ print(json.dumps(out))""" % d)
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertIn("p.ini:13", p.stderr)
         self.assertIn("parquet", p.stderr)
+        self.assertFalse(os.path.exists(os.path.dirname(d)))
+
+
+    def test_hdf5_refused_without_libhdf5(self):
+        """a build without libhdf5 (./configure --disable-hdf5) refuses
+        dataset_format=hdf5 at its line, with the reason and the fix"""
+        job, d = self.job("hdf5", "h")
+        p = self.run_sb(job)
+        if p.returncode == 0:
+            self.skipTest("this storbench has libhdf5 (build one with ./configure --disable-hdf5)")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("h.ini:13: dataset_format=hdf5: this storbench was built without libhdf5", p.stderr)
+        self.assertIn("apt-get install libhdf5-dev", p.stderr)
         self.assertFalse(os.path.exists(os.path.dirname(d)))
 
 
