@@ -17,7 +17,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
-SB_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -DSB_VERSION=\"$(VERSION)\" -I. $(INI_CFLAGS) -MMD -MP
+SB_CFLAGS = -std=gnu11 $(WARN) -D_GNU_SOURCE -DSB_VERSION=\"$(VERSION)\" -I. $(INI_CFLAGS) -MMD -MP $(HDF5_CFLAGS)
 ifeq ($(SANITIZE),1)
 SB_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 SB_LDFLAGS += -fsanitize=address,undefined

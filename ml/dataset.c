@@ -13,6 +13,7 @@
 
 #include "ml/content.h"
 #include "ml/dataset.h"
+#include "ml/formats.h"
 #include "ml/run.h"
 #include "lib/log.h"
 #include "os/scratch.h"
@@ -58,22 +59,10 @@ static int gen_file(const struct sb_jobspec *s, const struct sb_ml_dataset *ds, 
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return errno == EEXIST ? 0 : -errno; /* checked in prepare: it has the right size */
-	uint64_t size = sb_ml_file_bytes(ds, i), off = 0;
 	struct sb_scratch_id id = { 0 };
 	int e = sb_scratch_made_fd(fd, NULL, &id);
-	struct sb_dg g;
-	sb_ml_content_recipe(s, sb_ml_dataset_key(ds, i), SB_ML_DATASET_UNIT, size, &g);
-	while (off < size && !e) {
-		size_t n = size - off < buflen ? (size_t)(size - off) : buflen;
-		sb_dg_fill(&g, off, buf, n);
-		ssize_t w = pwrite(fd, buf, n, (off_t)off);
-		if (w <= 0)
-			e = w < 0 ? -errno : -EIO;
-		else
-			off += (uint64_t)w;
-		if (sb_run_stopping())
-			e = -EINTR;
-	}
+	if (!e)
+		e = sb_ml_fmt_write(s, ds, i, fd, path, buf, buflen);
 	if (!e && fsync(fd))
 		e = -errno;
 	if (!e)
@@ -114,21 +103,20 @@ int sb_ml_dataset_check(const char *job, const struct sb_ml_dataset *ds, const c
 	unsigned wrong = 0;
 	for (unsigned i = 0; i < ds->files; i++) {
 		struct stat st;
-		uint64_t want = sb_ml_file_bytes(ds, i);
+		char why[PATH_LEN + 96];
 		sb_ml_file_name(ds, i, name, sizeof(name));
 		sb_ml_join(path, sizeof(path), dir, name);
 		if (stat(path, &st) != 0) {
 			(*nmissing)++;
-			*missing_bytes += want;
-		} else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != want) {
+			*missing_bytes += sb_ml_fmt_file_need(ds, i);
+		} else if (sb_ml_fmt_check(ds, i, path, &st, why, sizeof(why))) {
 			if (!wrong++)
-				snprintf(first, sizeof(first), "%s has %lld bytes, this dataset needs %" PRIu64,
-					 path, (long long)st.st_size, want);
+				snprintf(first, sizeof(first), "%s", why);
 		}
 	}
 	if (!wrong)
 		return 0;
-	sb_err(job, "data_dir=%s holds %u file(s) of the wrong size for this dataset (%s): "
+	sb_err(job, "data_dir=%s holds %u file(s) of the wrong size or contents for this dataset (%s): "
 	       "storbench deletes nothing; set data_dir= to a new directory, or remove those files "
 	       "yourself", dir, wrong, first);
 	return -EEXIST;

@@ -137,20 +137,33 @@ void sb_ml_shuffle_u64(uint64_t *v, size_t n, uint64_t seed)
 
 /* ---- layout and sizes ---- */
 
-uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file)
+void sb_ml_sample_dims(const struct sb_ml_dataset *ds, unsigned file, uint64_t *d1, uint64_t *d2)
 {
 	struct sb_ml_rng r;
 	double d, sd, a, b;
-	if (!(ds->record_stdev > 0)) {
-		uint64_t n = (uint64_t)ds->record_length;
-		return n ? n : 1;
+	if (!(ds->record_stdev > 0)) { /* floor(record_length): its largest divisor <= its root */
+		uint64_t n = (uint64_t)ds->record_length, k = (uint64_t)sqrt((double)(n ? n : 1));
+		n = n ? n : 1;
+		while (k > 1 && n % k)
+			k--;
+		*d1 = k ? k : 1;
+		*d2 = n / *d1;
+		return;
 	}
 	sb_ml_rng_seed(&r, ds->seed * 0x100000001b3ull ^ ((uint64_t)file + 1));
 	d = sqrt(ds->record_length);
 	sd = ds->record_stdev / 2.0 / d;
 	a = floor(d + sd * sb_ml_rng_normal(&r));
 	b = floor(d + sd * sb_ml_rng_normal(&r));
-	return (uint64_t)(a < 1 ? 1 : a) * (uint64_t)(b < 1 ? 1 : b);
+	*d1 = (uint64_t)(a < 1 ? 1 : a);
+	*d2 = (uint64_t)(b < 1 ? 1 : b);
+}
+
+uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file)
+{
+	uint64_t a, b;
+	sb_ml_sample_dims(ds, file, &a, &b);
+	return a * b;
 }
 
 double sb_ml_sample_bytes_max(const struct sb_ml_dataset *ds)
@@ -224,6 +237,7 @@ int sb_ml_plan_build(const struct sb_ml_plan_cfg *c, struct sb_ml_plan *p)
 	start = spp * c->rank;
 	end = start + spp < total ? start + spp : total;
 	p->nsamples = start < end ? (size_t)(end - start) : 0;
+	p->first = start;
 	p->file_order = malloc(c->files * sizeof(*p->file_order));
 	p->samples = malloc((p->nsamples ? p->nsamples : 1) * sizeof(*p->samples));
 	if (!p->file_order || !p->samples) {
@@ -263,6 +277,14 @@ size_t sb_ml_plan_batch_len(const struct sb_ml_plan *p, size_t b)
 	if (b >= p->nbatches || first >= p->nsamples)
 		return 0;
 	return p->nsamples - first < p->batch_size ? p->nsamples - first : p->batch_size;
+}
+
+void sb_ml_plan_stream_sample(const struct sb_ml_plan *p, size_t b, size_t i,
+			      uint32_t *file, uint32_t *in_file)
+{
+	uint64_t g = p->first + b * p->batch_size + i;
+	*file = p->file_order[g / p->samples_per_file];
+	*in_file = (uint32_t)(g % p->samples_per_file);
 }
 
 unsigned sb_ml_plan_batch_reader(const struct sb_ml_plan *p, size_t b)

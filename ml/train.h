@@ -52,6 +52,7 @@ struct sb_ml_dataset {
 	unsigned subfolders;      /* 0 or 1: none */
 	uint64_t seed;            /* size generator seed */
 	char split[8];            /* top folder: "" = train, "valid" (eval) */
+	unsigned fmt;             /* enum sb_dsfmt (parse/jobspec.h): what a file holds */
 };
 
 /* A built-in training workload (DLIO config). */
@@ -68,7 +69,12 @@ struct sb_ml_workload {
 int sb_ml_workload_find(const char *name, struct sb_ml_workload *out);
 const char *const *sb_ml_workload_names(void); /* NULL-terminated */
 
-/* Bytes of one sample of file i, and of the whole file. */
+/* A sample's shape (d1 x d2 bytes, DLIO's record dimensions): the two
+ * draws with a stdev, else floor(record_length) as its largest divisor
+ * d1 <= its square root times the cofactor (a prime length: 1 x n). */
+void sb_ml_sample_dims(const struct sb_ml_dataset *ds, unsigned file, uint64_t *d1, uint64_t *d2);
+/* Bytes of one sample of file i, and of the whole file's samples (the
+ * payload: ml/formats.h adds each format's framing). */
 uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file);
 uint64_t sb_ml_file_bytes(const struct sb_ml_dataset *ds, unsigned file);
 /* The largest sample sb_ml_sample_bytes can return for this dataset (its
@@ -117,6 +123,7 @@ struct sb_ml_plan {
 	uint32_t *file_order;   /* position -> file index (files entries) */
 	uint64_t *samples;      /* this rank's global sample ids, read order */
 	size_t nsamples;
+	uint64_t first;         /* this rank's first global sample id */
 	size_t nbatches;        /* batches (steps) of this rank this epoch */
 	unsigned batch_size, read_threads, samples_per_file;
 };
@@ -132,4 +139,8 @@ unsigned sb_ml_plan_batch_reader(const struct sb_ml_plan *p, size_t b);
 /* Sample i of batch b: its file and index inside the file. */
 void sb_ml_plan_sample(const struct sb_ml_plan *p, size_t b, size_t i,
 		       uint32_t *file, uint32_t *in_file);
+/* Sample i of batch b in stream order (a TFRecord reader: the rank's ids
+ * in order, through file_order; a sample shuffle happens in memory). */
+void sb_ml_plan_stream_sample(const struct sb_ml_plan *p, size_t b, size_t i,
+			      uint32_t *file, uint32_t *in_file);
 #endif

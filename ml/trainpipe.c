@@ -18,6 +18,7 @@
 
 #include "ml/content.h"
 #include "ml/dataset.h"
+#include "ml/formats.h"
 #include "ml/trainst.h"
 #include "run/rate.h"
 #include "lib/timeutil.h"
@@ -40,20 +41,18 @@ static int read_batch(struct sb_ml_job *j, struct sb_thread *t, unsigned c, size
 	struct sb_ml_trainst *tr = j->priv;
 	const struct sb_ml_dataset *ds = tr->ph->ds;
 	const struct sb_ml_plan *p = &tr->plan[c];
+	struct sb_ml_fmtrd *rd = &tr->fmtrd[t - j->workers];
 	char name[512], path[SB_ML_TRAIN_PATH];
 	size_t n = sb_ml_plan_batch_len(p, b);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t file, in_file;
-		struct sb_file *f;
 		sb_ml_plan_sample(p, b, i, &file, &in_file);
-		uint64_t sb = sb_ml_sample_bytes(ds, file);
+		if (ds->fmt == SB_DSFMT_TFRECORD) /* streamed in file order; a shuffle is in memory */
+			sb_ml_plan_stream_sample(p, b, i, &file, &in_file);
 		sb_ml_file_name(ds, file, name, sizeof(name));
 		sb_ml_join(path, sizeof(path), tr->ph->dir, name);
-		int e = sb_ml_open(t, path, sb * ds->samples_per_file, false, &f);
-		sb_ml_content_file(t, sb_ml_dataset_key(ds, file), sb * ds->samples_per_file, path);
-		if (!e)
-			e = sb_ioloop_span(t, f, SB_DDIR_READ, (uint64_t)in_file * sb, sb, false);
-		sb_ml_close(t, f);
+		sb_ml_content_file(t, sb_ml_dataset_key(ds, file), sb_ml_file_bytes(ds, file), path);
+		int e = sb_ml_fmt_read(rd, t, ds, file, in_file, path);
 		if (e)
 			return e;
 	}
@@ -239,8 +238,10 @@ static int phase_setup(struct sb_ml_job *j, const struct sb_ml_phase *ph, unsign
 	tr->stop = false;
 	tr->bar_active = tr->consumers;
 	tr->bar_arrived = 0;
-	for (unsigned w = 0; w < j->nworkers; w++)
+	for (unsigned w = 0; w < j->nworkers; w++) {
+		sb_ml_fmtrd_reset(&tr->fmtrd[w]);
 		sb_rate_init(&j->workers[w].rate, j->workers[w].spec, sb_now_ns());
+	}
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 #include "ml/au.h"
 #include "ml/content.h"
 #include "ml/dataset.h"
+#include "ml/formats.h"
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "ml/train.h"
@@ -205,7 +206,8 @@ static void run_train(struct sb_ml_job *j)
 static void dataset_of(const struct sb_jobspec *s, struct sb_ml_dataset *ds)
 {
 	const struct sb_train_preset *w = s->train_preset;  /* resolved by the parser */
-	snprintf(ds->format, sizeof(ds->format), "%s", w ? w->format : "npz");
+	ds->fmt = s->dataset_format;
+	snprintf(ds->format, sizeof(ds->format), "%s", sb_ml_fmt_ext(s->dataset_format, w ? w->format : "npz"));
 	snprintf(ds->prefix, sizeof(ds->prefix), "%s", w ? w->prefix : "img");
 	ds->files = s->dataset_files;
 	ds->samples_per_file = s->samples_per_file;
@@ -320,6 +322,8 @@ static int prepare_train(struct sb_ml_job *j)
 	bool ckpt = s->checkpoint_after_epoch && s->model_size;
 	if (!e)
 		e = sb_ml_workers_setup(j, tr->ckpt_worker + ckpt);
+	if (!e && !(tr->fmtrd = calloc(j->nworkers, sizeof(*tr->fmtrd))))
+		e = -ENOMEM;
 	for (unsigned k = 0; !e && s->dataset_verify && k < tr->ckpt_worker; k++) {
 		e = sb_ml_content_setup(&j->workers[k], k, SB_ML_DATASET_UNIT, false, true, ds_alt, tr);
 		if (e)
@@ -347,6 +351,7 @@ static void release_train(struct sb_ml_job *j)
 	free(tr->steps);
 	free(tr->nsteps);
 	free(tr->crng);
+	free(tr->fmtrd);
 	free(tr->made);
 	pthread_mutex_destroy(&tr->mu);
 	pthread_cond_destroy(&tr->cv);

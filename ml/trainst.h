@@ -59,6 +59,7 @@ struct sb_ml_trainst {
 	unsigned ckpt_worker;
 	struct sb_ml_made *made;
 	unsigned nmade;
+	struct sb_ml_fmtrd *fmtrd;  /* per worker: its format reader's state (ml/formats.h) */
 };
 
 /* One phase (a training epoch or an eval pass) on new threads: per

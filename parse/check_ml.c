@@ -6,6 +6,7 @@
  * too small to measure, and workload options given to a job that would
  * ignore them.  Every error names file:line, the value and the fix. */
 #include <errno.h>
+#include "config.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -230,6 +231,34 @@ static unsigned check_train_extra(struct sb_jobctx *c)
 	return 0;
 }
 
+/* dataset_format: the preset's, else raw; hdf5 needs libhdf5; dataset_verify
+ * knows only the raw layout's bytes */
+static unsigned check_dsfmt(struct sb_jobctx *c, const struct sb_train_preset *w)
+{
+	struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (!sb_job_isset(c, SB_OPT(dataset_format)) && w->format)
+		s->dataset_format = !strcmp(w->format, "tfrecord") ? SB_DSFMT_TFRECORD : SB_DSFMT_NPZ;
+#ifndef CONFIG_HDF5
+	if (s->dataset_format == SB_DSFMT_HDF5) {
+		sb_err(sb_job_where(c, SB_OPT(dataset_format), where, sizeof(where)),
+		       "%s=hdf5: this storbench was built without libhdf5 (./configure --disable-hdf5, "
+		       "or libhdf5-dev missing): apt-get install libhdf5-dev and re-run ./configure, "
+		       "or choose npz, npy or tfrecord", SB_OPT(dataset_format)->name);
+		return 1;
+	}
+#endif
+	if (s->dataset_verify && s->dataset_format != SB_DSFMT_RAW) {
+		sb_err(sb_job_where(c, SB_OPT(dataset_verify), where, sizeof(where)),
+		       "%s=1 with %s other than raw: verification compares the raw layout's bytes; "
+		       "set %s=raw (in a new data_dir) or drop %s", SB_OPT(dataset_verify)->name,
+		       SB_OPT(dataset_format)->name, SB_OPT(dataset_format)->name,
+		       SB_OPT(dataset_verify)->name);
+		return 1;
+	}
+	return 0;
+}
+
 static unsigned resolve_train(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
@@ -259,6 +288,8 @@ static unsigned resolve_train(struct sb_jobctx *c)
 		s->computation_time_us = (uint64_t)((s->accelerator == SB_ACCEL_A100 ? w->compute_a100_s :
 						      w->compute_h100_s) * 1e6 + 0.5);
 	set_default(c, SB_OPT(shuffle), &s->shuffle, w->shuffle);
+	if (check_dsfmt(c, w))
+		return 1;
 	set_default(c, SB_OPT(checkpoint_after_epoch), &s->checkpoint_after_epoch, w->ckpt_after_epoch);
 	set_default(c, SB_OPT(epochs_between_checkpoints), &s->epochs_between_checkpoints,
 		    w->epochs_between_ckpt ? w->epochs_between_ckpt : 1);

@@ -214,6 +214,8 @@ struct sb_jobspec {
 	unsigned num_files_eval, batch_size_eval, eval_after_epoch, epochs_between_evals;
 	uint64_t eval_time_us, eval_time_stdev_us; /* per eval step */
 	uint64_t model_size;                /* bytes of the training checkpoint's model file */
+	/* appended (issue 13, formats): what the dataset files hold (ml/formats.h) */
+	unsigned dataset_format;    /* enum sb_dsfmt; default: train_model's, raw without one */
 	/* appended: time series, fio log files, host counters */
 	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
 				     * a run uses the smallest of its jobs */
@@ -489,6 +491,8 @@ enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
 enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };
 enum sb_ctime { SB_CTIME_NORMAL = 0, SB_CTIME_UNIFORM = 1, SB_CTIME_GAMMA = 2 };
+/* dataset_format=: raw random bytes, or DLIO's real file formats */
+enum sb_dsfmt { SB_DSFMT_RAW = 0, SB_DSFMT_NPZ, SB_DSFMT_NPY, SB_DSFMT_HDF5, SB_DSFMT_TFRECORD };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 

@@ -43,6 +43,15 @@ static const struct sb_opt_enum rules_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum dsfmt_vals[] = {
+	{ .name = "raw", .val = SB_DSFMT_RAW, .help = "random bytes, samples back to back (named .npz without train_model)" },
+	{ .name = "npz", .val = SB_DSFMT_NPZ, .help = "np.savez(x=records, y=labels): an uncompressed zip" },
+	{ .name = "npy", .val = SB_DSFMT_NPY, .help = "np.save(records)" },
+	{ .name = "hdf5", .val = SB_DSFMT_HDF5, .help = "HDF5 dataset records_0 (uint8, samples x d1 x d2) and labels (libhdf5)" },
+	{ .name = "tfrecord", .val = SB_DSFMT_TFRECORD, .help = "TFRecord of tf.train.Example (image bytes, size int64)" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum accel_vals[] = {
 	{ .name = "h100", .val = SB_ACCEL_H100, .help = "NVIDIA H100: the DLIO <model>_h100.yaml computation_time" },
 	{ .name = "a100", .val = SB_ACCEL_A100, .help = "NVIDIA A100: the DLIO <model>_a100.yaml computation_time" },
@@ -201,6 +210,9 @@ const struct sb_option sb_opt_rows_ml[] = {
 	{ .name = "accelerator", .type = SB_OT_ENUM, .off = OFF(accelerator), .def = "h100",
 	  .enums = accel_vals, .flags = SB_OF_ML, .category = C_TRAIN,
 	  .help = "emulated accelerator type: picks the train_model's computation_time (h100|a100)" },
+	{ .name = "dataset_format", .type = SB_OT_ENUM, .off = OFF(dataset_format), .def = "raw",
+	  .enums = dsfmt_vals, .flags = SB_OF_ML, .category = C_TRAIN,
+	  .help = "what the dataset files hold and how they are read (default: the train_model's, else raw)" },
 	{ .name = "checkpoint_after_epoch", .type = SB_OT_UINT, .off = OFF(checkpoint_after_epoch),
 	  .max = 100000, .flags = SB_OF_ML, .category = C_TRAIN,
 	  .help = "first epoch after which training writes a model checkpoint (0: none; unet3d: 5)" },
