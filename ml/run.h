@@ -37,6 +37,8 @@ struct sb_ml_job {
 	uint64_t start_ns, end_ns;
 	bool ran;
 	void *priv;                       /* the workload's own state */
+	uint64_t worker_bs;               /* nonzero: the workers' bs, both directions
+					   * (checkpoint_io=torch: the largest request) */
 };
 
 struct sb_ml_runs {

@@ -203,6 +203,11 @@ struct sb_jobspec {
 	unsigned checkpoint_after_epoch;     /* 0: no in-training checkpoint (unet3d: 5) */
 	unsigned epochs_between_checkpoints; /* default 1 (unet3d: 2) */
 	unsigned steps_between_checkpoints;  /* 0: by epochs */
+	/* appended (issue 13, checkpoint I/O and the results tree) */
+	bool checkpoint_rank_sync;  /* 1: a checkpoint lasts until the slowest rank ends;
+				     * 0 (DLIO's default): rank 0's own time */
+	unsigned checkpoint_io;     /* enum sb_ckpt_io: torch.save's writes, or bs-sized */
+	char *results_dir;          /* mlpstorage's results tree under it; NULL: none */
 	/* appended: time series, fio log files, host counters */
 	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
 				     * a run uses the smallest of its jobs */
@@ -429,6 +434,7 @@ enum sb_ss_kind { SB_SS_IOPS = 0, SB_SS_IOPS_SLOPE, SB_SS_BW, SB_SS_BW_SLOPE };
 enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
 enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };
+enum sb_ckpt_io { SB_CKPT_IO_BS = 0, SB_CKPT_IO_TORCH = 1 };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 
