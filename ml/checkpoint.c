@@ -173,8 +173,10 @@ static void *rank_main(void *arg)
 	return NULL;
 }
 
-/* all ranks on checkpoint k; returns the duration in ns (0 on failure) */
-static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct rank_arg *args)
+/* all ranks on checkpoint k; returns the duration in ns (0 on failure),
+ * *slowest the first start to last end over the ranks */
+static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct rank_arg *args,
+			   uint64_t *slowest)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	uint64_t first = UINT64_MAX, last = 0;
@@ -195,6 +197,7 @@ static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct ran
 		last = c->t_end[r] > last ? c->t_end[r] : last;
 		failed |= j->workers[r].st->error != 0;
 	}
+	*slowest = last > first ? last - first : 0;
 	if (!j->spec->checkpoint_rank_sync) { /* DLIO: rank 0's own start to end */
 		first = c->t_start[0];
 		last = c->t_end[0];
@@ -202,10 +205,14 @@ static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct ran
 	return failed || last <= first ? 0 : last - first;
 }
 
-static void add_point(struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns, uint64_t bytes)
+static void add_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
+		      uint64_t slowest, uint64_t bytes)
 {
+	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_ckpt_point *p = &ph->v[ph->n++];
 	p->index = k;
+	p->rank0_s = (double)(c->t_end[0] - c->t_start[0]) / 1e9;
+	p->slowest_s = (double)slowest / 1e9;
 	p->duration_s = (double)ns / 1e9;
 	p->gbps = (double)bytes / p->duration_s / 1e9;
 	p->gibps = (double)bytes / p->duration_s / 1073741824.0;
@@ -283,10 +290,10 @@ static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t byte
 	for (unsigned k = 0; k < j->spec->num_checkpoints_read && !sb_run_stopping(); k++) {
 		if (!pause_before(j->spec))
 			break;
-		uint64_t ns = ckpt_phase(j, k, SB_DDIR_READ, args);
+		uint64_t slowest, ns = ckpt_phase(j, k, SB_DDIR_READ, args, &slowest);
 		if (!ns)
 			break;
-		add_point(&cr->read, k, ns, bytes);
+		add_point(j, &cr->read, k, ns, slowest, bytes);
 	}
 }
 
@@ -304,10 +311,12 @@ static void run_ckpt(struct sb_ml_job *j)
 			if (!pause_before(s))
 				break;
 			step_dir(c, k, dir, sizeof(dir));
-			uint64_t ns = make_dir(j, dir, &c->dir_id[k], false) ? ckpt_phase(j, k, SB_DDIR_WRITE, args) : 0;
+			uint64_t slowest = 0;
+			uint64_t ns = make_dir(j, dir, &c->dir_id[k], false)
+					      ? ckpt_phase(j, k, SB_DDIR_WRITE, args, &slowest) : 0;
 			if (!ns)
 				break;
-			add_point(&cr->write, k, ns, bytes);
+			add_point(j, &cr->write, k, ns, slowest, bytes);
 			wsum += ns;
 		}
 		if (cr->write.n == s->num_checkpoints_write)
@@ -505,6 +514,10 @@ static int plan_files(struct sb_ml_job *j)
 		return e;
 	cr->files = (unsigned)c->nfiles;
 	cr->ranks = c->ranks;
+	cr->rank_sync = s->checkpoint_rank_sync;
+	cr->torch_io = c->plan != NULL;
+	for (i = 0; c->plan && i < c->nfiles; i++)
+		cr->bytes_framing += c->plan[i].framing;
 	cr->write.v = calloc(s->num_checkpoints_write ? s->num_checkpoints_write : 1, sizeof(*cr->write.v));
 	cr->read.v = calloc(s->num_checkpoints_read ? s->num_checkpoints_read : 1, sizeof(*cr->read.v));
 	return cr->write.v && cr->read.v ? 0 : -ENOMEM;
