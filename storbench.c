@@ -19,6 +19,7 @@
 #include "parse/parse.h"
 #include "parse/sweep.h"
 #include "parse/value.h"
+#include "tools/mlps.h"
 #include "tools/tools.h"
 
 struct cmdline {
@@ -567,6 +568,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (write_results(&cl, &res, &ro))
+		status = SB_EXIT_IOERR;
+	if (sb_mlps_write(&res)) /* results_dir=: mlpstorage's tree (tools/mlps.h) */
 		status = SB_EXIT_IOERR;
 	for (size_t i = 0; i < res.njobs; i++)
 		if (res.jobs[i].error || sb_verify_nfail(res.jobs[i].verify))

@@ -151,7 +151,7 @@ const struct sb_option sb_opt_rows_ml[] = {
 	  .enums = ckpt_io_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "request sizes of checkpoint files: bs, or torch (as torch.save writes them)" },
 	{ .name = "results_dir", .type = SB_OT_STR, .off = OFF(results_dir), .flags = SB_OF_ML,
-	  .category = C_CKPT,
+	  .category = C_ML,
 	  .help = "write mlpstorage's results tree (summary.json, metadata) under this folder" },
 	{ .name = "keep_checkpoints", .type = SB_OT_BOOL, .off = OFF(keep_checkpoints), .def = "0",
 	  .flags = SB_OF_ML, .category = C_CKPT,

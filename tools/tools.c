@@ -10,6 +10,10 @@ static const struct sb_tool tools[] = {
 	  "an HTML page of plots and tables from results (several: overlaid)", sb_report_main },
 	{ "compare", "A.json B.json [C.json ...]  (a side of several runs: A1.json,A2.json)",
 	  "results of storbench or fio side by side: ratios to A, noise or difference", sb_tool_compare },
+	{ "datasize", "model=unet3d|resnet50|cosmoflow accelerators=N client_memory=SIZE hosts=N",
+	  "the training dataset a CLOSED MLPerf Storage run needs, and its job-file lines", sb_tool_datasize },
+	{ "validate", "RESULTS_DIR", "check an mlpstorage results tree like the submission checker: "
+	  "CLOSED/OPEN/INVALID per run and submission", sb_tool_validate },
 	{ NULL, NULL, NULL, NULL },
 };
 
