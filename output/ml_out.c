@@ -16,11 +16,11 @@ static void json_phase(struct sb_jw *w, const char *key, const struct sb_ml_ckpt
 	for (unsigned i = 0; i < p->n; i++) {
 		sb_jw_obj_begin(w, NULL);
 		sb_jw_u64(w, "index", p->v[i].index);
-		sb_jw_dbl(w, "duration_s", p->v[i].duration_s);
+		sb_jw_dbl9(w, "duration_s", p->v[i].duration_s);
 		sb_jw_dbl(w, "gbps", p->v[i].gbps);
 		sb_jw_dbl(w, "gibps", p->v[i].gibps);
-		sb_jw_dbl(w, "rank0_s", p->v[i].rank0_s);
-		sb_jw_dbl(w, "slowest_s", p->v[i].slowest_s);
+		sb_jw_dbl9(w, "rank0_s", p->v[i].rank0_s);
+		sb_jw_dbl9(w, "slowest_s", p->v[i].slowest_s);
 		sb_jw_obj_end(w);
 	}
 	sb_jw_arr_end(w);
