@@ -112,6 +112,16 @@ class TorchSaveTest(SbCase):
         self.assertEqual(r["requests"], "torch")
         self.assertGreater(r["bytes_framing"], 0)
 
+    def test_torch_with_direct_refused(self):
+        job = self.ckpt_job("direct=1\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:9", p.stderr)     # the checkpoint_io= line
+        self.assertIn("checkpoint_io=torch", p.stderr)
+        self.assertIn("direct=1", p.stderr)
+        self.assertIn("set checkpoint_io=bs", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "ck")))
+
     def test_rank_sync_and_units(self):
         # 4 ranks (dp=4): a checkpoint lasts rank 0's own time (DLIO's
         # default) or, with checkpoint_rank_sync=1, until the slowest rank ends
