@@ -434,42 +434,13 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 	return 0;
 }
 
-/* the buffer of Python's open(name, "wb"): the file system's st_blksize */
-static uint64_t py_bufsize(const char *folder)
-{
-	char parent[PATH_LEN];
-	struct stat st;
-	if (stat(folder, &st) == 0 && st.st_blksize > 1)
-		return (uint64_t)st.st_blksize;
-	dir_name(folder, parent, sizeof(parent));
-	if (stat(parent, &st) == 0 && st.st_blksize > 1)
-		return (uint64_t)st.st_blksize;
-	return 8192; /* Python's io.DEFAULT_BUFFER_SIZE */
-}
-
-/* checkpoint_io=torch: each file's requests; its size grows by the framing;
- * the workers' buffers hold the largest request */
+/* checkpoint_io=torch: each file's requests (ml/torchsave.h); the workers'
+ * buffers hold the largest request */
 static int torch_plans(struct sb_ml_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
-	uint64_t buf = py_bufsize(c->folder), top = 0;
-	c->plan = calloc(c->nfiles ? c->nfiles : 1, sizeof(*c->plan));
-	if (!c->plan)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->nfiles; i++) {
-		uint64_t *v;
-		size_t n;
-		int e = sb_ml_file_tensors(&c->shape, &c->files[i], &v, &n);
-		if (!e)
-			e = sb_torch_plan(v, n, sb_torch_pickle_bytes(n), buf, &c->plan[i]);
-		free(v);
-		if (e)
-			return e;
-		c->files[i].bytes = c->plan[i].bytes;
-		top = c->plan[i].max_req > top ? c->plan[i].max_req : top;
-	}
-	j->worker_bs = top;
-	return 0;
+	return sb_torch_plan_files(&c->shape, c->files, c->nfiles, sb_torch_bufsize(c->folder),
+				   &c->plan, &j->worker_bs);
 }
 
 static int plan_files(struct sb_ml_job *j)

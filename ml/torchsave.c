@@ -2,11 +2,15 @@
  * (see ml/torchsave.h for the format and the buffering). */
 #include "ml/torchsave.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ml/model.h"
 
 #define ZIP_LOCAL_HDR 30u
 #define ZIP_CENTRAL_HDR 46u
@@ -153,4 +157,41 @@ void sb_torch_plan_free(struct sb_torch_plan *p)
 {
 	free(p->req);
 	memset(p, 0, sizeof(*p));
+}
+
+uint64_t sb_torch_bufsize(const char *folder)
+{
+	char parent[1024];
+	struct stat st;
+	if (stat(folder, &st) == 0 && st.st_blksize > 1)
+		return (uint64_t)st.st_blksize;
+	const char *sl = strrchr(folder, '/');
+	snprintf(parent, sizeof(parent), "%.*s", sl ? (sl == folder ? 1 : (int)(sl - folder)) : 1,
+		 sl ? folder : ".");
+	if (stat(parent, &st) == 0 && st.st_blksize > 1)
+		return (uint64_t)st.st_blksize;
+	return 8192; /* Python's io.DEFAULT_BUFFER_SIZE */
+}
+
+int sb_torch_plan_files(const struct sb_ml_shape *s, struct sb_ml_file *files, size_t n,
+			uint64_t bufsize, struct sb_torch_plan **plans, uint64_t *max_req)
+{
+	struct sb_torch_plan *p = calloc(n ? n : 1, sizeof(*p));
+	*plans = p;
+	*max_req = 0;
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t *v;
+		size_t k;
+		int e = sb_ml_file_tensors(s, &files[i], &v, &k);
+		if (!e)
+			e = sb_torch_plan(v, k, sb_torch_pickle_bytes(k), bufsize, &p[i]);
+		free(v);
+		if (e)
+			return e; /* the caller frees what was planned */
+		files[i].bytes = p[i].bytes;
+		*max_req = p[i].max_req > *max_req ? p[i].max_req : *max_req;
+	}
+	return 0;
 }

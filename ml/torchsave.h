@@ -22,7 +22,8 @@
  * buffer, goes straight to the file (one write, split at Linux's
  * 0x7ffff000-byte maximum per call); the last flush writes the rest.  So a
  * file is: framing (data.pkl and the first header), tensor, header, tensor,
- * ..., tail: one request per tensor storage larger than the buffer. */
+ * ..., tail: one request per tensor storage larger than the buffer.
+ * sb_torch_plan is pure arithmetic; sb_torch_bufsize stats a folder. */
 #ifndef SB_ML_TORCHSAVE_H
 #define SB_ML_TORCHSAVE_H
 #include <stddef.h>
@@ -49,4 +50,16 @@ uint64_t sb_torch_pickle_bytes(size_t ntensors);
 int sb_torch_plan(const uint64_t *tensor, size_t ntensors, uint64_t pickle, uint64_t bufsize,
 		  struct sb_torch_plan *p);
 void sb_torch_plan_free(struct sb_torch_plan *p);
+
+/* The buffer Python's open(name, "wb") gets for a file in folder (or, when
+ * it does not exist yet, its parent): st_blksize, else 8192. */
+uint64_t sb_torch_bufsize(const char *folder);
+/* Plan files[0..n) of shape s (sb_ml_file_tensors); each file's bytes grow
+ * by its framing; *max_req: the largest request.  *plans (n, calloc'ed) is
+ * set even on failure: free each with sb_torch_plan_free, then free().
+ * 0 or -ENOMEM. */
+struct sb_ml_shape;
+struct sb_ml_file;
+int sb_torch_plan_files(const struct sb_ml_shape *s, struct sb_ml_file *files, size_t n,
+			uint64_t bufsize, struct sb_torch_plan **plans, uint64_t *max_req);
 #endif
