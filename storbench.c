@@ -20,6 +20,7 @@
 #include "parse/parse.h"
 #include "parse/sweep.h"
 #include "parse/value.h"
+#include "tools/mlps.h"
 #include "tools/tools.h"
 
 struct cmdline {
@@ -598,6 +599,8 @@ int main(int argc, char **argv)
 	if (write_results(&cl, &res, &ro))
 		status = SB_EXIT_IOERR;
 	if (cl.export_csv && sb_write_csv(cl.export_csv, &res))
+		status = SB_EXIT_IOERR;
+	if (sb_mlps_write(&res)) /* results_dir=: mlpstorage's tree (tools/mlps.h) */
 		status = SB_EXIT_IOERR;
 	for (size_t i = 0; i < res.njobs; i++)
 		if (res.jobs[i].error || sb_verify_nfail(res.jobs[i].verify))

@@ -2,10 +2,14 @@
  * rank is an explicit argument of ckpt_rank_io so MPI ranks can call it
  * later) writes its files of the DLIO layout (sb_ml_ckpt_files) whole and
  * in order with the job's engine, fsyncs each when checkpoint_fsync, for
- * num_checkpoints_write checkpoints time_between_checkpoints apart; then the
- * page cache is dropped and num_checkpoints_read checkpoints are read back,
- * exactly the bytes written.  A checkpoint's duration is that of the
- * slowest rank (last end - first start).  Only files and folders storbench
+ * num_checkpoints_write checkpoints; then the page cache is dropped and
+ * num_checkpoints_read checkpoints are read back, exactly the bytes
+ * written.  As DLIO, time_between_checkpoints is slept before every write
+ * and every read.  Requests: bs each (checkpoint_io=bs), or the write()
+ * calls torch.save makes (checkpoint_io=torch, ml/torchsave.h: zip framing
+ * plus one request per tensor), reads in the same sizes.  A checkpoint's
+ * duration is rank 0's own (DLIO's default), or with checkpoint_rank_sync
+ * that of the slowest rank (last end - first start).  Only files and folders storbench
  * created are ever removed, and only at the end (keep_checkpoints=1 keeps
  * them). */
 #include <errno.h>
@@ -23,6 +27,7 @@
 #include "ml/model.h"
 #include "ml/rules.h"
 #include "ml/run.h"
+#include "ml/torchsave.h"
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -43,6 +48,7 @@ struct sb_ml_ckpt {
 	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */
 	uint64_t *t_start, *t_end;     /* per rank, of the current phase */
 	struct ckpt_at *at;            /* per rank: the file its I/O is on */
+	struct sb_torch_plan *plan;    /* checkpoint_io=torch: per file; else NULL */
 };
 
 /* where a rank's I/O is: the context of its content alternatives */
@@ -106,6 +112,19 @@ static void file_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *bu
 	sb_ml_join(buf, len, dir, base ? base + 1 : c->files[i].name);
 }
 
+/* a file in torch.save's requests: one span per request */
+static int torch_io(struct sb_thread *t, struct sb_file *f, int ddir, const struct sb_torch_plan *p,
+		    bool fsync_after)
+{
+	uint64_t off = 0;
+	int e = 0;
+	for (size_t r = 0; r < p->n && !e; r++) {
+		e = sb_ioloop_span_bs(t, f, ddir, off, p->req[r], p->req[r], fsync_after && r + 1 == p->n);
+		off += p->req[r];
+	}
+	return e;
+}
+
 /* One rank's share of one checkpoint: write (create, fill, fsync) or read
  * back each of its files, whole. */
 static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir)
@@ -128,7 +147,10 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 		}
 		c->at[rank] = (struct ckpt_at){ .j = j, .rank = rank, .k = k, .i = i };
 		sb_ml_content_file(t, file_key(j->spec, rank, k, i), c->files[i].bytes, path);
-		e = sb_ioloop_span(t, f, ddir, 0, c->files[i].bytes, wr && j->spec->checkpoint_fsync);
+		if (c->plan)
+			e = torch_io(t, f, ddir, &c->plan[i], wr && j->spec->checkpoint_fsync);
+		else
+			e = sb_ioloop_span(t, f, ddir, 0, c->files[i].bytes, wr && j->spec->checkpoint_fsync);
 		sb_ml_close(t, f);
 	}
 	c->t_end[rank] = sb_now_ns();
@@ -154,8 +176,10 @@ static void *rank_main(void *arg)
 	return NULL;
 }
 
-/* all ranks on checkpoint k; returns the duration in ns (0 on failure) */
-static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct rank_arg *args)
+/* all ranks on checkpoint k; returns the duration in ns (0 on failure),
+ * *slowest the first start to last end over the ranks */
+static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct rank_arg *args,
+			   uint64_t *slowest)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	uint64_t first = UINT64_MAX, last = 0;
@@ -176,13 +200,22 @@ static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct ran
 		last = c->t_end[r] > last ? c->t_end[r] : last;
 		failed |= j->workers[r].st->error != 0;
 	}
+	*slowest = last > first ? last - first : 0;
+	if (!j->spec->checkpoint_rank_sync) { /* DLIO: rank 0's own start to end */
+		first = c->t_start[0];
+		last = c->t_end[0];
+	}
 	return failed || last <= first ? 0 : last - first;
 }
 
-static void add_point(struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns, uint64_t bytes)
+static void add_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
+		      uint64_t slowest, uint64_t bytes)
 {
+	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_ckpt_point *p = &ph->v[ph->n++];
 	p->index = k;
+	p->rank0_s = (double)(c->t_end[0] - c->t_start[0]) / 1e9;
+	p->slowest_s = (double)slowest / 1e9;
 	p->duration_s = (double)ns / 1e9;
 	p->gbps = (double)bytes / p->duration_s / 1e9;
 	p->gibps = (double)bytes / p->duration_s / 1073741824.0;
@@ -232,6 +265,14 @@ static void fsync_total(struct sb_ml_job *j)
 	j->res->ckpt.fsync_s = s;
 }
 
+/* DLIO sleeps time_between_checkpoints before every write and read; false
+ * when the run is being stopped */
+static bool pause_before(const struct sb_jobspec *s)
+{
+	return !s->time_between_checkpoints_us ||
+	       sb_sleep_until(sb_now_ns() + s->time_between_checkpoints_us * 1000);
+}
+
 static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t bytes)
 {
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
@@ -250,10 +291,12 @@ static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t byte
 			 SB_OPT(drop_caches)->name);
 	}
 	for (unsigned k = 0; k < j->spec->num_checkpoints_read && !sb_run_stopping(); k++) {
-		uint64_t ns = ckpt_phase(j, k, SB_DDIR_READ, args);
+		if (!pause_before(j->spec))
+			break;
+		uint64_t slowest, ns = ckpt_phase(j, k, SB_DDIR_READ, args, &slowest);
 		if (!ns)
 			break;
-		add_point(&cr->read, k, ns, bytes);
+		add_point(j, &cr->read, k, ns, slowest, bytes);
 	}
 }
 
@@ -268,14 +311,15 @@ static void run_ckpt(struct sb_ml_job *j)
 	if (args && make_dir(j, c->folder, &c->folder_id, true)) {
 		for (unsigned k = 0; k < s->num_checkpoints_write && !sb_run_stopping(); k++) {
 			char dir[PATH_LEN];
-			if (k && s->time_between_checkpoints_us &&
-			    !sb_sleep_until(sb_now_ns() + s->time_between_checkpoints_us * 1000))
+			if (!pause_before(s))
 				break;
 			step_dir(c, k, dir, sizeof(dir));
-			uint64_t ns = make_dir(j, dir, &c->dir_id[k], false) ? ckpt_phase(j, k, SB_DDIR_WRITE, args) : 0;
+			uint64_t slowest = 0;
+			uint64_t ns = make_dir(j, dir, &c->dir_id[k], false)
+					      ? ckpt_phase(j, k, SB_DDIR_WRITE, args, &slowest) : 0;
 			if (!ns)
 				break;
-			add_point(&cr->write, k, ns, bytes);
+			add_point(j, &cr->write, k, ns, slowest, bytes);
 			wsum += ns;
 		}
 		if (cr->write.n == s->num_checkpoints_write)
@@ -393,6 +437,15 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 	return 0;
 }
 
+/* checkpoint_io=torch: each file's requests (ml/torchsave.h); the workers'
+ * buffers hold the largest request */
+static int torch_plans(struct sb_ml_job *j)
+{
+	struct sb_ml_ckpt *c = j->priv;
+	return sb_torch_plan_files(&c->shape, c->files, c->nfiles, sb_torch_bufsize(c->folder),
+				   &c->plan, &j->worker_bs);
+}
+
 static int plan_files(struct sb_ml_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
@@ -431,8 +484,14 @@ static int plan_files(struct sb_ml_job *j)
 		else
 			cr->bytes_optimizer += c->files[i].bytes;
 	}
+	if (s->checkpoint_io == SB_CKPT_IO_TORCH && (e = torch_plans(j)))
+		return e;
 	cr->files = (unsigned)c->nfiles;
 	cr->ranks = c->ranks;
+	cr->rank_sync = s->checkpoint_rank_sync;
+	cr->torch_io = c->plan != NULL;
+	for (i = 0; c->plan && i < c->nfiles; i++)
+		cr->bytes_framing += c->plan[i].framing;
 	cr->write.v = calloc(s->num_checkpoints_write ? s->num_checkpoints_write : 1, sizeof(*cr->write.v));
 	cr->read.v = calloc(s->num_checkpoints_read ? s->num_checkpoints_read : 1, sizeof(*cr->read.v));
 	return cr->write.v && cr->read.v ? 0 : -ENOMEM;
@@ -500,6 +559,9 @@ static void release_ckpt(struct sb_ml_job *j)
 		else
 			sb_scratch_rmdir(c->folder, &c->folder_id);
 	}
+	for (size_t i = 0; c->plan && i < c->nfiles; i++)
+		sb_torch_plan_free(&c->plan[i]);
+	free(c->plan);
 	free(c->files);
 	free(c->rank_first);
 	free(c->dir_id);

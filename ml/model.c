@@ -264,3 +264,48 @@ int sb_ml_ckpt_files(const struct sb_ml_shape *s, unsigned epoch, unsigned step,
 	*n = fl.n;
 	return 0;
 }
+
+/* file f's tensors, unscaled: a model file holds one tensor per layer it
+ * covers, an optimizer file three fp32 groups of n + 5h */
+static size_t file_tensors_raw(const struct sb_ml_shape *s, const struct sb_ml_file *f, uint64_t *v)
+{
+	unsigned first, last;
+	size_t n = 0;
+	if (f->kind == SB_ML_FILE_OPTIM) {
+		uint64_t o = sb_ml_rank_optim_bytes(s, f->rank);
+		v[0] = v[1] = o / 3;
+		v[2] = o - 2 * (o / 3);
+		return 3;
+	}
+	if (f->layer >= 0) {
+		v[0] = sb_ml_layer_bytes(s, (unsigned)f->layer);
+		return 1;
+	}
+	sb_ml_stage_layers(s, rank_pos(s, f->rank).pp, &first, &last);
+	for (unsigned l = first; l <= last; l++)
+		v[n++] = sb_ml_layer_bytes(s, l);
+	return n;
+}
+
+int sb_ml_file_tensors(const struct sb_ml_shape *s, const struct sb_ml_file *f,
+		       uint64_t **out, size_t *n)
+{
+	uint64_t *v = malloc(((size_t)s->layers + 3 > 3 ? (size_t)s->layers + 3 : 3) * sizeof(*v));
+	*out = NULL;
+	*n = 0;
+	if (!v)
+		return -ENOMEM;
+	size_t k = file_tensors_raw(s, f, v);
+	uint64_t sum = 0, got = 0;
+	for (size_t i = 0; i < k; i++)
+		sum += v[i];
+	/* scale to the file's bytes, the rounding on the last tensor */
+	for (size_t i = 0; i + 1 < k; i++) {
+		v[i] = sum ? (uint64_t)((long double)v[i] * f->bytes / sum) : 0;
+		got += v[i];
+	}
+	v[k - 1] = f->bytes > got ? f->bytes - got : 0;
+	*out = v;
+	*n = k;
+	return 0;
+}

@@ -85,6 +85,12 @@ void sb_ml_ckpt_total(const struct sb_ml_shape *s, uint64_t *model, uint64_t *op
 int sb_ml_ckpt_files(const struct sb_ml_shape *s, unsigned epoch, unsigned step,
 		     double scale, unsigned ranks, bool subset,
 		     struct sb_ml_file **files, size_t *n);
+/* The tensors torch.save would hold for file f of this shape (bytes, in
+ * order): one per layer of a model-states file, three fp32 groups (n + 5h
+ * each) of an optimizer file; scaled so they sum to f->bytes.  *out is
+ * malloc'ed.  0 or -ENOMEM. */
+int sb_ml_file_tensors(const struct sb_ml_shape *s, const struct sb_ml_file *f,
+		       uint64_t **out, size_t *n);
 /* The folder name alone: "global_epoch<E>_step<S>". */
 int sb_ml_ckpt_folder(unsigned epoch, unsigned step, char *buf, size_t len);
 #endif

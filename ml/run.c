@@ -60,6 +60,11 @@ static void worker_spec(struct sb_ml_job *j, unsigned n)
 		if (w->rate_iops[d])
 			w->rate_iops[d] = w->rate_iops[d] / n ? w->rate_iops[d] / n : 1;
 	}
+	for (int d = 0; j->worker_bs && d < SB_DDIR_N; d++) {
+		w->bs[d] = j->worker_bs;
+		w->bssplit_n[d] = 0;
+		w->bs_min[d] = w->bs_max[d] = 0; /* derived again from bs */
+	}
 	sb_spec_derive(w); /* the derived fields of the workers' directions (rw above) */
 }
 

@@ -44,6 +44,8 @@ struct sb_ml_job {
 	 * made on first use: [0] the job's own thread (epochs), [1 + c]
 	 * consumer c (training steps) */
 	struct sb_trace_ring *trace[SB_ML_TRACE_RINGS];
+	uint64_t worker_bs;               /* nonzero: the workers' bs, both directions
+					   * (checkpoint_io=torch: the largest request) */
 };
 
 struct sb_ml_runs {

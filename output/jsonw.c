@@ -151,6 +151,12 @@ void sb_jw_dbl(struct sb_jw *w, const char *key, double v)
 	fprintf(w->f, "%f", isfinite(v) ? v : 0.0);
 }
 
+void sb_jw_dbl9(struct sb_jw *w, const char *key, double v)
+{
+	element(w, key);
+	fprintf(w->f, "%.9f", isfinite(v) ? v : 0.0);
+}
+
 void sb_jw_bool(struct sb_jw *w, const char *key, bool v)
 {
 	element(w, key);

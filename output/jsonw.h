@@ -26,6 +26,8 @@ void sb_jw_u64(struct sb_jw *w, const char *key, uint64_t v);
 void sb_jw_i64(struct sb_jw *w, const char *key, int64_t v);
 /* "%f"; a non-finite value is written as 0 to keep the document valid */
 void sb_jw_dbl(struct sb_jw *w, const char *key, double v);
+/* "%.9f": seconds to the nanosecond (checkpoint durations) */
+void sb_jw_dbl9(struct sb_jw *w, const char *key, double v);
 void sb_jw_null(struct sb_jw *w, const char *key);
 void sb_jw_bool(struct sb_jw *w, const char *key, bool v);
 /* a JSON string literal with quotes; invalid UTF-8 becomes U+FFFD */

@@ -16,9 +16,11 @@ static void json_phase(struct sb_jw *w, const char *key, const struct sb_ml_ckpt
 	for (unsigned i = 0; i < p->n; i++) {
 		sb_jw_obj_begin(w, NULL);
 		sb_jw_u64(w, "index", p->v[i].index);
-		sb_jw_dbl(w, "duration_s", p->v[i].duration_s);
+		sb_jw_dbl9(w, "duration_s", p->v[i].duration_s);
 		sb_jw_dbl(w, "gbps", p->v[i].gbps);
 		sb_jw_dbl(w, "gibps", p->v[i].gibps);
+		sb_jw_dbl9(w, "rank0_s", p->v[i].rank0_s);
+		sb_jw_dbl9(w, "slowest_s", p->v[i].slowest_s);
 		sb_jw_obj_end(w);
 	}
 	sb_jw_arr_end(w);
@@ -45,6 +47,9 @@ static void json_ckpt(struct sb_jw *w, const struct sb_ml_ckpt_result *c)
 	sb_jw_u64(w, "bytes_optimizer", c->bytes_optimizer);
 	sb_jw_u64(w, "files", c->files);
 	sb_jw_u64(w, "ranks", c->ranks);
+	sb_jw_bool(w, "rank_sync", c->rank_sync);
+	sb_jw_str(w, "requests", c->torch_io ? "torch" : "bs");
+	sb_jw_u64(w, "bytes_framing", c->bytes_framing);
 	sb_jw_dbl(w, "fsync_s", c->fsync_s);
 	sb_jw_bool(w, "caches_dropped", c->caches_dropped);
 	sb_jw_bool(w, "possibly_cached", c->possibly_cached);
@@ -158,6 +163,12 @@ static void normal_ckpt(FILE *f, const struct sb_ml_ckpt_result *c)
 	fprintf(f, "  checkpoint   : %u ranks, %u files, %.3f GiB model + %.3f GiB optimizer per "
 		   "checkpoint, in %s\n", c->ranks, c->files, (double)c->bytes_model / gib,
 		(double)c->bytes_optimizer / gib, c->folder);
+	fprintf(f, "    duration: %s; requests: %s", c->rank_sync ? "slowest rank (checkpoint_rank_sync=1)"
+							  : "rank 0's own (DLIO's default)",
+		c->torch_io ? "torch.save's" : "bs each");
+	if (c->torch_io)
+		fprintf(f, " (+%" PRIu64 " bytes of zip framing per checkpoint)", c->bytes_framing);
+	fputc('\n', f);
 	normal_phase(f, "write", &c->write);
 	normal_phase(f, "read", &c->read);
 	fprintf(f, "    fsync: %.3f s in all; caches %s", c->fsync_s,

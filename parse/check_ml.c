@@ -199,6 +199,14 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 		       s->num_checkpoints_read, s->num_checkpoints_write, s->num_checkpoints_write);
 		return 1;
 	}
+	/* torch.save's requests are of any length and offset: O_DIRECT refuses them */
+	if (s->checkpoint_io == SB_CKPT_IO_TORCH && s->direct) {
+		sb_err(sb_job_where(c, SB_OPT(checkpoint_io), where, sizeof(where)),
+		       "%s=torch issues torch.save's unaligned writes, which %s=1 (O_DIRECT) refuses: "
+		       "remove %s=1, or set %s=bs", SB_OPT(checkpoint_io)->name, SB_OPT(direct)->name,
+		       SB_OPT(direct)->name, SB_OPT(checkpoint_io)->name);
+		return 1;
+	}
 	return 0;
 }
 

@@ -216,6 +216,11 @@ struct sb_jobspec {
 	uint64_t model_size;                /* bytes of the training checkpoint's model file */
 	/* appended (issue 13, formats): what the dataset files hold (ml/formats.h) */
 	unsigned dataset_format;    /* enum sb_dsfmt; default: train_model's, raw without one */
+	/* appended (issue 13, checkpoint I/O and the results tree) */
+	bool checkpoint_rank_sync;  /* 1: a checkpoint lasts until the slowest rank ends;
+				     * 0 (DLIO's default): rank 0's own time */
+	unsigned checkpoint_io;     /* enum sb_ckpt_io: torch.save's writes, or bs-sized */
+	char *results_dir;          /* mlpstorage's results tree under it; NULL: none */
 	/* appended: time series, fio log files, host counters */
 	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
 				     * a run uses the smallest of its jobs */
@@ -493,6 +498,7 @@ enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };
 enum sb_ctime { SB_CTIME_NORMAL = 0, SB_CTIME_UNIFORM = 1, SB_CTIME_GAMMA = 2 };
 /* dataset_format=: raw random bytes, or DLIO's real file formats */
 enum sb_dsfmt { SB_DSFMT_RAW = 0, SB_DSFMT_NPZ, SB_DSFMT_NPY, SB_DSFMT_HDF5, SB_DSFMT_TFRECORD };
+enum sb_ckpt_io { SB_CKPT_IO_BS = 0, SB_CKPT_IO_TORCH = 1 };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 

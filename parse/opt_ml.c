@@ -52,6 +52,12 @@ static const struct sb_opt_enum dsfmt_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum ckpt_io_vals[] = {
+	{ .name = "bs", .val = SB_CKPT_IO_BS, .help = "each file in bs-sized requests, nothing but the tensor bytes" },
+	{ .name = "torch", .val = SB_CKPT_IO_TORCH, .help = "the writes torch.save makes: zip framing, one request per tensor" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum accel_vals[] = {
 	{ .name = "h100", .val = SB_ACCEL_H100, .help = "NVIDIA H100: the DLIO <model>_h100.yaml computation_time" },
 	{ .name = "a100", .val = SB_ACCEL_A100, .help = "NVIDIA A100: the DLIO <model>_a100.yaml computation_time" },
@@ -147,13 +153,22 @@ const struct sb_option sb_opt_rows_ml[] = {
 	  .help = "checkpoints to read back after the writes" },
 	{ .name = "time_between_checkpoints", .type = SB_OT_TIME,
 	  .off = OFF(time_between_checkpoints_us), .def = "0", .unit_us = SEC, .unit = "s",
-	  .flags = SB_OF_ML, .category = C_CKPT, .help = "pause between two checkpoint writes" },
+	  .flags = SB_OF_ML, .category = C_CKPT, .help = "pause before every checkpoint write and read (DLIO)" },
 	{ .name = "checkpoint_fsync", .type = SB_OT_BOOL, .off = OFF(checkpoint_fsync), .def = "1",
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "fsync each checkpoint file after writing it" },
 	{ .name = "checkpoint_folder", .type = SB_OT_STR, .off = OFF(checkpoint_folder),
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "where checkpoints go, train's too (default: <directory>/checkpoints)" },
+	{ .name = "checkpoint_rank_sync", .type = SB_OT_BOOL, .off = OFF(checkpoint_rank_sync),
+	  .def = "0", .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "a checkpoint's duration ends with the slowest rank (0: rank 0's own time, as DLIO)" },
+	{ .name = "checkpoint_io", .type = SB_OT_ENUM, .off = OFF(checkpoint_io), .def = "bs",
+	  .enums = ckpt_io_vals, .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "request sizes of checkpoint files: bs, or torch (as torch.save writes them)" },
+	{ .name = "results_dir", .type = SB_OT_STR, .off = OFF(results_dir), .flags = SB_OF_ML,
+	  .category = C_ML,
+	  .help = "write mlpstorage's results tree (summary.json, metadata) under this folder" },
 	{ .name = "keep_checkpoints", .type = SB_OT_BOOL, .off = OFF(keep_checkpoints), .def = "0",
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "keep the checkpoint files at the end (default: remove what storbench wrote)" },

@@ -539,9 +539,16 @@ void sb_ioloop_error_path(struct sb_thread *t)
 int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
 		   bool fsync_after)
 {
+	int d = ddir == SB_DDIR_WRITE ? SB_DDIR_WRITE : SB_DDIR_READ;
+	return sb_ioloop_span_bs(t, f, d, offset, len, t->spec->bs[d], fsync_after);
+}
+
+int sb_ioloop_span_bs(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
+		      uint64_t bs, bool fsync_after)
+{
 	struct sb_loopstate ls = { .deadline = UINT64_MAX, .wake = UINT64_MAX, .counting = true };
 	int d = ddir == SB_DDIR_WRITE ? SB_DDIR_WRITE : SB_DDIR_READ;
-	sb_iogen_init_span(&t->gen, t->spec, f, d, offset, len, t->spec->bs[d]);
+	sb_iogen_init_span(&t->gen, t->spec, f, d, offset, len, bs);
 	ls.now = sb_now_ns();
 	sb_ioloop_run(t, &ls);
 	if (fsync_after && !ls.stop && !(t->ops->flags & SB_ENGINE_NODISKIO))

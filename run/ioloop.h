@@ -39,6 +39,10 @@ void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls);
  * -errno of the first I/O error (also in t->st). */
 int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
 		   bool fsync_after);
+/* The same with requests of bs bytes (bs <= the buffers' size, t->spec's
+ * bs_hi): checkpoint_io=torch issues a file's writes one span each. */
+int sb_ioloop_span_bs(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
+		      uint64_t bs, bool fsync_after);
 /* Switch to the counted phase at time now (end of ramp_time). */
 /* After the loop: copy the failed file's path into t->st->err (the loop
  * stores only its index). */

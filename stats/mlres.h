@@ -35,8 +35,10 @@ const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, con
 
 struct sb_ml_ckpt_point {
 	unsigned index;           /* 0-based checkpoint number */
-	double duration_s;        /* slowest rank: last end - first start */
+	double duration_s;        /* rank0_s, or slowest_s with checkpoint_rank_sync */
 	double gbps, gibps;       /* checkpoint bytes / duration */
+	double rank0_s;           /* rank 0's own start to end (DLIO's default) */
+	double slowest_s;         /* first start to last end over the ranks */
 };
 
 struct sb_ml_ckpt_phase {
@@ -56,6 +58,9 @@ struct sb_ml_ckpt_result {
 	bool possibly_cached;     /* it could not be: reads may come from memory */
 	char caches_reason[192];  /* why not dropped ("" when dropped or no reads) */
 	char folder[256];
+	bool rank_sync;           /* checkpoint_rank_sync: duration_s is slowest_s */
+	bool torch_io;            /* checkpoint_io=torch: torch.save's requests */
+	uint64_t bytes_framing;   /* per checkpoint: torch.save's zip framing (torch_io) */
 };
 
 struct sb_ml_epoch_result {

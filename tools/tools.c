@@ -12,6 +12,10 @@ static const struct sb_tool tools[] = {
 	  "results of storbench or fio side by side: ratios to A, noise or difference", sb_tool_compare },
 	{ "analyze", "[--output-format=normal|json] [--filter=KEY:VALUE]... [--threads=N] TRACE...",
 	  "totals of DFTracer-format I/O traces (write_trace=, DFTracer, DLIO's profiler)", sb_analyze_main },
+	{ "datasize", "model=unet3d|resnet50|cosmoflow accelerators=N client_memory=SIZE hosts=N",
+	  "the training dataset a CLOSED MLPerf Storage run needs, and its job-file lines", sb_tool_datasize },
+	{ "validate", "RESULTS_DIR", "check an mlpstorage results tree like the submission checker: "
+	  "CLOSED/OPEN/INVALID per run and submission", sb_tool_validate },
 	{ NULL, NULL, NULL, NULL },
 };
 

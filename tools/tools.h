@@ -32,5 +32,7 @@ unsigned sb_tools_rows(struct sb_cli_flag *out, unsigned max);
 /* the tools (one line each) */
 int sb_report_main(int argc, char **argv);   /* tools/report.c */
 int sb_tool_compare(int argc, char **argv);  /* tools/compare.c */
+int sb_tool_datasize(int argc, char **argv); /* tools/datasize.c */
+int sb_tool_validate(int argc, char **argv); /* tools/validate.c */
 
 #endif

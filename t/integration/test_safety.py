@@ -274,8 +274,10 @@ class LeftoverTest(SbCase):
         ckjob = self.write_job("[ck]\nworkload=checkpoint\nioengine=psync\nbs=256k\n"
                                "drop_caches=0\ncheckpoint_folder=%s\nmodel=llama3-8b\n"
                                "checkpoint_scale=0.00001\nnum_checkpoints_write=2\n"
-                               "num_checkpoints_read=0\ntime_between_checkpoints=60s\n" % ck,
+                               "num_checkpoints_read=0\ntime_between_checkpoints=3s\n" % ck,
                                "ck.ini")
+        # killed in the 3 s pause before the second checkpoint (DLIO pauses
+        # before every checkpoint, the first included)
         self.start_and_kill(ckjob, lambda: os.path.isdir(step1) and len(os.listdir(step1)) >= 8)
         ckfiles = sorted(os.listdir(step1))
         # a user's files: unmarked, marked by a live process, and outside, behind symlinks

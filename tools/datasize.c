@@ -1,0 +1,119 @@
+/* tools/datasize.c: `storbench datasize model=M accelerators=N
+ * client_memory=SIZE hosts=H [accelerator=h100|a100]`: the training dataset
+ * a CLOSED MLPerf Storage run needs, as mlpstorage's datasize computes it
+ * (rules.py calculate_training_data_size: files = max(floor(5 x hosts x
+ * memory / (samples_per_file x record_length)), floor(500 x accelerators x
+ * batch / samples_per_file)), memory per host in GiB as mlpstorage's
+ * --client-host-memory-in-gb, i.e. x 2^30), and the job-file lines that run
+ * it.  The formula is ml/rules.c's (sb_ml_min_files_by_mem/_by_steps). */
+#include "tools/tools.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "ml/rules.h"
+#include "parse/catalog.h"
+#include "parse/options.h"
+#include "parse/value.h"
+
+#define GIB 1073741824.0
+
+struct ds_args {
+	const struct sb_train_preset *p;
+	uint64_t accelerators, hosts, mem;
+	const char *accel;
+};
+
+static int usage(FILE *f, int rc)
+{
+	fprintf(f, "usage: storbench datasize model=unet3d|resnet50|cosmoflow accelerators=N "
+		   "client_memory=SIZE hosts=N [accelerator=h100|a100]\n"
+		   "  client_memory: memory of each client host (a number is GiB; 512g, 1t: powers of 1024)\n");
+	return rc;
+}
+
+static int bad(const char *arg, const char *why)
+{
+	sb_err("<cmdline>", "datasize %s: %s", arg, why);
+	return usage(stderr, 2);
+}
+
+static int parse_args(int argc, char **argv, struct ds_args *a)
+{
+	char err[SB_VERR_LEN];
+	bool have_mem = false;
+	memset(a, 0, sizeof(*a));
+	a->hosts = 1;
+	a->accel = "h100";
+	for (int i = 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		if (!eq)
+			return bad(argv[i], "expected KEY=VALUE (model=, accelerators=, client_memory=, hosts=)");
+		size_t kl = (size_t)(eq - argv[i]);
+		const char *v = eq + 1;
+		int64_t n;
+		if (kl == 5 && !strncmp(argv[i], "model", kl)) {
+			if (!(a->p = sb_train_preset_find(v)))
+				return bad(argv[i], "unknown model: expected unet3d, resnet50 or cosmoflow");
+		} else if ((kl == 12 && !strncmp(argv[i], "accelerators", kl)) ||
+			   (kl == 5 && !strncmp(argv[i], "hosts", kl))) {
+			if (sb_parse_int(v, 1, 1 << 24, &n, err))
+				return bad(argv[i], err);
+			*(kl == 5 ? &a->hosts : &a->accelerators) = (uint64_t)n;
+		} else if (kl == 13 && !strncmp(argv[i], "client_memory", kl)) {
+			char *end;
+			double g = strtod(v, &end);
+			if (end != v && !*end && g > 0) { /* a plain number: GiB, as mlpstorage */
+				a->mem = (uint64_t)(g * GIB);
+			} else if (sb_parse_size(v, 1024, &a->mem, err) || !a->mem) {
+				return bad(argv[i], a->mem ? err : "expected a memory size > 0 such as 256 (GiB) or 512g");
+			}
+			have_mem = true;
+		} else if (kl == 11 && !strncmp(argv[i], "accelerator", kl)) {
+			if (strcmp(v, "h100") && strcmp(v, "a100"))
+				return bad(argv[i], "expected h100 or a100");
+			a->accel = v;
+		} else {
+			return bad(argv[i], "unknown key: expected model=, accelerators=, client_memory=, hosts= or accelerator=");
+		}
+	}
+	if (!a->p || !a->accelerators || !have_mem)
+		return bad(!a->p ? "model=" : !a->accelerators ? "accelerators=" : "client_memory=",
+			   "missing: all of model=, accelerators= and client_memory= are needed");
+	return 0;
+}
+
+int sb_tool_datasize(int argc, char **argv)
+{
+	struct ds_args a;
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return usage(stdout, 0);
+	int rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	const struct sb_train_preset *p = a.p;
+	uint64_t by_mem = sb_ml_min_files_by_mem((unsigned)a.hosts, a.mem, p->samples_per_file, p->record_length);
+	uint64_t by_steps = sb_ml_min_files_by_steps(p->batch_size, (unsigned)a.accelerators, p->samples_per_file);
+	uint64_t files = by_mem > by_steps ? by_mem : by_steps;
+	double file_bytes = (double)p->samples_per_file * p->record_length;
+	double total = (double)files * file_bytes;
+	printf("datasize for %s on %" PRIu64 " %s accelerators, %" PRIu64 " client host%s of %.2f GiB:\n",
+	       p->name, a.accelerators, a.accel, a.hosts, a.hosts == 1 ? "" : "s", (double)a.mem / GIB);
+	printf("  by memory : %" PRIu64 " files (5 x %" PRIu64 " x %.2f GiB / (%u samples x %.2f bytes))\n",
+	       by_mem, a.hosts, (double)a.mem / GIB, p->samples_per_file, p->record_length);
+	printf("  by steps  : %" PRIu64 " files (500 steps x %" PRIu64 " accelerators x batch %u / %u samples per file)\n",
+	       by_steps, a.accelerators, p->batch_size, p->samples_per_file);
+	printf("  required  : %" PRIu64 " files, %.0f bytes (%.2f GiB, %.2f GB) on disk; dictated by %s\n",
+	       files, total, total / GIB, total / 1e9, by_mem > by_steps ? "memory" : "the 500-step minimum");
+	printf("\nJob-file lines for a CLOSED run (each client host's memory must not exceed %.2f GiB):\n",
+	       (double)a.mem / GIB);
+	printf("[%s]\n%s=train\n%s=%s\n%s=%s\n%s=%" PRIu64 "\n%s=%" PRIu64 "\n%s=mlperf\n", p->name,
+	       SB_OPT(workload)->name, SB_OPT(train_model)->name, p->name, SB_OPT(accelerator)->name, a.accel,
+	       SB_OPT(accelerators)->name, a.accelerators, SB_OPT(dataset_files)->name, files,
+	       SB_OPT(rules)->name);
+	return 0;
+}

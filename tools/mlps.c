@@ -1,0 +1,350 @@
+/* tools/mlps.c: writes mlpstorage's results tree for results_dir= (see
+ * tools/mlps.h): summary.json with DLIO's keys and metric names (DLIO's
+ * "GB" is GiB, 2^30 bytes; its "MB" is MiB, 2^20), and the metadata file
+ * with the run's parameters (the facts ml/rules.c judges), the job options,
+ * the host and the run's own verdict. */
+#include "tools/mlps.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/log.h"
+#include "ml/rules.h"
+#include "output/jsonw.h"
+#include "parse/jobspec.h"
+#include "parse/options.h"
+#include "stats/mlres.h"
+
+#define GIB 1073741824.0
+#define PATH_LEN 1024
+
+static void mean_sd(const double *v, unsigned n, double *mean, double *sd)
+{
+	double m = 0, s = 0;
+	for (unsigned i = 0; i < n; i++)
+		m += v[i];
+	m = n ? m / n : 0;
+	for (unsigned i = 0; i < n; i++)
+		s += (v[i] - m) * (v[i] - m);
+	*mean = m;
+	*sd = n ? sqrt(s / n) : 0; /* numpy's std: population */
+}
+
+static uint64_t host_mem(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
+}
+
+static bool is_train(const struct sb_job_result *jr)
+{
+	return jr->ml->workload == SB_WL_TRAIN;
+}
+
+static const char *model_of(const struct sb_job_result *jr)
+{
+	const struct sb_jobspec *s = jr->spec;
+	if (is_train(jr))
+		return s->train_preset && s->train_model ? s->train_model : "custom";
+	return s->ml_preset && s->ml_model ? s->ml_model : "custom";
+}
+
+/* mkdir -p of the parents; the run folder itself must be new: a run in the
+ * same second takes the next free second */
+static int make_run_dir(const struct sb_job_result *jr, time_t t, char *dir, char *dt, size_t dtlen)
+{
+	const char *root = jr->spec->results_dir;
+	char parent[PATH_LEN];
+	struct tm tm;
+	if (is_train(jr))
+		snprintf(parent, sizeof(parent), "%s/training/%s/run", root, model_of(jr));
+	else
+		snprintf(parent, sizeof(parent), "%s/checkpointing/%s", root, model_of(jr));
+	for (char *p = parent + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(parent, 0755) && errno != EEXIST)
+			goto fail;
+		*p = '/';
+	}
+	if (mkdir(parent, 0755) && errno != EEXIST)
+		goto fail;
+	for (int i = 0; i < 3600; i++, t++) {
+		localtime_r(&t, &tm);
+		strftime(dt, dtlen, "%Y%m%d_%H%M%S", &tm);
+		snprintf(dir, PATH_LEN, "%.900s/%.31s", parent, dt);
+		if (mkdir(dir, 0755) == 0)
+			return 0;
+		if (errno != EEXIST) {
+			snprintf(parent, sizeof(parent), "%s", dir);
+			goto fail;
+		}
+	}
+	errno = EEXIST;
+fail:;
+	int e = errno;
+	sb_err(jr->spec->name, "results_dir=%s: cannot create %s: %s: set results_dir= to a writable folder",
+	       root, parent, strerror(e));
+	return -e;
+}
+
+static void iso_time(char *buf, size_t len, time_t t)
+{
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+static void dbl_list(struct sb_jw *w, const char *key, const double *v, unsigned n)
+{
+	sb_jw_arr_begin(w, key);
+	for (unsigned i = 0; i < n; i++)
+		sb_jw_dbl(w, NULL, v[i]);
+	sb_jw_arr_end(w);
+}
+
+/* metric for a train job: DLIO's names, per epoch and mean (stdev as numpy) */
+static void metric_train(struct sb_jw *w, const struct sb_ml_train_result *t)
+{
+	double au[256] = { 0 }, sps[256] = { 0 }, mbs[256] = { 0 }, m, sd;
+	unsigned n = t->nepochs < 256 ? t->nepochs : 256;
+	for (unsigned i = 0; i < n; i++) {
+		au[i] = t->epochs[i].au_pct;
+		sps[i] = t->epochs[i].samples_per_s;
+		mbs[i] = t->epochs[i].mb_per_s;
+	}
+	dbl_list(w, "train_au_percentage", au, n);
+	mean_sd(au, n, &m, &sd);
+	sb_jw_dbl(w, "train_au_mean_percentage", m);
+	sb_jw_str(w, "train_au_meet_expectation", m >= t->au_target_pct ? "success" : "fail");
+	sb_jw_dbl(w, "train_au_stdev_percentage", sd);
+	dbl_list(w, "train_throughput_samples_per_second", sps, n);
+	mean_sd(sps, n, &m, &sd);
+	sb_jw_dbl(w, "train_throughput_mean_samples_per_second", m);
+	sb_jw_dbl(w, "train_throughput_stdev_samples_per_second", sd);
+	dbl_list(w, "train_io_throughput_MB_second", mbs, n);
+	mean_sd(mbs, n, &m, &sd);
+	sb_jw_dbl(w, "train_io_mean_MB_per_second", m);
+	sb_jw_dbl(w, "train_io_stdev_MB_per_second", sd);
+}
+
+/* DLIO's save_/load_checkpoint_* (GB = GiB), per checkpoint and mean, and
+ * the same throughputs in GB/s of 10^9 bytes under their own names */
+static void metric_phase(struct sb_jw *w, const char *pfx, const struct sb_ml_ckpt_phase *p)
+{
+	double d[1024] = { 0 }, gib[1024] = { 0 }, gb[1024] = { 0 }, m, sd;
+	char key[96];
+	unsigned n = p->n < 1024 ? p->n : 1024;
+	for (unsigned i = 0; i < n; i++) {
+		d[i] = p->v[i].duration_s;
+		gib[i] = p->v[i].gibps;
+		gb[i] = p->v[i].gbps;
+	}
+	snprintf(key, sizeof(key), "%s_checkpoint_duration_seconds", pfx);
+	dbl_list(w, key, d, n);
+	mean_sd(d, n, &m, &sd);
+	snprintf(key, sizeof(key), "%s_checkpoint_duration_mean_seconds", pfx);
+	sb_jw_dbl(w, key, m);
+	snprintf(key, sizeof(key), "%s_checkpoint_duration_stdev_seconds", pfx);
+	sb_jw_dbl(w, key, sd);
+	snprintf(key, sizeof(key), "%s_checkpoint_io_GB_per_second", pfx);
+	dbl_list(w, key, gib, n);
+	mean_sd(gib, n, &m, &sd);
+	snprintf(key, sizeof(key), "%s_checkpoint_io_mean_GB_per_second", pfx);
+	sb_jw_dbl(w, key, m);
+	snprintf(key, sizeof(key), "%s_checkpoint_io_stdev_GB_per_second", pfx);
+	sb_jw_dbl(w, key, sd);
+	snprintf(key, sizeof(key), "%s_checkpoint_io_mean_GiB_per_second", pfx);
+	sb_jw_dbl(w, key, m);
+	mean_sd(gb, n, &m, &sd);
+	snprintf(key, sizeof(key), "%s_checkpoint_io_mean_1e9_bytes_per_second", pfx);
+	sb_jw_dbl(w, key, m);
+}
+
+static void write_summary(FILE *f, const struct sb_results *res, const struct sb_job_result *jr)
+{
+	struct sb_jw w;
+	char start[32], end[32], host[256] = "";
+	const struct sb_ml_result *m = jr->ml;
+	gethostname(host, sizeof(host) - 1);
+	iso_time(start, sizeof(start), res->timestamp - (time_t)jr->elapsed_s);
+	iso_time(end, sizeof(end), res->timestamp);
+	sb_jw_init(&w, f);
+	sb_jw_obj_begin(&w, NULL);
+	sb_jw_str(&w, "start", start);
+	sb_jw_str(&w, "end", end);
+	sb_jw_u64(&w, "num_accelerators", is_train(jr) ? jr->spec->accelerators : m->ckpt.ranks);
+	sb_jw_u64(&w, "num_hosts", 1);
+	sb_jw_str(&w, "hostname", host);
+	sb_jw_obj_begin(&w, "metric");
+	if (is_train(jr)) {
+		metric_train(&w, &m->train);
+	} else {
+		if (m->ckpt.write.n)
+			metric_phase(&w, "save", &m->ckpt.write);
+		if (m->ckpt.read.n)
+			metric_phase(&w, "load", &m->ckpt.read);
+		sb_jw_dbl(&w, "checkpoint_size_GB",
+			  (double)(m->ckpt.bytes_model + m->ckpt.bytes_optimizer) / GIB);
+	}
+	sb_jw_obj_end(&w);
+	if (is_train(jr)) {
+		sb_jw_u64(&w, "num_files_train", jr->spec->dataset_files);
+		sb_jw_u64(&w, "num_files_eval", 0);
+		sb_jw_u64(&w, "num_samples_per_file", jr->spec->samples_per_file);
+		sb_jw_u64(&w, "epochs", m->train.nepochs);
+	}
+	sb_jw_arr_begin(&w, "host_memory_GB");
+	sb_jw_dbl(&w, NULL, (double)host_mem() / GIB);
+	sb_jw_arr_end(&w);
+	sb_jw_arr_begin(&w, "host_cpu_count");
+	sb_jw_u64(&w, NULL, (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
+	sb_jw_arr_end(&w);
+	sb_jw_obj_begin(&w, "units");
+	sb_jw_str(&w, "GB", "2^30 bytes (DLIO's GB is GiB); *_1e9_bytes_* keys: 10^9 bytes");
+	sb_jw_str(&w, "MB", "2^20 bytes (DLIO's MB is MiB)");
+	sb_jw_obj_end(&w);
+	sb_jw_obj_end(&w);
+	fputc('\n', f);
+}
+
+/* the parameters the rules judge, under the names tools/validate.c reads */
+static void params_train(struct sb_jw *w, const struct sb_job_result *jr)
+{
+	struct sb_ml_train_facts f;
+	sb_ml_train_facts_of(jr->spec, host_mem(), &f);
+	sb_jw_str(w, "model", f.workload && *f.workload ? f.workload : "custom");
+	sb_jw_str(w, "accelerator", f.accel ? f.accel : "");
+	sb_jw_u64(w, "num_files_train", f.files);
+	sb_jw_u64(w, "num_samples_per_file", f.samples_per_file);
+	sb_jw_dbl(w, "record_length_bytes", f.record_length);
+	sb_jw_dbl(w, "record_length_bytes_stdev", f.record_stdev);
+	sb_jw_u64(w, "batch_size", f.batch_size);
+	sb_jw_u64(w, "num_accelerators", f.accelerators);
+	sb_jw_u64(w, "read_threads", f.read_threads);
+	sb_jw_u64(w, "epochs", f.epochs);
+	sb_jw_bool(w, "file_shuffle", f.file_shuffle);
+	sb_jw_bool(w, "sample_shuffle", f.sample_shuffle);
+	sb_jw_bool(w, "odirect", f.odirect);
+	sb_jw_u64(w, "checkpoint_after_epoch", f.ckpt_after_epoch);
+	sb_jw_u64(w, "steps_between_checkpoints", f.ckpt_every_steps);
+	sb_jw_dbl(w, "computation_time", f.computation_time_s);
+	sb_jw_u64(w, "num_client_hosts", f.hosts);
+	sb_jw_u64(w, "client_host_memory_bytes", f.host_mem_bytes);
+	sb_jw_dbl(w, "au_required_pct", jr->ml->train.au_target_pct);
+	sb_jw_u64(w, "seed", jr->spec->ml_seed);
+}
+
+static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
+{
+	const struct sb_jobspec *s = jr->spec;
+	const struct sb_ml_ckpt_result *c = &jr->ml->ckpt;
+	sb_jw_str(w, "model", model_of(jr));
+	sb_jw_u64(w, "num_processes", c->ranks);
+	sb_jw_u64(w, "world", (uint64_t)s->ml_tp * s->ml_pp * s->ml_dp);
+	sb_jw_u64(w, "tp", s->ml_tp);
+	sb_jw_u64(w, "pp", s->ml_pp);
+	sb_jw_bool(w, "subset", s->subset);
+	sb_jw_u64(w, "num_checkpoints_write", s->num_checkpoints_write);
+	sb_jw_u64(w, "num_checkpoints_read", s->num_checkpoints_read);
+	sb_jw_u64(w, "checkpoints_written", c->write.n);
+	sb_jw_u64(w, "checkpoints_read", c->read.n);
+	sb_jw_bool(w, "fsync", s->checkpoint_fsync);
+	sb_jw_bool(w, "caches_dropped", c->caches_dropped);
+	sb_jw_dbl(w, "checkpoint_scale", s->checkpoint_scale);
+	sb_jw_bool(w, "checkpoint_rank_sync", s->checkpoint_rank_sync);
+	sb_jw_str(w, "checkpoint_io", c->torch_io ? "torch" : "bs");
+	sb_jw_u64(w, "seed", s->ml_seed);
+}
+
+static void write_metadata(FILE *f, const struct sb_results *res, const struct sb_job_result *jr,
+			   const char *dt)
+{
+	struct sb_jw w;
+	struct utsname u;
+	const struct sb_jobspec *s = jr->spec;
+	bool ok = uname(&u) == 0;
+	sb_jw_init(&w, f);
+	sb_jw_obj_begin(&w, NULL);
+	sb_jw_str(&w, "benchmark_type", is_train(jr) ? "training" : "checkpointing");
+	sb_jw_str(&w, "model", model_of(jr));
+	sb_jw_str(&w, "command", is_train(jr) ? "run" : "checkpoint");
+	sb_jw_str(&w, "run_datetime", dt);
+	sb_jw_str(&w, "storbench_version", res->version ? res->version : "");
+	sb_jw_str(&w, "job", s->name);
+	sb_jw_obj_begin(&w, "parameters");
+	if (is_train(jr))
+		params_train(&w, jr);
+	else
+		params_ckpt(&w, jr);
+	sb_jw_obj_end(&w);
+	sb_jw_obj_begin(&w, "job_options");
+	for (unsigned i = 0; i < s->nopts; i++)
+		if (s->opts[i].value && *s->opts[i].value)
+			sb_jw_str(&w, s->opts[i].key, s->opts[i].value);
+	sb_jw_obj_end(&w);
+	sb_jw_obj_begin(&w, "host");
+	sb_jw_str(&w, "hostname", ok ? u.nodename : "");
+	sb_jw_str(&w, "os", ok ? u.sysname : "");
+	sb_jw_str(&w, "kernel", ok ? u.release : "");
+	sb_jw_str(&w, "machine", ok ? u.machine : "");
+	sb_jw_u64(&w, "cpus", (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
+	sb_jw_u64(&w, "memory_bytes", host_mem());
+	sb_jw_obj_end(&w);
+	if (jr->ml->has_rules)
+		sb_jw_str(&w, "verdict", sb_ml_verdict_name(jr->ml->rules.verdict));
+	sb_jw_obj_end(&w);
+	fputc('\n', f);
+}
+
+static int write_file(const struct sb_job_result *jr, const char *dir, const char *name,
+		      const struct sb_results *res, const char *dt, bool summary)
+{
+	char path[PATH_LEN + 128];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "wx");
+	if (!f) {
+		int e = errno;
+		sb_err(jr->spec->name, "results_dir: cannot create %s: %s", path, strerror(e));
+		return -e;
+	}
+	if (summary)
+		write_summary(f, res, jr);
+	else
+		write_metadata(f, res, jr, dt);
+	if (fclose(f)) {
+		int e = errno;
+		sb_err(jr->spec->name, "results_dir: cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+int sb_mlps_write(const struct sb_results *res)
+{
+	int rc = 0;
+	for (size_t i = 0; i < res->njobs; i++) {
+		const struct sb_job_result *jr = &res->jobs[i];
+		char dir[PATH_LEN], dt[32], meta[96];
+		if (!jr->ml || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
+			continue;
+		int e = make_run_dir(jr, res->timestamp, dir, dt, sizeof(dt));
+		snprintf(meta, sizeof(meta), "%s_%s%s", is_train(jr) ? "training" : "checkpointing", dt,
+			 SB_MLPS_METADATA_SUFFIX);
+		if (!e)
+			e = write_file(jr, dir, SB_MLPS_SUMMARY, res, dt, true);
+		if (!e)
+			e = write_file(jr, dir, meta, res, dt, false);
+		if (!e)
+			fprintf(stderr, "storbench: %s: results: %s\n", jr->spec->name, dir);
+		rc = rc ? rc : e;
+	}
+	return rc;
+}

@@ -1,0 +1,333 @@
+/* tools/validate.c: `storbench validate DIR`: checks an mlpstorage results
+ * tree (tools/mlps.h; written by results_dir=) the way the submission
+ * checker does.  Every run folder (summary.json + one *_metadata.json) is
+ * judged by ml/rules.c from the parameters its metadata records and the AU
+ * its summary measured; runs of one benchmark and model form a submission:
+ * training needs 1 warm-up + 5 measured runs (the earliest is the warm-up)
+ * with identical parameters, different seeds and measured throughputs
+ * within 5% of their mean (guidelines 6.6, 6.7; ml-workloads.md);
+ * checkpointing needs its counts per run (the rules).  Prints CLOSED, OPEN
+ * or INVALID per run and per submission with what to fix.  Exit 0 when the
+ * tree was read (whatever the verdicts), 1 on an unreadable tree or file,
+ * 2 on a bad command line. */
+#include "tools/tools.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/jsonr.h"
+#include "lib/log.h"
+#include "ml/rules.h"
+#include "tools/mlps.h"
+
+#define MAX_RUNS 256
+#define SPREAD_PCT 5.0
+
+struct vrun {
+	char dir[1024];
+	char bench[32], model[64], dt[32];
+	struct sb_json sum, meta;
+	const struct sb_jval *params, *metric;
+	struct sb_ml_rule_report rep;
+	double throughput;        /* train: samples/s; checkpoint: mean write GiB/s */
+};
+
+struct vtree {
+	struct vrun *runs[MAX_RUNS];
+	size_t n;
+	int err;
+};
+
+static const char *pstr(const struct vrun *r, const char *k)
+{
+	return sb_jv_str(sb_jv_get(r->params, k), "");
+}
+
+static double pnum(const struct vrun *r, const char *k)
+{
+	return sb_jv_num(sb_jv_get(r->params, k), 0);
+}
+
+static bool pbool(const struct vrun *r, const char *k)
+{
+	const struct sb_jval *v = sb_jv_get(r->params, k);
+	return v && v->type == SB_JBOOL ? v->b : pnum(r, k) != 0;
+}
+
+static void judge(struct vrun *r)
+{
+	if (!strcmp(r->bench, "training")) {
+		struct sb_ml_train_facts f = {
+			.workload = strcmp(pstr(r, "model"), "custom") ? pstr(r, "model") : NULL,
+			.accel = pstr(r, "accelerator"),
+			.files = (unsigned)pnum(r, "num_files_train"),
+			.samples_per_file = (unsigned)pnum(r, "num_samples_per_file"),
+			.record_length = pnum(r, "record_length_bytes"),
+			.record_stdev = pnum(r, "record_length_bytes_stdev"),
+			.batch_size = (unsigned)pnum(r, "batch_size"),
+			.accelerators = (unsigned)pnum(r, "num_accelerators"),
+			.read_threads = (unsigned)pnum(r, "read_threads"),
+			.epochs = (unsigned)pnum(r, "epochs"),
+			.file_shuffle = pbool(r, "file_shuffle"), .sample_shuffle = pbool(r, "sample_shuffle"),
+			.odirect = pbool(r, "odirect"),
+			.ckpt_after_epoch = (unsigned)pnum(r, "checkpoint_after_epoch"),
+			.ckpt_every_steps = (unsigned)pnum(r, "steps_between_checkpoints"),
+			.computation_time_s = pnum(r, "computation_time"),
+			.hosts = (unsigned)pnum(r, "num_client_hosts"),
+			.host_mem_bytes = (uint64_t)pnum(r, "client_host_memory_bytes"),
+			.au_measured = true,
+			.au_pct = sb_jv_num(sb_jv_get(r->metric, "train_au_mean_percentage"), 0),
+			.au_required_pct = pnum(r, "au_required_pct"),
+		};
+		r->throughput = sb_jv_num(sb_jv_get(r->metric, "train_throughput_mean_samples_per_second"), 0);
+		if (sb_ml_rules_train(&f, &r->rep))
+			r->rep.verdict = SB_ML_INVALID;
+	} else {
+		struct sb_ml_ckpt_facts f = {
+			.model = strcmp(pstr(r, "model"), "custom") ? pstr(r, "model") : NULL,
+			.ranks = (unsigned)pnum(r, "num_processes"), .world = (unsigned)pnum(r, "world"),
+			.tp = (unsigned)pnum(r, "tp"), .pp = (unsigned)pnum(r, "pp"),
+			.subset = pbool(r, "subset"),
+			.want_writes = (unsigned)pnum(r, "num_checkpoints_write"),
+			.want_reads = (unsigned)pnum(r, "num_checkpoints_read"),
+			.writes = (unsigned)pnum(r, "checkpoints_written"),
+			.reads = (unsigned)pnum(r, "checkpoints_read"),
+			.fsync = pbool(r, "fsync"), .caches_dropped = pbool(r, "caches_dropped"),
+			.scale = pnum(r, "checkpoint_scale"),
+		};
+		r->throughput = sb_jv_num(sb_jv_get(r->metric, "save_checkpoint_io_mean_GB_per_second"), 0);
+		if (sb_ml_rules_ckpt(&f, &r->rep))
+			r->rep.verdict = SB_ML_INVALID;
+	}
+}
+
+/* a run folder: summary.json and exactly one *_metadata.json */
+static int load_run(struct vtree *t, const char *dir, const char *meta)
+{
+	char path[2048];
+	struct vrun *r = calloc(1, sizeof(*r));
+	if (!r || t->n == MAX_RUNS) {
+		free(r);
+		sb_err("validate", "%s: more than %d runs or out of memory: validate one submission's folder",
+		       dir, MAX_RUNS);
+		return -ENOMEM;
+	}
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	t->runs[t->n++] = r;
+	snprintf(path, sizeof(path), "%s/%s", dir, SB_MLPS_SUMMARY);
+	if (sb_json_load(&r->sum, path)) {
+		sb_err("validate", "%s: %s: fix or remove this run", path, r->sum.err);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, meta);
+	if (sb_json_load(&r->meta, path)) {
+		sb_err("validate", "%s: %s: fix or remove this run", path, r->meta.err);
+		return -EINVAL;
+	}
+	r->params = sb_jv_get(r->meta.root, "parameters");
+	r->metric = sb_jv_get(r->sum.root, "metric");
+	const char *b = sb_jv_str(sb_jv_get(r->meta.root, "benchmark_type"), NULL);
+	if (!r->params || !r->metric || !b || (strcmp(b, "training") && strcmp(b, "checkpointing"))) {
+		sb_err("validate", "%s: no \"parameters\" or \"benchmark_type\" (training|checkpointing), "
+		       "or %s/%s has no \"metric\": not a run storbench's results_dir= wrote", path, dir,
+		       SB_MLPS_SUMMARY);
+		return -EINVAL;
+	}
+	snprintf(r->bench, sizeof(r->bench), "%s", b);
+	snprintf(r->model, sizeof(r->model), "%s", pstr(r, "model"));
+	snprintf(r->dt, sizeof(r->dt), "%s", sb_jv_str(sb_jv_get(r->meta.root, "run_datetime"), ""));
+	judge(r);
+	return 0;
+}
+
+static int walk(struct vtree *t, const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char meta[256] = "", sub[2048];
+	bool summary = false;
+	int nmeta = 0, rc = 0;
+	if (!d) {
+		int err = errno;
+		sb_err("validate", "%s: %s: give the results_dir= folder of your runs", dir, strerror(err));
+		return -err;
+	}
+	while ((e = readdir(d)) && !rc) {
+		size_t l = strlen(e->d_name), sl = strlen(SB_MLPS_METADATA_SUFFIX);
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
+		if (stat(sub, &st))
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < 8)
+			rc = walk(t, sub, depth + 1);
+		else if (!strcmp(e->d_name, SB_MLPS_SUMMARY))
+			summary = true;
+		else if (l > sl && !strcmp(e->d_name + l - sl, SB_MLPS_METADATA_SUFFIX) && nmeta++ == 0)
+			snprintf(meta, sizeof(meta), "%s", e->d_name);
+	}
+	closedir(d);
+	if (rc || (!summary && !nmeta))
+		return rc;
+	if (!summary || nmeta != 1) {
+		sb_err("validate", "%s: a run folder needs %s and one *%s (found %s, %d metadata files)",
+		       dir, SB_MLPS_SUMMARY, SB_MLPS_METADATA_SUFFIX, summary ? "a summary" : "no summary", nmeta);
+		return -EINVAL;
+	}
+	return load_run(t, dir, meta);
+}
+
+static int by_group_time(const void *a, const void *b)
+{
+	const struct vrun *x = *(struct vrun *const *)a, *y = *(struct vrun *const *)b;
+	int c = strcmp(x->bench, y->bench);
+	if (!c)
+		c = strcmp(x->model, y->model);
+	return c ? c : strcmp(x->dt, y->dt);
+}
+
+static void print_run(const struct vrun *r, const char *tag)
+{
+	printf("  run %s%s: %s\n", r->dt, tag, sb_ml_verdict_name(r->rep.verdict));
+	for (size_t i = 0; i < r->rep.n; i++) {
+		const struct sb_ml_rule *u = &r->rep.rules[i];
+		if (!u->pass)
+			printf("    %s: expected %s, actual %s -> %s; fix: %s\n", u->name, u->expected,
+			       u->actual, sb_ml_verdict_name(u->fail_as), u->fix);
+	}
+}
+
+static enum sb_ml_verdict worse(enum sb_ml_verdict a, enum sb_ml_verdict b)
+{
+	return a > b ? a : b;
+}
+
+/* the parameters that differ between runs: for each, the runs off the
+ * value most runs have */
+static enum sb_ml_verdict check_params(struct vrun **g, size_t n)
+{
+	enum sb_ml_verdict v = SB_ML_CLOSED;
+	for (const struct sb_jval *p = g[0]->params->child; p; p = p->next) {
+		if (!strcmp(p->key, "seed"))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			const struct sb_jval *x = sb_jv_get(g[i]->params, p->key);
+			size_t same = 0;
+			for (size_t k = 0; k < n; k++) {
+				const struct sb_jval *y = sb_jv_get(g[k]->params, p->key);
+				same += x && y && x->type == y->type && x->num == y->num && x->b == y->b &&
+					!strcmp(x->s ? x->s : "", y->s ? y->s : "");
+			}
+			if (2 * same > n)
+				continue;
+			char val[96];
+			if (!x)
+				snprintf(val, sizeof(val), "(missing)");
+			else if (x->type == SB_JSTR)
+				snprintf(val, sizeof(val), "%s", x->s);
+			else if (x->type == SB_JBOOL)
+				snprintf(val, sizeof(val), "%s", x->b ? "true" : "false");
+			else
+				snprintf(val, sizeof(val), "%.10g", x->num);
+			printf("    parameters: run %s has %s=%s where the other runs differ: the runs of a "
+			       "submission must use identical parameters -> INVALID; fix: rerun it with the "
+			       "others' parameters\n", g[i]->dt, p->key, val);
+			v = SB_ML_INVALID;
+		}
+	}
+	return v;
+}
+
+static enum sb_ml_verdict check_training(struct vrun **g, size_t n)
+{
+	enum sb_ml_verdict v = SB_ML_CLOSED;
+	if (n != 6) {
+		printf("    runs: expected 6 (1 warm-up + 5 measured), actual %zu -> INVALID; fix: run the "
+		       "same job 6 times with seed= changed each time\n", n);
+		v = SB_ML_INVALID;
+	}
+	v = worse(v, check_params(g, n));
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = 1; k < i; k++)
+			if (pnum(g[i], "seed") == pnum(g[k], "seed")) {
+				printf("    seed: runs %s and %s both use seed=%g -> INVALID; fix: change seed= "
+				       "for every run\n", g[k]->dt, g[i]->dt, pnum(g[i], "seed"));
+				v = SB_ML_INVALID;
+			}
+	double mean = 0;
+	for (size_t i = 1; i < n; i++)
+		mean += g[i]->throughput / (double)(n - 1);
+	for (size_t i = 1; i < n && mean > 0; i++) {
+		double dev = 100.0 * fabs(g[i]->throughput - mean) / mean;
+		if (dev > SPREAD_PCT) {
+			printf("    spread: run %s: %.3f samples/s is %.1f%% off the measured runs' mean %.3f "
+			       "(at most %.0f%%) -> INVALID; fix: find what disturbed it and rerun\n",
+			       g[i]->dt, g[i]->throughput, dev, mean, SPREAD_PCT);
+			v = SB_ML_INVALID;
+		}
+	}
+	return v;
+}
+
+static void report(struct vtree *t, int *worst)
+{
+	qsort(t->runs, t->n, sizeof(t->runs[0]), by_group_time);
+	for (size_t a = 0, b; a < t->n; a = b) {
+		for (b = a + 1; b < t->n && !strcmp(t->runs[a]->bench, t->runs[b]->bench) &&
+				!strcmp(t->runs[a]->model, t->runs[b]->model); b++)
+			;
+		struct vrun **g = &t->runs[a];
+		size_t n = b - a;
+		bool train = !strcmp(g[0]->bench, "training");
+		enum sb_ml_verdict v = SB_ML_CLOSED;
+		printf("%s/%s: %zu run%s%s\n", g[0]->bench, g[0]->model, n, n == 1 ? "" : "s",
+		       train ? " (the earliest is the warm-up)" : "");
+		for (size_t i = 0; i < n; i++) {
+			print_run(g[i], train && i == 0 ? " (warm-up)" : "");
+			v = worse(v, g[i]->rep.verdict);
+		}
+		printf("  submission checks:\n");
+		enum sb_ml_verdict s = train ? check_training(g, n) : SB_ML_CLOSED;
+		if (s == SB_ML_CLOSED && v == SB_ML_CLOSED)
+			printf("    all passed\n");
+		v = worse(v, s);
+		printf("  submission %s/%s: %s\n", g[0]->bench, g[0]->model, sb_ml_verdict_name(v));
+		*worst = worse((enum sb_ml_verdict)*worst, v);
+	}
+}
+
+int sb_tool_validate(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: storbench validate RESULTS_DIR\n");
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		sb_err("<cmdline>", "validate %s: expected one results folder (the results_dir= of the "
+		       "runs): storbench validate RESULTS_DIR", argc > 1 ? argv[1] : "");
+		return 2;
+	}
+	struct vtree t = { 0 };
+	int rc = walk(&t, argv[1], 0), worst = SB_ML_CLOSED;
+	if (!rc && !t.n) {
+		sb_err("validate", "%s: no runs (folders with %s and *%s): point it at results_dir=",
+		       argv[1], SB_MLPS_SUMMARY, SB_MLPS_METADATA_SUFFIX);
+		rc = -ENOENT;
+	}
+	if (!rc)
+		report(&t, &worst);
+	if (!rc)
+		printf("overall: %s\n", sb_ml_verdict_name((enum sb_ml_verdict)worst));
+	for (size_t i = 0; i < t.n; i++) {
+		sb_json_free(&t.runs[i]->sum);
+		sb_json_free(&t.runs[i]->meta);
+		free(t.runs[i]);
+	}
+	return rc ? 1 : 0;
+}
