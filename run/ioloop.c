@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "run/ioloop.h"
+#include "run/fill.h"
 #include "run/flowctl.h"
 #include "lib/timeutil.h"
 
@@ -60,6 +61,11 @@ static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct
 						     const struct sb_io_u *io)
 {
 	struct sb_errinfo *ei = &t->st->err;
+	if (sb_fill_full(t, io)) { /* fill_device: the file system is full, the job is done */
+		t->st->total_ios[io->ddir] += ls->counting;
+		ls->stop = true;
+		return;
+	}
 	if ((t->spec->continue_on_error || t->spec->ignore_error) && may_pass(t, io)) {
 		pass_error(t, ls, io);
 		return;
