@@ -33,7 +33,7 @@ const char *const sb_fio_only_names[] = {
 	"prep", "priohint", "program", "proto", "protocol", "ramp_size",
 	"random_sequence_stride", "rbd_encryption_format",
 	"rbd_encryption_passphrase", "rbdname", "read_beyond_wp", "read_mode", "readfua",
-	"recover_zbd_write_error", "rocm_io", "serialize_overlap", "sg_write_mode", "skip_bad",
+	"recover_zbd_write_error", "rocm_io", "sg_write_mode", "skip_bad",
 	"softrandommap", "spr_cs", "spr_num_regions", "spr_op", "sprandom", "ss_interval",
 	"stat_type", "std_redirect", "steadystate_check_interval", "stream_id", "thinkcycles",
 	"threads", "touch_objects", "ttl", "uncached",

@@ -401,5 +401,8 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "fill_device", .alias = { "fill_fs" }, .type = SB_OT_BOOL, .off = OFF(fill_device),
 	  .def = "0", .category = C_FILE,
 	  .help = "sequential writes until the file system is full: ENOSPC (or EDQUOT) ends the job without an error; without size=, the region is the free space" },
+	{ .name = "serialize_overlap", .type = SB_OT_BOOL, .off = OFF(serialize_overlap),
+	  .def = "0", .category = C_IO,
+	  .help = "an I/O that overlaps one queued or in flight on its file waits until that one completes (async engines, iodepth > 1)" },
 };
 const unsigned sb_opt_rows_io_n = sizeof(sb_opt_rows_io) / sizeof(sb_opt_rows_io[0]);

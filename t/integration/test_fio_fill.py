@@ -1,5 +1,5 @@
-"""test_fio_fill.py: issue 16 (opts3): fill_device / fill_fs and
-log_max_value do what fio 3.33 does on the same job files (fio's figures
+"""test_fio_fill.py: issue 16 (opts3): fill_device / fill_fs,
+log_max_value and serialize_overlap do what fio 3.33 does on the same job files (fio's figures
 are noted at each test).  Bad values are refused with file:line, the
 option, the value and the way out, and nothing is written."""
 import json
@@ -92,6 +92,32 @@ class LogMax(SbCase):
         p = self.run_sb(job)
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertIn("job.ini:11: log_max_value=maybe", p.stderr)
+        self.assertIn("expected 1/0", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+
+
+class SerializeOverlap(SbCase):
+    JOB = ("[so]\nioengine=%s\nfilename=sofile\nrw=randwrite\nbs=4k\nsize=4k\niodepth=8\n"
+           "number_ios=20000\ntime_based=1\nruntime=2\nserialize_overlap=%s\n")
+
+    def test_one_block_file_runs_at_depth_one(self):
+        # fio 3.33, same job (one 4k block, so every I/O overlaps the one in
+        # flight): libaio and io_uring iodepth_level {"1": 100.0}; with
+        # serialize_overlap=0: {"8": 99.95}
+        for eng in ("libaio", "io_uring"):
+            p = self.run_sb("--enghelp=" + eng)
+            if p.returncode != 0:
+                continue  # engine not built here
+            lv = self.run_json(self.write_job(self.JOB % (eng, "1")))["jobs"][0]["iodepth_level"]
+            self.assertEqual(lv["1"], 100.0, eng)
+            lv = self.run_json(self.write_job(self.JOB % (eng, "0")))["jobs"][0]["iodepth_level"]
+            self.assertGreater(lv["8"], 99.0, eng)
+
+    def test_bad_value(self):
+        job = self.write_job(self.JOB % ("libaio", "sometimes"))
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("job.ini:11: serialize_overlap=sometimes", p.stderr)
         self.assertIn("expected 1/0", p.stderr)
         self.assertEqual(self.listing(), ["job.ini"])
 
