@@ -11,7 +11,7 @@ const char *const sb_fio_only_names[] = {
 	"busy_poll",
 	"cdb_len", "chunk_size", "clientname", "clustername", "cmd_type", "cmdprio",
 	"cmdprio_bssplit", "cmdprio_class", "cmdprio_hint", "cmdprio_percentage", "comm", "conf",
-	"cont", "cpuchunks", "cpuload", "cpumode", "cuda_io", "dataplacement", "dedupe_global",
+	"cont", "cpuchunks", "cpuload", "cpumode", "cuda_io", "dataplacement", 
 	"dir", "donorname", "dp_scheme", "end_syncfs", "exit_on_io_done", "fdp", "fdp_pli",
 	"fdp_pli_select", "filetype", "force_async", "gpu_dev_ids",
 	"grace_time",
