@@ -67,6 +67,7 @@ unsigned sb_job_validate_place(struct sb_jobctx *c);
 /* think time, sample windows, log tuning, profile= (check_stats.c);
  * derives think_time_only */
 unsigned sb_job_validate_stats(struct sb_jobctx *c);
+unsigned sb_job_validate_fill(struct sb_jobctx *c); /* check_fill.c */
 /* fio's remaining I/O and file options (check_io.c); derives uid_on/gid_on */
 unsigned sb_job_validate_io(struct sb_jobctx *c);
 #endif

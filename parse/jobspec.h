@@ -458,6 +458,10 @@ struct sb_jobspec {
 	unsigned trace_sample;      /* record one I/O in this many (>= 1) */
 	/* issue 12 (MPI) */
 	bool mpi_rank_results;      /* each rank also writes its own results (FILE.rankN) */
+	/* issue 16 (opts3) */
+	bool fill_device;           /* write until ENOSPC/EDQUOT, which ends the job normally (run/fill.c) */
+	bool log_max_value;         /* averaged latency logs: the window's maximum, not its mean */
+	bool serialize_overlap;     /* async engines: an I/O waits for in-flight ones it overlaps */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };

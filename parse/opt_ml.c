@@ -292,6 +292,10 @@ const struct sb_option sb_opt_rows_ml[] = {
 	{ .name = "log_offset", .type = SB_OT_BOOL, .off = OFF(log_offset), .def = "0",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "add each I/O's offset to per-I/O log entries" },
+	/* issue 16 (opts3) */
+	{ .name = "log_max_value", .type = SB_OT_BOOL, .off = OFF(log_max_value), .def = "0",
+	  .flags = SB_OF_IDENTITY, .category = C_LOG,
+	  .help = "with log_avg_msec: latency logs (clat, slat, lat) hold each window's maximum instead of its mean (ns)" },
 	{ .name = "host_counters", .type = SB_OT_STR, .off = OFF(host_counters), .def = "all",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "host counters to sample: a comma list of host sources (cpu, mem, disk, ...: all of them in HOWTO section 5), all or none" },
