@@ -166,6 +166,8 @@ static void *rank_main(void *arg)
 	struct sb_thread *t = &a->j->workers[a->rank];
 	struct sb_ml_ckpt *c = a->j->priv;
 	struct rusage ru;
+	if (t->trace) /* the ranks are threads of one pid: their events say which */
+		sb_trace_rank(t->trace, (int)a->rank);
 	sb_ml_cpu_begin(&ru);
 	if (!sb_ml_engine_start(t))
 		ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
@@ -214,6 +216,18 @@ static void add_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_ckpt_point *p = &ph->v[ph->n++];
 	p->index = k;
+	struct sb_ml_ckpt_rank *pr = ph->ranks + (size_t)(ph->n - 1) * c->ranks;
+	uint64_t first = UINT64_MAX;
+	for (unsigned r = 0; r < c->ranks; r++)
+		first = c->t_start[r] < first ? c->t_start[r] : first;
+	for (unsigned r = 0; r < c->ranks; r++) {
+		pr[r] = (struct sb_ml_ckpt_rank){ r, (double)(c->t_start[r] - first) / 1e9,
+			(double)(c->t_end[r] - first) / 1e9, (double)(c->t_end[r] - c->t_start[r]) / 1e9, 0 };
+		for (size_t i = c->rank_first[r]; i < c->rank_first[r + 1]; i++)
+			pr[r].bytes += c->files[i].bytes;
+	}
+	p->per_rank = pr;
+	p->nranks = c->ranks;
 	p->rank0_s = (double)(c->t_end[0] - c->t_start[0]) / 1e9;
 	p->slowest_s = (double)slowest / 1e9;
 	p->duration_s = (double)ns / 1e9;
@@ -494,7 +508,9 @@ static int plan_files(struct sb_ml_job *j)
 		cr->bytes_framing += c->plan[i].framing;
 	cr->write.v = calloc(s->num_checkpoints_write ? s->num_checkpoints_write : 1, sizeof(*cr->write.v));
 	cr->read.v = calloc(s->num_checkpoints_read ? s->num_checkpoints_read : 1, sizeof(*cr->read.v));
-	return cr->write.v && cr->read.v ? 0 : -ENOMEM;
+	cr->write.ranks = calloc((s->num_checkpoints_write + 1) * (size_t)c->ranks, sizeof(*cr->write.ranks));
+	cr->read.ranks = calloc((s->num_checkpoints_read + 1) * (size_t)c->ranks, sizeof(*cr->read.ranks));
+	return cr->write.v && cr->read.v && cr->write.ranks && cr->read.ranks ? 0 : -ENOMEM;
 }
 
 static int prepare_ckpt(struct sb_ml_job *j)

@@ -1,6 +1,7 @@
 /* ml_out.c: the ML workload sections of the JSON and normal writers (see
  * ml_out.h).  JSON: job-level "checkpoint" {"write", "read": [{index,
- * duration_s, gbps, gibps}], mean_duration_s / mean_gbps / mean_gibps as
+ * duration_s, gbps, gibps, rank0_s, slowest_s, per_rank [{rank, start_s,
+ * end_s, duration_s, bytes}]}], mean_duration_s / mean_gbps / mean_gibps as
  * {"write": x, "read": y}, bytes_model, bytes_optimizer, fsync_s, ...},
  * "train" {au_pct, samples_per_s, mb_per_s, epochs [...], au_target_pct,
  * au_met, ...} and, with rules=mlperf, "rules" {verdict, checks [{name,
@@ -21,6 +22,18 @@ static void json_phase(struct sb_jw *w, const char *key, const struct sb_ml_ckpt
 		sb_jw_dbl(w, "gibps", p->v[i].gibps);
 		sb_jw_dbl9(w, "rank0_s", p->v[i].rank0_s);
 		sb_jw_dbl9(w, "slowest_s", p->v[i].slowest_s);
+		sb_jw_arr_begin(w, "per_rank");
+		for (unsigned r = 0; r < p->v[i].nranks; r++) {
+			const struct sb_ml_ckpt_rank *x = &p->v[i].per_rank[r];
+			sb_jw_obj_begin(w, NULL);
+			sb_jw_u64(w, "rank", x->rank);
+			sb_jw_dbl9(w, "start_s", x->start_s);
+			sb_jw_dbl9(w, "end_s", x->end_s);
+			sb_jw_dbl9(w, "duration_s", x->duration_s);
+			sb_jw_u64(w, "bytes", x->bytes);
+			sb_jw_obj_end(w);
+		}
+		sb_jw_arr_end(w);
 		sb_jw_obj_end(w);
 	}
 	sb_jw_arr_end(w);

@@ -33,8 +33,19 @@ const char *sb_ml_verdict_name(enum sb_ml_verdict v); /* "CLOSED", "OPEN", "INVA
 /* The rule named name, or NULL. */
 const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name);
 
+/* one rank's share of one checkpoint; offsets from the checkpoint's first
+ * start over the ranks */
+struct sb_ml_ckpt_rank {
+	unsigned rank;
+	double start_s, end_s;    /* its first open, its last close */
+	double duration_s;        /* end_s - start_s */
+	uint64_t bytes;           /* its files' bytes */
+};
+
 struct sb_ml_ckpt_point {
 	unsigned index;           /* 0-based checkpoint number */
+	const struct sb_ml_ckpt_rank *per_rank; /* nranks, into the phase's ranks */
+	unsigned nranks;
 	double duration_s;        /* rank0_s, or slowest_s with checkpoint_rank_sync */
 	double gbps, gibps;       /* checkpoint bytes / duration */
 	double rank0_s;           /* rank 0's own start to end (DLIO's default) */
@@ -44,6 +55,7 @@ struct sb_ml_ckpt_point {
 struct sb_ml_ckpt_phase {
 	struct sb_ml_ckpt_point *v; /* one per checkpoint written / read */
 	unsigned n;
+	struct sb_ml_ckpt_rank *ranks; /* ranks per checkpoint, checkpoint-major */
 	double mean_duration_s, mean_gbps, mean_gibps;
 };
 

@@ -49,6 +49,9 @@ void sb_ml_result_free(struct sb_ml_result *m)
 		return;
 	free(m->ckpt.write.v);
 	free(m->ckpt.read.v);
+	free(m->ckpt.write.ranks);
+	free(m->ckpt.read.ranks);
+	m->ckpt.write.ranks = m->ckpt.read.ranks = NULL;
 	free(m->train.epochs);
 	free(m->train.ckpts);
 	m->ckpt.write.v = m->ckpt.read.v = NULL;
