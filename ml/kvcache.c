@@ -9,7 +9,8 @@
  * the memory blocks it evicted are written.  With arrival_rate requests
  * arrive as a Poisson stream and wait for a free worker (latency counts
  * from arrival); without it the workers run a closed loop.  The disk tier
- * is one file, <directory>/kvcache/kvtier.<job index>, a block per slot;
+ * is one file, <directory>/kvcache/kvtier.<job index>, a block per slot,
+ * kv_disk_capacity rounded down to whole blocks (sparse until written);
  * it is created, marked and removed at the end (keep_kvcache=1 keeps it)
  * like every file storbench makes. */
 #include <errno.h>
@@ -167,8 +168,11 @@ static int make_tier(struct sb_ml_job *j, struct sb_kv_job *k)
 	if (fd < 0)
 		return sb_ml_fail(&j->workers[0], errno, "cannot create", k->path);
 	sb_scratch_made_fd(fd, j->spec->name, &k->file_id);
+	/* sparse at its full size: with concurrency > 1 a request may read a
+	 * slot whose write another worker has not done yet (stale, not EOF) */
+	int e = ftruncate(fd, (off_t)k->tier_bytes) ? errno : 0;
 	close(fd);
-	return 0;
+	return e ? sb_ml_fail(&j->workers[0], e, "cannot size", k->path) : 0;
 }
 
 static void run_kv(struct sb_ml_job *j)

@@ -165,9 +165,8 @@ static int lookup(struct sb_kv_model *m, struct sb_kv_conv *c, struct sb_kv_req 
 		} else if (b->slot >= 0) {
 			r->disk_hits++;
 			disk_touch(m, i);
-			if (push_slot(&r->rd, &r->nrd, &r->cap_rd, (uint64_t)b->slot))
-				return -ENOMEM;
-			if (m->cfg.mem_blocks && to_mem(m, i, r))
+			if (push_slot(&r->rd, &r->nrd, &r->cap_rd, (uint64_t)b->slot) ||
+			    push_slot(&r->promo, &r->npromo, &r->cap_promo, i))
 				return -ENOMEM;
 		} else {
 			break;
@@ -178,6 +177,12 @@ static int lookup(struct sb_kv_model *m, struct sb_kv_conv *c, struct sb_kv_req 
 	r->hit = k == c->n;
 	for (uint32_t x = k; x < c->n; x++)
 		drop(m, c->blk[x]);
+	/* what was read from disk is now in memory: promoted after the walk, so
+	 * that the evictions it causes never touch a block the walk has yet
+	 * to read (its slot would be read before the write that fills it) */
+	for (uint64_t x = 0; m->cfg.mem_blocks && x < r->npromo; x++)
+		if (!m->b[r->promo[x]].inmem && to_mem(m, (uint32_t)r->promo[x], r))
+			return -ENOMEM;
 	c->n = k;
 	r->cached_tokens = (uint64_t)k * m->cfg.block_tokens;
 	return 0;
@@ -187,7 +192,7 @@ int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
 {
 	const struct sb_kv_cfg *g = &m->cfg;
 	r->index = m->next_index++;
-	r->nrd = r->nwr = 0;
+	r->nrd = r->nwr = r->npromo = 0;
 	r->mem_hits = r->disk_hits = r->misses = r->looked_up = r->blocks_new = 0;
 	r->evict_writes = r->disk_evictions = 0;
 	r->cached_tokens = 0;
@@ -254,6 +259,7 @@ void sb_kv_req_free(struct sb_kv_req *r)
 {
 	free(r->rd);
 	free(r->wr);
-	r->rd = r->wr = NULL;
-	r->cap_rd = r->cap_wr = 0;
+	free(r->promo);
+	r->rd = r->wr = r->promo = NULL;
+	r->cap_rd = r->cap_wr = r->cap_promo = 0;
 }

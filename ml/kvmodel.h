@@ -10,8 +10,9 @@
  * tail is recomputed by the next turn).  A request continues one (chosen
  * uniformly among all earlier ones) with probability reuse, else starts a
  * new one.  Its prefix is the leading blocks still in a tier: memory (no
- * I/O), or disk (read, then promoted into memory when it has room; the disk
- * copy stays, so a later eviction of it writes nothing).  Blocks after the
+ * I/O), or disk (read, then promoted into memory once the whole prefix is
+ * looked up; the disk copy stays, so a later eviction of it writes
+ * nothing).  Blocks after the
  * first lost one are dropped and recomputed.  New full blocks (prompt and
  * output) go to memory; memory's least recently used blocks are evicted to
  * disk (written unless a copy is there); disk's least recently used are
@@ -46,6 +47,7 @@ struct sb_kv_req {
 	uint64_t *rd, nrd, *wr, nwr;       /* disk slots to read, to write */
 	uint64_t evict_writes, disk_evictions;
 	uint64_t cap_rd, cap_wr;
+	uint64_t *promo, npromo, cap_promo; /* blocks read from disk, to promote */
 };
 
 struct sb_kv_blk {

@@ -67,6 +67,11 @@ static void lat(struct sb_kv_job *k, unsigned n, size_t off, struct sb_kv_lat *o
 		out->p90_us = (double)sb_hist_percentile(&a->h, 90) / 1e3;
 		out->p99_us = (double)sb_hist_percentile(&a->h, 99) / 1e3;
 		out->p999_us = (double)sb_hist_percentile(&a->h, 99.9) / 1e3;
+		/* a bucket's midpoint may pass the largest sample: clamp */
+		out->p50_us = out->p50_us < out->max_us ? out->p50_us : out->max_us;
+		out->p90_us = out->p90_us < out->max_us ? out->p90_us : out->max_us;
+		out->p99_us = out->p99_us < out->max_us ? out->p99_us : out->max_us;
+		out->p999_us = out->p999_us < out->max_us ? out->p999_us : out->max_us;
 	}
 	free(a);
 }
