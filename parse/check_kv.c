@@ -81,6 +81,13 @@ unsigned sb_job_validate_kv(struct sb_jobctx *c)
 		       SB_OPT(kv_block_tokens)->name);
 		return 1;
 	}
+	if (!s->kv_requests && !s->runtime_us) {
+		sb_err(sb_job_where(c, SB_OPT(kv_requests), where, sizeof(where)),
+		       "job '%s': %s=0 runs until runtime=, but no %s= is set: the job would never end; "
+		       "set %s= (e.g. 60) or %s= to a count", s->name, SB_OPT(kv_requests)->name,
+		       SB_OPT(runtime_us)->name, SB_OPT(runtime_us)->name, SB_OPT(kv_requests)->name);
+		return 1;
+	}
 	return bounds(c, SB_OPT(prompt_tokens_min), s->prompt_tokens_min, SB_OPT(prompt_tokens_max),
 		      s->prompt_tokens_max) +
 	       bounds(c, SB_OPT(output_tokens_min), s->output_tokens_min, SB_OPT(output_tokens_max),

@@ -105,6 +105,9 @@ class KvCache(SbCase):
         p = self.run_sb(job)
         self.assertEqual(p.returncode, 1)
         self.assertRegex(p.stderr, r"c\.ini:4: prefix_reuse=0\.5 applies to workload=kvcache.*add workload=kvcache")
+        p = self.run_sb("--name=kv", "--workload=kvcache", "--model=llama3-8b", "--kv_requests=0")
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr, r"<cmdline>.*kv_requests=0 runs until runtime=.*set runtime=")
         self.assertEqual(sorted(self.listing()), ["b.ini", "c.ini", "job.ini"])
 
     def test_rules_mlperf(self):
