@@ -106,7 +106,7 @@ const struct sb_option sb_opt_rows_ml[] = {
 	  .help = "report bandwidth in bytes (8) or bits (1); 0: auto" },
 	{ .name = "workload", .type = SB_OT_ENUM, .off = OFF(workload), .def = "io",
 	  .enums = workload_vals, .flags = SB_OF_ML, .category = C_ML,
-	  .help = "what the job does: fio-style io, LLM checkpoint, or training reads" },
+	  .help = "what the job does: fio-style io, LLM checkpoint, training reads, or KV-cache inference" },
 	{ .name = "rules", .type = SB_OT_ENUM, .off = OFF(rules), .def = "none",
 	  .enums = rules_vals, .flags = SB_OF_ML, .category = C_ML,
 	  .help = "check the run against benchmark rules and print a verdict" },
