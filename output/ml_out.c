@@ -151,7 +151,9 @@ static void json_rules(struct sb_jw *w, const struct sb_ml_rule_report *r)
 
 void sb_json_ml(struct sb_jw *w, const struct sb_ml_result *m)
 {
-	if (m->workload == SB_WL_CHECKPOINT)
+	if (m->kv)
+		sb_json_kv(w, m->kv);
+	else if (m->workload == SB_WL_CHECKPOINT)
 		json_ckpt(w, &m->ckpt);
 	else
 		json_train(w, &m->train);
@@ -238,7 +240,9 @@ static void normal_rules(FILE *f, const struct sb_ml_rule_report *r)
 
 void sb_normal_ml(FILE *f, const struct sb_ml_result *m)
 {
-	if (m->workload == SB_WL_CHECKPOINT)
+	if (m->kv)
+		sb_normal_kv(f, m->kv);
+	else if (m->workload == SB_WL_CHECKPOINT)
 		normal_ckpt(f, &m->ckpt);
 	else
 		normal_train(f, &m->train);

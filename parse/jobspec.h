@@ -462,6 +462,21 @@ struct sb_jobspec {
 	bool fill_device;           /* write until ENOSPC/EDQUOT, which ends the job normally (run/fill.c) */
 	bool log_max_value;         /* averaged latency logs: the window's maximum, not its mean */
 	bool serialize_overlap;     /* async engines: an I/O waits for in-flight ones it overlaps */
+	/* issue 15: workload=kvcache (ml/kvcache.c); model=, layers= and
+	 * kv_heads= above give the KV shape too */
+	unsigned kv_head_dim;       /* dimensions per key/value head */
+	unsigned kv_elem_bytes;     /* bytes per KV element (2: fp16) */
+	unsigned kv_block_tokens;   /* tokens per stored KV block */
+	double arrival_rate;        /* requests/s, Poisson arrivals; 0: closed loop */
+	unsigned kv_concurrency;    /* requests in flight (worker threads) */
+	uint64_t kv_requests;       /* requests to run; 0: until runtime= */
+	unsigned prompt_tokens, prompt_tokens_stdev, prompt_tokens_min, prompt_tokens_max;
+	unsigned output_tokens, output_tokens_stdev, output_tokens_min, output_tokens_max;
+	double prefix_reuse;        /* probability a request continues an earlier conversation */
+	uint64_t kv_memory_capacity; /* bytes of KV blocks the memory tier holds (0: none) */
+	uint64_t kv_disk_capacity;  /* bytes of KV blocks the disk tier holds (0: none) */
+	uint64_t prefill_time_per_token_us, decode_time_per_token_us;
+	bool keep_kvcache;          /* keep the disk tier's file at the end */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };
@@ -496,7 +511,7 @@ enum sb_ss_kind { SB_SS_IOPS = 0, SB_SS_IOPS_SLOPE, SB_SS_BW, SB_SS_BW_SLOPE };
 
 /* clocksource= (run/run.c picks lib/timeutil.h's clock from it) */
 enum sb_clocksrc { SB_CLOCK_AUTO = 0, SB_CLOCK_MONO, SB_CLOCK_GTOD, SB_CLOCK_CPU };
-enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
+enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2, SB_WL_KVCACHE = 3 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
 enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };
 enum sb_ctime { SB_CTIME_NORMAL = 0, SB_CTIME_UNIFORM = 1, SB_CTIME_GAMMA = 2 };

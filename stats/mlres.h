@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct sb_kv_result;
+
 /* ---- MLPerf rule reports (ml/rules.c fills them; the writers print them) */
 
 enum sb_ml_verdict { SB_ML_CLOSED = 0, SB_ML_OPEN = 1, SB_ML_INVALID = 2 };
@@ -121,6 +123,7 @@ struct sb_ml_result {
 	struct sb_ml_train_result train;
 	bool has_rules;           /* rules=mlperf */
 	struct sb_ml_rule_report rules;
+	struct sb_kv_result *kv;  /* workload=kvcache (stats/kvres.h); else NULL */
 };
 
 void sb_ml_result_free(struct sb_ml_result *m);

@@ -57,6 +57,8 @@ void sb_ml_result_free(struct sb_ml_result *m)
 	m->ckpt.write.v = m->ckpt.read.v = NULL;
 	m->train.epochs = NULL;
 	m->train.ckpts = NULL;
+	free(m->kv);
+	m->kv = NULL;
 }
 
 const char *sb_ml_verdict_name(enum sb_ml_verdict v)
