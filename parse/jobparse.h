@@ -50,6 +50,8 @@ const char *sb_job_where(const struct sb_jobctx *c, const struct sb_option *o, c
 /* The ML workload options (check_ml.c): resolves model=/train_model= into
  * the spec, reports each error, returns their count. */
 unsigned sb_job_validate_ml(struct sb_jobctx *c);
+/* tiered checkpoints (check_tier.c), after check_ml.c resolved ranks= */
+unsigned sb_job_validate_tier(struct sb_jobctx *c);
 /* buffer contents and ML verification (check_buf.c); decodes buffer_pattern */
 unsigned sb_job_validate_buf(struct sb_jobctx *c);
 /* verify= and its options (check_verify.c): parses verify_pattern into the

@@ -49,6 +49,8 @@ void sb_ml_result_free(struct sb_ml_result *m)
 		return;
 	free(m->ckpt.write.v);
 	free(m->ckpt.read.v);
+	free(m->ckpt.tier.v);
+	m->ckpt.tier.v = NULL;
 	free(m->train.epochs);
 	free(m->train.ckpts);
 	m->ckpt.write.v = m->ckpt.read.v = NULL;
