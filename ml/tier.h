@@ -8,8 +8,8 @@
  *   <cache>/rank<(r+1)%n>/global_epoch1_step<k+1>/partner_rank<r>/<base>  partner
  *   <cache>/xor/global_epoch1_step<k+1>/set<s>.xor                   xor parity
  * The parity of set s is the XOR of the byte streams of its ranks (each
- * rank's files of the checkpoint concatenated in file order), each padded
- * with zeroes to the longest. */
+ * rank's files of the checkpoint concatenated in byte-wise order of their
+ * names), each padded with zeroes to the longest. */
 #ifndef SB_ML_TIER_H
 #define SB_ML_TIER_H
 #include <pthread.h>
@@ -21,6 +21,7 @@ struct sb_ml_tier {
 	char cache[PATH_LEN - 256];
 	unsigned nsets;
 	uint64_t *rank_bytes;            /* per rank, one checkpoint */
+	size_t *order;                   /* the files, each rank's sorted by name */
 	struct sb_scratch_id cache_id, xor_id, *rank_id; /* rank_id: per rank */
 	struct sb_scratch_id *step_id;   /* [k * ranks + r]: rank r's step folder */
 	struct sb_scratch_id *pdir_id;   /* [k * ranks + r]: partner_rank<r> folder */
@@ -51,6 +52,8 @@ int sb_ml_tier_mkdir(struct sb_ml_job *j, const char *path, struct sb_scratch_id
 		     bool may_exist);
 /* record the first error of the flush side (thread-safe) */
 void sb_ml_tier_fail(struct sb_ml_tier *t, int e, const char *what, const char *path);
+/* t->order: each rank's files sorted by base name (the xor streams) */
+void sb_ml_tier_order(struct sb_ml_ckpt *c);
 /* rank r's step folder of checkpoint k in the cache */
 void sb_ml_tier_step(const struct sb_ml_ckpt *c, unsigned r, unsigned k, char *buf, size_t len);
 /* the partner copy of file i / the partner folder of rank r / parity of set s */

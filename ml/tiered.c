@@ -448,14 +448,16 @@ int sb_ml_tier_prepare(struct sb_ml_job *j)
 	NEW(t->part_id, (size_t)n * nf), NEW(t->par_id, (size_t)n * t->nsets), NEW(t->in_cache, n);
 	NEW(t->flushed, n), NEW(t->c0, n), NEW(t->c1, n), NEW(t->ready, n), NEW(t->f0, n);
 	NEW(t->f1, n), NEW(t->src, nf), NEW(t->dst, nf), NEW(t->req_first, nf + 1), NEW(tr->v, n);
+	NEW(t->order, nf);
 	if (!t->rank_bytes || !t->rank_id || !t->step_id || !t->pdir_id || !t->xstep_id ||
 	    !t->file_id || !t->part_id || !t->par_id || !t->in_cache || !t->flushed || !t->c0 ||
-	    !t->c1 || !t->ready || !t->f0 || !t->f1 || !t->src || !t->dst || !t->req_first || !tr->v)
+	    !t->c1 || !t->ready || !t->f0 || !t->f1 || !t->src || !t->dst || !t->req_first || !tr->v || !t->order)
 		return sb_err(s->name, "out of memory setting up the cache tier"), -ENOMEM;
 	for (size_t i = 0; i < nf; i++) {
 		t->rank_bytes[c->files[i].rank] += c->files[i].bytes;
 		t->req_first[i + 1] = t->req_first[i] + (c->files[i].bytes + s->flush_bs - 1) / s->flush_bs;
 	}
+	sb_ml_tier_order(c);
 	tr->on = true;
 	sb_ml_join(tr->cache_folder, sizeof(tr->cache_folder), NULL, t->cache);
 	tr->flush = sb_option_enum_name(SB_OPT(checkpoint_flush), s->checkpoint_flush);
@@ -495,7 +497,7 @@ void sb_ml_tier_release(struct sb_ml_job *j)
 	free(t->rank_bytes), free(t->rank_id), free(t->step_id), free(t->pdir_id), free(t->xstep_id);
 	free(t->file_id), free(t->part_id), free(t->par_id), free(t->in_cache), free(t->flushed);
 	free(t->c0), free(t->c1), free(t->ready), free(t->f0), free(t->f1), free(t->src);
-	free(t->dst), free(t->req_first);
+	free(t->dst), free(t->req_first), free(t->order);
 	free(t);
 	c->tier = NULL;
 }

@@ -25,6 +25,21 @@ static void step_name(unsigned k, char *buf, size_t len)
 	sb_ml_ckpt_folder(1, k + 1, buf, len);
 }
 
+static int by_name(const void *a, const void *b, void *ctx)
+{
+	const struct sb_ml_ckpt *c = ctx;
+	return strcmp(base_of(c, *(const size_t *)a), base_of(c, *(const size_t *)b));
+}
+
+void sb_ml_tier_order(struct sb_ml_ckpt *c)
+{
+	for (size_t i = 0; i < c->nfiles; i++)
+		c->tier->order[i] = i;
+	for (unsigned r = 0; r < c->ranks; r++)
+		qsort_r(c->tier->order + c->rank_first[r], c->rank_first[r + 1] - c->rank_first[r],
+			sizeof(size_t), by_name, c);
+}
+
 void sb_ml_tier_step(const struct sb_ml_ckpt *c, unsigned r, unsigned k, char *buf, size_t len)
 {
 	char name[64];
@@ -175,7 +190,8 @@ static int stream_read(const struct sb_ml_ckpt *c, unsigned r, const int *fds, u
 		       unsigned char *buf, size_t n)
 {
 	uint64_t base = 0;
-	for (size_t i = c->rank_first[r]; i < c->rank_first[r + 1] && n; i++) {
+	for (size_t o = c->rank_first[r]; o < c->rank_first[r + 1] && n; o++) {
+		size_t i = c->tier->order[o];
 		uint64_t sz = c->files[i].bytes;
 		if (off < base + sz) {
 			size_t m = base + sz - off < n ? (size_t)(base + sz - off) : n;

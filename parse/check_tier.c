@@ -116,8 +116,11 @@ unsigned sb_job_validate_tier(struct sb_jobctx *c)
 		snprintf(fix, sizeof(fix), "set %s=%u, %s=0, or %s=async", SB_OPT(cache_keep)->name,
 			 s->num_checkpoints_write, SB_OPT(num_checkpoints_read)->name,
 			 SB_OPT(checkpoint_flush)->name);
-		return bad(c, SB_OPT(cache_keep), val, "with checkpoint_flush=none the checkpoints it "
-			   "evicts are gone, but num_checkpoints_read= reads the first ones back", fix);
+		char why[160];
+		snprintf(why, sizeof(why), "the cache keeps only the last %s=%s checkpoints and the "
+			 "older ones are gone, but %s= reads the first ones back", SB_OPT(cache_keep)->name,
+			 val, SB_OPT(num_checkpoints_read)->name);
+		return bad(c, SB_OPT(checkpoint_flush), "none", why, fix);
 	}
 	return check_redundancy(c);
 }
