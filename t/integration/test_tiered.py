@@ -17,10 +17,9 @@ from sbtest import SbCase
 BASE = ("[ck]\nworkload=checkpoint\nmodel=llama3-8b\nsubset=1\nioengine=psync\nbs=1m\n"
         "drop_caches=0\ncheckpoint_scale=0.0005\n")
 
-# Outside the ranks' own write (cache_write_s: first start to last end), an
-# async checkpoint's blocking window holds only the mkdir of the ranks' step
-# folders, starting and joining the rank threads and a mutex hand-over to
-# the flusher: microseconds when idle.  50 ms (plus 10% of the write) absorbs
+# Outside the ranks' write (cache_write_s: their threads started to joined),
+# an async checkpoint's blocking window holds only the mkdir of the ranks'
+# step folders and a mutex hand-over to the flusher: microseconds when idle.  50 ms (plus 10% of the write) absorbs
 # scheduler delays on a loaded 2-core machine and is still far below the
 # flush it must exclude (the sync test shows blocking >= cache + flush).
 TOL_S = 0.05
