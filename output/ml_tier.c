@@ -1,10 +1,11 @@
 /* ml_tier.c: the tiered-checkpoint part of a job's "checkpoint" object
  * (checkpoint_cache_folder=; ml/tiered.c fills struct sb_ml_tier_result):
- * JSON "tiered" {cache_folder, flush, redundancy, ..., "checkpoints": [one
+ * JSON "tiered" {cache_folder, flush, redundancy, "checkpoints": [one
  * per checkpoint: blocking_s, cache_write_s, redundancy_s, flush_s,
  * flush_gbps, flush_gibps, overlap_s, overlap_pct, behind, behind_s, ...],
  * "restart_reads": [{index, source}]} and the lines of the normal output.
- * Field meanings and units: HOWTO section 9. */
+ * Field meanings and units: HOWTO section 9.  The other settings are in the
+ * job's options echo. */
 #include <inttypes.h>
 
 #include "output/ml_out.h"
@@ -37,10 +38,6 @@ void sb_json_ml_tier(struct sb_jw *w, const struct sb_ml_tier_result *t,
 	sb_jw_str(w, "cache_folder", t->cache_folder);
 	sb_jw_str(w, "flush", t->flush ? t->flush : "");
 	sb_jw_str(w, "redundancy", t->redundancy ? t->redundancy : "");
-	sb_jw_u64(w, "flush_threads", t->flush_threads);
-	sb_jw_u64(w, "flush_bs", t->flush_bs);
-	sb_jw_u64(w, "cache_keep", t->cache_keep);
-	sb_jw_u64(w, "set_size", t->set_size);
 	sb_jw_arr_begin(w, "checkpoints");
 	for (unsigned i = 0; i < t->n; i++)
 		json_point(w, &t->v[i]);

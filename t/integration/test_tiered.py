@@ -55,7 +55,7 @@ class TieredTest(SbCase):
         c = self.tier("ranks=4\nnum_checkpoints_write=3\nnum_checkpoints_read=0\n"
                       "time_between_checkpoints=1.5\ncheckpoint_flush=async\nflush_threads=2\n")
         t = c["tiered"]
-        self.assertEqual((t["flush"], t["redundancy"], t["flush_threads"]), ("async", "single", 2))
+        self.assertEqual((t["flush"], t["redundancy"]), ("async", "single"))
         pts = t["checkpoints"]
         self.assertEqual(len(pts), 3)
         for i, p in enumerate(pts):
