@@ -143,14 +143,28 @@ static void flush_ckpt(struct sb_ml_job *j, unsigned k)
 }
 
 /* remove from the cache what is flushed (none: written) and older than
- * the last cache_keep checkpoints; under t->mu */
+ * the last cache_keep checkpoints: chosen under t->mu (not held by the
+ * caller), removed outside it so the application's hand-over never waits
+ * for the unlinks */
 static void evict_old(struct sb_ml_job *j)
 {
 	struct sb_ml_tier *t = ((struct sb_ml_ckpt *)j->priv)->tier;
 	bool none = j->spec->checkpoint_flush == SB_CKPT_FLUSH_NONE;
-	for (unsigned k = 0; k + j->spec->cache_keep < t->written; k++)
-		if (t->in_cache[k] && (none || t->flushed[k]))
-			sb_ml_tier_evict(j, k, false);
+	for (;;) {
+		unsigned k, found = 0;
+		pthread_mutex_lock(&t->mu);
+		for (k = 0; k + j->spec->cache_keep < t->written; k++) {
+			if (t->in_cache[k] && (none || t->flushed[k])) {
+				t->in_cache[k] = false; /* taken: nobody else removes it */
+				found = 1;
+				break;
+			}
+		}
+		pthread_mutex_unlock(&t->mu);
+		if (!found)
+			return;
+		sb_ml_tier_evict(j, k, false);
+	}
 }
 
 /* async: flush the checkpoints handed over, in order */
@@ -165,14 +179,15 @@ static void *flusher_main(void *arg)
 		if (t->next >= t->queued)
 			break;
 		unsigned k = t->next;
-		evict_old(j);
 		pthread_mutex_unlock(&t->mu);
 		if (!t->err)
 			flush_ckpt(j, k);
 		pthread_mutex_lock(&t->mu);
 		t->flushed[k] = !t->err;
 		t->next++;
-		evict_old(j);
+		pthread_mutex_unlock(&t->mu);
+		evict_old(j); /* after the flush: a flush starts when its checkpoint is ready */
+		pthread_mutex_lock(&t->mu);
 	}
 	pthread_mutex_unlock(&t->mu);
 	return NULL;
@@ -236,16 +251,16 @@ static void hand_over(struct sb_ml_job *j, unsigned k)
 	if (mode == SB_CKPT_FLUSH_ASYNC) {
 		t->queued = k + 1;
 		pthread_cond_signal(&t->cv);
-	} else if (mode == SB_CKPT_FLUSH_SYNC) {
-		pthread_mutex_unlock(&t->mu);
+	}
+	pthread_mutex_unlock(&t->mu);
+	if (mode == SB_CKPT_FLUSH_SYNC) {
 		flush_ckpt(j, k);
 		pthread_mutex_lock(&t->mu);
 		t->flushed[k] = !t->err;
-		evict_old(j);
-	} else {
-		evict_old(j);
+		pthread_mutex_unlock(&t->mu);
 	}
-	pthread_mutex_unlock(&t->mu);
+	if (mode != SB_CKPT_FLUSH_ASYNC)
+		evict_old(j);
 }
 
 /* one checkpoint: cache folders, the ranks' write, redundancy, hand-over */
@@ -255,10 +270,9 @@ static bool one_ckpt(struct sb_ml_job *j, struct sb_ml_rank_arg *args, unsigned 
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
 	struct sb_ml_tier_result *tr = &j->res->ckpt.tier;
-	uint64_t t0 = sb_now_ns(), w0 = t0, w1 = t0, slowest = 0, ns = 0;
-	if (!sb_ml_tier_dirs(j, k)) { /* the write: the ranks' threads, start to join */
+	uint64_t t0 = sb_now_ns(), w1 = t0, slowest = 0, ns = 0;
+	if (!sb_ml_tier_dirs(j, k)) { /* the write: its folders, the ranks' threads to join */
 		c->on_cache = true;
-		w0 = sb_now_ns();
 		ns = sb_ml_ckpt_phase(j, k, SB_DDIR_WRITE, args, &slowest);
 		w1 = sb_now_ns();
 		c->on_cache = false;
@@ -275,7 +289,7 @@ static bool one_ckpt(struct sb_ml_job *j, struct sb_ml_rank_arg *args, unsigned 
 	uint64_t t1 = sb_now_ns();
 	struct sb_ml_tier_point *p = &tr->v[tr->n++];
 	*p = (struct sb_ml_tier_point){
-		.index = k, .blocking_s = (double)(t1 - t0) / 1e9, .cache_write_s = (double)(w1 - w0) / 1e9,
+		.index = k, .blocking_s = (double)(t1 - t0) / 1e9, .cache_write_s = (double)(w1 - t0) / 1e9,
 		.redundancy_s = (double)(t->ready[k] - r0) / 1e9, .start_at_s = rel_s(j, t0),
 		.ready_at_s = rel_s(j, t->ready[k]),
 	};

@@ -53,7 +53,8 @@ struct sb_ml_ckpt_phase {
 struct sb_ml_tier_point {
 	unsigned index;
 	double blocking_s;        /* the application's wait: cache write, redundancy, sync flush */
-	double cache_write_s;     /* the ranks' write to the cache tier (threads started to joined) */
+	double cache_write_s;     /* the write to the cache tier: its folders made, the ranks'
+				   * threads started and joined */
 	double redundancy_s;      /* partner copies / xor parity on the cache tier */
 	double flush_s, flush_gbps, flush_gibps; /* the copy to checkpoint_folder (0: none) */
 	double start_at_s;        /* the application called the checkpoint (compute ended) */

@@ -17,9 +17,10 @@ from sbtest import SbCase
 BASE = ("[ck]\nworkload=checkpoint\nmodel=llama3-8b\nsubset=1\nioengine=psync\nbs=1m\n"
         "drop_caches=0\ncheckpoint_scale=0.0005\n")
 
-# Outside the ranks' write (cache_write_s: their threads started to joined),
-# an async checkpoint's blocking window holds only the mkdir of the ranks'
-# step folders and a mutex hand-over to the flusher: microseconds when idle.  50 ms (plus 10% of the write) absorbs
+# Outside the write to the cache (cache_write_s: its folders made, the
+# ranks' threads started and joined), an async checkpoint's blocking window
+# holds only a mutex hand-over to the flusher (evictions run on the flusher,
+# outside the mutex): microseconds when idle.  50 ms (plus 10% of the write) absorbs
 # scheduler delays on a loaded 2-core machine and is still far below the
 # flush it must exclude (the sync test shows blocking >= cache + flush).
 TOL_S = 0.05
