@@ -482,7 +482,15 @@ int sb_ml_tier_prepare(struct sb_ml_job *j)
 	tr->cache_keep = s->cache_keep;
 	tr->set_size = s->set_size;
 	tr->flush_bs = s->flush_bs;
-	return j->nodiskio ? 0 : check_cache(j);
+	if (j->nodiskio) {
+		char w[PATH_LEN];
+		where(s, w, sizeof(w));
+		sb_err(w, "ioengine=%s writes no files, so a tiered checkpoint has nothing to flush: "
+		       "use a file engine (psync, libaio, io_uring), or remove %s=", s->ioengine,
+		       SB_OPT(checkpoint_cache_folder)->name);
+		return -EINVAL;
+	}
+	return check_cache(j);
 }
 
 void sb_ml_tier_release(struct sb_ml_job *j)

@@ -247,6 +247,10 @@ class TieredBadInput(SbCase):
         self.assertIn("set checkpoint_cache_folder=", p.stderr)
         self.assertEqual(self.listing(), ["job.ini"])
 
+    def test_null_engine(self):
+        self.refused("ioengine=null\n", 0, "ioengine=null", "nothing to flush",
+                     "use a file engine")
+
     def test_cache_step_folder_exists(self):
         os.makedirs(os.path.join(self.dir, "cache", "rank1", "global_epoch1_step2"))
         self.refused("num_checkpoints_write=2\nnum_checkpoints_read=0\n", 0,
