@@ -23,6 +23,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "ml/ckpt.h"
 #include "ml/content.h"
 #include "ml/model.h"
 #include "ml/rules.h"
@@ -33,23 +34,6 @@
 #include "lib/timeutil.h"
 #include "os/scratch.h"
 #include "parse/options.h"
-
-#define PATH_LEN 1024
-
-struct sb_ml_ckpt {
-	struct sb_ml_shape shape;
-	struct sb_ml_file *files;      /* one checkpoint, rank-major */
-	size_t nfiles;
-	size_t *rank_first;            /* per rank: its first file; [ranks] = nfiles */
-	unsigned ranks;
-	char folder[PATH_LEN - 256];
-	struct sb_scratch_id folder_id; /* what storbench made (ino 0: nothing); */
-	struct sb_scratch_id *dir_id;  /* per checkpoint; removed only if still */
-	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */
-	uint64_t *t_start, *t_end;     /* per rank, of the current phase */
-	struct ckpt_at *at;            /* per rank: the file its I/O is on */
-	struct sb_torch_plan *plan;    /* checkpoint_io=torch: per file; else NULL */
-};
 
 /* where a rank's I/O is: the context of its content alternatives */
 struct ckpt_at {
@@ -89,14 +73,7 @@ static bool ckpt_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 	return true;
 }
 
-struct rank_arg {
-	struct sb_ml_job *j;
-	unsigned rank, ckpt;
-	int ddir;
-	pthread_t tid;
-};
-
-static void step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t len)
+void sb_ml_ckpt_step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t len)
 {
 	char name[64];
 	sb_ml_ckpt_folder(1, k + 1, name, sizeof(name));
@@ -104,11 +81,11 @@ static void step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t l
 }
 
 /* file i of checkpoint k: <folder>/global_epoch1_step<k+1>/<base name> */
-static void file_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len)
+void sb_ml_ckpt_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len)
 {
 	char dir[PATH_LEN];
 	const char *base = strchr(c->files[i].name, '/');
-	step_dir(c, k, dir, sizeof(dir));
+	sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
 	sb_ml_join(buf, len, dir, base ? base + 1 : c->files[i].name);
 }
 
@@ -138,12 +115,16 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 	for (size_t i = c->rank_first[rank]; i < c->rank_first[rank + 1] && !e; i++) {
 		struct sb_file *f;
 		bool wr = ddir == SB_DDIR_WRITE;
-		file_path(c, k, i, path, sizeof(path));
+		if (c->on_cache)
+			sb_ml_tier_path(c, k, i, path, sizeof(path));
+		else
+			sb_ml_ckpt_path(c, k, i, path, sizeof(path));
 		e = sb_ml_open(t, path, c->files[i].bytes, wr, &f);
 		if (e)
 			break;
 		if (wr && f->created && f->fd >= 0) {
-			sb_scratch_made_fd(f->fd, j->spec->name, &c->created[(size_t)k * c->nfiles + i]);
+			sb_scratch_made_fd(f->fd, j->spec->name, c->on_cache ? sb_ml_tier_made(c, k, i)
+							: &c->created[(size_t)k * c->nfiles + i]);
 		}
 		c->at[rank] = (struct ckpt_at){ .j = j, .rank = rank, .k = k, .i = i };
 		sb_ml_content_file(t, file_key(j->spec, rank, k, i), c->files[i].bytes, path);
@@ -162,7 +143,7 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 
 static void *rank_main(void *arg)
 {
-	struct rank_arg *a = arg;
+	struct sb_ml_rank_arg *a = arg;
 	struct sb_thread *t = &a->j->workers[a->rank];
 	struct sb_ml_ckpt *c = a->j->priv;
 	struct rusage ru;
@@ -180,14 +161,14 @@ static void *rank_main(void *arg)
 
 /* all ranks on checkpoint k; returns the duration in ns (0 on failure),
  * *slowest the first start to last end over the ranks */
-static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct rank_arg *args,
-			   uint64_t *slowest)
+uint64_t sb_ml_ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
+			  uint64_t *slowest)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	uint64_t first = UINT64_MAX, last = 0;
 	bool failed = false;
 	for (unsigned r = 0; r < c->ranks; r++) {
-		args[r] = (struct rank_arg){ .j = j, .rank = r, .ckpt = k, .ddir = ddir };
+		args[r] = (struct sb_ml_rank_arg){ .j = j, .rank = r, .ckpt = k, .ddir = ddir };
 		if (pthread_create(&args[r].tid, NULL, rank_main, &args[r])) {
 			sb_ml_fail(&j->workers[r], EAGAIN, "cannot start the rank thread for", c->folder);
 			args[r].tid = 0;
@@ -210,7 +191,7 @@ static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct ran
 	return failed || last <= first ? 0 : last - first;
 }
 
-static void add_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
+void sb_ml_ckpt_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
 		      uint64_t slowest, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
@@ -240,8 +221,8 @@ static void add_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned
 
 /* may_exist: the checkpoint folder itself (checked in prepare); a step
  * folder that appeared since is someone else's: refuse it */
-static bool make_dir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
-		     bool may_exist)
+bool sb_ml_ckpt_mkdir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
+		      bool may_exist)
 {
 	if (j->nodiskio || made->ino)
 		return true;
@@ -287,7 +268,7 @@ static bool pause_before(const struct sb_jobspec *s)
 	       sb_sleep_until(sb_now_ns() + s->time_between_checkpoints_us * 1000);
 }
 
-static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t bytes)
+static void read_phase(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
 {
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
 	if (!j->spec->num_checkpoints_read)
@@ -307,10 +288,12 @@ static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t byte
 	for (unsigned k = 0; k < j->spec->num_checkpoints_read && !sb_run_stopping(); k++) {
 		if (!pause_before(j->spec))
 			break;
-		uint64_t slowest, ns = ckpt_phase(j, k, SB_DDIR_READ, args, &slowest);
+		((struct sb_ml_ckpt *)j->priv)->on_cache = sb_ml_tier_read_from(j, k);
+		uint64_t slowest, ns = sb_ml_ckpt_phase(j, k, SB_DDIR_READ, args, &slowest);
 		if (!ns)
 			break;
-		add_point(j, &cr->read, k, ns, slowest, bytes);
+		sb_ml_ckpt_point(j, &cr->read, k, ns, slowest, bytes);
+		sb_ml_tier_read_done(j, &cr->read.v[cr->read.n - 1]);
 	}
 }
 
@@ -319,21 +302,25 @@ static void run_ckpt(struct sb_ml_job *j)
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
-	struct rank_arg *args = calloc(c->ranks, sizeof(*args));
+	struct sb_ml_rank_arg *args = calloc(c->ranks, sizeof(*args));
 	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer, wsum = 0;
 	j->start_ns = sb_now_ns();
-	if (args && make_dir(j, c->folder, &c->folder_id, true)) {
+	if (args && c->tier) {
+		wsum = sb_ml_tier_write(j, args, bytes);
+		if (cr->write.n == s->num_checkpoints_write)
+			read_phase(j, args, bytes);
+	} else if (args && sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true)) {
 		for (unsigned k = 0; k < s->num_checkpoints_write && !sb_run_stopping(); k++) {
 			char dir[PATH_LEN];
 			if (!pause_before(s))
 				break;
-			step_dir(c, k, dir, sizeof(dir));
+			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
 			uint64_t slowest = 0;
-			uint64_t ns = make_dir(j, dir, &c->dir_id[k], false)
-					      ? ckpt_phase(j, k, SB_DDIR_WRITE, args, &slowest) : 0;
+			uint64_t ns = sb_ml_ckpt_mkdir(j, dir, &c->dir_id[k], false)
+					      ? sb_ml_ckpt_phase(j, k, SB_DDIR_WRITE, args, &slowest) : 0;
 			if (!ns)
 				break;
-			add_point(j, &cr->write, k, ns, slowest, bytes);
+			sb_ml_ckpt_point(j, &cr->write, k, ns, slowest, bytes);
 			wsum += ns;
 		}
 		if (cr->write.n == s->num_checkpoints_write)
@@ -374,7 +361,7 @@ static int check_readonly(struct sb_ml_job *j)
 	struct stat st;
 	for (unsigned k = 0; k < s->num_checkpoints_read; k++) {
 		for (size_t i = 0; i < c->nfiles; i++) {
-			file_path(c, k, i, path, sizeof(path));
+			sb_ml_ckpt_path(c, k, i, path, sizeof(path));
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 			    (uint64_t)st.st_size >= c->files[i].bytes)
 				continue;
@@ -408,7 +395,7 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 			return -ENOTDIR;
 		}
 		for (unsigned k = 0; k < j->spec->num_checkpoints_write; k++) {
-			step_dir(c, k, dir, sizeof(dir));
+			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
 			if (stat(dir, &st) == 0) {
 				sb_err(name, "%s already exists and storbench did not create it; refusing "
 				       "to overwrite it: set checkpoint_folder= to a new directory, or "
@@ -531,6 +518,8 @@ static int prepare_ckpt(struct sb_ml_job *j)
 	if (!e && !j->nodiskio)
 		e = s->num_checkpoints_write ? check_folder(j, j->res->ckpt.bytes_model + j->res->ckpt.bytes_optimizer)
 					     : check_readonly(j);
+	if (!e && s->checkpoint_cache_folder)
+		e = sb_ml_tier_prepare(j);
 	if (!e)
 		e = sb_ml_workers_setup(j, c->ranks);
 	for (unsigned r = 0; !e && r < c->ranks; r++) {
@@ -555,14 +544,14 @@ static void release_ckpt(struct sb_ml_job *j)
 			const struct sb_scratch_id *id = &c->created[(size_t)k * c->nfiles + i];
 			if (!id->ino)
 				continue;
-			file_path(c, k, i, path, sizeof(path));
+			sb_ml_ckpt_path(c, k, i, path, sizeof(path));
 			if (keep)
 				sb_scratch_keep(path, id);
 			else
 				sb_scratch_unlink(path, id);
 		}
 		if (c->dir_id && c->dir_id[k].ino) {
-			step_dir(c, k, path, sizeof(path));
+			sb_ml_ckpt_step_dir(c, k, path, sizeof(path));
 			if (keep)
 				sb_scratch_keep(path, &c->dir_id[k]);
 			else /* fails, as it should, if someone put a file there */
@@ -575,6 +564,7 @@ static void release_ckpt(struct sb_ml_job *j)
 		else
 			sb_scratch_rmdir(c->folder, &c->folder_id);
 	}
+	sb_ml_tier_release(j);
 	for (size_t i = 0; c->plan && i < c->nfiles; i++)
 		sb_torch_plan_free(&c->plan[i]);
 	free(c->plan);

@@ -68,6 +68,8 @@ static void json_ckpt(struct sb_jw *w, const struct sb_ml_ckpt_result *c)
 	sb_jw_bool(w, "possibly_cached", c->possibly_cached);
 	sb_jw_str(w, "caches_reason", c->caches_reason);
 	sb_jw_str(w, "folder", c->folder);
+	if (c->tier.on)
+		sb_json_ml_tier(w, &c->tier, &c->read);
 	sb_jw_obj_end(w);
 }
 
@@ -192,6 +194,8 @@ static void normal_ckpt(FILE *f, const struct sb_ml_ckpt_result *c)
 	if (c->caches_reason[0])
 		fprintf(f, " (%s)", c->caches_reason);
 	fputc('\n', f);
+	if (c->tier.on)
+		sb_normal_ml_tier(f, &c->tier);
 }
 
 static void normal_train(FILE *f, const struct sb_ml_train_result *t)

@@ -15,4 +15,8 @@ void sb_normal_ml(FILE *f, const struct sb_ml_result *m);
 struct sb_kv_result;
 void sb_json_kv(struct sb_jw *w, const struct sb_kv_result *kv);
 void sb_normal_kv(FILE *f, const struct sb_kv_result *kv);
+/* tiered checkpoints (ml_tier.c), inside the checkpoint sections */
+void sb_json_ml_tier(struct sb_jw *w, const struct sb_ml_tier_result *t,
+		     const struct sb_ml_ckpt_phase *reads);
+void sb_normal_ml_tier(FILE *f, const struct sb_ml_tier_result *t);
 #endif

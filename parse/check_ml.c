@@ -212,7 +212,7 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 		       SB_OPT(direct)->name, SB_OPT(checkpoint_io)->name);
 		return 1;
 	}
-	return 0;
+	return sb_job_validate_tier(c);
 }
 
 /* computation-time distribution and eval phase (issue 13 item 2) */

@@ -53,6 +53,8 @@ unsigned sb_job_validate_ml(struct sb_jobctx *c);
 /* workload=kvcache (check_kv.c): the KV shape from model= or layers=,
  * kv_heads=, head_dim=; the length bounds.  Returns the error count. */
 unsigned sb_job_validate_kv(struct sb_jobctx *c);
+/* tiered checkpoints (check_tier.c), after check_ml.c resolved ranks= */
+unsigned sb_job_validate_tier(struct sb_jobctx *c);
 /* buffer contents and ML verification (check_buf.c); decodes buffer_pattern */
 unsigned sb_job_validate_buf(struct sb_jobctx *c);
 /* verify= and its options (check_verify.c): parses verify_pattern into the

@@ -477,6 +477,14 @@ struct sb_jobspec {
 	uint64_t kv_disk_capacity;  /* bytes of KV blocks the disk tier holds (0: none) */
 	uint64_t prefill_time_per_token_us, decode_time_per_token_us;
 	bool keep_kvcache;          /* keep the disk tier's file at the end */
+	/* issue 15: tiered checkpoints (ml/tiered.c; parse/check_tier.c) */
+	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
+	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */
+	unsigned flush_threads;     /* threads copying a checkpoint to the shared tier */
+	uint64_t flush_bs;          /* bytes per flush request */
+	unsigned cache_keep;        /* checkpoints kept in the cache tier */
+	unsigned checkpoint_redundancy; /* enum sb_ckpt_red */
+	unsigned set_size;          /* xor: ranks per parity set */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };
@@ -518,6 +526,8 @@ enum sb_ctime { SB_CTIME_NORMAL = 0, SB_CTIME_UNIFORM = 1, SB_CTIME_GAMMA = 2 };
 /* dataset_format=: raw random bytes, or DLIO's real file formats */
 enum sb_dsfmt { SB_DSFMT_RAW = 0, SB_DSFMT_NPZ, SB_DSFMT_NPY, SB_DSFMT_HDF5, SB_DSFMT_TFRECORD };
 enum sb_ckpt_io { SB_CKPT_IO_BS = 0, SB_CKPT_IO_TORCH = 1 };
+enum sb_ckpt_flush { SB_CKPT_FLUSH_SYNC = 0, SB_CKPT_FLUSH_ASYNC = 1, SB_CKPT_FLUSH_NONE = 2 };
+enum sb_ckpt_red { SB_CKPT_RED_SINGLE = 0, SB_CKPT_RED_PARTNER = 1, SB_CKPT_RED_XOR = 2 };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 

@@ -59,6 +59,20 @@ static const struct sb_opt_enum ckpt_io_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum ckpt_flush_vals[] = {
+	{ .name = "sync", .val = SB_CKPT_FLUSH_SYNC, .help = "flush to checkpoint_folder before the application continues" },
+	{ .name = "async", .val = SB_CKPT_FLUSH_ASYNC, .help = "flush in the background while the next compute interval runs" },
+	{ .name = "none", .val = SB_CKPT_FLUSH_NONE, .help = "never flush: checkpoints live in the cache tier only" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum ckpt_redund_vals[] = {
+	{ .name = "single", .val = SB_CKPT_RED_SINGLE, .help = "each rank's files in its own cache folder only" },
+	{ .name = "partner", .val = SB_CKPT_RED_PARTNER, .help = "plus a copy in rank (r+1) % ranks's cache folder" },
+	{ .name = "xor", .val = SB_CKPT_RED_XOR, .help = "plus one XOR parity file per set of set_size ranks" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum accel_vals[] = {
 	{ .name = "h100", .val = SB_ACCEL_H100, .help = "NVIDIA H100: the DLIO <model>_h100.yaml computation_time" },
 	{ .name = "a100", .val = SB_ACCEL_A100, .help = "NVIDIA A100: the DLIO <model>_a100.yaml computation_time" },
@@ -437,5 +451,27 @@ const struct sb_option sb_opt_rows_ml[] = {
 	{ .name = "keep_kvcache", .type = SB_OT_BOOL, .off = OFF(keep_kvcache), .def = "0",
 	  .flags = SB_OF_ML, .category = C_KV,
 	  .help = "keep the disk tier's file at the end (default: remove what storbench wrote)" },
+	/* tiered (burst-buffer) checkpoints: ml/tiered.c, HOWTO section 9 */
+	{ .name = "checkpoint_cache_folder", .type = SB_OT_STR, .off = OFF(checkpoint_cache_folder),
+	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "tiered checkpoints: write each to this node-local cache tier first, then flush" },
+	{ .name = "checkpoint_flush", .type = SB_OT_ENUM, .off = OFF(checkpoint_flush), .def = "async",
+	  .enums = ckpt_flush_vals, .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "tiered: flush the cache tier to checkpoint_folder sync, async or none" },
+	{ .name = "flush_threads", .type = SB_OT_UINT, .off = OFF(flush_threads), .def = "1",
+	  .max = 1024, .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "tiered: threads that copy a checkpoint to checkpoint_folder (at least 1)" },
+	{ .name = "flush_bs", .type = SB_OT_SIZE, .off = OFF(flush_bs), .def = "1m", .unit = "bytes",
+	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "tiered: bytes per read and write request of the flush" },
+	{ .name = "cache_keep", .type = SB_OT_UINT, .off = OFF(cache_keep), .def = "1", .max = 100000,
+	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "tiered: checkpoints kept in the cache tier (older ones removed from it once flushed)" },
+	{ .name = "checkpoint_redundancy", .type = SB_OT_ENUM, .off = OFF(checkpoint_redundancy),
+	  .def = "single", .enums = ckpt_redund_vals, .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "tiered: redundancy on the cache tier as SCR: single, partner or xor" },
+	{ .name = "set_size", .type = SB_OT_UINT, .off = OFF(set_size), .def = "8", .max = 65536,
+	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "checkpoint_redundancy=xor: ranks per parity set (at least 2)" },
 };
 const unsigned sb_opt_rows_ml_n = sizeof(sb_opt_rows_ml) / sizeof(sb_opt_rows_ml[0]);

@@ -52,6 +52,8 @@ void sb_ml_result_free(struct sb_ml_result *m)
 	free(m->ckpt.write.ranks);
 	free(m->ckpt.read.ranks);
 	m->ckpt.write.ranks = m->ckpt.read.ranks = NULL;
+	free(m->ckpt.tier.v);
+	m->ckpt.tier.v = NULL;
 	free(m->train.epochs);
 	free(m->train.ckpts);
 	m->ckpt.write.v = m->ckpt.read.v = NULL;
