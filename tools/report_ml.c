@@ -1,7 +1,8 @@
 /* tools/report_ml.c: the ML sections of `storbench report`: checkpoint
  * (write/read throughput per checkpoint as bars, durations, per-rank times
- * where the result has them) and training (AU and throughput per epoch, the
- * rules verdict as a table with the fixes). */
+ * where the result has them; tiered checkpoints' blocking and flush times),
+ * training (AU and throughput per epoch, the rules verdict as a table with
+ * the fixes) and the KV cache (hit ratios per tier, latencies, bandwidth). */
 #include "tools/report.h"
 
 #include <math.h>
@@ -101,6 +102,37 @@ static void rank_bars(struct sb_rep *rp, unsigned ri, const struct sb_jval *ck, 
 	free(v);
 }
 
+/* tiered checkpoints (the checkpoint's "tiered" object): the time the
+ * application was blocked and the flush time, per checkpoint */
+static void tiered(struct sb_rep *rp, unsigned ri, const struct sb_jval *t)
+{
+	const struct sb_jval *l = sb_jv_get(t, "checkpoints");
+	size_t n = sb_jv_len(l);
+	n = n > MAXCK ? MAXCK : n;
+	title3(rp, "Tiered checkpoint", ri);
+	char (*cl)[24] = n ? malloc(n * sizeof(*cl)) : NULL;
+	const char **cats = n ? malloc(n * sizeof(*cats)) : NULL;
+	double *v = n ? malloc(2 * n * sizeof(double)) : NULL;
+	if (cl && cats && v) {
+		static const char *const sers[] = { "application blocked", "flush" };
+		for (size_t k = 0; k < n; k++) {
+			const struct sb_jval *e = sb_jv_at(l, k);
+			snprintf(cl[k], sizeof(cl[0]), "checkpoint %zu", k + 1);
+			cats[k] = cl[k];
+			v[k] = sb_jv_num(sb_jv_get(e, "blocking_s"), NAN);
+			v[n + k] = sb_jv_num(sb_jv_get(e, "flush_s"), NAN);
+		}
+		struct sb_bars b = { "Tiered checkpoint: time the application was blocked, and the flush",
+				     "time (s)", (unsigned)n, 2, cats, sers, v, NULL, -1 };
+		sb_svg_bars(rp->o, &b);
+	}
+	free(cl);
+	free(cats);
+	free(v);
+	scalars(rp->o, t);
+	sb_rep_value(rp->o, l, 1);
+}
+
 static void checkpoint(struct sb_rep *rp, unsigned ji)
 {
 	static const char *const dirs[] = { "write", "read" };
@@ -163,6 +195,8 @@ static void checkpoint(struct sb_rep *rp, unsigned ji)
 		sb_out_puts(o, "</table>\n");
 		rank_bars(rp, ri, ck, nw, nr, cats);
 		scalars(o, ck);
+		if (sb_jv_get(ck, "tiered"))
+			tiered(rp, ri, sb_jv_get(ck, "tiered"));
 	}
 out:
 	free(cl);
@@ -283,10 +317,53 @@ static void ml_section(struct sb_rep *rp, unsigned ji, int train)
 	sb_rep_section_end(rp);
 }
 
+/* workload=kvcache (the job's "kvcache" object): hit ratios per tier as
+ * bars, then every figure as tables (latencies in us, bandwidth in MiB/s) */
+static void kvcache(struct sb_rep *rp, unsigned ji)
+{
+	const char *name = NULL;
+	for (unsigned ri = 0; ri < rp->n && !name; ri++)
+		if (ml_obj(rp, ri, ji, "kvcache"))
+			name = sb_jv_str(ml_obj(rp, ri, ji, "jobname"), "?");
+	if (!name)
+		return;
+	char title[300];
+	snprintf(title, sizeof(title), "KV cache: %s", name);
+	sb_rep_section(rp, title);
+	static const char *const cats[] = { "prefix (requests)", "memory tier (blocks)",
+					    "disk tier (blocks)" };
+	static const char *const keys[] = { "hit_ratio", "memory_hit_ratio", "disk_hit_ratio" };
+	const char **sers = malloc(rp->n * sizeof(*sers));
+	double *v = malloc(rp->n * 3 * sizeof(double));
+	if (sers && v) {
+		for (unsigned ri = 0; ri < rp->n; ri++) {
+			const struct sb_jval *kv = ml_obj(rp, ri, ji, "kvcache");
+			sers[ri] = rp->r[ri].label;
+			for (unsigned c = 0; c < 3; c++)
+				v[ri * 3 + c] = kv ? 100 * sb_jv_num(sb_jv_get(kv, keys[c]), NAN) : NAN;
+		}
+		struct sb_bars b = { "KV-cache hit ratios", "hits (%)", 3, rp->n, cats,
+				     rp->n > 1 ? sers : NULL, v, NULL, -1 };
+		sb_svg_bars(rp->o, &b);
+	}
+	free(sers);
+	free(v);
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *kv = ml_obj(rp, ri, ji, "kvcache");
+		if (!kv)
+			continue;
+		title3(rp, "KV cache", ri);
+		sb_rep_value(rp->o, kv, 1);
+	}
+	sb_rep_section_end(rp);
+}
+
 void sb_rep_ml(struct sb_rep *rp)
 {
 	size_t nj = max_jobs(rp);
 	for (int train = 0; train < 2; train++)
 		for (unsigned ji = 0; ji < nj; ji++)
 			ml_section(rp, ji, train);
+	for (unsigned ji = 0; ji < nj; ji++)
+		kvcache(rp, ji);
 }

@@ -147,6 +147,15 @@ class Reports(SbCase):
             "train": "[t]\nworkload=train\nioengine=psync\nepochs=2\ndataset_files=16\n"
                      "record_length=64k\nbatch_size=2\nread_threads=2\ncomputation_time=5ms\n"
                      "data_dir=%s/ds\nrules=mlperf\nstats_interval=1\n" % d,
+            "tiered": "[tc]\nworkload=checkpoint\nioengine=psync\nbs=256k\ndrop_caches=0\n"
+                      "checkpoint_folder=%s/tck\ncheckpoint_cache_folder=%s/tcache\n"
+                      "model=llama3-8b\ncheckpoint_scale=0.0002\nnum_checkpoints_write=2\n"
+                      "num_checkpoints_read=1\ncheckpoint_flush=async\n"
+                      "time_between_checkpoints=0.2\n" % (d, d),
+            "kvcache": "[kv]\nworkload=kvcache\nioengine=psync\nbs=1m\ndirectory=%s\n"
+                       "model=llama3-8b\nkv_block_tokens=16\nkv_requests=40\nprompt_tokens=64\n"
+                       "output_tokens=16\nprefix_reuse=0.5\nkv_memory_capacity=0\n"
+                       "kv_disk_capacity=256m\n" % d,
         }
         env = dict(os.environ, DIR=d, SIZE="8m", RUNTIME="1")
         for name, text in list(jobs.items()) + [("engines", None)]:
@@ -256,6 +265,23 @@ class Reports(SbCase):
         for e in ck["write"] + ck["read"]:
             self.assertEqual(len(e["per_rank"]), ck["ranks"])
 
+    def test_tiered_and_kvcache(self):
+        # issue 15's workloads: the tiered checkpoint's blocking and flush
+        # times per checkpoint, the KV cache's hit ratios and figures
+        tc = self.doc("tiered")["jobs"][0]["checkpoint"]["tiered"]
+        out, html, page, text = self.report("tiered")
+        bars = figures(html, "Tiered checkpoint: time the application was blocked")
+        self.assertEqual(len(bars), 1)
+        self.assertIn("application blocked", bars[0])
+        self.assertIn("flush", bars[0])
+        self.assertEqual(len(tc["checkpoints"]), 2)
+        kv = self.doc("kvcache")["jobs"][0]["kvcache"]
+        out, html, page, text = self.report("kvcache")
+        self.assertIn("KV cache: kv", page.h2)
+        self.assertTrue(figures(html, "KV-cache hit ratios"))
+        self.assertIn(str(kv["requests"]), text)
+        self.assertIn(str(kv["disk_reads"]), text)
+
     def test_train(self):
         out, html, page, text = self.report("train")
         self.assertIn("Training: t", page.h2)
@@ -313,7 +339,8 @@ class Reports(SbCase):
         exe = chromium()
         if not exe:
             self.skipTest("chromium is not installed (apt-get install chromium)")
-        for name in ("sweep", "engines", "checkpoint", "train", "engines+checkpoint"):
+        for name in ("sweep", "engines", "checkpoint", "train", "engines+checkpoint", "tiered",
+                     "kvcache"):
             with self.subTest(name):
                 # the last: p50 over time, the per-CPU strips and the per-rank
                 # durations of two results in one page
