@@ -119,7 +119,7 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 			sb_ml_tier_path(c, k, i, path, sizeof(path));
 		else
 			sb_ml_ckpt_path(c, k, i, path, sizeof(path));
-		e = sb_ml_open(t, path, c->files[i].bytes, wr, &f);
+		e = sb_ml_open(t, path, c->files[i].bytes, wr ? SB_ML_CREATE : SB_ML_READ, &f);
 		if (e)
 			break;
 		if (wr && f->created && f->fd >= 0) {

@@ -448,7 +448,7 @@ void sb_ml_fmtrd_reset(struct sb_ml_fmtrd *r)
 static int span(struct sb_thread *t, const char *path, uint64_t size, uint64_t off, uint64_t len)
 {
 	struct sb_file *f;
-	int e = sb_ml_open(t, path, size, false, &f);
+	int e = sb_ml_open(t, path, size, SB_ML_READ, &f);
 	if (!e)
 		e = sb_ioloop_span(t, f, SB_DDIR_READ, off, len, false);
 	sb_ml_close(t, f);

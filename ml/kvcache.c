@@ -42,30 +42,6 @@ static void acc_add(struct sb_kv_acc *a, uint64_t ns)
 	a->n++;
 }
 
-/* open the tier file read-write on worker t (slot 0) */
-static int tier_open(struct sb_thread *t, const char *path, uint64_t size, struct sb_file **out)
-{
-	struct sb_file *f = &t->files[0];
-	f->path = (char *)path;
-	f->size = f->region_len = size;
-	f->region_start = 0;
-	f->created = false;
-	f->fd = -1;
-	*out = f;
-	if (t->ops->flags & SB_ENGINE_NODISKIO)
-		return 0;
-	f->fd = open(path, O_RDWR | O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0));
-	if (f->fd < 0)
-		return sb_ml_fail(t, errno, "cannot open", path);
-	int r = t->ops->open_file ? t->ops->open_file(&t->etd, f) : 0;
-	if (r) {
-		sb_ml_fail(t, -r, "the engine cannot use", path);
-		close(f->fd);
-		f->fd = -1;
-	}
-	return r;
-}
-
 static bool more(struct sb_ml_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
@@ -130,9 +106,9 @@ static void *worker_main(void *arg)
 	sb_ml_cpu_begin(&ru);
 	int e = sb_ml_engine_start(t);
 	if (!e && k->path[0])
-		e = tier_open(t, k->path, k->tier_bytes, &f);
+		e = sb_ml_open(t, k->path, k->tier_bytes, SB_ML_RDWR, &f);
 	else if (!e)
-		e = tier_open(t, "(no disk tier)", k->block_bytes, &f); /* never read or written */
+		e = sb_ml_open(t, "(no disk tier)", k->block_bytes, SB_ML_RDWR, &f); /* never read or written */
 	while (!e) {
 		pthread_mutex_lock(&k->lock);
 		bool go = more(j, k);

@@ -114,7 +114,7 @@ int sb_ml_engine_start(struct sb_thread *t)
 	return r;
 }
 
-int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create,
+int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, enum sb_ml_open_mode mode,
 	       struct sb_file **out)
 {
 	struct sb_file *f = &t->files[0];
@@ -129,7 +129,8 @@ int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create
 	if (t->ops->flags & SB_ENGINE_NODISKIO)
 		return 0;
 	int fl = O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0);
-	fl |= create ? O_RDWR | O_CREAT | O_EXCL : O_RDONLY;
+	bool create = mode == SB_ML_CREATE;
+	fl |= create ? O_RDWR | O_CREAT | O_EXCL : mode == SB_ML_RDWR ? O_RDWR : O_RDONLY;
 	f->fd = open(path, fl, 0644);
 	if (f->fd < 0)
 		return sb_ml_fail(t, errno, create ? "cannot create" : "cannot open", path);

@@ -82,9 +82,11 @@ int sb_ml_workers_setup(struct sb_ml_job *j, unsigned n);
  * thread that does worker t's I/O calls sb_ml_engine_start before it and
  * sb_thread_engine_stop after it.  start records a failure in t->st. */
 int sb_ml_engine_start(struct sb_thread *t);
-/* Open path for worker t's I/O (slot 0): read-only, or created (O_EXCL)
- * read-write; region [0, size).  On failure the error is in t->st. */
-int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, bool create,
+/* Open path for worker t's I/O (slot 0), region [0, size): read-only,
+ * created (O_EXCL) read-write, or an existing file read-write.  On failure
+ * the error is in t->st. */
+enum sb_ml_open_mode { SB_ML_READ = 0, SB_ML_CREATE = 1, SB_ML_RDWR = 2 };
+int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, enum sb_ml_open_mode mode,
 	       struct sb_file **out);
 void sb_ml_close(struct sb_thread *t, struct sb_file *f);
 /* Record an error in t->st (first one wins); returns -e. */

@@ -86,7 +86,7 @@ int sb_ml_train_ckpt(struct sb_ml_job *j, unsigned epoch, uint64_t step)
 		return e;
 	uint64_t t0 = sb_now_ns();
 	sb_rate_init(&t->rate, t->spec, t0);
-	e = sb_ml_open(t, path, bytes, true, &f);
+	e = sb_ml_open(t, path, bytes, SB_ML_CREATE, &f);
 	if (!e) {
 		struct sb_ml_made *m = f->created ? remember(tr, path, false) : NULL;
 		if (m && f->fd >= 0)
