@@ -65,4 +65,9 @@ int sb_dist_watch_end(unsigned *nstopped);
  * waits for every rank without blocking the listener.  Returns the wall
  * clock (CLOCK_REALTIME, ns) at which it was passed. */
 uint64_t sb_dist_sync(void);
+/* sb_dist_sync that also takes a vote: *stop becomes true on every rank
+ * when it was true on any (the ML workloads' per-checkpoint and per-step
+ * barriers: every rank leaves a loop at the same iteration, so the ranks
+ * call the same collectives in the same order also when one stops). */
+uint64_t sb_dist_sync_vote(bool *stop);
 #endif

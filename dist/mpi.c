@@ -287,30 +287,55 @@ int sb_dist_watch_end(unsigned *nstopped)
 	return rc;
 }
 
-uint64_t sb_dist_sync(void)
+/* a non-blocking collective (req), waited for without blocking the
+ * listener: a spin that yields (the start skew is what it costs; on an
+ * oversubscribed host the ranks still to come get the CPU), then 50 us naps,
+ * so a rank that waits long leaves its CPU free */
+static void wait_turns(MPI_Request *req)
+{
+	int flag = 0;
+	for (unsigned i = 0; !flag; i++) {
+		pthread_mutex_lock(&mu);
+		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+		pthread_mutex_unlock(&mu);
+		if (flag)
+			break;
+		if (i < 100000)
+			sched_yield();
+		else
+			nanosleep(&(struct timespec){ 0, 50000 }, NULL);
+	}
+}
+
+static uint64_t wall_ns(void)
 {
 	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sb_dist_sync(void)
+{
 	if (d.on && d.size > 1) {
 		MPI_Request req;
-		int flag = 0;
 		pthread_mutex_lock(&mu);
 		MPI_Ibarrier(MPI_COMM_WORLD, &req);
 		pthread_mutex_unlock(&mu);
-		/* a spin that yields (the start skew is what it costs; on an
-		 * oversubscribed host the ranks still to come get the CPU),
-		 * then 50 us naps, so a rank that waits long leaves its CPU free */
-		for (unsigned i = 0; !flag; i++) {
-			pthread_mutex_lock(&mu);
-			MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-			pthread_mutex_unlock(&mu);
-			if (flag)
-				break;
-			if (i < 100000)
-				sched_yield();
-			else
-				nanosleep(&(struct timespec){ 0, 50000 }, NULL);
-		}
+		wait_turns(&req);
 	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return wall_ns();
+}
+
+uint64_t sb_dist_sync_vote(bool *stop)
+{
+	if (d.on && d.size > 1) {
+		MPI_Request req;
+		int mine = *stop, any = 0;
+		pthread_mutex_lock(&mu);
+		MPI_Iallreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
+		pthread_mutex_unlock(&mu);
+		wait_turns(&req);
+		*stop = any != 0;
+	}
+	return wall_ns();
 }

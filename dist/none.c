@@ -87,3 +87,9 @@ uint64_t sb_dist_sync(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+uint64_t sb_dist_sync_vote(bool *stop)
+{
+	(void)stop;
+	return sb_dist_sync();
+}

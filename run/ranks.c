@@ -11,6 +11,7 @@
 
 #include "dist/dist.h"
 #include "lib/log.h"
+#include "ml/run.h"
 #include "parse/options.h"
 #include "run/collect.h"
 #include "run/ranks.h"
@@ -329,6 +330,8 @@ int sb_ranks_merge(struct sb_results *res, bool signalled)
 		e = merge_job(&res->jobs[i], r);
 		if (!e)
 			e = merge_ts(&res->jobs[i]);
+		if (!e) /* checkpoint and train figures (ml/mpimerge.c) */
+			e = sb_ml_ranks_merge(&res->jobs[i]);
 	}
 	free(r);
 	if (!e)

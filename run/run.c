@@ -186,11 +186,13 @@ static void run_groups(struct run *r)
 		unsigned end = i;
 		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
 			end++;
-		/* every rank passes every group's barrier (MPI), also when stopping */
-		uint64_t t = sb_dist_sync();
+		/* every rank passes every group's barrier (MPI), also when stopping;
+		 * a group starts on all ranks or on none (its ML jobs' barriers) */
+		bool stop = sb_run_stopping() || atomic_load(&r->ctl.exit_rest); /* exit_what=all */
+		uint64_t t = sb_dist_sync_vote(&stop);
 		if (!gid)
 			r->start_wall_ns = t;
-		if (sb_run_stopping() || atomic_load(&r->ctl.exit_rest)) /* exit_what=all */
+		if (stop)
 			continue;
 		atomic_store(&r->ctl.exitall, 0); /* exitall stops its own group (fio) */
 		for (unsigned k = i; k < end; k++)

@@ -39,6 +39,7 @@ struct sb_ml_ckpt_point {
 	double gbps, gibps;       /* checkpoint bytes / duration */
 	double rank0_s;           /* rank 0's own start to end (DLIO's default) */
 	double slowest_s;         /* first start to last end over the ranks */
+	uint64_t first_wall_ns, last_wall_ns; /* the same on the wall clock (MPI merge) */
 };
 
 struct sb_ml_ckpt_phase {
