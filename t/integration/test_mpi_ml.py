@@ -154,6 +154,18 @@ class MpiMlTest(SbCase):
         self.assertEqual(set(opens.values()), {2}, opens)    # once per epoch, 2 epochs
 
 
+    def test_train_rules_judge_the_world(self):
+        """rules=mlperf counts the accelerators of all processes"""
+        p = self.mpirun("--output-format=json", "--output=m.json", "--mpi_rank_results=1",
+                        self.train_job("epochs=1\nrules=mlperf\n"))
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        def fix(doc):
+            rules = doc["jobs"][0]["rules"]["checks"]
+            return [c for c in rules if c["name"] == "steps_per_epoch"][0]["fix"]
+        self.assertIn("on 4 accelerator(s)", fix(self.load("m.json")))
+        self.assertIn("of the 1 client host(s)", json.dumps(self.load("m.json")["jobs"][0]["rules"]))
+
+
 def ckpt_files_of(m, ranks, scale=1.0):
     """{name: bytes} of the files the given ranks write (ckpt_files per rank:
     a rank's files are those the set of ranks 0..r has that 0..r-1 has not)"""
