@@ -336,6 +336,8 @@ int sb_ranks_merge(struct sb_results *res, bool signalled)
 	free(r);
 	if (!e)
 		e = summary(res);
+	if (!e)
+		e = sb_ranks_hosts(res);
 	if (!e && sb_dist_rank() == 0)
 		e = sb_collect_groups(res);
 	res->mpi.merge_ns = now_ns() - t0;

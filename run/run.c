@@ -86,8 +86,11 @@ static int monitor_init(struct run *r)
 		r->threads[i].on_start_arg = &r->mon;
 	}
 	r->mon_up = true;
-	return sb_monitor_init(&r->mon, r->jl, r->views, r->nthreads,
-			       (const char (*)[64])names, (unsigned)nd, dir, &r->env->opts);
+	int e = sb_monitor_init(&r->mon, r->jl, r->views, r->nthreads,
+				(const char (*)[64])names, (unsigned)nd, dir, &r->env->opts);
+	if (sb_dist_local_rank()) /* MPI: one host-counter collector per host (run/rankhosts.c) */
+		r->mon.hcfg.which = 0;
+	return e;
 }
 
 void sb_run_request_stop(void)

@@ -247,6 +247,25 @@ class MpiTest(SbCase):
         # ranks' own 130 is test_interrupt_in_one_rank_is_130_everywhere's
         self.assertNotEqual(mp.returncode, 0)
 
+    def test_host_counters_once_per_host(self):
+        """one host-counter collector per host (its node-local rank 0): the
+        "hosts" array has one entry per host, "cluster" their sum"""
+        p = self.mpirun("--output-format=json", "--output=h.json", "--mpi_rank_results=1",
+                        "--name=j", "--ioengine=null", "--rw=read", "--bs=4k", "--size=4m")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        m = self.load("h.json")
+        hosts = m["hosts"]
+        self.assertEqual(len(hosts), m["mpi"]["hosts"])
+        self.assertEqual([(h["host"], h["rank"]) for h in hosts], [(os.uname().nodename, 0)])
+        c = m["cluster"]
+        for k in ("node_cpu_hours", "total_net_io_lo_sent_mb", "total_net_io_ext_recv_mb"):
+            self.assertAlmostEqual(c[k], sum(h[k] for h in hosts), delta=1e-6)
+        self.assertEqual(c["mem_peak_bytes"], max(h["mem_peak_bytes"] for h in hosts))
+        self.assertEqual(c["ncpus"], os.cpu_count())
+        # the other ranks on this host collected nothing
+        own = [self.load(f"h.json.rank{r}") for r in range(NP)]
+        self.assertEqual(["host" in o for o in own], [True] + [False] * (NP - 1))
+
     def test_one_rank_without_mpirun(self):
         """the MPI build without mpirun: one rank, no "mpi" object"""
         p = self.run_sb("--output-format=json", "--name=j", "--ioengine=null", "--size=1m")
