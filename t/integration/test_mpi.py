@@ -266,6 +266,29 @@ class MpiTest(SbCase):
         own = [self.load(f"h.json.rank{r}") for r in range(NP)]
         self.assertEqual(["host" in o for o in own], [True] + [False] * (NP - 1))
 
+    def test_sweep_points_are_aggregates(self):
+        """a sweep under MPI: every point's figures are the merge of all
+        ranks' (counts summed), the best point is chosen on them"""
+        job = self.write_job("[global]\nioengine=null\nsize=1m\nloops=2\nsweep.rw = read | write\n"
+                             "[j]\nsweep.bs = 4k | 64k\n")
+        p = self.mpirun("--output-format=json", "--output=s.json", "--mpi_rank_results=1", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        d = self.load("s.json")
+        self.assertEqual(d["mpi"]["ranks"], NP)
+        s = d["sweep"]
+        self.assertEqual(s["finished_points"], 4)
+        for pt in s["points"]:
+            ddir = pt["values"]["rw"]
+            self.assertEqual(pt["jobs"][0][ddir]["io_bytes"], NP * 2 << 20)  # 4 ranks x 2 loops
+            for run in pt["runs"]:
+                self.assertEqual(run[ddir]["io_bytes"], NP << 20)
+        for ddir in ("read", "write"):
+            pts = [x for x in s["points"] if x["values"]["rw"] == ddir]
+            top = max(pts, key=lambda x: x[ddir]["bw_bytes"])
+            self.assertEqual(s["best"][ddir]["values"], top["values"])
+        own = self.load("s.json.rank1")["sweep"]["points"]  # a rank's own, unmerged
+        self.assertEqual([x["jobs"][0][x["values"]["rw"]]["io_bytes"] for x in own], [2 << 20] * 4)
+
     def test_one_rank_without_mpirun(self):
         """the MPI build without mpirun: one rank, no "mpi" object"""
         p = self.run_sb("--output-format=json", "--name=j", "--ioengine=null", "--size=1m")
