@@ -93,3 +93,21 @@ uint64_t sb_dist_sync_vote(bool *stop)
 	(void)stop;
 	return sb_dist_sync();
 }
+
+int sb_dist_watch_jobs(unsigned njobs, void (*on_done)(void *), void *arg)
+{
+	(void)njobs, (void)on_done, (void)arg;
+	return 0;
+}
+
+int sb_dist_done(unsigned job)
+{
+	(void)job;
+	return 0;
+}
+
+unsigned sb_dist_done_count(unsigned job)
+{
+	(void)job;
+	return 0;
+}

@@ -174,7 +174,8 @@ static void start_one(struct sb_thread *t)
 	if (e) { /* the job reports it like an I/O error; the run goes on */
 		sb_tstats_set_error(t->st, e, "cannot start a thread", NULL);
 		pthread_mutex_lock(&t->sync->mu);
-		t->sync->left[t->job]--;
+		if (!--t->sync->left[t->job])
+			(void)sb_dist_done(t->job); /* MPI: for the other ranks' wait_for */
 		pthread_mutex_unlock(&t->sync->mu);
 	}
 }
@@ -397,6 +398,15 @@ static bool any_error(void *arg)
 	return false;
 }
 
+/* MPI: another rank finished a job: the threads waiting for it look again */
+static void wake_waiters(void *arg)
+{
+	struct sb_runsync *sy = arg;
+	pthread_mutex_lock(&sy->mu);
+	pthread_cond_broadcast(&sy->cv);
+	pthread_mutex_unlock(&sy->mu);
+}
+
 /* MPI: whether some other rank failed to set up (every rank calls it; one
  * rank: false) */
 static bool ranks_failed(bool mine)
@@ -470,7 +480,11 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		r.stats.tick_arg = &r.mon;
 		r.stats.tick_ms = r.mon.tick_ms;
 	}
+	(void)sb_dist_watch_jobs((unsigned)jl->njobs, wake_waiters, &r.sync); /* MPI: wait_for */
 	bool watch = !sb_dist_watch_begin(sb_run_request_stop, any_error, &r); /* MPI */
+	for (size_t j = 0; watch && j < jl->njobs; j++)
+		if (!r.sync.left[j]) /* no I/O threads (an ML job): done for wait_for at once */
+			(void)sb_dist_done((unsigned)j);
 	if (sb_statsthread_start(&r.stats, r.views, r.nthreads) == 0) {
 		run_groups(&r);
 		sb_statsthread_stop(&r.stats);

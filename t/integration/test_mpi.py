@@ -289,6 +289,23 @@ class MpiTest(SbCase):
         own = self.load("s.json.rank1")["sweep"]["points"]  # a rank's own, unmerged
         self.assertEqual([x["jobs"][0][x["values"]["rw"]]["io_bytes"] for x in own], [2 << 20] * 4)
 
+    def test_wait_for_spans_ranks(self):
+        """wait_for=a starts b on every rank only when a has finished on all
+        ranks: rank 3's a (8 MiB at 8 MiB/s, an existing file's size) ends
+        about 1 s after the others' (64 KiB), and every rank's b is written
+        after it"""
+        for r in range(NP):
+            with open(os.path.join(self.dir, f"a.{r}"), "wb") as f:
+                f.write(b"\0" * ((8 << 20) if r == NP - 1 else 65536))
+        job = self.write_job("[global]\nioengine=psync\nbs=64k\n[a]\nrw=write\nfilename_format=a.$rank\n"
+                             "rate=8m\n[b]\nrw=write\nsize=64k\nfilename_format=b.$rank\nwait_for=a\n")
+        p = self.mpirun("--output-format=json", "--output=w.json", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        mt = lambda n: os.stat(os.path.join(self.dir, n)).st_mtime_ns
+        self.assertGreater(mt(f"a.{NP - 1}") - mt("a.0"), 500_000_000)  # the slow rank is slow
+        for r in range(NP):
+            self.assertGreaterEqual(mt(f"b.{r}"), mt(f"a.{NP - 1}"), r)
+
     def test_one_rank_without_mpirun(self):
         """the MPI build without mpirun: one rank, no "mpi" object"""
         p = self.run_sb("--output-format=json", "--name=j", "--ioengine=null", "--size=1m")
