@@ -46,50 +46,6 @@ struct cmdline {
 	const char *export_csv; /* --export=csv:DIR: the folder; NULL = none */
 };
 
-/* storbench's own flags: --help, the man page and the bash completion are
- * written from this table (with the job options of parse/options.c) */
-static const struct sb_cli_flag cli_flags[] = {
-	{ "--output-format", "FMT", "normal, terse, json or json+ (a comma list prints several)" },
-	{ "--output", "FILE", "write the results to FILE instead of standard output" },
-	{ "--export", "csv:DIR", "also write the time series, host series and latency histograms "
-	  "as CSV files into DIR (created when missing; see HOWTO.md, CSV export)" },
-	{ "--minimal", NULL, "same as --output-format=terse" },
-	{ "--terse-version", "3", "the terse format's version: 3 (fio's default; the only one "
-	  "storbench writes)" },
-	{ "--parse-only", NULL, "check the job files and print the expanded jobs; touch no file" },
-	{ "--showcmd", NULL, "print each job file as the command line that defines the same jobs; "
-	  "run nothing" },
-	{ "--section", "NAME", "run only the job sections called NAME (repeatable; [global] "
-	  "sections still apply)" },
-	{ "--readonly", NULL, "refuse, before any I/O, every job that would write, trim or create "
-	  "data" },
-	{ "--max-jobs", "N", "refuse job lists that start more than N threads (numjobs counted)" },
-	{ "--warnings-fatal", NULL, "a warning about the job files or options is an error "
-	  "(exit 1)" },
-	{ "--datagen", NULL, "create the datasets of workload=train jobs, run nothing" },
-	{ "--allow-exec", NULL, "let job files run shell commands (exec_prerun, exec_postrun)" },
-	{ "--status-interval", "T", "interim results every T (seconds, or 500ms, 1m): printed in "
-	  "normal format as the run goes, or kept in the JSON document's \"interim\" array with "
-	  "--output-format=json (one document)" },
-	{ "--eta", "WHEN", "the progress line on stderr: auto (when stderr is a terminal, the "
-	  "default), always or never" },
-	{ "--eta-interval", "T", "update the progress line every T (seconds, or 500ms; at least "
-	  "250ms; default 1s)" },
-	{ "--eta-newline", "T", "start a new progress line every T instead of rewriting it "
-	  "(seconds, or 500ms; at least 250ms)" },
-	{ "--cleanup", "DIR", "remove what storbench runs that were killed left in DIR (only files "
-	  "and folders with storbench's mark whose creator is no longer running); with --dry-run, "
-	  "list them" },
-	{ "--dry-run", NULL, "with --cleanup: list what would be removed, remove nothing" },
-	{ "--cmdhelp", "[OPTION]", "list every job option, or describe one" },
-	{ "--cmdhelp-markdown", NULL, "every job option as the Markdown tables of HOWTO.md" },
-	{ "--enghelp", "[ENGINE]", "list the I/O engines this build has, or ENGINE's own options" },
-	{ "--man-page", NULL, "write the manual page storbench.1 (troff) to standard output" },
-	{ "--bash-completion", NULL, "write the bash completion script to standard output" },
-	{ "--version", NULL, "print the version" },
-	{ "--help", NULL, "this text" },
-};
-#define NFLAGS (sizeof(cli_flags) / sizeof(cli_flags[0]))
 
 static void usage(FILE *f)
 {
@@ -103,7 +59,7 @@ static void usage(FILE *f)
 		"\"-\" is read from standard input.\n"
 		"\n"
 		"Options:\n");
-	sb_cli_flags_usage(f, cli_flags, NFLAGS);
+	sb_cli_flags_usage(f, sb_cli_flags, sb_cli_nflags);
 	fprintf(f,
 		"\n"
 		"Job options may also be given on the command line, fio style:\n"
@@ -330,10 +286,10 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		} else if (!strcmp(a, "--man-page")) {
 			struct sb_cli_flag cmds[32];
 			unsigned ncmds = sb_tools_rows(cmds, 32);
-			sb_cli_manpage(stdout, SB_VERSION, cli_flags, NFLAGS, cmds, ncmds < 32 ? ncmds : 32);
+			sb_cli_manpage(stdout, SB_VERSION, sb_cli_flags, sb_cli_nflags, cmds, ncmds < 32 ? ncmds : 32);
 			return SB_EXIT_OK;
 		} else if (!strcmp(a, "--bash-completion")) {
-			sb_cli_bash_completion(stdout, cli_flags, NFLAGS);
+			sb_cli_bash_completion(stdout, sb_cli_flags, sb_cli_nflags);
 			return SB_EXIT_OK;
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;

@@ -39,7 +39,7 @@ def result(seconds, cpus):
             iops = 50000 * wave * (1 + 0.05 * rnd.random())
             d[name] = {"bw_bytes": int(iops * 4096), "iops": round(iops, 6),
                        "clat_mean_ns": int(80000 / wave), "clat_max_ns": int(2e6 * (1 + rnd.random())),
-                       "clat_p99_ns": int(250000 / wave)}
+                       "clat_p99_ns": int(250000 / wave), "clat_p50_ns": int(70000 / wave)}
         ts.append({"t_ms": t, "dur_ms": 1000, **d})
         per = [round(min(100.0, max(0.0, 40 * wave + 20 * rnd.random() + (c % 8) * 3)), 2)
                for c in range(cpus)]

@@ -1,5 +1,5 @@
 /* ml_ckpt.c: workload=checkpoint.  Every emulated rank (a thread; under MPI
- * each process runs its contiguous block of the ranks, ml/ckptmerge.c) writes its files of the DLIO layout (sb_ml_ckpt_files) whole and
+ * each process runs its contiguous block of the ranks, ml/mpimerge.c) writes its files of the DLIO layout (sb_ml_ckpt_files) whole and
  * in order with the job's engine, fsyncs each when checkpoint_fsync, for
  * num_checkpoints_write checkpoints; then the page cache is dropped and
  * num_checkpoints_read checkpoints are read back, exactly the bytes
@@ -24,6 +24,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "ml/ckpt.h"
 #include "ml/content.h"
 #include "ml/model.h"
 #include "ml/rules.h"
@@ -35,24 +36,6 @@
 #include "lib/timeutil.h"
 #include "os/scratch.h"
 #include "parse/options.h"
-
-#define PATH_LEN 1024
-
-struct sb_ml_ckpt {
-	struct sb_ml_shape shape;
-	struct sb_ml_file *files;      /* one checkpoint, rank-major */
-	size_t nfiles;
-	size_t *rank_first;            /* per rank: its first file; [ranks] = nfiles */
-	unsigned ranks;                /* all ranks (every MPI process's) */
-	unsigned r0, nloc;             /* this process's ranks: [r0, r0 + nloc) */
-	char folder[PATH_LEN - 256];
-	struct sb_scratch_id folder_id; /* what storbench made (ino 0: nothing); */
-	struct sb_scratch_id *dir_id;  /* per checkpoint; removed only if still */
-	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */
-	uint64_t *t_start, *t_end;     /* per local rank, of the current phase */
-	struct ckpt_at *at;            /* per local rank: the file its I/O is on */
-	struct sb_torch_plan *plan;    /* checkpoint_io=torch: per file; else NULL */
-};
 
 /* where a rank's I/O is: the context of its content alternatives */
 struct ckpt_at {
@@ -92,14 +75,7 @@ static bool ckpt_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 	return true;
 }
 
-struct rank_arg {
-	struct sb_ml_job *j;
-	unsigned rank, ckpt;
-	int ddir;
-	pthread_t tid;
-};
-
-static void step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t len)
+void sb_ml_ckpt_step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t len)
 {
 	char name[64];
 	sb_ml_ckpt_folder(1, k + 1, name, sizeof(name));
@@ -107,11 +83,11 @@ static void step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t l
 }
 
 /* file i of checkpoint k: <folder>/global_epoch1_step<k+1>/<base name> */
-static void file_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len)
+void sb_ml_ckpt_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len)
 {
 	char dir[PATH_LEN];
 	const char *base = strchr(c->files[i].name, '/');
-	step_dir(c, k, dir, sizeof(dir));
+	sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
 	sb_ml_join(buf, len, dir, base ? base + 1 : c->files[i].name);
 }
 
@@ -142,12 +118,16 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 	for (size_t i = c->rank_first[rank]; i < c->rank_first[rank + 1] && !e; i++) {
 		struct sb_file *f;
 		bool wr = ddir == SB_DDIR_WRITE;
-		file_path(c, k, i, path, sizeof(path));
+		if (c->on_cache)
+			sb_ml_tier_path(c, k, i, path, sizeof(path));
+		else
+			sb_ml_ckpt_path(c, k, i, path, sizeof(path));
 		e = sb_ml_open(t, path, c->files[i].bytes, wr, &f);
 		if (e)
 			break;
 		if (wr && f->created && f->fd >= 0) {
-			sb_scratch_made_fd(f->fd, j->spec->name, &c->created[(size_t)k * c->nfiles + i]);
+			sb_scratch_made_fd(f->fd, j->spec->name, c->on_cache ? sb_ml_tier_made(c, k, i)
+							: &c->created[(size_t)k * c->nfiles + i]);
 		}
 		c->at[l] = (struct ckpt_at){ .j = j, .rank = rank, .k = k, .i = i };
 		sb_ml_content_file(t, file_key(j->spec, rank, k, i), c->files[i].bytes, path);
@@ -166,10 +146,12 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 
 static void *rank_main(void *arg)
 {
-	struct rank_arg *a = arg;
+	struct sb_ml_rank_arg *a = arg;
 	struct sb_ml_ckpt *c = a->j->priv;
 	struct sb_thread *t = &a->j->workers[a->rank - c->r0];
 	struct rusage ru;
+	if (t->trace) /* the ranks are threads of one pid: their events say which */
+		sb_trace_rank(t->trace, (int)a->rank);
 	sb_ml_cpu_begin(&ru);
 	if (!sb_ml_engine_start(t))
 		ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
@@ -181,16 +163,16 @@ static void *rank_main(void *arg)
 }
 
 /* this process's ranks on checkpoint k; returns the duration in ns (0 on
- * failure), *slowest the first start to last end over its ranks, *wall
+ * failure), *slowest the first start to last end over its ranks, c->wall
  * those two on the wall clock (for the merge across MPI processes) */
-static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct rank_arg *args,
-			   uint64_t *slowest, uint64_t wall[2])
+uint64_t sb_ml_ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
+			  uint64_t *slowest)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	uint64_t first = UINT64_MAX, last = 0;
 	bool failed = false;
 	for (unsigned l = 0; l < c->nloc; l++) {
-		args[l] = (struct rank_arg){ .j = j, .rank = c->r0 + l, .ckpt = k, .ddir = ddir };
+		args[l] = (struct sb_ml_rank_arg){ .j = j, .rank = c->r0 + l, .ckpt = k, .ddir = ddir };
 		if (pthread_create(&args[l].tid, NULL, rank_main, &args[l])) {
 			sb_ml_fail(&j->workers[l], EAGAIN, "cannot start the rank thread for", c->folder);
 			args[l].tid = 0;
@@ -206,7 +188,7 @@ static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct ran
 		failed |= j->workers[l].st->error != 0;
 	}
 	*slowest = last > first ? last - first : 0;
-	sb_ml_ckpt_wall(first, last, wall);
+	sb_ml_ckpt_wall(first, last, c->wall);
 	if (!j->spec->checkpoint_rank_sync) { /* DLIO: rank 0's own start to end */
 		first = c->t_start[0];
 		last = c->t_end[0];
@@ -214,14 +196,27 @@ static uint64_t ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct ran
 	return failed || last <= first ? 0 : last - first;
 }
 
-static void add_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
-		      uint64_t slowest, uint64_t bytes, const uint64_t wall[2])
+void sb_ml_ckpt_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
+		      uint64_t slowest, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_ckpt_point *p = &ph->v[ph->n++];
 	p->index = k;
-	p->first_wall_ns = wall[0];
-	p->last_wall_ns = wall[1];
+	struct sb_ml_ckpt_rank *pr = ph->ranks + (size_t)(ph->n - 1) * c->nloc;
+	uint64_t first = UINT64_MAX;
+	for (unsigned l = 0; l < c->nloc; l++)
+		first = c->t_start[l] < first ? c->t_start[l] : first;
+	for (unsigned l = 0; l < c->nloc; l++) { /* this process's ranks, their global numbers */
+		unsigned r = c->r0 + l;
+		pr[l] = (struct sb_ml_ckpt_rank){ r, (double)(c->t_start[l] - first) / 1e9,
+			(double)(c->t_end[l] - first) / 1e9, (double)(c->t_end[l] - c->t_start[l]) / 1e9, 0 };
+		for (size_t i = c->rank_first[r]; i < c->rank_first[r + 1]; i++)
+			pr[l].bytes += c->files[i].bytes;
+	}
+	p->per_rank = pr;
+	p->nranks = c->nloc;
+	p->first_wall_ns = c->wall[0];
+	p->last_wall_ns = c->wall[1];
 	p->rank0_s = c->r0 ? 0 : (double)(c->t_end[0] - c->t_start[0]) / 1e9; /* MPI: merged */
 	p->slowest_s = (double)slowest / 1e9;
 	p->duration_s = (double)ns / 1e9;
@@ -234,8 +229,8 @@ static void add_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned
 
 /* may_exist: the checkpoint folder itself (checked in prepare); a step
  * folder that appeared since is someone else's: refuse it */
-static bool make_dir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
-		     bool may_exist)
+bool sb_ml_ckpt_mkdir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
+		      bool may_exist)
 {
 	if (j->nodiskio || made->ino)
 		return true;
@@ -264,8 +259,9 @@ static bool pause_before(const struct sb_jobspec *s)
 	       sb_sleep_until(sb_now_ns() + s->time_between_checkpoints_us * 1000);
 }
 
-static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t bytes)
+static void read_phase(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
 {
+	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
 	bool stop = !args || cr->write.n != j->spec->num_checkpoints_write;
 	sb_dist_sync_vote(&stop); /* MPI: every process wrote them all */
@@ -287,9 +283,13 @@ static void read_phase(struct sb_ml_job *j, struct rank_arg *args, uint64_t byte
 		stop = !pause_before(j->spec) || stop || sb_run_stopping();
 		if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 			break;
-		uint64_t wall[2], slowest, ns = ckpt_phase(j, k, SB_DDIR_READ, args, &slowest, wall);
-		if (!(stop = !ns))
-			add_point(j, &cr->read, k, ns, slowest, bytes, wall);
+		c->on_cache = sb_ml_tier_read_from(j, k);
+		uint64_t slowest, ns = sb_ml_ckpt_phase(j, k, SB_DDIR_READ, args, &slowest);
+		if (!(stop = !ns)) {
+			sb_ml_ckpt_point(j, &cr->read, k, ns, slowest, bytes);
+			sb_ml_tier_read_done(j, &cr->read.v[cr->read.n - 1]);
+		}
+		c->on_cache = false;
 	}
 }
 
@@ -298,24 +298,28 @@ static void run_ckpt(struct sb_ml_job *j)
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
-	struct rank_arg *args = calloc(c->nloc ? c->nloc : 1, sizeof(*args));
+	struct sb_ml_rank_arg *args = calloc(c->nloc ? c->nloc : 1, sizeof(*args));
 	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer, wsum = 0;
-	bool stop = !args || !make_dir(j, c->folder, &c->folder_id, true);
 	bool mpi = sb_dist_size() > 1; /* the step folder may be another process's */
 	j->start_ns = sb_now_ns();
-	for (unsigned k = 0; k < s->num_checkpoints_write; k++) {
-		char dir[PATH_LEN];
-		stop = !pause_before(s) || stop || sb_run_stopping();
-		if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
-			break;
-		step_dir(c, k, dir, sizeof(dir));
-		uint64_t slowest = 0, wall[2] = { 0, 0 };
-		uint64_t ns = make_dir(j, dir, &c->dir_id[k], mpi)
-				      ? ckpt_phase(j, k, SB_DDIR_WRITE, args, &slowest, wall) : 0;
-		if ((stop = !ns))
-			continue;
-		add_point(j, &cr->write, k, ns, slowest, bytes, wall);
-		wsum += ns;
+	if (args && c->tier) { /* one process (refused under MPI in prepare) */
+		wsum = sb_ml_tier_write(j, args, bytes);
+	} else {
+		bool stop = !args || !sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true);
+		for (unsigned k = 0; k < s->num_checkpoints_write; k++) {
+			char dir[PATH_LEN];
+			stop = !pause_before(s) || stop || sb_run_stopping();
+			if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
+				break;
+			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
+			uint64_t slowest = 0;
+			uint64_t ns = sb_ml_ckpt_mkdir(j, dir, &c->dir_id[k], mpi)
+					      ? sb_ml_ckpt_phase(j, k, SB_DDIR_WRITE, args, &slowest) : 0;
+			if ((stop = !ns))
+				continue;
+			sb_ml_ckpt_point(j, &cr->write, k, ns, slowest, bytes);
+			wsum += ns;
+		}
 	}
 	read_phase(j, args, bytes);
 	free(args);
@@ -353,7 +357,7 @@ static int check_readonly(struct sb_ml_job *j)
 	struct stat st;
 	for (unsigned k = 0; k < s->num_checkpoints_read; k++) {
 		for (size_t i = 0; i < c->nfiles; i++) {
-			file_path(c, k, i, path, sizeof(path));
+			sb_ml_ckpt_path(c, k, i, path, sizeof(path));
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 			    (uint64_t)st.st_size >= c->files[i].bytes)
 				continue;
@@ -387,7 +391,7 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 			return -ENOTDIR;
 		}
 		for (unsigned k = 0; k < j->spec->num_checkpoints_write; k++) {
-			step_dir(c, k, dir, sizeof(dir));
+			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
 			if (stat(dir, &st) == 0) {
 				sb_err(name, "%s already exists and storbench did not create it; refusing "
 				       "to overwrite it: set checkpoint_folder= to a new directory, or "
@@ -488,7 +492,9 @@ static int plan_files(struct sb_ml_job *j)
 		cr->bytes_framing += c->plan[i].framing;
 	cr->write.v = calloc(s->num_checkpoints_write ? s->num_checkpoints_write : 1, sizeof(*cr->write.v));
 	cr->read.v = calloc(s->num_checkpoints_read ? s->num_checkpoints_read : 1, sizeof(*cr->read.v));
-	return cr->write.v && cr->read.v ? 0 : -ENOMEM;
+	cr->write.ranks = calloc((s->num_checkpoints_write + 1) * (size_t)c->nloc, sizeof(*cr->write.ranks));
+	cr->read.ranks = calloc((s->num_checkpoints_read + 1) * (size_t)c->nloc, sizeof(*cr->read.ranks));
+	return cr->write.v && cr->read.v && cr->write.ranks && cr->read.ranks ? 0 : -ENOMEM;
 }
 
 static int prepare_ckpt(struct sb_ml_job *j)
@@ -511,6 +517,8 @@ static int prepare_ckpt(struct sb_ml_job *j)
 					     : check_readonly(j);
 	if (!e)
 		e = sb_ml_ckpt_enough(s, c->ranks);
+	if (!e && s->checkpoint_cache_folder)
+		e = sb_ml_tier_prepare(j);
 	if (!e)
 		e = sb_ml_workers_setup(j, c->nloc);
 	for (unsigned l = 0; !e && l < c->nloc; l++) {
@@ -534,7 +542,7 @@ static void release_ckpt(struct sb_ml_job *j)
 	for (size_t x = 0; c->created && x < (size_t)j->spec->num_checkpoints_write * c->nfiles; x++) {
 		if (!c->created[x].ino)
 			continue;
-		file_path(c, (unsigned)(x / c->nfiles), x % c->nfiles, path, sizeof(path));
+		sb_ml_ckpt_path(c, (unsigned)(x / c->nfiles), x % c->nfiles, path, sizeof(path));
 		if (keep)
 			sb_scratch_keep(path, &c->created[x]);
 		else
@@ -544,7 +552,7 @@ static void release_ckpt(struct sb_ml_job *j)
 		(void)sb_dist_barrier();
 	for (unsigned k = 0; c->created && k < j->spec->num_checkpoints_write; k++) {
 		if (c->dir_id && c->dir_id[k].ino) {
-			step_dir(c, k, path, sizeof(path));
+			sb_ml_ckpt_step_dir(c, k, path, sizeof(path));
 			if (keep)
 				sb_scratch_keep(path, &c->dir_id[k]);
 			else /* fails, as it should, if someone put a file there */
@@ -557,6 +565,7 @@ static void release_ckpt(struct sb_ml_job *j)
 		else
 			sb_scratch_rmdir(c->folder, &c->folder_id);
 	}
+	sb_ml_tier_release(j);
 	for (size_t i = 0; c->plan && i < c->nfiles; i++)
 		sb_torch_plan_free(&c->plan[i]);
 	free(c->plan);

@@ -16,6 +16,7 @@
  * largest memory of a host). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,6 +40,20 @@ void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n)
 
 int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks)
 {
+	if (s->checkpoint_cache_folder && sb_dist_size() > 1) { /* ml/tiered.c: one process's ranks */
+		if (sb_dist_rank() == 0) {
+			char w[512];
+			if (s->line && s->file)
+				snprintf(w, sizeof(w), "%s:%u: job %s", s->file, s->line, s->name);
+			else
+				snprintf(w, sizeof(w), "<cmdline>: job %s", s->name);
+			sb_err(w, "%s=%s: tiered checkpoints run in one process, not under %d MPI "
+			       "processes: run it without mpirun (ranks= are threads), or remove %s=",
+			       SB_OPT(checkpoint_cache_folder)->name, s->checkpoint_cache_folder,
+			       sb_dist_size(), SB_OPT(checkpoint_cache_folder)->name);
+		}
+		return -EINVAL;
+	}
 	if (ranks >= (unsigned)sb_dist_size())
 		return 0;
 	if (sb_dist_rank() == 0)

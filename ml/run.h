@@ -73,7 +73,8 @@ int sb_ml_datagen(const struct sb_joblist *jl, const struct sb_run_env *env,
  * a negative errno.  Nothing for an I/O job or with one process. */
 int sb_ml_ranks_merge(struct sb_job_result *jr);
 /* checkpoint: this process's block [*r0, *r0 + *n) of the ranks; whether
- * there are enough ranks for every process (else says why: -EINVAL);
+ * there are enough ranks for every process and the job can run under MPI
+ * (tiered checkpoints cannot; else says why: -EINVAL);
  * a phase's first start and last end (sb_now_ns) on the wall clock */
 void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n);
 int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks);

@@ -170,6 +170,11 @@ static void host_files(struct out *o, const struct sb_host *h)
 	sb_host_summary(h, s);
 	struct sb_host_sample *ser = s->nseries ? calloc(s->nseries, sizeof(*ser)) : NULL;
 	unsigned n = ser ? sb_host_series(h, ser, s->nseries) : 0;
+	/* host.cpu.csv also has each CPU's busy %: cpuN_pct, N the CPU index */
+	unsigned np = sb_host_present(h, SB_HOST_CPU) ? sb_host_series_ncpus(h) : 0;
+	float *pc = np && n ? malloc((size_t)n * np * sizeof(*pc)) : NULL;
+	if (!pc || sb_host_series_cpus(h, pc, n) != n)
+		np = 0;
 	for (unsigned src = 0; src < SB_HOST_NSRC && !o->rc; src++) {
 		const struct sb_host_col *cols = sb_host_cols(src);
 		char name[128], col[96];
@@ -182,6 +187,8 @@ static void host_files(struct out *o, const struct sb_host *h)
 		fputs("time_ms,dur_ms", f);
 		for (const struct sb_host_col *c = cols; c->kind != SB_HK_END; c++)
 			fprintf(f, ",%s", sb_csv_host_col(c->key, col, sizeof(col)));
+		for (unsigned k = 0; src == SB_HOST_CPU && k < np; k++)
+			fprintf(f, ",cpu%u_pct", k);
 		fputc('\n', f);
 		for (unsigned i = 0; i < n; i++) {
 			fprintf(f, "%llu,%llu", (unsigned long long)ser[i].t_ms,
@@ -195,10 +202,18 @@ static void host_files(struct out *o, const struct sb_host *h)
 				else
 					fputs(",", f);   /* JSON null: an empty cell (NaN in pandas) */
 			}
+			for (unsigned k = 0; src == SB_HOST_CPU && k < np; k++) {
+				float v = pc[(size_t)i * np + k];
+				if (isfinite(v))
+					fprintf(f, ",%.2f", (double)v);   /* as the JSON's "cpus" */
+				else
+					fputs(",", f);
+			}
 			fputc('\n', f);
 		}
 		close_file(o, name, f);
 	}
+	free(pc);
 	free(ser);
 	free(s);
 }

@@ -117,8 +117,10 @@ static void json_source(struct sb_jw *w, const struct sb_host_status *st,
 			json_field(w, f, part);
 }
 
-/* one series sample: the columns of the present sources */
-static void emit_one(struct sb_jw *w, const struct sb_host_sample *x, const bool *on)
+/* one series sample: the columns of the present sources, then "cpus"
+ * (np per-CPU %, when the cpu source has them) */
+static void emit_one(struct sb_jw *w, const struct sb_host_sample *x, const bool *on,
+		     const float *pc, unsigned np)
 {
 	sb_jw_obj_begin(w, NULL);
 	sb_jw_u64(w, "t_ms", x->t_ms);
@@ -134,6 +136,8 @@ static void emit_one(struct sb_jw *w, const struct sb_host_sample *x, const bool
 				sb_jw_u64(w, c->key, v->u);
 		}
 	}
+	if (np && pc)
+		sb_jw_row2(w, "cpus", pc, np);
 	sb_jw_obj_end(w);
 }
 
@@ -146,8 +150,15 @@ static void emit_series(struct sb_jw *w, const struct sb_host *h, const struct s
 	sb_jw_arr_begin(w, "series");
 	struct sb_host_sample *ser = s->nseries ? calloc(s->nseries, sizeof(*ser)) : NULL;
 	unsigned n = ser ? sb_host_series(h, ser, s->nseries) : 0;
+	unsigned np = on[SB_HOST_CPU] ? sb_host_series_ncpus(h) : 0;
+	float *pc = np && n ? malloc((size_t)n * np * sizeof(*pc)) : NULL;
+	if (pc && sb_host_series_cpus(h, pc, n) != n) {
+		free(pc);
+		pc = NULL;
+	}
 	for (unsigned i = 0; i < n; i++)
-		emit_one(w, &ser[i], on);
+		emit_one(w, &ser[i], on, pc ? pc + (size_t)i * np : NULL, np);
+	free(pc);
 	free(ser);
 	sb_jw_arr_end(w);
 }

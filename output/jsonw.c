@@ -157,6 +157,21 @@ void sb_jw_dbl9(struct sb_jw *w, const char *key, double v)
 	fprintf(w->f, "%.9f", isfinite(v) ? v : 0.0);
 }
 
+void sb_jw_row2(struct sb_jw *w, const char *key, const float *v, unsigned n)
+{
+	element(w, key);
+	fputc('[', w->f);
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", w->f);
+		if (isfinite(v[i]))
+			fprintf(w->f, "%.2f", (double)v[i]);
+		else
+			fputs("null", w->f);
+	}
+	fputc(']', w->f);
+}
+
 void sb_jw_bool(struct sb_jw *w, const char *key, bool v)
 {
 	element(w, key);

@@ -29,6 +29,9 @@ void sb_jw_dbl(struct sb_jw *w, const char *key, double v);
 /* "%.9f": seconds to the nanosecond (checkpoint durations) */
 void sb_jw_dbl9(struct sb_jw *w, const char *key, double v);
 void sb_jw_null(struct sb_jw *w, const char *key);
+/* an array of n numbers on one line, "%.2f" each, null for a non-finite
+ * one: [12.50, 3.25, null] (the host series' per-CPU %) */
+void sb_jw_row2(struct sb_jw *w, const char *key, const float *v, unsigned n);
 void sb_jw_bool(struct sb_jw *w, const char *key, bool v);
 /* a JSON string literal with quotes; invalid UTF-8 becomes U+FFFD */
 void sb_jw_quote(FILE *f, const char *s);

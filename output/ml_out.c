@@ -1,6 +1,7 @@
 /* ml_out.c: the ML workload sections of the JSON and normal writers (see
  * ml_out.h).  JSON: job-level "checkpoint" {"write", "read": [{index,
- * duration_s, gbps, gibps}], mean_duration_s / mean_gbps / mean_gibps as
+ * duration_s, gbps, gibps, rank0_s, slowest_s, per_rank [{rank, start_s,
+ * end_s, duration_s, bytes}]}], mean_duration_s / mean_gbps / mean_gibps as
  * {"write": x, "read": y}, bytes_model, bytes_optimizer, fsync_s, ...},
  * "train" {au_pct, samples_per_s, mb_per_s, epochs [...], au_target_pct,
  * au_met, ...} and, with rules=mlperf, "rules" {verdict, checks [{name,
@@ -21,6 +22,18 @@ static void json_phase(struct sb_jw *w, const char *key, const struct sb_ml_ckpt
 		sb_jw_dbl(w, "gibps", p->v[i].gibps);
 		sb_jw_dbl9(w, "rank0_s", p->v[i].rank0_s);
 		sb_jw_dbl9(w, "slowest_s", p->v[i].slowest_s);
+		sb_jw_arr_begin(w, "per_rank");
+		for (unsigned r = 0; r < p->v[i].nranks; r++) {
+			const struct sb_ml_ckpt_rank *x = &p->v[i].per_rank[r];
+			sb_jw_obj_begin(w, NULL);
+			sb_jw_u64(w, "rank", x->rank);
+			sb_jw_dbl9(w, "start_s", x->start_s);
+			sb_jw_dbl9(w, "end_s", x->end_s);
+			sb_jw_dbl9(w, "duration_s", x->duration_s);
+			sb_jw_u64(w, "bytes", x->bytes);
+			sb_jw_obj_end(w);
+		}
+		sb_jw_arr_end(w);
 		sb_jw_obj_end(w);
 	}
 	sb_jw_arr_end(w);
@@ -55,6 +68,8 @@ static void json_ckpt(struct sb_jw *w, const struct sb_ml_ckpt_result *c)
 	sb_jw_bool(w, "possibly_cached", c->possibly_cached);
 	sb_jw_str(w, "caches_reason", c->caches_reason);
 	sb_jw_str(w, "folder", c->folder);
+	if (c->tier.on)
+		sb_json_ml_tier(w, &c->tier, &c->read);
 	sb_jw_obj_end(w);
 }
 
@@ -138,7 +153,9 @@ static void json_rules(struct sb_jw *w, const struct sb_ml_rule_report *r)
 
 void sb_json_ml(struct sb_jw *w, const struct sb_ml_result *m)
 {
-	if (m->workload == SB_WL_CHECKPOINT)
+	if (m->kv)
+		sb_json_kv(w, m->kv);
+	else if (m->workload == SB_WL_CHECKPOINT)
 		json_ckpt(w, &m->ckpt);
 	else
 		json_train(w, &m->train);
@@ -177,6 +194,8 @@ static void normal_ckpt(FILE *f, const struct sb_ml_ckpt_result *c)
 	if (c->caches_reason[0])
 		fprintf(f, " (%s)", c->caches_reason);
 	fputc('\n', f);
+	if (c->tier.on)
+		sb_normal_ml_tier(f, &c->tier);
 }
 
 static void normal_train(FILE *f, const struct sb_ml_train_result *t)
@@ -225,7 +244,9 @@ static void normal_rules(FILE *f, const struct sb_ml_rule_report *r)
 
 void sb_normal_ml(FILE *f, const struct sb_ml_result *m)
 {
-	if (m->workload == SB_WL_CHECKPOINT)
+	if (m->kv)
+		sb_normal_kv(f, m->kv);
+	else if (m->workload == SB_WL_CHECKPOINT)
 		normal_ckpt(f, &m->ckpt);
 	else
 		normal_train(f, &m->train);

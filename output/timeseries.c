@@ -31,6 +31,7 @@ void sb_json_timeseries(struct sb_jw *w, const struct sb_job_result *j)
 			sb_jw_u64(w, "clat_mean_ns", sb_ts_clat_mean_ns(s, d));
 			sb_jw_u64(w, "clat_max_ns", s->d[d].clat_max_ns);
 			sb_jw_u64(w, "clat_p99_ns", s->d[d].clat_p99_ns);
+			sb_jw_u64(w, "clat_p50_ns", s->d[d].clat_p50_ns);
 			sb_jw_obj_end(w);
 		}
 		sb_jw_obj_end(w);

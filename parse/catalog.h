@@ -14,6 +14,8 @@ struct sb_model_preset {
 	unsigned hidden, ffn, layers, heads, kv_heads, vocab;
 	unsigned tp, pp, dp, zero_stage;
 	unsigned closed_ranks;  /* ranks of an MLPerf CLOSED run */
+	unsigned head_dim;      /* dimensions per attention head (Llama 3 configs: 128; the
+				 * KV cache's shape with layers and kv_heads) */
 };
 
 struct sb_train_preset {

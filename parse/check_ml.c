@@ -33,14 +33,19 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		unsigned need;
-		if (o->category == SB_CAT_CKPT && o != SB_OPT(checkpoint_folder) &&
+		if (wl == SB_WL_KVCACHE && (o == SB_OPT(ml_model) || o == SB_OPT(ml_layers) ||
+					    o == SB_OPT(ml_kv_heads)))
+			continue; /* the KV shape (check_kv.c) */
+		if (o->category == SB_CAT_KV)
+			need = SB_WL_KVCACHE;
+		else if (o->category == SB_CAT_CKPT && o != SB_OPT(checkpoint_folder) &&
 		    o != SB_OPT(keep_checkpoints) && o != SB_OPT(checkpoint_fsync))
 			need = SB_WL_CHECKPOINT;
 		else if (o->category == SB_CAT_TRAIN)
 			need = SB_WL_TRAIN;
 		else if (o == rules || o == SB_OPT(checkpoint_folder) || o == SB_OPT(keep_checkpoints) ||
 			 o == SB_OPT(checkpoint_fsync)) /* also train's own checkpoint */
-			need = wl == SB_WL_IO ? SB_WL_CHECKPOINT : wl;
+			need = wl == SB_WL_IO || (wl == SB_WL_KVCACHE && o != rules) ? SB_WL_CHECKPOINT : wl;
 		else
 			continue;
 		if (!c->src[i].file || need == wl)
@@ -207,7 +212,7 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 		       SB_OPT(direct)->name, SB_OPT(checkpoint_io)->name);
 		return 1;
 	}
-	return 0;
+	return sb_job_validate_tier(c);
 }
 
 /* computation-time distribution and eval phase (issue 13 item 2) */
@@ -394,5 +399,7 @@ unsigned sb_job_validate_ml(struct sb_jobctx *c)
 		return check_ckpt(c);
 	if (c->spec.workload == SB_WL_TRAIN)
 		return check_train(c);
+	if (c->spec.workload == SB_WL_KVCACHE)
+		return sb_job_validate_kv(c);
 	return 0;
 }

@@ -50,6 +50,11 @@ const char *sb_job_where(const struct sb_jobctx *c, const struct sb_option *o, c
 /* The ML workload options (check_ml.c): resolves model=/train_model= into
  * the spec, reports each error, returns their count. */
 unsigned sb_job_validate_ml(struct sb_jobctx *c);
+/* workload=kvcache (check_kv.c): the KV shape from model= or layers=,
+ * kv_heads=, head_dim=; the length bounds.  Returns the error count. */
+unsigned sb_job_validate_kv(struct sb_jobctx *c);
+/* tiered checkpoints (check_tier.c), after check_ml.c resolved ranks= */
+unsigned sb_job_validate_tier(struct sb_jobctx *c);
 /* buffer contents and ML verification (check_buf.c); decodes buffer_pattern */
 unsigned sb_job_validate_buf(struct sb_jobctx *c);
 /* verify= and its options (check_verify.c): parses verify_pattern into the
@@ -67,6 +72,7 @@ unsigned sb_job_validate_place(struct sb_jobctx *c);
 /* think time, sample windows, log tuning, profile= (check_stats.c);
  * derives think_time_only */
 unsigned sb_job_validate_stats(struct sb_jobctx *c);
+unsigned sb_job_validate_fill(struct sb_jobctx *c); /* check_fill.c */
 /* fio's remaining I/O and file options (check_io.c); derives uid_on/gid_on */
 unsigned sb_job_validate_io(struct sb_jobctx *c);
 #endif

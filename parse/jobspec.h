@@ -458,6 +458,33 @@ struct sb_jobspec {
 	unsigned trace_sample;      /* record one I/O in this many (>= 1) */
 	/* issue 12 (MPI) */
 	bool mpi_rank_results;      /* each rank also writes its own results (FILE.rankN) */
+	/* issue 16 (opts3) */
+	bool fill_device;           /* write until ENOSPC/EDQUOT, which ends the job normally (run/fill.c) */
+	bool log_max_value;         /* averaged latency logs: the window's maximum, not its mean */
+	bool serialize_overlap;     /* async engines: an I/O waits for in-flight ones it overlaps */
+	/* issue 15: workload=kvcache (ml/kvcache.c); model=, layers= and
+	 * kv_heads= above give the KV shape too */
+	unsigned kv_head_dim;       /* dimensions per key/value head */
+	unsigned kv_elem_bytes;     /* bytes per KV element (2: fp16) */
+	unsigned kv_block_tokens;   /* tokens per stored KV block */
+	double arrival_rate;        /* requests/s, Poisson arrivals; 0: closed loop */
+	unsigned kv_concurrency;    /* requests in flight (worker threads) */
+	uint64_t kv_requests;       /* requests to run; 0: until runtime= */
+	unsigned prompt_tokens, prompt_tokens_stdev, prompt_tokens_min, prompt_tokens_max;
+	unsigned output_tokens, output_tokens_stdev, output_tokens_min, output_tokens_max;
+	double prefix_reuse;        /* probability a request continues an earlier conversation */
+	uint64_t kv_memory_capacity; /* bytes of KV blocks the memory tier holds (0: none) */
+	uint64_t kv_disk_capacity;  /* bytes of KV blocks the disk tier holds (0: none) */
+	uint64_t prefill_time_per_token_us, decode_time_per_token_us;
+	bool keep_kvcache;          /* keep the disk tier's file at the end */
+	/* issue 15: tiered checkpoints (ml/tiered.c; parse/check_tier.c) */
+	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
+	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */
+	unsigned flush_threads;     /* threads copying a checkpoint to the shared tier */
+	uint64_t flush_bs;          /* bytes per flush request */
+	unsigned cache_keep;        /* checkpoints kept in the cache tier */
+	unsigned checkpoint_redundancy; /* enum sb_ckpt_red */
+	unsigned set_size;          /* xor: ranks per parity set */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };
@@ -492,13 +519,15 @@ enum sb_ss_kind { SB_SS_IOPS = 0, SB_SS_IOPS_SLOPE, SB_SS_BW, SB_SS_BW_SLOPE };
 
 /* clocksource= (run/run.c picks lib/timeutil.h's clock from it) */
 enum sb_clocksrc { SB_CLOCK_AUTO = 0, SB_CLOCK_MONO, SB_CLOCK_GTOD, SB_CLOCK_CPU };
-enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2 };
+enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2, SB_WL_KVCACHE = 3 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
 enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };
 enum sb_ctime { SB_CTIME_NORMAL = 0, SB_CTIME_UNIFORM = 1, SB_CTIME_GAMMA = 2 };
 /* dataset_format=: raw random bytes, or DLIO's real file formats */
 enum sb_dsfmt { SB_DSFMT_RAW = 0, SB_DSFMT_NPZ, SB_DSFMT_NPY, SB_DSFMT_HDF5, SB_DSFMT_TFRECORD };
 enum sb_ckpt_io { SB_CKPT_IO_BS = 0, SB_CKPT_IO_TORCH = 1 };
+enum sb_ckpt_flush { SB_CKPT_FLUSH_SYNC = 0, SB_CKPT_FLUSH_ASYNC = 1, SB_CKPT_FLUSH_NONE = 2 };
+enum sb_ckpt_red { SB_CKPT_RED_SINGLE = 0, SB_CKPT_RED_PARTNER = 1, SB_CKPT_RED_XOR = 2 };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 

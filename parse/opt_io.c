@@ -397,5 +397,12 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .help = "picked blocks trimmed at each trim_backlog point (0: trim_backlog)" },
 	{ .name = "cgroup_nodelete", .type = SB_OT_BOOL, .off = OFF(cgroup_nodelete), .def = "0",
 	  .flags = SB_OF_IDENTITY, .category = C_GRP, .help = "keep the cgroups storbench made after the run" },
+	/* issue 16 (opts3) */
+	{ .name = "fill_device", .alias = { "fill_fs" }, .type = SB_OT_BOOL, .off = OFF(fill_device),
+	  .def = "0", .category = C_FILE,
+	  .help = "sequential writes until the file system is full: ENOSPC (or EDQUOT) ends the job without an error; without size=, the region is the free space" },
+	{ .name = "serialize_overlap", .type = SB_OT_BOOL, .off = OFF(serialize_overlap),
+	  .def = "0", .category = C_IO,
+	  .help = "an I/O that overlaps one queued or in flight on its file waits until that one completes (async engines, iodepth > 1)" },
 };
 const unsigned sb_opt_rows_io_n = sizeof(sb_opt_rows_io) / sizeof(sb_opt_rows_io[0]);

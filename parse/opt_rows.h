@@ -28,6 +28,7 @@
 #define C_ML SB_CAT_ML
 #define C_CKPT SB_CAT_CKPT
 #define C_TRAIN SB_CAT_TRAIN
+#define C_KV SB_CAT_KV
 #define C_LOG SB_CAT_LOG
 #define C_SWEEP SB_CAT_SWEEP
 

@@ -26,6 +26,7 @@ static const char *const cat_names[SB_CAT_N] = {
 	[SB_CAT_LOG] = "Time series, logs and host counters",
 	[SB_CAT_SWEEP] = "Sweeps",
 	[SB_CAT_VERIFY] = "Data verification",
+	[SB_CAT_KV] = "KV-cache workload",
 };
 
 

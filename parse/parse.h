@@ -95,6 +95,9 @@ struct sb_cli_flag {
 	const char *arg;
 	const char *help;   /* one sentence, wrapped by the writers */
 };
+/* the flags main implements (parse/cliflags.c), in --help's order */
+extern const struct sb_cli_flag sb_cli_flags[];
+extern const unsigned sb_cli_nflags;
 /* --help's list of the flags, wrapped at 80 columns */
 void sb_cli_flags_usage(FILE *f, const struct sb_cli_flag *flags, unsigned n);
 /* --man-page: the manual page storbench.1 (flags, the commands - name, args,

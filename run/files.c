@@ -262,7 +262,7 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		r = pct_len(s, lf, have, start, &len);
 		if (r)
 			return r;
-	} else if (!len) {
+	} else if (!len && !(len = sb_files_fill_len(s, lf, have, start))) {
 		char where[512];
 		sb_spec_where(s, SB_OPT(filename), where, sizeof(where));
 		if (have <= start) {
@@ -289,7 +289,7 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (s->rw_seq_add && !existing_size(lf, &have) && have > tf->size)
 		tf->real_size = have; /* fio wraps rw=read:N's holes at the file's end */
 	tf->is_bdev = lf->is_bdev;
-	if (tf->size > lf->need)
+	if (tf->size > lf->need && !s->fill_device) /* fill_device: not laid out */
 		lf->need = tf->size;
 	if (!lf->spec)
 		lf->spec = s;
@@ -514,7 +514,8 @@ int sb_files_create(struct sb_layout *lay)
 {
 	for (size_t i = 0; i < lay->n; i++) {
 		struct sb_layout_file *lf = &lay->files[i];
-		if (!lf->regular || lf->need <= lf->have || (!lf->exists && sb_files_on_open(lf)))
+		if (!lf->regular || (lf->need <= lf->have && !sb_files_fill_new(lf)) ||
+		    (!lf->exists && sb_files_on_open(lf)))
 			continue;
 		int r = lay_out(lf);
 		if (r) {

@@ -107,4 +107,12 @@ int sb_files_chown(int fd, const struct sb_layout_file *lf);
 /* Whole-disk kernel names under the layout's files (for disk_util), at most
  * max, no duplicates.  Returns the count. */
 size_t sb_files_disks(const struct sb_layout *lay, char (*names)[64], size_t max);
+/* fill_device=1 (run/fill.c): the region length (bytes) of a fill_device job's regular file without
+ * size=: its data past start plus the file system's free space, rounded up
+ * to the largest block, plus one block; 0 when the job does not fill, the
+ * file is a device, or the free space cannot be read */
+uint64_t sb_files_fill_len(const struct sb_jobspec *s, const struct sb_layout_file *lf,
+			   uint64_t have, uint64_t start);
+/* lf is a missing file of a fill_device job: the layout creates it empty */
+bool sb_files_fill_new(const struct sb_layout_file *lf);
 #endif

@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
 #include "run/ioloop.h"
+#include "run/fill.h"
 #include "run/flowctl.h"
 #include "lib/timeutil.h"
 
@@ -60,6 +62,11 @@ static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct
 						     const struct sb_io_u *io)
 {
 	struct sb_errinfo *ei = &t->st->err;
+	if (sb_fill_full(t, io)) { /* fill_device: the file system is full, the job is done */
+		t->st->total_ios[io->ddir] += ls->counting;
+		ls->stop = true;
+		return;
+	}
 	if ((t->spec->continue_on_error || t->spec->ignore_error) && may_pass(t, io)) {
 		pass_error(t, ls, io);
 		return;
@@ -320,7 +327,23 @@ struct aq {
 	bool more;                    /* the generator may have more */
 	unsigned low;                 /* iodepth_low: a full queue drains to this; depth: off */
 	bool draining;
+	/* serialize_overlap=1: busy[i] while t->etd.ios[i] is queued or in
+	 * flight; NULL when off (the only per-I/O cost then is the test) */
+	unsigned char *busy;
 };
+
+/* serialize_overlap: io overlaps a queued or in-flight I/O of its file */
+static bool __attribute__((noinline)) overlaps(const struct sb_thread *t, const struct aq *q,
+					       const struct sb_io_u *io)
+{
+	for (unsigned i = 0; i < t->etd.nios; i++) {
+		const struct sb_io_u *o = &t->etd.ios[i];
+		if (q->busy[i] && o->file == io->file && o->offset < io->offset + io->len &&
+		    io->offset < o->offset + o->len)
+			return true;
+	}
+	return false;
+}
 
 static void commit_batch(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 {
@@ -374,6 +397,10 @@ static struct sb_io_u *next_io(struct sb_thread *t, struct sb_loopstate *ls, str
 		q->pending = io;
 		return NULL;
 	}
+	if (q->busy && ls->inflight && overlaps(t, q, io)) { /* serialize_overlap: wait */
+		q->pending = io;
+		return NULL;
+	}
 	if (!q->pending_charged && !rate_wait(t, ls, io)) {
 		t->freel[q->nfree++] = io;
 		q->more = false;
@@ -408,6 +435,8 @@ static void fill(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 		}
 		ls->inflight++;
 		t->uncommitted[q->nunc++] = io;
+		if (q->busy)
+			q->busy[io - t->etd.ios] = 1;
 		if (ls->counting)
 			st->iodepth_level[t->lvl_bucket[ls->inflight]]++;
 		if (q->nunc >= q->batch)
@@ -441,6 +470,8 @@ static void reap(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 		account(t, ls, io, true);
 		t->freel[q->nfree++] = io;
 		ls->inflight--;
+		if (q->busy)
+			q->busy[io - t->etd.ios] = 0;
 	}
 	if (n)
 		after_completions(t, ls, (unsigned)n);
@@ -460,6 +491,11 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 	};
 	if (q.batch > q.depth)
 		q.batch = q.depth;
+	if (s->serialize_overlap && q.depth > 1 && !(q.busy = calloc(t->etd.nios, 1))) {
+		sb_tstats_set_error(t->st, ENOMEM, "serialize_overlap", NULL);
+		ls->stop = true;
+		return;
+	}
 	for (;;) {
 		fill(t, ls, &q);
 		commit_batch(t, ls, &q);
@@ -479,6 +515,7 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 			reap(t, ls, &q);
 		q.draining = false;
 	}
+	free(q.busy);
 }
 
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)

@@ -239,6 +239,7 @@ static void ts_combine(void *inout, const void *in, size_t len)
 		for (int d = 0; d < SB_DDIR_N; d++) {
 			struct sb_ts_dir *x = &a[i].d[d];
 			const struct sb_ts_dir *y = &b[i].d[d];
+			x->clat_p50_ns = sb_ts_p50_merge(x->clat_p50_ns, x->ios, y->clat_p50_ns, y->ios);
 			x->bytes += y->bytes;
 			x->ios += y->ios;
 			x->clat_sum_ns += y->clat_sum_ns;

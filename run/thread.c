@@ -117,7 +117,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	bool iolog = s->write_iolog && *s->write_iolog;
 	if (iolog || (!s->log_avg_msec && ((s->write_bw_log && *s->write_bw_log) ||
 					   (s->write_iops_log && *s->write_iops_log) ||
-					   (s->write_lat_log && *s->write_lat_log)))) {
+					   (s->write_lat_log && *s->write_lat_log))) ||
+	    (s->log_max_value && s->log_avg_msec && s->write_lat_log && *s->write_lat_log)) {
 		t->logring = malloc(sizeof(*t->logring));
 		if (!t->logring || sb_iolog_ring_init(t->logring))
 			return -ENOMEM;

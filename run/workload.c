@@ -8,11 +8,13 @@
 extern const struct sb_workload_ops sb_workload_io;         /* run/precheck.c */
 extern const struct sb_workload_ops sb_workload_checkpoint; /* ml/checkpoint.c */
 extern const struct sb_workload_ops sb_workload_train;      /* ml/trainrun.c */
+extern const struct sb_workload_ops sb_workload_kvcache;    /* ml/kvcache.c */
 
 const struct sb_workload_ops *const sb_workloads[] = {
 	&sb_workload_io,
 	&sb_workload_checkpoint,
 	&sb_workload_train,
+	&sb_workload_kvcache,
 	NULL,
 };
 

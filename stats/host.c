@@ -3,6 +3,7 @@
  * past the cap) and assembles the end-of-run summary. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,16 @@ struct sb_host *sb_host_open(const struct sb_host_config *cfg)
 			return NULL;
 		}
 	}
+	if (h->st[SB_HOST_CPU].present && h->cpu.cur) {
+		/* the per-CPU series: cap samples of nidx floats (2048 x 64 CPUs: 512 KiB) */
+		h->npcpu = h->cpu.nidx;
+		h->pcpu = calloc((size_t)h->cap * h->npcpu, sizeof(float));
+		h->pend_pcpu = calloc(h->npcpu, sizeof(float));
+		if (!h->pcpu || !h->pend_pcpu) {
+			sb_host_close(h);
+			return NULL;
+		}
+	}
 	return h;
 }
 
@@ -199,8 +210,23 @@ const struct sb_host_status *sb_host_status(const struct sb_host *h, enum sb_hos
 	return (unsigned)s < SB_HOST_NSRC ? &h->st[s] : &unknown;
 }
 
+/* the per-CPU % of a += b's (n CPUs), weighted by the intervals' lengths
+ * wa and wb; a CPU without a reading on one side keeps the other's */
+static void merge_pcpu(float *a, const float *b, unsigned n, double wa, double wb)
+{
+	double w = wa + wb;
+	for (unsigned i = 0; i < n; i++) {
+		if (isnan(b[i]))
+			continue;
+		if (isnan(a[i]))
+			a[i] = b[i];
+		else
+			a[i] = (float)(w > 0 ? (a[i] * wa + b[i] * wb) / w : (a[i] + b[i]) / 2);
+	}
+}
+
 /* a += b, b covering the interval right after a: every column as its
- * collector says */
+ * collector says (the per-CPU % through merge_pcpu) */
 static void merge_sample(struct sb_host_sample *a, const struct sb_host_sample *b)
 {
 	double wa = (double)a->dur_ms, wb = (double)b->dur_ms, w = wa + wb;
@@ -227,18 +253,30 @@ static void merge_sample(struct sb_host_sample *a, const struct sb_host_sample *
 	a->dur_ms += b->dur_ms;
 }
 
-/* Adds one interval's sample; when the store is full, merges neighbours
- * pairwise and doubles the number of intervals per stored sample. */
-static void series_add(struct sb_host *h, const struct sb_host_sample *s)
+/* Adds one interval's sample (and pc, its per-CPU %, h->npcpu values);
+ * when the store is full, merges neighbours pairwise and doubles the
+ * number of intervals per stored sample. */
+static void series_add(struct sb_host *h, const struct sb_host_sample *s, const float *pc)
 {
-	if (h->npend)
+	unsigned np = h->npcpu;
+	if (h->npend) {
+		if (np)
+			merge_pcpu(h->pend_pcpu, pc, np, (double)h->pend.dur_ms, (double)s->dur_ms);
 		merge_sample(&h->pend, s);
-	else
+	} else {
 		h->pend = *s;
+		if (np)
+			memcpy(h->pend_pcpu, pc, np * sizeof(*pc));
+	}
 	if (++h->npend < h->stride)
 		return;
 	if (h->nser == h->cap) {
 		for (unsigned i = 0; i < h->cap / 2; i++) {
+			if (np) {
+				memmove(h->pcpu + (size_t)i * np, h->pcpu + (size_t)2 * i * np, np * sizeof(float));
+				merge_pcpu(h->pcpu + (size_t)i * np, h->pcpu + (size_t)(2 * i + 1) * np, np,
+					   (double)h->ser[2 * i].dur_ms, (double)h->ser[2 * i + 1].dur_ms);
+			}
 			h->ser[i] = h->ser[2 * i];
 			merge_sample(&h->ser[i], &h->ser[2 * i + 1]);
 		}
@@ -247,6 +285,8 @@ static void series_add(struct sb_host *h, const struct sb_host_sample *s)
 		if (h->npend < h->stride)
 			return;        /* pend now waits for a second interval */
 	}
+	if (np)
+		memcpy(h->pcpu + (size_t)h->nser * np, h->pend_pcpu, np * sizeof(float));
 	h->ser[h->nser++] = h->pend;
 	h->npend = 0;
 }
@@ -265,8 +305,25 @@ int sb_host_sample(struct sb_host *h, uint64_t now_ns)
 			sb_host_collectors[i]->sample(h, dt, &s);
 	h->last_ns = now_ns;
 	h->nsamples++;
-	series_add(h, &s);
+	series_add(h, &s, h->npcpu ? h->cpu.cur : NULL);
 	return 0;
+}
+
+unsigned sb_host_series_ncpus(const struct sb_host *h)
+{
+	return h->npcpu;
+}
+
+unsigned sb_host_series_cpus(const struct sb_host *h, float *out, unsigned max)
+{
+	unsigned n = 0, np = h->npcpu;
+	if (!np)
+		return 0;
+	for (; n < h->nser && n < max; n++)
+		memcpy(out + (size_t)n * np, h->pcpu + (size_t)n * np, np * sizeof(float));
+	if (h->npend && n < max)
+		memcpy(out + (size_t)n++ * np, h->pend_pcpu, np * sizeof(float));
+	return n;
 }
 
 unsigned sb_host_series(const struct sb_host *h, struct sb_host_sample *out, unsigned max)
@@ -308,5 +365,7 @@ void sb_host_close(struct sb_host *h)
 		free(h->sum[i]);
 	}
 	free(h->ser);
+	free(h->pcpu);
+	free(h->pend_pcpu);
 	free(h);
 }

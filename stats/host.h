@@ -359,6 +359,14 @@ const struct sb_host_status *sb_host_status(const struct sb_host *h, enum sb_hos
 /* The stored series: n samples (the last one may cover fewer intervals
  * than the others while resolution is halved). */
 unsigned sb_host_series(const struct sb_host *h, struct sb_host_sample *out, unsigned max);
+/* The per-CPU utilization beside the series: sb_host_series_ncpus values
+ * per sample (one per CPU index of /proc/stat's cpuN lines; 0 when the cpu
+ * source is absent), each the CPU's busy % over the sample's interval
+ * (merged samples: the interval-weighted mean), NaN for a CPU without a
+ * reading in it (offline).  sb_host_series_cpus copies the samples, in the
+ * order of sb_host_series, into out[max * ncpus]; returns their number. */
+unsigned sb_host_series_ncpus(const struct sb_host *h);
+unsigned sb_host_series_cpus(const struct sb_host *h, float *out, unsigned max);
 void sb_host_close(struct sb_host *h);
 
 /* Block devices holding path: stat st_dev -> /sys/dev/block/MAJ:MIN below

@@ -184,6 +184,12 @@ void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e,
 			sb_iologfmt_act_name((enum sb_iola)e->ddir), e->offset, (unsigned)e->bytes);
 		lf->io_last_us = us > lf->io_last_us ? us : lf->io_last_us;
 	}
+	if (lf->maxv && e->ddir < SB_DDIR_N) {
+		uint64_t *m = lf->wmax[e->ddir];
+		m[0] = e->clat_ns > m[0] ? e->clat_ns : m[0];
+		m[1] = e->slat_ns > m[1] ? e->slat_ns : m[1];
+		m[2] = e->lat_ns > m[2] ? e->lat_ns : m[2];
+	}
 	if (lf->avg)
 		return;
 	if (lf->f[SB_LOG_BW]) {

@@ -25,6 +25,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/ddir.h"
+
 #define SB_IOLOG_RING (1u << 16)   /* entries per thread: 2.5 MiB */
 
 struct sb_iolog_ent {
@@ -95,6 +97,12 @@ struct sb_iolog_files {
 	 * last column ("0x4003": fio's ioprio value; empty: "0") */
 	int epoch_clock;
 	char prio[8];
+	/* appended (issue 16, opts3): log_max_value=1 with log_avg_msec - the
+	 * per-I/O ring is drained into each direction's clat, slat and lat
+	 * maxima (ns) of the window still open; monlog.c writes them instead
+	 * of the means and clears them */
+	bool maxv;
+	uint64_t wmax[SB_DDIR_N][3];
 };
 
 /* Opens the write_iolog file name (created or emptied) and writes the

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct sb_kv_result;
+
 /* ---- MLPerf rule reports (ml/rules.c fills them; the writers print them) */
 
 enum sb_ml_verdict { SB_ML_CLOSED = 0, SB_ML_OPEN = 1, SB_ML_INVALID = 2 };
@@ -33,19 +35,71 @@ const char *sb_ml_verdict_name(enum sb_ml_verdict v); /* "CLOSED", "OPEN", "INVA
 /* The rule named name, or NULL. */
 const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name);
 
+/* one rank's share of one checkpoint; offsets from the checkpoint's first
+ * start over the ranks (under MPI: over this process's ranks, the ones it
+ * reports) */
+struct sb_ml_ckpt_rank {
+	unsigned rank;
+	double start_s, end_s;    /* its first open, its last close */
+	double duration_s;        /* end_s - start_s */
+	uint64_t bytes;           /* its files' bytes */
+};
+
 struct sb_ml_ckpt_point {
 	unsigned index;           /* 0-based checkpoint number */
+	const struct sb_ml_ckpt_rank *per_rank; /* nranks, into the phase's ranks (MPI:
+						 * this process's) */
+	unsigned nranks;
 	double duration_s;        /* rank0_s, or slowest_s with checkpoint_rank_sync */
 	double gbps, gibps;       /* checkpoint bytes / duration */
 	double rank0_s;           /* rank 0's own start to end (DLIO's default) */
 	double slowest_s;         /* first start to last end over the ranks */
 	uint64_t first_wall_ns, last_wall_ns; /* the same on the wall clock (MPI merge) */
+	bool from_cache;          /* tiered reads: from the cache tier (else the shared one) */
 };
 
 struct sb_ml_ckpt_phase {
 	struct sb_ml_ckpt_point *v; /* one per checkpoint written / read */
 	unsigned n;
+	struct sb_ml_ckpt_rank *ranks; /* ranks per checkpoint, checkpoint-major */
 	double mean_duration_s, mean_gbps, mean_gibps;
+};
+
+/* tiered checkpoints (checkpoint_cache_folder=): one per checkpoint written.
+ * Times are seconds; *_at_s are from the job's start. */
+struct sb_ml_tier_point {
+	unsigned index;
+	double blocking_s;        /* the application's wait: cache write, redundancy, sync flush */
+	double cache_write_s;     /* the write to the cache tier: its folders made, the ranks'
+				   * threads started and joined */
+	double redundancy_s;      /* partner copies / xor parity on the cache tier */
+	double flush_s, flush_gbps, flush_gibps; /* the copy to checkpoint_folder (0: none) */
+	double start_at_s;        /* the application called the checkpoint (compute ended) */
+	double ready_at_s;        /* the checkpoint was in the cache, ready to flush */
+	double flush_start_at_s, flush_end_at_s;
+	double overlap_s;         /* flush time spent while emulated compute ran */
+	double overlap_pct;       /* overlap_s / flush_s x 100 */
+	bool behind;              /* ready before the previous flush had ended */
+	double behind_s;          /* how long it waited for that flush */
+};
+
+struct sb_ml_tier_result {
+	bool on;                  /* checkpoint_cache_folder= was set */
+	char cache_folder[256];
+	const char *flush;        /* "sync", "async", "none" */
+	const char *redundancy;   /* "single", "partner", "xor" */
+	unsigned flush_threads, cache_keep, set_size;
+	uint64_t flush_bs;
+	struct sb_ml_tier_point *v;
+	unsigned n;
+	uint64_t cache_bytes;     /* written to the cache tier, redundancy included */
+	uint64_t redundancy_bytes; /* of which partner copies / parity */
+	uint64_t shared_bytes;    /* written to checkpoint_folder by the flushes */
+	unsigned behind_count;    /* checkpoints whose flush fell behind */
+	double max_behind_s;
+	double mean_blocking_s, mean_flush_s, mean_flush_gbps, mean_flush_gibps;
+	double drain_s;           /* the wait for the last flushes after the last checkpoint */
+	unsigned reads_cache, reads_shared; /* restart reads by tier */
 };
 
 struct sb_ml_ckpt_result {
@@ -62,6 +116,7 @@ struct sb_ml_ckpt_result {
 	bool rank_sync;           /* checkpoint_rank_sync: duration_s is slowest_s */
 	bool torch_io;            /* checkpoint_io=torch: torch.save's requests */
 	uint64_t bytes_framing;   /* per checkpoint: torch.save's zip framing (torch_io) */
+	struct sb_ml_tier_result tier; /* checkpoint_cache_folder= */
 };
 
 struct sb_ml_epoch_result {
@@ -110,6 +165,7 @@ struct sb_ml_result {
 	struct sb_ml_train_result train;
 	bool has_rules;           /* rules=mlperf */
 	struct sb_ml_rule_report rules;
+	struct sb_kv_result *kv;  /* workload=kvcache (stats/kvres.h); else NULL */
 };
 
 void sb_ml_result_free(struct sb_ml_result *m);

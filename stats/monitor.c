@@ -154,6 +154,7 @@ static int open_logs(struct sb_monitor *m)
 					      s->write_lat_log, s->per_job_logs ? i + 1 : 0,
 					      s->log_offset, !mt->t->sync_engine);
 			mt->lf.avg = s->log_avg_msec != 0;
+			mt->lf.maxv = mt->lf.avg && s->log_max_value; /* fed by the ring */
 			if (!e && io)
 				e = sb_iolog_open_io(&mt->lf, s->write_iolog, mt->t->paths, mt->t->npaths);
 			if (e) {

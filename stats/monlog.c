@@ -40,16 +40,21 @@ static void window(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t end_
 				      0, lf->log_offset);
 		if (!ios)
 			continue;
+		const uint64_t *mx = lf->wmax[d]; /* log_max_value: the window's maxima */
 		if (lf->f[SB_LOG_CLAT])
-			sb_iolog_linep(lf, lf->f[SB_LOG_CLAT], t_ms, (c->clat_sum - p->clat_sum) / ios,
+			sb_iolog_linep(lf, lf->f[SB_LOG_CLAT], t_ms,
+				      lf->maxv ? mx[0] : (c->clat_sum - p->clat_sum) / ios,
 				      (unsigned)d, 0, 0, lf->log_offset);
 		if (lf->f[SB_LOG_SLAT] && lf->slat)
-			sb_iolog_linep(lf, lf->f[SB_LOG_SLAT], t_ms, (c->slat_sum - p->slat_sum) / ios,
+			sb_iolog_linep(lf, lf->f[SB_LOG_SLAT], t_ms,
+				      lf->maxv ? mx[1] : (c->slat_sum - p->slat_sum) / ios,
 				      (unsigned)d, 0, 0, lf->log_offset);
 		if (lf->f[SB_LOG_LAT])
-			sb_iolog_linep(lf, lf->f[SB_LOG_LAT], t_ms, (c->lat_sum - p->lat_sum) / ios,
+			sb_iolog_linep(lf, lf->f[SB_LOG_LAT], t_ms,
+				      lf->maxv ? mx[2] : (c->lat_sum - p->lat_sum) / ios,
 				      (unsigned)d, 0, 0, lf->log_offset);
 	}
+	memset(lf->wmax, 0, sizeof(lf->wmax));
 	memcpy(&mt->lprev, m->cur, sizeof(mt->lprev));
 	mt->log_last_ns = end_ns;
 }

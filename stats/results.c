@@ -52,11 +52,18 @@ void sb_ml_result_free(struct sb_ml_result *m)
 		return;
 	free(m->ckpt.write.v);
 	free(m->ckpt.read.v);
+	free(m->ckpt.write.ranks);
+	free(m->ckpt.read.ranks);
+	m->ckpt.write.ranks = m->ckpt.read.ranks = NULL;
+	free(m->ckpt.tier.v);
+	m->ckpt.tier.v = NULL;
 	free(m->train.epochs);
 	free(m->train.ckpts);
 	m->ckpt.write.v = m->ckpt.read.v = NULL;
 	m->train.epochs = NULL;
 	m->train.ckpts = NULL;
+	free(m->kv);
+	m->kv = NULL;
 }
 
 const char *sb_ml_verdict_name(enum sb_ml_verdict v)

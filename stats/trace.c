@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,7 +267,7 @@ static void meta_line(struct sb_trace *tr, const char *kind, const char *name, u
 	line_end(tr, put_s(p, "}"));
 }
 
-static void ev_line(struct sb_trace *tr, const struct sb_trace_ev *e)
+static void ev_line(struct sb_trace *tr, const struct sb_trace_ev *e, int32_t rank)
 {
 	bool app = e->name != NULL;
 	char *p = line_begin(tr, app ? e->name : op_name(e->op),
@@ -279,6 +278,8 @@ static void ev_line(struct sb_trace *tr, const struct sb_trace_ev *e)
 	p = put_u(p, (e->dur_ns + 500) / 1000);
 	p = put_s(p, ",\"args\":{\"hhash\":");
 	p = put_s(p, tr->hh_text);
+	if (rank >= 0)
+		p = put_u(put_s(p, ",\"rank\":"), (uint64_t)rank);
 	if (app) {
 		if (e->argname) {
 			p = put_s(p, ",\"");
@@ -333,7 +334,7 @@ static unsigned drain(struct sb_trace *tr)
 			continue;
 		emit_names(tr);
 		for (; t != h; t++, got++) {
-			ev_line(tr, &r->ev[t & (SB_TRACE_RING - 1)]);
+			ev_line(tr, &r->ev[t & (SB_TRACE_RING - 1)], r->rank);
 			if (!(got & 1023))
 				atomic_store_explicit(&r->tail, t + 1, memory_order_release);
 		}
@@ -413,7 +414,8 @@ static int trace_open(const char *path, struct sb_trace **out)
 		trace_free(tr);
 		return -ENOMEM;
 	}
-	tr->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	bool again = sb_trace_reg_get(path, &tr->id); /* a sweep's later point: append */
+	tr->fd = open(path, O_WRONLY | O_CREAT | (again ? O_APPEND : O_TRUNC) | O_CLOEXEC, 0644);
 	if (tr->fd < 0) {
 		int e = errno;
 		sb_err("trace", "cannot create %s: %s", path, strerror(e));
@@ -431,13 +433,14 @@ static int trace_open(const char *path, struct sb_trace **out)
 	tr->hh = hash53(tr->host);
 	*put_u(tr->hh_text, tr->hh) = 0;
 	memcpy(tr->text, "[\n", 2);
-	tr->len = 2;
+	tr->len = again ? 0 : 2;
 	meta_line(tr, "HH", tr->host, tr->hh);
 	int e = pthread_create(&tr->th, NULL, writer_main, tr);
 	if (e) {
 		sb_err("trace", "cannot start the trace writer: %s", strerror(e));
 		close(tr->fd);
-		unlink(path);
+		if (!again)
+			unlink(path);
 		trace_free(tr);
 		return -e;
 	}
@@ -463,6 +466,7 @@ int sb_trace_attach(struct sb_trace_ring **out, const char *path, unsigned every
 		r->fid[i] = UINT32_MAX;
 	r->nslots = nslots;
 	r->every = r->left = every ? every : 1;
+	r->rank = -1;
 	pthread_mutex_lock(&all_mu);
 	struct sb_trace *tr = all;
 	while (tr && strcmp(tr->path, path))
@@ -539,18 +543,6 @@ void sb_trace_set_file(struct sb_trace_ring *r, unsigned slot, const char *path)
 	r->fid[slot] = id;
 }
 
-void sb_trace_thread(struct sb_trace_ring *r)
-{
-	r->tid = (uint32_t)gettid();
-}
-
-void sb_trace_wait_room(struct sb_trace_ring *r, uint64_t h)
-{
-	atomic_fetch_add_explicit(&r->waits, 1, memory_order_relaxed);
-	while (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= SB_TRACE_RING)
-		sched_yield();
-}
-
 void sb_trace_app(struct sb_trace_ring *r, const char *name, const char *argname, uint64_t arg,
 		  uint64_t start_ns, uint64_t end_ns)
 {
@@ -584,6 +576,7 @@ int sb_trace_close_all(void)
 			tr->err = -errno;
 		else if (tr->err)
 			close(tr->fd);
+		sb_trace_reg_put(tr->path, tr->id);
 		if (tr->err) {
 			sb_err("trace", "%s: %s", tr->path, strerror(-tr->err));
 			if (!first)

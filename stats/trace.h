@@ -23,6 +23,7 @@
 #ifndef SB_STATS_TRACE_H
 #define SB_STATS_TRACE_H
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SB_TRACE_RING (1u << 16)      /* events per ring: 4 MiB */
@@ -55,6 +56,7 @@ struct sb_trace_ring {
 	unsigned nslots;
 	unsigned every, left;         /* trace_sample: record when --left reaches 0 */
 	uint32_t tid;                 /* the thread recording now (sb_trace_thread) */
+	int32_t rank;                 /* args "rank" of its events (sb_trace_rank), -1: none */
 	_Atomic uint64_t waits;       /* times the ring was full */
 	struct sb_trace *tr;
 	struct sb_trace_ring *next;
@@ -68,6 +70,10 @@ int sb_trace_attach(struct sb_trace_ring **out, const char *path, unsigned every
 void sb_trace_set_file(struct sb_trace_ring *r, unsigned slot, const char *path);
 /* The calling thread records into r from now on (its tid). */
 void sb_trace_thread(struct sb_trace_ring *r);
+/* The ring's events carry args "rank": rank (a rank that is a thread, such
+ * as a checkpoint rank, so that analyzers tell ranks of one pid apart).
+ * Call before the thread records; the writer adds it, not the I/O path. */
+void sb_trace_rank(struct sb_trace_ring *r, int rank);
 /* Ring full: wait for the writer (yielding). */
 void sb_trace_wait_room(struct sb_trace_ring *r, uint64_t h);
 
@@ -112,6 +118,14 @@ void sb_trace_app(struct sb_trace_ring *r, const char *name, const char *argname
 		  uint64_t start_ns, uint64_t end_ns);
 
 /* Drain, flush and close every trace file; frees the writers and their
- * rings.  Returns 0 or the first -errno (reported with sb_err). */
+ * rings.  Returns 0 or the first -errno (reported with sb_err).  A later
+ * run of this process (a sweep's next point) that writes the same path
+ * appends its gzip members to it, ids continuing: one trace holds every
+ * run (trace_ring.c). */
 int sb_trace_close_all(void);
+
+/* trace_ring.c: whether this process wrote path before (*next_id: the id
+ * its next event gets), and noting it when a trace closes */
+bool sb_trace_reg_get(const char *path, uint64_t *next_id);
+void sb_trace_reg_put(const char *path, uint64_t next_id);
 #endif

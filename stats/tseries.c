@@ -21,11 +21,21 @@ void sb_tseries_free(struct sb_tseries *ts)
 	memset(ts, 0, sizeof(*ts));
 }
 
+uint64_t sb_ts_p50_merge(uint64_t pa, uint64_t na, uint64_t pb, uint64_t nb)
+{
+	if (!nb)
+		return na ? pa : (pa > pb ? pa : pb);
+	if (!na)
+		return pb;
+	return (uint64_t)(((double)pa * (double)na + (double)pb * (double)nb) / ((double)na + (double)nb) + 0.5);
+}
+
 void sb_ts_merge(struct sb_ts_sample *a, const struct sb_ts_sample *b)
 {
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		struct sb_ts_dir *x = &a->d[d];
 		const struct sb_ts_dir *y = &b->d[d];
+		x->clat_p50_ns = sb_ts_p50_merge(x->clat_p50_ns, x->ios, y->clat_p50_ns, y->ios);
 		x->bytes += y->bytes;
 		x->ios += y->ios;
 		x->clat_sum_ns += y->clat_sum_ns;
@@ -111,9 +121,12 @@ void sb_ts_finish(struct sb_ts_sample *s, uint64_t (*h)[SB_ILAT_NB])
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		struct sb_ts_dir *x = &s->d[d];
 		x->clat_p99_ns = sb_ilat_percentile(h[d], 99.0);
-		/* the bucket midpoint may exceed the exact max: the p99 cannot */
+		x->clat_p50_ns = sb_ilat_percentile(h[d], 50.0);
+		/* the bucket midpoint may exceed the exact max: the percentiles cannot */
 		if (x->clat_max_ns && x->clat_p99_ns > x->clat_max_ns)
 			x->clat_p99_ns = x->clat_max_ns;
+		if (x->clat_max_ns && x->clat_p50_ns > x->clat_max_ns)
+			x->clat_p50_ns = x->clat_max_ns;
 	}
 }
 

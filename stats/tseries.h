@@ -1,6 +1,6 @@
 /* tseries.h: a job's time series - one sample per stats_interval with, per
- * direction, bytes, I/Os, and completion latency mean, max and p99 - kept in
- * bounded memory.
+ * direction, bytes, I/Os, and completion latency mean, max, p50 and p99 -
+ * kept in bounded memory.
  *
  * Bound: at most `cap` stored samples (SB_TS_CAP by default: 4096, i.e. 68
  * minutes at 1 s before any merging).  When the store is full, neighbours
@@ -9,7 +9,9 @@
  * whole run stays covered at halved resolution.  Merging adds bytes, I/Os and
  * latency sums, keeps the larger max, and keeps the larger p99 (an upper
  * bound of the merged interval's p99: percentiles cannot be merged exactly
- * without the histograms, which the series does not store). */
+ * without the histograms, which the series does not store) and the I/O-
+ * weighted mean of the p50s (the merged interval's median lies between the
+ * two medians, and so does this mean). */
 #ifndef SB_TSERIES_H
 #define SB_TSERIES_H
 #include <stdint.h>
@@ -24,6 +26,7 @@ struct sb_ts_dir {
 	uint64_t clat_sum_ns;
 	uint64_t clat_max_ns;
 	uint64_t clat_p99_ns;
+	uint64_t clat_p50_ns;
 };
 
 /* The interval (t_ms - dur_ms, t_ms], ms since the start of the run. */
@@ -61,8 +64,12 @@ void sb_ts_merge(struct sb_ts_sample *a, const struct sb_ts_sample *b);
  * the last thread of the job. */
 void sb_ts_accumulate(struct sb_ts_sample *s, uint64_t (*h)[SB_ILAT_NB],
 		      const struct sb_ilat_snap *cur, const struct sb_ilat_snap *prev);
-/* Sets the p99 of each direction from h. */
+/* Sets the p50 and p99 of each direction from h. */
 void sb_ts_finish(struct sb_ts_sample *s, uint64_t (*h)[SB_ILAT_NB]);
+
+/* The p50 of two merged intervals (or ranks) with p50s pa, pb over na, nb
+ * I/Os: their I/O-weighted mean.  Call before adding the I/O counts. */
+uint64_t sb_ts_p50_merge(uint64_t pa, uint64_t na, uint64_t pb, uint64_t nb);
 
 /* Derived figures for writers. */
 uint64_t sb_ts_bw_bytes(const struct sb_ts_sample *s, int d);   /* bytes/s */

@@ -47,6 +47,24 @@ static int by_key_pid(const void *a, const void *b)
 	return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* "pid P" or, for a rank that is a thread, "pid P rank R" (trace_agg.h) */
+static const char *who_text(int64_t w, char *buf, size_t len)
+{
+	if (TA_RANK(w) >= 0)
+		snprintf(buf, len, "pid %lld rank %lld", (long long)TA_PID(w), (long long)TA_RANK(w));
+	else
+		snprintf(buf, len, "pid %lld", (long long)w);
+	return buf;
+}
+
+/* "KEY":P and, for a rank that is a thread, ",RANKKEY":R */
+static void who_json(FILE *f, const char *key, const char *rkey, int64_t w)
+{
+	fprintf(f, "\"%s\":%lld", key, (long long)TA_PID(w));
+	if (TA_RANK(w) >= 0)
+		fprintf(f, ",\"%s\":%lld", rkey, (long long)TA_RANK(w));
+}
+
 static double bw(const struct ta_stat *s)
 {
 	return s->dur_us > 0 ? (double)s->bytes / (s->dur_us / 1e6) : 0;
@@ -174,15 +192,20 @@ static void out_json(FILE *f, const struct ta_agg *a, struct rows *ops, struct r
 		}
 		fprintf(f, "],\n");
 	}
-	fprintf(f, "\"ranks\":{\"count\":%zu,\"max\":{\"io_time_s\":%.6f,\"io_time_pid\":%lld,"
-		"\"app_time_s\":%.6f,\"app_time_pid\":%lld,\"io_bytes\":%llu,\"io_bytes_pid\":%lld},"
-		"\"per_rank\":[", rk->n, m.io_s, (long long)m.io_pid, m.app_s, (long long)m.app_pid,
-		(unsigned long long)m.bytes, (long long)m.bytes_pid);
+	fprintf(f, "\"ranks\":{\"count\":%zu,\"max\":{\"io_time_s\":%.6f,", rk->n, m.io_s);
+	who_json(f, "io_time_pid", "io_time_rank", m.io_pid);
+	fprintf(f, ",\"app_time_s\":%.6f,", m.app_s);
+	who_json(f, "app_time_pid", "app_time_rank", m.app_pid);
+	fprintf(f, ",\"io_bytes\":%llu,", (unsigned long long)m.bytes);
+	who_json(f, "io_bytes_pid", "io_bytes_rank", m.bytes_pid);
+	fprintf(f, "},\"per_rank\":[");
 	for (size_t i = 0; i < rk->n; i++) {
 		const struct ta_ent *r = rk->v[i];
-		fprintf(f, "%s\n {\"pid\":%lld,\"io_count\":%llu,\"io_bytes\":%llu,\"io_time_s\":%.6f,"
-			"\"app_count\":%llu,\"app_time_s\":%.6f,\"span_s\":%.6f}", i ? "," : "",
-			(long long)r->pid, (unsigned long long)r->s.n, (unsigned long long)r->s.bytes,
+		fprintf(f, "%s\n {", i ? "," : "");
+		who_json(f, "pid", "rank", r->pid);
+		fprintf(f, ",\"io_count\":%llu,\"io_bytes\":%llu,\"io_time_s\":%.6f,"
+			"\"app_count\":%llu,\"app_time_s\":%.6f,\"span_s\":%.6f}",
+			(unsigned long long)r->s.n, (unsigned long long)r->s.bytes,
 			r->s.dur_us / 1e6, (unsigned long long)r->app.n, r->app.dur_us / 1e6,
 			(r->last_us - r->first_us) / 1e6);
 	}
@@ -191,8 +214,9 @@ static void out_json(FILE *f, const struct ta_agg *a, struct rows *ops, struct r
 		const struct ta_ent *c = cl->v[i];
 		fprintf(f, "%s\n {\"class\":", i ? "," : "");
 		jstr(f, c->key);
-		fprintf(f, ",\"pid\":%lld,\"files\":%llu,", (long long)c->pid,
-			(unsigned long long)c->app.n);
+		fputc(',', f);
+		who_json(f, "pid", "rank", c->pid);
+		fprintf(f, ",\"files\":%llu,", (unsigned long long)c->app.n);
 		stat_json(f, &c->s);
 		fprintf(f, "}");
 	}
@@ -226,17 +250,24 @@ static void out_text(FILE *f, const struct ta_agg *a, struct rows *ops, struct r
 		fprintf(f, "%-33s %12llu %16llu %14.6f %12.1f\n", e->key, (unsigned long long)e->s.n,
 			(unsigned long long)e->s.bytes, e->s.dur_us / 1e6, bw(&e->s) / 1048576.0);
 	}
-	fprintf(f, "\nranks (pid): %zu; max I/O time %.6f s (pid %lld), max application time %.6f s "
-		"(pid %lld), max I/O bytes %llu (pid %lld)\n", rk->n, m.io_s, (long long)m.io_pid,
-		m.app_s, (long long)m.app_pid, (unsigned long long)m.bytes, (long long)m.bytes_pid);
+	char w1[64], w2[64], w3[64];
+	fprintf(f, "\nranks (pid, or pid and rank): %zu; max I/O time %.6f s (%s), max application "
+		"time %.6f s (%s), max I/O bytes %llu (%s)\n", rk->n, m.io_s,
+		who_text(m.io_pid, w1, sizeof(w1)), m.app_s, who_text(m.app_pid, w2, sizeof(w2)),
+		(unsigned long long)m.bytes, who_text(m.bytes_pid, w3, sizeof(w3)));
 	if (!cl->n)
 		return;
-	fprintf(f, "\n%-40s %10s %8s %12s %16s %14s %12s\n", "file class", "pid", "files", "count",
+	fprintf(f, "\n%-40s %10s %8s %12s %16s %14s %12s\n", "file class", "pid[/rank]", "files", "count",
 		"bytes", "time (s)", "MiB/s");
 	for (size_t i = 0; i < cl->n; i++) {
 		const struct ta_ent *c = cl->v[i];
-		fprintf(f, "%-40s %10lld %8llu %12llu %16llu %14.6f %12.1f\n", c->key,
-			(long long)c->pid, (unsigned long long)c->app.n, (unsigned long long)c->s.n,
+		char wb[64];
+		if (TA_RANK(c->pid) >= 0)
+			snprintf(wb, sizeof(wb), "%lld/%lld", (long long)TA_PID(c->pid), (long long)TA_RANK(c->pid));
+		else
+			snprintf(wb, sizeof(wb), "%lld", (long long)c->pid);
+		fprintf(f, "%-40s %10s %8llu %12llu %16llu %14.6f %12.1f\n", c->key,
+			wb, (unsigned long long)c->app.n, (unsigned long long)c->s.n,
 			(unsigned long long)c->s.bytes, c->s.dur_us / 1e6, bw(&c->s) / 1048576.0);
 	}
 }

@@ -53,6 +53,54 @@ static void scalars(struct sb_out *o, const struct sb_jval *obj)
 	sb_out_puts(o, "</table>\n");
 }
 
+/* durations per rank, when the checkpoints carry "per_rank" ([{rank,
+ * start_s, end_s, duration_s, bytes}] per checkpoint): bars per checkpoint
+ * (cats: nw writes then nr reads), one per rank, at most MAXRANK ranks */
+#define MAXRANK 64
+static void rank_bars(struct sb_rep *rp, unsigned ri, const struct sb_jval *ck, size_t nw, size_t nr,
+		      const char **cats)
+{
+	static const char *const dirs[] = { "write", "read" };
+	size_t nc = nw + nr, nrk = 0;
+	for (size_t c = 0; c < nc; c++) {
+		size_t n = sb_jv_len(sb_jv_get(sb_jv_at(sb_jv_get(ck, dirs[c >= nw]), c < nw ? c : c - nw),
+					       "per_rank"));
+		nrk = n > nrk ? n : nrk;
+	}
+	if (!nrk)
+		return;
+	size_t shown = nrk > MAXRANK ? MAXRANK : nrk;
+	char (*rl)[32] = malloc(shown * sizeof(*rl));
+	const char **sers = malloc(shown * sizeof(*sers));
+	double *v = malloc(shown * nc * sizeof(double));
+	if (rl && sers && v) {
+		for (size_t r = 0; r < shown; r++) {
+			snprintf(rl[r], sizeof(rl[0]), "rank %zu", r);
+			sers[r] = rl[r];
+			for (size_t c = 0; c < nc; c++)
+				v[r * nc + c] = NAN;
+		}
+		for (size_t c = 0; c < nc; c++) {
+			const struct sb_jval *e = sb_jv_at(sb_jv_get(ck, dirs[c >= nw]), c < nw ? c : c - nw);
+			const struct sb_jval *pr = sb_jv_get(e, "per_rank");
+			for (const struct sb_jval *x = pr ? pr->child : NULL; x; x = x->next) {
+				long long r = sb_jv_int(sb_jv_get(x, "rank"), -1);
+				if (r >= 0 && (size_t)r < shown)
+					v[(size_t)r * nc + c] = sb_jv_num(sb_jv_get(x, "duration_s"), NAN);
+			}
+		}
+		char title[300];
+		snprintf(title, sizeof(title), "Checkpoint duration per rank (%s%s; its first open to its last "
+			 "close)", rp->r[ri].label, nrk > shown ? ", the first 64 ranks" : "");
+		struct sb_bars b = { title, "duration (s)", (unsigned)nc, (unsigned)shown, cats,
+				     shown > 1 ? sers : NULL, v, NULL, -1 };
+		sb_svg_bars(rp->o, &b);
+	}
+	free(rl);
+	free(sers);
+	free(v);
+}
+
 static void checkpoint(struct sb_rep *rp, unsigned ji)
 {
 	static const char *const dirs[] = { "write", "read" };
@@ -113,12 +161,7 @@ static void checkpoint(struct sb_rep *rp, unsigned ji)
 					      sb_jv_num(sb_jv_get(e, "gbps"), 0), sb_jv_num(sb_jv_get(e, "gibps"), 0));
 		}
 		sb_out_puts(o, "</table>\n");
-		/* per-rank durations, when the result carries them */
-		const struct sb_jval *ranks = sb_jv_get(ck, "per_rank");
-		if (ranks) {
-			sb_out_puts(o, "<h3>Per rank</h3>\n");
-			sb_rep_value(o, ranks, 1);
-		}
+		rank_bars(rp, ri, ck, nw, nr, cats);
 		scalars(o, ck);
 	}
 out:

@@ -197,6 +197,13 @@ static bool prefix_ok(const struct ta_agg *a, const char *fkey)
 	return false;
 }
 
+int64_t ta_who(int64_t pid, int64_t rank)
+{
+	if (rank < 0 || rank >= INT32_MAX || pid < 0 || pid > (int64_t)UINT32_MAX)
+		return pid;
+	return (int64_t)(((uint64_t)rank + 1) << 32 | (uint64_t)pid);
+}
+
 static void add(struct ta_stat *s, uint64_t bytes, double dur)
 {
 	s->n++;
@@ -207,7 +214,7 @@ static void add(struct ta_stat *s, uint64_t bytes, double dur)
 /* the fields of a complete event, in one walk over its members */
 struct evf {
 	const char *cat, *name, *fname;
-	const struct sb_jval *fhash, *size, *ret;
+	const struct sb_jval *fhash, *size, *ret, *rank;
 	int64_t pid;
 	double ts, dur;
 };
@@ -251,6 +258,8 @@ static void fields(const struct sb_jval *root, struct evf *e)
 					e->size = x;
 				else if (ak[0] == 'r' && !strcmp(ak, "ret"))
 					e->ret = x;
+				else if (ak[0] == 'r' && !strcmp(ak, "rank"))
+					e->rank = x;
 			}
 			break;
 		}
@@ -274,7 +283,7 @@ static int complete(struct ta_agg *a, const struct sb_jval *root)
 	struct evf ev;
 	fields(root, &ev);
 	const char *cat = ev.cat, *name = ev.name;
-	int64_t pid = ev.pid;
+	int64_t pid = ta_who(ev.pid, sb_jv_int(ev.rank, -1));
 	double ts = ev.ts, dur = ev.dur;
 	const struct ta_filter *f = a->flt;
 	char fkey[4200], hbuf[64];

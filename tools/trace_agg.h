@@ -1,5 +1,6 @@
 /* tools/trace_agg.h: what `storbench analyze` adds up from a trace's events
- * (tools/analyze.c): per operation, per category, per rank (pid) and per
+ * (tools/analyze.c): per operation, per category, per rank (pid, or pid
+ * and args "rank") and per
  * file and rank, and the file-name hashes (FH metadata) seen.  One
  * aggregate per worker thread, merged at the end; its size grows with the
  * distinct operations, ranks and files, never with the number of events. */
@@ -16,10 +17,18 @@ struct ta_stat {
 	double dur_us;
 };
 
+/* A rank: the event's pid, or, when its args carry "rank" (ranks that are
+ * threads of one pid, as storbench's checkpoint ranks), pid and rank in
+ * one number: (rank + 1) << 32 | pid.  ta_who makes it; TA_PID and
+ * TA_RANK (-1: none) take it apart. */
+int64_t ta_who(int64_t pid, int64_t rank);
+#define TA_PID(w) ((w) >> 32 > 0 ? (int64_t)((uint64_t)(w) & 0xffffffffu) : (w))
+#define TA_RANK(w) ((w) >> 32 > 0 ? ((w) >> 32) - 1 : -1)
+
 struct ta_ent {
 	char *key;                 /* owned */
 	char *val;                 /* fh map: the file name (owned) */
-	int64_t pid;
+	int64_t pid;               /* ranks and files: ta_who's rank */
 	uint64_t h;
 	struct ta_stat s, app;     /* ranks: s = I/O, app = application events */
 	double first_us, last_us;  /* ranks: first start, last end */

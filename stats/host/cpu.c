@@ -1,7 +1,8 @@
 /* cpu.c: CPU utilization from the per-CPU lines of /proc/stat - per
- * sample the average, minimum and maximum across CPUs, and the psutil-style
- * end-of-run summary (definitions in stats/host.h). */
+ * sample each CPU's busy %, the average, minimum and maximum across CPUs,
+ * and the psutil-style end-of-run summary (definitions in stats/host.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +93,8 @@ static void cpu_open(struct sb_host *h)
 	c->busy = calloc(nidx, sizeof(*c->busy));
 	c->total = calloc(nidx, sizeof(*c->total));
 	c->seen = calloc(nidx, 1);
-	if (!c->busy || !c->total || !c->seen) {
+	c->cur = calloc(nidx, sizeof(*c->cur));
+	if (!c->busy || !c->total || !c->seen || !c->cur) {
 		free(text);
 		sb_host_set_absent(&h->st[SB_HOST_CPU], "out of memory");
 		return;
@@ -119,6 +121,7 @@ static void add_delta(void *arg, unsigned idx, uint64_t busy, uint64_t total)
 		double u = 100.0 * (double)(busy - c->busy[idx]) / (double)(total - c->total[idx]);
 		if (u > 100.0)
 			u = 100.0;
+		c->cur[idx] = (float)u;
 		a->sum += u;
 		a->min = a->n && a->min < u ? a->min : u;
 		a->max = a->n && a->max > u ? a->max : u;
@@ -134,6 +137,8 @@ static void cpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 	struct host_cpu *c = &h->cpu;
 	struct cpu_acc a = { c, 0, 0, 0, 0 };
 	char *text = NULL;
+	for (unsigned i = 0; i < c->nidx; i++)
+		c->cur[i] = NAN;   /* a CPU without a reading this interval */
 	if (read_stat(h, &text) < 0)
 		return;
 	for_each_cpu(text, add_delta, &a);
@@ -182,6 +187,7 @@ static void cpu_close(struct sb_host *h)
 	free(h->cpu.busy);
 	free(h->cpu.total);
 	free(h->cpu.seen);
+	free(h->cpu.cur);
 }
 
 /* ---- the collector (stats/host/collector.h) ---- */

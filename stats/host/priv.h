@@ -13,6 +13,7 @@ struct host_cpu {
 	unsigned nidx;                /* size of the arrays: max N + 1 */
 	uint64_t *busy, *total;       /* previous ticks per CPU index */
 	unsigned char *seen;          /* index has a previous reading */
+	float *cur;                   /* this sample's % per CPU index, NaN: no reading */
 	unsigned nsamples;            /* samples with at least one CPU ticking */
 	unsigned over20, over40, over80, at100;
 	double wsum, wtime;           /* sum of avg * dt, sum of dt (s) */
@@ -110,6 +111,10 @@ struct sb_host {
 	struct sb_host_sample *ser;
 	unsigned nser, cap, stride, npend;
 	struct sb_host_sample pend;
+	/* per-CPU % beside the series (cpu.cur's nidx values per sample):
+	 * pcpu[nser * npcpu] in step with ser, pend_pcpu with pend */
+	float *pcpu, *pend_pcpu;
+	unsigned npcpu;
 };
 
 /* the NVIDIA GPUs NVML lists, into the system inventory (gpu.c) */

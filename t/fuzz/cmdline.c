@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sb_joblist jl = { 0 };
 	sb_log_capture(logbuf, sizeof(logbuf));
 	if (!acts_on_files(argv, argc) && parse_cmdline(argc, argv, &cl) < 0 && !cl.njobfiles &&
-	    !load_jobs(&cl, &jl) && cl.parse_only) {
+	    !load_jobs(&cl, &jl, NULL) && cl.parse_only) {
 		sb_joblist_print(stdout, &jl);
 		if (jl.sweep)
 			sb_sweep_print(stdout, jl.sweep);

@@ -7,6 +7,7 @@ the run (exit 2) with nothing written."""
 import csv
 import json
 import os
+import re
 import socket
 
 from sbtest import SbCase
@@ -106,10 +107,14 @@ class ExportCase(SbCase):
             self.assertEqual(len(rows), len(series), f)
             for c in head[2:]:
                 self.assertTrue(c.endswith(("_pct", "_bytes", "_watts", "_w")), f"{f}: {c} has no unit")
+            if f == "host.cpu.csv":  # each CPU's busy %: cpuN_pct, the JSON's cpus[N]
+                self.assertEqual([c for c in head if re.fullmatch(r"cpu\d+_pct", c)],
+                                 ["cpu%d_pct" % n for n in range(len(series[0]["cpus"]))])
             for r, s in zip(rows, series):
                 self.assertEqual(int(r[0]), s["t_ms"])
                 for c, v in zip(head[2:], r[2:]):
-                    want = s[host_key(c, s)]
+                    m = re.fullmatch(r"cpu(\d+)_pct", c)
+                    want = s["cpus"][int(m.group(1))] if m else s[host_key(c, s)]
                     if want is None:
                         self.assertEqual(v, "")
                     else:

@@ -47,8 +47,11 @@ class TestFioCompat(SbCase):
         self.assertEqual(job["job options"], ref["jobs"][0]["job options"])
         r, w = job["read"], job["write"]
         self.assertGreater(r["total_ios"], 0)
-        share = r["total_ios"] / (r["total_ios"] + w["total_ios"])
-        self.assertAlmostEqual(share, 0.70, delta=0.01)
+        n = r["total_ios"] + w["total_ios"]
+        share = r["total_ios"] / n
+        # rwmixread=70 draws each I/O's direction: the share's standard error
+        # is sqrt(0.7*0.3/n) (a time-based run does fewer I/Os on a busy machine)
+        self.assertAlmostEqual(share, 0.70, delta=max(0.01, 4 * (0.21 / n) ** 0.5))
         self.assertEqual(r["io_kbytes"], r["io_bytes"] // 1024)
         self.assertEqual(r["bw"], r["bw_bytes"] // 1024)
         self.assertEqual(list(r["clat_ns"]["percentile"]), list(ref["jobs"][0]["read"]["clat_ns"]["percentile"]))

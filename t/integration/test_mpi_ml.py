@@ -73,6 +73,16 @@ class MpiMlTest(SbCase):
             mine = ckpt_files_of(m, range(r * per, (r + 1) * per))
             self.assertEqual(own[r]["jobs"][0]["write"]["io_bytes"], 2 * sum(mine.values()), r)
             self.assertEqual(own[r]["jobs"][0]["read"]["io_bytes"], sum(mine.values()), r)
+        # per_rank: each process its own ranks, by their global numbers, and
+        # their bytes; the merged result (rank 0's) lists rank 0's
+        for r in range(NP):
+            block = list(range(r * per, (r + 1) * per))
+            for ph in ("write", "read"):
+                for pt in own[r]["jobs"][0]["checkpoint"][ph]:
+                    self.assertEqual([x["rank"] for x in pt["per_rank"]], block, (r, ph))
+                    self.assertEqual([x["bytes"] for x in pt["per_rank"]],
+                                     [sum(ckpt_files_of(m, [q]).values()) for q in block], (r, ph))
+        self.assertEqual([x["rank"] for x in ck["write"][0]["per_rank"]], list(range(per)))
         # the merged slowest time spans every process's ranks
         for ph in ("write", "read"):
             for k, pt in enumerate(ck[ph]):
@@ -99,6 +109,23 @@ class MpiMlTest(SbCase):
         self.assertEqual(p.stderr.count("ranks=2 ranks for 4 MPI processes"), 1, p.stderr)
         self.assertIn("mpirun -np 2", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "ck")))
+
+    def test_tiered_refused_under_mpi(self):
+        """checkpoint_cache_folder= under 4 processes is refused once, exit 1,
+        naming the file and line, the option, its value and the fix; nothing
+        written in either tier"""
+        cache = os.path.join(self.dir, "cache")
+        job = self.write_job("[ck]\nworkload=checkpoint\nioengine=psync\nbs=64k\n"
+                             "checkpoint_folder=%s\n%scheckpoint_cache_folder=%s\n"
+                             % (os.path.join(self.dir, "ck"), shape_opts(SHAPE4), cache))
+        p = self.mpirun("--output-format=json", job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        msg = "checkpoint_cache_folder=%s: tiered checkpoints run in one process" % cache
+        self.assertEqual(p.stderr.count(msg), 1, p.stderr)
+        self.assertIn("%s:1: job ck" % job, p.stderr)
+        self.assertIn("run it without mpirun", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "ck")))
+        self.assertFalse(os.path.exists(cache))
 
     def train_job(self, extra=""):
         return self.write_job("[t]\nworkload=train\nioengine=psync\nbs=64k\nepochs=2\n"

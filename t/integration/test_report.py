@@ -110,6 +110,22 @@ def png_colours(path, limit=2):
     return seen
 
 
+def figures(html, caption):
+    """the bodies of the figures whose caption starts with caption"""
+    return [m.group(1) for m in re.finditer(r"<figure><figcaption>%s[^<]*</figcaption>(.*?)</figure>"
+                                            % re.escape(caption), html, re.S)]
+
+
+def strip_rows(body):
+    """the rows of a heat strip: the distinct y of its rectangles (M x y h...)"""
+    return {int(y) for y in re.findall(r"M[\d.]+ (\d+)h", body)}
+
+
+def cpu_count():
+    with open("/proc/stat") as f:
+        return 1 + max(int(l.split()[0][3:]) for l in f if l.startswith("cpu") and l[3].isdigit())
+
+
 def chromium():
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -206,6 +222,40 @@ class Reports(SbCase):
             self.assertIn("%.3f" % e["duration_s"], text)
         self.assertIn("Checkpoint throughput", text)
 
+    def test_per_cpu_strip(self):
+        # the host series has each CPU's busy %: the heat strip has one row per CPU
+        for name in ("checkpoint", "engines"):
+            with self.subTest(name):
+                ncpu = len(self.doc(name)["host"]["series"][0]["cpus"])
+                self.assertEqual(ncpu, cpu_count())
+                out, html, page, text = self.report(name)
+                strips = figures(html, "Per-CPU utilization (%s.json, %d CPUs)" % (name, ncpu))
+                self.assertEqual(len(strips), 1, "no per-CPU strip")
+                self.assertEqual(len(strip_rows(strips[0])), ncpu)
+                self.assertNotIn("the result has no per-CPU series", text)
+
+    def test_p50_over_time(self):
+        # the latency-over-time chart draws p50, p99 and max from the series
+        doc = self.doc("engines")
+        self.assertTrue(any("clat_p50_ns" in s.get("read", {}) for j in doc["jobs"]
+                            for s in j.get("timeseries", [])), "no clat_p50_ns in the series")
+        out, html, page, text = self.report("engines")
+        lat = figures(html, "Completion latency over time")
+        self.assertTrue(lat)
+        for what in ("read p50", "read p99", "read max"):
+            self.assertIn(what, lat[0])
+
+    def test_checkpoint_per_rank(self):
+        # durations per rank: one bar per rank and checkpoint, each the JSON's
+        ck = self.doc("checkpoint")["jobs"][0]["checkpoint"]
+        out, html, page, text = self.report("checkpoint")
+        bars = figures(html, "Checkpoint duration per rank (checkpoint.json")
+        self.assertEqual(len(bars), 1, "no per-rank chart")
+        for r in range(ck["ranks"]):
+            self.assertIn("rank %d" % r, bars[0])
+        for e in ck["write"] + ck["read"]:
+            self.assertEqual(len(e["per_rank"]), ck["ranks"])
+
     def test_train(self):
         out, html, page, text = self.report("train")
         self.assertIn("Training: t", page.h2)
@@ -263,9 +313,16 @@ class Reports(SbCase):
         exe = chromium()
         if not exe:
             self.skipTest("chromium is not installed (apt-get install chromium)")
-        for name in ("sweep", "engines", "checkpoint", "train"):
+        for name in ("sweep", "engines", "checkpoint", "train", "engines+checkpoint"):
             with self.subTest(name):
-                out = self.report(name)[0]
+                # the last: p50 over time, the per-CPU strips and the per-rank
+                # durations of two results in one page
+                out, html = self.report(*name.split("+"))[:2]
+                if "+" in name:
+                    strips = figures(html, "Per-CPU utilization (")
+                    self.assertEqual([len(strip_rows(b)) for b in strips], [cpu_count()] * 2)
+                    self.assertTrue(figures(html, "Checkpoint duration per rank"))
+                    self.assertIn("p50", figures(html, "Completion latency over time")[0])
                 png = os.path.join(self.dir, name + ".png")
                 p = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu",
                                     "--user-data-dir=" + os.path.join(self.dir, "prof-" + name),

@@ -110,6 +110,33 @@ class TimeSeriesTest(SbCase):
         self.assertTrue(3000 < sum(iops) / len(iops) < 4500, iops)  # rate_iops=4000
         self.assertTrue(os.path.exists(os.path.join(self.rundir, "mixed_slat.1.log")))
 
+    def test_p50_per_interval(self):
+        # clat_p50_ns beside the other percentiles: p50 <= p99 <= max, and a
+        # whole interval with I/O has one
+        ts = self.doc()["jobs"][0]["timeseries"]
+        for s in ts:
+            for d in ("read", "write"):
+                self.assertIn("clat_p50_ns", s[d], s)
+                self.assertLessEqual(s[d]["clat_p50_ns"], s[d]["clat_p99_ns"], s)
+                if s is not ts[-1]:
+                    self.assertGreater(s[d]["clat_p50_ns"], 0, s)
+
+    def test_host_per_cpu(self):
+        # every host sample has each CPU's busy % (one per cpuN line of
+        # /proc/stat at the start), null only for a CPU without a reading
+        series = self.doc()["host"]["series"]
+        with open("/proc/stat") as f:
+            idx = [int(l.split()[0][3:]) for l in f if l.startswith("cpu") and l[3].isdigit()]
+        for s in series:
+            self.assertEqual(len(s["cpus"]), max(idx) + 1, s)
+            got = [v for v in s["cpus"] if v is not None]
+            self.assertTrue(got, s)
+            for v in got:
+                self.assertTrue(0 <= v <= 100, s)
+            # the per-sample min and max are those of the CPUs (2 decimals)
+            self.assertAlmostEqual(min(got), s["cpu_min"], delta=0.006)
+            self.assertAlmostEqual(max(got), s["cpu_max"], delta=0.006)
+
     def test_host_object(self):
         host = self.doc()["host"]
         for src in ("cpu", "mem", "net"):

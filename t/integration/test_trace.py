@@ -100,7 +100,9 @@ class TraceCase(SbCase):
             self.assertEqual(sum(e["args"]["size"] for e in io if e["name"] == d), j[d]["io_bytes"])
             self.assertEqual(len([e for e in io if e["name"] == d]), j[d]["total_ios"])
         self.assertEqual(len([e for e in io if e["name"] == "fsync"]), j["sync"]["total_ios"])
-        # one event per rank and checkpoint; their span is the checkpoint's duration
+        # one event per rank and checkpoint; their span is the checkpoint's
+        # slowest_s (first start to last end over the ranks; duration_s is
+        # rank 0's own time, DLIO's default, since checkpoint_rank_sync)
         ranks = j["checkpoint"]["ranks"]
         for d in ("write", "read"):
             for p in j["checkpoint"][d]:
@@ -108,13 +110,64 @@ class TraceCase(SbCase):
                       e["args"]["checkpoint"] == p["index"]]
                 self.assertEqual(len(ev), ranks)
                 span = max(e["ts"] + e["dur"] for e in ev) - min(e["ts"] for e in ev)
-                self.assertAlmostEqual(span / 1e6, p["duration_s"], delta=2e-6)
+                self.assertAlmostEqual(span / 1e6, p["slowest_s"], delta=2e-6)
                 for e in ev:  # the rank's I/O events lie inside its phase event
                     mine = [x for x in io if x["tid"] == e["tid"] and x["name"] == d]
                     self.assertTrue(mine)
                     for x in mine:
                         if e["ts"] <= x["ts"] <= e["ts"] + e["dur"]:
                             self.assertLessEqual(x["ts"] + x["dur"], e["ts"] + e["dur"] + 1)
+
+    def test_checkpoint_per_rank(self):
+        # per checkpoint: each rank's start and end (s from the checkpoint's
+        # first start), duration and bytes; the slowest rank's span is the
+        # checkpoint's slowest_s, rank 0's its rank0_s
+        j, path = self.ckpt()
+        ck = j["checkpoint"]
+        per_ckpt = ck["bytes_model"] + ck["bytes_optimizer"]
+        for d in ("write", "read"):
+            for p in ck[d]:
+                pr = p["per_rank"]
+                self.assertEqual([r["rank"] for r in pr], list(range(ck["ranks"])))
+                self.assertEqual(sum(r["bytes"] for r in pr), per_ckpt)
+                self.assertEqual(min(r["start_s"] for r in pr), 0)
+                for r in pr:
+                    self.assertAlmostEqual(r["end_s"] - r["start_s"], r["duration_s"], delta=2e-9)
+                self.assertAlmostEqual(max(r["end_s"] for r in pr), p["slowest_s"], delta=2e-9)
+                self.assertAlmostEqual(pr[0]["duration_s"], p["rank0_s"], delta=2e-9)
+        # the trace: every event of a rank's thread says its rank
+        events, _, _, _ = read_trace(path)
+        rank_of = {}
+        for e in events:
+            self.assertIn("rank", e["args"], e)
+            self.assertEqual(rank_of.setdefault(e["tid"], e["args"]["rank"]), e["args"]["rank"])
+        self.assertEqual(sorted(set(rank_of.values())), list(range(ck["ranks"])))
+
+    def test_sweep_trace_holds_every_point(self):
+        job = self.write_job("[global]\nioengine=psync\nsize=256k\nloops=2\nfilename=%s/sw.dat\n"
+                             "write_trace=%s/sw.pfw.gz\nsweep.rw = read | write\n[j]\n"
+                             "sweep.bs = 4k | 64k\n" % (self.dir, self.dir))
+        d = self.run_json(job)
+        pts = d["sweep"]["points"]
+        self.assertEqual(len(pts), 4)
+        want = {"read": 0, "write": 0}
+        for p in pts:
+            for r in p["runs"]:
+                for k in want:
+                    want[k] += r.get(k, {}).get("io_bytes", 0)
+        self.assertEqual(want, {"read": 2 * 2 * 256 * 1024, "write": 2 * 2 * 256 * 1024})
+        path = os.path.join(self.dir, "sw.pfw.gz")
+        events, _, _, _ = read_trace(path)   # one '[' line, ids unique over the points
+        got = {k: sum(e["args"]["size"] for e in events if e["name"] == k) for k in want}
+        self.assertEqual(got, want)
+        ops = {o["name"]: o for o in self.analyze(path)["operations"]}
+        self.assertEqual({k: ops[k]["bytes"] for k in want}, want)
+        # a new run of storbench starts the file afresh
+        self.run_json(self.write_job("[j]\nioengine=psync\nsize=64k\nrw=read\nfilename=%s/sw.dat\n"
+                                     "write_trace=%s/sw.pfw.gz\n" % (self.dir, self.dir),
+                                     name="one.ini"))
+        events, _, _, _ = read_trace(path)
+        self.assertEqual(sum(e["args"]["size"] for e in events if e["name"] == "read"), 65536)
 
     def test_training_events(self):
         job = self.write_job("[t]\nworkload=train\nioengine=psync\nepochs=2\ndataset_files=16\n"
@@ -153,7 +206,21 @@ class TraceCase(SbCase):
         self.assertAlmostEqual(ops[("POSIX", "fsync")]["time_s"], j["checkpoint"]["fsync_s"],
                                delta=1e-6 * j["sync"]["total_ios"] + 1e-6)
         self.assertEqual(ops[("storbench", "checkpoint_write")]["count"], 2 * j["checkpoint"]["ranks"])
-        self.assertEqual(a["ranks"]["count"], 1)
+        # the checkpoint ranks are threads of one pid: their events carry args
+        # "rank", and analyze counts each rank (it counted 1 pid before)
+        ranks = j["checkpoint"]["ranks"]
+        self.assertEqual(a["ranks"]["count"], ranks)
+        per = {r["rank"]: r for r in a["ranks"]["per_rank"]}
+        self.assertEqual(sorted(per), list(range(ranks)))
+        for r in range(ranks):
+            # its application time: its checkpoint events, the JSON's per_rank
+            # durations (to the trace's microsecond per event)
+            want = sum(p["per_rank"][r]["duration_s"] for d in ("write", "read")
+                       for p in j["checkpoint"][d])
+            self.assertAlmostEqual(per[r]["app_time_s"], want, delta=1e-6 * 4 + 1e-6)
+            self.assertEqual(per[r]["app_count"], 4)
+            want = sum(p["per_rank"][r]["bytes"] for d in ("write", "read") for p in j["checkpoint"][d])
+            self.assertEqual(per[r]["io_bytes"], want)
         self.assertAlmostEqual(a["io_time_s"], sum(o["time_s"] for o in a["operations"]
                                                    if o["cat"] == "POSIX"), delta=1e-5)
         classes = {c["class"] for c in a["file_classes"]}

@@ -542,6 +542,8 @@ static void test_compared_options(void)
 		"iodepth_low", "sync", "bs_unaligned", "create_fsync", "create_on_open", "lockmem",
 		"hugepage-size", "cgroup", "cgroup_weight", "trim_percentage", "trim_verify_zero",
 		"trim_backlog", "trim_backlog_batch",
+		/* issue 16 (opts3) */
+		"fill_device", "serialize_overlap",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);

@@ -201,7 +201,7 @@ static void test_flags_and_categories(void)
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		bool ml = o->category == SB_CAT_ML || o->category == SB_CAT_CKPT ||
-			  o->category == SB_CAT_TRAIN;
+			  o->category == SB_CAT_TRAIN || o->category == SB_CAT_KV;
 		CU_ASSERT_EQUAL(ml, (o->flags & SB_OF_ML) != 0);
 		CU_ASSERT((o->flags & SB_OF_INBS) == 0 || o->category == SB_CAT_BS);
 		for (const struct sb_opt_enum *e = o->enums; e && e->name; e++)

@@ -92,7 +92,9 @@ static void test_interval_math(void)
 	CU_ASSERT_EQUAL(sb_ts_clat_mean_ns(&s, 0), (990ull * 10000 + 10ull * 5000000) / 1000);
 	/* 990 of 1000 at 10 us: the 99th percentile is 10 us (within a bucket) */
 	CU_ASSERT(s.d[0].clat_p99_ns >= 9700 && s.d[0].clat_p99_ns <= 10300);
+	CU_ASSERT(s.d[0].clat_p50_ns >= 9700 && s.d[0].clat_p50_ns <= 10300); /* and the median */
 	CU_ASSERT_EQUAL(s.d[1].ios, 0);
+	CU_ASSERT_EQUAL(s.d[1].clat_p50_ns, 0);
 	CU_ASSERT_EQUAL(s.d[1].clat_p99_ns, 0);
 	uint64_t p100 = sb_ilat_percentile(h[0], 100.0);         /* a bucket midpoint */
 	CU_ASSERT(p100 > 4840000 && p100 < 5160000);
@@ -109,6 +111,27 @@ static struct sb_ts_sample one(uint64_t k)
 	s.d[0].clat_max_ns = k == 5 ? 777 : 10;
 	s.d[0].clat_p99_ns = k;
 	return s;
+}
+
+/* the p50 of merged intervals: the I/O-weighted mean of their p50s, which
+ * lies between them as the merged median does; an interval without I/O
+ * does not move it */
+static void test_p50_merge(void)
+{
+	struct sb_ts_sample a, b;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.d[0].ios = 300;
+	a.d[0].clat_p50_ns = 1000;
+	b.d[0].ios = 100;
+	b.d[0].clat_p50_ns = 5000;
+	sb_ts_merge(&a, &b);
+	CU_ASSERT_EQUAL(a.d[0].ios, 400);
+	CU_ASSERT_EQUAL(a.d[0].clat_p50_ns, 2000);
+	memset(&b, 0, sizeof(b));
+	sb_ts_merge(&a, &b);
+	CU_ASSERT_EQUAL(a.d[0].clat_p50_ns, 2000);
+	CU_ASSERT_EQUAL(sb_ts_p50_merge(0, 0, 7, 3), 7);
 }
 
 /* past the cap, neighbours merge: memory stays at cap samples, every
@@ -290,6 +313,7 @@ static CU_TestInfo tests[] = {
 	{ "ilat snapshots: interval max, cumulative counts", test_ilat_snapshots },
 	{ "interval math over two threads", test_interval_math },
 	{ "downsampling at the cap", test_downsampling },
+	{ "p50 of merged intervals", test_p50_merge },
 	{ "per-I/O log ring and fio columns", test_iolog_ring },
 	{ "fio log line format", test_iolog_line },
 	{ "monitor series on synthetic threads", test_monitor_series },

@@ -1,0 +1,77 @@
+/* ckpt.h: what ml/checkpoint.c (workload=checkpoint) shares with
+ * ml/tiered.c (its tiered mode, checkpoint_cache_folder=): the job's state,
+ * the rank phases and the paths.  Internal to ml/. */
+#ifndef SB_ML_CKPT_H
+#define SB_ML_CKPT_H
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ml/model.h"
+#include "ml/run.h"
+#include "ml/torchsave.h"
+#include "os/scratch.h"
+
+#define PATH_LEN 1024
+
+struct sb_ml_tier; /* ml/tiered.c */
+
+struct sb_ml_ckpt {
+	struct sb_ml_shape shape;
+	struct sb_ml_file *files;      /* one checkpoint, rank-major */
+	size_t nfiles;
+	size_t *rank_first;            /* per rank: its first file; [ranks] = nfiles */
+	unsigned ranks;                /* all ranks (every MPI process's) */
+	unsigned r0, nloc;             /* this process's ranks: [r0, r0 + nloc) */
+	char folder[PATH_LEN - 256];
+	struct sb_scratch_id folder_id; /* what storbench made (ino 0: nothing); */
+	struct sb_scratch_id *dir_id;  /* per checkpoint; removed only if still */
+	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */
+	uint64_t *t_start, *t_end;     /* per local rank, of the current phase */
+	uint64_t wall[2];              /* the phase's first start, last end over the local
+				        * ranks on the wall clock (for the MPI merge) */
+	struct ckpt_at *at;            /* per local rank: the file its I/O is on */
+	struct sb_torch_plan *plan;    /* checkpoint_io=torch: per file; else NULL */
+	struct sb_ml_tier *tier;       /* checkpoint_cache_folder=: else NULL */
+	bool on_cache;                 /* the rank phases use the cache tier's paths */
+};
+
+struct sb_ml_rank_arg {
+	struct sb_ml_job *j;
+	unsigned rank, ckpt;
+	int ddir;
+	pthread_t tid;
+};
+
+/* file i of checkpoint k on the shared tier: <folder>/global_epoch1_step<k+1>/<base> */
+void sb_ml_ckpt_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len);
+void sb_ml_ckpt_step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t len);
+/* mkdir dir, taking its identity into *made (may_exist: an existing one is fine) */
+bool sb_ml_ckpt_mkdir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
+		      bool may_exist);
+/* this process's ranks on checkpoint k (args: one per local rank; on the
+ * cache tier's paths when c->on_cache); the duration in ns (0 on failure),
+ * *slowest first start to last end over them, c->wall the same two on the
+ * wall clock */
+uint64_t sb_ml_ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
+			  uint64_t *slowest);
+/* the point of that phase; per_rank: this process's ranks (global numbers) */
+void sb_ml_ckpt_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
+		      uint64_t slowest, uint64_t bytes);
+
+/* ---- ml/tiered.c ---- */
+/* set up the cache tier; checks its folder (errors reported) */
+int sb_ml_tier_prepare(struct sb_ml_job *j);
+/* the write loop of a tiered run; returns the summed cache-write ns */
+uint64_t sb_ml_tier_write(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_t bytes);
+/* file i of checkpoint k in its rank's cache folder:
+ * <cache>/rank<r>/global_epoch1_step<k+1>/<base> */
+void sb_ml_tier_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len);
+/* where the identity of cache file i of checkpoint k goes */
+struct sb_scratch_id *sb_ml_tier_made(struct sb_ml_ckpt *c, unsigned k, size_t i);
+/* before reading checkpoint k back: whether it comes from the cache; after: p's source */
+bool sb_ml_tier_read_from(struct sb_ml_job *j, unsigned k);
+void sb_ml_tier_read_done(struct sb_ml_job *j, struct sb_ml_ckpt_point *p);
+void sb_ml_tier_release(struct sb_ml_job *j);
+#endif

@@ -1,0 +1,322 @@
+/* kvcache.c: workload=kvcache, LLM inference with its KV cache offloaded
+ * to a memory tier and a disk tier (see ml/kvmodel.h for the cache model).
+ * concurrency worker threads take requests in order under one lock, which
+ * also decides each request's plan (which blocks are hit where, what is
+ * read and written), then do its I/O outside the lock with the job's
+ * engine: the disk-tier blocks it reuses are read (the storage part of its
+ * time to first token), prefill_time_per_token is slept for the tokens not
+ * found, decode_time_per_token per generated token, then its new blocks and
+ * the memory blocks it evicted are written.  With arrival_rate requests
+ * arrive as a Poisson stream and wait for a free worker (latency counts
+ * from arrival); without it the workers run a closed loop.  The disk tier
+ * is one file, <directory>/kvcache/kvtier.<job index>, a block per slot,
+ * kv_disk_capacity rounded down to whole blocks (sparse until written);
+ * it is created, marked and removed at the end (keep_kvcache=1 keeps it)
+ * like every file storbench makes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "ml/kvcache.h"
+#include "ml/run.h"
+#include "run/rate.h"
+#include "lib/log.h"
+#include "lib/timeutil.h"
+#include "os/scratch.h"
+#include "parse/options.h"
+#include "stats/hist.h"
+
+static void acc_add(struct sb_kv_acc *a, uint64_t ns)
+{
+	sb_hist_add(&a->h, ns);
+	a->min = a->n && a->min < ns ? a->min : ns;
+	a->max = a->max > ns ? a->max : ns;
+	a->sum += (double)ns;
+	a->n++;
+}
+
+/* open the tier file read-write on worker t (slot 0) */
+static int tier_open(struct sb_thread *t, const char *path, uint64_t size, struct sb_file **out)
+{
+	struct sb_file *f = &t->files[0];
+	f->path = (char *)path;
+	f->size = f->region_len = size;
+	f->region_start = 0;
+	f->created = false;
+	f->fd = -1;
+	*out = f;
+	if (t->ops->flags & SB_ENGINE_NODISKIO)
+		return 0;
+	f->fd = open(path, O_RDWR | O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0));
+	if (f->fd < 0)
+		return sb_ml_fail(t, errno, "cannot open", path);
+	int r = t->ops->open_file ? t->ops->open_file(&t->etd, f) : 0;
+	if (r) {
+		sb_ml_fail(t, -r, "the engine cannot use", path);
+		close(f->fd);
+		f->fd = -1;
+	}
+	return r;
+}
+
+static bool more(struct sb_ml_job *j, struct sb_kv_job *k)
+{
+	const struct sb_jobspec *s = j->spec;
+	if (sb_run_stopping() || k->failed)
+		return false;
+	if (s->kv_requests && k->m.next_index >= s->kv_requests)
+		return false;
+	return !s->runtime_us || sb_now_ns() < k->start_ns + s->runtime_us * 1000;
+}
+
+static int blocks_io(struct sb_thread *t, struct sb_file *f, int ddir, const uint64_t *slot,
+		     uint64_t n, uint64_t bb)
+{
+	int e = 0;
+	for (uint64_t i = 0; i < n && !e; i++)
+		e = sb_ioloop_span(t, f, ddir, slot[i] * bb, bb, false);
+	return e;
+}
+
+/* one request, planned in r: I/O and emulated compute; 0 or -errno */
+static int serve(struct sb_ml_job *j, struct sb_kv_job *k, unsigned w, struct sb_file *f,
+		 const struct sb_kv_req *r)
+{
+	const struct sb_jobspec *s = j->spec;
+	struct sb_thread *t = &j->workers[w];
+	struct sb_kv_worker *kw = &k->w[w];
+	uint64_t arrive = sb_now_ns();
+	if (s->arrival_rate > 0) {
+		arrive = k->start_ns + (uint64_t)(r->arrival_s * 1e9);
+		if (!sb_sleep_until(arrive))
+			return -EINTR;
+	}
+	uint64_t t0 = sb_now_ns();
+	int e = blocks_io(t, f, SB_DDIR_READ, r->rd, r->nrd, k->block_bytes);
+	uint64_t t1 = sb_now_ns();
+	if (!e && r->computed_tokens && s->prefill_time_per_token_us &&
+	    !sb_sleep_until(t1 + r->computed_tokens * s->prefill_time_per_token_us * 1000))
+		return -EINTR;
+	uint64_t t2 = sb_now_ns();
+	if (!e && s->decode_time_per_token_us &&
+	    !sb_sleep_until(t2 + (uint64_t)r->output * s->decode_time_per_token_us * 1000))
+		return -EINTR;
+	if (!e)
+		e = blocks_io(t, f, SB_DDIR_WRITE, r->wr, r->nwr, k->block_bytes);
+	if (e)
+		return e;
+	uint64_t t3 = sb_now_ns();
+	acc_add(&kw->storage_ttft, t1 - t0);
+	acc_add(&kw->ttft, t2 - arrive);
+	acc_add(&kw->latency, t3 - arrive);
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct sb_kv_worker *kw = arg;
+	struct sb_ml_job *j = kw->j;
+	struct sb_kv_job *k = j->priv;
+	struct sb_thread *t = &j->workers[kw->index];
+	struct sb_file *f = NULL;
+	struct rusage ru;
+	sb_ml_cpu_begin(&ru);
+	int e = sb_ml_engine_start(t);
+	if (!e && k->path[0])
+		e = tier_open(t, k->path, k->tier_bytes, &f);
+	else if (!e)
+		e = tier_open(t, "(no disk tier)", k->block_bytes, &f); /* never read or written */
+	while (!e) {
+		pthread_mutex_lock(&k->lock);
+		bool go = more(j, k);
+		if (go && (e = sb_kv_next(&k->m, &kw->req)) == 0)
+			sb_kv_count(&k->tot, &kw->req);
+		pthread_mutex_unlock(&k->lock);
+		if (!go || e)
+			break;
+		e = serve(j, k, kw->index, f, &kw->req);
+	}
+	if (e && e != -EINTR) {
+		if (!t->st->error)
+			sb_ml_fail(t, -e, "KV cache request failed on", k->path);
+		k->failed = true;
+	}
+	if (f && f->path)
+		sb_ml_close(t, f);
+	sb_thread_engine_stop(t);
+	sb_ml_cpu_end(t, &ru);
+	return NULL;
+}
+
+/* the folder and the tier file, made here and marked */
+static int make_tier(struct sb_ml_job *j, struct sb_kv_job *k)
+{
+	if (!k->path[0] || j->nodiskio)
+		return 0;
+	if (mkdir(k->folder, 0755) == 0)
+		sb_scratch_made_path(k->folder, j->spec->name, &k->folder_id);
+	else if (errno != EEXIST)
+		return sb_ml_fail(&j->workers[0], errno, "cannot create the folder", k->folder);
+	int fd = open(k->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return sb_ml_fail(&j->workers[0], errno, "cannot create", k->path);
+	sb_scratch_made_fd(fd, j->spec->name, &k->file_id);
+	/* sparse at its full size: with concurrency > 1 a request may read a
+	 * slot whose write another worker has not done yet (stale, not EOF) */
+	int e = ftruncate(fd, (off_t)k->tier_bytes) ? errno : 0;
+	close(fd);
+	return e ? sb_ml_fail(&j->workers[0], e, "cannot size", k->path) : 0;
+}
+
+static void run_kv(struct sb_ml_job *j)
+{
+	struct sb_kv_job *k = j->priv;
+	k->start_ns = j->start_ns = sb_now_ns();
+	if (!make_tier(j, k)) {
+		for (unsigned w = 0; w < j->nworkers; w++) {
+			k->w[w].j = j;
+			k->w[w].index = w;
+			if (pthread_create(&k->w[w].tid, NULL, worker_main, &k->w[w])) {
+				sb_ml_fail(&j->workers[w], EAGAIN, "cannot start the worker thread for", j->spec->name);
+				k->w[w].started = false;
+				k->failed = true;
+				break;
+			}
+			k->w[w].started = true;
+		}
+		for (unsigned w = 0; w < j->nworkers; w++)
+			if (k->w[w].started)
+				pthread_join(k->w[w].tid, NULL);
+	}
+	j->end_ns = sb_now_ns();
+	for (unsigned w = 0; w < j->nworkers; w++) {
+		struct sb_tstats *st = j->workers[w].st;
+		st->runtime_ns[SB_DDIR_READ] = st->runtime_ns[SB_DDIR_WRITE] = j->end_ns - j->start_ns;
+		st->job_runtime_ns = j->end_ns - j->start_ns;
+	}
+	sb_kv_results(j);
+}
+
+/* the folder's parent exists and is writable, the tier file does not exist
+ * yet, and the disk tier fits in the free space */
+static int check_tier(struct sb_ml_job *j, struct sb_kv_job *k)
+{
+	const struct sb_jobspec *s = j->spec;
+	char where[600], parent[PATH_MAX];
+	struct stat st;
+	struct statvfs vfs;
+	if (s->line && s->file)
+		snprintf(where, sizeof(where), "%s:%u: job %s", s->file, s->line, s->name);
+	else
+		snprintf(where, sizeof(where), "<cmdline>: job %s", s->name);
+	if (stat(k->path, &st) == 0) {
+		sb_err(where, "%s already exists and storbench did not create it for this run; refusing "
+		       "to overwrite it: remove it yourself, or set directory= elsewhere", k->path);
+		return -EEXIST;
+	}
+	snprintf(parent, sizeof(parent), "%s", k->folder);
+	if (stat(parent, &st) != 0) {
+		char *sl = strrchr(parent, '/');
+		if (sl)
+			*(sl == parent ? sl + 1 : sl) = '\0';
+		else
+			snprintf(parent, sizeof(parent), ".");
+	}
+	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || access(parent, W_OK) != 0) {
+		sb_err(where, "the KV disk tier goes in %s, but %s is not a writable directory: set "
+		       "directory= to one, or %s=0 for no disk tier", k->folder, parent,
+		       SB_OPT(kv_disk_capacity)->name);
+		return -ENOENT;
+	}
+	if (statvfs(parent, &vfs) == 0 && k->tier_bytes > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
+		sb_err(where, "%s=%" PRIu64 " does not fit in the %" PRIu64 " bytes free in %s: lower %s=",
+		       SB_OPT(kv_disk_capacity)->name, s->kv_disk_capacity,
+		       (uint64_t)vfs.f_bavail * vfs.f_frsize, parent, SB_OPT(kv_disk_capacity)->name);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static int prepare_kv(struct sb_ml_job *j)
+{
+	const struct sb_jobspec *s = j->spec;
+	struct sb_kv_job *k = calloc(1, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	j->priv = k;
+	pthread_mutex_init(&k->lock, NULL);
+	k->lock_init = true;
+	k->bytes_per_token = sb_kv_bytes_per_token(s->ml_layers, s->ml_kv_heads, s->kv_head_dim,
+						   s->kv_elem_bytes);
+	k->block_bytes = k->bytes_per_token * s->kv_block_tokens;
+	struct sb_kv_cfg cfg = {
+		.block_tokens = s->kv_block_tokens, .mem_blocks = s->kv_memory_capacity / k->block_bytes,
+		.disk_blocks = s->kv_disk_capacity / k->block_bytes, .reuse = s->prefix_reuse,
+		.arrival_rate = s->arrival_rate, .prompt_mean = s->prompt_tokens,
+		.prompt_sd = s->prompt_tokens_stdev, .prompt_min = s->prompt_tokens_min,
+		.prompt_max = s->prompt_tokens_max, .output_mean = s->output_tokens,
+		.output_sd = s->output_tokens_stdev, .output_min = s->output_tokens_min,
+		.output_max = s->output_tokens_max, .seed = s->randseed,
+	};
+	k->tier_bytes = cfg.disk_blocks * k->block_bytes;
+	sb_ml_default_dir(s, "kvcache", k->folder, sizeof(k->folder));
+	if (cfg.disk_blocks) {
+		char leaf[64];
+		snprintf(leaf, sizeof(leaf), "kvtier.%zu", j->job);
+		sb_ml_join(k->path, sizeof(k->path), k->folder, leaf);
+	}
+	int e = sb_kv_model_init(&k->m, &cfg);
+	k->w = calloc(s->kv_concurrency ? s->kv_concurrency : 1, sizeof(*k->w));
+	if (e || !k->w) {
+		sb_err(s->name, "out of memory setting up the KV cache");
+		return -ENOMEM;
+	}
+	if (k->path[0] && !j->nodiskio && (e = check_tier(j, k)))
+		return e;
+	/* the workers' requests are blocks, at most bs each */
+	return sb_ml_workers_setup(j, s->kv_concurrency ? s->kv_concurrency : 1);
+}
+
+static void release_kv(struct sb_ml_job *j)
+{
+	struct sb_kv_job *k = j->priv;
+	if (!k)
+		return;
+	bool keep = j->spec->keep_kvcache;
+	if (k->file_id.ino) {
+		if (keep)
+			sb_scratch_keep(k->path, &k->file_id);
+		else
+			sb_scratch_unlink(k->path, &k->file_id);
+	}
+	if (k->folder_id.ino) {
+		if (keep)
+			sb_scratch_keep(k->folder, &k->folder_id);
+		else /* fails, as it should, if someone put a file there */
+			sb_scratch_rmdir(k->folder, &k->folder_id);
+	}
+	for (unsigned w = 0; k->w && w < (j->spec->kv_concurrency ? j->spec->kv_concurrency : 1); w++)
+		sb_kv_req_free(&k->w[w].req);
+	free(k->w);
+	sb_kv_model_free(&k->m);
+	if (k->lock_init)
+		pthread_mutex_destroy(&k->lock);
+	free(k);
+	j->priv = NULL;
+}
+
+const struct sb_workload_ops sb_workload_kvcache = {
+	.name = "kvcache",
+	.id = SB_WL_KVCACHE,
+	.prepare = prepare_kv,
+	.run = run_kv,
+	.results = sb_ml_job_results,
+	.release = release_kv,
+};

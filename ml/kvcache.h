@@ -1,0 +1,62 @@
+/* kvcache.h: the state of a workload=kvcache job shared by ml/kvcache.c
+ * (the workers, the tier file) and ml/kvstats.c (the results and the
+ * MLPerf rules); see ml/kvmodel.h for the cache model. */
+#ifndef SB_ML_KVCACHE_H
+#define SB_ML_KVCACHE_H
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ml/kvmodel.h"
+#include "os/scratch.h"
+#include "stats/hist.h"
+
+struct sb_ml_job;
+
+/* one latency distribution of one worker, ns */
+struct sb_kv_acc {
+	struct sb_hist h;
+	uint64_t n, min, max;
+	double sum;
+};
+
+struct sb_kv_worker {
+	struct sb_ml_job *j;
+	unsigned index;
+	pthread_t tid;
+	bool started;
+	struct sb_kv_req req;      /* the request it serves */
+	struct sb_kv_acc latency, ttft, storage_ttft;
+};
+
+/* the model's counts summed over the requests (under the lock) */
+struct sb_kv_totals {
+	uint64_t requests, reuse_requests, prefix_hits;
+	uint64_t looked_up, mem_hits, disk_hits, misses, blocks_new;
+	uint64_t disk_reads, disk_writes, evict_writes, disk_evictions;
+	uint64_t tokens_prompt, tokens_output, tokens_cached, tokens_computed;
+};
+
+struct sb_kv_job {
+	struct sb_kv_model m;
+	pthread_mutex_t lock;       /* m and tot */
+	bool lock_init;
+	struct sb_kv_totals tot;
+	struct sb_kv_worker *w;     /* kv_concurrency */
+	uint64_t bytes_per_token, block_bytes, tier_bytes;
+	uint64_t start_ns;
+	volatile bool failed;
+	char folder[PATH_MAX - 64];
+	char path[PATH_MAX];        /* the tier file; "" without a disk tier */
+	struct sb_scratch_id folder_id, file_id;
+};
+
+/* 2 (K and V) x layers x kv_heads x head_dim x bytes per element */
+uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head_dim,
+			       unsigned elem_bytes);
+/* add request r's counts to t */
+void sb_kv_count(struct sb_kv_totals *t, const struct sb_kv_req *r);
+/* fill j->res->kv (and the rule report with rules=mlperf) after the run */
+void sb_kv_results(struct sb_ml_job *j);
+#endif

@@ -1,0 +1,265 @@
+/* kvmodel.c: the request stream and the LRU tiers of workload=kvcache (see
+ * kvmodel.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ml/kvmodel.h"
+
+static double uni(struct sb_kv_model *m)
+{
+	return (double)(sb_rng_next(&m->rng) >> 11) * 0x1.0p-53;
+}
+
+/* normal(mean, sd) rounded and clamped to [lo, hi] */
+static unsigned draw_len(struct sb_kv_model *m, unsigned mean, unsigned sd, unsigned lo, unsigned hi)
+{
+	double v = mean;
+	if (sd) {
+		double u1 = uni(m), u2 = uni(m);
+		v += sd * sqrt(-2.0 * log(1.0 - u1)) * cos(2.0 * M_PI * u2);
+	}
+	v = floor(v + 0.5);
+	return v < lo ? lo : v > hi ? hi : (unsigned)v;
+}
+
+static int grow(void **p, uint64_t *cap, uint64_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	uint64_t n = *cap ? *cap * 2 : 64;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/* ---- the two LRU lists: head = most recently used, tail = least ---- */
+
+static void mem_unlink(struct sb_kv_model *m, uint32_t i)
+{
+	struct sb_kv_blk *b = &m->b[i];
+	if (b->mprev != SB_KV_NIL) m->b[b->mprev].mnext = b->mnext; else m->mhead = b->mnext;
+	if (b->mnext != SB_KV_NIL) m->b[b->mnext].mprev = b->mprev; else m->mtail = b->mprev;
+	b->inmem = false;
+	m->nmem--;
+}
+
+static void mem_push(struct sb_kv_model *m, uint32_t i)
+{
+	struct sb_kv_blk *b = &m->b[i];
+	b->mprev = SB_KV_NIL;
+	b->mnext = m->mhead;
+	if (m->mhead != SB_KV_NIL) m->b[m->mhead].mprev = i; else m->mtail = i;
+	m->mhead = i;
+	b->inmem = true;
+	m->nmem++;
+}
+
+static void disk_unlink(struct sb_kv_model *m, uint32_t i)
+{
+	struct sb_kv_blk *b = &m->b[i];
+	if (b->dprev != SB_KV_NIL) m->b[b->dprev].dnext = b->dnext; else m->dhead = b->dnext;
+	if (b->dnext != SB_KV_NIL) m->b[b->dnext].dprev = b->dprev; else m->dtail = b->dprev;
+	m->freeslot[m->nfree++] = (uint64_t)b->slot; /* capfree >= next_slot */
+	b->slot = -1;
+	m->ndisk--;
+}
+
+static void disk_touch(struct sb_kv_model *m, uint32_t i)
+{
+	struct sb_kv_blk *b = &m->b[i];
+	if (m->dhead == i)
+		return;
+	if (b->dprev != SB_KV_NIL) m->b[b->dprev].dnext = b->dnext;
+	if (b->dnext != SB_KV_NIL) m->b[b->dnext].dprev = b->dprev; else m->dtail = b->dprev;
+	b->dprev = SB_KV_NIL;
+	b->dnext = m->dhead;
+	m->b[m->dhead].dprev = i;
+	m->dhead = i;
+}
+
+static int push_slot(uint64_t **v, uint64_t *n, uint64_t *cap, uint64_t slot)
+{
+	if (grow((void **)v, cap, *n + 1, sizeof(**v)))
+		return -ENOMEM;
+	(*v)[(*n)++] = slot;
+	return 0;
+}
+
+/* block i onto disk (written); nothing when there is no disk tier */
+static int to_disk(struct sb_kv_model *m, uint32_t i, struct sb_kv_req *r)
+{
+	if (!m->cfg.disk_blocks)
+		return 0;
+	if (m->ndisk == m->cfg.disk_blocks) {
+		disk_unlink(m, m->dtail);
+		r->disk_evictions++;
+	}
+	if (!m->nfree && grow((void **)&m->freeslot, &m->capfree, m->next_slot + 1, sizeof(uint64_t)))
+		return -ENOMEM; /* room for every slot in use to be freed */
+	uint64_t slot = m->nfree ? m->freeslot[--m->nfree] : m->next_slot++;
+	struct sb_kv_blk *b = &m->b[i];
+	b->slot = (int64_t)slot;
+	b->dprev = SB_KV_NIL;
+	b->dnext = m->dhead;
+	if (m->dhead != SB_KV_NIL) m->b[m->dhead].dprev = i; else m->dtail = i;
+	m->dhead = i;
+	m->ndisk++;
+	return push_slot(&r->wr, &r->nwr, &r->cap_wr, slot);
+}
+
+/* block i into memory, evicting the least recently used to disk */
+static int to_mem(struct sb_kv_model *m, uint32_t i, struct sb_kv_req *r)
+{
+	if (!m->cfg.mem_blocks)
+		return m->b[i].slot < 0 ? to_disk(m, i, r) : 0;
+	if (m->nmem == m->cfg.mem_blocks) {
+		uint32_t v = m->mtail;
+		mem_unlink(m, v);
+		if (m->b[v].slot < 0) {
+			r->evict_writes++;
+			if (to_disk(m, v, r))
+				return -ENOMEM;
+		}
+	}
+	mem_push(m, i);
+	return 0;
+}
+
+static void drop(struct sb_kv_model *m, uint32_t i)
+{
+	if (m->b[i].inmem)
+		mem_unlink(m, i);
+	if (m->b[i].slot >= 0)
+		disk_unlink(m, i);
+}
+
+static int new_block(struct sb_kv_model *m, uint32_t *out)
+{
+	uint64_t cap = m->capb;
+	if (m->nb == SB_KV_NIL - 1 || grow((void **)&m->b, &cap, (uint64_t)m->nb + 1, sizeof(*m->b)))
+		return -ENOMEM;
+	m->capb = (uint32_t)(cap > SB_KV_NIL - 1 ? SB_KV_NIL - 1 : cap);
+	m->b[m->nb] = (struct sb_kv_blk){ SB_KV_NIL, SB_KV_NIL, SB_KV_NIL, SB_KV_NIL, -1, false };
+	*out = m->nb++;
+	return 0;
+}
+
+/* the continued conversation's prefix: hits, reads, drops after a loss */
+static int lookup(struct sb_kv_model *m, struct sb_kv_conv *c, struct sb_kv_req *r)
+{
+	uint32_t k = 0;
+	for (; k < c->n; k++) {
+		uint32_t i = c->blk[k];
+		struct sb_kv_blk *b = &m->b[i];
+		if (b->inmem) {
+			mem_unlink(m, i);
+			mem_push(m, i);
+			r->mem_hits++;
+		} else if (b->slot >= 0) {
+			r->disk_hits++;
+			disk_touch(m, i);
+			if (push_slot(&r->rd, &r->nrd, &r->cap_rd, (uint64_t)b->slot) ||
+			    push_slot(&r->promo, &r->npromo, &r->cap_promo, i))
+				return -ENOMEM;
+		} else {
+			break;
+		}
+	}
+	r->looked_up += c->n;
+	r->misses += c->n - k;
+	r->hit = k == c->n;
+	for (uint32_t x = k; x < c->n; x++)
+		drop(m, c->blk[x]);
+	/* what was read from disk is now in memory: promoted after the walk, so
+	 * that the evictions it causes never touch a block the walk has yet
+	 * to read (its slot would be read before the write that fills it) */
+	for (uint64_t x = 0; m->cfg.mem_blocks && x < r->npromo; x++)
+		if (!m->b[r->promo[x]].inmem && to_mem(m, (uint32_t)r->promo[x], r))
+			return -ENOMEM;
+	c->n = k;
+	r->cached_tokens = (uint64_t)k * m->cfg.block_tokens;
+	return 0;
+}
+
+int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
+{
+	const struct sb_kv_cfg *g = &m->cfg;
+	r->index = m->next_index++;
+	r->nrd = r->nwr = r->npromo = 0;
+	r->mem_hits = r->disk_hits = r->misses = r->looked_up = r->blocks_new = 0;
+	r->evict_writes = r->disk_evictions = 0;
+	r->cached_tokens = 0;
+	r->hit = false;
+	if (g->arrival_rate > 0)
+		m->t += -log(1.0 - uni(m)) / g->arrival_rate;
+	r->arrival_s = m->t;
+	r->reused = uni(m) < g->reuse;
+	r->prompt = draw_len(m, g->prompt_mean, g->prompt_sd, g->prompt_min, g->prompt_max);
+	r->output = draw_len(m, g->output_mean, g->output_sd, g->output_min, g->output_max);
+	uint64_t ci = r->reused && m->nconv ? sb_rng_next(&m->rng) % m->nconv : m->nconv;
+	if (ci == m->nconv) {
+		if (grow((void **)&m->conv, &m->capconv, m->nconv + 1, sizeof(*m->conv)))
+			return -ENOMEM;
+		m->conv[m->nconv++] = (struct sb_kv_conv){ 0 };
+	}
+	struct sb_kv_conv *c = &m->conv[ci];
+	if (r->reused && lookup(m, c, r))
+		return -ENOMEM;
+	uint64_t before = c->tokens;
+	c->tokens += r->prompt + r->output;
+	r->computed_tokens = before + r->prompt - r->cached_tokens;
+	uint64_t want = c->tokens / g->block_tokens;
+	uint64_t ccap = c->cap;
+	if (grow((void **)&c->blk, &ccap, want, sizeof(*c->blk)))
+		return -ENOMEM;
+	c->cap = (uint32_t)ccap;
+	while (c->n < want) {
+		uint32_t i;
+		if (new_block(m, &i) || to_mem(m, i, r))
+			return -ENOMEM;
+		c->blk[c->n++] = i;
+		r->blocks_new++;
+	}
+	return 0;
+}
+
+int sb_kv_model_init(struct sb_kv_model *m, const struct sb_kv_cfg *cfg)
+{
+	memset(m, 0, sizeof(*m));
+	m->cfg = *cfg;
+	if (!m->cfg.block_tokens)
+		m->cfg.block_tokens = 1;
+	sb_rng_seed(&m->rng, cfg->seed ^ 0x6b76636163686500ull /* "kvcache" */);
+	m->mhead = m->mtail = m->dhead = m->dtail = SB_KV_NIL;
+	if (cfg->disk_blocks > (UINT64_C(1) << 32))
+		m->cfg.disk_blocks = UINT64_C(1) << 32; /* more than blocks can exist */
+	if (cfg->mem_blocks > (UINT64_C(1) << 32))
+		m->cfg.mem_blocks = UINT64_C(1) << 32;
+	return 0;
+}
+
+void sb_kv_model_free(struct sb_kv_model *m)
+{
+	for (uint64_t i = 0; i < m->nconv; i++)
+		free(m->conv[i].blk);
+	free(m->conv);
+	free(m->b);
+	free(m->freeslot);
+	memset(m, 0, sizeof(*m));
+}
+
+void sb_kv_req_free(struct sb_kv_req *r)
+{
+	free(r->rd);
+	free(r->wr);
+	free(r->promo);
+	r->rd = r->wr = r->promo = NULL;
+	r->cap_rd = r->cap_wr = r->cap_promo = 0;
+}

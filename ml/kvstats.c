@@ -1,0 +1,192 @@
+/* kvstats.c: the results of a workload=kvcache job (stats/kvres.h) from its
+ * workers and the cache model's counts, and its MLPerf Storage rule checks:
+ * the KV-cache benchmark of the MLPerf Storage plan names llama3-8b, 70b and
+ * 405b, a cache backend of memory or disk, and at least 60 s of run for
+ * CLOSED. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ml/kvcache.h"
+#include "ml/run.h"
+#include "parse/options.h"
+#include "parse/catalog.h"
+#include "stats/kvres.h"
+
+#define KV_MIN_RUNTIME_S 60.0
+
+uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head_dim,
+			       unsigned elem_bytes)
+{
+	return 2ull * layers * kv_heads * head_dim * elem_bytes;
+}
+
+void sb_kv_count(struct sb_kv_totals *t, const struct sb_kv_req *r)
+{
+	t->requests++;
+	t->reuse_requests += r->reused;
+	t->prefix_hits += r->hit;
+	t->looked_up += r->looked_up;
+	t->mem_hits += r->mem_hits;
+	t->disk_hits += r->disk_hits;
+	t->misses += r->misses;
+	t->blocks_new += r->blocks_new;
+	t->disk_reads += r->nrd;
+	t->disk_writes += r->nwr;
+	t->evict_writes += r->evict_writes;
+	t->disk_evictions += r->disk_evictions;
+	t->tokens_prompt += r->prompt;
+	t->tokens_output += r->output;
+	t->tokens_cached += r->cached_tokens;
+	t->tokens_computed += r->computed_tokens;
+}
+
+static void lat(struct sb_kv_job *k, unsigned n, size_t off, struct sb_kv_lat *out)
+{
+	struct sb_kv_acc *a = calloc(1, sizeof(*a));
+	if (!a)
+		return;
+	for (unsigned w = 0; w < n; w++) {
+		const struct sb_kv_acc *x = (const struct sb_kv_acc *)((const char *)&k->w[w] + off);
+		if (!x->n)
+			continue;
+		sb_hist_merge(&a->h, &x->h);
+		a->min = a->n && a->min < x->min ? a->min : x->min;
+		a->max = a->max > x->max ? a->max : x->max;
+		a->sum += x->sum;
+		a->n += x->n;
+	}
+	out->n = a->n;
+	if (a->n) {
+		out->min_us = (double)a->min / 1e3;
+		out->max_us = (double)a->max / 1e3;
+		out->mean_us = a->sum / (double)a->n / 1e3;
+		out->p50_us = (double)sb_hist_percentile(&a->h, 50) / 1e3;
+		out->p90_us = (double)sb_hist_percentile(&a->h, 90) / 1e3;
+		out->p99_us = (double)sb_hist_percentile(&a->h, 99) / 1e3;
+		out->p999_us = (double)sb_hist_percentile(&a->h, 99.9) / 1e3;
+		/* a bucket's midpoint may pass the largest sample: clamp */
+		out->p50_us = out->p50_us < out->max_us ? out->p50_us : out->max_us;
+		out->p90_us = out->p90_us < out->max_us ? out->p90_us : out->max_us;
+		out->p99_us = out->p99_us < out->max_us ? out->p99_us : out->max_us;
+		out->p999_us = out->p999_us < out->max_us ? out->p999_us : out->max_us;
+	}
+	free(a);
+}
+
+static struct sb_ml_rule *rule(struct sb_ml_rule_report *rep, const char *name, bool pass,
+			       const char *expected, const char *actual, const char *fix)
+{
+	struct sb_ml_rule *r = &rep->rules[rep->n++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	snprintf(r->expected, sizeof(r->expected), "%s", expected);
+	snprintf(r->actual, sizeof(r->actual), "%s", actual);
+	r->pass = pass;
+	r->fail_as = SB_ML_OPEN;
+	if (!pass) {
+		snprintf(r->fix, sizeof(r->fix), "%s", fix);
+		if (rep->verdict < r->fail_as)
+			rep->verdict = r->fail_as;
+	}
+	return r;
+}
+
+static void kv_rules(struct sb_ml_job *j, const struct sb_kv_result *kv)
+{
+	struct sb_ml_rule_report *rep = &j->res->rules;
+	const struct sb_jobspec *s = j->spec;
+	char act[64], fix[192];
+	bool named = s->ml_preset && strcmp(s->ml_preset->name, "llama3-1t") != 0;
+	memset(rep, 0, sizeof(*rep));
+	snprintf(fix, sizeof(fix), "CLOSED runs llama3-8b, llama3-70b or llama3-405b with its own "
+		 "KV shape: set %s= and leave the shape alone", SB_OPT(ml_model)->name);
+	rule(rep, SB_OPT(ml_model)->name, named, "llama3-8b|70b|405b", named ? s->ml_model : "custom shape", fix);
+	snprintf(act, sizeof(act), "%.1f s", kv->duration_s);
+	snprintf(fix, sizeof(fix), "the run lasted under 60 s: set %s=60 or more (with %s=0, or "
+		 "enough of them)", SB_OPT(runtime_us)->name, SB_OPT(kv_requests)->name);
+	rule(rep, "min_runtime", kv->duration_s >= KV_MIN_RUNTIME_S, ">= 60 s", act, fix);
+	const char *backend = kv->memory_blocks && kv->disk_blocks ? "memory+disk"
+			      : kv->disk_blocks ? "disk" : kv->memory_blocks ? "memory" : "none";
+	bool null = j->nodiskio && kv->disk_blocks;
+	snprintf(act, sizeof(act), "%s%s", backend, null ? " (ioengine=null: no disk I/O)" : "");
+	snprintf(fix, sizeof(fix), "the cache backend is memory or disk: give %s= or %s= a size "
+		 "of at least one block, and a real %s= for the disk tier",
+		 SB_OPT(kv_memory_capacity)->name, SB_OPT(kv_disk_capacity)->name,
+		 SB_OPT(ioengine)->name);
+	rule(rep, "backend", strcmp(backend, "none") && !null, "memory|disk", act, fix);
+	j->res->has_rules = true;
+}
+
+static void shape(const struct sb_ml_job *j, const struct sb_kv_job *k, struct sb_kv_result *kv)
+{
+	const struct sb_jobspec *s = j->spec;
+	snprintf(kv->model, sizeof(kv->model), "%s", s->ml_model ? s->ml_model : "");
+	kv->layers = s->ml_layers;
+	kv->kv_heads = s->ml_kv_heads;
+	kv->head_dim = s->kv_head_dim;
+	kv->elem_bytes = s->kv_elem_bytes;
+	kv->block_tokens = s->kv_block_tokens;
+	kv->bytes_per_token = k->bytes_per_token;
+	kv->block_bytes = k->block_bytes;
+	kv->memory_capacity = s->kv_memory_capacity;
+	kv->disk_capacity = s->kv_disk_capacity;
+	kv->memory_blocks = k->m.cfg.mem_blocks;
+	kv->disk_blocks = k->m.cfg.disk_blocks;
+	kv->prefix_reuse = s->prefix_reuse;
+	kv->arrival_rate = s->arrival_rate;
+	kv->concurrency = j->nworkers;
+	kv->kept = s->keep_kvcache;
+	if (k->file_id.ino) /* a file exists (not with ioengine=null) */
+		sb_ml_join(kv->path, sizeof(kv->path), NULL, k->path);
+	struct stat st;
+	if (k->file_id.ino && stat(k->path, &st) == 0)
+		kv->file_bytes = (uint64_t)st.st_size;
+}
+
+void sb_kv_results(struct sb_ml_job *j)
+{
+	struct sb_kv_job *k = j->priv;
+	struct sb_kv_result *kv = calloc(1, sizeof(*kv));
+	const struct sb_kv_totals *t = &k->tot;
+	if (!kv)
+		return;
+	j->res->kv = kv;
+	shape(j, k, kv);
+	kv->requests = t->requests;
+	kv->reuse_requests = t->reuse_requests;
+	kv->prefix_hits = t->prefix_hits;
+	kv->hit_ratio = t->requests ? (double)t->prefix_hits / (double)t->requests : 0;
+	kv->blocks_looked_up = t->looked_up;
+	kv->memory_hits = t->mem_hits;
+	kv->disk_hits = t->disk_hits;
+	kv->misses = t->misses;
+	kv->memory_hit_ratio = t->looked_up ? (double)t->mem_hits / (double)t->looked_up : 0;
+	kv->disk_hit_ratio = t->looked_up ? (double)t->disk_hits / (double)t->looked_up : 0;
+	kv->blocks_new = t->blocks_new;
+	kv->disk_reads = t->disk_reads;
+	kv->disk_writes = t->disk_writes;
+	kv->evict_writes = t->evict_writes;
+	kv->disk_evictions = t->disk_evictions;
+	for (unsigned w = 0; w < j->nworkers; w++) {
+		kv->read_bytes += j->workers[w].st->io_bytes[SB_DDIR_READ];
+		kv->write_bytes += j->workers[w].st->io_bytes[SB_DDIR_WRITE];
+	}
+	kv->duration_s = (double)(j->end_ns - j->start_ns) / 1e9;
+	double d = kv->duration_s > 0 ? kv->duration_s : 1e-9;
+	kv->read_mibps = (double)kv->read_bytes / d / 1048576.0;
+	kv->write_mibps = (double)kv->write_bytes / d / 1048576.0;
+	kv->tokens_prompt = t->tokens_prompt;
+	kv->tokens_output = t->tokens_output;
+	kv->tokens_cached = t->tokens_cached;
+	kv->tokens_computed = t->tokens_computed;
+	kv->tokens_per_s = (double)(t->tokens_prompt + t->tokens_output) / d;
+	kv->requests_per_s = (double)t->requests / d;
+	lat(k, j->nworkers, offsetof(struct sb_kv_worker, latency), &kv->latency);
+	lat(k, j->nworkers, offsetof(struct sb_kv_worker, ttft), &kv->ttft);
+	lat(k, j->nworkers, offsetof(struct sb_kv_worker, storage_ttft), &kv->storage_ttft);
+	if (j->spec->rules == SB_RULES_MLPERF)
+		kv_rules(j, kv);
+}

@@ -1,0 +1,95 @@
+/* check_kv.c: validation of workload=kvcache (ml/kvcache.c).  Resolves the
+ * KV shape (layers, kv_heads, head_dim) from model='s catalog row, explicit
+ * options winning, or requires all three; rejects length bounds that leave
+ * no value and a KV block too large to address.  Every error names
+ * file:line, the option, the value and the fix. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/log.h"
+#include "parse/catalog.h"
+#include "parse/jobparse.h"
+
+static unsigned need_shape(struct sb_jobctx *c)
+{
+	const struct sb_option *need[] = { SB_OPT(ml_layers), SB_OPT(ml_kv_heads), SB_OPT(kv_head_dim) };
+	char where[512];
+	for (unsigned i = 0; i < 3; i++) {
+		if (sb_job_isset(c, need[i]))
+			continue;
+		sb_err(sb_job_where(c, NULL, where, sizeof(where)),
+		       "job '%s': workload=kvcache needs %s= (llama3-8b, llama3-70b or llama3-405b) or "
+		       "the KV shape; %s= is missing (give %s, %s and %s)", c->spec.name,
+		       SB_OPT(ml_model)->name, need[i]->name, need[0]->name, need[1]->name, need[2]->name);
+		return 1;
+	}
+	return 0;
+}
+
+static unsigned bounds(struct sb_jobctx *c, const struct sb_option *lo, unsigned vlo,
+		       const struct sb_option *hi, unsigned vhi)
+{
+	char where[512];
+	if (vlo <= vhi)
+		return 0;
+	sb_err(sb_job_where(c, sb_job_isset(c, lo) ? lo : hi, where, sizeof(where)),
+	       "job '%s': %s=%u is above %s=%u: no length is left to draw; lower %s= or raise %s=",
+	       c->spec.name, lo->name, vlo, hi->name, vhi, lo->name, hi->name);
+	return 1;
+}
+
+unsigned sb_job_validate_kv(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (s->ml_model) {
+		const struct sb_model_preset *p = sb_model_preset_find(s->ml_model);
+		if (!p) {
+			sb_err(sb_job_where(c, SB_OPT(ml_model), where, sizeof(where)),
+			       "%s=%s: unknown model; expected llama3-8b, llama3-70b, llama3-405b or "
+			       "llama3-1t", SB_OPT(ml_model)->name, s->ml_model);
+			return 1;
+		}
+		if (!sb_job_isset(c, SB_OPT(ml_layers)))
+			s->ml_layers = p->layers;
+		if (!sb_job_isset(c, SB_OPT(ml_kv_heads)))
+			s->ml_kv_heads = p->kv_heads;
+		if (!sb_job_isset(c, SB_OPT(kv_head_dim)))
+			s->kv_head_dim = p->head_dim;
+		if (s->ml_layers == p->layers && s->ml_kv_heads == p->kv_heads &&
+		    s->kv_head_dim == p->head_dim)
+			s->ml_preset = p;
+	} else if (need_shape(c)) {
+		return 1;
+	}
+	const struct sb_option *zero = !s->ml_layers ? SB_OPT(ml_layers)
+				       : !s->ml_kv_heads ? SB_OPT(ml_kv_heads)
+				       : !s->kv_head_dim ? SB_OPT(kv_head_dim) : NULL;
+	if (zero) {
+		sb_err(sb_job_where(c, zero, where, sizeof(where)),
+		       "job '%s': %s=0 gives no KV cache: set %s= to 1 or more", s->name, zero->name,
+		       zero->name);
+		return 1;
+	}
+	/* 2 x layers x kv_heads x head_dim x bytes x block tokens: below 2^62 */
+	double block = 2.0 * s->ml_layers * s->ml_kv_heads * s->kv_head_dim * s->kv_elem_bytes *
+		       s->kv_block_tokens;
+	if (block > (double)(UINT64_C(1) << 40)) {
+		sb_err(sb_job_where(c, SB_OPT(kv_block_tokens), where, sizeof(where)),
+		       "job '%s': %s=%u makes KV blocks of %.0f bytes (over 1 TiB): lower %s=", s->name,
+		       SB_OPT(kv_block_tokens)->name, s->kv_block_tokens, block,
+		       SB_OPT(kv_block_tokens)->name);
+		return 1;
+	}
+	if (!s->kv_requests && !s->runtime_us) {
+		sb_err(sb_job_where(c, SB_OPT(kv_requests), where, sizeof(where)),
+		       "job '%s': %s=0 runs until runtime=, but no %s= is set: the job would never end; "
+		       "set %s= (e.g. 60) or %s= to a count", s->name, SB_OPT(kv_requests)->name,
+		       SB_OPT(runtime_us)->name, SB_OPT(runtime_us)->name, SB_OPT(kv_requests)->name);
+		return 1;
+	}
+	return bounds(c, SB_OPT(prompt_tokens_min), s->prompt_tokens_min, SB_OPT(prompt_tokens_max),
+		      s->prompt_tokens_max) +
+	       bounds(c, SB_OPT(output_tokens_min), s->output_tokens_min, SB_OPT(output_tokens_max),
+		      s->output_tokens_max);
+}

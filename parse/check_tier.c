@@ -1,0 +1,126 @@
+/* check_tier.c: validation of the tiered-checkpoint options (workload=
+ * checkpoint with checkpoint_cache_folder=, run by ml/tiered.c): the tier
+ * options need a cache folder, which must differ from checkpoint_folder;
+ * flush_threads, flush_bs and cache_keep of at least 1; partner and xor
+ * need two ranks, xor a set_size of at least 2; a flush=none run can only
+ * read back what the cache still holds.  Every error names file:line, the
+ * option, its value and the fix. */
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "parse/jobparse.h"
+
+/* a and b name the same folder as written (trailing '/' and a leading
+ * "./" ignored); ml/tiered.c also compares the inodes when both exist */
+static bool same_path(const char *a, const char *b)
+{
+	while (!strncmp(a, "./", 2) && a[2])
+		a += 2;
+	while (!strncmp(b, "./", 2) && b[2])
+		b += 2;
+	size_t la = strlen(a), lb = strlen(b);
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	while (lb > 1 && b[lb - 1] == '/')
+		lb--;
+	return la == lb && !strncmp(a, b, la);
+}
+
+/* a tier option given without checkpoint_cache_folder= */
+static unsigned check_untiered(const struct sb_jobctx *c)
+{
+	const struct sb_option *opts[] = { SB_OPT(checkpoint_flush), SB_OPT(flush_threads),
+					   SB_OPT(flush_bs), SB_OPT(cache_keep),
+					   SB_OPT(checkpoint_redundancy), SB_OPT(set_size) };
+	char where[512];
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		const struct sb_optsrc *src = sb_job_src(c, opts[i]);
+		if (!src || !src->file)
+			continue;
+		sb_err(sb_job_where(c, opts[i], where, sizeof(where)),
+		       "job '%s': %s=%s applies to tiered checkpoints only: set %s= to the node-local "
+		       "cache folder, or remove %s=", c->spec.name, opts[i]->name, src->raw,
+		       SB_OPT(checkpoint_cache_folder)->name, opts[i]->name);
+		return 1;
+	}
+	return 0;
+}
+
+/* "file:line: job 'x': opt=value: why: fix" at opt */
+static unsigned bad(const struct sb_jobctx *c, const struct sb_option *o, const char *val,
+		    const char *why, const char *fix)
+{
+	char where[512];
+	sb_err(sb_job_where(c, o, where, sizeof(where)), "job '%s': %s=%s: %s: %s", c->spec.name,
+	       o->name, val, why, fix);
+	return 1;
+}
+
+static unsigned check_redundancy(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	const struct sb_option *red = SB_OPT(checkpoint_redundancy);
+	char val[32], fix[256];
+	if (s->checkpoint_redundancy == SB_CKPT_RED_SINGLE)
+		return 0;
+	if (s->ranks < 2) {
+		snprintf(val, sizeof(val), "%u", s->ranks);
+		snprintf(fix, sizeof(fix), "set %s=2 or more, or %s=single", SB_OPT(ranks)->name, red->name);
+		return bad(c, SB_OPT(ranks), val, s->checkpoint_redundancy == SB_CKPT_RED_XOR
+			   ? "xor parity protects a set of 2 or more ranks" : "a rank cannot be its own partner",
+			   fix);
+	}
+	if (s->checkpoint_redundancy == SB_CKPT_RED_XOR && s->set_size < 2) {
+		snprintf(val, sizeof(val), "%u", s->set_size);
+		snprintf(fix, sizeof(fix), "set %s=2 or more (SCR's default is 8), or %s=single",
+			 SB_OPT(set_size)->name, red->name);
+		return bad(c, SB_OPT(set_size), val, "an xor set needs at least 2 ranks", fix);
+	}
+	return 0;
+}
+
+unsigned sb_job_validate_tier(struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char val[32], fix[256];
+	if (!s->checkpoint_cache_folder)
+		return check_untiered(c);
+	const struct sb_option *cf = SB_OPT(checkpoint_cache_folder);
+	if (!*s->checkpoint_cache_folder)
+		return bad(c, cf, "", "an empty path", "set it to the node-local cache folder, or remove it");
+	if (s->checkpoint_folder && same_path(s->checkpoint_cache_folder, s->checkpoint_folder)) {
+		snprintf(fix, sizeof(fix), "set %s= to a node-local folder other than %s=%s",
+			 cf->name, SB_OPT(checkpoint_folder)->name, s->checkpoint_folder);
+		return bad(c, cf, s->checkpoint_cache_folder,
+			   "the cache tier is the shared tier (checkpoint_folder)", fix);
+	}
+	if (!s->flush_threads)
+		return bad(c, SB_OPT(flush_threads), "0", "no thread would flush",
+			   "set flush_threads=1 or more");
+	if (!s->flush_bs)
+		return bad(c, SB_OPT(flush_bs), "0", "a flush request of 0 bytes",
+			   "set flush_bs= to a size such as 1m");
+	if (!s->cache_keep)
+		return bad(c, SB_OPT(cache_keep), "0", "the cache tier must hold the checkpoint it flushes",
+			   "set cache_keep=1 or more");
+	if (!s->num_checkpoints_write) {
+		snprintf(fix, sizeof(fix), "set %s=1 or more, or remove %s=", SB_OPT(num_checkpoints_write)->name,
+			 cf->name);
+		return bad(c, SB_OPT(num_checkpoints_write), "0",
+			   "a tiered run reads only what it wrote itself", fix);
+	}
+	if (s->checkpoint_flush == SB_CKPT_FLUSH_NONE && s->num_checkpoints_read &&
+	    s->cache_keep < s->num_checkpoints_write) {
+		snprintf(val, sizeof(val), "%u", s->cache_keep);
+		snprintf(fix, sizeof(fix), "set %s=%u, %s=0, or %s=async", SB_OPT(cache_keep)->name,
+			 s->num_checkpoints_write, SB_OPT(num_checkpoints_read)->name,
+			 SB_OPT(checkpoint_flush)->name);
+		char why[160];
+		snprintf(why, sizeof(why), "the cache keeps only the last %s=%s checkpoints and the "
+			 "older ones are gone, but %s= reads the first ones back", SB_OPT(cache_keep)->name,
+			 val, SB_OPT(num_checkpoints_read)->name);
+		return bad(c, SB_OPT(checkpoint_flush), "none", why, fix);
+	}
+	return check_redundancy(c);
+}

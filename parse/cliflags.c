@@ -1,0 +1,50 @@
+/* parse/cliflags.c: storbench's own command-line flags (parse/parse.h's
+ * sb_cli_flags): the table main's parser (storbench.c) implements, and from
+ * which --help, the man page and the bash completion (parse/manpage.c) are
+ * written. */
+#include "parse/parse.h"
+
+/* storbench's own flags: --help, the man page and the bash completion are
+ * written from this table (with the job options of parse/options.c) */
+const struct sb_cli_flag sb_cli_flags[] = {
+	{ "--output-format", "FMT", "normal, terse, json or json+ (a comma list prints several)" },
+	{ "--output", "FILE", "write the results to FILE instead of standard output" },
+	{ "--export", "csv:DIR", "also write the time series, host series and latency histograms "
+	  "as CSV files into DIR (created when missing; see HOWTO.md, CSV export)" },
+	{ "--minimal", NULL, "same as --output-format=terse" },
+	{ "--terse-version", "3", "the terse format's version: 3 (fio's default; the only one "
+	  "storbench writes)" },
+	{ "--parse-only", NULL, "check the job files and print the expanded jobs; touch no file" },
+	{ "--showcmd", NULL, "print each job file as the command line that defines the same jobs; "
+	  "run nothing" },
+	{ "--section", "NAME", "run only the job sections called NAME (repeatable; [global] "
+	  "sections still apply)" },
+	{ "--readonly", NULL, "refuse, before any I/O, every job that would write, trim or create "
+	  "data" },
+	{ "--max-jobs", "N", "refuse job lists that start more than N threads (numjobs counted)" },
+	{ "--warnings-fatal", NULL, "a warning about the job files or options is an error "
+	  "(exit 1)" },
+	{ "--datagen", NULL, "create the datasets of workload=train jobs, run nothing" },
+	{ "--allow-exec", NULL, "let job files run shell commands (exec_prerun, exec_postrun)" },
+	{ "--status-interval", "T", "interim results every T (seconds, or 500ms, 1m): printed in "
+	  "normal format as the run goes, or kept in the JSON document's \"interim\" array with "
+	  "--output-format=json (one document)" },
+	{ "--eta", "WHEN", "the progress line on stderr: auto (when stderr is a terminal, the "
+	  "default), always or never" },
+	{ "--eta-interval", "T", "update the progress line every T (seconds, or 500ms; at least "
+	  "250ms; default 1s)" },
+	{ "--eta-newline", "T", "start a new progress line every T instead of rewriting it "
+	  "(seconds, or 500ms; at least 250ms)" },
+	{ "--cleanup", "DIR", "remove what storbench runs that were killed left in DIR (only files "
+	  "and folders with storbench's mark whose creator is no longer running); with --dry-run, "
+	  "list them" },
+	{ "--dry-run", NULL, "with --cleanup: list what would be removed, remove nothing" },
+	{ "--cmdhelp", "[OPTION]", "list every job option, or describe one" },
+	{ "--cmdhelp-markdown", NULL, "every job option as the Markdown tables of HOWTO.md" },
+	{ "--enghelp", "[ENGINE]", "list the I/O engines this build has, or ENGINE's own options" },
+	{ "--man-page", NULL, "write the manual page storbench.1 (troff) to standard output" },
+	{ "--bash-completion", NULL, "write the bash completion script to standard output" },
+	{ "--version", NULL, "print the version" },
+	{ "--help", NULL, "this text" },
+};
+const unsigned sb_cli_nflags = sizeof(sb_cli_flags) / sizeof(sb_cli_flags[0]);

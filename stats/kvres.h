@@ -1,0 +1,45 @@
+/* kvres.h: the results of one workload=kvcache job (ml/kvcache.c fills it,
+ * output/kv_out.c writes it), hung off its sb_ml_result as ->kv.  Times in
+ * microseconds, bandwidth in MiB/s (2^20 bytes per second). */
+#ifndef SB_KVRES_H
+#define SB_KVRES_H
+#include <stdbool.h>
+#include <stdint.h>
+
+/* a latency distribution, us */
+struct sb_kv_lat {
+	uint64_t n;
+	double min_us, max_us, mean_us;
+	double p50_us, p90_us, p99_us, p999_us;
+};
+
+struct sb_kv_result {
+	char model[32];              /* model= ("" for an explicit shape) */
+	unsigned layers, kv_heads, head_dim, elem_bytes, block_tokens;
+	uint64_t bytes_per_token;    /* 2 x layers x kv_heads x head_dim x elem_bytes */
+	uint64_t block_bytes;        /* bytes_per_token x block_tokens */
+	uint64_t memory_capacity, disk_capacity;     /* bytes asked */
+	uint64_t memory_blocks, disk_blocks;         /* blocks they hold */
+	double prefix_reuse, arrival_rate;           /* asked */
+	unsigned concurrency;
+	/* the request stream (the cache model decides in request order, so
+	 * these counts depend on the seed alone, not on timing) */
+	uint64_t requests, reuse_requests, prefix_hits;
+	double hit_ratio;            /* prefix_hits / requests */
+	uint64_t blocks_looked_up;   /* blocks of the continued conversations */
+	uint64_t memory_hits, disk_hits, misses;     /* blocks */
+	double memory_hit_ratio, disk_hit_ratio;     /* of blocks_looked_up */
+	uint64_t blocks_new;         /* new full blocks stored */
+	uint64_t disk_reads, disk_writes;            /* blocks read from / written to the disk tier */
+	uint64_t evict_writes;       /* of the writes: memory blocks evicted to disk */
+	uint64_t disk_evictions;     /* blocks dropped from the disk tier */
+	uint64_t read_bytes, write_bytes;            /* disk tier I/O done */
+	double read_mibps, write_mibps;              /* over duration_s */
+	uint64_t tokens_prompt, tokens_output, tokens_cached, tokens_computed;
+	double tokens_per_s, requests_per_s, duration_s;
+	struct sb_kv_lat latency, ttft, storage_ttft;
+	char path[256];              /* the disk tier's file ("" without one) */
+	uint64_t file_bytes;         /* its size at the end */
+	bool kept;                   /* keep_kvcache=1 */
+};
+#endif
