@@ -61,8 +61,21 @@ void sb_dist_abort(int code) __attribute__((noreturn));
  * sb_dist_sync. */
 int sb_dist_watch_begin(void (*on_stop)(void), bool (*stopping)(void *), void *arg);
 int sb_dist_watch_end(unsigned *nstopped);
+/* wait_for across ranks, while watching: watch_jobs (before watch_begin)
+ * sizes the counters for njobs jobs and names a function the listener
+ * calls when news came; done(job) tells every other rank that this rank's
+ * threads of job have all finished (any thread; a few messages, never on
+ * the I/O path); done_count(job) is how many other ranks have said so. */
+int sb_dist_watch_jobs(unsigned njobs, void (*on_done)(void *), void *arg);
+int sb_dist_done(unsigned job);
+unsigned sb_dist_done_count(unsigned job);
 /* A barrier for the start of a group of jobs, callable while watching: it
  * waits for every rank without blocking the listener.  Returns the wall
  * clock (CLOCK_REALTIME, ns) at which it was passed. */
 uint64_t sb_dist_sync(void);
+/* sb_dist_sync that also takes a vote: *stop becomes true on every rank
+ * when it was true on any (the ML workloads' per-checkpoint and per-step
+ * barriers: every rank leaves a loop at the same iteration, so the ranks
+ * call the same collectives in the same order also when one stops). */
+uint64_t sb_dist_sync_vote(bool *stop);
 #endif

@@ -17,6 +17,7 @@
 #include "dist/dist.h"
 
 #define TAG_STOP 7301
+#define TAG_DONE 7302 /* a job finished on the sending rank (wait_for) */
 
 static struct {
 	bool on;                 /* MPI initialized by us */
@@ -195,7 +196,24 @@ static struct {
 	void *arg;
 	atomic_bool done;
 	int sent, got;
+	/* wait_for across ranks: per job, how many other ranks finished it */
+	atomic_uint *ndone;
+	int *jbuf;                  /* the send buffers: jbuf[i] == i */
+	unsigned njobs;
+	void (*on_done)(void *);
+	void *done_arg;
+	MPI_Request *dreq;          /* the done messages sent (under mu) */
+	int ndreq, capdreq, dsent, dgot;
+	int dtok;
 } w;
+
+/* under mu: a done message arrived (tok: the job) */
+static void took_done(void)
+{
+	if (w.dtok >= 0 && (unsigned)w.dtok < w.njobs)
+		atomic_fetch_add(&w.ndone[w.dtok], 1);
+	w.dgot++;
+}
 
 static void send_stop(MPI_Request *sreq, int *out)
 {
@@ -208,14 +226,23 @@ static void send_stop(MPI_Request *sreq, int *out)
 
 static void *watch_main(void *arg)
 {
-	MPI_Request req, *sreq = arg;
+	MPI_Request req, dreq, *sreq = arg;
 	int tok = 0, flag = 0, cancelled = 0, out = 0;
 	pthread_mutex_lock(&mu);
 	MPI_Irecv(&tok, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD, &req);
+	MPI_Irecv(&w.dtok, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &dreq);
 	pthread_mutex_unlock(&mu);
 	for (;;) {
-		bool done = atomic_load(&w.done);
+		bool done = atomic_load(&w.done), news = false;
 		pthread_mutex_lock(&mu);
+		for (int f = 1; f;) { /* every done message that has come */
+			MPI_Test(&dreq, &f, MPI_STATUS_IGNORE);
+			if (f) {
+				took_done();
+				news = true;
+				MPI_Irecv(&w.dtok, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &dreq);
+			}
+		}
 		if (!w.got) {
 			MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
 			if (flag) {
@@ -229,9 +256,20 @@ static void *watch_main(void *arg)
 			w.on_stop();
 		}
 		pthread_mutex_unlock(&mu);
+		if (news && w.on_done)
+			w.on_done(w.done_arg);
 		if (done)
 			break;
 		nanosleep(&(struct timespec){ 0, 2000000 }, NULL);
+	}
+	{
+		MPI_Status st;
+		int dc = 0;
+		MPI_Cancel(&dreq);
+		MPI_Wait(&dreq, &st);
+		MPI_Test_cancelled(&st, &dc);
+		if (!dc)
+			took_done();
 	}
 	if (!w.got) {
 		MPI_Status st;
@@ -257,6 +295,7 @@ int sb_dist_watch_begin(void (*on_stop)(void), bool (*stopping)(void *), void *a
 	w.stopping = stopping;
 	w.arg = arg;
 	w.sent = w.got = 0;
+	w.dsent = w.dgot = w.ndreq = 0;
 	atomic_store(&w.done, false);
 	if (pthread_create(&w.th, NULL, watch_main, watch_sreq))
 		return -EAGAIN;
@@ -283,34 +322,127 @@ int sb_dist_watch_end(unsigned *nstopped)
 		rc = ret(MPI_Recv(&tok, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD,
 				  MPI_STATUS_IGNORE));
 	}
+	/* the same for the done messages: each sb_dist_done sent one to every
+	 * other rank */
+	int dn = 0;
+	if (!rc)
+		rc = ret(MPI_Allreduce(&w.dsent, &dn, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	for (int left = dn - w.dsent - w.dgot; !rc && left > 0; left--)
+		rc = ret(MPI_Recv(&w.dtok, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD,
+				  MPI_STATUS_IGNORE));
+	if (w.ndreq)
+		MPI_Waitall(w.ndreq, w.dreq, MPI_STATUSES_IGNORE);
+	free(w.dreq);
+	free(w.ndone);
+	free(w.jbuf);
+	w.dreq = NULL;
+	w.ndone = NULL;
+	w.jbuf = NULL;
+	w.ndreq = w.capdreq = w.dsent = w.dgot = 0;
+	w.njobs = 0;
 	*nstopped = (unsigned)n;
 	return rc;
 }
 
-uint64_t sb_dist_sync(void)
+/* a non-blocking collective (req), waited for without blocking the
+ * listener: a spin that yields (the start skew is what it costs; on an
+ * oversubscribed host the ranks still to come get the CPU), then 50 us naps,
+ * so a rank that waits long leaves its CPU free */
+static void wait_turns(MPI_Request *req)
+{
+	int flag = 0;
+	for (unsigned i = 0; !flag; i++) {
+		pthread_mutex_lock(&mu);
+		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+		pthread_mutex_unlock(&mu);
+		if (flag)
+			break;
+		if (i < 100000)
+			sched_yield();
+		else
+			nanosleep(&(struct timespec){ 0, 50000 }, NULL);
+	}
+}
+
+static uint64_t wall_ns(void)
 {
 	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sb_dist_sync(void)
+{
 	if (d.on && d.size > 1) {
 		MPI_Request req;
-		int flag = 0;
 		pthread_mutex_lock(&mu);
 		MPI_Ibarrier(MPI_COMM_WORLD, &req);
 		pthread_mutex_unlock(&mu);
-		/* a spin that yields (the start skew is what it costs; on an
-		 * oversubscribed host the ranks still to come get the CPU),
-		 * then 50 us naps, so a rank that waits long leaves its CPU free */
-		for (unsigned i = 0; !flag; i++) {
-			pthread_mutex_lock(&mu);
-			MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
-			pthread_mutex_unlock(&mu);
-			if (flag)
-				break;
-			if (i < 100000)
-				sched_yield();
-			else
-				nanosleep(&(struct timespec){ 0, 50000 }, NULL);
-		}
+		wait_turns(&req);
 	}
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return wall_ns();
+}
+
+uint64_t sb_dist_sync_vote(bool *stop)
+{
+	if (d.on && d.size > 1) {
+		MPI_Request req;
+		int mine = *stop, any = 0;
+		pthread_mutex_lock(&mu);
+		MPI_Iallreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
+		pthread_mutex_unlock(&mu);
+		wait_turns(&req);
+		*stop = any != 0;
+	}
+	return wall_ns();
+}
+
+int sb_dist_watch_jobs(unsigned njobs, void (*on_done)(void *), void *arg)
+{
+	if (!d.on || d.size == 1)
+		return 0;
+	free(w.ndone);
+	free(w.jbuf);
+	w.ndone = calloc(njobs ? njobs : 1, sizeof(*w.ndone));
+	w.jbuf = calloc(njobs ? njobs : 1, sizeof(*w.jbuf));
+	if (!w.ndone || !w.jbuf)
+		return -ENOMEM;
+	for (unsigned i = 0; i < njobs; i++)
+		w.jbuf[i] = (int)i;
+	w.njobs = njobs;
+	w.on_done = on_done;
+	w.done_arg = arg;
+	return 0;
+}
+
+int sb_dist_done(unsigned job)
+{
+	if (!d.on || d.size == 1 || !w.running || job >= w.njobs)
+		return 0;
+	int rc = 0;
+	pthread_mutex_lock(&mu);
+	if (w.ndreq + d.size > w.capdreq) {
+		int cap = (w.capdreq + d.size) * 2;
+		MPI_Request *p = realloc(w.dreq, (size_t)cap * sizeof(*p));
+		if (!p) {
+			pthread_mutex_unlock(&mu);
+			return -ENOMEM;
+		}
+		w.dreq = p;
+		w.capdreq = cap;
+	}
+	int *buf = &w.jbuf[job];
+	for (int r = 0; r < d.size && !rc; r++)
+		if (r != d.rank)
+			rc = ret(MPI_Isend(buf, 1, MPI_INT, r, TAG_DONE, MPI_COMM_WORLD, &w.dreq[w.ndreq++]));
+	w.dsent++;
+	pthread_mutex_unlock(&mu);
+	return rc;
+}
+
+unsigned sb_dist_done_count(unsigned job)
+{
+	if (!w.ndone || job >= w.njobs)
+		return 0;
+	return atomic_load(&w.ndone[job]);
 }

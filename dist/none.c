@@ -87,3 +87,27 @@ uint64_t sb_dist_sync(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+uint64_t sb_dist_sync_vote(bool *stop)
+{
+	(void)stop;
+	return sb_dist_sync();
+}
+
+int sb_dist_watch_jobs(unsigned njobs, void (*on_done)(void *), void *arg)
+{
+	(void)njobs, (void)on_done, (void)arg;
+	return 0;
+}
+
+int sb_dist_done(unsigned job)
+{
+	(void)job;
+	return 0;
+}
+
+unsigned sb_dist_done_count(unsigned job)
+{
+	(void)job;
+	return 0;
+}

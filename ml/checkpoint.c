@@ -1,6 +1,5 @@
-/* ml_ckpt.c: workload=checkpoint.  Every emulated rank (a thread here; the
- * rank is an explicit argument of ckpt_rank_io so MPI ranks can call it
- * later) writes its files of the DLIO layout (sb_ml_ckpt_files) whole and
+/* ml_ckpt.c: workload=checkpoint.  Every emulated rank (a thread; under MPI
+ * each process runs its contiguous block of the ranks, ml/mpimerge.c) writes its files of the DLIO layout (sb_ml_ckpt_files) whole and
  * in order with the job's engine, fsyncs each when checkpoint_fsync, for
  * num_checkpoints_write checkpoints; then the page cache is dropped and
  * num_checkpoints_read checkpoints are read back, exactly the bytes
@@ -9,7 +8,9 @@
  * calls torch.save makes (checkpoint_io=torch, ml/torchsave.h: zip framing
  * plus one request per tensor), reads in the same sizes.  A checkpoint's
  * duration is rank 0's own (DLIO's default), or with checkpoint_rank_sync
- * that of the slowest rank (last end - first start).  Only files and folders storbench
+ * that of the slowest rank (last end - first start).  Every checkpoint
+ * starts on all MPI processes together (a barrier that is also a vote, so
+ * all leave the loop at the same checkpoint).  Only files and folders storbench
  * created are ever removed, and only at the end (keep_checkpoints=1 keeps
  * them). */
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "ml/torchsave.h"
+#include "dist/dist.h"
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -107,11 +109,12 @@ static int torch_io(struct sb_thread *t, struct sb_file *f, int ddir, const stru
 static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir)
 {
 	struct sb_ml_ckpt *c = j->priv;
-	struct sb_thread *t = &j->workers[rank];
+	unsigned l = rank - c->r0; /* its worker */
+	struct sb_thread *t = &j->workers[l];
 	char path[PATH_LEN];
 	int e = 0;
-	c->t_start[rank] = sb_now_ns();
-	sb_rate_init(&t->rate, t->spec, c->t_start[rank]);
+	c->t_start[l] = sb_now_ns();
+	sb_rate_init(&t->rate, t->spec, c->t_start[l]);
 	for (size_t i = c->rank_first[rank]; i < c->rank_first[rank + 1] && !e; i++) {
 		struct sb_file *f;
 		bool wr = ddir == SB_DDIR_WRITE;
@@ -126,7 +129,7 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 			sb_scratch_made_fd(f->fd, j->spec->name, c->on_cache ? sb_ml_tier_made(c, k, i)
 							: &c->created[(size_t)k * c->nfiles + i]);
 		}
-		c->at[rank] = (struct ckpt_at){ .j = j, .rank = rank, .k = k, .i = i };
+		c->at[l] = (struct ckpt_at){ .j = j, .rank = rank, .k = k, .i = i };
 		sb_ml_content_file(t, file_key(j->spec, rank, k, i), c->files[i].bytes, path);
 		if (c->plan)
 			e = torch_io(t, f, ddir, &c->plan[i], wr && j->spec->checkpoint_fsync);
@@ -134,18 +137,18 @@ static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir
 			e = sb_ioloop_span(t, f, ddir, 0, c->files[i].bytes, wr && j->spec->checkpoint_fsync);
 		sb_ml_close(t, f);
 	}
-	c->t_end[rank] = sb_now_ns();
+	c->t_end[l] = sb_now_ns();
 	if (t->trace) /* this rank's share of checkpoint k (stats/trace.h) */
 		sb_trace_app(t->trace, ddir == SB_DDIR_WRITE ? "checkpoint_write" : "checkpoint_read",
-			     "checkpoint", k, c->t_start[rank], c->t_end[rank]);
+			     "checkpoint", k, c->t_start[l], c->t_end[l]);
 	return e;
 }
 
 static void *rank_main(void *arg)
 {
 	struct sb_ml_rank_arg *a = arg;
-	struct sb_thread *t = &a->j->workers[a->rank];
 	struct sb_ml_ckpt *c = a->j->priv;
+	struct sb_thread *t = &a->j->workers[a->rank - c->r0];
 	struct rusage ru;
 	if (t->trace) /* the ranks are threads of one pid: their events say which */
 		sb_trace_rank(t->trace, (int)a->rank);
@@ -153,37 +156,39 @@ static void *rank_main(void *arg)
 	if (!sb_ml_engine_start(t))
 		ckpt_rank_io(a->j, a->rank, a->ckpt, a->ddir);
 	else
-		c->t_start[a->rank] = c->t_end[a->rank] = sb_now_ns();
+		c->t_start[a->rank - c->r0] = c->t_end[a->rank - c->r0] = sb_now_ns();
 	sb_thread_engine_stop(t);
 	sb_ml_cpu_end(t, &ru);
 	return NULL;
 }
 
-/* all ranks on checkpoint k; returns the duration in ns (0 on failure),
- * *slowest the first start to last end over the ranks */
+/* this process's ranks on checkpoint k; returns the duration in ns (0 on
+ * failure), *slowest the first start to last end over its ranks, c->wall
+ * those two on the wall clock (for the merge across MPI processes) */
 uint64_t sb_ml_ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
 			  uint64_t *slowest)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	uint64_t first = UINT64_MAX, last = 0;
 	bool failed = false;
-	for (unsigned r = 0; r < c->ranks; r++) {
-		args[r] = (struct sb_ml_rank_arg){ .j = j, .rank = r, .ckpt = k, .ddir = ddir };
-		if (pthread_create(&args[r].tid, NULL, rank_main, &args[r])) {
-			sb_ml_fail(&j->workers[r], EAGAIN, "cannot start the rank thread for", c->folder);
-			args[r].tid = 0;
+	for (unsigned l = 0; l < c->nloc; l++) {
+		args[l] = (struct sb_ml_rank_arg){ .j = j, .rank = c->r0 + l, .ckpt = k, .ddir = ddir };
+		if (pthread_create(&args[l].tid, NULL, rank_main, &args[l])) {
+			sb_ml_fail(&j->workers[l], EAGAIN, "cannot start the rank thread for", c->folder);
+			args[l].tid = 0;
 			failed = true;
 		}
 	}
-	for (unsigned r = 0; r < c->ranks; r++) {
-		if (!args[r].tid)
+	for (unsigned l = 0; l < c->nloc; l++) {
+		if (!args[l].tid)
 			continue;
-		pthread_join(args[r].tid, NULL);
-		first = c->t_start[r] < first ? c->t_start[r] : first;
-		last = c->t_end[r] > last ? c->t_end[r] : last;
-		failed |= j->workers[r].st->error != 0;
+		pthread_join(args[l].tid, NULL);
+		first = c->t_start[l] < first ? c->t_start[l] : first;
+		last = c->t_end[l] > last ? c->t_end[l] : last;
+		failed |= j->workers[l].st->error != 0;
 	}
 	*slowest = last > first ? last - first : 0;
+	sb_ml_ckpt_wall(first, last, c->wall);
 	if (!j->spec->checkpoint_rank_sync) { /* DLIO: rank 0's own start to end */
 		first = c->t_start[0];
 		last = c->t_end[0];
@@ -197,19 +202,22 @@ void sb_ml_ckpt_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_ckpt_point *p = &ph->v[ph->n++];
 	p->index = k;
-	struct sb_ml_ckpt_rank *pr = ph->ranks + (size_t)(ph->n - 1) * c->ranks;
+	struct sb_ml_ckpt_rank *pr = ph->ranks + (size_t)(ph->n - 1) * c->nloc;
 	uint64_t first = UINT64_MAX;
-	for (unsigned r = 0; r < c->ranks; r++)
-		first = c->t_start[r] < first ? c->t_start[r] : first;
-	for (unsigned r = 0; r < c->ranks; r++) {
-		pr[r] = (struct sb_ml_ckpt_rank){ r, (double)(c->t_start[r] - first) / 1e9,
-			(double)(c->t_end[r] - first) / 1e9, (double)(c->t_end[r] - c->t_start[r]) / 1e9, 0 };
+	for (unsigned l = 0; l < c->nloc; l++)
+		first = c->t_start[l] < first ? c->t_start[l] : first;
+	for (unsigned l = 0; l < c->nloc; l++) { /* this process's ranks, their global numbers */
+		unsigned r = c->r0 + l;
+		pr[l] = (struct sb_ml_ckpt_rank){ r, (double)(c->t_start[l] - first) / 1e9,
+			(double)(c->t_end[l] - first) / 1e9, (double)(c->t_end[l] - c->t_start[l]) / 1e9, 0 };
 		for (size_t i = c->rank_first[r]; i < c->rank_first[r + 1]; i++)
-			pr[r].bytes += c->files[i].bytes;
+			pr[l].bytes += c->files[i].bytes;
 	}
 	p->per_rank = pr;
-	p->nranks = c->ranks;
-	p->rank0_s = (double)(c->t_end[0] - c->t_start[0]) / 1e9;
+	p->nranks = c->nloc;
+	p->first_wall_ns = c->wall[0];
+	p->last_wall_ns = c->wall[1];
+	p->rank0_s = c->r0 ? 0 : (double)(c->t_end[0] - c->t_start[0]) / 1e9; /* MPI: merged */
 	p->slowest_s = (double)slowest / 1e9;
 	p->duration_s = (double)ns / 1e9;
 	p->gbps = (double)bytes / p->duration_s / 1e9;
@@ -235,23 +243,6 @@ bool sb_ml_ckpt_mkdir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id
 	return sb_ml_fail(&j->workers[0], errno, "cannot create the folder", dir) == 0;
 }
 
-static void ckpt_rules(struct sb_ml_job *j)
-{
-	const struct sb_jobspec *s = j->spec;
-	struct sb_ml_ckpt *c = j->priv;
-	struct sb_ml_result *m = j->res;
-	bool named = s->ml_preset != NULL;  /* the parser resolved it: model= with its own shape */
-	struct sb_ml_ckpt_facts f = {
-		.model = named ? s->ml_model : NULL, .ranks = c->ranks,
-		.world = sb_ml_world(&c->shape), .tp = c->shape.tp, .pp = c->shape.pp,
-		.subset = s->subset, .want_writes = s->num_checkpoints_write,
-		.want_reads = s->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
-		.fsync = s->checkpoint_fsync, .caches_dropped = m->ckpt.caches_dropped,
-		.scale = s->checkpoint_scale,
-	};
-	m->has_rules = sb_ml_rules_ckpt(&f, &m->rules) == 0;
-}
-
 static void fsync_total(struct sb_ml_job *j)
 {
 	double s = 0;
@@ -270,8 +261,11 @@ static bool pause_before(const struct sb_jobspec *s)
 
 static void read_phase(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
 {
+	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
-	if (!j->spec->num_checkpoints_read)
+	bool stop = !args || cr->write.n != j->spec->num_checkpoints_write;
+	sb_dist_sync_vote(&stop); /* MPI: every process wrote them all */
+	if (!j->spec->num_checkpoints_read || stop)
 		return;
 	if (j->nodiskio) {
 		cr->caches_dropped = true; /* nothing was ever in a cache */
@@ -285,15 +279,17 @@ static void read_phase(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_
 		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "%s=0",
 			 SB_OPT(drop_caches)->name);
 	}
-	for (unsigned k = 0; k < j->spec->num_checkpoints_read && !sb_run_stopping(); k++) {
-		if (!pause_before(j->spec))
+	for (unsigned k = 0; k < j->spec->num_checkpoints_read; k++) {
+		stop = !pause_before(j->spec) || stop || sb_run_stopping();
+		if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 			break;
-		((struct sb_ml_ckpt *)j->priv)->on_cache = sb_ml_tier_read_from(j, k);
+		c->on_cache = sb_ml_tier_read_from(j, k);
 		uint64_t slowest, ns = sb_ml_ckpt_phase(j, k, SB_DDIR_READ, args, &slowest);
-		if (!ns)
-			break;
-		sb_ml_ckpt_point(j, &cr->read, k, ns, slowest, bytes);
-		sb_ml_tier_read_done(j, &cr->read.v[cr->read.n - 1]);
+		if (!(stop = !ns)) {
+			sb_ml_ckpt_point(j, &cr->read, k, ns, slowest, bytes);
+			sb_ml_tier_read_done(j, &cr->read.v[cr->read.n - 1]);
+		}
+		c->on_cache = false;
 	}
 }
 
@@ -302,30 +298,30 @@ static void run_ckpt(struct sb_ml_job *j)
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
-	struct sb_ml_rank_arg *args = calloc(c->ranks, sizeof(*args));
+	struct sb_ml_rank_arg *args = calloc(c->nloc ? c->nloc : 1, sizeof(*args));
 	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer, wsum = 0;
+	bool mpi = sb_dist_size() > 1; /* the step folder may be another process's */
 	j->start_ns = sb_now_ns();
-	if (args && c->tier) {
+	if (args && c->tier) { /* one process (refused under MPI in prepare) */
 		wsum = sb_ml_tier_write(j, args, bytes);
-		if (cr->write.n == s->num_checkpoints_write)
-			read_phase(j, args, bytes);
-	} else if (args && sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true)) {
-		for (unsigned k = 0; k < s->num_checkpoints_write && !sb_run_stopping(); k++) {
+	} else {
+		bool stop = !args || !sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true);
+		for (unsigned k = 0; k < s->num_checkpoints_write; k++) {
 			char dir[PATH_LEN];
-			if (!pause_before(s))
+			stop = !pause_before(s) || stop || sb_run_stopping();
+			if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 				break;
 			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
 			uint64_t slowest = 0;
-			uint64_t ns = sb_ml_ckpt_mkdir(j, dir, &c->dir_id[k], false)
+			uint64_t ns = sb_ml_ckpt_mkdir(j, dir, &c->dir_id[k], mpi)
 					      ? sb_ml_ckpt_phase(j, k, SB_DDIR_WRITE, args, &slowest) : 0;
-			if (!ns)
-				break;
+			if ((stop = !ns))
+				continue;
 			sb_ml_ckpt_point(j, &cr->write, k, ns, slowest, bytes);
 			wsum += ns;
 		}
-		if (cr->write.n == s->num_checkpoints_write)
-			read_phase(j, args, bytes);
 	}
+	read_phase(j, args, bytes);
 	free(args);
 	j->end_ns = sb_now_ns();
 	uint64_t rsum = 0;
@@ -339,7 +335,7 @@ static void run_ckpt(struct sb_ml_job *j)
 	}
 	fsync_total(j);
 	if (s->rules == SB_RULES_MLPERF)
-		ckpt_rules(j);
+		sb_ml_ckpt_rules(s, j->res);
 }
 
 static void dir_name(const char *path, char *buf, size_t len)
@@ -467,9 +463,10 @@ static int plan_files(struct sb_ml_job *j)
 	c->created = calloc((size_t)(s->num_checkpoints_write ? s->num_checkpoints_write : 1) *
 			    (c->nfiles ? c->nfiles : 1),
 			    sizeof(*c->created));
-	c->t_start = calloc(c->ranks, sizeof(uint64_t));
-	c->t_end = calloc(c->ranks, sizeof(uint64_t));
-	c->at = calloc(c->ranks, sizeof(*c->at));
+	sb_ml_ckpt_local(c->ranks, &c->r0, &c->nloc); /* MPI: this process's block */
+	c->t_start = calloc(c->nloc + 1, sizeof(uint64_t));
+	c->t_end = calloc(c->nloc + 1, sizeof(uint64_t));
+	c->at = calloc(c->nloc + 1, sizeof(*c->at));
 	if (!c->at || !c->rank_first || !c->dir_id || !c->created || !c->t_start || !c->t_end)
 		return -ENOMEM;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
@@ -495,8 +492,8 @@ static int plan_files(struct sb_ml_job *j)
 		cr->bytes_framing += c->plan[i].framing;
 	cr->write.v = calloc(s->num_checkpoints_write ? s->num_checkpoints_write : 1, sizeof(*cr->write.v));
 	cr->read.v = calloc(s->num_checkpoints_read ? s->num_checkpoints_read : 1, sizeof(*cr->read.v));
-	cr->write.ranks = calloc((s->num_checkpoints_write + 1) * (size_t)c->ranks, sizeof(*cr->write.ranks));
-	cr->read.ranks = calloc((s->num_checkpoints_read + 1) * (size_t)c->ranks, sizeof(*cr->read.ranks));
+	cr->write.ranks = calloc((s->num_checkpoints_write + 1) * (size_t)c->nloc, sizeof(*cr->write.ranks));
+	cr->read.ranks = calloc((s->num_checkpoints_read + 1) * (size_t)c->nloc, sizeof(*cr->read.ranks));
 	return cr->write.v && cr->read.v && cr->write.ranks && cr->read.ranks ? 0 : -ENOMEM;
 }
 
@@ -518,13 +515,16 @@ static int prepare_ckpt(struct sb_ml_job *j)
 	if (!e && !j->nodiskio)
 		e = s->num_checkpoints_write ? check_folder(j, j->res->ckpt.bytes_model + j->res->ckpt.bytes_optimizer)
 					     : check_readonly(j);
+	if (!e)
+		e = sb_ml_ckpt_enough(s, c->ranks);
 	if (!e && s->checkpoint_cache_folder)
 		e = sb_ml_tier_prepare(j);
 	if (!e)
-		e = sb_ml_workers_setup(j, c->ranks);
-	for (unsigned r = 0; !e && r < c->ranks; r++) {
-		c->at[r] = (struct ckpt_at){ .j = j, .rank = r };
-		e = sb_ml_content_setup(&j->workers[r], r, SB_ML_CKPT_UNIT, true, s->checkpoint_verify, ckpt_alt, &c->at[r]);
+		e = sb_ml_workers_setup(j, c->nloc);
+	for (unsigned l = 0; !e && l < c->nloc; l++) {
+		unsigned r = c->r0 + l;
+		c->at[l] = (struct ckpt_at){ .j = j, .rank = r };
+		e = sb_ml_content_setup(&j->workers[l], r, SB_ML_CKPT_UNIT, true, s->checkpoint_verify, ckpt_alt, &c->at[l]);
 		if (e)
 			sb_err(s->name, "out of memory setting up the checkpoint contents");
 	}
@@ -539,17 +539,18 @@ static void release_ckpt(struct sb_ml_job *j)
 		return;
 	bool keep = j->spec->keep_checkpoints;
 	/* keep_checkpoints=1: what stays is marked kept on purpose, not a leftover */
+	for (size_t x = 0; c->created && x < (size_t)j->spec->num_checkpoints_write * c->nfiles; x++) {
+		if (!c->created[x].ino)
+			continue;
+		sb_ml_ckpt_path(c, (unsigned)(x / c->nfiles), x % c->nfiles, path, sizeof(path));
+		if (keep)
+			sb_scratch_keep(path, &c->created[x]);
+		else
+			sb_scratch_unlink(path, &c->created[x]);
+	}
+	if (j->ran && sb_dist_size() > 1) /* MPI: a folder goes when every process's files have */
+		(void)sb_dist_barrier();
 	for (unsigned k = 0; c->created && k < j->spec->num_checkpoints_write; k++) {
-		for (size_t i = 0; i < c->nfiles; i++) {
-			const struct sb_scratch_id *id = &c->created[(size_t)k * c->nfiles + i];
-			if (!id->ino)
-				continue;
-			sb_ml_ckpt_path(c, k, i, path, sizeof(path));
-			if (keep)
-				sb_scratch_keep(path, id);
-			else
-				sb_scratch_unlink(path, id);
-		}
 		if (c->dir_id && c->dir_id[k].ino) {
 			sb_ml_ckpt_step_dir(c, k, path, sizeof(path));
 			if (keep)

@@ -22,13 +22,16 @@ struct sb_ml_ckpt {
 	struct sb_ml_file *files;      /* one checkpoint, rank-major */
 	size_t nfiles;
 	size_t *rank_first;            /* per rank: its first file; [ranks] = nfiles */
-	unsigned ranks;
+	unsigned ranks;                /* all ranks (every MPI process's) */
+	unsigned r0, nloc;             /* this process's ranks: [r0, r0 + nloc) */
 	char folder[PATH_LEN - 256];
 	struct sb_scratch_id folder_id; /* what storbench made (ino 0: nothing); */
 	struct sb_scratch_id *dir_id;  /* per checkpoint; removed only if still */
 	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */
-	uint64_t *t_start, *t_end;     /* per rank, of the current phase */
-	struct ckpt_at *at;            /* per rank: the file its I/O is on */
+	uint64_t *t_start, *t_end;     /* per local rank, of the current phase */
+	uint64_t wall[2];              /* the phase's first start, last end over the local
+				        * ranks on the wall clock (for the MPI merge) */
+	struct ckpt_at *at;            /* per local rank: the file its I/O is on */
 	struct sb_torch_plan *plan;    /* checkpoint_io=torch: per file; else NULL */
 	struct sb_ml_tier *tier;       /* checkpoint_cache_folder=: else NULL */
 	bool on_cache;                 /* the rank phases use the cache tier's paths */
@@ -47,10 +50,13 @@ void sb_ml_ckpt_step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size
 /* mkdir dir, taking its identity into *made (may_exist: an existing one is fine) */
 bool sb_ml_ckpt_mkdir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
 		      bool may_exist);
-/* all ranks on checkpoint k (on the cache tier's paths when c->on_cache);
- * the duration in ns (0 on failure), *slowest first start to last end */
+/* this process's ranks on checkpoint k (args: one per local rank; on the
+ * cache tier's paths when c->on_cache); the duration in ns (0 on failure),
+ * *slowest first start to last end over them, c->wall the same two on the
+ * wall clock */
 uint64_t sb_ml_ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
 			  uint64_t *slowest);
+/* the point of that phase; per_rank: this process's ranks (global numbers) */
 void sb_ml_ckpt_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
 		      uint64_t slowest, uint64_t bytes);
 

@@ -13,6 +13,7 @@
 
 #include "run/collect.h"
 #include "ml/content.h"
+#include "dist/dist.h"
 #include "ml/run.h"
 #include "os/cachedrop.h"
 #include "run/rate.h"
@@ -225,10 +226,13 @@ int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_run_env *env,
 
 void sb_ml_run_group(struct sb_ml_runs *r, unsigned groupid)
 {
-	for (size_t i = 0; r && i < r->n && !sb_run_stopping(); i++) {
+	for (size_t i = 0; r && i < r->n; i++) {
 		struct sb_ml_job *j = &r->jobs[i];
 		if (j->spec->groupid != groupid)
 			continue;
+		bool stop = sb_run_stopping();
+		if (sb_dist_sync_vote(&stop), stop) /* MPI: every process runs it, or none */
+			break;
 		j->ran = true;
 		j->wl->run(j);
 	}

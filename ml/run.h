@@ -65,6 +65,29 @@ void sb_ml_release(struct sb_ml_runs *r, bool failed);
 int sb_ml_datagen(const struct sb_joblist *jl, const struct sb_run_env *env,
 		  struct sb_results *res);
 
+/* ---- MPI (ml/mpimerge.c): the ML workloads across processes ---- */
+
+/* Collective, every process, job by job after the run: rank 0's jr->ml
+ * becomes the whole run's (checkpoint: durations over all processes'
+ * ranks; train: AU averaged, samples/s summed, rules on the world); 0 or
+ * a negative errno.  Nothing for an I/O job or with one process. */
+int sb_ml_ranks_merge(struct sb_job_result *jr);
+/* checkpoint: this process's block [*r0, *r0 + *n) of the ranks; whether
+ * there are enough ranks for every process and the job can run under MPI
+ * (tiered checkpoints cannot; else says why: -EINVAL);
+ * a phase's first start and last end (sb_now_ns) on the wall clock */
+void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n);
+int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks);
+void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2]);
+/* rules=mlperf of a checkpoint job from its spec and its results */
+void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ml_result *m);
+/* train: this process's accelerators are global ranks [*a0, *a0 + n) of *all */
+void sb_ml_train_world(unsigned n, unsigned *a0, unsigned *all);
+/* rules=mlperf of a train job from its spec and its results, judged on
+ * the world (hosts, memory per host: the largest of the processes') */
+void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_ml_result *m, unsigned hosts,
+		       uint64_t host_mem_bytes);
+
 /* ---- shared by ml_ckpt.c and ml_trainrun.c ---- */
 
 /* write_trace: an application event (cat "storbench") on j's ring k (see

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dist/dist.h"
 #include "ml/content.h"
 #include "ml/dataset.h"
 #include "ml/formats.h"
@@ -124,15 +125,31 @@ static bool next_batch(struct sb_ml_job *j, unsigned c, size_t max_steps)
 	return ok;
 }
 
+/* the last accelerator in (mu held): under MPI the barrier across the
+ * processes first (mu released meanwhile: the others wait for bar_gen), a
+ * vote that stops every process's phase at the same step */
+static void barrier_open(struct sb_ml_trainst *tr)
+{
+	tr->bar_arrived = 0;
+	if (sb_dist_size() > 1) {
+		bool stop = tr->stop || sb_run_stopping();
+		pthread_mutex_unlock(&tr->mu);
+		sb_dist_sync_vote(&stop);
+		pthread_mutex_lock(&tr->mu);
+		tr->bar_done++;
+		tr->stop |= stop;
+	}
+	tr->bar_gen++;
+	pthread_cond_broadcast(&tr->cv);
+}
+
 /* DLIO's comm.barrier() after a step: false when the phase is stopping */
 static bool step_barrier(struct sb_ml_trainst *tr)
 {
 	pthread_mutex_lock(&tr->mu);
 	unsigned gen = tr->bar_gen;
 	if (++tr->bar_arrived >= tr->bar_active) {
-		tr->bar_arrived = 0;
-		tr->bar_gen++;
-		pthread_cond_broadcast(&tr->cv);
+		barrier_open(tr);
 	} else {
 		while (gen == tr->bar_gen && !tr->stop)
 			pthread_cond_wait(&tr->cv, &tr->mu);
@@ -147,10 +164,8 @@ static void barrier_leave(struct sb_ml_trainst *tr)
 {
 	pthread_mutex_lock(&tr->mu);
 	tr->bar_active--;
-	if (tr->bar_arrived && tr->bar_arrived >= tr->bar_active) {
-		tr->bar_arrived = 0;
-		tr->bar_gen++;
-	}
+	if (tr->bar_arrived && tr->bar_arrived >= tr->bar_active)
+		barrier_open(tr);
 	pthread_cond_broadcast(&tr->cv);
 	pthread_mutex_unlock(&tr->mu);
 }
@@ -190,7 +205,7 @@ static void *consumer_main(void *arg)
 		if (!step_barrier(tr))
 			break;
 		uint64_t every = j->spec->steps_between_checkpoints;
-		if (c == 0 && every && tr->ph->ds == &tr->ds && j->spec->checkpoint_after_epoch &&
+		if (c == 0 && !tr->a0 && every && tr->ph->ds == &tr->ds && j->spec->checkpoint_after_epoch &&
 		    ca->epoch >= j->spec->checkpoint_after_epoch && tr->nsteps[c] % every == 0 &&
 		    sb_ml_train_ckpt(j, ca->epoch, tr->nsteps[c])) {
 			halt(tr);
@@ -211,11 +226,18 @@ static int phase_setup(struct sb_ml_job *j, const struct sb_ml_phase *ph, unsign
 {
 	struct sb_ml_trainst *tr = j->priv;
 	const struct sb_jobspec *s = j->spec;
+	/* MPI: the most steps of any rank (global rank 0's: the largest shard) */
+	uint64_t total = (uint64_t)ph->ds->files * ph->ds->samples_per_file, spp;
+	spp = (total + tr->all - 1) / tr->all;
+	tr->nsync = (size_t)((spp < total ? spp : total) / ph->batch_size);
+	size_t steps = sb_ml_steps_per_epoch(ph->ds->files, ph->ds->samples_per_file, ph->batch_size, tr->all);
+	tr->nsync = tr->nsync < steps ? tr->nsync : steps;
+	tr->bar_done = 0;
 	for (unsigned c = 0; c < tr->consumers; c++) {
 		struct sb_ml_plan_cfg cfg = {
 			.files = ph->ds->files, .samples_per_file = ph->ds->samples_per_file,
-			.batch_size = ph->batch_size, .read_threads = tr->rt, .rank = c,
-			.ranks = tr->consumers, .epoch = epoch, .seed = s->ml_seed,
+			.batch_size = ph->batch_size, .read_threads = tr->rt, .rank = tr->a0 + c,
+			.ranks = tr->all, .epoch = epoch, .seed = s->ml_seed,
 			.file_shuffle = s->shuffle & SB_SHUFFLE_FILE,
 			.sample_shuffle = s->shuffle & SB_SHUFFLE_SAMPLE, .seed_change_epoch = true,
 			.drop_last = true,
@@ -271,6 +293,13 @@ int sb_ml_train_phase(struct sb_ml_job *j, const struct sb_ml_phase *ph, unsigne
 		struct role_arg *a = i < nr ? &rd[i] : &ca[i - nr].r;
 		if (a->started)
 			pthread_join(a->tid, NULL);
+	}
+	/* MPI: as many step barriers as every other process (this one stopped
+	 * early, or had fewer steps) */
+	size_t nsync = max_steps < tr->nsync ? max_steps : tr->nsync;
+	for (; sb_dist_size() > 1 && tr->bar_done < nsync; tr->bar_done++) {
+		bool stop = true;
+		sb_dist_sync_vote(&stop);
 	}
 	free(rd);
 	free(ca);

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dist/dist.h"
 #include "ml/au.h"
 #include "ml/content.h"
 #include "ml/dataset.h"
@@ -87,6 +88,15 @@ static void epoch_metrics(struct sb_ml_job *j, unsigned epoch, double dur)
 	er->step_s_max = pmax;
 }
 
+/* MPI: every process goes on, or none (a barrier that votes): e, or
+ * -ECANCELED when another process stopped */
+static int agree(int e)
+{
+	bool stop = e || sb_run_stopping();
+	sb_dist_sync_vote(&stop);
+	return e ? e : stop ? -ECANCELED : 0;
+}
+
 /* the training phase of one epoch, its checkpoint and its eval phase */
 static int run_epoch(struct sb_ml_job *j, unsigned epoch)
 {
@@ -97,15 +107,15 @@ static int run_epoch(struct sb_ml_job *j, unsigned epoch)
 	for (unsigned w = 0; w < j->nworkers; w++)
 		if (j->workers[w].st->error)
 			e = -j->workers[w].st->error;
-	if (e)
+	if ((e = agree(e)))
 		return e;
 	epoch_metrics(j, epoch, (double)(sb_now_ns() - t0) / 1e9);
 	sb_ml_trace_app(j, 0, "epoch", "epoch", epoch, t0, sb_now_ns());
-	if (!s->steps_between_checkpoints && s->checkpoint_after_epoch &&
+	if (!s->steps_between_checkpoints && s->checkpoint_after_epoch && !tr->a0 &&
 	    epoch >= s->checkpoint_after_epoch &&
 	    (epoch - s->checkpoint_after_epoch) % s->epochs_between_checkpoints == 0)
 		e = sb_ml_train_ckpt(j, epoch, tr->nsteps[0] + 1);
-	if (!e && s->do_eval && epoch >= s->eval_after_epoch &&
+	if (!(e = agree(e)) && s->do_eval && epoch >= s->eval_after_epoch &&
 	    (epoch - s->eval_after_epoch) % s->epochs_between_evals == 0) {
 		uint64_t t1 = sb_now_ns();
 		e = sb_ml_train_phase(j, &tr->eval_ph, epoch, SIZE_MAX);
@@ -120,14 +130,9 @@ static int run_epoch(struct sb_ml_job *j, unsigned epoch)
 
 static void train_rules(struct sb_ml_job *j)
 {
-	const struct sb_jobspec *s = j->spec;
-	struct sb_ml_train_result *t = &j->res->train;
+	/* one host here; MPI: judged again on the world (ml/mpimerge.c) */
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	struct sb_ml_train_facts f;
-	sb_ml_train_facts_of(s, pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0, &f);
-	f.au_measured = t->nepochs > 0;
-	f.au_pct = t->au_pct;
-	j->res->has_rules = sb_ml_rules_train(&f, &j->res->rules) == 0;
+	sb_ml_train_rules(j->spec, j->res, 1, pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0);
 }
 
 static void train_results(struct sb_ml_job *j)
@@ -156,6 +161,8 @@ static int datagen_train(struct sb_ml_job *j)
 	int e = 0;
 	if (j->nodiskio)
 		return 0;
+	if (sb_dist_rank()) /* MPI: rank 0 makes it, on the shared data folder */
+		return 0;
 	if (tr->nmissing && !(e = sb_ml_dataset_create(&j->wspec, j->spec->name, &tr->ds, tr->dir))) {
 		j->res->train.dataset_created = true;
 		tr->nmissing = 0;
@@ -183,8 +190,9 @@ static void run_train(struct sb_ml_job *j)
 	int e = datagen_train(j);
 	if (e && e != -ENOMEM && e != -EINTR)
 		sb_ml_fail(&j->workers[0], -e, "cannot create the dataset in", tr->dir);
+	e = agree(e);
 	j->start_ns = sb_now_ns();
-	for (unsigned ep = 1; !e && ep <= j->spec->epochs && !sb_run_stopping(); ep++) {
+	for (unsigned ep = 1; !e && ep <= j->spec->epochs && !(e = agree(0)); ep++) {
 		e = run_epoch(j, ep);
 		if (!e && j->res->train.nepochs)
 			rsum += (uint64_t)(j->res->train.epochs[j->res->train.nepochs - 1].duration_s * 1e9);
@@ -295,6 +303,7 @@ static int prepare_train(struct sb_ml_job *j)
 	slow_hook(tr);
 	tr->rt = s->read_threads;
 	tr->consumers = s->accelerators;
+	sb_ml_train_world(tr->consumers, &tr->a0, &tr->all); /* MPI: global ranks */
 	tr->readers = tr->rt * tr->consumers;
 	tr->prefetch = tr->rt ? (s->prefetch + tr->rt - 1) / tr->rt : 0;
 	struct sb_ml_train_result *t = &j->res->train;
@@ -302,7 +311,7 @@ static int prepare_train(struct sb_ml_job *j)
 	t->dataset_files = s->dataset_files;
 	t->dataset_bytes = sb_ml_dataset_bytes(&tr->ds);
 	t->steps_per_epoch = sb_ml_steps_per_epoch(s->dataset_files, s->samples_per_file,
-						   s->batch_size, s->accelerators);
+						   s->batch_size, tr->all);
 	t->accelerators = tr->consumers;
 	t->read_threads = tr->rt;
 	t->readers = tr->readers;

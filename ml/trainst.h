@@ -48,6 +48,11 @@ struct sb_ml_trainst {
 	bool **ready;               /* per consumer, per batch: read */
 	bool stop;
 	unsigned bar_active, bar_arrived, bar_gen; /* the step barrier */
+	/* MPI: the accelerators are ranks [a0, a0 + consumers) of all; the
+	 * step barrier spans the processes: one cross-process barrier per
+	 * local one (bar_done), nsync per phase on every process */
+	unsigned a0, all;
+	size_t bar_done, nsync;
 	struct sb_ml_step **steps;  /* per consumer */
 	size_t *nsteps;
 	struct sb_ml_rng *crng;     /* per consumer: computation-time draws */

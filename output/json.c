@@ -324,6 +324,44 @@ static void json_mpi(struct sb_jw *w, const struct sb_mpi_summary *m)
 	sb_jw_obj_end(w);
 }
 
+/* under MPI: one host's counters (or the cluster's sum); only what was
+ * measured; MB = 1e6 bytes */
+static void json_host_digest(struct sb_jw *w, const char *key, const struct sb_host_digest *d)
+{
+	sb_jw_obj_begin(w, key);
+	if (d->rank >= 0) {
+		sb_jw_str(w, "host", d->host);
+		sb_jw_i64(w, "rank", d->rank);
+	}
+	sb_jw_dbl(w, "run_s", d->run_s);
+	if (d->cpu) {
+		sb_jw_u64(w, "ncpus", d->ncpus);
+		if (d->rank >= 0)
+			sb_jw_dbl(w, "cpu_avg_utilization_pct", d->cpu_util_pct);
+		sb_jw_dbl(w, "node_cpu_hours", d->cpu_hours);
+	}
+	if (d->mem) {
+		sb_jw_u64(w, "mem_total_bytes", d->mem_total_bytes);
+		sb_jw_dbl(w, "max_t_mem_percent", d->mem_peak_pct);
+		sb_jw_u64(w, "mem_peak_bytes", d->mem_peak_bytes);
+	}
+	if (d->disk) {
+		sb_jw_dbl(w, "total_disk_io_read_mb", d->disk_read_mb);
+		sb_jw_dbl(w, "total_disk_io_write_mb", d->disk_write_mb);
+	}
+	if (d->net) {
+		sb_jw_dbl(w, "total_net_io_lo_sent_mb", d->net_lo_sent_mb);
+		sb_jw_dbl(w, "total_net_io_lo_recv_mb", d->net_lo_recv_mb);
+		sb_jw_dbl(w, "total_net_io_ext_sent_mb", d->net_ext_sent_mb);
+		sb_jw_dbl(w, "total_net_io_ext_recv_mb", d->net_ext_recv_mb);
+	}
+	if (d->ib) {
+		sb_jw_dbl(w, "total_ib_xmit_mb", d->ib_xmit_mb);
+		sb_jw_dbl(w, "total_ib_rcv_mb", d->ib_rcv_mb);
+	}
+	sb_jw_obj_end(w);
+}
+
 int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 {
 	struct sb_jw w;
@@ -341,6 +379,13 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 		sb_jw_bool(&w, "interrupted", true);
 	if (r->mpi.ranks)
 		json_mpi(&w, &r->mpi);
+	if (r->nhosts) { /* MPI: host counters once per host, and their sum */
+		sb_jw_arr_begin(&w, "hosts");
+		for (unsigned i = 0; i < r->nhosts; i++)
+			json_host_digest(&w, NULL, &r->hosts[i]);
+		sb_jw_arr_end(&w);
+		json_host_digest(&w, "cluster", &r->cluster);
+	}
 	json_opts(&w, "global options", jl ? jl->global_opts : NULL, jl ? jl->nglobal : 0);
 	sb_jw_arr_begin(&w, "jobs");
 	for (size_t i = 0; i < r->njobs; i++)

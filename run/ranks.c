@@ -11,6 +11,7 @@
 
 #include "dist/dist.h"
 #include "lib/log.h"
+#include "ml/run.h"
 #include "parse/options.h"
 #include "run/collect.h"
 #include "run/ranks.h"
@@ -330,10 +331,14 @@ int sb_ranks_merge(struct sb_results *res, bool signalled)
 		e = merge_job(&res->jobs[i], r);
 		if (!e)
 			e = merge_ts(&res->jobs[i]);
+		if (!e) /* checkpoint and train figures (ml/mpimerge.c) */
+			e = sb_ml_ranks_merge(&res->jobs[i]);
 	}
 	free(r);
 	if (!e)
 		e = summary(res);
+	if (!e)
+		e = sb_ranks_hosts(res);
 	if (!e && sb_dist_rank() == 0)
 		e = sb_collect_groups(res);
 	res->mpi.merge_ns = now_ns() - t0;

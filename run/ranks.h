@@ -36,6 +36,10 @@ void sb_ranks_own_results(const struct sb_joblist *jl, const struct sb_results *
  * signalled: this rank got SIGINT/SIGTERM; res->interrupted becomes "some
  * rank did" (a stop for another rank's error is not an interrupt). */
 int sb_ranks_merge(struct sb_results *res, bool signalled);
+/* Collective, part of sb_ranks_merge: every host's counters (one
+ * collector per host) and their sum in rank 0's res->hosts and cluster
+ * (run/rankhosts.c) */
+int sb_ranks_hosts(struct sb_results *res);
 /* The exit status of the whole run: the highest of every rank's (130 >
  * 3 > 2 > 1 > 0), on every rank. */
 int sb_ranks_status(int status);

@@ -86,8 +86,11 @@ static int monitor_init(struct run *r)
 		r->threads[i].on_start_arg = &r->mon;
 	}
 	r->mon_up = true;
-	return sb_monitor_init(&r->mon, r->jl, r->views, r->nthreads,
-			       (const char (*)[64])names, (unsigned)nd, dir, &r->env->opts);
+	int e = sb_monitor_init(&r->mon, r->jl, r->views, r->nthreads,
+				(const char (*)[64])names, (unsigned)nd, dir, &r->env->opts);
+	if (sb_dist_local_rank()) /* MPI: one host-counter collector per host (run/rankhosts.c) */
+		r->mon.hcfg.which = 0;
+	return e;
 }
 
 void sb_run_request_stop(void)
@@ -171,7 +174,8 @@ static void start_one(struct sb_thread *t)
 	if (e) { /* the job reports it like an I/O error; the run goes on */
 		sb_tstats_set_error(t->st, e, "cannot start a thread", NULL);
 		pthread_mutex_lock(&t->sync->mu);
-		t->sync->left[t->job]--;
+		if (!--t->sync->left[t->job])
+			(void)sb_dist_done(t->job); /* MPI: for the other ranks' wait_for */
 		pthread_mutex_unlock(&t->sync->mu);
 	}
 }
@@ -186,11 +190,13 @@ static void run_groups(struct run *r)
 		unsigned end = i;
 		while (end < r->nthreads && r->threads[end].spec->groupid == gid)
 			end++;
-		/* every rank passes every group's barrier (MPI), also when stopping */
-		uint64_t t = sb_dist_sync();
+		/* every rank passes every group's barrier (MPI), also when stopping;
+		 * a group starts on all ranks or on none (its ML jobs' barriers) */
+		bool stop = sb_run_stopping() || atomic_load(&r->ctl.exit_rest); /* exit_what=all */
+		uint64_t t = sb_dist_sync_vote(&stop);
 		if (!gid)
 			r->start_wall_ns = t;
-		if (sb_run_stopping() || atomic_load(&r->ctl.exit_rest)) /* exit_what=all */
+		if (stop)
 			continue;
 		atomic_store(&r->ctl.exitall, 0); /* exitall stops its own group (fio) */
 		for (unsigned k = i; k < end; k++)
@@ -392,6 +398,15 @@ static bool any_error(void *arg)
 	return false;
 }
 
+/* MPI: another rank finished a job: the threads waiting for it look again */
+static void wake_waiters(void *arg)
+{
+	struct sb_runsync *sy = arg;
+	pthread_mutex_lock(&sy->mu);
+	pthread_cond_broadcast(&sy->cv);
+	pthread_mutex_unlock(&sy->mu);
+}
+
 /* MPI: whether some other rank failed to set up (every rank calls it; one
  * rank: false) */
 static bool ranks_failed(bool mine)
@@ -465,7 +480,11 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		r.stats.tick_arg = &r.mon;
 		r.stats.tick_ms = r.mon.tick_ms;
 	}
+	(void)sb_dist_watch_jobs((unsigned)jl->njobs, wake_waiters, &r.sync); /* MPI: wait_for */
 	bool watch = !sb_dist_watch_begin(sb_run_request_stop, any_error, &r); /* MPI */
+	for (size_t j = 0; watch && j < jl->njobs; j++)
+		if (!r.sync.left[j]) /* no I/O threads (an ML job): done for wait_for at once */
+			(void)sb_dist_done((unsigned)j);
 	if (sb_statsthread_start(&r.stats, r.views, r.nthreads) == 0) {
 		run_groups(&r);
 		sb_statsthread_stop(&r.stats);

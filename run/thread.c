@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dist/dist.h"
 #include "run/contents.h"
 #include "run/engtable.h"
 #include "run/exec.h"
@@ -262,7 +263,10 @@ static bool wait_turn(struct sb_thread *t)
 	if (t->wait_job >= 0) {
 		struct sb_runsync *sy = t->sync;
 		pthread_mutex_lock(&sy->mu);
-		while (sy->left[t->wait_job] && !sb_run_stopping()) {
+		/* MPI: and on every other rank (run/run.c wakes us when they say so) */
+		while ((sy->left[t->wait_job] ||
+			sb_dist_done_count((unsigned)t->wait_job) + 1 < (unsigned)sb_dist_size()) &&
+		       !sb_run_stopping()) {
 			struct timespec ts;
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_nsec += 100000000;
@@ -381,7 +385,8 @@ void *sb_thread_main(void *arg)
 	t->files_open = false;
 	atomic_store_explicit(&t->phase, SB_PH_DONE, memory_order_release);
 	pthread_mutex_lock(&t->sync->mu);
-	t->sync->left[t->job]--;
+	if (!--t->sync->left[t->job])
+		(void)sb_dist_done(t->job); /* MPI: for the other ranks' wait_for */
 	pthread_cond_broadcast(&t->sync->cv);
 	pthread_mutex_unlock(&t->sync->mu);
 	/* release the engine here, not in sb_thread_teardown: slow releases

@@ -36,7 +36,8 @@ const char *sb_ml_verdict_name(enum sb_ml_verdict v); /* "CLOSED", "OPEN", "INVA
 const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name);
 
 /* one rank's share of one checkpoint; offsets from the checkpoint's first
- * start over the ranks */
+ * start over the ranks (under MPI: over this process's ranks, the ones it
+ * reports) */
 struct sb_ml_ckpt_rank {
 	unsigned rank;
 	double start_s, end_s;    /* its first open, its last close */
@@ -46,12 +47,14 @@ struct sb_ml_ckpt_rank {
 
 struct sb_ml_ckpt_point {
 	unsigned index;           /* 0-based checkpoint number */
-	const struct sb_ml_ckpt_rank *per_rank; /* nranks, into the phase's ranks */
+	const struct sb_ml_ckpt_rank *per_rank; /* nranks, into the phase's ranks (MPI:
+						 * this process's) */
 	unsigned nranks;
 	double duration_s;        /* rank0_s, or slowest_s with checkpoint_rank_sync */
 	double gbps, gibps;       /* checkpoint bytes / duration */
 	double rank0_s;           /* rank 0's own start to end (DLIO's default) */
 	double slowest_s;         /* first start to last end over the ranks */
+	uint64_t first_wall_ns, last_wall_ns; /* the same on the wall clock (MPI merge) */
 	bool from_cache;          /* tiered reads: from the cache tier (else the shared one) */
 };
 

@@ -30,6 +30,9 @@ void sb_results_free(struct sb_results *r)
 	free(r->interim);
 	r->interim = NULL;
 	r->ninterim = 0;
+	free(r->hosts);
+	r->hosts = NULL;
+	r->nhosts = 0;
 	sb_host_close((struct sb_host *)r->host);
 	r->host = NULL;
 	free(r->jobs);

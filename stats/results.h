@@ -138,6 +138,25 @@ struct sb_results {
 		char library[64];            /* "Open MPI v4.1.4" */
 	} mpi;
 	uint64_t start_wall_ns, end_wall_ns; /* CLOCK_REALTIME: first group started, run ended */
+	/* appended: under MPI, the host counters of every host (one collector
+	 * per host: its node-local rank 0) and their sum; nhosts == 0: none */
+	struct sb_host_digest *hosts; /* owned */
+	unsigned nhosts;
+	struct sb_host_digest {
+		char host[64];
+		int rank;                    /* the rank that collected them */
+		unsigned ncpus;
+		double run_s;
+		double cpu_util_pct;         /* cpu_avg_utilization_pct */
+		double cpu_hours;            /* node_cpu_hours */
+		uint64_t mem_total_bytes;
+		double mem_peak_pct;         /* max_t_mem_percent */
+		uint64_t mem_peak_bytes;     /* mem_total_bytes * mem_peak_pct / 100 */
+		double disk_read_mb, disk_write_mb;
+		double net_lo_sent_mb, net_lo_recv_mb, net_ext_sent_mb, net_ext_recv_mb;
+		double ib_xmit_mb, ib_rcv_mb;
+		bool cpu, mem, disk, net, ib;  /* which were measured */
+	} cluster;                     /* sums (mem_peak_*: the largest host's) */
 };
 
 void sb_results_free(struct sb_results *r);

@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "run/collect.h"
+#include "dist/dist.h"
 #include "run/files.h"
+#include "run/ranks.h"
 #include "run/run.h"
 #include "sweep/sweep.h"
 #include "run/thread.h"
@@ -47,7 +49,17 @@ struct ctx {
 	size_t nmade;
 	bool drop_warned;
 	bool drop_asked;  /* drop_caches=1 written, not defaulted: warn when not permitted */
+	struct sb_mpi_summary mpi; /* MPI: the last repetition's merge (rank 0) */
 };
+
+/* MPI: every rank goes on to the next repetition, or none (a barrier that
+ * votes: the ranks' runs are collectives) */
+static bool all_go_on(void)
+{
+	bool stop = sb_run_stopping();
+	sb_dist_sync_vote(&stop);
+	return !stop;
+}
 
 /* I/O time of one run: the slowest job of each group, groups in sequence */
 static uint64_t io_time_ns(const struct sb_results *res)
@@ -207,7 +219,7 @@ static int run_point(struct ctx *c, size_t p, struct sb_sweep_point_result *pr)
 		return r == -ENOMEM ? (sb_err("sweep", "out of memory"), r) : r;
 	for (int k = 0; k < loops; k++) {
 		struct sb_sweep_rep *rep = &pr->reps[k];
-		if (sb_run_stopping())
+		if (!all_go_on())
 			return 0;
 		uint64_t t0 = sb_now_ns();
 		sync();
@@ -218,6 +230,12 @@ static int run_point(struct ctx *c, size_t p, struct sb_sweep_point_result *pr)
 		uint64_t t2 = sb_now_ns();
 		if (r)
 			return r;
+		/* MPI: rank 0's repetition becomes the aggregate of all ranks' (the
+		 * point's figures and the best point are then the aggregate's) */
+		if (sb_ranks_merge(&rep->res, rep->res.interrupted))
+			return sb_err("sweep", "merging the ranks' results failed"), -EIO;
+		if (rep->res.mpi.ranks)
+			c->mpi = rep->res.mpi;
 		pr->nreps++;
 		rep->sync_ns = t1 - t0;
 		rep->wall_ns = t2 - t1;
@@ -310,8 +328,10 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 		sb_err("sweep", "out of memory");
 		return -ENOMEM;
 	}
-	if ((rc = check_points(c.sw, &c.env)) != 0)
-		return rc;
+	rc = check_points(c.sw, &c.env);
+	bool bad = rc != 0;
+	if (sb_dist_sync_vote(&bad), bad) /* MPI: another rank refused a point */
+		return rc ? rc : -ECANCELED;
 	/* Hundreds of sb_run calls, each allocating and freeing up to hundreds
 	 * of MB of I/O buffers and statistics, interleaved with the points'
 	 * small results that stay: glibc's adaptive mmap threshold would move
@@ -322,7 +342,7 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 	c.env.defer_keep = true; /* the points' runs: remove_made decides at the end */
 	for (size_t p = 0; p < c.sw->npoints && !rc; p++) {
 		struct sb_sweep_point_result *pr = &sr->points[sr->ndone];
-		int r = sb_run_stopping() ? 0 : run_point(&c, p, pr);
+		int r = !all_go_on() ? 0 : run_point(&c, p, pr);
 		if (r == 1) {
 			if (!sr->sys) /* one inventory for the sweep, not one per point */
 				sr->sys = pr->merged.sys;
@@ -343,5 +363,6 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 	sb_sweep_pick_best(sr);
 	remove_made(&c);
 	fill_results(jl, sr, res);
+	res->mpi = c.mpi;
 	return rc < 0 ? rc : 0;
 }

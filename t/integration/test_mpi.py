@@ -247,6 +247,65 @@ class MpiTest(SbCase):
         # ranks' own 130 is test_interrupt_in_one_rank_is_130_everywhere's
         self.assertNotEqual(mp.returncode, 0)
 
+    def test_host_counters_once_per_host(self):
+        """one host-counter collector per host (its node-local rank 0): the
+        "hosts" array has one entry per host, "cluster" their sum"""
+        p = self.mpirun("--output-format=json", "--output=h.json", "--mpi_rank_results=1",
+                        "--name=j", "--ioengine=null", "--rw=read", "--bs=4k", "--size=4m")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        m = self.load("h.json")
+        hosts = m["hosts"]
+        self.assertEqual(len(hosts), m["mpi"]["hosts"])
+        self.assertEqual([(h["host"], h["rank"]) for h in hosts], [(os.uname().nodename, 0)])
+        c = m["cluster"]
+        for k in ("node_cpu_hours", "total_net_io_lo_sent_mb", "total_net_io_ext_recv_mb"):
+            self.assertAlmostEqual(c[k], sum(h[k] for h in hosts), delta=1e-6)
+        self.assertEqual(c["mem_peak_bytes"], max(h["mem_peak_bytes"] for h in hosts))
+        self.assertEqual(c["ncpus"], os.cpu_count())
+        # the other ranks on this host collected nothing
+        own = [self.load(f"h.json.rank{r}") for r in range(NP)]
+        self.assertEqual(["host" in o for o in own], [True] + [False] * (NP - 1))
+
+    def test_sweep_points_are_aggregates(self):
+        """a sweep under MPI: every point's figures are the merge of all
+        ranks' (counts summed), the best point is chosen on them"""
+        job = self.write_job("[global]\nioengine=null\nsize=1m\nloops=2\nsweep.rw = read | write\n"
+                             "[j]\nsweep.bs = 4k | 64k\n")
+        p = self.mpirun("--output-format=json", "--output=s.json", "--mpi_rank_results=1", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        d = self.load("s.json")
+        self.assertEqual(d["mpi"]["ranks"], NP)
+        s = d["sweep"]
+        self.assertEqual(s["finished_points"], 4)
+        for pt in s["points"]:
+            ddir = pt["values"]["rw"]
+            self.assertEqual(pt["jobs"][0][ddir]["io_bytes"], NP * 2 << 20)  # 4 ranks x 2 loops
+            for run in pt["runs"]:
+                self.assertEqual(run[ddir]["io_bytes"], NP << 20)
+        for ddir in ("read", "write"):
+            pts = [x for x in s["points"] if x["values"]["rw"] == ddir]
+            top = max(pts, key=lambda x: x[ddir]["bw_bytes"])
+            self.assertEqual(s["best"][ddir]["values"], top["values"])
+        own = self.load("s.json.rank1")["sweep"]["points"]  # a rank's own, unmerged
+        self.assertEqual([x["jobs"][0][x["values"]["rw"]]["io_bytes"] for x in own], [2 << 20] * 4)
+
+    def test_wait_for_spans_ranks(self):
+        """wait_for=a starts b on every rank only when a has finished on all
+        ranks: rank 3's a (8 MiB at 8 MiB/s, an existing file's size) ends
+        about 1 s after the others' (64 KiB), and every rank's b is written
+        after it"""
+        for r in range(NP):
+            with open(os.path.join(self.dir, f"a.{r}"), "wb") as f:
+                f.write(b"\0" * ((8 << 20) if r == NP - 1 else 65536))
+        job = self.write_job("[global]\nioengine=psync\nbs=64k\n[a]\nrw=write\nfilename_format=a.$rank\n"
+                             "rate=8m\n[b]\nrw=write\nsize=64k\nfilename_format=b.$rank\nwait_for=a\n")
+        p = self.mpirun("--output-format=json", "--output=w.json", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        mt = lambda n: os.stat(os.path.join(self.dir, n)).st_mtime_ns
+        self.assertGreater(mt(f"a.{NP - 1}") - mt("a.0"), 500_000_000)  # the slow rank is slow
+        for r in range(NP):
+            self.assertGreaterEqual(mt(f"b.{r}"), mt(f"a.{NP - 1}"), r)
+
     def test_one_rank_without_mpirun(self):
         """the MPI build without mpirun: one rank, no "mpi" object"""
         p = self.run_sb("--output-format=json", "--name=j", "--ioengine=null", "--size=1m")

@@ -1,0 +1,254 @@
+/* mpimerge.c: the ML workloads across MPI processes (dist/dist.h).
+ *
+ * Checkpoint: the ranks= ranks are split in contiguous blocks over the
+ * processes (process p of P runs ranks [R*p/P, R*(p+1)/P) as threads, each
+ * writing and reading exactly its DLIO files); every checkpoint starts on all
+ * processes after one barrier; after the run a checkpoint's slowest time is
+ * the first start to the last end over all processes (wall clock), rank 0's
+ * time is global rank 0's.
+ *
+ * Train: process p's accelerators are the global ranks [p*A, (p+1)*A) of
+ * P*A, so the dataset is sharded over all of them as DLIO shards it
+ * (ml/train.h's plan); the step barrier spans the processes.  After the run
+ * an epoch's AU is the mean over the processes (each the mean over its
+ * accelerators: the mean over all), samples/s and MB/s the sums, steps the
+ * sum, durations the longest; rules=mlperf judges the world (hosts, the
+ * largest memory of a host). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dist/dist.h"
+#include "lib/log.h"
+#include "lib/timeutil.h"
+#include "ml/au.h"
+#include "ml/rules.h"
+#include "ml/run.h"
+#include "parse/mlshape.h"
+#include "parse/options.h"
+
+void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n)
+{
+	uint64_t p = (uint64_t)sb_dist_rank(), np = (uint64_t)sb_dist_size();
+	*r0 = (unsigned)(ranks * p / np);
+	*n = (unsigned)(ranks * (p + 1) / np) - *r0;
+}
+
+int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks)
+{
+	if (s->checkpoint_cache_folder && sb_dist_size() > 1) { /* ml/tiered.c: one process's ranks */
+		if (sb_dist_rank() == 0) {
+			char w[512];
+			if (s->line && s->file)
+				snprintf(w, sizeof(w), "%s:%u: job %s", s->file, s->line, s->name);
+			else
+				snprintf(w, sizeof(w), "<cmdline>: job %s", s->name);
+			sb_err(w, "%s=%s: tiered checkpoints run in one process, not under %d MPI "
+			       "processes: run it without mpirun (ranks= are threads), or remove %s=",
+			       SB_OPT(checkpoint_cache_folder)->name, s->checkpoint_cache_folder,
+			       sb_dist_size(), SB_OPT(checkpoint_cache_folder)->name);
+		}
+		return -EINVAL;
+	}
+	if (ranks >= (unsigned)sb_dist_size())
+		return 0;
+	if (sb_dist_rank() == 0)
+		sb_err(s->name, "%s=%u ranks for %d MPI processes: every process runs at least one rank; "
+		       "start at most %u processes (mpirun -np %u), or raise %s (with subset)",
+		       SB_OPT(ranks)->name, ranks, sb_dist_size(), ranks, ranks, SB_OPT(ranks)->name);
+	return -EINVAL;
+}
+
+void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2])
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t now = sb_now_ns(), w = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	wall[0] = first <= now ? w - (now - first) : w;
+	wall[1] = last <= now ? w - (now - last) : w;
+}
+
+void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ml_result *m)
+{
+	bool named = s->ml_preset != NULL;  /* the parser resolved it: model= with its own shape */
+	struct sb_ml_shape sh = { .tp = s->ml_tp, .pp = s->ml_pp, .dp = s->ml_dp };
+	struct sb_ml_ckpt_facts f = {
+		.model = named ? s->ml_model : NULL, .ranks = s->ranks,
+		.world = sb_ml_world(&sh), .tp = sh.tp, .pp = sh.pp,
+		.subset = s->subset, .want_writes = s->num_checkpoints_write,
+		.want_reads = s->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
+		.fsync = s->checkpoint_fsync, .caches_dropped = m->ckpt.caches_dropped,
+		.scale = s->checkpoint_scale,
+	};
+	m->has_rules = sb_ml_rules_ckpt(&f, &m->rules) == 0;
+}
+
+void sb_ml_train_world(unsigned n, unsigned *a0, unsigned *all)
+{
+	*a0 = n * (unsigned)sb_dist_rank();
+	*all = n * (unsigned)sb_dist_size();
+}
+
+void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_ml_result *m, unsigned hosts,
+		       uint64_t host_mem_bytes)
+{
+	struct sb_ml_train_facts f;
+	unsigned a0, all;
+	sb_ml_train_facts_of(s, host_mem_bytes, &f);
+	sb_ml_train_world(s->accelerators, &a0, &all);
+	f.accelerators = all;
+	f.hosts = hosts;
+	f.au_measured = m->train.nepochs > 0;
+	f.au_pct = m->train.au_pct;
+	m->has_rules = sb_ml_rules_train(&f, &m->rules) == 0;
+}
+
+/* ---- the merge */
+static int merge_phase(struct sb_ml_ckpt_phase *ph, uint64_t bytes, bool rank_sync)
+{
+	uint64_t n = ph->n;
+	if (sb_dist_reduce_u64(&n, 1, SB_DIST_MIN, true))
+		return -EIO;
+	if (!n) {
+		ph->n = 0;
+		return 0;
+	}
+	uint64_t *lo = calloc(2 * n, sizeof(*lo)), *hi = lo ? lo + n : NULL;
+	double *r0 = calloc(n, sizeof(*r0));
+	if (!lo || !r0)
+		sb_dist_abort(SB_EXIT_IOERR); /* the others wait in the reduction */
+	for (uint64_t k = 0; k < n; k++) {
+		lo[k] = ph->v[k].first_wall_ns;
+		hi[k] = ph->v[k].last_wall_ns;
+		r0[k] = ph->v[k].rank0_s;
+	}
+	int e = sb_dist_reduce_u64(lo, n, SB_DIST_MIN, false) || sb_dist_reduce_u64(hi, n, SB_DIST_MAX, false) ||
+		sb_dist_reduce_double(r0, n, SB_DIST_MAX, false) ? -EIO : 0;
+	if (!e && sb_dist_rank() == 0) {
+		ph->n = (unsigned)n;
+		ph->mean_duration_s = ph->mean_gbps = ph->mean_gibps = 0;
+		for (unsigned k = 0; k < ph->n; k++) {
+			struct sb_ml_ckpt_point *p = &ph->v[k];
+			p->first_wall_ns = lo[k];
+			p->last_wall_ns = hi[k];
+			p->slowest_s = hi[k] > lo[k] ? (double)(hi[k] - lo[k]) / 1e9 : 0;
+			p->rank0_s = r0[k];
+			p->duration_s = rank_sync ? p->slowest_s : p->rank0_s;
+			p->gbps = p->duration_s > 0 ? (double)bytes / p->duration_s / 1e9 : 0;
+			p->gibps = p->duration_s > 0 ? (double)bytes / p->duration_s / 1073741824.0 : 0;
+			ph->mean_duration_s += (p->duration_s - ph->mean_duration_s) / (k + 1);
+			ph->mean_gbps += (p->gbps - ph->mean_gbps) / (k + 1);
+			ph->mean_gibps += (p->gibps - ph->mean_gibps) / (k + 1);
+		}
+	}
+	free(lo);
+	free(r0);
+	return e;
+}
+
+static int merge_ckpt(const struct sb_jobspec *s, struct sb_ml_result *m)
+{
+	struct sb_ml_ckpt_result *cr = &m->ckpt;
+	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer;
+	uint64_t dropped = cr->caches_dropped, cached = cr->possibly_cached;
+	double fs = cr->fsync_s;
+	int e = merge_phase(&cr->write, bytes, cr->rank_sync);
+	if (!e)
+		e = merge_phase(&cr->read, bytes, cr->rank_sync);
+	if (!e && (sb_dist_reduce_u64(&dropped, 1, SB_DIST_MIN, false) ||
+		   sb_dist_reduce_u64(&cached, 1, SB_DIST_MAX, false) ||
+		   sb_dist_reduce_double(&fs, 1, SB_DIST_SUM, false)))
+		e = -EIO;
+	if (e || sb_dist_rank() != 0)
+		return e;
+	cr->fsync_s = fs;
+	if (cr->caches_dropped && !dropped)
+		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "not dropped on every host");
+	cr->caches_dropped = dropped != 0;
+	cr->possibly_cached = cached != 0;
+	if (s->rules == SB_RULES_MLPERF)
+		sb_ml_ckpt_rules(s, m);
+	return 0;
+}
+
+/* per epoch: sums, maxima and a minimum over the processes */
+enum { E_STEPS, E_AU, E_SPS, E_MBPS, E_SUMS, E_DUR = 0, E_SMAX, E_EVDUR, E_EVSTEPS, E_MAXES };
+
+static int merge_train(const struct sb_jobspec *s, struct sb_ml_result *m)
+{
+	struct sb_ml_train_result *t = &m->train;
+	uint64_t n = t->nepochs, cnt[3] = { t->accelerators, t->readers, t->readers_did_io };
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	uint64_t mem = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
+	if (sb_dist_reduce_u64(&n, 1, SB_DIST_MIN, true) || sb_dist_reduce_u64(cnt, 3, SB_DIST_SUM, false) ||
+	    sb_dist_reduce_u64(&mem, 1, SB_DIST_MAX, false))
+		return -EIO;
+	double *sum = calloc((size_t)(n ? n : 1) * (E_SUMS + E_MAXES + 1), sizeof(double));
+	if (!sum)
+		sb_dist_abort(SB_EXIT_IOERR);
+	double *mx = sum + n * E_SUMS, *mn = mx + n * E_MAXES;
+	for (uint64_t k = 0; k < n; k++) {
+		const struct sb_ml_epoch_result *ep = &t->epochs[k];
+		double *a = sum + k * E_SUMS, *b = mx + k * E_MAXES;
+		a[E_STEPS] = (double)ep->steps;
+		a[E_AU] = ep->au_pct;
+		a[E_SPS] = ep->samples_per_s;
+		a[E_MBPS] = ep->mb_per_s;
+		b[E_EVSTEPS] = (double)ep->eval_steps; /* per accelerator */
+		b[E_DUR] = ep->duration_s;
+		b[E_SMAX] = ep->step_s_max;
+		b[E_EVDUR] = ep->eval_duration_s;
+		mn[k] = ep->step_s_min > 0 ? ep->step_s_min : INFINITY;
+	}
+	int e = n && (sb_dist_reduce_double(sum, n * E_SUMS, SB_DIST_SUM, false) ||
+		      sb_dist_reduce_double(mx, n * E_MAXES, SB_DIST_MAX, false) ||
+		      sb_dist_reduce_double(mn, n, SB_DIST_MIN, false)) ? -EIO : 0;
+	if (!e && sb_dist_rank() == 0) {
+		double procs = (double)sb_dist_size();
+		struct sb_ml_train_metrics ep[n ? n : 1], mean;
+		t->nepochs = (unsigned)n;
+		for (uint64_t k = 0; k < n; k++) {
+			struct sb_ml_epoch_result *r = &t->epochs[k];
+			const double *a = sum + k * E_SUMS, *b = mx + k * E_MAXES;
+			r->steps = (size_t)a[E_STEPS];
+			r->au_pct = a[E_AU] / procs;
+			r->samples_per_s = a[E_SPS];
+			r->mb_per_s = a[E_MBPS];
+			r->eval_steps = (size_t)b[E_EVSTEPS];
+			r->duration_s = b[E_DUR];
+			r->step_s_max = b[E_SMAX];
+			r->eval_duration_s = b[E_EVDUR];
+			r->step_s_min = isinf(mn[k]) ? 0 : mn[k];
+			ep[k] = (struct sb_ml_train_metrics){ r->au_pct, r->samples_per_s, r->mb_per_s };
+		}
+		sb_ml_au_epochs_mean(ep, (size_t)n, &mean);
+		t->au_pct = mean.au_pct;
+		t->samples_per_s = mean.samples_per_s;
+		t->mb_per_s = mean.mb_per_s;
+		t->au_met = t->nepochs && t->au_pct >= t->au_target_pct;
+		t->accelerators = (unsigned)cnt[0];
+		t->readers = (unsigned)cnt[1];
+		t->readers_did_io = (unsigned)cnt[2];
+		if (s->rules == SB_RULES_MLPERF)
+			sb_ml_train_rules(s, m, (unsigned)sb_dist_nhosts(), mem);
+	}
+	free(sum);
+	return e;
+}
+
+int sb_ml_ranks_merge(struct sb_job_result *jr)
+{
+	const struct sb_jobspec *s = jr->spec;
+	if (sb_dist_size() == 1 || !s || (s->workload != SB_WL_CHECKPOINT && s->workload != SB_WL_TRAIN))
+		return 0;
+	uint64_t have = jr->ml != NULL;
+	if (sb_dist_reduce_u64(&have, 1, SB_DIST_MIN, true))
+		return -EIO;
+	if (!have)
+		return 0;
+	return s->workload == SB_WL_CHECKPOINT ? merge_ckpt(s, jr->ml) : merge_train(s, jr->ml);
+}
