@@ -103,13 +103,51 @@ void sb_dg_xor(void *buf, size_t len, uint64_t w)
 		p[i] ^= (unsigned char)(w >> (8 * (i % 8)));
 }
 
+uint64_t sb_dg_peer_key(uint64_t gkey, unsigned i)
+{
+	return sb_dg_mix(gkey ^ 0x676c6f62616cull /* "global" */, i);
+}
+
 void sb_dg_init(struct sb_dg *g)
 {
+	if (g->peers && g->mode == SB_DG_WORKING_SET)
+		g->key = sb_dg_peer_key(g->gkey, g->peer);
+	else
+		g->peers = 0; /* fio: dedupe_global needs dedupe_mode=working_set */
 	g->stamp_key = sb_dg_mix(g->key, 0x5354414d50ull /* "STAMP" */);
 	if (!g->unit)
 		g->unit = SB_DG_BLOCK;
 	if (!g->ws_units)
 		g->ws_units = 1;
+}
+
+#define DEDUPE_SALT 0x64656475706500ull /* "dedupe" */
+
+/* dedupe_global: a duplicate takes set entry w, unit w / peers of stream
+ * w % peers; when that unit is itself a duplicate in its stream (decided
+ * with this recipe's share), it takes an entry below w, so the walk ends */
+static uint64_t origin_global(const struct sb_dg *g, uint64_t u, uint64_t *key)
+{
+	uint64_t k = g->key, lim = g->ws_units;
+	while (lim) {
+		uint64_t h = sb_dg_mix(k ^ DEDUPE_SALT, u);
+		if (h % 100000 >= (uint64_t)g->dedupe_pct * 1000)
+			break; /* unique in its stream */
+		uint64_t w = sb_dg_mix(h, 1) % lim;
+		k = sb_dg_peer_key(g->gkey, (unsigned)(w % g->peers));
+		u = w / g->peers;
+		lim = g->dedupe_pct >= 100 ? 0 : w; /* 100%: the entry's own bytes */
+	}
+	*key = k;
+	return u;
+}
+
+uint64_t sb_dg_origin(const struct sb_dg *g, uint64_t u, uint64_t *key)
+{
+	if (g->peers && g->dedupe_pct)
+		return origin_global(g, u, key);
+	*key = g->key;
+	return sb_dg_source(g, u);
 }
 
 uint64_t sb_dg_source(const struct sb_dg *g, uint64_t u)
@@ -118,7 +156,7 @@ uint64_t sb_dg_source(const struct sb_dg *g, uint64_t u)
 		return u;
 	if (g->dedupe_pct >= 100 && g->mode == SB_DG_REPEAT)
 		return 0; /* every unit repeats the first */
-	uint64_t salt = g->key ^ 0x64656475706500ull; /* "dedupe" */
+	uint64_t salt = g->key ^ DEDUPE_SALT;
 	while (u) {
 		uint64_t h = sb_dg_mix(salt, u);
 		if (h % 100000 >= (uint64_t)g->dedupe_pct * 1000)
@@ -155,13 +193,14 @@ static uint64_t blocks_per_unit(const struct sb_dg *g)
 	return (g->unit + SB_DG_BLOCK - 1) / SB_DG_BLOCK;
 }
 
-/* bytes [q, q + n) of unit u (its source s) into dst */
-static void fill_unit(const struct sb_dg *g, uint64_t s, uint64_t q, unsigned char *dst, size_t n)
+/* bytes [q, q + n) of unit u (its source s of stream key) into dst */
+static void fill_unit(const struct sb_dg *g, uint64_t key, uint64_t s, uint64_t q,
+		      unsigned char *dst, size_t n)
 {
 	uint64_t c = g->chunk && g->chunk < g->unit ? g->chunk : g->unit;
 	uint64_t rlen = c - c * g->compress_pct / 100;
 	if (rlen) {
-		sb_dg_random(sb_dg_mix(g->key, s), q, dst, n);
+		sb_dg_random(sb_dg_mix(key, s), q, dst, n);
 		for (uint64_t b = q / SB_DG_BLOCK * SB_DG_BLOCK; g->stamp && b < q + n; b += SB_DG_BLOCK) {
 			uint64_t st = (s * blocks_per_unit(g) + b / SB_DG_BLOCK) ^ g->stamp_key;
 			unsigned char w[8];
@@ -191,7 +230,8 @@ void sb_dg_fill(const struct sb_dg *g, uint64_t pos, void *buf, size_t len)
 	while (len) {
 		uint64_t u = pos / g->unit, q = pos % g->unit;
 		size_t n = g->unit - q < len ? (size_t)(g->unit - q) : len;
-		fill_unit(g, sb_dg_source(g, u), q, o, n);
+		uint64_t key = g->key, s = g->peers ? sb_dg_origin(g, u, &key) : sb_dg_source(g, u);
+		fill_unit(g, key, s, q, o, n);
 		o += n;
 		pos += n;
 		len -= n;

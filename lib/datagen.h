@@ -54,14 +54,27 @@ struct sb_dg {
 	uint64_t stamp_key;           /* set by sb_dg_init from key */
 	const unsigned char *pat;     /* filler; NULL: zeroes */
 	size_t patlen;
+	/* dedupe_global (working_set only; peers 0: off): the working set is
+	 * shared by `peers` streams, stream i having key sb_dg_peer_key(gkey,
+	 * i) (this one is number `peer`, its key set so by sb_dg_init).  Set
+	 * entry w (0 <= w < ws_units) is unit w / peers of stream w % peers, so
+	 * a duplicate is a pure function of (gkey, w): any stream, and a
+	 * reader, can work it out without a copy (see sb_dg_origin). */
+	unsigned peers, peer;
+	uint64_t gkey;
 };
 
-/* fill in the derived fields (stamp_key) */
+/* the key of stream i of a dedupe_global pool with seed gkey */
+uint64_t sb_dg_peer_key(uint64_t gkey, unsigned i);
+/* fill in the derived fields (stamp_key; key when peers) */
 void sb_dg_init(struct sb_dg *g);
 /* the bytes [pos, pos + len) of g's stream */
 void sb_dg_fill(const struct sb_dg *g, uint64_t pos, void *buf, size_t len);
 /* the unit whose bytes unit u holds (u itself unless u is a duplicate) */
 uint64_t sb_dg_source(const struct sb_dg *g, uint64_t u);
+/* the same with dedupe_global: the unit and (*key) the stream key it is
+ * from (g->key unless it comes from the shared working set) */
+uint64_t sb_dg_origin(const struct sb_dg *g, uint64_t u, uint64_t *key);
 /* stamp: the stream position of the 4 KiB block whose first 8 bytes are
  * at p, as g would have stamped it; UINT64_MAX when the stamp names no
  * block of g below limit (bytes) */

@@ -71,7 +71,24 @@ static unsigned check_ml_verify(const struct sb_jobctx *c)
 	return 0;
 }
 
+/* dedupe_global shares a working set between I/O jobs' writes; the ML
+ * workloads' files keep their own recipe (ml/content.h) */
+static unsigned check_dedupe_global(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[512];
+	if (!s->dedupe_global || s->workload == SB_WL_IO)
+		return 0;
+	sb_err(sb_job_where(c, SB_OPT(dedupe_global), where, sizeof(where)),
+	       "%s=1 shares the dedupe working set between the writes of I/O jobs, but job '%s' "
+	       "is an ML workload whose files dedupe against their own blocks: drop %s (%s and "
+	       "%s still apply)", SB_OPT(dedupe_global)->name, s->name,
+	       SB_OPT(dedupe_global)->name, SB_OPT(dedupe_percentage)->name,
+	       SB_OPT(dedupe_mode)->name);
+	return 1;
+}
+
 unsigned sb_job_validate_buf(struct sb_jobctx *c)
 {
-	return check_pattern(c) + check_ml_verify(c);
+	return check_pattern(c) + check_ml_verify(c) + check_dedupe_global(c);
 }

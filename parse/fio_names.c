@@ -7,7 +7,7 @@
 
 const char *const sb_fio_only_names[] = {
 	"apptag", "apptag_mask", "arguments", "bindname", "block",
-	"block_error_percentiles", "bs_is_seq_rand", 
+	"bs_is_seq_rand", 
 	"busy_poll",
 	"cdb_len", "chunk_size", "clientname", "clustername", "cmd_type", "cmdprio",
 	"cmdprio_bssplit", "cmdprio_class", "cmdprio_hint", "cmdprio_percentage", "comm", "conf",

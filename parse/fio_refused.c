@@ -24,15 +24,6 @@ static const struct { const char *name, *reason; } refused[] = {
 	{ "zone_reset_frequency", ZBD },
 	{ "recover_zbd_write_error", ZBD },
 	{ "write_zone_remainders", ZBD },
-	{ "block_error_percentiles", "fio 3.33 aborts on it (stat.c block_state_category assertion "
-				     "on a trim job); storbench records no per-block trim/write error states: "
-				     "drop block_error_percentiles" },
-	{ "dedupe_global", "storbench's data generator (lib/datagen.c) derives every block, duplicates "
-			   "included, from the writing thread's own stream, so that verify can work "
-			   "a block out again without a copy; a dedupe pool shared by jobs would make "
-			   "one job's bytes depend on another's and is not built: drop dedupe_global "
-			   "(each job then dedupes against its own blocks, dedupe_mode and "
-			   "dedupe_working_set_percentage as written)" },
 	{ NULL, NULL },
 };
 

@@ -485,6 +485,9 @@ struct sb_jobspec {
 	unsigned cache_keep;        /* checkpoints kept in the cache tier */
 	unsigned checkpoint_redundancy; /* enum sb_ckpt_red */
 	unsigned set_size;          /* xor: ranks per parity set */
+	/* issue 16 (dedupe): run/contents.c, lib/datagen.c */
+	bool dedupe_global;         /* working set shared by all such jobs' writers */
+	bool block_error_percentiles; /* accepted; records nothing (HOWTO: fio 3.33 aborts) */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };

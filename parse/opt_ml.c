@@ -473,5 +473,12 @@ const struct sb_option sb_opt_rows_ml[] = {
 	{ .name = "set_size", .type = SB_OT_UINT, .off = OFF(set_size), .def = "8", .max = 65536,
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "checkpoint_redundancy=xor: ranks per parity set (at least 2)" },
+	/* issue 16: dedupe_global (run/contents.c), block_error_percentiles */
+	{ .name = "dedupe_global", .type = SB_OT_BOOL, .off = OFF(dedupe_global), .def = "0",
+	  .category = C_IO,
+	  .help = "dedupe_mode=working_set: one working set shared by the writers of all jobs that set it" },
+	{ .name = "block_error_percentiles", .type = SB_OT_BOOL, .off = OFF(block_error_percentiles),
+	  .def = "0", .category = C_STAT,
+	  .help = "accepted for fio job files; records and prints nothing (fio 3.33 aborts or prints zeroes)" },
 };
 const unsigned sb_opt_rows_ml_n = sizeof(sb_opt_rows_ml) / sizeof(sb_opt_rows_ml[0]);

@@ -62,6 +62,18 @@ static void prep_offsets(struct sb_thread *t, struct sb_io_u *io)
 	paste_offsets(t->spec, io->offset, io->buf, io->len);
 }
 
+static bool writes_own(const struct sb_jobspec *s)
+{
+	/* a verify= job's writes carry verify blocks: run/verify.c owns its hooks */
+	return s->workload == SB_WL_IO && (s->rw & SB_RW_WRITE) && !s->verify;
+}
+
+bool sb_contents_global(const struct sb_jobspec *s)
+{
+	return s->dedupe_global && s->dedupe_percentage && s->dedupe_mode == SB_DG_WORKING_SET &&
+	       writes_own(s);
+}
+
 static uint64_t region_bytes(const struct sb_thread *t)
 {
 	uint64_t r = 0;
@@ -74,10 +86,11 @@ int sb_contents_setup(struct sb_thread *t)
 {
 	const struct sb_jobspec *s = t->spec;
 	struct sb_engine_td *e = &t->etd;
-	uint64_t key = sb_dg_mix(sb_iogen_seed(s, t->sub), 0x62756666ull /* "buff" */);
+	/* the job's index too: two jobs with the same options write different
+	 * data (as fio's, whose seeds follow the thread number) */
+	uint64_t key = sb_dg_mix(sb_iogen_seed(s, t->sub), 0x62756666ull /* "buff" */ + t->job);
 	bool gen = s->refill_buffers || s->buffer_compress_percentage || s->dedupe_percentage;
-	/* a verify= job's writes carry verify blocks: run/verify.c owns its hooks */
-	bool writes = s->workload == SB_WL_IO && (s->rw & SB_RW_WRITE) && !s->verify;
+	bool writes = writes_own(s);
 	if (s->bufpat_len && !gen) {
 		for (uint64_t o = 0; o < e->buf_len; o += e->buf_per_io)
 			sb_contents_pattern(s, 0, (char *)e->buf_base + o, e->buf_per_io);
@@ -99,6 +112,12 @@ int sb_contents_setup(struct sb_thread *t)
 	uint64_t unit = s->bs_max[SB_DDIR_WRITE] ? s->bs_max[SB_DDIR_WRITE] : s->bs_hi;
 	sb_contents_recipe(s, key, unit, region_bytes(t), &c->g);
 	c->g.stamp = false;
+	if (t->dg_peers) { /* dedupe_global: the stream key from the shared seed */
+		c->g.peers = t->dg_peers;
+		c->g.peer = t->dg_peer;
+		c->g.gkey = sb_dg_mix(s->randseed, 0x676c6f62616cull /* "global" */);
+		sb_dg_init(&c->g);
+	}
 	t->content = c;
 	t->io_prep = gen ? prep_refill : prep_scramble;
 	return 0;

@@ -9,11 +9,14 @@
  *   refill_buffers, a compression or dedupe share: a fresh buffer from the
  *     recipe (lib/datagen.h), the thread's write count as stream unit
  *   buffer_pattern with %o: the I/O's offset pasted into each repetition.
+ * dedupe_global: the writers of all such jobs share one working set
+ * (struct sb_dg's peers; t->dg_peer, dg_peers set by run/run.c).
  * verify= jobs own their buffer contents (as in fio): the lead's merge lets
  * the verify hooks win where both apply.
  * The ML workloads use sb_contents_recipe for their files' contents. */
 #ifndef SB_RUN_CONTENTS_H
 #define SB_RUN_CONTENTS_H
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lib/datagen.h"
@@ -31,6 +34,9 @@ void sb_contents_release(struct sb_thread *t);
  * pattern points into s. */
 void sb_contents_recipe(const struct sb_jobspec *s, uint64_t key, uint64_t unit, uint64_t region,
 			struct sb_dg *g);
+/* dedupe_global: does a thread of s share the run's working set (an I/O
+ * job that writes its own contents with dedupe_mode=working_set)? */
+bool sb_contents_global(const struct sb_jobspec *s);
 /* fill buf with s's buffer_pattern repeated from its first byte, %o set to
  * offset */
 void sb_contents_pattern(const struct sb_jobspec *s, uint64_t offset, void *buf, uint64_t len);

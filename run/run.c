@@ -11,6 +11,7 @@
 #include "run/cgroup.h"
 #include "run/iosched.h"
 #include "run/collect.h"
+#include "run/contents.h"
 #include "ml/run.h"
 #include "run/precheck.h"
 #include "run/run.h"
@@ -132,9 +133,12 @@ static long job_index(const struct sb_joblist *jl, const char *name)
 static int setup_threads(struct run *r)
 {
 	const struct sb_joblist *jl = r->jl;
-	unsigned n = 0;
-	for (size_t j = 0; j < jl->njobs; j++)
+	unsigned n = 0, peers = 0, peer = 0;
+	for (size_t j = 0; j < jl->njobs; j++) {
 		n += r->lay.jobs[j].nthreads;
+		if (sb_contents_global(&jl->jobs[j])) /* dedupe_global: run/contents.h */
+			peers += r->lay.jobs[j].nthreads;
+	}
 	r->threads = calloc(n ? n : 1, sizeof(*r->threads));
 	r->sync.left = calloc(jl->njobs ? jl->njobs : 1, sizeof(*r->sync.left));
 	if (!r->threads || !r->sync.left)
@@ -156,6 +160,10 @@ static int setup_threads(struct run *r)
 			t->job = j;
 			t->sub = k;
 			t->wait_job = w;
+			if (sb_contents_global(s)) {
+				t->dg_peer = peer++;
+				t->dg_peers = peers;
+			}
 			int e = sb_thread_setup(t, &r->lay.jobs[j]);
 			if (e) {
 				if (e == -ENOMEM)

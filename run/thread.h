@@ -49,6 +49,8 @@ struct sb_thread {
 	size_t job;                   /* index in the joblist */
 	unsigned sub;                 /* thread number inside the job */
 	long wait_job;                /* wait_for: job index, -1 = none */
+	unsigned dg_peer, dg_peers;   /* dedupe_global: this writer's number among the
+				       * run's sharing writers, their count (0: none) */
 	struct sb_engine_td etd;
 	struct sb_engine_job ejob;      /* what etd.job points at: the engine's view of spec */
 	struct sb_file *files;

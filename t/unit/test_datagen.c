@@ -105,6 +105,56 @@ static void test_recipe(void)
 	free(b);
 }
 
+/* dedupe_global: two peers' duplicates come from one working set of
+ * ws_units entries, entry w being unit w / 2 of peer w % 2 as that peer
+ * writes it; the global share holds; the walk ends at 100% too */
+static void test_global(void)
+{
+	enum { U = 4096, N = 4000, WS = 200 };
+	struct sb_dg g[2];
+	for (unsigned i = 0; i < 2; i++) {
+		g[i] = (struct sb_dg){ .unit = U, .dedupe_pct = 50, .mode = SB_DG_WORKING_SET,
+				       .ws_units = WS, .peers = 2, .peer = i, .gkey = 77 };
+		sb_dg_init(&g[i]);
+	}
+	CU_ASSERT_NOT_EQUAL(g[0].key, g[1].key);
+	CU_ASSERT_EQUAL(g[1].key, sb_dg_peer_key(77, 1));
+	unsigned char a[U], b[U];
+	unsigned dup = 0, cross = 0;
+	for (uint64_t u = 0; u < N; u++) {
+		uint64_t k, s = sb_dg_origin(&g[1], u, &k);
+		if (k == g[1].key && s == u)
+			continue;
+		dup++;
+		cross += k == g[0].key;
+		CU_ASSERT(s < WS / 2);
+		/* the duplicate holds the bytes its owner writes at that unit
+		 * (but entry 0, where every walk ends, may be a duplicate in its
+		 * stream: then it is its own bytes, one extra unique block) */
+		const struct sb_dg *o = k == g[0].key ? &g[0] : &g[1];
+		if (o == &g[0] && s == 0)
+			continue;
+		uint64_t k2, s2 = sb_dg_origin(o, s, &k2);
+		CU_ASSERT(k2 == k && s2 == s);
+		sb_dg_fill(&g[1], u * U, a, U);
+		sb_dg_fill(o, s * U, b, U);
+		CU_ASSERT_EQUAL(memcmp(a, b, U), 0);
+	}
+	CU_ASSERT(dup > N * 45 / 100 && dup < N * 55 / 100);
+	CU_ASSERT(cross > dup * 4 / 10 && cross < dup * 6 / 10);
+	/* dedupe_global has no effect in repeat mode (as in fio) */
+	struct sb_dg r = { .unit = U, .dedupe_pct = 50, .peers = 2, .gkey = 77, .key = 9 };
+	sb_dg_init(&r);
+	CU_ASSERT_EQUAL(r.peers, 0);
+	CU_ASSERT_EQUAL(r.key, 9);
+	/* 100%: every unit is a set entry's own bytes */
+	g[0].dedupe_pct = 100;
+	for (uint64_t u = 0; u < 1000; u++) {
+		uint64_t k, s = sb_dg_origin(&g[0], u, &k);
+		CU_ASSERT(s < WS / 2);
+	}
+}
+
 static void test_speed(void)
 {
 	enum { N = 1 << 20, IT = 256 };
@@ -227,6 +277,7 @@ static void test_classify(void)
 static CU_TestInfo tests[] = {
 	{ "random bytes", test_random_bytes },
 	{ "recipe", test_recipe },
+	{ "dedupe_global", test_global },
 	{ "speed", test_speed },
 	{ "pattern syntax", test_pattern },
 	{ "ml classify", test_classify },
