@@ -105,9 +105,11 @@ static int quick_job_text(char *buf, size_t len)
 	return -EEXIST;
 }
 
-/* The process's one SIGINT/SIGTERM handler: every job stops at its next
- * I/O, a sweep keeps its finished points; main prints the partial results
- * and exits with 130. */
+/* The process's one SIGINT/SIGTERM/SIGUSR2 handler: every job stops at its
+ * next I/O, a sweep keeps its finished points; main prints the partial
+ * results and exits with 130.  SIGUSR2 is there for mpirun: Open MPI's
+ * mpirun exits 1 on SIGINT whatever the ranks return, but forwards SIGUSR2
+ * to every rank and then exits with their 130 (HOWTO section 13). */
 static volatile sig_atomic_t got_signal; /* MPI: an interrupt, not another rank's error */
 static void on_signal(int sig)
 {
@@ -531,6 +533,7 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
 
 	struct results_out ro = { 0 };
 	if (open_output(&cl, &ro)) {

@@ -5,7 +5,8 @@
  * writing and reading exactly its DLIO files); every checkpoint starts on all
  * processes after one barrier; after the run a checkpoint's slowest time is
  * the first start to the last end over all processes (wall clock), rank 0's
- * time is global rank 0's.
+ * time is global rank 0's, and per_rank lists every process's ranks (their
+ * offsets from that first start).
  *
  * Train: process p's accelerators are the global ranks [p*A, (p+1)*A) of
  * P*A, so the dataset is sharded over all of them as DLIO shards it
@@ -15,6 +16,7 @@
  * sum, durations the longest; rules=mlperf judges the world (hosts, the
  * largest memory of a host). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +110,65 @@ void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_ml_result *m, unsig
 }
 
 /* ---- the merge */
+
+/* per_rank of every process at rank 0, in global rank order (process p's
+ * block follows process p-1's): each process moves its ranks' start_s and
+ * end_s from its own first start to the first start over all processes
+ * (first[k], wall clock), pads its block to the largest block (rank
+ * UINT_MAX) and rank 0 gathers them. */
+static int merge_per_rank(struct sb_ml_ckpt_phase *ph, unsigned n, const uint64_t *first)
+{
+	uint64_t most = ph->v[0].nranks;
+	if (sb_dist_reduce_u64(&most, 1, SB_DIST_MAX, true))
+		return -EIO;
+	size_t blk = (size_t)n * most, np = (size_t)sb_dist_size();
+	struct sb_ml_ckpt_rank *mine = calloc(blk, sizeof(*mine)), *all = NULL;
+	if (sb_dist_rank() == 0)
+		all = calloc(blk * np, sizeof(*all));
+	if (!mine || (sb_dist_rank() == 0 && !all))
+		sb_dist_abort(SB_EXIT_IOERR); /* the others wait in the gather */
+	for (unsigned k = 0; k < n; k++) {
+		const struct sb_ml_ckpt_point *p = &ph->v[k];
+		double off = p->first_wall_ns > first[k] ? (double)(p->first_wall_ns - first[k]) / 1e9 : 0;
+		for (size_t l = 0; l < most; l++) {
+			struct sb_ml_ckpt_rank *x = &mine[k * most + l];
+			if (l >= p->nranks) {
+				x->rank = UINT_MAX;
+				continue;
+			}
+			*x = p->per_rank[l];
+			x->start_s += off;
+			x->end_s += off;
+		}
+	}
+	int e = sb_dist_gather(mine, blk * sizeof(*mine), all) ? -EIO : 0;
+	free(mine);
+	if (e || sb_dist_rank() != 0) {
+		free(all);
+		return e;
+	}
+	size_t tot = 0; /* ranks over all processes (the same in every point) */
+	for (size_t i = 0; i < np * most; i++)
+		tot += all[(i / most) * blk + i % most].rank != UINT_MAX;
+	struct sb_ml_ckpt_rank *v = calloc((size_t)n * tot + 1, sizeof(*v)), *o = v;
+	if (!v) {
+		free(all);
+		return -ENOMEM;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		ph->v[k].per_rank = o;
+		for (size_t q = 0; q < np; q++)
+			for (size_t l = 0; l < most; l++)
+				if (all[q * blk + k * most + l].rank != UINT_MAX)
+					*o++ = all[q * blk + k * most + l];
+		ph->v[k].nranks = (unsigned)(o - ph->v[k].per_rank);
+	}
+	free(all);
+	free(ph->ranks);
+	ph->ranks = v;
+	return 0;
+}
+
 static int merge_phase(struct sb_ml_ckpt_phase *ph, uint64_t bytes, bool rank_sync)
 {
 	uint64_t n = ph->n;
@@ -126,8 +187,10 @@ static int merge_phase(struct sb_ml_ckpt_phase *ph, uint64_t bytes, bool rank_sy
 		hi[k] = ph->v[k].last_wall_ns;
 		r0[k] = ph->v[k].rank0_s;
 	}
-	int e = sb_dist_reduce_u64(lo, n, SB_DIST_MIN, false) || sb_dist_reduce_u64(hi, n, SB_DIST_MAX, false) ||
+	int e = sb_dist_reduce_u64(lo, n, SB_DIST_MIN, true) || sb_dist_reduce_u64(hi, n, SB_DIST_MAX, false) ||
 		sb_dist_reduce_double(r0, n, SB_DIST_MAX, false) ? -EIO : 0;
+	if (!e) /* lo: every process's, the first start over all */
+		e = merge_per_rank(ph, (unsigned)n, lo);
 	if (!e && sb_dist_rank() == 0) {
 		ph->n = (unsigned)n;
 		ph->mean_duration_s = ph->mean_gbps = ph->mean_gibps = 0;

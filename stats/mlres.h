@@ -36,8 +36,8 @@ const char *sb_ml_verdict_name(enum sb_ml_verdict v); /* "CLOSED", "OPEN", "INVA
 const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name);
 
 /* one rank's share of one checkpoint; offsets from the checkpoint's first
- * start over the ranks (under MPI: over this process's ranks, the ones it
- * reports) */
+ * start over the ranks it lists (under MPI: a process's own result lists its
+ * ranks, the merged one every process's, ml/mpimerge.c) */
 struct sb_ml_ckpt_rank {
 	unsigned rank;
 	double start_s, end_s;    /* its first open, its last close */
@@ -48,7 +48,7 @@ struct sb_ml_ckpt_rank {
 struct sb_ml_ckpt_point {
 	unsigned index;           /* 0-based checkpoint number */
 	const struct sb_ml_ckpt_rank *per_rank; /* nranks, into the phase's ranks (MPI:
-						 * this process's) */
+						 * this process's; merged: all) */
 	unsigned nranks;
 	double duration_s;        /* rank0_s, or slowest_s with checkpoint_rank_sync */
 	double gbps, gibps;       /* checkpoint bytes / duration */

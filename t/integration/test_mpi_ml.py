@@ -74,7 +74,7 @@ class MpiMlTest(SbCase):
             self.assertEqual(own[r]["jobs"][0]["write"]["io_bytes"], 2 * sum(mine.values()), r)
             self.assertEqual(own[r]["jobs"][0]["read"]["io_bytes"], sum(mine.values()), r)
         # per_rank: each process its own ranks, by their global numbers, and
-        # their bytes; the merged result (rank 0's) lists rank 0's
+        # their bytes; the merged result lists every process's (below)
         for r in range(NP):
             block = list(range(r * per, (r + 1) * per))
             for ph in ("write", "read"):
@@ -82,7 +82,7 @@ class MpiMlTest(SbCase):
                     self.assertEqual([x["rank"] for x in pt["per_rank"]], block, (r, ph))
                     self.assertEqual([x["bytes"] for x in pt["per_rank"]],
                                      [sum(ckpt_files_of(m, [q]).values()) for q in block], (r, ph))
-        self.assertEqual([x["rank"] for x in ck["write"][0]["per_rank"]], list(range(per)))
+        self.check_per_rank_merged(m, ranks, ck, own)
         # the merged slowest time spans every process's ranks
         for ph in ("write", "read"):
             for k, pt in enumerate(ck[ph]):
@@ -90,6 +90,28 @@ class MpiMlTest(SbCase):
                 self.assertGreaterEqual(pt["slowest_s"], slow * 0.999, (ph, k))
                 self.assertGreater(pt["duration_s"], 0)
         return merged, own
+
+    def check_per_rank_merged(self, m, ranks, ck, own):
+        """the merged per_rank lists every rank of the world once, in rank
+        order, each with its own process's duration and bytes, its start and
+        end moved to the first start over all processes"""
+        per = ranks // NP
+        for ph in ("write", "read"):
+            for k, pt in enumerate(ck[ph]):
+                pr = pt["per_rank"]
+                self.assertEqual([x["rank"] for x in pr], list(range(ranks)), (ph, k))
+                self.assertEqual([x["bytes"] for x in pr],
+                                 [sum(ckpt_files_of(m, [q]).values()) for q in range(ranks)], (ph, k))
+                for x in pr:
+                    mine = own[x["rank"] // per]["jobs"][0]["checkpoint"][ph][k]["per_rank"]
+                    o = [y for y in mine if y["rank"] == x["rank"]][0]
+                    self.assertEqual(x["duration_s"], o["duration_s"], (ph, k, x))
+                    self.assertGreaterEqual(x["start_s"], o["start_s"] - 1e-9, (ph, k, x))
+                    self.assertAlmostEqual(x["end_s"] - x["start_s"], x["duration_s"], delta=1e-6)
+                # offsets from the first start over all processes: the first
+                # is 0, the last end is the merged slowest time
+                self.assertAlmostEqual(min(x["start_s"] for x in pr), 0, delta=1e-6)
+                self.assertAlmostEqual(max(x["end_s"] for x in pr), pt["slowest_s"], delta=1e-6)
 
     def test_checkpoint_one_rank_per_process(self):
         """4 ranks on 4 processes: the DLIO file set of 4 ranks"""

@@ -102,11 +102,18 @@ class RunTest(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(self.dir)), ["job.ini"])
 
     def test_sigint_partial_results(self):
+        self.check_signal_partial_results(signal.SIGINT)
+
+    def test_sigusr2_partial_results(self):
+        """SIGUSR2 is an interrupt as SIGINT (the one mpirun forwards to the ranks)"""
+        self.check_signal_partial_results(signal.SIGUSR2)
+
+    def check_signal_partial_results(self, sig):
         proc = subprocess.Popen([sb_bin(), "--output-format=json", self.jobfile(
             "[spin]\nioengine=null\nrw=randread\nbs=4k\nsize=1g\ntime_based\nruntime=60\n")],
             cwd=self.dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(1.5)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=20)
         self.assertEqual(proc.returncode, 130, err)
         doc = self.json_of(out)
