@@ -485,7 +485,12 @@ struct sb_jobspec {
 	unsigned cache_keep;        /* checkpoints kept in the cache tier */
 	unsigned checkpoint_redundancy; /* enum sb_ckpt_red */
 	unsigned set_size;          /* xor: ranks per parity set */
+	/* issue 16 (urr): fio's unified_rw_reporting; output/ derives the mixed
+	 * direction at report time (stats/mixed.h) */
+	unsigned unified_rw;        /* enum sb_unified */
 };
+/* unified_rw_reporting=: per direction only, one merged "mixed", or both */
+enum sb_unified { SB_UNIFIED_NONE = 0, SB_UNIFIED_MIXED = 1, SB_UNIFIED_BOTH = 2 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };
 
