@@ -136,3 +136,22 @@ int sb_group_mixed(const struct sb_results *r, unsigned groupid, unsigned unifie
 		gd->agg_bw = gd->io_bytes * 1000 / gd->max_run_ms;
 	return 0;
 }
+
+void sb_ts_mix(struct sb_ts_sample *m, const struct sb_ts_sample *s)
+{
+	struct sb_ts_dir *x = &m->d[SB_DDIR_READ];
+
+	*m = *s;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		if (d == SB_DDIR_READ)
+			continue;
+		const struct sb_ts_dir *y = &s->d[d];
+		x->clat_p50_ns = sb_ts_p50_merge(x->clat_p50_ns, x->ios, y->clat_p50_ns, y->ios);
+		x->bytes += y->bytes;
+		x->ios += y->ios;
+		x->clat_sum_ns += y->clat_sum_ns;
+		x->clat_max_ns = y->clat_max_ns > x->clat_max_ns ? y->clat_max_ns : x->clat_max_ns;
+		x->clat_p99_ns = y->clat_p99_ns > x->clat_p99_ns ? y->clat_p99_ns : x->clat_p99_ns;
+		memset(&m->d[d], 0, sizeof(m->d[d]));
+	}
+}

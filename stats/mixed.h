@@ -29,4 +29,9 @@ struct sb_job_result *sb_job_mixed(const struct sb_job_result *j);
  * -ENOENT when r has no such group. */
 int sb_group_mixed(const struct sb_results *r, unsigned groupid, unsigned unified,
 		   struct sb_group_result *gm);
+
+/* *m = s with its directions merged into d[SB_DDIR_READ] (the others
+ * empty): bytes, I/Os and latency sums add, the max is the largest, the
+ * p99 the largest (an upper bound, as sb_ts_merge), the p50 I/O-weighted. */
+void sb_ts_mix(struct sb_ts_sample *m, const struct sb_ts_sample *s);
 #endif

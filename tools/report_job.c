@@ -91,7 +91,7 @@ static void job_chart(struct sb_rep *rp, unsigned ji, const char *title, const c
 		for (unsigned ri = 0; ri < rp->n; ri++) {
 			const struct sb_jval *job = sb_jv_at(sb_jv_get(rp->r[ri].root, "jobs"), ji);
 			const struct sb_jval *ts = sb_jv_get(job, "timeseries");
-			for (unsigned d = 0; d < 3; d++) {
+			for (unsigned d = 0; d < 4; d++) {
 				char io[24];
 				snprintf(io, sizeof(io), "%s/io_bytes", dirs[d]);
 				if (!dir_moved(job, io))
