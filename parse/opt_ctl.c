@@ -39,6 +39,7 @@ static const struct sb_opt_enum unified_vals[] = {
 	{ .name = "both", .val = SB_UNIFIED_BOTH, .help = "each direction and the merged \"mixed\" one" },
 	{ .name = "0", .val = SB_UNIFIED_NONE, .help = "same as none", .alias = true },
 	{ .name = "1", .val = SB_UNIFIED_MIXED, .help = "same as mixed", .alias = true },
+	{ .name = "2", .val = SB_UNIFIED_BOTH, .help = "same as both", .alias = true },
 	{ .name = NULL },
 };
 
