@@ -12,6 +12,7 @@
 #include "output/csv.h"
 #include "output/derive.h"
 #include "output/output.h"
+#include "output/timeseries.h"
 #include "stats/hist.h"
 #include "stats/host.h"
 #include "stats/tseries.h"
@@ -61,9 +62,9 @@ static void ts_file(struct out *o, const char *prefix, const struct sb_job_resul
 	if (!f)
 		return;
 	fputs("time_ms,dur_ms", f);
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		const char *dn = sb_ddir_names[d];
-		if (!show_dir(j->spec, d))
+	for (int d = 0; d <= SB_DDIR_N; d++) { /* SB_DDIR_N: "mixed" (unified_rw_reporting) */
+		const char *dn = d == SB_DDIR_N ? "mixed" : sb_ddir_names[d];
+		if (!sb_out_ts_col(j, d))
 			continue;
 		if (m == TS_BW)
 			fprintf(f, ",%s_bw_KiBps", dn);
@@ -74,12 +75,15 @@ static void ts_file(struct out *o, const char *prefix, const struct sb_job_resul
 	}
 	fputc('\n', f);
 	for (unsigned i = 0; i < j->nts; i++) {
-		const struct sb_ts_sample *s = &j->ts[i];
-		fprintf(f, "%llu,%llu", (unsigned long long)s->t_ms,
-			(unsigned long long)((s->dur_ns + 500000) / 1000000));
-		for (int d = 0; d < SB_DDIR_N; d++) {
-			if (!show_dir(j->spec, d))
+		const struct sb_ts_sample *s0 = &j->ts[i];
+		fprintf(f, "%llu,%llu", (unsigned long long)s0->t_ms,
+			(unsigned long long)((s0->dur_ns + 500000) / 1000000));
+		for (int c = 0; c <= SB_DDIR_N; c++) {
+			struct sb_ts_sample mix;
+			int d = c;
+			if (!sb_out_ts_col(j, c))
 				continue;
+			const struct sb_ts_sample *s = sb_out_ts_at(s0, &d, &mix);
 			if (m == TS_BW)
 				fprintf(f, ",%.3f", (double)sb_ts_bw_bytes(s, d) / 1024.0);
 			else if (m == TS_IOPS)
@@ -112,21 +116,25 @@ static void hist_file(struct out *o, const char *prefix, const struct sb_job_res
 		return;
 	fputs("low_ns,high_ns,value_ns", f);
 	for (int d = 0; d < SB_DDIR_N; d++)
-		if (show_dir(j->spec, d))
+		if (sb_out_ts_col(j, d))
 			fprintf(f, ",%s_count", sb_ddir_names[d]);
+	if (sb_out_ts_col(j, SB_DDIR_N)) /* unified_rw_reporting: every direction's */
+		fputs(",mixed_count", f);
 	fputc('\n', f);
 	for (unsigned b = 0; b < SB_HIST_NBUCKETS; b++) {
-		bool row = false;
+		uint64_t all = 0;
 		for (int d = 0; d < SB_DDIR_N; d++)
-			row |= show_dir(j->spec, d) && h[d].bucket[b];
-		if (!row)
+			all += show_dir(j->spec, d) ? h[d].bucket[b] : 0;
+		if (!all)
 			continue;
 		fprintf(f, "%llu,%llu,%llu", (unsigned long long)sb_hist_bucket_low(b),
 			(unsigned long long)sb_hist_bucket_high(b),
 			(unsigned long long)sb_hist_bucket_value(b));
 		for (int d = 0; d < SB_DDIR_N; d++)
-			if (show_dir(j->spec, d))
+			if (sb_out_ts_col(j, d))
 				fprintf(f, ",%llu", (unsigned long long)h[d].bucket[b]);
+		if (sb_out_ts_col(j, SB_DDIR_N))
+			fprintf(f, ",%llu", (unsigned long long)all);
 		fputc('\n', f);
 	}
 	close_file(o, name, f);

@@ -40,4 +40,21 @@ unsigned sb_out_pctl(const struct sb_job_result *j, const double **list);
 /* 1024 or 1000; bits (unit_base=8) or bytes */
 unsigned sb_out_kb_base(const struct sb_job_result *j, const struct sb_group_result *g);
 int sb_out_bits(const struct sb_job_result *j, const struct sb_group_result *g);
+
+/* unified_rw_reporting (output/mixed.c): enum sb_unified of a job, of a
+ * group (its first job's) */
+unsigned sb_out_unified_job(const struct sb_job_result *j);
+unsigned sb_out_unified_group(const struct sb_results *r, unsigned groupid);
+/* The "mixed" direction of job j of r: res is r with one job, *job (its
+ * read direction the merged one, stats/mixed.h), and one group, its mixed
+ * figures in dir[SB_DDIR_READ]; write it as direction SB_DDIR_READ of
+ * res.jobs[0] under the name "mixed".  0 or -ENOMEM; close it after use. */
+struct sb_out_mixed {
+	struct sb_job_result *job;
+	struct sb_group_result group;
+	struct sb_results res;
+};
+int sb_out_mixed_open(struct sb_out_mixed *mx, const struct sb_results *r,
+		      const struct sb_job_result *j);
+void sb_out_mixed_close(struct sb_out_mixed *mx);
 #endif

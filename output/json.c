@@ -75,8 +75,10 @@ static void json_samples(struct sb_jw *w, const struct sb_job_result *j,
 	sb_jw_u64(w, "iops_samples", io->n);
 }
 
-static void json_ddir(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
-		      int d, int plus)
+/* direction d of j under key name ("read", "write", "trim"; "mixed": d is
+ * SB_DDIR_READ of a mixed view, output/mixed.c) */
+static void json_ddir(struct sb_jw *w, const char *name, const struct sb_results *r,
+		      const struct sb_job_result *j, int d, int plus)
 {
 	const struct sb_tstats *st = &j->st;
 	const struct sb_group_result *g = sb_out_group(r, j->groupid);
@@ -84,7 +86,7 @@ static void json_ddir(struct sb_jw *w, const struct sb_results *r, const struct 
 	struct lat_view v = { .plus = plus };
 	v.npctl = sb_out_pctl(j, &v.pctl);
 
-	sb_jw_obj_begin(w, sb_ddir_names[d]);
+	sb_jw_obj_begin(w, name);
 	sb_jw_u64(w, "io_bytes", st->io_bytes[d]);
 	sb_jw_u64(w, "io_kbytes", st->io_bytes[d] >> 10);
 	sb_jw_u64(w, "bw_bytes", bw);
@@ -177,9 +179,25 @@ static void json_steady(struct sb_jw *w, const struct sb_steady *ss)
 	sb_jw_obj_end(w);
 }
 
-static void json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
-		     int plus)
+/* unified_rw_reporting=mixed: "mixed" alone in place of read, write, trim
+ * and sync; =both: "mixed" after them (fio 3.33's keys and order) */
+static int json_mixed(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
+		      int plus)
 {
+	struct sb_out_mixed mx;
+	int rc = sb_out_mixed_open(&mx, r, j);
+	if (rc)
+		return rc;
+	json_ddir(w, "mixed", &mx.res, mx.job, SB_DDIR_READ, plus);
+	sb_out_mixed_close(&mx);
+	return 0;
+}
+
+static int json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
+		    int plus)
+{
+	unsigned unified = sb_out_unified_job(j);
+	int rc = 0;
 	const struct sb_tstats *st = &j->st;
 	/* fio prints sync percentiles whenever there were syncs */
 	struct lat_view sync = { .s = &st->sync_lat, .h = &st->sync_h, .percentiles = 1, .plus = plus };
@@ -201,12 +219,16 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 	sb_jw_u64(w, "eta", 0);
 	sb_jw_u64(w, "elapsed", j->elapsed_s);
 	json_opts(w, "job options", j->spec ? j->spec->opts : NULL, j->spec ? j->spec->nopts : 0);
-	for (int d = 0; d < SB_DDIR_N; d++)
-		json_ddir(w, r, j, d, plus);
-	sb_jw_obj_begin(w, "sync");
-	sb_jw_u64(w, "total_ios", st->sync_lat.n);
-	json_lat(w, "lat_ns", &sync);
-	sb_jw_obj_end(w);
+	if (unified != SB_UNIFIED_MIXED) {
+		for (int d = 0; d < SB_DDIR_N; d++)
+			json_ddir(w, sb_ddir_names[d], r, j, d, plus);
+		sb_jw_obj_begin(w, "sync");
+		sb_jw_u64(w, "total_ios", st->sync_lat.n);
+		json_lat(w, "lat_ns", &sync);
+		sb_jw_obj_end(w);
+	}
+	if (unified != SB_UNIFIED_NONE)
+		rc = json_mixed(w, r, j, plus);
 	sb_jw_u64(w, "job_runtime", j->job_runtime_ms);
 	sb_jw_dbl(w, "usr_cpu", j->usr_cpu);
 	sb_jw_dbl(w, "sys_cpu", j->sys_cpu);
@@ -232,6 +254,7 @@ static void json_job(struct sb_jw *w, const struct sb_results *r, const struct s
 		json_steady(w, j->ss);
 	sb_json_timeseries(w, j);
 	sb_jw_obj_end(w);
+	return rc;
 }
 
 static void json_disk(struct sb_jw *w, const struct sb_disk_util *du)
@@ -388,8 +411,10 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	}
 	json_opts(&w, "global options", jl ? jl->global_opts : NULL, jl ? jl->nglobal : 0);
 	sb_jw_arr_begin(&w, "jobs");
+	int jrc = 0;
 	for (size_t i = 0; i < r->njobs; i++)
-		json_job(&w, r, &r->jobs[i], plus);
+		if (json_job(&w, r, &r->jobs[i], plus) && !jrc)
+			jrc = -ENOMEM;
 	sb_jw_arr_end(&w);
 	if (!r->no_disk_util) { /* disk_util=0: fio writes no key */
 		sb_jw_arr_begin(&w, "disk_util");
@@ -405,12 +430,12 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	if (r->sweep) /* output/sweep.c */
 		sb_json_sweep(&w, r, plus);
 	sb_jw_obj_end(&w);
-	return ferror(f) ? -EIO : rc;
+	return ferror(f) ? -EIO : rc ? rc : jrc;
 }
 
 /* one job object, for the sweep's points (output/sweep.c) */
-void sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
-		 bool plus)
+int sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
+		bool plus)
 {
-	json_job(w, r, j, plus);
+	return json_job(w, r, j, plus);
 }

@@ -20,6 +20,7 @@
 #include "output/sysinv.h"
 #include "output/units.h"
 #include "output/verify.h"
+#include "stats/mixed.h"
 
 #define PCTL_PER_LINE 4
 #define LAT_PER_LINE 5
@@ -93,8 +94,9 @@ static void samples_lines(FILE *f, const struct sb_job_result *j, const struct s
 			io->min, io->max, io->mean, sb_stat_stddev(io), io->n);
 }
 
-static void ddir_block(FILE *f, const struct sb_results *r, const struct sb_job_result *j, int d,
-		       const struct fmt_ctx *c)
+/* direction d of j as "name: IOPS=..." and its latency and sample lines */
+static void ddir_block(FILE *f, const char *name, const struct sb_results *r,
+		       const struct sb_job_result *j, int d, const struct fmt_ctx *c)
 {
 	const struct sb_tstats *st = &j->st;
 	double bw = (double)sb_out_bw_bytes(j, d);
@@ -108,7 +110,7 @@ static void ddir_block(FILE *f, const struct sb_results *r, const struct sb_job_
 	sb_out_fmt_bw_sig(b1, sizeof(b1), bw, c->base, c->bits, sig);
 	sb_out_fmt_bw_sig(b2, sizeof(b2), bw, c->alt, c->bits, sig);
 	sb_out_fmt_size_sig(io, sizeof(io), (double)st->io_bytes[d], c->base, sig);
-	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", sb_ddir_names[d], iops, b1,
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", name, iops, b1,
 		b2, io, j->runtime_ms[d]);
 	if (st->slat[d].n)
 		lat_line(f, "    slat", &st->slat[d]);
@@ -197,8 +199,31 @@ static void job_tail(FILE *f, const struct sb_job_result *j)
 	}
 }
 
-static void job_block(FILE *f, const struct sb_results *r, const struct sb_job_result *j)
+/* unified_rw_reporting: "mixed:" and its lines; fio 3.33 prints
+ * "mixed: IOPS=0, BW=0 (0)(0B/...)" in the first line under =both, storbench
+ * the merged figures */
+static int mixed_block(FILE *f, const struct sb_results *r, const struct sb_job_result *j,
+		       const struct fmt_ctx *c)
 {
+	struct sb_out_mixed mx;
+	int rc = sb_out_mixed_open(&mx, r, j);
+	if (rc)
+		return rc;
+	if (mx.job->st.total_ios[SB_DDIR_READ] || mx.job->st.io_bytes[SB_DDIR_READ])
+		ddir_block(f, "mixed", &mx.res, mx.job, SB_DDIR_READ, c);
+	/* fio: under =mixed the issued counts are the merged ones too */
+	if (sb_out_unified_job(j) == SB_UNIFIED_MIXED) {
+		mx.job->ss = j->ss;   /* borrowed for its line */
+		job_tail(f, mx.job);
+	}
+	sb_out_mixed_close(&mx);
+	return 0;
+}
+
+static int job_block(FILE *f, const struct sb_results *r, const struct sb_job_result *j)
+{
+	unsigned unified = sb_out_unified_job(j);
+	int rc = 0;
 	const struct sb_group_result *g = sb_out_group(r, j->groupid);
 	struct fmt_ctx c;
 	char tbuf[64];
@@ -219,24 +244,28 @@ static void job_block(FILE *f, const struct sb_results *r, const struct sb_job_r
 	fprintf(f, ": %s\n", tbuf);
 	if (j->spec && j->spec->description && j->spec->description[0])
 		fprintf(f, "  Description  : [%s]\n", j->spec->description);
-	for (int d = 0; d < SB_DDIR_N; d++)
+	for (int d = 0; d < SB_DDIR_N && unified != SB_UNIFIED_MIXED; d++)
 		if (j->st.total_ios[d] || j->st.io_bytes[d])
-			ddir_block(f, r, j, d, &c);
-	job_tail(f, j);
+			ddir_block(f, sb_ddir_names[d], r, j, d, &c);
+	if (unified != SB_UNIFIED_NONE)
+		rc = mixed_block(f, r, j, &c);
+	if (unified != SB_UNIFIED_MIXED)
+		job_tail(f, j);
 	if (j->verify)
 		sb_normal_verify(f, j->verify);
 	if (j->ml)
 		sb_normal_ml(f, j->ml);
+	return rc;
 }
 
-static void group_block(FILE *f, const struct sb_group_result *g)
+/* the "READ:", "WRITE:", "TRIM:" lines of g, or from..to-1 of them */
+static void group_lines(FILE *f, const struct sb_group_result *g, int from, int to,
+			const char *const *up)
 {
-	static const char *const up[SB_DDIR_N] = { "READ", "WRITE", "TRIM" };
 	unsigned base = g->kb_base == 1000 ? 1000 : 1024, alt = base == 1024 ? 1000 : 1024;
 	int bits = g->unit_base == 1;
 
-	fprintf(f, "\nRun status group %u (all jobs):\n", g->groupid);
-	for (int d = 0; d < SB_DDIR_N; d++) {
+	for (int d = from; d < to; d++) {
 		const struct sb_group_dir *gd = &g->dir[d];
 		char a1[32], a2[32], mn1[32], mx1[32], mn2[32], mx2[32], io1[32], io2[32];
 		if (!gd->max_run_ms && !gd->io_bytes)
@@ -254,6 +283,21 @@ static void group_block(FILE *f, const struct sb_group_result *g)
 			   "msec\n",
 			up[d], a1, a2, mn1, mx1, mn2, mx2, io1, io2, gd->min_run_ms, gd->max_run_ms);
 	}
+}
+
+/* unified_rw_reporting: "MIXED:" alone (=mixed) or after the others (=both) */
+static void group_block(FILE *f, const struct sb_results *r, const struct sb_group_result *g)
+{
+	static const char *const up[SB_DDIR_N] = { "READ", "WRITE", "TRIM" };
+	static const char *const mixed[1] = { "MIXED" };
+	unsigned unified = sb_out_unified_group(r, g->groupid);
+	struct sb_group_result gm;
+
+	fprintf(f, "\nRun status group %u (all jobs):\n", g->groupid);
+	if (unified != SB_UNIFIED_MIXED)
+		group_lines(f, g, 0, SB_DDIR_N, up);
+	if (unified != SB_UNIFIED_NONE && !sb_group_mixed(r, g->groupid, unified, &gm))
+		group_lines(f, &gm, SB_DDIR_READ, SB_DDIR_READ + 1, mixed);
 }
 
 static void disk_block(FILE *f, const struct sb_results *r)
@@ -381,10 +425,12 @@ int sb_write_normal(FILE *f, const struct sb_results *r)
 			(double)r->mpi.start_skew_ns / 1e6, (double)r->mpi.end_skew_ns / 1e6);
 	if (r->joblist && r->joblist->njobs && !r->sweep)
 		header_block(f, r);
+	int jrc = 0;
 	for (size_t i = 0; i < r->njobs; i++)
-		job_block(f, r, &r->jobs[i]);
+		if (job_block(f, r, &r->jobs[i]) && !jrc)
+			jrc = -ENOMEM;
 	for (size_t i = 0; i < r->ngroups; i++)
-		group_block(f, &r->groups[i]);
+		group_block(f, r, &r->groups[i]);
 	disk_block(f, r);
 	if (r->host) {
 		fputc('\n', f);
@@ -400,5 +446,5 @@ int sb_write_normal(FILE *f, const struct sb_results *r)
 	if (r->sweep) /* output/sweep.c */
 		sb_normal_sweep(f, r);
 	sb_normal_sysinv(f, r->sys ? r->sys : r->sweep ? r->sweep->sys : NULL);   /* output/sysinv.c */
-	return ferror(f) ? -EIO : rc;
+	return ferror(f) ? -EIO : rc ? rc : jrc;
 }

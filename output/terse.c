@@ -1,6 +1,8 @@
 /* terse.c: fio's terse format, version 3: one ';'-separated line per job
  * with 121 fields (read and write status, CPU, I/O depths, latency
  * distribution), 9 more per disk, then the description when the job has one.
+ * unified_rw_reporting: mixed writes the merged direction in place of read
+ * and write (80 fields), both after them (162), as fio 3.33 does.
  * Field 2 names storbench's version instead of fio's.  Latencies are in
  * microseconds, bandwidth in KiB/s, as fio writes them. */
 #include <errno.h>
@@ -83,14 +85,26 @@ static void terse_dists(FILE *f, const struct sb_tstats *st)
 		fprintf(f, ";%3.2f%%", ld.ms[i]);
 }
 
-static void terse_job(FILE *f, const struct sb_results *r, const struct sb_job_result *j)
+static int terse_job(FILE *f, const struct sb_results *r, const struct sb_job_result *j)
 {
 	const struct sb_tstats *st = &j->st;
+	unsigned unified = sb_out_unified_job(j);
 
 	fprintf(f, "3;%s;%s;%u;%d", r->version ? r->version : "storbench-" SB_VERSION, j->name,
 		j->groupid, j->error);
-	terse_ddir(f, r, j, SB_DDIR_READ);
-	terse_ddir(f, r, j, SB_DDIR_WRITE);
+	if (unified != SB_UNIFIED_MIXED) {
+		terse_ddir(f, r, j, SB_DDIR_READ);
+		terse_ddir(f, r, j, SB_DDIR_WRITE);
+	}
+	if (unified != SB_UNIFIED_NONE) { /* fio 3.33: mixed alone (80 fields) or after write (162) */
+		struct sb_out_mixed mx;
+		if (sb_out_mixed_open(&mx, r, j)) {
+			fputc('\n', f);
+			return -ENOMEM;
+		}
+		terse_ddir(f, &mx.res, mx.job, SB_DDIR_READ);
+		sb_out_mixed_close(&mx);
+	}
 	fprintf(f, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64, j->usr_cpu, j->sys_cpu, st->ctx,
 		st->majf, st->minf);
 	terse_dists(f, st);
@@ -104,6 +118,7 @@ static void terse_job(FILE *f, const struct sb_results *r, const struct sb_job_r
 	if (j->spec && j->spec->description && j->spec->description[0])
 		fprintf(f, ";%s", j->spec->description);
 	fputc('\n', f);
+	return 0;
 }
 
 /* A sweep has no top-level jobs: every finished point writes its jobs'
@@ -111,9 +126,12 @@ static void terse_job(FILE *f, const struct sb_results *r, const struct sb_job_r
  * (HOWTO.md section 10). */
 int sb_write_terse(FILE *f, const struct sb_results *r)
 {
+	int rc = 0;
 	for (size_t i = 0; i < r->njobs; i++)
-		terse_job(f, r, &r->jobs[i]);
+		if (terse_job(f, r, &r->jobs[i]) && !rc)
+			rc = -ENOMEM;
 	for (size_t p = 0; r->sweep && p < r->sweep->ndone; p++)
-		sb_write_terse(f, &r->sweep->points[p].merged);
-	return ferror(f) ? -EIO : 0;
+		if (sb_write_terse(f, &r->sweep->points[p].merged) && !rc)
+			rc = -ENOMEM;
+	return ferror(f) ? -EIO : rc;
 }

@@ -8,24 +8,46 @@
 #include "output/output.h"
 #include "output/timeseries.h"
 #include "output/units.h"
+#include "stats/mixed.h"
 
 static bool show_dir(const struct sb_jobspec *s, int d)
 {
 	return d != SB_DDIR_TRIM || (s && sb_spec_does(s, SB_DDIR_TRIM));
 }
 
+bool sb_out_ts_col(const struct sb_job_result *j, int d)
+{
+	unsigned u = sb_out_unified_job(j);
+	if (d == SB_DDIR_N)
+		return u != SB_UNIFIED_NONE;
+	return u != SB_UNIFIED_MIXED && show_dir(j->spec, d);
+}
+
+const struct sb_ts_sample *sb_out_ts_at(const struct sb_ts_sample *s, int *d,
+					struct sb_ts_sample *mix)
+{
+	if (*d != SB_DDIR_N)
+		return s;
+	sb_ts_mix(mix, s);
+	*d = SB_DDIR_READ;
+	return mix;
+}
+
 void sb_json_timeseries(struct sb_jw *w, const struct sb_job_result *j)
 {
 	sb_jw_arr_begin(w, "timeseries");
 	for (unsigned i = 0; i < j->nts; i++) {
-		const struct sb_ts_sample *s = &j->ts[i];
+		const struct sb_ts_sample *s0 = &j->ts[i];
 		sb_jw_obj_begin(w, NULL);
-		sb_jw_u64(w, "t_ms", s->t_ms);
-		sb_jw_u64(w, "dur_ms", (s->dur_ns + 500000) / 1000000);
-		for (int d = 0; d < SB_DDIR_N; d++) {
-			if (!show_dir(j->spec, d))
+		sb_jw_u64(w, "t_ms", s0->t_ms);
+		sb_jw_u64(w, "dur_ms", (s0->dur_ns + 500000) / 1000000);
+		for (int c = 0; c <= SB_DDIR_N; c++) {
+			struct sb_ts_sample mix;
+			int d = c;
+			if (!sb_out_ts_col(j, c))
 				continue;
-			sb_jw_obj_begin(w, sb_ddir_names[d]);
+			const struct sb_ts_sample *s = sb_out_ts_at(s0, &d, &mix);
+			sb_jw_obj_begin(w, c == SB_DDIR_N ? "mixed" : sb_ddir_names[d]);
 			sb_jw_u64(w, "bw_bytes", sb_ts_bw_bytes(s, d));
 			sb_jw_dbl(w, "iops", sb_ts_iops(s, d));
 			sb_jw_u64(w, "clat_mean_ns", sb_ts_clat_mean_ns(s, d));

@@ -488,7 +488,12 @@ struct sb_jobspec {
 	/* issue 16 (dedupe): run/contents.c, lib/datagen.c */
 	bool dedupe_global;         /* working set shared by all such jobs' writers */
 	bool block_error_percentiles; /* accepted; records nothing (HOWTO: fio 3.33 aborts) */
+	/* issue 16 (urr): fio's unified_rw_reporting; output/ derives the mixed
+	 * direction at report time (stats/mixed.h) */
+	unsigned unified_rw;        /* enum sb_unified */
 };
+/* unified_rw_reporting=: per direction only, one merged "mixed", or both */
+enum sb_unified { SB_UNIFIED_NONE = 0, SB_UNIFIED_MIXED = 1, SB_UNIFIED_BOTH = 2 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };
 

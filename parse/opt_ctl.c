@@ -33,6 +33,16 @@ static const struct sb_opt_enum coe_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum unified_vals[] = {
+	{ .name = "none", .val = SB_UNIFIED_NONE, .help = "read, write and trim reported apart" },
+	{ .name = "mixed", .val = SB_UNIFIED_MIXED, .help = "one \"mixed\" direction: all directions merged" },
+	{ .name = "both", .val = SB_UNIFIED_BOTH, .help = "each direction and the merged \"mixed\" one" },
+	{ .name = "0", .val = SB_UNIFIED_NONE, .help = "same as none", .alias = true },
+	{ .name = "1", .val = SB_UNIFIED_MIXED, .help = "same as mixed", .alias = true },
+	{ .name = "2", .val = SB_UNIFIED_BOTH, .help = "same as both", .alias = true },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum rateproc_vals[] = {
 	{ .name = "linear", .val = SB_RATE_PROC_LINEAR, .help = "evenly spaced I/Os" },
 	{ .name = "poisson", .val = SB_RATE_PROC_POISSON, .help = "exponentially distributed gaps (a Poisson process) with the same mean rate" },
@@ -249,5 +259,9 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	  .flags = SB_OF_IDENTITY, .category = C_STAT,
 	  .help = "under MPI, every rank also writes its own results, unmerged, to FILE.rankN "
 		  "(--output=FILE; default storbench.out.rankN)" },
+	/* issue 16 (urr): output/ derives the merged direction (stats/mixed.h) */
+	{ .name = "unified_rw_reporting", .type = SB_OT_ENUM, .off = OFF(unified_rw),
+	  .def = "none", .enums = unified_vals, .flags = SB_OF_IDENTITY, .category = C_STAT,
+	  .help = "report read, write and trim apart (none), merged into one \"mixed\" direction (mixed), or both" },
 };
 const unsigned sb_opt_rows_ctl_n = sizeof(sb_opt_rows_ctl) / sizeof(sb_opt_rows_ctl[0]);

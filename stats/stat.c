@@ -32,3 +32,18 @@ double sb_stat_stddev(const struct sb_stat *s)
 		return 0.0;
 	return sqrt(s->m2 / (double)(s->n - 1));
 }
+
+void sb_stat_sum(struct sb_stat *dst, const struct sb_stat *src)
+{
+	if (!src->n)
+		return;
+	if (!dst->n) {
+		*dst = *src;
+		return;
+	}
+	dst->min += src->min;
+	dst->max += src->max;
+	dst->mean += src->mean;
+	dst->m2 += src->m2;
+	dst->n += src->n;
+}

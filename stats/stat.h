@@ -39,6 +39,9 @@ static inline void sb_stat_add(struct sb_stat *s, uint64_t v)
 
 /* dst += src */
 void sb_stat_merge(struct sb_stat *dst, const struct sb_stat *src);
+/* dst += src as fio sums bandwidth and IOPS samples of parallel streams
+ * (threads of a group, directions of "mixed"): min, max, mean, m2 and n add. */
+void sb_stat_sum(struct sb_stat *dst, const struct sb_stat *src);
 /* Sample standard deviation (n - 1), as fio reports; 0 for n < 2. */
 double sb_stat_stddev(const struct sb_stat *s);
 /* min for output: 0 when empty */

@@ -32,22 +32,7 @@ static void add_live(_Atomic uint64_t *dst, const _Atomic uint64_t *src)
 /* Bandwidth and IOPS samples of threads running side by side add up: the
  * merged series is their sum per interval (as fio's group_reporting shows
  * it), not a pool of per-thread samples.  As fio (stat.c sum_stat with
- * pure_sum) min, max, mean, m2 and the sample count add. */
-static void stat_sum(struct sb_stat *dst, const struct sb_stat *src)
-{
-	if (!src->n)
-		return;
-	if (!dst->n) {
-		*dst = *src;
-		return;
-	}
-	dst->min += src->min;
-	dst->max += src->max;
-	dst->mean += src->mean;
-	dst->m2 += src->m2;
-	dst->n += src->n;
-}
-
+ * pure_sum) min, max, mean, m2 and the sample count add (sb_stat_sum). */
 static void merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d)
 {
 	add_live(&dst->live_bytes[d], &src->live_bytes[d]);
@@ -62,8 +47,8 @@ static void merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d
 	sb_hist_merge(&dst->slat_h[d], &src->slat_h[d]);
 	sb_hist_merge(&dst->clat_h[d], &src->clat_h[d]);
 	sb_hist_merge(&dst->lat_h[d], &src->lat_h[d]);
-	stat_sum(&dst->bw_samples[d], &src->bw_samples[d]);
-	stat_sum(&dst->iops_samples[d], &src->iops_samples[d]);
+	sb_stat_sum(&dst->bw_samples[d], &src->bw_samples[d]);
+	sb_stat_sum(&dst->iops_samples[d], &src->iops_samples[d]);
 	/* threads run side by side: a direction's runtime is the longest */
 	if (src->runtime_ns[d] > dst->runtime_ns[d])
 		dst->runtime_ns[d] = src->runtime_ns[d];

@@ -24,6 +24,7 @@ const struct sb_rcmp_rowdef sb_rcmp_rows[SB_RCMP_NROWS] = {
 	DIR_ROWS("read"),
 	DIR_ROWS("write"),
 	DIR_ROWS("trim"),
+	DIR_ROWS("mixed"),
 #undef DIR_ROWS
 	{ "job", "cpu_us_per_io", "us", "CPU/IO us", 1.0 },
 	{ "checkpoint", "write_gbps", "GB/s", "write GB/s", 1.0 },
@@ -32,7 +33,7 @@ const struct sb_rcmp_rowdef sb_rcmp_rows[SB_RCMP_NROWS] = {
 	{ "train", "mb_per_s", "MiB/s", "MiB/s", 1.0 },
 };
 
-static const char *const dirs[3] = { "read", "write", "trim" };
+static const char *const dirs[4] = { "read", "write", "trim", "mixed" };
 
 static struct sb_rcmp_entry *entry(struct sb_rcmp_side *side, const char *name)
 {
@@ -103,12 +104,13 @@ static int load_job(struct sb_rcmp_side *side, const char *name, const struct sb
 	static const char *const pct[3] = { "50.000000", "99.000000", "99.900000" };
 	double ios = 0;
 	int rc = 0;
-	for (int d = 0; d < 3 && !rc; d++) {
+	for (int d = 0; d < 4 && !rc; d++) {
 		const struct sb_jval *dj = sb_jv_get(job, dirs[d]);
 		double n = sb_jv_num(sb_jv_get(dj, "total_ios"), 0);
 		if (n <= 0)
 			continue;
-		ios += n;
+		if (d < 3 || ios <= 0) /* "mixed" repeats read+write+trim under =both */
+			ios += n;
 		int base = SB_RCMP_R_IOPS + 5 * d;
 		const struct sb_jval *pj = sb_jv_path(dj, "clat_ns/percentile");
 		rc = add_num(side, name, base, sb_jv_get(dj, "iops"));

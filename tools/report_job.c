@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const dirs[] = { "read", "write", "trim" };
+/* "mixed": unified_rw_reporting=mixed|both (no time series of its own) */
+static const char *const dirs[] = { "read", "write", "trim", "mixed" };
 
 struct xy {
 	double *x, *y;
@@ -90,7 +91,7 @@ static void job_chart(struct sb_rep *rp, unsigned ji, const char *title, const c
 		for (unsigned ri = 0; ri < rp->n; ri++) {
 			const struct sb_jval *job = sb_jv_at(sb_jv_get(rp->r[ri].root, "jobs"), ji);
 			const struct sb_jval *ts = sb_jv_get(job, "timeseries");
-			for (unsigned d = 0; d < 3; d++) {
+			for (unsigned d = 0; d < 4; d++) {
 				char io[24];
 				snprintf(io, sizeof(io), "%s/io_bytes", dirs[d]);
 				if (!dir_moved(job, io))
@@ -223,7 +224,7 @@ static void lat_charts(struct sb_rep *rp, unsigned ji)
 			for (unsigned ri = 0; ri < rp->n; ri++) {
 				const struct sb_jval *job = sb_jv_at(sb_jv_get(rp->r[ri].root, "jobs"), ji);
 				int drew_dir = 0;
-				for (unsigned d = 0; d < 3; d++) {
+				for (unsigned d = 0; d < 4; d++) {
 					const struct sb_jval *dj = sb_jv_get(job, dirs[d]);
 					const struct sb_jval *clat = sb_jv_get(dj, "clat_ns");
 					if (sb_jv_num(sb_jv_get(dj, "total_ios"), 0) <= 0)
@@ -274,7 +275,7 @@ static void job_table(struct sb_rep *rp, unsigned ji)
 		    "<th>clat p99 (us)</th><th>clat max (us)</th><th>usr/sys CPU (%)</th></tr>\n");
 	for (unsigned ri = 0; ri < rp->n; ri++) {
 		const struct sb_jval *job = sb_jv_at(sb_jv_get(rp->r[ri].root, "jobs"), ji);
-		for (unsigned d = 0; job && d < 3; d++) {
+		for (unsigned d = 0; job && d < 4; d++) {
 			const struct sb_jval *dj = sb_jv_get(job, dirs[d]);
 			if (sb_jv_num(sb_jv_get(dj, "io_bytes"), 0) <= 0)
 				continue;

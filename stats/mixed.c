@@ -1,0 +1,157 @@
+/* mixed.c: the merged "mixed" direction of unified_rw_reporting (fio's
+ * meaning; see mixed.h), computed from a result's per-direction figures. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/mixed.h"
+
+static void mix_dir(struct sb_tstats *m, const struct sb_tstats *st, int d)
+{
+	const int o = SB_DDIR_READ;
+
+	m->io_bytes[o] += st->io_bytes[d];
+	m->total_ios[o] += st->total_ios[d];
+	m->short_ios[o] += st->short_ios[d];
+	m->drop_ios[o] += st->drop_ios[d];
+	sb_stat_merge(&m->slat[o], &st->slat[d]);
+	sb_stat_merge(&m->clat[o], &st->clat[d]);
+	sb_stat_merge(&m->lat[o], &st->lat[d]);
+	sb_hist_merge(&m->slat_h[o], &st->slat_h[d]);
+	sb_hist_merge(&m->clat_h[o], &st->clat_h[d]);
+	sb_hist_merge(&m->lat_h[o], &st->lat_h[d]);
+	sb_stat_sum(&m->bw_samples[o], &st->bw_samples[d]);
+	sb_stat_sum(&m->iops_samples[o], &st->iops_samples[d]);
+	if (st->runtime_ns[d] > m->runtime_ns[o])
+		m->runtime_ns[o] = st->runtime_ns[d];
+}
+
+static void clear_dir(struct sb_tstats *m, int d)
+{
+	atomic_store_explicit(&m->live_bytes[d], 0, memory_order_relaxed);
+	atomic_store_explicit(&m->live_ios[d], 0, memory_order_relaxed);
+	m->io_bytes[d] = m->total_ios[d] = m->short_ios[d] = m->drop_ios[d] = 0;
+	sb_stat_init(&m->slat[d]);
+	sb_stat_init(&m->clat[d]);
+	sb_stat_init(&m->lat[d]);
+	memset(&m->slat_h[d], 0, sizeof(m->slat_h[d]));
+	memset(&m->clat_h[d], 0, sizeof(m->clat_h[d]));
+	memset(&m->lat_h[d], 0, sizeof(m->lat_h[d]));
+	sb_stat_init(&m->bw_samples[d]);
+	sb_stat_init(&m->iops_samples[d]);
+	m->runtime_ns[d] = 0;
+}
+
+void sb_tstats_mix(struct sb_tstats *m, const struct sb_tstats *st)
+{
+	memcpy(m, st, sizeof(*m));
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		if (d != SB_DDIR_READ) {
+			mix_dir(m, st, d);
+			clear_dir(m, d);
+		}
+	}
+	uint64_t live_b = 0, live_n = 0;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		live_b += atomic_load_explicit(&st->live_bytes[d], memory_order_relaxed);
+		live_n += atomic_load_explicit(&st->live_ios[d], memory_order_relaxed);
+	}
+	atomic_store_explicit(&m->live_bytes[SB_DDIR_READ], live_b, memory_order_relaxed);
+	atomic_store_explicit(&m->live_ios[SB_DDIR_READ], live_n, memory_order_relaxed);
+}
+
+struct sb_job_result *sb_job_mixed(const struct sb_job_result *j)
+{
+	struct sb_job_result *m = malloc(sizeof(*m));
+	if (!m)
+		return NULL;
+	memcpy(m, j, sizeof(*m));
+	sb_tstats_mix(&m->st, &j->st);
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		if (j->runtime_ms[d] > m->runtime_ms[SB_DDIR_READ])
+			m->runtime_ms[SB_DDIR_READ] = j->runtime_ms[d];
+		if (d != SB_DDIR_READ)
+			m->runtime_ms[d] = 0;
+	}
+	m->ml = NULL;
+	m->ts = NULL;
+	m->nts = 0;
+	m->verify = NULL;
+	m->ss = NULL;
+	return m;
+}
+
+/* one stream (a job's merged figures, or a group's direction) into gd */
+static void group_add(struct sb_group_dir *gd, uint64_t bytes, uint64_t bw, uint64_t run_ms)
+{
+	gd->io_bytes += bytes;
+	if (!run_ms)
+		return;
+	gd->min_bw = bw < gd->min_bw ? bw : gd->min_bw;
+	gd->max_bw = bw > gd->max_bw ? bw : gd->max_bw;
+	gd->min_run_ms = run_ms < gd->min_run_ms ? run_ms : gd->min_run_ms;
+	gd->max_run_ms = run_ms > gd->max_run_ms ? run_ms : gd->max_run_ms;
+}
+
+int sb_group_mixed(const struct sb_results *r, unsigned groupid, unsigned unified,
+		   struct sb_group_result *gm)
+{
+	const struct sb_group_result *g = NULL;
+	for (size_t i = 0; i < r->ngroups && !g; i++)
+		if (r->groups[i].groupid == groupid)
+			g = &r->groups[i];
+	if (!g)
+		return -ENOENT;
+	*gm = *g;
+	memset(gm->dir, 0, sizeof(gm->dir));
+	struct sb_group_dir *gd = &gm->dir[SB_DDIR_READ];
+	gd->min_bw = gd->min_run_ms = UINT64_MAX;
+	if (unified == SB_UNIFIED_BOTH) {
+		for (int d = 0; d < SB_DDIR_N; d++) {
+			const struct sb_group_dir *s = &g->dir[d];
+			gd->io_bytes += s->io_bytes;
+			if (!s->max_run_ms)
+				continue;
+			group_add(gd, 0, s->min_bw, s->min_run_ms);
+			group_add(gd, 0, s->max_bw, s->max_run_ms);
+		}
+	} else {
+		for (size_t i = 0; i < r->njobs; i++) {
+			const struct sb_job_result *j = &r->jobs[i];
+			uint64_t bytes = 0, run = 0;
+			if (j->groupid != groupid)
+				continue;
+			for (int d = 0; d < SB_DDIR_N; d++) {
+				bytes += j->st.io_bytes[d];
+				run = j->runtime_ms[d] > run ? j->runtime_ms[d] : run;
+			}
+			group_add(gd, bytes, run ? bytes * 1000 / run : 0, run);
+		}
+	}
+	if (gd->min_bw == UINT64_MAX)
+		gd->min_bw = 0;
+	if (gd->min_run_ms == UINT64_MAX)
+		gd->min_run_ms = 0;
+	if (gd->max_run_ms)
+		gd->agg_bw = gd->io_bytes * 1000 / gd->max_run_ms;
+	return 0;
+}
+
+void sb_ts_mix(struct sb_ts_sample *m, const struct sb_ts_sample *s)
+{
+	struct sb_ts_dir *x = &m->d[SB_DDIR_READ];
+
+	*m = *s;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		if (d == SB_DDIR_READ)
+			continue;
+		const struct sb_ts_dir *y = &s->d[d];
+		x->clat_p50_ns = sb_ts_p50_merge(x->clat_p50_ns, x->ios, y->clat_p50_ns, y->ios);
+		x->bytes += y->bytes;
+		x->ios += y->ios;
+		x->clat_sum_ns += y->clat_sum_ns;
+		x->clat_max_ns = y->clat_max_ns > x->clat_max_ns ? y->clat_max_ns : x->clat_max_ns;
+		x->clat_p99_ns = y->clat_p99_ns > x->clat_p99_ns ? y->clat_p99_ns : x->clat_p99_ns;
+		memset(&m->d[d], 0, sizeof(m->d[d]));
+	}
+}
