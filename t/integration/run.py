@@ -1,37 +1,162 @@
 #!/usr/bin/env python3
 """Integration test runner: discovers t/integration/test_*.py (stdlib unittest),
-runs them against the storbench binary given by --bin, prints each test's
-outcome, skip reasons, and a closing 'N passed, N failed, N skipped' line."""
+runs them against the storbench binary given by --bin, prints each file's
+outcome (the whole unittest output of a file that failed), skip reasons, and a
+closing 'N passed, N failed, N skipped' line.
+
+Test files run as separate processes, --jobs at a time (default: $SB_CHECK_JOBS,
+else the number of CPUs); the files in SERIAL below run afterwards, one at a
+time, with nothing else running.  --times FILE writes each file's and each
+test's wall time (slowest first)."""
 import argparse
+import fnmatch
+import json
 import os
+import subprocess
 import sys
+import tempfile
+import time
 import unittest
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
+
+# Files that need the machine to themselves: they assert on timing or rates
+# (rate limits, runtimes, throttling, SIGINT timing, time series), compare
+# performance figures with fio, or start many MPI ranks.  They run after the
+# parallel files, one at a time, as before.  The only place this list lives.
+SERIAL = {
+    "test_flow.py",        # rate / rate_iops / thinktime / rate_cycle figures
+    "test_mpi.py",         # mpirun -np up to 32 (oversubscribed), SIGINT to mpirun
+    "test_mpi_ml.py",      # ML workloads under mpirun
+    "test_timeseries.py",  # sample intervals of the stats thread
+    "test_exec.py",        # SIGINT / runtime / startdelay timing
+    "test_fio_stats.py",   # latency and bandwidth figures against fio's
+}
+
+
+class TimedResult(unittest.TextTestResult):
+    """TextTestResult that remembers each test's wall time"""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.times = []
+
+    def startTest(self, test):
+        self._t0 = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        self.times.append((test.id(), time.monotonic() - self._t0))
+        super().stopTest(test)
+
+
+def counts(result):
+    # a test with failing subTests counts once (their entries name the subtest)
+    bad = {getattr(t, "test_case", t).id() for t, _ in result.failures + result.errors}
+    failed = len(bad) + len(result.unexpectedSuccesses)
+    skipped = len({getattr(t, "test_case", t).id() for t, _ in result.skipped} - bad)
+    return result.testsRun - failed - skipped, failed, skipped
+
+
+def run_one(pattern, out):
+    """run the tests of the files matching pattern in this process; write
+    counts, skips and times as JSON to out"""
+    suite = unittest.defaultTestLoader.discover(here, pattern=pattern, top_level_dir=here)
+    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1, resultclass=TimedResult).run(suite)
+    sys.stdout.flush()
+    p, f, s = counts(result)
+    with open(out, "w") as fh:
+        json.dump({"passed": p, "failed": f, "skipped": s, "times": result.times,
+                   "skips": [[t.id(), why] for t, why in result.skipped]}, fh)
+    return 0 if f == 0 else 1
+
+
+def start(name, args, tmp):
+    log = open(os.path.join(tmp, name + ".log"), "w+")
+    cmd = [sys.executable, os.path.abspath(__file__), "--bin", args.bin, "--one",
+           os.path.join(tmp, name + ".json"), name]
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    return proc, log, time.monotonic()
+
+
+def finish(name, proc, log, t0, tmp, total):
+    """print one file's outcome; add its counts to total"""
+    rc = proc.wait()
+    wall = time.monotonic() - t0
+    log.seek(0)
+    text = log.read()
+    log.close()
+    try:
+        with open(os.path.join(tmp, name + ".json")) as fh:
+            r = json.load(fh)
+    except (OSError, ValueError):
+        # the file did not load, or its process died: one failure, whole output
+        r = {"passed": 0, "failed": 1, "skipped": 0, "times": [], "skips": []}
+    if rc != 0 and r["failed"] == 0:
+        r["failed"] = 1
+    if r["failed"]:
+        print(f"---- {name}: output\n{text.rstrip()}\n----")
+    print(f"{name}: {r['passed']} passed, {r['failed']} failed, {r['skipped']} skipped ({wall:.1f} s)",
+          flush=True)
+    for k in ("passed", "failed", "skipped"):
+        total[k] += r[k]
+    total["skips"] += r["skips"]
+    total["times"] += r["times"]
+    total["files"].append((name, wall))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--counts")
+    ap.add_argument("--times", help="write per-file and per-test wall times here")
+    ap.add_argument("--jobs", type=int, help="test files run at once (default $SB_CHECK_JOBS or nproc)")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("pattern", nargs="?", default="test_*.py")
     args = ap.parse_args()
     os.environ["SB_BIN"] = os.path.abspath(args.bin)
-    suite = unittest.defaultTestLoader.discover(here, pattern=args.pattern, top_level_dir=here)
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
-    # a test with failing subTests counts once (their entries name the subtest)
-    bad = {getattr(t, "test_case", t).id() for t, _ in result.failures + result.errors}
-    failed = len(bad) + len(result.unexpectedSuccesses)
-    skipped = len({getattr(t, "test_case", t).id() for t, _ in result.skipped} - bad)
-    passed = result.testsRun - failed - skipped
-    for test, why in result.skipped:
-        print(f"SKIPPED {test.id()}: {why}")
-    print(f"integration: {passed} passed, {failed} failed, {skipped} skipped")
+    args.bin = os.path.abspath(args.bin)
+    if args.one:
+        return run_one(args.pattern, args.one)
+
+    jobs = args.jobs or int(os.environ.get("SB_CHECK_JOBS") or 0) or os.cpu_count() or 1
+    names = sorted(n for n in os.listdir(here) if fnmatch.fnmatch(n, args.pattern) and n.endswith(".py"))
+    par = [n for n in names if n not in SERIAL]
+    ser = [n for n in names if n in SERIAL]
+    total = {"passed": 0, "failed": 0, "skipped": 0, "skips": [], "times": [], "files": []}
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="sbrun.") as tmp:
+        running = {}
+        queue = list(par)
+        while queue or running:
+            while queue and len(running) < jobs:
+                n = queue.pop(0)
+                running[n] = start(n, args, tmp)
+            time.sleep(0.1)
+            for n, (proc, log, ts) in list(running.items()):
+                if proc.poll() is not None:
+                    del running[n]
+                    finish(n, proc, log, ts, tmp, total)
+        for n in ser:
+            finish(n, *start(n, args, tmp), tmp, total)
+    wall = time.monotonic() - t0
+    for tid, why in sorted(total["skips"]):
+        print(f"SKIPPED {tid}: {why}")
+    if args.times:
+        with open(args.times, "w") as fh:
+            fh.write(f"# integration wall time {wall:.1f} s, jobs={jobs}; files, slowest first\n")
+            for n, w in sorted(total["files"], key=lambda x: -x[1]):
+                fh.write(f"{w:8.1f}  {n}{'  (serial)' if n in SERIAL else ''}\n")
+            fh.write("# tests, slowest first\n")
+            for tid, w in sorted(total["times"], key=lambda x: -x[1]):
+                fh.write(f"{w:8.1f}  {tid}\n")
+    print(f"integration: {total['passed']} passed, {total['failed']} failed, {total['skipped']} skipped"
+          f" ({wall:.0f} s, {jobs} at a time)")
     if args.counts:
         with open(args.counts, "w") as f:
-            f.write(f"{passed} {failed} {skipped}\n")
-    return 0 if failed == 0 else 1
+            f.write(f"{total['passed']} {total['failed']} {total['skipped']}\n")
+    return 0 if total["failed"] == 0 else 1
 
 
 if __name__ == "__main__":
