@@ -141,6 +141,22 @@ def finish(name, tag, proc, log, t0, tmp, total):
     total["files"].append((label, wall))
 
 
+def previous_times(path):
+    """{file name: wall seconds} from an earlier --times file, or {}"""
+    last = {}
+    try:
+        with open(path or "") as fh:
+            for line in fh:
+                if line.startswith("# tests"):
+                    break
+                w, _, name = line.strip().partition("  ")
+                if not line.startswith("#") and name.endswith(".py"):
+                    last[name] = float(w)
+    except (OSError, ValueError):
+        pass
+    return last
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -161,6 +177,10 @@ def main():
     # whole files in SERIAL run only serially; partly serial files run twice
     par = [(n, "parallel" if n in SERIAL else "all") for n in names if SERIAL.get(n, ()) is not None]
     ser = [(n, "serial") for n in names if n in SERIAL]
+    # longest first, by the previous run's times (--times), so that no long
+    # file starts last; alphabetical without them
+    last = previous_times(args.times)
+    par.sort(key=lambda np: -last.get(np[0], 0.0))
     total = {"passed": 0, "failed": 0, "skipped": 0, "skips": [], "times": [], "files": []}
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sbrun.") as tmp:
