@@ -35,6 +35,7 @@ SERIAL = {
     "test_timeseries.py": None,      # per-interval samples of a rate-limited job
     "test_mpi.py": None,             # mpirun -np up to 32 (oversubscribed), SIGINT to mpirun
     "test_mpi_ml.py": None,          # ML workloads under mpirun
+    "test_genfio.py": None,          # every job must do I/O within runtime=200ms
     "test_mltrain.py": {"PipelineTest.test_step_barrier",                  # step times
                         "PipelineTest.test_computation_time_distributions"},
     "test_ml.py": {"TrainTest.test_au_null_engine",                          # AU within 5 points
