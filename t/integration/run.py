@@ -45,6 +45,8 @@ SERIAL = {
     "test_faults.py": {"TruncateDeleteTest.test_truncate",                   # runtime < 2.5 s
                        "TruncateDeleteTest.test_truncate_mmap"},
     "test_run.py": {"RunTest.test_sigint_partial_results"},                  # SIGINT after 1.5 s
+    "test_sweep.py": {"SweepTest.test_sigint_keeps_finished_points",         # SIGINT after 1 s
+                      "SweepTest.test_memory_does_not_grow_with_repetitions"},  # 512 runs < 300 s
 }
 
 
