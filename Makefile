@@ -98,7 +98,7 @@ config.h:
 
 # make check: unit + integration tests on the normal build, then again under
 # AddressSanitizer + UndefinedBehaviorSanitizer, then a clang -Werror build.
-check: all
+check: config.h
 	@sh t/run-check.sh
 
 check-one: $(BIN) $(FAULT_SO) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN)) $(FUZZ_REPLAY)

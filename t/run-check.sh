@@ -2,10 +2,16 @@
 # make check: the suite on the normal build, again under ASan+UBSan, then a
 # warning-free clang build and a short libFuzzer run of each harness (clang
 # with libFuzzer only; SKIPPED otherwise).  The last line sums every pass.
+# Builds run -j$SB_CHECK_JOBS (default: the number of CPUs) whatever make
+# was given; the integration files run that many at a time (t/integration/run.py).
 MAKE=${MAKE:-make}
+SB_CHECK_JOBS=${SB_CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+export SB_CHECK_JOBS
+MAKE="$MAKE -j$SB_CHECK_JOBS"
 status=0; passed=0; failed=0; skipped=0
 sum() { set -- $(cat "$1"); passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
 
+$MAKE -s all || exit 1
 echo "== layering: includes against HOWTO.md's Architecture (t/check-layers.sh)"
 if sh t/check-layers.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 

@@ -25,7 +25,7 @@ else
 fi
 
 if command -v python3 >/dev/null 2>&1; then
-	python3 t/integration/run.py --bin "$B/storbench" --counts "$B/integration-counts"
+	python3 t/integration/run.py --bin "$B/storbench" --counts "$B/integration-counts" --times "$B/integration-times"
 	if [ -f "$B/integration-counts" ]; then add $(cat "$B/integration-counts"); else add 0 1 0; fi
 else
 	echo "integration tests: FAILED to start (python3 missing: apt-get install python3)"

@@ -1,37 +1,222 @@
 #!/usr/bin/env python3
 """Integration test runner: discovers t/integration/test_*.py (stdlib unittest),
-runs them against the storbench binary given by --bin, prints each test's
-outcome, skip reasons, and a closing 'N passed, N failed, N skipped' line."""
+runs them against the storbench binary given by --bin, prints each file's
+outcome (the whole unittest output of a file that failed), skip reasons, and a
+closing 'N passed, N failed, N skipped' line.
+
+Test files run as separate processes, --jobs at a time (default: $SB_CHECK_JOBS,
+else the number of CPUs); the files in SERIAL below run afterwards, one at a
+time, with nothing else running.  --times FILE writes each file's and each
+test's wall time (slowest first)."""
 import argparse
+import fnmatch
+import json
 import os
+import subprocess
 import sys
+import tempfile
+import time
 import unittest
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
+
+# Tests that need the machine to themselves: they assert on timing or rates
+# (rate limits, replay timing, AU and step times, sample counts, a runtime
+# bound after SIGINT or exitall), compare performance figures with fio, or
+# start many MPI ranks.  They run after the parallel part, one file at a time
+# with nothing else running, as before.  A file name alone means the whole
+# file; otherwise the set of its CLASS.TEST names (the rest of the file runs
+# in parallel).  The only place this list lives.
+SERIAL = {
+    "test_flow.py": None,            # rate / rate_iops / thinktime / steady state figures
+    "test_fio_stats.py": None,       # I/O counts under rate and thinktime, against fio's
+    "test_fio_output.py": None,      # per-direction rate_iops within 2%, side by side with fio
+    "test_timeseries.py": None,      # per-interval samples of a rate-limited job
+    "test_mpi.py": None,             # mpirun -np up to 32 (oversubscribed), SIGINT to mpirun
+    "test_mpi_ml.py": None,          # ML workloads under mpirun
+    "test_genfio.py": None,          # every job must do I/O within runtime=200ms
+    "test_mltrain.py": {"PipelineTest.test_step_barrier",                  # step times
+                        "PipelineTest.test_computation_time_distributions"},
+    "test_ml.py": {"TrainTest.test_au_null_engine",                          # AU within 5 points
+                   "TrainTest.test_au_under_rate_limit"},
+    "test_iolog.py": {"IologTest.test_v3_timing"},                           # replay times
+    "test_fio_ioopts.py": {"ExitWhat.test_exit_what"},                       # b ends < 2.5 s
+    "test_faults.py": {"TruncateDeleteTest.test_truncate",                   # runtime < 2.5 s
+                       "TruncateDeleteTest.test_truncate_mmap"},
+    "test_run.py": {"RunTest.test_sigint_partial_results"},                  # SIGINT after 1.5 s
+    "test_sweep.py": {"SweepTest.test_sigint_keeps_finished_points",         # SIGINT after 1 s
+                      "SweepTest.test_memory_does_not_grow_with_repetitions"},  # 512 runs < 300 s
+}
+
+
+def serial_part(name, test_id):
+    """whether test_id (module.Class.test) of file name belongs to the serial part"""
+    if name not in SERIAL:
+        return False
+    tests = SERIAL[name]
+    return tests is None or test_id.split(".", 1)[1] in tests
+
+
+def flatten(suite):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from flatten(t)
+        else:
+            yield t
+
+
+class TimedResult(unittest.TextTestResult):
+    """TextTestResult that remembers each test's wall time"""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.times = []
+
+    def startTest(self, test):
+        self._t0 = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        self.times.append((test.id(), time.monotonic() - self._t0))
+        super().stopTest(test)
+
+
+def counts(result):
+    # a test with failing subTests counts once (their entries name the subtest)
+    bad = {getattr(t, "test_case", t).id() for t, _ in result.failures + result.errors}
+    failed = len(bad) + len(result.unexpectedSuccesses)
+    skipped = len({getattr(t, "test_case", t).id() for t, _ in result.skipped} - bad)
+    return result.testsRun - failed - skipped, failed, skipped
+
+
+def run_one(pattern, out, part):
+    """run the tests of the file named pattern in this process (part: all, or
+    only its serial or parallel part); write counts, skips and times as JSON to out"""
+    suite = unittest.defaultTestLoader.discover(here, pattern=pattern, top_level_dir=here)
+    if part != "all":
+        # a file that fails to import is a _FailedTest: it goes with the parallel part
+        keep = [t for t in flatten(suite)
+                if serial_part(pattern, t.id()) == (part == "serial")]
+        suite = unittest.TestSuite(keep)
+    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1, resultclass=TimedResult).run(suite)
+    sys.stdout.flush()
+    p, f, s = counts(result)
+    with open(out, "w") as fh:
+        json.dump({"passed": p, "failed": f, "skipped": s, "times": result.times,
+                   "skips": [[t.id(), why] for t, why in result.skipped]}, fh)
+    return 0 if f == 0 else 1
+
+
+def start(name, part, args, tmp):
+    tag = f"{name}.{part}"
+    log = open(os.path.join(tmp, tag + ".log"), "w+")
+    cmd = [sys.executable, os.path.abspath(__file__), "--bin", args.bin, "--one",
+           os.path.join(tmp, tag + ".json"), "--part", part, name]
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    return tag, proc, log, time.monotonic()
+
+
+def finish(name, tag, proc, log, t0, tmp, total):
+    """print one file's outcome; add its counts to total"""
+    rc = proc.wait()
+    wall = time.monotonic() - t0
+    log.seek(0)
+    text = log.read()
+    log.close()
+    try:
+        with open(os.path.join(tmp, tag + ".json")) as fh:
+            r = json.load(fh)
+    except (OSError, ValueError):
+        # the file did not load, or its process died: one failure, whole output
+        r = {"passed": 0, "failed": 1, "skipped": 0, "times": [], "skips": []}
+    if rc != 0 and r["failed"] == 0:
+        r["failed"] = 1
+    label = name + (" (serial part)" if tag.endswith(".serial") and SERIAL[name] else "")
+    if r["failed"]:
+        print(f"---- {label}: output\n{text.rstrip()}\n----")
+    print(f"{label}: {r['passed']} passed, {r['failed']} failed, {r['skipped']} skipped ({wall:.1f} s)",
+          flush=True)
+    for k in ("passed", "failed", "skipped"):
+        total[k] += r[k]
+    total["skips"] += r["skips"]
+    total["times"] += r["times"]
+    total["files"].append((label, wall))
+
+
+def previous_times(path):
+    """{file name: wall seconds} from an earlier --times file, or {}"""
+    last = {}
+    try:
+        with open(path or "") as fh:
+            for line in fh:
+                if line.startswith("# tests"):
+                    break
+                w, _, name = line.strip().partition("  ")
+                if not line.startswith("#") and name.endswith(".py"):
+                    last[name] = float(w)
+    except (OSError, ValueError):
+        pass
+    return last
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--counts")
+    ap.add_argument("--times", help="write per-file and per-test wall times here")
+    ap.add_argument("--jobs", type=int, help="test files run at once (default $SB_CHECK_JOBS or nproc)")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--part", default="all", help=argparse.SUPPRESS)
     ap.add_argument("pattern", nargs="?", default="test_*.py")
     args = ap.parse_args()
     os.environ["SB_BIN"] = os.path.abspath(args.bin)
-    suite = unittest.defaultTestLoader.discover(here, pattern=args.pattern, top_level_dir=here)
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
-    # a test with failing subTests counts once (their entries name the subtest)
-    bad = {getattr(t, "test_case", t).id() for t, _ in result.failures + result.errors}
-    failed = len(bad) + len(result.unexpectedSuccesses)
-    skipped = len({getattr(t, "test_case", t).id() for t, _ in result.skipped} - bad)
-    passed = result.testsRun - failed - skipped
-    for test, why in result.skipped:
-        print(f"SKIPPED {test.id()}: {why}")
-    print(f"integration: {passed} passed, {failed} failed, {skipped} skipped")
+    args.bin = os.path.abspath(args.bin)
+    if args.one:
+        return run_one(args.pattern, args.one, args.part)
+
+    jobs = args.jobs or int(os.environ.get("SB_CHECK_JOBS") or 0) or os.cpu_count() or 1
+    names = sorted(n for n in os.listdir(here) if fnmatch.fnmatch(n, args.pattern) and n.endswith(".py"))
+    # whole files in SERIAL run only serially; partly serial files run twice
+    par = [(n, "parallel" if n in SERIAL else "all") for n in names if SERIAL.get(n, ()) is not None]
+    ser = [(n, "serial") for n in names if n in SERIAL]
+    # longest first, by the previous run's times (--times), so that no long
+    # file starts last; alphabetical without them
+    last = previous_times(args.times)
+    par.sort(key=lambda np: -last.get(np[0], 0.0))
+    total = {"passed": 0, "failed": 0, "skipped": 0, "skips": [], "times": [], "files": []}
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="sbrun.") as tmp:
+        running = {}
+        queue = list(par)
+        while queue or running:
+            while queue and len(running) < jobs:
+                n, part = queue.pop(0)
+                running[n] = start(n, part, args, tmp)
+            time.sleep(0.1)
+            for n, (tag, proc, log, ts) in list(running.items()):
+                if proc.poll() is not None:
+                    del running[n]
+                    finish(n, tag, proc, log, ts, tmp, total)
+        for n, part in ser:
+            finish(n, *start(n, part, args, tmp), tmp, total)
+    wall = time.monotonic() - t0
+    for tid, why in sorted(total["skips"]):
+        print(f"SKIPPED {tid}: {why}")
+    if args.times:
+        with open(args.times, "w") as fh:
+            fh.write(f"# integration wall time {wall:.1f} s, jobs={jobs}; files, slowest first\n")
+            for n, w in sorted(total["files"], key=lambda x: -x[1]):
+                fh.write(f"{w:8.1f}  {n}\n")
+            fh.write("# tests, slowest first\n")
+            for tid, w in sorted(total["times"], key=lambda x: -x[1]):
+                fh.write(f"{w:8.1f}  {tid}\n")
+    print(f"integration: {total['passed']} passed, {total['failed']} failed, {total['skipped']} skipped"
+          f" ({wall:.0f} s, {jobs} at a time)")
     if args.counts:
         with open(args.counts, "w") as f:
-            f.write(f"{passed} {failed} {skipped}\n")
-    return 0 if failed == 0 else 1
+            f.write(f"{total['passed']} {total['failed']} {total['skipped']}\n")
+    return 0 if total["failed"] == 0 else 1
 
 
 if __name__ == "__main__":

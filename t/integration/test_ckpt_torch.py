@@ -38,9 +38,13 @@ def params(m):
 
 
 def torch_python():
-    """a python3 with torch (Debian's python3-torch), or None"""
+    """a python3 with torch (Debian's python3-torch), or None; finds the
+    module without importing it (an import of torch takes seconds, and the
+    oracle run imports it anyway: a torch that is found but broken fails
+    there, with its traceback)"""
+    find = "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)"
     for py in ("/usr/bin/python3", shutil.which("python3")):
-        if py and subprocess.run([py, "-c", "import torch"], capture_output=True).returncode == 0:
+        if py and subprocess.run([py, "-c", find], capture_output=True).returncode == 0:
             return py
     return None
 
@@ -61,12 +65,15 @@ def strace_writes(cmd, want, cwd):
     return out
 
 
+# PATH SIZES [PATH SIZES ...]: one torch.save per PATH (one python, one
+# import torch for all of them)
 SAVE = """
 import sys, torch
-sizes = [int(x) for x in sys.argv[2].split(",")]
-state = {"t%d" % i: torch.randint(-128, 128, (n,), dtype=torch.int8) for i, n in enumerate(sizes)}
-with open(sys.argv[1], "wb") as f:
-    torch.save(state, f)
+for path, arg in zip(sys.argv[1::2], sys.argv[2::2]):
+    sizes = [int(x) for x in arg.split(",")]
+    state = {"t%d" % i: torch.randint(-128, 128, (n,), dtype=torch.int8) for i, n in enumerate(sizes)}
+    with open(path, "wb") as f:
+        torch.save(state, f)
 """
 
 
@@ -93,10 +100,13 @@ class TorchSaveTest(SbCase):
         o_tensors = [o // 3, o // 3, o - 2 * (o // 3)]
         with open(os.path.join(self.dir, "save.py"), "w") as f:
             f.write(SAVE)
-        for name, tensors, got in (("model", m_tensors, model), ("optim", o_tensors, optim)):
+        cases = (("model", m_tensors, model), ("optim", o_tensors, optim))
+        refs = strace_writes([py, "save.py"] + [a for name, tensors, _ in cases for a in (
+                             os.path.join(self.dir, "torch_" + name + ".pt"), ",".join(map(str, tensors)))],
+                             "torch_", self.dir)
+        for name, tensors, got in cases:
             path = os.path.join(self.dir, "torch_" + name + ".pt")
-            ref = strace_writes([py, "save.py", path, ",".join(map(str, tensors))],
-                                "torch_" + name, self.dir)["torch_" + name + ".pt"]
+            ref = refs["torch_" + name + ".pt"]
             self.assertEqual(len(got), len(ref), "%s: storbench %s, torch.save %s" % (name, got, ref))
             for g, r in zip(got, ref):
                 if r in tensors:   # a tensor's own write: exact

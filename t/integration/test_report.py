@@ -339,8 +339,9 @@ class Reports(SbCase):
         exe = chromium()
         if not exe:
             self.skipTest("chromium is not installed (apt-get install chromium)")
-        for name in ("sweep", "engines", "checkpoint", "train", "engines+checkpoint", "tiered",
-                     "kvcache"):
+        names = ("sweep", "engines", "checkpoint", "train", "engines+checkpoint", "tiered", "kvcache")
+        outs = {}
+        for name in names:
             with self.subTest(name):
                 # the last: p50 over time, the per-CPU strips and the per-rank
                 # durations of two results in one page
@@ -350,14 +351,37 @@ class Reports(SbCase):
                     self.assertEqual([len(strip_rows(b)) for b in strips], [cpu_count()] * 2)
                     self.assertTrue(figures(html, "Checkpoint duration per rank"))
                     self.assertIn("p50", figures(html, "Completion latency over time")[0])
+                outs[name] = out
+        # the screenshots side by side, as many at a time as there are CPUs
+        # (a chromium start is seconds of CPU), each page checked as before
+        todo, running, done = list(outs), {}, {}
+        while todo or running:
+            while todo and len(running) < max(1, os.cpu_count() or 1):
+                name = todo.pop(0)
                 png = os.path.join(self.dir, name + ".png")
-                p = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu",
-                                    "--user-data-dir=" + os.path.join(self.dir, "prof-" + name),
-                                    "--window-size=800,600", "--screenshot=" + png,
-                                    "--enable-logging=stderr", "--v=0", "file://" + out],
-                                   capture_output=True, text=True, timeout=120)
-                self.assertEqual(p.returncode, 0, p.stderr)
-                console = [l for l in p.stderr.splitlines() if ":CONSOLE" in l or "Uncaught" in l]
+                log = open(os.path.join(self.dir, name + ".stderr"), "w+")  # no pipe to fill
+                proc = subprocess.Popen([exe, "--headless", "--no-sandbox", "--disable-gpu",
+                                         "--user-data-dir=" + os.path.join(self.dir, "prof-" + name),
+                                         "--window-size=800,600", "--screenshot=" + png,
+                                         "--enable-logging=stderr", "--v=0", "file://" + outs[name]],
+                                        stdout=subprocess.DEVNULL, stderr=log, text=True)
+                running[name] = (proc, png, log)
+            name = next(iter(running))
+            proc, png, log = running.pop(name)
+            try:
+                proc.wait(timeout=120)
+                why = ""
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                why = "chromium timed out after 120 s\n"
+            log.seek(0)
+            done[name] = (proc.returncode, why + log.read(), png)
+            log.close()
+        for name, (rc, err, png) in done.items():
+            with self.subTest(name):
+                self.assertEqual(rc, 0, err)
+                console = [l for l in err.splitlines() if ":CONSOLE" in l or "Uncaught" in l]
                 self.assertEqual(console, [])
                 self.assertGreaterEqual(len(png_colours(png)), 2, "blank screenshot")
 
