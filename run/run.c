@@ -471,10 +471,6 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		release(&r, true);
 		return e;
 	}
-	if (e) {
-		release(&r, true);
-		return e;
-	}
 	sysinv_start(&r);
 	res->no_disk_util = true;
 	for (size_t j = 0; j < jl->njobs; j++)
@@ -490,7 +486,8 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	}
 	(void)sb_dist_watch_jobs((unsigned)jl->njobs, wake_waiters, &r.sync); /* MPI: wait_for */
 	bool watch = !sb_dist_watch_begin(sb_run_request_stop, any_error, &r); /* MPI */
-	for (size_t j = 0; watch && j < jl->njobs; j++)
+	/* (no threads at all when a signal cut the layout short) */
+	for (size_t j = 0; watch && r.sync.left && j < jl->njobs; j++)
 		if (!r.sync.left[j]) /* no I/O threads (an ML job): done for wait_for at once */
 			(void)sb_dist_done((unsigned)j);
 	if (sb_statsthread_start(&r.stats, r.views, r.nthreads) == 0) {
