@@ -78,4 +78,12 @@ uint64_t sb_dist_sync(void);
  * barriers: every rank leaves a loop at the same iteration, so the ranks
  * call the same collectives in the same order also when one stops). */
 uint64_t sb_dist_sync_vote(bool *stop);
+/* sb_dist_sync_vote for the start of a group of jobs: the vote also agrees
+ * on a start instant a few ms ahead (CLOCK_REALTIME), and every rank sleeps
+ * until it (clock_nanosleep, TIMER_ABSTIME), so the ranks start within
+ * their wake-up latency of each other, not within the time each takes to
+ * be scheduled out of the barrier.  One clock on one host; across hosts
+ * the start is as close as their clocks are (NTP/PTP).  Returns the wall
+ * clock when this rank woke: the start skew is measured, not assumed. */
+uint64_t sb_dist_sync_start(bool *stop);
 #endif
