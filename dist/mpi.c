@@ -10,13 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <mpi.h>
 
 #include "dist/dist.h"
+#include "dist/pack.h"
 
 #define TAG_STOP 7301
 #define TAG_DONE 7302 /* a job finished on the sending rank (wait_for) */
@@ -92,63 +91,14 @@ static int ret(int mpi_rc)
 /* the stop listener's lock (below): MPI_THREAD_SERIALIZED */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
-/* Linux >= 6.12 (EEVDF): a SCHED_OTHER thread may ask for a short time
- * slice (sched_setattr's sched_runtime, no privilege needed), which gives it
- * an early deadline: woken, it runs before the threads that already have the
- * CPU.  A rank waiting for a collective or for the common start asks for
- * 100 us, so that on a host with more threads than CPUs (the I/O threads of
- * the ranks that started first) it takes its turn in the tree and wakes at
- * the start without waiting for theirs to end; it goes back to the default
- * (0) when the wait ends.  Older kernels ignore the request or refuse it
- * (then nothing changes).  Returns whether this call changed it. */
-struct sched_attr_slice {
-	uint32_t size, policy;
-	uint64_t flags;
-	int32_t nice;
-	uint32_t priority;
-	uint64_t runtime, deadline, period;
-};
-
-static bool short_slice(bool on)
-{
-	static _Thread_local bool held;
-	if (held == on)
-		return false;
-	held = on;
-#ifdef SYS_sched_setattr
-	struct sched_attr_slice a = { .size = sizeof(a), .policy = 0 /* SCHED_OTHER */,
-				      .runtime = on ? 100000 : 0 };
-	a.nice = getpriority(PRIO_PROCESS, 0);
-	(void)syscall(SYS_sched_setattr, 0, &a, 0);
-#endif
-	return true;
-}
-
 /* A started non-blocking operation, waited for by a few tests with
- * sched_yield, then by tests between naps of WAIT_NAP_NS.  MPI's own
+ * sched_yield, then by tests between naps (sb_dist_nap).  MPI's own
  * blocking calls poll without sleeping (Open MPI: busy polling), so on a
  * host with more ranks than cores the ranks that wait take the CPU from the
  * ones that would make progress; a napping rank leaves it free and still
  * moves its part of a tree on within a nap.  Under mu, so the listener's
  * tests may run between ours. */
 #define WAIT_SPINS 64
-#define WAIT_NAP_NS 50000
-
-/* the nap after i tests: from 50 us, doubling up to 50 us times the ranks
- * per CPU of this host (16 ranks on 2 CPUs: 400 us), so that many waiting
- * ranks do not take the CPU with their wake-ups */
-static void nap(unsigned i)
-{
-	static long cap;
-	if (!cap) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		long per = c > 0 ? (d.local_size + c - 1) / c : d.local_size;
-		cap = WAIT_NAP_NS * (per > 1 ? per : 1);
-	}
-	unsigned k = i - WAIT_SPINS;
-	long ns = k < 16 && ((long)WAIT_NAP_NS << k) < cap ? (long)WAIT_NAP_NS << k : cap;
-	nanosleep(&(struct timespec){ 0, ns }, NULL);
-}
 static int wait_req(MPI_Request *req)
 {
 	int flag = 0, rc = MPI_SUCCESS;
@@ -164,11 +114,11 @@ static int wait_req(MPI_Request *req)
 			continue;
 		}
 		if (i == WAIT_SPINS)
-			slice = short_slice(true);
-		nap(i);
+			slice = sb_dist_short_slice(true);
+		sb_dist_nap(i - WAIT_SPINS, d.local_size);
 	}
 	if (slice)
-		short_slice(false);
+		sb_dist_short_slice(false);
 	return ret(rc);
 }
 
@@ -236,67 +186,12 @@ int sb_dist_reduce_double(double *v, size_t n, enum sb_dist_op op, bool all)
  * leave the CPU to the ones that combine. */
 #define TAG_REC 7303
 
-/* packed: runs of (header word: zero words << 32 | literal words, then the
- * literal words); the len % 8 tail bytes follow as they are.  Room needed:
- * at most 3 words per 2 words of input, plus 2. */
-static size_t pack_bound(size_t len)
-{
-	size_t n = len / 8;
-	return (n + n / 2 + 2) * 8 + len % 8;
-}
-
-static uint64_t word(const char *p, size_t i)
-{
-	uint64_t w;
-	memcpy(&w, p + i * 8, 8);
-	return w;
-}
-
-static size_t pack(const void *src, size_t len, uint64_t *out)
-{
-	size_t n = len / 8, o = 0, i = 0;
-	const char *p = src;
-	while (i < n) {
-		uint64_t z = 0, l = 0;
-		for (; i < n && z < UINT32_MAX && !word(p, i); i++)
-			z++;
-		size_t h = o++;
-		for (; i < n && l < UINT32_MAX && word(p, i); i++, l++)
-			out[o++] = word(p, i);
-		out[h] = z << 32 | l;
-	}
-	memcpy(out + o, p + n * 8, len % 8);
-	return o * 8 + len % 8;
-}
-
-static int unpack(const uint64_t *in, size_t plen, void *dst, size_t len)
-{
-	size_t n = len / 8, o = 0, i = 0, pn = (plen - len % 8) / 8;
-	char *p = dst;
-	if (plen < len % 8)
-		return -EPROTO;
-	while (o < pn && i <= n) {
-		uint64_t z = in[o] >> 32, l = in[o] & UINT32_MAX;
-		o++;
-		if (z > n - i || l > n - i - z || l > pn - o)
-			return -EPROTO;
-		memset(p + i * 8, 0, z * 8);
-		memcpy(p + (i + z) * 8, in + o, l * 8);
-		i += z + l;
-		o += l;
-	}
-	if (i != n || o != pn)
-		return -EPROTO;
-	memcpy(p + n * 8, (const char *)in + pn * 8, len % 8);
-	return 0;
-}
-
 static int send_rec(const void *buf, size_t len, int to)
 {
-	uint64_t *out = malloc(pack_bound(len));
+	uint64_t *out = malloc(sb_dist_pack_bound(len));
 	if (!out)
 		return -ENOMEM;
-	size_t plen = pack(buf, len, out);
+	size_t plen = sb_dist_pack(buf, len, out);
 	int rc = plen > (size_t)INT32_MAX ? -E2BIG : 0;
 	if (!rc) {
 		MPI_Request req;
@@ -328,11 +223,11 @@ static int recv_rec(void *buf, void *tmp, size_t len, int from, sb_dist_combine_
 			continue;
 		}
 		if (i == WAIT_SPINS)
-			slice = short_slice(true);
-		nap(i);
+			slice = sb_dist_short_slice(true);
+		sb_dist_nap(i - WAIT_SPINS, d.local_size);
 	}
 	if (slice)
-		short_slice(false);
+		sb_dist_short_slice(false);
 	MPI_Get_count(&st, MPI_BYTE, &n);
 	uint64_t *in = malloc(n > 0 ? (size_t)n : 1);
 	int rc = in ? 0 : -ENOMEM;
@@ -341,7 +236,7 @@ static int recv_rec(void *buf, void *tmp, size_t len, int from, sb_dist_combine_
 	if (!rc)
 		rc = wait_req(&req);
 	if (!rc)
-		rc = unpack(in, (size_t)n, tmp, len);
+		rc = sb_dist_unpack(in, (size_t)n, tmp, len);
 	if (!rc)
 		combine(buf, tmp, len);
 	free(in);
@@ -602,7 +497,7 @@ uint64_t sb_dist_sync_start(bool *stop)
 		/* every rank proposes now + margin; the latest proposal wins */
 		uint64_t v[2] = { wall_ns() + start_margin_ns(), *stop };
 		MPI_Request req;
-		bool slice = short_slice(true);
+		bool slice = sb_dist_short_slice(true);
 		pthread_mutex_lock(&mu);
 		MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &req);
 		pthread_mutex_unlock(&mu);
@@ -613,7 +508,7 @@ uint64_t sb_dist_sync_start(bool *stop)
 			;
 		uint64_t woke = wall_ns();
 		if (slice)
-			short_slice(false);
+			sb_dist_short_slice(false);
 		return woke;
 	}
 	return wall_ns();
