@@ -122,7 +122,8 @@ static int wait_req(MPI_Request *req)
 	return ret(rc);
 }
 
-/* starts a collective (under mu), then wait_req */
+/* starts a collective (under mu) and returns from the calling function
+ * with wait_req's result */
 #define NB(call)                                                        \
 	do {                                                            \
 		MPI_Request nb_req;                                     \
