@@ -34,7 +34,7 @@ endif
 
 SRCS := $(wildcard lib/*.c parse/*.c run/*.c ml/*.c sweep/*.c stats/*.c stats/host/*.c output/*.c os/*.c engines/*.c tools/*.c)
 # dist/: MPI (dist/mpi.c, the only file built with mpi.h) or one rank (dist/none.c)
-SRCS += $(if $(filter yes,$(CONFIG_MPI)),dist/mpi.c,dist/none.c)
+SRCS += $(if $(filter yes,$(CONFIG_MPI)),dist/mpi.c,dist/none.c) dist/pack.c
 # engines/libaio.c and io_uring.c build without their library too: their
 # option rows then stay known (config.h guards the engine itself)
 OBJS := $(SRCS:%.c=$(B)/%.o)

@@ -43,7 +43,9 @@ int sb_dist_reduce_u64(uint64_t *v, size_t n, enum sb_dist_op op, bool all);
 int sb_dist_reduce_double(double *v, size_t n, enum sb_dist_op op, bool all);
 /* Record reduction: buf (len bytes) of every rank combined into rank 0's
  * buf by combine(inout, in), as a tree in any order: combine must be
- * commutative and associative, and keep no pointers into either. */
+ * commutative and associative, and keep no pointers into either.  The
+ * records travel packed by zero runs (dist/pack.h): mostly empty ones
+ * (histograms) cost little on the wire. */
 typedef void (*sb_dist_combine_fn)(void *inout, const void *in, size_t len);
 int sb_dist_reduce_rec(void *buf, size_t len, sb_dist_combine_fn combine);
 /* Rank i's len bytes at all + i * len on rank 0 (all may be NULL elsewhere) */
@@ -78,4 +80,12 @@ uint64_t sb_dist_sync(void);
  * barriers: every rank leaves a loop at the same iteration, so the ranks
  * call the same collectives in the same order also when one stops). */
 uint64_t sb_dist_sync_vote(bool *stop);
+/* sb_dist_sync_vote for the start of a group of jobs: the vote also agrees
+ * on a start instant a few ms ahead (CLOCK_REALTIME), and every rank sleeps
+ * until it (clock_nanosleep, TIMER_ABSTIME), so the ranks start within
+ * their wake-up latency of each other, not within the time each takes to
+ * be scheduled out of the barrier.  One clock on one host; across hosts
+ * the start is as close as their clocks are (NTP/PTP).  Returns the wall
+ * clock when this rank woke: the start skew is measured, not assumed. */
+uint64_t sb_dist_sync_start(bool *stop);
 #endif

@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include "dist/dist.h"
+#include "dist/pack.h"
 
 #define TAG_STOP 7301
 #define TAG_DONE 7302 /* a job finished on the sending rank (wait_for) */
@@ -87,9 +88,58 @@ static int ret(int mpi_rc)
 	return mpi_rc == MPI_SUCCESS ? 0 : -EIO;
 }
 
+/* the stop listener's lock (below): MPI_THREAD_SERIALIZED */
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* A started non-blocking operation, waited for by a few tests with
+ * sched_yield, then by tests between naps (sb_dist_nap).  MPI's own
+ * blocking calls poll without sleeping (Open MPI: busy polling), so on a
+ * host with more ranks than cores the ranks that wait take the CPU from the
+ * ones that would make progress; a napping rank leaves it free and still
+ * moves its part of a tree on within a nap.  Under mu, so the listener's
+ * tests may run between ours. */
+#define WAIT_SPINS 64
+static int wait_req(MPI_Request *req)
+{
+	int flag = 0, rc = MPI_SUCCESS;
+	bool slice = false;
+	for (unsigned i = 0;; i++) {
+		pthread_mutex_lock(&mu);
+		rc = MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+		pthread_mutex_unlock(&mu);
+		if (flag || rc != MPI_SUCCESS)
+			break;
+		if (i < WAIT_SPINS) {
+			sched_yield();
+			continue;
+		}
+		if (i == WAIT_SPINS)
+			slice = sb_dist_short_slice(true);
+		sb_dist_nap(i - WAIT_SPINS, d.local_size);
+	}
+	if (slice)
+		sb_dist_short_slice(false);
+	return ret(rc);
+}
+
+/* starts a collective (under mu) and returns from the calling function
+ * with wait_req's result */
+#define NB(call)                                                        \
+	do {                                                            \
+		MPI_Request nb_req;                                     \
+		pthread_mutex_lock(&mu);                                \
+		int nb_rc = (call);                                     \
+		pthread_mutex_unlock(&mu);                              \
+		if (nb_rc != MPI_SUCCESS)                               \
+			return -EIO;                                    \
+		return wait_req(&nb_req);                               \
+	} while (0)
+
 int sb_dist_barrier(void)
 {
-	return d.on ? ret(MPI_Barrier(MPI_COMM_WORLD)) : 0;
+	if (!d.on)
+		return 0;
+	NB(MPI_Ibarrier(MPI_COMM_WORLD, &nb_req));
 }
 
 int sb_dist_bcast(void *buf, size_t len, int root)
@@ -98,7 +148,7 @@ int sb_dist_bcast(void *buf, size_t len, int root)
 		return 0;
 	if (len > (size_t)INT32_MAX)
 		return -E2BIG;
-	return ret(MPI_Bcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD));
+	NB(MPI_Ibcast(buf, (int)len, MPI_BYTE, root, MPI_COMM_WORLD, &nb_req));
 }
 
 static MPI_Op op_of(enum sb_dist_op op)
@@ -113,9 +163,9 @@ static int reduce(void *v, size_t n, MPI_Datatype t, enum sb_dist_op op, bool al
 	if (n > (size_t)INT32_MAX)
 		return -E2BIG;
 	if (all)
-		return ret(MPI_Allreduce(MPI_IN_PLACE, v, (int)n, t, op_of(op), MPI_COMM_WORLD));
-	return ret(MPI_Reduce(d.rank ? v : MPI_IN_PLACE, d.rank ? NULL : v, (int)n, t, op_of(op), 0,
-			      MPI_COMM_WORLD));
+		NB(MPI_Iallreduce(MPI_IN_PLACE, v, (int)n, t, op_of(op), MPI_COMM_WORLD, &nb_req));
+	NB(MPI_Ireduce(d.rank ? v : MPI_IN_PLACE, d.rank ? NULL : v, (int)n, t, op_of(op), 0,
+		       MPI_COMM_WORLD, &nb_req));
 }
 
 int sb_dist_reduce_u64(uint64_t *v, size_t n, enum sb_dist_op op, bool all)
@@ -128,40 +178,92 @@ int sb_dist_reduce_double(double *v, size_t n, enum sb_dist_op op, bool all)
 	return reduce(v, n, MPI_DOUBLE, op, all);
 }
 
-/* the record reduction's user operation: one element is one record */
-static sb_dist_combine_fn rec_combine;
-static size_t rec_len;
+/* ---- the record reduction: a binomial tree of point-to-point messages
+ * (rank r receives from r + 1, r + 2, r + 4, ... below its lowest set bit,
+ * then sends to r minus that bit), each record packed by zero runs: a
+ * record is mostly empty histogram bins, so a 200 KB record of a job whose
+ * latencies fill a few dozen bins travels as a few KB.  Waiting is
+ * wait_req's (naps), so on an oversubscribed host the ranks that wait
+ * leave the CPU to the ones that combine. */
+#define TAG_REC 7303
 
-static void rec_op(void *in, void *inout, int *count, MPI_Datatype *type)
+static int send_rec(const void *buf, size_t len, int to)
 {
-	(void)type;
-	for (int i = 0; i < *count; i++)
-		rec_combine((char *)inout + (size_t)i * rec_len, (const char *)in + (size_t)i * rec_len,
-			    rec_len);
+	uint64_t *out = malloc(sb_dist_pack_bound(len));
+	if (!out)
+		return -ENOMEM;
+	size_t plen = sb_dist_pack(buf, len, out);
+	int rc = plen > (size_t)INT32_MAX ? -E2BIG : 0;
+	if (!rc) {
+		MPI_Request req;
+		rc = ret(MPI_Isend(out, (int)plen, MPI_BYTE, to, TAG_REC, MPI_COMM_WORLD, &req));
+		if (!rc)
+			rc = wait_req(&req);
+	}
+	free(out);
+	return rc;
+}
+
+static int recv_rec(void *buf, void *tmp, size_t len, int from, sb_dist_combine_fn combine)
+{
+	MPI_Message msg;
+	MPI_Status st;
+	MPI_Request req;
+	int flag = 0, n = 0;
+	bool slice = false;
+	for (unsigned i = 0; !flag; i++) { /* the size first: wait_req's naps */
+		pthread_mutex_lock(&mu);
+		int rc = MPI_Improbe(from, TAG_REC, MPI_COMM_WORLD, &flag, &msg, &st);
+		pthread_mutex_unlock(&mu);
+		if (rc != MPI_SUCCESS)
+			return -EIO;
+		if (flag)
+			break;
+		if (i < WAIT_SPINS) {
+			sched_yield();
+			continue;
+		}
+		if (i == WAIT_SPINS)
+			slice = sb_dist_short_slice(true);
+		sb_dist_nap(i - WAIT_SPINS, d.local_size);
+	}
+	if (slice)
+		sb_dist_short_slice(false);
+	MPI_Get_count(&st, MPI_BYTE, &n);
+	uint64_t *in = malloc(n > 0 ? (size_t)n : 1);
+	int rc = in ? 0 : -ENOMEM;
+	if (!rc)
+		rc = ret(MPI_Imrecv(in, n, MPI_BYTE, &msg, &req));
+	if (!rc)
+		rc = wait_req(&req);
+	if (!rc)
+		rc = sb_dist_unpack(in, (size_t)n, tmp, len);
+	if (!rc)
+		combine(buf, tmp, len);
+	free(in);
+	return rc;
 }
 
 int sb_dist_reduce_rec(void *buf, size_t len, sb_dist_combine_fn combine)
 {
-	MPI_Datatype t;
-	MPI_Op op;
 	if (!d.on || d.size == 1)
 		return 0;
-	if (len > (size_t)INT32_MAX)
-		return -E2BIG;
-	rec_combine = combine;
-	rec_len = len;
-	void *out = d.rank ? NULL : malloc(len);
-	if (!d.rank && !out)
-		return -ENOMEM;
-	MPI_Type_contiguous((int)len, MPI_BYTE, &t);
-	MPI_Type_commit(&t);
-	MPI_Op_create(rec_op, 1 /* commutative: a tree, never a linear gather */, &op);
-	int rc = ret(MPI_Reduce(buf, out, 1, t, op, 0, MPI_COMM_WORLD));
-	MPI_Op_free(&op);
-	MPI_Type_free(&t);
-	if (!d.rank && !rc)
-		memcpy(buf, out, len);
-	free(out);
+	void *tmp = malloc(len ? len : 1);
+	int rc = tmp ? 0 : -ENOMEM;
+	/* every rank goes through its part of the tree, also after a failure
+	 * (then it sends what it has), so that no rank waits forever */
+	for (int mask = 1; mask < d.size; mask <<= 1) {
+		if (d.rank & mask) {
+			int e = send_rec(buf, len, d.rank - mask);
+			rc = rc ? rc : e;
+			break;
+		}
+		if (d.rank + mask < d.size) {
+			int e = tmp ? recv_rec(buf, tmp, len, d.rank + mask, combine) : -ENOMEM;
+			rc = rc ? rc : e;
+		}
+	}
+	free(tmp);
 	return rc;
 }
 
@@ -173,7 +275,7 @@ int sb_dist_gather(const void *mine, size_t len, void *all)
 	}
 	if (len > (size_t)INT32_MAX)
 		return -E2BIG;
-	return ret(MPI_Gather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD));
+	NB(MPI_Igather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD, &nb_req));
 }
 
 void sb_dist_abort(int code)
@@ -186,8 +288,7 @@ void sb_dist_abort(int code)
 }
 
 /* ---- the stop listener.  MPI_THREAD_SERIALIZED: while it runs, its
- * thread and sb_dist_sync take turns through mu. */
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+ * thread and the collectives take turns through mu. */
 static struct {
 	pthread_t th;
 	bool running;
@@ -316,7 +417,12 @@ int sb_dist_watch_end(unsigned *nstopped)
 	watch_sreq = NULL;
 	/* every stopping rank sent one message to each other rank: take the
 	 * ones not yet received, so that none is left over */
-	int rc = ret(MPI_Allreduce(&w.sent, &n, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	int sent[2] = { w.sent, w.dsent };
+	MPI_Request req;
+	int rc = ret(MPI_Iallreduce(MPI_IN_PLACE, sent, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req));
+	if (!rc)
+		rc = wait_req(&req);
+	n = sent[0];
 	for (int left = n - w.sent - w.got; !rc && left > 0; left--) {
 		int tok;
 		rc = ret(MPI_Recv(&tok, 1, MPI_INT, MPI_ANY_SOURCE, TAG_STOP, MPI_COMM_WORLD,
@@ -324,9 +430,7 @@ int sb_dist_watch_end(unsigned *nstopped)
 	}
 	/* the same for the done messages: each sb_dist_done sent one to every
 	 * other rank */
-	int dn = 0;
-	if (!rc)
-		rc = ret(MPI_Allreduce(&w.dsent, &dn, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	int dn = sent[1];
 	for (int left = dn - w.dsent - w.dgot; !rc && left > 0; left--)
 		rc = ret(MPI_Recv(&w.dtok, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD,
 				  MPI_STATUS_IGNORE));
@@ -344,26 +448,6 @@ int sb_dist_watch_end(unsigned *nstopped)
 	return rc;
 }
 
-/* a non-blocking collective (req), waited for without blocking the
- * listener: a spin that yields (the start skew is what it costs; on an
- * oversubscribed host the ranks still to come get the CPU), then 50 us naps,
- * so a rank that waits long leaves its CPU free */
-static void wait_turns(MPI_Request *req)
-{
-	int flag = 0;
-	for (unsigned i = 0; !flag; i++) {
-		pthread_mutex_lock(&mu);
-		MPI_Test(req, &flag, MPI_STATUS_IGNORE);
-		pthread_mutex_unlock(&mu);
-		if (flag)
-			break;
-		if (i < 100000)
-			sched_yield();
-		else
-			nanosleep(&(struct timespec){ 0, 50000 }, NULL);
-	}
-}
-
 static uint64_t wall_ns(void)
 {
 	struct timespec ts;
@@ -378,7 +462,7 @@ uint64_t sb_dist_sync(void)
 		pthread_mutex_lock(&mu);
 		MPI_Ibarrier(MPI_COMM_WORLD, &req);
 		pthread_mutex_unlock(&mu);
-		wait_turns(&req);
+		wait_req(&req);
 	}
 	return wall_ns();
 }
@@ -391,8 +475,42 @@ uint64_t sb_dist_sync_vote(bool *stop)
 		pthread_mutex_lock(&mu);
 		MPI_Iallreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req);
 		pthread_mutex_unlock(&mu);
-		wait_turns(&req);
+		wait_req(&req);
 		*stop = any != 0;
+	}
+	return wall_ns();
+}
+
+/* How far ahead of the last rank's arrival the common start lies: enough
+ * for every rank to learn the vote's result first (a few naps, and on a
+ * host with more ranks than CPUs their turns on them): 2 ms plus 2 ms per
+ * rank per CPU of the busiest host. */
+static uint64_t start_margin_ns(void)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t n = (uint64_t)d.local_size, c = ncpu > 0 ? (uint64_t)ncpu : 1;
+	return 2000000ull + 2000000ull * ((n + c - 1) / c);
+}
+
+uint64_t sb_dist_sync_start(bool *stop)
+{
+	if (d.on && d.size > 1) {
+		/* every rank proposes now + margin; the latest proposal wins */
+		uint64_t v[2] = { wall_ns() + start_margin_ns(), *stop };
+		MPI_Request req;
+		bool slice = sb_dist_short_slice(true);
+		pthread_mutex_lock(&mu);
+		MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &req);
+		pthread_mutex_unlock(&mu);
+		wait_req(&req);
+		*stop = v[1] != 0;
+		struct timespec at = { (time_t)(v[0] / 1000000000ull), (long)(v[0] % 1000000000ull) };
+		while (!*stop && clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) == EINTR)
+			;
+		uint64_t woke = wall_ns();
+		if (slice)
+			sb_dist_short_slice(false);
+		return woke;
 	}
 	return wall_ns();
 }

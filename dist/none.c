@@ -94,6 +94,11 @@ uint64_t sb_dist_sync_vote(bool *stop)
 	return sb_dist_sync();
 }
 
+uint64_t sb_dist_sync_start(bool *stop)
+{
+	return sb_dist_sync_vote(stop);
+}
+
 int sb_dist_watch_jobs(unsigned njobs, void (*on_done)(void *), void *arg)
 {
 	(void)njobs, (void)on_done, (void)arg;

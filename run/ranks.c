@@ -151,6 +151,7 @@ struct rec {
 	struct sb_tstats st;         /* st.err.op travels as op[] (a pointer is per process) */
 	uint64_t runtime_ms[SB_DDIR_N];
 	uint64_t job_runtime_ms, elapsed_s, nthreads;
+	uint64_t nts;                /* time series intervals: the most of any rank */
 	int error, err_rank;
 	char op[32];
 };
@@ -178,6 +179,7 @@ static void rec_combine(void *inout, const void *in, size_t len)
 	a->job_runtime_ms += b->job_runtime_ms;
 	a->elapsed_s = b->elapsed_s > a->elapsed_s ? b->elapsed_s : a->elapsed_s;
 	a->nthreads += b->nthreads;
+	a->nts = b->nts > a->nts ? b->nts : a->nts;
 	a->error = a->st.error ? a->st.error : (a->error ? a->error : b->error);
 }
 
@@ -195,7 +197,8 @@ static const char *op_intern(const char *op)
 	return ops[n++];
 }
 
-static int merge_job(struct sb_job_result *jr, struct rec *r)
+/* this rank's job result as a record */
+static void rec_fill(const struct sb_job_result *jr, struct rec *r)
 {
 	memset(r, 0, sizeof(*r));
 	memcpy(&r->st, &jr->st, sizeof(r->st));
@@ -206,11 +209,14 @@ static int merge_job(struct sb_job_result *jr, struct rec *r)
 	r->job_runtime_ms = jr->job_runtime_ms;
 	r->elapsed_s = jr->elapsed_s;
 	r->nthreads = jr->nthreads;
+	r->nts = jr->nts;
 	r->error = jr->error;
 	r->err_rank = sb_dist_rank();
-	int e = sb_dist_reduce_rec(r, sizeof(*r), rec_combine);
-	if (e || sb_dist_rank() != 0)
-		return e;
+}
+
+/* rank 0: the merged record back into the job result */
+static void rec_take(struct sb_job_result *jr, const struct rec *r)
+{
 	memcpy(&jr->st, &r->st, sizeof(jr->st));
 	jr->st.err.op = r->op[0] ? op_intern(r->op) : NULL;
 	memcpy(jr->runtime_ms, r->runtime_ms, sizeof(jr->runtime_ms));
@@ -222,7 +228,6 @@ static int merge_job(struct sb_job_result *jr, struct rec *r)
 		jr->usr_cpu = 100.0 * (double)jr->st.usr_us * 1000.0 / (double)jr->st.job_runtime_ns;
 		jr->sys_cpu = 100.0 * (double)jr->st.sys_us * 1000.0 / (double)jr->st.job_runtime_ns;
 	}
-	return 0;
 }
 
 /* time series: interval i of every rank is the same span after the common
@@ -249,29 +254,6 @@ static void ts_combine(void *inout, const void *in, size_t len)
 	}
 }
 
-static int merge_ts(struct sb_job_result *jr)
-{
-	uint64_t n = jr->nts;
-	if (sb_dist_reduce_u64(&n, 1, SB_DIST_MAX, true))
-		return -EIO;
-	if (!n)
-		return 0;
-	struct sb_ts_sample *s = calloc((size_t)n, sizeof(*s));
-	if (!s)
-		sb_dist_abort(SB_EXIT_IOERR); /* the others wait in the reduction */
-	if (jr->ts)
-		memcpy(s, jr->ts, jr->nts * sizeof(*s));
-	int e = sb_dist_reduce_rec(s, (size_t)n * sizeof(*s), ts_combine);
-	if (!e && sb_dist_rank() == 0) {
-		free(jr->ts);
-		jr->ts = s;
-		jr->nts = (unsigned)n;
-		return 0;
-	}
-	free(s);
-	return e;
-}
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -279,64 +261,125 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int summary(struct sb_results *res)
+/* One reduction carries everything: the run's figures (head), then every
+ * job's record, then every job's time series padded to the longest
+ * (nts_max intervals each; padding is zeros, which add nothing).  njobs and
+ * nts_max are the same on every rank (agreed before), so the combine step
+ * reads the layout from the buffer itself.  Jobs go in batches of at most
+ * BATCH_BYTES, so a job file of thousands of jobs stays within MPI's int
+ * counts; the head of the first batch is the one used. */
+struct head {
+	uint64_t njobs, nts_max;
+	uint64_t start_lo, start_hi, end_lo, end_hi; /* wall clock: min and max */
+	uint64_t per_host, total_ios;                /* max, sum */
+};
+#define BATCH_BYTES (64u << 20)
+
+static void all_combine(void *inout, const void *in, size_t len)
 {
-	uint64_t lo[2] = { res->start_wall_ns, res->end_wall_ns };
-	uint64_t hi[2] = { res->start_wall_ns, res->end_wall_ns };
-	uint64_t per_host = (uint64_t)sb_dist_local_size();
-	uint64_t tot = res->total_ios;
-	if (sb_dist_reduce_u64(lo, 2, SB_DIST_MIN, false) || sb_dist_reduce_u64(hi, 2, SB_DIST_MAX, false) ||
-	    sb_dist_reduce_u64(&per_host, 1, SB_DIST_MAX, false) ||
-	    sb_dist_reduce_u64(&tot, 1, SB_DIST_SUM, false))
-		return -EIO;
-	if (sb_dist_rank() != 0)
-		return 0;
-	res->mpi.ranks = (unsigned)sb_dist_size();
-	res->mpi.hosts = (unsigned)sb_dist_nhosts();
-	res->mpi.ranks_per_host = (unsigned)per_host;
-	res->mpi.start_skew_ns = hi[0] - lo[0];
-	res->mpi.end_skew_ns = hi[1] - lo[1];
-	snprintf(res->mpi.library, sizeof(res->mpi.library), "%s", sb_dist_library());
-	res->total_ios = tot;
-	return 0;
+	struct head *a = inout;
+	const struct head *b = in;
+	(void)len;
+	a->start_lo = b->start_lo < a->start_lo ? b->start_lo : a->start_lo;
+	a->end_lo = b->end_lo < a->end_lo ? b->end_lo : a->end_lo;
+	a->start_hi = b->start_hi > a->start_hi ? b->start_hi : a->start_hi;
+	a->end_hi = b->end_hi > a->end_hi ? b->end_hi : a->end_hi;
+	a->per_host = b->per_host > a->per_host ? b->per_host : a->per_host;
+	a->total_ios += b->total_ios;
+	struct rec *ra = (struct rec *)(a + 1);
+	const struct rec *rb = (const struct rec *)(b + 1);
+	for (uint64_t j = 0; j < a->njobs; j++)
+		rec_combine(&ra[j], &rb[j], sizeof(*ra));
+	if (a->nts_max)
+		ts_combine(ra + a->njobs, rb + a->njobs, a->njobs * a->nts_max * sizeof(struct sb_ts_sample));
 }
 
+static int merge_batch(struct sb_results *res, size_t j0, size_t nj, uint64_t nts_max)
+{
+	size_t tsz = (size_t)nts_max * sizeof(struct sb_ts_sample);
+	size_t len = sizeof(struct head) + nj * (sizeof(struct rec) + tsz);
+	char *buf = calloc(1, len);
+	if (!buf)
+		sb_dist_abort(SB_EXIT_IOERR); /* the others wait in the reduction */
+	struct head *h = (struct head *)buf;
+	struct rec *r = (struct rec *)(h + 1);
+	char *ts = (char *)(r + nj);
+	*h = (struct head){ .njobs = nj, .nts_max = nts_max,
+			    .start_lo = res->start_wall_ns, .start_hi = res->start_wall_ns,
+			    .end_lo = res->end_wall_ns, .end_hi = res->end_wall_ns,
+			    .per_host = (uint64_t)sb_dist_local_size(), .total_ios = res->total_ios };
+	for (size_t j = 0; j < nj; j++) {
+		const struct sb_job_result *jr = &res->jobs[j0 + j];
+		rec_fill(jr, &r[j]);
+		if (jr->ts && jr->nts)
+			memcpy(ts + j * tsz, jr->ts, jr->nts * sizeof(*jr->ts));
+	}
+	int e = sb_dist_reduce_rec(buf, len, all_combine);
+	if (!e && sb_dist_rank() == 0) {
+		for (size_t j = 0; j < nj; j++) {
+			struct sb_job_result *jr = &res->jobs[j0 + j];
+			rec_take(jr, &r[j]);
+			if (!r[j].nts)
+				continue;
+			struct sb_ts_sample *s = malloc((size_t)r[j].nts * sizeof(*s));
+			if (!s)
+				sb_dist_abort(SB_EXIT_IOERR); /* the others wait in the gather */
+			memcpy(s, ts + j * tsz, (size_t)r[j].nts * sizeof(*s));
+			free(jr->ts);
+			jr->ts = s;
+			jr->nts = (unsigned)r[j].nts;
+		}
+		if (!j0) {
+			res->mpi.ranks = (unsigned)sb_dist_size();
+			res->mpi.hosts = (unsigned)sb_dist_nhosts();
+			res->mpi.ranks_per_host = (unsigned)h->per_host;
+			res->mpi.start_skew_ns = h->start_hi - h->start_lo;
+			res->mpi.end_skew_ns = h->end_hi - h->end_lo;
+			snprintf(res->mpi.library, sizeof(res->mpi.library), "%s", sb_dist_library());
+			res->total_ios = h->total_ios;
+		}
+	}
+	free(buf);
+	return e;
+}
+
+/* Collectives at the merge (not counting ML jobs' own): a barrier, one
+ * 4-number all-reduction (the job count's min and max, an interrupt on any
+ * rank, the longest time series), one record reduction per batch of jobs
+ * (one for up to ~300 jobs), the hosts' gather. */
 int sb_ranks_merge(struct sb_results *res, bool signalled)
 {
-	uint64_t nj[2] = { res->njobs, res->njobs };
 	if (sb_dist_size() == 1)
 		return 0;
 	/* merge_ns is the merge itself, not the wait for the last rank's end */
 	if (sb_dist_barrier())
 		return -EIO;
 	uint64_t t0 = now_ns();
-	/* the same job list everywhere, so the same results: a mismatch is a bug */
-	if (sb_dist_reduce_u64(&nj[0], 1, SB_DIST_MIN, true) || sb_dist_reduce_u64(&nj[1], 1, SB_DIST_MAX, true))
+	uint64_t agree[4] = { res->njobs, UINT64_MAX - res->njobs, signalled, 0 };
+	for (size_t i = 0; i < res->njobs; i++)
+		agree[3] = res->jobs[i].nts > agree[3] ? res->jobs[i].nts : agree[3];
+	if (sb_dist_reduce_u64(agree, 4, SB_DIST_MAX, true))
 		return -EIO;
-	if (nj[0] != nj[1]) {
+	/* the same job list everywhere, so the same results: a mismatch is a bug */
+	if (agree[0] != UINT64_MAX - agree[1]) {
 		sb_err("mpi", "ranks have different job results (%llu to %llu): not merged",
-		       (unsigned long long)nj[0], (unsigned long long)nj[1]);
+		       (unsigned long long)(UINT64_MAX - agree[1]), (unsigned long long)agree[0]);
 		return -EPROTO;
 	}
 	/* an interrupt on any rank is the run's; a stop for an error is not */
-	uint64_t sig = signalled;
-	if (sb_dist_reduce_u64(&sig, 1, SB_DIST_MAX, true))
-		return -EIO;
-	res->interrupted = sig != 0;
-	struct rec *r = malloc(sizeof(*r));
-	if (!r)
-		sb_dist_abort(SB_EXIT_IOERR);
+	res->interrupted = agree[2] != 0;
+	size_t per = sizeof(struct rec) + (size_t)agree[3] * sizeof(struct sb_ts_sample);
+	size_t batch = per < BATCH_BYTES ? BATCH_BYTES / per : 1;
 	int e = 0;
-	for (size_t i = 0; i < res->njobs && !e; i++) {
-		e = merge_job(&res->jobs[i], r);
-		if (!e)
-			e = merge_ts(&res->jobs[i]);
-		if (!e) /* checkpoint and train figures (ml/mpimerge.c) */
-			e = sb_ml_ranks_merge(&res->jobs[i]);
+	for (size_t j0 = 0; j0 < res->njobs || (!j0 && !e); j0 += batch) {
+		size_t nj = res->njobs - j0 < batch ? res->njobs - j0 : batch;
+		e = merge_batch(res, j0, nj, agree[3]);
+		if (e || !res->njobs)
+			break;
 	}
-	free(r);
-	if (!e)
-		e = summary(res);
+	/* checkpoint and train figures (ml/mpimerge.c) */
+	for (size_t i = 0; i < res->njobs && !e; i++)
+		e = sb_ml_ranks_merge(&res->jobs[i]);
 	if (!e)
 		e = sb_ranks_hosts(res);
 	if (!e && sb_dist_rank() == 0)

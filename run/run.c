@@ -201,7 +201,7 @@ static void run_groups(struct run *r)
 		/* every rank passes every group's barrier (MPI), also when stopping;
 		 * a group starts on all ranks or on none (its ML jobs' barriers) */
 		bool stop = sb_run_stopping() || atomic_load(&r->ctl.exit_rest); /* exit_what=all */
-		uint64_t t = sb_dist_sync_vote(&stop);
+		uint64_t t = sb_dist_sync_start(&stop);
 		if (!gid)
 			r->start_wall_ns = t;
 		if (stop)
