@@ -16,6 +16,7 @@
 
 #include "dist/dist.h"
 #include "dist/pack.h"
+#include "lib/log.h"
 
 #define TAG_STOP 7301
 #define TAG_DONE 7302 /* a job finished on the sending rank (wait_for) */
@@ -190,8 +191,8 @@ int sb_dist_reduce_double(double *v, size_t n, enum sb_dist_op op, bool all)
 static int send_rec(const void *buf, size_t len, int to)
 {
 	uint64_t *out = malloc(sb_dist_pack_bound(len));
-	if (!out)
-		return -ENOMEM;
+	if (!out) /* the parent would wait for this record forever */
+		sb_dist_abort(SB_EXIT_IOERR);
 	size_t plen = sb_dist_pack(buf, len, out);
 	int rc = plen > (size_t)INT32_MAX ? -E2BIG : 0;
 	if (!rc) {
@@ -231,7 +232,9 @@ static int recv_rec(void *buf, void *tmp, size_t len, int from, sb_dist_combine_
 		sb_dist_short_slice(false);
 	MPI_Get_count(&st, MPI_BYTE, &n);
 	uint64_t *in = malloc(n > 0 ? (size_t)n : 1);
-	int rc = in ? 0 : -ENOMEM;
+	if (!in) /* the sender would wait forever */
+		sb_dist_abort(SB_EXIT_IOERR);
+	int rc = 0;
 	if (!rc)
 		rc = ret(MPI_Imrecv(in, n, MPI_BYTE, &msg, &req));
 	if (!rc)
@@ -249,7 +252,9 @@ int sb_dist_reduce_rec(void *buf, size_t len, sb_dist_combine_fn combine)
 	if (!d.on || d.size == 1)
 		return 0;
 	void *tmp = malloc(len ? len : 1);
-	int rc = tmp ? 0 : -ENOMEM;
+	if (!tmp) /* a child would wait for its record to be taken forever */
+		sb_dist_abort(SB_EXIT_IOERR);
+	int rc = 0;
 	/* every rank goes through its part of the tree, also after a failure
 	 * (then it sends what it has), so that no rank waits forever */
 	for (int mask = 1; mask < d.size; mask <<= 1) {
@@ -259,7 +264,7 @@ int sb_dist_reduce_rec(void *buf, size_t len, sb_dist_combine_fn combine)
 			break;
 		}
 		if (d.rank + mask < d.size) {
-			int e = tmp ? recv_rec(buf, tmp, len, d.rank + mask, combine) : -ENOMEM;
+			int e = recv_rec(buf, tmp, len, d.rank + mask, combine);
 			rc = rc ? rc : e;
 		}
 	}
