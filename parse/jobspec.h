@@ -485,6 +485,11 @@ struct sb_jobspec {
 	unsigned cache_keep;        /* checkpoints kept in the cache tier */
 	unsigned checkpoint_redundancy; /* enum sb_ckpt_red */
 	unsigned set_size;          /* xor: ranks per parity set */
+	/* issue 16: latency_target's queue-depth search (run/lattgt.c) */
+	uint64_t latency_target_us; /* 0: off */
+	uint64_t latency_window_us; /* each depth's window; 0: judged at every completion batch */
+	double latency_percentile;  /* % of a window's I/Os that must meet the target */
+	bool latency_run;           /* keep adjusting for the whole run */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };
