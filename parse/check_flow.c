@@ -182,22 +182,6 @@ static unsigned check_submit_mode(const struct sb_jobctx *c)
 	return 1;
 }
 
-/* latency_target judges every I/O's latency: gtod_reduce takes none */
-static unsigned check_latency_target(const struct sb_jobctx *c)
-{
-	char where[512];
-	const struct sb_jobspec *s = &c->spec;
-	if (!s->latency_target_us || !s->gtod_reduce)
-		return 0;
-	sb_err(sb_job_where(c, SB_OPT(latency_target_us), where, sizeof(where)),
-	       "%s=%s with %s=1: the queue-depth search needs each I/O's latency, which %s "
-	       "does not take: drop %s or %s",
-	       SB_OPT(latency_target_us)->name, sb_job_src(c, SB_OPT(latency_target_us))->raw,
-	       SB_OPT(gtod_reduce)->name, SB_OPT(gtod_reduce)->name, SB_OPT(gtod_reduce)->name,
-	       SB_OPT(latency_target_us)->name);
-	return 1;
-}
-
 /* gtod_reduce turns the other switches on, as in fio; any latency switch
  * off also drops that latency's percentiles */
 static void derive_stats(struct sb_jobctx *c)
@@ -218,5 +202,5 @@ unsigned sb_job_validate_flow(struct sb_jobctx *c)
 {
 	derive_stats(c);
 	return check_ignore_error(c) + check_steadystate(c) + check_rate_min(c) +
-	       check_submit_mode(c) + check_latency_target(c);
+	       check_submit_mode(c);
 }
