@@ -240,10 +240,13 @@ static int json_job(struct sb_jw *w, const struct sb_results *r, const struct sb
 		sb_jw_u64(w, "total_err", st->total_err);
 		sb_jw_i64(w, "first_error", st->first_error);
 	}
-	sb_jw_u64(w, "latency_depth", j->spec ? j->spec->iodepth : 1);
-	sb_jw_u64(w, "latency_target", 0);
-	sb_jw_dbl(w, "latency_percentile", 100.0);
-	sb_jw_u64(w, "latency_window", 0);
+	/* fio: the depth found and the target in ns, the window in us; without a
+	 * target iodepth, 0, 100, 0 */
+	bool lt = j->latency_depth && j->spec;
+	sb_jw_u64(w, "latency_depth", lt ? j->latency_depth : j->spec ? j->spec->iodepth : 1);
+	sb_jw_u64(w, "latency_target", lt ? j->spec->latency_target_us * 1000 : 0);
+	sb_jw_dbl(w, "latency_percentile", lt ? j->spec->latency_percentile : 100.0);
+	sb_jw_u64(w, "latency_window", lt ? j->spec->latency_window_us : 0);
 	if (j->spec && j->spec->description && j->spec->description[0])
 		sb_jw_str(w, "desc", j->spec->description);
 	if (j->ml)

@@ -183,8 +183,13 @@ static void job_tail(FILE *f, const struct sb_job_result *j)
 	if (j->spec && (j->spec->continue_on_error || j->spec->ignore_error))
 		fprintf(f, "     errors    : total=%" PRIu64 ", first_error=%d/<%s>\n", st->total_err,
 			st->first_error, strerror(st->first_error));
-	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
-		j->spec ? j->spec->iodepth : 1);
+	if (j->latency_depth && j->spec) /* fio: latency_target's (ns), window (us), the depth found */
+		fprintf(f, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
+			j->spec->latency_target_us * 1000, j->spec->latency_window_us,
+			j->spec->latency_percentile, j->latency_depth);
+	else
+		fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n",
+			j->spec ? j->spec->iodepth : 1);
 	if (j->ss) { /* fio: "steadystate  : attained=yes, bw=..., iops=..., iops mean dev=0.050%" */
 		const struct sb_steady *ss = j->ss;
 		char b1[32], b2[32];

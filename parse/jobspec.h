@@ -491,6 +491,11 @@ struct sb_jobspec {
 	/* issue 16 (urr): fio's unified_rw_reporting; output/ derives the mixed
 	 * direction at report time (stats/mixed.h) */
 	unsigned unified_rw;        /* enum sb_unified */
+	/* issue 16: latency_target's queue-depth search (run/lattgt.c) */
+	uint64_t latency_target_us; /* 0: off */
+	uint64_t latency_window_us; /* each depth's window; 0: judged at every completion batch */
+	double latency_percentile;  /* % of a window's I/Os that must meet the target */
+	bool latency_run;           /* keep adjusting for the whole run */
 };
 /* unified_rw_reporting=: per direction only, one merged "mixed", or both */
 enum sb_unified { SB_UNIFIED_NONE = 0, SB_UNIFIED_MIXED = 1, SB_UNIFIED_BOTH = 2 };

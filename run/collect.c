@@ -54,6 +54,8 @@ static void entry_add(struct sb_job_result *jr, const struct sb_jobspec *s, stru
 		a->last = t->end_ns;
 	if (st->error && !jr->error)
 		jr->error = st->error; /* its details: jr->st.err (merged the same way) */
+	if (t->lt.on && !jr->latency_depth) /* the first thread's, as for ss */
+		jr->latency_depth = t->lt.qd;
 	if (t->ctl.ss && !jr->ss) /* the first thread's (fio judges each job) */
 		jr->ss = sb_steady_dup(t->ctl.ss); /* out of memory: no steadystate object */
 	if (t->verify && !jr->verify)

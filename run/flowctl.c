@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "run/flowctl.h"
+#include "run/lattgt.h"
 #include "run/ioloop.h"
 #include "run/thread.h"
 #include "lib/timeutil.h"
@@ -104,6 +105,8 @@ static uint64_t next_wake(const struct sb_thread *t, const struct sb_loopstate *
 					     : ls->now + EXITALL_POLL_NS);
 	if (c->ss && !c->ss_stop)
 		w = earliest(w, c->ss_started ? c->ss_next_ns : ls->now + EXITALL_POLL_NS);
+	if (t->lt.on)
+		w = earliest(w, t->lt.win_end);
 	return w;
 }
 
@@ -206,6 +209,8 @@ bool sb_ctl_tick(struct sb_thread *t, struct sb_loopstate *ls)
 		c->ss_stop = true;
 		return false;
 	}
+	if (t->lt.on && !sb_lat_tick(t, ls))
+		return false; /* latency_target: the depth is found and confirmed */
 	ls->wake = next_wake(t, ls);
 	return !ls->stop && !sb_run_stopping();
 }

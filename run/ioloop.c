@@ -13,6 +13,8 @@
 #include "run/ioloop.h"
 #include "run/fill.h"
 #include "run/flowctl.h"
+#include "run/lattgt.h"
+#include "run/ioerr.h"
 #include "lib/timeutil.h"
 
 
@@ -26,38 +28,6 @@ void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint
 
 /* the first error's raw facts; sb_ioloop_error_path and the writers make
  * the text later, off the I/O path */
-/* continue_on_error / ignore_error: whether the failed I/O io may pass */
-static bool may_pass(const struct sb_thread *t, const struct sb_io_u *io)
-{
-	const struct sb_jobspec *s = t->spec;
-	if (!io->file || io->ddir >= SB_DDIR_TRIM || io->result >= 0)
-		return false;
-	int e = (int)-io->result;
-	if (s->continue_on_error & (io->ddir == SB_DDIR_READ ? SB_COE_READ : SB_COE_WRITE))
-		return true;
-	for (unsigned i = 0; i < s->ignore_err_n[io->ddir]; i++)
-		if (s->ignore_err[io->ddir][i] == e)
-			return true;
-	return false;
-}
-
-/* an error let pass: counted (fio's total_err, first_error), the I/O too
- * (in total_ios, not in io_bytes), recorded for error_dump */
-static void pass_error(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io)
-{
-	struct sb_tstats *st = t->st;
-	int e = (int)-io->result;
-	st->total_err++;
-	if (!st->first_error)
-		st->first_error = e;
-	if (ls->counting)
-		st->total_ios[io->ddir]++;
-	if (t->spec->error_dump && st->ndump < SB_ERRDUMP_MAX)
-		st->dump[st->ndump++] = (struct sb_errdump){ .error = e, .ddir = (unsigned char)io->ddir,
-							      .file = io->file->index,
-							      .offset = io->offset, .len = io->len };
-}
-
 static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct sb_loopstate *ls,
 						     const struct sb_io_u *io)
 {
@@ -67,8 +37,8 @@ static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct
 		ls->stop = true;
 		return;
 	}
-	if ((t->spec->continue_on_error || t->spec->ignore_error) && may_pass(t, io)) {
-		pass_error(t, ls, io);
+	if ((t->spec->continue_on_error || t->spec->ignore_error) && sb_ioerr_may_pass(t, io)) {
+		sb_ioerr_pass(t, ls, io);
 		return;
 	}
 	ls->stop = true;
@@ -82,6 +52,28 @@ static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct
 	ei->offset = io->offset;
 	ei->len = io->len;
 	ei->path[0] = 0;
+}
+
+/* max_latency=: the job ends with ETIMEDOUT, as fio's; latency_target
+ * (run/lattgt.c) shares the threshold: lat is over the lower of the two */
+static void __attribute__((noinline, cold)) over_max_latency(struct sb_thread *t,
+							     struct sb_loopstate *ls,
+							     const struct sb_io_u *io, uint64_t lat)
+{
+	const char *why = NULL;
+	if (t->lt.on && !sb_lat_late(t, lat, ls->now, &why))
+		return;
+	static const char *const what[] = { "read slower than max_latency",
+					    "write slower than max_latency",
+					    "trim slower than max_latency",
+					    "fsync slower than max_latency",
+					    "fdatasync slower than max_latency",
+					    "sync_file_range slower than max_latency" };
+	struct sb_io_u late = *io;
+	late.result = -ETIMEDOUT;
+	io_error(t, ls, &late);
+	if (t->st->err.op == sb_ddir_name[io->ddir])
+		t->st->err.op = why ? why : what[io->ddir];
 }
 
 /* account() with disable_lat/clat/slat (gtod_reduce: all three): the
@@ -123,6 +115,8 @@ static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct s
 			sb_stat_add(&st->lat[d], lat);
 			sb_hist_add(&st->lat_h[d], lat);
 		}
+		if (lat > t->max_lat_ns)
+			over_max_latency(t, ls, io, lat);
 	}
 	SB_ILAT_BUMP(t->ilat->d[d].ios, 1);
 	SB_ILAT_BUMP(t->ilat->d[d].bytes, bytes);
@@ -131,24 +125,6 @@ static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct s
 					  (uint32_t)d, io->file->index };
 		sb_iolog_push(t->logring, &e);
 	}
-}
-
-/* max_latency=: the job ends with ETIMEDOUT, as fio's */
-static void __attribute__((noinline, cold)) over_max_latency(struct sb_thread *t,
-							     struct sb_loopstate *ls,
-							     const struct sb_io_u *io)
-{
-	static const char *const what[] = { "read slower than max_latency",
-					    "write slower than max_latency",
-					    "trim slower than max_latency",
-					    "fsync slower than max_latency",
-					    "fdatasync slower than max_latency",
-					    "sync_file_range slower than max_latency" };
-	struct sb_io_u late = *io;
-	late.result = -ETIMEDOUT;
-	io_error(t, ls, &late);
-	if (t->st->err.op == sb_ddir_name[io->ddir])
-		t->st->err.op = what[io->ddir];
 }
 
 static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io,
@@ -174,7 +150,7 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 	}
 	uint64_t lat = ls->now - io->start_ns;
 	if (__builtin_expect(lat > t->max_lat_ns, 0))
-		over_max_latency(t, ls, io);
+		over_max_latency(t, ls, io, lat);
 	if (d >= SB_DDIR_N) {
 		sb_stat_add(&st->sync_lat, lat);
 		sb_hist_add(&st->sync_h, lat);
@@ -449,7 +425,7 @@ static void reap(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 	unsigned min = q->cmin, max = q->cmax;
 	if (min > ls->inflight)
 		min = ls->inflight;
-	if (!min && (ls->inflight == q->depth || !q->more || q->pending || q->draining))
+	if (!min && (ls->inflight >= q->depth || !q->more || q->pending || q->draining))
 		min = 1; /* nothing else to do: wait for one */
 	if (max > ls->inflight)
 		max = ls->inflight;
@@ -477,6 +453,16 @@ static void reap(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 		after_completions(t, ls, (unsigned)n);
 }
 
+/* latency_target (run/lattgt.h): its depth; after a ramp-down, a drain */
+static void __attribute__((noinline)) lat_depth(struct sb_thread *t, struct sb_loopstate *ls,
+						struct aq *q)
+{
+	for (q->draining = true; t->lt.quiesce && ls->inflight && !ls->stop;)
+		reap(t, ls, q);
+	q->draining = false;
+	q->depth = sb_lat_depth(t, ls);
+}
+
 static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 {
 	const struct sb_jobspec *s = t->spec;
@@ -497,6 +483,8 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 		return;
 	}
 	for (;;) {
+		if (__builtin_expect(t->lt.on, 0))
+			lat_depth(t, ls, &q);
 		fill(t, ls, &q);
 		commit_batch(t, ls, &q);
 		if (!ls->inflight) {

@@ -358,6 +358,9 @@ void *sb_thread_main(void *arg)
 			t->gen.rate = &t->rate;
 		t->rate.on |= t->ctl.flow != NULL; /* flow waits where rates do */
 		ls.wake = ls.deadline;
+		sb_lat_init(&t->lt, s, t->etd.iodepth, now); /* before arm: its window wakes */
+		if (t->lt.on && t->lt.target_ns < t->max_lat_ns)
+			t->max_lat_ns = t->lt.target_ns; /* account()'s one compare sees both */
 		sb_ctl_arm(t, &ls);
 		atomic_store_explicit(&t->phase, SB_PH_RAMP, memory_order_release);
 		if (!s->ramp_time_us)

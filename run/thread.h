@@ -16,6 +16,7 @@
 #include "run/rate.h"
 #include "engines/engine.h"
 #include "stats/ilat.h"
+#include "run/lattgt.h"
 #include "stats/iolog.h"
 #include "stats/trace.h"
 #include "stats/tstats.h"
@@ -102,6 +103,8 @@ struct sb_thread {
 	/* appended: write_trace= ring (stats/trace.h), owned by the trace
 	 * writer; NULL when the job writes no trace */
 	struct sb_trace_ring *trace;
+	/* appended: latency_target's depth search (run/lattgt.h); .on false when unset */
+	struct sb_lattgt lt;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

@@ -37,6 +37,9 @@ struct sb_job_result {
 	/* appended: steady state (steadystate= with ss_dur), NULL when off;
 	 * owned by the results (stats/steady.h) */
 	struct sb_steady *ss;
+	/* appended: latency_target's depth found (its first thread's), 0: the
+	 * job has no latency_target (run/lattgt.h) */
+	unsigned latency_depth;
 };
 
 struct sb_group_dir {

@@ -21,6 +21,8 @@ static void sample_window(struct sb_tview *t, uint64_t now, bool iops)
 		_Atomic uint64_t *live = iops ? &st->live_ios[d] : &st->live_bytes[d];
 		uint64_t *prev = iops ? &t->smp_ios[d] : &t->smp_bytes[d];
 		uint64_t v = atomic_load_explicit(live, memory_order_relaxed);
+		if (v < *prev) /* the counters started again (latency_target, run/lattgt.c) */
+			*prev = 0;
 		if (sb_spec_does(t->spec, (enum sb_ddir)d)) {
 			double delta = (double)(v - *prev) / (iops ? 1.0 : 1024.0);
 			sb_stat_add(iops ? &st->iops_samples[d] : &st->bw_samples[d],

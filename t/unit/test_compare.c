@@ -546,6 +546,8 @@ static void test_compared_options(void)
 		"fill_device", "serialize_overlap",
 		/* issue 16 (dedupe): what is written; an accepted stats switch */
 		"dedupe_global", "block_error_percentiles",
+		/* issue 16 (lattgt): the queue-depth search */
+		"latency_target", "latency_window", "latency_percentile", "latency_run",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
