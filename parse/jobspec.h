@@ -383,7 +383,7 @@ struct sb_jobspec {
 	double fsvc_param;          /* zipf theta, pareto h, normal sigma (percent) */
 	uint64_t max_latency_us;    /* stop the job (ETIMEDOUT) when an I/O takes longer; 0: no limit */
 	bool atomic;                /* fio's atomic=1: O_DIRECT (Linux has no O_ATOMIC) */
-	unsigned lockfile;          /* 0: none (the only mode storbench has) */
+	unsigned lockfile;          /* enum sb_lockfile (run/flock.c) */
 	char *ioscheduler;          /* I/O scheduler for the disk under the files; NULL: unchanged */
 	char *opendir;              /* the job's files: every regular file under this directory */
 	unsigned openfiles;         /* files open at once; 0: all (storbench keeps all open) */
@@ -485,6 +485,8 @@ struct sb_jobspec {
 	unsigned cache_keep;        /* checkpoints kept in the cache tier */
 	unsigned checkpoint_redundancy; /* enum sb_ckpt_red */
 	unsigned set_size;          /* xor: ranks per parity set */
+	/* issue 16 (lockunl): run/eachloop.c, run/flock.c */
+	bool unlink_each_loop;      /* remove and re-create the created files between loops */
 };
 enum sb_syncmode { SB_SYNC_NONE = 0, SB_SYNC_SYNC, SB_SYNC_DSYNC };
 enum sb_exitwhat { SB_EXIT_GROUP = 0, SB_EXIT_STONEWALL, SB_EXIT_ALL };
@@ -501,6 +503,8 @@ enum sb_whint { SB_WHINT_UNSET = 0, SB_WHINT_NONE, SB_WHINT_SHORT, SB_WHINT_MEDI
 /* numa_mem_policy modes (values of the kernel's MPOL_*) */
 enum sb_mpol { SB_MPOL_UNSET = 0, SB_MPOL_DEFAULT, SB_MPOL_PREFER, SB_MPOL_BIND,
 	       SB_MPOL_INTERLEAVE, SB_MPOL_LOCAL };
+/* lockfile= (run/flock.c) */
+enum sb_lockfile { SB_LOCK_NONE = 0, SB_LOCK_EXCLUSIVE, SB_LOCK_READWRITE };
 
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.

@@ -100,6 +100,8 @@ struct sb_thread {
 	/* appended: write_trace= ring (stats/trace.h), owned by the trace
 	 * writer; NULL when the job writes no trace */
 	struct sb_trace_ring *trace;
+	/* appended: lockfile, unlink_each_loop (run/flock.h); NULL when unused */
+	struct sb_flock_thread *flk;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with
