@@ -544,6 +544,8 @@ static void test_compared_options(void)
 		"trim_backlog", "trim_backlog_batch",
 		/* issue 16 (opts3) */
 		"fill_device", "serialize_overlap",
+		/* issue 16 (lockunl) */
+		"unlink_each_loop",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
