@@ -33,12 +33,16 @@ static int renew(struct sb_thread *t, unsigned i)
 {
 	struct sb_flock *fl = t->flk->fl[i];
 	struct sb_file *f = &t->files[i];
-	if (!fl || !fl->lf->created || !fl->lf->regular)
+	if (!fl)
+		return 0;
+	pthread_mutex_lock(&fl->renew); /* lf->created too: another thread may be renewing it */
+	if (!fl->lf->created || !fl->lf->regular) {
+		pthread_mutex_unlock(&fl->renew);
 		return 0; /* not storbench's: never removed */
+	}
 	if (t->ops->close_file && f->fd >= 0)
 		t->ops->close_file(&t->etd, f);
 	sb_files_close(f);
-	pthread_mutex_lock(&fl->renew);
 	int r = recreate(fl->lf);
 	pthread_mutex_unlock(&fl->renew);
 	if (!r)
