@@ -366,58 +366,7 @@ static uint64_t flip_at(enum call c)
 	return 0;
 }
 
-/* SBFAULT_OVERLAP: see the top of this file */
-static const char *ov_file, *ov_glob;
-static unsigned ov_us = 500;
-static atomic_uint ov_in[2], ov_max;
-static atomic_uint_fast64_t ov_calls, ov_rw, ov_ww;
-
-static bool ov_enter(int fd, int w)
-{
-	char path[4096];
-	if (!ov_file || !fd_path_matches(fd, ov_glob, path, sizeof(path)))
-		return false;
-	unsigned other = atomic_load(&ov_in[!w]), same = atomic_fetch_add(&ov_in[w], 1);
-	unsigned now = other + same + 1, m = atomic_load(&ov_max);
-	while (now > m && !atomic_compare_exchange_weak(&ov_max, &m, now))
-		;
-	atomic_fetch_add(&ov_calls, 1);
-	if (other)
-		atomic_fetch_add(&ov_rw, 1);
-	if (w && same)
-		atomic_fetch_add(&ov_ww, 1);
-	usleep(ov_us);
-	return true;
-}
-
-static void ov_leave(bool on, int w)
-{
-	if (on)
-		atomic_fetch_sub(&ov_in[w], 1);
-}
-
-static void __attribute__((destructor)) ov_report(void)
-{
-	if (!ov_file)
-		return;
-	FILE *f = fopen(ov_file, "w");
-	if (!f)
-		return;
-	fprintf(f, "calls=%llu max=%u rw=%llu ww=%llu\n", (unsigned long long)atomic_load(&ov_calls),
-		atomic_load(&ov_max), (unsigned long long)atomic_load(&ov_rw),
-		(unsigned long long)atomic_load(&ov_ww));
-	fclose(f);
-}
-
-static void ov_init(void)
-{
-	ov_file = getenv("SBFAULT_OVERLAP");
-	if (ov_file && !*ov_file)
-		ov_file = NULL;
-	ov_glob = getenv("SBFAULT_OVERLAP_PATH") ? getenv("SBFAULT_OVERLAP_PATH") : "";
-	if (getenv("SBFAULT_OVERLAP_US"))
-		ov_us = (unsigned)strtoul(getenv("SBFAULT_OVERLAP_US"), NULL, 10);
-}
+#include "t/faults/sbfault_overlap.h" /* SBFAULT_OVERLAP */
 
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
