@@ -78,7 +78,7 @@ $(B)/dist/mpi.o: SB_CFLAGS += $(MPI_CFLAGS)
 $(UNIT_BIN): $(UNIT_OBJS) $(LIB)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) -lcunit
 
-$(FAULT_SO): t/faults/sbfault.c config.h
+$(FAULT_SO): t/faults/sbfault.c t/faults/sbfault_overlap.h config.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE -I. $(CFLAGS) -fPIC -shared -o $@ $< -ldl
 

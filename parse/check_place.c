@@ -284,12 +284,12 @@ static unsigned check_misc(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	char where[512];
-	if (s->lockfile) {
-		const struct sb_option *o = SB_OPT(lockfile);
+	if (s->unlink_each_loop && (s->verify || s->read_iolog)) { /* run/eachloop.c */
+		const struct sb_option *o = SB_OPT(unlink_each_loop);
+		const struct sb_option *w = s->verify ? SB_OPT(verify) : SB_OPT(read_iolog);
 		sb_err(sb_job_where(c, o, where, sizeof(where)),
-		       "%s=%s: storbench does not lock files around I/O (fio's jobs sharing a file take "
-		       "turns with it): drop %s, or give each job its own file", o->name,
-		       sb_option_enum_name(o, s->lockfile), o->name);
+		       "%s=1 with %s: the files are removed between loops, which %s does not "
+		       "allow for: drop %s, or drop %s", o->name, w->name, w->name, o->name, w->name);
 		return 1;
 	}
 	if (s->atomic)

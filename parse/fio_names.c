@@ -37,7 +37,7 @@ const char *const sb_fio_only_names[] = {
 	"softrandommap", "spr_cs", "spr_num_regions", "spr_op", "sprandom", "ss_interval",
 	"stat_type", "std_redirect", "steadystate_check_interval", "stream_id", "thinkcycles",
 	"threads", "touch_objects", "ttl", "uncached",
-	"unlink_each_loop", "uri", "verb", "verify_async_cpus",
+	"uri", "verb", "verify_async_cpus",
 	"verify_bytchk", "verify_mode", "verify_pattern_interval", "verify_policy",
 	"verify_write_sequence", "window_size", "write_mode",
 	"write_zone_remainders", "writefua", "xnvme_admin", "xnvme_async", "xnvme_dev_nsid",

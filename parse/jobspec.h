@@ -383,7 +383,7 @@ struct sb_jobspec {
 	double fsvc_param;          /* zipf theta, pareto h, normal sigma (percent) */
 	uint64_t max_latency_us;    /* stop the job (ETIMEDOUT) when an I/O takes longer; 0: no limit */
 	bool atomic;                /* fio's atomic=1: O_DIRECT (Linux has no O_ATOMIC) */
-	unsigned lockfile;          /* 0: none (the only mode storbench has) */
+	unsigned lockfile;          /* enum sb_lockfile (run/flock.c) */
 	char *ioscheduler;          /* I/O scheduler for the disk under the files; NULL: unchanged */
 	char *opendir;              /* the job's files: every regular file under this directory */
 	unsigned openfiles;         /* files open at once; 0: all (storbench keeps all open) */
@@ -496,6 +496,8 @@ struct sb_jobspec {
 	uint64_t latency_window_us; /* each depth's window; 0: judged at every completion batch */
 	double latency_percentile;  /* % of a window's I/Os that must meet the target */
 	bool latency_run;           /* keep adjusting for the whole run */
+	/* issue 16 (lockunl): run/eachloop.c, run/flock.c */
+	bool unlink_each_loop;      /* remove and re-create the created files between loops */
 };
 /* unified_rw_reporting=: per direction only, one merged "mixed", or both */
 enum sb_unified { SB_UNIFIED_NONE = 0, SB_UNIFIED_MIXED = 1, SB_UNIFIED_BOTH = 2 };
@@ -514,6 +516,8 @@ enum sb_whint { SB_WHINT_UNSET = 0, SB_WHINT_NONE, SB_WHINT_SHORT, SB_WHINT_MEDI
 /* numa_mem_policy modes (values of the kernel's MPOL_*) */
 enum sb_mpol { SB_MPOL_UNSET = 0, SB_MPOL_DEFAULT, SB_MPOL_PREFER, SB_MPOL_BIND,
 	       SB_MPOL_INTERLEAVE, SB_MPOL_LOCAL };
+/* lockfile= (run/flock.c) */
+enum sb_lockfile { SB_LOCK_NONE = 0, SB_LOCK_EXCLUSIVE, SB_LOCK_READWRITE };
 
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.

@@ -69,8 +69,8 @@ static const struct sb_opt_enum fadv_vals[] = {
 
 static const struct sb_opt_enum lockfile_vals[] = {
 	{ .name = "none", .val = 0, .help = "no locking (fio's default)" },
-	{ .name = "exclusive", .val = 1, .help = "refused: storbench does not serialize I/O to a shared file" },
-	{ .name = "readwrite", .val = 2, .help = "refused: storbench does not serialize I/O to a shared file" },
+	{ .name = "exclusive", .val = SB_LOCK_EXCLUSIVE, .help = "one I/O at a time on the file, across the jobs sharing it" },
+	{ .name = "readwrite", .val = SB_LOCK_READWRITE, .help = "many reads or one write at a time on the file" },
 	{ .name = NULL },
 };
 
@@ -312,6 +312,10 @@ const struct sb_option sb_opt_rows_io[] = {
 
 	{ .name = "unlink", .type = SB_OT_BOOL, .off = OFF(unlink), .def = "0", .category = C_SAFE,
 	  .help = "remove the files storbench created when the job ends" },
+	/* issue 16 (lockunl) */
+	{ .name = "unlink_each_loop", .type = SB_OT_BOOL, .off = OFF(unlink_each_loop), .def = "0",
+	  .category = C_SAFE,
+	  .help = "with loops=N, remove the files storbench created after each loop but the last, and lay them out again" },
 	{ .name = "fallocate", .type = SB_OT_ENUM, .off = OFF(fallocate), .def = "native",
 	  .enums = falloc_vals, .category = C_SAFE,
 	  .help = "how to pre-allocate files being laid out" },
@@ -350,7 +354,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .help = "files open at once (default: all); storbench keeps all of a job's files open" },
 	{ .name = "lockfile", .type = SB_OT_ENUM, .off = OFF(lockfile), .def = "none",
 	  .enums = lockfile_vals, .category = C_FILE,
-	  .help = "lock the file around each I/O: only none (jobs sharing a file do not take turns)" },
+	  .help = "lock the file around each I/O's submission, so jobs sharing it take turns" },
 	{ .name = "file_append", .type = SB_OT_BOOL, .off = OFF(file_append), .def = "0",
 	  .category = C_FILE, .help = "do the I/O past the file's current end (offset counts from there)" },
 	{ .name = "overwrite", .type = SB_OT_BOOL, .off = OFF(overwrite), .def = "0",

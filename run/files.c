@@ -491,7 +491,7 @@ static void warn_unmarked(const char *path, int err)
 		"it yourself then", strerror(err ? err : EIO), path);
 }
 
-static int lay_out(struct sb_layout_file *lf)
+int sb_files_lay_out(struct sb_layout_file *lf)
 {
 	int fd = open(lf->path, O_WRONLY | O_CLOEXEC | (lf->exists ? 0 : O_CREAT | O_EXCL), 0644);
 	if (fd < 0)
@@ -517,7 +517,7 @@ int sb_files_create(struct sb_layout *lay)
 		if (!lf->regular || (lf->need <= lf->have && !sb_files_fill_new(lf)) ||
 		    (!lf->exists && sb_files_on_open(lf)))
 			continue;
-		int r = lay_out(lf);
+		int r = sb_files_lay_out(lf);
 		if (r) {
 			lay->failed = i; /* the caller reports it as that file's job's error */
 			for (size_t k = 0; k <= i; k++)

@@ -50,6 +50,8 @@ struct sb_layout {
 	size_t failed;            /* sb_files_create failed on files[failed] */
 	const char *sysroot;      /* env's: root of /proc and /sys for the block-device check */
 	bool defer_keep;          /* env's: created files are not marked kept (a sweep) */
+	struct sb_flock *flocks;  /* run/flock.c: per file, for lockfile/unlink_each_loop; else NULL */
+	bool *flocks_up;          /* flocks[i] initialised */
 };
 
 struct sb_run_env;
@@ -65,6 +67,10 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
  * with lay->failed naming the file; it prints nothing (the run reports it
  * as an I/O error of the job that uses the file). */
 int sb_files_create(struct sb_layout *lay);
+/* Create (O_EXCL) or extend lf and lay it out as sb_files_create does: fill
+ * for a file a job reads, else preallocate; sets lf->created and lf->own for
+ * a file it made (run/eachloop.c re-creates with it).  0 or -errno. */
+int sb_files_lay_out(struct sb_layout_file *lf);
 /* Remove created files whose jobs asked for unlink=1 (all created files when
  * remove_all_created), mark the others kept on purpose (sb_scratch_keep),
  * then free the layout. */

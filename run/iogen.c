@@ -165,6 +165,9 @@ HOT uint64_t next_seq(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t 
 static bool advance(struct sb_iogen *g)
 {
 	if (g->loop_bytes >= g->loop_budget) {
+		if (g->each_loop && !g->loop_resume && g->loops_done + 1 < (g->spec->loops ? g->spec->loops : 1))
+			return !(g->loop_paused = true); /* unlink_each_loop: the caller renews the files */
+		g->loop_resume = g->loop_paused = false;
 		g->loops_done++;
 		g->loop_bytes = 0;
 		if (!g->spec->time_based && g->loops_done >= (g->spec->loops ? g->spec->loops : 1))

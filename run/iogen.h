@@ -102,6 +102,10 @@ struct sb_iogen {
 	double fsvc_pow;              /* pareto: fio's exponent log(h)/log(1-h) */
 	/* appended: sync_file_range=: the bytes written since the last one */
 	uint64_t sfr_lo, sfr_hi;
+	/* appended: unlink_each_loop (run/eachloop.c): each_loop makes
+	 * sb_iogen_next return 0 at the end of every loop but the last, with
+	 * loop_paused set; the caller sets loop_resume to go on */
+	bool each_loop, loop_paused, loop_resume;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

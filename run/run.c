@@ -12,6 +12,7 @@
 #include "run/iosched.h"
 #include "run/collect.h"
 #include "run/contents.h"
+#include "run/flock.h"
 #include "ml/run.h"
 #include "run/precheck.h"
 #include "run/run.h"
@@ -331,6 +332,8 @@ static int prepare(struct run *r, bool dry)
 		r->layout_error = e;
 	if (!e)
 		e = setup_threads(r);
+	if (!e) /* lockfile, unlink_each_loop */
+		e = sb_flock_setup(r->threads, r->nthreads, &r->lay);
 	if (!e)
 		e = sb_runctl_setup(&r->ctl, r->threads, r->nthreads);
 	if (!e)
@@ -347,6 +350,7 @@ static void release(struct run *r, bool failed)
 		sb_monitor_free(&r->mon);
 	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
 		sb_thread_teardown(&r->threads[i]);
+	sb_flock_free(r->threads, r->nthreads, &r->lay); /* after teardown: ops wrapped */
 	if (r->laid_out)
 		sb_files_cleanup(&r->lay, failed);
 	sb_ml_release(r->ml, failed);

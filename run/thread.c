@@ -12,6 +12,7 @@
 
 #include "dist/dist.h"
 #include "run/contents.h"
+#include "run/eachloop.h"
 #include "run/engtable.h"
 #include "run/exec.h"
 #include "run/jobenv.h"
@@ -368,7 +369,7 @@ void *sb_thread_main(void *arg)
 		if (s->verify) {
 			sb_verify_run(t, &ls);
 		} else {
-			sb_ioloop_run(t, &ls);
+			sb_eachloop_run(t, &ls); /* sb_ioloop_run; unlink_each_loop */
 			sb_ioloop_end_fsync(t, &ls);
 		}
 	} else {

@@ -105,6 +105,8 @@ struct sb_thread {
 	struct sb_trace_ring *trace;
 	/* appended: latency_target's depth search (run/lattgt.h); .on false when unset */
 	struct sb_lattgt lt;
+	/* appended: lockfile, unlink_each_loop (run/flock.h); NULL when unused */
+	struct sb_flock_thread *flk;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

@@ -49,7 +49,16 @@
  *   SBFAULT="open:ENOSPC:path=*ckpt*:rw=w"       creating the checkpoint files
  *
  * io_uring submits in the kernel (no libc call per I/O): a shim cannot fail
- * its I/O, and mmap I/O is memory access; use file-system faults for them. */
+ * its I/O, and mmap I/O is memory access; use file-system faults for them.
+ *
+ * SBFAULT_OVERLAP=FILE (the lockfile tests, t/integration/test_lockfile.py)
+ * makes every pread and pwrite of a path matching SBFAULT_OVERLAP_PATH (a
+ * glob; default any) last SBFAULT_OVERLAP_US longer (default 500 us) and
+ * counts the calls that overlap: at exit FILE gets one line
+ * "calls=N max=M rw=X ww=Y" where max is the most such calls in flight at
+ * once (all threads), rw the calls that began while a call of the other
+ * kind (read vs write) was in flight and ww the writes that began while
+ * another write was. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -243,6 +252,8 @@ static void parse_rule(char *text)
 	nrules++;
 }
 
+static void ov_init(void);
+
 static void *next_sym(const char *name)
 {
 	void *p = dlsym(RTLD_NEXT, name);
@@ -268,6 +279,7 @@ static void __attribute__((constructor)) sbfault_init(void)
 	/* libaio is not loaded into every process (python, sh): look it up lazily */
 	const char *spec = getenv("SBFAULT");
 	logging = getenv("SBFAULT_LOG") && !strcmp(getenv("SBFAULT_LOG"), "1");
+	ov_init();
 	if (!spec || !*spec)
 		return;
 	/* no malloc here: under ASan this may run before the ASan runtime is
@@ -354,6 +366,8 @@ static uint64_t flip_at(enum call c)
 	return 0;
 }
 
+#include "t/faults/sbfault_overlap.h" /* SBFAULT_OVERLAP */
+
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
 	int e = active[C_PREAD] ? check_io(C_PREAD, fd, true, (uint64_t)off, len) : 0;
@@ -368,7 +382,10 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 		errno = e;
 		return -1;
 	}
-	return real.pread(fd, buf, len, off);
+	bool ov = ov_enter(fd, 0);
+	ssize_t n = real.pread(fd, buf, len, off);
+	ov_leave(ov, 0);
+	return n;
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
@@ -386,7 +403,24 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 		errno = e;
 		return -1;
 	}
-	return real.pwrite(fd, buf, len, off);
+	bool ov = ov_enter(fd, 1);
+	ssize_t n = real.pwrite(fd, buf, len, off);
+	ov_leave(ov, 1);
+	return n;
+}
+
+/* fio (built with _FILE_OFFSET_BITS=64) calls these: the same calls on a
+ * 64-bit system, so that fio runs under the shim too (side-by-side tests) */
+ssize_t pread64(int fd, void *buf, size_t len, off_t off);
+ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off);
+ssize_t pread64(int fd, void *buf, size_t len, off_t off)
+{
+	return pread(fd, buf, len, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
+{
+	return pwrite(fd, buf, len, off);
 }
 
 ssize_t preadv(int fd, const struct iovec *iov, int n, off_t off)

@@ -17,7 +17,7 @@ from sbtest import SbCase, BIN, SRC
 
 LIST = os.path.join(SRC, "t", "fixtures", "fio-3.33", "cmdhelp-all.txt")
 # issue 16's target is 185 of 217 with every helper's options merged
-ACCEPTED_AT_LEAST = 202  # 159, opts2 +14, opts1 +19, opts3 +3, dedupe +2, urr +1, lattgt +4
+ACCEPTED_AT_LEAST = 203  # 159, opts2 +14, opts1 +19, opts3 +3, dedupe +2, urr +1, lattgt +4, lockunl +1
 
 
 def names_of(text):

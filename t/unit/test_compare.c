@@ -548,6 +548,8 @@ static void test_compared_options(void)
 		"dedupe_global", "block_error_percentiles",
 		/* issue 16 (lattgt): the queue-depth search */
 		"latency_target", "latency_window", "latency_percentile", "latency_run",
+		/* issue 16 (lockunl) */
+		"unlink_each_loop",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);
