@@ -5,10 +5,12 @@
  * (run/place.c).  Runs before anything touches a disk; every error names
  * file:line, the option, the value and the way out.  CPUs and NUMA nodes are
  * checked against this machine, as fio checks them when it parses. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/log.h"
@@ -188,6 +190,23 @@ static unsigned check_mem(const struct sb_jobctx *c)
 		       "%s=cudamalloc: storbench has no GPU-memory I/O path: use %s=malloc (the "
 		       "default) or mmaphuge", o->name, o->name);
 		return 1;
+	}
+	if (s->iomem_file[0]) { /* run/place.c creates it (FILE.N per thread with numjobs) */
+		const struct sb_option *o = SB_OPT(iomem);
+		struct stat st;
+		char path[sizeof(s->iomem_file) + 16];
+		for (unsigned k = 0; k < (s->numjobs > 1 ? s->numjobs : 1); k++) {
+			sb_iomem_file_path(s, k, path, sizeof(path));
+			int r = lstat(path, &st) ? errno : EEXIST;
+			if (r == ENOENT)
+				continue;
+			sb_err(sb_job_where(c, o, where, sizeof(where)),
+			       "%s=%s:%s: %s: %s; storbench maps only a buffer file it creates and removes "
+			       "(fio 3.33 truncates it and leaves I/O data in it): name a path that does "
+			       "not exist", o->name, sb_option_enum_name(o, s->iomem), s->iomem_file, path,
+			       r == EEXIST ? "the file exists" : strerror(r));
+			return 1;
+		}
 	}
 	if (s->iomem_align & (s->iomem_align - 1)) {
 		const struct sb_option *o = SB_OPT(iomem_align);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "lib/ddir.h"
 
@@ -498,6 +499,10 @@ struct sb_jobspec {
 	bool latency_run;           /* keep adjusting for the whole run */
 	/* issue 16 (lockunl): run/eachloop.c, run/flock.c */
 	bool unlink_each_loop;      /* remove and re-create the created files between loops */
+	/* iomem=mmap:FILE (mmaphuge, mmapshared): the buffers are a shared
+	 * mapping of FILE, which storbench creates and removes (run/place.c);
+	 * "" = anonymous memory */
+	char iomem_file[256];
 };
 /* unified_rw_reporting=: per direction only, one merged "mixed", or both */
 enum sb_unified { SB_UNIFIED_NONE = 0, SB_UNIFIED_MIXED = 1, SB_UNIFIED_BOTH = 2 };
@@ -581,5 +586,15 @@ static inline bool sb_spec_does(const struct sb_jobspec *s, enum sb_ddir d)
 	if (d == SB_DDIR_WRITE)
 		return s->rw & SB_RW_WRITE;
 	return s->rw & SB_RW_TRIM;
+}
+
+/* iomem=mmap*:FILE: thread sub's buffer file (FILE, or FILE.sub when the
+ * job has numjobs > 1), as run/place.c creates it */
+static inline void sb_iomem_file_path(const struct sb_jobspec *s, unsigned sub, char *buf, size_t len)
+{
+	if (s->numjobs > 1)
+		snprintf(buf, len, "%s.%u", s->iomem_file, sub);
+	else
+		snprintf(buf, len, "%s", s->iomem_file);
 }
 #endif

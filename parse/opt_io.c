@@ -247,7 +247,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .help = "NUMA policy of the I/O buffers: default, prefer:N, bind:LIST, interleave:LIST or local" },
 	{ .name = "iomem", .alias = { "mem" }, .type = SB_OT_ENUM, .off = OFF(iomem),
 	  .def = "malloc", .enums = iomem_vals, .category = C_GRP,
-	  .help = "how I/O buffers are allocated" },
+	  .help = "how I/O buffers are allocated; mmap, mmaphuge and mmapshared also take :FILE (a shared mapping of a file storbench creates and removes)" },
 	{ .name = "iomem_align", .alias = { "mem_align" }, .type = SB_OT_SIZE,
 	  .off = OFF(iomem_align), .def = "0", .unit = "bytes", .category = C_GRP,
 	  .help = "I/O buffers start at this alignment (a power of 2; 0: the page)" },

@@ -100,8 +100,39 @@ static int set_rw(const struct sb_option *o, struct sb_jobspec *s, const char *v
 	return -EINVAL;
 }
 
+/* iomem=KIND:FILE: a file-backed mapping, for the mmap kinds only (fio's
+ * mmap, mmaphuge and mmapshared take a file; the others do not) */
+static int set_iomem_file(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
+{
+	const char *colon = strchr(val, ':'), *file = colon + 1;
+	size_t n = (size_t)(colon - val);
+	for (const struct sb_opt_enum *e = o->enums; e->name; e++) {
+		if (strlen(e->name) != n || strncasecmp(e->name, val, n))
+			continue;
+		if (e->val != SB_IOMEM_MMAP && e->val != SB_IOMEM_MMAPHUGE && e->val != SB_IOMEM_MMAPSHARED)
+			break;
+		if (!*file || strlen(file) >= sizeof(s->iomem_file)) {
+			snprintf(err, SB_VERR_LEN, "invalid value '%.100s': the file after ':' must be 1 to "
+				 "%zu characters, e.g. mmaphuge:/dev/hugepages/sbbuf", val,
+				 sizeof(s->iomem_file) - 1);
+			return -EINVAL;
+		}
+		s->iomem = e->val;
+		snprintf(s->iomem_file, sizeof(s->iomem_file), "%s", file);
+		return 0;
+	}
+	snprintf(err, SB_VERR_LEN, "invalid value '%.100s': only mmap, mmaphuge and mmapshared take a "
+		 "file (KIND:FILE, e.g. mmaphuge:/dev/hugepages/sbbuf)", val);
+	return -EINVAL;
+}
+
 static int set_enum(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
 {
+	if (o->off == offsetof(struct sb_jobspec, iomem)) {
+		s->iomem_file[0] = 0;
+		if (strchr(val, ':'))
+			return set_iomem_file(o, s, val, err);
+	}
 	if (o->off == offsetof(struct sb_jobspec, rw)) {
 		s->rw_seq_nr = 1;
 		s->rw_seq_add = 0;

@@ -1,10 +1,12 @@
 /* place.c: see place.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
+#include <unistd.h>
 
 #include "lib/log.h"
 #include "os/place.h"
@@ -26,6 +28,40 @@ static int mpol_kernel(unsigned mode)
 #define HUGE_2M (2ul << 20)
 /* hugepage-size (a power of two, parse/check_io.c) */
 #define HUGE_UP(s, len) (((len) + (s)->hugepage_size - 1) & ~(size_t)((s)->hugepage_size - 1))
+
+/* iomem=mmap*:FILE: create the thread's file (never an existing one: the
+ * check refused those, and O_EXCL refuses one that appeared since), size
+ * it and map it shared (on hugetlbfs the mapping is of huge pages); NULL
+ * with errno on failure, having removed what it made */
+static void *map_file(struct sb_thread *t, size_t maplen)
+{
+	char path[sizeof(t->spec->iomem_file) + 16];
+	sb_iomem_file_path(t->spec, t->sub, path, sizeof(path));
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return NULL;
+	void *p = MAP_FAILED;
+	int e = sb_scratch_made_fd(fd, t->spec->name, &t->buf_file_id);
+	if (!e && ftruncate(fd, (off_t)maplen))
+		e = -errno;
+	if (!e) {
+		p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			e = -errno;
+	}
+	if (e) {
+		close(fd);
+		if (t->buf_file_id.ino)
+			(void)sb_scratch_unlink(path, &t->buf_file_id);
+		else
+			(void)unlink(path); /* made just now by O_EXCL, its identity unread */
+		memset(&t->buf_file_id, 0, sizeof(t->buf_file_id));
+		errno = -e;
+		return NULL;
+	}
+	t->buf_file_fd = fd;
+	return p;
+}
 
 static int alloc_kind(struct sb_thread *t, size_t len, size_t align)
 {
@@ -52,6 +88,12 @@ static int alloc_kind(struct sb_thread *t, size_t len, size_t align)
 	case SB_IOMEM_MMAPSHARED: {
 		bool huge = s->iomem == SB_IOMEM_MMAPHUGE;
 		maplen = huge ? HUGE_UP(s, len) : len;
+		if (s->iomem_file[0]) { /* a file-backed, shared mapping */
+			p = map_file(t, maplen);
+			if (!p)
+				return -errno;
+			break;
+		}
 		int fl = MAP_ANONYMOUS | (s->iomem == SB_IOMEM_MMAPSHARED ? MAP_SHARED : MAP_PRIVATE) |
 			 (huge ? MAP_HUGETLB : 0);
 		p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, fl, -1, 0);
@@ -114,6 +156,13 @@ void sb_place_buffers_free(struct sb_thread *t)
 	case SB_IOMEM_MMAPHUGE:
 	case SB_IOMEM_MMAPSHARED:
 		munmap(p, t->buf_maplen);
+		if (t->buf_file_id.ino) { /* iomem=mmap*:FILE: ours, removed */
+			char path[sizeof(t->spec->iomem_file) + 16];
+			sb_iomem_file_path(t->spec, t->sub, path, sizeof(path));
+			close(t->buf_file_fd);
+			(void)sb_scratch_unlink(path, &t->buf_file_id);
+			memset(&t->buf_file_id, 0, sizeof(t->buf_file_id));
+		}
 		break;
 	default:
 		free(p);

@@ -17,6 +17,7 @@
 #include "engines/engine.h"
 #include "stats/ilat.h"
 #include "run/lattgt.h"
+#include "os/scratch.h"
 #include "stats/iolog.h"
 #include "stats/trace.h"
 #include "stats/tstats.h"
@@ -98,6 +99,10 @@ struct sb_thread {
 	bool stats_lite;              /* a disable_* option is on: account() takes its slow path */
 	/* appended (run/place.c): bytes mapped for etd.buf_base (iomem=mmap*, shm*) */
 	size_t buf_maplen;
+	/* appended (run/place.c): iomem=mmap*:FILE: the file made (removed at
+	 * the end only while it is still that file) and its descriptor */
+	struct sb_scratch_id buf_file_id;
+	int buf_file_fd;
 	/* appended: max_latency= in ns; UINT64_MAX when unset (run/ioloop.c) */
 	uint64_t max_lat_ns;
 	/* appended: write_trace= ring (stats/trace.h), owned by the trace
