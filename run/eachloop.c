@@ -64,6 +64,10 @@ void sb_eachloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 			return;
 		for (unsigned i = 0; i < t->etd.nfiles; i++) {
 			int r = renew(t, i);
+			if (r == -EINTR && sb_run_stopping()) {
+				ls->stop = true; /* a signal during the re-layout: not the job's error */
+				return;
+			}
 			if (r) {
 				sb_tstats_set_error(t->st, -r, SB_OPT(unlink_each_loop)->name,
 						    t->files[i].path);

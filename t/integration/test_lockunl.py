@@ -141,6 +141,27 @@ class UnlinkEachLoop(SbCase):
         j = json.loads(p.stdout)["jobs"][0]
         self.assertEqual(j["read"]["io_bytes"], 3 * 64 * 1024)
 
+    @unittest.skipUnless(os.path.exists(SHIM), "the LD_PRELOAD shim is not built (make)")
+    def test_interrupt_during_relayout_is_not_an_error(self):
+        # Ctrl-C while the file is laid out again between loops (the shim
+        # raises SIGINT in the 20th layout write: 16 are the first layout's):
+        # 130 with the first loop's results, as an interrupt anywhere else,
+        # not an EINTR error of the job
+        job = self.write_job("[j]\nfilename=%s/f1\nsize=16m\nbs=1m\nrw=read\nloops=2\n"
+                             "unlink_each_loop=1\n" % self.dir)  # laid out in 1 MiB writes
+        asan = asan_runtime()
+        env = {"LD_PRELOAD": " ".join(asan + [SHIM]), "SBFAULT": "pwrite:SIGINT:path=*/f1:nth=20"}
+        if asan:
+            env["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "") +
+                                   ":verify_asan_link_order=0").lstrip(":")
+        p = self.run_sb("--output-format=json", job, env=env)
+        self.assertEqual(p.returncode, 130, p.stderr)
+        self.assertNotIn("unlink_each_loop", p.stderr)
+        d = json.loads(p.stdout)
+        self.assertTrue(d["interrupted"])
+        j = d["jobs"][0]
+        self.assertEqual((j["error"], j["read"]["io_bytes"]), (0, 16 << 20))
+
 
 class BadValues(SbCase):
     def refused(self, body, line, words):
