@@ -44,11 +44,12 @@ static int renew(struct sb_thread *t, unsigned i)
 		t->ops->close_file(&t->etd, f);
 	sb_files_close(f);
 	int r = recreate(fl->lf);
-	pthread_mutex_unlock(&fl->renew);
+	/* opened before another thread may remove it again (ENOENT) */
 	if (!r)
 		r = sb_files_open(f, t->spec);
 	if (!r && t->ops->open_file)
 		r = t->ops->open_file(&t->etd, f);
+	pthread_mutex_unlock(&fl->renew);
 	return r;
 }
 

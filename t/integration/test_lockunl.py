@@ -128,6 +128,19 @@ class UnlinkEachLoop(SbCase):
         for j in json.loads(p.stdout)["jobs"]:
             self.assertEqual((j["error"], j["write"]["io_bytes"]), (0, 3 * 64 * 1024))
 
+    def test_many_threads_renew_one_file(self):
+        # 4 threads on one file, 10 loops: a thread opened the file it had
+        # just laid out again after letting the next thread in, which could
+        # remove it first (ENOENT: "unlink_each_loop ...: No such file or
+        # directory", exit 3, in 6 runs out of 6 before the fix)
+        job = self.write_job("[j]\nfilename=%s/f1\nsize=1m\nbs=4k\nrw=write\nloops=10\nnumjobs=4\n"
+                             "unlink_each_loop=1\n" % self.dir)
+        for _ in range(3):
+            p = self.run_sb("--output-format=json", job)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            for j in json.loads(p.stdout)["jobs"]:
+                self.assertEqual((j["error"], j["write"]["io_bytes"]), (0, 10 << 20))
+
     def test_user_file_is_never_unlinked(self):
         # fio 3.33 unlinks it; storbench leaves a file it did not create alone
         path = os.path.join(self.dir, "f1")
