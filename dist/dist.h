@@ -85,7 +85,9 @@ uint64_t sb_dist_sync_vote(bool *stop);
  * until it (clock_nanosleep, TIMER_ABSTIME), so the ranks start within
  * their wake-up latency of each other, not within the time each takes to
  * be scheduled out of the barrier.  One clock on one host; across hosts
- * the start is as close as their clocks are (NTP/PTP).  Returns the wall
+ * the start is as close as their clocks are (NTP/PTP); a rank never waits
+ * longer than the largest margin (a host whose clock is ahead does not
+ * hold the others back by its lead).  Returns the wall
  * clock when this rank woke: the start skew is measured, not assumed. */
 uint64_t sb_dist_sync_start(bool *stop);
 #endif

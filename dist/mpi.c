@@ -501,16 +501,27 @@ uint64_t sb_dist_sync_start(bool *stop)
 {
 	if (d.on && d.size > 1) {
 		/* every rank proposes now + margin; the latest proposal wins */
-		uint64_t v[2] = { wall_ns() + start_margin_ns(), *stop };
+		uint64_t m = start_margin_ns(), v[3] = { wall_ns() + m, *stop, m };
 		MPI_Request req;
 		bool slice = sb_dist_short_slice(true);
 		pthread_mutex_lock(&mu);
-		MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &req);
+		MPI_Iallreduce(MPI_IN_PLACE, v, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &req);
 		pthread_mutex_unlock(&mu);
 		wait_req(&req);
 		*stop = v[1] != 0;
-		struct timespec at = { (time_t)(v[0] / 1000000000ull), (long)(v[0] % 1000000000ull) };
-		while (!*stop && clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) == EINTR)
+		/* with the hosts' clocks in step the start is at most the largest
+		 * margin (v[2]) away; a host whose clock runs ahead would make
+		 * every rank wait for its lead (minutes, deaf to Ctrl-C): no
+		 * more than v[2].  The wait runs on CLOCK_MONOTONIC, so a step
+		 * of the wall clock meanwhile does not stretch it either. */
+		struct timespec mono;
+		uint64_t now = wall_ns();
+		clock_gettime(CLOCK_MONOTONIC, &mono);
+		uint64_t wait = v[0] > now ? v[0] - now : 0;
+		wait = wait < v[2] ? wait : v[2];
+		uint64_t at_ns = (uint64_t)mono.tv_sec * 1000000000ull + (uint64_t)mono.tv_nsec + wait;
+		struct timespec at = { (time_t)(at_ns / 1000000000ull), (long)(at_ns % 1000000000ull) };
+		while (!*stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
 			;
 		uint64_t woke = wall_ns();
 		if (slice)

@@ -44,11 +44,12 @@ static int renew(struct sb_thread *t, unsigned i)
 		t->ops->close_file(&t->etd, f);
 	sb_files_close(f);
 	int r = recreate(fl->lf);
-	pthread_mutex_unlock(&fl->renew);
+	/* opened before another thread may remove it again (ENOENT) */
 	if (!r)
 		r = sb_files_open(f, t->spec);
 	if (!r && t->ops->open_file)
 		r = t->ops->open_file(&t->etd, f);
+	pthread_mutex_unlock(&fl->renew);
 	return r;
 }
 
@@ -64,6 +65,10 @@ void sb_eachloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 			return;
 		for (unsigned i = 0; i < t->etd.nfiles; i++) {
 			int r = renew(t, i);
+			if (r == -EINTR && sb_run_stopping()) {
+				ls->stop = true; /* a signal during the re-layout: not the job's error */
+				return;
+			}
 			if (r) {
 				sb_tstats_set_error(t->st, -r, SB_OPT(unlink_each_loop)->name,
 						    t->files[i].path);

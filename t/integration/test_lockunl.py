@@ -128,6 +128,19 @@ class UnlinkEachLoop(SbCase):
         for j in json.loads(p.stdout)["jobs"]:
             self.assertEqual((j["error"], j["write"]["io_bytes"]), (0, 3 * 64 * 1024))
 
+    def test_many_threads_renew_one_file(self):
+        # 4 threads on one file, 10 loops: a thread opened the file it had
+        # just laid out again after letting the next thread in, which could
+        # remove it first (ENOENT: "unlink_each_loop ...: No such file or
+        # directory", exit 3, in 6 runs out of 6 before the fix)
+        job = self.write_job("[j]\nfilename=%s/f1\nsize=1m\nbs=4k\nrw=write\nloops=10\nnumjobs=4\n"
+                             "unlink_each_loop=1\n" % self.dir)
+        for _ in range(3):
+            p = self.run_sb("--output-format=json", job)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            for j in json.loads(p.stdout)["jobs"]:
+                self.assertEqual((j["error"], j["write"]["io_bytes"]), (0, 10 << 20))
+
     def test_user_file_is_never_unlinked(self):
         # fio 3.33 unlinks it; storbench leaves a file it did not create alone
         path = os.path.join(self.dir, "f1")
@@ -140,6 +153,27 @@ class UnlinkEachLoop(SbCase):
         self.assertEqual((os.stat(path).st_ino, sha(path)), before)
         j = json.loads(p.stdout)["jobs"][0]
         self.assertEqual(j["read"]["io_bytes"], 3 * 64 * 1024)
+
+    @unittest.skipUnless(os.path.exists(SHIM), "the LD_PRELOAD shim is not built (make)")
+    def test_interrupt_during_relayout_is_not_an_error(self):
+        # Ctrl-C while the file is laid out again between loops (the shim
+        # raises SIGINT in the 20th layout write: 16 are the first layout's):
+        # 130 with the first loop's results, as an interrupt anywhere else,
+        # not an EINTR error of the job
+        job = self.write_job("[j]\nfilename=%s/f1\nsize=16m\nbs=1m\nrw=read\nloops=2\n"
+                             "unlink_each_loop=1\n" % self.dir)  # laid out in 1 MiB writes
+        asan = asan_runtime()
+        env = {"LD_PRELOAD": " ".join(asan + [SHIM]), "SBFAULT": "pwrite:SIGINT:path=*/f1:nth=20"}
+        if asan:
+            env["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "") +
+                                   ":verify_asan_link_order=0").lstrip(":")
+        p = self.run_sb("--output-format=json", job, env=env)
+        self.assertEqual(p.returncode, 130, p.stderr)
+        self.assertNotIn("unlink_each_loop", p.stderr)
+        d = json.loads(p.stdout)
+        self.assertTrue(d["interrupted"])
+        j = d["jobs"][0]
+        self.assertEqual((j["error"], j["read"]["io_bytes"]), (0, 16 << 20))
 
 
 class BadValues(SbCase):

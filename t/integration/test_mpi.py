@@ -75,6 +75,27 @@ exit $r
 """
 
 
+# CLOCK_REALTIME shifted by $SB_SKEW_S seconds (LD_PRELOAD), as on a host
+# whose clock is ahead
+SKEW_SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <time.h>
+int clock_gettime(clockid_t c, struct timespec *ts)
+{
+	static int (*real)(clockid_t, struct timespec *);
+	if (!real)
+		real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+	int r = real(c, ts);
+	const char *s = getenv("SB_SKEW_S");
+	if (!r && s && c == CLOCK_REALTIME)
+		ts->tv_sec += atol(s);
+	return r;
+}
+"""
+
+
 def open_mpi_major():
     """Open MPI's major version from `mpirun --version` (0: another MPI)"""
     try:
@@ -246,6 +267,37 @@ class MpiTest(SbCase):
         self.assertTrue(d["interrupted"])
         self.assertEqual(d["mpi"]["ranks"], NP)
         self.assertGreater(d["jobs"][0]["read"]["total_ios"], 0)
+
+    def test_clock_ahead_on_one_host_does_not_hold_the_start(self):
+        """rank 1's wall clock 30 s ahead (as on a host without NTP): the
+        groups start within ms, not after its 30 s lead (the start instant is
+        agreed on the wall clock; each rank waits at most the largest margin)"""
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if not cc:
+            self.skipTest("no C compiler to build the clock shim")
+        src = os.path.join(self.dir, "skew.c")
+        with open(src, "w") as f:
+            f.write(SKEW_SHIM)
+        so = os.path.join(self.dir, "skew.so")
+        subprocess.run([cc, "-shared", "-fPIC", "-o", so, src, "-ldl"], check=True, timeout=60)
+        w = os.path.join(self.dir, "skew.sh")
+        with open(w, "w") as f:
+            f.write('#!/bin/sh\nif [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then\n'
+                    '  export LD_PRELOAD="%s" SB_SKEW_S=30\nfi\nexec "$@"\n'
+                    % " ".join(asan_runtime() + [so]))
+        os.chmod(w, 0o755)
+        e = mpi_env()
+        e["ASAN_OPTIONS"] = (e["ASAN_OPTIONS"] + ":verify_asan_link_order=0").lstrip(":")
+        t0 = time.monotonic()
+        p = subprocess.run(["mpirun", "--oversubscribe", "-np", "2", "-x", "ASAN_OPTIONS", w,
+                            os.path.abspath(BIN), "--output-format=json", "--output=k.json",
+                            "--name=j", "--ioengine=null", "--rw=read", "--bs=4k", "--size=1m"],
+                           cwd=self.dir, env=e, capture_output=True, text=True, timeout=TIMEOUT)
+        took = time.monotonic() - t0
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # the shim took: the skew is measured (the wall clocks differ by 30 s)
+        self.assertGreater(self.load("k.json")["mpi"]["start_skew_ns"], 25 * 10 ** 9)
+        self.assertLess(took, 25, "a rank waited for the other host's clock lead")
 
     def signal_mpirun(self, sig, wrap=False):
         """sig to a running `mpirun -np 4 storbench` (a 60 s null job) once
