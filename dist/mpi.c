@@ -194,13 +194,15 @@ static int send_rec(const void *buf, size_t len, int to)
 	if (!out) /* the parent would wait for this record forever */
 		sb_dist_abort(SB_EXIT_IOERR);
 	size_t plen = sb_dist_pack(buf, len, out);
-	int rc = plen > (size_t)INT32_MAX ? -E2BIG : 0;
-	if (!rc) {
-		MPI_Request req;
-		rc = ret(MPI_Isend(out, (int)plen, MPI_BYTE, to, TAG_REC, MPI_COMM_WORLD, &req));
-		if (!rc)
-			rc = wait_req(&req);
+	if (plen > (size_t)INT32_MAX) { /* the parent would wait for it forever */
+		sb_err("mpi", "a rank's packed results are %zu bytes, over MPI's 2 GiB message: "
+		       "fewer jobs or a shorter time series (log_avg_msec)", plen);
+		sb_dist_abort(SB_EXIT_IOERR);
 	}
+	MPI_Request req;
+	int rc = ret(MPI_Isend(out, (int)plen, MPI_BYTE, to, TAG_REC, MPI_COMM_WORLD, &req));
+	if (!rc)
+		rc = wait_req(&req);
 	free(out);
 	return rc;
 }
@@ -396,15 +398,17 @@ int sb_dist_watch_begin(void (*on_stop)(void), bool (*stopping)(void *), void *a
 		return 0;
 	free(watch_sreq);
 	if (!(watch_sreq = calloc((size_t)d.size, sizeof(*watch_sreq))))
-		return -ENOMEM;
+		sb_dist_abort(SB_EXIT_IOERR); /* no stop or job-end news: the others could wait forever */
 	w.on_stop = on_stop;
 	w.stopping = stopping;
 	w.arg = arg;
 	w.sent = w.got = 0;
 	w.dsent = w.dgot = w.ndreq = 0;
 	atomic_store(&w.done, false);
-	if (pthread_create(&w.th, NULL, watch_main, watch_sreq))
-		return -EAGAIN;
+	if (pthread_create(&w.th, NULL, watch_main, watch_sreq)) {
+		sb_err("mpi", "cannot start the stop listener thread");
+		sb_dist_abort(SB_EXIT_IOERR);
+	}
 	w.running = true;
 	return 0;
 }
@@ -539,8 +543,8 @@ int sb_dist_watch_jobs(unsigned njobs, void (*on_done)(void *), void *arg)
 	free(w.jbuf);
 	w.ndone = calloc(njobs ? njobs : 1, sizeof(*w.ndone));
 	w.jbuf = calloc(njobs ? njobs : 1, sizeof(*w.jbuf));
-	if (!w.ndone || !w.jbuf)
-		return -ENOMEM;
+	if (!w.ndone || !w.jbuf) /* the other ranks' wait_for would never hear of this one's jobs */
+		sb_dist_abort(SB_EXIT_IOERR);
 	for (unsigned i = 0; i < njobs; i++)
 		w.jbuf[i] = (int)i;
 	w.njobs = njobs;
@@ -558,10 +562,8 @@ int sb_dist_done(unsigned job)
 	if (w.ndreq + d.size > w.capdreq) {
 		int cap = (w.capdreq + d.size) * 2;
 		MPI_Request *p = realloc(w.dreq, (size_t)cap * sizeof(*p));
-		if (!p) {
-			pthread_mutex_unlock(&mu);
-			return -ENOMEM;
-		}
+		if (!p) /* the others would wait for this job's end forever */
+			sb_dist_abort(SB_EXIT_IOERR);
 		w.dreq = p;
 		w.capdreq = cap;
 	}
