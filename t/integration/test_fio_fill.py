@@ -122,15 +122,5 @@ class SerializeOverlap(SbCase):
         self.assertEqual(self.listing(), ["job.ini"])
 
 
-class DedupeGlobal(SbCase):
-    def test_refused_with_reason(self):
-        job = self.write_job("[d]\nioengine=null\nsize=1m\ndedupe_percentage=50\ndedupe_global=1\n")
-        p = self.run_sb(job)
-        self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn("job.ini:5: option 'dedupe_global' is refused: storbench's data generator", p.stderr)
-        self.assertIn("drop dedupe_global", p.stderr)
-        self.assertEqual(self.listing(), ["job.ini"])
-
-
 if __name__ == "__main__":
     unittest.main()
