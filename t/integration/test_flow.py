@@ -346,7 +346,11 @@ class Logs(SbCase):
             if acc >= half:
                 break
         p50 = j["read"]["clat_ns"]["percentile"]["50.000000"]
-        self.assertAlmostEqual(fio_bin_value(i), p50, delta=max(0.1 * p50, 8))
+        # the log leaves out the last partial period, so the two medians are
+        # of different I/Os: null-engine latencies of tens of ns drift apart
+        # by 10-25% on a loaded machine (31 vs 40 ns seen under ASan); a bin
+        # layout error would be off by far more
+        self.assertAlmostEqual(fio_bin_value(i), p50, delta=max(0.3 * p50, 16))
 
     def test_hist_log_coarseness(self):
         _, lines = self.hist_lines(log_hist_coarseness=2)
