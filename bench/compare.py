@@ -45,6 +45,7 @@ def total_ios(j):
 # switches of the I/O threads, getrusage) over the I/Os
 BENCHES = {
     "null-4k-randread": ("null-4k-randread.fio", read_iops, "IOPS", "higher", 3.0),
+    "null-4k-randread-gtod": ("null-4k-randread-gtod.fio", read_iops, "IOPS", "higher", 3.0),
     "psync-shm-4k-randread": ("psync-shm-4k-randread.fio", read_iops, "IOPS", "higher", 1.0),
     "io_uring-shm-qd32": ("io_uring-shm-4k-randread-qd32.fio", read_iops, "IOPS", "higher", 1.2),
     "io_uring-shm-qd32-usr": ("io_uring-shm-4k-randread-qd32.fio", "usr_per_io", "usr us/IO", "lower", 0.4),
