@@ -92,6 +92,20 @@ static int ret(int mpi_rc)
 /* the stop listener's lock (below): MPI_THREAD_SERIALIZED */
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
+#define WAIT_SPINS 64 /* sched_yield turns before the naps */
+/* the i-th turn of a wait: yield first, then nap ever longer with a short
+ * scheduler slice (slice: whether it was asked for, to give back after) */
+static void pace(unsigned i, bool *slice)
+{
+	if (i < WAIT_SPINS) {
+		sched_yield();
+		return;
+	}
+	if (i == WAIT_SPINS)
+		*slice = sb_dist_short_slice(true);
+	sb_dist_nap(i - WAIT_SPINS, d.local_size);
+}
+
 /* A started non-blocking operation, waited for by a few tests with
  * sched_yield, then by tests between naps (sb_dist_nap).  MPI's own
  * blocking calls poll without sleeping (Open MPI: busy polling), so on a
@@ -99,7 +113,6 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
  * ones that would make progress; a napping rank leaves it free and still
  * moves its part of a tree on within a nap.  Under mu, so the listener's
  * tests may run between ours. */
-#define WAIT_SPINS 64
 static int wait_req(MPI_Request *req)
 {
 	int flag = 0, rc = MPI_SUCCESS;
@@ -110,13 +123,7 @@ static int wait_req(MPI_Request *req)
 		pthread_mutex_unlock(&mu);
 		if (flag || rc != MPI_SUCCESS)
 			break;
-		if (i < WAIT_SPINS) {
-			sched_yield();
-			continue;
-		}
-		if (i == WAIT_SPINS)
-			slice = sb_dist_short_slice(true);
-		sb_dist_nap(i - WAIT_SPINS, d.local_size);
+		pace(i, &slice);
 	}
 	if (slice)
 		sb_dist_short_slice(false);
@@ -222,13 +229,7 @@ static int recv_rec(void *buf, void *tmp, size_t len, int from, sb_dist_combine_
 			return -EIO;
 		if (flag)
 			break;
-		if (i < WAIT_SPINS) {
-			sched_yield();
-			continue;
-		}
-		if (i == WAIT_SPINS)
-			slice = sb_dist_short_slice(true);
-		sb_dist_nap(i - WAIT_SPINS, d.local_size);
+		pace(i, &slice);
 	}
 	if (slice)
 		sb_dist_short_slice(false);

@@ -178,15 +178,8 @@ static void add_to_group(struct sb_group_result *g, const struct sb_job_result *
 
 static void finish_group(struct sb_group_result *g)
 {
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		struct sb_group_dir *gd = &g->dir[d];
-		if (gd->min_bw == UINT64_MAX)
-			gd->min_bw = 0;
-		if (gd->min_run_ms == UINT64_MAX)
-			gd->min_run_ms = 0;
-		if (gd->max_run_ms)
-			gd->agg_bw = gd->io_bytes * 1000 / gd->max_run_ms;
-	}
+	for (int d = 0; d < SB_DDIR_N; d++)
+		sb_group_dir_finish(&g->dir[d]);
 }
 
 /* One pass over the jobs: a group's jobs follow each other in file order,

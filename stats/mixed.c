@@ -128,12 +128,7 @@ int sb_group_mixed(const struct sb_results *r, unsigned groupid, unsigned unifie
 			group_add(gd, bytes, run ? bytes * 1000 / run : 0, run);
 		}
 	}
-	if (gd->min_bw == UINT64_MAX)
-		gd->min_bw = 0;
-	if (gd->min_run_ms == UINT64_MAX)
-		gd->min_run_ms = 0;
-	if (gd->max_run_ms)
-		gd->agg_bw = gd->io_bytes * 1000 / gd->max_run_ms;
+	sb_group_dir_finish(gd);
 	return 0;
 }
 

@@ -49,6 +49,18 @@ struct sb_group_dir {
 	uint64_t min_run_ms, max_run_ms;
 };
 
+/* after the jobs were added (min_* start at UINT64_MAX): no job leaves 0,
+ * and agg_bw is io_bytes over the longest runtime */
+static inline void sb_group_dir_finish(struct sb_group_dir *gd)
+{
+	if (gd->min_bw == UINT64_MAX)
+		gd->min_bw = 0;
+	if (gd->min_run_ms == UINT64_MAX)
+		gd->min_run_ms = 0;
+	if (gd->max_run_ms)
+		gd->agg_bw = gd->io_bytes * 1000 / gd->max_run_ms;
+}
+
 struct sb_group_result {
 	unsigned groupid;
 	struct sb_group_dir dir[SB_DDIR_N];
