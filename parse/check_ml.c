@@ -27,24 +27,26 @@ static const char *wl_name(unsigned wl)
 /* options of one workload given to a job of another */
 static unsigned check_misplaced(const struct sb_jobctx *c)
 {
-	const struct sb_option *rules = SB_OPT(rules);
+	/* looked up once: each SB_OPT walks the table (a sweep validates
+	 * every point's jobs, up to 10,000 of them) */
+	const struct sb_option *rules = SB_OPT(rules), *folder = SB_OPT(checkpoint_folder),
+			       *keep = SB_OPT(keep_checkpoints), *fsync_ = SB_OPT(checkpoint_fsync),
+			       *model = SB_OPT(ml_model), *layers = SB_OPT(ml_layers),
+			       *kv_heads = SB_OPT(ml_kv_heads);
 	unsigned nerr = 0, wl = c->spec.workload;
 	char where[512];
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		unsigned need;
-		if (wl == SB_WL_KVCACHE && (o == SB_OPT(ml_model) || o == SB_OPT(ml_layers) ||
-					    o == SB_OPT(ml_kv_heads)))
+		if (wl == SB_WL_KVCACHE && (o == model || o == layers || o == kv_heads))
 			continue; /* the KV shape (check_kv.c) */
 		if (o->category == SB_CAT_KV)
 			need = SB_WL_KVCACHE;
-		else if (o->category == SB_CAT_CKPT && o != SB_OPT(checkpoint_folder) &&
-		    o != SB_OPT(keep_checkpoints) && o != SB_OPT(checkpoint_fsync))
+		else if (o->category == SB_CAT_CKPT && o != folder && o != keep && o != fsync_)
 			need = SB_WL_CHECKPOINT;
 		else if (o->category == SB_CAT_TRAIN)
 			need = SB_WL_TRAIN;
-		else if (o == rules || o == SB_OPT(checkpoint_folder) || o == SB_OPT(keep_checkpoints) ||
-			 o == SB_OPT(checkpoint_fsync)) /* also train's own checkpoint */
+		else if (o == rules || o == folder || o == keep || o == fsync_) /* also train's own checkpoint */
 			need = wl == SB_WL_IO || (wl == SB_WL_KVCACHE && o != rules) ? SB_WL_CHECKPOINT : wl;
 		else
 			continue;

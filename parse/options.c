@@ -98,7 +98,7 @@ unsigned sb_option_index(const struct sb_option *o)
 
 const struct sb_option *sb_option_find(const char *name)
 {
-	for (unsigned i = 0; i < sb_options_count(); i++) {
+	for (unsigned i = 0, n = sb_options_count(); i < n; i++) {
 		const struct sb_option *o = sb_option_at(i);
 		if (!strcasecmp(o->name, name))
 			return o;
@@ -145,7 +145,7 @@ const char *sb_option_suggest(const char *name)
 	const char *best = NULL;
 	size_t len = strlen(name);
 	unsigned bestd = len <= 4 ? 1 : len <= 8 ? 2 : 3;
-	for (unsigned i = 0; i < sb_options_count(); i++) {
+	for (unsigned i = 0, nopt = sb_options_count(); i < nopt; i++) {
 		const struct sb_option *o = sb_option_at(i);
 		for (int a = -1; a < 3; a++) {
 			const char *n = a < 0 ? o->name : o->alias[a];
@@ -163,7 +163,7 @@ const char *sb_option_suggest(const char *name)
 
 const struct sb_option *sb_option_of(size_t off, unsigned inverse)
 {
-	for (unsigned i = 0; i < sb_options_count(); i++) { /* the engines' rows too */
+	for (unsigned i = 0, n = sb_options_count(); i < n; i++) { /* the engines' rows too */
 		const struct sb_option *o = sb_option_at(i);
 		if (o->off == off && (o->flags & SB_OF_INVERSE) == inverse)
 			return o;
