@@ -241,16 +241,8 @@ static void ts_combine(void *inout, const void *in, size_t len)
 			a[i].t_ms = b[i].t_ms;
 		if (b[i].dur_ns > a[i].dur_ns)
 			a[i].dur_ns = b[i].dur_ns;
-		for (int d = 0; d < SB_DDIR_N; d++) {
-			struct sb_ts_dir *x = &a[i].d[d];
-			const struct sb_ts_dir *y = &b[i].d[d];
-			x->clat_p50_ns = sb_ts_p50_merge(x->clat_p50_ns, x->ios, y->clat_p50_ns, y->ios);
-			x->bytes += y->bytes;
-			x->ios += y->ios;
-			x->clat_sum_ns += y->clat_sum_ns;
-			x->clat_max_ns = y->clat_max_ns > x->clat_max_ns ? y->clat_max_ns : x->clat_max_ns;
-			x->clat_p99_ns = y->clat_p99_ns > x->clat_p99_ns ? y->clat_p99_ns : x->clat_p99_ns;
-		}
+		for (int d = 0; d < SB_DDIR_N; d++)
+			sb_ts_dir_merge(&a[i].d[d], &b[i].d[d]);
 	}
 }
 

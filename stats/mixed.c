@@ -140,13 +140,7 @@ void sb_ts_mix(struct sb_ts_sample *m, const struct sb_ts_sample *s)
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		if (d == SB_DDIR_READ)
 			continue;
-		const struct sb_ts_dir *y = &s->d[d];
-		x->clat_p50_ns = sb_ts_p50_merge(x->clat_p50_ns, x->ios, y->clat_p50_ns, y->ios);
-		x->bytes += y->bytes;
-		x->ios += y->ios;
-		x->clat_sum_ns += y->clat_sum_ns;
-		x->clat_max_ns = y->clat_max_ns > x->clat_max_ns ? y->clat_max_ns : x->clat_max_ns;
-		x->clat_p99_ns = y->clat_p99_ns > x->clat_p99_ns ? y->clat_p99_ns : x->clat_p99_ns;
+		sb_ts_dir_merge(x, &s->d[d]);
 		memset(&m->d[d], 0, sizeof(m->d[d]));
 	}
 }

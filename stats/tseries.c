@@ -30,18 +30,20 @@ uint64_t sb_ts_p50_merge(uint64_t pa, uint64_t na, uint64_t pb, uint64_t nb)
 	return (uint64_t)(((double)pa * (double)na + (double)pb * (double)nb) / ((double)na + (double)nb) + 0.5);
 }
 
+void sb_ts_dir_merge(struct sb_ts_dir *x, const struct sb_ts_dir *y)
+{
+	x->clat_p50_ns = sb_ts_p50_merge(x->clat_p50_ns, x->ios, y->clat_p50_ns, y->ios);
+	x->bytes += y->bytes;
+	x->ios += y->ios;
+	x->clat_sum_ns += y->clat_sum_ns;
+	x->clat_max_ns = y->clat_max_ns > x->clat_max_ns ? y->clat_max_ns : x->clat_max_ns;
+	x->clat_p99_ns = y->clat_p99_ns > x->clat_p99_ns ? y->clat_p99_ns : x->clat_p99_ns;
+}
+
 void sb_ts_merge(struct sb_ts_sample *a, const struct sb_ts_sample *b)
 {
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		struct sb_ts_dir *x = &a->d[d];
-		const struct sb_ts_dir *y = &b->d[d];
-		x->clat_p50_ns = sb_ts_p50_merge(x->clat_p50_ns, x->ios, y->clat_p50_ns, y->ios);
-		x->bytes += y->bytes;
-		x->ios += y->ios;
-		x->clat_sum_ns += y->clat_sum_ns;
-		x->clat_max_ns = y->clat_max_ns > x->clat_max_ns ? y->clat_max_ns : x->clat_max_ns;
-		x->clat_p99_ns = y->clat_p99_ns > x->clat_p99_ns ? y->clat_p99_ns : x->clat_p99_ns;
-	}
+	for (int d = 0; d < SB_DDIR_N; d++)
+		sb_ts_dir_merge(&a->d[d], &b->d[d]);
 	a->t_ms = b->t_ms;
 	a->dur_ns += b->dur_ns;
 }

@@ -70,6 +70,9 @@ void sb_ts_finish(struct sb_ts_sample *s, uint64_t (*h)[SB_ILAT_NB]);
 /* The p50 of two merged intervals (or ranks) with p50s pa, pb over na, nb
  * I/Os: their I/O-weighted mean.  Call before adding the I/O counts. */
 uint64_t sb_ts_p50_merge(uint64_t pa, uint64_t na, uint64_t pb, uint64_t nb);
+/* Adds direction y's figures into x (p50 weighted, p99 and max the larger:
+ * an upper bound), for intervals, directions or ranks merged. */
+void sb_ts_dir_merge(struct sb_ts_dir *x, const struct sb_ts_dir *y);
 
 /* Derived figures for writers. */
 uint64_t sb_ts_bw_bytes(const struct sb_ts_sample *s, int d);   /* bytes/s */

@@ -22,6 +22,21 @@ def sanitizer_report(stderr):
     return next((m for m in SANITIZER_MARKS if m in (stderr or "")), None)
 
 
+def asan_runtime():
+    """The ASan runtime BIN links against ([] when it is not an ASan build):
+    preloaded first (before a fault shim), because ASan refuses to start
+    when another library comes before it."""
+    try:
+        out = subprocess.run(["ldd", BIN], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    for line in out.splitlines():
+        parts = line.split()
+        if parts and parts[0].startswith("libasan") and len(parts) >= 3 and parts[2].startswith("/"):
+            return [parts[2]]
+    return []
+
+
 class SbCase(unittest.TestCase):
     """A test case with its own scratch directory (self.dir)."""
 

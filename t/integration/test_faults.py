@@ -37,7 +37,7 @@ import subprocess
 import time
 import unittest
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, SbCase, asan_runtime
 
 SHIM = os.path.join(os.path.dirname(os.path.abspath(BIN)), "t", "faults", "libsbfault.so")
 ENGINES = ["sync", "psync", "libaio", "io_uring", "mmap"]
@@ -46,21 +46,6 @@ TIMEOUT = 30           # no run here takes more than a few seconds: longer is a 
 SEED = 9               # issue 9
 MiB = 1 << 20
 IS_ROOT = os.geteuid() == 0
-
-
-def asan_runtime():
-    """The ASan runtime BIN links against ([] when it is not an ASan build):
-    preloaded first, because ASan refuses to start when another library
-    comes before it."""
-    try:
-        out = subprocess.run(["ldd", BIN], capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    for line in out.splitlines():
-        parts = line.split()
-        if parts and parts[0].startswith("libasan") and len(parts) >= 3 and parts[2].startswith("/"):
-            return [parts[2]]
-    return []
 
 
 _ASAN = None

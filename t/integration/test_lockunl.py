@@ -34,22 +34,9 @@ import shutil
 import subprocess
 import unittest
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, SbCase, asan_runtime
 
 SHIM = os.path.join(os.path.dirname(os.path.abspath(BIN)), "t", "faults", "libsbfault.so")
-
-
-def asan_runtime():
-    """the ASan runtime BIN links against ([] without): preloaded first"""
-    try:
-        out = subprocess.run(["ldd", BIN], capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    for line in out.splitlines():
-        parts = line.split()
-        if parts and parts[0].startswith("libasan") and len(parts) >= 3 and parts[2].startswith("/"):
-            return [parts[2]]
-    return []
 
 
 def sha(path):

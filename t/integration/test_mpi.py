@@ -17,7 +17,7 @@ import subprocess
 import time
 import unittest
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, SbCase, asan_runtime
 
 NP = 4
 TIMEOUT = 120
@@ -45,15 +45,6 @@ def mpi_env():
     # mpirun runs; the single-process suite checks storbench's own leaks
     e["ASAN_OPTIONS"] = (e.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
     return e
-
-
-def asan_runtime():
-    try:
-        out = subprocess.run(["ldd", BIN], capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    return [p.split()[2] for p in out.splitlines()
-            if p.split() and p.split()[0].startswith("libasan") and len(p.split()) >= 3]
 
 
 # each rank's own exit status, written by a wrapper to rc.RANK (mpirun
