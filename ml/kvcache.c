@@ -105,10 +105,10 @@ static void *worker_main(void *arg)
 	struct rusage ru;
 	sb_ml_cpu_begin(&ru);
 	int e = sb_ml_engine_start(t);
+	/* no disk tier (kv_disk_capacity under one block): no file at all; the
+	 * model then plans no disk reads or writes, so f is never used */
 	if (!e && k->path[0])
 		e = sb_ml_open(t, k->path, k->tier_bytes, SB_ML_RDWR, &f);
-	else if (!e)
-		e = sb_ml_open(t, "(no disk tier)", k->block_bytes, SB_ML_RDWR, &f); /* never read or written */
 	while (!e) {
 		pthread_mutex_lock(&k->lock);
 		bool go = more(j, k);

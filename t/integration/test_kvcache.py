@@ -59,6 +59,28 @@ class KvCache(SbCase):
         self.assertEqual(k["disk_hit_ratio"], 1.0)
         self.assertEqual(k["storage_ttft_us"]["N"], k["requests"])
 
+    def test_no_disk_tier(self):
+        # issue 28 item 17: kv_disk_capacity=0 is "no disk tier" (HOWTO); it
+        # opened a file named "(no disk tier)" and failed.  A capacity under one
+        # block is no disk tier as well.  No I/O, no file, no folder.
+        for cap in ("0", "1k"):
+            p = self.run_sb(*SMALL, "--output-format=json", f"--directory={self.dir}",
+                            "--kv_memory_capacity=1m", f"--kv_disk_capacity={cap}")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn("no disk tier", p.stderr)
+            job = json.loads(p.stdout)["jobs"][0]
+            k = job["kvcache"]
+            self.assertEqual(job["error"], 0)
+            self.assertEqual(k["requests"], 150)
+            self.assertEqual(k["disk_capacity_blocks"], 0)
+            self.assertGreater(k["misses"], 0)  # what memory cannot hold is lost, not read
+            for key in ("disk_hits", "disk_reads", "disk_writes", "read_bytes", "write_bytes",
+                        "file_bytes"):
+                self.assertEqual(k[key], 0, key)
+            self.assertEqual(k["path"], "")
+            self.assertEqual(job["read"]["io_bytes"] + job["write"]["io_bytes"], 0)
+            self.assertEqual(self.listing(), [])
+
     def test_hit_ratio_follows_prefix_reuse(self):
         for p in (0.2, 0.5, 0.8):
             _, k = self.kv("--name=kv", "--workload=kvcache", "--model=llama3-8b", "--ioengine=null",
