@@ -75,4 +75,7 @@ unsigned sb_job_validate_stats(struct sb_jobctx *c);
 unsigned sb_job_validate_fill(struct sb_jobctx *c); /* check_fill.c */
 /* fio's remaining I/O and file options (check_io.c); derives uid_on/gid_on */
 unsigned sb_job_validate_io(struct sb_jobctx *c);
+/* size=, io_size=, offset=, offset_increment=, filesize= and the end of the
+ * last thread's region fit in a file offset (2^63-1), no wrap (check_range.c) */
+unsigned sb_job_validate_range(struct sb_jobctx *c);
 #endif
