@@ -156,6 +156,12 @@ bool sb_scratch_recall(const char *path, struct sb_scratch_id *id)
 	return found;
 }
 
+bool sb_scratch_made_here(const char *path)
+{
+	struct sb_scratch_id id;
+	return sb_scratch_recall(path, &id) && still_ours(path, &id, false) == 0;
+}
+
 /* ---- the mark */
 
 static int read_line(const char *path, char *buf, size_t len)

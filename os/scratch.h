@@ -48,6 +48,11 @@ int sb_scratch_keep(const char *path, const struct sb_scratch_id *id);
  * remove at its end only what a point made (one entry per path). */
 void sb_scratch_remember(const char *path, const struct sb_scratch_id *id);
 bool sb_scratch_recall(const char *path, struct sb_scratch_id *id);
+/* path is a file this process made (remembered) and still that inode: the
+ * rest of "is this file the user's" (run/files.c): an existing file for
+ * which this is false is the user's, never extended, truncated or filled
+ * unless a job writes it */
+bool sb_scratch_made_here(const char *path);
 
 /* The mark: "storbench 1 pid=P start=T boot=B host=H state=S job=J" (T: the
  * process's start time in clock ticks since boot, /proc/PID/stat field 22;

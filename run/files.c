@@ -100,6 +100,8 @@ static int layout_find(struct sb_layout *lay, const char *path, size_t *idx)
 		f->is_bdev = S_ISBLK(st.st_mode);
 		f->rdev = st.st_rdev;
 		f->have = f->regular ? (uint64_t)st.st_size : 0;
+		f->is_dir = S_ISDIR(st.st_mode);
+		f->user = f->regular && !sb_scratch_made_here(path);
 		if (f->regular)
 			note_leftover(path);
 	} else {
@@ -238,6 +240,16 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (r)
 		return r;
 	struct sb_layout_file *lf = &lay->files[*lfi];
+	if (lf->is_dir) {
+		char where[512];
+		const struct sb_option *o = s->filename ? SB_OPT(filename) : SB_OPT(directory);
+		sb_err(sb_spec_where(s, o, where, sizeof(where)),
+		       "job %s: %s=%s: %s is a directory, not a file: name a file in it (%s=%s/NAME) "
+		       "or use %s=%s and let storbench name the files", s->name, o->name,
+		       s->filename ? s->filename : s->directory, lf->path, SB_OPT(filename)->name,
+		       lf->path, SB_OPT(directory)->name, lf->path);
+		return -EINVAL;
+	}
 	if (!lf->exists && !lf->is_bdev && s->no_file_create) {
 		char where[512];
 		const struct sb_option *o = SB_OPT_INV(no_file_create);
@@ -283,6 +295,18 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		if (!existing_size(lf, &fhave))
 			start += fhave; /* fio: I/O after the end of the file */
 	}
+	if (start > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX - start) {
+		/* parse/check_range.c refuses what the job file alone decides;
+		 * this is what the rank or the file's size adds (offset_increment
+		 * across MPI ranks, file_append) */
+		char where[512];
+		sb_spec_where(s, SB_OPT(offset), where, sizeof(where));
+		sb_err(where, "job %s: the region of thread %u in %s, %" PRIu64 " bytes from byte %"
+		       PRIu64 ", ends past byte %" PRId64 " (2^63-1), the largest file offset: lower "
+		       "offset=, offset_increment= or size=", s->name, t, lf->path, len, start,
+		       INT64_MAX);
+		return -EINVAL;
+	}
 	tf->region_start = start;
 	tf->region_len = len;
 	tf->size = start + len;
@@ -295,6 +319,12 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		lf->spec = s;
 	if ((s->rw & SB_RW_READ) || (s->overwrite && (s->rw & SB_RW_WRITE)))
 		lf->fill = true;
+	if ((s->rw & (SB_RW_WRITE | SB_RW_TRIM)) && !s->verify_only && !s->create_only)
+		lf->writes_data = true;
+	if (s->verify_only && !lf->verifier)
+		lf->verifier = s;
+	if (lf->regular && tf->size > lf->have && !s->fill_device && !lf->grower)
+		lf->grower = s;
 	if (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) {
 		lf->written = true;
 		lf->allow_mounted &= s->allow_mounted_write;
@@ -369,6 +399,54 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 	return 0;
 }
 
+/* The one rule for files storbench did not make (lf->user): no job that
+ * does not write a file's data extends it (fio 3.33 filesetup.c:127 refuses
+ * with --readonly: "refusing extend of file due to read-only"; without it,
+ * filesetup.c:136-141 unlinks the user's file and lays it out anew).  And a
+ * verify_only job checks data that must already be there: a missing file no
+ * job writes is refused instead of created. */
+static int check_user_files(const struct sb_layout *lay)
+{
+	for (size_t i = 0; i < lay->n; i++) {
+		const struct sb_layout_file *lf = &lay->files[i];
+		char where[512], val[128];
+		if (lf->writes_data)
+			continue;
+		if (!lf->exists && lf->verifier) {
+			const struct sb_jobspec *s = lf->verifier;
+			const struct sb_option *o = SB_OPT(verify_only);
+			sb_err(sb_spec_where(s, o, where, sizeof(where)),
+			       "job %s: %s=1 checks the data an earlier run wrote to %s, which does not "
+			       "exist (storbench creates nothing for a job that writes nothing): run the "
+			       "job without %s=1 first to write the data, or name the file that holds it",
+			       s->name, o->name, lf->path, o->name);
+			return -ENOENT;
+		}
+		if (!lf->user || lf->need <= lf->have || !lf->grower)
+			continue;
+		const struct sb_jobspec *s = lf->grower;
+		const struct sb_option *o = s->filesize_min ? SB_OPT(filesize_min) : SB_OPT(size);
+		char from[200] = "", off[128];
+		bool offs = s->offset || s->offset_pct > 0 || s->offset_increment ||
+			    s->offset_increment_pct > 0;
+		sb_option_text(o, s, val, sizeof(val));
+		if (offs) {
+			sb_option_text(SB_OPT(offset), s, off, sizeof(off));
+			snprintf(from, sizeof(from), " from offset=%s", off);
+		}
+		sb_err(sb_spec_where(s, o, where, sizeof(where)),
+		       "job %s: %s=%s%s needs %s to hold %" PRIu64 " bytes, but it holds %" PRIu64
+		       " and this run did not make it: storbench never extends, truncates or fills a "
+		       "file it did not create unless a job writes it (fio --readonly: \"refusing "
+		       "extend of file\"): lower %s=%s to fit the %" PRIu64 " bytes there, drop %s= "
+		       "to use the whole file, or name a file that does not exist yet", s->name,
+		       o->name, val, from, lf->path, lf->need, lf->have, o->name,
+		       offs ? " or offset=" : "", lf->have, o->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* bytes each file system must still provide, checked against statvfs */
 static int check_space(const struct sb_layout *lay)
 {
@@ -419,6 +497,8 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
 			continue; /* the other workloads lay out their own files (ml/) */
 		r = plan_job(lay, s, &lay->jobs[j], nodiskio[j]);
 	}
+	if (!r)
+		r = check_user_files(lay);
 	for (size_t i = 0; i < lay->n && !r; i++)
 		if (lay->files[i].is_bdev)
 			r = sb_bdev_check(lay, i);

@@ -25,6 +25,14 @@ struct sb_layout_file {
 	bool exists, regular, is_bdev;
 	bool fill;            /* a job reads it: write real data when laying out */
 	bool written;         /* a job writes it */
+	bool is_dir;          /* exists and is a directory (refused by the plan) */
+	bool user;            /* the user's: it exists and this run did not make it
+			       * (sb_scratch_made_here); never extended, truncated
+			       * or filled unless a job writes its data */
+	bool writes_data;     /* a job writes or trims its data (verify_only and
+			       * create_only jobs do not) */
+	const struct sb_jobspec *grower; /* first job whose region ends past have */
+	const struct sb_jobspec *verifier; /* first verify_only job on it */
 	bool unlink;          /* a job asked for unlink=1 */
 	bool allow_mounted;   /* every job writing it allows mounted writes */
 	bool created;         /* sb_files_create made it */
