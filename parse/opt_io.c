@@ -107,7 +107,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "name", .type = SB_OT_NAME, .off = OFF(name), .flags = SB_OF_IDENTITY,
 	  .category = C_DESC, .help = "job name (overrides the [section] name)" },
 	{ .name = "filename", .type = SB_OT_STR, .off = OFF(filename), .category = C_FILE,
-	  .help = "file or device to use; several separated by ':'" },
+	  .help = "file or device to use, not a directory (directory= is for that); several separated by ':'" },
 	{ .name = "directory", .type = SB_OT_STR, .off = OFF(directory), .category = C_FILE,
 	  .help = "directory for generated file names" },
 	{ .name = "nrfiles", .alias = { "nr_files" }, .type = SB_OT_UINT, .off = OFF(nrfiles), .def = "1", .min = 1,
@@ -117,7 +117,8 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .help = "size of each file, or a LOW-HIGH range (default size/nrfiles)" },
 	{ .name = "size", .type = SB_OT_SIZE, .off = OFF(size), .off2 = OFF(size_pct), .min = 1,
 	  .unit = "bytes or %", .flags = SB_OF_PCT, .category = C_FILE,
-	  .help = "total bytes of the job's files, or N% of each existing file (default: the existing size)" },
+	  .help = "total bytes of the job's files, or N% of each existing file (default: the existing size); "
+		  "a file storbench did not make is never extended for a job that does not write it" },
 	{ .name = "io_size", .alias = { "io_limit" }, .type = SB_OT_SIZE, .off = OFF(io_size),
 	  .off2 = OFF(io_size_pct), .min = 1, .unit = "bytes or %", .flags = SB_OF_PCT,
 	  .category = C_FILE, .help = "bytes to transfer, or N% of the I/O region (default: size)" },
@@ -360,7 +361,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "overwrite", .type = SB_OT_BOOL, .off = OFF(overwrite), .def = "0",
 	  .category = C_SAFE, .help = "lay files out with data first, so writes overwrite blocks" },
 	{ .name = "create_only", .type = SB_OT_BOOL, .off = OFF(create_only), .def = "0",
-	  .category = C_SAFE, .help = "lay the job's files out and do no I/O" },
+	  .category = C_SAFE, .help = "lay the job's files out and do no I/O (an existing file it did not make is never extended)" },
 
 	/* issue 16 (opts1): fio's remaining I/O and file options */
 	{ .name = "sync", .type = SB_OT_ENUM, .off = OFF(sync_mode), .def = "none",
