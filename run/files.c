@@ -240,14 +240,18 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (r)
 		return r;
 	struct sb_layout_file *lf = &lay->files[*lfi];
-	if (lf->is_dir) {
+	if (lf->is_dir) { /* fio 3.33: "Is a directory" at its first I/O (exit 1) */
 		char where[512];
-		const struct sb_option *o = s->filename ? SB_OPT(filename) : SB_OPT(directory);
-		sb_err(sb_spec_where(s, o, where, sizeof(where)),
-		       "job %s: %s=%s: %s is a directory, not a file: name a file in it (%s=%s/NAME) "
-		       "or use %s=%s and let storbench name the files", s->name, o->name,
-		       s->filename ? s->filename : s->directory, lf->path, SB_OPT(filename)->name,
-		       lf->path, SB_OPT(directory)->name, lf->path);
+		if (s->filename)
+			sb_err(sb_spec_where(s, SB_OPT(filename), where, sizeof(where)),
+			       "job %s: filename=%s: %s is a directory, not a file: name a file in it "
+			       "(filename=%s/NAME) or use directory=%s and let storbench name the files",
+			       s->name, s->filename, lf->path, lf->path, lf->path);
+		else
+			sb_err(sb_spec_where(s, s->directory ? SB_OPT(directory) : NULL, where,
+					     sizeof(where)),
+			       "job %s: %s, the file storbench names for it, is a directory: remove "
+			       "it, or give filename= or another directory=", s->name, lf->path);
 		return -EINVAL;
 	}
 	if (!lf->exists && !lf->is_bdev && s->no_file_create) {

@@ -129,6 +129,11 @@ class UserFiles(SbCase):
         job = self.write_job("[r]\nrw=read\nsize=1m\nfilename=d\n")
         self.refused(job, texts=(f"storbench: {job}:4: job r: filename=d: d is a directory",))
         self.assertEqual(os.listdir(os.path.join(self.dir, "d")), [])
+        # the name storbench makes (jobname.0.0) is a directory
+        os.mkdir(os.path.join(self.dir, "d", "g.0.0"))
+        job = self.write_job("[g]\nrw=read\nsize=1m\ndirectory=d\n", "g.ini")
+        self.refused(job, texts=(f"storbench: {job}:4: job g: d/g.0.0, the file storbench names "
+                                 "for it, is a directory", "give filename= or another directory="))
 
 
 if __name__ == "__main__":
