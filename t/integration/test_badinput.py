@@ -212,6 +212,28 @@ class BadJobFiles(unittest.TestCase):
             os.unlink(job)
         self.in_tmp(t)
 
+    def test_refused_at_the_plan(self):
+        """issue 28 items 6 and 14: inputs only the file plan can refuse (so not
+        in t/jobs/bad, whose files --parse-only must refuse too): exit 1,
+        file:line, the option, the fix, nothing created"""
+        def t(tmp):
+            job = os.path.join(tmp, "j.ini")
+            cases = (("[x]\nrw=read\nsize=1m\nfilename=.\n", 4,
+                      "job x: filename=.: . is a directory, not a file", "use directory=."),
+                     ("[x]\nrw=write\nsize=1m\nverify=md5\nverify_only=1\n", 5,
+                      "job x: verify_only=1 checks the data an earlier run wrote to x.0.0, which "
+                      "does not exist", "run the job without verify_only=1 first"))
+            for text, line, what, fix in cases:
+                with open(job, "w") as f:
+                    f.write(text)
+                r = self.run_sb([job], tmp)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn("storbench: %s:%d: %s" % (job, line, what), r.stderr)
+                self.assertIn(fix, r.stderr)
+                self.assertEqual(snapshot(tmp), {"j.ini"})
+            os.unlink(job)
+        self.in_tmp(t)
+
     def test_cmdhelp_unknown_option(self):
         r = self.run_sb(["--cmdhelp=iodpeth"], ROOT)
         self.assertNotEqual(r.returncode, 0)
