@@ -218,6 +218,17 @@ static int expand_vars(struct pp *pp, const char *file, unsigned line, const cha
 				return -EINVAL;
 			}
 			n = strlen(val);
+			/* a value from the environment is one value: a newline in it
+			 * would start new job-file lines (issue 28 item 5) */
+			const char *nlc = strpbrk(val, "\n\r");
+			if (nlc) {
+				pp_err(pp, file, line, "environment variable '%s' (used as ${%s}) holds a %s at "
+				       "character %zu: a value from the environment is one value on one line; "
+				       "remove the line break from %s", name, name,
+				       *nlc == '\n' ? "newline" : "carriage return", (size_t)(nlc - val) + 1,
+				       name);
+				return -EINVAL;
+			}
 		} else {
 			val = in;
 		}

@@ -234,6 +234,33 @@ class BadJobFiles(unittest.TestCase):
             os.unlink(job)
         self.in_tmp(t)
 
+    def test_env_value_with_a_line_break_is_one_value(self):
+        """issue 28 item 5: ${VAR} holding a newline must not add job-file
+        lines: BS=$'4k\\nrw=write\\nfilename=X' once turned a read of in.dat
+        into a write of X.  Refused at the line of the ${BS}, naming the
+        variable and the fix; nothing created, the input untouched."""
+        for brk in ("\n", "\r\n", "\r"):
+            tmp = tempfile.mkdtemp(prefix="sb-badinput-")
+            try:
+                with open(os.path.join(tmp, "in.dat"), "wb") as f:
+                    f.write(b"precious" * 512)
+                job = os.path.join(tmp, "j.ini")
+                with open(job, "w") as f:
+                    f.write("[global]\nsize=4k\n\n[j]\nfilename=in.dat\nrw=read\nbs=${BS}\n")
+                env = dict(os.environ, BS="4k%srw=write%sfilename=X" % (brk, brk))
+                for mode in (["--parse-only"], []):
+                    r = subprocess.run([SB_BIN] + mode + [job], cwd=tmp, env=env,
+                                       capture_output=True, text=True, timeout=60)
+                    self.assertIsNone(sanitizer_report(r.stderr), r.stderr)
+                    self.assertEqual(r.returncode, 1, "%r %s: %s" % (brk, mode, r.stderr))
+                    self.assertIn("storbench: %s:7: environment variable 'BS'" % job, r.stderr)
+                    self.assertIn("remove the line break from BS", r.stderr)
+                    self.assertEqual(snapshot(tmp), {"in.dat", "j.ini"})
+                    with open(os.path.join(tmp, "in.dat"), "rb") as f:
+                        self.assertEqual(f.read(), b"precious" * 512)
+            finally:
+                shutil.rmtree(tmp)
+
     def test_cmdhelp_unknown_option(self):
         r = self.run_sb(["--cmdhelp=iodpeth"], ROOT)
         self.assertNotEqual(r.returncode, 0)
