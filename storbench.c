@@ -15,6 +15,7 @@
 #include "sweep/sweep.h"
 #include "engines/engine.h"
 #include "lib/log.h"
+#include "lib/afile.h"
 #include "output/output.h"
 #include "parse/options.h"
 #include "parse/parse.h"
@@ -389,18 +390,31 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 	return rc;
 }
 
-/* --output=FILE is opened before the run (an unwritable one is a bad
- * command line, found before any I/O), without truncating it: it is
- * emptied only when the results are written, and removed again if the run
- * could not start and storbench created it. */
+/* --output=FILE is checked and opened before the run (an unwritable one is
+ * a bad command line, found before any I/O).  A regular file is written
+ * whole or not at all (lib/afile.h: a temporary beside it, renamed over it
+ * once complete), so a full file system or a failed run never leaves a
+ * truncated results file in place of the previous one.  A FIFO is opened
+ * only when the results are written (opening it blocks until a reader
+ * comes, and the jobs must not wait for that); a block device is refused. */
 struct results_out {
-	FILE *f;
-	bool created;       /* this run created the file */
+	FILE *f;            /* stdout, /dev/null (ranks > 0) or af.f */
+	struct sb_afile af; /* --output=FILE */
+	const char *fifo;   /* --output names a FIFO, opened at the end */
 	bool used;          /* interim results already went there */
 };
 
+static int output_error(const char *path, int e, const char *why)
+{
+	sb_err("--output", "cannot write the results to %s: %s: give a file in an existing, "
+	       "writable directory", path, *why ? why : strerror(-e));
+	return e;
+}
+
 static int open_output(const struct cmdline *cl, struct results_out *o)
 {
+	struct stat st;
+	const char *why = "";
 	o->f = stdout;
 	if (sb_ranks_rank() != 0) { /* one report, by rank 0 */
 		o->f = fopen("/dev/null", "w");
@@ -408,32 +422,34 @@ static int open_output(const struct cmdline *cl, struct results_out *o)
 	}
 	if (!cl->output)
 		return 0;
-	int fd = open(cl->output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	o->created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(cl->output, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		int e = errno;
-		sb_err("--output", "cannot write the results to %s: %s: give a file in an existing, "
-		       "writable directory", cl->output, strerror(e));
-		if (fd >= 0)
-			close(fd);
-		if (o->created)
-			unlink(cl->output);
+	if (stat(cl->output, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		o->fifo = cl->output;
 		o->f = NULL;
-		return -e;
+		return 0;
 	}
-	return 0;
+	int e = sb_afile_open(&o->af, cl->output, &why);
+	o->f = o->af.f;
+	return e ? output_error(cl->output, e, why) : 0;
 }
 
-/* the run could not start: leave no output file behind that we made */
-static void drop_output(const struct cmdline *cl, struct results_out *o)
+/* a FIFO's turn: open it now (blocks until a reader opens it) */
+static int open_fifo(struct results_out *o)
 {
-	if (!o->f || o->f == stdout)
-		return;
-	fclose(o->f);
-	if (o->created && !o->used)
-		unlink(cl->output);
+	const char *why = "";
+	int e = sb_afile_open(&o->af, o->fifo, &why);
+	o->f = o->af.f;
+	o->fifo = NULL;
+	return e ? output_error(o->af.path ? o->af.path : "the FIFO", e, why) : 0;
+}
+
+/* the run could not start: leave nothing behind (a results file that was
+ * there stays as it was); interim results already written are kept */
+static void drop_output(struct results_out *o)
+{
+	if (o->used && o->af.f)
+		(void)sb_afile_commit(&o->af);
+	else if (o->af.f)
+		sb_afile_abort(&o->af);
 	o->f = NULL;
 }
 
@@ -449,40 +465,56 @@ static void write_interim(void *arg, const struct sb_interim *snap)
  * the results' stream as the run goes; with json they are kept for the
  * document's "interim" array (and nothing is printed early, so the JSON
  * stays one document); terse output gets none. */
-static void run_env(const struct cmdline *cl, struct results_out *o, struct sb_run_env *env)
+static int run_env(const struct cmdline *cl, struct results_out *o, struct sb_run_env *env)
 {
 	struct sb_mon_opts *r = &env->opts;
 	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
-	*env = (struct sb_run_env){ .sysroot = "", .drop_caches = "/proc/sys/vm/drop_caches" };
+	*env = (struct sb_run_env){ .sysroot = "", .drop_caches = "/proc/sys/vm/drop_caches",
+				    .output = cl->output };
 	r->status_interval_ms = cl->status_interval_ms;
 	r->progress = cl->eta;
 	r->progress_interval_ms = cl->eta_interval_ms;
 	r->progress_newline_ms = cl->eta_newline_ms;
 	r->interim_json = cl->status_interval_ms && json;
 	if (cl->status_interval_ms && !json && (cl->formats & SB_FMT_NORMAL)) {
-		struct stat st; /* interim results start the file now (as "w" did) */
-		if (o->f != stdout && fstat(fileno(o->f), &st) == 0 && S_ISREG(st.st_mode))
-			(void)!ftruncate(fileno(o->f), 0);
+		if (o->fifo && open_fifo(o)) /* interim results stream into the FIFO */
+			return -EIO;
 		r->interim = write_interim;
 		r->interim_arg = o->f;
 		o->used = true;
 	}
+	return 0;
 }
 
 static int write_results(const struct cmdline *cl, const struct sb_results *res, struct results_out *o)
 {
-	struct stat st;
-	FILE *out = o->f;
-	if (!out)
+	if (o->fifo && open_fifo(o))
+		return -EIO;
+	if (!o->f)
 		return -EBADF;
-	if (out != stdout && !o->used && fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode) &&
-	    ftruncate(fileno(out), 0) != 0)
-		return -errno;
-	int rc = sb_output_write(out, res, cl->formats);
-	if (out != stdout && fclose(out) && !rc)
-		rc = -errno;
-	else if (out == stdout)
-		fflush(stdout);
+	int rc = sb_output_write(o->f, res, cl->formats);
+	if (o->f == stdout) {
+		int e = fflush(stdout) || ferror(stdout) ? errno : 0;
+		if (e || rc) {
+			sb_err("<stdout>", "writing the results failed: %s", strerror(e ? e : -rc));
+			rc = -(e ? e : -rc);
+		}
+	} else if (o->af.f) {
+		const char *path = cl->output;
+		if (rc) {
+			if (sb_afile_error(&o->af)) /* the stream's errno, not the writer's EIO */
+				rc = -sb_afile_error(&o->af);
+			sb_afile_abort(&o->af);
+		} else {
+			rc = sb_afile_commit(&o->af);
+		}
+		if (rc)
+			sb_err("--output", "%s: writing the results failed: %s (a file that was there "
+			       "before is left as it was): free space there, or give another --output",
+			       path, strerror(-rc));
+	} else {
+		fclose(o->f); /* /dev/null of a rank > 0 */
+	}
 	o->f = NULL;
 	return rc;
 }
@@ -541,13 +573,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	struct sb_run_env env;
-	run_env(&cl, &ro, &env);
+	if (run_env(&cl, &ro, &env)) {
+		status = SB_EXIT_CMDLINE;
+		goto out;
+	}
 	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: sweep/sweep.c */
 	if (jl.sweep ? sb_sweep_run(&jl, &env, &sweep, &res) : sb_run(&jl, &env, &res)) {
 		if (sweep.ndone) /* the points finished before the failure */
 			write_results(&cl, &res, &ro);
 		else
-			drop_output(&cl, &ro);
+			drop_output(&ro);
 		sb_sweep_results_free(&sweep);
 		status = SB_EXIT_JOBFILE;
 		goto out;
@@ -555,7 +590,7 @@ int main(int argc, char **argv)
 	sb_ranks_own_results(&jl, &res, cl.output, sb_output_write, cl.formats); /* MPI */
 	if (!jl.sweep && sb_ranks_merge(&res, got_signal)) /* MPI: one result at rank 0 */
 		status = SB_EXIT_IOERR;
-	if (write_results(&cl, &res, &ro))
+	if (write_results(&cl, &res, &ro) || res.logs_failed)
 		status = SB_EXIT_IOERR;
 	if (cl.export_csv && sb_write_csv(cl.export_csv, &res))
 		status = SB_EXIT_IOERR;

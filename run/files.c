@@ -503,6 +503,8 @@ int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
 	}
 	if (!r)
 		r = check_user_files(lay);
+	if (!r)
+		r = sb_files_check_outputs(jl, lay, env ? env->output : NULL);
 	for (size_t i = 0; i < lay->n && !r; i++)
 		if (lay->files[i].is_bdev)
 			r = sb_bdev_check(lay, i);

@@ -70,6 +70,11 @@ struct sb_run_env;
  * nothing.  Errors are reported with sb_err; returns -errno. */
 int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
 		  const struct sb_run_env *env, struct sb_layout *lay);
+/* run/outpaths.c: write_iolog=, write_trace= and --output (NULL: stdout)
+ * name none of lay's data files (same inode, or the same canonical path for
+ * one not made yet).  0, or -EINVAL with the reason reported (file:line). */
+int sb_files_check_outputs(const struct sb_joblist *jl, const struct sb_layout *lay,
+			   const char *output);
 /* Create missing files and extend short ones (fallocate, then data for read
  * workloads).  On failure removes the files it created and returns -errno
  * with lay->failed naming the file; it prints nothing (the run reports it

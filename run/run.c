@@ -515,8 +515,8 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		res->sys = r.sys;
 		r.sys = NULL;
 	}
-	if (!e && r.mon_up) /* a failed log write was reported; the results stand */
-		(void)sb_monitor_finish(&r.mon, r.t1_ns, res);
+	if (!e && r.mon_up && sb_monitor_finish(&r.mon, r.t1_ns, res))
+		res->logs_failed = true; /* reported; the results stand, the exit is 3 */
 	if (!e)
 		report_errors(res);
 	release(&r, false);

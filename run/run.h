@@ -18,6 +18,9 @@ struct sb_run_env {
 	 * create keep the mark of a run in progress (a killed sweep's files are
 	 * leftovers for --cleanup).  Set by sweep/ on its runs, never by main. */
 	bool defer_keep;
+	/* --output=FILE (NULL: stdout): the plan refuses it when it names a
+	 * data file of the run (run/outpaths.c) */
+	const char *output;
 };
 /* env's drop-caches path (the default when env or the path is NULL) */
 const char *sb_run_drop_path(const struct sb_run_env *env);

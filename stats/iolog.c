@@ -26,8 +26,10 @@ void sb_iolog_ring_free(struct sb_iolog_ring *r)
 	r->ent = NULL;
 }
 
-static int open_one(FILE **f, const char *name, const char *kind, unsigned no)
+static int open_one(struct sb_iolog_files *lf, int k, const char *name, const char *kind,
+		    unsigned no)
 {
+	const char *why;
 	char path[4096];
 	int n = no ? snprintf(path, sizeof(path), "%s_%s.%u.log", name, kind, no)
 		   : snprintf(path, sizeof(path), "%s_%s.log", name, kind);
@@ -35,13 +37,13 @@ static int open_one(FILE **f, const char *name, const char *kind, unsigned no)
 		sb_err(name, "log file name too long");
 		return -ENAMETOOLONG;
 	}
-	*f = fopen(path, "w");
-	if (!*f) {
-		int e = errno;
-		sb_err(path, "cannot create the log file: %s", strerror(e));
-		return -e;
+	int e = sb_afile_open(&lf->af[k], path, &why);
+	if (e) {
+		sb_err(path, "cannot create the log file: %s", *why ? why : strerror(-e));
+		return e;
 	}
-	setvbuf(*f, NULL, _IOFBF, 1 << 16);
+	lf->f[k] = lf->af[k].f;
+	setvbuf(lf->f[k], NULL, _IOFBF, 1 << 16);
 	return 0;
 }
 
@@ -53,15 +55,15 @@ int sb_iolog_open(struct sb_iolog_files *lf, const char *bw, const char *iops, c
 	lf->log_offset = log_offset;
 	lf->slat = slat;
 	if (bw && *bw)
-		e = open_one(&lf->f[SB_LOG_BW], bw, "bw", thread_no);
+		e = open_one(lf, SB_LOG_BW, bw, "bw", thread_no);
 	if (!e && iops && *iops)
-		e = open_one(&lf->f[SB_LOG_IOPS], iops, "iops", thread_no);
+		e = open_one(lf, SB_LOG_IOPS, iops, "iops", thread_no);
 	if (!e && lat && *lat) {
-		e = open_one(&lf->f[SB_LOG_CLAT], lat, "clat", thread_no);
+		e = open_one(lf, SB_LOG_CLAT, lat, "clat", thread_no);
 		if (!e)
-			e = open_one(&lf->f[SB_LOG_SLAT], lat, "slat", thread_no);
+			e = open_one(lf, SB_LOG_SLAT, lat, "slat", thread_no);
 		if (!e)
-			e = open_one(&lf->f[SB_LOG_LAT], lat, "lat", thread_no);
+			e = open_one(lf, SB_LOG_LAT, lat, "lat", thread_no);
 	}
 	if (e)
 		sb_iolog_close(lf);
@@ -82,12 +84,13 @@ bool sb_iolog_wait_room(struct sb_iolog_ring *r, uint64_t h)
 int sb_iolog_open_io(struct sb_iolog_files *lf, const char *name, const char *const *paths,
 		     unsigned npaths)
 {
-	lf->io = fopen(name, "w");
-	if (!lf->io) {
-		int e = errno;
-		sb_err(name, "write_iolog: cannot create the log: %s", strerror(e));
-		return -e;
+	const char *why;
+	int e = sb_afile_open(&lf->afio, name, &why);
+	if (e) {
+		sb_err(name, "write_iolog: cannot create the log: %s", *why ? why : strerror(-e));
+		return e;
 	}
+	lf->io = lf->afio.f;
 	setvbuf(lf->io, NULL, _IOFBF, 1 << 16);
 	lf->paths = paths;
 	lf->npaths = npaths;
@@ -120,25 +123,39 @@ void sb_iolog_share(struct sb_iolog_files *dst, const struct sb_iolog_files *src
 	dst->io = NULL; /* write_iolog is never shared: numjobs=1 */
 }
 
+/* a log complete on disk under its name, or the reason reported (file,
+ * errno) and no truncated file left in its place */
+static int commit(struct sb_afile *a, const char *what)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s", a->path);
+	int e = sb_afile_commit(a);
+	if (e)
+		sb_err(path, "writing %s failed: %s (no partial log was left there): free space "
+		       "on that file system, or log to another folder", what, strerror(-e));
+	return e;
+}
+
 int sb_iolog_close(struct sb_iolog_files *lf)
 {
 	int rc = 0;
 	if (lf->io) {
 		for (unsigned i = 0; i < lf->npaths; i++)
 			fprintf(lf->io, "%" PRIu64 " %s close\n", lf->io_last_us, lf->paths[i]);
-		if (ferror(lf->io) | fclose(lf->io))
-			rc = -EIO;
+		rc = commit(&lf->afio, "write_iolog");
 		lf->io = NULL;
 	}
 	if (lf->shared) {
 		memset(lf->f, 0, sizeof(lf->f));
+		memset(lf->af, 0, sizeof(lf->af));
 		return rc;
 	}
 	for (int k = 0; k < SB_LOG_NKIND; k++) {
 		if (!lf->f[k])
 			continue;
-		if (ferror(lf->f[k]) | fclose(lf->f[k]))
-			rc = -EIO;
+		int e = commit(&lf->af[k], "the log");
+		if (e && !rc)
+			rc = e;
 		lf->f[k] = NULL;
 	}
 	return rc;

@@ -337,10 +337,8 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res
 			sb_err(m->th[i].spec->name, "writing the histogram log failed");
 			rc = -EIO;
 		}
-		if (m->mt[i].has_logs && sb_iolog_close(&m->mt[i].lf) && !rc) {
-			sb_err(m->th[i].spec->name, "writing the log files failed");
-			rc = -EIO;
-		}
+		if (m->mt[i].has_logs && sb_iolog_close(&m->mt[i].lf) && !rc)
+			rc = -EIO; /* the file and the reason were reported */
 		if (m->th[i].logring)
 			dropped += atomic_load_explicit(&m->th[i].logring->dropped, memory_order_relaxed);
 	}

@@ -124,6 +124,7 @@ struct sb_results {
 	size_t ndisks;
 	const struct sb_joblist *joblist; /* for the global/job options echo */
 	bool interrupted;            /* stopped by SIGINT/SIGTERM: partial results */
+	bool logs_failed;            /* a log file could not be written (exit 3) */
 	/* appended: host counters, time series, interim snapshots */
 	const struct sb_host *host;  /* stats/host.h; NULL: none; closed by sb_results_free */
 	uint64_t stats_interval_ms;  /* period of the time series and host samples */
