@@ -13,7 +13,7 @@
 
 #include "os/scratch.h"
 
-static int mark_text(const char *job, char *buf, size_t len);
+static int mark_text(const char *job, const struct sb_scratch_id *id, char *buf, size_t len);
 static bool is_my_mark(const char *path);
 
 /* fd >= 0: the file open on it; else path, not followed */
@@ -38,7 +38,7 @@ int sb_scratch_made_fd(int fd, const char *job, struct sb_scratch_id *id)
 {
 	char buf[700];
 	int r = identify(fd, NULL, id);
-	int n = mark_text(job, buf, sizeof(buf));
+	int n = r ? -EINVAL : mark_text(job, id, buf, sizeof(buf));
 	if (!r && n > 0)
 		id->marked = fsetxattr(fd, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0;
 	id->mark_err = id->marked ? 0 : errno;
@@ -192,7 +192,10 @@ static int start_time(long pid, unsigned long long *t)
 	return state == 'Z' || state == 'X' ? -ESRCH : 0;
 }
 
-static int mark_text(const char *job, char *buf, size_t len)
+/* the mark names the inode it was put on (dev=, ino=): a copy that keeps
+ * extended attributes (cp -a, rsync -X, tar --xattrs) carries the mark to
+ * another inode, and --cleanup must then leave it alone (issue 28 item 4) */
+static int mark_text(const char *job, const struct sb_scratch_id *id, char *buf, size_t len)
 {
 	unsigned long long t = 0;
 	char boot[40] = "-", host[256] = "-";
@@ -201,15 +204,21 @@ static int mark_text(const char *job, char *buf, size_t len)
 	if (gethostname(host, sizeof(host)) != 0)
 		snprintf(host, sizeof(host), "-");
 	host[sizeof(host) - 1] = '\0';
-	int n = snprintf(buf, len, "storbench 1 pid=%ld start=%llu boot=%s host=%s state=made job=%s",
-			 (long)getpid(), t, boot, host, job && *job ? job : "-");
+	int n = snprintf(buf, len, "storbench 1 pid=%ld start=%llu boot=%s host=%s dev=%llu ino=%llu "
+			 "state=made job=%s", (long)getpid(), t, boot, host,
+			 (unsigned long long)id->dev, (unsigned long long)id->ino,
+			 job && *job ? job : "-");
 	return n < 0 ? -EINVAL : n < (int)len ? n : (int)len - 1;
 }
 
 int sb_scratch_mark_path(const char *path, const char *job)
 {
 	char buf[700];
-	int n = mark_text(job, buf, sizeof(buf));
+	struct sb_scratch_id id;
+	int n = identify(-1, path, &id);
+	if (n)
+		return n;
+	n = mark_text(job, &id, buf, sizeof(buf));
 	if (n < 0)
 		return n;
 	return lsetxattr(path, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0 ? 0 : -errno;
@@ -248,6 +257,11 @@ int sb_scratch_read_mark(const char *path, struct sb_scratch_mark *m)
 	field(buf, "job", m->job, sizeof(m->job));
 	field(buf, "state", v, sizeof(v));
 	m->kept = !strcmp(v, "kept");
+	field(buf, "ino", v, sizeof(v));
+	m->has_ino = *v != '\0';
+	m->ino = strtoull(v, NULL, 10);
+	field(buf, "dev", v, sizeof(v));
+	m->dev = strtoull(v, NULL, 10);
 	return m->pid > 0 ? 1 : 0;
 }
 
@@ -258,6 +272,12 @@ static bool is_my_mark(const char *path)
 	unsigned long long t = 0;
 	start_time((long)getpid(), &t);
 	return sb_scratch_read_mark(path, &m) == 1 && m.pid == (long)getpid() && m.start == t;
+}
+
+bool sb_scratch_mark_names(const struct sb_scratch_mark *m, const struct stat *st)
+{
+	return m->has_ino && m->dev == (unsigned long long)st->st_dev &&
+	       m->ino == (unsigned long long)st->st_ino;
 }
 
 enum sb_scratch_owner sb_scratch_owner(const struct sb_scratch_mark *m)

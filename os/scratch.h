@@ -54,7 +54,8 @@ bool sb_scratch_recall(const char *path, struct sb_scratch_id *id);
  * unless a job writes it */
 bool sb_scratch_made_here(const char *path);
 
-/* The mark: "storbench 1 pid=P start=T boot=B host=H state=S job=J" (T: the
+/* The mark: "storbench 1 pid=P start=T boot=B host=H dev=D ino=I state=S job=J"
+ * (D, I: st_dev and st_ino of the file or folder it was put on; T: the
  * process's start time in clock ticks since boot, /proc/PID/stat field 22;
  * B: /proc/sys/kernel/random/boot_id), so that a reused pid or a reboot is
  * not taken for a live creator.  Setting it is best effort: 0, or -errno
@@ -69,7 +70,14 @@ struct sb_scratch_mark {
 	char host[256];
 	char job[256];
 	bool kept;   /* state=kept: the run ended and kept it on purpose */
+	bool has_ino;                /* the mark names its inode (dev=, ino=) */
+	unsigned long long dev, ino; /* st_dev and st_ino it was put on */
 };
+struct stat;
+/* The mark was put on the inode st describes: false for a copy that kept
+ * the extended attribute (cp -a, rsync -X, tar --xattrs) and for a mark of
+ * a storbench that did not record its inode (then nobody can tell). */
+bool sb_scratch_mark_names(const struct sb_scratch_mark *m, const struct stat *st);
 /* 1 and the mark when path (not followed if a symlink) carries one, 0 when
  * it does not, -errno when it cannot be read. */
 int sb_scratch_read_mark(const char *path, struct sb_scratch_mark *m);

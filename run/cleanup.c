@@ -26,16 +26,24 @@ struct tally {
  * -2 kept on purpose by a run that ended (unlink=0, keep_checkpoints=1,
  * datasets) */
 static int judge(struct tally *t, int dfd, const char *name, const char *shown,
-		 struct sb_scratch_mark *m)
+		 const struct stat *st, struct sb_scratch_mark *m)
 {
 	char proc[64 + NAME_MAX], who[600];
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d/%s", dfd, name);
 	int r = sb_scratch_read_mark(proc, m);
 	if (r <= 0)
 		return -1; /* no mark: not storbench's */
+	sb_scratch_mark_str(m, who, sizeof(who));
+	if (!sb_scratch_mark_names(m, st)) {
+		fprintf(t->out, "skipped %s%s: its storbench mark (%s) names %s, not this one (a "
+			"copy made with cp -a, rsync -X or tar --xattrs keeps the mark): left alone\n",
+			shown, S_ISDIR(st->st_mode) ? "/" : "", who,
+			m->has_ino ? "another file" : "no file");
+		t->skipped++;
+		return 0;
+	}
 	if (m->kept)
 		return -2;
-	sb_scratch_mark_str(m, who, sizeof(who));
 	switch (sb_scratch_owner(m)) {
 	case SB_OWNER_DEAD:
 		return 1;
@@ -51,21 +59,29 @@ static int judge(struct tally *t, int dfd, const char *name, const char *shown,
 	return 0;
 }
 
-static void remove_entry(struct tally *t, int dfd, const char *name, const char *shown, bool dir,
-			 const struct sb_scratch_mark *m)
+/* left: what a folder still holds after its walk (a dry run removes
+ * nothing, so it counts what the real cleanup would leave); true: removed
+ * (a dry run: would be) */
+static bool remove_entry(struct tally *t, int dfd, const char *name, const char *shown, bool dir,
+			 unsigned left, const struct sb_scratch_mark *m)
 {
 	char who[600];
 	sb_scratch_mark_str(m, who, sizeof(who));
-	if (!t->dry && unlinkat(dfd, name, dir ? AT_REMOVEDIR : 0) != 0) {
-		if (dir && (errno == ENOTEMPTY || errno == EEXIST)) {
+	int err = 0;
+	if (dir && left)
+		err = ENOTEMPTY;
+	else if (!t->dry && unlinkat(dfd, name, dir ? AT_REMOVEDIR : 0) != 0)
+		err = errno;
+	if (err) {
+		if (dir && (err == ENOTEMPTY || err == EEXIST)) {
 			fprintf(t->out, "skipped %s/: not empty (it holds files storbench did not make, "
 				"or that are still in use)\n", shown);
 			t->skipped++;
-			return;
+			return false;
 		}
-		sb_err(shown, "cannot remove: %s", strerror(errno));
+		sb_err(shown, "cannot remove: %s", strerror(err));
 		t->failed++;
-		return;
+		return false;
 	}
 	fprintf(t->out, "%s %s%s (left by %s)\n", t->dry ? "would remove" : "removed", shown,
 		dir ? "/" : "", who);
@@ -73,41 +89,46 @@ static void remove_entry(struct tally *t, int dfd, const char *name, const char 
 		t->removed_dirs++;
 	else
 		t->removed_files++;
+	return true;
 }
 
-static void walk(struct tally *t, int dfd, const char *shown, unsigned depth);
+static unsigned walk(struct tally *t, int dfd, const char *shown, unsigned depth);
 
-static void visit(struct tally *t, int dfd, const char *name, const char *shown, unsigned depth)
+/* true: the entry is gone (a dry run: would be) */
+static bool visit(struct tally *t, int dfd, const char *name, const char *shown, unsigned depth)
 {
 	struct stat st;
 	struct sb_scratch_mark m;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return; /* gone meanwhile */
+		return true; /* gone meanwhile */
 	if (S_ISDIR(st.st_mode)) {
 		int sub = depth < 64 ? openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
 		if (sub < 0) {
 			fprintf(t->out, "skipped %s/: cannot open it: %s\n", shown,
 				depth < 64 ? strerror(errno) : "nested too deep");
 			t->skipped++;
-			return;
+			return false;
 		}
-		walk(t, sub, shown, depth + 1);
+		unsigned left = walk(t, sub, shown, depth + 1);
 		close(sub);
-		if (judge(t, dfd, name, shown, &m) == 1)
-			remove_entry(t, dfd, name, shown, true, &m);
+		return judge(t, dfd, name, shown, &st, &m) == 1 &&
+		       remove_entry(t, dfd, name, shown, true, left, &m);
 	} else if (S_ISREG(st.st_mode)) {
-		int r = judge(t, dfd, name, shown, &m);
+		int r = judge(t, dfd, name, shown, &st, &m);
 		if (r == 1)
-			remove_entry(t, dfd, name, shown, false, &m);
+			return remove_entry(t, dfd, name, shown, false, 0, &m);
 		else if (r == -2)
 			t->kept++;
 		else if (r < 0)
 			t->unmarked++;
 	} /* symlinks, devices, fifos, sockets: storbench makes none; never followed */
+	return false;
 }
 
-static void walk(struct tally *t, int dfd, const char *shown, unsigned depth)
+/* the entries of the folder on dfd that stay (a dry run: would stay) */
+static unsigned walk(struct tally *t, int dfd, const char *shown, unsigned depth)
 {
+	unsigned left = 0;
 	int fd = dup(dfd);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
@@ -115,7 +136,7 @@ static void walk(struct tally *t, int dfd, const char *shown, unsigned depth)
 			close(fd);
 		sb_err(shown, "cannot list: %s", strerror(errno));
 		t->failed++;
-		return;
+		return 1;
 	}
 	struct dirent *e;
 	char path[PATH_MAX];
@@ -123,9 +144,11 @@ static void walk(struct tally *t, int dfd, const char *shown, unsigned depth)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", shown, e->d_name);
-		visit(t, dfd, e->d_name, path, depth);
+		if (!visit(t, dfd, e->d_name, path, depth))
+			left++;
 	}
 	closedir(d);
+	return left;
 }
 
 int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out)
@@ -143,7 +166,7 @@ int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out)
 	while (n > 1 && dir[n - 1] == '/')
 		n--;
 	snprintf(shown, sizeof(shown), "%.*s", (int)n, dir);
-	walk(&t, dfd, shown, 0);
+	(void)walk(&t, dfd, shown, 0);
 	close(dfd);
 	fprintf(out, "storbench --cleanup %s: %s %u files and %u folders left by storbench runs "
 		"that did not finish; skipped %u; left %u files storbench did not make and %u it "

@@ -41,10 +41,12 @@ static void dir_of(const char *path, char *dir, size_t len)
 static void note_leftover(const char *path)
 {
 	struct sb_scratch_mark m;
+	struct stat st;
 	char who[600], dir[PATH_MAX];
 	static char *said[16]; /* a sweep plans every point: say it once */
-	if (sb_scratch_read_mark(path, &m) != 1 || m.kept || sb_scratch_owner(&m) != SB_OWNER_DEAD)
-		return;
+	if (sb_scratch_read_mark(path, &m) != 1 || m.kept || sb_scratch_owner(&m) != SB_OWNER_DEAD ||
+	    lstat(path, &st) != 0 || !sb_scratch_mark_names(&m, &st))
+		return; /* a copy that kept the mark is the user's: --cleanup leaves it too */
 	unsigned i = 0;
 	while (i < 16 && said[i] && strcmp(said[i], path))
 		i++;

@@ -228,11 +228,17 @@ def proc_start(pid):
         return f.read().rsplit(")", 1)[1].split()[19]
 
 
-def mark_for(pid, start, job="forged"):
+def mark_for(pid, start, job="forged", on=None):
+    """a mark as os/scratch.c writes it; on: the path it is put on (its
+    dev= and ino=: a mark names the inode it was put on)"""
     with open("/proc/sys/kernel/random/boot_id") as f:
         boot = f.read().strip()
-    return ("storbench 1 pid=%d start=%s boot=%s host=%s job=%s"
-            % (pid, start, boot, os.uname().nodename, job)).encode()
+    ident = ""
+    if on:
+        st = os.lstat(on)
+        ident = "dev=%d ino=%d " % (st.st_dev, st.st_ino)
+    return ("storbench 1 pid=%d start=%s boot=%s host=%s %sstate=made job=%s"
+            % (pid, start, boot, os.uname().nodename, ident, job)).encode()
 
 
 def xattrs_work(d):
@@ -293,7 +299,8 @@ class LeftoverTest(SbCase):
         forged = os.path.join(work, "forged")
         with open(forged, "w") as f:
             f.write("forged")
-        os.setxattr(forged, "user.storbench", mark_for(os.getpid(), proc_start(os.getpid())))
+        os.setxattr(forged, "user.storbench", mark_for(os.getpid(), proc_start(os.getpid()),
+                                                       on=forged))
         precious = os.path.join(outside, "precious")
         with open(precious, "w") as f:
             f.write("precious")
@@ -354,6 +361,53 @@ class LeftoverTest(SbCase):
         self.assertNotIn("removed /", p.stdout)
         self.assertEqual(sorted(os.walk(self.dir)), before)
         self.assertIn("removed 0 files and 0 folders", p.stdout)
+
+    def test_cleanup_leaves_copies_and_user_files_alone(self):
+        """issue 28 item 4: a copy that kept the mark (cp -a, rsync -X, tar
+        --xattrs) is the user's: the mark names the inode it was put on, and
+        --cleanup removes only that inode.  --dry-run says what the real
+        cleanup does: a marked folder holding a user's file is "skipped ...
+        not empty" in both, never "would remove"."""
+        if not xattrs_work(self.dir):
+            self.skipTest("the file system under %s keeps no user xattrs" % self.dir)
+        if not shutil.which("cp"):
+            self.skipTest("no cp")
+        dead = 2 ** 22 + 7  # above pid_max's default: no such process
+        work = os.path.join(self.dir, "work")
+        os.mkdir(work)
+        left = os.path.join(work, "left.0.0")
+        with open(left, "w") as f:
+            f.write("scratch")
+        os.setxattr(left, "user.storbench", mark_for(dead, "1", "j", on=left))
+        # the user copies a leftover with its extended attributes, then a
+        # marked folder gets a file of the user's
+        copy = os.path.join(work, "copy-of-left")
+        subprocess.run(["cp", "-a", left, copy], check=True)
+        self.assertEqual(os.getxattr(copy, "user.storbench"), os.getxattr(left, "user.storbench"))
+        folder = os.path.join(work, "ck")
+        os.mkdir(folder)
+        os.setxattr(folder, "user.storbench", mark_for(dead, "1", "ck", on=folder))
+        inner = os.path.join(folder, "inner.0")
+        with open(inner, "w") as f:
+            f.write("scratch")
+        os.setxattr(inner, "user.storbench", mark_for(dead, "1", "ck", on=inner))
+        users = os.path.join(folder, "notes.txt")
+        with open(users, "w") as f:
+            f.write("the user's")
+        for dry in (True, False):
+            p = self.run_sb("--cleanup", work, *(["--dry-run"] if dry else []))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            verb = "would remove" if dry else "removed"
+            self.assertIn("%s %s (left by" % (verb, left), p.stdout)
+            self.assertIn("%s %s (left by" % (verb, inner), p.stdout)
+            self.assertIn("skipped %s: its storbench mark" % copy, p.stdout)
+            self.assertIn("skipped %s/: not empty" % folder, p.stdout)
+            self.assertNotIn("%s %s/ (" % (verb, folder), p.stdout)
+            self.assertNotIn("%s %s " % (verb, copy), p.stdout)
+        self.assertEqual(sorted(os.listdir(work)), ["ck", "copy-of-left"])
+        self.assertEqual(os.listdir(folder), ["notes.txt"])
+        with open(copy) as f:
+            self.assertEqual(f.read(), "scratch")
 
     def test_cleanup_bad_dir(self):
         p = self.run_sb("--cleanup", os.path.join(self.dir, "nope"))

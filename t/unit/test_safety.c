@@ -374,8 +374,13 @@ static void test_cleanup_dir(void)
 	waitpid(c, NULL, 0);
 	struct sb_scratch_mark m;
 	CU_ASSERT_EQUAL(sb_scratch_read_mark(p, &m), 1);
-	int n = snprintf(mark, sizeof(mark), "storbench 1 pid=%d start=%llu boot=%s host=%s job=j",
-			 (int)c, m.start, m.boot, m.host);
+	/* the mark names the inode it is on (a copy's would not) */
+	CU_ASSERT_TRUE(m.has_ino);
+	CU_ASSERT_EQUAL(m.ino, (unsigned long long)id.ino);
+	CU_ASSERT_EQUAL(m.dev, (unsigned long long)id.dev);
+	int n = snprintf(mark, sizeof(mark), "storbench 1 pid=%d start=%llu boot=%s host=%s "
+			 "dev=%llu ino=%llu state=made job=j", (int)c, m.start, m.boot, m.host,
+			 m.dev, m.ino);
 	CU_ASSERT_EQUAL(setxattr(p, SB_SCRATCH_XATTR, mark, (size_t)n, 0), 0);
 	snprintf(p, sizeof(p), "%s/live", d);
 	fd = make_file(p, "x");
