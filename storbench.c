@@ -16,6 +16,7 @@
 #include "engines/engine.h"
 #include "lib/log.h"
 #include "lib/afile.h"
+#include "lib/stop.h"
 #include "output/output.h"
 #include "parse/options.h"
 #include "parse/parse.h"
@@ -116,7 +117,7 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	got_signal = 1;
-	sb_run_request_stop();
+	sb_stop_request();
 }
 
 static int is_prefix_opt(const char *arg, const char *name, const char **val)
@@ -529,6 +530,15 @@ int main(int argc, char **argv)
 	const struct sb_tool *tool = argc > 1 ? sb_tool_find(argv[1]) : NULL;
 	if (tool)
 		return tool->main(argc - 1, argv + 1);
+	/* one signal setup, before anything is read or made: an interrupt while
+	 * job files are parsed (a large sweep parses for seconds, a read_iolog=
+	 * FIFO waits for its writer) ends with a message and 130, never the
+	 * default action's silent 143 (issue 28 item 13) */
+	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: a blocked open returns */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
 	if (sb_run_engines_to_parser()) {
 		sb_err("engines", "bug: the engines' option rows do not fit the parser's table");
 		return SB_EXIT_JOBFILE;
@@ -542,15 +552,20 @@ int main(int argc, char **argv)
 		goto out;
 	if (cl.cleanup) {
 		int e = sb_cleanup_dir(cl.cleanup, cl.dry_run, stdout);
-		status = !e ? SB_EXIT_OK : e == -EIO ? SB_EXIT_IOERR : SB_EXIT_CMDLINE;
+		status = !e ? SB_EXIT_OK : e == -EIO ? SB_EXIT_IOERR : e == -EINTR ? SB_EXIT_INTR
+		       : SB_EXIT_CMDLINE;
 		goto out;
 	}
 	if (cl.showcmd) {
 		status = sb_showcmd(stdout, cl.jobfiles, cl.njobfiles) ? SB_EXIT_JOBFILE : SB_EXIT_OK;
 		goto out;
 	}
-	if (sb_ranks_text_begin(&relay) || sb_ranks_text_end(load_jobs(&cl, &jl, relay))) {
-		status = SB_EXIT_JOBFILE;
+	if (sb_ranks_text_begin(&relay) || sb_ranks_text_end(load_jobs(&cl, &jl, relay)) ||
+	    sb_stopping()) {
+		status = sb_stopping() ? SB_EXIT_INTR : SB_EXIT_JOBFILE;
+		if (sb_stopping())
+			sb_err("interrupted", "stopped while reading the job files: nothing was run "
+			       "and nothing written");
 		goto out;
 	}
 	if (cl.parse_only) {
@@ -561,12 +576,6 @@ int main(int argc, char **argv)
 			sb_sweep_print(stdout, jl.sweep);
 		goto out;
 	}
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
-
 	struct results_out ro = { 0 };
 	if (open_output(&cl, &ro)) {
 		status = SB_EXIT_CMDLINE;

@@ -280,7 +280,7 @@ static void read_phase(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_
 			 SB_OPT(drop_caches)->name);
 	}
 	for (unsigned k = 0; k < j->spec->num_checkpoints_read; k++) {
-		stop = !pause_before(j->spec) || stop || sb_run_stopping();
+		stop = !pause_before(j->spec) || stop || sb_stopping();
 		if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 			break;
 		c->on_cache = sb_ml_tier_read_from(j, k);
@@ -308,7 +308,7 @@ static void run_ckpt(struct sb_ml_job *j)
 		bool stop = !args || !sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true);
 		for (unsigned k = 0; k < s->num_checkpoints_write; k++) {
 			char dir[PATH_LEN];
-			stop = !pause_before(s) || stop || sb_run_stopping();
+			stop = !pause_before(s) || stop || sb_stopping();
 			if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 				break;
 			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));

@@ -55,7 +55,7 @@ int sb_ml_h5_write(const struct sb_jobspec *s, const struct sb_ml_dataset *ds, u
 			    H5Dwrite(d, H5T_NATIVE_UINT8, ms, sp, H5P_DEFAULT, buf) < 0)
 				e = -EIO;
 			H5Sclose(ms);
-			if (!e && sb_run_stopping())
+			if (!e && sb_stopping())
 				e = -EINTR;
 		}
 	}

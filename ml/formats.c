@@ -291,7 +291,7 @@ static void put(struct wr *w, const void *p, size_t n)
 		c += r;
 		n -= (size_t)r;
 	}
-	if (!w->e && sb_run_stopping())
+	if (!w->e && sb_stopping())
 		w->e = -EINTR;
 }
 

@@ -45,7 +45,7 @@ static void acc_add(struct sb_kv_acc *a, uint64_t ns)
 static bool more(struct sb_ml_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
-	if (sb_run_stopping() || k->failed)
+	if (sb_stopping() || k->failed)
 		return false;
 	if (s->kv_requests && k->m.next_index >= s->kv_requests)
 		return false;

@@ -230,7 +230,7 @@ void sb_ml_run_group(struct sb_ml_runs *r, unsigned groupid)
 		struct sb_ml_job *j = &r->jobs[i];
 		if (j->spec->groupid != groupid)
 			continue;
-		bool stop = sb_run_stopping();
+		bool stop = sb_stopping();
 		if (sb_dist_sync_vote(&stop), stop) /* MPI: every process runs it, or none */
 			break;
 		j->ran = true;

@@ -108,7 +108,7 @@ static bool next_batch(struct sb_ml_job *j, unsigned c, size_t max_steps)
 	struct sb_ml_trainst *tr = j->priv;
 	pthread_mutex_lock(&tr->mu);
 	size_t b = tr->requested[c];
-	if (tr->stop || b >= tr->plan[c].nbatches || b >= max_steps || sb_run_stopping()) {
+	if (tr->stop || b >= tr->plan[c].nbatches || b >= max_steps || sb_stopping()) {
 		pthread_mutex_unlock(&tr->mu);
 		return false;
 	}
@@ -132,7 +132,7 @@ static void barrier_open(struct sb_ml_trainst *tr)
 {
 	tr->bar_arrived = 0;
 	if (sb_dist_size() > 1) {
-		bool stop = tr->stop || sb_run_stopping();
+		bool stop = tr->stop || sb_stopping();
 		pthread_mutex_unlock(&tr->mu);
 		sb_dist_sync_vote(&stop);
 		pthread_mutex_lock(&tr->mu);
@@ -213,7 +213,7 @@ static void *consumer_main(void *arg)
 		}
 	}
 	barrier_leave(tr);
-	if (sb_run_stopping()) /* readers waiting for this consumer would wait for ever */
+	if (sb_stopping()) /* readers waiting for this consumer would wait for ever */
 		halt(tr);
 	if (!tr->rt) {
 		sb_thread_engine_stop(&j->workers[c]);

@@ -92,7 +92,7 @@ static void epoch_metrics(struct sb_ml_job *j, unsigned epoch, double dur)
  * -ECANCELED when another process stopped */
 static int agree(int e)
 {
-	bool stop = e || sb_run_stopping();
+	bool stop = e || sb_stopping();
 	sb_dist_sync_vote(&stop);
 	return e ? e : stop ? -ECANCELED : 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/stop.h"
 #include "lib/log.h"
 #include "parse/ini.h"
 #include "parse/jobparse.h"
@@ -387,6 +388,10 @@ unsigned sb_sweep_expand(struct sb_joblist *jl, struct sb_ini *ini, struct sb_sw
 	}
 	for (size_t p = 0; p < sw->npoints && !nerr; p++) {
 		struct sb_sweep_point *pt = &sw->points[p];
+		if (sb_stopping()) { /* SIGINT/SIGTERM: main says so and exits 130 */
+			nerr++;
+			break;
+		}
 		if (!(pt->values = calloc(sw->ndims, sizeof(*pt->values))) ||
 		    apply_point(sw, ini, p, pt->values)) {
 			nerr++;

@@ -14,12 +14,14 @@
 
 #include "run/cleanup.h"
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "os/scratch.h"
 
 struct tally {
 	FILE *out;
 	bool dry;
 	unsigned removed_files, removed_dirs, skipped, unmarked, kept, failed;
+	bool stopped; /* SIGINT/SIGTERM: the walk ended early */
 };
 
 /* what to do with an entry: 1 remove, 0 skip (said why), -1 no mark,
@@ -141,6 +143,11 @@ static unsigned walk(struct tally *t, int dfd, const char *shown, unsigned depth
 	struct dirent *e;
 	char path[PATH_MAX];
 	while ((e = readdir(d))) {
+		if (sb_stopping()) {
+			t->stopped = true;
+			left++;
+			break;
+		}
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", shown, e->d_name);
@@ -173,5 +180,8 @@ int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out)
 		"kept on purpose alone%s\n",
 		shown, dry_run ? "would remove" : "removed", t.removed_files, t.removed_dirs,
 		t.skipped, t.unmarked, t.kept, t.failed ? " (some could not be removed: see above)" : "");
-	return t.failed ? -EIO : 0;
+	if (t.stopped)
+		sb_err("--cleanup", "interrupted: the walk of %s stopped early (what is listed above "
+		       "was done)", shown);
+	return t.stopped ? -EINTR : t.failed ? -EIO : 0;
 }

@@ -61,11 +61,11 @@ void sb_eachloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 		       !(t->ops->flags & SB_ENGINE_NODISKIO);
 	for (;;) {
 		sb_ioloop_run(t, ls);
-		if (!g->loop_paused || ls->stop || t->st->error || sb_run_stopping())
+		if (!g->loop_paused || ls->stop || t->st->error || sb_stopping())
 			return;
 		for (unsigned i = 0; i < t->etd.nfiles; i++) {
 			int r = renew(t, i);
-			if (r == -EINTR && sb_run_stopping()) {
+			if (r == -EINTR && sb_stopping()) {
 				ls->stop = true; /* a signal during the re-layout: not the job's error */
 				return;
 			}

@@ -103,6 +103,7 @@ static int layout_find(struct sb_layout *lay, const char *path, size_t *idx)
 		f->rdev = st.st_rdev;
 		f->have = f->regular ? (uint64_t)st.st_size : 0;
 		f->is_dir = S_ISDIR(st.st_mode);
+		f->is_pipe = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
 		f->user = f->regular && !sb_scratch_made_here(path);
 		if (f->regular)
 			note_leftover(path);
@@ -254,6 +255,18 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 					     sizeof(where)),
 			       "job %s: %s, the file storbench names for it, is a directory: remove "
 			       "it, or give filename= or another directory=", s->name, lf->path);
+		return -EINVAL;
+	}
+	if (lf->is_pipe) {
+		/* fio 3.33: "failed to get file size of F" and the job ends; the
+		 * open of a FIFO would wait for a writer for ever */
+		char where[512];
+		const struct sb_option *o = s->filename ? SB_OPT(filename) : SB_OPT(directory);
+		sb_err(sb_spec_where(s, o, where, sizeof(where)),
+		       "job %s: %s=%s: %s is a FIFO or a socket, which has no size and whose open "
+		       "waits for a peer: storbench does I/O to regular files and block devices; "
+		       "name one of those", s->name, o->name, s->filename ? s->filename : s->directory,
+		       lf->path);
 		return -EINVAL;
 	}
 	if (!lf->exists && !lf->is_bdev && s->no_file_create) {
@@ -544,7 +557,7 @@ static int fill(int fd, const struct sb_layout_file *lf)
 	uint64_t key = sb_dg_mix(lf->ino, lf->need);
 	int r = 0;
 	for (uint64_t off = lf->have; off < lf->need && !r;) {
-		if (sb_run_stopping()) {
+		if (sb_stopping()) {
 			r = -EINTR;
 			break;
 		}

@@ -26,6 +26,8 @@ struct sb_layout_file {
 	bool fill;            /* a job reads it: write real data when laying out */
 	bool written;         /* a job writes it */
 	bool is_dir;          /* exists and is a directory (refused by the plan) */
+	bool is_pipe;         /* exists and is a FIFO or a socket (refused: open
+			       * would block for a peer, and there is no size) */
 	bool user;            /* the user's: it exists and this run did not make it
 			       * (sb_scratch_made_here); never extended, truncated
 			       * or filled unless a job writes its data */

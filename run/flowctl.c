@@ -212,7 +212,7 @@ bool sb_ctl_tick(struct sb_thread *t, struct sb_loopstate *ls)
 	if (t->lt.on && !sb_lat_tick(t, ls))
 		return false; /* latency_target: the depth is found and confirmed */
 	ls->wake = next_wake(t, ls);
-	return !ls->stop && !sb_run_stopping();
+	return !ls->stop && !sb_stopping();
 }
 
 bool sb_ctl_flow_ok(struct sb_thread *t)

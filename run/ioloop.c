@@ -199,7 +199,7 @@ static inline bool keep_going(struct sb_thread *t, struct sb_loopstate *ls)
 {
 	if (__builtin_expect(ls->now >= ls->wake, 0) && !sb_ctl_tick(t, ls))
 		return false;
-	return !ls->stop && !sb_run_stopping();
+	return !ls->stop && !sb_stopping();
 }
 
 /* flow: wait while the thread is ahead of its share */
@@ -581,5 +581,5 @@ int sb_ioloop_span_bs(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t
 	sb_ioloop_error_path(t);
 	if (t->st->error)
 		return -t->st->error;
-	return sb_run_stopping() ? -EINTR : 0;
+	return sb_stopping() ? -EINTR : 0;
 }

@@ -35,7 +35,7 @@ double sb_rate_exp(struct sb_rate *r)
 bool sb_sleep_until(uint64_t due_ns)
 {
 	for (;;) {
-		if (sb_run_stopping())
+		if (sb_stopping())
 			return false;
 		uint64_t now = sb_now_ns();
 		if (now >= due_ns)
@@ -45,7 +45,7 @@ bool sb_sleep_until(uint64_t due_ns)
 		int r;
 		do
 			r = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		while (r == EINTR && !sb_run_stopping());
+		while (r == EINTR && !sb_stopping());
 	}
 }
 
@@ -55,7 +55,7 @@ void sb_think(const struct sb_jobspec *s, uint64_t now_ns)
 	if (spin > total)
 		spin = total;
 	if (spin)
-		while (sb_now_ns() < now_ns + spin && !sb_run_stopping())
+		while (sb_now_ns() < now_ns + spin && !sb_stopping())
 			;
 	if (total > spin)
 		sb_sleep_until(now_ns + total);

@@ -95,16 +95,6 @@ static int monitor_init(struct run *r)
 	return e;
 }
 
-void sb_run_request_stop(void)
-{
-	atomic_store_explicit(&sb_run_stop_flag, 1, memory_order_relaxed);
-}
-
-void sb_run_clear_stop(void)
-{
-	atomic_store_explicit(&sb_run_stop_flag, 0, memory_order_relaxed);
-}
-
 static int find_engines(struct run *r)
 {
 	const struct sb_joblist *jl = r->jl;
@@ -201,7 +191,7 @@ static void run_groups(struct run *r)
 			end++;
 		/* every rank passes every group's barrier (MPI), also when stopping;
 		 * a group starts on all ranks or on none (its ML jobs' barriers) */
-		bool stop = sb_run_stopping() || atomic_load(&r->ctl.exit_rest); /* exit_what=all */
+		bool stop = sb_stopping() || atomic_load(&r->ctl.exit_rest); /* exit_what=all */
 		uint64_t t = sb_dist_sync_start(&stop);
 		if (!gid)
 			r->start_wall_ns = t;
@@ -402,7 +392,7 @@ static int layout_failed(struct run *r, struct sb_results *res)
 static bool any_error(void *arg)
 {
 	const struct run *r = arg;
-	if (sb_run_stopping())
+	if (sb_stopping())
 		return true;
 	for (unsigned k = 0; k < r->nthreads; k++)
 		if (r->threads[k].st && __atomic_load_n(&r->threads[k].st->error, __ATOMIC_RELAXED))
@@ -489,7 +479,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 		r.stats.tick_ms = r.mon.tick_ms;
 	}
 	(void)sb_dist_watch_jobs((unsigned)jl->njobs, wake_waiters, &r.sync); /* MPI: wait_for */
-	bool watch = !sb_dist_watch_begin(sb_run_request_stop, any_error, &r); /* MPI */
+	bool watch = !sb_dist_watch_begin(sb_stop_request, any_error, &r); /* MPI */
 	/* (no threads at all when a signal cut the layout short) */
 	for (size_t j = 0; watch && r.sync.left && j < jl->njobs; j++)
 		if (!r.sync.left[j]) /* no I/O threads (an ML job): done for wait_for at once */
@@ -503,7 +493,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	(void)sb_trace_close_all(); /* write_trace: a failed write was reported; the results stand */
 	r.t1_ns = sb_now_ns();
 	end_wall(&r, watch);
-	res->interrupted = sb_run_stopping();
+	res->interrupted = sb_stopping();
 	e = sb_collect(res, jl, r.threads, r.nthreads);
 	res->start_wall_ns = r.start_wall_ns;
 	res->end_wall_ns = r.end_wall_ns;

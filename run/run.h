@@ -3,6 +3,7 @@
 #define SB_RUN_H
 #include <stdio.h>
 
+#include "lib/stop.h"
 #include "parse/jobspec.h"
 #include "stats/monitor.h"
 #include "stats/results.h"
@@ -29,7 +30,7 @@ const char *sb_run_drop_path(const struct sb_run_env *env);
  * fill res.  Returns 0, or a negative errno when setup failed before any I/O
  * (the reason has been reported with sb_err).  I/O errors during the run are
  * not a failure here: they are in res->jobs[i].error.  SIGINT/SIGTERM are
- * main's: its handler calls sb_run_request_stop. */
+ * main's: its handler calls sb_stop_request. */
 int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_results *res);
 /* The checks sb_run makes before its first I/O (engines, log files, ML
  * jobs, file plan: free space, devices, O_DIRECT alignment; I/O regions,
@@ -37,10 +38,5 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
  * with the reason reported.  A sweep runs it for every point first. */
 int sb_run_check(const struct sb_joblist *jl, const struct sb_run_env *env);
 
-/* The one stop flag of the process: ask a running sb_run (or sweep) to stop
- * (async-signal-safe; main's SIGINT/SIGTERM handler calls it).  The request
- * stands until sb_run_clear_stop(): a Ctrl-C that lands between two runs of
- * a sweep stops the next one too. */
-void sb_run_request_stop(void);
-void sb_run_clear_stop(void);
+/* the stop flag: lib/stop.h (sb_stop_request, sb_stopping, sb_stop_clear) */
 #endif

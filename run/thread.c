@@ -25,7 +25,6 @@
 #include "lib/log.h"
 #include "lib/timeutil.h"
 
-atomic_int sb_run_stop_flag;
 
 /* one aligned allocation for all io buffers, filled with non-zero data */
 #define SB_HUGE_PAGE (2u << 20)
@@ -267,7 +266,7 @@ static bool wait_turn(struct sb_thread *t)
 		/* MPI: and on every other rank (run/run.c wakes us when they say so) */
 		while ((sy->left[t->wait_job] ||
 			sb_dist_done_count((unsigned)t->wait_job) + 1 < (unsigned)sb_dist_size()) &&
-		       !sb_run_stopping()) {
+		       !sb_stopping()) {
 			struct timespec ts;
 			clock_gettime(CLOCK_REALTIME, &ts);
 			ts.tv_nsec += 100000000;
@@ -281,7 +280,7 @@ static bool wait_turn(struct sb_thread *t)
 	}
 	if (t->spec->startdelay_us && !sb_sleep_until(sb_now_ns() + t->spec->startdelay_us * 1000))
 		return false;
-	return !sb_run_stopping();
+	return !sb_stopping();
 }
 
 static uint64_t tv_us(struct timeval tv)

@@ -23,19 +23,15 @@
 #include "stats/tstats.h"
 #include "stats/tview.h"
 #include "stats/verify.h"
+#include "lib/stop.h"
 
 /* every I/O buffer is aligned to at least this many bytes (setup_buffers in
  * thread.c: a 4 KiB- or 2 MiB-aligned allocation, buf_per_io a multiple of
  * 4 KiB), which direct I/O's memory alignment is checked against */
 #define SB_IOBUF_ALIGN 4096u
 
-/* set by sb_run_request_stop (SIGINT/SIGTERM): every thread stops at its
+/* the stop flag (SIGINT/SIGTERM): lib/stop.h; every thread stops at its
  * next I/O */
-extern atomic_int sb_run_stop_flag;
-static inline bool sb_run_stopping(void)
-{
-	return atomic_load_explicit(&sb_run_stop_flag, memory_order_relaxed) != 0;
-}
 
 /* wait_for and "job finished" bookkeeping shared by a run's threads */
 struct sb_runsync {

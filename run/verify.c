@@ -239,7 +239,7 @@ static bool check_span(struct sb_thread *t, struct vjob *vj, struct sb_file *f, 
 	uint64_t t0 = ls.now;
 	sb_ioloop_run(t, &ls);
 	vj->check_ns += sb_now_ns() - t0;
-	return !ls.stop && !vj->fatal && !sb_run_stopping() &&
+	return !ls.stop && !vj->fatal && !sb_stopping() &&
 	       (!t->st->error || t->st->error == EILSEQ);
 }
 
@@ -295,7 +295,7 @@ static void do_trims(struct sb_thread *t, struct vjob *vj)
 	uint64_t L = vj->fmt.len, n = vj->tbatch < vj->tn ? vj->tbatch : vj->tn;
 	uint32_t mark = t->spec->trim_verify_zero ? TRIMMED : 0;
 	memset(&t->gen, 0, sizeof(t->gen));
-	for (uint64_t k = 0; k < n && !sb_run_stopping(); k++) {
+	for (uint64_t k = 0; k < n && !sb_stopping(); k++) {
 		const struct ring_ent e = vj->tring[(vj->thead - vj->tn) % vj->tcap];
 		struct sb_vtrack *tr = &vj->tr[e.file];
 		struct sb_loopstate ls = { .deadline = UINT64_MAX, .counting = true };
@@ -327,7 +327,7 @@ static void replay(struct sb_thread *t, struct vjob *vj)
 {
 	struct sb_io_u io = { 0 };
 	uint64_t L = vj->fmt.len;
-	while (!sb_run_stopping() && sb_iogen_next(&t->gen, &io)) {
+	while (!sb_stopping() && sb_iogen_next(&t->gen, &io)) {
 		if (io.ddir != SB_DDIR_WRITE)
 			continue;
 		uint64_t g = ++vj->gen;
@@ -388,7 +388,7 @@ void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
 	}
 	for (;;) {
 		sb_ioloop_run(t, ls);
-		if (!(vj->backlog_due || vj->trim_due) || vj->fatal || sb_run_stopping() ||
+		if (!(vj->backlog_due || vj->trim_due) || vj->fatal || sb_stopping() ||
 		    (t->st->error && t->st->error != EILSEQ))
 			break;
 		ls->stop = false;
@@ -405,7 +405,7 @@ void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
 	sb_ioloop_end_fsync(t, ls);
 	if (s->verify_state_save)
 		save_state(t, vj);
-	if (s->do_verify && !vj->fatal && !sb_run_stopping() &&
+	if (s->do_verify && !vj->fatal && !sb_stopping() &&
 	    (!t->st->error || t->st->error == EILSEQ))
 		verify_all(t, vj);
 }

@@ -16,7 +16,7 @@
  *       run(j)          at its group's turn, in the run's own thread while the
  *                       group's I/O threads run (a group's jobs one after the
  *                       other, in job-file order); returns when done or
- *                       stopped (sb_run_stopping)
+ *                       stopped (sb_stopping)
  *       datagen(j)      --datagen, instead of run: create the job's data set
  *                       (NULL: the workload has none; the job only reports)
  *       results(j, jr)  fill the job's result from its workers and j->res

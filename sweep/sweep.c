@@ -56,7 +56,7 @@ struct ctx {
  * votes: the ranks' runs are collectives) */
 static bool all_go_on(void)
 {
-	bool stop = sb_run_stopping();
+	bool stop = sb_stopping();
 	sb_dist_sync_vote(&stop);
 	return !stop;
 }
@@ -358,7 +358,7 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 			sr->interrupted = true;
 		rc = r < 0 ? r : 1;
 	}
-	if (sb_run_stopping())
+	if (sb_stopping())
 		sr->interrupted = true;
 	sb_sweep_pick_best(sr);
 	remove_made(&c);

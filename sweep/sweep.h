@@ -14,7 +14,7 @@
 /* Run jl->sweep's points into sr and fill res as the run's results model
  * (res->sweep = sr, no jobs of its own); env is main's (run/run.h; NULL: the
  * defaults) and each point's runs get it.  A stop request (main's
- * SIGINT/SIGTERM handler: sb_run_request_stop) stops the sweep: the
+ * SIGINT/SIGTERM handler: sb_stop_request) stops the sweep: the
  * finished points stay in sr, res->interrupted is set.  Returns 0, or a
  * negative errno when a point could not be set up (reported with sb_err);
  * the points finished before it are still in sr. */

@@ -308,8 +308,11 @@ class MpiTest(SbCase):
         mp = subprocess.Popen(cmd + [os.path.abspath(BIN), "--output-format=json", "--output=" + out, job],
                               cwd=self.dir, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 60
-        # started when the scratch output file exists (rank 0 opens it before the run)
-        while not os.path.exists(out) and time.monotonic() < deadline:
+        # started when rank 0 opened the output before the run: results are
+        # written to a temporary beside it (".s.json.XXXXXX", lib/afile.h)
+        # and renamed over it at the end
+        while time.monotonic() < deadline and not any(
+                n.startswith(".s.json.") for n in os.listdir(self.dir)):
             time.sleep(0.1)
         time.sleep(2)
         mp.send_signal(sig)

@@ -348,9 +348,9 @@ static void test_interrupt_partial_results(void)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CU_ASSERT_EQUAL_FATAL(pthread_create(&tid, NULL, bg_main, &b), 0);
 	nanosleep(&nap, NULL);
-	sb_run_request_stop();
+	sb_stop_request();
 	pthread_join(tid, NULL);
-	sb_run_clear_stop(); /* the request stands until cleared: later tests run again */
+	sb_stop_clear(); /* the request stands until cleared: later tests run again */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	CU_ASSERT_EQUAL(b.rc, 0);
 	CU_ASSERT_TRUE(b.res.interrupted);

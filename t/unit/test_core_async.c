@@ -94,7 +94,7 @@ static void run_fake(struct sb_jobspec *s, struct sb_thread *t)
 	t->sync = &sy;
 	t->wait_job = -1;
 	left[0] = 1;
-	sb_run_clear_stop();
+	sb_stop_clear();
 	snprintf(s->ioengine, sizeof(s->ioengine), "%s", fake_ops.name); /* asynchronous, unlike the default psync */
 	sb_spec_derive(s); /* as the parser does */
 	CU_ASSERT_EQUAL_FATAL(sb_thread_setup(t, &jf), 0);

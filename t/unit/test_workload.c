@@ -144,11 +144,11 @@ static void test_ml_drop_path(void)
 /* one stop flag: a request stops a run (and a sweep) until cleared */
 static void test_stop_flag(void)
 {
-	CU_ASSERT_FALSE(sb_run_stopping());
-	sb_run_request_stop();
-	CU_ASSERT_TRUE(sb_run_stopping());
-	sb_run_clear_stop();
-	CU_ASSERT_FALSE(sb_run_stopping());
+	CU_ASSERT_FALSE(sb_stopping());
+	sb_stop_request();
+	CU_ASSERT_TRUE(sb_stopping());
+	sb_stop_clear();
+	CU_ASSERT_FALSE(sb_stopping());
 }
 
 static CU_TestInfo tests[] = {

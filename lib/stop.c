@@ -1,0 +1,14 @@
+/* stop.c: the one stop flag of the process (stop.h). */
+#include "lib/stop.h"
+
+atomic_int sb_stop_flag;
+
+void sb_stop_request(void)
+{
+	atomic_store_explicit(&sb_stop_flag, 1, memory_order_relaxed);
+}
+
+void sb_stop_clear(void)
+{
+	atomic_store_explicit(&sb_stop_flag, 0, memory_order_relaxed);
+}

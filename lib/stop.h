@@ -1,0 +1,23 @@
+/* stop.h: the one stop flag of the process.  main's SIGINT/SIGTERM/SIGUSR2
+ * handler (installed before the job files are read) sets it; the parser,
+ * the runner, sweeps, workloads and --cleanup read it and stop at their
+ * next step: an I/O thread at its next I/O, a parse at its next job or
+ * sweep point.  It lives in lib/ (not run/) because parse/ reads it too and
+ * may include only lib/.  Setting it is async-signal-safe. */
+#ifndef SB_LIB_STOP_H
+#define SB_LIB_STOP_H
+#include <stdatomic.h>
+#include <stdbool.h>
+
+extern atomic_int sb_stop_flag;
+
+/* ask everything running to stop (a signal handler may call it) */
+void sb_stop_request(void);
+/* the request stands until this: a Ctrl-C that lands between two runs of a
+ * sweep stops the next one too, until the sweep clears it on purpose */
+void sb_stop_clear(void);
+static inline bool sb_stopping(void)
+{
+	return atomic_load_explicit(&sb_stop_flag, memory_order_relaxed) != 0;
+}
+#endif
