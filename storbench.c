@@ -571,6 +571,15 @@ int main(int argc, char **argv)
 	if (cl.parse_only) {
 		if (sb_ranks_rank() != 0)
 			goto out;
+		/* what the run would refuse before its first I/O, refused now (the
+		 * file plan: missing directories and input files, what a path is,
+		 * free space, devices in use; engines, logs, ML jobs), creating
+		 * nothing (issue 26 item 1) */
+		struct sb_run_env penv = { .sysroot = "", .output = cl.output };
+		if (jl.sweep ? sb_sweep_check(&jl, &penv) : sb_run_check(&jl, &penv)) {
+			status = SB_EXIT_JOBFILE;
+			goto out;
+		}
 		sb_joblist_print(stdout, &jl);
 		if (jl.sweep)
 			sb_sweep_print(stdout, jl.sweep);

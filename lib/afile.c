@@ -81,10 +81,8 @@ int sb_afile_open(struct sb_afile *a, const char *path, const char **why)
 	*a = (struct sb_afile){ 0 };
 	*why = "";
 	bool exists = stat(path, &st) == 0;
-	if (exists && S_ISDIR(st.st_mode)) {
-		*why = "it is a directory";
-		return -EISDIR;
-	}
+	if (exists && S_ISDIR(st.st_mode))
+		return -EISDIR; /* strerror's "Is a directory" says it */
 	if (exists && S_ISBLK(st.st_mode)) {
 		*why = "it is a block device, and storbench never writes results or logs over a device";
 		return -EPERM;

@@ -62,7 +62,8 @@ static void note_leftover(const char *path)
 }
 
 /* the layout entry for path, added (with what stat says) when new */
-static int layout_find(struct sb_layout *lay, const char *path, size_t *idx)
+static int layout_find(struct sb_layout *lay, const char *path, const struct sb_jobspec *s,
+		       size_t *idx)
 {
 	struct stat st;
 	bool exists = stat(path, &st) == 0;
@@ -111,8 +112,16 @@ static int layout_find(struct sb_layout *lay, const char *path, size_t *idx)
 		char dir[PATH_MAX];
 		dir_of(path, dir, sizeof(dir));
 		if (stat(dir, &st) != 0) {
+			/* the job and the option that named it, and the fix (issue
+			 * 26 item 2: "storbench: nodir: directory for nodir/a.0.0: No
+			 * such file or directory" said neither) */
 			int e = errno;
-			sb_err(dir, "directory for %s: %s", path, strerror(e));
+			char where[512];
+			const struct sb_option *o = s->directory ? SB_OPT(directory) : SB_OPT(filename);
+			sb_err(sb_spec_where(s, o, where, sizeof(where)), "job %s: %s=%s: the folder %s "
+			       "for %s: %s: create it first (mkdir -p %s), or name an existing one",
+			       s->name, o->name, s->directory ? s->directory : s->filename, dir, path,
+			       strerror(e), dir);
 			free(f->path);
 			return -e;
 		}
@@ -239,7 +248,7 @@ static int pct_len(const struct sb_jobspec *s, const struct sb_layout_file *lf, 
 static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct sb_file *tf,
 		     size_t *lfi, uint64_t len, unsigned t)
 {
-	int r = layout_find(lay, tf->path, lfi);
+	int r = layout_find(lay, tf->path, s, lfi);
 	if (r)
 		return r;
 	struct sb_layout_file *lf = &lay->files[*lfi];
@@ -467,10 +476,28 @@ static int check_user_files(const struct sb_layout *lay)
 }
 
 /* bytes each file system must still provide, checked against statvfs */
+/* n bytes for people: "1.50 GiB (1610612736 bytes)" */
+static const char *human(uint64_t n, char *buf, size_t len)
+{
+	static const char *unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)n;
+	unsigned u = 0;
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	if (u)
+		snprintf(buf, len, "%.2f %s (%" PRIu64 " bytes)", v, unit[u], n);
+	else
+		snprintf(buf, len, "%" PRIu64 " bytes", n);
+	return buf;
+}
+
 static int check_space(const struct sb_layout *lay)
 {
 	for (size_t i = 0; i < lay->n; i++) {
 		const struct sb_layout_file *a = &lay->files[i];
+		const struct sb_jobspec *who = NULL; /* the first job that needs room there */
 		bool first = true;
 		uint64_t need = 0;
 		for (size_t j = 0; j < lay->n && first; j++) {
@@ -479,8 +506,11 @@ static int check_space(const struct sb_layout *lay)
 				continue;
 			if (j < i)
 				first = false; /* this file system was counted already */
-			if (b->need > b->have)
+			if (b->need > b->have) {
 				need += b->need - b->have;
+				if (!who)
+					who = b->grower ? b->grower : b->spec;
+			}
 		}
 		if (!first || !need)
 			continue;
@@ -491,8 +521,16 @@ static int check_space(const struct sb_layout *lay)
 			continue; /* cannot tell: the writes themselves will say */
 		uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 		if (need > avail) {
-			sb_err(dir, "not enough free space for the job files: %" PRIu64
-			       " bytes needed, %" PRIu64 " available", need, avail);
+			char where[512], hn[64], ha[64];
+			const char *at = dir;
+			if (who)
+				at = sb_spec_where(who, who->filesize_min ? SB_OPT(filesize_min) : SB_OPT(size),
+						   where, sizeof(where));
+			sb_err(at, "%s%s%snot enough free space in %s for the job files: %s more needed, "
+			       "%s available: lower size= (or nrfiles=, numjobs=), or put the files on "
+			       "another file system (directory=)", who ? "job " : "", who ? who->name : "",
+			       who ? ": " : "", dir, human(need, hn, sizeof(hn)),
+			       human(avail, ha, sizeof(ha)));
 			return -ENOSPC;
 		}
 	}

@@ -301,6 +301,8 @@ static void fill_results(const struct sb_joblist *jl, struct sb_sweep_results *s
  * first one runs: a point that would be refused stops the sweep up front */
 static int check_points(const struct sb_sweep *sw, const struct sb_run_env *env)
 {
+	if (!sw)
+		return 0;
 	for (size_t p = 0; p < sw->npoints; p++) {
 		int r = sb_run_check(&sw->points[p].jl, env);
 		if (r) {
@@ -311,6 +313,11 @@ static int check_points(const struct sb_sweep *sw, const struct sb_run_env *env)
 		}
 	}
 	return 0;
+}
+
+int sb_sweep_check(const struct sb_joblist *jl, const struct sb_run_env *env)
+{
+	return check_points(jl->sweep, env);
 }
 
 int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,

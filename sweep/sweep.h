@@ -3,8 +3,8 @@
  * drop_caches=1 a page-cache drop) before each repetition.  Files are laid
  * out once and reused by later points; the ones the sweep created are
  * removed at the end when the jobs asked for unlink=1. */
-#ifndef SB_CORE_SWEEP_H
-#define SB_CORE_SWEEP_H
+#ifndef SB_SWEEP_SWEEP_H
+#define SB_SWEEP_SWEEP_H
 #include <stdbool.h>
 
 #include "run/run.h"
@@ -21,6 +21,10 @@
 int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 		 struct sb_sweep_results *sr, struct sb_results *res);
 void sb_sweep_results_free(struct sb_sweep_results *sr);
+/* What sb_sweep_run checks before its first point, and nothing else
+ * (sb_run_check of every point: files, devices, space, engines, logs):
+ * --parse-only's check of a sweep.  0 or -errno, reported. */
+int sb_sweep_check(const struct sb_joblist *jl, const struct sb_run_env *env);
 /* A job of some point ended with an I/O error. */
 bool sb_sweep_had_errors(const struct sb_sweep_results *sr);
 

@@ -261,6 +261,52 @@ class BadJobFiles(unittest.TestCase):
             finally:
                 shutil.rmtree(tmp)
 
+    def test_parse_only_refuses_what_the_run_refuses(self):
+        """issue 26 items 1, 2: --parse-only (what users run in CI) runs every
+        check the run makes before its first I/O, creating nothing: a missing
+        directory=, a missing input with no size, filename= naming a
+        directory, too little free space.  Both say it the same way:
+        file:line of the option, the job, the fix; exit 1; nothing made."""
+        cases = [
+            ("[a]\ndirectory=nodir\nrw=write\nsize=1m\n", 2,
+             "job a: directory=nodir: the folder nodir", "mkdir -p nodir"),
+            ("[b]\nfilename=missing.dat\nrw=read\n", 2,
+             "job b: size= is not set and missing.dat does not exist", "set size="),
+            ("[c]\nfilename=adir\nrw=read\nsize=1m\n", 2,
+             "job c: filename=adir: adir is a directory", "use directory=adir"),
+        ]
+        if os.geteuid() == 0:
+            cases.append(("[d]\ndirectory=small\nrw=write\nsize=64m\n", 4,
+                          "job d: not enough free space in small for the job files: 64.00 MiB",
+                          "lower size="))
+
+        def t(tmp):
+            os.mkdir(os.path.join(tmp, "adir"))
+            small = os.path.join(tmp, "small")
+            os.mkdir(small)
+            mounted = os.geteuid() == 0 and subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small]).returncode == 0
+            try:
+                for text, line, what, fix in cases:
+                    if "small" in text and not mounted:
+                        continue
+                    job = os.path.join(tmp, "j.ini")
+                    with open(job, "w") as f:
+                        f.write(text)
+                    for mode in (["--parse-only"], []):
+                        r = self.run_sb(mode + [job], tmp)
+                        self.assertEqual(r.returncode, 1, "%s %s: %s" % (mode, what, r.stderr))
+                        self.assertIn("storbench: %s:%d: %s" % (job, line, what), r.stderr)
+                        self.assertIn(fix, r.stderr)
+                        self.assertEqual(snapshot(tmp), {"j.ini", "adir", "small"}, what)
+                    os.unlink(job)
+            finally:
+                if mounted:
+                    subprocess.run(["umount", small])
+            os.rmdir(os.path.join(tmp, "adir"))
+            os.rmdir(small)
+        self.in_tmp(t)
+
     def test_cmdhelp_unknown_option(self):
         r = self.run_sb(["--cmdhelp=iodpeth"], ROOT)
         self.assertNotEqual(r.returncode, 0)
