@@ -40,7 +40,7 @@ static void entry_add(struct sb_job_result *jr, const struct sb_jobspec *s, stru
 	const struct sb_tstats *st = t->st;
 	jr->spec = s;
 	jr->nthreads++;
-	sb_tstats_merge(&jr->st, st);
+	(void)sb_tstats_merge(&jr->st, st); /* out of memory: its histograms are left out */
 	for (int d = 0; d < SB_DDIR_N; d++)
 		if (to_ms(st->runtime_ns[d]) > jr->runtime_ms[d])
 			jr->runtime_ms[d] = to_ms(st->runtime_ns[d]);
@@ -71,6 +71,7 @@ static void entry_end(struct sb_job_result *jr, const struct acc *a)
 	if (jr->spec && jr->spec->no_stats) { /* stats=0: fio reports zeroes; the error stays */
 		struct sb_errinfo ei = jr->st.err;
 		int err = jr->st.error;
+		sb_tstats_release(&jr->st);
 		sb_tstats_init(&jr->st);
 		jr->st.err = ei;
 		jr->st.error = err;
