@@ -137,24 +137,52 @@ int sb_shist_copy(struct sb_shist *dst, const struct sb_shist *src)
 	return sb_shist_merge(dst, src);
 }
 
-int sb_shist_add_dense(struct sb_shist *dst, const struct sb_hist *src)
+/* the used buckets of src in [lo, hi] into b[] (room for hi - lo + 1);
+ * their number, their counts' sum in *sum */
+static uint32_t used_bins(const struct sb_hist *src, unsigned lo, unsigned hi,
+			  struct sb_hist_bin *b, uint64_t *sum)
+{
+	uint32_t nb = 0;
+	uint64_t s = 0;
+	for (unsigned i = lo; i <= hi; i++) {
+		if (src->bucket[i]) {
+			b[nb++] = (struct sb_hist_bin){ i, src->bucket[i] };
+			s += src->bucket[i];
+		}
+	}
+	*sum = s;
+	return nb;
+}
+
+int sb_shist_add_dense_range(struct sb_shist *dst, const struct sb_hist *src, uint64_t min,
+			     uint64_t max)
 {
 	if (!src->n)
 		return 0;
-	uint32_t nb = 0;
-	for (unsigned i = 0; i < SB_HIST_NBUCKETS; i++)
-		nb += src->bucket[i] != 0;
-	struct sb_hist_bin *b = malloc((size_t)nb * sizeof(*b));
+	unsigned lo = 0, hi = SB_HIST_NBUCKETS - 1;
+	if (min <= max) {
+		lo = sb_hist_index(min);
+		hi = sb_hist_index(max);
+	}
+	struct sb_hist_bin *b = malloc((size_t)(hi - lo + 1) * sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	nb = 0;
-	for (unsigned i = 0; i < SB_HIST_NBUCKETS; i++)
-		if (src->bucket[i])
-			b[nb++] = (struct sb_hist_bin){ i, src->bucket[i] };
-	int r;
+	uint64_t sum;
+	uint32_t nb = used_bins(src, lo, hi, b, &sum);
+	if (sum != src->n) { /* counts outside [min, max]: the whole histogram */
+		struct sb_hist_bin *all = realloc(b, (size_t)SB_HIST_NBUCKETS * sizeof(*b));
+		if (!all) {
+			free(b);
+			return -ENOMEM;
+		}
+		b = all;
+		nb = used_bins(src, 0, SB_HIST_NBUCKETS - 1, b, &sum);
+	}
+	int r = 0;
 	if (!dst->nbins) { /* the common case: a thread into an empty job */
+		struct sb_hist_bin *fit = realloc(b, (size_t)nb * sizeof(*b));
 		free(dst->bins);
-		dst->bins = b;
+		dst->bins = fit ? fit : b;
 		dst->nbins = nb;
 		dst->n += src->n;
 		return 0;
@@ -162,6 +190,11 @@ int sb_shist_add_dense(struct sb_shist *dst, const struct sb_hist *src)
 	r = merge_list(dst, b, nb, src->n);
 	free(b);
 	return r;
+}
+
+int sb_shist_add_dense(struct sb_shist *dst, const struct sb_hist *src)
+{
+	return sb_shist_add_dense_range(dst, src, 1, 0);
 }
 
 void sb_shist_to_dense(struct sb_hist *dst, const struct sb_shist *src)

@@ -97,6 +97,11 @@ struct sb_shist {
 void sb_shist_free(struct sb_shist *h);
 int sb_shist_merge(struct sb_shist *dst, const struct sb_shist *src);   /* dst += src */
 int sb_shist_add_dense(struct sb_shist *dst, const struct sb_hist *src); /* dst += src */
+/* dst += src, scanning only the buckets of [min, max] ns (the samples'
+ * range, from their sb_stat) when they hold all of src's counts, else all
+ * of them; min > max: all of them */
+int sb_shist_add_dense_range(struct sb_shist *dst, const struct sb_hist *src, uint64_t min,
+			     uint64_t max);
 int sb_shist_copy(struct sb_shist *dst, const struct sb_shist *src);    /* dst = src (dst empty) */
 /* one sample (an insertion: not for the I/O path; tests, small tallies) */
 int sb_shist_add(struct sb_shist *h, uint64_t v);
