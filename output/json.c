@@ -40,7 +40,7 @@ static void json_lat(struct sb_jw *w, const char *key, const struct lat_view *v)
 	if (v->percentiles && v->s->n) {
 		sb_jw_obj_begin(w, "percentile");
 		for (unsigned i = 0; i < v->npctl; i++) {
-			snprintf(k, sizeof(k), "%f", v->pctl[i]);
+			sb_jw_fmt_f(k, sizeof(k), v->pctl[i]);
 			sb_jw_u64(w, k, sb_shist_percentile(v->h, v->pctl[i]));
 		}
 		sb_jw_obj_end(w);
