@@ -344,7 +344,10 @@ static void test_run_null(void)
 		CU_ASSERT_EQUAL(p->merged.jobs[0].st.total_ios[d], p->merged.jobs[0].st.clat_h[d].n);
 		CU_ASSERT(p->merged.jobs[0].nts <= SB_SWEEP_TS_MAX);
 		CU_ASSERT_EQUAL(p->merged.ngroups, 1);
-		CU_ASSERT_PTR_EQUAL(p->merged.joblist, &p->jl);
+		/* the parser's point job list, not a copy per point (issue 28, item 21) */
+		CU_ASSERT_PTR_EQUAL(p->merged.joblist, &jl.sweep->points[i].jl);
+		CU_ASSERT_PTR_EQUAL(p->merged.jobs[0].spec, &jl.sweep->points[i].jl.jobs[0]);
+		CU_ASSERT_PTR_NULL(p->specs);
 	}
 	CU_ASSERT(sr.best[SB_DDIR_READ] == 0 || sr.best[SB_DDIR_READ] == 1);
 	CU_ASSERT(sr.best[SB_DDIR_WRITE] == 2 || sr.best[SB_DDIR_WRITE] == 3);
