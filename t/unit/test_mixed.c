@@ -97,6 +97,8 @@ static void test_tstats_mix(void)
 	CU_ASSERT_EQUAL(m->sync_lat.n, 5);
 	CU_ASSERT_EQUAL(t->total_ios[SB_DDIR_WRITE], 1000);
 	CU_ASSERT_EQUAL(t->total_ios[SB_DDIR_READ], 3000);
+	sb_tstats_release(t);
+	sb_tstats_release(m);
 	free(t);
 	free(m);
 	free(all);
@@ -120,7 +122,8 @@ static void test_job_mixed(void)
 	CU_ASSERT_PTR_NULL(m->ts);
 	CU_ASSERT_EQUAL(m->nts, 0);
 	CU_ASSERT_EQUAL(m->st.total_ios[SB_DDIR_READ], 4000);
-	free(m);
+	sb_job_mixed_free(m);
+	sb_tstats_release(&j->st);
 	free(j);
 	free(all);
 }
@@ -173,6 +176,7 @@ static void test_group_mixed(void)
 	CU_ASSERT_EQUAL(x->max_bw / 1024, 3998);
 
 	CU_ASSERT_EQUAL(sb_group_mixed(&r, 7, SB_UNIFIED_MIXED, &gm), -ENOENT);
+	sb_tstats_release(&j->st);
 	free(j);
 }
 

@@ -174,6 +174,8 @@ static void test_tstats_merge(void)
 	CU_ASSERT(close_rel(sb_stat_stddev(&a->bw_samples[SB_DDIR_READ]), sqrt((200.0 + 800.0) / 3.0)));
 	CU_ASSERT_EQUAL(a->error, 5);
 	CU_ASSERT_STRING_EQUAL(a->err.path, "/x");
+	sb_tstats_release(a);
+	sb_tstats_release(b);
 	free(a);
 	free(b);
 }
