@@ -226,6 +226,11 @@ int sb_collect(struct sb_results *res, const struct sb_joblist *jl, const struct
 	res->timestamp_ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 	res->joblist = jl;
 	int e = fill_jobs(res, jl, threads, n);
+	if (!e && res->njobs) { /* room was made for threads + jobs + 1 entries:
+				  * a sweep keeps each point's (15 KB for one job) */
+		struct sb_job_result *fit = realloc(res->jobs, res->njobs * sizeof(*fit));
+		res->jobs = fit ? fit : res->jobs;
+	}
 	if (!e)
 		e = sb_collect_groups(res);
 	return e;
