@@ -10,8 +10,8 @@
 
 static int fill_clat(struct sb_cmp_row *row, const struct sb_tstats *st)
 {
-	const struct sb_hist *h = &st->clat_h[SB_DDIR_READ];
-	struct sb_hist *merged = NULL;
+	const struct sb_shist *h = &st->clat_h[SB_DDIR_READ];
+	struct sb_shist merged = { 0 };
 	int dirs = 0;
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		if (st->clat_h[d].n) {
@@ -20,17 +20,18 @@ static int fill_clat(struct sb_cmp_row *row, const struct sb_tstats *st)
 		}
 	}
 	if (dirs > 1) {
-		merged = calloc(1, sizeof(*merged));
-		if (!merged)
-			return -ENOMEM;
-		for (int d = 0; d < SB_DDIR_N; d++)
-			sb_hist_merge(merged, &st->clat_h[d]);
-		h = merged;
+		for (int d = 0; d < SB_DDIR_N; d++) {
+			if (sb_shist_merge(&merged, &st->clat_h[d])) {
+				sb_shist_free(&merged);
+				return -ENOMEM;
+			}
+		}
+		h = &merged;
 	}
-	row->clat_p50_ns = sb_hist_percentile(h, 50.0);
-	row->clat_p99_ns = sb_hist_percentile(h, 99.0);
-	row->clat_p99_9_ns = sb_hist_percentile(h, 99.9);
-	free(merged);
+	row->clat_p50_ns = sb_shist_percentile(h, 50.0);
+	row->clat_p99_ns = sb_shist_percentile(h, 99.0);
+	row->clat_p99_9_ns = sb_shist_percentile(h, 99.9);
+	sb_shist_free(&merged);
 	return 0;
 }
 

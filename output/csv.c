@@ -101,7 +101,7 @@ static void ts_file(struct out *o, const char *prefix, const struct sb_job_resul
 /* one latency histogram (slat, clat or lat): the non-empty buckets of any
  * direction; nothing when no direction has a count */
 static void hist_file(struct out *o, const char *prefix, const struct sb_job_result *j,
-		      const char *kind, const struct sb_hist *h)
+		      const char *kind, const struct sb_shist *h)
 {
 	char name[512], metric[32];
 	bool any = false;
@@ -124,7 +124,7 @@ static void hist_file(struct out *o, const char *prefix, const struct sb_job_res
 	for (unsigned b = 0; b < SB_HIST_NBUCKETS; b++) {
 		uint64_t all = 0;
 		for (int d = 0; d < SB_DDIR_N; d++)
-			all += show_dir(j->spec, d) ? h[d].bucket[b] : 0;
+			all += show_dir(j->spec, d) ? sb_shist_count(&h[d], b) : 0;
 		if (!all)
 			continue;
 		fprintf(f, "%llu,%llu,%llu", (unsigned long long)sb_hist_bucket_low(b),
@@ -132,7 +132,7 @@ static void hist_file(struct out *o, const char *prefix, const struct sb_job_res
 			(unsigned long long)sb_hist_bucket_value(b));
 		for (int d = 0; d < SB_DDIR_N; d++)
 			if (sb_out_ts_col(j, d))
-				fprintf(f, ",%llu", (unsigned long long)h[d].bucket[b]);
+				fprintf(f, ",%llu", (unsigned long long)sb_shist_count(&h[d], b));
 		if (sb_out_ts_col(j, SB_DDIR_N))
 			fprintf(f, ",%llu", (unsigned long long)all);
 		fputc('\n', f);

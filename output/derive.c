@@ -28,14 +28,14 @@ static void counts_below(const struct sb_tstats *st, const uint64_t *limits, uns
 	for (unsigned k = 0; k < n; k++)
 		out[k] = 0.0;
 	for (int d = 0; d < SB_DDIR_N; d++) {
-		const struct sb_hist *h = &st->lat_h[d];
+		const struct sb_shist *h = &st->lat_h[d];
 		uint64_t below = 0;
-		unsigned i = 0;
+		uint32_t i = 0;
 		if (!h->n)
 			continue;
 		for (unsigned k = 0; k < n; k++) {
-			while (i < SB_HIST_NBUCKETS && sb_hist_bucket_value(i) < limits[k])
-				below += h->bucket[i++];
+			while (i < h->nbins && sb_hist_bucket_value(h->bins[i].i) < limits[k])
+				below += h->bins[i++].count;
 			out[k] += (double)below;
 		}
 	}

@@ -21,7 +21,7 @@
 
 struct lat_view {
 	const struct sb_stat *s;
-	const struct sb_hist *h;
+	const struct sb_shist *h;
 	int percentiles;   /* emit "percentile" */
 	int plus;          /* emit "bins" */
 	const double *pctl;
@@ -40,18 +40,17 @@ static void json_lat(struct sb_jw *w, const char *key, const struct lat_view *v)
 	if (v->percentiles && v->s->n) {
 		sb_jw_obj_begin(w, "percentile");
 		for (unsigned i = 0; i < v->npctl; i++) {
-			snprintf(k, sizeof(k), "%f", v->pctl[i]);
-			sb_jw_u64(w, k, sb_hist_percentile(v->h, v->pctl[i]));
+			sb_jw_fmt_f(k, sizeof(k), v->pctl[i]);
+			sb_jw_u64(w, k, sb_shist_percentile(v->h, v->pctl[i]));
 		}
 		sb_jw_obj_end(w);
 	}
 	if (v->plus && v->h->n) {
 		sb_jw_obj_begin(w, "bins");
-		for (unsigned i = 0; i < SB_HIST_NBUCKETS; i++) {
-			if (!v->h->bucket[i])
-				continue;
-			snprintf(k, sizeof(k), "%llu", (unsigned long long)sb_hist_bucket_value(i));
-			sb_jw_u64(w, k, v->h->bucket[i]);
+		for (uint32_t i = 0; i < v->h->nbins; i++) { /* the used buckets, ascending */
+			const struct sb_hist_bin *b = &v->h->bins[i];
+			snprintf(k, sizeof(k), "%llu", (unsigned long long)sb_hist_bucket_value(b->i));
+			sb_jw_u64(w, k, b->count);
 		}
 		sb_jw_obj_end(w);
 	}

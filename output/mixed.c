@@ -43,6 +43,6 @@ int sb_out_mixed_open(struct sb_out_mixed *mx, const struct sb_results *r,
 
 void sb_out_mixed_close(struct sb_out_mixed *mx)
 {
-	free(mx->job);
+	sb_job_mixed_free(mx->job);
 	mx->job = NULL;
 }

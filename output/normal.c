@@ -42,7 +42,7 @@ static void lat_line(FILE *f, const char *name, const struct sb_stat *s)
 }
 
 static void pctl_table(FILE *f, const char *name, const struct sb_job_result *j,
-		       const struct sb_hist *h)
+		       const struct sb_shist *h)
 {
 	const double *list;
 	unsigned n = sb_out_pctl(j, &list);
@@ -50,7 +50,7 @@ static void pctl_table(FILE *f, const char *name, const struct sb_job_result *j,
 	if (n > SB_PCTL_MAX)
 		n = SB_PCTL_MAX;
 	for (unsigned i = 0; i < n; i++) {
-		v[i] = sb_hist_percentile(h, list[i]);
+		v[i] = sb_shist_percentile(h, list[i]);
 		lo = v[i] < lo ? v[i] : lo;
 		hi = v[i] > hi ? v[i] : hi;
 	}

@@ -27,7 +27,7 @@ static void terse_lat(FILE *f, const struct sb_stat *s)
 /* clat percentiles (or total-latency ones with lat_percentiles), in us */
 static void terse_pctl(FILE *f, const struct sb_job_result *j, int d)
 {
-	const struct sb_hist *h = NULL;
+	const struct sb_shist *h = NULL;
 	const struct sb_stat *s = NULL;
 	const double *list;
 	unsigned n = sb_out_pctl(j, &list);
@@ -47,7 +47,7 @@ static void terse_pctl(FILE *f, const struct sb_job_result *j, int d)
 		if (i >= n)
 			fputs(";0%=0", f);
 		else
-			fprintf(f, ";%f%%=%" PRIu64, list[i], sb_hist_percentile(h, list[i]) / 1000);
+			fprintf(f, ";%f%%=%" PRIu64, list[i], sb_shist_percentile(h, list[i]) / 1000);
 	}
 }
 

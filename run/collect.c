@@ -40,7 +40,7 @@ static void entry_add(struct sb_job_result *jr, const struct sb_jobspec *s, stru
 	const struct sb_tstats *st = t->st;
 	jr->spec = s;
 	jr->nthreads++;
-	sb_tstats_merge(&jr->st, st);
+	(void)sb_tstats_merge(&jr->st, st); /* out of memory: its histograms are left out */
 	for (int d = 0; d < SB_DDIR_N; d++)
 		if (to_ms(st->runtime_ns[d]) > jr->runtime_ms[d])
 			jr->runtime_ms[d] = to_ms(st->runtime_ns[d]);
@@ -71,6 +71,7 @@ static void entry_end(struct sb_job_result *jr, const struct acc *a)
 	if (jr->spec && jr->spec->no_stats) { /* stats=0: fio reports zeroes; the error stays */
 		struct sb_errinfo ei = jr->st.err;
 		int err = jr->st.error;
+		sb_tstats_release(&jr->st);
 		sb_tstats_init(&jr->st);
 		jr->st.err = ei;
 		jr->st.error = err;
@@ -225,6 +226,11 @@ int sb_collect(struct sb_results *res, const struct sb_joblist *jl, const struct
 	res->timestamp_ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 	res->joblist = jl;
 	int e = fill_jobs(res, jl, threads, n);
+	if (!e && res->njobs) { /* room was made for threads + jobs + 1 entries:
+				  * a sweep keeps each point's (15 KB for one job) */
+		struct sb_job_result *fit = realloc(res->jobs, res->njobs * sizeof(*fit));
+		res->jobs = fit ? fit : res->jobs;
+	}
 	if (!e)
 		e = sb_collect_groups(res);
 	return e;

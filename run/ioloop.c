@@ -105,15 +105,15 @@ static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct s
 		}
 		if (async && !s->disable_slat) {
 			sb_stat_add(&st->slat[d], slat);
-			sb_hist_add(&st->slat_h[d], slat);
+			sb_hist_add(&st->live_h->slat_h[d], slat);
 		}
 		if (!s->disable_clat) {
 			sb_stat_add(&st->clat[d], clat);
-			sb_hist_add(&st->clat_h[d], clat);
+			sb_hist_add(&st->live_h->clat_h[d], clat);
 		}
 		if (!s->disable_lat && (async || s->disable_clat)) {
 			sb_stat_add(&st->lat[d], lat);
-			sb_hist_add(&st->lat_h[d], lat);
+			sb_hist_add(&st->live_h->lat_h[d], lat);
 		}
 		if (lat > t->max_lat_ns)
 			over_max_latency(t, ls, io, lat);
@@ -153,7 +153,7 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 		over_max_latency(t, ls, io, lat);
 	if (d >= SB_DDIR_N) {
 		sb_stat_add(&st->sync_lat, lat);
-		sb_hist_add(&st->sync_h, lat);
+		sb_hist_add(&st->live_h->sync_h, lat);
 		return;
 	}
 	uint64_t bytes = (uint64_t)io->result;
@@ -167,14 +167,14 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 		slat = io->issue_ns - io->start_ns;
 		clat = ls->now - io->issue_ns;
 		sb_stat_add(&st->slat[d], slat);
-		sb_hist_add(&st->slat_h[d], slat);
+		sb_hist_add(&st->live_h->slat_h[d], slat);
 		sb_stat_add(&st->clat[d], clat);
-		sb_hist_add(&st->clat_h[d], clat);
+		sb_hist_add(&st->live_h->clat_h[d], clat);
 		sb_stat_add(&st->lat[d], lat);
-		sb_hist_add(&st->lat_h[d], lat);
+		sb_hist_add(&st->live_h->lat_h[d], lat);
 	} else { /* lat == clat: copied at the end of the thread */
 		sb_stat_add(&st->clat[d], lat);
-		sb_hist_add(&st->clat_h[d], lat);
+		sb_hist_add(&st->live_h->clat_h[d], lat);
 	}
 	sb_ilat_add(t->ilat, d, bytes, clat, slat, lat);
 	if (t->logring) {

@@ -67,12 +67,12 @@ static void reset_stats(struct sb_thread *t, struct sb_loopstate *ls)
 		sb_stat_init(&st->slat[d]);
 		sb_stat_init(&st->clat[d]);
 		sb_stat_init(&st->lat[d]);
-		memset(&st->slat_h[d], 0, sizeof(st->slat_h[d]));
-		memset(&st->clat_h[d], 0, sizeof(st->clat_h[d]));
-		memset(&st->lat_h[d], 0, sizeof(st->lat_h[d]));
+		memset(&st->live_h->slat_h[d], 0, sizeof(st->live_h->slat_h[d]));
+		memset(&st->live_h->clat_h[d], 0, sizeof(st->live_h->clat_h[d]));
+		memset(&st->live_h->lat_h[d], 0, sizeof(st->live_h->lat_h[d]));
 	}
 	sb_stat_init(&st->sync_lat);
-	memset(&st->sync_h, 0, sizeof(st->sync_h));
+	memset(&st->live_h->sync_h, 0, sizeof(st->live_h->sync_h));
 	memset(st->iodepth_level, 0, sizeof(st->iodepth_level));
 	memset(st->iodepth_submit, 0, sizeof(st->iodepth_submit));
 	memset(st->iodepth_complete, 0, sizeof(st->iodepth_complete));

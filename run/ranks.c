@@ -149,12 +149,49 @@ void sb_ranks_own_results(const struct sb_joblist *jl, const struct sb_results *
 /* ---- the merge */
 struct rec {
 	struct sb_tstats st;         /* st.err.op travels as op[] (a pointer is per process) */
+	struct sb_thist h;           /* st's histograms, dense while they travel (st's own are empty) */
 	uint64_t runtime_ms[SB_DDIR_N];
 	uint64_t job_runtime_ms, elapsed_s, nthreads;
 	uint64_t nts;                /* time series intervals: the most of any rank */
 	int error, err_rank;
 	char op[32];
 };
+
+static void hists_merge(struct sb_thist *a, const struct sb_thist *b)
+{
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		sb_hist_merge(&a->slat_h[d], &b->slat_h[d]);
+		sb_hist_merge(&a->clat_h[d], &b->clat_h[d]);
+		sb_hist_merge(&a->lat_h[d], &b->lat_h[d]);
+	}
+	sb_hist_merge(&a->sync_h, &b->sync_h);
+}
+
+/* the kept histograms of st into the dense h (and out of st: pointers are
+ * per process) */
+static void hists_out(struct sb_tstats *st, struct sb_thist *h)
+{
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		sb_shist_to_dense(&h->slat_h[d], &st->slat_h[d]);
+		sb_shist_to_dense(&h->clat_h[d], &st->clat_h[d]);
+		sb_shist_to_dense(&h->lat_h[d], &st->lat_h[d]);
+		st->slat_h[d] = st->clat_h[d] = st->lat_h[d] = (struct sb_shist){ 0 };
+	}
+	sb_shist_to_dense(&h->sync_h, &st->sync_h);
+	st->sync_h = (struct sb_shist){ 0 };
+	st->live_h = NULL;
+}
+
+static int hists_in(struct sb_tstats *st, const struct sb_thist *h)
+{
+	int r = 0;
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		r |= sb_shist_add_dense(&st->slat_h[d], &h->slat_h[d]);
+		r |= sb_shist_add_dense(&st->clat_h[d], &h->clat_h[d]);
+		r |= sb_shist_add_dense(&st->lat_h[d], &h->lat_h[d]);
+	}
+	return r | sb_shist_add_dense(&st->sync_h, &h->sync_h);
+}
 
 static void rec_combine(void *inout, const void *in, size_t len)
 {
@@ -170,7 +207,8 @@ static void rec_combine(void *inout, const void *in, size_t len)
 		memcpy(a->op, b->op, sizeof(a->op));
 		a->err_rank = b->err_rank;
 	}
-	sb_tstats_merge(&a->st, &b->st);
+	(void)sb_tstats_merge(&a->st, &b->st); /* counters: the histograms travel in h */
+	hists_merge(&a->h, &b->h);
 	a->st.err = keep;
 	a->st.error = keep_error;
 	for (int d = 0; d < SB_DDIR_N; d++)
@@ -202,6 +240,7 @@ static void rec_fill(const struct sb_job_result *jr, struct rec *r)
 {
 	memset(r, 0, sizeof(*r));
 	memcpy(&r->st, &jr->st, sizeof(r->st));
+	hists_out(&r->st, &r->h);
 	if (r->st.err.op)
 		snprintf(r->op, sizeof(r->op), "%s", r->st.err.op);
 	r->st.err.op = NULL;
@@ -217,7 +256,9 @@ static void rec_fill(const struct sb_job_result *jr, struct rec *r)
 /* rank 0: the merged record back into the job result */
 static void rec_take(struct sb_job_result *jr, const struct rec *r)
 {
+	sb_tstats_release(&jr->st);
 	memcpy(&jr->st, &r->st, sizeof(jr->st));
+	(void)hists_in(&jr->st, &r->h); /* out of memory: those histograms are left out */
 	jr->st.err.op = r->op[0] ? op_intern(r->op) : NULL;
 	memcpy(jr->runtime_ms, r->runtime_ms, sizeof(jr->runtime_ms));
 	jr->job_runtime_ms = r->job_runtime_ms;

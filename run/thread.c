@@ -109,7 +109,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	t->ilat = malloc(sizeof(*t->ilat));
 	if (!t->st || !t->files || !t->ilat)
 		return -ENOMEM;
-	sb_tstats_init(t->st);
+	if (sb_tstats_init_live(t->st))
+		return -ENOMEM;
 	sb_ilat_init(t->ilat);
 	t->stats_lite = s->gtod_reduce || s->disable_lat || s->disable_clat || s->disable_slat;
 	if (sb_ctl_setup(t))
@@ -166,7 +167,8 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 	t->ilat = malloc(sizeof(*t->ilat)); /* the io loop feeds it on every completion */
 	if (!t->st || !t->files || !t->ilat)
 		return -ENOMEM;
-	sb_tstats_init(t->st);
+	if (sb_tstats_init_live(t->st))
+		return -ENOMEM;
 	sb_ilat_init(t->ilat);
 	for (unsigned i = 0; i < nslots; i++) {
 		t->files[i].fd = -1;
@@ -237,6 +239,8 @@ void sb_thread_teardown(struct sb_thread *t)
 	free(t->uncommitted);
 	free(t->lvl_bucket);
 	free(t->files);
+	if (t->st)
+		sb_tstats_release(t->st);
 	free(t->st);
 	sb_ctl_free(&t->ctl);
 	sb_verify_result_free(t->verify);
@@ -312,7 +316,8 @@ static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
 	    !t->spec->disable_clat) { /* no submission step: lat is clat */
 		for (int d = 0; d < SB_DDIR_N; d++) {
 			st->lat[d] = st->clat[d];
-			memcpy(&st->lat_h[d], &st->clat_h[d], sizeof(st->lat_h[d]));
+			if (st->live_h->clat_h[d].n) /* a copy writes 20 KB */
+				st->live_h->lat_h[d] = st->live_h->clat_h[d];
 		}
 	}
 }

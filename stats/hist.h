@@ -72,4 +72,44 @@ uint64_t sb_hist_percentile(const struct sb_hist *h, double pct);
 /* Share of samples (percent) with value < limit_ns, for fio's latency_*
  * buckets.  Exact at bucket boundaries. */
 double sb_hist_pct_below(const struct sb_hist *h, uint64_t limit_ns);
+
+/* ---- The kept (sparse) histogram of the results model.
+ *
+ * A running thread counts into a dense struct sb_hist (20 KB, no allocation
+ * on the I/O path); what the results keep per job, group and sweep point is
+ * only the buckets that were used: bins[] sorted by bucket index, each with a
+ * non-zero count (16 bytes a used bucket, nothing for an empty histogram).
+ * Merging walks both lists; the queries walk the used buckets, so they give
+ * exactly what the dense queries above give on the same counts.
+ * An sb_shist owns bins: zero it to start ({0}), release it with
+ * sb_shist_free.  The functions that allocate return 0 or -ENOMEM (dst is
+ * then unchanged). */
+struct sb_hist_bin {
+	uint32_t i;                  /* bucket index, < SB_HIST_NBUCKETS */
+	uint64_t count;              /* > 0 */
+};
+struct sb_shist {
+	uint64_t n;                  /* sum of the counts */
+	uint32_t nbins;
+	struct sb_hist_bin *bins;    /* nbins, ascending i; NULL when empty */
+};
+
+void sb_shist_free(struct sb_shist *h);
+int sb_shist_merge(struct sb_shist *dst, const struct sb_shist *src);   /* dst += src */
+int sb_shist_add_dense(struct sb_shist *dst, const struct sb_hist *src); /* dst += src */
+/* dst += src, scanning only the buckets of [min, max] ns (the samples'
+ * range, from their sb_stat) when they hold all of src's counts, else all
+ * of them; min > max: all of them */
+int sb_shist_add_dense_range(struct sb_shist *dst, const struct sb_hist *src, uint64_t min,
+			     uint64_t max);
+int sb_shist_copy(struct sb_shist *dst, const struct sb_shist *src);    /* dst = src (dst empty) */
+/* one sample (an insertion: not for the I/O path; tests, small tallies) */
+int sb_shist_add(struct sb_shist *h, uint64_t v);
+/* dense += sparse: for a transient dense view (a rank's message) */
+void sb_shist_to_dense(struct sb_hist *dst, const struct sb_shist *src);
+/* As sb_hist_percentile and sb_hist_pct_below, on the used buckets. */
+uint64_t sb_shist_percentile(const struct sb_shist *h, double pct);
+double sb_shist_pct_below(const struct sb_shist *h, uint64_t limit_ns);
+/* the count of bucket i (0 when unused): a binary search */
+uint64_t sb_shist_count(const struct sb_shist *h, unsigned i);
 #endif

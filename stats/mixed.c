@@ -6,9 +6,10 @@
 
 #include "stats/mixed.h"
 
-static void mix_dir(struct sb_tstats *m, const struct sb_tstats *st, int d)
+static int mix_dir(struct sb_tstats *m, const struct sb_tstats *st, int d)
 {
 	const int o = SB_DDIR_READ;
+	int r = 0;
 
 	m->io_bytes[o] += st->io_bytes[d];
 	m->total_ios[o] += st->total_ios[d];
@@ -17,13 +18,14 @@ static void mix_dir(struct sb_tstats *m, const struct sb_tstats *st, int d)
 	sb_stat_merge(&m->slat[o], &st->slat[d]);
 	sb_stat_merge(&m->clat[o], &st->clat[d]);
 	sb_stat_merge(&m->lat[o], &st->lat[d]);
-	sb_hist_merge(&m->slat_h[o], &st->slat_h[d]);
-	sb_hist_merge(&m->clat_h[o], &st->clat_h[d]);
-	sb_hist_merge(&m->lat_h[o], &st->lat_h[d]);
+	r |= sb_shist_merge(&m->slat_h[o], &st->slat_h[d]);
+	r |= sb_shist_merge(&m->clat_h[o], &st->clat_h[d]);
+	r |= sb_shist_merge(&m->lat_h[o], &st->lat_h[d]);
 	sb_stat_sum(&m->bw_samples[o], &st->bw_samples[d]);
 	sb_stat_sum(&m->iops_samples[o], &st->iops_samples[d]);
 	if (st->runtime_ns[d] > m->runtime_ns[o])
 		m->runtime_ns[o] = st->runtime_ns[d];
+	return r;
 }
 
 static void clear_dir(struct sb_tstats *m, int d)
@@ -34,22 +36,28 @@ static void clear_dir(struct sb_tstats *m, int d)
 	sb_stat_init(&m->slat[d]);
 	sb_stat_init(&m->clat[d]);
 	sb_stat_init(&m->lat[d]);
-	memset(&m->slat_h[d], 0, sizeof(m->slat_h[d]));
-	memset(&m->clat_h[d], 0, sizeof(m->clat_h[d]));
-	memset(&m->lat_h[d], 0, sizeof(m->lat_h[d]));
+	sb_shist_free(&m->slat_h[d]);
+	sb_shist_free(&m->clat_h[d]);
+	sb_shist_free(&m->lat_h[d]);
 	sb_stat_init(&m->bw_samples[d]);
 	sb_stat_init(&m->iops_samples[d]);
 	m->runtime_ns[d] = 0;
 }
 
-void sb_tstats_mix(struct sb_tstats *m, const struct sb_tstats *st)
+int sb_tstats_mix(struct sb_tstats *m, const struct sb_tstats *st)
 {
-	memcpy(m, st, sizeof(*m));
+	int r = sb_tstats_copy(m, st);
+	if (r)
+		return r;
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		if (d != SB_DDIR_READ) {
-			mix_dir(m, st, d);
+			r |= mix_dir(m, st, d);
 			clear_dir(m, d);
 		}
+	}
+	if (r) {
+		sb_tstats_release(m);
+		return -ENOMEM;
 	}
 	uint64_t live_b = 0, live_n = 0;
 	for (int d = 0; d < SB_DDIR_N; d++) {
@@ -58,6 +66,7 @@ void sb_tstats_mix(struct sb_tstats *m, const struct sb_tstats *st)
 	}
 	atomic_store_explicit(&m->live_bytes[SB_DDIR_READ], live_b, memory_order_relaxed);
 	atomic_store_explicit(&m->live_ios[SB_DDIR_READ], live_n, memory_order_relaxed);
+	return 0;
 }
 
 struct sb_job_result *sb_job_mixed(const struct sb_job_result *j)
@@ -66,7 +75,10 @@ struct sb_job_result *sb_job_mixed(const struct sb_job_result *j)
 	if (!m)
 		return NULL;
 	memcpy(m, j, sizeof(*m));
-	sb_tstats_mix(&m->st, &j->st);
+	if (sb_tstats_mix(&m->st, &j->st)) {
+		free(m);
+		return NULL;
+	}
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		if (j->runtime_ms[d] > m->runtime_ms[SB_DDIR_READ])
 			m->runtime_ms[SB_DDIR_READ] = j->runtime_ms[d];
@@ -79,6 +91,13 @@ struct sb_job_result *sb_job_mixed(const struct sb_job_result *j)
 	m->verify = NULL;
 	m->ss = NULL;
 	return m;
+}
+
+void sb_job_mixed_free(struct sb_job_result *m)
+{
+	if (m)
+		sb_tstats_release(&m->st);
+	free(m);
 }
 
 /* one stream (a job's merged figures, or a group's direction) into gd */

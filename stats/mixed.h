@@ -10,13 +10,15 @@
 
 /* *m = st with every direction merged into SB_DDIR_READ; the other
  * directions are left empty.  Everything that is not per direction (CPU,
- * depths, sync) is copied as it is.  m and st must not overlap. */
-void sb_tstats_mix(struct sb_tstats *m, const struct sb_tstats *st);
+ * depths, sync) is copied as it is.  m and st must not overlap.  m owns
+ * its histograms (sb_tstats_release); 0 or -ENOMEM (m then owns nothing). */
+int sb_tstats_mix(struct sb_tstats *m, const struct sb_tstats *st);
 
 /* A copy of j whose read direction is the mixed one (sb_tstats_mix, and
  * runtime_ms likewise); its owned pointers (ml, ts, verify, ss) are NULL.
- * Allocated: release with free().  NULL when out of memory. */
+ * Allocated: release with sb_job_mixed_free.  NULL when out of memory. */
 struct sb_job_result *sb_job_mixed(const struct sb_job_result *j);
+void sb_job_mixed_free(struct sb_job_result *m);
 
 /* The mixed direction of group groupid of r into gm->dir[SB_DDIR_READ] (the
  * rest of *gm as the group's, its other directions empty), as fio 3.33

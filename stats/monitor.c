@@ -254,7 +254,8 @@ static void series_sample(struct sb_monitor *m, struct sb_mon_series *s, uint64_
 		struct sb_mon_thread *mt = &m->mt[i];
 		sb_ilat_snapshot(mt->t->ilat, m->cur, true);
 		sb_ts_accumulate(&smp, m->hacc, m->cur, &mt->prev);
-		mt->prev = *m->cur;
+		if (!m->finishing) /* 14 KB a thread: nothing follows the last sample */
+			mt->prev = *m->cur;
 	}
 	sb_ts_finish(&smp, m->hacc);
 	smp.t_ms = (end - m->t0_ns) / 1000000;
@@ -346,6 +347,7 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res
 		sb_err("logs", "%llu per-I/O log entries were dropped (the stats thread fell "
 		       "behind); log_avg_msec=N logs N-ms averages instead",
 		       (unsigned long long)dropped);
+	m->finishing = true;
 	boundary(m, now);
 	if (m->progress)
 		sb_monitor_progress(m, now, true);

@@ -91,6 +91,7 @@ struct sb_monitor {
 	uint64_t next_interim_ns;
 	struct sb_interim *interim;
 	size_t ninterim, interim_cap;
+	bool finishing;               /* appended: the last boundary (no later deltas) */
 };
 
 /* Set up for threads th[0..n) of jl (threads set up, not started): series,

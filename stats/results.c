@@ -18,6 +18,7 @@ void sb_results_free(struct sb_results *r)
 		free(r->jobs[i].ml);
 		r->jobs[i].ml = NULL;
 		free(r->jobs[i].ts);
+		sb_tstats_release(&r->jobs[i].st);
 		sb_verify_result_free(r->jobs[i].verify);
 		r->jobs[i].verify = NULL;
 		if (r->jobs[i].ss)

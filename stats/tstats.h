@@ -44,9 +44,11 @@ struct sb_tstats {
 	uint64_t short_ios[SB_DDIR_N];
 	uint64_t drop_ios[SB_DDIR_N];
 	struct sb_stat slat[SB_DDIR_N], clat[SB_DDIR_N], lat[SB_DDIR_N];
-	struct sb_hist slat_h[SB_DDIR_N], clat_h[SB_DDIR_N], lat_h[SB_DDIR_N];
+	/* the kept latency histograms (sparse, owned: sb_tstats_release); a
+	 * running thread counts into live_h and they stay empty */
+	struct sb_shist slat_h[SB_DDIR_N], clat_h[SB_DDIR_N], lat_h[SB_DDIR_N];
 	struct sb_stat sync_lat;       /* fsync/fdatasync latency, ns */
-	struct sb_hist sync_h;         /* the same, for fio's sync percentiles */
+	struct sb_shist sync_h;        /* the same, for fio's sync percentiles */
 	uint64_t iodepth_level[SB_DEPTH_BUCKETS];
 	uint64_t iodepth_submit[SB_DEPTH_BUCKETS];
 	uint64_t iodepth_complete[SB_DEPTH_BUCKETS];
@@ -76,17 +78,35 @@ struct sb_tstats {
 		uint64_t offset, len;
 		char path[256];
 	} dump[SB_ERRDUMP_MAX];
+	/* appended: a running thread's dense histograms (sb_tstats_init_live),
+	 * what the I/O path counts into; NULL in the results model */
+	struct sb_thist *live_h;
+};
+
+/* The dense per-thread histograms: about 200 KB, touched only where used. */
+struct sb_thist {
+	struct sb_hist slat_h[SB_DDIR_N], clat_h[SB_DDIR_N], lat_h[SB_DDIR_N];
+	struct sb_hist sync_h;
 };
 
 void sb_tstats_init(struct sb_tstats *t);
+/* sb_tstats_init and the dense histograms of a running thread: 0 or -ENOMEM */
+int sb_tstats_init_live(struct sb_tstats *t);
+/* Release what t owns (its histograms); t is then as after sb_tstats_init. */
+void sb_tstats_release(struct sb_tstats *t);
+/* *dst = a deep copy of src's kept figures (src's live histograms are not
+ * copied): 0 or -ENOMEM (dst then owns nothing). */
+int sb_tstats_copy(struct sb_tstats *dst, const struct sb_tstats *src);
 /* "write /data/f at offset 4096 (4096 bytes): No space left on device";
  * "" when st has no error.  Returns buf. */
 char *sb_tstats_error_text(const struct sb_tstats *st, char *buf, size_t len);
 /* Record error e (errno) as st's first error, unless it has one: op is a
  * static text, path is copied (NULL: none).  Not for the per-I/O path. */
 void sb_tstats_set_error(struct sb_tstats *st, int e, const char *op, const char *path);
-/* dst += src: counters add, stats and histograms merge. */
-void sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src);
+/* dst += src: counters add, stats and histograms merge (src's live dense
+ * histograms when it has them, else its kept ones, into dst's kept ones).
+ * 0 or -ENOMEM (a histogram could not grow: it stays as it was). */
+int sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src);
 /* index into the depth buckets */
 unsigned sb_depth_level_bucket(unsigned depth);   /* 1,2,4,8,16,32,>=64 */
 unsigned sb_depth_batch_bucket(unsigned n);       /* 0,4,8,16,32,64,>=64 */

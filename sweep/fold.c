@@ -41,19 +41,20 @@ static bool rep_dir(const struct sb_results *res, int d, double *bw, double *iop
 	return true;
 }
 
-/* the clat of direction d over every job of res: stats and histogram */
-static void jobs_clat(const struct sb_results *res, int d, struct sb_stat *clat, struct sb_hist *h)
+/* the clat of direction d over every job of res: stats and histogram (h is
+ * released first; out of memory: what merged) */
+static void jobs_clat(const struct sb_results *res, int d, struct sb_stat *clat, struct sb_shist *h)
 {
 	sb_stat_init(clat);
-	memset(h, 0, sizeof(*h));
+	sb_shist_free(h);
 	for (size_t j = 0; j < res->njobs; j++) {
-		sb_hist_merge(h, &res->jobs[j].st.clat_h[d]);
+		(void)sb_shist_merge(h, &res->jobs[j].st.clat_h[d]);
 		sb_stat_merge(clat, &res->jobs[j].st.clat[d]);
 	}
 }
 
 /* the repetition's summary, from its full results */
-static void rep_summary(struct sb_sweep_rep *rep, struct sb_hist *h)
+static void rep_summary(struct sb_sweep_rep *rep, struct sb_shist *h)
 {
 	const struct sb_results *res = &rep->res;
 	rep->dirs = 0;
@@ -69,9 +70,9 @@ static void rep_summary(struct sb_sweep_rep *rep, struct sb_hist *h)
 		rep->dirs |= 1u << d;
 		jobs_clat(res, d, &clat, h);
 		rd->clat_mean_ns = clat.n ? clat.mean : 0.0;
-		rd->clat_p50_ns = h->n ? sb_hist_percentile(h, 50.0) : 0;
-		rd->clat_p99_ns = h->n ? sb_hist_percentile(h, 99.0) : 0;
-		rd->clat_p99_9_ns = h->n ? sb_hist_percentile(h, 99.9) : 0;
+		rd->clat_p50_ns = h->n ? sb_shist_percentile(h, 50.0) : 0;
+		rd->clat_p99_ns = h->n ? sb_shist_percentile(h, 99.0) : 0;
+		rd->clat_p99_9_ns = h->n ? sb_shist_percentile(h, 99.9) : 0;
 		for (size_t j = 0; j < res->njobs; j++)
 			if (res->jobs[j].runtime_ms[d] > rd->runtime_ms)
 				rd->runtime_ms = res->jobs[j].runtime_ms[d];
@@ -111,7 +112,7 @@ static void merge_job(struct sb_job_result *m, const struct sb_job_result *r)
 		iops[d] = m->st.iops_samples[d];
 		run_ns[d] = m->st.runtime_ns[d] + r->st.runtime_ns[d];
 	}
-	sb_tstats_merge(&m->st, &r->st);
+	(void)sb_tstats_merge(&m->st, &r->st); /* out of memory: histograms as they were */
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		m->st.bw_samples[d] = bw[d];
 		m->st.iops_samples[d] = iops[d];
@@ -137,11 +138,9 @@ static void merge_job(struct sb_job_result *m, const struct sb_job_result *r)
 int sb_sweep_fold_rep(struct sb_sweep_point_result *pr, struct sb_sweep_rep *rep)
 {
 	struct sb_results *res = &rep->res, *m = &pr->merged;
-	struct sb_hist *h = malloc(sizeof(*h));
-	if (!h)
-		return -ENOMEM;
-	rep_summary(rep, h);
-	free(h);
+	struct sb_shist h = { 0 };
+	rep_summary(rep, &h);
+	sb_shist_free(&h);
 	if (!m->jobs) {
 		/* the first repetition's jobs become the point's */
 		*m = *res;
@@ -167,7 +166,7 @@ int sb_sweep_fold_rep(struct sb_sweep_point_result *pr, struct sb_sweep_rep *rep
 
 void sb_sweep_summarize(struct sb_sweep_point_result *pr, unsigned metric)
 {
-	struct sb_hist *h = malloc(sizeof(*h));
+	struct sb_shist hs = { 0 }, *h = &hs;
 	pr->dirs = 0;
 	pr->error = 0;
 	pr->wall_ns = pr->io_ns = pr->sync_ns = 0;
@@ -180,7 +179,7 @@ void sb_sweep_summarize(struct sb_sweep_point_result *pr, unsigned metric)
 		if (!pr->error)
 			pr->error = rep->error;
 	}
-	for (int d = 0; d < SB_DDIR_N && h; d++) {
+	for (int d = 0; d < SB_DDIR_N; d++) {
 		struct sb_sweep_dirsum *ds = &pr->dir[d];
 		struct sb_stat clat;
 		unsigned n = 0;
@@ -206,10 +205,10 @@ void sb_sweep_summarize(struct sb_sweep_point_result *pr, unsigned metric)
 		/* every repetition's completions: the merged jobs hold them all */
 		jobs_clat(&pr->merged, d, &clat, h);
 		ds->clat_mean_ns = clat.n ? clat.mean : 0.0;
-		ds->clat_p50_ns = h->n ? sb_hist_percentile(h, 50.0) : 0;
-		ds->clat_p99_ns = h->n ? sb_hist_percentile(h, 99.0) : 0;
+		ds->clat_p50_ns = h->n ? sb_shist_percentile(h, 50.0) : 0;
+		ds->clat_p99_ns = h->n ? sb_shist_percentile(h, 99.0) : 0;
 	}
-	free(h);
+	sb_shist_free(h);
 	/* the point's score: both directions' bw or IOPS together, or its
 	 * worst p99 (negated: higher is better everywhere) */
 	double score = 0.0;

@@ -68,7 +68,7 @@ static void add_io(struct sb_job_result *j, int d, uint64_t ios, uint64_t clat_n
 {
 	for (uint64_t k = 0; k < ios; k++) {
 		sb_stat_add(&j->st.clat[d], clat_ns);
-		sb_hist_add(&j->st.clat_h[d], clat_ns);
+		sb_shist_add(&j->st.clat_h[d], clat_ns);
 	}
 	j->st.total_ios[d] += ios;
 	j->st.io_bytes[d] += ios * j->spec->bs[d];

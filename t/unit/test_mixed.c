@@ -12,9 +12,9 @@
 static void add_lat(struct sb_tstats *t, int d, uint64_t v)
 {
 	sb_stat_add(&t->clat[d], v);
-	sb_hist_add(&t->clat_h[d], v);
+	sb_shist_add(&t->clat_h[d], v);
 	sb_stat_add(&t->lat[d], v + 10);
-	sb_hist_add(&t->lat_h[d], v + 10);
+	sb_shist_add(&t->lat_h[d], v + 10);
 	t->total_ios[d]++;
 	t->io_bytes[d] += 4096;
 }
@@ -70,9 +70,9 @@ static void test_tstats_mix(void)
 	/* percentiles are over every I/O: the histogram of all of them */
 	const double p[] = { 1, 50, 70, 75, 80, 99, 99.9 };
 	for (unsigned i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		CU_ASSERT_EQUAL(sb_hist_percentile(&m->clat_h[o], p[i]), sb_hist_percentile(all, p[i]));
+		CU_ASSERT_EQUAL(sb_shist_percentile(&m->clat_h[o], p[i]), sb_hist_percentile(all, p[i]));
 	/* the p80 of all I/Os is a write's, not the reads' p80 */
-	CU_ASSERT(sb_hist_percentile(&m->clat_h[o], 80) >= 20000);
+	CU_ASSERT(sb_shist_percentile(&m->clat_h[o], 80) >= 20000);
 	/* fio: mixed bw min=16000 max=16024 mean=16010.666667 dev=5.842374 samples=6 */
 	const struct sb_stat *bw = &m->bw_samples[o];
 	CU_ASSERT_EQUAL(bw->n, 6);
@@ -97,6 +97,8 @@ static void test_tstats_mix(void)
 	CU_ASSERT_EQUAL(m->sync_lat.n, 5);
 	CU_ASSERT_EQUAL(t->total_ios[SB_DDIR_WRITE], 1000);
 	CU_ASSERT_EQUAL(t->total_ios[SB_DDIR_READ], 3000);
+	sb_tstats_release(t);
+	sb_tstats_release(m);
 	free(t);
 	free(m);
 	free(all);
@@ -120,7 +122,8 @@ static void test_job_mixed(void)
 	CU_ASSERT_PTR_NULL(m->ts);
 	CU_ASSERT_EQUAL(m->nts, 0);
 	CU_ASSERT_EQUAL(m->st.total_ios[SB_DDIR_READ], 4000);
-	free(m);
+	sb_job_mixed_free(m);
+	sb_tstats_release(&j->st);
 	free(j);
 	free(all);
 }
@@ -173,6 +176,7 @@ static void test_group_mixed(void)
 	CU_ASSERT_EQUAL(x->max_bw / 1024, 3998);
 
 	CU_ASSERT_EQUAL(sb_group_mixed(&r, 7, SB_UNIFIED_MIXED, &gm), -ENOENT);
+	sb_tstats_release(&j->st);
 	free(j);
 }
 

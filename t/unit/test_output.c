@@ -41,9 +41,9 @@ static void fill_spec(struct sb_jobspec *s, const char *name, unsigned rw)
 static void add_io(struct sb_tstats *st, int d, uint64_t clat, uint64_t bs)
 {
 	sb_stat_add(&st->clat[d], clat);
-	sb_hist_add(&st->clat_h[d], clat);
+	sb_shist_add(&st->clat_h[d], clat);
 	sb_stat_add(&st->lat[d], clat + 80);
-	sb_hist_add(&st->lat_h[d], clat + 80);
+	sb_shist_add(&st->lat_h[d], clat + 80);
 	st->io_bytes[d] += bs;
 	st->total_ios[d]++;
 	st->iodepth_level[0]++;
@@ -203,11 +203,11 @@ static void test_json_values(void)
 	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/slat_ns/N"), 0);
 	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/slat_ns/min"), 0);
 	/* percentiles come from the histogram, and match the data */
-	const struct sb_hist *h = &fx->r.jobs[0].st.clat_h[SB_DDIR_READ];
+	const struct sb_shist *h = &fx->r.jobs[0].st.clat_h[SB_DDIR_READ];
 	double p99 = sb_tj_num(doc, "jobs/0/read/clat_ns/percentile/99.000000");
-	CU_ASSERT_EQUAL(p99, sb_hist_percentile(h, 99.0));
+	CU_ASSERT_EQUAL(p99, sb_shist_percentile(h, 99.0));
 	CU_ASSERT(fabs(p99 - 38900) / 38900 < 0.01);
-	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/clat_ns/percentile/50.000000"), sb_hist_percentile(h, 50.0));
+	CU_ASSERT_EQUAL(sb_tj_num(doc, "jobs/0/read/clat_ns/percentile/50.000000"), sb_shist_percentile(h, 50.0));
 	CU_ASSERT_PTR_NOT_NULL(sb_tj_get(doc, "jobs/0/read/clat_ns/percentile/99.990000"));
 	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "jobs/0/read/lat_ns/percentile")); /* lat_percentiles=0 */
 	CU_ASSERT_PTR_NULL(sb_tj_get(doc, "jobs/0/trim/clat_ns/percentile")); /* no samples */
@@ -386,7 +386,7 @@ static void test_terse_positions(void)
 	CU_ASSERT_STRING_EQUAL(field[13], "29");               /* 14: clat min, us */
 	CU_ASSERT_STRING_EQUAL(field[14], "1232");             /* 15: clat max, us */
 	snprintf(want, sizeof(want), "99.000000%%=%llu",
-		 (unsigned long long)sb_hist_percentile(&st->clat_h[0], 99) / 1000);
+		 (unsigned long long)sb_shist_percentile(&st->clat_h[0], 99) / 1000);
 	CU_ASSERT_STRING_EQUAL(field[29], want);               /* 30: 13th percentile */
 	CU_ASSERT_STRING_EQUAL(field[17], "1.000000%=29");     /* 18: first percentile */
 	CU_ASSERT_STRING_EQUAL(field[34], "0%=0");             /* 35-37: unused slots */

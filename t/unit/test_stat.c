@@ -128,9 +128,9 @@ static void test_tstats_merge(void)
 {
 	struct sb_tstats *a = new_ts(), *b = new_ts();
 	sb_stat_add(&a->clat[SB_DDIR_READ], 1000);
-	sb_hist_add(&a->clat_h[SB_DDIR_READ], 1000);
+	sb_shist_add(&a->clat_h[SB_DDIR_READ], 1000);
 	sb_stat_add(&b->clat[SB_DDIR_READ], 3000);
-	sb_hist_add(&b->clat_h[SB_DDIR_READ], 3000);
+	sb_shist_add(&b->clat_h[SB_DDIR_READ], 3000);
 	a->io_bytes[SB_DDIR_READ] = 4096;
 	b->io_bytes[SB_DDIR_READ] = 8192;
 	a->total_ios[SB_DDIR_WRITE] = 3;
@@ -174,6 +174,8 @@ static void test_tstats_merge(void)
 	CU_ASSERT(close_rel(sb_stat_stddev(&a->bw_samples[SB_DDIR_READ]), sqrt((200.0 + 800.0) / 3.0)));
 	CU_ASSERT_EQUAL(a->error, 5);
 	CU_ASSERT_STRING_EQUAL(a->err.path, "/x");
+	sb_tstats_release(a);
+	sb_tstats_release(b);
 	free(a);
 	free(b);
 }

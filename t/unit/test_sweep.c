@@ -172,7 +172,7 @@ static void fake_rep(struct sb_sweep_rep *rep, int d, const uint64_t *bytes,
 		st->total_ios[d] = bytes[j] / 4096;
 		st->runtime_ns[d] = run_ns[j];
 		for (int k = 0; k < 100; k++) {
-			sb_hist_add(&st->clat_h[d], k < 99 ? 1000 : 100000);
+			sb_shist_add(&st->clat_h[d], k < 99 ? 1000 : 100000);
 			sb_stat_add(&st->clat[d], k < 99 ? 1000 : 100000);
 		}
 	}
@@ -285,7 +285,7 @@ static void test_table_order(void)
 	fake_rep(&ra, SB_DDIR_READ, (const uint64_t[]){ 4096 }, (const uint64_t[]){ 1000 }, 1);
 	fake_rep(&rb, SB_DDIR_READ, (const uint64_t[]){ 4096 }, (const uint64_t[]){ 1000 }, 1);
 	for (int k = 0; k < 10; k++)
-		sb_hist_add(&rb.res.jobs[0].st.clat_h[SB_DDIR_READ], 5000000);
+		sb_shist_add(&rb.res.jobs[0].st.clat_h[SB_DDIR_READ], 5000000);
 	a.reps = &ra;
 	a.nreps = 1;
 	b.reps = &rb;
@@ -344,7 +344,10 @@ static void test_run_null(void)
 		CU_ASSERT_EQUAL(p->merged.jobs[0].st.total_ios[d], p->merged.jobs[0].st.clat_h[d].n);
 		CU_ASSERT(p->merged.jobs[0].nts <= SB_SWEEP_TS_MAX);
 		CU_ASSERT_EQUAL(p->merged.ngroups, 1);
-		CU_ASSERT_PTR_EQUAL(p->merged.joblist, &p->jl);
+		/* the parser's point job list, not a copy per point (issue 28, item 21) */
+		CU_ASSERT_PTR_EQUAL(p->merged.joblist, &jl.sweep->points[i].jl);
+		CU_ASSERT_PTR_EQUAL(p->merged.jobs[0].spec, &jl.sweep->points[i].jl.jobs[0]);
+		CU_ASSERT_PTR_NULL(p->specs);
 	}
 	CU_ASSERT(sr.best[SB_DDIR_READ] == 0 || sr.best[SB_DDIR_READ] == 1);
 	CU_ASSERT(sr.best[SB_DDIR_WRITE] == 2 || sr.best[SB_DDIR_WRITE] == 3);
