@@ -139,6 +139,24 @@ class FullFileSystem(LoopCase):
             self.assertEqual(f.read(), "old\n", "a truncated log replaced the old one")
         self.assertEqual(sorted(os.listdir(self.fs)), ["fill", "l_bw.1.log"])
 
+    def test_hist_log_on_a_full_file_system(self):
+        """write_hist_log= as the other logs: the file and the errno, exit 3,
+        the old log kept (it said "a: writing the histogram log failed" with
+        neither, and left the truncated log)"""
+        log = os.path.join(self.fs, "h_clat_hist.1.log")
+        with open(log, "w") as f:
+            f.write("old\n")
+        self.fill()
+        p = self.run_sb("--name=a", "--ioengine=null", "--rw=read", "--bs=4k", "--size=1m",
+                        "--time_based", "--runtime=300ms", "--write_hist_log=" + os.path.join(self.fs, "h"), "--log_hist_msec=10",
+                        "--per_job_logs=1", "--output-format=terse")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("storbench: %s: writing the histogram log failed: No space left on device"
+                      % log, p.stderr)
+        with open(log) as f:
+            self.assertEqual(f.read(), "old\n", "a truncated log replaced the old one")
+        self.assertEqual(sorted(os.listdir(self.fs)), ["fill", "h_clat_hist.1.log"])
+
     def test_dev_full(self):
         p = self.run_sb(*NULL_JOB, "--output=/dev/full")
         self.assertEqual(p.returncode, 3, p.stderr)
