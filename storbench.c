@@ -213,8 +213,10 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			return sb_cmdhelp(stdout, v && *v ? v : NULL) ? SB_EXIT_CMDLINE : SB_EXIT_OK;
 		} else if (is_prefix_opt(a, "--output-format", &v)) {
 			if (!v || sb_output_parse_formats(v, &cl->formats)) {
-				sb_err("--output-format", "'%s' is not a format; use normal, terse, json or json+ (a comma list prints several)",
-				       v ? v : "");
+				char names[128];
+				sb_output_format_list(names, sizeof(names), ", ", " or ");
+				sb_err("--output-format", "'%s' is not a format; use %s (a comma list prints several)",
+				       v ? v : "", names);
 				return SB_EXIT_CMDLINE;
 			}
 		} else if (is_prefix_opt(a, "--export", &v)) {

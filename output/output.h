@@ -12,8 +12,14 @@
 
 /* "normal,json" -> mask; -EINVAL on an unknown name */
 int sb_output_parse_formats(const char *s, unsigned *mask);
-/* every format in mask, in the order normal, terse, json/json+ */
+/* every format in mask, in the order normal, terse, json/json+ (json and
+ * json+ together: one json+ document) */
 int sb_output_write(FILE *f, const struct sb_results *r, unsigned mask);
+/* the formats' names from output.c's one table: the i-th, NULL past the
+ * last; and all of them joined ("normal, terse, json or json+" with sep
+ * ", " and last " or ") */
+const char *sb_output_format_name(unsigned i);
+void sb_output_format_list(char *buf, size_t len, const char *sep, const char *last);
 
 int sb_write_normal(FILE *f, const struct sb_results *r);
 int sb_write_terse(FILE *f, const struct sb_results *r);

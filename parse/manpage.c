@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output/output.h"
 #include "parse/options.h"
 #include "parse/parse.h"
 
@@ -243,7 +244,10 @@ void sb_cli_bash_completion(FILE *f, const struct sb_cli_flag *flags, unsigned n
 	      "\tcompopt +o nospace 2>/dev/null\n"
 	      "\tcase $cur in\n", f);
 	/* values of the flags and options that have a fixed set */
-	fputs("\t--output-format=*) values='normal terse json json+' ;;\n"
+	fputs("\t--output-format=*) values='", f);
+	for (unsigned k = 0; sb_output_format_name(k); k++)
+		fprintf(f, "%s%s", k ? " " : "", sb_output_format_name(k));
+	fputs("' ;;\n"
 	      "\t--eta=*) values='auto always never' ;;\n"
 	      "\t--terse-version=*) values='3' ;;\n", f);
 	fputs("\t--enghelp=*) values='", f);

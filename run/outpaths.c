@@ -1,5 +1,5 @@
 /* outpaths.c: the files a run writes besides its data (write_iolog=,
- * write_trace=, --output) are never one of its data files.  A log named
+ * write_trace=, --output, the bw/iops/lat/hist logs) are never one of its data files.  A log named
  * after the job's input would be truncated before the job reads it (issue
  * 28: 1 MiB of user data became an 86-byte iolog, even under --readonly);
  * fio 3.33 appends its iolog to a file of its own.  Checked by the plan,
@@ -60,6 +60,46 @@ static int refuse(const char *where, const char *what, const char *path,
 	return -EINVAL;
 }
 
+/* path is one of the logs named base (write_bw_log=, write_iops_log=,
+ * write_lat_log=, write_hist_log=): BASE_KIND.log or BASE_KIND.N.log, N any
+ * thread number (stats/iolog.c, stats/histlog.c) */
+static bool is_log_of(const char *path, const char *base)
+{
+	static const char *const kinds[] = { "bw", "iops", "clat", "slat", "lat", "clat_hist" };
+	char cp[PATH_MAX + NAME_MAX + 2], cb[PATH_MAX + NAME_MAX + 2];
+	canon(path, cp, sizeof(cp));
+	canon(base, cb, sizeof(cb));
+	size_t n = strlen(cb);
+	if (strncmp(cp, cb, n) || cp[n] != '_')
+		return false;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		size_t kl = strlen(kinds[k]);
+		const char *r = cp + n + 1;
+		if (strncmp(r, kinds[k], kl))
+			continue;
+		r += kl;
+		if (*r == '.' && r[1] >= '0' && r[1] <= '9') {
+			r++;
+			while (*r >= '0' && *r <= '9')
+				r++;
+		}
+		if (!strcmp(r, ".log"))
+			return true;
+	}
+	return false;
+}
+
+/* the data file of the layout that is one of base's logs, or NULL */
+static const struct sb_layout_file *data_log(const struct sb_layout *lay, const char *base)
+{
+	if (!base || !*base)
+		return NULL;
+	for (size_t i = 0; i < lay->n; i++)
+		if (is_log_of(lay->files[i].path, base))
+			return &lay->files[i];
+	return NULL;
+}
+
 int sb_files_check_outputs(const struct sb_joblist *jl, const struct sb_layout *lay,
 			   const char *output)
 {
@@ -73,6 +113,16 @@ int sb_files_check_outputs(const struct sb_joblist *jl, const struct sb_layout *
 		if (s->write_trace && *s->write_trace && (lf = data_file(lay, s->write_trace)))
 			return refuse(sb_spec_where(s, SB_OPT(write_trace), where, sizeof(where)),
 				      SB_OPT(write_trace)->name, s->write_trace, lf);
+		const struct { const struct sb_option *o; const char *v; } logs[] = {
+			{ SB_OPT(write_bw_log), s->write_bw_log },
+			{ SB_OPT(write_iops_log), s->write_iops_log },
+			{ SB_OPT(write_lat_log), s->write_lat_log },
+			{ SB_OPT(write_hist_log), s->write_hist_log },
+		};
+		for (size_t k = 0; k < sizeof(logs) / sizeof(logs[0]); k++)
+			if ((lf = data_log(lay, logs[k].v)))
+				return refuse(sb_spec_where(s, logs[k].o, where, sizeof(where)),
+					      logs[k].o->name, logs[k].v, lf);
 	}
 	if (output && (lf = data_file(lay, output)))
 		return refuse("--output", "--output", output, lf);

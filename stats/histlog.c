@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/log.h"
 #include "stats/monitor.h"
@@ -39,17 +40,29 @@ int sb_histlog_open(struct sb_mon_thread *mt, unsigned thread_no)
 	/* per_job_logs=0: the job's threads append to one file, a line at a
 	 * time (the first one empties it) */
 	bool shared = !s->per_job_logs;
-	mt->hist = fopen(path, "w");
-	if (mt->hist && shared && thread_no > 1) {
-		fclose(mt->hist);
-		mt->hist = fopen(path, "a");
-	} else if (mt->hist && shared) {
-		mt->hist = freopen(path, "a", mt->hist);
-	}
-	if (!mt->hist) {
-		int e = errno;
-		sb_err(path, "cannot create the log file: %s", strerror(e));
-		return -e;
+	if (!(mt->hpath = strdup(path)))
+		return -ENOMEM;
+	if (!shared) { /* a file of its own: a temporary renamed into place at the end */
+		const char *why;
+		int e = sb_afile_open(&mt->haf, path, &why);
+		if (e) {
+			sb_err(path, "cannot create the log file: %s", *why ? why : strerror(-e));
+			return e;
+		}
+		mt->hist = mt->haf.f;
+	} else {
+		struct stat st;
+		if (!stat(path, &st) && !S_ISREG(st.st_mode)) { /* never over a device */
+			sb_err(path, "cannot create the log file: it exists and is not a regular file: "
+			       "give write_hist_log= another name");
+			return -EPERM;
+		}
+		mt->hist = fopen(path, thread_no > 1 ? "a" : "w");
+		if (!mt->hist) {
+			int e = errno;
+			sb_err(path, "cannot create the log file: %s", strerror(e));
+			return -e;
+		}
 	}
 	setvbuf(mt->hist, NULL, shared ? _IOLBF : _IOFBF, 1 << 16);
 	mt->hlf.unix_epoch = s->log_unix_epoch || s->log_alternate_epoch;
@@ -57,17 +70,32 @@ int sb_histlog_open(struct sb_mon_thread *mt, unsigned thread_no)
 	return 0;
 }
 
+/* 0, or -errno with the file and the reason reported (a log of its own
+ * that failed is removed: no truncated log is left) */
 int sb_histlog_close(struct sb_mon_thread *mt)
 {
-	int rc = 0;
-	if (mt->hist && (ferror(mt->hist) | fclose(mt->hist)))
-		rc = -EIO;
+	int e = 0;
+	if (mt->haf.f) {
+		e = -sb_afile_commit(&mt->haf);
+	} else if (mt->hist) {
+		if (fflush(mt->hist) != 0)
+			e = errno ? errno : EIO;
+		else if (ferror(mt->hist))
+			e = EIO;
+		if (fclose(mt->hist) != 0 && !e)
+			e = errno;
+	}
+	if (e)
+		sb_err(mt->hpath ? mt->hpath : "write_hist_log", "writing the histogram log failed: "
+		       "%s: free space on that file system, or log to another folder", strerror(e));
 	mt->hist = NULL;
+	free(mt->hpath);
+	mt->hpath = NULL;
 	free(mt->hprev);
 	free(mt->hbins);
 	mt->hprev = NULL;
 	mt->hbins = NULL;
-	return rc;
+	return -e;
 }
 
 static unsigned fio_bin(unsigned ilat_bucket)

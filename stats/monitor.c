@@ -334,10 +334,8 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res
 	sb_monitor_logs(m, now, true);
 	int rc = 0;
 	for (unsigned i = 0; i < m->nth; i++) {
-		if (m->mt[i].hist && sb_histlog_close(&m->mt[i]) && !rc) {
-			sb_err(m->th[i].spec->name, "writing the histogram log failed");
-			rc = -EIO;
-		}
+		if (m->mt[i].hist && sb_histlog_close(&m->mt[i]) && !rc)
+			rc = -EIO; /* the file and the reason were reported */
 		if (m->mt[i].has_logs && sb_iolog_close(&m->mt[i].lf) && !rc)
 			rc = -EIO; /* the file and the reason were reported */
 		if (m->th[i].logring)

@@ -58,6 +58,26 @@ class DataFileIsNoOutput(SbCase):
                 self.assertEqual(md5(self.data), self.sum, opt + ": the input changed")
                 self.assertEqual(self.listing(), ["in.dat", "job.ini", "sub"])
 
+    def test_bw_lat_hist_logs_naming_the_input_are_refused(self):
+        """a log's generated name (BASE_bw.1.log, BASE_clat_hist.log, ...) that
+        is the job's input: the log was renamed over the user's 1 MiB at the
+        end of the run"""
+        for opt, kind in (("write_bw_log", "bw.1"), ("write_lat_log", "clat.1"),
+                          ("write_iops_log", "iops"), ("write_hist_log", "clat_hist.1")):
+            name = "l_%s.log" % kind
+            os.rename(self.data, os.path.join(self.dir, name))
+            self.data = os.path.join(self.dir, name)
+            job = self.write_job("[global]\nbs=4k\n\n[r]\nfilename=%s\nrw=read\n%s=l\n"
+                                 "log_hist_msec=10\n" % (name, opt))
+            for extra in ([], ["--readonly"]):
+                p = self.run_sb(*extra, job)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn("storbench: %s:7: %s=l is " % (job, opt), p.stderr)
+                self.assertIn("a data file of job r", p.stderr)
+                self.assertIn("give %s a file of its own" % opt, p.stderr)
+                self.assertEqual(md5(self.data), self.sum, opt + ": the input changed")
+                self.assertEqual(self.listing(), ["job.ini", name])
+
     def test_output_naming_the_input_is_refused(self):
         p = self.run_sb("--name=r", "--filename=in.dat", "--rw=read", "--bs=4k",
                         "--output-format=json", "--output=" + self.data)
@@ -138,6 +158,24 @@ class FullFileSystem(LoopCase):
         with open(log) as f:
             self.assertEqual(f.read(), "old\n", "a truncated log replaced the old one")
         self.assertEqual(sorted(os.listdir(self.fs)), ["fill", "l_bw.1.log"])
+
+    def test_hist_log_on_a_full_file_system(self):
+        """write_hist_log= as the other logs: the file and the errno, exit 3,
+        the old log kept (it said "a: writing the histogram log failed" with
+        neither, and left the truncated log)"""
+        log = os.path.join(self.fs, "h_clat_hist.1.log")
+        with open(log, "w") as f:
+            f.write("old\n")
+        self.fill()
+        p = self.run_sb("--name=a", "--ioengine=null", "--rw=read", "--bs=4k", "--size=1m",
+                        "--time_based", "--runtime=300ms", "--write_hist_log=" + os.path.join(self.fs, "h"), "--log_hist_msec=10",
+                        "--per_job_logs=1", "--output-format=terse")
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("storbench: %s: writing the histogram log failed: No space left on device"
+                      % log, p.stderr)
+        with open(log) as f:
+            self.assertEqual(f.read(), "old\n", "a truncated log replaced the old one")
+        self.assertEqual(sorted(os.listdir(self.fs)), ["fill", "h_clat_hist.1.log"])
 
     def test_dev_full(self):
         p = self.run_sb(*NULL_JOB, "--output=/dev/full")

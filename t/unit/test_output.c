@@ -12,6 +12,7 @@
 #include "test_output_json.h"
 #include "output/output.h"
 #include "output/units.h"
+#include "parse/parse.h"
 
 /* ---- the results model under test ---- */
 
@@ -149,6 +150,29 @@ static void test_parse_formats(void)
 	CU_ASSERT_EQUAL(sb_output_parse_formats("jsonx", &m), -EINVAL);
 	CU_ASSERT_EQUAL(sb_output_parse_formats("", &m), -EINVAL);
 	CU_ASSERT_EQUAL(m, 77); /* untouched on error */
+}
+
+/* issue 22: one table of formats; the parser, the error message's list and
+ * --help name the same formats */
+static void test_format_table(void)
+{
+	char list[128];
+	unsigned n = 0, m;
+	const char *help = NULL;
+	for (unsigned i = 0; i < sb_cli_nflags; i++)
+		if (!strcmp(sb_cli_flags[i].name, "--output-format"))
+			help = sb_cli_flags[i].help;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(help);
+	for (; sb_output_format_name(n); n++) {
+		CU_ASSERT_EQUAL(sb_output_parse_formats(sb_output_format_name(n), &m), 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(help, sb_output_format_name(n)));
+	}
+	CU_ASSERT_EQUAL(n, 4);
+	sb_output_format_list(list, sizeof(list), ", ", " or ");
+	CU_ASSERT_STRING_EQUAL(list, "normal, terse, json or json+");
+	CU_ASSERT_PTR_NOT_NULL(strstr(help, list)); /* --help's sentence is the same list */
+	sb_output_format_list(list, 8, ", ", " or ");
+	CU_ASSERT_STRING_EQUAL(list, "normal,"); /* cut, still terminated */
 }
 
 /* ---- units ---- */
@@ -544,6 +568,7 @@ static void test_write_order(void)
 
 static CU_TestInfo tests[] = {
 	{ "parse formats", test_parse_formats },
+	{ "format table", test_format_table },
 	{ "units", test_units },
 	{ "json values", test_json_values },
 	{ "json latency buckets", test_json_latency_buckets },
