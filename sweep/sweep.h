@@ -3,8 +3,8 @@
  * drop_caches=1 a page-cache drop) before each repetition.  Files are laid
  * out once and reused by later points; the ones the sweep created are
  * removed at the end when the jobs asked for unlink=1. */
-#ifndef SB_CORE_SWEEP_H
-#define SB_CORE_SWEEP_H
+#ifndef SB_SWEEP_H
+#define SB_SWEEP_H
 #include <stdbool.h>
 
 #include "run/run.h"
