@@ -1,4 +1,4 @@
-/* ml_au.c: DLIO's accelerator-utilization and throughput formulas, the
+/* ml/au.c: DLIO's accelerator-utilization and throughput formulas, the
  * steady-state AU predictor and a small pipeline simulator (ml_au.h). */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* ml_ckpt.c: workload=checkpoint.  Every emulated rank (a thread; under MPI
+/* ml/checkpoint.c: workload=checkpoint.  Every emulated rank (a thread; under MPI
  * each process runs its contiguous block of the ranks, ml/mpimerge.c) writes its files of the DLIO layout (sb_ml_ckpt_files) whole and
  * in order with the job's engine, fsyncs each when checkpoint_fsync, for
  * num_checkpoints_write checkpoints; then the page cache is dropped and

@@ -1,4 +1,4 @@
-/* ml_model.c: LLM checkpoint shapes, per-rank sizes and the DLIO file layout
+/* ml/model.c: LLM checkpoint shapes, per-rank sizes and the DLIO file layout
  * of one checkpoint (see ml_model.h for the formulas). */
 #include <errno.h>
 #include <limits.h>

@@ -1,4 +1,4 @@
-/* ml_model.h: LLM checkpoint shapes and the file set one checkpoint writes.
+/* ml/model.h: LLM checkpoint shapes and the file set one checkpoint writes.
  *
  * Pure model layer of workload=checkpoint: parameter count, per-rank byte
  * sizes of model and optimizer states split over TP x PP x DP for each ZeRO

@@ -1,4 +1,4 @@
-/* ml_rules.c: MLPerf Storage rule checks and the CLOSED/OPEN/INVALID verdict
+/* ml/rules.c: MLPerf Storage rule checks and the CLOSED/OPEN/INVALID verdict
  * for train and checkpoint runs, as mlcommons/storage's checker
  * (mlpstorage/rules.py) and submission guidelines state them (sources per
  * rule below and in ml_rules.h). */

@@ -1,4 +1,4 @@
-/* ml_rules.h: MLPerf Storage rule checks for train and checkpoint runs.
+/* ml/rules.h: MLPerf Storage rule checks for train and checkpoint runs.
  *
  * Each rule gives name, expected, actual, pass, the division a failure
  * costs (OPEN or INVALID) and how to fix it.  Verdict: INVALID if any

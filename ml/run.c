@@ -1,4 +1,4 @@
-/* ml_run.c: the ML workload jobs inside a run (see ml_run.h): preparing
+/* ml/run.c: the ML workload jobs inside a run (see ml/run.h): preparing
  * and releasing them, running them at their group's turn, handing their
  * results to the results model, and the helpers their workers share (file
  * open/close for the engine, errors, CPU time, cache dropping). */

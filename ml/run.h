@@ -1,4 +1,4 @@
-/* ml_run.h: running the jobs of the workloads with per-job hooks
+/* ml/run.h: running the jobs of the workloads with per-job hooks
  * (run/workload.h: checkpoint, train) inside sb_run.  run.c calls four
  * functions, each of which dispatches to the job's workload row:
  * sb_ml_prepare before any I/O (checks the file system, sets up the

@@ -1,4 +1,4 @@
-/* ml_train.c: DLIO training workloads: dataset shapes, layout, per-file
+/* ml/train.c: DLIO training workloads: dataset shapes, layout, per-file
  * sizes, deterministic shuffles and the per-epoch batch plan (ml_train.h). */
 #include <errno.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* ml_train.h: the DLIO training-read model, without I/O.
+/* ml/train.h: the DLIO training-read model, without I/O.
  *
  * Built-in dataset shapes (unet3d, resnet50, cosmoflow: the MLPerf Storage
  * DLIO configs), the dataset layout (file names, per-file sizes from a seeded

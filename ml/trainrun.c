@@ -1,4 +1,4 @@
-/* ml_trainrun.c: workload=train, DLIO's training loop (main.py's run and
+/* ml/trainrun.c: workload=train, DLIO's training loop (main.py's run and
  * _train): per epoch a training phase (ml/trainpipe.c: per accelerator its
  * shard and its own pool of read_threads readers, DLIO's prefetch depth, a
  * barrier after every step), the in-training checkpoint when the epoch or

@@ -5,6 +5,7 @@
 #ifndef SB_INI_H
 #define SB_INI_H
 #include <stdbool.h>
+#include <stddef.h>
 
 /* A job file and everything it includes may hold at most this many bytes
  * together; job files must be regular files (not FIFOs, devices or

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "parse/jobspec.h"
+#include "lib/ddir.h"
 #include "stats/hist.h"
 #include "stats/stat.h"
 

@@ -1,0 +1,69 @@
+#!/bin/sh
+# t/test-archchecks.sh: each architecture checker fails on a planted
+# violation.  Copies the sources (not git: untracked files count) and the
+# built objects to a temporary tree, plants one violation at a time and
+# expects the checker to fail there and to pass on the clean copy.
+cd "$(dirname "$0")/.." || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+dirs=$(awk -F: '/^[a-z_]+:/ { printf "%s ", $1 }' t/layers.table)
+# shellcheck disable=SC2086
+cp -R $dirs t "$tmp"/ && cp ./*.c ./*.h "$tmp"/ 2>/dev/null
+mkdir -p "$tmp/build" && (cd build && find . -path ./t -prune -o -path ./san -prune -o -path ./clang -prune -o -name '*.o' -print | tar -cf - -T -) | (cd "$tmp/build" && tar -xf -)
+fail=0
+expect() { # expect pass|fail WHAT COMMAND...
+	want=$1; what=$2; shift 2
+	if "$@" >/dev/null 2>&1; then got=pass; else got=fail; fi
+	if [ "$got" != "$want" ]; then echo "archchecks: $what: expected $want, got $got"; fail=1; fi
+}
+A="python3 $tmp/t/check-arch.py"
+expect pass "clean layers" sh "$tmp/t/check-layers.sh" "$tmp"
+expect pass "clean links" $A links --root "$tmp"
+expect pass "clean cycles" $A cycles --root "$tmp"
+expect pass "clean size" $A size --root "$tmp"
+expect pass "clean headers" sh "$tmp/t/check-headers.sh" "$tmp"
+# 1. a wrong include in a file git does not know
+printf '#include "ml/run.h"\n' >"$tmp/stats/planted.c"
+expect fail "untracked stats/ file including ml/" sh "$tmp/t/check-layers.sh" "$tmp"
+rm "$tmp/stats/planted.c"
+# a listed crossing that is gone
+echo "lib/csum.c os/os.h" >>"$tmp/t/layers.allow"
+expect fail "gone layers.allow entry" sh "$tmp/t/check-layers.sh" "$tmp"
+sed -i '$d' "$tmp/t/layers.allow"
+# 2. an object of parse/ that uses a symbol of ml/
+cp "$tmp/build/ml/run.o" "$tmp/build/parse/planted.o"
+sym=$(nm build/ml/run.o | awk '$2 == "T" { print $3; exit }')
+printf 'extern void %s(void);\nvoid planted(void);\nvoid planted(void) { %s(); }\n' "$sym" "$sym" |
+	${CC:-cc} -c -x c - -o "$tmp/build/parse/planted.o"
+expect fail "parse/ object using ml/ $sym" $A links --root "$tmp"
+rm "$tmp/build/parse/planted.o"
+sed -i '/^run\/run.o ml\/run.o$/d' "$tmp/t/links.allow"
+expect fail "links.allow entry removed while the crossing stays" $A links --root "$tmp"
+echo "lib/csum.o os/os.o" >>"$tmp/t/links.allow"
+expect fail "gone links.allow entry" $A links --root "$tmp"
+cp t/links.allow "$tmp/t/links.allow"
+# 3. a new circle: lib/ a.o and b.o using each other
+printf 'void pa(void); void pb(void);\nvoid pa(void) { pb(); }\n' | ${CC:-cc} -c -x c - -o "$tmp/build/lib/pa.o"
+printf 'void pa(void); void pb(void);\nvoid pb(void) { pa(); }\n' | ${CC:-cc} -c -x c - -o "$tmp/build/lib/pb.o"
+expect fail "new circle lib/pa.o lib/pb.o" $A cycles --root "$tmp"
+rm "$tmp/build/lib/pa.o" "$tmp/build/lib/pb.o"
+echo "lib/csum.o lib/datagen.o" >>"$tmp/t/cycles.allow"
+expect fail "gone cycles.allow entry" $A cycles --root "$tmp"
+cp t/cycles.allow "$tmp/t/cycles.allow"
+# 4. a header that does not compile alone
+printf '#ifndef P_H\n#define P_H\nsize_t planted(void);\n#endif\n' >"$tmp/lib/planted.h"
+expect fail "lib/planted.h needs <stddef.h>" sh "$tmp/t/check-headers.sh" "$tmp"
+rm "$tmp/lib/planted.h"
+# 5. a new long file, a new long function, a listed one that grew
+awk 'BEGIN { for (i = 0; i < 601; i++) print "/* x */" }' >"$tmp/lib/planted.c"
+expect fail "new 601-line file" $A size --root "$tmp"
+awk 'BEGIN { print "int planted(void);\nint planted(void)\n{"; for (i = 0; i < 80; i++) print "\t;"; print "\treturn 0;\n}" }' >"$tmp/lib/planted.c"
+expect fail "new 83-line function" $A size --root "$tmp"
+rm "$tmp/lib/planted.c"
+sed -i 's/^storbench.c:parse_cmdline [0-9]*$/storbench.c:parse_cmdline 10/' "$tmp/t/size.allow"
+expect fail "listed function over its recorded size" $A size --root "$tmp"
+cp t/size.allow "$tmp/t/size.allow"
+echo "lib/planted.c 700" >>"$tmp/t/size.allow"
+expect fail "gone size.allow entry" $A size --root "$tmp"
+if [ $fail -eq 0 ]; then echo "archchecks: 1 passed, 0 failed"; exit 0; fi
+echo "archchecks: 0 passed, 1 failed"; exit 1
