@@ -15,9 +15,9 @@
 #include "sweep/sweep.h"
 #include "engines/engine.h"
 #include "lib/log.h"
-#include "lib/afile.h"
 #include "lib/stop.h"
 #include "output/output.h"
+#include "output/resfile.h"
 #include "parse/options.h"
 #include "parse/parse.h"
 #include "parse/sweep.h"
@@ -178,6 +178,25 @@ static int cmd_time(const char *flag, const char *v, unsigned *ms)
 }
 
 /* Returns -1 to go on, or an exit code. */
+/* --output-format=V: not a format (the names from output/'s writer table) */
+static int bad_format(const char *v)
+{
+	char names[128];
+	sb_output_format_list(names, sizeof(names), ", ", " or ");
+	sb_err("--output-format", "'%s' is not a format; use %s (a comma list prints several)",
+	       v ? v : "", names);
+	return SB_EXIT_CMDLINE;
+}
+
+/* --bash-completion: parse/ builds it; the format names come from output/ */
+static int bash_completion(void)
+{
+	char formats[256];
+	sb_output_format_list(formats, sizeof(formats), " ", " ");
+	sb_cli_bash_completion(stdout, sb_cli_flags, sb_cli_nflags, formats);
+	return SB_EXIT_OK;
+}
+
 static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 {
 	const char *v;
@@ -212,13 +231,8 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		} else if (is_prefix_opt(a, "--cmdhelp", &v)) {
 			return sb_cmdhelp(stdout, v && *v ? v : NULL) ? SB_EXIT_CMDLINE : SB_EXIT_OK;
 		} else if (is_prefix_opt(a, "--output-format", &v)) {
-			if (!v || sb_output_parse_formats(v, &cl->formats)) {
-				char names[128];
-				sb_output_format_list(names, sizeof(names), ", ", " or ");
-				sb_err("--output-format", "'%s' is not a format; use %s (a comma list prints several)",
-				       v ? v : "", names);
-				return SB_EXIT_CMDLINE;
-			}
+			if (!v || sb_output_parse_formats(v, &cl->formats))
+				return bad_format(v);
 		} else if (is_prefix_opt(a, "--export", &v)) {
 			if (!v || strncmp(v, "csv:", 4) || !v[4]) {
 				sb_err("<cmdline>", "--export=%s: not an export: use --export=csv:DIR",
@@ -295,8 +309,7 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			sb_cli_manpage(stdout, SB_VERSION, sb_cli_flags, sb_cli_nflags, cmds, ncmds < 32 ? ncmds : 32);
 			return SB_EXIT_OK;
 		} else if (!strcmp(a, "--bash-completion")) {
-			sb_cli_bash_completion(stdout, sb_cli_flags, sb_cli_nflags);
-			return SB_EXIT_OK;
+			return bash_completion();
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;
 		} else if (!strcmp(a, "--allow-exec")) { /* exec_prerun/exec_postrun may run */
@@ -393,69 +406,6 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 	return rc;
 }
 
-/* --output=FILE is checked and opened before the run (an unwritable one is
- * a bad command line, found before any I/O).  A regular file is written
- * whole or not at all (lib/afile.h: a temporary beside it, renamed over it
- * once complete), so a full file system or a failed run never leaves a
- * truncated results file in place of the previous one.  A FIFO is opened
- * only when the results are written (opening it blocks until a reader
- * comes, and the jobs must not wait for that); a block device is refused. */
-struct results_out {
-	FILE *f;            /* stdout, /dev/null (ranks > 0) or af.f */
-	struct sb_afile af; /* --output=FILE */
-	const char *fifo;   /* --output names a FIFO, opened at the end */
-	bool used;          /* interim results already went there */
-};
-
-static int output_error(const char *path, int e, const char *why)
-{
-	sb_err("--output", "cannot write the results to %s: %s: give a file in an existing, "
-	       "writable directory", path, *why ? why : strerror(-e));
-	return e;
-}
-
-static int open_output(const struct cmdline *cl, struct results_out *o)
-{
-	struct stat st;
-	const char *why = "";
-	o->f = stdout;
-	if (sb_ranks_rank() != 0) { /* one report, by rank 0 */
-		o->f = fopen("/dev/null", "w");
-		return o->f ? 0 : -errno;
-	}
-	if (!cl->output)
-		return 0;
-	if (stat(cl->output, &st) == 0 && S_ISFIFO(st.st_mode)) {
-		o->fifo = cl->output;
-		o->f = NULL;
-		return 0;
-	}
-	int e = sb_afile_open(&o->af, cl->output, &why);
-	o->f = o->af.f;
-	return e ? output_error(cl->output, e, why) : 0;
-}
-
-/* a FIFO's turn: open it now (blocks until a reader opens it) */
-static int open_fifo(struct results_out *o)
-{
-	const char *why = "";
-	int e = sb_afile_open(&o->af, o->fifo, &why);
-	o->f = o->af.f;
-	o->fifo = NULL;
-	return e ? output_error(o->af.path ? o->af.path : "the FIFO", e, why) : 0;
-}
-
-/* the run could not start: leave nothing behind (a results file that was
- * there stays as it was); interim results already written are kept */
-static void drop_output(struct results_out *o)
-{
-	if (o->used && o->af.f)
-		(void)sb_afile_commit(&o->af);
-	else if (o->af.f)
-		sb_afile_abort(&o->af);
-	o->f = NULL;
-}
-
 /* the interim-output callback: a snapshot in normal format, at once */
 static void write_interim(void *arg, const struct sb_interim *snap)
 {
@@ -468,7 +418,7 @@ static void write_interim(void *arg, const struct sb_interim *snap)
  * the results' stream as the run goes; with json they are kept for the
  * document's "interim" array (and nothing is printed early, so the JSON
  * stays one document); terse output gets none. */
-static int run_env(const struct cmdline *cl, struct results_out *o, struct sb_run_env *env)
+static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run_env *env)
 {
 	struct sb_mon_opts *r = &env->opts;
 	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
@@ -480,46 +430,43 @@ static int run_env(const struct cmdline *cl, struct results_out *o, struct sb_ru
 	r->progress_newline_ms = cl->eta_newline_ms;
 	r->interim_json = cl->status_interval_ms && json;
 	if (cl->status_interval_ms && !json && (cl->formats & SB_FMT_NORMAL)) {
-		if (o->fifo && open_fifo(o)) /* interim results stream into the FIFO */
+		if (sb_resfile_stream(o)) /* a FIFO: the snapshots stream into it */
 			return -EIO;
 		r->interim = write_interim;
 		r->interim_arg = o->f;
-		o->used = true;
 	}
 	return 0;
 }
 
-static int write_results(const struct cmdline *cl, const struct sb_results *res, struct results_out *o)
+/* one signal setup, before anything is read or made: an interrupt while
+ * job files are parsed (a large sweep parses for seconds, a read_iolog=
+ * FIFO waits for its writer) ends with a message and 130, never the
+ * default action's silent 143 (issue 28 item 13); no SA_RESTART, so a
+ * blocked open returns */
+static void install_signals(void)
 {
-	if (o->fifo && open_fifo(o))
-		return -EIO;
-	if (!o->f)
-		return -EBADF;
-	int rc = sb_output_write(o->f, res, cl->formats);
-	if (o->f == stdout) {
-		int e = fflush(stdout) || ferror(stdout) ? errno : 0;
-		if (e || rc) {
-			sb_err("<stdout>", "writing the results failed: %s", strerror(e ? e : -rc));
-			rc = -(e ? e : -rc);
-		}
-	} else if (o->af.f) {
-		const char *path = cl->output;
-		if (rc) {
-			if (sb_afile_error(&o->af)) /* the stream's errno, not the writer's EIO */
-				rc = -sb_afile_error(&o->af);
-			sb_afile_abort(&o->af);
-		} else {
-			rc = sb_afile_commit(&o->af);
-		}
-		if (rc)
-			sb_err("--output", "%s: writing the results failed: %s (a file that was there "
-			       "before is left as it was): free space there, or give another --output",
-			       path, strerror(-rc));
-	} else {
-		fclose(o->f); /* /dev/null of a rank > 0 */
-	}
-	o->f = NULL;
-	return rc;
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+}
+
+/* --parse-only: what the run would refuse before its first I/O, refused now
+ * (the file plan: missing directories and input files, what a path is, free
+ * space, devices in use; engines, logs, ML jobs), creating nothing (issue
+ * 26 item 1); then every job printed */
+static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
+{
+	struct sb_run_env penv = { .sysroot = "", .output = cl->output };
+	if (sb_ranks_rank() != 0)
+		return SB_EXIT_OK;
+	if (jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv))
+		return SB_EXIT_JOBFILE;
+	sb_joblist_print(stdout, jl);
+	if (jl->sweep)
+		sb_sweep_print(stdout, jl->sweep);
+	return SB_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -532,15 +479,7 @@ int main(int argc, char **argv)
 	const struct sb_tool *tool = argc > 1 ? sb_tool_find(argv[1]) : NULL;
 	if (tool)
 		return tool->main(argc - 1, argv + 1);
-	/* one signal setup, before anything is read or made: an interrupt while
-	 * job files are parsed (a large sweep parses for seconds, a read_iolog=
-	 * FIFO waits for its writer) ends with a message and 130, never the
-	 * default action's silent 143 (issue 28 item 13) */
-	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: a blocked open returns */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
+	install_signals();
 	if (sb_run_engines_to_parser()) {
 		sb_err("engines", "bug: the engines' option rows do not fit the parser's table");
 		return SB_EXIT_JOBFILE;
@@ -571,24 +510,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.parse_only) {
-		if (sb_ranks_rank() != 0)
-			goto out;
-		/* what the run would refuse before its first I/O, refused now (the
-		 * file plan: missing directories and input files, what a path is,
-		 * free space, devices in use; engines, logs, ML jobs), creating
-		 * nothing (issue 26 item 1) */
-		struct sb_run_env penv = { .sysroot = "", .output = cl.output };
-		if (jl.sweep ? sb_sweep_check(&jl, &penv) : sb_run_check(&jl, &penv)) {
-			status = SB_EXIT_JOBFILE;
-			goto out;
-		}
-		sb_joblist_print(stdout, &jl);
-		if (jl.sweep)
-			sb_sweep_print(stdout, jl.sweep);
+		status = parse_only(&cl, &jl);
 		goto out;
 	}
-	struct results_out ro = { 0 };
-	if (open_output(&cl, &ro)) {
+	struct sb_resfile ro;
+	if (sb_resfile_open(&ro, cl.output, sb_ranks_rank() == 0)) {
 		status = SB_EXIT_CMDLINE;
 		goto out;
 	}
@@ -600,9 +526,9 @@ int main(int argc, char **argv)
 	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: sweep/sweep.c */
 	if (jl.sweep ? sb_sweep_run(&jl, &env, &sweep, &res) : sb_run(&jl, &env, &res)) {
 		if (sweep.ndone) /* the points finished before the failure */
-			write_results(&cl, &res, &ro);
+			sb_resfile_write(&ro, &res, cl.formats);
 		else
-			drop_output(&ro);
+			sb_resfile_drop(&ro);
 		sb_sweep_results_free(&sweep);
 		status = SB_EXIT_JOBFILE;
 		goto out;
@@ -610,7 +536,7 @@ int main(int argc, char **argv)
 	sb_ranks_own_results(&jl, &res, cl.output, sb_output_write, cl.formats); /* MPI */
 	if (!jl.sweep && sb_ranks_merge(&res, got_signal)) /* MPI: one result at rank 0 */
 		status = SB_EXIT_IOERR;
-	if (write_results(&cl, &res, &ro) || res.logs_failed)
+	if (sb_resfile_write(&ro, &res, cl.formats) || res.logs_failed)
 		status = SB_EXIT_IOERR;
 	if (cl.export_csv && sb_write_csv(cl.export_csv, &res))
 		status = SB_EXIT_IOERR;

@@ -107,7 +107,10 @@ void sb_cli_manpage(FILE *f, const char *version, const struct sb_cli_flag *flag
 		    const struct sb_cli_flag *cmds, unsigned ncmds);
 /* --bash-completion: the bash completion script (flags, job options, the
  * values of enum options and engines, file names) */
-void sb_cli_bash_completion(FILE *f, const struct sb_cli_flag *flags, unsigned n);
+/* formats: the --output-format values, blank-separated (main hands down
+ * output/'s writer table: parse/ may not include output/) */
+void sb_cli_bash_completion(FILE *f, const struct sb_cli_flag *flags, unsigned n,
+			    const char *formats);
 /* --cmdhelp: every option (opt == NULL), or one option in full. Returns
  * -ENOENT (with "did you mean") for an unknown option. */
 int sb_cmdhelp(FILE *f, const char *opt);

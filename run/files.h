@@ -72,6 +72,16 @@ struct sb_run_env;
  * nothing.  Errors are reported with sb_err; returns -errno. */
 int sb_files_plan(const struct sb_joblist *jl, const bool *nodiskio,
 		  const struct sb_run_env *env, struct sb_layout *lay);
+/* run/filecheck.c: the plan's refusals (each reports file:line, the job and
+ * the fix; 0 or -errno).  check_kind: lf as job s names it is a directory,
+ * a FIFO or socket, or missing under no_file_create; check_user: the user's
+ * files are never extended unless a job writes them, verify_only needs its
+ * file; check_space: each file system has room for what the plan adds. */
+int sb_files_check_kind(const struct sb_layout_file *lf, const struct sb_jobspec *s);
+int sb_files_check_user(const struct sb_layout *lay);
+int sb_files_check_space(const struct sb_layout *lay);
+/* path's folder ("." for a bare name, "/" for one at the root) */
+void sb_files_dir_of(const char *path, char *dir, size_t len);
 /* run/outpaths.c: write_iolog=, write_trace= and --output (NULL: stdout)
  * name none of lay's data files (same inode, or the same canonical path for
  * one not made yet).  0, or -EINVAL with the reason reported (file:line). */
