@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "lib/fullio.h"
 #include "lib/trim.h"
 
 /* nothing to prepare beyond the io units the runner allocated */
@@ -17,11 +18,11 @@ static enum sb_q_status psync_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	int fd = io->file->fd;
 	ssize_t r;
 	switch (io->ddir) {
-	case SB_DDIR_READ:
-		r = pread(fd, io->buf, io->len, (off_t)io->offset);
+	case SB_DDIR_READ: /* a short transfer is completed (lib/fullio.h) */
+		r = sb_pio_full(fd, false, io->buf, io->len, (off_t)io->offset);
 		break;
 	case SB_DDIR_WRITE:
-		r = pwrite(fd, io->buf, io->len, (off_t)io->offset);
+		r = sb_pio_full(fd, true, io->buf, io->len, (off_t)io->offset);
 		break;
 	case SB_DDIR_SYNC:
 		r = fsync(fd);

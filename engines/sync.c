@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "lib/fullio.h"
 #include "lib/trim.h"
 
 /* td->data: the file position of each of td->files, UINT64_MAX = unknown */
@@ -35,8 +36,8 @@ static ssize_t sync_rw(struct sb_engine_td *td, struct sb_io_u *io)
 		*pos = UINT64_MAX;
 		return -1;
 	}
-	ssize_t r = io->ddir == SB_DDIR_READ ? read(fd, io->buf, io->len)
-					     : write(fd, io->buf, io->len);
+	/* a short transfer is completed (lib/fullio.h) */
+	ssize_t r = sb_io_full(fd, io->ddir == SB_DDIR_WRITE, io->buf, io->len);
 	*pos = r < 0 ? UINT64_MAX : io->offset + (uint64_t)r;
 	return r;
 }

@@ -76,6 +76,21 @@ static void __attribute__((noinline, cold)) over_max_latency(struct sb_thread *t
 		t->st->err.op = why ? why : what[io->ddir];
 }
 
+/* An async engine (libaio, io_uring) completed a write with fewer bytes
+ * than asked: the block is torn.  The sync engines complete the rest
+ * themselves (lib/fullio.h); here it is an I/O error of the job ("short
+ * write", EIO), never a complete write (issue 28 item 8). */
+static void __attribute__((noinline, cold)) short_write(struct sb_thread *t,
+							 struct sb_loopstate *ls,
+							 const struct sb_io_u *io)
+{
+	struct sb_io_u torn = *io;
+	torn.result = -EIO;
+	io_error(t, ls, &torn);
+	if (t->st->err.op == sb_ddir_name[io->ddir])
+		t->st->err.op = "short write";
+}
+
 /* account() with disable_lat/clat/slat (gtod_reduce: all three): the
  * counters, and only the latencies still asked for */
 static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct sb_loopstate *ls,
@@ -134,6 +149,10 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 	struct sb_tstats *st = t->st;
 	if (__builtin_expect(io->result <= 0, 0) && (io->result < 0 || io->len)) {
 		io_error(t, ls, io);
+		return;
+	}
+	if (__builtin_expect(d == SB_DDIR_WRITE && (uint64_t)io->result < io->len, 0)) {
+		short_write(t, ls, io);
 		return;
 	}
 	if (t->io_check && (d == SB_DDIR_READ || (d == SB_DDIR_WRITE && t->check_writes)) &&

@@ -28,6 +28,10 @@
  *           skip=N-1 times=1)
  * rw=r|w    open only: only opens for reading (r: O_RDONLY) or writing (w)
  *
+ * ERRNO may also be SHORT (pread pwrite read write): the call transfers
+ * only the first half of its bytes and returns that count, as a device or
+ * file system may; or LOST (pwrite write): the call returns the full count
+ * and stores nothing (a write the device dropped).
  * ERRNO may also be FLIP (pread and pwrite, with offset=): the call goes
  * through with the byte at offset XORed with 0x01, in the data written
  * (pwrite: what reaches the file; the caller's buffer is left as it was) or
@@ -129,7 +133,9 @@ static const struct { const char *name; int err; } errnames[] = {
 	{ "EINTR", EINTR },
 };
 
-#define SB_FLIP 100000 /* ERRNO=FLIP: corrupt one byte, fail nothing */
+#define SB_FLIP 100000  /* ERRNO=FLIP: corrupt one byte, fail nothing */
+#define SB_SHORT 100001 /* ERRNO=SHORT: transfer the first half, return that count */
+#define SB_LOST 100002  /* ERRNO=LOST: a write that says it wrote all and stored nothing */
 
 static const struct { const char *name; int sig; } signames[] = {
 	{ "SIGINT", SIGINT }, { "SIGTERM", SIGTERM }, { "SIGHUP", SIGHUP }, { "SIGKILL", SIGKILL },
@@ -207,6 +213,16 @@ static void parse_rule(char *text)
 		if (c != C_PREAD && c != C_PWRITE)
 			bad(orig, "FLIP is for pread and pwrite");
 		r->err = SB_FLIP;
+	}
+	if (!strcmp(err, "SHORT")) {
+		if (c != C_PREAD && c != C_PWRITE && c != C_READ && c != C_WRITE)
+			bad(orig, "SHORT is for pread, pwrite, read and write");
+		r->err = SB_SHORT;
+	}
+	if (!strcmp(err, "LOST")) {
+		if (c != C_PWRITE && c != C_WRITE)
+			bad(orig, "LOST is for pwrite and write");
+		r->err = SB_LOST;
 	}
 	if (!r->err && !r->sig && (!parse_u64(err, &n) || !n || n > 4095))
 		bad(orig, "unknown errno (a name such as EIO, or a number) or signal (SIGINT ...)");
@@ -368,9 +384,17 @@ static uint64_t flip_at(enum call c)
 
 #include "t/faults/sbfault_overlap.h" /* SBFAULT_OVERLAP */
 
+/* SHORT: the first half of len (all of a 1-byte transfer) */
+static size_t half(size_t len)
+{
+	return len > 1 ? len / 2 : len;
+}
+
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
 	int e = active[C_PREAD] ? check_io(C_PREAD, fd, true, (uint64_t)off, len) : 0;
+	if (e == SB_SHORT)
+		return real.pread(fd, buf, half(len), off);
 	if (e == SB_FLIP) {
 		ssize_t n = real.pread(fd, buf, len, off);
 		uint64_t at = flip_at(C_PREAD) - (uint64_t)off;
@@ -391,6 +415,10 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
 	int e = active[C_PWRITE] ? check_io(C_PWRITE, fd, true, (uint64_t)off, len) : 0;
+	if (e == SB_SHORT)
+		return real.pwrite(fd, buf, half(len), off);
+	if (e == SB_LOST)
+		return (ssize_t)len;
 	if (e == SB_FLIP) { /* the caller's buffer, changed for the call only */
 		unsigned char *b = (unsigned char *)(uintptr_t)buf;
 		uint64_t at = flip_at(C_PWRITE) - (uint64_t)off;
@@ -453,6 +481,8 @@ static int check_pos(enum call c, int fd, size_t len)
 ssize_t read(int fd, void *buf, size_t len)
 {
 	int e = active[C_READ] ? check_pos(C_READ, fd, len) : 0;
+	if (e == SB_SHORT)
+		return real.read(fd, buf, half(len));
 	if (e) {
 		errno = e;
 		return -1;
@@ -463,6 +493,12 @@ ssize_t read(int fd, void *buf, size_t len)
 ssize_t write(int fd, const void *buf, size_t len)
 {
 	int e = active[C_WRITE] ? check_pos(C_WRITE, fd, len) : 0;
+	if (e == SB_SHORT)
+		return real.write(fd, buf, half(len));
+	if (e == SB_LOST) { /* the file position moves as if it had been written */
+		lseek(fd, (off_t)len, SEEK_CUR);
+		return (ssize_t)len;
+	}
 	if (e) {
 		errno = e;
 		return -1;
