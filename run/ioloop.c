@@ -47,7 +47,9 @@ static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct
 	t->st->error = io->result < 0 ? (int)-io->result : EIO;
 	ei->op = io->file ? sb_ddir_name[io->ddir] : "getevents"; /* no file: the engine's reap failed */
 	ei->at = io->file && io->ddir < SB_DDIR_N;
-	ei->eof = io->result >= 0;
+	ei->eof = io->result >= 0 && io->ddir != SB_DDIR_WRITE;
+	if (io->ddir == SB_DDIR_WRITE && io->result >= 0)
+		ei->op = "short write"; /* fewer bytes than asked (issue 28 item 8): EIO */
 	ei->file = io->file ? io->file->index : UINT_MAX;
 	ei->offset = io->offset;
 	ei->len = io->len;
@@ -74,21 +76,6 @@ static void __attribute__((noinline, cold)) over_max_latency(struct sb_thread *t
 	io_error(t, ls, &late);
 	if (t->st->err.op == sb_ddir_name[io->ddir])
 		t->st->err.op = why ? why : what[io->ddir];
-}
-
-/* An async engine (libaio, io_uring) completed a write with fewer bytes
- * than asked: the block is torn.  The sync engines complete the rest
- * themselves (lib/fullio.h); here it is an I/O error of the job ("short
- * write", EIO), never a complete write (issue 28 item 8). */
-static void __attribute__((noinline, cold)) short_write(struct sb_thread *t,
-							 struct sb_loopstate *ls,
-							 const struct sb_io_u *io)
-{
-	struct sb_io_u torn = *io;
-	torn.result = -EIO;
-	io_error(t, ls, &torn);
-	if (t->st->err.op == sb_ddir_name[io->ddir])
-		t->st->err.op = "short write";
 }
 
 /* account() with disable_lat/clat/slat (gtod_reduce: all three): the
@@ -147,12 +134,11 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, const s
 {
 	int d = io->ddir;
 	struct sb_tstats *st = t->st;
-	if (__builtin_expect(io->result <= 0, 0) && (io->result < 0 || io->len)) {
+	/* a write libaio or io_uring completed short is a torn block: an error
+	 * (the sync engines complete the rest themselves: lib/fullio.h) */
+	if (__builtin_expect(io->result <= 0 || (d == SB_DDIR_WRITE && (uint64_t)io->result <
+						  io->len), 0) && (io->result < 0 || io->len)) {
 		io_error(t, ls, io);
-		return;
-	}
-	if (__builtin_expect(d == SB_DDIR_WRITE && (uint64_t)io->result < io->len, 0)) {
-		short_write(t, ls, io);
 		return;
 	}
 	if (t->io_check && (d == SB_DDIR_READ || (d == SB_DDIR_WRITE && t->check_writes)) &&
