@@ -4,20 +4,21 @@
 
 #include "lib/fullio.h"
 
-/* one call: at off, or at the file position when off < 0 */
-static ssize_t once(int fd, bool write_, char *buf, size_t len, off_t off)
+/* one call: at off (pos: at the file position) */
+static ssize_t once(int fd, bool write_, char *buf, size_t len, bool pos, off_t off)
 {
-	if (off < 0)
+	if (pos)
 		return write_ ? write(fd, buf, len) : read(fd, buf, len);
 	return write_ ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
 }
 
-static ssize_t full(int fd, bool write_, char *buf, size_t len, off_t off)
+/* off is handed to the kernel as it is: a negative one fails there (EINVAL) */
+static ssize_t full(int fd, bool write_, char *buf, size_t len, bool pos, off_t off)
 {
 	size_t done = 0;
 	while (done < len) {
-		ssize_t r = once(fd, write_, buf + done, len - done,
-				 off < 0 ? off : off + (off_t)done);
+		ssize_t r = once(fd, write_, buf + done, len - done, pos,
+				 done ? off + (off_t)done : off);
 		if (r < 0 && errno == EINTR && done)
 			continue; /* a signal after some bytes: finish the transfer */
 		if (r < 0)
@@ -35,10 +36,10 @@ static ssize_t full(int fd, bool write_, char *buf, size_t len, off_t off)
 
 ssize_t sb_pio_full(int fd, bool write_, void *buf, size_t len, off_t off)
 {
-	return full(fd, write_, buf, len, off < 0 ? 0 : off);
+	return full(fd, write_, buf, len, false, off);
 }
 
 ssize_t sb_io_full(int fd, bool write_, void *buf, size_t len)
 {
-	return full(fd, write_, buf, len, -1);
+	return full(fd, write_, buf, len, true, 0);
 }

@@ -261,6 +261,14 @@ bool sb_vblock_check(const struct sb_vfmt *f, uint8_t *buf, const struct sb_vid 
 			       hgen, hjob, hthr);
 			return fail(kind, hgen < want->gen ? SB_VFY_STALE : SB_VFY_MISPLACED);
 		}
+		if (want->gen && want->min_time && ld64(h + 40) < want->min_time) {
+			say_id(expected, n, "block written by this run at", want->offset, want->gen,
+			       want->job, want->thread);
+			snprintf(found, n, "an earlier run's block, stamped %.3f s before this run "
+				 "began (a lost write)",
+				 (double)(want->min_time - ld64(h + 40)) / 1e9);
+			return fail(kind, SB_VFY_STALE);
+		}
 		if (f->check_seed && want->gen && ld64(h + 32) != want->seed) {
 			snprintf(expected, n, "seed 0x%016" PRIx64 " (this job's, gen %" PRIu64 ")",
 				 want->seed, want->gen);

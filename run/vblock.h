@@ -6,6 +6,8 @@
  * An interval of L bytes (verify_interval, default the write block size),
  * integers little-endian:
  *   [0, H)      header, H = sb_vhdr_len(type) (64, or 128 for md5/sha*):
+ *               (time: when the write was prepared; a run that checks its own
+ *               writes refuses a block stamped before the run began)
  *               0 u32 magic "SBV1"   4 u8 type   5 u8 0   6 u16 H
  *               8 u32 L   12 u16 job   14 u16 thread   16 u64 offset
  *               24 u64 generation   32 u64 seed   40 u64 time (ns, realtime)
@@ -46,6 +48,12 @@ struct sb_vfmt {
 struct sb_vid {
 	uint64_t offset, gen, seed;
 	unsigned job, thread;
+	/* checks only: the block must have been written at or after this time
+	 * (ns, realtime; 0: any).  A run checking what it wrote gives its own
+	 * start: a block with the same offset, generation and seed left by an
+	 * earlier run of the same job (a write the device dropped) is then
+	 * stale, not good (issue 28 item 11) */
+	uint64_t min_time;
 };
 
 /* the data seed of generation gen at offset, from a thread's base seed */

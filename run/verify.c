@@ -37,6 +37,7 @@ struct vjob {
 	struct sb_vfmt fmt;
 	struct sb_csum cs;
 	uint64_t base;              /* seed of the data seeds */
+	uint64_t t0;                /* realtime ns at setup: the earliest stamp of this run's writes */
 	uint64_t gen;               /* writes issued so far (the last generation) */
 	uint64_t *io_gen;           /* per io unit: the generation its write carries */
 	struct sb_vtrack *tr;       /* per file */
@@ -74,7 +75,7 @@ static void io_prep(struct sb_thread *t, struct sb_io_u *io)
 	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	vj->io_gen[io->index] = g;
 	for (uint64_t o = 0; o + L <= io->len; o += L) {
-		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread };
+		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread, 0 };
 		id.seed = sb_vblock_seed(vj->base, g, id.offset);
 		sb_vblock_fill(&vj->fmt, (uint8_t *)io->buf + o, &id, now);
 	}
@@ -199,7 +200,7 @@ static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
 	for (uint64_t o = 0; tr && o + L <= io->len; o += L) {
 		uint64_t off = io->offset + o, slot = (off - tr->start) / L;
 		struct sb_vid want = { off, slot < tr->nslots ? GEN_OF(tr->gen[slot]) : 0, 0,
-				       vj->job, vj->thread };
+				       vj->job, vj->thread, 0 };
 		if (!want.gen)
 			continue;
 		tr->gen[slot] |= CHECKED;
@@ -208,6 +209,7 @@ static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
 			continue;
 		}
 		want.seed = sb_vblock_seed(vj->base, want.gen, off);
+		want.min_time = t->spec->verify_only ? 0 : vj->t0; /* this run wrote it */
 		char exp[SB_VERIFY_TEXT_MAX], found[SB_VERIFY_TEXT_MAX];
 		enum sb_verify_kind kind;
 		uint8_t *b = (uint8_t *)io->buf + o;
@@ -443,6 +445,9 @@ int sb_verify_setup(struct sb_thread *t)
 		.patoff = s->verify_pat_off, .check_seed = s->verify_header_seed, .cs = &vj->cs,
 	};
 	vj->base = sb_iogen_seed(s, t->sub) ^ 0x5645524946590001ull;
+	struct timespec ts0;
+	clock_gettime(CLOCK_REALTIME, &ts0);
+	vj->t0 = (uint64_t)ts0.tv_sec * 1000000000ull + (uint64_t)ts0.tv_nsec;
 	vj->job = (unsigned)t->job;
 	vj->thread = t->sub;
 	vj->nfiles = t->etd.nfiles;

@@ -138,7 +138,7 @@ static void fx_init(struct fixture *x, unsigned type, uint64_t voff)
 
 static struct sb_vid vid(uint64_t off, uint64_t gen)
 {
-	struct sb_vid id = { off, gen, sb_vblock_seed(7, gen, off), 1, 2 };
+	struct sb_vid id = { off, gen, sb_vblock_seed(7, gen, off), 1, 2, 0 };
 	return id;
 }
 
