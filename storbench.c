@@ -111,7 +111,7 @@ static int quick_job_text(char *buf, size_t len)
  * next I/O, a sweep keeps its finished points; main prints the partial
  * results and exits with 130.  SIGUSR2 is there for mpirun: Open MPI's
  * mpirun exits 1 on SIGINT whatever the ranks return, but forwards SIGUSR2
- * to every rank and then exits with their 130 (HOWTO section 13). */
+ * to every rank and then exits with their 130 (HOWTO section 14). */
 static volatile sig_atomic_t got_signal; /* MPI: an interrupt, not another rank's error */
 static void on_signal(int sig)
 {
