@@ -37,6 +37,8 @@ int sb_expr_keywords(const char *in, char **out, char *err)
 	char buf[1024];
 	size_t o = 0;
 	int any = 0;
+	if (!strchr(in, '$'))
+		return 0; /* nothing to replace: a long value (a filename= list) passes as it is */
 	while (*in) {
 		unsigned k = 0;
 		if (*in == '$')

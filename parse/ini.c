@@ -19,7 +19,9 @@
 #include "lib/log.h"
 #include "parse/ini.h"
 
-#define LINE_MAX_LEN 1000  /* iniparser 4.1 reads lines of up to 1024 bytes */
+#define LINE_MAX_LEN (1u << 20) /* 1 MiB a line (fio 3.33 has no limit; the file holds 16 MiB) */
+#define INI_LINE_MAX 900        /* iniparser 4.1 reads lines of up to 1024 bytes (ASCIILINESZ):
+				 * a longer value bypasses it (see iniparser_round) */
 #define INCLUDE_DEPTH 16
 #define NUL_MSG "the file holds a NUL byte on this line: job files are text (is it a binary " \
 		"file?); remove the NUL byte"
@@ -195,7 +197,7 @@ static int expand_vars(struct pp *pp, const char *file, unsigned line, const cha
 	size_t o = 0;
 	while (*in) {
 		const char *val = NULL, *close = NULL;
-		char name[256], dflt[LINE_MAX_LEN + 1];
+		char name[256], *dflt = NULL;
 		size_t n = 1;
 		if (in[0] == '$' && in[1] == '{' && (close = var_end(in))) {
 			size_t nl = (size_t)(close - in - 2);
@@ -205,11 +207,18 @@ static int expand_vars(struct pp *pp, const char *file, unsigned line, const cha
 				*d = '\0';
 			val = getenv(name);
 			if (d && (!val || !*val)) {
-				char raw[LINE_MAX_LEN + 1];
-				snprintf(raw, sizeof(raw), "%.*s", (int)(close - (in + 2 + (d - name) + 2)),
-					 in + 2 + (d - name) + 2);
-				if (expand_vars(pp, file, line, raw, dflt, sizeof(dflt)))
+				const char *ds = in + 2 + (d - name) + 2;
+				char *raw = strndup(ds, (size_t)(close - ds));
+				dflt = malloc(LINE_MAX_LEN + 1);
+				int rc = (raw && dflt) ? expand_vars(pp, file, line, raw, dflt, LINE_MAX_LEN + 1)
+						       : -ENOMEM;
+				free(raw);
+				if (rc) {
+					if (rc == -ENOMEM)
+						pp_err(pp, file, line, "out of memory");
+					free(dflt);
 					return -EINVAL;
+				}
 				val = dflt;
 			} else if (!val) {
 				pp_err(pp, file, line, "environment variable '%s' is not set (used as ${%s}): "
@@ -233,11 +242,13 @@ static int expand_vars(struct pp *pp, const char *file, unsigned line, const cha
 			val = in;
 		}
 		if (o + n >= len) {
-			pp_err(pp, file, line, "line is too long after ${VAR} expansion (max %d characters)",
+			pp_err(pp, file, line, "line is too long after ${VAR} expansion (max %u characters)",
 			       LINE_MAX_LEN);
+			free(dflt);
 			return -EINVAL;
 		}
 		memcpy(out + o, val, n);
+		free(dflt);
 		o += n;
 		in = close ? close + 1 : in + 1;
 	}
@@ -413,10 +424,16 @@ static void do_option(struct pp *pp, const char *file, unsigned line, char *s)
 
 static void pp_line(struct pp *pp, const char *file, unsigned line, char *raw)
 {
-	char buf[LINE_MAX_LEN + 1];
-	cut_comment(raw); /* before expansion: an expanded value is never cut */
-	if (expand_vars(pp, file, line, raw, buf, sizeof(buf)))
+	char *buf = malloc(LINE_MAX_LEN + 1);
+	if (!buf) {
+		pp_err(pp, file, line, "out of memory");
 		return;
+	}
+	cut_comment(raw); /* before expansion: an expanded value is never cut */
+	if (expand_vars(pp, file, line, raw, buf, LINE_MAX_LEN + 1)) {
+		free(buf);
+		return;
+	}
 	char *s = trim(buf);
 	if (!*s)
 		return;
@@ -427,6 +444,7 @@ static void pp_line(struct pp *pp, const char *file, unsigned line, char *raw)
 		do_include(pp, file, line, trim(s + 7));
 	else
 		do_option(pp, file, line, s);
+	free(buf);
 }
 
 /* "\n", "\r\n" and a lone "\r" each end a line */
@@ -438,13 +456,16 @@ static int pp_text(struct pp *pp, const char *file, const char *text)
 		size_t n = strcspn(p, "\r\n");
 		lineno++;
 		if (n > LINE_MAX_LEN) {
-			pp_err(pp, file, lineno, "line is too long (%zu characters, max %d)", n,
-			       LINE_MAX_LEN);
+			pp_err(pp, file, lineno, "line is too long (%zu characters, max %u = 1 MiB a "
+			       "line); split the value (e.g. a filename= list over several jobs or "
+			       "an opendir=)", n, LINE_MAX_LEN);
 		} else {
-			char raw[LINE_MAX_LEN + 1];
-			memcpy(raw, p, n);
-			raw[n] = '\0';
-			pp_line(pp, file, lineno, raw);
+			char *raw = strndup(p, n);
+			if (!raw)
+				pp_err(pp, file, lineno, "out of memory");
+			else
+				pp_line(pp, file, lineno, raw);
+			free(raw);
 		}
 		p += n;
 		if (p[0] == '\r' && p[1] == '\n')
@@ -487,7 +508,10 @@ static int normalized_fd(const struct sb_ini *ini, unsigned first, unsigned *ner
 		fprintf(f, "[s%u]\n", i);
 		for (unsigned k = 0; k < s->nkv; k++) {
 			const struct sb_ini_kv *kv = &s->kv[k];
-			if (write_value(f, kv->key, kv->bare ? "1" : kv->value)) {
+			const char *v = kv->bare ? "1" : kv->value;
+			if (strlen(kv->key) + strlen(v) > INI_LINE_MAX)
+				v = "1"; /* too long for iniparser: iniparser_round keeps it */
+			if (write_value(f, kv->key, v)) {
 				char where[512];
 				sb_err(sb_ini_where(where, sizeof(where), kv->file, kv->line),
 				       "%s=%s: a value cannot hold both '\"' and ';', '#' or '\\'",
@@ -506,7 +530,7 @@ static int normalized_fd(const struct sb_ini *ini, unsigned first, unsigned *ner
 /* Round trip through iniparser: the values come back from the library. */
 static int iniparser_round(struct sb_ini *ini, unsigned first, unsigned *nerr)
 {
-	char path[64], key[LINE_MAX_LEN + 32];
+	char path[64], key[INI_LINE_MAX + 32];
 	int fd = normalized_fd(ini, first, nerr);
 	if (fd < 0)
 		return fd;
@@ -519,6 +543,16 @@ static int iniparser_round(struct sb_ini *ini, unsigned first, unsigned *nerr)
 		struct sb_ini_section *s = &ini->sec[i];
 		for (unsigned k = 0; k < s->nkv; k++) {
 			struct sb_ini_kv *kv = &s->kv[k];
+			if (!kv->bare && strlen(kv->key) + strlen(kv->value) > INI_LINE_MAX) {
+				/* past iniparser's line: drop wrapping quotes as it would */
+				size_t n = strlen(kv->value);
+				char *v = kv->value;
+				if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+					memmove(v, v + 1, n - 2);
+					v[n - 2] = '\0';
+				}
+				continue;
+			}
 			snprintf(key, sizeof(key), "s%u:%s", i, kv->key);
 			const char *v = iniparser_getstring(d, key, NULL);
 			char *nv = (v && !kv->bare) ? strdup(v) : NULL;

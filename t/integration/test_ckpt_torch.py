@@ -124,6 +124,31 @@ class TorchSaveTest(SbCase):
         self.assertEqual(r["requests"], "torch")
         self.assertGreater(r["bytes_framing"], 0)
 
+    def test_howto_matches_the_bytes_written(self):
+        """Issue 28 item 18: HOWTO said checkpoint_io=torch files are torch's zip
+        archive; they hold storbench's buffer in torch.save's request sizes (no
+        zip signature, torch.load cannot open them).  HOWTO must say what the
+        files are: a zip archive only if they start with b"PK\\x03\\x04"."""
+        self.run_json(self.ckpt_job("keep_checkpoints=1\n"))
+        files = [os.path.join(r, n) for r, _, ns in os.walk(os.path.join(self.dir, "ck")) for n in ns]
+        self.assertTrue(files)
+        heads = set()
+        for path in files:
+            with open(path, "rb") as f:
+                heads.add(f.read(4) == b"PK\x03\x04")
+        self.assertEqual(len(heads), 1, "some files are zip archives, some not")
+        is_zip = heads.pop()
+        howto = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "HOWTO.md")
+        with open(howto) as f:
+            text = f.read()
+        start = text.index("**Request sizes** (`checkpoint_io`)")
+        para = " ".join(text[start:text.index("\n\n", start)].split())
+        claims_zip = "the file is torch's zip archive" in para or "files are torch's zip archive" in para
+        says_not = "not its file format" in para and "torch.load` cannot open" in para
+        self.assertFalse(is_zip, "the files are zip archives: HOWTO and this test need updating")
+        self.assertFalse(claims_zip, "HOWTO calls the files torch's zip archive; they are not: " + para[:300])
+        self.assertTrue(says_not, "HOWTO must say only the request sizes are torch's: " + para[:300])
+
     def test_torch_with_direct_refused(self):
         job = self.ckpt_job("direct=1\n")
         p = self.run_sb(job)
