@@ -258,93 +258,6 @@ static int expand_vars(struct pp *pp, const char *file, unsigned line, const cha
 
 static int pp_text(struct pp *pp, const char *file, const char *text);
 
-/* what a file that is not a regular file is, for messages */
-static const char *file_kind(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO (named pipe)";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
-/* A job file into memory: regular files only (a FIFO or a device could be
- * endless), at most room bytes (what is left of SB_JOBFILE_MAX).  NULL with
- * the reason in why on failure; *len is the byte count (the text may hold
- * NUL bytes: see nul_line). */
-static char *read_whole(const char *path, size_t room, size_t *len, char *why, size_t wlen)
-{
-	struct stat st;
-	char *buf = NULL;
-	size_t cap = 0;
-	int fd = -1;
-	*len = 0;
-	/* stat first: a device or FIFO is refused without opening it */
-	if (stat(path, &st) || (S_ISREG(st.st_mode) &&
-	    ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0 || fstat(fd, &st)))) {
-		snprintf(why, wlen, "%s", strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, wlen, "it is %s, not a regular file: a job file must be a regular file",
-			 file_kind(st.st_mode));
-		goto fail;
-	}
-	for (;;) {
-		if (*len > room || (uint64_t)st.st_size > room) {
-			snprintf(why, wlen, "too big: a job file and everything it includes may hold at "
-				 "most %u MiB together (is this the right file?)", SB_JOBFILE_MAX >> 20);
-			goto fail;
-		}
-		if (cap - *len < 4096) {
-			char *nb = realloc(buf, cap = cap ? 2 * cap : 8192);
-			if (!nb) {
-				snprintf(why, wlen, "%s", strerror(ENOMEM));
-				goto fail;
-			}
-			buf = nb;
-		}
-		ssize_t r = read(fd, buf + *len, cap - *len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(why, wlen, "%s", strerror(errno));
-			goto fail;
-		}
-		if (r == 0)
-			break;
-		*len += (size_t)r;
-	}
-	close(fd);
-	buf[*len] = '\0';
-	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
-}
-
-/* the line (1-based; "\n", "\r\n" and a lone "\r" end a line) of the first
- * NUL byte in text[0..len), or 0 when there is none */
-static unsigned nul_line(const char *text, size_t len)
-{
-	const char *nul = memchr(text, '\0', len);
-	unsigned line = 1;
-	if (!nul)
-		return 0;
-	for (const char *p = text; p < nul; p++) /* p[1] is at most the NUL */
-		if (*p == '\n' || (*p == '\r' && p[1] != '\n'))
-			line++;
-	return line;
-}
-
 static void do_include(struct pp *pp, const char *file, unsigned line, const char *arg)
 {
 	char path[4096];
@@ -364,14 +277,14 @@ static void do_include(struct pp *pp, const char *file, unsigned line, const cha
 	}
 	char why[256];
 	size_t len;
-	char *text = read_whole(path, pp->room, &len, why, sizeof(why));
+	char *text = sb_ini_read_whole(path, pp->room, &len, why, sizeof(why));
 	if (!text) {
 		pp_err(pp, file, line, "include %s: cannot read '%s': %s", arg, path, why);
 		return;
 	}
 	pp->room -= len;
 	const char *iname = sb_ini_intern(pp->ini, path);
-	unsigned nul = nul_line(text, len);
+	unsigned nul = sb_ini_nul_line(text, len);
 	if (nul)
 		pp_err(pp, iname ? iname : path, nul, NUL_MSG);
 	pp->depth++;
@@ -597,12 +510,12 @@ int sb_ini_parse_file(struct sb_ini *ini, const char *path)
 {
 	char why[256];
 	size_t len;
-	char *text = read_whole(path, SB_JOBFILE_MAX, &len, why, sizeof(why));
+	char *text = sb_ini_read_whole(path, SB_JOBFILE_MAX, &len, why, sizeof(why));
 	if (!text) {
 		sb_err(path, "cannot read job file: %s", why);
 		return -EINVAL;
 	}
-	unsigned nul = nul_line(text, len);
+	unsigned nul = sb_ini_nul_line(text, len);
 	if (nul) {
 		char where[512];
 		sb_err(sb_ini_where(where, sizeof(where), path, nul), NUL_MSG);

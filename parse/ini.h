@@ -55,6 +55,12 @@ void sb_ini_free(struct sb_ini *ini);
  * malloc'd), and such a buffer appended to ini's sections */
 int sb_ini_pack(const struct sb_ini *ini, unsigned from, char **out, size_t *len);
 int sb_ini_unpack(struct sb_ini *ini, const char *p, size_t len);
+/* parse/inifile.c: a job file into memory: regular files only (a FIFO or a
+ * device could be endless), at most room bytes.  NULL with the reason in why
+ * on failure; *len is the byte count (the text may hold NUL bytes). */
+char *sb_ini_read_whole(const char *path, size_t room, size_t *len, char *why, size_t wlen);
+/* the line (1-based) of the first NUL byte in text[0..len), or 0 for none */
+unsigned sb_ini_nul_line(const char *text, size_t len);
 /* "file:line" (or "file" when line is 0) into buf */
 const char *sb_ini_where(char *buf, unsigned len, const char *file, unsigned line);
 #endif

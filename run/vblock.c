@@ -215,6 +215,43 @@ static bool check_pattern(const struct sb_vfmt *f, const uint8_t *buf, const str
 	return true;
 }
 
+/* a valid interval's header names want's offset, job, thread, generation,
+ * write time and seed; else *kind and the texts */
+static bool identity_ok(const struct sb_vfmt *f, const uint8_t *h, const struct sb_vid *want,
+			enum sb_verify_kind *kind, char *expected, char *found, size_t n)
+{
+	uint64_t hoff = ld64(h + 16), hgen = ld64(h + 24);
+	unsigned hjob = h[12] | h[13] << 8, hthr = h[14] | h[15] << 8;
+	if (hoff != want->offset || hjob != want->job || hthr != want->thread) {
+		say_id(expected, n, "block of", want->offset, want->gen, want->job, want->thread);
+		say_id(found, n, "valid block of", hoff, hgen, hjob, hthr);
+		return fail(kind, SB_VFY_MISPLACED);
+	}
+	if (want->gen && hgen != want->gen) {
+		say_id(expected, n, "generation at", want->offset, want->gen, want->job,
+		       want->thread);
+		say_id(found, n, hgen < want->gen ? "older block at" : "newer block at", hoff,
+		       hgen, hjob, hthr);
+		return fail(kind, hgen < want->gen ? SB_VFY_STALE : SB_VFY_MISPLACED);
+	}
+	if (want->gen && want->min_time && ld64(h + 40) < want->min_time) {
+		say_id(expected, n, "block written by this run at", want->offset, want->gen,
+		       want->job, want->thread);
+		snprintf(found, n, "an earlier run's block, stamped %.3f s before this run "
+			 "began (a lost write)",
+			 (double)(want->min_time - ld64(h + 40)) / 1e9);
+		return fail(kind, SB_VFY_STALE);
+	}
+	if (f->check_seed && want->gen && ld64(h + 32) != want->seed) {
+		snprintf(expected, n, "seed 0x%016" PRIx64 " (this job's, gen %" PRIu64 ")",
+			 want->seed, want->gen);
+		snprintf(found, n, "seed 0x%016" PRIx64 ": written by another run or job",
+			 ld64(h + 32));
+		return fail(kind, SB_VFY_MISPLACED);
+	}
+	return true;
+}
+
 bool sb_vblock_check(const struct sb_vfmt *f, uint8_t *buf, const struct sb_vid *want,
 		     enum sb_verify_kind *kind, char *expected, char *found, size_t n)
 {
@@ -249,34 +286,7 @@ bool sb_vblock_check(const struct sb_vfmt *f, uint8_t *buf, const struct sb_vid 
 				return fail(kind, SB_VFY_CORRUPT);
 			}
 		}
-		if (hoff != want->offset || hjob != want->job || hthr != want->thread) {
-			say_id(expected, n, "block of", want->offset, want->gen, want->job, want->thread);
-			say_id(found, n, "valid block of", hoff, hgen, hjob, hthr);
-			return fail(kind, SB_VFY_MISPLACED);
-		}
-		if (want->gen && hgen != want->gen) {
-			say_id(expected, n, "generation at", want->offset, want->gen, want->job,
-			       want->thread);
-			say_id(found, n, hgen < want->gen ? "older block at" : "newer block at", hoff,
-			       hgen, hjob, hthr);
-			return fail(kind, hgen < want->gen ? SB_VFY_STALE : SB_VFY_MISPLACED);
-		}
-		if (want->gen && want->min_time && ld64(h + 40) < want->min_time) {
-			say_id(expected, n, "block written by this run at", want->offset, want->gen,
-			       want->job, want->thread);
-			snprintf(found, n, "an earlier run's block, stamped %.3f s before this run "
-				 "began (a lost write)",
-				 (double)(want->min_time - ld64(h + 40)) / 1e9);
-			return fail(kind, SB_VFY_STALE);
-		}
-		if (f->check_seed && want->gen && ld64(h + 32) != want->seed) {
-			snprintf(expected, n, "seed 0x%016" PRIx64 " (this job's, gen %" PRIu64 ")",
-				 want->seed, want->gen);
-			snprintf(found, n, "seed 0x%016" PRIx64 ": written by another run or job",
-				 ld64(h + 32));
-			return fail(kind, SB_VFY_MISPLACED);
-		}
-		return true;
+		return identity_ok(f, h, want, kind, expected, found, n);
 	}
 	/* something is wrong: classify */
 	if (all_zero(buf, L)) {
