@@ -39,18 +39,24 @@ void sb_hist_merge(struct sb_hist *dst, const struct sb_hist *src)
 	dst->n += src->n;
 }
 
+/* the rank (1-based) of the pct percentile among n values: ceil(pct% of
+ * n), at least 1 (pct capped at 100) */
+static uint64_t pct_rank(uint64_t n, double pct)
+{
+	if (pct > 100.0)
+		pct = 100.0;
+	double want_d = pct * (double)n / 100.0;
+	uint64_t want = (uint64_t)want_d;
+	if ((double)want < want_d)
+		want++;
+	return want < 1 ? 1 : want;
+}
+
 uint64_t sb_hist_percentile(const struct sb_hist *h, double pct)
 {
 	if (!h->n)
 		return 0;
-	if (pct > 100.0)
-		pct = 100.0;
-	double want_d = pct * (double)h->n / 100.0;
-	uint64_t want = (uint64_t)want_d;
-	if ((double)want < want_d)
-		want++;
-	if (want < 1)
-		want = 1;
+	uint64_t want = pct_rank(h->n, pct);
 	uint64_t seen = 0;
 	for (unsigned i = 0; i < SB_HIST_NBUCKETS; i++) {
 		seen += h->bucket[i];
@@ -208,14 +214,7 @@ uint64_t sb_shist_percentile(const struct sb_shist *h, double pct)
 {
 	if (!h->n)
 		return 0;
-	if (pct > 100.0)
-		pct = 100.0;
-	double want_d = pct * (double)h->n / 100.0;
-	uint64_t want = (uint64_t)want_d;
-	if ((double)want < want_d)
-		want++;
-	if (want < 1)
-		want = 1;
+	uint64_t want = pct_rank(h->n, pct);
 	uint64_t seen = 0;
 	for (uint32_t k = 0; k < h->nbins; k++) {
 		seen += h->bins[k].count;
