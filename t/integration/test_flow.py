@@ -115,6 +115,24 @@ class Controls(SbCase):
         self.assertGreater(a, 1000)
         self.assertAlmostEqual(b / a, 3.0, delta=0.3)
 
+    def test_rate_below_one_block_waits_out_the_runtime(self):
+        """issue 28 item 16: rate=1k with bs=4k and runtime=2 allows one
+        block in the whole runtime.  fio 3.33 issues it, waits out the
+        runtime and reports runtime 2001 ms, 1 KiB/s (run side by side on
+        this machine: 2001 and 2003 ms, bw 1); storbench ended after the
+        first I/O and reported runtime 1 ms, 4000 KiB/s against the 1 KiB/s
+        cap, with and without time_based."""
+        for tb in ([], ["--time_based"]):
+            d = self.run_json("--name=r", "--filename=r.dat", "--size=1m", "--bs=4k",
+                              "--rate=1k", "--runtime=2", *tb)
+            r = d["jobs"][0]["read"]
+            self.assertEqual(r["total_ios"], 1, tb)
+            self.assertGreaterEqual(r["runtime"], 1900, tb)
+            self.assertLess(r["runtime"], 3000, tb)
+            # one 4 KiB block over about 2 s: 2 KiB/s at most (fio prints 1
+            # for 4096 bytes over 2003 ms: KiB/s truncated)
+            self.assertLessEqual(r["bw"], 2, tb)
+
     def test_rate_iops_min_fails_the_job(self):
         # fio 3.33: "rm: rate_iops_min=50 not met, got 9 IOPS", error 5
         job = self.write_job(null_job("rm", time_based=1, runtime=4, thinktime="100ms",
