@@ -349,8 +349,8 @@ static void pp_line(struct pp *pp, const char *file, unsigned line, char *raw)
 	}
 	char *s = trim(buf);
 	if (!*s)
-		return;
-	if (*s == '[')
+		; /* a blank line */
+	else if (*s == '[')
 		do_header(pp, file, line, s);
 	else if (!strncmp(s, "include", 7) && (!s[7] || isspace((unsigned char)s[7])) &&
 		 !strchr(s, '='))
