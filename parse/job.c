@@ -66,8 +66,8 @@ static unsigned apply_kv(struct sb_joblist *jl, struct sb_jobctx *c, const struc
 	if (sb_option_set(o, &c->spec, kv->value, kv->bare, err)) {
 		if (kv->bare)
 			sb_err(where, "%s: %s", kv->key, err);
-		else if (strlen(kv->value) > 200) /* the reason must fit the message */
-			sb_err(where, "%s=%.200s... (%zu characters): %s", kv->key, kv->value,
+		else if (strlen(kv->value) > 1000) /* the reason must fit the message */
+			sb_err(where, "%s=%.1000s... (%zu characters): %s", kv->key, kv->value,
 			       strlen(kv->value), err);
 		else
 			sb_err(where, "%s=%s: %s", kv->key, kv->value, err);

@@ -17,8 +17,7 @@ import time
 import unittest
 
 from sbtest import BIN, SbCase
-
-SHIM = os.path.join(os.path.dirname(os.path.abspath(BIN)), "t", "faults", "libsbfault.so")
+from test_faults import SHIM, shim_env
 
 
 class LostWrites(SbCase):
@@ -29,8 +28,7 @@ class LostWrites(SbCase):
     def run_v(self, args, rules=None):
         env = dict(os.environ)
         if rules:
-            env.update(SBFAULT=rules, SBFAULT_LOG="1")
-            env["LD_PRELOAD"] = " ".join(filter(None, [env.get("LD_PRELOAD"), SHIM]))
+            env.update(shim_env(rules), SBFAULT_LOG="1")  # after the ASan runtime
         p = subprocess.run([BIN, *args], cwd=self.dir, env=env, capture_output=True, text=True,
                            timeout=120)
         return p, p.stderr.count("-> errno 100002")

@@ -26,14 +26,13 @@ import subprocess
 import unittest
 
 from sbtest import BIN, SbCase
-
-SHIM = os.path.join(os.path.dirname(os.path.abspath(BIN)), "t", "faults", "libsbfault.so")
+from test_faults import SHIM, shim_env
 
 
 class ShortIo(SbCase):
     def run_shim(self, rules, *args):
-        env = dict(os.environ, SBFAULT=rules, SBFAULT_LOG="1")
-        env["LD_PRELOAD"] = " ".join(filter(None, [env.get("LD_PRELOAD"), SHIM]))
+        env = dict(os.environ, SBFAULT_LOG="1")
+        env.update(shim_env(rules))  # after the ASan runtime in a sanitizer build
         p = subprocess.run([BIN, "--output-format=json", *args], cwd=self.dir, env=env,
                            capture_output=True, text=True, timeout=120)
         injected = p.stderr.count("-> errno 100001")
