@@ -122,8 +122,8 @@ void sb_trace_app(struct sb_trace_ring *r, const char *name, const char *argname
 /* Drain, flush and close every trace file; frees the writers and their
  * rings.  Returns 0 or the first -errno (reported with sb_err).  A later
  * run of this process (a sweep's next point) that writes the same path
- * appends its gzip members to it, ids continuing: one trace holds every
- * run (trace_ring.c). */
+ * appends a gzip stream of its own to it, ids continuing: one trace holds
+ * every run (trace_ring.c). */
 int sb_trace_close_all(void);
 
 /* trace_ring.c: whether this process wrote path before (*next_id: the id
