@@ -184,24 +184,9 @@ static void warn_unusable(const struct ta_agg *a)
 	}
 }
 
-static void out_json(FILE *f, const struct ta_agg *a, struct rows *ops, struct rows *cats,
-		     struct rows *rk, struct rows *cl, char **files, int nfiles)
+/* what the trace could not be read for: unusable fields, hash collisions */
+static void out_json_quality(FILE *f, const struct ta_agg *a)
 {
-	struct rankmax m;
-	rank_max(rk, &m);
-	double span = a->events ? (a->last_us - a->first_us) / 1e6 : 0;
-	fprintf(f, "{\n\"traces\":[");
-	for (int i = 0; i < nfiles; i++) {
-		fprintf(f, i ? "," : "");
-		jstr(f, files[i]);
-	}
-	fprintf(f, "],\n\"events\":%llu,\"metadata_events\":%llu,\"other_events\":%llu,"
-		"\"filtered_out\":%llu,\n",
-		(unsigned long long)a->events, (unsigned long long)a->meta,
-		(unsigned long long)a->other, (unsigned long long)a->skipped);
-	fprintf(f, "\"first_ts_us\":%.0f,\"last_end_us\":%.0f,\"span_s\":%.6f,\n",
-		a->events ? a->first_us : 0, a->events ? a->last_us : 0, span);
-	fprintf(f, "\"io_time_s\":%.6f,\"app_time_s\":%.6f,\n", m.io_total, m.app_total);
 	fprintf(f, "\"unusable_fields\":{");
 	for (unsigned i = 0, n = 0; i < TA_NBAD; i++)
 		if (a->bad[i])
@@ -226,6 +211,27 @@ static void out_json(FILE *f, const struct ta_agg *a, struct rows *ops, struct r
 		fprintf(f, "]}");
 	}
 	fprintf(f, "],\n");
+}
+
+static void out_json(FILE *f, const struct ta_agg *a, struct rows *ops, struct rows *cats,
+		     struct rows *rk, struct rows *cl, char **files, int nfiles)
+{
+	struct rankmax m;
+	rank_max(rk, &m);
+	double span = a->events ? (a->last_us - a->first_us) / 1e6 : 0;
+	fprintf(f, "{\n\"traces\":[");
+	for (int i = 0; i < nfiles; i++) {
+		fprintf(f, i ? "," : "");
+		jstr(f, files[i]);
+	}
+	fprintf(f, "],\n\"events\":%llu,\"metadata_events\":%llu,\"other_events\":%llu,"
+		"\"filtered_out\":%llu,\n",
+		(unsigned long long)a->events, (unsigned long long)a->meta,
+		(unsigned long long)a->other, (unsigned long long)a->skipped);
+	fprintf(f, "\"first_ts_us\":%.0f,\"last_end_us\":%.0f,\"span_s\":%.6f,\n",
+		a->events ? a->first_us : 0, a->events ? a->last_us : 0, span);
+	fprintf(f, "\"io_time_s\":%.6f,\"app_time_s\":%.6f,\n", m.io_total, m.app_total);
+	out_json_quality(f, a);
 	const char *sec[2] = { "operations", "categories" };
 	struct rows *rs[2] = { ops, cats };
 	for (int k = 0; k < 2; k++) {
@@ -370,6 +376,20 @@ static int add_filter(struct ta_filter *f, const char *v)
 	return 0;
 }
 
+/* the rows sorted (by time, then by key and pid), written as text or JSON */
+static void report(bool json, const struct ta_agg *a, struct rows *ops, struct rows *cats,
+		   struct rows *rk, struct rows *cl, char **files, int nfiles)
+{
+	qsort(ops->v, ops->n, sizeof(*ops->v), by_time);
+	qsort(cats->v, cats->n, sizeof(*cats->v), by_time);
+	qsort(rk->v, rk->n, sizeof(*rk->v), by_key_pid);
+	qsort(cl->v, cl->n, sizeof(*cl->v), by_key_pid);
+	if (json)
+		out_json(stdout, a, ops, cats, rk, cl, files, nfiles);
+	else
+		out_text(stdout, a, ops, cats, rk, cl);
+}
+
 int sb_analyze_main(int argc, char **argv)
 {
 	struct ta_filter flt = { .t1 = -1 };
@@ -439,16 +459,8 @@ int sb_analyze_main(int argc, char **argv)
 	if (!e && (classes(&a, &cls) || collect(&a.ops, &ops) || collect(&a.cats, &cats) ||
 		   collect(&a.ranks, &rk) || collect(&cls, &cl)))
 		e = -ENOMEM;
-	if (!e) {
-		qsort(ops.v, ops.n, sizeof(*ops.v), by_time);
-		qsort(cats.v, cats.n, sizeof(*cats.v), by_time);
-		qsort(rk.v, rk.n, sizeof(*rk.v), by_key_pid);
-		qsort(cl.v, cl.n, sizeof(*cl.v), by_key_pid);
-		if (json)
-			out_json(stdout, &a, &ops, &cats, &rk, &cl, files, nfiles);
-		else
-			out_text(stdout, &a, &ops, &cats, &rk, &cl);
-	}
+	if (!e)
+		report(json, &a, &ops, &cats, &rk, &cl, files, nfiles);
 	free(ops.v);
 	free(cats.v);
 	free(rk.v);

@@ -369,6 +369,32 @@ static bool moves_data(const char *name)
 	return false;
 }
 
+/* bytes: size (storbench, DLIO) or count (DFTracer's POSIX calls), or
+ * size x count (STDIO: an item's size, the items); ret, where it is a
+ * count that fits, is what was done */
+static uint64_t event_bytes(struct ta_agg *a, const struct evf *e, const char *cat,
+			    const char *name)
+{
+	const struct evf ev = *e;
+	uint64_t bytes = 0;
+	int64_t sz = 0, cn = 0, rt = -1;
+	bool has_s = ev.size && (num_of(ev.size, &(double){ 0 }, &sz) || (a->bad[TA_BAD_SIZE]++, false));
+	bool has_c = ev.count && (num_of(ev.count, &(double){ 0 }, &cn) || (a->bad[TA_BAD_COUNT]++, false));
+	bool has_r = ev.ret && (num_of(ev.ret, &(double){ 0 }, &rt) || (a->bad[TA_BAD_RET]++, false));
+	sz = sz < 0 ? 0 : sz;
+	cn = cn < 0 ? 0 : cn;
+	if (has_s && has_c) {
+		int64_t items = has_r && rt >= 0 && rt <= cn ? rt : cn;
+		bytes = (uint64_t)sz * (uint64_t)items;
+	} else if (has_s || has_c) {
+		int64_t want = has_s ? sz : cn;
+		bytes = (uint64_t)(has_r && rt >= 0 && rt <= want ? rt : want);
+	} else if (!ev.size && !ev.count && moves_data(name) && ta_is_io(cat)) {
+		a->bad[TA_NOBYTES]++;
+	}
+	return bytes;
+}
+
 static int complete(struct ta_agg *a, const struct sb_jval *root)
 {
 	struct evf ev;
@@ -418,25 +444,7 @@ static int complete(struct ta_agg *a, const struct sb_jval *root)
 			return 0;
 		}
 	}
-	/* bytes: size (storbench, DLIO) or count (DFTracer's POSIX calls), or
-	 * size x count (STDIO: an item's size, the items); ret, where it is
-	 * a count that fits, is what was done */
-	uint64_t bytes = 0;
-	int64_t sz = 0, cn = 0, rt = -1;
-	bool has_s = ev.size && (num_of(ev.size, &(double){ 0 }, &sz) || (a->bad[TA_BAD_SIZE]++, false));
-	bool has_c = ev.count && (num_of(ev.count, &(double){ 0 }, &cn) || (a->bad[TA_BAD_COUNT]++, false));
-	bool has_r = ev.ret && (num_of(ev.ret, &(double){ 0 }, &rt) || (a->bad[TA_BAD_RET]++, false));
-	sz = sz < 0 ? 0 : sz;
-	cn = cn < 0 ? 0 : cn;
-	if (has_s && has_c) {
-		int64_t items = has_r && rt >= 0 && rt <= cn ? rt : cn;
-		bytes = (uint64_t)sz * (uint64_t)items;
-	} else if (has_s || has_c) {
-		int64_t want = has_s ? sz : cn;
-		bytes = (uint64_t)(has_r && rt >= 0 && rt <= want ? rt : want);
-	} else if (!ev.size && !ev.count && moves_data(name) && ta_is_io(cat)) {
-		a->bad[TA_NOBYTES]++;
-	}
+	uint64_t bytes = event_bytes(a, &ev, cat, name);
 	a->events++;
 	if (ts < a->first_us)
 		a->first_us = ts;
