@@ -1,6 +1,7 @@
 /* trace.c: the trace writers (stats/trace.h): one thread per trace file
- * drains its rings, formats DFTracer's JSON lines and writes them as gzip
- * members of at most SB_TRACE_BLOCK bytes of text. */
+ * drains its rings, formats DFTracer's JSON lines and writes them as one
+ * gzip stream, a full flush after each block of at most SB_TRACE_BLOCK
+ * bytes of text. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -65,9 +66,12 @@ struct sb_trace {
 	size_t len;
 	unsigned char *gz;
 	size_t gzcap;
-	z_stream z;                   /* raw deflate, level 1 */
+	bool zopen;                   /* a gzip stream is open: its header is written */
 #ifdef CONFIG_ISAL
-	unsigned char *lvl;           /* ISA-L's level-1 work area (several times faster than zlib) */
+	struct isal_zstream is;       /* gzip, level 1: several times faster than zlib */
+	unsigned char *lvl;           /* ISA-L's level-1 work area */
+#else
+	z_stream z;                   /* gzip, level 1 */
 #endif
 	struct sb_trace *next;
 };
@@ -159,65 +163,60 @@ static void write_all(struct sb_trace *tr, const void *buf, size_t n)
 	}
 }
 
-/* RFC 1952: ID1 ID2 CM=8 FLG=FEXTRA, MTIME 0, XFL 0, OS 3 (Unix), XLEN 8,
- * then the subfield "SB", 4 bytes: the member's length (set when known) */
-static const unsigned char gz_head[20] = { 0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 3, 8, 0,
-					   'S', 'B', 4, 0, 0, 0, 0, 0 };
-
-/* text -> out: raw deflate, then CRC-32 and ISIZE; returns the bytes or 0 */
-static size_t deflate_body(struct sb_trace *tr, unsigned char *out, size_t cap)
+/* The file is one gzip stream (RFC 1952, from trace_open to close), as
+ * DFTracer's own traces are (v1.0.8 chrome_writer.cpp:118-126 gzips the
+ * finished file with gzip(1): one member): zindex and DFTracer's analyzer
+ * look lines up in time that grows with the number of members before them.
+ * Each block of text (at most SB_TRACE_BLOCK bytes, ending on a line) is
+ * deflated with a full flush and written at once, so what is on disk always
+ * ends on a byte-aligned deflate block boundary: a killed run leaves a
+ * prefix that gzip readers decompress up to its last whole block (they then
+ * report the missing end), losing at most one block of lines.  fin: the
+ * stream's last block and its trailer. */
+static void flush_block(struct sb_trace *tr, bool fin)
 {
+	if (!tr->len && !fin)
+		return;
+	if (!tr->len && fin && !tr->zopen)
+		return;
+	tr->zopen = !fin;
 #ifdef CONFIG_ISAL
-	struct isal_zstream s;
-	isal_deflate_stateless_init(&s);
-	s.level = 1;
-	s.level_buf = tr->lvl;
-	s.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
-	s.gzip_flag = IGZIP_GZIP_NO_HDR; /* the trailer only: our header is written */
-	s.end_of_stream = 1;
-	s.flush = NO_FLUSH;
-	s.next_in = (uint8_t *)tr->text;
-	s.avail_in = (uint32_t)tr->len;
-	s.next_out = out;
-	s.avail_out = (uint32_t)cap;
-	if (isal_deflate_stateless(&s) != COMP_OK)
-		return 0;
-	return cap - s.avail_out;
+	struct isal_zstream *s = &tr->is;
+	s->next_in = (uint8_t *)tr->text;
+	s->avail_in = (uint32_t)tr->len;
+	s->flush = FULL_FLUSH;
+	s->end_of_stream = fin;
+	do {
+		s->next_out = tr->gz;
+		s->avail_out = (uint32_t)tr->gzcap;
+		if (isal_deflate(s) != COMP_OK) {
+			tr->err = -EIO;
+			return;
+		}
+		write_all(tr, tr->gz, tr->gzcap - s->avail_out);
+	} while (!tr->err && (s->avail_in || !s->avail_out ||
+			      (fin && s->internal_state.state != ZSTATE_END)));
+	if (fin) { /* ready for the next stream (a sweep's next point) */
+		isal_deflate_reset(s);
+		s->gzip_flag = IGZIP_GZIP;
+	}
 #else
-	if (deflateReset(&tr->z) != Z_OK)
-		return 0;
 	tr->z.next_in = (unsigned char *)tr->text;
 	tr->z.avail_in = (unsigned)tr->len;
-	tr->z.next_out = out;
-	tr->z.avail_out = (unsigned)cap - 8;
-	if (deflate(&tr->z, Z_FINISH) != Z_STREAM_END)
-		return 0;
-	size_t n = cap - 8 - tr->z.avail_out;
-	uint32_t crc = (uint32_t)crc32(0, (const unsigned char *)tr->text, (unsigned)tr->len);
-	for (int i = 0; i < 4; i++) {
-		out[n + i] = (unsigned char)(crc >> (8 * i));
-		out[n + 4 + i] = (unsigned char)(tr->len >> (8 * i));
-	}
-	return n + 8;
+	int r;
+	do {
+		tr->z.next_out = tr->gz;
+		tr->z.avail_out = (unsigned)tr->gzcap;
+		r = deflate(&tr->z, fin ? Z_FINISH : Z_FULL_FLUSH);
+		if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR) {
+			tr->err = -EIO;
+			return;
+		}
+		write_all(tr, tr->gz, tr->gzcap - tr->z.avail_out);
+	} while (!tr->err && (fin ? r != Z_STREAM_END : !tr->z.avail_out));
+	if (fin)
+		deflateReset(&tr->z);
 #endif
-}
-
-/* the text so far as one gzip member, its compressed length in the "SB"
- * extra field */
-static void flush_block(struct sb_trace *tr)
-{
-	if (!tr->len)
-		return;
-	memcpy(tr->gz, gz_head, sizeof(gz_head));
-	size_t body = deflate_body(tr, tr->gz + sizeof(gz_head), tr->gzcap - sizeof(gz_head));
-	if (!body) {
-		tr->err = -EIO;
-		return;
-	}
-	size_t n = sizeof(gz_head) + body;
-	for (int i = 0; i < 4; i++)
-		tr->gz[16 + i] = (unsigned char)(n >> (8 * i));
-	write_all(tr, tr->gz, n);
 	tr->len = 0;
 }
 
@@ -227,7 +226,7 @@ static char *line_begin(struct sb_trace *tr, const char *name, const char *cat, 
 			const char *ph)
 {
 	if (tr->len > SB_TRACE_BLOCK - LINE_MAX_BYTES)
-		flush_block(tr);
+		flush_block(tr, false);
 	char *p = tr->text + tr->len;
 	p = put_s(p, "{\"id\":");
 	p = put_u(p, tr->id++);
@@ -355,7 +354,7 @@ static void *writer_main(void *arg)
 	while (drain(tr))
 		;
 	emit_names(tr);
-	flush_block(tr);
+	flush_block(tr, true);
 	return NULL;
 }
 
@@ -375,9 +374,10 @@ static void trace_free(struct sb_trace *tr)
 	free(tr->idx);
 	free(tr->text);
 	free(tr->gz);
-	deflateEnd(&tr->z);
 #ifdef CONFIG_ISAL
 	free(tr->lvl);
+#else
+	deflateEnd(&tr->z);
 #endif
 	pthread_mutex_destroy(&tr->mu);
 	free(tr->path);
@@ -396,17 +396,23 @@ static int trace_open(const char *path, struct sb_trace **out)
 	size_t most = SB_TRACE_BLOCK + LINE_MAX_BYTES;
 	tr->gzcap = most + most / 8 + 65536; /* stored blocks at worst, header, trailer */
 	tr->gz = malloc(tr->gzcap);
-	if (deflateInit2(&tr->z, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-		free(tr->gz);
-		free(tr->text);
-		free(tr->path);
-		free(tr);
-		return -ENOMEM;
-	}
 #ifdef CONFIG_ISAL
 	tr->lvl = malloc(ISAL_DEF_LVL1_DEFAULT);
 	if (!tr->lvl) {
 		trace_free(tr);
+		return -ENOMEM;
+	}
+	isal_deflate_init(&tr->is);
+	tr->is.level = 1;
+	tr->is.level_buf = tr->lvl;
+	tr->is.level_buf_size = ISAL_DEF_LVL1_DEFAULT;
+	tr->is.gzip_flag = IGZIP_GZIP;
+#else
+	if (deflateInit2(&tr->z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(tr->gz);
+		free(tr->text);
+		free(tr->path);
+		free(tr);
 		return -ENOMEM;
 	}
 #endif

@@ -6,12 +6,14 @@
  * I/O's offset, length and return value; file and host names are stored
  * once as hash metadata events ("ph":"M": FH, HH).  HOWTO.md section 2
  * ("I/O traces") shows the lines.  The file is
- * gzip: a series of gzip members of at most SB_TRACE_BLOCK bytes of text
- * each, every member ending on a line boundary, so each decompresses alone
- * and readers take them in parallel.  Each member's header carries an extra
- * field "SB" (4 bytes, little endian: the member's compressed length) so a
- * reader finds the next member without inflating this one (like BGZF);
- * plain gzip readers ignore it.
+ * one gzip stream per file (per sweep point when a sweep appends), as
+ * DFTracer's own (it gzips the finished file): zindex and DFTracer's
+ * analyzer slow down with every gzip member before a line.  The text is
+ * deflated in blocks of at most SB_TRACE_BLOCK bytes, each ending on a line
+ * and a full flush, and written as it is made: a killed run leaves a
+ * readable prefix (every line up to its last whole block).  Traces of
+ * storbench before this are series of members with an "SB" length field in
+ * each header; tools/trace_read.c still reads those in parallel.
  *
  * The I/O thread records a fixed-size binary event into its own ring
  * (allocated before the run; no lock, no allocation, no formatting); one
@@ -27,7 +29,7 @@
 #include <stdint.h>
 
 #define SB_TRACE_RING (1u << 16)      /* events per ring: 4 MiB */
-#define SB_TRACE_BLOCK (256u << 10)   /* text per gzip member, at most */
+#define SB_TRACE_BLOCK (256u << 10)   /* text per flushed deflate block, at most */
 
 /* names of I/O events: enum sb_ddir values, then these */
 enum { SB_TRACE_OPEN = 6, SB_TRACE_CLOSE = 7, SB_TRACE_NOPS = 8 };
@@ -120,8 +122,8 @@ void sb_trace_app(struct sb_trace_ring *r, const char *name, const char *argname
 /* Drain, flush and close every trace file; frees the writers and their
  * rings.  Returns 0 or the first -errno (reported with sb_err).  A later
  * run of this process (a sweep's next point) that writes the same path
- * appends its gzip members to it, ids continuing: one trace holds every
- * run (trace_ring.c). */
+ * appends a gzip stream of its own to it, ids continuing: one trace holds
+ * every run (trace_ring.c). */
 int sb_trace_close_all(void);
 
 /* trace_ring.c: whether this process wrote path before (*next_id: the id

@@ -98,7 +98,7 @@ static int classes(const struct ta_agg *a, struct ta_tab *cls)
 			const struct ta_ent *h = ta_find(&a->fh, name + 1, 0);
 			if (!h && a->names)
 				h = ta_find(a->names, name + 1, 0);
-			if (h && h->val)
+			if (h && h->val && h->s.n == 1) /* a colliding hash: kept as the hash */
 				name = h->val;
 		}
 		if (name[0] == '#')
@@ -151,6 +151,68 @@ static void stat_json(FILE *f, const struct ta_stat *s)
 		(unsigned long long)s->n, (unsigned long long)s->bytes, s->dur_us / 1e6, bw(s));
 }
 
+/* what the trace holds that could not be used, on stderr: fields that are
+ * missing or not numbers (counted as 0), file-name hashes with two names */
+static void warn_unusable(const struct ta_agg *a)
+{
+	static const char *const what[TA_NBAD] = {
+		"time taken as 0", "duration taken as 0", "pid taken as 0", "bytes taken as 0",
+		"bytes taken as 0", "taken as the whole size", "rank ignored",
+		"bytes counted as 0",
+	};
+	for (unsigned i = 0; i < TA_NBAD; i++) {
+		if (!a->bad[i])
+			continue;
+		if (i == TA_NOBYTES)
+			sb_warn("analyze", "%llu read/write events carry neither args.size nor "
+				"args.count: %s", (unsigned long long)a->bad[i], what[i]);
+		else
+			sb_warn("analyze", "%llu events have no usable \"%s\" (missing, or not a "
+				"number): %s", (unsigned long long)a->bad[i], ta_bad_field[i], what[i]);
+	}
+	for (size_t i = 0; i < a->fh.cap; i++) {
+		const struct ta_ent *e = &a->fh.e[i];
+		if (!e->key || e->s.n < 2)
+			continue;
+		char names[512];
+		size_t n = 0;
+		for (const char *p = e->val; *p && n + 4 < sizeof(names); p++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s", *p == '\n' ? ", " : (char[2]){ *p, 0 });
+		sb_warn("analyze", "file hash %s names %llu files (%s): the hashes collide "
+			"(older DFTracer wrote 16-bit hashes); its events are listed as fhash:%s",
+			e->key, (unsigned long long)e->s.n, names, e->key);
+	}
+}
+
+/* what the trace could not be read for: unusable fields, hash collisions */
+static void out_json_quality(FILE *f, const struct ta_agg *a)
+{
+	fprintf(f, "\"unusable_fields\":{");
+	for (unsigned i = 0, n = 0; i < TA_NBAD; i++)
+		if (a->bad[i])
+			fprintf(f, "%s\"%s\":%llu", n++ ? "," : "", ta_bad_field[i],
+				(unsigned long long)a->bad[i]);
+	fprintf(f, "},\n\"hash_collisions\":[");
+	for (size_t i = 0, n = 0; i < a->fh.cap; i++) {
+		const struct ta_ent *e = &a->fh.e[i];
+		if (!e->key || e->s.n < 2)
+			continue;
+		fprintf(f, "%s{\"fhash\":", n++ ? "," : "");
+		jstr(f, e->key);
+		fprintf(f, ",\"names\":[");
+		for (const char *p = e->val; p;) {
+			const char *nl = strchr(p, '\n');
+			char buf[4200];
+			snprintf(buf, sizeof(buf), "%.*s", (int)(nl ? nl - p : (long)strlen(p)), p);
+			jstr(f, buf);
+			fprintf(f, nl ? "," : "");
+			p = nl ? nl + 1 : NULL;
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "],\n");
+}
+
 static void out_json(FILE *f, const struct ta_agg *a, struct rows *ops, struct rows *cats,
 		     struct rows *rk, struct rows *cl, char **files, int nfiles)
 {
@@ -169,6 +231,7 @@ static void out_json(FILE *f, const struct ta_agg *a, struct rows *ops, struct r
 	fprintf(f, "\"first_ts_us\":%.0f,\"last_end_us\":%.0f,\"span_s\":%.6f,\n",
 		a->events ? a->first_us : 0, a->events ? a->last_us : 0, span);
 	fprintf(f, "\"io_time_s\":%.6f,\"app_time_s\":%.6f,\n", m.io_total, m.app_total);
+	out_json_quality(f, a);
 	const char *sec[2] = { "operations", "categories" };
 	struct rows *rs[2] = { ops, cats };
 	for (int k = 0; k < 2; k++) {
@@ -313,6 +376,20 @@ static int add_filter(struct ta_filter *f, const char *v)
 	return 0;
 }
 
+/* the rows sorted (by time, then by key and pid), written as text or JSON */
+static void report(bool json, const struct ta_agg *a, struct rows *ops, struct rows *cats,
+		   struct rows *rk, struct rows *cl, char **files, int nfiles)
+{
+	qsort(ops->v, ops->n, sizeof(*ops->v), by_time);
+	qsort(cats->v, cats->n, sizeof(*cats->v), by_time);
+	qsort(rk->v, rk->n, sizeof(*rk->v), by_key_pid);
+	qsort(cl->v, cl->n, sizeof(*cl->v), by_key_pid);
+	if (json)
+		out_json(stdout, a, ops, cats, rk, cl, files, nfiles);
+	else
+		out_text(stdout, a, ops, cats, rk, cl);
+}
+
 int sb_analyze_main(int argc, char **argv)
 {
 	struct ta_filter flt = { .t1 = -1 };
@@ -375,21 +452,15 @@ int sb_analyze_main(int argc, char **argv)
 	}
 	if (!e)
 		e = tr_read((const char *const *)files, (unsigned)nfiles, (unsigned)threads, false, &a);
+	if (!e)
+		warn_unusable(&a);
 	struct ta_tab cls = { 0 };
 	struct rows ops = { 0 }, cats = { 0 }, rk = { 0 }, cl = { 0 };
 	if (!e && (classes(&a, &cls) || collect(&a.ops, &ops) || collect(&a.cats, &cats) ||
 		   collect(&a.ranks, &rk) || collect(&cls, &cl)))
 		e = -ENOMEM;
-	if (!e) {
-		qsort(ops.v, ops.n, sizeof(*ops.v), by_time);
-		qsort(cats.v, cats.n, sizeof(*cats.v), by_time);
-		qsort(rk.v, rk.n, sizeof(*rk.v), by_key_pid);
-		qsort(cl.v, cl.n, sizeof(*cl.v), by_key_pid);
-		if (json)
-			out_json(stdout, &a, &ops, &cats, &rk, &cl, files, nfiles);
-		else
-			out_text(stdout, &a, &ops, &cats, &rk, &cl);
-	}
+	if (!e)
+		report(json, &a, &ops, &cats, &rk, &cl, files, nfiles);
 	free(ops.v);
 	free(cats.v);
 	free(rk.v);

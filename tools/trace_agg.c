@@ -1,7 +1,20 @@
 /* tools/trace_agg.c: adding up a trace's events (tools/trace_agg.h).
  * Events are DFTracer's (docs/trace_format.rst): complete events ("ph":"X",
  * or 1 in newer DFTracer) are counted; metadata ("M", 4) is read for the
- * file-name hashes (FH); other phases are counted as "other". */
+ * file-name hashes (FH; HH, SH and the others are counted); other phases
+ * are counted as "other".  Field names and value types as DFTracer writes
+ * them (its source, v1.0.8 unless said):
+ * - bytes: POSIX read/write give the length as args "count" and what was
+ *   done as "ret" (src/dftracer/brahma/posix.cpp:48-50), STDIO fread/fwrite
+ *   the item "size", the items "count" and the items done "ret"
+ *   (stdio.cpp:47-50); storbench and DLIO write "size" (bytes) and "ret";
+ * - numbers written as strings: DFTracer up to v1.0.2 wrote id, pid, tid,
+ *   ts, dur and size_t/ssize_t args as JSON strings
+ *   (src/dftracer/writer/chrome_writer.cpp:164-176, 193-197 at v1.0.2);
+ * - hashes: integers (64-bit from v1.0.8, typedef.h:12 HashType; 16-bit in
+ *   the format document's example) or hex strings (before commit 4782269,
+ *   "fixed hash to be integers"); a hash that two FH records give two
+ *   names is a collision: reported, its events kept under the hash. */
 #include "tools/trace_agg.h"
 
 #include <errno.h>
@@ -9,6 +22,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+const char *const ta_bad_field[TA_NBAD] = { "ts", "dur", "pid", "args.size", "args.count",
+					    "args.ret", "args.rank", "args.size or args.count" };
+
+/* a number, or a string that holds one (DFTracer up to v1.0.2); false:
+ * neither */
+static bool num_of(const struct sb_jval *v, double *d, int64_t *i)
+{
+	if (!v)
+		return false;
+	if (v->type == SB_JNUM) {
+		*d = v->num;
+		*i = v->is_int ? v->i : v->num >= 9.2e18 ? INT64_MAX : v->num <= -9.2e18 ? INT64_MIN : (int64_t)v->num;
+		return true;
+	}
+	if (v->type != SB_JSTR || !v->n)
+		return false;
+	char *end;
+	errno = 0;
+	long long x = strtoll(v->s, &end, 10);
+	if (!*end && !errno && end != v->s) {
+		*i = x;
+		*d = (double)x;
+		return true;
+	}
+	double y = strtod(v->s, &end);
+	if (*end || end == v->s || y != y)
+		return false;
+	*d = y;
+	*i = y >= 9.2e18 ? INT64_MAX : y <= -9.2e18 ? INT64_MIN : (int64_t)y;
+	return true;
+}
 
 static uint64_t fnv(const char *s, size_t n, int64_t pid)
 {
@@ -156,6 +201,27 @@ static bool in_list(const char *const *l, unsigned n, const char *s)
 	return false;
 }
 
+/* one more name for a file-name hash (e: an fh entry) */
+static int fh_add(struct ta_ent *e, const char *file, size_t n)
+{
+	if (e->val) {
+		for (const char *p = e->val; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+			if (!strncmp(p, file, n) && (p[n] == '\n' || !p[n]))
+				return 0;
+	}
+	size_t have = e->val ? strlen(e->val) + 1 : 0;
+	char *v = realloc(e->val, have + n + 1);
+	if (!v)
+		return -ENOMEM;
+	if (have)
+		v[have - 1] = '\n';
+	memcpy(v + have, file, n);
+	v[have + n] = 0;
+	e->val = v;
+	e->s.n++;
+	return 0;
+}
+
 static int meta(struct ta_agg *a, const struct sb_jval *root, const char *name)
 {
 	a->meta++;
@@ -165,14 +231,12 @@ static int meta(struct ta_agg *a, const struct sb_jval *root, const char *name)
 	char buf[64];
 	const char *k = hash_text(sb_jv_get(args, "value"), buf, sizeof(buf));
 	const char *file = sb_jv_str(sb_jv_get(args, "name"), NULL);
-	if (!k || !file)
+	if (!k || !file || strchr(file, '\n'))
 		return 0;
 	struct ta_ent *e = ta_get(&a->fh, k, strlen(k), 0);
 	if (!e)
 		return -ENOMEM;
-	if (!e->val && !(e->val = strdup(file)))
-		return -ENOMEM;
-	return 0;
+	return fh_add(e, file, strlen(file));
 }
 
 static const char *file_name(const struct ta_agg *a, const char *key)
@@ -182,7 +246,7 @@ static const char *file_name(const struct ta_agg *a, const char *key)
 	const struct ta_ent *e = ta_find(&a->fh, key + 1, 0);
 	if (!e && a->names)
 		e = ta_find(a->names, key + 1, 0);
-	return e ? e->val : NULL;
+	return e && e->s.n == 1 ? e->val : NULL; /* a colliding hash names no one file */
 }
 
 static bool prefix_ok(const struct ta_agg *a, const char *fkey)
@@ -214,9 +278,7 @@ static void add(struct ta_stat *s, uint64_t bytes, double dur)
 /* the fields of a complete event, in one walk over its members */
 struct evf {
 	const char *cat, *name, *fname;
-	const struct sb_jval *fhash, *size, *ret, *rank;
-	int64_t pid;
-	double ts, dur;
+	const struct sb_jval *fhash, *size, *count, *ret, *rank, *ts, *dur, *pid;
 };
 
 static void fields(const struct sb_jval *root, struct evf *e)
@@ -235,15 +297,15 @@ static void fields(const struct sb_jval *root, struct evf *e)
 			break;
 		case 'p':
 			if (!strcmp(k, "pid"))
-				e->pid = sb_jv_int(v, 0);
+				e->pid = v;
 			break;
 		case 't':
 			if (!strcmp(k, "ts"))
-				e->ts = sb_jv_num(v, 0);
+				e->ts = v;
 			break;
 		case 'd':
 			if (!strcmp(k, "dur"))
-				e->dur = sb_jv_num(v, 0);
+				e->dur = v;
 			break;
 		case 'a':
 			if (strcmp(k, "args") || v->type != SB_JOBJ)
@@ -256,6 +318,8 @@ static void fields(const struct sb_jval *root, struct evf *e)
 					e->fname = x->s;
 				else if (ak[0] == 's' && !strcmp(ak, "size"))
 					e->size = x;
+				else if (ak[0] == 'c' && !strcmp(ak, "count"))
+					e->count = x;
 				else if (ak[0] == 'r' && !strcmp(ak, "ret"))
 					e->ret = x;
 				else if (ak[0] == 'r' && !strcmp(ak, "rank"))
@@ -278,13 +342,73 @@ static struct ta_ent *get_c(struct ta_tab *t, struct ta_cache *c, const char *ke
 	return c->e;
 }
 
+/* a field's number: 0 and counted as bad[which] when missing (and must)
+ * or not a number */
+static double num_field(struct ta_agg *a, const struct sb_jval *v, unsigned which, bool must,
+			int64_t *i)
+{
+	double d = 0;
+	*i = 0;
+	if (v ? !num_of(v, &d, i) : must) {
+		a->bad[which]++;
+		*i = 0;
+		return 0;
+	}
+	return d;
+}
+
+/* POSIX and STDIO calls that move data: their bytes are expected */
+static bool moves_data(const char *name)
+{
+	static const char *const l[] = { "read", "pread", "pread64", "readv", "preadv", "preadv2",
+					 "write", "pwrite", "pwrite64", "writev", "pwritev",
+					 "pwritev2", "fread", "fwrite" };
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++)
+		if (!strcmp(name, l[i]))
+			return true;
+	return false;
+}
+
+/* bytes: size (storbench, DLIO) or count (DFTracer's POSIX calls), or
+ * size x count (STDIO: an item's size, the items); ret, where it is a
+ * count that fits, is what was done */
+static uint64_t event_bytes(struct ta_agg *a, const struct evf *e, const char *cat,
+			    const char *name)
+{
+	const struct evf ev = *e;
+	uint64_t bytes = 0;
+	int64_t sz = 0, cn = 0, rt = -1;
+	bool has_s = ev.size && (num_of(ev.size, &(double){ 0 }, &sz) || (a->bad[TA_BAD_SIZE]++, false));
+	bool has_c = ev.count && (num_of(ev.count, &(double){ 0 }, &cn) || (a->bad[TA_BAD_COUNT]++, false));
+	bool has_r = ev.ret && (num_of(ev.ret, &(double){ 0 }, &rt) || (a->bad[TA_BAD_RET]++, false));
+	sz = sz < 0 ? 0 : sz;
+	cn = cn < 0 ? 0 : cn;
+	if (has_s && has_c) {
+		int64_t items = has_r && rt >= 0 && rt <= cn ? rt : cn;
+		bytes = (uint64_t)sz * (uint64_t)items;
+	} else if (has_s || has_c) {
+		int64_t want = has_s ? sz : cn;
+		bytes = (uint64_t)(has_r && rt >= 0 && rt <= want ? rt : want);
+	} else if (!ev.size && !ev.count && moves_data(name) && ta_is_io(cat)) {
+		a->bad[TA_NOBYTES]++;
+	}
+	return bytes;
+}
+
 static int complete(struct ta_agg *a, const struct sb_jval *root)
 {
 	struct evf ev;
 	fields(root, &ev);
 	const char *cat = ev.cat, *name = ev.name;
-	int64_t pid = ta_who(ev.pid, sb_jv_int(ev.rank, -1));
-	double ts = ev.ts, dur = ev.dur;
+	int64_t pid, rank = -1, ign;
+	num_field(a, ev.pid, TA_BAD_PID, true, &pid);
+	if (ev.rank && !num_of(ev.rank, &(double){ 0 }, &rank)) {
+		a->bad[TA_BAD_RANK]++;
+		rank = -1;
+	}
+	pid = ta_who(pid, rank);
+	double ts = num_field(a, ev.ts, TA_BAD_TS, true, &ign);
+	double dur = num_field(a, ev.dur, TA_BAD_DUR, true, &ign);
 	const struct ta_filter *f = a->flt;
 	char fkey[4200], hbuf[64];
 	const char *fn = ev.fname;
@@ -320,14 +444,7 @@ static int complete(struct ta_agg *a, const struct sb_jval *root)
 			return 0;
 		}
 	}
-	uint64_t bytes = 0;
-	const struct sb_jval *sz = ev.size, *ret = ev.ret;
-	if (sz) {
-		int64_t s = sb_jv_int(sz, 0), r = sb_jv_int(ret, -1);
-		bytes = (uint64_t)(s < 0 ? 0 : s);
-		if (ret && r >= 0 && r <= s)
-			bytes = (uint64_t)r;
-	}
+	uint64_t bytes = event_bytes(a, &ev, cat, name);
 	a->events++;
 	if (ts < a->first_us)
 		a->first_us = ts;
@@ -402,7 +519,7 @@ static void add_stat(struct ta_stat *d, const struct ta_stat *s)
 	d->dur_us += s->dur_us;
 }
 
-static int merge_tab(struct ta_tab *d, const struct ta_tab *s)
+static int merge_tab(struct ta_tab *d, const struct ta_tab *s, bool names)
 {
 	for (size_t i = 0; i < s->cap; i++) {
 		const struct ta_ent *x = &s->e[i];
@@ -411,6 +528,16 @@ static int merge_tab(struct ta_tab *d, const struct ta_tab *s)
 		struct ta_ent *y = ta_get(d, x->key, strlen(x->key), x->pid);
 		if (!y)
 			return -ENOMEM;
+		if (names) { /* the names of a file-name hash */
+			for (const char *p = x->val; p && *p;) {
+				const char *nl = strchr(p, '\n');
+				size_t n = nl ? (size_t)(nl - p) : strlen(p);
+				if (fh_add(y, p, n))
+					return -ENOMEM;
+				p = nl ? nl + 1 : NULL;
+			}
+			continue;
+		}
 		add_stat(&y->s, &x->s);
 		add_stat(&y->app, &x->app);
 		if (x->first_us < y->first_us)
@@ -433,9 +560,11 @@ int ta_merge(struct ta_agg *d, const struct ta_agg *s)
 		d->first_us = s->first_us;
 	if (s->last_us > d->last_us)
 		d->last_us = s->last_us;
-	if (merge_tab(&d->ops, &s->ops) || merge_tab(&d->cats, &s->cats) ||
-	    merge_tab(&d->ranks, &s->ranks) || merge_tab(&d->files, &s->files) ||
-	    merge_tab(&d->fh, &s->fh))
+	for (unsigned i = 0; i < TA_NBAD; i++)
+		d->bad[i] += s->bad[i];
+	if (merge_tab(&d->ops, &s->ops, false) || merge_tab(&d->cats, &s->cats, false) ||
+	    merge_tab(&d->ranks, &s->ranks, false) || merge_tab(&d->files, &s->files, false) ||
+	    merge_tab(&d->fh, &s->fh, true))
 		return -ENOMEM;
 	return 0;
 }

@@ -52,9 +52,19 @@ struct ta_filter {
 	bool any;
 };
 
+/* fields of complete events that could not be used (counted, and said on
+ * stderr, instead of adding up zeros): TA_NOBYTES counts read/write events
+ * with neither args.size nor args.count */
+enum { TA_BAD_TS, TA_BAD_DUR, TA_BAD_PID, TA_BAD_SIZE, TA_BAD_COUNT, TA_BAD_RET, TA_BAD_RANK,
+       TA_NOBYTES, TA_NBAD };
+extern const char *const ta_bad_field[TA_NBAD];
+
 struct ta_agg {
+	/* fh: file-name hash -> its name(s) in val, '\n'-separated; s.n: how
+	 * many distinct names (more than 1: the hash collides) */
 	struct ta_tab ops, cats, ranks, files, fh;
 	uint64_t events, meta, other, skipped;
+	uint64_t bad[TA_NBAD];
 	double first_us, last_us;  /* over counted events */
 	struct sb_json doc;
 	const struct ta_filter *flt;

@@ -1,8 +1,8 @@
 /* tools/trace_read.h: reading traces in parallel for `storbench analyze`.
  * The calling thread reads each file in chunks: a gzip member whose header
- * carries storbench's "SB" length field (stats/trace.h) is handed over
- * whole, still compressed; other gzip data (DFTracer's, DLIO's) is inflated
- * here, in order; plain text (.pfw) is read as it is.  Worker threads
+ * carries the "SB" length field of older storbench traces is handed over
+ * whole, still compressed; other gzip data (storbench's one stream,
+ * DFTracer's, DLIO's) is inflated here, in order; plain text (.pfw) is read as it is.  Worker threads
  * inflate the members and add up each line into their own aggregate
  * (tools/trace_agg.h), merged at the end.  At most 2 chunks per worker are
  * in memory at once, whatever the size of the trace. */

@@ -7,15 +7,19 @@ a "[" line, then one JSON event per line; complete events ("ph":"X") with
 id, name, cat, pid, tid, ts and dur in microseconds and an "args" dictionary;
 file and host names stored as hashes (args "fhash", "hhash") whose strings
 are metadata events ("ph":"M", name "FH"/"HH", args name and value).  The
-gzip members must each decompress alone and end on a line boundary."""
+file is one gzip stream (one member per sweep point), as DFTracer's own
+traces: v1.0.8 src/dftracer/writer/chrome_writer.cpp:118-126 runs
+`gzip -f` on the finished file, one member; each member ends on a line."""
 import gzip
 import json
 import os
+import signal
 import struct
+import subprocess
 import time
 import zlib
 
-from sbtest import SbCase
+from sbtest import BIN, SbCase
 
 
 # ---- the reference reader ----
@@ -255,24 +259,67 @@ class TraceCase(SbCase):
         a = self.analyze("--filter=time:0-1", path)
         self.assertEqual(a["events"], 0)
 
-    def test_members_decompress_alone(self):
+    def test_one_gzip_stream(self):
+        # issue 26 item 3: zindex and dfanalyzer slow down with every gzip
+        # member before a line; DFTracer writes one (chrome_writer.cpp:126,
+        # gzip -f).  A trace of 20,000 events (4 MB of text) is one member.
         job = self.write_job("[n]\nioengine=null\nrw=randread\nbs=4k\nsize=64m\nnumber_ios=20000\n"
                              "write_trace=t.pfw.gz\n")
         j = self.run_json(job)["jobs"][0]
         path = os.path.join(self.dir, "t.pfw.gz")
         events, _, _, members = read_trace(path)
-        self.assertGreater(len(members), 3)
+        self.assertEqual(len(members), 1, "one gzip stream, not %d members" % len(members))
         with open(path, "rb") as f:
             data = f.read()
-        for off, text in members:  # storbench's length field in each header (FEXTRA "SB")
-            self.assertEqual(data[off:off + 4], b"\x1f\x8b\x08\x04")
-            self.assertEqual(data[off + 12:off + 16], b"SB\x04\x00")
-            n = struct.unpack("<I", data[off + 16:off + 20])[0]
-            self.assertEqual(gzip.decompress(data[off:off + n]).decode(), text)
+        self.assertEqual(data[:3], b"\x1f\x8b\x08")  # RFC 1952, deflate
         self.assertEqual(len(events), j["read"]["total_ios"])
         # "[", HH, the job's file's FH, the events
         self.assertEqual(gzip.decompress(data).decode().count("\n"), len(events) + 3)
         self.assertEqual(self.analyze("--threads=3", path)["events"], len(events))
+
+    def test_killed_run_leaves_a_readable_prefix(self):
+        # The text is deflated in blocks of at most 256 KiB, each ending on a
+        # line and a full flush, and written at once: what a SIGKILL leaves
+        # decompresses (Python's zlib, gzip) up to the last whole block.
+        job = self.write_job("[n]\nioengine=null\nrw=randread\nbs=4k\nsize=64m\ntime_based=1\n"
+                             "runtime=60\nwrite_trace=k.pfw.gz\n")
+        path = os.path.join(self.dir, "k.pfw.gz")
+        p = subprocess.Popen([os.path.abspath(BIN), job], cwd=self.dir, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        try:
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 30:
+                if os.path.exists(path) and os.path.getsize(path) > 400000:
+                    break
+                time.sleep(0.05)
+        finally:
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+        self.assertEqual(p.returncode, -signal.SIGKILL)
+        with open(path, "rb") as f:
+            data = f.read()
+        self.assertGreater(len(data), 400000)
+        d = zlib.decompressobj(wbits=31)
+        text = d.decompress(data)
+        self.assertFalse(d.eof)  # the stream's end was never written
+        self.assertTrue(text.endswith(b"\n"), "the prefix ends inside a line")
+        lines = text.decode().split("\n")[:-1]
+        self.assertEqual(lines[0], "[")
+        ev = [json.loads(line) for line in lines[1:]]
+        self.assertEqual([e["id"] for e in ev], list(range(len(ev))))
+        self.assertGreater(len(ev), 10000)
+        # Python's gzip module reads the same lines (less what it had
+        # decoded in the read that meets the cut), then reports the cut
+        got = b""
+        with self.assertRaises(EOFError):
+            with gzip.open(path) as g:
+                while True:
+                    b = g.read(65536)
+                    if not b:
+                        break
+                    got += b
+        self.assertTrue(text.startswith(got))
+        self.assertGreater(len(got), len(text) - (1 << 20))
 
     def test_trace_sample(self):
         for every, want in ((1, 1000), (7, 142), (1000, 1), (1001, 0)):
@@ -344,21 +391,42 @@ class TraceCase(SbCase):
         p = self.run_sb("analyze", self.foreign("num.pfw", "[\n7\n", gz=False))
         self.assertEqual(p.returncode, 1)
         self.assertIn("num.pfw:2: not an event", p.stderr)
-        # corrupt gzip, in a storbench trace (parallel members) and in a plain one
+        # corrupt gzip: in storbench's older traces (parallel members with
+        # the "SB" length field), in a storbench trace (one stream) and in a
+        # plain one
+        old, first = bytearray(), 0
+        for k in range(3):
+            body = zlib.compressobj(1, zlib.DEFLATED, -15)
+            text = ("[\n" if k == 0 else "") + '{"ph":"X","name":"read","cat":"POSIX"}\n' * 2000
+            raw = body.compress(text.encode()) + body.flush()
+            head = b"\x1f\x8b\x08\x04" + bytes(5) + b"\x03\x08\x00SB\x04\x00"
+            n = len(head) + 4 + len(raw) + 8
+            old += head + struct.pack("<I", n) + raw + struct.pack("<II", zlib.crc32(text.encode()),
+                                                                   len(text))
+            first = first or len(old)
+        with open(os.path.join(self.dir, "old.pfw.gz"), "wb") as f:
+            f.write(old)
+        self.assertEqual(self.analyze(os.path.join(self.dir, "old.pfw.gz"))["events"], 6000)
+        for i in range(first + 40, first + 80):
+            old[i] ^= 0x5a
+        with open(os.path.join(self.dir, "old.pfw.gz"), "wb") as f:
+            f.write(old)
+        p = self.run_sb("analyze", os.path.join(self.dir, "old.pfw.gz"))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("old.pfw.gz: corrupt gzip data in the member at byte %d" % first, p.stderr)
         job = self.write_job("[n]\nioengine=null\nrw=randread\nbs=4k\nsize=64m\n"
                              "write_trace=t.pfw.gz\n")
         self.run_json(job)
         path = os.path.join(self.dir, "t.pfw.gz")
         with open(path, "rb") as f:
             data = bytearray(f.read())
-        first = struct.unpack("<I", data[16:20])[0]
-        for i in range(first + 40, first + 80):
+        for i in range(len(data) // 2, len(data) // 2 + 40):
             data[i] ^= 0x5a
         with open(path, "wb") as f:
             f.write(data)
         p = self.run_sb("analyze", path)
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn("%s: corrupt gzip data in the member at byte %d" % (path, first), p.stderr)
+        self.assertIn("%s: corrupt gzip data in the member at byte 0" % path, p.stderr)
         plain = gzip.compress(b"[\n" + b'{"ph":"X"}\n' * 1000)
         cut = self.foreign("cut.pfw.gz", "")
         with open(cut, "wb") as f:

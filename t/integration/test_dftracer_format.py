@@ -1,0 +1,100 @@
+"""`storbench analyze` on traces in DFTracer's own format, from fixtures in
+t/fixtures/dftracer/ written here from DFTracer's source (issue 26 item 4).
+Facts, from the dftracer repository (hariharan-devarajan/dftracer):
+- v1.0.8 src/dftracer/brahma/posix.cpp:44-53 (write) and 55-64 (read):
+  args fd, "count" (the length asked) and "ret" (bytes done); no "size".
+- v1.0.8 src/dftracer/brahma/stdio.cpp:43-53 (fread): args "size" (of an
+  item), "count" (items) and "ret" (items done).
+- v1.0.8 src/dftracer/df_logger.h:427-436: "fhash" in every traced call's
+  args; include/dftracer/core/typedef.h:12: HashType is unsigned long long
+  (md5's first bytes: values above 2^63); core/enumeration.h:51-53: the hash
+  metadata events are "FH" (file), "HH" (host), "SH" (string);
+  writer/chrome_writer.cpp:222 (complete events) and 263-270 (metadata:
+  args hhash, name, value; value a string for "PR" and the like).
+- v1.0.2 src/dftracer/writer/chrome_writer.cpp:164-176 and 193-199: every
+  size_t/ssize_t arg and id, pid, tid, ts, dur written as JSON strings;
+  df_logger.h:131-138: the file as args "fname" (a string).
+- docs/trace_format.rst's examples carry 16-bit hashes ("hhash":39537,
+  "value":51242): two files may share one.
+"""
+import gzip
+import json
+import os
+import shutil
+
+from sbtest import SbCase
+
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "dftracer")
+
+
+class DftracerFormat(SbCase):
+    def analyze(self, name, gz=False):
+        path = os.path.join(FIX, name)
+        if gz:  # as DFTracer leaves it: `gzip -f` of the text (chrome_writer.cpp:126)
+            dst = os.path.join(self.dir, name + ".gz")
+            with open(path, "rb") as f, gzip.open(dst, "wb") as g:
+                shutil.copyfileobj(f, g)
+            path = dst
+        p = self.run_sb("analyze", "--output-format=json", path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return json.loads(p.stdout), p.stderr
+
+    def test_count_is_the_size(self):
+        for gz in (False, True):
+            a, err = self.analyze("v1.0.8.pfw", gz)
+            self.assertNotIn("warning", err)
+            self.assertEqual(a["events"], 11)
+            self.assertEqual(a["metadata_events"], 6)  # HH, SH, PR, 3 FH
+            ops = {o["name"]: o for o in a["operations"]}
+            self.assertEqual(ops["read"]["bytes"], 3 * 131072 + 4096)  # ret: the short last read
+            self.assertEqual(ops["pwrite64"]["bytes"], 2 * 65536)
+            self.assertEqual(ops["fread"]["bytes"], 8 * 100 + 8 * 25)  # size x ret items
+            self.assertEqual(ops["open64"]["bytes"], 0)
+            cls = {c["class"]: c for c in a["file_classes"]}  # 64-bit hashes resolve
+            self.assertEqual(cls["/data/train/img_.npz"]["bytes"], 3 * 131072 + 4096)
+            self.assertEqual(cls["/ckpt/model.pt"]["bytes"], 131072)
+            self.assertEqual(cls["/data/train/labels.csv"]["bytes"], 1000)
+            self.assertEqual(a["hash_collisions"], [])
+
+    def test_numbers_written_as_strings(self):
+        a, err = self.analyze("v1.0.2-strings.pfw")
+        self.assertNotIn("warning", err)
+        self.assertEqual(a["events"], 4)
+        self.assertEqual(a["first_ts_us"], 1700000000000100)
+        self.assertAlmostEqual(a["io_time_s"], 150e-6, delta=1e-9)
+        ops = {o["name"]: o for o in a["operations"]}
+        self.assertEqual(ops["read"]["bytes"], 3 * 4096)
+        self.assertEqual(ops["write"]["bytes"], 1000)
+        cls = {c["class"]: c for c in a["file_classes"]}
+        self.assertEqual(cls["/data/a_.npz"]["pid"], 4200)
+        self.assertEqual(cls["/data/a_.npz"]["files"], 3)
+
+    def test_colliding_hashes_are_reported(self):
+        a, err = self.analyze("collide16.pfw")
+        self.assertIn("storbench: warning: analyze: file hash 40721 names 2 files "
+                      "(/usr/lib/libz.so, /data/out_3.dat)", err)
+        self.assertIn("listed as fhash:40721", err)
+        self.assertEqual(a["hash_collisions"],
+                         [{"fhash": "40721", "names": ["/usr/lib/libz.so", "/data/out_3.dat"]}])
+        cls = {c["class"]: c for c in a["file_classes"]}
+        self.assertNotIn("/usr/lib/libz.so", cls)  # not named after the first record
+        self.assertEqual(cls["fhash:40721"]["count"], 165)
+        self.assertEqual(cls["fhash:40721"]["bytes"], 165 * 4096)
+        self.assertEqual(cls["/data/in_.dat"]["bytes"], 512)
+
+    def test_unusable_fields_are_said(self):
+        a, err = self.analyze("unusable.pfw")
+        self.assertIn('analyze: 1 events have no usable "ts" (missing, or not a number): '
+                      'time taken as 0', err)
+        self.assertIn('analyze: 1 events have no usable "args.size"', err)
+        self.assertIn("analyze: 3 read/write events carry neither args.size nor args.count", err)
+        self.assertEqual(a["unusable_fields"],
+                         {"ts": 1, "args.size": 1, "args.size or args.count": 3})
+        self.assertEqual(a["events"], 5)
+        # storbench's own traces use every field
+        job = self.write_job("[n]\nioengine=null\nrw=randrw\nbs=4k\nsize=4m\nwrite_trace=t.pfw.gz\n")
+        self.run_json(job)
+        p = self.run_sb("analyze", "--output-format=json", os.path.join(self.dir, "t.pfw.gz"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, "")
+        self.assertEqual(json.loads(p.stdout)["unusable_fields"], {})
