@@ -157,11 +157,6 @@ void sb_afile_abort(struct sb_afile *a)
 	clear(a);
 }
 
-const char *sb_afile_name(const struct sb_afile *a)
-{
-	return a->tmp ? a->tmp : a->path;
-}
-
 int sb_afile_error(const struct sb_afile *a)
 {
 	return a->io ? a->io->err : 0;

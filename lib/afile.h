@@ -5,8 +5,8 @@
  * the temporary and leaves the old file as it was.  Anything else (a
  * character device such as /dev/null or /dev/full, a FIFO) is written
  * directly: there is nothing to rename, but a failed write is still an
- * error.  Block devices and directories are refused (-EISDIR, -ENOTBLK
- * style: see sb_afile_open).  Life cycle: open, write to ->f, then exactly
+ * error.  Directories (-EISDIR) and block devices (-EPERM) are refused
+ * (sb_afile_open).  Life cycle: open, write to ->f, then exactly
  * one of commit or abort. */
 #ifndef SB_AFILE_H
 #define SB_AFILE_H
@@ -32,6 +32,4 @@ int sb_afile_commit(struct sb_afile *a);
 void sb_afile_abort(struct sb_afile *a);
 /* The first write error of the stream (an errno), 0: none yet. */
 int sb_afile_error(const struct sb_afile *a);
-/* The file storbench writes into now (the temporary or the target). */
-const char *sb_afile_name(const struct sb_afile *a);
 #endif
