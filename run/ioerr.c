@@ -1,8 +1,11 @@
-/* ioerr.c: continue_on_error and ignore_error for the I/O loop (see
- * ioerr.h): whether a failed I/O may pass, and its accounting when it does.
- * Called on the error path only. */
+/* ioerr.c: the I/O loop's cold paths (see ioerr.h): whether a failed I/O
+ * may pass (continue_on_error, ignore_error) and its accounting when it
+ * does; the rest of a short async completion. */
+#include <errno.h>
+
 #include "run/ioerr.h"
 #include "run/thread.h"
+#include "lib/fullio.h"
 
 /* continue_on_error / ignore_error: whether the failed I/O io may pass */
 bool sb_ioerr_may_pass(const struct sb_thread *t, const struct sb_io_u *io)
@@ -36,3 +39,12 @@ void sb_ioerr_pass(struct sb_thread *t, struct sb_loopstate *ls, const struct sb
 							      .offset = io->offset, .len = io->len };
 }
 
+
+void sb_io_finish_short(struct sb_io_u *io)
+{
+	uint64_t done = (uint64_t)io->result;
+	bool wr = io->ddir == SB_DDIR_WRITE;
+	ssize_t r = sb_pio_full(io->file->fd, wr, (char *)io->buf + done, io->len - done,
+				(off_t)(io->offset + done));
+	io->result = r < 0 ? -(int64_t)errno : (int64_t)(done + (uint64_t)r);
+}

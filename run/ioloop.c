@@ -16,7 +16,6 @@
 #include "run/lattgt.h"
 #include "run/ioerr.h"
 #include "lib/timeutil.h"
-#include "lib/fullio.h"
 
 
 void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now)
@@ -130,21 +129,6 @@ static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct s
 	}
 }
 
-/* libaio or io_uring completed a read or write short (0 < result < len):
- * the rest is moved here, synchronously, as fio re-queues the residual
- * (io_u.c, io_u->resid) and as the sync engines do (lib/fullio.h).  A write
- * whose rest fails carries that error (ENOSPC, EFBIG), never a torn block
- * taken for a whole one; a read whose rest meets the end of the file stays
- * short.  Rare, so a system call on this path is no cost. */
-static void __attribute__((noinline, cold)) finish_short(struct sb_io_u *io)
-{
-	uint64_t done = (uint64_t)io->result;
-	bool wr = io->ddir == SB_DDIR_WRITE;
-	ssize_t r = sb_pio_full(io->file->fd, wr, (char *)io->buf + done, io->len - done,
-				(off_t)(io->offset + done));
-	io->result = r < 0 ? -(int64_t)errno : (int64_t)(done + (uint64_t)r);
-}
-
 static inline void account(struct sb_thread *t, struct sb_loopstate *ls, struct sb_io_u *io,
 			   bool async)
 {
@@ -152,7 +136,7 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, struct 
 	struct sb_tstats *st = t->st;
 	if (__builtin_expect(async && io->result > 0 && (uint64_t)io->result < io->len, 0) &&
 	    (d == SB_DDIR_READ || d == SB_DDIR_WRITE) && io->file && io->file->fd >= 0)
-		finish_short(io);
+		sb_io_finish_short(io); /* run/ioerr.h */
 	/* a write still short here moved nothing (0) or was cut: an error */
 	if (__builtin_expect(io->result <= 0 || (d == SB_DDIR_WRITE && (uint64_t)io->result <
 						  io->len), 0) && (io->result < 0 || io->len)) {
