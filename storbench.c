@@ -16,6 +16,7 @@
 #include "engines/engine.h"
 #include "lib/log.h"
 #include "lib/stop.h"
+#include "ml/registry.h"
 #include "output/output.h"
 #include "output/resfile.h"
 #include "parse/options.h"
@@ -469,6 +470,15 @@ static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
 	return SB_EXIT_OK;
 }
 
+/* the engines' option rows joined to the parser's table */
+static int engines_to_parser(void)
+{
+	if (!sb_run_engines_to_parser())
+		return 0;
+	sb_err("engines", "bug: the engines' option rows do not fit the parser's table");
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct cmdline cl = { 0 };
@@ -476,14 +486,13 @@ int main(int argc, char **argv)
 	struct sb_results res = { 0 };
 	/* storbench COMMAND ...: a tool (tools/); a job file of the same name
 	 * runs as ./NAME */
+	sb_workloads_set(sb_workload_table); /* ml/registry.c: run/ never names a workload */
 	const struct sb_tool *tool = argc > 1 ? sb_tool_find(argv[1]) : NULL;
 	if (tool)
 		return tool->main(argc - 1, argv + 1);
 	install_signals();
-	if (sb_run_engines_to_parser()) {
-		sb_err("engines", "bug: the engines' option rows do not fit the parser's table");
+	if (engines_to_parser())
 		return SB_EXIT_JOBFILE;
-	}
 	sb_ranks_start(&argc, &argv); /* MPI when a launcher started us; else one rank */
 	int rc = parse_cmdline(argc, argv, &cl);
 	int status = SB_EXIT_OK;

@@ -39,7 +39,7 @@
 
 /* where a rank's I/O is: the context of its content alternatives */
 struct ckpt_at {
-	struct sb_ml_job *j;
+	struct sb_wl_job *j;
 	unsigned rank, k;
 	size_t i;
 };
@@ -106,7 +106,7 @@ static int torch_io(struct sb_thread *t, struct sb_file *f, int ddir, const stru
 
 /* One rank's share of one checkpoint: write (create, fill, fsync) or read
  * back each of its files, whole. */
-static int ckpt_rank_io(struct sb_ml_job *j, unsigned rank, unsigned k, int ddir)
+static int ckpt_rank_io(struct sb_wl_job *j, unsigned rank, unsigned k, int ddir)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	unsigned l = rank - c->r0; /* its worker */
@@ -165,7 +165,7 @@ static void *rank_main(void *arg)
 /* this process's ranks on checkpoint k; returns the duration in ns (0 on
  * failure), *slowest the first start to last end over its ranks, c->wall
  * those two on the wall clock (for the merge across MPI processes) */
-uint64_t sb_ml_ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
+uint64_t sb_ml_ckpt_phase(struct sb_wl_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
 			  uint64_t *slowest)
 {
 	struct sb_ml_ckpt *c = j->priv;
@@ -196,7 +196,7 @@ uint64_t sb_ml_ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct sb_m
 	return failed || last <= first ? 0 : last - first;
 }
 
-void sb_ml_ckpt_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
+void sb_ml_ckpt_point(struct sb_wl_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
 		      uint64_t slowest, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
@@ -229,7 +229,7 @@ void sb_ml_ckpt_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned
 
 /* may_exist: the checkpoint folder itself (checked in prepare); a step
  * folder that appeared since is someone else's: refuse it */
-bool sb_ml_ckpt_mkdir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
+bool sb_ml_ckpt_mkdir(struct sb_wl_job *j, const char *dir, struct sb_scratch_id *made,
 		      bool may_exist)
 {
 	if (j->nodiskio || made->ino)
@@ -243,7 +243,7 @@ bool sb_ml_ckpt_mkdir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id
 	return sb_ml_fail(&j->workers[0], errno, "cannot create the folder", dir) == 0;
 }
 
-static void fsync_total(struct sb_ml_job *j)
+static void fsync_total(struct sb_wl_job *j)
 {
 	double s = 0;
 	for (unsigned r = 0; r < j->nworkers; r++)
@@ -259,7 +259,7 @@ static bool pause_before(const struct sb_jobspec *s)
 	       sb_sleep_until(sb_now_ns() + s->time_between_checkpoints_us * 1000);
 }
 
-static void read_phase(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
+static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_ckpt_result *cr = &j->res->ckpt;
@@ -293,7 +293,7 @@ static void read_phase(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_
 	}
 }
 
-static void run_ckpt(struct sb_ml_job *j)
+static void run_ckpt(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
@@ -349,7 +349,7 @@ static void dir_name(const char *path, char *buf, size_t len)
 
 /* a read-only run (num_checkpoints_write=0): the checkpoints it reads must
  * be there, each file at least as large as this job's layout makes it */
-static int check_readonly(struct sb_ml_job *j)
+static int check_readonly(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
@@ -377,7 +377,7 @@ static int check_readonly(struct sb_ml_job *j)
 }
 
 /* nothing storbench would write may exist already; enough free space */
-static int check_folder(struct sb_ml_job *j, uint64_t bytes)
+static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const char *name = j->spec->name;
@@ -436,14 +436,14 @@ static int check_folder(struct sb_ml_job *j, uint64_t bytes)
 
 /* checkpoint_io=torch: each file's requests (ml/torchsave.h); the workers'
  * buffers hold the largest request */
-static int torch_plans(struct sb_ml_job *j)
+static int torch_plans(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	return sb_torch_plan_files(&c->shape, c->files, c->nfiles, sb_torch_bufsize(c->folder),
 				   &c->plan, &j->worker_bs);
 }
 
-static int plan_files(struct sb_ml_job *j)
+static int plan_files(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_ckpt *c = j->priv;
@@ -497,7 +497,7 @@ static int plan_files(struct sb_ml_job *j)
 	return cr->write.v && cr->read.v && cr->write.ranks && cr->read.ranks ? 0 : -ENOMEM;
 }
 
-static int prepare_ckpt(struct sb_ml_job *j)
+static int prepare_ckpt(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_ckpt *c = calloc(1, sizeof(*c));
@@ -531,7 +531,7 @@ static int prepare_ckpt(struct sb_ml_job *j)
 	return e;
 }
 
-static void release_ckpt(struct sb_ml_job *j)
+static void release_ckpt(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	char path[PATH_LEN];
@@ -587,4 +587,5 @@ const struct sb_workload_ops sb_workload_checkpoint = {
 	.run = run_ckpt,
 	.results = sb_ml_job_results,
 	.release = release_ckpt,
+	.ranks_merge = sb_ml_ranks_merge,
 };

@@ -38,7 +38,7 @@ struct sb_ml_ckpt {
 };
 
 struct sb_ml_rank_arg {
-	struct sb_ml_job *j;
+	struct sb_wl_job *j;
 	unsigned rank, ckpt;
 	int ddir;
 	pthread_t tid;
@@ -48,30 +48,30 @@ struct sb_ml_rank_arg {
 void sb_ml_ckpt_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len);
 void sb_ml_ckpt_step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t len);
 /* mkdir dir, taking its identity into *made (may_exist: an existing one is fine) */
-bool sb_ml_ckpt_mkdir(struct sb_ml_job *j, const char *dir, struct sb_scratch_id *made,
+bool sb_ml_ckpt_mkdir(struct sb_wl_job *j, const char *dir, struct sb_scratch_id *made,
 		      bool may_exist);
 /* this process's ranks on checkpoint k (args: one per local rank; on the
  * cache tier's paths when c->on_cache); the duration in ns (0 on failure),
  * *slowest first start to last end over them, c->wall the same two on the
  * wall clock */
-uint64_t sb_ml_ckpt_phase(struct sb_ml_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
+uint64_t sb_ml_ckpt_phase(struct sb_wl_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
 			  uint64_t *slowest);
 /* the point of that phase; per_rank: this process's ranks (global numbers) */
-void sb_ml_ckpt_point(struct sb_ml_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
+void sb_ml_ckpt_point(struct sb_wl_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
 		      uint64_t slowest, uint64_t bytes);
 
 /* ---- ml/tiered.c ---- */
 /* set up the cache tier; checks its folder (errors reported) */
-int sb_ml_tier_prepare(struct sb_ml_job *j);
+int sb_ml_tier_prepare(struct sb_wl_job *j);
 /* the write loop of a tiered run; returns the summed cache-write ns */
-uint64_t sb_ml_tier_write(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_t bytes);
+uint64_t sb_ml_tier_write(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_t bytes);
 /* file i of checkpoint k in its rank's cache folder:
  * <cache>/rank<r>/global_epoch1_step<k+1>/<base> */
 void sb_ml_tier_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len);
 /* where the identity of cache file i of checkpoint k goes */
 struct sb_scratch_id *sb_ml_tier_made(struct sb_ml_ckpt *c, unsigned k, size_t i);
 /* before reading checkpoint k back: whether it comes from the cache; after: p's source */
-bool sb_ml_tier_read_from(struct sb_ml_job *j, unsigned k);
-void sb_ml_tier_read_done(struct sb_ml_job *j, struct sb_ml_ckpt_point *p);
-void sb_ml_tier_release(struct sb_ml_job *j);
+bool sb_ml_tier_read_from(struct sb_wl_job *j, unsigned k);
+void sb_ml_tier_read_done(struct sb_wl_job *j, struct sb_ml_ckpt_point *p);
+void sb_ml_tier_release(struct sb_wl_job *j);
 #endif

@@ -121,6 +121,7 @@ int sb_ml_content_setup(struct sb_thread *t, unsigned rank, uint64_t unit, bool 
 	mc->unit = unit ? unit : t->spec->bs_hi;
 	sb_ml_content_recipe(t->spec, 0, mc->unit, 0, &mc->g);
 	t->content = mc;
+	t->content_free = sb_ml_content_release;
 	if (write)
 		t->io_prep = ml_prep;
 	if (verify) {
@@ -153,6 +154,7 @@ void sb_ml_content_release(struct sb_thread *t)
 	free(mc->other);
 	free(mc);
 	t->content = NULL;
+	t->content_free = NULL;
 	t->io_prep = NULL;
 	t->io_check = NULL;
 }

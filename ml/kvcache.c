@@ -42,7 +42,7 @@ static void acc_add(struct sb_kv_acc *a, uint64_t ns)
 	a->n++;
 }
 
-static bool more(struct sb_ml_job *j, struct sb_kv_job *k)
+static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
 	if (sb_stopping() || k->failed)
@@ -62,7 +62,7 @@ static int blocks_io(struct sb_thread *t, struct sb_file *f, int ddir, const uin
 }
 
 /* one request, planned in r: I/O and emulated compute; 0 or -errno */
-static int serve(struct sb_ml_job *j, struct sb_kv_job *k, unsigned w, struct sb_file *f,
+static int serve(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w, struct sb_file *f,
 		 const struct sb_kv_req *r)
 {
 	const struct sb_jobspec *s = j->spec;
@@ -98,7 +98,7 @@ static int serve(struct sb_ml_job *j, struct sb_kv_job *k, unsigned w, struct sb
 static void *worker_main(void *arg)
 {
 	struct sb_kv_worker *kw = arg;
-	struct sb_ml_job *j = kw->j;
+	struct sb_wl_job *j = kw->j;
 	struct sb_kv_job *k = j->priv;
 	struct sb_thread *t = &j->workers[kw->index];
 	struct sb_file *f = NULL;
@@ -132,7 +132,7 @@ static void *worker_main(void *arg)
 }
 
 /* the folder and the tier file, made here and marked */
-static int make_tier(struct sb_ml_job *j, struct sb_kv_job *k)
+static int make_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	if (!k->path[0] || j->nodiskio)
 		return 0;
@@ -151,7 +151,7 @@ static int make_tier(struct sb_ml_job *j, struct sb_kv_job *k)
 	return e ? sb_ml_fail(&j->workers[0], e, "cannot size", k->path) : 0;
 }
 
-static void run_kv(struct sb_ml_job *j)
+static void run_kv(struct sb_wl_job *j)
 {
 	struct sb_kv_job *k = j->priv;
 	k->start_ns = j->start_ns = sb_now_ns();
@@ -182,7 +182,7 @@ static void run_kv(struct sb_ml_job *j)
 
 /* the folder's parent exists and is writable, the tier file does not exist
  * yet, and the disk tier fits in the free space */
-static int check_tier(struct sb_ml_job *j, struct sb_kv_job *k)
+static int check_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
 	char where[600], parent[PATH_MAX];
@@ -220,7 +220,7 @@ static int check_tier(struct sb_ml_job *j, struct sb_kv_job *k)
 	return 0;
 }
 
-static int prepare_kv(struct sb_ml_job *j)
+static int prepare_kv(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_kv_job *k = calloc(1, sizeof(*k));
@@ -260,7 +260,7 @@ static int prepare_kv(struct sb_ml_job *j)
 	return sb_ml_workers_setup(j, s->kv_concurrency ? s->kv_concurrency : 1);
 }
 
-static void release_kv(struct sb_ml_job *j)
+static void release_kv(struct sb_wl_job *j)
 {
 	struct sb_kv_job *k = j->priv;
 	if (!k)

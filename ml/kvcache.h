@@ -12,7 +12,7 @@
 #include "os/scratch.h"
 #include "stats/hist.h"
 
-struct sb_ml_job;
+struct sb_wl_job;
 
 /* one latency distribution of one worker, ns */
 struct sb_kv_acc {
@@ -22,7 +22,7 @@ struct sb_kv_acc {
 };
 
 struct sb_kv_worker {
-	struct sb_ml_job *j;
+	struct sb_wl_job *j;
 	unsigned index;
 	pthread_t tid;
 	bool started;
@@ -58,5 +58,5 @@ uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head
 /* add request r's counts to t */
 void sb_kv_count(struct sb_kv_totals *t, const struct sb_kv_req *r);
 /* fill j->res->kv (and the rule report with rules=mlperf) after the run */
-void sb_kv_results(struct sb_ml_job *j);
+void sb_kv_results(struct sb_wl_job *j);
 #endif

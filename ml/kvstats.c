@@ -94,7 +94,7 @@ static struct sb_ml_rule *rule(struct sb_ml_rule_report *rep, const char *name, 
 	return r;
 }
 
-static void kv_rules(struct sb_ml_job *j, const struct sb_kv_result *kv)
+static void kv_rules(struct sb_wl_job *j, const struct sb_kv_result *kv)
 {
 	struct sb_ml_rule_report *rep = &j->res->rules;
 	const struct sb_jobspec *s = j->spec;
@@ -120,7 +120,7 @@ static void kv_rules(struct sb_ml_job *j, const struct sb_kv_result *kv)
 	j->res->has_rules = true;
 }
 
-static void shape(const struct sb_ml_job *j, const struct sb_kv_job *k, struct sb_kv_result *kv)
+static void shape(const struct sb_wl_job *j, const struct sb_kv_job *k, struct sb_kv_result *kv)
 {
 	const struct sb_jobspec *s = j->spec;
 	snprintf(kv->model, sizeof(kv->model), "%s", s->ml_model ? s->ml_model : "");
@@ -146,7 +146,7 @@ static void shape(const struct sb_ml_job *j, const struct sb_kv_job *k, struct s
 		kv->file_bytes = (uint64_t)st.st_size;
 }
 
-void sb_kv_results(struct sb_ml_job *j)
+void sb_kv_results(struct sb_wl_job *j)
 {
 	struct sb_kv_job *k = j->priv;
 	struct sb_kv_result *kv = calloc(1, sizeof(*kv));

@@ -1,7 +1,6 @@
-/* ml/run.c: the ML workload jobs inside a run (see ml/run.h): preparing
- * and releasing them, running them at their group's turn, handing their
- * results to the results model, and the helpers their workers share (file
- * open/close for the engine, errors, CPU time, cache dropping). */
+/* ml/run.c: what the ML workloads' jobs share (see ml/run.h): the results
+ * hook, the workers' setup, file open/close for the engine, errors, CPU
+ * time, cache dropping and trace events.  run/wljob.c drives the jobs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -12,20 +11,12 @@
 #include <unistd.h>
 
 #include "run/collect.h"
-#include "ml/content.h"
-#include "dist/dist.h"
 #include "ml/run.h"
 #include "os/cachedrop.h"
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "parse/parse.h"
-
-/* the job runs through its workload's per-job hooks */
-static bool is_ml(const struct sb_jobspec *s)
-{
-	return sb_workload_of(s)->prepare != NULL;
-}
 
 bool sb_ml_join(char *buf, size_t len, const char *a, const char *b)
 {
@@ -46,7 +37,7 @@ void sb_ml_default_dir(const struct sb_jobspec *s, const char *leaf, char *buf, 
 
 /* the workers' spec: both directions (buffers for either bs), no fio
  * life-cycle options, the job's rate shared out between n workers */
-static void worker_spec(struct sb_ml_job *j, unsigned n)
+static void worker_spec(struct sb_wl_job *j, unsigned n)
 {
 	struct sb_jobspec *w = &j->wspec;
 	*w = *j->spec;
@@ -69,7 +60,7 @@ static void worker_spec(struct sb_ml_job *j, unsigned n)
 	sb_spec_derive(w); /* the derived fields of the workers' directions (rw above) */
 }
 
-int sb_ml_workers_setup(struct sb_ml_job *j, unsigned n)
+int sb_ml_workers_setup(struct sb_wl_job *j, unsigned n)
 {
 	worker_spec(j, n ? n : 1);
 	j->workers = calloc(n ? n : 1, sizeof(*j->workers));
@@ -187,67 +178,7 @@ bool sb_ml_drop_caches(const char *job, const char *path, const char *data, char
 	return ok;
 }
 
-int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_run_env *env,
-		  const struct sb_engine_ops *const *ops, struct sb_ml_runs **out)
-{
-	size_t n = 0;
-	*out = NULL;
-	for (size_t i = 0; i < jl->njobs; i++)
-		n += is_ml(&jl->jobs[i]);
-	if (!n)
-		return 0;
-	struct sb_ml_runs *r = calloc(1, sizeof(*r));
-	if (!r || !(r->jobs = calloc(n, sizeof(*r->jobs)))) {
-		free(r);
-		return -ENOMEM;
-	}
-	*out = r;
-	for (size_t i = 0; i < jl->njobs; i++) {
-		const struct sb_jobspec *s = &jl->jobs[i];
-		if (!is_ml(s))
-			continue;
-		struct sb_ml_job *j = &r->jobs[r->n++];
-		j->spec = s;
-		j->wl = sb_workload_of(s);
-		j->env = env;
-		j->job = i;
-		j->ops = ops[i];
-		j->nodiskio = ops[i]->flags & SB_ENGINE_NODISKIO;
-		j->res = calloc(1, sizeof(*j->res));
-		if (!j->res)
-			return -ENOMEM;
-		j->res->workload = s->workload;
-		int e = j->wl->prepare(j);
-		if (e)
-			return e;
-	}
-	return 0;
-}
-
-void sb_ml_run_group(struct sb_ml_runs *r, unsigned groupid)
-{
-	for (size_t i = 0; r && i < r->n; i++) {
-		struct sb_ml_job *j = &r->jobs[i];
-		if (j->spec->groupid != groupid)
-			continue;
-		bool stop = sb_stopping();
-		if (sb_dist_sync_vote(&stop), stop) /* MPI: every process runs it, or none */
-			break;
-		j->ran = true;
-		j->wl->run(j);
-	}
-}
-
-/* the result sb_collect made for job j (ML jobs get exactly one) */
-static struct sb_job_result *job_result(struct sb_results *res, const struct sb_jobspec *s)
-{
-	for (size_t i = 0; i < res->njobs; i++)
-		if (res->jobs[i].spec == s)
-			return &res->jobs[i];
-	return NULL;
-}
-
-void sb_ml_job_results(struct sb_ml_job *j, struct sb_job_result *jr)
+void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr)
 {
 	for (unsigned k = 0; k < j->nworkers; k++) {
 		j->workers[k].start_ns = j->start_ns;
@@ -262,76 +193,14 @@ void sb_ml_job_results(struct sb_ml_job *j, struct sb_job_result *jr)
 	}
 }
 
-int sb_ml_collect(struct sb_ml_runs *r, struct sb_results *res)
-{
-	if (!r)
-		return 0;
-	for (size_t i = 0; i < r->n; i++) {
-		struct sb_ml_job *j = &r->jobs[i];
-		struct sb_job_result *jr = job_result(res, j->spec);
-		if (jr)
-			j->wl->results(j, jr);
-	}
-	return sb_collect_groups(res);
-}
-
-void sb_ml_release(struct sb_ml_runs *r, bool failed)
-{
-	(void)failed;
-	if (!r)
-		return;
-	for (size_t i = 0; i < r->n; i++) {
-		struct sb_ml_job *j = &r->jobs[i];
-		if (j->wl)
-			j->wl->release(j);
-		for (unsigned k = 0; j->workers && k < j->nworkers; k++) {
-			sb_ml_content_release(&j->workers[k]);
-			sb_thread_teardown(&j->workers[k]);
-		}
-		free(j->workers);
-		sb_ml_result_free(j->res);
-		free(j->res);
-	}
-	free(r->jobs);
-	free(r);
-}
-
-int sb_ml_datagen(const struct sb_joblist *jl, const struct sb_run_env *env,
-		  struct sb_results *res)
-{
-	const struct sb_engine_ops **ops = calloc(jl->njobs ? jl->njobs : 1, sizeof(*ops));
-	struct sb_ml_runs *r = NULL;
-	int e = ops ? 0 : -ENOMEM;
-	memset(res, 0, sizeof(*res));
-	for (size_t i = 0; !e && i < jl->njobs; i++)
-		ops[i] = sb_engine_find(jl->jobs[i].ioengine);
-	if (!e)
-		e = sb_ml_prepare(jl, env, ops, &r);
-	for (size_t i = 0; !e && r && i < r->n; i++) {
-		if (r->jobs[i].wl->datagen) {
-			r->jobs[i].ran = true;
-			e = r->jobs[i].wl->datagen(&r->jobs[i]);
-		}
-	}
-	if (!e)
-		e = sb_collect(res, jl, NULL, 0);
-	if (!e)
-		e = sb_ml_collect(r, res);
-	sb_ml_release(r, e != 0);
-	free(ops);
-	if (e && e != -ENOMEM)
-		sb_results_free(res);
-	return e;
-}
-
 /* ---- write_trace: application events ---- */
 
 static pthread_mutex_t trace_mu = PTHREAD_MUTEX_INITIALIZER;
 
-void sb_ml_trace_app(struct sb_ml_job *j, unsigned k, const char *name, const char *argname,
+void sb_ml_trace_app(struct sb_wl_job *j, unsigned k, const char *name, const char *argname,
 		     uint64_t arg, uint64_t t0, uint64_t t1)
 {
-	if (!j->spec->write_trace || k >= SB_ML_TRACE_RINGS)
+	if (!j->spec->write_trace || k >= SB_WL_TRACE_RINGS)
 		return;
 	pthread_mutex_lock(&trace_mu);
 	if (!j->trace[k] && sb_trace_attach(&j->trace[k], j->spec->write_trace,
@@ -344,7 +213,7 @@ void sb_ml_trace_app(struct sb_ml_job *j, unsigned k, const char *name, const ch
 	sb_trace_app(j->trace[k], name, argname, arg, t0, t1);
 }
 
-void sb_ml_trace_step(struct sb_ml_job *j, unsigned c, size_t batch, const struct sb_ml_step *st)
+void sb_ml_trace_step(struct sb_wl_job *j, unsigned c, size_t batch, const struct sb_ml_step *st)
 {
 	if (!j->spec->write_trace)
 		return;

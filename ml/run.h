@@ -1,9 +1,7 @@
-/* ml/run.h: running the jobs of the workloads with per-job hooks
- * (run/workload.h: checkpoint, train) inside sb_run.  run.c calls four
- * functions, each of which dispatches to the job's workload row:
- * sb_ml_prepare before any I/O (checks the file system, sets up the
- * engines), sb_ml_run_group at each group's turn, sb_ml_collect after
- * sb_collect (fills the jobs' results), sb_ml_release.
+/* ml/run.h: what the ML workloads (checkpoint, train, kvcache) share: the
+ * workers' setup, file open/close for the engine, errors, CPU time, cache
+ * dropping, trace events, and their MPI merges.  run/wljob.h drives their
+ * jobs (struct sb_wl_job) through their rows (run/workload.h).
  *
  * The I/O is done by "workers": struct sb_thread set up bare
  * (sb_thread_setup_bare) and driven with sb_ioloop_span, so the job's
@@ -19,51 +17,11 @@
 #include "run/run.h"
 #include "run/thread.h"
 #include "run/workload.h"
+#include "run/wljob.h"
 #include "parse/jobspec.h"
 #include "stats/mlres.h"
 #include "stats/results.h"
 #include "ml/au.h"
-
-#define SB_ML_TRACE_RINGS 257     /* the job's thread + up to 256 consumers */
-
-struct sb_ml_job {
-	const struct sb_jobspec *spec;
-	const struct sb_workload_ops *wl;  /* its workload's row */
-	const struct sb_run_env *env;      /* main's (drop-caches path) */
-	struct sb_jobspec wspec;          /* the workers' spec (shallow copy) */
-	const struct sb_engine_ops *ops;
-	size_t job;                       /* index in the joblist */
-	bool nodiskio;                    /* ioengine=null: no files at all */
-	struct sb_thread *workers;        /* ranks (checkpoint), readers (train) */
-	unsigned nworkers;
-	struct sb_ml_result *res;         /* moved into the job's result */
-	uint64_t start_ns, end_ns;
-	bool ran;
-	void *priv;                       /* the workload's own state */
-	/* appended: write_trace= rings of application events (stats/trace.h),
-	 * made on first use: [0] the job's own thread (epochs), [1 + c]
-	 * consumer c (training steps) */
-	struct sb_trace_ring *trace[SB_ML_TRACE_RINGS];
-	uint64_t worker_bs;               /* nonzero: the workers' bs, both directions
-					   * (checkpoint_io=torch: the largest request) */
-};
-
-struct sb_ml_runs {
-	struct sb_ml_job *jobs;
-	size_t n;
-};
-
-/* run.c's hooks.  prepare: NULL *out when there is no ML job; errors are
- * reported (file system, engine) and returned as -errno before any I/O. */
-int sb_ml_prepare(const struct sb_joblist *jl, const struct sb_run_env *env,
-		  const struct sb_engine_ops *const *ops, struct sb_ml_runs **out);
-void sb_ml_run_group(struct sb_ml_runs *r, unsigned groupid);
-int sb_ml_collect(struct sb_ml_runs *r, struct sb_results *res);
-void sb_ml_release(struct sb_ml_runs *r, bool failed);
-/* --datagen: create the datasets of the train jobs, run nothing else; res
- * holds a result per train job (dataset figures only). */
-int sb_ml_datagen(const struct sb_joblist *jl, const struct sb_run_env *env,
-		  struct sb_results *res);
 
 /* ---- MPI (ml/mpimerge.c): the ML workloads across processes ---- */
 
@@ -91,15 +49,15 @@ void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_ml_result *m, unsig
 /* ---- shared by ml_ckpt.c and ml_trainrun.c ---- */
 
 /* write_trace: an application event (cat "storbench") on j's ring k (see
- * struct sb_ml_job), from t0 to t1 (sb_now_ns); nothing without a trace. */
-void sb_ml_trace_app(struct sb_ml_job *j, unsigned k, const char *name, const char *argname,
+ * struct sb_wl_job), from t0 to t1 (sb_now_ns); nothing without a trace. */
+void sb_ml_trace_app(struct sb_wl_job *j, unsigned k, const char *name, const char *argname,
 		     uint64_t arg, uint64_t t0, uint64_t t1);
 /* a training step of consumer c: "step" (load start to compute end) and
  * "compute", argument the batch */
-void sb_ml_trace_step(struct sb_ml_job *j, unsigned c, size_t batch, const struct sb_ml_step *st);
+void sb_ml_trace_step(struct sb_wl_job *j, unsigned c, size_t batch, const struct sb_ml_step *st);
 
 /* Set up j->nworkers workers with one file slot each. */
-int sb_ml_workers_setup(struct sb_ml_job *j, unsigned n);
+int sb_ml_workers_setup(struct sb_wl_job *j, unsigned n);
 /* Each phase (a checkpoint, an epoch) runs on new threads, and an engine
  * instance belongs to the one thread that drives it (engines/engine.h): the
  * thread that does worker t's I/O calls sb_ml_engine_start before it and
@@ -124,7 +82,7 @@ void sb_ml_cpu_end(struct sb_thread *t, const struct rusage *ru0);
 bool sb_ml_drop_caches(const char *job, const char *path, const char *data, char *why, size_t len);
 /* The results hook shared by the ML rows: the workers' statistics and, when
  * the job ran, its j->res. */
-void sb_ml_job_results(struct sb_ml_job *j, struct sb_job_result *jr);
+void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr);
 /* buf = "a/b" (b alone when a is NULL), or "s" when fmt is "%s"; false when
  * it did not fit (truncated) */
 bool sb_ml_join(char *buf, size_t len, const char *a, const char *b);

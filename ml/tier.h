@@ -48,7 +48,7 @@ struct sb_ml_tier {
 };
 
 /* mkdir path, taking its identity (0 or -errno; may_exist: EEXIST is 0) */
-int sb_ml_tier_mkdir(struct sb_ml_job *j, const char *path, struct sb_scratch_id *id,
+int sb_ml_tier_mkdir(struct sb_wl_job *j, const char *path, struct sb_scratch_id *id,
 		     bool may_exist);
 /* record the first error of the flush side (thread-safe) */
 void sb_ml_tier_fail(struct sb_ml_tier *t, int e, const char *what, const char *path);
@@ -63,8 +63,8 @@ void sb_ml_tier_xstep(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t 
 void sb_ml_tier_xpath(const struct sb_ml_ckpt *c, unsigned k, unsigned s, char *buf, size_t len);
 /* the cache folders of checkpoint k (before its write) and its redundancy
  * (after); 0 or -errno, reported */
-int sb_ml_tier_dirs(struct sb_ml_job *j, unsigned k);
-int sb_ml_tier_redundancy(struct sb_ml_job *j, unsigned k);
+int sb_ml_tier_dirs(struct sb_wl_job *j, unsigned k);
+int sb_ml_tier_redundancy(struct sb_wl_job *j, unsigned k);
 /* remove checkpoint k from the cache (keep: mark it kept instead) */
-void sb_ml_tier_evict(struct sb_ml_job *j, unsigned k, bool keep);
+void sb_ml_tier_evict(struct sb_wl_job *j, unsigned k, bool keep);
 #endif

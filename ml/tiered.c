@@ -42,7 +42,7 @@ void sb_ml_tier_fail(struct sb_ml_tier *t, int e, const char *what, const char *
 /* ---- the flush of one checkpoint ---- */
 
 struct flush_arg {
-	struct sb_ml_job *j;
+	struct sb_wl_job *j;
 	unsigned k;
 	pthread_t tid;
 };
@@ -84,7 +84,7 @@ static void *flush_main(void *arg)
 }
 
 /* open every file of checkpoint k in both tiers (the shared one created) */
-static int flush_open(struct sb_ml_job *j, unsigned k)
+static int flush_open(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
@@ -106,7 +106,7 @@ static int flush_open(struct sb_ml_job *j, unsigned k)
 	return 0;
 }
 
-static void flush_ckpt(struct sb_ml_job *j, unsigned k)
+static void flush_ckpt(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
@@ -146,7 +146,7 @@ static void flush_ckpt(struct sb_ml_job *j, unsigned k)
  * the last cache_keep checkpoints: chosen under t->mu (not held by the
  * caller), removed outside it so the application's hand-over never waits
  * for the unlinks */
-static void evict_old(struct sb_ml_job *j)
+static void evict_old(struct sb_wl_job *j)
 {
 	struct sb_ml_tier *t = ((struct sb_ml_ckpt *)j->priv)->tier;
 	bool none = j->spec->checkpoint_flush == SB_CKPT_FLUSH_NONE;
@@ -170,7 +170,7 @@ static void evict_old(struct sb_ml_job *j)
 /* async: flush the checkpoints handed over, in order */
 static void *flusher_main(void *arg)
 {
-	struct sb_ml_job *j = arg;
+	struct sb_wl_job *j = arg;
 	struct sb_ml_tier *t = ((struct sb_ml_ckpt *)j->priv)->tier;
 	pthread_mutex_lock(&t->mu);
 	for (;;) {
@@ -206,13 +206,13 @@ static uint64_t overlap(const struct sb_ml_tier *t, unsigned n, uint64_t a0, uin
 	return sum;
 }
 
-static double rel_s(const struct sb_ml_job *j, uint64_t ns)
+static double rel_s(const struct sb_wl_job *j, uint64_t ns)
 {
 	return ns > j->start_ns ? (double)(ns - j->start_ns) / 1e9 : 0;
 }
 
 /* the flush figures of the points, once every flush has ended */
-static void finish_points(struct sb_ml_job *j, unsigned ncompute, uint64_t bytes)
+static void finish_points(struct sb_wl_job *j, unsigned ncompute, uint64_t bytes)
 {
 	struct sb_ml_tier *t = ((struct sb_ml_ckpt *)j->priv)->tier;
 	struct sb_ml_tier_result *tr = &j->res->ckpt.tier;
@@ -241,7 +241,7 @@ static void finish_points(struct sb_ml_job *j, unsigned ncompute, uint64_t bytes
 }
 
 /* hand checkpoint k, now in the cache, to the flush */
-static void hand_over(struct sb_ml_job *j, unsigned k)
+static void hand_over(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_tier *t = ((struct sb_ml_ckpt *)j->priv)->tier;
 	unsigned mode = j->spec->checkpoint_flush;
@@ -264,7 +264,7 @@ static void hand_over(struct sb_ml_job *j, unsigned k)
 }
 
 /* one checkpoint: cache folders, the ranks' write, redundancy, hand-over */
-static bool one_ckpt(struct sb_ml_job *j, struct sb_ml_rank_arg *args, unsigned k, uint64_t bytes,
+static bool one_ckpt(struct sb_wl_job *j, struct sb_ml_rank_arg *args, unsigned k, uint64_t bytes,
 		     uint64_t *wsum)
 {
 	struct sb_ml_ckpt *c = j->priv;
@@ -300,7 +300,7 @@ static bool one_ckpt(struct sb_ml_job *j, struct sb_ml_rank_arg *args, unsigned 
 }
 
 /* the cache folder, its rank folders (and xor/) */
-static bool top_dirs(struct sb_ml_job *j)
+static bool top_dirs(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
@@ -318,7 +318,7 @@ static bool top_dirs(struct sb_ml_job *j)
 	return !e || sb_ml_fail(&j->workers[0], -e, "cannot create the cache folder", path) == 0;
 }
 
-uint64_t sb_ml_tier_write(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
+uint64_t sb_ml_tier_write(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
@@ -364,13 +364,13 @@ uint64_t sb_ml_tier_write(struct sb_ml_job *j, struct sb_ml_rank_arg *args, uint
 
 /* ---- restart reads, setup and release ---- */
 
-bool sb_ml_tier_read_from(struct sb_ml_job *j, unsigned k)
+bool sb_ml_tier_read_from(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	return c->tier && c->tier->in_cache[k];
 }
 
-void sb_ml_tier_read_done(struct sb_ml_job *j, struct sb_ml_ckpt_point *p)
+void sb_ml_tier_read_done(struct sb_wl_job *j, struct sb_ml_ckpt_point *p)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	if (!c->tier)
@@ -398,7 +398,7 @@ static void where(const struct sb_jobspec *s, char *buf, size_t len)
 
 /* the cache folder: not the shared one, writable, no step folder of ours
  * there yet (nothing is written before this passes) */
-static int check_cache(struct sb_ml_job *j)
+static int check_cache(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
@@ -443,7 +443,7 @@ static int check_cache(struct sb_ml_job *j)
 	return 0;
 }
 
-int sb_ml_tier_prepare(struct sb_ml_job *j)
+int sb_ml_tier_prepare(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
@@ -493,7 +493,7 @@ int sb_ml_tier_prepare(struct sb_ml_job *j)
 	return check_cache(j);
 }
 
-void sb_ml_tier_release(struct sb_ml_job *j)
+void sb_ml_tier_release(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;

@@ -84,7 +84,7 @@ void sb_ml_tier_xpath(const struct sb_ml_ckpt *c, unsigned k, unsigned s, char *
 	sb_ml_join(buf, len, dir, name);
 }
 
-int sb_ml_tier_mkdir(struct sb_ml_job *j, const char *path, struct sb_scratch_id *id,
+int sb_ml_tier_mkdir(struct sb_wl_job *j, const char *path, struct sb_scratch_id *id,
 		     bool may_exist)
 {
 	if (id->ino)
@@ -94,7 +94,7 @@ int sb_ml_tier_mkdir(struct sb_ml_job *j, const char *path, struct sb_scratch_id
 	return errno == EEXIST && may_exist ? 0 : -errno;
 }
 
-int sb_ml_tier_dirs(struct sb_ml_job *j, unsigned k)
+int sb_ml_tier_dirs(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
@@ -112,7 +112,7 @@ int sb_ml_tier_dirs(struct sb_ml_job *j, unsigned k)
 }
 
 /* a new file of the cache tier, its identity taken */
-static int create(struct sb_ml_job *j, const char *path, struct sb_scratch_id *id)
+static int create(struct sb_wl_job *j, const char *path, struct sb_scratch_id *id)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd >= 0)
@@ -152,7 +152,7 @@ static int read_all(int fd, unsigned char *buf, size_t n, uint64_t off)
 }
 
 /* partner: every file of rank r copied into rank (r+1)'s step folder */
-static int partner(struct sb_ml_job *j, unsigned k, unsigned char *buf, size_t bs)
+static int partner(struct sb_wl_job *j, unsigned k, unsigned char *buf, size_t bs)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
@@ -209,7 +209,7 @@ static int stream_read(const struct sb_ml_ckpt *c, unsigned r, const int *fds, u
 }
 
 /* xor: set s's parity, in bs-sized pieces */
-static int xor_set(struct sb_ml_job *j, unsigned k, unsigned s, int *fds, unsigned char *buf,
+static int xor_set(struct sb_wl_job *j, unsigned k, unsigned s, int *fds, unsigned char *buf,
 		   size_t bs, char *path, size_t plen)
 {
 	struct sb_ml_ckpt *c = j->priv;
@@ -252,7 +252,7 @@ static int xor_set(struct sb_ml_job *j, unsigned k, unsigned s, int *fds, unsign
 	return e;
 }
 
-int sb_ml_tier_redundancy(struct sb_ml_job *j, unsigned k)
+int sb_ml_tier_redundancy(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
@@ -300,7 +300,7 @@ static void drop(const char *path, struct sb_scratch_id *id, bool dir, bool keep
 	id->ino = 0;
 }
 
-void sb_ml_tier_evict(struct sb_ml_job *j, unsigned k, bool keep)
+void sb_ml_tier_evict(struct sb_wl_job *j, unsigned k, bool keep)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;

@@ -38,7 +38,7 @@ static struct sb_ml_made *remember(struct sb_ml_trainst *tr, const char *path, b
 }
 
 /* mkdir path unless it exists; what storbench made is remembered */
-static int make_dir(struct sb_ml_job *j, const char *path)
+static int make_dir(struct sb_wl_job *j, const char *path)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	if (mkdir(path, 0755) == 0) {
@@ -50,7 +50,7 @@ static int make_dir(struct sb_ml_job *j, const char *path)
 	return errno == EEXIST ? 0 : -errno;
 }
 
-static int add_result(struct sb_ml_job *j, const struct sb_ml_train_ckpt *c)
+static int add_result(struct sb_wl_job *j, const struct sb_ml_train_ckpt *c)
 {
 	struct sb_ml_train_result *t = &j->res->train;
 	struct sb_ml_train_ckpt *v = realloc(t->ckpts, (t->nckpts + 1) * sizeof(*v));
@@ -61,7 +61,7 @@ static int add_result(struct sb_ml_job *j, const struct sb_ml_train_ckpt *c)
 	return 0;
 }
 
-int sb_ml_train_ckpt(struct sb_ml_job *j, unsigned epoch, uint64_t step)
+int sb_ml_train_ckpt(struct sb_wl_job *j, unsigned epoch, uint64_t step)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	struct sb_thread *t = &j->workers[tr->ckpt_worker];
@@ -104,7 +104,7 @@ int sb_ml_train_ckpt(struct sb_ml_job *j, unsigned epoch, uint64_t step)
 	return e;
 }
 
-void sb_ml_train_ckpt_cleanup(struct sb_ml_job *j)
+void sb_ml_train_ckpt_cleanup(struct sb_wl_job *j)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	for (unsigned i = tr->nmade; i-- > 0;) {

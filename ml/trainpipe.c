@@ -25,7 +25,7 @@
 #include "lib/timeutil.h"
 
 struct role_arg {
-	struct sb_ml_job *j;
+	struct sb_wl_job *j;
 	unsigned id;
 	pthread_t tid;
 	bool started;
@@ -37,7 +37,7 @@ static double now_s(void)
 }
 
 /* read every sample of batch b of accelerator c with worker t */
-static int read_batch(struct sb_ml_job *j, struct sb_thread *t, unsigned c, size_t b)
+static int read_batch(struct sb_wl_job *j, struct sb_thread *t, unsigned c, size_t b)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	const struct sb_ml_dataset *ds = tr->ph->ds;
@@ -103,7 +103,7 @@ static void *reader_main(void *arg)
 
 /* claim accelerator c's next batch and wait until it is read; false when
  * none is left (or max steps are done) */
-static bool next_batch(struct sb_ml_job *j, unsigned c, size_t max_steps)
+static bool next_batch(struct sb_wl_job *j, unsigned c, size_t max_steps)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	pthread_mutex_lock(&tr->mu);
@@ -179,7 +179,7 @@ struct consumer_arg {
 static void *consumer_main(void *arg)
 {
 	struct consumer_arg *ca = arg;
-	struct sb_ml_job *j = ca->r.j;
+	struct sb_wl_job *j = ca->r.j;
 	struct sb_ml_trainst *tr = j->priv;
 	unsigned c = ca->r.id;
 	double extra = c == tr->slow_acc ? tr->slow_extra_s : 0;
@@ -222,7 +222,7 @@ static void *consumer_main(void *arg)
 	return NULL;
 }
 
-static int phase_setup(struct sb_ml_job *j, const struct sb_ml_phase *ph, unsigned epoch)
+static int phase_setup(struct sb_wl_job *j, const struct sb_ml_phase *ph, unsigned epoch)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	const struct sb_jobspec *s = j->spec;
@@ -267,7 +267,7 @@ static int phase_setup(struct sb_ml_job *j, const struct sb_ml_phase *ph, unsign
 	return 0;
 }
 
-int sb_ml_train_phase(struct sb_ml_job *j, const struct sb_ml_phase *ph, unsigned epoch,
+int sb_ml_train_phase(struct sb_wl_job *j, const struct sb_ml_phase *ph, unsigned epoch,
 		      size_t max_steps)
 {
 	struct sb_ml_trainst *tr = j->priv;

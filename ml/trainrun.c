@@ -49,7 +49,7 @@ static bool ds_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 	return true;
 }
 
-static void epoch_metrics(struct sb_ml_job *j, unsigned epoch, double dur)
+static void epoch_metrics(struct sb_wl_job *j, unsigned epoch, double dur)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	struct sb_ml_train_result *res = &j->res->train;
@@ -98,7 +98,7 @@ static int agree(int e)
 }
 
 /* the training phase of one epoch, its checkpoint and its eval phase */
-static int run_epoch(struct sb_ml_job *j, unsigned epoch)
+static int run_epoch(struct sb_wl_job *j, unsigned epoch)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	const struct sb_jobspec *s = j->spec;
@@ -128,14 +128,14 @@ static int run_epoch(struct sb_ml_job *j, unsigned epoch)
 	return e;
 }
 
-static void train_rules(struct sb_ml_job *j)
+static void train_rules(struct sb_wl_job *j)
 {
 	/* one host here; MPI: judged again on the world (ml/mpimerge.c) */
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
 	sb_ml_train_rules(j->spec, j->res, 1, pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0);
 }
 
-static void train_results(struct sb_ml_job *j)
+static void train_results(struct sb_wl_job *j)
 {
 	struct sb_ml_train_result *t = &j->res->train;
 	struct sb_ml_train_metrics ep[t->nepochs ? t->nepochs : 1], mean;
@@ -155,7 +155,7 @@ static void train_results(struct sb_ml_job *j)
 }
 
 /* the missing dataset files (ml/dataset.c), before the first epoch and for --datagen */
-static int datagen_train(struct sb_ml_job *j)
+static int datagen_train(struct sb_wl_job *j)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	int e = 0;
@@ -174,7 +174,7 @@ static int datagen_train(struct sb_ml_job *j)
 }
 
 /* reader threads whose statistics show bytes read */
-static unsigned readers_did_io(const struct sb_ml_job *j)
+static unsigned readers_did_io(const struct sb_wl_job *j)
 {
 	const struct sb_ml_trainst *tr = j->priv;
 	unsigned n = 0, readers = tr->rt ? tr->readers : tr->consumers;
@@ -183,7 +183,7 @@ static unsigned readers_did_io(const struct sb_ml_job *j)
 	return n;
 }
 
-static void run_train(struct sb_ml_job *j)
+static void run_train(struct sb_wl_job *j)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	uint64_t rsum = 0;
@@ -281,7 +281,7 @@ static int alloc_state(const struct sb_jobspec *s, struct sb_ml_trainst *tr, str
 	return 0;
 }
 
-static int prepare_train(struct sb_ml_job *j)
+static int prepare_train(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_trainst *tr = calloc(1, sizeof(*tr));
@@ -341,7 +341,7 @@ static int prepare_train(struct sb_ml_job *j)
 	return e;
 }
 
-static void release_train(struct sb_ml_job *j)
+static void release_train(struct sb_wl_job *j)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	if (!tr)
@@ -376,4 +376,5 @@ const struct sb_workload_ops sb_workload_train = {
 	.datagen = datagen_train,
 	.results = sb_ml_job_results,
 	.release = release_train,
+	.ranks_merge = sb_ml_ranks_merge,
 };

@@ -70,12 +70,12 @@ struct sb_ml_trainst {
 /* One phase (a training epoch or an eval pass) on new threads: per
  * accelerator c its plan (rank c of consumers), its rt readers, then join.
  * 0 or -errno; the steps are in tr->steps / tr->nsteps. */
-int sb_ml_train_phase(struct sb_ml_job *j, const struct sb_ml_phase *ph, unsigned epoch,
+int sb_ml_train_phase(struct sb_wl_job *j, const struct sb_ml_phase *ph, unsigned epoch,
 		      size_t max_steps);
 /* Write the training checkpoint of (epoch, step): <ckpt_dir>/
  * global_epoch<E>_step<S>/model_states-0.pt, model_size bytes, fsync'ed
  * when checkpoint_fsync; its time and bytes go to the train results. */
-int sb_ml_train_ckpt(struct sb_ml_job *j, unsigned epoch, uint64_t step);
+int sb_ml_train_ckpt(struct sb_wl_job *j, unsigned epoch, uint64_t step);
 /* remove what sb_ml_train_ckpt wrote (unless keep_checkpoints) */
-void sb_ml_train_ckpt_cleanup(struct sb_ml_job *j);
+void sb_ml_train_ckpt_cleanup(struct sb_wl_job *j);
 #endif

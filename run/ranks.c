@@ -11,7 +11,7 @@
 
 #include "dist/dist.h"
 #include "lib/log.h"
-#include "ml/run.h"
+#include "run/workload.h"
 #include "parse/options.h"
 #include "run/collect.h"
 #include "run/ranks.h"
@@ -410,9 +410,13 @@ int sb_ranks_merge(struct sb_results *res, bool signalled)
 		if (e || !res->njobs)
 			break;
 	}
-	/* checkpoint and train figures (ml/mpimerge.c) */
-	for (size_t i = 0; i < res->njobs && !e; i++)
-		e = sb_ml_ranks_merge(&res->jobs[i]);
+	/* the workloads' own figures (checkpoint, train: their rows' ranks_merge) */
+	for (size_t i = 0; i < res->njobs && !e; i++) {
+		const struct sb_jobspec *s = res->jobs[i].spec;
+		const struct sb_workload_ops *w = s ? sb_workload_of(s) : NULL;
+		if (w && w->ranks_merge)
+			e = w->ranks_merge(&res->jobs[i]);
+	}
 	if (!e)
 		e = sb_ranks_hosts(res);
 	if (!e && sb_dist_rank() == 0)

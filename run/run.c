@@ -13,7 +13,7 @@
 #include "run/collect.h"
 #include "run/contents.h"
 #include "run/flock.h"
-#include "ml/run.h"
+#include "run/wljob.h"
 #include "run/precheck.h"
 #include "run/run.h"
 #include "run/thread.h"
@@ -43,7 +43,7 @@ struct run {
 	struct sb_runsync sync;
 	struct sb_runctl ctl;              /* flows and exitall (run/flowctl.h) */
 	struct sb_statsthread stats;
-	struct sb_ml_runs *ml;             /* workload=checkpoint|train jobs, NULL: none */
+	struct sb_wl_runs *ml;             /* workload=checkpoint|train jobs, NULL: none */
 	struct sb_monitor mon;
 	bool mon_up;
 	struct sb_diskstat disks0[SB_MAX_DISKS], disks1[SB_MAX_DISKS];
@@ -200,7 +200,7 @@ static void run_groups(struct run *r)
 		atomic_store(&r->ctl.exitall, 0); /* exitall stops its own group (fio) */
 		for (unsigned k = i; k < end; k++)
 			start_one(&r->threads[k]);
-		sb_ml_run_group(r->ml, gid);
+		sb_wl_run_group(r->ml, gid);
 		for (unsigned k = i; k < end; k++)
 			if (r->threads[k].started)
 				pthread_join(r->threads[k].tid, NULL);
@@ -307,7 +307,7 @@ static int prepare(struct run *r, bool dry)
 	if (!e)
 		e = sb_precheck_logs(r->jl);
 	if (!e)
-		e = sb_ml_prepare(r->jl, r->env, r->ops, &r->ml);
+		e = sb_wl_prepare(r->jl, r->env, r->ops, &r->ml);
 	if (!e)
 		e = sb_files_plan(r->jl, r->nodiskio, r->env, &r->lay);
 	r->laid_out = true;
@@ -343,7 +343,7 @@ static void release(struct run *r, bool failed)
 	sb_flock_free(r->threads, r->nthreads, &r->lay); /* after teardown: ops wrapped */
 	if (r->laid_out)
 		sb_files_cleanup(&r->lay, failed);
-	sb_ml_release(r->ml, failed);
+	sb_wl_release(r->ml, failed);
 	pthread_mutex_destroy(&r->sync.mu);
 	pthread_cond_destroy(&r->sync.cv);
 	free(r->threads);
@@ -435,7 +435,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 {
 	struct run r = { .jl = jl, .env = env ? env : &default_env };
 	if (jl->datagen_only)
-		return sb_ml_datagen(jl, r.env, res);
+		return sb_wl_datagen(jl, r.env, res);
 	memset(res, 0, sizeof(*res));
 	/* the TSC where the kernel trusts it (lib/timeutil.h), unless the job's
 	 * clocksource says otherwise: one clock per run, the first job's (fio's
@@ -498,7 +498,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	res->start_wall_ns = r.start_wall_ns;
 	res->end_wall_ns = r.end_wall_ns;
 	if (!e)
-		e = sb_ml_collect(r.ml, res);
+		e = sb_wl_collect(r.ml, res);
 	if (!e)
 		e = disks_finish(&r, res);
 	if (!e) {

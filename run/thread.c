@@ -232,6 +232,8 @@ void sb_thread_teardown(struct sb_thread *t)
 	t->engine_up = false;
 	sb_verify_teardown(t);
 	sb_iogen_free(&t->gen);
+	if (t->content_free)
+		t->content_free(t);
 	sb_contents_release(t);
 	sb_place_buffers_free(t);
 	free(t->etd.ios);

@@ -89,6 +89,9 @@ struct sb_thread {
 	void (*io_prep)(struct sb_thread *t, struct sb_io_u *io);
 	bool (*io_check)(struct sb_thread *t, const struct sb_io_u *io);
 	void *content;                /* the hooks' state, owned by whoever set them */
+	/* frees content and clears the hooks at teardown (NULL: run/contents.c's or
+	 * verify's, which teardown knows); set by a workload's content (ml/content.c) */
+	void (*content_free)(struct sb_thread *t);
 	bool check_writes;            /* io_check also gets completed writes (verify=) */
 	/* appended: flow, rate_min, steady state, exitall (run/flowctl.h) */
 	struct sb_ctl ctl;

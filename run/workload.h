@@ -9,7 +9,7 @@
  *     and runs it as its I/O threads, started with its group and joined at
  *     the group's end.  The per-job hooks below are NULL.
  *   the others (checkpoint, train): run/ hands each job to the hooks as a
- *     struct sb_ml_job (ml/run.h), whose workers are bare I/O threads:
+ *     struct sb_wl_job (ml/run.h), whose workers are bare I/O threads:
  *       prepare(j)      before any I/O (also for sb_run_check, so it creates
  *                       nothing): checks (file system, space, engine) and
  *                       sets up j->workers and j->priv; -errno, reported
@@ -22,17 +22,24 @@
  *       results(j, jr)  fill the job's result from its workers and j->res
  *       release(j)      remove what it created and does not keep, free priv
  *                       (also after a failed prepare)
+ *       ranks_merge(jr) MPI, collective on every process after the run:
+ *                       make rank 0's jr the whole run's (NULL: nothing
+ *                       to merge beyond the I/O statistics)
  * validate may be set for either kind: checks of one job that need its
  * engine and its planned files (jf: NULL for workloads that lay out their
- * own), before any file is created; -errno, reported. */
+ * own), before any file is created; -errno, reported.
+ *
+ * The table is main's (ml/registry.c), handed down with sb_workloads_set
+ * as the engine table is: run/ never names a workload of ml/. */
 #ifndef SB_WORKLOAD_H
 #define SB_WORKLOAD_H
 #include "engines/engine.h"
 #include "parse/jobspec.h"
 #include "stats/results.h"
 
-struct sb_ml_job;
+struct sb_wl_job;
 struct sb_jobfiles;
+struct sb_job_result;
 
 #define SB_WL_THREADS 1u /* run as run/'s I/O threads over run/'s file layout */
 
@@ -42,15 +49,20 @@ struct sb_workload_ops {
 	unsigned flags;           /* SB_WL_* */
 	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 			const struct sb_jobfiles *jf);
-	int (*prepare)(struct sb_ml_job *j);
-	void (*run)(struct sb_ml_job *j);
-	int (*datagen)(struct sb_ml_job *j);
-	void (*results)(struct sb_ml_job *j, struct sb_job_result *jr);
-	void (*release)(struct sb_ml_job *j);
+	int (*prepare)(struct sb_wl_job *j);
+	void (*run)(struct sb_wl_job *j);
+	int (*datagen)(struct sb_wl_job *j);
+	void (*results)(struct sb_wl_job *j, struct sb_job_result *jr);
+	void (*release)(struct sb_wl_job *j);
+	int (*ranks_merge)(struct sb_job_result *jr);
 };
 
-/* NULL-terminated, in enum sb_workload order */
-extern const struct sb_workload_ops *const sb_workloads[];
+/* the io row (run/precheck.c): run/'s own, first in every table */
+extern const struct sb_workload_ops sb_workload_io;
+/* main hands the table down (NULL-terminated, in enum sb_workload order);
+ * before it does, or with NULL, the table is the io row alone */
+void sb_workloads_set(const struct sb_workload_ops *const *table);
+const struct sb_workload_ops *const *sb_workloads_get(void);
 /* The row of workload id, or NULL. */
 const struct sb_workload_ops *sb_workload_find(unsigned id);
 /* The row of s's workload (parsing accepted only listed ones). */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "ml/registry.h"
 #include "run/engtable.h"
 
 static struct sb_test_suite *suites;
@@ -78,6 +79,7 @@ int main(int argc, char **argv)
 		else
 			only = argv[i];
 	}
+	sb_workloads_set(sb_workload_table); /* as main does */
 	if (sb_run_engines_to_parser() || CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	for (struct sb_test_suite *s = suites; s; s = s->next) {

@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "lib/log.h"
+#include "ml/registry.h"
 #include "ml/run.h"
 #include "parse/options.h"
 #include "parse/parse.h"
@@ -20,6 +21,8 @@ static char logbuf[4096];
 static void test_rows_consistent(void)
 {
 	unsigned n = 0;
+	const struct sb_workload_ops *const *sb_workloads = sb_workloads_get();
+	CU_ASSERT_PTR_EQUAL(sb_workloads, sb_workload_table); /* main's, handed down */
 	for (unsigned i = 0; sb_workloads[i]; i++, n++) {
 		const struct sb_workload_ops *w = sb_workloads[i];
 		CU_ASSERT_PTR_NOT_NULL_FATAL(w->name);
@@ -63,10 +66,28 @@ static void test_rows_match_option(void)
 		CU_ASSERT_PTR_NOT_NULL_FATAL(w);
 		CU_ASSERT_STRING_EQUAL(w->name, e->name);
 	}
-	while (sb_workloads[nrows])
+	while (sb_workloads_get()[nrows])
 		nrows++;
 	CU_ASSERT_EQUAL(nrows, nvals);
 	CU_ASSERT_PTR_NULL(sb_workload_find(nrows));
+}
+
+/* run/ sees only the table it is handed: before main hands it (or with
+ * NULL) there is the io row alone, and every job runs as I/O threads */
+static void test_table_handed_down(void)
+{
+	sb_workloads_set(NULL);
+	CU_ASSERT_PTR_EQUAL(sb_workloads_get()[0], &sb_workload_io);
+	CU_ASSERT_PTR_NULL(sb_workloads_get()[1]);
+	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_CHECKPOINT));
+	struct sb_jobspec s = { .workload = SB_WL_CHECKPOINT };
+	CU_ASSERT_PTR_EQUAL(sb_workload_of(&s), &sb_workload_io);
+	sb_workloads_set(sb_workload_table);
+	CU_ASSERT_STRING_EQUAL(sb_workload_of(&s)->name, "checkpoint");
+	/* the MPI merge is reached through the rows that have one */
+	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(SB_WL_CHECKPOINT)->ranks_merge);
+	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(SB_WL_TRAIN)->ranks_merge);
+	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_IO)->ranks_merge);
 }
 
 /* a parsed job reaches its row through the table */
@@ -154,6 +175,7 @@ static void test_stop_flag(void)
 static CU_TestInfo tests[] = {
 	{ "rows consistent", test_rows_consistent },
 	{ "rows match workload=", test_rows_match_option },
+	{ "table handed down", test_table_handed_down },
 	{ "found through the table", test_found_through_table },
 	{ "interim callback", test_interim_callback },
 	{ "drop-caches path", test_drop_path },
