@@ -32,7 +32,7 @@ SB_CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=u
 SB_LDFLAGS += -fsanitize=address,undefined
 endif
 
-SRCS := $(wildcard lib/*.c parse/*.c run/*.c ml/*.c sweep/*.c stats/*.c stats/host/*.c output/*.c os/*.c engines/*.c tools/*.c)
+SRCS := $(wildcard lib/*.c parse/*.c run/*.c ml/*.c ml/*/*.c sweep/*.c stats/*.c stats/host/*.c output/*.c os/*.c engines/*.c tools/*.c)
 # dist/: MPI (dist/mpi.c, the only file built with mpi.h) or one rank (dist/none.c)
 SRCS += $(if $(filter yes,$(CONFIG_MPI)),dist/mpi.c,dist/none.c) dist/pack.c
 # engines/libaio.c and io_uring.c build without their library too: their

@@ -10,7 +10,7 @@
  *
  * Train: process p's accelerators are the global ranks [p*A, (p+1)*A) of
  * P*A, so the dataset is sharded over all of them as DLIO shards it
- * (ml/train.h's plan); the step barrier spans the processes.  After the run
+ * (ml/train/train.h's plan); the step barrier spans the processes.  After the run
  * an epoch's AU is the mean over the processes (each the mean over its
  * accelerators: the mean over all), samples/s and MB/s the sums, steps the
  * sum, durations the longest; rules=mlperf judges the world (hosts, the
@@ -27,7 +27,7 @@
 #include "dist/dist.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
-#include "ml/au.h"
+#include "ml/train/au.h"
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "parse/mlshape.h"
@@ -42,7 +42,7 @@ void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n)
 
 int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks)
 {
-	if (s->checkpoint_cache_folder && sb_dist_size() > 1) { /* ml/tiered.c: one process's ranks */
+	if (s->checkpoint_cache_folder && sb_dist_size() > 1) { /* ml/checkpoint/tiered.c: one process's ranks */
 		if (sb_dist_rank() == 0) {
 			char w[512];
 			if (s->line && s->file)

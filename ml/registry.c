@@ -3,9 +3,9 @@
 
 #include "ml/registry.h"
 
-extern const struct sb_workload_ops sb_workload_checkpoint; /* ml/checkpoint.c */
-extern const struct sb_workload_ops sb_workload_train;      /* ml/trainrun.c */
-extern const struct sb_workload_ops sb_workload_kvcache;    /* ml/kvcache.c */
+extern const struct sb_workload_ops sb_workload_checkpoint; /* ml/checkpoint/checkpoint.c */
+extern const struct sb_workload_ops sb_workload_train;      /* ml/train/trainrun.c */
+extern const struct sb_workload_ops sb_workload_kvcache;    /* ml/kvcache/kvcache.c */
 
 const struct sb_workload_ops *const sb_workload_table[] = {
 	&sb_workload_io,

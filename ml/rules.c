@@ -10,7 +10,7 @@
 
 #include "ml/model.h"
 #include "ml/rules.h"
-#include "ml/train.h"
+#include "ml/train/train.h"
 #include "parse/jobspec.h"
 #include "parse/options.h"
 

@@ -21,7 +21,7 @@
 #include "parse/jobspec.h"
 #include "stats/mlres.h"
 #include "stats/results.h"
-#include "ml/au.h"
+#include "ml/train/au.h"
 
 /* ---- MPI (ml/mpimerge.c): the ML workloads across processes ---- */
 

@@ -1,5 +1,5 @@
 /* ml_tier.c: the tiered-checkpoint part of a job's "checkpoint" object
- * (checkpoint_cache_folder=; ml/tiered.c fills struct sb_ml_tier_result):
+ * (checkpoint_cache_folder=; ml/checkpoint/tiered.c fills struct sb_ml_tier_result):
  * JSON "tiered" {cache_folder, flush, redundancy, "checkpoints": [one
  * per checkpoint: blocking_s, cache_write_s, redundancy_s, flush_s,
  * flush_gbps, flush_gibps, overlap_s, overlap_pct, behind, behind_s, ...],

@@ -1,4 +1,4 @@
-/* check_kv.c: validation of workload=kvcache (ml/kvcache.c).  Resolves the
+/* check_kv.c: validation of workload=kvcache (ml/kvcache/kvcache.c).  Resolves the
  * KV shape (layers, kv_heads, head_dim) from model='s catalog row, explicit
  * options winning, or requires all three; rejects length bounds that leave
  * no value and a KV block too large to address.  Every error names

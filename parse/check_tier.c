@@ -1,5 +1,5 @@
 /* check_tier.c: validation of the tiered-checkpoint options (workload=
- * checkpoint with checkpoint_cache_folder=, run by ml/tiered.c): the tier
+ * checkpoint with checkpoint_cache_folder=, run by ml/checkpoint/tiered.c): the tier
  * options need a cache folder, which must differ from checkpoint_folder;
  * flush_threads, flush_bs and cache_keep of at least 1; partner and xor
  * need two ranks, xor a set_size of at least 2; a flush=none run can only
@@ -12,7 +12,7 @@
 #include "parse/jobparse.h"
 
 /* a and b name the same folder as written (trailing '/' and a leading
- * "./" ignored); ml/tiered.c also compares the inodes when both exist */
+ * "./" ignored); ml/checkpoint/tiered.c also compares the inodes when both exist */
 static bool same_path(const char *a, const char *b)
 {
 	while (!strncmp(a, "./", 2) && a[2])

@@ -215,7 +215,7 @@ struct sb_jobspec {
 	unsigned num_files_eval, batch_size_eval, eval_after_epoch, epochs_between_evals;
 	uint64_t eval_time_us, eval_time_stdev_us; /* per eval step */
 	uint64_t model_size;                /* bytes of the training checkpoint's model file */
-	/* appended (issue 13, formats): what the dataset files hold (ml/formats.h) */
+	/* appended (issue 13, formats): what the dataset files hold (ml/train/formats.h) */
 	unsigned dataset_format;    /* enum sb_dsfmt; default: train_model's, raw without one */
 	/* appended (issue 13, checkpoint I/O and the results tree) */
 	bool checkpoint_rank_sync;  /* 1: a checkpoint lasts until the slowest rank ends;
@@ -463,7 +463,7 @@ struct sb_jobspec {
 	bool fill_device;           /* write until ENOSPC/EDQUOT, which ends the job normally (run/fill.c) */
 	bool log_max_value;         /* averaged latency logs: the window's maximum, not its mean */
 	bool serialize_overlap;     /* async engines: an I/O waits for in-flight ones it overlaps */
-	/* issue 15: workload=kvcache (ml/kvcache.c); model=, layers= and
+	/* issue 15: workload=kvcache (ml/kvcache/kvcache.c); model=, layers= and
 	 * kv_heads= above give the KV shape too */
 	unsigned kv_head_dim;       /* dimensions per key/value head */
 	unsigned kv_elem_bytes;     /* bytes per KV element (2: fp16) */
@@ -478,7 +478,7 @@ struct sb_jobspec {
 	uint64_t kv_disk_capacity;  /* bytes of KV blocks the disk tier holds (0: none) */
 	uint64_t prefill_time_per_token_us, decode_time_per_token_us;
 	bool keep_kvcache;          /* keep the disk tier's file at the end */
-	/* issue 15: tiered checkpoints (ml/tiered.c; parse/check_tier.c) */
+	/* issue 15: tiered checkpoints (ml/checkpoint/tiered.c; parse/check_tier.c) */
 	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
 	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */
 	unsigned flush_threads;     /* threads copying a checkpoint to the shared tier */

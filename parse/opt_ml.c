@@ -389,7 +389,7 @@ const struct sb_option sb_opt_rows_ml[] = {
 	{ .name = "trace_sample", .type = SB_OT_UINT, .off = OFF(trace_sample), .def = "1",
 	  .min = 1, .max = 1000000000, .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "write_trace: record one I/O in N (1: every I/O)" },
-	/* workload=kvcache (ml/kvcache.c): the KV shape beside model=, layers=,
+	/* workload=kvcache (ml/kvcache/kvcache.c): the KV shape beside model=, layers=,
 	 * kv_heads=; the request stream; the two cache tiers */
 	{ .name = "head_dim", .type = SB_OT_UINT, .off = OFF(kv_head_dim), .max = 1 << 16,
 	  .flags = SB_OF_ML, .category = C_KV,
@@ -451,7 +451,7 @@ const struct sb_option sb_opt_rows_ml[] = {
 	{ .name = "keep_kvcache", .type = SB_OT_BOOL, .off = OFF(keep_kvcache), .def = "0",
 	  .flags = SB_OF_ML, .category = C_KV,
 	  .help = "keep the disk tier's file at the end (default: remove what storbench wrote)" },
-	/* tiered (burst-buffer) checkpoints: ml/tiered.c, HOWTO section 9 */
+	/* tiered (burst-buffer) checkpoints: ml/checkpoint/tiered.c, HOWTO section 9 */
 	{ .name = "checkpoint_cache_folder", .type = SB_OT_STR, .off = OFF(checkpoint_cache_folder),
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "tiered checkpoints: write each to this node-local cache tier first, then flush" },

@@ -1,4 +1,4 @@
-/* kvres.h: the results of one workload=kvcache job (ml/kvcache.c fills it,
+/* kvres.h: the results of one workload=kvcache job (ml/kvcache/kvcache.c fills it,
  * output/kv_out.c writes it), hung off its sb_ml_result as ->kv.  Times in
  * microseconds, bandwidth in MiB/s (2^20 bytes per second). */
 #ifndef SB_KVRES_H

@@ -1,6 +1,6 @@
 """workload=kvcache: LLM inference with its KV cache offloaded to a memory
 tier and a disk tier (HOWTO section 9).  The cache model decides every
-request in request order from the seed (ml/kvmodel.h), so hit ratios and
+request in request order from the seed (ml/kvcache/kvmodel.h), so hit ratios and
 block counts do not depend on timing: the hit-ratio check runs a fixed
 number of requests on the null engine instead of the issue's 60 s run."""
 import json

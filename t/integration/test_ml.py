@@ -83,7 +83,7 @@ SMALL_Z1 = dict(hidden=64, ffn=160, layers=5, heads=8, kv_heads=2, vocab=1000,
 
 
 def au_predict(compute_s, read_s, readers, consumers, prefetch, batch_bytes, rate):
-    """sb_ml_au_predict (ml/au.h)."""
+    """sb_ml_au_predict (ml/train/au.h)."""
     bw = consumers * batch_bytes / rate if rate > 0 else 0
     if not readers:
         return 100 * compute_s / (compute_s + max(read_s, bw))

@@ -1,4 +1,4 @@
-"""Real dataset formats of workload=train (ml/formats.c, dataset_format=):
+"""Real dataset formats of workload=train (ml/train/formats.c, dataset_format=):
 numpy reads storbench's npz and npy (np.save's bytes exactly), h5py its
 hdf5, a TFRecord reader written here from the format's spec (no TensorFlow)
 checks every CRC and decodes every tf.train.Example; each file's samples are

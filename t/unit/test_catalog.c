@@ -10,7 +10,7 @@
 #include "harness.h"
 #include "lib/log.h"
 #include "ml/model.h"
-#include "ml/train.h"
+#include "ml/train/train.h"
 #include "parse/catalog.h"
 #include "parse/parse.h"
 

@@ -1,5 +1,5 @@
 /* test_kvmodel.c: CUnit suite "kvmodel": the cache model of workload=kvcache
- * (ml/kvmodel.c) and its KV arithmetic: bytes per token from the catalog's
+ * (ml/kvcache/kvmodel.c) and its KV arithmetic: bytes per token from the catalog's
  * Llama 3 shapes; a memory tier holding everything plans no disk I/O; with
  * no memory tier every reused block is read from disk; LRU eviction writes
  * a memory block to disk once (a promoted block keeps its disk copy); the
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "ml/kvcache.h"
-#include "ml/kvmodel.h"
+#include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/kvmodel.h"
 #include "parse/catalog.h"
 
 static struct sb_kv_cfg cfg(uint64_t mem, uint64_t disk, double reuse)

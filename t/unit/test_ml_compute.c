@@ -1,12 +1,12 @@
 /* test_ml_compute.c: the computation-time draws of workload=train
- * (sb_ml_compute_draw, ml/train.c): DLIO's normal (mean, stdev), uniform
+ * (sb_ml_compute_draw, ml/train/train.c): DLIO's normal (mean, stdev), uniform
  * (min, max) and gamma (shape, scale), whose sample means and spreads must
  * match the distributions' within a few standard errors over 200,000 draws,
  * and the eval dataset's folder (valid/). */
 #include <math.h>
 #include <string.h>
 
-#include "ml/train.h"
+#include "ml/train/train.h"
 #include "parse/jobspec.h"
 #include "harness.h"
 

@@ -1,4 +1,4 @@
-/* test_ml_torch.c: the write() sizes of torch.save (ml/torchsave.c) against
+/* test_ml_torch.c: the write() sizes of torch.save (ml/checkpoint/torchsave.c) against
  * a strace of Debian's torch 1.13.1 (python3-torch) saving
  * {"t0": int8[100000], "t1": int8[5000], "t2": int8[300000], "t3": int8[70],
  *  "t4": int8[200000], "t5".."t16": int8[1..12]} to open(path, "wb") on a
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "ml/model.h"
-#include "ml/torchsave.h"
+#include "ml/checkpoint/torchsave.h"
 #include "harness.h"
 
 static const uint64_t strace_writes[] = { 1280, 100000, 96, 5000, 1016, 300000, 288, 200000, 1970 };

@@ -1,13 +1,13 @@
-/* test_ml_train.c: training-read model (ml/train.c) and AU formulas
- * (ml/au.c): layout, sizes, shuffles, batch plan, DLIO's AU on a
+/* test_ml_train.c: training-read model (ml/train/train.c) and AU formulas
+ * (ml/train/au.c): layout, sizes, shuffles, batch plan, DLIO's AU on a
  * hand-computed timeline, the predictor and the pipeline simulator. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/au.h"
-#include "ml/train.h"
+#include "ml/train/au.h"
+#include "ml/train/train.h"
 #include "harness.h"
 
 static void test_workloads(void)

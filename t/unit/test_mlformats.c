@@ -1,4 +1,4 @@
-/* test_mlformats.c: the dataset format encoders of ml/formats.h: CRC32C and
+/* test_mlformats.c: the dataset format encoders of ml/train/formats.h: CRC32C and
  * TFRecord's mask, the .npy header, the tf.train.Example bytes around a
  * sample, and a whole npz (stored zip) checked field by field. */
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <zlib.h>
 
 #include "harness.h"
-#include "ml/formats.h"
+#include "ml/train/formats.h"
 #include "parse/jobspec.h"
 
 static void crc32c_vectors(void)

@@ -1,4 +1,4 @@
-/* ml/au.h: accelerator utilization (AU) and throughput of a training run,
+/* ml/train/au.h: accelerator utilization (AU) and throughput of a training run,
  * computed exactly as DLIO does, plus an analytic predictor and a pipeline
  * simulator that tests use to check measured AU against the rates.
  *

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/kvmodel.h"
+#include "ml/kvcache/kvmodel.h"
 
 static double uni(struct sb_kv_model *m)
 {

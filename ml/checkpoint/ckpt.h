@@ -1,5 +1,5 @@
-/* ckpt.h: what ml/checkpoint.c (workload=checkpoint) shares with
- * ml/tiered.c (its tiered mode, checkpoint_cache_folder=): the job's state,
+/* ckpt.h: what ml/checkpoint/checkpoint.c (workload=checkpoint) shares with
+ * ml/checkpoint/tiered.c (its tiered mode, checkpoint_cache_folder=): the job's state,
  * the rank phases and the paths.  Internal to ml/. */
 #ifndef SB_ML_CKPT_H
 #define SB_ML_CKPT_H
@@ -10,12 +10,12 @@
 
 #include "ml/model.h"
 #include "ml/run.h"
-#include "ml/torchsave.h"
+#include "ml/checkpoint/torchsave.h"
 #include "os/scratch.h"
 
 #define PATH_LEN 1024
 
-struct sb_ml_tier; /* ml/tiered.c */
+struct sb_ml_tier; /* ml/checkpoint/tiered.c */
 
 struct sb_ml_ckpt {
 	struct sb_ml_shape shape;
@@ -60,7 +60,7 @@ uint64_t sb_ml_ckpt_phase(struct sb_wl_job *j, unsigned k, int ddir, struct sb_m
 void sb_ml_ckpt_point(struct sb_wl_job *j, struct sb_ml_ckpt_phase *ph, unsigned k, uint64_t ns,
 		      uint64_t slowest, uint64_t bytes);
 
-/* ---- ml/tiered.c ---- */
+/* ---- ml/checkpoint/tiered.c ---- */
 /* set up the cache tier; checks its folder (errors reported) */
 int sb_ml_tier_prepare(struct sb_wl_job *j);
 /* the write loop of a tiered run; returns the summed cache-write ns */

@@ -1,4 +1,4 @@
-/* ml/trainckpt.c: the model checkpoint written during training, as DLIO's
+/* ml/train/trainckpt.c: the model checkpoint written during training, as DLIO's
  * checkpointing does for a non-transformer model (model.model_size > 0):
  * rank 0 saves {"a": tensor of model_size bytes} to
  * <checkpoint_folder>/global_epoch<E>_step<S>/model_states-0.pt, fsync'ed
@@ -18,7 +18,7 @@
 
 #include "ml/content.h"
 #include "ml/model.h"
-#include "ml/trainst.h"
+#include "ml/train/trainst.h"
 #include "run/rate.h"
 #include "lib/datagen.h"
 #include "lib/log.h"

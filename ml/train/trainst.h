@@ -1,6 +1,6 @@
-/* ml/trainst.h: workload=train's state, shared by its files: ml/trainrun.c
- * (prepare, the epoch loop, results), ml/trainpipe.c (one phase: the reader
- * pools, the accelerators, the step barrier) and ml/trainckpt.c (the
+/* ml/train/trainst.h: workload=train's state, shared by its files: ml/train/trainrun.c
+ * (prepare, the epoch loop, results), ml/train/trainpipe.c (one phase: the reader
+ * pools, the accelerators, the step barrier) and ml/train/trainckpt.c (the
  * in-training checkpoint).  Internal to ml/. */
 #ifndef SB_ML_TRAINST_H
 #define SB_ML_TRAINST_H
@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ml/au.h"
+#include "ml/train/au.h"
 #include "ml/run.h"
-#include "ml/train.h"
+#include "ml/train/train.h"
 #include "os/scratch.h"
 
 #define SB_ML_TRAIN_PATH 1024
@@ -64,7 +64,7 @@ struct sb_ml_trainst {
 	unsigned ckpt_worker;
 	struct sb_ml_made *made;
 	unsigned nmade;
-	struct sb_ml_fmtrd *fmtrd;  /* per worker: its format reader's state (ml/formats.h) */
+	struct sb_ml_fmtrd *fmtrd;  /* per worker: its format reader's state (ml/train/formats.h) */
 };
 
 /* One phase (a training epoch or an eval pass) on new threads: per

@@ -1,4 +1,4 @@
-/* ml/train.h: the DLIO training-read model, without I/O.
+/* ml/train/train.h: the DLIO training-read model, without I/O.
  *
  * Built-in dataset shapes (unet3d, resnet50, cosmoflow: the MLPerf Storage
  * DLIO configs), the dataset layout (file names, per-file sizes from a seeded
@@ -74,7 +74,7 @@ const char *const *sb_ml_workload_names(void); /* NULL-terminated */
  * d1 <= its square root times the cofactor (a prime length: 1 x n). */
 void sb_ml_sample_dims(const struct sb_ml_dataset *ds, unsigned file, uint64_t *d1, uint64_t *d2);
 /* Bytes of one sample of file i, and of the whole file's samples (the
- * payload: ml/formats.h adds each format's framing). */
+ * payload: ml/train/formats.h adds each format's framing). */
 uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file);
 uint64_t sb_ml_file_bytes(const struct sb_ml_dataset *ds, unsigned file);
 /* The largest sample sb_ml_sample_bytes can return for this dataset (its

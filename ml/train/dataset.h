@@ -1,4 +1,4 @@
-/* ml/dataset.h: the training dataset on disk (ml/train.h gives its layout
+/* ml/train/dataset.h: the training dataset on disk (ml/train/train.h gives its layout
  * and sizes): the check of what is already there, the free-space check and
  * the creation of the missing files.  storbench never deletes a dataset file
  * it finds; a file of the wrong size stops the job before any I/O. */
@@ -6,7 +6,7 @@
 #define SB_ML_DATASET_H
 #include <stdint.h>
 
-#include "ml/train.h"
+#include "ml/train/train.h"
 #include "parse/jobspec.h"
 
 /* the content stream key of dataset file i (the dataset's seed, not the

@@ -1,5 +1,5 @@
 /* kvcache.c: workload=kvcache, LLM inference with its KV cache offloaded
- * to a memory tier and a disk tier (see ml/kvmodel.h for the cache model).
+ * to a memory tier and a disk tier (see ml/kvcache/kvmodel.h for the cache model).
  * concurrency worker threads take requests in order under one lock, which
  * also decides each request's plan (which blocks are hit where, what is
  * read and written), then do its I/O outside the lock with the job's
@@ -24,7 +24,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "ml/kvcache.h"
+#include "ml/kvcache/kvcache.h"
 #include "ml/run.h"
 #include "run/rate.h"
 #include "lib/log.h"

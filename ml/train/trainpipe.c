@@ -1,4 +1,4 @@
-/* ml/trainpipe.c: one phase of workload=train (a training epoch or an
+/* ml/train/trainpipe.c: one phase of workload=train (a training epoch or an
  * eval pass) as DLIO's PyTorch loader runs it.  Every accelerator c (a
  * consumer thread, DLIO's rank c of `accelerators`) has its own shard of
  * the samples (sb_ml_plan_build, rank c) and its own pool of rt =
@@ -18,9 +18,9 @@
 
 #include "dist/dist.h"
 #include "ml/content.h"
-#include "ml/dataset.h"
-#include "ml/formats.h"
-#include "ml/trainst.h"
+#include "ml/train/dataset.h"
+#include "ml/train/formats.h"
+#include "ml/train/trainst.h"
 #include "run/rate.h"
 #include "lib/timeutil.h"
 

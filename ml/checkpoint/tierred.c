@@ -1,4 +1,4 @@
-/* tierred.c: the cache tier of tiered checkpoints (layout in ml/tier.h):
+/* tierred.c: the cache tier of tiered checkpoints (layout in ml/checkpoint/tier.h):
  * its paths and folders, the redundancy SCR keeps there (partner: a copy
  * of each rank's files in rank (r+1) % ranks's folder; xor: one parity
  * file per set of set_size ranks) and the removal of a checkpoint from it.
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ml/tier.h"
+#include "ml/checkpoint/tier.h"
 #include "lib/log.h"
 
 static const char *base_of(const struct sb_ml_ckpt *c, size_t i)

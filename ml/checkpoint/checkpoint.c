@@ -1,11 +1,11 @@
-/* ml/checkpoint.c: workload=checkpoint.  Every emulated rank (a thread; under MPI
+/* ml/checkpoint/checkpoint.c: workload=checkpoint.  Every emulated rank (a thread; under MPI
  * each process runs its contiguous block of the ranks, ml/mpimerge.c) writes its files of the DLIO layout (sb_ml_ckpt_files) whole and
  * in order with the job's engine, fsyncs each when checkpoint_fsync, for
  * num_checkpoints_write checkpoints; then the page cache is dropped and
  * num_checkpoints_read checkpoints are read back, exactly the bytes
  * written.  As DLIO, time_between_checkpoints is slept before every write
  * and every read.  Requests: bs each (checkpoint_io=bs), or the write()
- * calls torch.save makes (checkpoint_io=torch, ml/torchsave.h: zip framing
+ * calls torch.save makes (checkpoint_io=torch, ml/checkpoint/torchsave.h: zip framing
  * plus one request per tensor), reads in the same sizes.  A checkpoint's
  * duration is rank 0's own (DLIO's default), or with checkpoint_rank_sync
  * that of the slowest rank (last end - first start).  Every checkpoint
@@ -24,12 +24,12 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "ml/ckpt.h"
+#include "ml/checkpoint/ckpt.h"
 #include "ml/content.h"
 #include "ml/model.h"
 #include "ml/rules.h"
 #include "ml/run.h"
-#include "ml/torchsave.h"
+#include "ml/checkpoint/torchsave.h"
 #include "dist/dist.h"
 #include "run/rate.h"
 #include "lib/log.h"
@@ -434,7 +434,7 @@ static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 	return 0;
 }
 
-/* checkpoint_io=torch: each file's requests (ml/torchsave.h); the workers'
+/* checkpoint_io=torch: each file's requests (ml/checkpoint/torchsave.h); the workers'
  * buffers hold the largest request */
 static int torch_plans(struct sb_wl_job *j)
 {

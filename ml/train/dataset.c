@@ -1,4 +1,4 @@
-/* ml/dataset.c: the training dataset on disk (ml/dataset.h): what is
+/* ml/train/dataset.c: the training dataset on disk (ml/train/dataset.h): what is
  * there, the space for what is not, and the creation of the missing files
  * with their contents (ml/content.h). */
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "ml/content.h"
-#include "ml/dataset.h"
-#include "ml/formats.h"
+#include "ml/train/dataset.h"
+#include "ml/train/formats.h"
 #include "ml/run.h"
 #include "lib/log.h"
 #include "os/scratch.h"

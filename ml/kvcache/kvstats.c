@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ml/kvcache.h"
+#include "ml/kvcache/kvcache.h"
 #include "ml/run.h"
 #include "parse/options.h"
 #include "parse/catalog.h"

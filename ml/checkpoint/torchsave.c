@@ -1,6 +1,6 @@
-/* ml/torchsave.c: the write() sizes of torch.save through a Python file
- * (see ml/torchsave.h for the format and the buffering). */
-#include "ml/torchsave.h"
+/* ml/checkpoint/torchsave.c: the write() sizes of torch.save through a Python file
+ * (see ml/checkpoint/torchsave.h for the format and the buffering). */
+#include "ml/checkpoint/torchsave.h"
 
 #include <sys/stat.h>
 

@@ -1,13 +1,13 @@
-/* ml/trainrun.c: workload=train, DLIO's training loop (main.py's run and
- * _train): per epoch a training phase (ml/trainpipe.c: per accelerator its
+/* ml/train/trainrun.c: workload=train, DLIO's training loop (main.py's run and
+ * _train): per epoch a training phase (ml/train/trainpipe.c: per accelerator its
  * shard and its own pool of read_threads readers, DLIO's prefetch depth, a
  * barrier after every step), the in-training checkpoint when the epoch or
- * step options say (ml/trainckpt.c), and the eval phase (do_eval: the
+ * step options say (ml/train/trainckpt.c), and the eval phase (do_eval: the
  * valid/ dataset, batch_size_eval, eval_time) from eval_after_epoch every
  * epochs_between_evals.  AU and throughput per epoch come from
  * sb_ml_au_block / sb_ml_au_combine (ml_au.h), over the training steps only.
  *
- * The datasets (ml_train.h layout and sizes; ml/dataset.c) are created when
+ * The datasets (ml_train.h layout and sizes; ml/train/dataset.c) are created when
  * missing and kept; a file of the wrong size stops the job before any I/O
  * (storbench never deletes a dataset it finds). */
 #include <errno.h>
@@ -24,14 +24,14 @@
 #include <unistd.h>
 
 #include "dist/dist.h"
-#include "ml/au.h"
+#include "ml/train/au.h"
 #include "ml/content.h"
-#include "ml/dataset.h"
-#include "ml/formats.h"
+#include "ml/train/dataset.h"
+#include "ml/train/formats.h"
 #include "ml/rules.h"
 #include "ml/run.h"
-#include "ml/train.h"
-#include "ml/trainst.h"
+#include "ml/train/train.h"
+#include "ml/train/trainst.h"
 #include "parse/catalog.h"
 #include "run/rate.h"
 #include "lib/log.h"
@@ -154,7 +154,7 @@ static void train_results(struct sb_wl_job *j)
 		train_rules(j);
 }
 
-/* the missing dataset files (ml/dataset.c), before the first epoch and for --datagen */
+/* the missing dataset files (ml/train/dataset.c), before the first epoch and for --datagen */
 static int datagen_train(struct sb_wl_job *j)
 {
 	struct sb_ml_trainst *tr = j->priv;

@@ -1,8 +1,8 @@
 /* tiered.c: tiered (burst-buffer) checkpoints, workload=checkpoint with
  * checkpoint_cache_folder= (issue 15).  Each checkpoint: the emulated
  * compute (time_between_checkpoints), then the ranks write it to the cache
- * tier with the job's engine (ml/checkpoint.c's rank phase on the cache
- * paths), then its redundancy (ml/tierred.c), then the flush to
+ * tier with the job's engine (ml/checkpoint/checkpoint.c's rank phase on the cache
+ * paths), then its redundancy (ml/checkpoint/tierred.c), then the flush to
  * checkpoint_folder: flush_threads threads copy it with flush_bs-sized
  * pread/pwrite requests (an fsync per file with checkpoint_fsync), either
  * before the application goes on (sync), on a flusher thread while the next
@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ml/tier.h"
+#include "ml/checkpoint/tier.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "run/rate.h"

@@ -1,4 +1,4 @@
-/* ml/formats.c: the dataset file formats of workload=train (ml/formats.h):
+/* ml/train/formats.c: the dataset file formats of workload=train (ml/train/formats.h):
  * npy, npz (stored zip), TFRecord framing and tf.train.Example encoding,
  * their sizes and header checks, and the per-format read of a sample. */
 #include <errno.h>
@@ -17,8 +17,8 @@
 
 #include "lib/log.h"
 #include "ml/content.h"
-#include "ml/dataset.h"
-#include "ml/formats.h"
+#include "ml/train/dataset.h"
+#include "ml/train/formats.h"
 #include "ml/run.h"
 #include "parse/jobspec.h"
 

@@ -1,4 +1,4 @@
-/* ml/format_h5.c: dataset_format=hdf5 through libhdf5 (ml/formats.h), as
+/* ml/train/format_h5.c: dataset_format=hdf5 through libhdf5 (ml/train/formats.h), as
  * DLIO's HDF5 generator writes it with h5py: dataset "records_0" (uint8,
  * shape (samples, d1, d2), contiguous: DLIO's default has no chunk_dims)
  * and "labels" (int64 zeros), libver latest.  Writing HDF5 by hand (the
@@ -14,8 +14,8 @@
 
 #include "config.h"
 #include "ml/content.h"
-#include "ml/dataset.h"
-#include "ml/formats.h"
+#include "ml/train/dataset.h"
+#include "ml/train/formats.h"
 #include "ml/run.h"
 
 #ifdef CONFIG_HDF5

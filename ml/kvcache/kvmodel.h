@@ -2,7 +2,7 @@
  * (arrivals, prompt and output lengths, which requests continue an earlier
  * conversation) drawn from the seed, and the two LRU tiers (memory, then
  * disk slots) with what each request reads and writes.  Pure bookkeeping,
- * no I/O: ml/kvcache.c calls sb_kv_next under its lock, in request order,
+ * no I/O: ml/kvcache/kvcache.c calls sb_kv_next under its lock, in request order,
  * and does the planned I/O outside it, so every count here depends on the
  * seed and options alone.
  *

@@ -1,6 +1,6 @@
-/* kvcache.h: the state of a workload=kvcache job shared by ml/kvcache.c
- * (the workers, the tier file) and ml/kvstats.c (the results and the
- * MLPerf rules); see ml/kvmodel.h for the cache model. */
+/* kvcache.h: the state of a workload=kvcache job shared by ml/kvcache/kvcache.c
+ * (the workers, the tier file) and ml/kvcache/kvstats.c (the results and the
+ * MLPerf rules); see ml/kvcache/kvmodel.h for the cache model. */
 #ifndef SB_ML_KVCACHE_H
 #define SB_ML_KVCACHE_H
 #include <limits.h>
@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ml/kvmodel.h"
+#include "ml/kvcache/kvmodel.h"
 #include "os/scratch.h"
 #include "stats/hist.h"
 

@@ -1,8 +1,8 @@
-/* ml/formats.h: what the training dataset files hold (dataset_format=) and
+/* ml/train/formats.h: what the training dataset files hold (dataset_format=) and
  * how a reader reads a sample of them, as DLIO's generators and readers do.
  *
  * A file's payload is samples_per_file samples of d1 x d2 bytes
- * (ml/train.h sb_ml_sample_dims), the dataset content stream
+ * (ml/train/train.h sb_ml_sample_dims), the dataset content stream
  * (ml/content.h, key sb_ml_dataset_key) at payload offsets 0, 1, ...:
  *   raw       the payload alone (storbench's former layout)
  *   npy       np.save(records): a 64-byte-aligned .npy v1.0 header, then the
@@ -13,7 +13,7 @@
  *   tfrecord  one record per sample: uint64 length (LE), masked CRC32C of
  *             the length, a tf.train.Example {image: bytes (the sample),
  *             size: int64 (its bytes)}, masked CRC32C of the Example
- *   hdf5      libhdf5 (ml/format_h5.c): dataset "records_0" uint8 of shape
+ *   hdf5      libhdf5 (ml/train/format_h5.c): dataset "records_0" uint8 of shape
  *             (samples, d1, d2), contiguous (DLIO's default: no chunk_dims),
  *             and "labels" (int64 zeros), libver latest
  * Reading (DLIO's readers, read_type on_demand): npz and npy read the whole
@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "ml/train.h"
+#include "ml/train/train.h"
 #include "run/thread.h"
 
 struct sb_jobspec;
@@ -78,7 +78,7 @@ void sb_ml_fmtrd_reset(struct sb_ml_fmtrd *r);
 int sb_ml_fmt_read(struct sb_ml_fmtrd *r, struct sb_thread *t, const struct sb_ml_dataset *ds,
 		   unsigned file, unsigned in_file, const char *path);
 
-/* ml/format_h5.c (libhdf5; without it each returns -ENOTSUP) */
+/* ml/train/format_h5.c (libhdf5; without it each returns -ENOTSUP) */
 int sb_ml_h5_write(const struct sb_jobspec *s, const struct sb_ml_dataset *ds, unsigned file,
 		   const char *path, char *buf, size_t buflen);
 /* records_0's shape check and its data offset in the file */

@@ -1,6 +1,6 @@
 /* tier.h: the state of a tiered checkpoint run (checkpoint_cache_folder=),
- * shared by ml/tiered.c (the write loop, the flush, eviction) and
- * ml/tierred.c (the cache tier's layout and its redundancy: partner copies,
+ * shared by ml/checkpoint/tiered.c (the write loop, the flush, eviction) and
+ * ml/checkpoint/tierred.c (the cache tier's layout and its redundancy: partner copies,
  * xor parity).  Internal to ml/.
  *
  * Cache tier layout (rank r, checkpoint k, set s):
@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "ml/ckpt.h"
+#include "ml/checkpoint/ckpt.h"
 
 struct sb_ml_tier {
 	char cache[PATH_LEN - 256];

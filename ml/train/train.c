@@ -1,4 +1,4 @@
-/* ml/train.c: DLIO training workloads: dataset shapes, layout, per-file
+/* ml/train/train.c: DLIO training workloads: dataset shapes, layout, per-file
  * sizes, deterministic shuffles and the per-epoch batch plan (ml_train.h). */
 #include <errno.h>
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/train.h"
+#include "ml/train/train.h"
 #include "parse/catalog.h"
 #include "parse/jobspec.h" /* SB_SHUFFLE_* */
 

@@ -1,10 +1,10 @@
-/* ml/au.c: DLIO's accelerator-utilization and throughput formulas, the
+/* ml/train/au.c: DLIO's accelerator-utilization and throughput formulas, the
  * steady-state AU predictor and a small pipeline simulator (ml_au.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ml/au.h"
+#include "ml/train/au.h"
 
 int sb_ml_au_block(const struct sb_ml_step *st, size_t n, double block_start,
 		   double block_end, unsigned exclude_start, unsigned exclude_end,

@@ -1,4 +1,4 @@
-/* ml/torchsave.h: the write() calls torch.save(state, f) makes for one
+/* ml/checkpoint/torchsave.h: the write() calls torch.save(state, f) makes for one
  * checkpoint file, f being a Python file opened "wb" (DLIO's
  * PyTorchCheckpointing.save_state), so workload=checkpoint with
  * checkpoint_io=torch issues the same requests.  Pure arithmetic, no I/O.
