@@ -308,10 +308,10 @@ int sb_ml_ranks_merge(struct sb_job_result *jr)
 	const struct sb_jobspec *s = jr->spec;
 	if (sb_dist_size() == 1 || !s || (s->workload != SB_WL_CHECKPOINT && s->workload != SB_WL_TRAIN))
 		return 0;
-	uint64_t have = jr->ml != NULL;
+	uint64_t have = jr->wl != NULL;
 	if (sb_dist_reduce_u64(&have, 1, SB_DIST_MIN, true))
 		return -EIO;
 	if (!have)
 		return 0;
-	return s->workload == SB_WL_CHECKPOINT ? merge_ckpt(s, jr->ml) : merge_train(s, jr->ml);
+	return s->workload == SB_WL_CHECKPOINT ? merge_ckpt(s, sb_ml_of(jr->wl)) : merge_train(s, sb_ml_of(jr->wl));
 }

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats/mlres.h" /* the rule report: results data */
+#include "ml/result.h" /* the rule report: results data */
 
 #define SB_ML_MIN_STEPS 500u         /* config.py STEPS_PER_EPOCH */
 #define SB_ML_MEM_MULTIPLIER 5u      /* config.py MOST_MEMORY_MULTIPLIER */

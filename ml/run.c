@@ -178,6 +178,13 @@ bool sb_ml_drop_caches(const char *job, const char *path, const char *data, char
 	return ok;
 }
 
+int sb_ml_res_make(struct sb_wl_job *j)
+{
+	struct sb_ml_result *m = sb_ml_result_new(j->spec->workload);
+	j->res = m ? &m->head : NULL;
+	return m ? 0 : -ENOMEM;
+}
+
 void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr)
 {
 	for (unsigned k = 0; k < j->nworkers; k++) {
@@ -188,7 +195,7 @@ void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr)
 	sb_collect_job(jr, j->spec, j->job, j->workers, 0, j->nworkers);
 	jr->nthreads = 1;
 	if (j->ran) {
-		jr->ml = j->res;
+		jr->wl = j->res;
 		j->res = NULL;
 	}
 }

@@ -19,7 +19,7 @@
 #include "run/workload.h"
 #include "run/wljob.h"
 #include "parse/jobspec.h"
-#include "stats/mlres.h"
+#include "ml/result.h"
 #include "stats/results.h"
 #include "ml/train/au.h"
 
@@ -80,6 +80,14 @@ void sb_ml_cpu_end(struct sb_thread *t, const struct rusage *ru0);
  * permitted or cannot evict data (a file or folder on tmpfs: see
  * os/cachedrop.h). */
 bool sb_ml_drop_caches(const char *job, const char *path, const char *data, char *why, size_t len);
+/* j->res: a new, empty ML result (ml/result.h), first thing in each ML
+ * row's prepare; -ENOMEM */
+int sb_ml_res_make(struct sb_wl_job *j);
+/* j's result as the ML workloads fill it */
+static inline struct sb_ml_result *sb_ml_res(const struct sb_wl_job *j)
+{
+	return sb_ml_of(j->res);
+}
 /* The results hook shared by the ML rows: the workers' statistics and, when
  * the job ran, its j->res. */
 void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr);

@@ -12,7 +12,6 @@
 #include "output/derive.h"
 #include "output/host.h"
 #include "output/jsonw.h"
-#include "output/ml_out.h"
 #include "output/output.h"
 #include "output/sweep.h"
 #include "output/sysinv.h"
@@ -248,8 +247,8 @@ static int json_job(struct sb_jw *w, const struct sb_results *r, const struct sb
 	sb_jw_u64(w, "latency_window", lt ? j->spec->latency_window_us : 0);
 	if (j->spec && j->spec->description && j->spec->description[0])
 		sb_jw_str(w, "desc", j->spec->description);
-	if (j->ml)
-		sb_json_ml(w, j->ml);
+	if (j->wl && j->wl->fig->json)
+		j->wl->fig->json(w, j->wl); /* the workload's figures */
 	if (j->verify)
 		sb_json_verify(w, j->verify);
 	if (j->ss)

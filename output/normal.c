@@ -14,7 +14,6 @@
 #include "output/compare.h"
 #include "output/derive.h"
 #include "output/host.h"
-#include "output/ml_out.h"
 #include "output/output.h"
 #include "output/sweep.h"
 #include "output/sysinv.h"
@@ -258,8 +257,8 @@ static int job_block(FILE *f, const struct sb_results *r, const struct sb_job_re
 		job_tail(f, j);
 	if (j->verify)
 		sb_normal_verify(f, j->verify);
-	if (j->ml)
-		sb_normal_ml(f, j->ml);
+	if (j->wl && j->wl->fig->normal)
+		j->wl->fig->normal(f, j->wl);
 	return rc;
 }
 

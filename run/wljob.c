@@ -7,7 +7,6 @@
 
 #include "run/wljob.h"
 #include "run/collect.h"
-#include "stats/mlres.h"
 #include "dist/dist.h"
 #include "lib/stop.h"
 
@@ -43,10 +42,6 @@ int sb_wl_prepare(const struct sb_joblist *jl, const struct sb_run_env *env,
 		j->job = i;
 		j->ops = ops[i];
 		j->nodiskio = ops[i]->flags & SB_ENGINE_NODISKIO;
-		j->res = calloc(1, sizeof(*j->res));
-		if (!j->res)
-			return -ENOMEM;
-		j->res->workload = s->workload;
 		int e = j->wl->prepare(j);
 		if (e)
 			return e;
@@ -102,8 +97,8 @@ void sb_wl_release(struct sb_wl_runs *r, bool failed)
 		for (unsigned k = 0; j->workers && k < j->nworkers; k++)
 			sb_thread_teardown(&j->workers[k]);
 		free(j->workers);
-		sb_ml_result_free(j->res);
-		free(j->res);
+		if (j->res)
+			j->res->fig->release(j->res);
 	}
 	free(r->jobs);
 	free(r);

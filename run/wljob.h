@@ -30,7 +30,8 @@ struct sb_wl_job {
 	bool nodiskio;                    /* ioengine=null: no files at all */
 	struct sb_thread *workers;        /* ranks (checkpoint), readers (train) */
 	unsigned nworkers;
-	struct sb_ml_result *res;         /* moved into the job's result */
+	struct sb_wl_result *res;         /* the workload's result (made by its prepare),
+					   * moved into the job's result */
 	uint64_t start_ns, end_ns;
 	bool ran;
 	void *priv;                       /* the workload's own state */

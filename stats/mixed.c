@@ -85,7 +85,7 @@ struct sb_job_result *sb_job_mixed(const struct sb_job_result *j)
 		if (d != SB_DDIR_READ)
 			m->runtime_ms[d] = 0;
 	}
-	m->ml = NULL;
+	m->wl = NULL;
 	m->ts = NULL;
 	m->nts = 0;
 	m->verify = NULL;

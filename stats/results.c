@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "stats/host.h"
-#include "stats/mlres.h"
 #include "stats/results.h"
 
 void sb_results_free(struct sb_results *r)
@@ -14,9 +13,9 @@ void sb_results_free(struct sb_results *r)
 	if (!r)
 		return;
 	for (size_t i = 0; r->jobs && i < r->njobs; i++) {
-		sb_ml_result_free(r->jobs[i].ml);
-		free(r->jobs[i].ml);
-		r->jobs[i].ml = NULL;
+		if (r->jobs[i].wl)
+			r->jobs[i].wl->fig->release(r->jobs[i].wl);
+		r->jobs[i].wl = NULL;
 		free(r->jobs[i].ts);
 		sb_tstats_release(&r->jobs[i].st);
 		sb_verify_result_free(r->jobs[i].verify);
@@ -47,35 +46,3 @@ void sb_results_free(struct sb_results *r)
 	r->sys = NULL;
 }
 
-void sb_ml_result_free(struct sb_ml_result *m)
-{
-	if (!m)
-		return;
-	free(m->ckpt.write.v);
-	free(m->ckpt.read.v);
-	free(m->ckpt.write.ranks);
-	free(m->ckpt.read.ranks);
-	m->ckpt.write.ranks = m->ckpt.read.ranks = NULL;
-	free(m->ckpt.tier.v);
-	m->ckpt.tier.v = NULL;
-	free(m->train.epochs);
-	free(m->train.ckpts);
-	m->ckpt.write.v = m->ckpt.read.v = NULL;
-	m->train.epochs = NULL;
-	m->train.ckpts = NULL;
-	free(m->kv);
-	m->kv = NULL;
-}
-
-const char *sb_ml_verdict_name(enum sb_ml_verdict v)
-{
-	return v == SB_ML_CLOSED ? "CLOSED" : v == SB_ML_OPEN ? "OPEN" : "INVALID";
-}
-
-const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name)
-{
-	for (size_t i = 0; i < rep->n; i++)
-		if (!strcmp(rep->rules[i].name, name))
-			return &rep->rules[i];
-	return NULL;
-}

@@ -4,6 +4,7 @@
 #define SB_RESULTS_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "parse/jobspec.h"
@@ -12,7 +13,20 @@
 #include "stats/verify.h"
 #include "stats/tstats.h"
 
-struct sb_ml_result; /* stats/mlres.h */
+struct sb_jw;
+struct sb_wl_result;
+/* A workload's own result (checkpoint, train, kvcache: ml/result.h) is
+ * opaque here.  Its figures say how the writers print it and how it is
+ * freed; the writers know nothing else of it. */
+struct sb_wl_figures {
+	void (*json)(struct sb_jw *w, const struct sb_wl_result *r); /* members of the job object */
+	void (*normal)(FILE *f, const struct sb_wl_result *r);        /* lines of the job section */
+	void (*release)(struct sb_wl_result *r);                      /* frees r and all it owns */
+};
+/* the head of every workload's result: its own struct starts with it */
+struct sb_wl_result {
+	const struct sb_wl_figures *fig;
+};
 
 struct sb_job_result {
 	char name[SB_NAME_MAX];
@@ -26,7 +40,8 @@ struct sb_job_result {
 	uint64_t job_runtime_ms;
 	uint64_t elapsed_s;          /* wall seconds from start to end of the job */
 	double usr_cpu, sys_cpu;     /* percent of job_runtime */
-	struct sb_ml_result *ml;     /* appended: workload=checkpoint|train results, else NULL (owned) */
+	struct sb_wl_result *wl;     /* appended: the workload's own result (checkpoint, train,
+				      * kvcache), else NULL (owned) */
 	/* appended: the job's time series (one sample per stats_interval, see
 	 * stats/tseries.h), owned by the results */
 	struct sb_ts_sample *ts;

@@ -19,7 +19,7 @@
 #include "output/jsonw.h"
 #include "parse/jobspec.h"
 #include "parse/options.h"
-#include "stats/mlres.h"
+#include "ml/result.h"
 
 #define GIB 1073741824.0
 #define PATH_LEN 1024
@@ -44,7 +44,7 @@ static uint64_t host_mem(void)
 
 static bool is_train(const struct sb_job_result *jr)
 {
-	return jr->ml->workload == SB_WL_TRAIN;
+	return sb_ml_of(jr->wl)->workload == SB_WL_TRAIN;
 }
 
 static const char *model_of(const struct sb_job_result *jr)
@@ -172,7 +172,7 @@ static void write_summary(FILE *f, const struct sb_results *res, const struct sb
 {
 	struct sb_jw w;
 	char start[32], end[32], host[256] = "";
-	const struct sb_ml_result *m = jr->ml;
+	const struct sb_ml_result *m = sb_ml_of(jr->wl);
 	gethostname(host, sizeof(host) - 1);
 	iso_time(start, sizeof(start), res->timestamp - (time_t)jr->elapsed_s);
 	iso_time(end, sizeof(end), res->timestamp);
@@ -238,14 +238,14 @@ static void params_train(struct sb_jw *w, const struct sb_job_result *jr)
 	sb_jw_dbl(w, "computation_time", f.computation_time_s);
 	sb_jw_u64(w, "num_client_hosts", f.hosts);
 	sb_jw_u64(w, "client_host_memory_bytes", f.host_mem_bytes);
-	sb_jw_dbl(w, "au_required_pct", jr->ml->train.au_target_pct);
+	sb_jw_dbl(w, "au_required_pct", sb_ml_of(jr->wl)->train.au_target_pct);
 	sb_jw_u64(w, "seed", jr->spec->ml_seed);
 }
 
 static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
 {
 	const struct sb_jobspec *s = jr->spec;
-	const struct sb_ml_ckpt_result *c = &jr->ml->ckpt;
+	const struct sb_ml_ckpt_result *c = &sb_ml_of(jr->wl)->ckpt;
 	sb_jw_str(w, "model", model_of(jr));
 	sb_jw_u64(w, "num_processes", c->ranks);
 	sb_jw_u64(w, "world", (uint64_t)s->ml_tp * s->ml_pp * s->ml_dp);
@@ -298,8 +298,8 @@ static void write_metadata(FILE *f, const struct sb_results *res, const struct s
 	sb_jw_u64(&w, "cpus", (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
 	sb_jw_u64(&w, "memory_bytes", host_mem());
 	sb_jw_obj_end(&w);
-	if (jr->ml->has_rules)
-		sb_jw_str(&w, "verdict", sb_ml_verdict_name(jr->ml->rules.verdict));
+	if (sb_ml_of(jr->wl)->has_rules)
+		sb_jw_str(&w, "verdict", sb_ml_verdict_name(sb_ml_of(jr->wl)->rules.verdict));
 	sb_jw_obj_end(&w);
 	fputc('\n', f);
 }
@@ -333,7 +333,7 @@ int sb_mlps_write(const struct sb_results *res)
 	for (size_t i = 0; i < res->njobs; i++) {
 		const struct sb_job_result *jr = &res->jobs[i];
 		char dir[PATH_LEN], dt[32], meta[96];
-		if (!jr->ml || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
+		if (!jr->wl || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
 			continue;
 		int e = make_run_dir(jr, res->timestamp, dir, dt, sizeof(dt));
 		snprintf(meta, sizeof(meta), "%s_%s%s", is_train(jr) ? "training" : "checkpointing", dt,

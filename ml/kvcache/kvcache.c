@@ -223,6 +223,8 @@ static int check_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 static int prepare_kv(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
+	if (sb_ml_res_make(j))
+		return -ENOMEM;
 	struct sb_kv_job *k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;

@@ -57,6 +57,6 @@ uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head
 			       unsigned elem_bytes);
 /* add request r's counts to t */
 void sb_kv_count(struct sb_kv_totals *t, const struct sb_kv_req *r);
-/* fill j->res->kv (and the rule report with rules=mlperf) after the run */
+/* fill sb_ml_res(j)->kv (and the rule report with rules=mlperf) after the run */
 void sb_kv_results(struct sb_wl_job *j);
 #endif

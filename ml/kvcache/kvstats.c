@@ -1,4 +1,4 @@
-/* kvstats.c: the results of a workload=kvcache job (stats/kvres.h) from its
+/* kvstats.c: the results of a workload=kvcache job (ml/kvcache/result.h) from its
  * workers and the cache model's counts, and its MLPerf Storage rule checks:
  * the KV-cache benchmark of the MLPerf Storage plan names llama3-8b, 70b and
  * 405b, a cache backend of memory or disk, and at least 60 s of run for
@@ -13,7 +13,7 @@
 #include "ml/run.h"
 #include "parse/options.h"
 #include "parse/catalog.h"
-#include "stats/kvres.h"
+#include "ml/kvcache/result.h"
 
 #define KV_MIN_RUNTIME_S 60.0
 
@@ -96,7 +96,7 @@ static struct sb_ml_rule *rule(struct sb_ml_rule_report *rep, const char *name, 
 
 static void kv_rules(struct sb_wl_job *j, const struct sb_kv_result *kv)
 {
-	struct sb_ml_rule_report *rep = &j->res->rules;
+	struct sb_ml_rule_report *rep = &sb_ml_res(j)->rules;
 	const struct sb_jobspec *s = j->spec;
 	char act[64], fix[192];
 	bool named = s->ml_preset && strcmp(s->ml_preset->name, "llama3-1t") != 0;
@@ -117,7 +117,7 @@ static void kv_rules(struct sb_wl_job *j, const struct sb_kv_result *kv)
 		 SB_OPT(kv_memory_capacity)->name, SB_OPT(kv_disk_capacity)->name,
 		 SB_OPT(ioengine)->name);
 	rule(rep, "backend", strcmp(backend, "none") && !null, "memory|disk", act, fix);
-	j->res->has_rules = true;
+	sb_ml_res(j)->has_rules = true;
 }
 
 static void shape(const struct sb_wl_job *j, const struct sb_kv_job *k, struct sb_kv_result *kv)
@@ -153,7 +153,7 @@ void sb_kv_results(struct sb_wl_job *j)
 	const struct sb_kv_totals *t = &k->tot;
 	if (!kv)
 		return;
-	j->res->kv = kv;
+	sb_ml_res(j)->kv = kv;
 	shape(j, k, kv);
 	kv->requests = t->requests;
 	kv->reuse_requests = t->reuse_requests;

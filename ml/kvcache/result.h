@@ -1,8 +1,8 @@
-/* kvres.h: the results of one workload=kvcache job (ml/kvcache/kvcache.c fills it,
- * output/kv_out.c writes it), hung off its sb_ml_result as ->kv.  Times in
+/* result.h: the results of one workload=kvcache job (ml/kvcache/kvstats.c
+ * fills it, ml/kvcache/figures.c writes it), hung off its sb_ml_result as ->kv.  Times in
  * microseconds, bandwidth in MiB/s (2^20 bytes per second). */
-#ifndef SB_KVRES_H
-#define SB_KVRES_H
+#ifndef SB_ML_KV_RESULT_H
+#define SB_ML_KV_RESULT_H
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -1,10 +1,10 @@
-/* kv_out.c: workload=kvcache in the JSON and normal writers (see
- * ml_out.h).  JSON: the job's "kvcache" object, keys as in HOWTO section 9
+/* figures.c: how a workload=kvcache job's result is written (see
+ * ml/figures.h).  JSON: the job's "kvcache" object, keys as in HOWTO section 9
  * (latencies in us, bandwidth in MiB/s); normal: a block of a few lines. */
 #include <inttypes.h>
 
-#include "output/ml_out.h"
-#include "stats/kvres.h"
+#include "ml/figures.h"
+#include "ml/kvcache/result.h"
 
 static void json_lat(struct sb_jw *w, const char *key, const struct sb_kv_lat *l)
 {
@@ -22,7 +22,7 @@ static void json_lat(struct sb_jw *w, const char *key, const struct sb_kv_lat *l
 	sb_jw_obj_end(w);
 }
 
-void sb_json_kv(struct sb_jw *w, const struct sb_kv_result *kv)
+void sb_ml_kv_json(struct sb_jw *w, const struct sb_kv_result *kv)
 {
 	sb_jw_obj_begin(w, "kvcache");
 	sb_jw_str(w, "model_name", kv->model);
@@ -81,7 +81,7 @@ static void normal_lat(FILE *f, const char *name, const struct sb_kv_lat *l)
 		name, l->mean_us, l->p50_us, l->p90_us, l->p99_us, l->p999_us, l->max_us);
 }
 
-void sb_normal_kv(FILE *f, const struct sb_kv_result *kv)
+void sb_ml_kv_normal(FILE *f, const struct sb_kv_result *kv)
 {
 	double mib = 1048576.0;
 	fprintf(f, "  kvcache      : %s%s%u layers x %u kv_heads x %u dim x %u B = %" PRIu64
