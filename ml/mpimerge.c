@@ -77,7 +77,7 @@ void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2])
 void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ml_result *m)
 {
 	bool named = s->ml_preset != NULL;  /* the parser resolved it: model= with its own shape */
-	struct sb_ml_shape sh = { .tp = s->ml_tp, .pp = s->ml_pp, .dp = s->ml_dp };
+	struct sb_ml_shape sh = { .tp = s->shape.tp, .pp = s->shape.pp, .dp = s->shape.dp };
 	struct sb_ml_ckpt_facts f = {
 		.model = named ? s->ml_model : NULL, .ranks = s->ranks,
 		.world = sb_ml_world(&sh), .tp = sh.tp, .pp = sh.pp,

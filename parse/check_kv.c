@@ -12,7 +12,7 @@
 
 static unsigned need_shape(struct sb_jobctx *c)
 {
-	const struct sb_option *need[] = { SB_OPT(ml_layers), SB_OPT(ml_kv_heads), SB_OPT(kv_head_dim) };
+	const struct sb_option *need[] = { SB_OPT(shape.layers), SB_OPT(shape.kv_heads), SB_OPT(kv_head_dim) };
 	char where[512];
 	for (unsigned i = 0; i < 3; i++) {
 		if (sb_job_isset(c, need[i]))
@@ -50,20 +50,20 @@ unsigned sb_job_validate_kv(struct sb_jobctx *c)
 			       "llama3-1t", SB_OPT(ml_model)->name, s->ml_model);
 			return 1;
 		}
-		if (!sb_job_isset(c, SB_OPT(ml_layers)))
-			s->ml_layers = p->layers;
-		if (!sb_job_isset(c, SB_OPT(ml_kv_heads)))
-			s->ml_kv_heads = p->kv_heads;
+		if (!sb_job_isset(c, SB_OPT(shape.layers)))
+			s->shape.layers = p->layers;
+		if (!sb_job_isset(c, SB_OPT(shape.kv_heads)))
+			s->shape.kv_heads = p->kv_heads;
 		if (!sb_job_isset(c, SB_OPT(kv_head_dim)))
 			s->kv_head_dim = p->head_dim;
-		if (s->ml_layers == p->layers && s->ml_kv_heads == p->kv_heads &&
+		if (s->shape.layers == p->layers && s->shape.kv_heads == p->kv_heads &&
 		    s->kv_head_dim == p->head_dim)
 			s->ml_preset = p;
 	} else if (need_shape(c)) {
 		return 1;
 	}
-	const struct sb_option *zero = !s->ml_layers ? SB_OPT(ml_layers)
-				       : !s->ml_kv_heads ? SB_OPT(ml_kv_heads)
+	const struct sb_option *zero = !s->shape.layers ? SB_OPT(shape.layers)
+				       : !s->shape.kv_heads ? SB_OPT(shape.kv_heads)
 				       : !s->kv_head_dim ? SB_OPT(kv_head_dim) : NULL;
 	if (zero) {
 		sb_err(sb_job_where(c, zero, where, sizeof(where)),
@@ -72,7 +72,7 @@ unsigned sb_job_validate_kv(struct sb_jobctx *c)
 		return 1;
 	}
 	/* 2 x layers x kv_heads x head_dim x bytes x block tokens: below 2^62 */
-	double block = 2.0 * s->ml_layers * s->ml_kv_heads * s->kv_head_dim * s->kv_elem_bytes *
+	double block = 2.0 * s->shape.layers * s->shape.kv_heads * s->kv_head_dim * s->kv_elem_bytes *
 		       s->kv_block_tokens;
 	if (block > (double)(UINT64_C(1) << 40)) {
 		sb_err(sb_job_where(c, SB_OPT(kv_block_tokens), where, sizeof(where)),

@@ -31,8 +31,8 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 	 * every point's jobs, up to 10,000 of them) */
 	const struct sb_option *rules = SB_OPT(rules), *folder = SB_OPT(checkpoint_folder),
 			       *keep = SB_OPT(keep_checkpoints), *fsync_ = SB_OPT(checkpoint_fsync),
-			       *model = SB_OPT(ml_model), *layers = SB_OPT(ml_layers),
-			       *kv_heads = SB_OPT(ml_kv_heads);
+			       *model = SB_OPT(ml_model), *layers = SB_OPT(shape.layers),
+			       *kv_heads = SB_OPT(shape.kv_heads);
 	unsigned nerr = 0, wl = c->spec.workload;
 	char where[512];
 	for (unsigned i = 0; i < sb_options_count(); i++) {
@@ -103,8 +103,8 @@ static unsigned resolve_model(struct sb_jobctx *c)
 		}
 		sb_ml_shape_from_preset(p, &m);
 	} else {
-		const struct sb_option *need[] = { SB_OPT(ml_hidden), SB_OPT(ml_ffn), SB_OPT(ml_layers),
-						   SB_OPT(ml_heads), SB_OPT(ml_kv_heads) };
+		const struct sb_option *need[] = { SB_OPT(shape.hidden), SB_OPT(shape.ffn), SB_OPT(shape.layers),
+						   SB_OPT(shape.heads), SB_OPT(shape.kv_heads) };
 		for (unsigned i = 0; i < 5; i++) {
 			if (sb_job_isset(c, need[i]))
 				continue;
@@ -119,69 +119,53 @@ static unsigned resolve_model(struct sb_jobctx *c)
 		m.vocab = SB_MODEL_DEFAULT_VOCAB;
 		m.tp = m.pp = m.dp = 1;
 	}
-	set_default(c, SB_OPT(ml_hidden), &s->ml_hidden, m.hidden);
-	set_default(c, SB_OPT(ml_ffn), &s->ml_ffn, m.ffn);
-	set_default(c, SB_OPT(ml_layers), &s->ml_layers, m.layers);
-	set_default(c, SB_OPT(ml_heads), &s->ml_heads, m.heads);
-	set_default(c, SB_OPT(ml_kv_heads), &s->ml_kv_heads, m.kv_heads);
-	set_default(c, SB_OPT(ml_vocab), &s->ml_vocab, m.vocab);
-	set_default(c, SB_OPT(ml_tp), &s->ml_tp, m.tp);
-	set_default(c, SB_OPT(ml_pp), &s->ml_pp, m.pp);
-	set_default(c, SB_OPT(ml_dp), &s->ml_dp, m.dp);
-	set_default(c, SB_OPT(ml_zero_stage), &s->ml_zero_stage, m.zero_stage);
+	set_default(c, SB_OPT(shape.hidden), &s->shape.hidden, m.hidden);
+	set_default(c, SB_OPT(shape.ffn), &s->shape.ffn, m.ffn);
+	set_default(c, SB_OPT(shape.layers), &s->shape.layers, m.layers);
+	set_default(c, SB_OPT(shape.heads), &s->shape.heads, m.heads);
+	set_default(c, SB_OPT(shape.kv_heads), &s->shape.kv_heads, m.kv_heads);
+	set_default(c, SB_OPT(shape.vocab), &s->shape.vocab, m.vocab);
+	set_default(c, SB_OPT(shape.tp), &s->shape.tp, m.tp);
+	set_default(c, SB_OPT(shape.pp), &s->shape.pp, m.pp);
+	set_default(c, SB_OPT(shape.dp), &s->shape.dp, m.dp);
+	set_default(c, SB_OPT(shape.zero_stage), &s->shape.zero_stage, m.zero_stage);
 	/* the preset's row when the job runs its shape unchanged (MLPerf's
 	 * named model), resolved once here for ml/ */
-	if (p && s->ml_hidden == p->hidden && s->ml_ffn == p->ffn && s->ml_layers == p->layers &&
-	    s->ml_heads == p->heads && s->ml_kv_heads == p->kv_heads && s->ml_vocab == p->vocab &&
-	    s->ml_tp == p->tp && s->ml_pp == p->pp && s->ml_dp == p->dp &&
-	    s->ml_zero_stage == p->zero_stage)
+	if (p && s->shape.hidden == p->hidden && s->shape.ffn == p->ffn && s->shape.layers == p->layers &&
+	    s->shape.heads == p->heads && s->shape.kv_heads == p->kv_heads && s->shape.vocab == p->vocab &&
+	    s->shape.tp == p->tp && s->shape.pp == p->pp && s->shape.dp == p->dp &&
+	    s->shape.zero_stage == p->zero_stage)
 		s->ml_preset = p;
 	return 0;
-}
-
-static void spec_shape(const struct sb_jobspec *s, struct sb_ml_shape *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->hidden = s->ml_hidden;
-	m->ffn = s->ml_ffn;
-	m->layers = s->ml_layers;
-	m->heads = s->ml_heads;
-	m->kv_heads = s->ml_kv_heads;
-	m->vocab = s->ml_vocab;
-	m->tp = s->ml_tp;
-	m->pp = s->ml_pp;
-	m->dp = s->ml_dp;
-	m->zero_stage = s->ml_zero_stage;
 }
 
 static unsigned check_ckpt(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	struct sb_ml_shape m;
+	const struct sb_ml_shape *m = &s->shape;
 	char where[512], err[384];
 	if (resolve_model(c))
 		return 1;
-	spec_shape(s, &m);
-	if (sb_ml_shape_check(&m, err, sizeof(err))) {
-		const struct sb_option *at = s->ml_model ? SB_OPT(ml_model) : SB_OPT(ml_hidden);
+	if (sb_ml_shape_check(m, err, sizeof(err))) {
+		const struct sb_option *at = s->ml_model ? SB_OPT(ml_model) : SB_OPT(shape.hidden);
 		if (!strncmp(err, "tp=", 3)) /* tp*pp*dp: the last of them given */
-			at = sb_job_isset(c, SB_OPT(ml_dp)) ? SB_OPT(ml_dp) : sb_job_isset(c, SB_OPT(ml_pp)) ?
-			     SB_OPT(ml_pp) : SB_OPT(ml_tp);
+			at = sb_job_isset(c, SB_OPT(shape.dp)) ? SB_OPT(shape.dp) : sb_job_isset(c, SB_OPT(shape.pp)) ?
+			     SB_OPT(shape.pp) : SB_OPT(shape.tp);
 		sb_err(sb_job_where(c, at, where, sizeof(where)),
 		       "job '%s': model shape: %s", s->name, err);
 		return 1;
 	}
-	if (!sb_job_isset(c, SB_OPT(ranks)) && sb_ml_world(&m) > SB_ML_MAX_RANKS) {
-		sb_err(sb_job_where(c, s->ml_model ? SB_OPT(ml_model) : SB_OPT(ml_tp), where, sizeof(where)),
+	if (!sb_job_isset(c, SB_OPT(ranks)) && sb_ml_world(m) > SB_ML_MAX_RANKS) {
+		sb_err(sb_job_where(c, s->ml_model ? SB_OPT(ml_model) : SB_OPT(shape.tp), where, sizeof(where)),
 		       "job '%s': ranks= defaults to tp*pp*dp = %u*%u*%u = %u, more than the %u rank "
 		       "threads storbench runs: set subset and ranks= (at most %u) to write that "
-		       "fraction of the checkpoint, or lower tp=, pp= or dp=", s->name, m.tp, m.pp,
-		       m.dp, sb_ml_world(&m), SB_ML_MAX_RANKS, SB_ML_MAX_RANKS);
+		       "fraction of the checkpoint, or lower tp=, pp= or dp=", s->name, m->tp, m->pp,
+		       m->dp, sb_ml_world(m), SB_ML_MAX_RANKS, SB_ML_MAX_RANKS);
 		return 1;
 	}
 	if (!sb_job_isset(c, SB_OPT(ranks)))
-		s->ranks = sb_ml_world(&m);
-	if (sb_ml_check_ranks(&m, s->ranks, s->subset, err, sizeof(err))) {
+		s->ranks = sb_ml_world(m);
+	if (sb_ml_check_ranks(m, s->ranks, s->subset, err, sizeof(err))) {
 		sb_err(sb_job_where(c, SB_OPT(ranks), where, sizeof(where)), "job '%s': %s", s->name, err);
 		return 1;
 	}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "lib/ddir.h"
+#include "parse/mlshape.h"
 
 #define SB_NAME_MAX 128
 #define SB_PCTL_MAX 64     /* percentile_list entries (fio's limit is 20) */
@@ -165,15 +166,17 @@ struct sb_jobspec {
 	struct sb_opt_echo *opts;
 	unsigned nopts;
 
-	/* ML workloads (ml/).  The parser resolves model= and
-	 * train_model= into the shape fields below, so core reads only these. */
+	/* ML workloads (ml/).  The parser resolves model= into shape and
+	 * train_model= into the training fields below. */
 	unsigned workload;          /* enum sb_workload */
 	unsigned rules;             /* enum sb_rules: rule report after the run */
 	bool drop_caches;           /* sync + drop the page cache when permitted (default 1) */
 	/* checkpoint */
 	char *ml_model;             /* model=: built-in LLM name; NULL: explicit shape */
-	unsigned ml_hidden, ml_ffn, ml_layers, ml_heads, ml_kv_heads, ml_vocab;
-	unsigned ml_tp, ml_pp, ml_dp, ml_zero_stage;
+	/* the model shape: model='s preset, explicit options winning (the
+	 * parser resolves it once; ml/ and the checks read it here; name,
+	 * closed_ranks and naming stay empty) */
+	struct sb_ml_shape shape;
 	/* resolved by the parser: model='s catalog row when the job runs its
 	 * shape unchanged (MLPerf's named model); NULL: a custom shape */
 	const struct sb_model_preset *ml_preset;

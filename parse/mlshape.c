@@ -107,23 +107,23 @@ int sb_ml_shape_check(const struct sb_ml_shape *s, char *err, size_t errlen)
 {
 	const char *bad = NULL;
 	if (!s->hidden)
-		bad = SB_OPT(ml_hidden)->name;
+		bad = SB_OPT(shape.hidden)->name;
 	else if (!s->ffn)
-		bad = SB_OPT(ml_ffn)->name;
+		bad = SB_OPT(shape.ffn)->name;
 	else if (!s->layers)
-		bad = SB_OPT(ml_layers)->name;
+		bad = SB_OPT(shape.layers)->name;
 	else if (!s->heads)
-		bad = SB_OPT(ml_heads)->name;
+		bad = SB_OPT(shape.heads)->name;
 	else if (!s->kv_heads)
-		bad = SB_OPT(ml_kv_heads)->name;
+		bad = SB_OPT(shape.kv_heads)->name;
 	else if (!s->vocab)
-		bad = SB_OPT(ml_vocab)->name;
+		bad = SB_OPT(shape.vocab)->name;
 	else if (!s->tp)
-		bad = SB_OPT(ml_tp)->name;
+		bad = SB_OPT(shape.tp)->name;
 	else if (!s->pp)
-		bad = SB_OPT(ml_pp)->name;
+		bad = SB_OPT(shape.pp)->name;
 	else if (!s->dp)
-		bad = SB_OPT(ml_dp)->name;
+		bad = SB_OPT(shape.dp)->name;
 	if (bad) {
 		snprintf(err, errlen, "%s must be at least 1", bad);
 		return -EINVAL;

@@ -248,9 +248,9 @@ static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
 	const struct sb_ml_ckpt_result *c = &sb_ml_of(jr->wl)->ckpt;
 	sb_jw_str(w, "model", model_of(jr));
 	sb_jw_u64(w, "num_processes", c->ranks);
-	sb_jw_u64(w, "world", (uint64_t)s->ml_tp * s->ml_pp * s->ml_dp);
-	sb_jw_u64(w, "tp", s->ml_tp);
-	sb_jw_u64(w, "pp", s->ml_pp);
+	sb_jw_u64(w, "world", (uint64_t)s->shape.tp * s->shape.pp * s->shape.dp);
+	sb_jw_u64(w, "tp", s->shape.tp);
+	sb_jw_u64(w, "pp", s->shape.pp);
 	sb_jw_bool(w, "subset", s->subset);
 	sb_jw_u64(w, "num_checkpoints_write", s->num_checkpoints_write);
 	sb_jw_u64(w, "num_checkpoints_read", s->num_checkpoints_read);

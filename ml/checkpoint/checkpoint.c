@@ -447,11 +447,7 @@ static int plan_files(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_ml_ckpt *c = j->priv;
-	c->shape = (struct sb_ml_shape){
-		.hidden = s->ml_hidden, .ffn = s->ml_ffn, .layers = s->ml_layers,
-		.heads = s->ml_heads, .kv_heads = s->ml_kv_heads, .vocab = s->ml_vocab,
-		.tp = s->ml_tp, .pp = s->ml_pp, .dp = s->ml_dp, .zero_stage = s->ml_zero_stage,
-	};
+	c->shape = s->shape; /* as the parser resolved it; CLOSED's ranks: the job's world */
 	c->shape.closed_ranks = sb_ml_world(&c->shape);
 	c->ranks = s->ranks;
 	int e = sb_ml_ckpt_files(&c->shape, 1, 1, 1.0 / s->checkpoint_scale, s->ranks, s->subset,

@@ -231,7 +231,7 @@ static int prepare_kv(struct sb_wl_job *j)
 	j->priv = k;
 	pthread_mutex_init(&k->lock, NULL);
 	k->lock_init = true;
-	k->bytes_per_token = sb_kv_bytes_per_token(s->ml_layers, s->ml_kv_heads, s->kv_head_dim,
+	k->bytes_per_token = sb_kv_bytes_per_token(s->shape.layers, s->shape.kv_heads, s->kv_head_dim,
 						   s->kv_elem_bytes);
 	k->block_bytes = k->bytes_per_token * s->kv_block_tokens;
 	struct sb_kv_cfg cfg = {

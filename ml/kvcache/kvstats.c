@@ -124,8 +124,8 @@ static void shape(const struct sb_wl_job *j, const struct sb_kv_job *k, struct s
 {
 	const struct sb_jobspec *s = j->spec;
 	snprintf(kv->model, sizeof(kv->model), "%s", s->ml_model ? s->ml_model : "");
-	kv->layers = s->ml_layers;
-	kv->kv_heads = s->ml_kv_heads;
+	kv->layers = s->shape.layers;
+	kv->kv_heads = s->shape.kv_heads;
 	kv->head_dim = s->kv_head_dim;
 	kv->elem_bytes = s->kv_elem_bytes;
 	kv->block_tokens = s->kv_block_tokens;

@@ -31,11 +31,11 @@ static void test_model_resolved(void)
 				    "ranks=4\n", &jl), 0);
 	const struct sb_jobspec *s = &jl.jobs[0];
 	CU_ASSERT_EQUAL(s->workload, SB_WL_CHECKPOINT);
-	CU_ASSERT_EQUAL(s->ml_hidden, 8192);
-	CU_ASSERT_EQUAL(s->ml_layers, 80);
-	CU_ASSERT_EQUAL(s->ml_tp, 8);
-	CU_ASSERT_EQUAL(s->ml_dp, 2);          /* explicit wins */
-	CU_ASSERT_EQUAL(s->ml_zero_stage, 3);
+	CU_ASSERT_EQUAL(s->shape.hidden, 8192);
+	CU_ASSERT_EQUAL(s->shape.layers, 80);
+	CU_ASSERT_EQUAL(s->shape.tp, 8);
+	CU_ASSERT_EQUAL(s->shape.dp, 2);          /* explicit wins */
+	CU_ASSERT_EQUAL(s->shape.zero_stage, 3);
 	CU_ASSERT_EQUAL(s->ranks, 4);
 	CU_ASSERT_EQUAL(s->num_checkpoints_write, 10);
 	CU_ASSERT(s->checkpoint_fsync && s->drop_caches);
@@ -44,8 +44,8 @@ static void test_model_resolved(void)
 	CU_ASSERT_EQUAL_FATAL(parse("[b]\nworkload=checkpoint\nhidden=64\nffn=128\nlayers=2\n"
 				    "heads=4\nkv_heads=2\ncheckpoint_scale=0.5\n", &jl), 0);
 	s = &jl.jobs[0];
-	CU_ASSERT_EQUAL(s->ml_vocab, 128256);
-	CU_ASSERT(s->ml_tp == 1 && s->ml_pp == 1 && s->ml_dp == 1 && s->ranks == 1);
+	CU_ASSERT_EQUAL(s->shape.vocab, 128256);
+	CU_ASSERT(s->shape.tp == 1 && s->shape.pp == 1 && s->shape.dp == 1 && s->ranks == 1);
 	CU_ASSERT_DOUBLE_EQUAL(s->checkpoint_scale, 0.5, 1e-12);
 	sb_joblist_free(&jl);
 }

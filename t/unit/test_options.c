@@ -189,7 +189,7 @@ static void test_by_field(void)
 	}
 	CU_ASSERT_STRING_EQUAL(SB_OPT(bs)->name, "bs");
 	CU_ASSERT_STRING_EQUAL(SB_OPT(bs_min)->name, "bsrange");
-	CU_ASSERT_STRING_EQUAL(SB_OPT(ml_hidden)->name, "hidden");
+	CU_ASSERT_STRING_EQUAL(SB_OPT(shape.hidden)->name, "hidden");
 	CU_ASSERT_STRING_EQUAL(SB_OPT_INV(rwmixread)->name, "rwmixwrite");
 	CU_ASSERT_STRING_EQUAL(SB_OPT_INV(direct)->name, "buffered");
 	CU_ASSERT_STRING_EQUAL(SB_OPT(direct)->name, "direct");
