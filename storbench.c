@@ -470,9 +470,14 @@ static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
 	return SB_EXIT_OK;
 }
 
-/* the engines' option rows joined to the parser's table */
-static int engines_to_parser(void)
+/* the workload table to run/ and parse/, the engines' option rows to the
+ * parser's table (neither names the other's modules) */
+static int tables_down(void)
 {
+	if (sb_workloads_hand_down()) {
+		sb_err("workloads", "bug: the workloads' rows do not fit the parser's table");
+		return -1;
+	}
 	if (!sb_run_engines_to_parser())
 		return 0;
 	sb_err("engines", "bug: the engines' option rows do not fit the parser's table");
@@ -486,13 +491,12 @@ int main(int argc, char **argv)
 	struct sb_results res = { 0 };
 	/* storbench COMMAND ...: a tool (tools/); a job file of the same name
 	 * runs as ./NAME */
-	sb_workloads_set(sb_workload_table); /* ml/registry.c: run/ never names a workload */
+	if (tables_down())
+		return SB_EXIT_JOBFILE;
 	const struct sb_tool *tool = argc > 1 ? sb_tool_find(argv[1]) : NULL;
 	if (tool)
 		return tool->main(argc - 1, argv + 1);
 	install_signals();
-	if (engines_to_parser())
-		return SB_EXIT_JOBFILE;
 	sb_ranks_start(&argc, &argv); /* MPI when a launcher started us; else one rank */
 	int rc = parse_cmdline(argc, argv, &cl);
 	int status = SB_EXIT_OK;

@@ -1,11 +1,9 @@
 /* registry.c: the workload table (see registry.h): one row per workload. */
+#include <errno.h>
 #include <stddef.h>
 
 #include "ml/registry.h"
-
-extern const struct sb_workload_ops sb_workload_checkpoint; /* ml/checkpoint/checkpoint.c */
-extern const struct sb_workload_ops sb_workload_train;      /* ml/train/trainrun.c */
-extern const struct sb_workload_ops sb_workload_kvcache;    /* ml/kvcache/kvcache.c */
+#include "parse/workloads.h"
 
 const struct sb_workload_ops *const sb_workload_table[] = {
 	&sb_workload_io,
@@ -14,3 +12,21 @@ const struct sb_workload_ops *const sb_workload_table[] = {
 	&sb_workload_kvcache,
 	NULL,
 };
+
+int sb_workloads_hand_down(void)
+{
+	struct sb_parse_workload p[SB_PARSE_WORKLOADS_MAX];
+	unsigned n = 0;
+	sb_workloads_set(sb_workload_table);
+	for (unsigned i = 0; sb_workload_table[i]; i++) {
+		const struct sb_workload_ops *w = sb_workload_table[i];
+		if (w->id == SB_WL_IO)
+			continue; /* parse's own */
+		if (n == SB_PARSE_WORKLOADS_MAX)
+			return -EINVAL;
+		p[n++] = (struct sb_parse_workload){ .id = w->id, .name = w->name, .help = w->help,
+						     .rows = w->rows, .nrows = w->nrows ? *w->nrows : 0,
+						     .check = w->check };
+	}
+	return sb_parse_set_workloads(p, n);
+}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "output/sweep.h"
+#include "output/json_job.h"
 #include "parse/sweep.h"
 
 #define GIB (1024.0 * 1024.0 * 1024.0)

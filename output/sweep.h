@@ -18,8 +18,4 @@ void sb_json_sweep(struct sb_jw *w, const struct sb_results *r, bool plus);
 /* The table's row order: indexes into sr->points, best score first (ties:
  * run order).  order has sr->ndone entries. */
 void sb_sweep_order(const struct sb_sweep_results *sr, size_t *order);
-
-/* In json.c: one fio-style job object (the same writer as "jobs"). */
-int sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
-		bool plus);
 #endif

@@ -14,25 +14,6 @@
 #include "parse/parse.h"
 #include "parse/value.h"
 
-const struct sb_optsrc *sb_job_src(const struct sb_jobctx *c, const struct sb_option *o)
-{
-	return &c->src[sb_option_index(o)];
-}
-
-bool sb_job_isset(const struct sb_jobctx *c, const struct sb_option *o)
-{
-	return sb_job_src(c, o)->file != NULL;
-}
-
-const char *sb_job_where(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
-			 unsigned len)
-{
-	const struct sb_optsrc *s = o ? sb_job_src(c, o) : NULL;
-	if (s && s->file)
-		return sb_ini_where(buf, len, s->file, s->line);
-	return sb_ini_where(buf, len, c->spec.file, c->spec.line);
-}
-
 /* the value as written, or the default marked as such */
 static void written(const struct sb_jobctx *c, const struct sb_option *o, char *buf, size_t len)
 {
@@ -176,7 +157,7 @@ unsigned sb_job_validate(struct sb_jobctx *c)
 	unsigned n = sb_job_validate_replay(c); /* may set files, rw and bs: before derive */
 	sb_spec_derive(&c->spec);
 	return n + check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
-	       sb_job_validate_ml(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c) +
+	       sb_job_validate_wl(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c) +
 	       sb_job_validate_flow(c) + sb_job_validate_place(c) +
 	       sb_job_validate_stats(c) + sb_job_validate_io(c) + sb_job_validate_fill(c) +
 	       sb_job_validate_range(c);

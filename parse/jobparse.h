@@ -47,14 +47,17 @@ bool sb_job_isset(const struct sb_jobctx *c, const struct sb_option *o);
 /* "file:line" where o was set, else (o NULL or not set) the job's [section] line */
 const char *sb_job_where(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
 			 unsigned len);
-/* The ML workload options (check_ml.c): resolves model=/train_model= into
- * the spec, reports each error, returns their count. */
-unsigned sb_job_validate_ml(struct sb_jobctx *c);
-/* workload=kvcache (check_kv.c): the KV shape from model= or layers=,
- * kv_heads=, head_dim=; the length bounds.  Returns the error count. */
-unsigned sb_job_validate_kv(struct sb_jobctx *c);
-/* tiered checkpoints (check_tier.c), after check_ml.c resolved ranks= */
-unsigned sb_job_validate_tier(struct sb_jobctx *c);
+/* The workloads (check_wl.c): options of one workload given to a job of
+ * another, then the job's workload check as handed in (parse/workloads.h);
+ * reports each error, returns their count. */
+unsigned sb_job_validate_wl(struct sb_jobctx *c);
+/* for the workloads' checks: "opt=val: unknown WHAT; expected a, b or c
+ * (did you mean 'b'?)" at opt's file:line */
+void sb_job_unknown_name(const struct sb_jobctx *c, const struct sb_option *opt, const char *val,
+			 const char *what, const char *const *names);
+/* *field = v unless o was set for the job */
+void sb_job_default_u(const struct sb_jobctx *c, const struct sb_option *o, unsigned *field,
+		      unsigned v);
 /* buffer contents and ML verification (check_buf.c); decodes buffer_pattern */
 unsigned sb_job_validate_buf(struct sb_jobctx *c);
 /* verify= and its options (check_verify.c): parses verify_pattern into the

@@ -166,17 +166,14 @@ struct sb_jobspec {
 	struct sb_opt_echo *opts;
 	unsigned nopts;
 
-	/* ML workloads (ml/).  The parser resolves model= into shape and
-	 * train_model= into the training fields below. */
+	/* ML workloads (ml/; their checks resolve model= and train_model=) */
 	unsigned workload;          /* enum sb_workload */
 	unsigned rules;             /* enum sb_rules: rule report after the run */
 	bool drop_caches;           /* sync + drop the page cache when permitted (default 1) */
 	/* checkpoint */
 	char *ml_model;             /* model=: built-in LLM name; NULL: explicit shape */
-	/* the model shape: model='s preset, explicit options winning (the
-	 * parser resolves it once; ml/ and the checks read it here; name,
-	 * closed_ranks and naming stay empty) */
-	struct sb_ml_shape shape;
+	struct sb_ml_shape shape;   /* model='s, explicit options winning; resolved once by
+				     * its check (name, closed_ranks, naming: empty) */
 	/* resolved by the parser: model='s catalog row when the job runs its
 	 * shape unchanged (MLPerf's named model); NULL: a custom shape */
 	const struct sb_model_preset *ml_preset;

@@ -1,8 +1,11 @@
 /* opt_rows.h: private to the option table's row files.  THE option table is
  * one logical table in a fixed order, kept in segments: parse/opt_io.c, then
- * parse/opt_ml.c, then parse/opt_ctl.c (options.c joins them, in that order,
- * and serves sb_option_at and the lookups; the engines' rows join after their
- * category).  A new option is one row in the segment of its subject. */
+ * parse/opt_mid.c's first part, then each workload's rows as handed in
+ * (ml/<workload>/opts.c, parse/workloads.h), then opt_mid.c's second part and
+ * parse/opt_ctl.c (options.c joins them, in that
+ * order, and serves sb_option_at and the lookups; the engines' rows join
+ * after their category).  A new option is one row in the segment of its
+ * subject: a workload's in its own opts.c. */
 #ifndef SB_OPT_ROWS_H
 #define SB_OPT_ROWS_H
 #include <stddef.h>
@@ -32,6 +35,6 @@
 #define C_LOG SB_CAT_LOG
 #define C_SWEEP SB_CAT_SWEEP
 
-extern const struct sb_option sb_opt_rows_io[], sb_opt_rows_ml[], sb_opt_rows_ctl[];
-extern const unsigned sb_opt_rows_io_n, sb_opt_rows_ml_n, sb_opt_rows_ctl_n;
+extern const struct sb_option sb_opt_rows_io[], sb_opt_rows_mid[], sb_opt_rows_post[], sb_opt_rows_ctl[];
+extern const unsigned sb_opt_rows_io_n, sb_opt_rows_mid_n, sb_opt_rows_post_n, sb_opt_rows_ctl_n;
 #endif

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "parse/opt_rows.h"
+#include "parse/workloads.h"
 
 static const char *const cat_names[SB_CAT_N] = {
 	[SB_CAT_DESC] = "Job description",
@@ -30,31 +31,56 @@ static const char *const cat_names[SB_CAT_N] = {
 };
 
 
-/* THE table: its segments, in order */
+/* THE table: its segments, in order; the workloads' between mid and post */
 static const struct {
 	const struct sb_option *rows;
 	const unsigned *n;
 } segs[] = {
 	{ sb_opt_rows_io, &sb_opt_rows_io_n },
-	{ sb_opt_rows_ml, &sb_opt_rows_ml_n },
+	{ sb_opt_rows_mid, &sb_opt_rows_mid_n },
+	{ sb_opt_rows_post, &sb_opt_rows_post_n },
 	{ sb_opt_rows_ctl, &sb_opt_rows_ctl_n },
 };
 #define NSEGS (sizeof(segs) / sizeof(segs[0]))
+#define SEG_WL 2 /* the workloads' rows come before segs[SEG_WL] */
+
+/* segment k of the table: the fixed ones with the workloads' inserted */
+static const struct sb_option *seg(unsigned k, unsigned *n)
+{
+	const struct sb_parse_workload *w;
+	if (k < SEG_WL) {
+		*n = *segs[k].n;
+		return segs[k].rows;
+	}
+	for (unsigned i = 0; (w = sb_parse_workload_at(i)); i++, k--)
+		if (k == SEG_WL) { /* never NULL: NULL ends the walk */
+			*n = w->rows ? w->nrows : 0;
+			return w->rows ? w->rows : segs[0].rows;
+		}
+	if (k < NSEGS) {
+		*n = *segs[k].n;
+		return segs[k].rows;
+	}
+	*n = 0;
+	return NULL;
+}
 
 static unsigned table_n(void)
 {
-	unsigned n = 0;
-	for (unsigned k = 0; k < NSEGS; k++)
-		n += *segs[k].n;
+	unsigned n = 0, m;
+	for (unsigned k = 0; seg(k, &m); k++)
+		n += m;
 	return n;
 }
 
 /* row i of the table (without the engines' rows), NULL past its end */
 static const struct sb_option *table_at(unsigned i)
 {
-	for (unsigned k = 0; k < NSEGS; i -= *segs[k].n, k++)
-		if (i < *segs[k].n)
-			return &segs[k].rows[i];
+	const struct sb_option *r;
+	unsigned m;
+	for (unsigned k = 0; (r = seg(k, &m)); i -= m, k++)
+		if (i < m)
+			return &r[i];
 	return NULL;
 }
 
@@ -88,9 +114,11 @@ unsigned sb_option_index(const struct sb_option *o)
 	const struct sb_option *erows = sb_parse_engine_rows(&nerows, &at);
 	if (o >= erows && o < erows + nerows)
 		return at + (unsigned)(o - erows);
-	for (unsigned k = 0; k < NSEGS; i += *segs[k].n, k++)
-		if (o >= segs[k].rows && o < segs[k].rows + *segs[k].n) {
-			i += (unsigned)(o - segs[k].rows);
+	const struct sb_option *r;
+	unsigned m;
+	for (unsigned k = 0; (r = seg(k, &m)); i += m, k++)
+		if (o >= r && o < r + m) {
+			i += (unsigned)(o - r);
 			break;
 		}
 	return i < at ? i : i + nerows;

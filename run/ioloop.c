@@ -18,14 +18,6 @@
 #include "lib/timeutil.h"
 
 
-void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now)
-{
-	ls->counting = true;
-	getrusage(RUSAGE_THREAD, &t->ru0);
-	atomic_store_explicit(&t->count_start_ns, now, memory_order_relaxed);
-	atomic_store_explicit(&t->phase, SB_PH_RUN, memory_order_release);
-}
-
 /* the first error's raw facts; sb_ioloop_error_path and the writers make
  * the text later, off the I/O path */
 static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct sb_loopstate *ls,

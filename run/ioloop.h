@@ -6,6 +6,7 @@
 #define SB_IOLOOP_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "run/thread.h"
 
@@ -43,9 +44,16 @@ int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t of
  * bs_hi): checkpoint_io=torch issues a file's writes one span each. */
 int sb_ioloop_span_bs(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
 		      uint64_t bs, bool fsync_after);
-/* Switch to the counted phase at time now (end of ramp_time). */
 /* After the loop: copy the failed file's path into t->st->err (the loop
  * stores only its index). */
 void sb_ioloop_error_path(struct sb_thread *t);
-void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now);
+/* Switch to the counted phase at time now (end of ramp_time); inline so
+ * that run/lattgt.c and the loop share it without a circle. */
+static inline void sb_ioloop_begin_counting(struct sb_thread *t, struct sb_loopstate *ls, uint64_t now)
+{
+	ls->counting = true;
+	getrusage(RUSAGE_THREAD, &t->ru0);
+	atomic_store_explicit(&t->count_start_ns, now, memory_order_relaxed);
+	atomic_store_explicit(&t->phase, SB_PH_RUN, memory_order_release);
+}
 #endif

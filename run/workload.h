@@ -40,6 +40,8 @@
 struct sb_wl_job;
 struct sb_jobfiles;
 struct sb_job_result;
+struct sb_jobctx;
+struct sb_option;
 
 #define SB_WL_THREADS 1u /* run as run/'s I/O threads over run/'s file layout */
 
@@ -47,6 +49,13 @@ struct sb_workload_ops {
 	const char *name;         /* workload= value */
 	unsigned id;              /* enum sb_workload */
 	unsigned flags;           /* SB_WL_* */
+	/* for the parser (handed down as parse/workloads.h rows): a line of
+	 * help, its option rows and its parse-time check (NULL for io, whose
+	 * rows and checks are parse's own) */
+	const char *help;
+	const struct sb_option *rows;
+	const unsigned *nrows;
+	unsigned (*check)(struct sb_jobctx *c);
 	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 			const struct sb_jobfiles *jf);
 	int (*prepare)(struct sb_wl_job *j);
@@ -59,12 +68,14 @@ struct sb_workload_ops {
 
 /* the io row (run/precheck.c): run/'s own, first in every table */
 extern const struct sb_workload_ops sb_workload_io;
-/* main hands the table down (NULL-terminated, in enum sb_workload order);
- * before it does, or with NULL, the table is the io row alone */
+/* main hands the table down (NULL-terminated, in enum sb_workload order,
+ * the io row first); before it does, or with NULL, the table is empty and
+ * nothing may run (every entry point hands it down first) */
 void sb_workloads_set(const struct sb_workload_ops *const *table);
 const struct sb_workload_ops *const *sb_workloads_get(void);
 /* The row of workload id, or NULL. */
 const struct sb_workload_ops *sb_workload_find(unsigned id);
-/* The row of s's workload (parsing accepted only listed ones). */
+/* The row of s's workload (parsing accepted only listed ones; else the
+ * table's first, io). */
 const struct sb_workload_ops *sb_workload_of(const struct sb_jobspec *s);
 #endif

@@ -17,6 +17,13 @@
 
 struct sb_ml_tier; /* ml/checkpoint/tiered.c */
 
+/* where a rank's I/O is: the context of its content alternatives */
+struct ckpt_at {
+	struct sb_wl_job *j;
+	unsigned rank, k;
+	size_t i;
+};
+
 struct sb_ml_ckpt {
 	struct sb_ml_shape shape;
 	struct sb_ml_file *files;      /* one checkpoint, rank-major */
@@ -54,6 +61,11 @@ bool sb_ml_ckpt_mkdir(struct sb_wl_job *j, const char *dir, struct sb_scratch_id
  * cache tier's paths when c->on_cache); the duration in ns (0 on failure),
  * *slowest first start to last end over them, c->wall the same two on the
  * wall clock */
+/* content alternatives of a failing block (ctx: its struct ckpt_at): this
+ * file in older checkpoints (stale), then the other files of this one
+ * (misplaced); see ml/content.h */
+struct sb_ml_alt;
+bool sb_ml_ckpt_alt(void *ctx, unsigned n, struct sb_ml_alt *out);
 uint64_t sb_ml_ckpt_phase(struct sb_wl_job *j, unsigned k, int ddir, struct sb_ml_rank_arg *args,
 			  uint64_t *slowest);
 /* the point of that phase; per_rank: this process's ranks (global numbers) */

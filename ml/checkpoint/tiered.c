@@ -383,11 +383,6 @@ void sb_ml_tier_read_done(struct sb_wl_job *j, struct sb_ml_ckpt_point *p)
 	c->on_cache = false;
 }
 
-struct sb_scratch_id *sb_ml_tier_made(struct sb_ml_ckpt *c, unsigned k, size_t i)
-{
-	return &c->tier->file_id[(size_t)k * c->nfiles + i];
-}
-
 static void where(const struct sb_jobspec *s, char *buf, size_t len)
 {
 	if (s->line && s->file)

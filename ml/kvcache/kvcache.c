@@ -26,6 +26,7 @@
 
 #include "ml/kvcache/kvcache.h"
 #include "ml/run.h"
+#include "ml/registry.h"
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -293,6 +294,10 @@ static void release_kv(struct sb_wl_job *j)
 const struct sb_workload_ops sb_workload_kvcache = {
 	.name = "kvcache",
 	.id = SB_WL_KVCACHE,
+	.help = "LLM inference with its KV cache offloaded to memory and disk tiers",
+	.rows = sb_kv_rows,
+	.nrows = &sb_kv_rows_n,
+	.check = sb_ml_check_kv,
 	.prepare = prepare_kv,
 	.run = run_kv,
 	.results = sb_ml_job_results,

@@ -20,11 +20,6 @@
 
 #define PATH_LEN 1024
 
-uint64_t sb_ml_dataset_key(const struct sb_ml_dataset *ds, unsigned i)
-{
-	return sb_dg_mix(sb_dg_mix(ds->seed, 0x64617461ull /* "data" */), i);
-}
-
 static int make_dir(const char *dir)
 {
 	return mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;

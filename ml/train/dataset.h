@@ -6,12 +6,16 @@
 #define SB_ML_DATASET_H
 #include <stdint.h>
 
+#include "lib/datagen.h"
 #include "ml/train/train.h"
 #include "parse/jobspec.h"
 
 /* the content stream key of dataset file i (the dataset's seed, not the
  * job's: every job with this layout reads the same bytes) */
-uint64_t sb_ml_dataset_key(const struct sb_ml_dataset *ds, unsigned i);
+static inline uint64_t sb_ml_dataset_key(const struct sb_ml_dataset *ds, unsigned i)
+{
+	return sb_dg_mix(sb_dg_mix(ds->seed, 0x64617461ull /* "data" */), i);
+}
 
 /* Counts the missing files of ds under dir (*nmissing, *missing_bytes);
  * -EEXIST with the message under job's name when a file has the wrong size. */

@@ -30,6 +30,7 @@
 #include "ml/train/formats.h"
 #include "ml/rules.h"
 #include "ml/run.h"
+#include "ml/registry.h"
 #include "ml/train/train.h"
 #include "ml/train/trainst.h"
 #include "parse/catalog.h"
@@ -373,6 +374,10 @@ static void release_train(struct sb_wl_job *j)
 const struct sb_workload_ops sb_workload_train = {
 	.name = "train",
 	.id = SB_WL_TRAIN,
+	.help = "DLIO-style training reads feeding emulated accelerators",
+	.rows = sb_train_rows,
+	.nrows = &sb_train_rows_n,
+	.check = sb_ml_check_train,
 	.prepare = prepare_train,
 	.run = run_train,
 	.datagen = datagen_train,

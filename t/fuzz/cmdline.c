@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool init;
 	if (!init) {
-		if (!freopen("/dev/null", "w", stdout) || sb_run_engines_to_parser())
+		if (!freopen("/dev/null", "w", stdout) || sb_workloads_hand_down() || sb_run_engines_to_parser())
 			return 0;
 		init = true;
 	}

@@ -9,6 +9,7 @@
 
 #include "parse/options.h"
 #include "parse/sweep.h"
+#include "ml/registry.h"
 #include "run/engtable.h"
 
 /* one dictionary entry: printable ASCII, '"' and '\' escaped */
@@ -44,7 +45,7 @@ int main(void)
 		"--cmdhelp=", "--cmdhelp-markdown", "--enghelp", "--version", "--help", "--name=",
 		NULL,
 	};
-	if (sb_run_engines_to_parser())
+	if (sb_workloads_hand_down() || sb_run_engines_to_parser())
 		return 1;
 	for (unsigned i = 0; syntax[i]; i++)
 		entry("", syntax[i], "");

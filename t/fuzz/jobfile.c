@@ -13,6 +13,7 @@
 #include "lib/log.h"
 #include "parse/parse.h"
 #include "parse/sweep.h"
+#include "ml/registry.h"
 #include "run/engtable.h"
 #include "t/fuzz/fuzz.h"
 
@@ -22,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *devnull;
 	char path[64];
-	if (!devnull && (sb_run_engines_to_parser() || !(devnull = fopen("/dev/null", "w"))))
+	if (!devnull && (sb_workloads_hand_down() || sb_run_engines_to_parser() || !(devnull = fopen("/dev/null", "w"))))
 		return 0;
 	int fd = memfd_create("fuzz-jobfile", MFD_CLOEXEC);
 	if (fd < 0)

@@ -79,8 +79,8 @@ int main(int argc, char **argv)
 		else
 			only = argv[i];
 	}
-	sb_workloads_set(sb_workload_table); /* as main does */
-	if (sb_run_engines_to_parser() || CU_initialize_registry() != CUE_SUCCESS)
+	if (sb_workloads_hand_down() || sb_run_engines_to_parser() || /* as main does */
+	    CU_initialize_registry() != CUE_SUCCESS)
 		return 2;
 	for (struct sb_test_suite *s = suites; s; s = s->next) {
 		if (only && strcmp(only, s->name))

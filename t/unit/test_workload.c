@@ -3,6 +3,7 @@
  * as parse's workload= values, a job's workload found through the table,
  * the interim-output callback and the drop-caches path taken from the
  * environment, the one stop flag. */
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "ml/run.h"
 #include "parse/options.h"
 #include "parse/parse.h"
+#include "parse/workloads.h"
 #include "run/run.h"
 #include "run/thread.h"
 #include "run/workload.h"
@@ -72,22 +74,58 @@ static void test_rows_match_option(void)
 	CU_ASSERT_PTR_NULL(sb_workload_find(nrows));
 }
 
-/* run/ sees only the table it is handed: before main hands it (or with
- * NULL) there is the io row alone, and every job runs as I/O threads */
+/* run/ sees only the table it is handed (no row of ml/ is named in run/):
+ * before main hands it (or with NULL) there is none */
 static void test_table_handed_down(void)
 {
 	sb_workloads_set(NULL);
-	CU_ASSERT_PTR_EQUAL(sb_workloads_get()[0], &sb_workload_io);
-	CU_ASSERT_PTR_NULL(sb_workloads_get()[1]);
+	CU_ASSERT_PTR_NULL(sb_workloads_get()[0]);
+	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_IO));
 	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_CHECKPOINT));
-	struct sb_jobspec s = { .workload = SB_WL_CHECKPOINT };
-	CU_ASSERT_PTR_EQUAL(sb_workload_of(&s), &sb_workload_io);
 	sb_workloads_set(sb_workload_table);
+	CU_ASSERT_PTR_EQUAL(sb_workloads_get()[0], &sb_workload_io); /* io first */
+	struct sb_jobspec s = { .workload = SB_WL_CHECKPOINT };
 	CU_ASSERT_STRING_EQUAL(sb_workload_of(&s)->name, "checkpoint");
+	s.workload = 77; /* not listed: the io row */
+	CU_ASSERT_PTR_EQUAL(sb_workload_of(&s), &sb_workload_io);
 	/* the MPI merge is reached through the rows that have one */
 	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(SB_WL_CHECKPOINT)->ranks_merge);
 	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(SB_WL_TRAIN)->ranks_merge);
 	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_IO)->ranks_merge);
+}
+
+/* the parser knows a workload's options and check only as handed down
+ * (parse/workloads.h): without them model= is an unknown option and
+ * workload=checkpoint an unknown value; with them both parse */
+static void test_parser_handed_down(void)
+{
+	static const char text[] = "[a]\nioengine=null\nworkload=checkpoint\nmodel=llama3-8b\n";
+	struct sb_joblist jl = { 0 };
+	CU_ASSERT_EQUAL_FATAL(sb_parse_set_workloads(NULL, 0), 0);
+	CU_ASSERT_PTR_NULL(sb_option_find("model"));
+	CU_ASSERT_PTR_NOT_NULL(sb_option_find("workload"));
+	sb_log_capture(logbuf, sizeof(logbuf));
+	CU_ASSERT_NOT_EQUAL(sb_parse_text("job.ini", text, &jl), 0);
+	sb_log_capture(NULL, 0);
+	sb_joblist_free(&jl);
+	CU_ASSERT_EQUAL_FATAL(sb_workloads_hand_down(), 0);
+	CU_ASSERT_PTR_NOT_NULL(sb_option_find("model"));
+	memset(&jl, 0, sizeof(jl));
+	sb_log_capture(logbuf, sizeof(logbuf));
+	int rc = sb_parse_text("job.ini", text, &jl);
+	if (!rc)
+		rc = sb_joblist_finish(&jl);
+	sb_log_capture(NULL, 0);
+	CU_ASSERT_EQUAL(rc, 0);
+	if (!rc)
+		CU_ASSERT_EQUAL(jl.jobs[0].shape.layers, 32u); /* llama3-8b, resolved by its check */
+	sb_joblist_free(&jl);
+	/* a bad list is refused whole: an id twice, or io's */
+	struct sb_parse_workload twice[2] = { { .id = 5, .name = "a" }, { .id = 5, .name = "b" } };
+	CU_ASSERT_EQUAL(sb_parse_set_workloads(twice, 2), -EINVAL);
+	struct sb_parse_workload io = { .id = SB_WL_IO, .name = "io" };
+	CU_ASSERT_EQUAL(sb_parse_set_workloads(&io, 1), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(sb_option_find("model")); /* unchanged */
 }
 
 /* a parsed job reaches its row through the table */
@@ -176,6 +214,7 @@ static CU_TestInfo tests[] = {
 	{ "rows consistent", test_rows_consistent },
 	{ "rows match workload=", test_rows_match_option },
 	{ "table handed down", test_table_handed_down },
+	{ "parser rows handed down", test_parser_handed_down },
 	{ "found through the table", test_found_through_table },
 	{ "interim callback", test_interim_callback },
 	{ "drop-caches path", test_drop_path },

@@ -1,4 +1,4 @@
-/* check_kv.c: validation of workload=kvcache (ml/kvcache/kvcache.c).  Resolves the
+/* check.c: workload=kvcache's checks at parse time (parse/workloads.h).  Resolves the
  * KV shape (layers, kv_heads, head_dim) from model='s catalog row, explicit
  * options winning, or requires all three; rejects length bounds that leave
  * no value and a KV block too large to address.  Every error names
@@ -9,6 +9,8 @@
 #include "lib/log.h"
 #include "parse/catalog.h"
 #include "parse/jobparse.h"
+#include "ml/registry.h"
+#include "ml/kvcache/kvcache.h"
 
 static unsigned need_shape(struct sb_jobctx *c)
 {
@@ -38,7 +40,7 @@ static unsigned bounds(struct sb_jobctx *c, const struct sb_option *lo, unsigned
 	return 1;
 }
 
-unsigned sb_job_validate_kv(struct sb_jobctx *c)
+unsigned sb_ml_check_kv(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	char where[512];

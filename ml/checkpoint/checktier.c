@@ -1,5 +1,5 @@
-/* check_tier.c: validation of the tiered-checkpoint options (workload=
- * checkpoint with checkpoint_cache_folder=, run by ml/checkpoint/tiered.c): the tier
+/* checktier.c: the tiered-checkpoint checks at parse time (workload=
+ * checkpoint with checkpoint_cache_folder=, run by tiered.c): the tier
  * options need a cache folder, which must differ from checkpoint_folder;
  * flush_threads, flush_bs and cache_keep of at least 1; partner and xor
  * need two ranks, xor a set_size of at least 2; a flush=none run can only
@@ -10,6 +10,8 @@
 
 #include "lib/log.h"
 #include "parse/jobparse.h"
+#include "ml/registry.h"
+#include "ml/checkpoint/ckpt.h"
 
 /* a and b name the same folder as written (trailing '/' and a leading
  * "./" ignored); ml/checkpoint/tiered.c also compares the inodes when both exist */
@@ -80,7 +82,7 @@ static unsigned check_redundancy(const struct sb_jobctx *c)
 	return 0;
 }
 
-unsigned sb_job_validate_tier(struct sb_jobctx *c)
+unsigned sb_ml_check_tier(struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	char val[32], fix[256];

@@ -1,0 +1,15 @@
+/* json_job.h: one job's JSON object (json_job.c), for the document writer
+ * (json.c) and a sweep's points (sweep.c). */
+#ifndef SB_OUTPUT_JSON_JOB_H
+#define SB_OUTPUT_JSON_JOB_H
+#include <stdbool.h>
+
+#include "output/jsonw.h"
+#include "stats/results.h"
+
+/* the job object of j (its JSON+ bins with plus); -ENOMEM or 0 */
+int sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
+		int plus);
+/* an options echo: "key": {"name": "value", ...} */
+void sb_json_opts(struct sb_jw *w, const char *key, const struct sb_opt_echo *o, unsigned n);
+#endif

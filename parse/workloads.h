@@ -1,0 +1,36 @@
+/* workloads.h: the workloads the parser knows, handed in by the layer above
+ * (storbench.c, tests and fuzz harnesses: sb_workloads_hand_down in
+ * ml/registry.h), as the engines are (parse/options.h): parse/ calls no
+ * workload code but through these rows.  A workload brings its option rows
+ * (offsets into struct sb_jobspec, a segment of the option table after
+ * parse's own) and its cross-option check, which parse/check_wl.c calls for
+ * the jobs of that workload after the generic checks.  workload=io is
+ * parse's own and always there. */
+#ifndef SB_PARSE_WORKLOADS_H
+#define SB_PARSE_WORKLOADS_H
+#include "lib/option.h"
+
+struct sb_jobctx;
+
+struct sb_parse_workload {
+	unsigned id;                    /* enum sb_workload: its workload= value */
+	const char *name;               /* workload= NAME */
+	const char *help;               /* one line for --help and HOWTO */
+	const struct sb_option *rows;   /* its option rows, may be NULL */
+	unsigned nrows;
+	/* its checks and the defaults that depend on other options; reports
+	 * each error with file:line and returns their count */
+	unsigned (*check)(struct sb_jobctx *c);
+};
+
+#define SB_PARSE_WORKLOADS_MAX 8
+/* Copies the list (not the rows, which must outlive parsing); -EINVAL when
+ * there are too many, an id repeats or is io's, or a name is missing. */
+int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n);
+/* The handed-in workload of id, or NULL (io, or none handed in). */
+const struct sb_parse_workload *sb_parse_workload_find(unsigned id);
+/* Handed-in workload i, NULL past the last. */
+const struct sb_parse_workload *sb_parse_workload_at(unsigned i);
+/* workload='s values: io, then the handed-in ones; the row's enums */
+extern struct sb_opt_enum sb_parse_workload_vals[];
+#endif
