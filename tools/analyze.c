@@ -374,14 +374,23 @@ static void out_text(FILE *f, const struct ta_agg *a, struct rows *ops, struct r
 		text_classes(f, cl);
 }
 
+/* analyze's flags: --help lists them, the bash completion offers them */
+const struct sb_cli_flag sb_analyze_flags[] = {
+	{ "--output-format", "normal|json", "the totals as text tables (default) or one JSON "
+	  "document" },
+	{ "--filter", "KEY:VALUE", "cat:C | name:N | file:PREFIX | time:FROM-TO (ts in us, either "
+	  "may be empty); the same key again widens it (or), different keys narrow it (and)" },
+	{ "--threads", "N", "worker threads (default: one per online CPU)" },
+	{ "--help", NULL, "this text (also -h)" },
+	{ NULL, NULL, NULL },
+};
+
 static int usage(FILE *f, int code)
 {
 	fprintf(f, "usage: storbench analyze [--output-format=normal|json] [--filter=KEY:VALUE]... "
 		"[--threads=N] TRACE...\n"
-		"  TRACE: .pfw.gz or .pfw (storbench write_trace=, DFTracer, DLIO's profiler)\n"
-		"  --filter=cat:C | name:N | file:PREFIX | time:FROM-TO (ts in us, either may be empty);\n"
-		"    the same key again widens it (or), different keys narrow it (and)\n"
-		"  --threads=N: worker threads (default: one per online CPU)\n");
+		"  TRACE: .pfw.gz or .pfw (storbench write_trace=, DFTracer, DLIO's profiler)\n");
+	sb_tool_flags_usage(f, sb_analyze_flags);
 	return code;
 }
 
