@@ -390,7 +390,7 @@ static int usage(FILE *f, int code)
 	fprintf(f, "usage: storbench analyze [--output-format=normal|json] [--filter=KEY:VALUE]... "
 		"[--threads=N] TRACE...\n"
 		"  TRACE: .pfw.gz or .pfw (storbench write_trace=, DFTracer, DLIO's profiler)\n");
-	sb_tool_flags_usage(f, sb_analyze_flags);
+	SB_TOOL_FLAGS_USAGE(f, sb_analyze_flags);
 	return code;
 }
 

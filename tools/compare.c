@@ -39,7 +39,7 @@ static void usage(FILE *f)
 	fprintf(f, "Usage: storbench compare [--output-format=normal|json] [--runs=N] [--tolerance=PCT]\n"
 		   "                         A.json B.json [C.json ...]\n"
 		   "       storbench compare A1.json,A2.json B1.json,B2.json\n");
-	sb_tool_flags_usage(f, sb_compare_flags);
+	SB_TOOL_FLAGS_USAGE(f, sb_compare_flags);
 	fprintf(f, "\n"
 		   "Compares storbench or fio JSON results: per job (or sweep point) and direction,\n"
 		   "IOPS, bandwidth, clat p50/p99/p99.9, CPU per I/O, checkpoint GB/s and AU, with\n"

@@ -44,7 +44,7 @@ static int usage(FILE *f, int rc)
 {
 	fprintf(f, "usage: storbench datasize model=unet3d|resnet50|cosmoflow accelerators=N "
 		   "client_memory=SIZE hosts=N [accelerator=h100|a100]\n");
-	sb_tool_flags_usage(f, sb_datasize_flags);
+	SB_TOOL_FLAGS_USAGE(f, sb_datasize_flags);
 	return rc;
 }
 

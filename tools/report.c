@@ -32,7 +32,7 @@ const struct sb_cli_flag sb_report_flags[] = {
 static void usage_text(FILE *f)
 {
 	fputs("usage: storbench report RESULT.json [MORE.json ...] -o REPORT.html [options]\n", f);
-	sb_tool_flags_usage(f, sb_report_flags);
+	SB_TOOL_FLAGS_USAGE(f, sb_report_flags);
 	fputs("RESULT.json: storbench --output-format=json or json+ (or fio's JSON).\n", f);
 }
 

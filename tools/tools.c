@@ -62,11 +62,3 @@ unsigned sb_tools_cmds(struct sb_cli_cmd *out, unsigned max)
 	}
 	return n;
 }
-
-void sb_tool_flags_usage(FILE *f, const struct sb_cli_flag *flags)
-{
-	unsigned n = 0;
-	while (flags[n].name)
-		n++;
-	sb_cli_flags_usage(f, flags, n);
-}

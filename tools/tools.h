@@ -37,8 +37,10 @@ void sb_tools_usage(FILE *f);
 unsigned sb_tools_rows(struct sb_cli_flag *out, unsigned max);
 /* the tools with their flags, for the bash completion; same count rule */
 unsigned sb_tools_cmds(struct sb_cli_cmd *out, unsigned max);
-/* the flags of a table ending in a NULL-named row, as --help lists them */
-void sb_tool_flags_usage(FILE *f, const struct sb_cli_flag *flags);
+/* a tool's --help list of its flags: tab is its table, defined above the
+ * use in the same file (the count leaves out the NULL-named last row) */
+#define SB_TOOL_FLAGS_USAGE(f, tab) \
+	sb_cli_flags_usage((f), (tab), (unsigned)(sizeof(tab) / sizeof((tab)[0]) - 1))
 
 /* the tools (one line each) */
 int sb_report_main(int argc, char **argv);   /* tools/report.c */

@@ -312,7 +312,7 @@ int sb_tool_validate(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: storbench validate RESULTS_DIR\n");
-		sb_tool_flags_usage(stdout, sb_validate_flags);
+		SB_TOOL_FLAGS_USAGE(stdout, sb_validate_flags);
 		return 0;
 	}
 	if (argc != 2 || argv[1][0] == '-') {
