@@ -194,7 +194,10 @@ static int bash_completion(void)
 {
 	char formats[256];
 	sb_output_format_list(formats, sizeof(formats), " ", " ");
-	sb_cli_bash_completion(stdout, sb_cli_flags, sb_cli_nflags, formats);
+	struct sb_cli_cmd cmds[32];
+	unsigned ncmds = sb_tools_cmds(cmds, 32);
+	sb_cli_bash_completion(stdout, sb_cli_flags, sb_cli_nflags, formats, cmds,
+			       ncmds < 32 ? ncmds : 32);
 	return SB_EXIT_OK;
 }
 

@@ -230,7 +230,7 @@ static enum sb_q_status mm_queue(struct sb_engine_td *td, struct sb_io_u *io)
 const struct sb_engine_ops sb_engine_mmap = {
 	.name = "mmap",
 	.description = "memory-mapped file I/O: memcpy to/from a MAP_SHARED mapping, msync for fsync",
-	.flags = SB_ENGINE_SYNC,
+	.flags = SB_ENGINE_SYNC | SB_ENGINE_PAGECACHE,
 	.init = mm_init,
 	.cleanup = mm_cleanup,
 	.open_file = mm_open_file,

@@ -71,7 +71,8 @@ static void ts_file(struct out *o, const char *prefix, const struct sb_job_resul
 		else if (m == TS_IOPS)
 			fprintf(f, ",%s_iops", dn);
 		else
-			fprintf(f, ",%s_clat_mean_ns,%s_clat_p99_ns,%s_clat_max_ns", dn, dn, dn);
+			fprintf(f, ",%s_clat_mean_ns,%s_clat_p50_ns,%s_clat_p99_ns,%s_clat_max_ns",
+				dn, dn, dn, dn);
 	}
 	fputc('\n', f);
 	for (unsigned i = 0; i < j->nts; i++) {
@@ -89,7 +90,8 @@ static void ts_file(struct out *o, const char *prefix, const struct sb_job_resul
 			else if (m == TS_IOPS)
 				fprintf(f, ",%f", sb_ts_iops(s, d));
 			else
-				fprintf(f, ",%llu,%llu,%llu", (unsigned long long)sb_ts_clat_mean_ns(s, d),
+				fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)sb_ts_clat_mean_ns(s, d),
+					(unsigned long long)s->d[d].clat_p50_ns,
 					(unsigned long long)s->d[d].clat_p99_ns,
 					(unsigned long long)s->d[d].clat_max_ns);
 		}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "output/host.h"
+#include "output/units.h"
 #include "output/jsonw.h"
 
 /* a figure that could not be computed is null, not 0 (0 would be a reading) */
@@ -247,7 +248,8 @@ static void render(FILE *f, const char *t, const struct sb_host_field *fields, c
 			fprintf(f, "%u", *(const unsigned *)p);
 			break;
 		case SB_HK_DBL:
-			fprintf(f, "%.*f", *spec == '.' ? atoi(spec + 1) : 6, *(const double *)p);
+			fputs(sb_out_fmt_fixed(buf, sizeof(buf), *spec == '.' ? atoi(spec + 1) : 6,
+					       *(const double *)p), f);
 			break;
 		case SB_HK_STR:
 			fputs((const char *)p, f);

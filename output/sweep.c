@@ -128,7 +128,8 @@ static void normal_intro(FILE *f, const struct sb_sweep_results *sr)
 		fprintf(f, "Sweep interrupted: %zu of %zu points finished; the best so far is below.\n",
 			sr->ndone, def->npoints);
 	if (sr->caches > 0)
-		fputs("Page cache dropped before each repetition.\n", f);
+		fputs("Page cache dropped before each repetition (direct-I/O points: before their "
+		      "first).\n", f);
 	else if (sr->caches < 0)
 		fputs("Page cache NOT dropped (no permission): results may be cached.\n", f);
 }

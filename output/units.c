@@ -1,6 +1,7 @@
 /* units.c: scaling numbers for normal output (see units.h). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "output/units.h"
 
@@ -82,6 +83,14 @@ char *sb_out_fmt_bw(char *buf, size_t len, double bytes_per_s, unsigned base, in
 	if (bits)
 		return fmt_unit(buf, len, bytes_per_s * 8.0, base, "bit/s");
 	return fmt_unit(buf, len, bytes_per_s, base, "B/s");
+}
+
+char *sb_out_fmt_fixed(char *buf, size_t len, int prec, double v)
+{
+	snprintf(buf, len, "%.*f", prec, v);
+	if (buf[0] == '-' && !buf[strspn(buf + 1, "0.") + 1])
+		memmove(buf, buf + 1, strlen(buf));   /* "-0.00" -> "0.00" */
+	return buf;
 }
 
 char *sb_out_fmt_size(char *buf, size_t len, double bytes, unsigned base)

@@ -17,6 +17,10 @@ char *sb_out_fmt_bw(char *buf, size_t len, double bytes_per_s, unsigned base, in
 char *sb_out_fmt_bw_sig(char *buf, size_t len, double bytes_per_s, unsigned base, int bits,
 			unsigned sig);
 char *sb_out_fmt_size_sig(char *buf, size_t len, double bytes, unsigned base, unsigned sig);
+/* v with prec decimals ("%.*f"), except that a value which rounds to zero
+ * prints as "0", "0.00", never "-0" or "-0.00" (a difference of two nearly
+ * equal figures, e.g. unused cpu-hours at 100% busy, can be -1e-12) */
+char *sb_out_fmt_fixed(char *buf, size_t len, int prec, double v);
 /* bytes -> "81.8MiB" / "85.7MB" */
 char *sb_out_fmt_size(char *buf, size_t len, double bytes, unsigned base);
 

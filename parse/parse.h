@@ -105,12 +105,23 @@ void sb_cli_flags_usage(FILE *f, const struct sb_cli_flag *flags, unsigned n);
  * every machine */
 void sb_cli_manpage(FILE *f, const char *version, const struct sb_cli_flag *flags, unsigned n,
 		    const struct sb_cli_flag *cmds, unsigned ncmds);
-/* --bash-completion: the bash completion script (flags, job options, the
- * values of enum options and engines, file names) */
+/* A subcommand (storbench NAME ...) and its own flags, the table its --help
+ * prints (tools/): main hands them down, parse/ may not include tools/.
+ * A flag's arg "a|b|c" is the set of values it takes (completed); any other
+ * arg completes to file names.  A flag named without "--" (datasize's
+ * model=) is a KEY=VALUE word. */
+struct sb_cli_cmd {
+	const char *name;
+	const struct sb_cli_flag *flags;
+	unsigned nflags;
+};
+/* --bash-completion: the bash completion script (the subcommands as the
+ * first word, each one's flags and their values; storbench's flags, job
+ * options, the values of enum options and engines, file names) */
 /* formats: the --output-format values, blank-separated (main hands down
  * output/'s writer table: parse/ may not include output/) */
 void sb_cli_bash_completion(FILE *f, const struct sb_cli_flag *flags, unsigned n,
-			    const char *formats);
+			    const char *formats, const struct sb_cli_cmd *cmds, unsigned ncmds);
 /* --cmdhelp: every option (opt == NULL), or one option in full. Returns
  * -ENOENT (with "did you mean") for an unknown option. */
 int sb_cmdhelp(FILE *f, const char *opt);

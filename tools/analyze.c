@@ -286,6 +286,73 @@ static void out_json(FILE *f, const struct ta_agg *a, struct rows *ops, struct r
 	fprintf(f, "]\n}\n");
 }
 
+/* The widest of min and the rows' keys (part 0: the whole key; 1 and 2: the
+ * category and the operation either side of the 0x1f of an operation key), so
+ * that a long file name widens its column instead of shifting the figures. */
+static int key_width(const struct rows *r, int part, int min)
+{
+	int w = min;
+	for (size_t i = 0; i < r->n; i++) {
+		const char *k = r->v[i]->key, *sep = strchr(k, '\x1f');
+		size_t n = part == 0 || !sep ? strlen(k) : part == 1 ? (size_t)(sep - k) : strlen(sep + 1);
+		if (part == 2 && !sep)
+			n = 0;
+		if (n > (size_t)w && n < 4096)
+			w = (int)n;
+	}
+	return w;
+}
+
+static void who_col(char *wb, size_t len, int64_t pid)
+{
+	if (TA_RANK(pid) >= 0)
+		snprintf(wb, len, "%lld/%lld", (long long)TA_PID(pid), (long long)TA_RANK(pid));
+	else
+		snprintf(wb, len, "%lld", (long long)pid);
+}
+
+static void text_ops(FILE *f, const struct rows *ops, const struct rows *cats)
+{
+	int wc = key_width(ops, 1, 12), wo = key_width(ops, 2, 20);
+	fprintf(f, "%-*s %-*s %12s %16s %14s %12s\n", wc, "category", wo, "operation", "count",
+		"bytes", "time (s)", "MiB/s");
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct ta_ent *e = ops->v[i];
+		const char *sep = strchr(e->key, '\x1f');
+		fprintf(f, "%-*.*s %-*s %12llu %16llu %14.6f %12.1f\n", wc,
+			(int)(sep ? sep - e->key : (long)strlen(e->key)), e->key, wo, sep ? sep + 1 : "",
+			(unsigned long long)e->s.n, (unsigned long long)e->s.bytes, e->s.dur_us / 1e6,
+			bw(&e->s) / 1048576.0);
+	}
+	int wk = key_width(cats, 0, 33);
+	fprintf(f, "\n%-*s %12s %16s %14s %12s\n", wk, "category", "count", "bytes", "time (s)",
+		"MiB/s");
+	for (size_t i = 0; i < cats->n; i++) {
+		const struct ta_ent *e = cats->v[i];
+		fprintf(f, "%-*s %12llu %16llu %14.6f %12.1f\n", wk, e->key, (unsigned long long)e->s.n,
+			(unsigned long long)e->s.bytes, e->s.dur_us / 1e6, bw(&e->s) / 1048576.0);
+	}
+}
+
+static void text_classes(FILE *f, const struct rows *cl)
+{
+	int wk = key_width(cl, 0, 40), ww = 10;
+	char wb[64];
+	for (size_t i = 0; i < cl->n; i++) {
+		who_col(wb, sizeof(wb), cl->v[i]->pid);
+		ww = (int)strlen(wb) > ww ? (int)strlen(wb) : ww;
+	}
+	fprintf(f, "\n%-*s %*s %8s %12s %16s %14s %12s\n", wk, "file class", ww, "pid[/rank]", "files",
+		"count", "bytes", "time (s)", "MiB/s");
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct ta_ent *c = cl->v[i];
+		who_col(wb, sizeof(wb), c->pid);
+		fprintf(f, "%-*s %*s %8llu %12llu %16llu %14.6f %12.1f\n", wk, c->key, ww,
+			wb, (unsigned long long)c->app.n, (unsigned long long)c->s.n,
+			(unsigned long long)c->s.bytes, c->s.dur_us / 1e6, bw(&c->s) / 1048576.0);
+	}
+}
+
 static void out_text(FILE *f, const struct ta_agg *a, struct rows *ops, struct rows *cats,
 		     struct rows *rk, struct rows *cl)
 {
@@ -297,52 +364,33 @@ static void out_text(FILE *f, const struct ta_agg *a, struct rows *ops, struct r
 		(unsigned long long)a->other, (unsigned long long)a->skipped, span);
 	fprintf(f, "time in events (all ranks): I/O %.6f s, application %.6f s\n\n", m.io_total,
 		m.app_total);
-	fprintf(f, "%-12s %-20s %12s %16s %14s %12s\n", "category", "operation", "count", "bytes",
-		"time (s)", "MiB/s");
-	for (size_t i = 0; i < ops->n; i++) {
-		const struct ta_ent *e = ops->v[i];
-		const char *sep = strchr(e->key, '\x1f');
-		fprintf(f, "%-12.*s %-20s %12llu %16llu %14.6f %12.1f\n",
-			(int)(sep ? sep - e->key : (long)strlen(e->key)), e->key, sep ? sep + 1 : "",
-			(unsigned long long)e->s.n, (unsigned long long)e->s.bytes, e->s.dur_us / 1e6,
-			bw(&e->s) / 1048576.0);
-	}
-	fprintf(f, "\n%-33s %12s %16s %14s %12s\n", "category", "count", "bytes", "time (s)", "MiB/s");
-	for (size_t i = 0; i < cats->n; i++) {
-		const struct ta_ent *e = cats->v[i];
-		fprintf(f, "%-33s %12llu %16llu %14.6f %12.1f\n", e->key, (unsigned long long)e->s.n,
-			(unsigned long long)e->s.bytes, e->s.dur_us / 1e6, bw(&e->s) / 1048576.0);
-	}
+	text_ops(f, ops, cats);
 	char w1[64], w2[64], w3[64];
 	fprintf(f, "\nranks (pid, or pid and rank): %zu; max I/O time %.6f s (%s), max application "
 		"time %.6f s (%s), max I/O bytes %llu (%s)\n", rk->n, m.io_s,
 		who_text(m.io_pid, w1, sizeof(w1)), m.app_s, who_text(m.app_pid, w2, sizeof(w2)),
 		(unsigned long long)m.bytes, who_text(m.bytes_pid, w3, sizeof(w3)));
-	if (!cl->n)
-		return;
-	fprintf(f, "\n%-40s %10s %8s %12s %16s %14s %12s\n", "file class", "pid[/rank]", "files", "count",
-		"bytes", "time (s)", "MiB/s");
-	for (size_t i = 0; i < cl->n; i++) {
-		const struct ta_ent *c = cl->v[i];
-		char wb[64];
-		if (TA_RANK(c->pid) >= 0)
-			snprintf(wb, sizeof(wb), "%lld/%lld", (long long)TA_PID(c->pid), (long long)TA_RANK(c->pid));
-		else
-			snprintf(wb, sizeof(wb), "%lld", (long long)c->pid);
-		fprintf(f, "%-40s %10s %8llu %12llu %16llu %14.6f %12.1f\n", c->key,
-			wb, (unsigned long long)c->app.n, (unsigned long long)c->s.n,
-			(unsigned long long)c->s.bytes, c->s.dur_us / 1e6, bw(&c->s) / 1048576.0);
-	}
+	if (cl->n)
+		text_classes(f, cl);
 }
+
+/* analyze's flags: --help lists them, the bash completion offers them */
+const struct sb_cli_flag sb_analyze_flags[] = {
+	{ "--output-format", "normal|json", "the totals as text tables (default) or one JSON "
+	  "document" },
+	{ "--filter", "KEY:VALUE", "cat:C | name:N | file:PREFIX | time:FROM-TO (ts in us, either "
+	  "may be empty); the same key again widens it (or), different keys narrow it (and)" },
+	{ "--threads", "N", "worker threads (default: one per online CPU)" },
+	{ "--help", NULL, "this text (also -h)" },
+	{ NULL, NULL, NULL },
+};
 
 static int usage(FILE *f, int code)
 {
 	fprintf(f, "usage: storbench analyze [--output-format=normal|json] [--filter=KEY:VALUE]... "
 		"[--threads=N] TRACE...\n"
-		"  TRACE: .pfw.gz or .pfw (storbench write_trace=, DFTracer, DLIO's profiler)\n"
-		"  --filter=cat:C | name:N | file:PREFIX | time:FROM-TO (ts in us, either may be empty);\n"
-		"    the same key again widens it (or), different keys narrow it (and)\n"
-		"  --threads=N: worker threads (default: one per online CPU)\n");
+		"  TRACE: .pfw.gz or .pfw (storbench write_trace=, DFTracer, DLIO's profiler)\n");
+	SB_TOOL_FLAGS_USAGE(f, sb_analyze_flags);
 	return code;
 }
 

@@ -24,12 +24,23 @@ struct cmpopts {
 	unsigned long runs;    /* files per side with --runs, else 0 */
 };
 
+/* compare's flags: --help lists them, the bash completion offers them */
+const struct sb_cli_flag sb_compare_flags[] = {
+	{ "--output-format", "normal|json", "the report as text (default) or one JSON document" },
+	{ "--runs", "N", "every N result files form one side (its repetitions)" },
+	{ "--tolerance", "PCT", "widen each side's min..max by PCT percent before calling a ratio "
+	  "noise (default 1)" },
+	{ "--help", NULL, "this text (also -h)" },
+	{ NULL, NULL, NULL },
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: storbench compare [--output-format=normal|json] [--runs=N] [--tolerance=PCT]\n"
 		   "                         A.json B.json [C.json ...]\n"
-		   "       storbench compare A1.json,A2.json B1.json,B2.json\n"
-		   "\n"
+		   "       storbench compare A1.json,A2.json B1.json,B2.json\n");
+	SB_TOOL_FLAGS_USAGE(f, sb_compare_flags);
+	fprintf(f, "\n"
 		   "Compares storbench or fio JSON results: per job (or sweep point) and direction,\n"
 		   "IOPS, bandwidth, clat p50/p99/p99.9, CPU per I/O, checkpoint GB/s and AU, with\n"
 		   "each side's ratio to A.  Several runs of one side: A1.json,A2.json or --runs=N\n"

@@ -28,11 +28,23 @@ struct ds_args {
 	const char *accel;
 };
 
+/* datasize's KEY=VALUE words: --help lists them, the bash completion offers them */
+const struct sb_cli_flag sb_datasize_flags[] = {
+	{ "model", "unet3d|resnet50|cosmoflow", "the MLPerf Storage training model" },
+	{ "accelerators", "N", "simulated accelerators in all" },
+	{ "client_memory", "SIZE", "memory of each client host (a number is GiB; 512g, 1t: powers "
+	  "of 1024)" },
+	{ "hosts", "N", "client hosts" },
+	{ "accelerator", "h100|a100", "the accelerator type (default h100)" },
+	{ "--help", NULL, "this text (also -h)" },
+	{ NULL, NULL, NULL },
+};
+
 static int usage(FILE *f, int rc)
 {
 	fprintf(f, "usage: storbench datasize model=unet3d|resnet50|cosmoflow accelerators=N "
-		   "client_memory=SIZE hosts=N [accelerator=h100|a100]\n"
-		   "  client_memory: memory of each client host (a number is GiB; 512g, 1t: powers of 1024)\n");
+		   "client_memory=SIZE hosts=N [accelerator=h100|a100]\n");
+	SB_TOOL_FLAGS_USAGE(f, sb_datasize_flags);
 	return rc;
 }
 

@@ -19,14 +19,22 @@
 
 #define WHERE "report"
 
-static const char usage_text[] =
-	"usage: storbench report RESULT.json [MORE.json ...] -o REPORT.html [options]\n"
-	"  -o, --output=FILE    the HTML file to write ('-': standard output)\n"
-	"  --heatmap=X,Y        the two swept options of the sweep heat map\n"
-	"                       (default: the two with the most values)\n"
-	"  --title=TEXT         the page title (default: the result file names)\n"
-	"  -h, --help           this text\n"
-	"RESULT.json: storbench --output-format=json or json+ (or fio's JSON).\n";
+/* report's flags: --help lists them, the bash completion offers them */
+const struct sb_cli_flag sb_report_flags[] = {
+	{ "--output", "FILE", "the HTML file to write ('-': standard output); also -o FILE" },
+	{ "--heatmap", "X,Y", "the two swept options of the sweep heat map (default: the two with "
+	  "the most values)" },
+	{ "--title", "TEXT", "the page title (default: the result file names)" },
+	{ "--help", NULL, "this text (also -h)" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage_text(FILE *f)
+{
+	fputs("usage: storbench report RESULT.json [MORE.json ...] -o REPORT.html [options]\n", f);
+	SB_TOOL_FLAGS_USAGE(f, sb_report_flags);
+	fputs("RESULT.json: storbench --output-format=json or json+ (or fio's JSON).\n", f);
+}
 
 /* "WHAT ARG...": a bad command line */
 static int usage_err(const char *what, const char *arg, const char *rest)
@@ -411,7 +419,7 @@ int sb_report_main(int argc, char **argv)
 	for (int i = 1; i < argc && !rc; i++) {
 		char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
+			usage_text(stdout);
 			free(in);
 			return SB_EXIT_OK;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {

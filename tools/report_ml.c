@@ -133,6 +133,32 @@ static void tiered(struct sb_rep *rp, unsigned ri, const struct sb_jval *t)
 	sb_rep_value(rp->o, l, 1);
 }
 
+/* v[ri * nc + c] (cats: nw writes, then reads) as two bar charts, the
+ * writes' and the reads', each on its own scale: reads served from the
+ * page cache (100 GB/s) beside writes to the device (0.3 GB/s) left the
+ * write bars a pixel high on one shared axis */
+static void ck_panels(struct sb_rep *rp, const char *what, const char *ylabel,
+		      const double *v, size_t nc, size_t nw, const char **cats, const char **sers)
+{
+	for (int rd = 0; rd < 2; rd++) {
+		size_t c0 = rd ? nw : 0, k = rd ? nc - nw : nw;
+		double *pv = k ? malloc(rp->n * k * sizeof(double)) : NULL;
+		if (!pv)
+			continue;
+		for (unsigned ri = 0; ri < rp->n; ri++)
+			for (size_t c = 0; c < k; c++)
+				pv[ri * k + c] = v[ri * nc + c0 + c];
+		char title[200];
+		snprintf(title, sizeof(title), "Checkpoint %s: %s (%s)", what, rd ? "read" : "write",
+			 ylabel[0] == 't' ? "per checkpoint, slowest rank's time" :
+			 "first start to last end over the ranks");
+		struct sb_bars b = { title, ylabel, (unsigned)k, rp->n, cats + c0,
+				     rp->n > 1 ? sers : NULL, pv, NULL, -1 };
+		sb_svg_bars(rp->o, &b);
+		free(pv);
+	}
+}
+
 static void checkpoint(struct sb_rep *rp, unsigned ji)
 {
 	static const char *const dirs[] = { "write", "read" };
@@ -168,13 +194,8 @@ static void checkpoint(struct sb_rep *rp, unsigned ji)
 			dur[ri * nc + c] = e ? sb_jv_num(sb_jv_get(e, "duration_s"), NAN) : NAN;
 		}
 	}
-	struct sb_bars b = { "Checkpoint throughput (per checkpoint, slowest rank's time)",
-			     "throughput (GB/s, 10^9 bytes)", (unsigned)nc, rp->n, cats,
-			     rp->n > 1 ? sers : NULL, gb, NULL, -1 };
-	sb_svg_bars(rp->o, &b);
-	struct sb_bars d = { "Checkpoint duration (first start to last end over the ranks)",
-			     "duration (s)", (unsigned)nc, rp->n, cats, rp->n > 1 ? sers : NULL, dur, NULL, -1 };
-	sb_svg_bars(rp->o, &d);
+	ck_panels(rp, "throughput", "throughput (GB/s, 10^9 bytes)", gb, nc, nw, cats, sers);
+	ck_panels(rp, "duration", "duration (s)", dur, nc, nw, cats, sers);
 	for (unsigned ri = 0; ri < rp->n; ri++) {
 		const struct sb_jval *ck = ml_obj(rp, ri, ji, "checkpoint");
 		if (!ck)
@@ -280,23 +301,44 @@ static void rules(struct sb_rep *rp, unsigned ri, const struct sb_jval *r)
 	sb_out_puts(o, "</table>\n");
 }
 
+/* the rules tables of the results whose job ji has key (its workload's
+ * object): a checkpoint job's rules under "Checkpoint", a training job's
+ * under "Training" */
+static void rules_of(struct sb_rep *rp, unsigned ji, const char *key)
+{
+	for (unsigned ri = 0; ri < rp->n; ri++)
+		if (ml_obj(rp, ri, ji, key) && ml_obj(rp, ri, ji, "rules"))
+			rules(rp, ri, ml_obj(rp, ri, ji, "rules"));
+}
+
+/* The section of job ji's workload (train: "Training", else "Checkpoint"),
+ * titled with the names of the jobs that have it, each once ("a / b"): in
+ * a combined report job ji of one result may be a checkpoint and of
+ * another a training job, each in its own section under its own name. */
 static void ml_section(struct sb_rep *rp, unsigned ji, int train)
 {
-	const char *key = train ? "train" : "checkpoint", *name = NULL;
-	int any = 0;
-	for (unsigned ri = 0; ri < rp->n; ri++)
-		if (ml_obj(rp, ri, ji, key) || (train && ml_obj(rp, ri, ji, "rules"))) {
-			any = 1;
-			if (!name)
-				name = sb_jv_str(ml_obj(rp, ri, ji, "jobname"), NULL);
-		}
-	if (!any)
-		return;
+	const char *key = train ? "train" : "checkpoint";
 	char title[300];
-	snprintf(title, sizeof(title), "%s: %s", train ? "Training" : "Checkpoint", name ? name : "?");
+	size_t n = (size_t)snprintf(title, sizeof(title), "%s: ", train ? "Training" : "Checkpoint");
+	size_t head = n;
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		if (!ml_obj(rp, ri, ji, key))
+			continue;
+		const char *name = sb_jv_str(ml_obj(rp, ri, ji, "jobname"), "?");
+		int seen = 0;
+		for (unsigned rj = 0; rj < ri; rj++)
+			seen |= ml_obj(rp, rj, ji, key) &&
+				!strcmp(sb_jv_str(ml_obj(rp, rj, ji, "jobname"), "?"), name);
+		if (!seen && n < sizeof(title))
+			n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", n > head ? " / " : "",
+					      name);
+	}
+	if (n == head)
+		return;
 	sb_rep_section(rp, title);
 	if (!train) {
 		checkpoint(rp, ji);
+		rules_of(rp, ji, key);
 		sb_rep_section_end(rp);
 		return;
 	}
@@ -311,9 +353,7 @@ static void ml_section(struct sb_rep *rp, unsigned ji, int train)
 		scalars(rp->o, t);
 		sb_rep_value(rp->o, sb_jv_get(t, "epochs"), 1);
 	}
-	for (unsigned ri = 0; ri < rp->n; ri++)
-		if (ml_obj(rp, ri, ji, "rules"))
-			rules(rp, ri, ml_obj(rp, ri, ji, "rules"));
+	rules_of(rp, ji, key);
 	sb_rep_section_end(rp);
 }
 

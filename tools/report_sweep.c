@@ -15,15 +15,23 @@
 
 static const char *const sdirs[] = { "read", "write" };
 
-/* index of value s in the option's values, or -1 */
-static int value_index(const struct sb_jval *opt, const char *s)
+/* index of value s in the option's values, or -1.  A value "@NAME" (sweep
+ * value = another swept option's value, e.g. iodepth_batch_complete_min =
+ * @iodepth) matches the points whose s is their NAME's value (pv: the
+ * point's "values"): the points hold the number ("16"), the option "@iodepth". */
+static int value_index(const struct sb_jval *opt, const char *s, const struct sb_jval *pv)
 {
-	int i = 0;
+	int i = 0, at = -1;
 	const struct sb_jval *vals = sb_jv_get(opt, "values");
-	for (const struct sb_jval *v = vals ? vals->child : NULL; v; v = v->next, i++)
-		if (s && v->type == SB_JSTR && !strcmp(v->s, s))
+	for (const struct sb_jval *v = vals ? vals->child : NULL; v && s; v = v->next, i++) {
+		if (v->type != SB_JSTR)
+			continue;
+		if (!strcmp(v->s, s))
 			return i;
-	return -1;
+		if (v->s[0] == '@' && at < 0 && !strcmp(sb_jv_str(sb_jv_get(pv, v->s + 1), ""), s))
+			at = i;
+	}
+	return at;
 }
 
 static const struct sb_jval *find_opt(const struct sb_jval *sw, const char *name)
@@ -110,8 +118,8 @@ static void heatmap(struct sb_rep *rp, unsigned ri, const struct sb_jval *sw, co
 	const struct sb_jval *pts = sb_jv_get(sw, "points");
 	for (const struct sb_jval *p = pts ? pts->child : NULL; p; p = p->next) {
 		const struct sb_jval *vals = sb_jv_get(p, "values");
-		int ix = value_index(ox, sb_jv_str(sb_jv_get(vals, xn), NULL));
-		int iy = value_index(oy, sb_jv_str(sb_jv_get(vals, yn), NULL));
+		int ix = value_index(ox, sb_jv_str(sb_jv_get(vals, xn), NULL), vals);
+		int iy = value_index(oy, sb_jv_str(sb_jv_get(vals, yn), NULL), vals);
 		double b = mib(p, dir);
 		if (ix < 0 || iy < 0 || !isfinite(b))
 			continue;
@@ -166,7 +174,7 @@ static void effect(struct sb_rep *rp, const char *name, const char *dir)
 		const struct sb_jval *pts = sb_jv_get(sw, "points");
 		for (const struct sb_jval *p = pts ? pts->child : NULL; p; p = p->next) {
 			const char *val = sb_jv_str(sb_jv_path(p, "values") ? sb_jv_get(sb_jv_get(p, "values"), name) : NULL, NULL);
-			int i = val ? value_index(opt0, val) : -1;
+			int i = val ? value_index(opt0, val, sb_jv_get(p, "values")) : -1;
 			double b = mib(p, dir);
 			if (i < 0 || !isfinite(b))
 				continue;

@@ -99,8 +99,8 @@ const char *sb_svg_si(double v, char *buf, size_t len)
 	static const char sfx[] = " kMGTPE";
 	double a = fabs(v);
 	int k = 0;
-	if (a < 1e-3 && a > 0) {
-		snprintf(buf, len, "%.2g", v);
+	if (a < 0.995 && a > 0) { /* 0.25, 0.005, 0.0015: never "0.00" for a tick of 0.001 */
+		snprintf(buf, len, "%.3g", v);
 		return buf;
 	}
 	while (a >= 999.5 && k < 6) {
@@ -127,6 +127,7 @@ const char *sb_svg_si(double v, char *buf, size_t len)
 #define MB 44
 #define PW (CW - ML - MR)
 #define PH (CH - MT - MB)
+#define TXW 6.5         /* px per character of an 11px tick label (at most) */
 
 static double tf(enum sb_axis_kind k, double v)
 {
@@ -222,10 +223,14 @@ static void ticks(struct sb_chart *c, const struct sb_axis *a, double t0, double
 				      "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
 				      ML, ML + PW, y, y, ML - 4, y + 4, lab);
 		} else {
-			double x = px(c, vals[i]);
+			double x = px(c, vals[i]), half = strlen(lab) * TXW / 2;
+			/* a label that would cross the picture's right edge ("99.9999" at
+			 * the end of a percentile axis) ends at the edge instead */
+			int right = x + half > CW - 2;
 			sb_out_printf(o, "<line class=\"g\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"
-				      "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-				      x, x, MT, MT + PH, x, MT + PH + 14, lab);
+				      "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%s</text>\n",
+				      x, x, MT, MT + PH, right ? CW - 2 : x, MT + PH + 14,
+				      right ? "end" : "middle", lab);
 		}
 	}
 }

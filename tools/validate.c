@@ -302,10 +302,17 @@ static void report(struct vtree *t, int *worst)
 	}
 }
 
+/* validate's flags: --help lists them, the bash completion offers them */
+const struct sb_cli_flag sb_validate_flags[] = {
+	{ "--help", NULL, "this text (also -h)" },
+	{ NULL, NULL, NULL },
+};
+
 int sb_tool_validate(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: storbench validate RESULTS_DIR\n");
+		SB_TOOL_FLAGS_USAGE(stdout, sb_validate_flags);
 		return 0;
 	}
 	if (argc != 2 || argv[1][0] == '-') {

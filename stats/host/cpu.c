@@ -179,7 +179,8 @@ static void cpu_summary(const struct sb_host *h, double run_s, struct sb_host_cp
 	o->max_t_cpu_pct_per_cpu_max = c->max_max;
 	double cpu_h = c->ncpus * run_s / 3600.0;
 	o->node_cpu_hours = cpu_h * o->cpu_avg_utilization_pct / 100.0;
-	o->node_unused_cpu_hours = cpu_h - o->node_cpu_hours;
+	/* the busy share's rounding can make it 100.0000001%: never below 0 */
+	o->node_unused_cpu_hours = cpu_h > o->node_cpu_hours ? cpu_h - o->node_cpu_hours : 0;
 }
 
 static void cpu_close(struct sb_host *h)

@@ -98,3 +98,32 @@ class DftracerFormat(SbCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(p.stderr, "")
         self.assertEqual(json.loads(p.stdout)["unusable_fields"], {})
+
+    def test_text_table_with_long_names(self):
+        # issue 26 item 8: a file name (or category, operation) longer than its
+        # column pushed the figures of that row right; each table's columns
+        # now widen to the longest name, so every row of a table ends where
+        # its header does (the figures are right-aligned).
+        longf = "/mnt/datasets/imagenet-1k/train/n01440764/ILSVRC2012_val_00000293_shard.npz"
+        cat, op = "torch.utils.data.dataloader", "_MultiProcessingDataLoaderIter.__next__"
+        ev = [{"id": 0, "name": "FH", "cat": "dftracer", "pid": 7, "tid": 7, "ph": "M",
+               "args": {"name": longf, "value": 11}},
+              {"id": 1, "name": "read", "cat": "POSIX", "pid": 7, "tid": 7, "ts": 100, "dur": 5,
+               "ph": "X", "args": {"fhash": 11, "count": 4096, "ret": 4096}},
+              {"id": 2, "name": op, "cat": cat, "pid": 7, "tid": 7, "ts": 90, "dur": 50,
+               "ph": "X", "args": {}}]
+        path = os.path.join(self.dir, "long.pfw")
+        with open(path, "w") as f:
+            f.write("[\n" + "\n".join(json.dumps(e) for e in ev) + "\n]\n")
+        p = self.run_sb("analyze", path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        blocks = [b.splitlines() for b in p.stdout.split("\n\n")]
+        tables = [b for b in blocks if b and b[0].rstrip().endswith("MiB/s")]
+        self.assertEqual([t[0].split()[0] for t in tables], ["category", "category", "file"])
+        for t in tables:
+            self.assertGreaterEqual(len(t), 2, t)
+            self.assertEqual({len(line) for line in t}, {len(t[0])}, "\n".join(t))
+        # the class drops the digits: 54 characters, wider than the 40 of old
+        cls = "/mnt/datasets/imagenet-k/train/n/ILSVRC_val__shard.npz"
+        self.assertTrue(any(line.startswith(cls + " ") for line in tables[2]), tables[2])
+        self.assertTrue(any(line.startswith(cat + " ") for line in tables[1]))

@@ -78,12 +78,15 @@ class ExportCase(SbCase):
             self.assertAlmostEqual(float(r[3]), s["write"]["iops"], places=6)
 
         head, rows = load_csv(os.path.join(out, pre + "clat.csv"))
-        self.assertEqual(head[2:5], ["read_clat_mean_ns", "read_clat_p99_ns", "read_clat_max_ns"])
+        # p50 as in the JSON time series (issue 26 item 8: the CSV had no p50)
+        self.assertEqual(head[2:], [d + k for d in ("read", "write")
+                                    for k in ("_clat_mean_ns", "_clat_p50_ns", "_clat_p99_ns",
+                                              "_clat_max_ns")])
         self.assertEqual(len(rows), len(ts))
         for r, s in zip(rows, ts):
             self.assertEqual([int(x) for x in r[2:]],
                              [s[d][k] for d in ("read", "write")
-                              for k in ("clat_mean_ns", "clat_p99_ns", "clat_max_ns")])
+                              for k in ("clat_mean_ns", "clat_p50_ns", "clat_p99_ns", "clat_max_ns")])
 
         # the histogram: json+ "bins" (bucket value -> count) per direction
         head, rows = load_csv(os.path.join(out, pre + "clat_hist.csv"))

@@ -41,12 +41,42 @@ class TestManAndCompletion(SbCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertNotIn("warning: macro", p.stderr)
 
+    @staticmethod
+    def comp_words(line):
+        """COMP_WORDS and COMP_CWORD as bash fills them for the line up to the
+        cursor: blanks separate words, and each '=' or ':' (COMP_WORDBREAKS)
+        is a word of its own ("--rw=ra" -> "--rw", "=", "ra")."""
+        out, cur = [], ""
+        for ch in line:
+            if ch in " \t":
+                if cur:
+                    out.append(cur)
+                cur = ""
+            elif ch in "=:":
+                if cur:
+                    out.append(cur)
+                out.append(ch)
+                cur = ""
+            else:
+                cur += ch
+        if cur or line[-1:] in (" ", "\t"):
+            out.append(cur)
+        return out, len(out) - 1
+
     def complete(self, line):
+        """COMPREPLY of the generated script's function, driven as bash's
+        programmable completion does: the script sourced, COMP_LINE,
+        COMP_POINT, COMP_WORDS and COMP_CWORD set, then the function that
+        `complete -p storbench` names called."""
         script = os.path.join(self.dir, "c.bash")
         with open(script, "w") as f:
             f.write(self.generated("--bash-completion"))
-            f.write('COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}; _storbench; printf "%s\\n" "${COMPREPLY[@]}"\n')
-        p = subprocess.run(["bash", script, line], capture_output=True, text=True, cwd=self.dir)
+        drive = ('source "$1"; shift; fn=$(complete -p storbench); fn=${fn#*-F }; fn=${fn%% *}\n'
+                 'COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}; COMP_CWORD=$2; shift 2\n'
+                 'COMP_WORDS=("$@"); "$fn"; printf "%s\\n" "${COMPREPLY[@]}"\n')
+        words, cword = self.comp_words(line)
+        p = subprocess.run(["bash", "-c", drive, "drive", script, line, str(cword), *words],
+                           capture_output=True, text=True, cwd=self.dir)
         self.assertEqual(p.returncode, 0, p.stderr)
         return p.stdout.split()
 
@@ -60,6 +90,45 @@ class TestManAndCompletion(SbCase):
         self.assertEqual(self.complete("storbench --eta=n"), ["never"])
         self.assertIn("null", self.complete("storbench --ioengine="))
         self.assertIn("c.bash", self.complete("storbench c."))
+
+    def test_completion_of_subcommands(self):
+        # issue 26 item 5: the subcommands and their flags, from the tables
+        # their --help prints (tools/*.c sb_*_flags, tools/tools.c)
+        if not shutil.which("bash"):
+            self.skipTest("bash not installed")
+        self.assertEqual(self.complete("storbench rep"), ["report"])
+        self.assertEqual(self.complete("storbench a"), ["analyze"])
+        self.assertEqual(self.complete("storbench analyze --fil"), ["--filter="])
+        self.assertEqual(self.complete("storbench analyze --output-format=j"), ["json"])
+        self.assertEqual(self.complete("storbench compare --output-format="), ["normal", "json"])
+        self.assertEqual(self.complete("storbench compare --tol"), ["--tolerance="])
+        self.assertEqual(self.complete("storbench report --ti"), ["--title="])
+        self.assertEqual(self.complete("storbench datasize mo"), ["model="])
+        self.assertEqual(self.complete("storbench datasize model=r"), ["resnet50"])
+        self.assertIn("c.bash", self.complete("storbench report c."))  # result files
+        # each tool offers exactly the flags its --help lists
+        for tool in ("report", "compare", "analyze", "datasize", "validate"):
+            helptext = self.run_sb(tool, "--help").stdout
+            listed = re.findall(r"^  (--[a-z-]+=?)", helptext, re.M)
+            self.assertTrue(listed, tool)
+            self.assertEqual(sorted(self.complete(f"storbench {tool} --")), sorted(listed), tool)
+
+    def test_completion_offers_each_name_once_and_only_accepted_values(self):
+        if not shutil.which("bash"):
+            self.skipTest("bash not installed")
+        every = self.complete("storbench --")
+        self.assertGreater(len(every), 200)
+        self.assertEqual(every.count("--name="), 1)
+        self.assertEqual(len(every), len(set(every)), [w for w in set(every) if every.count(w) > 1])
+        # every --rw= value is one storbench accepts (fio's trimwrite is not)
+        modes = self.complete("storbench --rw=")
+        self.assertIn("randrw", modes)
+        self.assertNotIn("trimwrite", modes)
+        for m in modes:
+            p = self.run_sb("--parse-only", "--name=j", f"--rw={m}", "--size=1m")
+            self.assertEqual(p.returncode, 0, f"--rw={m}: {p.stderr}")
+        p = self.run_sb("--parse-only", "--name=j", "--rw=trimwrite", "--size=1m")
+        self.assertNotEqual(p.returncode, 0)
 
     def test_install_and_uninstall_into_destdir(self):
         if not shutil.which("make") or not os.path.exists(os.path.join(SRC, "Makefile")):

@@ -193,6 +193,13 @@ static void test_units(void)
 	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 1.5e12, 1024, 0), "1397GiB/s");
 	CU_ASSERT_STRING_EQUAL(sb_out_fmt_size(b, sizeof(b), 85737472, 1024), "81.8MiB");
 	CU_ASSERT_STRING_EQUAL(sb_out_fmt_size(b, sizeof(b), 10000, 1024), "9.77KiB");
+	/* the host summary's fixed decimals: no "-0" (issue 26 item 8) */
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_fixed(b, sizeof(b), 4, -1e-12), "0.0000");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_fixed(b, sizeof(b), 0, -0.2), "0");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_fixed(b, sizeof(b), 2, -0.0), "0.00");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_fixed(b, sizeof(b), 2, -0.006), "-0.01");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_fixed(b, sizeof(b), 1, -10.04), "-10.0");
+	CU_ASSERT_STRING_EQUAL(sb_out_fmt_fixed(b, sizeof(b), 1, 99.75), "99.8");
 	CU_ASSERT_STRING_EQUAL(sb_lat_unit_pick(3437, 38954, 2504, 1).name, "nsec");
 	CU_ASSERT_STRING_EQUAL(sb_lat_unit_pick(29000, 1232000, 11710, 1).name, "usec");
 	CU_ASSERT_STRING_EQUAL(sb_lat_unit_pick(5000000, 900000000, 2e6, 1).name, "msec");
