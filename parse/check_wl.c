@@ -33,9 +33,12 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		unsigned need;
-		if (wl == SB_WL_KVCACHE && (o == model || o == layers || o == kv_heads))
+		const struct sb_parse_workload *ow = sb_parse_workload_of_row(o);
+		if (ow && ow->opts_size) /* a workload's own options struct: its jobs only */
+			need = ow->id;
+		else if (wl == SB_WL_KVCACHE && (o == model || o == layers || o == kv_heads))
 			continue; /* the KV shape (check_kv.c) */
-		if (o->category == SB_CAT_KV)
+		else if (o->category == SB_CAT_KV)
 			need = SB_WL_KVCACHE;
 		else if (o->category == SB_CAT_CKPT && o != folder && o != keep && o != fsync_)
 			need = SB_WL_CHECKPOINT;

@@ -17,6 +17,7 @@
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
 #define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
+#define SB_WL_OPTS_MAX 256     /* bytes of all workloads' own options structs together */
 #define SB_OPT_MAX 512     /* upper bound on option-table rows (parse/options.h) */
 #define SB_IGNERR_MAX 32   /* errnos per direction in ignore_error */
 
@@ -118,10 +119,11 @@ struct sb_jobspec {
 	unsigned fsync;             /* fsync after every N writes; 0 = never */
 	unsigned fdatasync;         /* fdatasync after every N writes; 0 = never */
 	bool end_fsync;             /* fsync each file when the job ends */
-	/* engine-specific options (fixedbufs, hipri, ...): each engine's own
-	 * options struct, at the offset the parser gave that engine
-	 * (sb_spec_engine_opts); declared by the engine's option rows */
+	/* each engine's (fixedbufs, hipri, ...) and each workload's own options
+	 * struct, at the offset the parser gave it (sb_spec_engine_opts,
+	 * sb_spec_wl_opts); declared by their option rows */
 	_Alignas(8) unsigned char engine_opts[SB_ENGINE_OPTS_MAX];
+	_Alignas(8) unsigned char wl_opts[SB_WL_OPTS_MAX];
 
 	/* time and repetition */
 	uint64_t runtime_us;        /* 0 = no limit */
@@ -174,9 +176,7 @@ struct sb_jobspec {
 	char *ml_model;             /* model=: built-in LLM name; NULL: explicit shape */
 	struct sb_ml_shape shape;   /* model='s, explicit options winning; resolved once by
 				     * its check (name, closed_ranks, naming: empty) */
-	/* resolved by the parser: model='s catalog row when the job runs its
-	 * shape unchanged (MLPerf's named model); NULL: a custom shape */
-	const struct sb_model_preset *ml_preset;
+	const struct sb_model_preset *ml_preset; /* model='s row if its shape is unchanged, else NULL */
 	unsigned ranks;             /* emulated ranks (threads); resolved: tp*pp*dp when unset */
 	bool subset;                /* ranks < tp*pp*dp write their fraction (MLPerf subset) */
 	double checkpoint_scale;    /* multiplies every checkpoint file size (default 1) */
@@ -463,8 +463,7 @@ struct sb_jobspec {
 	bool fill_device;           /* write until ENOSPC/EDQUOT, which ends the job normally (run/fill.c) */
 	bool log_max_value;         /* averaged latency logs: the window's maximum, not its mean */
 	bool serialize_overlap;     /* async engines: an I/O waits for in-flight ones it overlaps */
-	/* issue 15: workload=kvcache (ml/kvcache/kvcache.c); model=, layers= and
-	 * kv_heads= above give the KV shape too */
+	/* workload=kvcache (ml/kvcache/): model=, shape.layers, kv_heads too */
 	unsigned kv_head_dim;       /* dimensions per key/value head */
 	unsigned kv_elem_bytes;     /* bytes per KV element (2: fp16) */
 	unsigned kv_block_tokens;   /* tokens per stored KV block */
@@ -478,7 +477,7 @@ struct sb_jobspec {
 	uint64_t kv_disk_capacity;  /* bytes of KV blocks the disk tier holds (0: none) */
 	uint64_t prefill_time_per_token_us, decode_time_per_token_us;
 	bool keep_kvcache;          /* keep the disk tier's file at the end */
-	/* issue 15: tiered checkpoints (ml/checkpoint/tiered.c; parse/check_tier.c) */
+	/* issue 15: tiered checkpoints (ml/checkpoint/tiered.c, checktier.c) */
 	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
 	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */
 	unsigned flush_threads;     /* threads copying a checkpoint to the shared tier */

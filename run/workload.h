@@ -55,6 +55,8 @@ struct sb_workload_ops {
 	const char *help;
 	const struct sb_option *rows;
 	const unsigned *nrows;
+	size_t opts_size;         /* bytes of its own options struct, the rows' offsets
+				   * into it (sb_spec_wl_opts); 0: rows into the spec */
 	unsigned (*check)(struct sb_jobctx *c);
 	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 			const struct sb_jobfiles *jf);
