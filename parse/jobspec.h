@@ -414,7 +414,9 @@ struct sb_jobspec {
 	uint64_t percentage_random[SB_DDIR_N]; /* % of a random job's I/Os at random offsets */
 	bool allrandrepeat;         /* every generator repeatable (implies randrepeat) */
 	unsigned zone_n[SB_DDIR_N]; /* zones of random_distribution=zoned(_abs) per direction */
-	struct sb_zone zones[SB_DDIR_N][SB_ZONES_MAX];
+	struct sb_zone *zones[SB_DDIR_N]; /* zone_n[d] each, owned (sb_spec_copy/release);
+				     * NULL without zones: out of line, as 3 x 256 zones
+				     * inline made every spec (and sweep point) 18 KB larger */
 	/* appended (issue 16, opts2): think time, stats and logs as fio has them */
 	unsigned thinktime_blocks_type; /* 0: thinktime_blocks counts completions, 1: issues */
 	uint64_t thinktime_iotime_us; /* think after this much I/O time (0: thinktime_blocks) */
