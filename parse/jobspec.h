@@ -17,6 +17,7 @@
 #define SB_ENGINE_NAME_MAX 32
 #define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
 #define SB_OPT_MAX 512     /* upper bound on option-table rows (parse/options.h) */
+#define SB_LOC_FILES 16    /* files (job file, includes) whose lines one spec's loc[] names */
 #define SB_IGNERR_MAX 32   /* errnos per direction in ignore_error */
 
 /* rw= as flags: read=R, write=W, randread=R|RANDOM, rw=R|W, randrw=R|W|RANDOM */
@@ -343,13 +344,15 @@ struct sb_jobspec {
 	unsigned iodepth_eff;       /* derived: I/Os in flight: 1 with a synchronous engine,
 				     * else iodepth (at least 1) */
 
-	/* appended: where each option was set, by option-table index (file
-	 * NULL: the default), so that checks after parsing (run/files.c) name
-	 * file:line; read it with sb_spec_where() */
+	/* appended: where each option was set, by option-table index, so that
+	 * checks after parsing (run/files.c) name file:line; set it with
+	 * sb_spec_set_loc(), read it with sb_spec_where().  8 bytes an option:
+	 * the files are kept once per spec (a sweep expands a spec per point) */
 	struct sb_optloc {
-		const char *file;   /* points into sb_joblist.paths */
 		unsigned line;      /* 0: the command line */
+		unsigned short file; /* 0: the default (not set); else loc_files[file - 1] */
 	} loc[SB_OPT_MAX];
+	const char *loc_files[SB_LOC_FILES]; /* point into sb_joblist.paths */
 
 	/* appended (issue 16, place): CPU and memory placement, priorities,
 	 * file options (run/place.c, run/files.c) */
@@ -532,6 +535,10 @@ enum sb_lockfile { SB_LOCK_NONE = 0, SB_LOCK_EXCLUSIVE, SB_LOCK_READWRITE };
 struct sb_option; /* a row of the option table: SB_OPT(field), parse/options.h */
 const char *sb_spec_where(const struct sb_jobspec *s, const struct sb_option *o, char *buf,
 			  unsigned len);
+/* record that option-table row i of s was set at file:line (file NULL: not
+ * set); file must outlive s (it points into sb_joblist.paths).  After
+ * SB_LOC_FILES distinct files, the place given is the job's own. */
+void sb_spec_set_loc(struct sb_jobspec *s, unsigned i, const char *file, unsigned line);
 
 /* continue_on_error= flags (fio: none, read, write, io, verify, all) */
 #define SB_COE_READ 0x1u

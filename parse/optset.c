@@ -505,11 +505,24 @@ int sb_spec_copy(struct sb_jobspec *dst, const struct sb_jobspec *src)
 	return rc;
 }
 
+void sb_spec_set_loc(struct sb_jobspec *s, unsigned i, const char *file, unsigned line)
+{
+	unsigned short f = 0;
+	for (unsigned k = 0; file && k < SB_LOC_FILES && !f; k++) {
+		if (!s->loc_files[k])
+			s->loc_files[k] = file;
+		if (s->loc_files[k] == file)
+			f = (unsigned short)(k + 1);
+	}
+	/* a 17th file: the option's place is given as the job's own */
+	s->loc[i] = (struct sb_optloc){ .line = f ? line : 0, .file = f };
+}
+
 const char *sb_spec_where(const struct sb_jobspec *s, const struct sb_option *o, char *buf,
 			  unsigned len)
 {
 	const struct sb_optloc *l = o ? &s->loc[sb_option_index(o)] : NULL;
 	if (l && l->file)
-		return sb_ini_where(buf, len, l->file, l->line);
+		return sb_ini_where(buf, len, s->loc_files[l->file - 1], l->line);
 	return sb_ini_where(buf, len, s->file ? s->file : "<cmdline>", s->line);
 }

@@ -32,9 +32,10 @@ class ResultsMemory(SbCase):
         sweep.iodepth (100 values) = 10,000 points, each parsed and
         validated into its own job list.  --parse-only peaked at 342-350 MB
         (a 34 KB job spec per point, 18 KB of it random_distribution=zoned's
-        3 x 256 zones held inline though no job set them); the zones now
-        live out of line, allocated only when set: 170 MB.  The bound is
-        the issue's, 300 MB."""
+        3 x 256 zones held inline though no job set them, 8 KB where each
+        option was set); the zones now live out of line, allocated only when
+        set (170 MB), and the option places take 8 bytes, not 16: 132 MB.
+        The bound is the issue's, 300 MB."""
         bs = "|".join(str(512 * (i + 1)) for i in range(100))
         qd = "|".join(str(i + 1) for i in range(100))
         job = self.write_job("[j]\nioengine=null\nsize=1m\nsweep.bs=%s\nsweep.iodepth=%s\n"
