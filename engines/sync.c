@@ -16,7 +16,7 @@ static int sync_init(struct sb_engine_td *td)
 	uint64_t *pos = malloc((td->nfiles ? td->nfiles : 1) * sizeof(*pos));
 	if (!pos)
 		return -ENOMEM;
-	for (unsigned i = 0; i < td->nfiles; i++)
+	for (unsigned i = 0; i < (td->nfiles ? td->nfiles : 1); i++)
 		pos[i] = UINT64_MAX;
 	td->data = pos;
 	return 0;
@@ -26,6 +26,16 @@ static void sync_cleanup(struct sb_engine_td *td)
 {
 	free(td->data);
 	td->data = NULL;
+}
+
+/* A file slot may get another file (the ML workloads open each file of a
+ * dataset or checkpoint in slot 0) or the same file anew: its position is
+ * the new descriptor's, not the one remembered */
+static int sync_open_file(struct sb_engine_td *td, struct sb_file *f)
+{
+	if (f->index < (td->nfiles ? td->nfiles : 1))
+		((uint64_t *)td->data)[f->index] = UINT64_MAX;
+	return 0;
 }
 
 static ssize_t sync_rw(struct sb_engine_td *td, struct sb_io_u *io)
@@ -78,5 +88,6 @@ const struct sb_engine_ops sb_engine_sync = {
 	.flags = SB_ENGINE_SYNC,
 	.init = sync_init,
 	.cleanup = sync_cleanup,
+	.open_file = sync_open_file,
 	.queue = sync_queue,
 };

@@ -108,6 +108,29 @@ static void scan_free(struct scan *sc)
 	free(sc->extent);
 }
 
+/* a log line, the most read_line reads: an iolog line is an action, a path
+ * and two numbers, far shorter; what has no line break by then is no iolog
+ * (read_iolog=/dev/zero once read until memory ran out) */
+#define LINE_MAX_LOG 8192
+
+/* One line of f into buf (LINE_MAX_LOG bytes, NUL-terminated, NUL bytes in
+ * it kept): its length, -1 at the end of f, -2 when no line break came
+ * within LINE_MAX_LOG - 1 bytes (buf then holds those bytes). */
+static ssize_t read_line(FILE *f, char *buf)
+{
+	size_t n = 0;
+	int c = 0;
+	while (n + 1 < LINE_MAX_LOG && (c = getc_unlocked(f)) != EOF) {
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	if (!n)
+		return -1;
+	return c != '\n' && n + 1 == LINE_MAX_LOG ? -2 : (ssize_t)n;
+}
+
 /* reads the log: 0, or reports (at where) and returns 1 */
 static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *sc)
 {
@@ -118,9 +141,15 @@ static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *s
 		       "by fio's or storbench's write_iolog=)", opt, path, strerror(errno));
 		return 1;
 	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n = getline(&line, &cap, f);
+	char *line = malloc(LINE_MAX_LOG);
+	if (!line) {
+		fclose(f);
+		sb_err(where, "%s=%s: out of memory", opt, path);
+		return 1;
+	}
+	ssize_t n = read_line(f, line);
+	if (n == -2)  /* the head of a binary file (blktrace) or of no log at all */
+		n = LINE_MAX_LOG - 1;
 	int ver = n > 0 ? sb_iologfmt_version((const unsigned char *)line, (size_t)n) : 0;
 	unsigned bad = 0, lineno = 1;
 	if (ver < 0) {
@@ -135,10 +164,17 @@ static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *s
 		       SB_IOLOG_V3);
 		bad = 1;
 	}
-	while (!bad && (n = getline(&line, &cap, f)) >= 0) {
+	while (!bad && (n = read_line(f, line)) != -1) {
 		struct sb_iolog_rec r;
 		const char *why = NULL;
 		lineno++;
+		if (n == -2) {
+			sb_err(where, "%s=%s: line %u is longer than %d bytes: not a fio iolog line "
+			       "(an action, a file name and two numbers); give the path of a fio "
+			       "iolog", opt, path, lineno, LINE_MAX_LOG - 1);
+			bad = 1;
+			break;
+		}
 		int k = sb_iologfmt_parse(line, ver, &r, &why);
 		if (k < 0) {
 			line[strcspn(line, "\r\n")] = 0;

@@ -132,7 +132,7 @@ static unsigned convert_job(struct sb_joblist *jl, const struct sb_jobctx *g,
 	c->spec.line = sec->line;
 	nerr += apply_section(jl, c, sec);
 	for (unsigned i = 0; i < SB_OPT_MAX; i++) /* before the checks: sb_spec_where reads it */
-		c->spec.loc[i] = (struct sb_optloc){ c->src[i].file, c->src[i].line };
+		sb_spec_set_loc(&c->spec, i, c->src[i].file, c->src[i].line);
 	nerr += sb_job_validate(c);
 	*wf = *sb_job_src(c, SB_OPT(wait_for));
 	if (push_job(jl, &c->spec)) {

@@ -19,6 +19,7 @@
 #define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
 #define SB_WL_OPTS_MAX 256     /* bytes of all workloads' own options structs together */
 #define SB_OPT_MAX 512     /* upper bound on option-table rows (parse/options.h) */
+#define SB_LOC_FILES 16    /* files (job file, includes) whose lines one spec's loc[] names */
 #define SB_IGNERR_MAX 32   /* errnos per direction in ignore_error */
 
 /* rw= as flags: read=R, write=W, randread=R|RANDOM, rw=R|W, randrw=R|W|RANDOM */
@@ -343,13 +344,15 @@ struct sb_jobspec {
 	unsigned iodepth_eff;       /* derived: I/Os in flight: 1 with a synchronous engine,
 				     * else iodepth (at least 1) */
 
-	/* appended: where each option was set, by option-table index (file
-	 * NULL: the default), so that checks after parsing (run/files.c) name
-	 * file:line; read it with sb_spec_where() */
+	/* appended: where each option was set, by option-table index, so that
+	 * checks after parsing (run/files.c) name file:line; set it with
+	 * sb_spec_set_loc(), read it with sb_spec_where().  8 bytes an option:
+	 * the files are kept once per spec (a sweep expands a spec per point) */
 	struct sb_optloc {
-		const char *file;   /* points into sb_joblist.paths */
 		unsigned line;      /* 0: the command line */
+		unsigned short file; /* 0: the default (not set); else loc_files[file - 1] */
 	} loc[SB_OPT_MAX];
+	const char *loc_files[SB_LOC_FILES]; /* point into sb_joblist.paths */
 
 	/* appended (issue 16, place): CPU and memory placement, priorities,
 	 * file options (run/place.c, run/files.c) */
@@ -414,7 +417,9 @@ struct sb_jobspec {
 	uint64_t percentage_random[SB_DDIR_N]; /* % of a random job's I/Os at random offsets */
 	bool allrandrepeat;         /* every generator repeatable (implies randrepeat) */
 	unsigned zone_n[SB_DDIR_N]; /* zones of random_distribution=zoned(_abs) per direction */
-	struct sb_zone zones[SB_DDIR_N][SB_ZONES_MAX];
+	struct sb_zone *zones[SB_DDIR_N]; /* zone_n[d] each, owned (sb_spec_copy/release);
+				     * NULL without zones: out of line, as 3 x 256 zones
+				     * inline made every spec (and sweep point) 18 KB larger */
 	/* appended (issue 16, opts2): think time, stats and logs as fio has them */
 	unsigned thinktime_blocks_type; /* 0: thinktime_blocks counts completions, 1: issues */
 	uint64_t thinktime_iotime_us; /* think after this much I/O time (0: thinktime_blocks) */
@@ -529,6 +534,10 @@ enum sb_lockfile { SB_LOCK_NONE = 0, SB_LOCK_EXCLUSIVE, SB_LOCK_READWRITE };
 struct sb_option; /* a row of the option table: SB_OPT(field), parse/options.h */
 const char *sb_spec_where(const struct sb_jobspec *s, const struct sb_option *o, char *buf,
 			  unsigned len);
+/* record that option-table row i of s was set at file:line (file NULL: not
+ * set); file must outlive s (it points into sb_joblist.paths).  After
+ * SB_LOC_FILES distinct files, the place given is the job's own. */
+void sb_spec_set_loc(struct sb_jobspec *s, unsigned i, const char *file, unsigned line);
 
 /* continue_on_error= flags (fio: none, read, write, io, verify, all) */
 #define SB_COE_READ 0x1u

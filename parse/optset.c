@@ -318,6 +318,38 @@ static int set_part(const struct sb_option *o, struct sb_jobspec *s, enum sb_ddi
 	}
 }
 
+/* random_distribution=zoned(_abs):...: the zones parsed into a scratch
+ * table, then kept out of line, zone_n[d] entries per direction */
+static int set_zones(struct sb_jobspec *s, const char *val, unsigned kb, enum sb_dist *dist,
+		     char *err)
+{
+	struct sb_zone (*tmp)[SB_ZONES_MAX] = calloc(SB_DDIR_N, sizeof(*tmp));
+	struct sb_zone *kept[SB_DDIR_N] = { NULL };
+	unsigned n[SB_DDIR_N] = { 0 };
+	enum sb_dist dd = *dist;
+	int rc = tmp ? sb_parse_zones(val, kb, &dd, tmp, n, err) : -ENOMEM;
+	for (unsigned d = 0; !rc && d < SB_DDIR_N; d++)
+		if (n[d] && !(kept[d] = malloc(n[d] * sizeof(**kept))))
+			rc = -ENOMEM;
+		else if (n[d])
+			memcpy(kept[d], tmp[d], n[d] * sizeof(**kept));
+	free(tmp);
+	if (rc == -ENOMEM)
+		snprintf(err, SB_VERR_LEN, "out of memory");
+	for (unsigned d = 0; d < SB_DDIR_N; d++) {
+		if (rc) {
+			free(kept[d]);
+			continue;
+		}
+		free(s->zones[d]);
+		s->zones[d] = kept[d];
+		s->zone_n[d] = n[d];
+	}
+	if (!rc)
+		*dist = dd;
+	return rc;
+}
+
 static int set_split(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
 {
 	char buf[1024], v[1024];
@@ -401,8 +433,7 @@ int sb_option_set(const struct sb_option *o, struct sb_jobspec *s, const char *v
 	}
 	case SB_OT_DIST:
 		if (!strncasecmp(val + strspn(val, " \t"), "zoned", 5) && strchr(val, ':'))
-			return sb_parse_zones(val, kb, FIELD(s, o->off, enum sb_dist), s->zones,
-					      s->zone_n, err);
+			return set_zones(s, val, kb, FIELD(s, o->off, enum sb_dist), err);
 		return sb_parse_distribution(val, FIELD(s, o->off, enum sb_dist),
 					     FIELD(s, o->off2, double), err);
 	default:
@@ -440,6 +471,11 @@ void sb_spec_release(struct sb_jobspec *s)
 	free(s->opts);
 	s->opts = NULL;
 	s->nopts = 0;
+	for (unsigned d = 0; d < SB_DDIR_N; d++) {
+		free(s->zones[d]);
+		s->zones[d] = NULL;
+		s->zone_n[d] = 0;
+	}
 }
 
 int sb_spec_copy(struct sb_jobspec *dst, const struct sb_jobspec *src)
@@ -456,9 +492,30 @@ int sb_spec_copy(struct sb_jobspec *dst, const struct sb_jobspec *src)
 		if (*f && !(*f = strdup(*f)))
 			rc = -ENOMEM;
 	}
+	for (unsigned d = 0; d < SB_DDIR_N; d++) {
+		size_t len = src->zone_n[d] * sizeof(*src->zones[d]);
+		dst->zones[d] = NULL;
+		if (src->zones[d] && len && !(dst->zones[d] = malloc(len)))
+			rc = -ENOMEM;
+		else if (dst->zones[d])
+			memcpy(dst->zones[d], src->zones[d], len);
+	}
 	if (rc)
 		sb_spec_release(dst); /* frees the copies made; NULLs are fine */
 	return rc;
+}
+
+void sb_spec_set_loc(struct sb_jobspec *s, unsigned i, const char *file, unsigned line)
+{
+	unsigned short f = 0;
+	for (unsigned k = 0; file && k < SB_LOC_FILES && !f; k++) {
+		if (!s->loc_files[k])
+			s->loc_files[k] = file;
+		if (s->loc_files[k] == file)
+			f = (unsigned short)(k + 1);
+	}
+	/* a 17th file: the option's place is given as the job's own */
+	s->loc[i] = (struct sb_optloc){ .line = f ? line : 0, .file = f };
 }
 
 const char *sb_spec_where(const struct sb_jobspec *s, const struct sb_option *o, char *buf,
@@ -466,6 +523,6 @@ const char *sb_spec_where(const struct sb_jobspec *s, const struct sb_option *o,
 {
 	const struct sb_optloc *l = o ? &s->loc[sb_option_index(o)] : NULL;
 	if (l && l->file)
-		return sb_ini_where(buf, len, l->file, l->line);
+		return sb_ini_where(buf, len, s->loc_files[l->file - 1], l->line);
 	return sb_ini_where(buf, len, s->file ? s->file : "<cmdline>", s->line);
 }

@@ -7,6 +7,8 @@
  *   SBFAULT="RULE[,RULE...]"  RULE = CALL:ERRNO[:KEY=VALUE...]
  *
  * CALL      pread pwrite preadv pwritev read write fsync fdatasync io_submit
+ *           io_uring_submit (liburing's io_uring_submit and
+ *           io_uring_submit_and_wait: one count per read or write SQE)
  *           open (open, open64, openat and openat64 alike; openat is a synonym)
  * ERRNO     a name (EIO ENOSPC EDQUOT EFBIG EROFS EACCES EPERM EBADF EINVAL
  *           ENOMEM ENXIO EAGAIN EINTR) or a number; or a signal (SIGINT
@@ -26,12 +28,18 @@
  * skip=N    let the first N such calls through, then fail (default 0)
  * times=N   fail at most N calls (default: every one after skip; nth=N is
  *           skip=N-1 times=1)
- * rw=r|w    open only: only opens for reading (r: O_RDONLY) or writing (w)
+ * rw=r|w    open: only opens for reading (r: O_RDONLY) or writing (w);
+ *           io_submit, io_uring_submit: only read (r) or write (w) iocbs/SQEs
  *
  * ERRNO may also be SHORT (pread pwrite read write): the call transfers
  * only the first half of its bytes and returns that count, as a device or
  * file system may; or LOST (pwrite write): the call returns the full count
- * and stores nothing (a write the device dropped).
+ * and stores nothing (a write the device dropped).  For io_submit and
+ * io_uring_submit, SHORT halves the chosen iocb's or SQE's length before the
+ * kernel sees it (the kernel completes it short) and LOST points the chosen
+ * write at /dev/null (the kernel completes it in full, nothing stored).  A
+ * SHORT rule counts reads and writes only, a LOST rule writes only.
+ * io_uring_submit takes only SHORT, LOST and signals.
  * ERRNO may also be FLIP (pread and pwrite, with offset=): the call goes
  * through with the byte at offset XORed with 0x01, in the data written
  * (pwrite: what reaches the file; the caller's buffer is left as it was) or
@@ -52,8 +60,9 @@
  *   SBFAULT="fsync:EIO,io_submit:EIO:nth=3"      every fsync; the 3rd io_submit
  *   SBFAULT="open:ENOSPC:path=*ckpt*:rw=w"       creating the checkpoint files
  *
- * io_uring submits in the kernel (no libc call per I/O): a shim cannot fail
- * its I/O, and mmap I/O is memory access; use file-system faults for them.
+ * io_uring runs each I/O in the kernel: the shim sees its SQEs only as
+ * liburing submits them, and can shorten or redirect one but not fail it
+ * with an errno; mmap I/O is memory access; use file-system faults for them.
  *
  * SBFAULT_OVERLAP=FILE (the lockfile tests, t/integration/test_lockfile.py)
  * makes every pread and pwrite of a path matching SBFAULT_OVERLAP_PATH (a
@@ -83,12 +92,16 @@
 #ifdef CONFIG_LIBAIO
 #include <libaio.h>
 #endif
+#ifdef CONFIG_LIBURING
+#include <liburing.h>
+#endif
 
 enum call { C_PREAD, C_PWRITE, C_PREADV, C_PWRITEV, C_READ, C_WRITE, C_FSYNC, C_FDATASYNC,
-	    C_IO_SUBMIT, C_OPEN, C_N };
+	    C_IO_SUBMIT, C_OPEN, C_IO_URING, C_N };
 
 static const char *const call_names[C_N] = { "pread", "pwrite", "preadv", "pwritev", "read",
-					     "write", "fsync", "fdatasync", "io_submit", "open" };
+					     "write", "fsync", "fdatasync", "io_submit", "open",
+					     "io_uring_submit" };
 
 struct rule {
 	enum call call;
@@ -97,7 +110,7 @@ struct rule {
 	bool has_off;
 	uint64_t off;
 	char path[256];         /* "" = any */
-	int rw;                 /* open: 0 any, 'r', 'w' */
+	int rw;                 /* 0 any, 'r' reads (open: O_RDONLY), 'w' writes */
 	uint64_t skip, times;   /* times 0 = unlimited */
 	atomic_uint_fast64_t seen, failed;
 };
@@ -119,6 +132,10 @@ static struct {
 	int (*fdatasync)(int);
 #ifdef CONFIG_LIBAIO
 	int (*io_submit)(io_context_t, long, struct iocb **);
+#endif
+#ifdef CONFIG_LIBURING
+	int (*io_uring_submit)(struct io_uring *);
+	int (*io_uring_submit_and_wait)(struct io_uring *, unsigned);
 #endif
 	int (*open)(const char *, int, ...);
 	int (*open64)(const char *, int, ...);
@@ -200,7 +217,7 @@ static void parse_rule(char *text)
 		c++;
 	if (c == C_N)
 		bad(orig, "unknown call (pread pwrite preadv pwritev read write fsync fdatasync "
-			  "io_submit open)");
+			  "io_submit io_uring_submit open)");
 	r->call = (enum call)c;
 	uint64_t n;
 	for (size_t i = 0; i < sizeof(errnames) / sizeof(errnames[0]) && !r->err; i++)
@@ -215,19 +232,24 @@ static void parse_rule(char *text)
 		r->err = SB_FLIP;
 	}
 	if (!strcmp(err, "SHORT")) {
-		if (c != C_PREAD && c != C_PWRITE && c != C_READ && c != C_WRITE)
-			bad(orig, "SHORT is for pread, pwrite, read and write");
+		if (c != C_PREAD && c != C_PWRITE && c != C_READ && c != C_WRITE &&
+		    c != C_IO_SUBMIT && c != C_IO_URING)
+			bad(orig, "SHORT is for pread, pwrite, read, write, io_submit and "
+				  "io_uring_submit");
 		r->err = SB_SHORT;
 	}
 	if (!strcmp(err, "LOST")) {
-		if (c != C_PWRITE && c != C_WRITE)
-			bad(orig, "LOST is for pwrite and write");
+		if (c != C_PWRITE && c != C_WRITE && c != C_IO_SUBMIT && c != C_IO_URING)
+			bad(orig, "LOST is for pwrite, write, io_submit and io_uring_submit");
 		r->err = SB_LOST;
 	}
 	if (!r->err && !r->sig && (!parse_u64(err, &n) || !n || n > 4095))
 		bad(orig, "unknown errno (a name such as EIO, or a number) or signal (SIGINT ...)");
 	if (!r->err && !r->sig)
 		r->err = (int)n;
+	if (c == C_IO_URING && r->err != SB_SHORT && r->err != SB_LOST && !r->sig)
+		bad(orig, "io_uring_submit takes SHORT, LOST or a signal (the kernel, not a "
+			  "library call, runs each I/O: there is no call to fail)");
 	for (char *kv; (kv = strtok_r(NULL, ":", &save));) {
 		char *v = strchr(kv, '=');
 		if (!v)
@@ -255,8 +277,9 @@ static void parse_rule(char *text)
 			if (!parse_u64(v, &r->times) || !r->times)
 				bad(orig, "times= wants a number from 1");
 		} else if (!strcmp(kv, "rw")) {
-			if (c != C_OPEN || (strcmp(v, "r") && strcmp(v, "w")))
-				bad(orig, "rw=r or rw=w, for open only");
+			if ((c != C_OPEN && c != C_IO_SUBMIT && c != C_IO_URING) ||
+			    (strcmp(v, "r") && strcmp(v, "w")))
+				bad(orig, "rw=r or rw=w, for open, io_submit and io_uring_submit");
 			r->rw = v[0];
 		} else {
 			bad(orig, "unknown key (offset path nth skip times rw)");
@@ -338,13 +361,19 @@ static int fire(struct rule *r, enum call c)
 	return r->err;
 }
 
-/* the errno to inject for CALL on fd over [off, off + len), or 0 */
-static int check_io(enum call c, int fd, bool has_off, uint64_t off, uint64_t len)
+/* the errno to inject for CALL on fd over [off, off + len), or 0; dir is
+ * 'r' for a read, 'w' for a write, 0 for neither (fsync, an iocb or SQE of
+ * another kind): SHORT rules see reads and writes only, LOST rules writes
+ * only, rw= rules that direction only */
+static int check_io(enum call c, int fd, bool has_off, uint64_t off, uint64_t len, int dir)
 {
 	char path[4096] = "";
 	for (unsigned i = 0; i < nrules; i++) {
 		struct rule *r = &rules[i];
 		if (r->call != c)
+			continue;
+		if ((r->rw && r->rw != dir) || (r->err == SB_SHORT && !dir) ||
+		    (r->err == SB_LOST && dir != 'w'))
 			continue;
 		if (r->has_off && (!has_off || r->off < off || r->off - off >= (len ? len : 1)))
 			continue;
@@ -392,7 +421,7 @@ static size_t half(size_t len)
 
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
-	int e = active[C_PREAD] ? check_io(C_PREAD, fd, true, (uint64_t)off, len) : 0;
+	int e = active[C_PREAD] ? check_io(C_PREAD, fd, true, (uint64_t)off, len, 'r') : 0;
 	if (e == SB_SHORT)
 		return real.pread(fd, buf, half(len), off);
 	if (e == SB_FLIP) {
@@ -414,7 +443,7 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
-	int e = active[C_PWRITE] ? check_io(C_PWRITE, fd, true, (uint64_t)off, len) : 0;
+	int e = active[C_PWRITE] ? check_io(C_PWRITE, fd, true, (uint64_t)off, len, 'w') : 0;
 	if (e == SB_SHORT)
 		return real.pwrite(fd, buf, half(len), off);
 	if (e == SB_LOST)
@@ -453,7 +482,7 @@ ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 
 ssize_t preadv(int fd, const struct iovec *iov, int n, off_t off)
 {
-	int e = active[C_PREADV] ? check_io(C_PREADV, fd, true, (uint64_t)off, iov_len(iov, n)) : 0;
+	int e = active[C_PREADV] ? check_io(C_PREADV, fd, true, (uint64_t)off, iov_len(iov, n), 'r') : 0;
 	if (e) {
 		errno = e;
 		return -1;
@@ -463,7 +492,7 @@ ssize_t preadv(int fd, const struct iovec *iov, int n, off_t off)
 
 ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
 {
-	int e = active[C_PWRITEV] ? check_io(C_PWRITEV, fd, true, (uint64_t)off, iov_len(iov, n)) : 0;
+	int e = active[C_PWRITEV] ? check_io(C_PWRITEV, fd, true, (uint64_t)off, iov_len(iov, n), 'w') : 0;
 	if (e) {
 		errno = e;
 		return -1;
@@ -475,7 +504,7 @@ ssize_t pwritev(int fd, const struct iovec *iov, int n, off_t off)
 static int check_pos(enum call c, int fd, size_t len)
 {
 	off_t pos = lseek(fd, 0, SEEK_CUR);
-	return check_io(c, fd, pos >= 0, pos >= 0 ? (uint64_t)pos : 0, len);
+	return check_io(c, fd, pos >= 0, pos >= 0 ? (uint64_t)pos : 0, len, c == C_READ ? 'r' : 'w');
 }
 
 ssize_t read(int fd, void *buf, size_t len)
@@ -508,7 +537,7 @@ ssize_t write(int fd, const void *buf, size_t len)
 
 int fsync(int fd)
 {
-	int e = active[C_FSYNC] ? check_io(C_FSYNC, fd, false, 0, 0) : 0;
+	int e = active[C_FSYNC] ? check_io(C_FSYNC, fd, false, 0, 0, 0) : 0;
 	if (e) {
 		errno = e;
 		return -1;
@@ -518,7 +547,7 @@ int fsync(int fd)
 
 int fdatasync(int fd)
 {
-	int e = active[C_FDATASYNC] ? check_io(C_FDATASYNC, fd, false, 0, 0) : 0;
+	int e = active[C_FDATASYNC] ? check_io(C_FDATASYNC, fd, false, 0, 0, 0) : 0;
 	if (e) {
 		errno = e;
 		return -1;
@@ -526,9 +555,30 @@ int fdatasync(int fd)
 	return real.fdatasync(fd);
 }
 
+/* LOST for the async engines: a descriptor of /dev/null, where the kernel
+ * takes the write, says it wrote every byte and stores nothing */
+static int devnull(void)
+{
+	static atomic_int fd = -1;
+	int f = atomic_load(&fd);
+	if (f >= 0)
+		return f;
+	f = real.open("/dev/null", O_WRONLY | O_CLOEXEC);
+	int want = -1;
+	if (f >= 0 && !atomic_compare_exchange_strong(&fd, &want, f)) {
+		close(f);
+		f = want;
+	}
+	return f;
+}
+
 #ifdef CONFIG_LIBAIO
 /* libaio's io_submit (storbench calls the library function, which makes the
- * system call): the iocbs before the first failing one go to the kernel */
+ * system call): the iocbs before the first failing one go to the kernel.
+ * SHORT halves the chosen iocb's byte count before the kernel sees it (the
+ * kernel then moves half and completes the iocb with that count: a genuine
+ * short completion); LOST points a write iocb at /dev/null (it completes
+ * with its full count and stores nothing). */
 int io_submit(io_context_t ctx, long nr, struct iocb **ios)
 {
 	if (!real.io_submit) {
@@ -540,9 +590,14 @@ int io_submit(io_context_t ctx, long nr, struct iocb **ios)
 		for (long i = 0; i < nr; i++) {
 			struct iocb *cb = ios[i];
 			bool rw = cb->aio_lio_opcode == IO_CMD_PREAD || cb->aio_lio_opcode == IO_CMD_PWRITE;
+			int dir = !rw ? 0 : cb->aio_lio_opcode == IO_CMD_PREAD ? 'r' : 'w';
 			int e = check_io(C_IO_SUBMIT, cb->aio_fildes, rw, rw ? (uint64_t)cb->u.c.offset : 0,
-					 rw ? cb->u.c.nbytes : 0);
-			if (!e)
+					 rw ? cb->u.c.nbytes : 0, dir);
+			if (e == SB_SHORT)
+				cb->u.c.nbytes = half(cb->u.c.nbytes);
+			if (e == SB_LOST && devnull() >= 0)
+				cb->aio_fildes = (unsigned)devnull();
+			if (!e || e == SB_SHORT || e == SB_LOST)
 				continue;
 			if (i == 0)
 				return -e;
@@ -550,6 +605,83 @@ int io_submit(io_context_t ctx, long nr, struct iocb **ios)
 		}
 	}
 	return real.io_submit(ctx, nr, ios);
+}
+#endif
+
+#ifdef CONFIG_LIBURING
+/* 'r', 'w' or 0: what an SQE's opcode moves */
+static int sqe_dir(const struct io_uring_sqe *sqe, bool *vec)
+{
+	*vec = sqe->opcode == IORING_OP_READV || sqe->opcode == IORING_OP_WRITEV;
+	switch (sqe->opcode) {
+	case IORING_OP_READ: case IORING_OP_READV: case IORING_OP_READ_FIXED: return 'r';
+	case IORING_OP_WRITE: case IORING_OP_WRITEV: case IORING_OP_WRITE_FIXED: return 'w';
+	default: return 0;
+	}
+}
+
+/* SHORT for a vectored SQE: the iovecs cut to the first half of their bytes */
+static void iov_halve(struct iovec *iov, unsigned n)
+{
+	uint64_t left = half(iov_len(iov, (int)n));
+	for (unsigned i = 0; i < n; i++) {
+		if (iov[i].iov_len > left)
+			iov[i].iov_len = left;
+		left -= iov[i].iov_len;
+	}
+}
+
+/* The SQEs queued since the last submit (liburing's sqe_head..sqe_tail,
+ * about to be flushed to the kernel) pass the io_uring_submit rules, one
+ * per read or write SQE: SHORT halves its length (or its iovecs), LOST
+ * points a write at /dev/null (registered file or not).  The kernel then
+ * completes them short, or with the full count and nothing stored.  A
+ * registered file (IOSQE_FIXED_FILE) has no descriptor to read a path
+ * from: path= never matches it. */
+static void uring_rules(struct io_uring *ring)
+{
+	struct io_uring_sq *sq = &ring->sq;
+	unsigned shift = (ring->flags & IORING_SETUP_SQE128) ? 1 : 0;
+	for (unsigned h = sq->sqe_head; h != sq->sqe_tail; h++) {
+		struct io_uring_sqe *sqe = &sq->sqes[(h & *sq->kring_mask) << shift];
+		bool vec;
+		int dir = sqe_dir(sqe, &vec);
+		struct iovec *iov = (struct iovec *)(uintptr_t)sqe->addr;
+		uint64_t len = !dir ? 0 : vec ? iov_len(iov, (int)sqe->len) : sqe->len;
+		int fd = (sqe->flags & IOSQE_FIXED_FILE) ? -1 : sqe->fd;
+		int e = check_io(C_IO_URING, fd, dir != 0, dir ? sqe->off : 0, len, dir);
+		if (e == SB_SHORT && vec)
+			iov_halve(iov, sqe->len);
+		else if (e == SB_SHORT)
+			sqe->len = (unsigned)half(sqe->len);
+		if (e == SB_LOST && devnull() >= 0) {
+			sqe->fd = devnull();
+			sqe->flags &= (__u8)~IOSQE_FIXED_FILE;
+		}
+	}
+}
+
+/* liburing's submit calls (storbench's io_uring engine calls these library
+ * functions; the SQEs themselves are filled by inline code) */
+int io_uring_submit(struct io_uring *ring)
+{
+	if (!real.io_uring_submit &&
+	    !(real.io_uring_submit = (int (*)(struct io_uring *))next_sym("io_uring_submit")))
+		return -ENOSYS;
+	if (active[C_IO_URING])
+		uring_rules(ring);
+	return real.io_uring_submit(ring);
+}
+
+int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
+{
+	if (!real.io_uring_submit_and_wait &&
+	    !(real.io_uring_submit_and_wait =
+		      (int (*)(struct io_uring *, unsigned))next_sym("io_uring_submit_and_wait")))
+		return -ENOSYS;
+	if (active[C_IO_URING])
+		uring_rules(ring);
+	return real.io_uring_submit_and_wait(ring, wait_nr);
 }
 #endif
 

@@ -1,13 +1,15 @@
 /* gendict.c: prints the libFuzzer dictionary for the harnesses in t/fuzz,
  * generated from the option table (parse/options.c): every option name and
  * alias as "name=" and "--name=", every enum value, the job-file syntax
- * (sections, include, ${VAR}, sweep lists, comments), size and time suffixes
- * and storbench's own command-line flags.  make fuzz writes it to
+ * (sections, include, ${VAR}, sweep lists, comments), size and time suffixes,
+ * storbench's own command-line flags (parse/cliflags.c) and the adversarial
+ * values of issue 28 (numbers that wrap, devices, folders, odd file names).  make fuzz writes it to
  * build/fuzz/fuzz.dict. */
 #include <stdio.h>
 #include <string.h>
 
 #include "parse/options.h"
+#include "parse/parse.h"
 #include "parse/sweep.h"
 #include "ml/registry.h"
 #include "run/engtable.h"
@@ -37,6 +39,16 @@ int main(void)
 		"-", "/", "%", "0x", "k", "m", "g", "t", "p", "ki", "KiB", "MiB", "b", "us",
 		"ms", "s", "h", "d", "4k", "1m", "1g", "512", "0", "1", "-1", "18446744073709551615",
 		"9223372036854775807", "4294967295", "1e308", "nan", "inf", "0.5", "100",
+		/* issue 28's adversarial inputs: wrapping and overflowing numbers,
+		 * paths that are not regular files (devices, folders, FIFOs, the
+		 * job's own data file), odd names for results and logs */
+		"9223372036854775808", "18446744073709551616", "-9223372036854775808",
+		"0xffffffffffffffff", "16e", "8e", "1099511627776t", "99999999999999999999",
+		"/dev/null", "/dev/zero", "/dev/full", "/dev/stdin", "/dev/stdout", "/dev/sda",
+		"/dev/nvme0n1", "/proc/self/fd/0", "/proc/self/mem", "/sys/", "/tmp/", ".", "..",
+		"./", "../", "/", "//", "...", "*", "?", "~", "-", "--", " ", "\t", "a:b:c", "\\:",
+		"%s", "%n", "$jobname", "$jobnum", "$filenum", "${SB_UNSET}", "in.dat", "./in.dat",
+		"res.json", ".json", ".log", "_bw.1.log", "_lat.log", "trace.log",
 		NULL,
 	};
 	static const char *const flags[] = {
@@ -51,6 +63,10 @@ int main(void)
 		entry("", syntax[i], "");
 	for (unsigned i = 0; flags[i]; i++)
 		entry("", flags[i], "");
+	for (unsigned i = 0; i < sb_cli_nflags; i++) { /* every flag of main's table */
+		entry("", sb_cli_flags[i].name, "");
+		entry("", sb_cli_flags[i].name, "=");
+	}
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		entry("", o->name, "=");

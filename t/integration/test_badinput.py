@@ -11,12 +11,14 @@ against the ASan/UBSan build with leak detection on).
 """
 import glob
 import os
+import resource
 import shutil
 import subprocess
 import tempfile
+import threading
 import unittest
 
-from sbtest import sanitizer_report
+from sbtest import asan_runtime, sanitizer_report
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -34,6 +36,25 @@ def expectations(path):
             elif line.startswith("; expect: "):
                 texts.append(line[len("; expect: "):])
     return lines, texts
+
+
+def run_rusage(args, cwd, timeout=60, as_limit=None):
+    """runs args; returns (exit status, stderr, peak RSS in bytes) of that
+    one child (os.wait4), killed after timeout s; as_limit caps its address
+    space (not under ASan, which maps terabytes of shadow)"""
+    def pre():
+        if as_limit and not asan_runtime():
+            resource.setrlimit(resource.RLIMIT_AS, (as_limit, as_limit))
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=err, preexec_fn=pre)
+        timer = threading.Timer(timeout, p.kill)
+        timer.start()
+        _, status, ru = os.wait4(p.pid, 0)
+        timer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        return p.returncode, err.read().decode(errors="replace"), ru.ru_maxrss * 1024
 
 
 def snapshot(d):
@@ -210,6 +231,33 @@ class BadJobFiles(unittest.TestCase):
             self.assertIn("storbench: %s:4: job x: size= is not set and /dev/null has no data past "
                           "offset=4096" % job, r.stderr)
             os.unlink(job)
+        self.in_tmp(t)
+
+    def test_read_iolog_without_line_breaks_is_bounded(self):
+        """issue 28 (adversarial inputs): read_iolog=/dev/zero was read with
+        getline(3) until memory ran out (1 GB in 4 s, then the OOM killer;
+        a 2 GiB address-space cap here keeps the machine safe).  Now a log
+        line is read to 8191 bytes at most: refused at once, in a few MB."""
+        def t(tmp):
+            job = os.path.join(tmp, "j.ini")
+            with open(job, "w") as f:
+                f.write("[j]\nread_iolog=/dev/zero\n")
+            log = os.path.join(tmp, "long.log")
+            with open(log, "w") as f:
+                f.write("fio version 2 iolog\n" + "a" * 100000 + "\n")
+            with open(os.path.join(tmp, "k.ini"), "w") as f:
+                f.write("[k]\nread_iolog=long.log\n")
+            for j, want in ((job, "storbench: %s:2: read_iolog=/dev/zero: not a fio iolog" % job),
+                            ("k.ini", "read_iolog=long.log: line 2 is longer than 8191 bytes")):
+                rc, err, rss = run_rusage([SB_BIN, "--parse-only", j], tmp, timeout=30,
+                                          as_limit=2 << 30)
+                self.assertIsNone(sanitizer_report(err), err)
+                self.assertEqual(rc, 1, err)
+                self.assertIn(want, err)
+                self.assertLess(rss, 200 << 20, "peak RSS %d MB" % (rss >> 20))
+            os.unlink(job)
+            os.unlink(log)
+            os.unlink(os.path.join(tmp, "k.ini"))
         self.in_tmp(t)
 
     def test_refused_at_the_plan(self):

@@ -17,7 +17,8 @@ How faults are injected:
   the failing one are submitted, as the kernel does), fsync/fdatasync, open.
   Under ASan the ASan runtime is preloaded first (it insists on being first).
 - io_uring submits in the kernel and mmap I/O is memory access: no library
-  call per I/O for a shim to fail.  They get file-system faults instead: a
+  call per I/O for a shim to fail (the shim can cut io_uring's SQEs short or
+  lose their writes: test_shortio.py, test_lostwrite.py).  They get file-system faults instead: a
   small tmpfs that fills up (root only), truncation and deletion.
 - Signals at exact points: the shim's SIGINT/SIGTERM rules make the process
   signal itself at the Nth matching call (the Nth layout write, the last read
@@ -39,7 +40,9 @@ import unittest
 
 from sbtest import BIN, SbCase, asan_runtime
 
-SHIM = os.path.join(os.path.dirname(os.path.abspath(BIN)), "t", "faults", "libsbfault.so")
+# SB_SHIM: another build's shim (to run an older storbench under today's shim)
+SHIM = os.environ.get("SB_SHIM") or os.path.join(os.path.dirname(os.path.abspath(BIN)), "t",
+                                                 "faults", "libsbfault.so")
 ENGINES = ["sync", "psync", "libaio", "io_uring", "mmap"]
 SHIM_ENGINES = ["sync", "psync", "libaio"]
 TIMEOUT = 30           # no run here takes more than a few seconds: longer is a hang

@@ -15,74 +15,172 @@ xfer_buf + bytes done).  storbench:
   error (EFBIG, ENOSPC: exit 3), never a torn block taken for a whole one.
 
 Short transfers are injected with the fault shim's SHORT mode (t/faults/
-sbfault.c: the call moves the first half and returns that count) for the
-sync engines, and with RLIMIT_FSIZE for the async ones (a write that crosses
-the limit is cut there: the kernel's own short write, which a shim cannot
-reach for io_uring).
+sbfault.c): read/write and pread/pwrite move the first half and return that
+count (sync, psync); for libaio the shim halves the chosen iocb's byte count
+before io_submit hands it to the kernel, for io_uring the chosen SQE's
+length as io_uring_submit flushes it: the kernel itself then moves half and
+completes the I/O with that count, a genuine short completion.  Every engine
+x {short write, short read} x {the I/O job's verify phase, checkpoint_verify,
+the train workload's dataset_verify reads} must count every injected fault
+(the shim's log), end with the data whole and report 0 verify failures.
+RLIMIT_FSIZE gives the kernel's own short write that cannot be completed.
+
+mmap has no short transfer to inject: its I/O is a memcpy into or out of a
+mapping, which moves every byte or faults (SIGBUS past the end of the file:
+test_faults.py's truncation cases); msync/fsync report the write-back.
 """
 import errno
+import functools
 import json
 import os
 import resource
+import shutil
 import signal
 import subprocess
+import tempfile
 import unittest
 
-from sbtest import BIN, SbCase
-from test_faults import SHIM, shim_env
+from sbtest import BIN, SbCase, sanitizer_report
+from test_faults import SHIM, engine_built, shim_env
+
+
+# the shim's call that reaches each engine's writes ("w") and reads ("r")
+ENGINE_CALLS = {"sync": {"w": "write", "r": "read"}, "psync": {"w": "pwrite", "r": "pread"},
+                "libaio": {"w": "io_submit:rw=w", "r": "io_submit:rw=r"},
+                "io_uring": {"w": "io_uring_submit:rw=w", "r": "io_uring_submit:rw=r"}}
+SHIM_IO_ENGINES = list(ENGINE_CALLS)
+
+
+def fault_rule(eng, d, mode, keys=""):
+    """the SBFAULT rule that makes engine eng's d ('r' or 'w') I/O MODE
+    (SHORT, LOST), with keys (":nth=3", ...)"""
+    call, _, rw = ENGINE_CALLS[eng][d].partition(":")
+    return "%s:%s%s%s" % (call, mode, ":" + rw if rw else "", keys)
+
+
+@functools.lru_cache(maxsize=None)
+def engine_usable(eng):
+    """built, and allowed here (io_uring may be disabled in a sandbox)"""
+    if not engine_built(eng):
+        return False
+    p = subprocess.run([BIN, "--name=p", "--filename=probe.%d" % os.getpid(), "--ioengine=" + eng,
+                        "--rw=write", "--bs=4k", "--size=8k", "--unlink=1"],
+                       cwd=tempfile.gettempdir(), capture_output=True, text=True, timeout=60)
+    return p.returncode == 0
+
+
+def run_shim(case, rules, *args, log="100001"):
+    """storbench under the shim (rules None: without it); returns the process
+    and how many faults of kind log (100001 SHORT, 100002 LOST) the shim
+    injected"""
+    env = dict(os.environ, SBFAULT_LOG="1")
+    if rules:
+        env.update(shim_env(rules))  # after the ASan runtime in a sanitizer build
+    p = subprocess.run([BIN, "--output-format=json", *args], cwd=case.dir, env=env,
+                       capture_output=True, text=True, timeout=120)
+    case.assertIsNone(sanitizer_report(p.stderr), "sanitizer report:\n" + p.stderr)
+    case.assertNotIn("sbfault: SBFAULT rule", p.stderr)  # the shim took the rule
+    return p, p.stderr.count("-> errno " + log)
+
+
+def ckpt_args(eng, bs="256k"):
+    return ["--name=ck", "--workload=checkpoint", "--ioengine=" + eng, "--bs=" + bs,
+            "--drop_caches=0", "--model=llama3-8b", "--checkpoint_scale=0.00001",
+            "--num_checkpoints_write=1", "--num_checkpoints_read=1",
+            "--checkpoint_verify=1", "--keep_checkpoints=1"]
+
+
+# a dataset of 3 files of 3,000,000 bytes: generated in 1 MiB pwrites (the
+# middle one of each file can be lost without making the file short)
+TRAIN = ("[t]\nworkload=train\ndataset_files=3\nsamples_per_file=2\nrecord_length=1500000\n"
+         "batch_size=2\nread_threads=2\nepochs=1\ncomputation_time=0\nshuffle=both\n"
+         "dataset_verify=1\ndata_dir=%s\nioengine=%s\n")
 
 
 class ShortIo(SbCase):
-    def run_shim(self, rules, *args):
-        env = dict(os.environ, SBFAULT_LOG="1")
-        env.update(shim_env(rules))  # after the ASan runtime in a sanitizer build
-        p = subprocess.run([BIN, "--output-format=json", *args], cwd=self.dir, env=env,
-                           capture_output=True, text=True, timeout=120)
-        injected = p.stderr.count("-> errno 100001")
-        return p, injected
-
-    def test_sync_engines_complete_short_writes_and_reads(self):
+    def setUp(self):
+        super().setUp()
         if not os.path.exists(SHIM):
             self.skipTest("fault shim not built: " + SHIM)
-        for eng, wr, rd in (("psync", "pwrite", "pread"), ("sync", "write", "read")):
-            for rules in ("%s:SHORT:nth=7" % wr, "%s:SHORT:nth=3" % rd,
-                          "%s:SHORT:skip=2:times=5,%s:SHORT:skip=4:times=5" % (wr, rd)):
+
+    def engines(self):
+        got = [e for e in SHIM_IO_ENGINES if engine_usable(e)]
+        self.assertIn("psync", got)
+        return got
+
+    def test_every_engine_completes_short_writes_and_reads(self):
+        """100% of the injected short transfers completed: the data whole,
+        every block checked, 0 failures, exit 0"""
+        for eng in self.engines():
+            cases = [(fault_rule(eng, "w", "SHORT", ":nth=7"), 1, ()),
+                     (fault_rule(eng, "r", "SHORT", ":nth=3"), 1, ()),
+                     (fault_rule(eng, "w", "SHORT", ":skip=2:times=5") + "," +
+                      fault_rule(eng, "r", "SHORT", ":skip=4:times=5"), 10, ("--iodepth=8",))]
+            if eng in ("libaio", "io_uring"):
+                cases.append((cases[2][0], 10, ("--iodepth=8", "--direct=1")))
+            if eng == "io_uring":  # the shim's other SQE kinds: registered, vectored
+                cases.append((cases[2][0], 10, ("--iodepth=4", "--fixedbufs=1",
+                                                "--registerfiles=1")))
+                cases.append((cases[2][0], 10, ("--iodepth=4", "--nonvectored=0")))
+            for rules, want, extra in cases:
                 path = os.path.join(self.dir, "v.dat")
                 if os.path.exists(path):
                     os.unlink(path)
-                p, injected = self.run_shim(rules, "--name=v", "--filename=v.dat",
-                                            "--ioengine=" + eng, "--rw=write", "--bs=16k",
-                                            "--size=1m", "--verify=crc32c")
-                what = "%s %s" % (eng, rules)
-                self.assertGreater(injected, 0, what + ": nothing injected\n" + p.stderr)
+                p, injected = run_shim(self, rules, "--name=v", "--filename=v.dat",
+                                       "--ioengine=" + eng, "--rw=write", "--bs=16k",
+                                       "--size=1m", "--verify=crc32c", *extra)
+                what = "%s %s %s" % (eng, rules, " ".join(extra))
+                self.assertEqual(injected, want, what + ": injected\n" + p.stderr)
                 self.assertEqual(p.returncode, 0, what + ": " + p.stderr)
                 j = json.loads(p.stdout)["jobs"][0]
                 self.assertEqual(j["error"], 0, what)
                 self.assertEqual(j["write"]["io_bytes"], 1 << 20, what)
                 self.assertEqual(j["verify"]["blocks_checked"], 64, what)
                 self.assertEqual(j["verify"]["failures"], 0, what)
+                with open(path, "rb") as f:  # whole: every 16 KiB block holds data
+                    data = f.read()
+                self.assertEqual(len(data), 1 << 20, what)
+                self.assertFalse(any(data[o:o + 8192] == bytes(8192)
+                                     for o in range(0, 1 << 20, 8192)), what + ": a torn block")
 
     def test_checkpoint_verify_with_short_writes_and_reads(self):
-        if not os.path.exists(SHIM):
-            self.skipTest("fault shim not built: " + SHIM)
-        args = ["--name=ck", "--workload=checkpoint", "--ioengine=psync", "--bs=256k",
-                "--drop_caches=0", "--model=llama3-8b", "--checkpoint_scale=0.00001",
-                "--num_checkpoints_write=1", "--num_checkpoints_read=1",
-                "--checkpoint_verify=1", "--keep_checkpoints=1"]
-
         def sizes(d):
             return sum(os.path.getsize(os.path.join(b, n)) for b, _, ns in os.walk(d) for n in ns)
-        clean = self.run_json(*args, "--checkpoint_folder=clean")
-        want_bytes = clean["jobs"][0]["verify"]["bytes_checked"]
-        p, injected = self.run_shim("pwrite:SHORT:skip=3:times=4,pread:SHORT:skip=3:times=4",
-                                    *args, "--checkpoint_folder=short")
-        self.assertEqual(injected, 8, p.stderr)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        v = json.loads(p.stdout)["jobs"][0]["verify"]
-        self.assertEqual(v["failures"], 0)
-        self.assertEqual(v["bytes_checked"], want_bytes, "bytes left unchecked")
-        self.assertEqual(sizes(os.path.join(self.dir, "short")),
-                         sizes(os.path.join(self.dir, "clean")), "a checkpoint file is short")
+        for eng in self.engines():
+            clean = self.run_json(*ckpt_args(eng), "--checkpoint_folder=clean")
+            want_bytes = clean["jobs"][0]["verify"]["bytes_checked"]
+            self.assertEqual(clean["jobs"][0]["verify"]["failures"], 0, eng)
+            rules = (fault_rule(eng, "w", "SHORT", ":skip=3:times=4") + "," +
+                     fault_rule(eng, "r", "SHORT", ":skip=3:times=4"))
+            p, injected = run_shim(self, rules, *ckpt_args(eng), "--checkpoint_folder=short")
+            self.assertEqual(injected, 8, eng + ": " + p.stderr)
+            self.assertEqual(p.returncode, 0, eng + ": " + p.stderr)
+            v = json.loads(p.stdout)["jobs"][0]["verify"]
+            self.assertEqual(v["failures"], 0, eng)
+            self.assertEqual(v["bytes_checked"], want_bytes, eng + ": bytes left unchecked")
+            self.assertEqual(sizes(os.path.join(self.dir, "short")),
+                             sizes(os.path.join(self.dir, "clean")),
+                             eng + ": a checkpoint file is short")
+            for d in ("clean", "short"):
+                shutil.rmtree(os.path.join(self.dir, d))
+
+    def test_train_verify_with_short_reads(self):
+        """the train workload's reads (through its engine) cut short: every
+        sample still checked whole (dataset_verify), 0 failures.  The
+        dataset is generated with pwrite whatever the engine: a short write
+        there is the psync case."""
+        ds = os.path.join(self.dir, "ds")
+        for eng in self.engines():
+            job = self.write_job(TRAIN % (ds, eng))
+            if eng == "sync":  # the generator's own short writes, completed
+                p, injected = run_shim(self, "pwrite:SHORT:skip=1:times=3", "--datagen", job)
+                self.assertEqual((injected, p.returncode), (3, 0), p.stderr)
+            p, injected = run_shim(self, fault_rule(eng, "r", "SHORT", ":path=*/ds/*:skip=3:times=4"),
+                                   job)
+            self.assertEqual(injected, 4, eng + ": " + p.stderr)
+            self.assertEqual(p.returncode, 0, eng + ": " + p.stderr)
+            v = json.loads(p.stdout)["jobs"][0]["verify"]
+            self.assertEqual((v["failures"], v["bytes_checked"]), (0, 3 * 3000000), eng)
 
     def test_async_engines_finish_a_short_write(self):
         """RLIMIT_FSIZE cuts the write that crosses it: libaio's and

@@ -194,7 +194,7 @@ static void test_direct_misaligned_refused(void)
 	/* the message names where bs= was set (issue 9 #11) */
 	s.file = "unit.ini";
 	s.line = 3;
-	s.loc[sb_option_index(sb_option_find("bs"))] = (struct sb_optloc){ "unit.ini", 7 };
+	sb_spec_set_loc(&s, sb_option_index(sb_option_find("bs")), "unit.ini", 7);
 	sb_log_capture(log, sizeof(log));
 	int r = run1(&s, &res);
 	sb_log_capture(NULL, 0);

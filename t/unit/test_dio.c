@@ -101,7 +101,7 @@ static struct sb_jobspec case_spec(const struct dio_case *c)
 		s.bssplit_n[SB_DDIR_READ] = 2;
 	}
 	if (c->bs_set_at_line7)
-		s.loc[sb_option_index(SB_OPT(bs))] = (struct sb_optloc){ "unit.ini", 7 };
+		sb_spec_set_loc(&s, sb_option_index(SB_OPT(bs)), "unit.ini", 7);
 	sb_spec_derive(&s); /* as the parser does */
 	return s;
 }

@@ -43,7 +43,18 @@ static struct sb_jobspec spec_with(const char *const *opts)
 		CU_ASSERT_EQUAL_FATAL(sb_option_set(o, &s, eq + 1, false, err), 0);
 	}
 	sb_spec_derive(&s);
-	sb_spec_release(&s); /* its strings (iogen reads none): the copies returned own nothing */
+	/* the zones (owned by the spec, out of line) move to static storage: the
+	 * copy returned owns nothing; each call reuses it */
+	static struct sb_zone zkeep[SB_DDIR_N][SB_ZONES_MAX];
+	unsigned zn[SB_DDIR_N];
+	for (unsigned d = 0; d < SB_DDIR_N; d++)
+		if ((zn[d] = s.zone_n[d]))
+			memcpy(zkeep[d], s.zones[d], zn[d] * sizeof(zkeep[d][0]));
+	sb_spec_release(&s); /* its strings (iogen reads none) and zones */
+	for (unsigned d = 0; d < SB_DDIR_N; d++) {
+		s.zone_n[d] = zn[d];
+		s.zones[d] = zn[d] ? zkeep[d] : NULL;
+	}
 	return s;
 }
 
