@@ -132,6 +132,26 @@ static ssize_t read_line(FILE *f, char *buf)
 }
 
 /* reads the log: 0, or reports (at where) and returns 1 */
+/* the log's version from its first line (2 or 3); reported, 0 or -1
+ * (blktrace) when it is not a fio iolog */
+static int log_version(FILE *f, char *line, const char *where, const char *opt, const char *path)
+{
+	ssize_t n = read_line(f, line);
+	if (n == -2)  /* the head of a binary file (blktrace) or of no log at all */
+		n = LINE_MAX_LOG - 1;
+	int ver = n > 0 ? sb_iologfmt_version((const unsigned char *)line, (size_t)n) : 0;
+	if (ver < 0)
+		sb_err(where, "%s=%s: a blktrace binary trace: storbench replays fio iologs only (no "
+		       "blktrace replay); turn it into an iolog with fio: fio --name=conv "
+		       "--ioengine=null --read_iolog=%s --replay_no_stall=1 --write_iolog=trace.log, "
+		       "then %s=trace.log", opt, path, path, opt);
+	else if (!ver)
+		sb_err(where, "%s=%s: not a fio iolog: its first line must be '%s' or '%s' (fio's "
+		       "version 1 logs are not supported, as in fio)", opt, path, SB_IOLOG_V2,
+		       SB_IOLOG_V3);
+	return ver;
+}
+
 static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *sc)
 {
 	const char *opt = SB_OPT(read_iolog)->name, *path = s->read_iolog;
@@ -147,23 +167,9 @@ static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *s
 		sb_err(where, "%s=%s: out of memory", opt, path);
 		return 1;
 	}
-	ssize_t n = read_line(f, line);
-	if (n == -2)  /* the head of a binary file (blktrace) or of no log at all */
-		n = LINE_MAX_LOG - 1;
-	int ver = n > 0 ? sb_iologfmt_version((const unsigned char *)line, (size_t)n) : 0;
-	unsigned bad = 0, lineno = 1;
-	if (ver < 0) {
-		sb_err(where, "%s=%s: a blktrace binary trace: storbench replays fio iologs only (no "
-		       "blktrace replay); turn it into an iolog with fio: fio --name=conv "
-		       "--ioengine=null --read_iolog=%s --replay_no_stall=1 --write_iolog=trace.log, "
-		       "then %s=trace.log", opt, path, path, opt);
-		bad = 1;
-	} else if (!ver) {
-		sb_err(where, "%s=%s: not a fio iolog: its first line must be '%s' or '%s' (fio's "
-		       "version 1 logs are not supported, as in fio)", opt, path, SB_IOLOG_V2,
-		       SB_IOLOG_V3);
-		bad = 1;
-	}
+	ssize_t n;
+	int ver = log_version(f, line, where, opt, path);
+	unsigned bad = ver <= 0, lineno = 1;
 	while (!bad && (n = read_line(f, line)) != -1) {
 		struct sb_iolog_rec r;
 		const char *why = NULL;
