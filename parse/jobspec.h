@@ -228,6 +228,8 @@ struct sb_jobspec {
 	char *write_bw_log;         /* fio: NAME -> NAME_bw.N.log; NULL = none */
 	char *write_iops_log;       /* NAME -> NAME_iops.N.log */
 	char *write_lat_log;        /* NAME -> NAME_clat/_slat/_lat.N.log */
+	/* (a bare write_*_log holds SB_LOG_JOBNAME until sb_spec_derive puts
+	 * the job's name there, as fio names such logs) */
 	unsigned log_avg_msec;      /* 0: one log entry per I/O; N: N-ms averages */
 	bool log_offset;            /* add the offset column to per-I/O entries */
 	char *host_counters;        /* "cpu,mem,disk,net,ib,rapl,perf,gpu", "all", "none" */
@@ -578,6 +580,10 @@ struct sb_joblist {
 	const char *const *sections;
 	unsigned nsections;
 };
+
+/* the value of a bare write_bw_log/_iops_log/_lat_log/_hist_log: "the
+ * job's name", resolved by sb_spec_derive */
+#define SB_LOG_JOBNAME "$jobname"
 
 static inline bool sb_spec_does(const struct sb_jobspec *s, enum sb_ddir d)
 {

@@ -14,6 +14,10 @@ static const struct sb_opt_enum rw_vals[] = {
 	{ .name = "rw", .val = SB_RW_READ | SB_RW_WRITE, .help = "sequential mixed reads and writes" },
 	{ .name = "readwrite", .val = SB_RW_READ | SB_RW_WRITE, .help = "same as rw", .alias = true },
 	{ .name = "randrw", .val = SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, .help = "random mixed reads and writes" },
+	{ .name = "trimwrite", .val = SB_RW_TRIM | SB_RW_WRITE,
+	  .help = "sequential trims, each followed by a write of the same offset and length (fio's trimwrite)" },
+	{ .name = "randtrimwrite", .val = SB_RW_TRIM | SB_RW_WRITE | SB_RW_RANDOM,
+	  .help = "random trims, each followed by a write of the same offset and length" },
 	{ .name = NULL },
 };
 

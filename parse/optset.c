@@ -296,7 +296,7 @@ static int set_part(const struct sb_option *o, struct sb_jobspec *s, enum sb_ddi
 		FIELD(s, o->off, uint64_t)[d] = (uint64_t)i;
 		return 0;
 	case SB_OT_RANGE_SPLIT:
-		if (sb_parse_size_range(part, kb, &lo, &hi, err))
+		if (sb_parse_size_range_fio(part, kb, &lo, &hi, err))
 			return -EINVAL;
 		if (!lo) {
 			snprintf(err, SB_VERR_LEN, "range '%s' starts at 0: block sizes are at least 1 "
@@ -323,9 +323,6 @@ static int set_split(const struct sb_option *o, struct sb_jobspec *s, const char
 	char buf[1024], v[1024];
 	const char *part[SB_DDIR_N];
 	snprintf(v, sizeof(v), "%s", val);
-	if (o->type == SB_OT_RANGE_SPLIT) /* fio also separates ranges with '/' */
-		for (char *p = v; *p; p++)
-			*p = *p == '/' ? ',' : *p;
 	if (sb_split_ddir(v, buf, sizeof(buf), part, err))
 		return -EINVAL;
 	for (unsigned d = 0; d < SB_DDIR_N; d++)
@@ -347,10 +344,25 @@ static int set_split(const struct sb_option *o, struct sb_jobspec *s, const char
 	return 0;
 }
 
+/* fio: a bare write_bw_log, write_iops_log, write_lat_log or write_hist_log
+ * names its logs after the job (fio init.c, make_log_name): the value is
+ * SB_LOG_JOBNAME, which sb_spec_derive replaces with the job's name (a
+ * [global] one names each job's logs after that job) */
+static bool bare_names_log(const struct sb_option *o)
+{
+	return o->type == SB_OT_STR &&
+	       (o->off == offsetof(struct sb_jobspec, write_bw_log) ||
+		o->off == offsetof(struct sb_jobspec, write_iops_log) ||
+		o->off == offsetof(struct sb_jobspec, write_lat_log) ||
+		o->off == offsetof(struct sb_jobspec, write_hist_log));
+}
+
 int sb_option_set(const struct sb_option *o, struct sb_jobspec *s, const char *val, bool bare,
 		  char *err)
 {
 	unsigned kb = s->kb_base ? s->kb_base : 1024;
+	if (bare && bare_names_log(o))
+		return set_text(o, s, SB_LOG_JOBNAME, err);
 	if (bare) {
 		if (o->type != SB_OT_BOOL) {
 			char acc[SB_VERR_LEN - 64];

@@ -498,7 +498,22 @@ HOT int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
 /* the general path, out of line so that the fast path stays small */
 static __attribute__((noinline)) int next_io_ext(struct sb_iogen *g, struct sb_io_u *io)
 {
-	return g->span ? span_next(g, io) : next_io(g, io, true);
+	if (g->tw_file) { /* trimwrite: the write of the trim just issued */
+		io->ddir = SB_DDIR_WRITE;
+		io->file = g->tw_file;
+		io->offset = g->tw_off;
+		io->len = g->tw_len;
+		g->tw_file = NULL;
+		count_write(g, io->file, io->offset, io->len);
+		return 1;
+	}
+	int r = g->span ? span_next(g, io) : next_io(g, io, true);
+	if (r && g->trimwrite && io->ddir == SB_DDIR_TRIM) {
+		g->tw_file = io->file;
+		g->tw_off = io->offset;
+		g->tw_len = io->len;
+	}
+	return r;
 }
 
 int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)

@@ -1,0 +1,297 @@
+"""test_fio_jobtests.py: the forms of fio 3.33's own job-file regression tests
+(fio's t/jobs, run by t/run-fio-tests.py) that storbench lacked (issue 23):
+rw=trimwrite and randtrimwrite, a bare write_bw_log/write_iops_log/
+write_lat_log (logs named after the job), and the bssplit-like bsrange value
+of fio's t0023/t0024.  Each case runs the same job file through storbench
+and, where fio is installed, through fio (skipped otherwise), and compares
+what a user relies on: exit status, stderr, the names of the log files, the
+bytes and I/Os per direction, and the (direction, offset, length) pattern in
+the logs.
+
+fio's facts used here (fio-3.33 source):
+- io_u.c:799 set_rw_ddir: with trimwrite, a trim whenever the last write
+  ended where the last trim started, else a write; io_u.c:420 and :557 the
+  write of randtrimwrite takes the trim's offset and length.
+- backend.c:977: trimwrite moves the job's size twice (trimmed, then written).
+- options.c:1680 str_write_bw_log_cb + init.c:1691 make_log_name: a bare
+  write_bw_log names the log after the job: NAME_bw.log with per_job_logs=0,
+  NAME_bw.1.log with per_job_logs=1.
+- parse.c:870 FIO_OPT_RANGE: the range is split at the first '-', else the
+  first ':', and each side read as a number with its unit (str_to_decimal
+  stops there): bsrange=512/25:1k:25:2k:25:4k/25 is 512-1k.
+"""
+import json
+import os
+import shutil
+import subprocess
+
+from sbtest import SbCase
+
+FIO = shutil.which("fio")
+MB = 1 << 20
+
+# a trimwrite job file in the layout of fio's t0023/t0024: one job per block-
+# size form, logs from a bare write_bw_log in [global]
+TRIMWRITE_JOB = """[global]
+filesize=1M
+ioengine=null
+rw={rw}
+log_offset=1
+per_job_logs=0
+randrepeat=0
+write_bw_log
+
+[basic]
+
+[bs]
+bs=8k,8k,8k
+
+[bsrange]
+bsrange=512-4k
+
+[bssplit]
+bsrange=512/25:1k:25:2k:25:4k/25
+"""
+
+
+def read_log(path):
+    """[(ddir, bs, offset), ...] of a fio-format log with log_offset=1"""
+    out = []
+    with open(path) as f:
+        for line in f:
+            if line.strip():
+                w = [x.strip() for x in line.split(",")]
+                out.append((int(w[2]), int(w[3]), int(w[4])))
+    return out
+
+
+def sizes_seen(path):
+    """{ddir: block sizes issued more than once} (the last I/O of a loop may
+    be cut to what is left: once)"""
+    n = {}
+    for d, bs, _ in read_log(path):
+        n[(d, bs)] = n.get((d, bs), 0) + 1
+    got = {}
+    for (d, bs), k in n.items():
+        if k > 1:
+            got.setdefault(d, set()).add(bs)
+    return got
+
+
+def run_fio(d, job, *args):
+    p = subprocess.run([FIO, "--output-format=json", "--output=fio.json", *args, job], cwd=d,
+                       capture_output=True, text=True, timeout=300)
+    with open(os.path.join(d, "fio.json")) as f:
+        text = f.read()
+    return p, json.loads(text[text.index("{"):]) if p.returncode == 0 else None
+
+
+def counts(res):
+    """{job: {dir: (io_bytes, total_ios)}} of a fio-layout JSON result"""
+    return {j["jobname"]: {k: (j[k]["io_bytes"], j[k]["total_ios"]) for k in ("read", "write", "trim")}
+            for j in res["jobs"]}
+
+
+class TrimWrite(SbCase):
+    def check_pairs(self, ios, label):
+        """every trim is followed by a write of its offset and length"""
+        self.assertTrue(ios, label)
+        self.assertEqual(len(ios) % 2, 0, label)
+        for k in range(0, len(ios), 2):
+            self.assertEqual(ios[k][0], 2, f"{label}: I/O {k} is not a trim: {ios[k]}")
+            self.assertEqual(ios[k + 1], (1, ios[k][1], ios[k][2]),
+                             f"{label}: I/O {k + 1} is not the write of trim {ios[k]}")
+
+    def check_all_sectors(self, ios, label, sector):
+        """every sector of the 1 MiB file was trimmed (and written)"""
+        touched = set()
+        for d, bs, off in ios:
+            self.assertEqual(off % sector, 0, label)
+            self.assertEqual(bs % sector, 0, label)
+            touched.update(range(off // sector, (off + bs) // sector))
+        self.assertEqual(len(touched), MB // sector, label)
+
+    def run_both(self, rw):
+        os.mkdir(os.path.join(self.dir, "sb"))
+        sbd = os.path.join(self.dir, "sb")
+        job = self.write_job(TRIMWRITE_JOB.format(rw=rw))
+        p = self.run_sb("--output-format=json", "--output=sb.json", job, cwd=sbd)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, "")  # fio's tests require an empty stderr
+        with open(os.path.join(sbd, "sb.json")) as f:
+            res = json.load(f)
+        names = sorted(os.listdir(sbd))
+        self.assertEqual(names, ["basic_bw.log", "bs_bw.log", "bsrange_bw.log", "bssplit_bw.log",
+                                 "sb.json"])
+        sizes = {"basic": 4096, "bs": 8192, "bsrange": 512, "bssplit": 512}
+        for name, sector in sizes.items():
+            ios = read_log(os.path.join(sbd, name + "_bw.log"))
+            self.check_pairs(ios, name)
+            self.check_all_sectors([x for x in ios if x[0] == 2], name, sector)
+            self.check_all_sectors([x for x in ios if x[0] == 1], name, sector)
+        bss = {bs for _, bs, _ in read_log(os.path.join(sbd, "bssplit_bw.log"))}
+        self.assertEqual(bss, {512, 1024})  # fio reads the value as bsrange=512-1k
+        c = counts(res)
+        for name in sizes:
+            self.assertEqual(c[name]["trim"][0], MB, name)
+            self.assertEqual(c[name]["write"][0], MB, name)
+            self.assertEqual(c[name]["write"][1], c[name]["trim"][1], name)
+            self.assertEqual(c[name]["read"], (0, 0), name)
+        self.assertEqual(c["basic"]["trim"][1], 256)
+        self.assertEqual(c["bs"]["trim"][1], 128)
+        if not FIO:
+            return
+        fd = os.path.join(self.dir, "fio")
+        os.mkdir(fd)
+        fp, fres = run_fio(fd, job)
+        self.assertEqual(fp.returncode, 0, fp.stderr)
+        self.assertEqual(sorted(os.listdir(fd)), [n.replace("sb.json", "fio.json") for n in names])
+        fc = counts(fres)
+        for name in ("basic", "bs"):  # fixed sizes: the same I/O counts
+            self.assertEqual(fc[name], c[name], name)
+        for name in ("bsrange", "bssplit"):
+            for d in ("read", "write", "trim"):
+                self.assertEqual(fc[name][d][0], c[name][d][0], (name, d))
+        fbss = {bs for _, bs, _ in read_log(os.path.join(fd, "bssplit_bw.log"))}
+        self.assertEqual(fbss, bss)
+        for name in ("basic", "bs"):
+            fios = read_log(os.path.join(fd, name + "_bw.log"))
+            sios = read_log(os.path.join(sbd, name + "_bw.log"))
+            if rw == "trimwrite":  # sequential: the very same I/Os
+                self.assertEqual(fios, sios, name)
+
+    def test_trimwrite(self):
+        self.run_both("trimwrite")
+
+    def test_randtrimwrite(self):
+        self.run_both("randtrimwrite")
+
+    def test_randtrimwrite_norandommap_pairs(self):
+        """without the random map offsets repeat, but each write still follows its trim"""
+        p = self.run_sb("--name=j", "--ioengine=null", "--filesize=1M", "--rw=randtrimwrite",
+                        "--norandommap=1", "--bs=4k,4k,8k", "--log_offset=1", "--per_job_logs=0",
+                        "--write_bw_log", "--output-format=json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        ios = read_log(os.path.join(self.dir, "j_bw.log"))
+        self.check_pairs(ios, "j")
+        self.assertEqual({bs for _, bs, _ in ios}, {8192})  # the write takes the trim's length
+        self.assertEqual(len(ios), 2 * (MB // 8192))
+
+    def test_trimwrite_on_a_file_leaves_it_written(self):
+        """on a file storbench trims by punching holes (HOWTO), and every hole
+        is written again: the file ends with all its blocks holding data.
+        (fio 3.33 trims only block devices: on a file it fails with ENOTTY.)"""
+        path = os.path.join(self.dir, "f")
+        p = self.run_sb("--name=j", "--filename=" + path, "--size=1m", "--rw=randtrimwrite",
+                        "--ioengine=psync", "--output-format=json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        res = json.loads(p.stdout)
+        self.assertEqual(res["jobs"][0]["trim"]["io_bytes"], MB)
+        self.assertEqual(res["jobs"][0]["write"]["io_bytes"], MB)
+        self.assertEqual(os.path.getsize(path), MB)
+        with open(path, "rb") as f:
+            self.assertEqual(os.lseek(f.fileno(), 0, os.SEEK_HOLE), MB)  # no hole left
+            self.assertNotEqual(f.read(), bytes(MB))  # holds the written data
+
+    def test_rw_names_in_normal_output(self):
+        p = self.run_sb("--name=j", "--ioengine=null", "--size=64k", "--rw=randtrimwrite")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("rw=randtrimwrite", p.stdout)
+
+
+class BareLogNames(SbCase):
+    """a bare write_*_log names the logs after the job, as fio does"""
+
+    def names(self, run, per_job_logs):
+        d = os.path.join(self.dir, run.__name__)
+        os.mkdir(d)
+        job = self.write_job("[global]\nioengine=null\nsize=64k\nnumjobs=2\n"
+                             f"per_job_logs={per_job_logs}\n"
+                             "write_bw_log\nwrite_iops_log\nwrite_lat_log\n\n[one]\n\n"
+                             "[two]\nwrite_bw_log=mine\n")
+        p = run(d, job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return sorted(n for n in os.listdir(d) if n.endswith(".log"))
+
+    def sb(self, d, job):
+        return self.run_sb("--output=" + os.path.join(d, "out"), job, cwd=d)
+
+    def fio(self, d, job):
+        return subprocess.run([FIO, "--output=" + os.path.join(d, "out"), job], cwd=d,
+                              capture_output=True, text=True, timeout=120)
+
+    def test_per_job_logs_0(self):
+        want = ["mine_bw.log", "one_bw.log", "one_clat.log", "one_iops.log", "one_lat.log",
+                "one_slat.log", "two_clat.log", "two_iops.log", "two_lat.log", "two_slat.log"]
+        self.assertEqual(self.names(self.sb, 0), want)
+        if FIO:
+            self.assertEqual(self.names(self.fio, 0), want)
+
+    def test_per_job_logs_1(self):
+        got = self.names(self.sb, 1)
+        self.assertIn("one_bw.1.log", got)
+        self.assertIn("one_bw.2.log", got)
+        self.assertIn("mine_bw.3.log", got)  # N counts threads over all jobs, as fio
+        self.assertIn("two_clat.4.log", got)
+        self.assertFalse([n for n in got if n.startswith("two_bw")])
+        if FIO:
+            self.assertEqual(self.names(self.fio, 1), got)
+
+    def test_bare_on_command_line(self):
+        p = self.run_sb("--name=cl", "--ioengine=null", "--size=64k", "--write_bw_log",
+                        "--per_job_logs=0")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("cl_bw.log", self.listing())
+
+    def test_other_text_options_still_need_a_value(self):
+        job = self.write_job("[j]\nioengine=null\nsize=64k\nwrite_iolog\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("job.ini:4: write_iolog: needs a value", p.stderr)
+
+
+class BsrangeFioForms(SbCase):
+    """bsrange values as fio 3.33 reads them (parse.c FIO_OPT_RANGE)"""
+
+    def sizes(self, value):
+        # norandommap: the random map cuts a block short where it meets a
+        # touched one (as fio's does), which would hide the sizes picked
+        p = self.run_sb("--name=j", "--ioengine=null", "--size=1m", "--rw=randrw", "--bsrange=" + value,
+                        "--norandommap=1", "--write_bw_log=l", "--log_offset=1", "--per_job_logs=0", "--output-format=json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        got = sizes_seen(os.path.join(self.dir, "l_bw.log"))
+        os.unlink(os.path.join(self.dir, "l_bw.log"))
+        return got
+
+    def fio_sizes(self, value):
+        p = subprocess.run([FIO, "--name=j", "--ioengine=null", "--size=1m", "--rw=randrw",
+                            "--bsrange=" + value, "--norandommap=1", "--write_bw_log=f", "--log_offset=1",
+                            "--per_job_logs=0", "--output=/dev/null"], cwd=self.dir,
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return sizes_seen(os.path.join(self.dir, "f_bw.log"))
+
+    def test_bssplit_like_value_is_the_first_two_sizes(self):
+        got = self.sizes("512/25:1k:25:2k:25:4k/25")
+        self.assertEqual(got, {0: {512, 1024}, 1: {512, 1024}})
+        if FIO:
+            self.assertEqual(self.fio_sizes("512/25:1k:25:2k:25:4k/25"), got)
+
+    def test_slash_is_not_a_direction_separator(self):
+        got = self.sizes("1k-2k/8k-16k")
+        self.assertEqual(got, {0: {1024, 2048}, 1: {1024, 2048}})
+        if FIO:
+            self.assertEqual(self.fio_sizes("1k-2k/8k-16k"), got)
+
+    def test_comma_still_separates_directions(self):
+        got = self.sizes("1k-2k,8k-16k")
+        self.assertEqual(got, {0: {1024, 2048}, 1: {8192, 16384}})
+        if FIO:
+            self.assertEqual(self.fio_sizes("1k-2k,8k-16k"), got)
+
+    def test_garbage_is_still_refused(self):
+        job = self.write_job("[j]\nioengine=null\nsize=64k\nbsrange=4k-8kfoo\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("job.ini:4: bsrange=4k-8kfoo: invalid range", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
