@@ -1,8 +1,8 @@
 """test_fio_jobtests.py: the forms of fio 3.33's own job-file regression tests
 (fio's t/jobs, run by t/run-fio-tests.py) that storbench lacked (issue 23):
 rw=trimwrite and randtrimwrite, a bare write_bw_log/write_iops_log/
-write_lat_log (logs named after the job), and the bssplit-like bsrange value
-of fio's t0023/t0024.  Each case runs the same job file through storbench
+write_lat_log (logs named after the job), the bssplit-like bsrange value
+of fio's t0023/t0024, and the posixaio engine (t0017).  Each case runs the same job file through storbench
 and, where fio is installed, through fio (skipped otherwise), and compares
 what a user relies on: exit status, stderr, the names of the log files, the
 bytes and I/Os per direction, and the (direction, offset, length) pattern in
@@ -294,4 +294,53 @@ class BsrangeFioForms(SbCase):
         p = self.run_sb(job)
         self.assertEqual(p.returncode, 1)
         self.assertIn("job.ini:4: bsrange=4k-8kfoo: invalid range", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+
+
+class PosixAio(SbCase):
+    """ioengine=posixaio (fio's t0017: size=1M, iodepth=16, read)"""
+
+    def test_t0017_form(self):
+        job = self.write_job("[test]\nioengine=posixaio\nsize=1M\niodepth=16\n")
+        p = self.run_sb("--output-format=json", "--output=sb.json", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, "")
+        with open(os.path.join(self.dir, "sb.json")) as f:
+            j = json.load(f)["jobs"][0]
+        r = j["read"]
+        self.assertEqual(r["io_bytes"], MB)
+        self.assertEqual(r["total_ios"], 256)
+        # fio's t0015-t0017 check: mean(slat) + mean(clat) = mean(lat), within 0.5%
+        lat = r["lat_ns"]["mean"]
+        self.assertAlmostEqual(r["slat_ns"]["mean"] + r["clat_ns"]["mean"], lat, delta=lat * 0.005)
+        # really asynchronous: most I/Os were issued at depth 16
+        self.assertGreater(j["iodepth_level"]["16"], 50.0)
+        if FIO:
+            fd = os.path.join(self.dir, "fio")
+            os.mkdir(fd)
+            fp, fres = run_fio(fd, job)
+            self.assertEqual(fp.returncode, 0, fp.stderr)
+            self.assertEqual(fres["jobs"][0]["read"]["io_bytes"], r["io_bytes"])
+            self.assertEqual(fres["jobs"][0]["read"]["total_ios"], r["total_ios"])
+
+    def test_write_then_verify_buffered_and_direct(self):
+        for direct in (0, 1):
+            path = os.path.join(self.dir, f"v{direct}")
+            p = self.run_sb("--name=w", "--ioengine=posixaio", "--filename=" + path, "--size=2m",
+                            "--rw=randwrite", "--bs=4k", "--iodepth=8", "--verify=crc32c",
+                            f"--direct={direct}", "--fsync=16", "--output-format=json")
+            if direct and p.returncode == 1 and "direct" in p.stderr:
+                continue  # a file system without O_DIRECT (tmpfs)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            j = json.loads(p.stdout)["jobs"][0]
+            self.assertEqual(j["write"]["io_bytes"], 2 * MB)
+            self.assertEqual(j["read"]["io_bytes"], 2 * MB)  # the verify pass
+            self.assertEqual(j["error"], 0)
+
+    def test_unknown_engine_lists_posixaio(self):
+        job = self.write_job("[j]\nioengine=posixaoi\nsize=64k\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("job.ini:2: ioengine=posixaoi", p.stderr)
+        self.assertIn("posixaio", p.stderr)
         self.assertEqual(self.listing(), ["job.ini"])
