@@ -70,6 +70,15 @@ struct sb_bssplit {
 	double pct;   /* share of I/Os, 0..100; entries of one direction sum to 100 */
 };
 
+/* one entry of cmdprio_bssplit: pct% of the direction's I/Os of bs bytes
+ * carry ioprio ((class << 13) | level, as ioprio_set and fio's logs) */
+#define SB_CMDPRIO_BS_MAX 32
+struct sb_cmdprio_bs {
+	uint64_t bs;
+	unsigned pct;
+	unsigned ioprio;
+};
+
 /* An option as the user wrote it, for the JSON "job options" echo. */
 struct sb_opt_echo {
 	char *key;
@@ -365,6 +374,16 @@ struct sb_jobspec {
 	int nice;                   /* -20..19 (default 0: unchanged) */
 	unsigned prio;              /* 0-7; used when set (sb_spec_isset) */
 	unsigned prioclass;         /* 0-3; used when set */
+	/* per-I/O priorities of libaio and io_uring (fio's cmdprio engine
+	 * options): [0] reads, [1] writes (trims take none) */
+	uint64_t cmdprio_pct[SB_DDIR_N];   /* % of the direction's I/Os given cmdprio */
+	uint64_t cmdprio_class[SB_DDIR_N]; /* 1-3; 0: 1 (realtime), as fio */
+	uint64_t cmdprio_level[SB_DDIR_N]; /* 0-7 */
+	char *cmdprio_bssplit;             /* BS/PCT[/CLASS/LEVEL]:...[,...]; NULL: none */
+	/* derived (parse/check_cmdprio.c): the ioprio values per block size */
+	struct sb_cmdprio_bs cmdprio_bs[2][SB_CMDPRIO_BS_MAX];
+	unsigned cmdprio_bs_n[2];
+	bool cmdprio_on;                   /* cmdprio_pct or cmdprio_bssplit: some I/Os get one */
 	bool no_invalidate;         /* invalidate=0: keep the files' page cache (fio's default
 				     * invalidate=1 drops it; stored inverted so 0 is fio's default) */
 	unsigned fadvise_hint;      /* enum sb_fadv */

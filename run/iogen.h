@@ -112,6 +112,9 @@ struct sb_iogen {
 	bool trimwrite;
 	struct sb_file *tw_file;
 	uint64_t tw_off, tw_len;
+	/* appended: cmdprio_* (on the general path): io->ioprio of each read
+	 * and write, from spec->cmdprio_bs (parse/check_cmdprio.c) */
+	bool cmdprio;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

@@ -344,3 +344,161 @@ class PosixAio(SbCase):
         self.assertIn("job.ini:2: ioengine=posixaoi", p.stderr)
         self.assertIn("posixaio", p.stderr)
         self.assertEqual(self.listing(), ["job.ini"])
+
+
+STRACE = shutil.which("strace")
+
+
+def iocb_prios(d, argv):
+    """{(class, level) or None: count} over the read/write iocbs io_submit got"""
+    out = os.path.join(d, "strace.txt")
+    p = subprocess.run([STRACE, "-f", "-qq", "-s", "0", "-e", "trace=io_submit", "-v", "-o", out,
+                        *argv], cwd=d,
+                       capture_output=True, text=True, timeout=300)
+    got = {}
+    with open(out) as f:
+        text = f.read()
+    os.unlink(out)
+    for iocb in text.split("{aio_data=")[1:]:
+        iocb = iocb.split("}")[0]
+        if "IOCB_CMD_P" not in iocb:
+            continue
+        key = None
+        if "aio_reqprio=IOPRIO_PRIO_VALUE(" in iocb:
+            v = iocb.split("aio_reqprio=IOPRIO_PRIO_VALUE(")[1].split(")")[0]
+            cls, lvl = [x.strip() for x in v.split(",")]
+            key = (cls.replace("IOPRIO_CLASS_", ""), int(lvl))
+        nb = int(iocb.split("aio_nbytes=")[1].split(",")[0])
+        got[(key, nb)] = got.get((key, nb), 0) + 1
+    return p, got
+
+
+class CmdPrio(SbCase):
+    """cmdprio_percentage, cmdprio_class, cmdprio, cmdprio_bssplit (fio's
+    engines/cmdprio.c): the priority of each libaio request, as io_submit
+    receives it (strace decodes aio_reqprio), beside fio's"""
+
+    def base(self, *extra, size="4m"):
+        path = os.path.join(self.dir, "f")
+        return ["--name=x", "--ioengine=libaio", "--size=" + size, "--iodepth=4", "--direct=1",
+                "--filename=" + path, *extra, "--output=/dev/null"]
+
+    def need_strace(self):
+        if not STRACE:
+            self.skipTest("strace is not installed")
+        with open(os.path.join(self.dir, "f"), "wb") as f:
+            f.write(os.urandom(4 * MB))
+
+    def test_percentage_class_level(self):
+        self.need_strace()
+        args = self.base("--cmdprio_percentage=50", "--cmdprio_class=3", "--cmdprio=5")
+        p, got = iocb_prios(self.dir, [BIN_ABS(), *args])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sum(got.values()), 1024)
+        self.assertEqual(set(k for k, _ in got), {None, ("IDLE", 5)})
+        share = got.get((("IDLE", 5), 4096), 0)
+        self.assertTrue(400 < share < 624, got)  # 50% of 1024, binomial sd 16
+        if FIO:
+            p, fgot = iocb_prios(self.dir, [FIO, *args])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(set(k for k, _ in fgot), set(k for k, _ in got))
+            self.assertTrue(400 < fgot.get((("IDLE", 5), 4096), 0) < 624, fgot)
+
+    def test_class_defaults_to_realtime_and_writes_apart(self):
+        self.need_strace()
+        args = self.base("--rw=randrw", "--cmdprio_percentage=0,100", "--cmdprio=0,2")
+        p, got = iocb_prios(self.dir, [BIN_ABS(), *args])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(set(k for k, _ in got), {None, ("RT", 2)})  # writes only, class 1
+        if FIO:
+            p, fgot = iocb_prios(self.dir, [FIO, *args])
+            self.assertEqual(set(k for k, _ in fgot), set(k for k, _ in got))
+
+    def test_none_without_cmdprio(self):
+        self.need_strace()
+        p, got = iocb_prios(self.dir, [BIN_ABS(), *self.base()])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(set(k for k, _ in got), {None})
+
+    def test_bssplit(self):
+        self.need_strace()
+        args = self.base("--rw=randread", "--bssplit=4k/40:8k/60",
+                         "--cmdprio_bssplit=4k/25/1/1:4k/75/3/2:8k/0", size="8m")
+        with open(os.path.join(self.dir, "f"), "ab") as f:
+            f.write(os.urandom(4 * MB))
+        p, got = iocb_prios(self.dir, [BIN_ABS(), *args])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(got.get((None, 4096), 0), 0)  # 25% + 75%: every 4k read has one
+        self.assertEqual(set(k for k, bs in got if bs == 8192), {None})
+        rt, idle = got[(("RT", 1), 4096)], got[(("IDLE", 2), 4096)]
+        self.assertTrue(0.15 < rt / (rt + idle) < 0.35, got)
+        if FIO:
+            p, fgot = iocb_prios(self.dir, [FIO, *args])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(set(fgot), set(got))
+
+    def test_io_uring_runs(self):
+        p = self.run_sb("--name=x", "--ioengine=io_uring", "--size=1m", "--iodepth=8",
+                        "--filename=" + os.path.join(self.dir, "f"), "--cmdprio_percentage=30",
+                        "--output-format=json")
+        if p.returncode == 1 and "io_uring" in p.stderr and "kernel" in p.stderr:
+            self.skipTest("no io_uring here")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["jobs"][0]["write"]["io_bytes"], 0)
+
+    def test_fio_examples_parse(self):
+        """fio's examples/cmdprio-percentage.fio and cmdprio-bssplit.fio, with
+        a file for /dev/sda"""
+        jobs = {
+            "pct.fio": "[global]\nfilename=f\nsize=1m\ndirect=1\nwrite_lat_log=prio-run.log\nlog_prio=1\n\n"
+                       "[randread]\nrw=randread\nbs=128k\nioengine=libaio\niodepth=8\nprioclass=3\n"
+                       "cmdprio_percentage=20\ncmdprio_class=1\n",
+            "bss.fio": "[global]\nfilename=f\nsize=1m\ndirect=1\nrw=randrw\nioengine=libaio\niodepth=16\n\n"
+                       "[cmdprio]\nbssplit=64k/40:1024k/60,1024k/100\ncmdprio_bssplit=64k/100:1024k/0,1024k/0\n"
+                       "cmdprio_class=1\ncmdprio=0\n\n[cmdprio-adv]\nstonewall\nbssplit=64k/40:1024k/60,1024k/100\n"
+                       "cmdprio_bssplit=64k/25/1/1:64k/75/3/2:1024k/0,1024k/0\n",
+        }
+        for name, text in jobs.items():
+            job = self.write_job(text, name)
+            p = self.run_sb("--parse-only", job)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            if FIO:
+                fp = subprocess.run([FIO, "--parse-only", job], cwd=self.dir, capture_output=True,
+                                    text=True, timeout=60)
+                self.assertEqual(fp.returncode, 0, fp.stderr)
+
+    def bad(self, line, want):
+        job = self.write_job("[j]\nioengine=libaio\nfilename=f\nsize=64k\n" + line + "\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(want, p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+
+    def test_refusals(self):
+        self.bad("cmdprio_percentage=10\ncmdprio_bssplit=4k/10",
+                 "job.ini:6: cmdprio_bssplit=4k/10 with cmdprio_percentage: the two are exclusive")
+        self.bad("cmdprio_class=0", "job.ini:5: cmdprio_class: class 0 is no class")
+        self.bad("cmdprio_class=4", "job.ini:5: cmdprio_class=4")
+        self.bad("cmdprio=8", "job.ini:5: cmdprio=8")
+        self.bad("cmdprio_percentage=101", "job.ini:5: cmdprio_percentage=101")
+        self.bad("cmdprio_bssplit=4k/60/1/0:4k/50", "job.ini:5: cmdprio_bssplit=4k/60/1/0:4k/50: "
+                 "the entries of block size 4096 add up to 110%")
+        self.bad("cmdprio_bssplit=4k/10/1", "job.ini:5: cmdprio_bssplit=4k/10/1: '4k/10/1' is not")
+        self.bad("cmdprio_bssplit=4k/10/5/0", "priority '5/0': expected CLASS 1-3")
+
+    def test_other_engines_refused(self):
+        job = self.write_job("[j]\nioengine=psync\nfilename=f\nsize=64k\ncmdprio_percentage=10\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("job.ini:5: cmdprio_percentage: a per-I/O priority of ioengine=libaio and "
+                      "io_uring, and this job uses ioengine=psync", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+        if FIO:  # fio 3.33 knows the option only for those engines
+            fp = subprocess.run([FIO, "--parse-only", job], cwd=self.dir, capture_output=True,
+                                text=True, timeout=60)
+            self.assertEqual(fp.returncode, 1)
+
+
+def BIN_ABS():
+    from sbtest import BIN
+    return os.path.abspath(BIN)
