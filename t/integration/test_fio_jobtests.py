@@ -383,7 +383,14 @@ class CmdPrio(SbCase):
         return ["--name=x", "--ioengine=libaio", "--size=" + size, "--iodepth=4", "--direct=1",
                 "--filename=" + path, *extra, "--output=/dev/null"]
 
+    def need_rt(self):
+        """the kernel refuses realtime-class I/O priorities without
+        CAP_SYS_ADMIN/CAP_SYS_NICE (EPERM)"""
+        if os.geteuid() != 0:
+            self.skipTest("realtime I/O priorities need root")
+
     def need_strace(self):
+        self.need_rt()
         if not STRACE:
             self.skipTest("strace is not installed")
         with open(os.path.join(self.dir, "f"), "wb") as f:
@@ -436,6 +443,44 @@ class CmdPrio(SbCase):
             p, fgot = iocb_prios(self.dir, [FIO, *args])
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertEqual(set(fgot), set(got))
+
+    def prio_column(self, prog, *extra):
+        """{last column of the clat log: count} (fio 3.33 iolog.c flush_samples)"""
+        for n in os.listdir(self.dir):
+            if n.startswith("pr_"):
+                os.unlink(os.path.join(self.dir, n))
+        p = subprocess.run([prog, "--name=x", "--ioengine=libaio", "--filename=f", "--size=256k",
+                            "--write_lat_log=pr", "--per_job_logs=0", *extra, "--output=/dev/null"],
+                           cwd=self.dir, capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        got = {}
+        with open(os.path.join(self.dir, "pr_clat.log")) as f:
+            for line in f:
+                v = line.split(",")[-1].strip()
+                got[v] = got.get(v, 0) + 1
+        return got
+
+    def test_log_priority_column(self):
+        """log_prio=1: each I/O's priority, its cmdprio else the job's; without
+        it, 1 for a realtime-class I/O, else 0 (as fio 3.33)"""
+        self.need_rt()
+        with open(os.path.join(self.dir, "f"), "wb") as f:
+            f.write(os.urandom(256 * 1024))
+        cases = [(("--cmdprio_percentage=50", "--cmdprio_class=1", "--log_prio=1", "--prioclass=2",
+                   "--prio=4"), {"0x2000", "0x4004"}),
+                 (("--cmdprio_percentage=50", "--cmdprio_class=1"), {"0", "1"}),
+                 (("--cmdprio_percentage=50", "--cmdprio_class=3", "--cmdprio=1"), {"0"}),
+                 (("--cmdprio_percentage=50", "--cmdprio_class=3", "--cmdprio=1", "--log_prio=1"),
+                  {"0x0000", "0x6001"}),
+                 (("--prioclass=1",), {"1"})]
+        for extra, want in cases:
+            got = self.prio_column(BIN_ABS(), *extra)
+            self.assertEqual(set(got), want, extra)
+            self.assertEqual(sum(got.values()), 64)
+            if len(want) == 2:
+                self.assertTrue(all(12 < k < 52 for k in got.values()), (extra, got))
+            if FIO:
+                self.assertEqual(set(self.prio_column(FIO, *extra)), want, extra)
 
     def test_io_uring_runs(self):
         p = self.run_sb("--name=x", "--ioengine=io_uring", "--size=1m", "--iodepth=8",
