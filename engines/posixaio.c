@@ -5,7 +5,8 @@
  *
  * queue() hands the request to aio_read/aio_write at once (there is no
  * commit step, as in fio: fio's t0017 checks slat + clat = lat without one);
- * a request refused there (EAGAIN, EINVAL) completes inline with that error.
+ * a request refused there completes with that error at the next getevents
+ * (EAGAIN with requests in flight is BUSY: retried after completions).
  * getevents() collects finished requests with aio_error/aio_return and waits
  * with aio_suspend only for those still missing.  fsync/fdatasync, trims and
  * sync_file_range run synchronously once nothing is in flight (BUSY until
@@ -143,6 +144,8 @@ static enum sb_q_status pa_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	cb->aio_offset = (off_t)io->offset;
 	cb->aio_sigevent.sigev_notify = SIGEV_NONE;
 	int r = io->ddir == SB_DDIR_READ ? aio_read(cb) : aio_write(cb);
+	if (r && errno == EAGAIN && pd->nfl)
+		return SB_Q_BUSY; /* glibc out of requests: retry after completions, as fio */
 	if (r) { /* refused: a completion with the error, at the next getevents */
 		io->result = -errno;
 		pd->local[pd->nlocal++] = io;
