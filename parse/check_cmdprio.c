@@ -21,10 +21,10 @@
 static const struct sb_option *rows(unsigned i)
 {
 	switch (i) {
-	case 0: return SB_OPT(cmdprio_pct);
-	case 1: return SB_OPT(cmdprio_class);
-	case 2: return SB_OPT(cmdprio_level);
-	default: return SB_OPT(cmdprio_bssplit);
+	case 0: return SB_OPT(cmdprio.pct);
+	case 1: return SB_OPT(cmdprio.cls);
+	case 2: return SB_OPT(cmdprio.level);
+	default: return SB_OPT(cmdprio.bssplit);
 	}
 }
 
@@ -33,7 +33,7 @@ static unsigned prio_of(unsigned cls, unsigned level)
 	return (cls ? cls : 1) << 13 | level;
 }
 
-/* one entry BS/PCT[/CLASS/LEVEL] of direction d into s->cmdprio_bs[d] */
+/* one entry BS/PCT[/CLASS/LEVEL] of direction d into s->cmdprio.bs[d] */
 static int parse_entry(struct sb_jobspec *s, unsigned d, char *e, char *why, size_t wl)
 {
 	char *f[5], text[64];
@@ -65,28 +65,28 @@ static int parse_entry(struct sb_jobspec *s, unsigned d, char *e, char *why, siz
 	if (!pct) /* fio: entries of 0% give no I/O a priority */
 		return 0;
 	unsigned total = (unsigned)pct;
-	for (unsigned i = 0; i < s->cmdprio_bs_n[d]; i++)
-		total += s->cmdprio_bs[d][i].bs == bs ? s->cmdprio_bs[d][i].pct : 0;
+	for (unsigned i = 0; i < s->cmdprio.bs_n[d]; i++)
+		total += s->cmdprio.bs[d][i].bs == bs ? s->cmdprio.bs[d][i].pct : 0;
 	if (total > 100) {
 		snprintf(why, wl, "the entries of block size %llu add up to %u%% (at most 100)",
 			 (unsigned long long)bs, total);
 		return -EINVAL;
 	}
-	if (s->cmdprio_bs_n[d] >= SB_CMDPRIO_BS_MAX) {
+	if (s->cmdprio.bs_n[d] >= SB_CMDPRIO_BS_MAX) {
 		snprintf(why, wl, "more than %d entries", SB_CMDPRIO_BS_MAX);
 		return -EINVAL;
 	}
-	s->cmdprio_bs[d][s->cmdprio_bs_n[d]++] = (struct sb_cmdprio_bs){
+	s->cmdprio.bs[d][s->cmdprio.bs_n[d]++] = (struct sb_cmdprio_bs){
 		.bs = bs, .pct = (unsigned)pct,
 		.ioprio = n == 4 ? prio_of((unsigned)cls, (unsigned)lvl)
-				 : prio_of((unsigned)s->cmdprio_class[d], (unsigned)s->cmdprio_level[d]) };
+				 : prio_of((unsigned)s->cmdprio.cls[d], (unsigned)s->cmdprio.level[d]) };
 	return 0;
 }
 
 /* READ's list[,WRITE's list[,TRIM's, ignored]]; one list serves both */
 static int parse_bssplit(struct sb_jobspec *s, char *why, size_t wl)
 {
-	char *copy = strdup(s->cmdprio_bssplit), *part[3] = { NULL, NULL, NULL };
+	char *copy = strdup(s->cmdprio.bssplit), *part[3] = { NULL, NULL, NULL };
 	unsigned np = 0;
 	if (!copy) {
 		snprintf(why, wl, "out of memory");
@@ -126,8 +126,8 @@ unsigned sb_job_validate_cmdprio(struct sb_jobctx *c)
 	for (unsigned i = 0; i < 4 && !set; i++)
 		if (sb_job_isset(c, rows(i)))
 			set = rows(i);
-	s->cmdprio_bs_n[0] = s->cmdprio_bs_n[1] = 0;
-	s->cmdprio_on = false;
+	s->cmdprio.bs_n[0] = s->cmdprio.bs_n[1] = 0;
+	s->cmdprio.on = false;
 	if (!set)
 		return 0;
 	sb_job_where(c, set, where, sizeof(where));
@@ -137,34 +137,34 @@ unsigned sb_job_validate_cmdprio(struct sb_jobctx *c)
 		       "the job's I/O", set->name, s->ioengine);
 		return 1;
 	}
-	bool pct = s->cmdprio_pct[0] || s->cmdprio_pct[1];
-	bool bss = s->cmdprio_bssplit && *s->cmdprio_bssplit;
+	bool pct = s->cmdprio.pct[0] || s->cmdprio.pct[1];
+	bool bss = s->cmdprio.bssplit && *s->cmdprio.bssplit;
 	if (pct && bss) {
-		sb_err(sb_job_where(c, SB_OPT(cmdprio_bssplit), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(cmdprio.bssplit), where, sizeof(where)),
 		       "cmdprio_bssplit=%s with cmdprio_percentage: the two are exclusive (as in fio): "
-		       "keep one", s->cmdprio_bssplit);
+		       "keep one", s->cmdprio.bssplit);
 		return 1;
 	}
-	if (sb_job_isset(c, SB_OPT(cmdprio_class)) && (!s->cmdprio_class[0] || !s->cmdprio_class[1])) {
-		sb_err(sb_job_where(c, SB_OPT(cmdprio_class), where, sizeof(where)),
+	if (sb_job_isset(c, SB_OPT(cmdprio.cls)) && (!s->cmdprio.cls[0] || !s->cmdprio.cls[1])) {
+		sb_err(sb_job_where(c, SB_OPT(cmdprio.cls), where, sizeof(where)),
 		       "cmdprio_class: class 0 is no class: expected 1 (realtime), 2 (best-effort) "
 		       "or 3 (idle), READ[,WRITE]");
 		return 1;
 	}
 	if (bss && parse_bssplit(s, why, sizeof(why))) {
-		sb_err(sb_job_where(c, SB_OPT(cmdprio_bssplit), where, sizeof(where)),
+		sb_err(sb_job_where(c, SB_OPT(cmdprio.bssplit), where, sizeof(where)),
 		       "cmdprio_bssplit=%s: %s: expected BS/PCT[/CLASS/LEVEL] entries separated by "
-		       "':', READ's list[,WRITE's list], e.g. 64k/30:1m/50/1/0", s->cmdprio_bssplit, why);
-		s->cmdprio_bs_n[0] = s->cmdprio_bs_n[1] = 0;
+		       "':', READ's list[,WRITE's list], e.g. 64k/30:1m/50/1/0", s->cmdprio.bssplit, why);
+		s->cmdprio.bs_n[0] = s->cmdprio.bs_n[1] = 0;
 		return 1;
 	}
 	for (unsigned d = 0; pct && d < 2; d++) /* bs 0: every block size */
-		if (s->cmdprio_pct[d])
-			s->cmdprio_bs[d][s->cmdprio_bs_n[d]++] = (struct sb_cmdprio_bs){
-				.bs = 0, .pct = (unsigned)s->cmdprio_pct[d],
-				.ioprio = prio_of((unsigned)s->cmdprio_class[d],
-						  (unsigned)s->cmdprio_level[d]) };
+		if (s->cmdprio.pct[d])
+			s->cmdprio.bs[d][s->cmdprio.bs_n[d]++] = (struct sb_cmdprio_bs){
+				.bs = 0, .pct = (unsigned)s->cmdprio.pct[d],
+				.ioprio = prio_of((unsigned)s->cmdprio.cls[d],
+						  (unsigned)s->cmdprio.level[d]) };
 	for (unsigned d = 0; d < 2; d++)
-		s->cmdprio_on |= s->cmdprio_bs_n[d] && sb_spec_does(s, (enum sb_ddir)d);
+		s->cmdprio.on |= s->cmdprio.bs_n[d] && sb_spec_does(s, (enum sb_ddir)d);
 	return 0;
 }

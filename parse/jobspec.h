@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "lib/ddir.h"
+#include "parse/splits.h"
 
 #define SB_NAME_MAX 128
 #define SB_PCTL_MAX 64     /* percentile_list entries (fio's limit is 20) */
@@ -64,20 +65,6 @@ enum sb_sweep_metric {
 
 struct sb_model_preset; /* parse/catalog.h */
 struct sb_train_preset;
-
-struct sb_bssplit {
-	uint64_t bs;  /* bytes */
-	double pct;   /* share of I/Os, 0..100; entries of one direction sum to 100 */
-};
-
-/* one entry of cmdprio_bssplit: pct% of the direction's I/Os of bs bytes
- * carry ioprio ((class << 13) | level, as ioprio_set and fio's logs) */
-#define SB_CMDPRIO_BS_MAX 32
-struct sb_cmdprio_bs {
-	uint64_t bs;
-	unsigned pct;
-	unsigned ioprio;
-};
 
 /* An option as the user wrote it, for the JSON "job options" echo. */
 struct sb_opt_echo {
@@ -237,8 +224,6 @@ struct sb_jobspec {
 	char *write_bw_log;         /* fio: NAME -> NAME_bw.N.log; NULL = none */
 	char *write_iops_log;       /* NAME -> NAME_iops.N.log */
 	char *write_lat_log;        /* NAME -> NAME_clat/_slat/_lat.N.log */
-	/* (a bare write_*_log holds SB_LOG_JOBNAME until sb_spec_derive puts
-	 * the job's name there, as fio names such logs) */
 	unsigned log_avg_msec;      /* 0: one log entry per I/O; N: N-ms averages */
 	bool log_offset;            /* add the offset column to per-I/O entries */
 	char *host_counters;        /* "cpu,mem,disk,net,ib,rapl,perf,gpu", "all", "none" */
@@ -374,16 +359,7 @@ struct sb_jobspec {
 	int nice;                   /* -20..19 (default 0: unchanged) */
 	unsigned prio;              /* 0-7; used when set (sb_spec_isset) */
 	unsigned prioclass;         /* 0-3; used when set */
-	/* per-I/O priorities of libaio and io_uring (fio's cmdprio engine
-	 * options): [0] reads, [1] writes (trims take none) */
-	uint64_t cmdprio_pct[SB_DDIR_N];   /* % of the direction's I/Os given cmdprio */
-	uint64_t cmdprio_class[SB_DDIR_N]; /* 1-3; 0: 1 (realtime), as fio */
-	uint64_t cmdprio_level[SB_DDIR_N]; /* 0-7 */
-	char *cmdprio_bssplit;             /* BS/PCT[/CLASS/LEVEL]:...[,...]; NULL: none */
-	/* derived (parse/check_cmdprio.c): the ioprio values per block size */
-	struct sb_cmdprio_bs cmdprio_bs[2][SB_CMDPRIO_BS_MAX];
-	unsigned cmdprio_bs_n[2];
-	bool cmdprio_on;                   /* cmdprio_pct or cmdprio_bssplit: some I/Os get one */
+	struct sb_cmdprio cmdprio;  /* per-I/O priorities of libaio, io_uring (parse/splits.h) */
 	bool no_invalidate;         /* invalidate=0: keep the files' page cache (fio's default
 				     * invalidate=1 drops it; stored inverted so 0 is fio's default) */
 	unsigned fadvise_hint;      /* enum sb_fadv */
@@ -599,10 +575,6 @@ struct sb_joblist {
 	const char *const *sections;
 	unsigned nsections;
 };
-
-/* the value of a bare write_bw_log/_iops_log/_lat_log/_hist_log: "the
- * job's name", resolved by sb_spec_derive */
-#define SB_LOG_JOBNAME "$jobname"
 
 static inline bool sb_spec_does(const struct sb_jobspec *s, enum sb_ddir d)
 {

@@ -259,40 +259,6 @@ bad:
 	return -EINVAL;
 }
 
-/* one side of a fio-read range: a size, then nothing or a '/' or ':' tail */
-static int fio_range_side(const char *s, size_t n, unsigned kb_base, uint64_t *out)
-{
-	char buf[64], err[SB_VERR_LEN];
-	size_t k = 0;
-	while (k < n && s[k] != '/' && s[k] != ':')
-		k++;
-	if (!k || k >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, k);
-	buf[k] = '\0';
-	return sb_parse_size(buf, kb_base, out, err);
-}
-
-int sb_parse_size_range_fio(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi, char *err)
-{
-	if (!sb_parse_size_range(s, kb_base, lo, hi, err))
-		return 0;
-	const char *p = skip_ws(s);
-	const char *sep = strchr(p, '-');
-	if (!sep)
-		sep = strchr(p, ':');
-	if (!sep || !strpbrk(p, "/:") ||
-	    fio_range_side(p, (size_t)(sep - p), kb_base, lo) ||
-	    fio_range_side(sep + 1, strlen(sep + 1), kb_base, hi))
-		return -EINVAL; /* err: sb_parse_size_range's */
-	if (*lo > *hi) {
-		uint64_t t = *lo;
-		*lo = *hi;
-		*hi = t;
-	}
-	return 0;
-}
-
 int sb_split_ddir(const char *s, char *buf, size_t buflen, const char *part[SB_DDIR_N], char *err)
 {
 	char *field[SB_DDIR_N + 1];

@@ -28,12 +28,6 @@ int sb_parse_bool(const char *s, bool *out, char *err);
 int sb_parse_pct(const char *s, double *out, char *err);
 /* "4k-64k" or "4k:64k" or a single size; swapped if lower > upper (fio) */
 int sb_parse_size_range(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi, char *err);
-/* A block-size range as fio reads bsrange: LOW-HIGH or LOW:HIGH, split at the
- * first '-' (else the first ':'), and on each side the size up to a '/' or
- * ':' (fio reads a number and its unit and ignores the rest): the bssplit-
- * like "512/25:1k:25:2k:25:4k/25" of fio's t0023 is 512-1k, "1k-2k/8k-16k" is
- * 1k-2k, as fio 3.33 runs them (parse.c, FIO_OPT_RANGE). */
-int sb_parse_size_range_fio(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi, char *err);
 
 /* Split "read,write,trim" the fio way: empty fields keep the default, a last
  * value not followed by a comma applies to the remaining directions.  On

@@ -504,12 +504,12 @@ static unsigned cmdprio_pick(struct sb_iogen *g, const struct sb_io_u *io)
 	const struct sb_jobspec *s = g->spec;
 	if (io->ddir != SB_DDIR_READ && io->ddir != SB_DDIR_WRITE)
 		return 0;
-	unsigned n = s->cmdprio_bs_n[io->ddir], cum = 0;
+	unsigned n = s->cmdprio.bs_n[io->ddir], cum = 0;
 	if (!n)
 		return 0;
 	unsigned r = (unsigned)sb_rng_below(&g->rng, 100);
 	for (unsigned i = 0; i < n; i++) {
-		const struct sb_cmdprio_bs *e = &s->cmdprio_bs[io->ddir][i];
+		const struct sb_cmdprio_bs *e = &s->cmdprio.bs[io->ddir][i];
 		if (e->bs && e->bs != io->len)
 			continue;
 		cum += e->pct;

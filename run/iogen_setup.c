@@ -144,8 +144,8 @@ static int setup_ext(struct sb_iogen *g)
 	const struct sb_jobspec *s = g->spec;
 	g->number_ios = s->number_ios;
 	g->ext = s->number_ios || (!g->random && s->rw_seq_add) || g->lfsr ||
-		 (g->random && s->rw_seq_nr > 1) || s->bs_unaligned || g->trimwrite || s->cmdprio_on;
-	g->cmdprio = s->cmdprio_on;
+		 (g->random && s->rw_seq_nr > 1) || s->bs_unaligned || g->trimwrite || s->cmdprio.on;
+	g->cmdprio = s->cmdprio.on;
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		uint64_t p = s->percentage_random[d] > 100 ? 100 : s->percentage_random[d];
 		g->pct_rand[d] = g->random ? p * (1ull << 32) / 100 : 1ull << 32;
