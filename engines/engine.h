@@ -65,6 +65,9 @@ struct sb_io_u {
 	uint64_t issue_ns;      /* set by run/ when it was submitted (slat end) */
 	unsigned index;         /* slot in td->ios */
 	void *engine_priv;      /* the engine's per-io data (iocb, sqe bookkeeping) */
+	unsigned ioprio;        /* appended: this I/O's priority, (class << 13) | level, for
+				 * engines that send one per I/O (libaio, io_uring:
+				 * cmdprio_*); 0: none, the thread's own applies */
 };
 
 enum sb_q_status {

@@ -395,6 +395,7 @@ static void ur_prep_rw(struct uring_data *ud, struct io_uring_sqe *sqe, struct s
 		else
 			io_uring_prep_writev(sqe, fd, iov, 1, io->offset);
 	}
+	sqe->ioprio = (__u16)io->ioprio; /* cmdprio_*: 0, none, unless the run set one */
 }
 
 static enum sb_q_status ur_queue(struct sb_engine_td *td, struct sb_io_u *io)

@@ -58,6 +58,9 @@ struct sb_aio_ring {
 	struct io_event events[];
 };
 #define SB_AIO_RING_MAGIC 0xa10a10a1u
+#ifndef IOCB_FLAG_IOPRIO /* linux/aio_abi.h, which libaio.h does not include */
+#define IOCB_FLAG_IOPRIO (1 << 1)
+#endif
 
 struct aio_data {
 	io_context_t ctx;
@@ -201,6 +204,10 @@ static enum sb_q_status aio_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	default:
 		io->result = -EOPNOTSUPP;
 		return SB_Q_COMPLETED;
+	}
+	if (io->ioprio) { /* cmdprio_*: this I/O's own priority */
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+		cb->aio_reqprio = (short)io->ioprio;
 	}
 	if (ad->npending + ad->inflight + ad->nlocal >= ad->nios)
 		return SB_Q_BUSY;

@@ -9,6 +9,7 @@ extern const struct sb_engine_ops sb_engine_sync;
 extern const struct sb_engine_ops sb_engine_psync;
 extern const struct sb_engine_ops sb_engine_null;
 extern const struct sb_engine_ops sb_engine_mmap;
+extern const struct sb_engine_ops sb_engine_posixaio;
 #ifdef CONFIG_LIBAIO
 extern const struct sb_engine_ops sb_engine_libaio;
 #endif
@@ -25,6 +26,7 @@ const struct sb_engine_ops *const sb_engines[] = {
 #ifdef CONFIG_LIBURING
 	&sb_engine_io_uring,
 #endif
+	&sb_engine_posixaio,
 	&sb_engine_mmap,
 	&sb_engine_null,
 	NULL,

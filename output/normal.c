@@ -380,7 +380,7 @@ static const char *rw_name(unsigned rw)
 	case SB_RW_WRITE: return rnd ? "randwrite" : "write";
 	case SB_RW_READ | SB_RW_WRITE: return rnd ? "randrw" : "rw";
 	case SB_RW_TRIM: return rnd ? "randtrim" : "trim";
-	case SB_RW_TRIM | SB_RW_WRITE: return "trimwrite";
+	case SB_RW_TRIM | SB_RW_WRITE: return rnd ? "randtrimwrite" : "trimwrite";
 	default: return "none";
 	}
 }

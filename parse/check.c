@@ -158,7 +158,7 @@ unsigned sb_job_validate(struct sb_jobctx *c)
 	sb_spec_derive(&c->spec);
 	return n + check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
 	       sb_job_validate_wl(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c) +
-	       sb_job_validate_flow(c) + sb_job_validate_place(c) +
+	       sb_job_validate_flow(c) + sb_job_validate_place(c) + sb_job_validate_cmdprio(c) +
 	       sb_job_validate_stats(c) + sb_job_validate_io(c) + sb_job_validate_fill(c) +
 	       sb_job_validate_range(c);
 }

@@ -4,11 +4,30 @@
  * fio's default of iodepth_batch_complete_max, and the queue depth it runs
  * at (1 with a synchronous engine).  The fields it fills are
  * marked "derived" in jobspec.h. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "parse/options.h"
 #include "parse/parse.h"
 
+/* a bare write_*_log (SB_LOG_JOBNAME): the logs take the job's name, as fio */
+static void derive_log_names(struct sb_jobspec *s)
+{
+	char **f[] = { &s->write_bw_log, &s->write_iops_log, &s->write_lat_log, &s->write_hist_log };
+	for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (!*f[i] || strcmp(*f[i], SB_LOG_JOBNAME))
+			continue;
+		char *n = strdup(s->name);
+		if (n) { /* out of memory: the name stays as written */
+			free(*f[i]);
+			*f[i] = n;
+		}
+	}
+}
+
 void sb_spec_derive(struct sb_jobspec *s)
 {
+	derive_log_names(s);
 	uint64_t lo = 0, hi = 0;
 	for (unsigned d = 0; d < SB_DDIR_N; d++) {
 		/* a direction's bounds: bssplit's sizes, else bsrange (bs_min is

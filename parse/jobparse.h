@@ -72,6 +72,8 @@ unsigned sb_job_validate_flow(struct sb_jobctx *c);
 /* placement, priorities and file options (check_place.c); derives the CPU
  * set, the memory policy and ioprio_on */
 unsigned sb_job_validate_place(struct sb_jobctx *c);
+/* cmdprio_* of libaio and io_uring; derives cmdprio_bs and cmdprio_on (check_cmdprio.c) */
+unsigned sb_job_validate_cmdprio(struct sb_jobctx *c);
 /* think time, sample windows, log tuning, profile= (check_stats.c);
  * derives think_time_only */
 unsigned sb_job_validate_stats(struct sb_jobctx *c);

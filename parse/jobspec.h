@@ -12,6 +12,7 @@
 #include "lib/ddir.h"
 #include "parse/mlshape.h"
 #include "parse/specvals.h"
+#include "parse/splits.h"
 
 #define SB_NAME_MAX 128
 #define SB_PCTL_MAX 64     /* percentile_list entries (fio's limit is 20) */
@@ -68,11 +69,6 @@ enum sb_sweep_metric {
 
 struct sb_model_preset; /* parse/catalog.h */
 struct sb_train_preset;
-
-struct sb_bssplit {
-	uint64_t bs;  /* bytes */
-	double pct;   /* share of I/Os, 0..100; entries of one direction sum to 100 */
-};
 
 /* An option as the user wrote it, for the JSON "job options" echo. */
 struct sb_opt_echo {
@@ -367,6 +363,7 @@ struct sb_jobspec {
 	int nice;                   /* -20..19 (default 0: unchanged) */
 	unsigned prio;              /* 0-7; used when set (sb_spec_isset) */
 	unsigned prioclass;         /* 0-3; used when set */
+	struct sb_cmdprio cmdprio;  /* per-I/O priorities of libaio, io_uring (parse/splits.h) */
 	bool no_invalidate;         /* invalidate=0: keep the files' page cache (fio's default
 				     * invalidate=1 drops it; stored inverted so 0 is fio's default) */
 	unsigned fadvise_hint;      /* enum sb_fadv */

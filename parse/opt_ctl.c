@@ -243,7 +243,7 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	  .flags = SB_OF_IDENTITY, .category = C_STAT, .help = "report the utilisation of the disks under the files (0: no disk_util block)" },
 	{ .name = "log_prio", .type = SB_OT_BOOL, .off = OFF(log_prio), .def = "0",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
-	  .help = "logs' last column: the I/O's priority as fio writes it, 0x%04x of (prioclass << 13) | prio" },
+	  .help = "logs' last column: the I/O's priority as fio writes it, 0x%04x of (class << 13) | level (its cmdprio, else prioclass/prio); 0: 1 for realtime class, else 0" },
 	{ .name = "log_alternate_epoch", .type = SB_OT_BOOL, .off = OFF(log_alternate_epoch),
 	  .def = "0", .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "log timestamps in ms on the line of clock log_alternate_epoch_clock_id (default: Unix time)" },

@@ -14,6 +14,10 @@ static const struct sb_opt_enum rw_vals[] = {
 	{ .name = "rw", .val = SB_RW_READ | SB_RW_WRITE, .help = "sequential mixed reads and writes" },
 	{ .name = "readwrite", .val = SB_RW_READ | SB_RW_WRITE, .help = "same as rw", .alias = true },
 	{ .name = "randrw", .val = SB_RW_READ | SB_RW_WRITE | SB_RW_RANDOM, .help = "random mixed reads and writes" },
+	{ .name = "trimwrite", .val = SB_RW_TRIM | SB_RW_WRITE,
+	  .help = "sequential trims, each followed by a write of the same offset and length (fio's trimwrite)" },
+	{ .name = "randtrimwrite", .val = SB_RW_TRIM | SB_RW_WRITE | SB_RW_RANDOM,
+	  .help = "random trims, each followed by a write of the same offset and length" },
 	{ .name = NULL },
 };
 
@@ -203,6 +207,18 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .help = "fio's atomic I/O: implies direct=1 (Linux has no O_ATOMIC, as with fio)" },
 	{ .name = "end_fsync", .type = SB_OT_BOOL, .off = OFF(end_fsync), .def = "0",
 	  .category = C_ENG, .help = "fsync each file when the job ends" },
+	/* fio's cmdprio options of libaio and io_uring (parse/check_cmdprio.c) */
+	{ .name = "cmdprio_percentage", .type = SB_OT_INT_SPLIT, .off = OFF(cmdprio.pct), .def = "0",
+	  .max = 100, .unit = "%", .category = C_ENG,
+	  .help = "libaio, io_uring: share of the I/Os sent with priority cmdprio_class/cmdprio, READ[,WRITE]" },
+	{ .name = "cmdprio_class", .type = SB_OT_INT_SPLIT, .off = OFF(cmdprio.cls), .def = "0",
+	  .max = 3, .category = C_ENG,
+	  .help = "libaio, io_uring: class of those I/Os, 1 realtime, 2 best-effort, 3 idle, READ[,WRITE] (default 1)" },
+	{ .name = "cmdprio", .type = SB_OT_INT_SPLIT, .off = OFF(cmdprio.level), .def = "0",
+	  .max = 7, .category = C_ENG,
+	  .help = "libaio, io_uring: level of those I/Os, 0 (highest) to 7, READ[,WRITE]" },
+	{ .name = "cmdprio_bssplit", .type = SB_OT_STR, .off = OFF(cmdprio.bssplit), .category = C_ENG,
+	  .help = "libaio, io_uring: priorities per block size, BS/PCT[/CLASS/LEVEL]:...[,WRITE's list]" },
 
 	{ .name = "runtime", .alias = { "timeout" }, .type = SB_OT_TIME, .off = OFF(runtime_us),
 	  .def = "0", .unit_us = SEC, .unit = "s", .category = C_TIME,

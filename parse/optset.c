@@ -10,6 +10,7 @@
 #include "lib/expr.h"
 #include "parse/ini.h"
 #include "parse/options.h"
+#include "parse/parse.h"
 #include "parse/value.h"
 
 _Static_assert(SB_VERR_LEN >= SB_EXPR_ERR_LEN, "lib/expr.h writes SB_EXPR_ERR_LEN bytes of err");
@@ -265,6 +266,45 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 	}
 }
 
+/* one side of a fio-read range: a size, then nothing or a '/' or ':' tail */
+static int fio_range_side(const char *s, size_t n, unsigned kb_base, uint64_t *out)
+{
+	char buf[64], err[SB_VERR_LEN];
+	size_t k = 0;
+	while (k < n && s[k] != '/' && s[k] != ':')
+		k++;
+	if (!k || k >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, k);
+	buf[k] = '\0';
+	return sb_parse_size(buf, kb_base, out, err);
+}
+
+/* A block-size range as fio reads bsrange: LOW-HIGH or LOW:HIGH, split at the
+ * first '-' (else the first ':'), and on each side the size up to a '/' or
+ * ':' (fio reads a number and its unit and ignores the rest): the bssplit-
+ * like "512/25:1k:25:2k:25:4k/25" of fio's t0023 is 512-1k, "1k-2k/8k-16k" is
+ * 1k-2k, as fio 3.33 runs them (parse.c, FIO_OPT_RANGE). */
+static int range_fio(const char *s, unsigned kb_base, uint64_t *lo, uint64_t *hi, char *err)
+{
+	if (!sb_parse_size_range(s, kb_base, lo, hi, err))
+		return 0;
+	const char *p = s + strspn(s, " \t");
+	const char *sep = strchr(p, '-');
+	if (!sep)
+		sep = strchr(p, ':');
+	if (!sep || !strpbrk(p, "/:") ||
+	    fio_range_side(p, (size_t)(sep - p), kb_base, lo) ||
+	    fio_range_side(sep + 1, strlen(sep + 1), kb_base, hi))
+		return -EINVAL; /* err: sb_parse_size_range's */
+	if (*lo > *hi) {
+		uint64_t t = *lo;
+		*lo = *hi;
+		*hi = t;
+	}
+	return 0;
+}
+
 /* one direction's part of a split option */
 static int set_part(const struct sb_option *o, struct sb_jobspec *s, enum sb_ddir d,
 		    const char *part, char *err)
@@ -296,7 +336,7 @@ static int set_part(const struct sb_option *o, struct sb_jobspec *s, enum sb_ddi
 		FIELD(s, o->off, uint64_t)[d] = (uint64_t)i;
 		return 0;
 	case SB_OT_RANGE_SPLIT:
-		if (sb_parse_size_range(part, kb, &lo, &hi, err))
+		if (range_fio(part, kb, &lo, &hi, err))
 			return -EINVAL;
 		if (!lo) {
 			snprintf(err, SB_VERR_LEN, "range '%s' starts at 0: block sizes are at least 1 "
@@ -355,9 +395,6 @@ static int set_split(const struct sb_option *o, struct sb_jobspec *s, const char
 	char buf[1024], v[1024];
 	const char *part[SB_DDIR_N];
 	snprintf(v, sizeof(v), "%s", val);
-	if (o->type == SB_OT_RANGE_SPLIT) /* fio also separates ranges with '/' */
-		for (char *p = v; *p; p++)
-			*p = *p == '/' ? ',' : *p;
 	if (sb_split_ddir(v, buf, sizeof(buf), part, err))
 		return -EINVAL;
 	for (unsigned d = 0; d < SB_DDIR_N; d++)
@@ -379,10 +416,25 @@ static int set_split(const struct sb_option *o, struct sb_jobspec *s, const char
 	return 0;
 }
 
+/* fio: a bare write_bw_log, write_iops_log, write_lat_log or write_hist_log
+ * names its logs after the job (fio init.c, make_log_name): the value is
+ * SB_LOG_JOBNAME, which sb_spec_derive replaces with the job's name (a
+ * [global] one names each job's logs after that job) */
+static bool bare_names_log(const struct sb_option *o)
+{
+	return o->type == SB_OT_STR &&
+	       (o->off == offsetof(struct sb_jobspec, write_bw_log) ||
+		o->off == offsetof(struct sb_jobspec, write_iops_log) ||
+		o->off == offsetof(struct sb_jobspec, write_lat_log) ||
+		o->off == offsetof(struct sb_jobspec, write_hist_log));
+}
+
 int sb_option_set(const struct sb_option *o, struct sb_jobspec *s, const char *val, bool bare,
 		  char *err)
 {
 	unsigned kb = s->kb_base ? s->kb_base : 1024;
+	if (bare && bare_names_log(o))
+		return set_text(o, s, SB_LOG_JOBNAME, err);
 	if (bare) {
 		if (o->type != SB_OT_BOOL) {
 			char acc[SB_VERR_LEN - 64];

@@ -61,6 +61,9 @@ void sb_parse_allow_exec(bool on);
  * engine list handed in by sb_parse_set_engines).  Idempotent; tests that build a
  * spec by hand call it as the parser does. */
 void sb_spec_derive(struct sb_jobspec *s);
+/* the value a bare write_bw_log/_iops_log/_lat_log/_hist_log holds until
+ * sb_spec_derive puts the job's name there (fio names such logs so) */
+#define SB_LOG_JOBNAME "$jobname"
 /* The block sizes direction d of s issues, for checks that hold for every
  * I/O (direct-I/O alignment): bssplit's sizes; else bsrange's lower bound
  * (a range issues its multiples); else bs.  Writes at most max, returns how

@@ -496,9 +496,50 @@ HOT int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
 }
 
 /* the general path, out of line so that the fast path stays small */
+/* cmdprio: the priority of a read or write, as fio's fio_cmdprio_set_ioprio:
+ * one draw of 0-99 against the cumulative shares of the entries for the
+ * I/O's length (bs 0: any length) */
+static unsigned cmdprio_pick(struct sb_iogen *g, const struct sb_io_u *io)
+{
+	const struct sb_jobspec *s = g->spec;
+	if (io->ddir != SB_DDIR_READ && io->ddir != SB_DDIR_WRITE)
+		return 0;
+	unsigned n = s->cmdprio.bs_n[io->ddir], cum = 0;
+	if (!n)
+		return 0;
+	unsigned r = (unsigned)sb_rng_below(&g->rng, 100);
+	for (unsigned i = 0; i < n; i++) {
+		const struct sb_cmdprio_bs *e = &s->cmdprio.bs[io->ddir][i];
+		if (e->bs && e->bs != io->len)
+			continue;
+		cum += e->pct;
+		if (r < cum)
+			return e->ioprio;
+	}
+	return 0;
+}
+
 static __attribute__((noinline)) int next_io_ext(struct sb_iogen *g, struct sb_io_u *io)
 {
-	return g->span ? span_next(g, io) : next_io(g, io, true);
+	int r = 1;
+	if (g->tw_file) { /* trimwrite: the write of the trim just issued */
+		io->ddir = SB_DDIR_WRITE;
+		io->file = g->tw_file;
+		io->offset = g->tw_off;
+		io->len = g->tw_len;
+		g->tw_file = NULL;
+		count_write(g, io->file, io->offset, io->len);
+	} else {
+		r = g->span ? span_next(g, io) : next_io(g, io, true);
+		if (r && g->trimwrite && io->ddir == SB_DDIR_TRIM) {
+			g->tw_file = io->file;
+			g->tw_off = io->offset;
+			g->tw_len = io->len;
+		}
+	}
+	if (r && g->cmdprio)
+		io->ioprio = cmdprio_pick(g, io);
+	return r;
 }
 
 int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io)

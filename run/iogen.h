@@ -106,6 +106,15 @@ struct sb_iogen {
 	 * sb_iogen_next return 0 at the end of every loop but the last, with
 	 * loop_paused set; the caller sets loop_resume to go on */
 	bool each_loop, loop_paused, loop_resume;
+	/* appended: rw=trimwrite/randtrimwrite (on the general path): each
+	 * trim is followed by a write of its offset and length, as fio's
+	 * td_trimwrite; tw_file is that trim's file while a write is owed */
+	bool trimwrite;
+	struct sb_file *tw_file;
+	uint64_t tw_off, tw_len;
+	/* appended: cmdprio_* (on the general path): io->ioprio of each read
+	 * and write, from spec->cmdprio_bs (parse/check_cmdprio.c) */
+	bool cmdprio;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

@@ -144,7 +144,8 @@ static int setup_ext(struct sb_iogen *g)
 	const struct sb_jobspec *s = g->spec;
 	g->number_ios = s->number_ios;
 	g->ext = s->number_ios || (!g->random && s->rw_seq_add) || g->lfsr ||
-		 (g->random && s->rw_seq_nr > 1) || s->bs_unaligned;
+		 (g->random && s->rw_seq_nr > 1) || s->bs_unaligned || g->trimwrite || s->cmdprio.on;
+	g->cmdprio = s->cmdprio.on;
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		uint64_t p = s->percentage_random[d] > 100 ? 100 : s->percentage_random[d];
 		g->pct_rand[d] = g->random ? p * (1ull << 32) / 100 : 1ull << 32;
@@ -228,7 +229,10 @@ int sb_iogen_init(struct sb_iogen *g, const struct sb_jobspec *spec, struct sb_f
 	g->usemap = g->random && !spec->norandommap && spec->random_distribution == SB_DIST_RANDOM &&
 		    !g->lfsr;
 	g->mixed = (spec->rw & SB_RW_READ) && (spec->rw & SB_RW_WRITE);
+	/* trimwrite: iogen picks the trims; the write of each follows it */
+	g->trimwrite = !(spec->rw & SB_RW_READ) && (spec->rw & SB_RW_WRITE) && (spec->rw & SB_RW_TRIM);
 	g->only_ddir = (spec->rw & SB_RW_READ) ? SB_DDIR_READ
+		       : g->trimwrite ? SB_DDIR_TRIM
 		       : (spec->rw & SB_RW_WRITE) ? SB_DDIR_WRITE : SB_DDIR_TRIM;
 	g->rwmix_thresh = (uint64_t)(spec->rwmixread > 100 ? 100 : spec->rwmixread) * (1ull << 32) / 100;
 	if (spec->random_distribution == SB_DIST_ZIPF) {

@@ -116,7 +116,7 @@ static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct s
 	SB_ILAT_BUMP(t->ilat->d[d].bytes, bytes);
 	if (t->logring) {
 		struct sb_iolog_ent e = { ls->now, io->offset, clat, slat, lat, (uint32_t)bytes,
-					  (uint32_t)d, io->file->index };
+					  (uint32_t)d, io->file->index, (uint16_t)io->ioprio };
 		sb_iolog_push(t->logring, &e);
 	}
 }
@@ -178,7 +178,7 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, struct 
 	sb_ilat_add(t->ilat, d, bytes, clat, slat, lat);
 	if (t->logring) {
 		struct sb_iolog_ent e = { ls->now, io->offset, clat, slat, lat, (uint32_t)bytes,
-					  (uint32_t)d, io->file->index };
+					  (uint32_t)d, io->file->index, (uint16_t)io->ioprio };
 		sb_iolog_push(t->logring, &e);
 	}
 }

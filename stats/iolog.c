@@ -185,6 +185,8 @@ void sb_iolog_linep(const struct sb_iolog_files *lf, FILE *f, uint64_t t_ms, uin
 
 void sb_iolog_set_prio(struct sb_iolog_files *lf, bool log_prio, int ioprio)
 {
+	lf->log_prio = log_prio;
+	lf->job_ioprio = (unsigned)ioprio & 0xffffu;
 	if (log_prio)
 		snprintf(lf->prio, sizeof(lf->prio), "0x%04x", (unsigned)ioprio & 0xffffu);
 	else
@@ -209,20 +211,27 @@ void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e,
 	}
 	if (lf->avg)
 		return;
+	char pb[8];
+	unsigned prio = e->ioprio ? e->ioprio : lf->job_ioprio;
+	const char *pr = (prio >> 13) == 1 ? "1" : "0"; /* IOPRIO_CLASS_RT */
+	if (lf->log_prio) {
+		snprintf(pb, sizeof(pb), "0x%04x", prio);
+		pr = pb;
+	}
 	if (lf->f[SB_LOG_BW]) {
 		/* KiB/s of this one I/O over its completion latency */
 		uint64_t ns = e->clat_ns ? e->clat_ns : 1;
 		uint64_t kibs = (uint64_t)((double)e->bytes * 1e9 / 1024.0 / (double)ns);
-		sb_iolog_linep(lf, lf->f[SB_LOG_BW], t_ms, kibs, e->ddir, e->bytes, e->offset, o);
+		line(lf->f[SB_LOG_BW], t_ms, kibs, e->ddir, e->bytes, e->offset, o, pr);
 	}
 	if (lf->f[SB_LOG_IOPS])
-		sb_iolog_linep(lf, lf->f[SB_LOG_IOPS], t_ms, 1, e->ddir, e->bytes, e->offset, o);
+		line(lf->f[SB_LOG_IOPS], t_ms, 1, e->ddir, e->bytes, e->offset, o, pr);
 	if (lf->f[SB_LOG_CLAT])
-		sb_iolog_linep(lf, lf->f[SB_LOG_CLAT], t_ms, e->clat_ns, e->ddir, e->bytes, e->offset, o);
+		line(lf->f[SB_LOG_CLAT], t_ms, e->clat_ns, e->ddir, e->bytes, e->offset, o, pr);
 	if (lf->f[SB_LOG_SLAT] && lf->slat)
-		sb_iolog_linep(lf, lf->f[SB_LOG_SLAT], t_ms, e->slat_ns, e->ddir, e->bytes, e->offset, o);
+		line(lf->f[SB_LOG_SLAT], t_ms, e->slat_ns, e->ddir, e->bytes, e->offset, o, pr);
 	if (lf->f[SB_LOG_LAT])
-		sb_iolog_linep(lf, lf->f[SB_LOG_LAT], t_ms, e->lat_ns, e->ddir, e->bytes, e->offset, o);
+		line(lf->f[SB_LOG_LAT], t_ms, e->lat_ns, e->ddir, e->bytes, e->offset, o, pr);
 }
 
 uint64_t sb_iolog_drain(struct sb_iolog_ring *r, struct sb_iolog_files *lf, uint64_t t0_ns)

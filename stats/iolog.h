@@ -7,8 +7,9 @@
  * in the run (1-based; per_job_logs=0: no ".N", the threads of a job share
  * one file); one line per entry:
  *     time (ms), value, data direction (0 read, 1 write, 2 trim), block size, [offset,] priority
- * (offset only with log_offset=1; priority 0, or with log_prio=1 the job's
- * ioprio as fio's 0x%04x).  Values: latency in ns, bandwidth in KiB/s, IOPS.
+ * (offset only with log_offset=1; priority: per I/O 1 when its ioprio is of
+ * the realtime class, else 0, or with log_prio=1 its ioprio as fio's 0x%04x:
+ * its cmdprio, else the job's).  Values: latency in ns, bandwidth in KiB/s, IOPS.
  *
  * log_avg_msec=N > 0: one entry per direction every N ms, the average over
  * the window (block size and offset 0, as fio writes them), taken by the
@@ -37,6 +38,7 @@ struct sb_iolog_ent {
 	uint32_t bytes;
 	uint32_t ddir : 8;        /* enum sb_ddir */
 	uint32_t file : 24;       /* index in the thread's files (write_iolog) */
+	uint16_t ioprio;          /* the I/O's own priority (cmdprio_*); 0: the job's */
 };
 
 struct sb_iolog_ring {
@@ -102,6 +104,11 @@ struct sb_iolog_files {
 	 * last column ("0x4003": fio's ioprio value; empty: "0") */
 	int epoch_clock;
 	char prio[8];
+	/* appended: the per-I/O lines' priority column, as fio 3.33 (iolog.c
+	 * flush_samples): with log_prio the I/O's ioprio (its cmdprio, else
+	 * job_ioprio) as 0x%04x; without, 1 when that is realtime class, else 0 */
+	bool log_prio;
+	unsigned job_ioprio;
 	/* appended (issue 16, opts3): log_max_value=1 with log_avg_msec - the
 	 * per-I/O ring is drained into each direction's clat, slat and lat
 	 * maxima (ns) of the window still open; monlog.c writes them instead

@@ -505,7 +505,10 @@ static void test_compared_options(void)
 		"filename", "directory", "nrfiles", "filesize", "size", "io_size", "offset", "rw",
 		"rwmixread", "bs", "blockalign", "numjobs", "thread", "ioengine", "iodepth",
 		"iodepth_batch_submit", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
-		"direct", "fsync", "fdatasync", "end_fsync", "userspace_reap", "fixedbufs",
+		"direct", "fsync", "fdatasync", "end_fsync",
+		/* issue 23: per-I/O priorities of libaio and io_uring */
+		"cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit",
+		"userspace_reap", "fixedbufs",
 		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "runtime",
 		"time_based", "ramp_time", "startdelay", "loops", "group_reporting", "randrepeat",
 		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",

@@ -204,12 +204,12 @@ static void test_iolog_ring(void)
 	CU_ASSERT_EQUAL_FATAL(sb_iolog_open(&lf, base, base, base, 3, true, true), 0);
 	for (unsigned i = 0; i < SB_IOLOG_RING + 10; i++) {
 		struct sb_iolog_ent e = { 5000000000ull + i * 1000000ull, 8192ull * i, 2000, 300, 2300,
-					  4096, 1, 0 };
+					  4096, 1, 0, 0 };
 		sb_iolog_push(&r, &e);
 	}
 	CU_ASSERT_EQUAL(atomic_load(&r.dropped), 10);
 	CU_ASSERT_EQUAL(sb_iolog_drain(&r, &lf, 4000000000ull), SB_IOLOG_RING);
-	struct sb_iolog_ent e = { 4000000000ull, 0, 1000, 0, 1000, 512, 0, 0 };
+	struct sb_iolog_ent e = { 4000000000ull, 0, 1000, 0, 1000, 512, 0, 0, 0 };
 	sb_iolog_push(&r, &e); /* room again after the drain */
 	CU_ASSERT_EQUAL(sb_iolog_drain(&r, &lf, 4000000000ull), 1);
 	CU_ASSERT_EQUAL(sb_iolog_close(&lf), 0);
