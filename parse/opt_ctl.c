@@ -85,7 +85,7 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	  .category = SB_CAT_VERIFY, .help = "read back and check after the write phase (with verify=)" },
 	{ .name = "verify_only", .type = SB_OT_BOOL, .off = OFF(verify_only), .def = "0",
 	  .category = SB_CAT_VERIFY,
-	  .help = "write nothing: check what an earlier run of the same job wrote (a missing file is refused, never created)" },
+	  .help = "write nothing: check what an earlier run of the same job wrote (a missing file is refused, never created); on a read job, check what it reads" },
 	{ .name = "verify_interval", .type = SB_OT_SIZE, .off = OFF(verify_interval), .def = "0",
 	  .unit = "bytes", .category = SB_CAT_VERIFY,
 	  .help = "bytes covered by each header (0: the write block size)" },

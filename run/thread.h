@@ -90,6 +90,9 @@ struct sb_thread {
 	bool (*io_check)(struct sb_thread *t, const struct sb_io_u *io);
 	void *content;                /* the hooks' state, owned by whoever set them */
 	bool check_writes;            /* io_check also gets completed writes (verify=) */
+	bool check_eof;               /* a read at end of file (0 bytes) goes to io_check, not
+				       * the error path: a job verifying what others wrote
+				       * reports the missing blocks (verify=, run/verify.c) */
 	/* appended: flow, rate_min, steady state, exitall (run/flowctl.h) */
 	struct sb_ctl ctl;
 	bool stats_lite;              /* a disable_* option is on: account() takes its slow path */

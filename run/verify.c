@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "run/verify.h"
+#include "run/eachloop.h"
 #include "run/vblock.h"
 #include "run/vstate.h"
 #include "parse/options.h"
@@ -44,6 +45,10 @@ struct vjob {
 	unsigned nfiles;
 	unsigned job, thread;
 	bool checking;              /* reads are verify reads */
+	bool reader;                /* the job does not write: its own reads check what
+				     * other jobs or runs wrote (HOWTO "verify on read jobs") */
+	struct sb_vknown *known;    /* reader: per file, what the writers' states say */
+	uint64_t prev_t0;           /* verify_only: the writing run's start (its state) */
 	bool fatal;                 /* verify_fatal hit: stop */
 	uint64_t rbs;               /* read size of a verify pass */
 	uint64_t backlog, batch, since;
@@ -75,7 +80,7 @@ static void io_prep(struct sb_thread *t, struct sb_io_u *io)
 	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	vj->io_gen[io->index] = g;
 	for (uint64_t o = 0; o + L <= io->len; o += L) {
-		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread, 0 };
+		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread, 0, false };
 		id.seed = sb_vblock_seed(vj->base, g, id.offset);
 		sb_vblock_fill(&vj->fmt, (uint8_t *)io->buf + o, &id, now);
 	}
@@ -188,44 +193,87 @@ static void trimmed_zero(struct sb_thread *t, struct vjob *vj, const struct sb_f
 	t->verify->bytes += vj->fmt.len;
 }
 
+/* check the interval at io->buf + o against want (want->gen TRIMMED:
+ * zeroes); false when verify_fatal stops the job */
+static bool check_one(struct sb_thread *t, struct vjob *vj, const struct sb_io_u *io, uint64_t o,
+		      const struct sb_vid *want)
+{
+	uint64_t L = vj->fmt.len, off = io->offset + o;
+	if (want->gen == TRIMMED) {
+		trimmed_zero(t, vj, io->file, off, (const uint8_t *)io->buf + o);
+		return true;
+	}
+	char exp[SB_VERIFY_TEXT_MAX], found[SB_VERIFY_TEXT_MAX];
+	enum sb_verify_kind kind;
+	uint8_t *b = (uint8_t *)io->buf + o;
+	if (o + L > (uint64_t)io->result) {
+		if (want->any_writer)
+			snprintf(exp, sizeof(exp), "a block of %" PRIu64 " bytes", L);
+		else
+			snprintf(exp, sizeof(exp), "gen %" PRIu64 " (%" PRIu64 " bytes)", want->gen, L);
+		snprintf(found, sizeof(found), "the file ends first (short read of %" PRId64
+			 " bytes)", io->result > (int64_t)o ? io->result - (int64_t)o : 0);
+		failed(t, vj, io->file, off, SB_VFY_NEVER_WRITTEN, exp, found);
+	} else if (!sb_vblock_check(&vj->fmt, b, want, &kind, exp, found, sizeof(exp))) {
+		failed(t, vj, io->file, off, kind, exp, found);
+		if (t->spec->verify_dump)
+			dump(t, vj, io->file->path, off, b, want);
+	}
+	t->verify->blocks++;
+	t->verify->bytes += L;
+	return !vj->fatal;
+}
+
+/* a read job's read: every whole interval is checked, against what the
+ * newest saved state of a writer says was written there, else as any
+ * writer's block at its offset (fio verify.c:920-923 takes the seed from
+ * the header when the job does not both read and write) */
+static bool check_read(struct sb_thread *t, struct vjob *vj, const struct sb_io_u *io)
+{
+	const struct sb_vknown *k = vj->known ? &vj->known[io->file->index] : NULL;
+	uint64_t L = vj->fmt.len;
+	for (uint64_t o = 0; o + L <= io->len; o += L) {
+		uint64_t off = io->offset + o, rel = off - io->file->region_start;
+		struct sb_vid want = { .offset = off, .any_writer = true };
+		if (k && k->gen && off >= io->file->region_start && rel % L == 0 &&
+		    rel / L < k->nslots && k->gen[rel / L]) {
+			const struct sb_vwriter *w = &k->w[k->who[rel / L]];
+			uint64_t g = k->gen[rel / L];
+			want = (struct sb_vid){ off, g, sb_vblock_seed(w->seed, g, off), w->index,
+						w->thread, w->start, false };
+		}
+		if (!check_one(t, vj, io, o, &want))
+			return false;
+	}
+	return true;
+}
+
 static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
 {
 	struct vjob *vj = t->content;
 	if (io->ddir == SB_DDIR_WRITE)
 		return wrote(t, vj, io);
+	if (vj->reader)
+		return check_read(t, vj, io);
 	if (!vj->checking)
-		return true; /* a read of the workload itself (rw=randrw...) */
+		return true; /* a read of a mix (rw=randrw...): not checked, as fio's
+			      * backend.c:1044-1048 (only verify reads, or a job that
+			      * does not write) */
 	struct sb_vtrack *tr = track_of(vj, io->file);
 	uint64_t L = vj->fmt.len;
 	for (uint64_t o = 0; tr && o + L <= io->len; o += L) {
 		uint64_t off = io->offset + o, slot = (off - tr->start) / L;
 		struct sb_vid want = { off, slot < tr->nslots ? GEN_OF(tr->gen[slot]) : 0, 0,
-				       vj->job, vj->thread, 0 };
+				       vj->job, vj->thread, 0, false };
 		if (!want.gen)
 			continue;
 		tr->gen[slot] |= CHECKED;
-		if (want.gen == TRIMMED) {
-			trimmed_zero(t, vj, io->file, off, (const uint8_t *)io->buf + o);
-			continue;
-		}
 		want.seed = sb_vblock_seed(vj->base, want.gen, off);
-		want.min_time = t->spec->verify_only ? 0 : vj->t0; /* this run wrote it */
-		char exp[SB_VERIFY_TEXT_MAX], found[SB_VERIFY_TEXT_MAX];
-		enum sb_verify_kind kind;
-		uint8_t *b = (uint8_t *)io->buf + o;
-		if (o + L > (uint64_t)io->result) {
-			snprintf(exp, sizeof(exp), "gen %" PRIu64 " (%" PRIu64 " bytes)", want.gen, L);
-			snprintf(found, sizeof(found), "the file ends first (short read of %" PRId64
-				 " bytes)", io->result);
-			failed(t, vj, io->file, off, SB_VFY_NEVER_WRITTEN, exp, found);
-		} else if (!sb_vblock_check(&vj->fmt, b, &want, &kind, exp, found, sizeof(exp))) {
-			failed(t, vj, io->file, off, kind, exp, found);
-			if (t->spec->verify_dump)
-				dump(t, vj, io->file->path, off, b, &want);
-		}
-		t->verify->blocks++;
-		t->verify->bytes += L;
-		if (vj->fatal)
+		/* a block stamped before the run that wrote it began is a lost
+		 * write: this run's start, or with verify_only the writing run's
+		 * (from its saved state; 0: unknown) */
+		want.min_time = t->spec->verify_only ? vj->prev_t0 : vj->t0;
+		if (!check_one(t, vj, io, o, &want))
 			return false;
 	}
 	return true;
@@ -345,7 +393,7 @@ static void replay(struct sb_thread *t, struct vjob *vj)
 static void state_id(const struct sb_thread *t, const struct vjob *vj, struct sb_vstate_id *id)
 {
 	*id = (struct sb_vstate_id){ t->spec->name, t->sub, sb_csum_info(vj->fmt.type)->name,
-				     vj->fmt.len, vj->base, vj->gen };
+				     vj->fmt.len, vj->base, vj->gen, vj->job, vj->t0 };
 }
 
 static void save_state(struct sb_thread *t, struct vjob *vj)
@@ -379,13 +427,70 @@ static bool load_state(struct sb_thread *t, struct vjob *vj)
 	return !r;
 }
 
-void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
+/* a reader: what the writers' saved states say of each file, read when
+ * the job starts (after the jobs before it wrote and saved theirs) */
+static void load_known(struct sb_thread *t, struct vjob *vj)
 {
-	struct vjob *vj = t->content;
+	vj->known = calloc(vj->nfiles ? vj->nfiles : 1, sizeof(*vj->known));
+	for (unsigned i = 0; vj->known && i < vj->nfiles; i++) {
+		vj->known[i].start = t->files[i].region_start;
+		vj->known[i].nslots = t->files[i].region_len / vj->fmt.len;
+		if (sb_vstate_known(t->files[i].path, sb_csum_info(vj->fmt.type)->name, vj->fmt.len,
+				    &vj->known[i]))
+			sb_warn(t->spec->name, "verify: no memory for the saved states of %s: its "
+				"blocks are checked as any writer's", t->files[i].path);
+	}
+}
+
+/* A verify run that read data and checked no block has verified nothing:
+ * an error (exit 3), never a pass, with the reason */
+static void nothing_checked(struct sb_thread *t, struct vjob *vj)
+{
 	const struct sb_jobspec *s = t->spec;
+	uint64_t got = t->st->io_bytes[SB_DDIR_READ], L = vj->fmt.len;
+	if (t->verify->blocks || sb_stopping() || t->st->error ||
+	    !(got || vj->reader || s->verify_only))
+		return;
+	char why[512];
+	if (vj->reader && s->bs_max[SB_DDIR_READ] < L)
+		snprintf(why, sizeof(why), "every read (bs=%llu) is smaller than the %llu-byte verify "
+			 "interval, and only whole intervals can be checked: use a read block size "
+			 "that is a multiple of the interval the writer used, or set verify_interval=",
+			 (unsigned long long)s->bs_max[SB_DDIR_READ], (unsigned long long)L);
+	else if (!got && s->verify_only && !vj->reader)
+		snprintf(why, sizeof(why), "%s no written block, so the job read nothing: run the "
+			 "writing job (verify_state_save=1) to the end first, or check the file with "
+			 "a read job (rw=read, verify=%s)", s->verify_state_load ?
+			 "the saved verify state lists" : "replaying the job's writes finds",
+			 sb_csum_info(vj->fmt.type)->name);
+	else if (!got)
+		snprintf(why, sizeof(why), "the job read nothing (an empty region): give it a size= "
+			 "or a file that holds the written data");
+	else
+		snprintf(why, sizeof(why), "its %llu bytes read held no whole %llu-byte verify "
+			 "interval: align offset= and the read block size to the interval",
+			 (unsigned long long)got, (unsigned long long)L);
+	sb_err(s->name, "verify=%s: 0 blocks checked: %s", sb_csum_info(vj->fmt.type)->name, why);
+	sb_tstats_set_error(t->st, ENODATA, "verify", NULL);
+}
+
+static void run_checks(struct sb_thread *t, struct vjob *vj, struct sb_loopstate *ls)
+{
+	const struct sb_jobspec *s = t->spec;
+	if (vj->reader) { /* its own reads are checked (verify_only alike) */
+		load_known(t, vj);
+		sb_eachloop_run(t, ls);
+		return;
+	}
 	if (s->verify_only) {
-		if (s->verify_state_load ? load_state(t, vj) : (replay(t, vj), true))
+		struct sb_vstate_id id;
+		char path[4200];
+		state_id(t, vj, &id);
+		sb_vstate_path(path, sizeof(path), t->files[0].path, s->name, t->sub);
+		if (s->verify_state_load ? load_state(t, vj) : (replay(t, vj), true)) {
+			vj->prev_t0 = sb_vstate_start(path, &id);
 			verify_all(t, vj);
+		}
 		return;
 	}
 	for (;;) {
@@ -410,6 +515,12 @@ void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
 	if (s->do_verify && !vj->fatal && !sb_stopping() &&
 	    (!t->st->error || t->st->error == EILSEQ))
 		verify_all(t, vj);
+}
+
+void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	run_checks(t, t->content, ls);
+	nothing_checked(t, t->content);
 }
 
 void sb_verify_runtimes(struct sb_thread *t)
@@ -438,7 +549,11 @@ int sb_verify_setup(struct sb_thread *t)
 		       r == -ENOTSUP ? "not built (the parser should have refused it)" : strerror(ENOMEM));
 		return r ? r : -ENOMEM;
 	}
-	uint64_t L = s->verify_interval ? s->verify_interval : s->bs_min[SB_DDIR_WRITE];
+	/* a job that writes checks its write blocks' intervals; a reader, its
+	 * reads' (fio: verify_interval defaults to the smallest block size) */
+	vj->reader = !(s->rw & SB_RW_WRITE);
+	enum sb_ddir bd = vj->reader ? SB_DDIR_READ : SB_DDIR_WRITE;
+	uint64_t L = s->verify_interval ? s->verify_interval : s->bs_min[bd];
 	vj->fmt = (struct sb_vfmt){
 		.type = s->verify, .hdr = sb_vhdr_len(s->verify), .len = L, .voff = s->verify_offset,
 		.pat = s->verify_pat_len ? s->verify_pat : NULL, .patlen = s->verify_pat_len,
@@ -452,8 +567,8 @@ int sb_verify_setup(struct sb_thread *t)
 	vj->thread = t->sub;
 	vj->nfiles = t->etd.nfiles;
 	vj->rbs = t->etd.buf_per_io / L * L; /* whole intervals per read */
-	if (vj->rbs > s->bs_max[SB_DDIR_WRITE] && s->bs_max[SB_DDIR_WRITE] >= L)
-		vj->rbs = s->bs_max[SB_DDIR_WRITE] / L * L;
+	if (vj->rbs > s->bs_max[bd] && s->bs_max[bd] >= L)
+		vj->rbs = s->bs_max[bd] / L * L;
 	vj->io_gen = calloc(t->etd.nios, sizeof(*vj->io_gen));
 	vj->tr = calloc(vj->nfiles ? vj->nfiles : 1, sizeof(*vj->tr));
 	vj->expect = malloc(L);
@@ -485,6 +600,7 @@ int sb_verify_setup(struct sb_thread *t)
 	t->io_prep = io_prep;
 	t->io_check = io_check;
 	t->check_writes = true;
+	t->check_eof = vj->reader || s->verify_only; /* a file cut short: its lost blocks */
 	return 0;
 }
 
@@ -501,6 +617,9 @@ void sb_verify_teardown(struct sb_thread *t)
 	free(vj->ring);
 	free(vj->tring);
 	free(vj->expect);
+	for (unsigned i = 0; vj->known && i < vj->nfiles; i++)
+		sb_vstate_known_free(&vj->known[i]);
+	free(vj->known);
 	free(vj);
 	t->content = NULL;
 	t->io_prep = NULL;
