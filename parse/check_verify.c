@@ -147,11 +147,22 @@ static unsigned check_interval(struct sb_jobctx *c)
 	const struct sb_option *o = SB_OPT(verify_interval);
 	if (!iv)
 		iv = wmin;
+	/* larger than the block: fio caps it at each block's length (verify.c:82-96,
+	 * get_hdr_inc; t/jobs/t0004-8a99fdf6.fio: bs=512, verify_interval=1M):
+	 * one header per block.  With one block size that is the block size. */
 	if (s->verify_interval && s->verify_interval > s->bs_max[d]) {
-		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s is larger than the %s block size "
-		       "(%llu bytes): use at most the block size, a divisor of it such as 512 or 4k",
-		       written(c, o, w, sizeof(w)), dn, (unsigned long long)s->bs_max[d]);
-		return 1;
+		if (s->bs_min[d] == s->bs_max[d] && !s->bssplit_n[d]) {
+			s->verify_interval = s->bs_max[d];
+			iv = s->verify_interval;
+		} else {
+			sb_err(sb_job_where(c, o, where, sizeof(where)), "%s is larger than every %s "
+			       "block size (%llu to %llu bytes): fio then makes each block its own "
+			       "interval, which storbench does for one block size only: set one bs=, "
+			       "or a verify_interval that divides every block size, such as %llu",
+			       written(c, o, w, sizeof(w)), dn, (unsigned long long)s->bs_min[d],
+			       (unsigned long long)s->bs_max[d], (unsigned long long)s->bs_min[d]);
+			return 1;
+		}
 	}
 	if (hdr && (iv % hdr || iv < hdr + SB_VTRAILER_LEN)) {
 		sb_err(sb_job_where(c, sb_job_isset(c, o) ? o : SB_OPT(bs), where, sizeof(where)),

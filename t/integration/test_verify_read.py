@@ -211,6 +211,33 @@ rw=read
         self.assertEqual(res["jobs"][0]["verify"]["blocks_checked"], 0)
         self.assertNotEqual(res["jobs"][0]["error"], 0)
 
+    def test_interval_larger_than_the_block(self):
+        # issue 23 item 2: fio caps verify_interval at the block's length
+        # (verify.c:82-96, get_hdr_inc), so t/jobs/t0004-8a99fdf6.fio's
+        # bs=512 with verify_interval=1M runs: one header per 512-byte block
+        job = self.write_job(f"""[global]
+filename={self.dir}/foo
+size=64k
+readwrite=write
+verify=md5
+verify_dump=1
+[small_writes]
+blocksize=512
+verify_interval=1M
+""")
+        runs = [(None, self.run_sb("--output-format=json", job))]
+        if FIO:
+            os.unlink(f"{self.dir}/foo")
+            runs.append((FIO, subprocess.run([FIO, "--output-format=json", job], cwd=self.dir,
+                                             capture_output=True, text=True, timeout=60)))
+        for tool, p in runs:
+            self.assertEqual(p.returncode, 0, (tool, p.stderr))
+            j = json.loads(p.stdout[p.stdout.find("{"):])["jobs"][0]
+            self.assertEqual((j["error"], j["write"]["total_ios"], j["read"]["total_ios"]),
+                             (0, 128, 128), tool)
+        self.assertEqual(runs[0][1].stdout.count('"blocks_checked" : 128') +
+                         runs[0][1].stdout.count('"blocks_checked": 128'), 1)
+
     @unittest.skipUnless(FIO, "fio is not installed")
     def test_fio_verifies_read_jobs(self):
         # the fact this rests on: fio 3.33 checks a read job's blocks, with
