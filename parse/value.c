@@ -310,6 +310,8 @@ static int bssplit_entry(char *e, unsigned kb_base, struct sb_bssplit *b, char *
 			snprintf(err, 64, "percentage '%.20s' is not 0..100", slash + 1);
 			return -EINVAL;
 		}
+		if (!b->pct) /* fio options.c:103-106: 0 is left blank */
+			b->pct = -1;
 	}
 	if (sb_parse_size(e, kb_base, &b->bs, scratch) || !b->bs) {
 		snprintf(err, 64, "block size '%.20s' is not a size >= 1", e);
@@ -499,16 +501,22 @@ void sb_fmt_time(uint64_t us, char *buf, size_t len)
 	snprintf(buf, len, "%llu us", (unsigned long long)us);
 }
 
-/* one direction's zones: ACCESS/SIZE entries separated by ':' */
+/* one direction's zones: ACCESS/SIZE entries separated by ':'.  As fio
+ * 3.33 (options.c:87-116, 1095-1103): with zoned, a SIZE left out ("20",
+ * "20/") or 0 shares what the others leave, equally, in whole percents; an
+ * empty entry ends the list (a trailing ':'). */
 static int zones_one(const char *part, unsigned kb, bool abs, struct sb_zone *z, unsigned *n,
 		     char *err)
 {
 	const char *ex = abs ? "zoned_abs:60/20g:30/100g:10/500g" : "zoned:60/10:30/20:8/30:2/40";
 	double acc = 0, sz = 0;
+	unsigned missing = 0;
 	*n = 0;
 	for (const char *p = part; *p;) {
 		size_t len = strcspn(p, ":");
 		char ent[128];
+		if (!*skip_ws(p) || (*skip_ws(p) == ':' && !*skip_ws(p + strspn(p, ": \t"))))
+			break; /* nothing but ':' and blanks left: the list's end */
 		if (len >= sizeof(ent) || *n == SB_ZONES_MAX) {
 			snprintf(err, SB_VERR_LEN, "'%s': too many or too long zones: expected at most "
 				 "%u zones ACCESS/SIZE separated by ':', e.g. %s", part, SB_ZONES_MAX, ex);
@@ -517,24 +525,29 @@ static int zones_one(const char *part, unsigned kb, bool abs, struct sb_zone *z,
 		memcpy(ent, p, len);
 		ent[len] = '\0';
 		char *slash = strchr(ent, '/'), *end;
-		if (!slash)
+		if (!slash && abs)
 			goto bad;
-		*slash = '\0';
+		if (slash) /* zoned without one: no size, it shares the rest */
+			*slash = '\0';
 		double a = strtod(ent, &end);
 		if (end == ent || *skip_ws(end) || !(a >= 0 && a <= 100))
 			goto bad;
 		z[*n].access_pct = a;
-		const char *b = skip_ws(slash + 1);
+		const char *b = slash ? skip_ws(slash + 1) : "";
 		if (abs) {
 			if (sb_parse_size(b, kb, &z[*n].size, err))
 				goto bad;
+		} else if (!*b) {
+			z[*n].size_pct = -1; /* left out: shares the rest */
+			missing++;
 		} else {
 			double v = strtod(b, &end);
 			if (*end == '%')
 				end++;
 			if (end == b || *skip_ws(end) || !(v >= 0 && v <= 100))
 				goto bad;
-			z[*n].size_pct = v;
+			z[*n].size_pct = v ? v : -1; /* fio: 0 is left out */
+			missing += !v;
 			sz += v;
 		}
 		acc += a;
@@ -555,6 +568,9 @@ static int zones_one(const char *part, unsigned kb, bool abs, struct sb_zone *z,
 			 "numbers after each '/' sum to at most 100, e.g. %s", sz, ex);
 		return -EINVAL;
 	}
+	for (unsigned i = 0; missing && i < *n; i++)
+		if (z[i].size_pct < 0)
+			z[i].size_pct = floor((100.0 - sz) / missing);
 	return 0;
 bad:
 	snprintf(err, SB_VERR_LEN, "invalid zone list '%s': expected ACCESS/%s entries (ACCESS a "
