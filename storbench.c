@@ -312,6 +312,7 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			return bash_completion();
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;
+			sb_parse_machine_checks(false); /* the job, not this machine */
 		} else if (!strcmp(a, "--allow-exec")) { /* exec_prerun/exec_postrun may run */
 			sb_parse_allow_exec(true);
 		} else if (!strcmp(a, "--datagen")) {

@@ -15,7 +15,7 @@ class FioAccepts(SbCase):
     def both(self, text, name="job.fio", fio_rc=0):
         """storbench --parse-only's result; fio's return code checked"""
         job = self.write_job(text, name=name)
-        if FIO:
+        if FIO and fio_rc is not None:
             r = subprocess.run([FIO, "--parse-only", job], cwd=self.dir, capture_output=True,
                                text=True, timeout=60)
             self.assertEqual(r.returncode, fio_rc, r.stdout + r.stderr)
@@ -77,6 +77,40 @@ class FioAccepts(SbCase):
         self.assertEqual(sum(zones), 1024)
         for got, want in zip(zones, (512, 307, 205)):
             self.assertLess(abs(got - want), 60, zones)
+
+    def test_parse_only_checks_the_job_not_the_machine(self):
+        # fio 3.33 --parse-only accepts CPUs, NUMA nodes and memory this
+        # machine lacks (it checks them when the job runs); storbench too,
+        # and the run refuses them with file:line, creating nothing
+        cpu = min(os.cpu_count() + 8, 1000)
+        nodes = sum(1 for n in os.listdir("/sys/devices/system/node")
+                    if n.startswith("node")) if os.path.isdir("/sys/devices/system/node") else 1
+        mem = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGESIZE")
+        cases = ((f"cpus_allowed=0-{cpu}", f"bad CPU {cpu}, which this machine does not have"),
+                 (f"cpumask=0x{1 << min(cpu, 63):x}", "which this machine does not have"),
+                 (f"numa_cpu_nodes=0-{nodes}", f"bad NUMA node {nodes}, which this machine"),
+                 (f"numa_mem_policy=bind:{nodes}", f"bad NUMA node {nodes}, which this machine"),
+                 (f"lockmem={mem * 2}", "that is all of this machine's memory"))
+        for line, what in cases:
+            if line.startswith("cpumask") and cpu > 63:
+                continue  # a machine with more than 55 CPUs: cpumask covers 0-63 only
+            job, p = self.both(f"[t]\nfilename=tf\nsize=1m\n{line}\n")
+            self.assertEqual(p.returncode, 0, (line, p.stderr))
+            r = self.run_sb(job)
+            self.assertEqual(r.returncode, 1, (line, r.stderr))
+            opt = line.split("=")[0]
+            self.assertIn(f"storbench: {job}:4: {opt}=", r.stderr)
+            self.assertIn(what, r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.dir, "tf")), line)
+        # storbench's own limits still hold in --parse-only (1024 CPUs, 64 nodes)
+        job, p = self.both("[t]\nfilename=tf\nsize=1m\nnuma_cpu_nodes=70\n", fio_rc=None)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(f"storbench: {job}:4: numa_cpu_nodes=70: bad NUMA node 70, beyond what "
+                      "storbench supports (the highest is 63)", p.stderr)
+        if os.geteuid() != 0:  # another user: only root may; --parse-only accepts it
+            job, p = self.both(f"[t]\nfilename=tf\nsize=1m\nuid={os.geteuid() + 1}\n")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(self.run_sb(job).returncode, 1)
 
 
 if __name__ == "__main__":
