@@ -442,15 +442,16 @@ static void load_known(struct sb_thread *t, struct vjob *vj)
 	}
 }
 
-/* A verify run that read data and checked no block has verified nothing:
- * an error (exit 3), never a pass, with the reason */
+/* A verify run meant to check (a reader, verify_only, or a job that wrote
+ * and reads back) that checked no block has verified nothing: an error
+ * (exit 3), never a pass, with the reason */
 static void nothing_checked(struct sb_thread *t, struct vjob *vj)
 {
 	const struct sb_jobspec *s = t->spec;
 	uint64_t got = t->st->io_bytes[SB_DDIR_READ], L = vj->fmt.len;
 	if (t->verify->blocks || sb_stopping() || t->st->error ||
-	    !(got || vj->reader || s->verify_only))
-		return;
+	    !(vj->reader || s->verify_only || (s->do_verify && vj->gen)))
+		return; /* (a job that wrote nothing, or does not read back, checks nothing) */
 	char why[512];
 	if (vj->reader && s->bs_max[SB_DDIR_READ] < L)
 		snprintf(why, sizeof(why), "every read (bs=%llu) is smaller than the %llu-byte verify "
