@@ -312,7 +312,6 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 			return bash_completion();
 		} else if (!strcmp(a, "--parse-only")) {
 			cl->parse_only = 1;
-			sb_parse_machine_checks(false); /* the job, not this machine */
 		} else if (!strcmp(a, "--allow-exec")) { /* exec_prerun/exec_postrun may run */
 			sb_parse_allow_exec(true);
 		} else if (!strcmp(a, "--datagen")) {
@@ -373,6 +372,7 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 {
 	int rc = 0;
 	unsigned warned = sb_log_warnings();
+	sb_parse_machine_checks(!cl->parse_only); /* --parse-only: the job, not this machine */
 	if (cl->njobfiles || cl->njobargs) {
 		struct sb_parse_req req = {
 			.relay = relay,
