@@ -376,6 +376,7 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 {
 	int rc = 0;
 	unsigned warned = sb_log_warnings();
+	sb_parse_machine_checks(!cl->parse_only); /* --parse-only: the job, not this machine */
 	if (cl->njobfiles || cl->njobargs) {
 		struct sb_parse_req req = {
 			.relay = relay,

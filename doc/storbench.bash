@@ -123,7 +123,7 @@ _storbench()
 	--sqthread_poll=*) values='0 1' ;;
 	--hipri=*) values='0 1' ;;
 	--time_based=*) values='0 1' ;;
-	--thread=*) values='0 1' ;;
+	--thread=*|--threads=*) values='0 1' ;;
 	--stonewall=*|--wait_for_previous=*) values='0 1' ;;
 	--new_group=*) values='0 1' ;;
 	--group_reporting=*) values='0 1' ;;

@@ -1,6 +1,7 @@
 /* check_io.c: validation of fio's remaining I/O and file options (issue 16,
  * opts1): uid/gid (who may change them), hugepage-size, lockmem against the
- * machine's memory, bs_unaligned against direct=1.  Derives uid_on/gid_on.
+ * machine's memory (those two not with --parse-only: sb_parse_machine),
+ * bs_unaligned against direct=1.  Derives uid_on/gid_on.
  * Runs before anything touches a disk; every error names file:line, the
  * option, the value and the way out. */
 #include <stdio.h>
@@ -18,7 +19,7 @@ static unsigned check_ids(struct sb_jobctx *c)
 	unsigned nerr = 0;
 	s->uid_on = sb_job_isset(c, SB_OPT(uid));
 	s->gid_on = sb_job_isset(c, SB_OPT(gid));
-	if (geteuid() == 0)
+	if (geteuid() == 0 || !sb_parse_machine()) /* --parse-only: who runs it is the run's */
 		return 0;
 	const struct sb_option *o[2] = { SB_OPT(uid), SB_OPT(gid) };
 	bool on[2] = { s->uid_on && s->uid != geteuid(), s->gid_on && s->gid != getegid() };
@@ -51,7 +52,8 @@ static unsigned check_lockmem(const struct sb_jobctx *c)
 	const struct sb_jobspec *s = &c->spec;
 	char where[512];
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	if (!s->lockmem || pages <= 0 || psz <= 0 || s->lockmem < (uint64_t)pages * (uint64_t)psz)
+	if (!s->lockmem || pages <= 0 || psz <= 0 || s->lockmem < (uint64_t)pages * (uint64_t)psz ||
+	    !sb_parse_machine())
 		return 0;
 	sb_err(sb_job_where(c, SB_OPT(lockmem), where, sizeof(where)),
 	       "%s=%s: that is all of this machine's memory (%llu MiB) or more: expected less "

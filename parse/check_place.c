@@ -4,7 +4,9 @@
  * their own row.  It derives the CPU set and the memory policy the run applies
  * (run/place.c).  Runs before anything touches a disk; every error names
  * file:line, the option, the value and the way out.  CPUs and NUMA nodes are
- * checked against this machine, as fio checks them when it parses. */
+ * checked against this machine when the job is parsed for a run; with
+ * --parse-only (sb_parse_machine() false) only against storbench's limits,
+ * as fio 3.33 --parse-only accepts them. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,18 @@
 
 #define SB_CPU_MAX 1024 /* bits of sb_jobspec.cpuset */
 #define SB_NODE_MAX 64  /* bits of sb_jobspec.mpol_nodes */
+
+static bool machine = true;
+
+void sb_parse_machine_checks(bool on)
+{
+	machine = on;
+}
+
+bool sb_parse_machine(void)
+{
+	return machine;
+}
 
 /* "0-3,6" into bits (set bit N for each N; N < max).  0, or -1 with the
  * offending element in bad. */
@@ -45,8 +59,9 @@ static int parse_list(const char *text, uint64_t *bits, unsigned max, char *bad,
 		if ((*end && *end != ',') || hi < lo)
 			goto fail;
 		if (hi >= max) {
-			snprintf(bad, badlen, "%lu, which this machine does not have (the highest is %u)",
-				 hi, max - 1);
+			snprintf(bad, badlen, machine ? "%lu, which this machine does not have (the "
+				 "highest is %u)" : "%lu, beyond what storbench supports (the highest is "
+				 "%u)", hi, max - 1);
 			return -1;
 		}
 		for (unsigned long i = lo; i <= hi; i++)
@@ -62,7 +77,7 @@ static int parse_list(const char *text, uint64_t *bits, unsigned max, char *bad,
 
 static unsigned ncpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF);
+	long n = machine ? sysconf(_SC_NPROCESSORS_CONF) : SB_CPU_MAX;
 	return n < 1 ? 1 : n > SB_CPU_MAX ? SB_CPU_MAX : (unsigned)n;
 }
 
@@ -70,8 +85,8 @@ static unsigned ncpus(void)
  * the kernel has no NUMA support: node 0 is all of memory) */
 static unsigned nnodes(void)
 {
-	unsigned n = 1;
-	for (unsigned i = 1; i < SB_NODE_MAX; i++) {
+	unsigned n = machine ? 1 : SB_NODE_MAX;
+	for (unsigned i = 1; machine && i < SB_NODE_MAX; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u", i);
 		if (!access(path, F_OK))

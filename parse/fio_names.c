@@ -36,7 +36,7 @@ const char *const sb_fio_only_names[] = {
 	"recover_zbd_write_error", "rocm_io", "sg_write_mode", "skip_bad",
 	"softrandommap", "spr_cs", "spr_num_regions", "spr_op", "sprandom", "ss_interval",
 	"stat_type", "std_redirect", "steadystate_check_interval", "stream_id", "thinkcycles",
-	"threads", "touch_objects", "ttl", "uncached",
+	"touch_objects", "ttl", "uncached",
 	"uri", "verb", "verify_async_cpus",
 	"verify_bytchk", "verify_mode", "verify_pattern_interval", "verify_policy",
 	"verify_write_sequence", "window_size", "write_mode",

@@ -236,7 +236,11 @@ const struct sb_option sb_opt_rows_io[] = {
 
 	{ .name = "numjobs", .type = SB_OT_UINT, .off = OFF(numjobs), .def = "1", .min = 1,
 	  .max = 4096, .category = C_GRP, .help = "clones of this job running in parallel" },
-	{ .name = "thread", .type = SB_OT_BOOL, .off = OFF(thread), .def = "0", .category = C_GRP,
+	/* threads: fio 3.33 accepts threads=N as its tiobench profile's thread
+	 * count (profiles/tiobench.c:76), a no-op for other jobs; fio's
+	 * examples/steadystate.fio and waitfor.fio write threads=1 for thread */
+	{ .name = "thread", .alias = { "threads" }, .type = SB_OT_BOOL, .off = OFF(thread),
+	  .def = "0", .category = C_GRP,
 	  .help = "accepted for fio compatibility: jobs always run as threads" },
 	{ .name = "stonewall", .alias = { "wait_for_previous" }, .type = SB_OT_BOOL,
 	  .off = OFF(stonewall), .def = "0", .flags = SB_OF_IDENTITY, .category = C_GRP,

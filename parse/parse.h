@@ -55,6 +55,13 @@ void sb_joblist_free(struct sb_joblist *jl);
  * a job that has one is an error (parse/check_replay.c).  Call before
  * parsing. */
 void sb_parse_allow_exec(bool on);
+/* --parse-only: false checks each job, not this machine: CPUs, NUMA nodes,
+ * memory and privileges are checked against what storbench supports, not
+ * what this machine has (fio 3.33 --parse-only accepts numa_cpu_nodes=0-1
+ * on one node); the run checks them (parse/check_place.c, check_io.c).
+ * Default true.  Call before parsing. */
+void sb_parse_machine_checks(bool on);
+bool sb_parse_machine(void);
 /* The fix-up pass, run on every job once its options are set: fills the
  * fields jobspec.h marks as derived (block-size bounds, bs_lo/bs_hi,
  * iodepth_batch_complete_max's default, engine_sync and iodepth_eff from the

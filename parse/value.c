@@ -310,6 +310,8 @@ static int bssplit_entry(char *e, unsigned kb_base, struct sb_bssplit *b, char *
 			snprintf(err, 64, "percentage '%.20s' is not 0..100", slash + 1);
 			return -EINVAL;
 		}
+		if (!b->pct) /* fio options.c:103-106: 0 is left blank */
+			b->pct = -1;
 	}
 	if (sb_parse_size(e, kb_base, &b->bs, scratch) || !b->bs) {
 		snprintf(err, 64, "block size '%.20s' is not a size >= 1", e);
@@ -499,97 +501,3 @@ void sb_fmt_time(uint64_t us, char *buf, size_t len)
 	snprintf(buf, len, "%llu us", (unsigned long long)us);
 }
 
-/* one direction's zones: ACCESS/SIZE entries separated by ':' */
-static int zones_one(const char *part, unsigned kb, bool abs, struct sb_zone *z, unsigned *n,
-		     char *err)
-{
-	const char *ex = abs ? "zoned_abs:60/20g:30/100g:10/500g" : "zoned:60/10:30/20:8/30:2/40";
-	double acc = 0, sz = 0;
-	*n = 0;
-	for (const char *p = part; *p;) {
-		size_t len = strcspn(p, ":");
-		char ent[128];
-		if (len >= sizeof(ent) || *n == SB_ZONES_MAX) {
-			snprintf(err, SB_VERR_LEN, "'%s': too many or too long zones: expected at most "
-				 "%u zones ACCESS/SIZE separated by ':', e.g. %s", part, SB_ZONES_MAX, ex);
-			return -EINVAL;
-		}
-		memcpy(ent, p, len);
-		ent[len] = '\0';
-		char *slash = strchr(ent, '/'), *end;
-		if (!slash)
-			goto bad;
-		*slash = '\0';
-		double a = strtod(ent, &end);
-		if (end == ent || *skip_ws(end) || !(a >= 0 && a <= 100))
-			goto bad;
-		z[*n].access_pct = a;
-		const char *b = skip_ws(slash + 1);
-		if (abs) {
-			if (sb_parse_size(b, kb, &z[*n].size, err))
-				goto bad;
-		} else {
-			double v = strtod(b, &end);
-			if (*end == '%')
-				end++;
-			if (end == b || *skip_ws(end) || !(v >= 0 && v <= 100))
-				goto bad;
-			z[*n].size_pct = v;
-			sz += v;
-		}
-		acc += a;
-		(*n)++;
-		p += len;
-		if (*p == ':')
-			p++;
-	}
-	if (!*n)
-		goto bad;
-	if (fabs(acc - 100.0) > 1e-6) {
-		snprintf(err, SB_VERR_LEN, "the zones' access percentages add up to %g, not 100: make "
-			 "the numbers before each '/' sum to 100, e.g. %s", acc, ex);
-		return -EINVAL;
-	}
-	if (sz > 100.0 + 1e-6) {
-		snprintf(err, SB_VERR_LEN, "the zones' sizes add up to %g%%, more than 100%%: make the "
-			 "numbers after each '/' sum to at most 100, e.g. %s", sz, ex);
-		return -EINVAL;
-	}
-	return 0;
-bad:
-	snprintf(err, SB_VERR_LEN, "invalid zone list '%s': expected ACCESS/%s entries (ACCESS a "
-		 "percentage 0-100) separated by ':', e.g. %s", part,
-		 abs ? "BYTES" : "SIZE (a percentage 0-100)", ex);
-	return -EINVAL;
-}
-
-int sb_parse_zones(const char *s, unsigned kb, enum sb_dist *dist,
-		   struct sb_zone zones[SB_DDIR_N][SB_ZONES_MAX], unsigned n[SB_DDIR_N], char *err)
-{
-	const char *p = skip_ws(s);
-	bool abs = !strncasecmp(p, "zoned_abs:", 10);
-	if (!abs && strncasecmp(p, "zoned:", 6)) {
-		snprintf(err, SB_VERR_LEN, "'%s': expected zoned:ACCESS/SIZE%%:... or "
-			 "zoned_abs:ACCESS/BYTES:..., e.g. zoned:60/10:30/20:8/30:2/40", s);
-		return -EINVAL;
-	}
-	char buf[4096];
-	const char *part[SB_DDIR_N];
-	if (sb_split_ddir(p + (abs ? 10 : 6), buf, sizeof(buf), part, err))
-		return -EINVAL;
-	for (unsigned d = 0; d < SB_DDIR_N; d++) {
-		if (!part[d]) {
-			n[d] = 0;
-			continue;
-		}
-		if (d && part[d] == part[d - 1]) {
-			memcpy(zones[d], zones[d - 1], sizeof(zones[d]));
-			n[d] = n[d - 1];
-			continue;
-		}
-		if (zones_one(part[d], kb, abs, zones[d], &n[d], err))
-			return -EINVAL;
-	}
-	*dist = abs ? SB_DIST_ZONED_ABS : SB_DIST_ZONED;
-	return 0;
-}

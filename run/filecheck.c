@@ -1,7 +1,8 @@
 /* filecheck.c: the checks of a run's file plan that refuse it before
  * anything is created (files.h): what a path is (a directory, a FIFO, a
  * missing file under no_file_create), the user's files (never extended
- * unless a job writes them; verify_only on a missing file), and free
+ * unless a job writes them; verify_only or a read job's verify= on a
+ * missing file), and free
  * space. */
 #include <errno.h>
 #include <inttypes.h>
@@ -82,6 +83,16 @@ int sb_files_check_user(const struct sb_layout *lay)
 		if (!lf->exists && lf->verifier) {
 			const struct sb_jobspec *s = lf->verifier;
 			const struct sb_option *o = SB_OPT(verify_only);
+			if (!s->verify_only) { /* a read job with verify= */
+				o = SB_OPT(verify);
+				sb_err(sb_spec_where(s, o, where, sizeof(where)),
+				       "job %s: verify= on a job that does not write checks the data "
+				       "an earlier job or run wrote to %s, which does not exist "
+				       "(storbench creates nothing for it): write the data first "
+				       "(a writing job with verify=), or name the file that holds it",
+				       s->name, lf->path);
+				return -ENOENT;
+			}
 			sb_err(sb_spec_where(s, o, where, sizeof(where)),
 			       "job %s: %s=1 checks the data an earlier run wrote to %s, which does not "
 			       "exist (storbench creates nothing for a job that writes nothing): run the "
@@ -89,8 +100,8 @@ int sb_files_check_user(const struct sb_layout *lay)
 			       s->name, o->name, lf->path, o->name);
 			return -ENOENT;
 		}
-		if (!lf->user || lf->need <= lf->have || !lf->grower)
-			continue;
+		if (!lf->user || lf->need <= lf->have || !lf->grower || lf->verifier)
+			continue; /* a verifier reports a file cut short as its lost blocks */
 		const struct sb_jobspec *s = lf->grower;
 		const struct sb_option *o = s->filesize_min ? SB_OPT(filesize_min) : SB_OPT(size);
 		char from[200] = "", off[128];

@@ -308,8 +308,8 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		lf->fill = true;
 	if ((s->rw & (SB_RW_WRITE | SB_RW_TRIM)) && !s->verify_only && !s->create_only)
 		lf->writes_data = true;
-	if (s->verify_only && !lf->verifier)
-		lf->verifier = s;
+	if (s->verify && (s->verify_only || !(s->rw & SB_RW_WRITE)) && !lf->verifier)
+		lf->verifier = s; /* it checks what is there: nothing is laid out for it */
 	if (lf->regular && tf->size > lf->have && !s->fill_device && !lf->grower)
 		lf->grower = s;
 	if (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) {
@@ -503,6 +503,7 @@ int sb_files_create(struct sb_layout *lay)
 	for (size_t i = 0; i < lay->n; i++) {
 		struct sb_layout_file *lf = &lay->files[i];
 		if (!lf->regular || (lf->need <= lf->have && !sb_files_fill_new(lf)) ||
+		    (lf->verifier && !lf->writes_data && lf->exists) ||
 		    (!lf->exists && sb_files_on_open(lf)))
 			continue;
 		int r = sb_files_lay_out(lf);

@@ -34,7 +34,7 @@ struct sb_layout_file {
 	bool writes_data;     /* a job writes or trims its data (verify_only and
 			       * create_only jobs do not) */
 	const struct sb_jobspec *grower; /* first job whose region ends past have */
-	const struct sb_jobspec *verifier; /* first verify_only job on it */
+	const struct sb_jobspec *verifier; /* first verify_only (or verify= read) job on it */
 	bool unlink;          /* a job asked for unlink=1 */
 	bool allow_mounted;   /* every job writing it allows mounted writes */
 	bool created;         /* sb_files_create made it */

@@ -131,7 +131,8 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, struct 
 		sb_io_finish_short(io); /* run/ioerr.h */
 	/* a write still short here moved nothing (0) or was cut: an error */
 	if (__builtin_expect(io->result <= 0 || (d == SB_DDIR_WRITE && (uint64_t)io->result <
-						  io->len), 0) && (io->result < 0 || io->len)) {
+						  io->len), 0) && (io->result < 0 || io->len) &&
+	    !(io->result == 0 && d == SB_DDIR_READ && t->check_eof)) {
 		io_error(t, ls, io);
 		return;
 	}

@@ -11,6 +11,7 @@
 #include "lib/log.h"
 #include "os/place.h"
 #include "parse/options.h"
+#include "parse/parse.h"
 #include "run/place.h"
 #include "run/thread.h"
 
@@ -130,7 +131,9 @@ int sb_place_buffers(struct sb_thread *t, size_t len, size_t align)
 		       " (reserve huge pages: echo N > /proc/sys/vm/nr_hugepages)" : "");
 		return r;
 	}
-	if (s->mpol_mode) {
+	/* --parse-only's check pass binds nothing: the nodes are the run's to
+	 * check (parse/parse.h sb_parse_machine_checks) */
+	if (s->mpol_mode && sb_parse_machine()) {
 		r = sb_os_mbind(t->etd.buf_base, t->buf_maplen, mpol_kernel(s->mpol_mode),
 				s->mpol_nodes);
 		if (r) {

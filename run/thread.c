@@ -372,12 +372,12 @@ void *sb_thread_main(void *arg)
 		atomic_store_explicit(&t->phase, SB_PH_RAMP, memory_order_release);
 		if (!s->ramp_time_us)
 			sb_ioloop_begin_counting(t, &ls, now);
-		if (s->verify) {
-			sb_verify_run(t, &ls);
-		} else {
+		if (!s->verify || !sb_verify_run(t, &ls)) { /* a verifying reader: false */
 			sb_eachloop_run(t, &ls); /* sb_ioloop_run; unlink_each_loop */
 			sb_ioloop_end_fsync(t, &ls);
 		}
+		if (s->verify)
+			sb_verify_end(t);
 	} else {
 		t->start_ns = sb_now_ns();
 	}

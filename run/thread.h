@@ -93,6 +93,9 @@ struct sb_thread {
 	 * verify's, which teardown knows); set by a workload's content (ml/content.c) */
 	void (*content_free)(struct sb_thread *t);
 	bool check_writes;            /* io_check also gets completed writes (verify=) */
+	bool check_eof;               /* a read at end of file (0 bytes) goes to io_check, not
+				       * the error path: a job verifying what others wrote
+				       * reports the missing blocks (verify=, run/verify.c) */
 	/* appended: flow, rate_min, steady state, exitall (run/flowctl.h) */
 	struct sb_ctl ctl;
 	bool stats_lite;              /* a disable_* option is on: account() takes its slow path */

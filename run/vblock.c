@@ -192,6 +192,15 @@ static void say_id(char *s, size_t n, const char *what, uint64_t off, uint64_t g
 		 job, thread);
 }
 
+/* what was expected at want: one writer's block, or any writer's */
+static void say_want(char *s, size_t n, const char *what, const struct sb_vid *want)
+{
+	if (want->any_writer)
+		snprintf(s, n, "%s offset %" PRIu64 " (any writer's)", what, want->offset);
+	else
+		say_id(s, n, what, want->offset, want->gen, want->job, want->thread);
+}
+
 static bool fail(enum sb_verify_kind *kind, enum sb_verify_kind k)
 {
 	*kind = k;
@@ -222,8 +231,9 @@ static bool identity_ok(const struct sb_vfmt *f, const uint8_t *h, const struct 
 {
 	uint64_t hoff = ld64(h + 16), hgen = ld64(h + 24);
 	unsigned hjob = h[12] | h[13] << 8, hthr = h[14] | h[15] << 8;
-	if (hoff != want->offset || hjob != want->job || hthr != want->thread) {
-		say_id(expected, n, "block of", want->offset, want->gen, want->job, want->thread);
+	if (hoff != want->offset || (!want->any_writer && (hjob != want->job ||
+							       hthr != want->thread))) {
+		say_want(expected, n, "block of", want);
 		say_id(found, n, "valid block of", hoff, hgen, hjob, hthr);
 		return fail(kind, SB_VFY_MISPLACED);
 	}
@@ -235,9 +245,9 @@ static bool identity_ok(const struct sb_vfmt *f, const uint8_t *h, const struct 
 		return fail(kind, hgen < want->gen ? SB_VFY_STALE : SB_VFY_MISPLACED);
 	}
 	if (want->gen && want->min_time && ld64(h + 40) < want->min_time) {
-		say_id(expected, n, "block written by this run at", want->offset, want->gen,
-		       want->job, want->thread);
-		snprintf(found, n, "an earlier run's block, stamped %.3f s before this run "
+		say_id(expected, n, "block written by the last writing run at", want->offset,
+		       want->gen, want->job, want->thread);
+		snprintf(found, n, "an earlier run's block, stamped %.3f s before that run "
 			 "began (a lost write)",
 			 (double)(want->min_time - ld64(h + 40)) / 1e9);
 		return fail(kind, SB_VFY_STALE);
@@ -290,7 +300,7 @@ bool sb_vblock_check(const struct sb_vfmt *f, uint8_t *buf, const struct sb_vid 
 	}
 	/* something is wrong: classify */
 	if (all_zero(buf, L)) {
-		say_id(expected, n, "block of", want->offset, want->gen, want->job, want->thread);
+		say_want(expected, n, "block of", want);
 		snprintf(found, n, "zeroes (%" PRIu64 " bytes)", L);
 		return fail(kind, SB_VFY_NEVER_WRITTEN);
 	}
@@ -319,7 +329,12 @@ bool sb_vblock_check(const struct sb_vfmt *f, uint8_t *buf, const struct sb_vid 
 			 all_zero(h, f->hdr) ? "no header (zeroes)" : "no valid header (other data)");
 		return fail(kind, flip ? SB_VFY_CORRUPT : SB_VFY_TORN);
 	}
-	say_id(expected, n, "block of", want->offset, want->gen, want->job, want->thread);
+	say_want(expected, n, "block of", want);
+	if (ld32(h) == SB_VMAGIC && ld32(h + 8) != (uint32_t)f->len) {
+		snprintf(found, n, "a header of a %" PRIu32 "-byte interval: set verify_interval=%"
+			 PRIu32 " as the writer had", ld32(h + 8), ld32(h + 8));
+		return fail(kind, SB_VFY_NEVER_WRITTEN);
+	}
 	snprintf(found, n, "no storbench header or trailer (magic 0x%08x)", ld32(h));
 	return fail(kind, SB_VFY_NEVER_WRITTEN);
 }

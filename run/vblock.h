@@ -54,6 +54,10 @@ struct sb_vid {
 	 * earlier run of the same job (a write the device dropped) is then
 	 * stale, not good (issue 28 item 11) */
 	uint64_t min_time;
+	/* checks only: the block may be any writer's (a read job checking what
+	 * another job or run left, no saved state naming the block): job,
+	 * thread, generation and seed are not compared; the offset is */
+	bool any_writer;
 };
 
 /* the data seed of generation gen at offset, from a thread's base seed */

@@ -14,52 +14,10 @@
 #include "run/verify.h"
 #include "run/vblock.h"
 #include "run/vstate.h"
+#include "run/vjob.h"
 #include "parse/options.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
-
-#define PRINT_MAX 10 /* failure lines on stderr per thread */
-/* a tracker slot's bit 31: checked since its last write (by a backlog
- * check), so the final verify phase skips it, as fio verifies each write
- * once; the generation is the other 31 bits */
-#define CHECKED 0x80000000u
-#define GEN_OF(x) ((x) & ~CHECKED)
-/* the generation of an interval trimmed by trim_percentage: reads back as
- * zeroes (trim_verify_zero=1) */
-#define TRIMMED 0x7fffffffu
-
-struct ring_ent {
-	unsigned file;
-	uint64_t offset, len;
-};
-
-struct vjob {
-	struct sb_vfmt fmt;
-	struct sb_csum cs;
-	uint64_t base;              /* seed of the data seeds */
-	uint64_t t0;                /* realtime ns at setup: the earliest stamp of this run's writes */
-	uint64_t gen;               /* writes issued so far (the last generation) */
-	uint64_t *io_gen;           /* per io unit: the generation its write carries */
-	struct sb_vtrack *tr;       /* per file */
-	unsigned nfiles;
-	unsigned job, thread;
-	bool checking;              /* reads are verify reads */
-	bool fatal;                 /* verify_fatal hit: stop */
-	uint64_t rbs;               /* read size of a verify pass */
-	uint64_t backlog, batch, since;
-	bool backlog_due;
-	struct ring_ent *ring;      /* the last `backlog` writes */
-	uint64_t rhead;
-	unsigned printed;
-	uint64_t check_ns;          /* time spent in verify passes */
-	uint8_t *expect;            /* one interval rebuilt for verify_dump */
-	/* trim_percentage: writes picked for a trim, trimmed trim_backlog_batch
-	 * at a time every trim_backlog writes (fio's verify-trim) */
-	unsigned trim_pct;
-	uint64_t tbacklog, tbatch, tsince, tcap, thead, tn;
-	bool trim_due;
-	struct ring_ent *tring;
-};
 
 static struct sb_vtrack *track_of(struct vjob *vj, const struct sb_file *f)
 {
@@ -75,58 +33,10 @@ static void io_prep(struct sb_thread *t, struct sb_io_u *io)
 	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	vj->io_gen[io->index] = g;
 	for (uint64_t o = 0; o + L <= io->len; o += L) {
-		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread, 0 };
+		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread, 0, false };
 		id.seed = sb_vblock_seed(vj->base, g, id.offset);
 		sb_vblock_fill(&vj->fmt, (uint8_t *)io->buf + o, &id, now);
 	}
-}
-
-static void __attribute__((cold)) dump(struct sb_thread *t, struct vjob *vj, const char *path,
-				       uint64_t off, const uint8_t *got, const struct sb_vid *want)
-{
-	char name[4200];
-	const struct { const char *ext; const uint8_t *data; } out[2] = {
-		{ "received", got }, { "expected", vj->expect } };
-	uint64_t when;
-	memcpy(&when, got + 40, 8); /* the write's time, when its header survived */
-	sb_vblock_fill(&vj->fmt, vj->expect, want, vj->fmt.hdr ? when : 0);
-	for (int i = 0; i < 2; i++) {
-		snprintf(name, sizeof(name), "%s.%" PRIu64 ".%s", path, off, out[i].ext);
-		int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0 || write(fd, out[i].data, vj->fmt.len) != (ssize_t)vj->fmt.len)
-			sb_warn(t->spec->name, "verify_dump: cannot write %s: %s", name,
-				strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
-}
-
-static void __attribute__((cold)) failed(struct sb_thread *t, struct vjob *vj,
-					 const struct sb_file *f, uint64_t off,
-					 enum sb_verify_kind kind, const char *exp, const char *found)
-{
-	(void)sb_verify_record(t->verify, kind, f->path, off, vj->fmt.len, t->sub, exp, found);
-	if (vj->printed < PRINT_MAX)
-		sb_err(t->spec->name, "verify: %s in %s at offset %" PRIu64 " (%" PRIu64 " bytes): "
-		       "expected %s; found %s", sb_verify_kind_name(kind), f->path, off,
-		       vj->fmt.len, exp, found);
-	else if (vj->printed == PRINT_MAX)
-		sb_err(t->spec->name, "verify: more failures: the job's verify results list them "
-		       "by kind");
-	vj->printed++;
-	if (!t->st->error) { /* fio's err=84 */
-		struct sb_errinfo *ei = &t->st->err;
-		t->st->error = EILSEQ;
-		ei->op = "verify";
-		ei->at = true;
-		ei->eof = false;
-		ei->file = f->index;
-		ei->offset = off;
-		ei->len = vj->fmt.len;
-		snprintf(ei->path, sizeof(ei->path), "%s", f->path);
-	}
-	if (t->spec->verify_fatal)
-		vj->fatal = true;
 }
 
 /* trim_percentage: write g (completed) is picked for a trim or not, by a
@@ -172,60 +82,32 @@ static bool wrote(struct sb_thread *t, struct vjob *vj, const struct sb_io_u *io
 	return false; /* pause the loop: sb_verify_run checks, then resumes */
 }
 
-/* trim_verify_zero: a trimmed interval reads back as zeroes */
-static void trimmed_zero(struct sb_thread *t, struct vjob *vj, const struct sb_file *f,
-			 uint64_t off, const uint8_t *b)
-{
-	uint64_t i = 0;
-	while (i < vj->fmt.len && !b[i])
-		i++;
-	if (i < vj->fmt.len) {
-		char found[SB_VERIFY_TEXT_MAX];
-		snprintf(found, sizeof(found), "a non-zero byte at +%" PRIu64 " (0x%02x)", i, b[i]);
-		failed(t, vj, f, off, SB_VFY_STALE, "zeroes (trimmed: trim_verify_zero=1)", found);
-	}
-	t->verify->blocks++;
-	t->verify->bytes += vj->fmt.len;
-}
-
 static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
 {
 	struct vjob *vj = t->content;
 	if (io->ddir == SB_DDIR_WRITE)
 		return wrote(t, vj, io);
+	if (vj->reader)
+		return sb_vcheck_read(t, vj, io);
 	if (!vj->checking)
-		return true; /* a read of the workload itself (rw=randrw...) */
+		return true; /* a read of a mix (rw=randrw...): not checked, as fio's
+			      * backend.c:1044-1048 (only verify reads, or a job that
+			      * does not write) */
 	struct sb_vtrack *tr = track_of(vj, io->file);
 	uint64_t L = vj->fmt.len;
 	for (uint64_t o = 0; tr && o + L <= io->len; o += L) {
 		uint64_t off = io->offset + o, slot = (off - tr->start) / L;
 		struct sb_vid want = { off, slot < tr->nslots ? GEN_OF(tr->gen[slot]) : 0, 0,
-				       vj->job, vj->thread, 0 };
+				       vj->job, vj->thread, 0, false };
 		if (!want.gen)
 			continue;
 		tr->gen[slot] |= CHECKED;
-		if (want.gen == TRIMMED) {
-			trimmed_zero(t, vj, io->file, off, (const uint8_t *)io->buf + o);
-			continue;
-		}
 		want.seed = sb_vblock_seed(vj->base, want.gen, off);
-		want.min_time = t->spec->verify_only ? 0 : vj->t0; /* this run wrote it */
-		char exp[SB_VERIFY_TEXT_MAX], found[SB_VERIFY_TEXT_MAX];
-		enum sb_verify_kind kind;
-		uint8_t *b = (uint8_t *)io->buf + o;
-		if (o + L > (uint64_t)io->result) {
-			snprintf(exp, sizeof(exp), "gen %" PRIu64 " (%" PRIu64 " bytes)", want.gen, L);
-			snprintf(found, sizeof(found), "the file ends first (short read of %" PRId64
-				 " bytes)", io->result);
-			failed(t, vj, io->file, off, SB_VFY_NEVER_WRITTEN, exp, found);
-		} else if (!sb_vblock_check(&vj->fmt, b, &want, &kind, exp, found, sizeof(exp))) {
-			failed(t, vj, io->file, off, kind, exp, found);
-			if (t->spec->verify_dump)
-				dump(t, vj, io->file->path, off, b, &want);
-		}
-		t->verify->blocks++;
-		t->verify->bytes += L;
-		if (vj->fatal)
+		/* a block stamped before the run that wrote it began is a lost
+		 * write: this run's start, or with verify_only the writing run's
+		 * (from its saved state; 0: unknown) */
+		want.min_time = t->spec->verify_only ? vj->prev_t0 : vj->t0;
+		if (!sb_vcheck_one(t, vj, io, o, &want))
 			return false;
 	}
 	return true;
@@ -345,7 +227,7 @@ static void replay(struct sb_thread *t, struct vjob *vj)
 static void state_id(const struct sb_thread *t, const struct vjob *vj, struct sb_vstate_id *id)
 {
 	*id = (struct sb_vstate_id){ t->spec->name, t->sub, sb_csum_info(vj->fmt.type)->name,
-				     vj->fmt.len, vj->base, vj->gen };
+				     vj->fmt.len, vj->base, vj->gen, vj->job, vj->t0 };
 }
 
 static void save_state(struct sb_thread *t, struct vjob *vj)
@@ -379,14 +261,24 @@ static bool load_state(struct sb_thread *t, struct vjob *vj)
 	return !r;
 }
 
-void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
+bool sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
 {
 	struct vjob *vj = t->content;
 	const struct sb_jobspec *s = t->spec;
+	if (vj->reader) { /* its own reads are checked (verify_only alike) */
+		sb_vcheck_load_known(t, vj);
+		return false;
+	}
 	if (s->verify_only) {
-		if (s->verify_state_load ? load_state(t, vj) : (replay(t, vj), true))
+		struct sb_vstate_id id;
+		char path[4200];
+		state_id(t, vj, &id);
+		sb_vstate_path(path, sizeof(path), t->files[0].path, s->name, t->sub);
+		if (s->verify_state_load ? load_state(t, vj) : (replay(t, vj), true)) {
+			vj->prev_t0 = sb_vstate_start(path, &id);
 			verify_all(t, vj);
-		return;
+		}
+		return true;
 	}
 	for (;;) {
 		sb_ioloop_run(t, ls);
@@ -410,6 +302,12 @@ void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
 	if (s->do_verify && !vj->fatal && !sb_stopping() &&
 	    (!t->st->error || t->st->error == EILSEQ))
 		verify_all(t, vj);
+	return true;
+}
+
+void sb_verify_end(struct sb_thread *t)
+{
+	sb_vcheck_nothing(t, t->content);
 }
 
 void sb_verify_runtimes(struct sb_thread *t)
@@ -438,7 +336,11 @@ int sb_verify_setup(struct sb_thread *t)
 		       r == -ENOTSUP ? "not built (the parser should have refused it)" : strerror(ENOMEM));
 		return r ? r : -ENOMEM;
 	}
-	uint64_t L = s->verify_interval ? s->verify_interval : s->bs_min[SB_DDIR_WRITE];
+	/* a job that writes checks its write blocks' intervals; a reader, its
+	 * reads' (fio: verify_interval defaults to the smallest block size) */
+	vj->reader = !(s->rw & SB_RW_WRITE);
+	enum sb_ddir bd = vj->reader ? SB_DDIR_READ : SB_DDIR_WRITE;
+	uint64_t L = s->verify_interval ? s->verify_interval : s->bs_min[bd];
 	vj->fmt = (struct sb_vfmt){
 		.type = s->verify, .hdr = sb_vhdr_len(s->verify), .len = L, .voff = s->verify_offset,
 		.pat = s->verify_pat_len ? s->verify_pat : NULL, .patlen = s->verify_pat_len,
@@ -452,8 +354,8 @@ int sb_verify_setup(struct sb_thread *t)
 	vj->thread = t->sub;
 	vj->nfiles = t->etd.nfiles;
 	vj->rbs = t->etd.buf_per_io / L * L; /* whole intervals per read */
-	if (vj->rbs > s->bs_max[SB_DDIR_WRITE] && s->bs_max[SB_DDIR_WRITE] >= L)
-		vj->rbs = s->bs_max[SB_DDIR_WRITE] / L * L;
+	if (vj->rbs > s->bs_max[bd] && s->bs_max[bd] >= L)
+		vj->rbs = s->bs_max[bd] / L * L;
 	vj->io_gen = calloc(t->etd.nios, sizeof(*vj->io_gen));
 	vj->tr = calloc(vj->nfiles ? vj->nfiles : 1, sizeof(*vj->tr));
 	vj->expect = malloc(L);
@@ -485,6 +387,7 @@ int sb_verify_setup(struct sb_thread *t)
 	t->io_prep = io_prep;
 	t->io_check = io_check;
 	t->check_writes = true;
+	t->check_eof = vj->reader || s->verify_only; /* a file cut short: its lost blocks */
 	return 0;
 }
 
@@ -501,6 +404,9 @@ void sb_verify_teardown(struct sb_thread *t)
 	free(vj->ring);
 	free(vj->tring);
 	free(vj->expect);
+	for (unsigned i = 0; vj->known && i < vj->nfiles; i++)
+		sb_vstate_known_free(&vj->known[i]);
+	free(vj->known);
 	free(vj);
 	t->content = NULL;
 	t->io_prep = NULL;

@@ -20,8 +20,13 @@
 int sb_verify_setup(struct sb_thread *t);
 /* The thread's work in place of sb_ioloop_run + end_fsync: the write
  * phase with its backlog checks, the state save, then the verify phase;
- * or, with verify_only, the verify phase alone. */
-void sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls);
+ * or, with verify_only, the verify phase alone; true.  A job that does not
+ * write (a reader) only loads the writers' saved states: false, and the
+ * caller runs the job's own loop, whose reads io_check checks. */
+bool sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls);
+/* After the job's work: a verify that checked 0 blocks is an error (exit
+ * 3), with the reason on stderr */
+void sb_verify_end(struct sb_thread *t);
 /* After the run: a job that does not read itself reports the verify
  * phase's time as its read runtime, and the rest as its write runtime (as
  * fio splits them) */

@@ -5,9 +5,11 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "run/vstate.h"
@@ -36,8 +38,8 @@ int sb_vstate_save(const char *file, const struct sb_vstate_id *id, const struct
 	if (!f)
 		return -errno;
 	fprintf(f, "storbench-verify-state 1\njob %s thread %u type %s interval %" PRIu64
-		" seed 0x%" PRIx64 " gen %" PRIu64 " files %u\n", id->job, id->thread, id->type,
-		id->interval, id->seed, id->gen, nfiles);
+		" seed 0x%" PRIx64 " gen %" PRIu64 " files %u index %u start %" PRIu64 "\n", id->job,
+		id->thread, id->type, id->interval, id->seed, id->gen, nfiles, id->index, id->start);
 	for (unsigned i = 0; i < nfiles; i++) {
 		const struct sb_vtrack *t = &tr[i];
 		fprintf(f, "file %u %" PRIu64 " %" PRIu64 " %s\n", i, t->start, t->nslots, paths[i]);
@@ -140,4 +142,167 @@ int sb_vstate_load(const char *file, const struct sb_vstate_id *id, struct sb_vt
 out:
 	fclose(f);
 	return r;
+}
+
+/* the first two lines of a state file */
+struct head {
+	char job[256], type[32];
+	unsigned thread, nf, index;
+	uint64_t iv, seed, gen, start;
+};
+
+static bool read_head(FILE *f, struct head *h)
+{
+	char line[4400];
+	unsigned ver;
+	if (!fgets(line, sizeof(line), f) || sscanf(line, "storbench-verify-state %u", &ver) != 1 ||
+	    ver != 1)
+		return false;
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, "job %255s thread %u type %31s interval %" SCNu64 " seed %" SCNx64
+		   " gen %" SCNu64 " files %u", h->job, &h->thread, h->type, &h->iv, &h->seed,
+		   &h->gen, &h->nf) != 7)
+		return false;
+	h->index = 0;
+	h->start = 0;
+	const char *x = strstr(line, " index ");
+	if (x && sscanf(x, " index %u start %" SCNu64, &h->index, &h->start) != 2)
+		h->start = 0;
+	return true;
+}
+
+uint64_t sb_vstate_start(const char *file, const struct sb_vstate_id *id)
+{
+	FILE *f = fopen(file, "r");
+	struct head h;
+	uint64_t start = 0;
+	if (!f)
+		return 0;
+	if (read_head(f, &h) && !strcmp(h.job, id->job) && h.thread == id->thread &&
+	    !strcmp(h.type, id->type) && h.iv == id->interval && h.seed == id->seed)
+		start = h.start;
+	fclose(f);
+	return start;
+}
+
+struct cand {
+	uint64_t start;
+	char name[300];
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Apply one state's slots of the file (dev, ino) to k as writer w.  When
+ * k is NULL, only say whether the state names the file. */
+static bool apply(FILE *f, dev_t dev, ino_t ino, uint64_t iv, struct sb_vknown *k, unsigned w)
+{
+	char line[4400];
+	bool mine = false, named = false;
+	uint64_t fstart = 0;
+	while (fgets(line, sizeof(line), f) && strcmp(line, "end\n")) {
+		unsigned idx;
+		uint64_t nslots, s0, n;
+		uint32_t g;
+		int64_t step;
+		int pos = 0;
+		if (sscanf(line, "file %u %" SCNu64 " %" SCNu64 " %n", &idx, &fstart, &nslots, &pos) == 3 &&
+		    pos) {
+			struct stat st;
+			line[strcspn(line, "\n")] = 0;
+			mine = stat(line + pos, &st) == 0 && st.st_dev == dev && st.st_ino == ino;
+			named |= mine;
+			if (mine && !k)
+				return true;
+			continue;
+		}
+		if (!mine || !k || sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu32 " %" SCNd64, &s0, &n,
+					  &g, &step) != 4)
+			continue;
+		for (uint64_t j = 0; j < n; j++) {
+			uint64_t off = fstart + (s0 + j) * iv;
+			if (off < k->start || (off - k->start) % iv || (off - k->start) / iv >= k->nslots)
+				continue;
+			uint64_t slot = (off - k->start) / iv;
+			k->gen[slot] = (uint32_t)((int64_t)g + (int64_t)j * step);
+			k->who[slot] = (uint8_t)w;
+		}
+	}
+	return named;
+}
+
+int sb_vstate_known(const char *path, const char *type, uint64_t interval, struct sb_vknown *k)
+{
+	char dir[4200], name[4600];
+	struct stat st;
+	k->gen = NULL;
+	k->who = NULL;
+	k->nw = 0;
+	if (stat(path, &st))
+		return 0;
+	sb_vstate_path(dir, sizeof(dir), path, "", 0);
+	dir[strlen(dir) - strlen("/local--0-verify.state")] = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct cand *c = malloc(SB_VKNOWN_MAX * sizeof(*c));
+	unsigned nc = 0;
+	struct dirent *e;
+	while (c && nc < SB_VKNOWN_MAX && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (strncmp(e->d_name, "local-", 6) || len < 19 || len >= sizeof(c->name) ||
+		    strcmp(e->d_name + len - 13, "-verify.state"))
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", dir, e->d_name);
+		FILE *f = fopen(name, "r");
+		struct head h;
+		if (!f)
+			continue;
+		if (read_head(f, &h) && !strcmp(h.type, type) && h.iv == interval &&
+		    apply(f, st.st_dev, st.st_ino, interval, NULL, 0)) {
+			c[nc].start = h.start;
+			snprintf(c[nc].name, sizeof(c[nc].name), "%s", e->d_name);
+			nc++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	if (!c)
+		return -ENOMEM;
+	int r = 0;
+	if (nc) {
+		k->gen = calloc(k->nslots ? k->nslots : 1, sizeof(*k->gen));
+		k->who = calloc(k->nslots ? k->nslots : 1, 1);
+		if (!k->gen || !k->who)
+			r = -ENOMEM;
+	}
+	qsort(c, nc, sizeof(*c), by_start); /* the newest writer of a slot applies last */
+	for (unsigned i = 0; !r && i < nc; i++) {
+		snprintf(name, sizeof(name), "%s/%s", dir, c[i].name);
+		FILE *f = fopen(name, "r");
+		struct head h;
+		if (!f)
+			continue;
+		if (read_head(f, &h)) {
+			k->w[k->nw] = (struct sb_vwriter){ h.seed, h.start, h.index, h.thread };
+			(void)apply(f, st.st_dev, st.st_ino, interval, k, k->nw);
+			k->nw++;
+		}
+		fclose(f);
+	}
+	free(c);
+	if (r)
+		sb_vstate_known_free(k);
+	return r;
+}
+
+void sb_vstate_known_free(struct sb_vknown *k)
+{
+	free(k->gen);
+	free(k->who);
+	k->gen = NULL;
+	k->who = NULL;
 }

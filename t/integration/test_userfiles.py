@@ -59,13 +59,22 @@ class UserFiles(SbCase):
 
     def test_read_does_not_extend_a_user_file(self):
         self.user_file("user.dat")
-        for extra in (["--readonly"], [], ["--create_only=1"],
-                      ["--rw=write", "--verify=crc32c", "--verify_only=1"]):
+        for extra in (["--readonly"], [], ["--create_only=1"]):
             self.refused("--name=r", "--filename=user.dat", "--rw=read", "--bs=4k", "--size=4m",
                          *extra, texts=("storbench: <cmdline>: job r: size=4m needs user.dat to "
                                         "hold 4194304 bytes, but it holds 1048576",
                                         "lower size= to fit the 1048576 bytes there",
                                         "drop size= to use the whole file"))
+        # a verifier (verify_only, or a read job with verify=) checks the
+        # file as it is: the blocks past its end are lost data (exit 3,
+        # never_written), and the file is not extended (issue 23 item 1)
+        before = tree(self.dir)
+        for extra in (["--rw=write", "--verify=crc32c", "--verify_only=1"], ["--verify=crc32c"]):
+            p = self.run_sb("--name=r", "--filename=user.dat", "--rw=read", "--bs=4k",
+                            "--size=4m", *extra)
+            self.assertEqual(p.returncode, 3, p.stderr)
+            self.assertIn("verify: never_written in user.dat at offset 0 ", p.stderr)
+            self.assertEqual(tree(self.dir), before, "the run changed or created files")
 
     def test_job_file_names_the_line(self):
         self.user_file("user.dat")

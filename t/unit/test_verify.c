@@ -138,7 +138,7 @@ static void fx_init(struct fixture *x, unsigned type, uint64_t voff)
 
 static struct sb_vid vid(uint64_t off, uint64_t gen)
 {
-	struct sb_vid id = { off, gen, sb_vblock_seed(7, gen, off), 1, 2, 0 };
+	struct sb_vid id = { off, gen, sb_vblock_seed(7, gen, off), 1, 2, 0, false };
 	return id;
 }
 
@@ -272,7 +272,7 @@ static void test_state_roundtrip(void)
 	struct sb_vtrack tr[2] = { { g0, 10, 0 }, { g1, 3, 4096 } }, rd[2] = { { r0, 10, 0 },
 									       { r1, 3, 4096 } };
 	char *paths[2] = { "/x/a", "/x/b c" };
-	struct sb_vstate_id id = { "job", 3, "crc32c", 4096, 0xabc, 42 };
+	struct sb_vstate_id id = { "job", 3, "crc32c", 4096, 0xabc, 42, 1, 123456789 };
 	char file[4200], why[512];
 	uint64_t gen = 0, seed = 0;
 	snprintf(file, sizeof(file), "%s/v.state", sb_test_tmpdir());
@@ -282,8 +282,10 @@ static void test_state_roundtrip(void)
 	CU_ASSERT_EQUAL(memcmp(g1, r1, sizeof(g1)), 0);
 	CU_ASSERT_EQUAL(gen, 42);
 	CU_ASSERT_EQUAL(seed, 0xabc);
+	CU_ASSERT_EQUAL(sb_vstate_start(file, &id), 123456789); /* the writing run's start */
 	id.thread = 4; /* another thread's state is refused with the reason */
 	CU_ASSERT_NOT_EQUAL(sb_vstate_load(file, &id, rd, 2, &gen, &seed, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(sb_vstate_start(file, &id), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "run the same job"));
 }
 
