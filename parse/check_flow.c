@@ -1,6 +1,6 @@
 /* check_flow.c: validation and decoding of the flow-and-control and
  * stats-and-clocks options: ignore_error's errno lists, steadystate's
- * criterion, rate_min against rate, io_submit_mode=offload (refused), and
+ * criterion, rate_min against rate, and
  * gtod_reduce expanded into the disable_* switches as fio does.  Runs before
  * anything touches a disk; every error names file:line, the option, the
  * value and the way out. */
@@ -169,19 +169,6 @@ static unsigned check_rate_min(const struct sb_jobctx *c)
 	return 0;
 }
 
-static unsigned check_submit_mode(const struct sb_jobctx *c)
-{
-	char where[512];
-	if (c->spec.io_submit_mode == 0)
-		return 0;
-	sb_err(sb_job_where(c, SB_OPT(io_submit_mode), where, sizeof(where)),
-	       "io_submit_mode=%s: fio's offload mode (a pool of submission threads) is not "
-	       "supported by storbench: use io_submit_mode=inline (the default), or numjobs= for "
-	       "more submitting threads",
-	       sb_job_src(c, SB_OPT(io_submit_mode))->raw);
-	return 1;
-}
-
 /* gtod_reduce turns the other switches on, as in fio; any latency switch
  * off also drops that latency's percentiles */
 static void derive_stats(struct sb_jobctx *c)
@@ -201,6 +188,5 @@ static void derive_stats(struct sb_jobctx *c)
 unsigned sb_job_validate_flow(struct sb_jobctx *c)
 {
 	derive_stats(c);
-	return check_ignore_error(c) + check_steadystate(c) + check_rate_min(c) +
-	       check_submit_mode(c);
+	return check_ignore_error(c) + check_steadystate(c) + check_rate_min(c);
 }

@@ -307,7 +307,7 @@ struct sb_jobspec {
 	char *steadystate;          /* "iops|bw|iops_slope|bw_slope:LIMIT[%]" (decoded to ss_*) */
 	uint64_t ss_dur_us;         /* window of steady state; 0 = off */
 	uint64_t ss_ramp_us;        /* time before steady state samples count */
-	unsigned io_submit_mode;    /* 0 inline (the only mode); 1 offload is refused */
+	unsigned io_submit_mode;    /* 0 inline; 1 offload (run/offload.h) */
 	bool gtod_reduce;           /* disable_lat/clat/slat/bw together */
 	unsigned clocksource;       /* enum sb_clocksrc: the run's clock (the first job's) */
 	bool disable_lat, disable_clat, disable_slat, disable_bw;

@@ -51,7 +51,7 @@ static const struct sb_opt_enum rateproc_vals[] = {
 
 static const struct sb_opt_enum submit_vals[] = {
 	{ .name = "inline", .val = 0, .help = "the job's thread submits and reaps its own I/O" },
-	{ .name = "offload", .val = 1, .help = "fio's submission worker threads: not supported (refused)" },
+	{ .name = "offload", .val = 1, .help = "iodepth submission threads per job, each at depth 1; the job's thread generates and rate-limits" },
 	{ .name = NULL },
 };
 
@@ -171,7 +171,7 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	  .help = "time before steady-state samples are taken" },
 	{ .name = "io_submit_mode", .type = SB_OT_ENUM, .off = OFF(io_submit_mode), .def = "inline",
 	  .enums = submit_vals, .flags = SB_OF_IDENTITY, .category = C_GRP,
-	  .help = "inline: the job's thread submits its I/O (offload is refused)" },
+	  .help = "inline: the job's thread submits its I/O; offload: iodepth worker threads submit it (fio's)" },
 	{ .name = "gtod_reduce", .type = SB_OT_BOOL, .off = OFF(gtod_reduce), .def = "0",
 	  .category = C_STAT,
 	  .help = "no latency or bandwidth statistics: disable_lat, disable_clat, disable_slat and disable_bw_measurement together, and fewer clock reads" },
