@@ -1,6 +1,6 @@
 """Flow and control, statistics switches and log files (issue 16): fio 3.33's
 meanings for continue_on_error/ignore_error/error_dump, exitall, flow,
-rate_min/rate_iops_min, rate_process=poisson, steadystate, io_submit_mode,
+rate_min/rate_iops_min, rate_process=poisson, steadystate, io_submit_mode (offload: test_offload.py),
 gtod_reduce and disable_*, slat_percentiles, significant_figures,
 write_hist_log, log_unix_epoch, per_job_logs and the log_avg_msec grid.
 
@@ -418,7 +418,6 @@ class BadInputs(SbCase):
         ("steadystate=foo:3\nss_dur=2", "steadystate=foo:3: unknown criterion", "e.g. steadystate=iops:5%"),
         ("ss=iops:abc%\nss_dur=2", "steadystate=iops:abc%", "N% of the mean"),
         ("ss_dur=1500ms", "steadystate_duration=1500ms", "expected whole seconds"),
-        ("io_submit_mode=offload", "io_submit_mode=offload: fio's offload mode", "use io_submit_mode=inline"),
         ("rate=10k\nrate_min=20k", "rate_min=20k: the read minimum is above rate=10k", "expected a minimum of at most the cap"),
         ("rate_min=1k\nrate_iops_min=10", "rate_iops_min=10 with rate_min=1k", "keep one of them"),
         ("continue_on_error=sometimes", "continue_on_error", "none"),
@@ -443,12 +442,6 @@ class BadInputs(SbCase):
                 self.assertIn(what, p.stderr)
                 self.assertIn(fix, p.stderr)
                 self.assertEqual(self.listing(), before)
-
-    def test_refused_on_the_command_line(self):
-        p = self.run_sb("--name=x", "--ioengine=null", "--size=1m", "--io_submit_mode=offload")
-        self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn("<cmdline>", p.stderr)
-        self.assertIn("io_submit_mode=offload", p.stderr)
 
 
 if __name__ == "__main__":
