@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "run/eachloop.h"
+#include "run/offload.h"
 #include "run/files.h"
 #include "run/flock.h"
 #include "os/scratch.h"
@@ -60,7 +61,10 @@ void sb_eachloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 	g->each_loop = s->unlink_each_loop && t->flk && !s->time_based && s->loops > 1 && !g->rp &&
 		       !(t->ops->flags & SB_ENGINE_NODISKIO);
 	for (;;) {
-		sb_ioloop_run(t, ls);
+		if (__builtin_expect(s->io_submit_mode, 0)) /* offload: run/offload.h */
+			sb_offload_run(t, ls);
+		else
+			sb_ioloop_run(t, ls);
 		if (!g->loop_paused || ls->stop || t->st->error || sb_stopping())
 			return;
 		for (unsigned i = 0; i < t->etd.nfiles; i++) {

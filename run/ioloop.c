@@ -15,7 +15,6 @@
 #include "run/flowctl.h"
 #include "run/lattgt.h"
 #include "run/ioerr.h"
-#include "run/offload.h"
 #include "lib/timeutil.h"
 
 
@@ -510,111 +509,19 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 	free(q.busy);
 }
 
-/* io_submit_mode=offload (run/offload.h): this thread generates, rate-limits
- * and accounts; worker k submits io unit k.  A sync point (fsync) or an
- * overlapping I/O with serialize_overlap waits for what is in flight. */
-static bool off_blocked(const struct sb_thread *t, const struct sb_loopstate *ls,
-			const unsigned char *busy, const struct sb_io_u *io)
-{
-	if (!ls->inflight)
-		return false;
-	if (io->ddir >= SB_DDIR_N)
-		return true;
-	for (unsigned i = 0; t->spec->serialize_overlap && i < t->etd.nios; i++) {
-		const struct sb_io_u *o = &t->etd.ios[i];
-		if (busy[i] && o->file == io->file && o->offset < io->offset + io->len &&
-		    io->offset < o->offset + o->len)
-			return true;
-	}
-	return false;
-}
-
-static void off_reap(struct sb_thread *t, struct sb_loopstate *ls, struct sb_offpool *p,
-		     unsigned char *busy, unsigned *nfree, uint64_t *when, bool wait)
-{
-	unsigned n = sb_offload_reap(p, t->uncommitted, when, wait);
-	for (unsigned i = 0; i < n; i++) {
-		struct sb_io_u *io = t->uncommitted[i];
-		ls->now = when[i];
-		if (ls->counting)
-			t->st->iodepth_complete[t->batch1_bucket]++;
-		account(t, ls, io, true);
-		busy[io->index] = 0;
-		t->freel[(*nfree)++] = io;
-		ls->inflight--;
-	}
-	if (n)
-		after_completions(t, ls, n);
-}
-
-static void __attribute__((noinline)) loop_offload(struct sb_thread *t, struct sb_loopstate *ls)
-{
-	struct sb_offpool *p = NULL;
-	unsigned nfree = t->etd.nios;
-	unsigned char *busy = calloc(t->etd.nios, 1);
-	uint64_t *when = calloc(t->etd.nios, sizeof(*when));
-	int r = busy && when ? sb_offload_start(t, &p) : -ENOMEM;
-	struct sb_io_u *pending = NULL;
-	bool more = !r;
-	if (r) {
-		sb_tstats_set_error(t->st, -r, "io_submit_mode=offload", NULL);
-		ls->stop = true;
-	}
-	while (more || ls->inflight) {
-		while (more && (pending || nfree)) {
-			if (!keep_going(t, ls)) {
-				more = false;
-				break;
-			}
-			struct sb_io_u *io = pending;
-			if (!io) {
-				io = t->freel[--nfree];
-				if (!sb_iogen_next(&t->gen, io)) {
-					t->freel[nfree++] = io;
-					more = false;
-					break;
-				}
-				if (t->io_prep && io->ddir == SB_DDIR_WRITE)
-					t->io_prep(t, io);
-				if (!rate_wait(t, ls, io)) { /* fio charges the rate at hand-over */
-					t->freel[nfree++] = io;
-					more = false;
-					break;
-				}
-			}
-			pending = NULL;
-			if (off_blocked(t, ls, busy, io)) {
-				pending = io;
-				break;
-			}
-			io->start_ns = sb_now_ns();
-			busy[io->index] = 1;
-			ls->inflight++;
-			if (ls->counting) {
-				t->st->iodepth_level[t->lvl_bucket[ls->inflight]]++;
-				t->st->iodepth_submit[t->batch1_bucket]++;
-			}
-			sb_offload_submit(p, io);
-		}
-		if (!more && pending) {
-			t->freel[nfree++] = pending;
-			pending = NULL;
-		}
-		if (!ls->inflight)
-			continue;
-		off_reap(t, ls, p, busy, &nfree, when, !more || pending || !nfree);
-	}
-	sb_offload_stop(p);
-	free(busy);
-	free(when);
-}
+/* offload's job thread (run/offload.c): the steps above, not inlined there */
+bool sb_ioloop_go(struct sb_thread *t, struct sb_loopstate *ls) { return keep_going(t, ls); }
+bool sb_ioloop_rate(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io)
+{ return rate_wait(t, ls, io); }
+void sb_ioloop_done(struct sb_thread *t, struct sb_loopstate *ls, struct sb_io_u *io)
+{ account(t, ls, io, true); }
+void sb_ioloop_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n)
+{ after_completions(t, ls, n); }
 
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 {
 	const struct sb_jobspec *s = t->spec;
-	if (__builtin_expect(s->io_submit_mode, 0))
-		loop_offload(t, ls);
-	else if ((t->ops->flags & SB_ENGINE_SYNC) && s->gtod_reduce && !t->rate.on && !s->thinktime_us)
+	if ((t->ops->flags & SB_ENGINE_SYNC) && s->gtod_reduce && !t->rate.on && !s->thinktime_us)
 		loop_sync_lite(t, ls);
 	else if (t->ops->flags & SB_ENGINE_SYNC)
 		loop_sync(t, ls);

@@ -30,6 +30,13 @@ void sb_think_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n);
 /* Run the workload until it is complete, runtime is over, an I/O failed or
  * the run is being stopped.  Leaves nothing in flight. */
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls);
+/* io_submit_mode=offload's job thread (run/offload.c): the loop's steps
+ * (the deadline and controls, the rate wait, accounting a completion at
+ * ls->now, what follows completions) */
+bool sb_ioloop_go(struct sb_thread *t, struct sb_loopstate *ls);
+bool sb_ioloop_rate(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io);
+void sb_ioloop_done(struct sb_thread *t, struct sb_loopstate *ls, struct sb_io_u *io);
+void sb_ioloop_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n);
 /* end_fsync=1: fsync every file through the engine. */
 void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls);
 /* Move exactly the bytes [offset, offset + len) of f in direction ddir

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "run/offload.h"
+#include "run/ioloop.h"
 #include "run/files.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -254,4 +255,103 @@ void sb_offload_stop(struct sb_offpool *p)
 	pthread_cond_destroy(&p->done_cv);
 	pthread_mutex_destroy(&p->mu);
 	free(p);
+}
+
+/* io_submit_mode=offload (run/offload.h): this thread generates, rate-limits
+ * and accounts; worker k submits io unit k.  A sync point (fsync) or an
+ * overlapping I/O with serialize_overlap waits for what is in flight. */
+static bool off_blocked(const struct sb_thread *t, const struct sb_loopstate *ls,
+			const unsigned char *busy, const struct sb_io_u *io)
+{
+	if (!ls->inflight)
+		return false;
+	if (io->ddir >= SB_DDIR_N)
+		return true;
+	for (unsigned i = 0; t->spec->serialize_overlap && i < t->etd.nios; i++) {
+		const struct sb_io_u *o = &t->etd.ios[i];
+		if (busy[i] && o->file == io->file && o->offset < io->offset + io->len &&
+		    io->offset < o->offset + o->len)
+			return true;
+	}
+	return false;
+}
+
+static void off_reap(struct sb_thread *t, struct sb_loopstate *ls, struct sb_offpool *p,
+		     unsigned char *busy, unsigned *nfree, uint64_t *when, bool wait)
+{
+	unsigned n = sb_offload_reap(p, t->uncommitted, when, wait);
+	for (unsigned i = 0; i < n; i++) {
+		struct sb_io_u *io = t->uncommitted[i];
+		ls->now = when[i];
+		if (ls->counting)
+			t->st->iodepth_complete[t->batch1_bucket]++;
+		sb_ioloop_done(t, ls, io);
+		busy[io->index] = 0;
+		t->freel[(*nfree)++] = io;
+		ls->inflight--;
+	}
+	if (n)
+		sb_ioloop_after(t, ls, n);
+}
+
+void sb_offload_run(struct sb_thread *t, struct sb_loopstate *ls)
+{
+	struct sb_offpool *p = NULL;
+	unsigned nfree = t->etd.nios;
+	unsigned char *busy = calloc(t->etd.nios, 1);
+	uint64_t *when = calloc(t->etd.nios, sizeof(*when));
+	int r = busy && when ? sb_offload_start(t, &p) : -ENOMEM;
+	struct sb_io_u *pending = NULL;
+	bool more = !r;
+	if (r) {
+		sb_tstats_set_error(t->st, -r, "io_submit_mode=offload", NULL);
+		ls->stop = true;
+	}
+	while (more || ls->inflight) {
+		while (more && (pending || nfree)) {
+			if (!sb_ioloop_go(t, ls)) {
+				more = false;
+				break;
+			}
+			struct sb_io_u *io = pending;
+			if (!io) {
+				io = t->freel[--nfree];
+				if (!sb_iogen_next(&t->gen, io)) {
+					t->freel[nfree++] = io;
+					more = false;
+					break;
+				}
+				if (t->io_prep && io->ddir == SB_DDIR_WRITE)
+					t->io_prep(t, io);
+				if (!sb_ioloop_rate(t, ls, io)) { /* fio charges the rate at hand-over */
+					t->freel[nfree++] = io;
+					more = false;
+					break;
+				}
+			}
+			pending = NULL;
+			if (off_blocked(t, ls, busy, io)) {
+				pending = io;
+				break;
+			}
+			io->start_ns = sb_now_ns();
+			busy[io->index] = 1;
+			ls->inflight++;
+			if (ls->counting) {
+				t->st->iodepth_level[t->lvl_bucket[ls->inflight]]++;
+				t->st->iodepth_submit[t->batch1_bucket]++;
+			}
+			sb_offload_submit(p, io);
+		}
+		if (!more && pending) {
+			t->freel[nfree++] = pending;
+			pending = NULL;
+		}
+		if (!ls->inflight)
+			continue;
+		off_reap(t, ls, p, busy, &nfree, when, !more || pending || !nfree);
+	}
+	sb_offload_stop(p);
+	free(busy);
+	free(when);
 }

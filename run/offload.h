@@ -15,6 +15,9 @@
 
 struct sb_offpool;
 
+struct sb_loopstate;
+/* The job thread's loop in offload mode (run/eachloop.c calls it in place of sb_ioloop_run). */
+void sb_offload_run(struct sb_thread *t, struct sb_loopstate *ls);
 /* Start one worker per io unit of t, each opening its copies of t's files
  * and starting its engine on its own thread; 0 or -errno (reported with
  * the job's name). */
