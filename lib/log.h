@@ -3,7 +3,12 @@
  * for job-file errors, an option or a job name otherwise. */
 #ifndef SB_LOG_H
 #define SB_LOG_H
+#include <limits.h>
 #include <stdarg.h>
+
+/* the one size of a "where" buffer (sb_err's first argument: "file:line",
+ * "file:line: job NAME", a path): a path and a job name fit */
+#define SB_WHERE_MAX (PATH_MAX + 256)
 
 void sb_err(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_warn(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -29,7 +29,7 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 			       *model = sb_option_find("model"), *layers = sb_option_find("layers"),
 			       *kv_heads = sb_option_find("kv_heads");
 	unsigned nerr = 0, wl = c->spec.workload;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		unsigned need;
@@ -64,7 +64,7 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 void sb_job_unknown_name(const struct sb_jobctx *c, const struct sb_option *opt, const char *val,
 			 const char *what, const char *const *names)
 {
-	char where[512], list[256] = "", hint[96] = "";
+	char where[SB_WHERE_MAX], list[256] = "", hint[96] = "";
 	size_t n = 0;
 	unsigned best = 4;
 	for (unsigned i = 0; names[i]; i++) {

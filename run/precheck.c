@@ -80,7 +80,7 @@ int sb_precheck_logs(const struct sb_joblist *jl)
 static int check_region(const struct sb_jobspec *s, const struct sb_jobfiles *jf)
 {
 	struct sb_iogen gen;
-	char where[PATH_MAX];
+	char where[SB_WHERE_MAX];
 	if (!jf->tmpl || !jf->nfiles)
 		return 0;
 	memset(&gen, 0, sizeof(gen));
@@ -131,7 +131,7 @@ static int check_direct(const struct sb_jobspec *s, const struct sb_engine_ops *
 static int check_trim(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 		      const struct sb_jobfiles *jf)
 {
-	char where[PATH_MAX];
+	char where[SB_WHERE_MAX];
 	bool vtrim = s->verify && s->trim_percentage && s->trim_backlog; /* verify-trim */
 	if (!((s->rw & SB_RW_TRIM) || vtrim) || !jf || !jf->tmpl || (ops->flags & SB_ENGINE_NODISKIO))
 		return 0;

@@ -5,6 +5,7 @@
  * the host and the run's own verdict. */
 #include "tools/mlps.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +23,6 @@
 #include "ml/result.h"
 
 #define GIB 1073741824.0
-#define PATH_LEN 1024
 
 static void mean_sd(const double *v, unsigned n, double *mean, double *sd)
 {
@@ -60,7 +60,7 @@ static const char *model_of(const struct sb_job_result *jr)
 static int make_run_dir(const struct sb_job_result *jr, time_t t, char *dir, char *dt, size_t dtlen)
 {
 	const char *root = jr->spec->results_dir;
-	char parent[PATH_LEN];
+	char parent[PATH_MAX];
 	struct tm tm;
 	if (is_train(jr))
 		snprintf(parent, sizeof(parent), "%s/training/%s/run", root, model_of(jr));
@@ -79,7 +79,7 @@ static int make_run_dir(const struct sb_job_result *jr, time_t t, char *dir, cha
 	for (int i = 0; i < 3600; i++, t++) {
 		localtime_r(&t, &tm);
 		strftime(dt, dtlen, "%Y%m%d_%H%M%S", &tm);
-		snprintf(dir, PATH_LEN, "%.900s/%.31s", parent, dt);
+		snprintf(dir, PATH_MAX, "%.900s/%.31s", parent, dt);
 		if (mkdir(dir, 0755) == 0)
 			return 0;
 		if (errno != EEXIST) {
@@ -307,7 +307,7 @@ static void write_metadata(FILE *f, const struct sb_results *res, const struct s
 static int write_file(const struct sb_job_result *jr, const char *dir, const char *name,
 		      const struct sb_results *res, const char *dt, bool summary)
 {
-	char path[PATH_LEN + 128];
+	char path[PATH_MAX + 128];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *f = fopen(path, "wx");
 	if (!f) {
@@ -332,7 +332,7 @@ int sb_mlps_write(const struct sb_results *res)
 	int rc = 0;
 	for (size_t i = 0; i < res->njobs; i++) {
 		const struct sb_job_result *jr = &res->jobs[i];
-		char dir[PATH_LEN], dt[32], meta[96];
+		char dir[PATH_MAX], dt[32], meta[96];
 		if (!jr->wl || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
 			continue;
 		int e = make_run_dir(jr, res->timestamp, dir, dt, sizeof(dt));

@@ -23,7 +23,7 @@ static unsigned resolve_model(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	struct sb_ml_shape m;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	const struct sb_model_preset *p = sb_model_preset_find(s->ml_model);
 	if (s->ml_model) {
 		if (!p) {
@@ -73,7 +73,7 @@ unsigned sb_ml_check_ckpt(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	const struct sb_ml_shape *m = &s->shape;
-	char where[512], err[384];
+	char where[SB_WHERE_MAX], err[384];
 	if (resolve_model(c))
 		return 1;
 	if (sb_ml_shape_check(m, err, sizeof(err))) {

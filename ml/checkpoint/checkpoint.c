@@ -13,6 +13,7 @@
  * all leave the loop at the same checkpoint).  Only files and folders storbench
  * created are ever removed, and only at the end (keep_checkpoints=1 keeps
  * them). */
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -102,7 +103,7 @@ static void run_ckpt(struct sb_wl_job *j)
 	} else {
 		bool stop = !args || !sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true);
 		for (unsigned k = 0; k < s->num_checkpoints_write; k++) {
-			char dir[PATH_LEN];
+			char dir[PATH_MAX];
 			stop = !pause_before(s) || stop || sb_stopping();
 			if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 				break;
@@ -148,7 +149,7 @@ static int check_readonly(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	struct stat st;
 	for (unsigned k = 0; k < s->num_checkpoints_read; k++) {
 		for (size_t i = 0; i < c->nfiles; i++) {
@@ -156,7 +157,7 @@ static int check_readonly(struct sb_wl_job *j)
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 			    (uint64_t)st.st_size >= c->files[i].bytes)
 				continue;
-			char where[PATH_LEN];
+			char where[SB_WHERE_MAX];
 			if (s->line && s->file)
 				snprintf(where, sizeof(where), "%s:%u: job %s", s->file, s->line, s->name);
 			else
@@ -176,7 +177,7 @@ static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const char *name = j->spec->name;
-	char dir[PATH_LEN], parent[PATH_LEN];
+	char dir[PATH_MAX], parent[PATH_MAX];
 	struct stat st;
 	struct statvfs vfs;
 	if (stat(c->folder, &st) == 0) {
@@ -206,7 +207,7 @@ static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 	bool have_vfs = statvfs(parent, &vfs) == 0;
 	bool ro = have_vfs && (vfs.f_flag & ST_RDONLY);
 	if (ro || access(parent, W_OK) != 0) {
-		char where[PATH_LEN];
+		char where[SB_WHERE_MAX];
 		int e = ro ? EROFS : errno;
 		if (j->spec->line && j->spec->file)
 			snprintf(where, sizeof(where), "%s:%u: job %s", j->spec->file, j->spec->line, name);
@@ -327,7 +328,7 @@ static int prepare_ckpt(struct sb_wl_job *j)
 static void release_ckpt(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	if (!c)
 		return;
 	bool keep = j->spec->keep_checkpoints;

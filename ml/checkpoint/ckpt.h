@@ -3,6 +3,7 @@
  * the rank phases and the paths.  Internal to ml/. */
 #ifndef SB_ML_CKPT_H
 #define SB_ML_CKPT_H
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,7 +14,6 @@
 #include "ml/checkpoint/torchsave.h"
 #include "os/scratch.h"
 
-#define PATH_LEN 1024
 
 struct sb_ml_tier; /* ml/checkpoint/tiered.c */
 
@@ -31,7 +31,7 @@ struct sb_ml_ckpt {
 	size_t *rank_first;            /* per rank: its first file; [ranks] = nfiles */
 	unsigned ranks;                /* all ranks (every MPI process's) */
 	unsigned r0, nloc;             /* this process's ranks: [r0, r0 + nloc) */
-	char folder[PATH_LEN - 256];
+	char folder[PATH_MAX - 256];
 	struct sb_scratch_id folder_id; /* what storbench made (ino 0: nothing); */
 	struct sb_scratch_id *dir_id;  /* per checkpoint; removed only if still */
 	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */

@@ -2,6 +2,7 @@
  * plain mode (checkpoint.c) and its tiered mode (tiered.c): each rank's
  * files of a checkpoint written or read on its own thread, the phase's
  * points, the checkpoint folders and paths. */
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -69,7 +70,7 @@ void sb_ml_ckpt_step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size
 /* file i of checkpoint k: <folder>/global_epoch1_step<k+1>/<base name> */
 void sb_ml_ckpt_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len)
 {
-	char dir[PATH_LEN];
+	char dir[PATH_MAX];
 	const char *base = strchr(c->files[i].name, '/');
 	sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
 	sb_ml_join(buf, len, dir, base ? base + 1 : c->files[i].name);
@@ -95,7 +96,7 @@ static int ckpt_rank_io(struct sb_wl_job *j, unsigned rank, unsigned k, int ddir
 	struct sb_ml_ckpt *c = j->priv;
 	unsigned l = rank - c->r0; /* its worker */
 	struct sb_thread *t = &j->workers[l];
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	int e = 0;
 	c->t_start[l] = sb_now_ns();
 	sb_rate_init(&t->rate, t->spec, c->t_start[l]);
