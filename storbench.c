@@ -458,16 +458,29 @@ static void install_signals(void)
 }
 
 /* --parse-only: what the run would refuse before its first I/O, refused now
- * (the file plan: missing directories and input files, what a path is, free
- * space, devices in use; engines, logs, ML jobs), creating nothing (issue
- * 26 item 1); then every job printed */
+ * (the file plan: what a path is, devices in use; engines, logs, ML jobs),
+ * creating nothing (issue 26 item 1); what this machine lacks (a folder or
+ * an input file not there, free space) is a warning with the same file:line
+ * and fix, as fio 3.33's --parse-only looks at no file (issue 23 item 8),
+ * an error with --warnings-fatal; then every job printed */
 static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
 {
 	struct sb_run_env penv = { .sysroot = "", .output = cl->output };
 	if (sb_ranks_rank() != 0)
 		return SB_EXIT_OK;
-	if (jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv))
+	unsigned errs = sb_log_errors();
+	sb_log_machine_as_warnings(1); /* the job, not this machine (issue 23 item 8) */
+	int rc = jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv);
+	sb_log_machine_as_warnings(0);
+	if (rc && (sb_log_errors() != errs || !sb_log_machine_warnings()))
 		return SB_EXIT_JOBFILE;
+	if (rc) {
+		sb_warn("--parse-only", "the warnings above are what this machine lacks: here the run "
+			"refuses the job (exit 1) before any I/O; --warnings-fatal makes --parse-only "
+			"refuse it too");
+		if (cl->warnings_fatal)
+			return SB_EXIT_JOBFILE;
+	}
 	sb_joblist_print(stdout, jl);
 	if (jl->sweep)
 		sb_sweep_print(stdout, jl->sweep);

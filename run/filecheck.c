@@ -176,11 +176,11 @@ int sb_files_check_space(const struct sb_layout *lay)
 			if (who)
 				at = sb_spec_where(who, who->filesize_min ? SB_OPT(filesize_min) : SB_OPT(size),
 						   where, sizeof(where));
-			sb_err(at, "%s%s%snot enough free space in %s for the job files: %s more needed, "
-			       "%s available: lower size= (or nrfiles=, numjobs=), or put the files on "
-			       "another file system (directory=)", who ? "job " : "", who ? who->name : "",
-			       who ? ": " : "", dir, human(need, hn, sizeof(hn)),
-			       human(avail, ha, sizeof(ha)));
+			sb_err_machine(at, "%s%s%snot enough free space in %s for the job files: %s more "
+				       "needed, %s available: lower size= (or nrfiles=, numjobs=), or put "
+				       "the files on another file system (directory=)", who ? "job " : "",
+				       who ? who->name : "", who ? ": " : "", dir,
+				       human(need, hn, sizeof(hn)), human(avail, ha, sizeof(ha)));
 			return -ENOSPC;
 		}
 	}

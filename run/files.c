@@ -108,8 +108,8 @@ static int layout_find(struct sb_layout *lay, const char *path, const struct sb_
 			int e = errno;
 			char where[SB_WHERE_MAX];
 			const struct sb_option *o = s->directory ? SB_OPT(directory) : SB_OPT(filename);
-			sb_err(sb_spec_where(s, o, where, sizeof(where)), "job %s: %s=%s: the folder %s "
-			       "for %s: %s: create it first (mkdir -p %s), or name an existing one",
+			sb_err_machine(sb_spec_where(s, o, where, sizeof(where)), "job %s: %s=%s: the "
+			       "folder %s for %s: %s: create it first (mkdir -p %s), or name an existing one",
 			       s->name, o->name, s->directory ? s->directory : s->filename, dir, path,
 			       strerror(e), dir);
 			free(f->path);
@@ -271,8 +271,9 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 				       "or filesize= to the bytes to use", s->name, lf->path, start,
 				       have);
 			else
-				sb_err(where, "job %s: size= is not set and %s does not exist: set "
-				       "size= or filesize= to the bytes to use", s->name, lf->path);
+				sb_err_machine(where, "job %s: size= is not set and %s does not exist: "
+					       "set size= or filesize= to the bytes to use", s->name,
+					       lf->path);
 			return -EINVAL;
 		}
 		len = have - start;
