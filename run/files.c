@@ -272,8 +272,7 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 				       have);
 			else
 				sb_err_machine(where, "job %s: size= is not set and %s does not exist: "
-					       "set size= or filesize= to the bytes to use", s->name,
-					       lf->path);
+					       "set size= or filesize= to the bytes to use", s->name, lf->path);
 			return -EINVAL;
 		}
 		len = have - start;
