@@ -13,7 +13,6 @@
 #include "lib/log.h"
 #include "parse/catalog.h"
 #include "parse/jobparse.h"
-#include "ml/registry.h"
 #include "parse/mlshape.h"
 #include "ml/checkpoint/ckpt.h"
 

@@ -30,7 +30,6 @@
 #include "ml/model.h"
 #include "ml/rules.h"
 #include "ml/run.h"
-#include "ml/registry.h"
 #include "ml/checkpoint/torchsave.h"
 #include "dist/dist.h"
 #include "run/rate.h"

@@ -10,7 +10,6 @@
 
 #include "lib/log.h"
 #include "parse/jobparse.h"
-#include "ml/registry.h"
 #include "ml/checkpoint/ckpt.h"
 
 /* a and b name the same folder as written (trailing '/' and a leading

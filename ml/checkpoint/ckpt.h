@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/option.h"
 #include "ml/model.h"
 #include "ml/run.h"
 #include "ml/checkpoint/torchsave.h"
@@ -86,4 +87,12 @@ struct sb_scratch_id *sb_ml_tier_made(struct sb_ml_ckpt *c, unsigned k, size_t i
 bool sb_ml_tier_read_from(struct sb_wl_job *j, unsigned k);
 void sb_ml_tier_read_done(struct sb_wl_job *j, struct sb_ml_ckpt_point *p);
 void sb_ml_tier_release(struct sb_wl_job *j);
+/* the workload's row (checkpoint.c), its option rows (opts.c) and its
+ * parse-time checks (check.c, checktier.c), listed by ml/registry.c */
+extern const struct sb_workload_ops sb_workload_checkpoint;
+struct sb_jobctx;
+extern const struct sb_option sb_ckpt_rows[];
+extern const unsigned sb_ckpt_rows_n;
+unsigned sb_ml_check_ckpt(struct sb_jobctx *c);
+unsigned sb_ml_check_tier(struct sb_jobctx *c); /* checkpoint_cache_folder= */
 #endif

@@ -2,7 +2,7 @@
  * checkpoints, their folder and I/O, verification, tiers), handed to the
  * parser through the workload table (ml/registry.c). */
 #include "parse/opt_rows.h"
-#include "ml/registry.h"
+#include "ml/checkpoint/ckpt.h"
 
 static const struct sb_opt_enum ckpt_io_vals[] = {
 	{ .name = "bs", .val = SB_CKPT_IO_BS, .help = "each file in bs-sized requests, nothing but the tensor bytes" },

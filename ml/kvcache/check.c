@@ -9,7 +9,6 @@
 #include "lib/log.h"
 #include "parse/catalog.h"
 #include "parse/jobparse.h"
-#include "ml/registry.h"
 #include "ml/kvcache/kvcache.h"
 
 static unsigned need_shape(struct sb_jobctx *c)

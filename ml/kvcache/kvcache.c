@@ -27,7 +27,6 @@
 
 #include "ml/kvcache/kvcache.h"
 #include "ml/run.h"
-#include "ml/registry.h"
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"

@@ -12,7 +12,6 @@
 #include "lib/log.h"
 #include "parse/catalog.h"
 #include "parse/jobparse.h"
-#include "ml/registry.h"
 #include "parse/mlshape.h"
 #include "ml/train/trainst.h"
 

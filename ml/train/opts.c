@@ -2,7 +2,7 @@
  * DLIO runs it, evaluation, in-training checkpoints, verification), handed
  * to the parser through the workload table (ml/registry.c). */
 #include "parse/opt_rows.h"
-#include "ml/registry.h"
+#include "ml/train/trainst.h"
 
 static const struct sb_opt_enum dsfmt_vals[] = {
 	{ .name = "raw", .val = SB_DSFMT_RAW, .help = "random bytes, samples back to back (named .npz without train_model)" },

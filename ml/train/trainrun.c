@@ -30,7 +30,6 @@
 #include "ml/train/formats.h"
 #include "ml/rules.h"
 #include "ml/run.h"
-#include "ml/registry.h"
 #include "ml/train/train.h"
 #include "ml/train/trainst.h"
 #include "parse/catalog.h"
