@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/log.h"
 #include "ml/result.h"
@@ -255,11 +256,23 @@ static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 		def(c, "model.transformer.num_attention_heads", SB_MLPS_INT, b);
 		snprintf(b, sizeof(b), "%u", p->kv_heads);
 		def(c, "model.transformer.num_kv_heads", SB_MLPS_INT, b);
-	} else {
+	} else { /* a shape of one's own: no yaml, the job's values */
 		snprintf(c->config_name, sizeof(c->config_name), "custom");
 		def(c, "model.name", SB_MLPS_STR, "custom");
 		def(c, "model.type", SB_MLPS_STR, "transformer");
+		snprintf(b, sizeof(b), "%u", s->shape.layers);
+		def(c, "model.num_layers", SB_MLPS_INT, b);
+		snprintf(b, sizeof(b), "%u", s->shape.zero_stage);
+		def(c, "model.parallelism.zero_stage", SB_MLPS_INT, b);
 	}
+	/* the job's shape where it differs from the yaml's (a --param) */
+	setu(c, "model.num_layers", s->shape.layers, true);
+	setu(c, "model.parallelism.zero_stage", s->shape.zero_stage, true);
+	setu(c, "model.transformer.vocab_size", s->shape.vocab, true);
+	setu(c, "model.transformer.hidden_size", s->shape.hidden, true);
+	setu(c, "model.transformer.ffn_hidden_size", s->shape.ffn, true);
+	setu(c, "model.transformer.num_attention_heads", s->shape.heads, true);
+	setu(c, "model.transformer.num_kv_heads", s->shape.kv_heads, true);
 	def(c, "framework", SB_MLPS_STR, "pytorch");
 	def(c, "workflow.generate_data", SB_MLPS_BOOL, "False");
 	def(c, "workflow.train", SB_MLPS_BOOL, "False");
@@ -270,7 +283,6 @@ static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 	def(c, "checkpoint.num_checkpoints_write", SB_MLPS_INT, "10");
 	def(c, "checkpoint.num_checkpoints_read", SB_MLPS_INT, "10");
 	def(c, "checkpoint.fsync", SB_MLPS_BOOL, "True");
-	/* the job's shape where it differs from the yaml's (a --param) */
 	setu(c, "model.parallelism.pipeline", s->shape.pp, true);
 	setu(c, "model.parallelism.tensor", s->shape.tp, true);
 	if (!s->checkpoint_fsync)
@@ -501,6 +513,7 @@ void sb_mlps_dlio_time(char *buf, size_t len, double t)
 struct dlog {
 	FILE *f;
 	double t;                 /* the clock the lines are stamped with */
+	const char *dir;          /* DLIO's output_folder: the hydra run folder */
 };
 
 static void out(struct dlog *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -601,7 +614,7 @@ static void train_files(const struct sb_job_result *jr, struct sb_jw *w, struct 
 	double am, asd, sm, ssd;
 	mean_sd(au, ne, &am, &asd);
 	mean_sd(sps, ne, &sm, &ssd);
-	out(l, "Saved outputs in %s", "."); /* DLIO's output_folder: the hydra run folder */
+	out(l, "Saved outputs in %s", l->dir);
 	fprintf(l->f, "[OUTPUT] Averaged metric over all steps/epochs\n[METRIC] ==========================================================\n"
 		"[METRIC] Number of Simulated Accelerators: %u \n"
 		"[METRIC] Training Accelerator Utilization [AU] (%%): %.4f (%.4f)\n"
@@ -659,7 +672,7 @@ static void ckpt_files(const struct sb_job_result *jr, struct sb_jw *w, struct d
 	sb_mlps_dlio_time(ts, sizeof(ts), l->t);
 	sb_jw_str(w, "end", ts);
 	sb_jw_obj_end(w);
-	out(l, "Saved outputs in %s", ".");
+	out(l, "Saved outputs in %s", l->dir);
 	fprintf(l->f, "[OUTPUT] Averaged metric over all steps/epochs\n[METRIC] ==========================================================\n"
 		"[METRIC] Number of Simulated Accelerators: %u \n", r->ranks);
 	if (r->write.n)
@@ -669,6 +682,79 @@ static void ckpt_files(const struct sb_job_result *jr, struct sb_jw *w, struct d
 		fprintf(l->f, "[METRIC] Checkpoint load duration (seconds): %.4f (%.4f)\n"
 			"[METRIC] Checkpoint load I/O Throughput (GB/second): %.4f (%.4f)\n", ldm, ldsd, lm, lsd);
 	fprintf(l->f, "[METRIC] ==========================================================\n\n");
+}
+
+/* DLIO's <rank>_output.json (statscounter.py:99-120,238-243,413-414,
+ * 451-453): per epoch the AU (%) and the rank's samples/s per block */
+static int write_output(const struct sb_job_result *jr, const char *dir, double start)
+{
+	const struct sb_ml_result *m = sb_ml_of(jr->wl);
+	char path[1400], ts[40], host[256] = "";
+	FILE *f = create(jr->spec->name, dir, "0_output.json", path, sizeof(path));
+	struct sb_jw w;
+	if (!f)
+		return -errno;
+	gethostname(host, sizeof(host) - 1);
+	sb_jw_init(&w, f);
+	sb_jw_obj_begin(&w, NULL);
+	bool train = m->workload == SB_WL_TRAIN;
+	unsigned n = train ? m->train.nepochs : 1;
+	unsigned acc = m->train.accelerators ? m->train.accelerators : 1;
+	double t = start;
+	for (unsigned e = 0; e < n; e++) {
+		char key[16];
+		snprintf(key, sizeof(key), "%u", e + 1);
+		sb_jw_obj_begin(&w, key);
+		sb_mlps_dlio_time(ts, sizeof(ts), t);
+		sb_jw_str(&w, "start", ts);
+		static const char *const lists[] = { "load", "proc", "compute" };
+		for (int k = 0; k < 3; k++) {
+			sb_jw_obj_begin(&w, lists[k]);
+			sb_jw_obj_end(&w);
+		}
+		sb_jw_obj_begin(&w, "throughput");
+		if (train)
+			sb_jw_dbl(&w, "block1", m->train.epochs[e].samples_per_s / acc);
+		sb_jw_obj_end(&w);
+		sb_jw_obj_begin(&w, "au");
+		if (train)
+			sb_jw_dbl(&w, "block1", m->train.epochs[e].au_pct);
+		sb_jw_obj_end(&w);
+		t += train ? m->train.epochs[e].duration_s : jr->elapsed_s;
+		sb_mlps_dlio_time(ts, sizeof(ts), t);
+		sb_jw_str(&w, "end", ts);
+		sb_jw_obj_end(&w);
+	}
+	sb_jw_str(&w, "hostname", host);
+	sb_jw_obj_end(&w);
+	fputc('\n', f);
+	return finish(jr->spec->name, f, path);
+}
+
+/* what mlpstorage saves of the DLIO process (base.py:79-93,
+ * "<benchmark>_<command>.stdout.log"/".stderr.log"): DLIO's log lines go
+ * to its logging StreamHandler, stderr (utils/config.py:222-228) */
+static int write_std_logs(const struct sb_job_result *jr, const char *dir, const char *log)
+{
+	const char *b = sb_ml_of(jr->wl)->workload == SB_WL_TRAIN ? "training_run" : "checkpointing_run";
+	char name[64], path[1400], buf[8192];
+	int rc;
+	FILE *f, *in;
+	snprintf(name, sizeof(name), "%s.stdout.log", b);
+	if (!(f = create(jr->spec->name, dir, name, path, sizeof(path))))
+		return -errno;
+	if ((rc = finish(jr->spec->name, f, path)))
+		return rc;
+	snprintf(name, sizeof(name), "%s.stderr.log", b);
+	if (!(f = create(jr->spec->name, dir, name, path, sizeof(path))))
+		return -errno;
+	if ((in = fopen(log, "r"))) {
+		size_t k;
+		while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, k, f);
+		fclose(in);
+	}
+	return finish(jr->spec->name, f, path);
 }
 
 int sb_mlps_write_dlio(const struct sb_job_result *jr, const char *dir, const struct sb_mlps_cfg *c,
@@ -688,7 +774,7 @@ int sb_mlps_write_dlio(const struct sb_job_result *jr, const char *dir, const st
 		return rc;
 	}
 	struct sb_jw w;
-	struct dlog l = { lf, start };
+	struct dlog l = { lf, start, dir };
 	sb_jw_init(&w, pf);
 	sb_jw_obj_begin(&w, NULL);
 	if (sb_ml_of(jr->wl)->workload == SB_WL_TRAIN)
@@ -699,5 +785,10 @@ int sb_mlps_write_dlio(const struct sb_job_result *jr, const char *dir, const st
 	fputc('\n', pf);
 	rc = finish(job, pf, ppath);
 	int r2 = finish(job, lf, lpath);
-	return rc ? rc : r2;
+	rc = rc ? rc : r2;
+	if (!rc)
+		rc = write_output(jr, dir, start);
+	if (!rc)
+		rc = write_std_logs(jr, dir, lpath);
+	return rc;
 }

@@ -74,7 +74,16 @@ class TreeTest(Jobs, SbCase):
             self.assertRegex(dt, r"^\d{8}_\d{6}$")
             self.assertEqual(sorted(os.listdir(d)),
                              sorted(["0_per_epoch_stats.json", "dlio.log", "dlio_config", "summary.json",
-                                     "%s_%s_metadata.json" % (bench, dt)]))
+                                     "%s_%s_metadata.json" % (bench, dt), "0_output.json",
+                                     "%s_run.stdout.log" % bench, "%s_run.stderr.log" % bench]))
+            # the files the newer submission checker requires of a run folder
+            # (submission_checker/constants.py RUN_REQUIRED_FILES,
+            # CHECKPOINT_REQUIRED_FILES, *_REQUIRED_FOLDERS, v2.0)
+            for pat in (r"%s_run\.stdout\.log" % bench, r"%s_run\.stderr\.log" % bench, r".*output\.json",
+                        r".*per_epoch_stats\.json", r".*summary\.json", r"dlio\.log", r"dlio_config"):
+                self.assertTrue([f for f in os.listdir(d) if re.fullmatch(pat, f)], pat)
+            self.assertEqual(open(os.path.join(d, "%s_run.stderr.log" % bench)).read(),
+                             open(os.path.join(d, "dlio.log")).read())
             self.assertEqual(sorted(os.listdir(os.path.join(d, "dlio_config"))),
                              ["config.yaml", "hydra.yaml", "overrides.yaml"])
 
