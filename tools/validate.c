@@ -131,6 +131,14 @@ static int load_run(struct vtree *t, const char *dir, const char *meta)
 		sb_err("validate", "%s: %s: fix or remove this run", path, r->meta.err);
 		return -EINVAL;
 	}
+	/* mlpstorage's datagen runs (training/<model>/datagen/) measure nothing */
+	if (!strcmp(sb_jv_str(sb_jv_path(r->meta.root, "args/command"), ""), "datagen")) {
+		sb_json_free(&r->sum);
+		sb_json_free(&r->meta);
+		free(r);
+		t->n--;
+		return 0;
+	}
 	r->params = sb_jv_get(r->meta.root, "parameters");
 	r->metric = sb_jv_get(r->sum.root, "metric");
 	const char *b = sb_jv_str(sb_jv_get(r->meta.root, "benchmark_type"), NULL);

@@ -365,6 +365,21 @@ class ValidateMlpstorageTreeTest(SbCase):
         # 3500 files = 500 steps x batch 7, 1 GiB host, AU 95%, the yaml's values: CLOSED runs
         self.assertEqual(len(re.findall(r"  run 20250101_1200\d\d( \(warm-up\))?: CLOSED\n", out)), 6, out)
 
+    def test_datagen_runs_are_not_runs(self):
+        root = os.path.join(self.dir, "res")
+        mlps_unet3d_run(root, "20250101_120000")
+        # `mlpstorage training datagen` writes training/<model>/datagen/<datetime>/
+        # (rules.py:789-793) with args.command "datagen"
+        d = os.path.join(root, "training", "unet3d", "datagen", "20250101_110000")
+        os.makedirs(d)
+        json.dump({"benchmark_type": "training", "run_datetime": "20250101_110000",
+                   "args": {"command": "datagen", "model": "unet3d"}, "combined_params": {}},
+                  open(os.path.join(d, "training_20250101_110000_metadata.json"), "w"))
+        json.dump({"start": "2025-01-01T11:00:00.000001", "metric": {}}, open(os.path.join(d, "summary.json"), "w"))
+        out = self.validate(root)
+        self.assertIn("training/unet3d: 1 run", out)
+        self.assertNotIn("20250101_110000", out)
+
     def test_training_run_judged_from_combined_params(self):
         root = os.path.join(self.dir, "res")
         d = mlps_unet3d_run(root, "20250101_120000")
