@@ -3,8 +3,9 @@
  * model, mlcommons/storage configs/dlio/workload/<model>[_<accel>].yaml, with
  * the job's differences as mlpstorage's --param overrides), written as
  * hydra's dlio_config/{config.yaml,overrides.yaml,hydra.yaml}, as the
- * metadata's yaml_params/params_dict/combined_params, and DLIO's
- * 0_per_epoch_stats.json and dlio.log. */
+ * metadata's yaml_params/params_dict/combined_params (tools/mlpsdlio.c),
+ * and DLIO's 0_per_epoch_stats.json, 0_output.json, dlio.log and the
+ * stdout/stderr logs mlpstorage keeps (tools/mlpsfiles.c). */
 #ifndef SB_TOOLS_MLPSDLIO_H
 #define SB_TOOLS_MLPSDLIO_H
 
