@@ -5,6 +5,7 @@
  * the host and the run's own verdict. */
 #include "tools/mlps.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -277,7 +278,7 @@ static void mlps_keys(struct sb_jw *w, const struct sb_results *res, const struc
 	const struct sb_jobspec *s = jr->spec;
 	const struct sb_ml_result *m = sb_ml_of(jr->wl);
 	struct sb_mlps_cfg *c = calloc(1, sizeof(*c));
-	char run_dir[PATH_LEN], name[128];
+	char run_dir[PATH_MAX], name[128];
 	if (!c)
 		return;
 	sb_mlps_cfg_of(jr, c);

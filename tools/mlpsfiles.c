@@ -13,6 +13,7 @@
 #include "tools/mlpsdlio.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,7 +118,7 @@ static int finish(const char *job, FILE *f, const char *path)
 
 static int write_hydra(const char *job, const char *dir, const struct sb_mlps_cfg *c)
 {
-	char sub[1200], path[1400];
+	char sub[PATH_MAX + 16], path[PATH_MAX + 64];
 	int rc = 0;
 	FILE *f;
 	snprintf(sub, sizeof(sub), "%s/dlio_config", dir);
@@ -344,7 +345,7 @@ static void ckpt_files(const struct sb_job_result *jr, struct sb_jw *w, struct d
 static int write_output(const struct sb_job_result *jr, const char *dir, double start)
 {
 	const struct sb_ml_result *m = sb_ml_of(jr->wl);
-	char path[1400], ts[40], host[256] = "";
+	char path[PATH_MAX + 64], ts[40], host[256] = "";
 	FILE *f = create(jr->spec->name, dir, "0_output.json", path, sizeof(path));
 	struct sb_jw w;
 	if (!f)
@@ -392,7 +393,7 @@ static int write_output(const struct sb_job_result *jr, const char *dir, double 
 static int write_std_logs(const struct sb_job_result *jr, const char *dir, const char *log)
 {
 	const char *b = sb_ml_of(jr->wl)->workload == SB_WL_TRAIN ? "training_run" : "checkpointing_run";
-	char name[64], path[1400], buf[8192];
+	char name[64], path[PATH_MAX + 64], buf[8192];
 	int rc;
 	FILE *f, *in;
 	snprintf(name, sizeof(name), "%s.stdout.log", b);
@@ -416,7 +417,7 @@ int sb_mlps_write_dlio(const struct sb_job_result *jr, const char *dir, const st
 		       double start)
 {
 	const char *job = jr->spec->name;
-	char ppath[1400], lpath[1400];
+	char ppath[PATH_MAX + 64], lpath[PATH_MAX + 64];
 	int rc = write_hydra(job, dir, c);
 	FILE *pf = NULL, *lf = NULL;
 	if (rc)

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,7 @@ static void count_ckpts(const char *dir, double *writes, double *reads)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char path[2048] = "";
+	char path[PATH_MAX + 64] = "";
 	const char *suf = "per_epoch_stats.json";
 	while (d && (e = readdir(d))) {
 		size_t l = strlen(e->d_name);
