@@ -24,6 +24,7 @@
 #include "lib/log.h"
 #include "ml/rules.h"
 #include "tools/mlps.h"
+#include "tools/mlpsread.h"
 
 #define MAX_RUNS 256
 #define SPREAD_PCT 5.0
@@ -32,6 +33,7 @@ struct vrun {
 	char dir[1024];
 	char bench[32], model[64], dt[32];
 	struct sb_json sum, meta;
+	struct sb_json pdoc;      /* the parameters of an mlpstorage run (tools/mlpsread.h) */
 	const struct sb_jval *params, *metric;
 	struct sb_ml_rule_report rep;
 	double throughput;        /* train: samples/s; checkpoint: mean write GiB/s */
@@ -129,12 +131,26 @@ static int load_run(struct vtree *t, const char *dir, const char *meta)
 		sb_err("validate", "%s: %s: fix or remove this run", path, r->meta.err);
 		return -EINVAL;
 	}
+	/* mlpstorage's datagen runs (training/<model>/datagen/) measure nothing */
+	if (!strcmp(sb_jv_str(sb_jv_path(r->meta.root, "args/command"), ""), "datagen")) {
+		sb_json_free(&r->sum);
+		sb_json_free(&r->meta);
+		free(r);
+		t->n--;
+		return 0;
+	}
 	r->params = sb_jv_get(r->meta.root, "parameters");
 	r->metric = sb_jv_get(r->sum.root, "metric");
 	const char *b = sb_jv_str(sb_jv_get(r->meta.root, "benchmark_type"), NULL);
-	if (!r->params || !r->metric || !b || (strcmp(b, "training") && strcmp(b, "checkpointing"))) {
-		sb_err("validate", "%s: no \"parameters\" or \"benchmark_type\" (training|checkpointing), "
-		       "or %s/%s has no \"metric\": not a run storbench's results_dir= wrote", path, dir,
+	bool bench_ok = b && (!strcmp(b, "training") || !strcmp(b, "checkpointing"));
+	/* a run mlpstorage + DLIO wrote: its parameters from the metadata's
+	 * args and combined_params */
+	if (!r->params && bench_ok && !sb_mlps_read_params(dir, b, r->meta.root, r->sum.root, &r->pdoc))
+		r->params = r->pdoc.root;
+	if (!r->params || !r->metric || !bench_ok) {
+		sb_err("validate", "%s: no \"parameters\" (storbench's results_dir=) or \"args\" and "
+		       "\"combined_params\" (mlpstorage's), no \"benchmark_type\" (training|checkpointing), "
+		       "or %s/%s has no \"metric\": not a run folder of mlpstorage's results tree", path, dir,
 		       SB_MLPS_SUMMARY);
 		return -EINVAL;
 	}
@@ -334,6 +350,7 @@ int sb_tool_validate(int argc, char **argv)
 	for (size_t i = 0; i < t.n; i++) {
 		sb_json_free(&t.runs[i]->sum);
 		sb_json_free(&t.runs[i]->meta);
+		sb_json_free(&t.runs[i]->pdoc);
 		free(t.runs[i]);
 	}
 	return rc ? 1 : 0;
