@@ -483,12 +483,18 @@ HOT int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
 	uint64_t len = pick_len(g, d);
 	if (len > left)
 		len = left - left % g->unit;
-	uint64_t off = ext ? next_off_ext(g, f, d, &len)
-		       : g->random ? next_random(g, f, d, &len) : next_seq(g, f, d, &len);
+	uint64_t off;
+	if (ext && g->strided) { /* zonemode=strided: an absolute offset */
+		if (!sb_strided_next(g, f, d, &len, &off))
+			return 0;
+	} else {
+		off = f->start + (ext ? next_off_ext(g, f, d, &len)
+				  : g->random ? next_random(g, f, d, &len) : next_seq(g, f, d, &len));
+	}
 	g->loop_bytes += len;
 	io->ddir = d;
 	io->file = &g->files[idx];
-	io->offset = f->start + off;
+	io->offset = off;
 	io->len = len;
 	if (d == SB_DDIR_WRITE)
 		count_write(g, io->file, io->offset, io->len);
