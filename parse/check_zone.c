@@ -39,6 +39,9 @@ unsigned sb_job_validate_zone(struct sb_jobctx *c)
 			 (unsigned long long)s->zonecapacity, (unsigned long long)s->zonesize);
 		return zerr(c, SB_OPT(zonecapacity), m);
 	}
+	/* zoneskip=Nz: N zones of zonesize (fio zbd.c:1026, for every zonemode) */
+	if (s->zoneskip_nz)
+		s->zoneskip = s->zoneskip_nz * s->zonesize;
 	/* init.c:670: zonerange defaults to zonesize */
 	if (s->zonemode == SB_ZONE_STRIDED && !s->zonerange)
 		s->zonerange = s->zonesize;

@@ -510,6 +510,7 @@ struct sb_jobspec {
 	 * time.  Bytes; zone_reset_* are fractions 0..1 */
 	unsigned zonemode;          /* enum sb_zonemode */
 	uint64_t zonesize, zonecapacity, zonerange, zoneskip;
+	uint64_t zoneskip_nz;       /* zoneskip=Nz: N zones (then zoneskip = N * zonesize) */
 	bool read_beyond_wp, ignore_zone_limits;
 	unsigned max_open_zones, job_max_open_zones;
 	double zone_reset_threshold, zone_reset_frequency;

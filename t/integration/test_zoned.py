@@ -129,6 +129,18 @@ class Strided(SbCase):
                     "--zonesize=16k", "--zoneskip=48k"],
                    strided_model(MB, 128 * KB, 512 * KB, 4 * KB, 16 * KB, 16 * KB, 48 * KB))
 
+    def test_zoneskip_in_zones(self):
+        # zoneskip=3z: 3 zones of zonesize (fio parse.c:614-631, zbd.c:1026,
+        # applied for every zonemode)
+        self.check(["--rw=read", "--size=1m", "--zonemode=strided", "--zonesize=8k",
+                    "--zoneskip=3z"],
+                   strided_model(MB, 0, MB, 4 * KB, 8 * KB, 8 * KB, 24 * KB))
+
+    def test_loops_go_on_from_the_zone(self):
+        self.check(["--rw=read", "--size=1m", "--loops=2", "--zonemode=strided",
+                    "--zonesize=16k", "--zoneskip=16k"],
+                   strided_model(MB, 0, 2 * MB, 4 * KB, 16 * KB, 16 * KB, 16 * KB))
+
     def zones_of(self, ios, per):
         """random: [(zone start, sorted offsets)] per group of `per` I/Os"""
         out = []
