@@ -205,8 +205,7 @@ static int set_pct(const struct sb_option *o, struct sb_jobspec *s, const char *
 	return 0;
 }
 
-/* zoneskip=Nz: N zones (fio parse.c:614-631); false when val is no such
- * count */
+/* zoneskip=Nz: N zones (fio parse.c:614-631); false when val is not one */
 static bool set_zone_count(const struct sb_option *o, struct sb_jobspec *s, const char *val)
 {
 	char *end;
