@@ -146,9 +146,8 @@ void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struc
  * when the workload is complete (never for time_based jobs). */
 int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io);
 /* zonemode=strided (run/strided.c): set up at init (-ENOMEM), and the
- * next I/O's absolute offset into *off (its length may shrink); false when
- * fio would end the job there (the zone's block passes the region's or the
- * file's end) */
+ * next I/O's absolute offset into *off; false when fio would end the loop
+ * there (the zone's block passes the region's length or the file's end) */
 int sb_strided_setup(struct sb_iogen *g);
 bool sb_strided_next(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len, uint64_t *off);
 /* Bytes one loop moves (for tests and reporting). */

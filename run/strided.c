@@ -61,7 +61,32 @@ static uint64_t pick_block(struct sb_iogen *g)
 	return b;
 }
 
+/* back to the region's start: a new pass (fio, when a pass ends early) */
+static void restart(struct sb_iogen *g, const struct sb_genfile *f)
+{
+	g->zs_start = f->start;
+	g->zs_bytes = 0;
+	for (int i = 0; i < SB_DDIR_N; i++)
+		g->zs_last[i] = f->start;
+	map_reset(g);
+}
+
+static bool next_in_zone(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len, uint64_t *off);
+
+/* An I/O that does not fit ends the pass, as in fio: with io_size= asking for
+ * more bytes the pass starts over at the region's start; otherwise the loop
+ * is over (the next loop, if any, starts over too). */
 bool sb_strided_next(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len, uint64_t *off)
+{
+	if (next_in_zone(g, f, d, len, off))
+		return true;
+	restart(g, f);
+	if ((g->spec->io_size || g->spec->io_size_pct) && next_in_zone(g, f, d, len, off))
+		return true;
+	return false;
+}
+
+static bool next_in_zone(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len, uint64_t *off)
 {
 	const struct sb_jobspec *s = g->spec;
 	uint64_t range = s->zonerange;
@@ -82,7 +107,7 @@ bool sb_strided_next(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *
 	uint64_t o = g->random ? g->zs_start + pick_block(g) * g->unit : g->zs_last[d];
 	/* io_u.c:486-499 and fill_io_u (io_u.c:985): an I/O past the file's
 	 * end ends the job; zones may leave the region (size=), as in fio */
-	if (o - g->zs_start >= f->real_end || o + *len > g->zs_end)
+	if (o - g->zs_start >= f->len || o + *len > g->zs_end)
 		return false;
 	g->zs_last[d] = o + *len;
 	g->zs_bytes += *len;

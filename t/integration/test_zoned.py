@@ -141,6 +141,31 @@ class Strided(SbCase):
                     "--zonesize=16k", "--zoneskip=16k"],
                    strided_model(MB, 0, 2 * MB, 4 * KB, 16 * KB, 16 * KB, 16 * KB))
 
+    def test_pass_ends_early(self):
+        # an I/O that does not fit (its place in the zone at or past the
+        # region's length, io_u.c:486; or past the file's end, io_u.c:985)
+        # ends the pass: with io_size= the pass starts over at the region's
+        # start, else the loop ends early (fio 3.33, seen in its iologs)
+        cases = (  # args, I/Os, offsets (in 4k blocks) of I/Os 16..19
+            (["--size=64k", "--io_size=512k", "--zonesize=128k"], 128, [0, 1, 2, 3]),
+            (["--size=1m", "--zonesize=16k", "--zonerange=44k"], 95, [44, 45, 46, 47]),
+            (["--size=1m", "--io_size=2m", "--zonesize=16k", "--zonerange=44k"], 512,
+             [44, 45, 46, 47]),
+            (["--size=1m", "--loops=2", "--zonesize=16k", "--zonerange=44k"], 190,
+             [44, 45, 46, 47]),
+        )
+        for args, n, blocks in cases:
+            args = ["--rw=read", "--zonemode=strided", *args]
+            self.prepare()
+            got = self.sb_ios(args)
+            self.assertEqual(len(got), n, args)
+            self.assertEqual([o // (4 * KB) for _, o, _ in got[16:20]], blocks, args)
+            if n == 190:  # the second loop starts over at the region's start
+                self.assertEqual(got[95:190], got[:95])
+            if FIO:
+                self.prepare()
+                self.assertEqual(self.fio_ios(args), got, args)
+
     def zones_of(self, ios, per):
         """random: [(zone start, sorted offsets)] per group of `per` I/Os"""
         out = []
