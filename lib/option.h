@@ -46,6 +46,9 @@ enum sb_opt_type {
 /* SB_OT_SIZE that also takes a percentage N% (of the file's size), stored
  * as a double at off2 (0: the bytes at off apply) */
 #define SB_OF_PCT 0x20u
+/* SB_OT_SIZE that also takes fio's zone count Nz (N zones of zonesize),
+ * stored as a uint64_t at off2 (0: the bytes at off apply) */
+#define SB_OF_ZONES 0x40u
 
 /* The headings the options are grouped under, in --cmdhelp and HOWTO order
  * (names: sb_opt_cat_name in parse/options.h) */

@@ -160,7 +160,7 @@ unsigned sb_job_validate(struct sb_jobctx *c)
 	       sb_job_validate_wl(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c) +
 	       sb_job_validate_flow(c) + sb_job_validate_place(c) + sb_job_validate_cmdprio(c) +
 	       sb_job_validate_stats(c) + sb_job_validate_io(c) + sb_job_validate_fill(c) +
-	       sb_job_validate_range(c);
+	       sb_job_validate_range(c) + sb_job_validate_zone(c);
 }
 
 unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where)

@@ -505,6 +505,15 @@ struct sb_jobspec {
 	 * mapping of FILE, which storbench creates and removes (run/place.c);
 	 * "" = anonymous memory */
 	char iomem_file[256];
+	/* appended (issue 23): fio's zone options (parse/check_zone.c);
+	 * zonemode=strided runs in run/iogen.c, zonemode=zbd is refused at run
+	 * time.  Bytes; zone_reset_* are fractions 0..1 */
+	unsigned zonemode;          /* enum sb_zonemode */
+	uint64_t zonesize, zonecapacity, zonerange, zoneskip;
+	uint64_t zoneskip_nz;       /* zoneskip=Nz: N zones (then zoneskip = N * zonesize) */
+	bool read_beyond_wp, ignore_zone_limits;
+	unsigned max_open_zones, job_max_open_zones;
+	double zone_reset_threshold, zone_reset_frequency;
 };
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.

@@ -42,6 +42,8 @@ enum sb_dsfmt { SB_DSFMT_RAW = 0, SB_DSFMT_NPZ, SB_DSFMT_NPY, SB_DSFMT_HDF5, SB_
 enum sb_ckpt_io { SB_CKPT_IO_BS = 0, SB_CKPT_IO_TORCH = 1 };
 enum sb_ckpt_flush { SB_CKPT_FLUSH_SYNC = 0, SB_CKPT_FLUSH_ASYNC = 1, SB_CKPT_FLUSH_NONE = 2 };
 enum sb_ckpt_red { SB_CKPT_RED_SINGLE = 0, SB_CKPT_RED_PARTNER = 1, SB_CKPT_RED_XOR = 2 };
+/* zonemode= (issue 23; parse/check_zone.c, run/iogen.c) */
+enum sb_zonemode { SB_ZONE_NONE = 0, SB_ZONE_STRIDED, SB_ZONE_ZBD };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 #endif

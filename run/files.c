@@ -297,8 +297,8 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	tf->region_start = start;
 	tf->region_len = len;
 	tf->size = start + len;
-	if (s->rw_seq_add && !existing_size(lf, &have) && have > tf->size)
-		tf->real_size = have; /* fio wraps rw=read:N's holes at the file's end */
+	if ((s->rw_seq_add || s->zonemode) && !existing_size(lf, &have) && have > tf->size)
+		tf->real_size = have; /* fio wraps rw=read:N's holes, strided zones at the file's end */
 	tf->is_bdev = lf->is_bdev;
 	if (tf->size > lf->need && !s->fill_device) /* fill_device: not laid out */
 		lf->need = tf->size;
