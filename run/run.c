@@ -419,6 +419,43 @@ static bool ranks_failed(bool mine)
 	return any && !mine;
 }
 
+/* The run's clock (lib/timeutil.h).  Tests: STORBENCH_TEST_CLOCK_ROOT
+ * points the TSC decision at a fixture tree (its /proc/cpuinfo and
+ * current_clocksource), STORBENCH_TEST_TSC_DRIFT_PPM skews the calibrated
+ * TSC rate so that the guard sees a drift. */
+static bool clock_start(bool allow_tsc, enum sb_clock_why *why)
+{
+	const char *root = getenv("STORBENCH_TEST_CLOCK_ROOT");
+	bool tsc = sb_clock_init(allow_tsc, root && *root ? root : "/");
+	const char *ppm = getenv("STORBENCH_TEST_TSC_DRIFT_PPM");
+	if (tsc && ppm && *ppm)
+		sb_clock_skew_ppm(strtol(ppm, NULL, 10));
+	*why = sb_tsc.why;
+	return tsc;
+}
+
+/* what the clock was and what the drift guard saw, into the results; a
+ * fallback is also said on stderr */
+static void clock_end(const struct run *r, struct sb_results *res, bool tsc, bool gtod,
+		      enum sb_clock_why why)
+{
+	struct sb_clock_result *c = &res->clock;
+	c->source = tsc ? "tsc" : gtod ? "gettimeofday" : "clock_gettime";
+	c->reason = sb_clock_why_text(why);
+	c->checks = sb_tsc.checks;
+	c->tol_ns = SB_CLOCK_TOL_ABS_NS;
+	c->tol_ppm = SB_CLOCK_TOL_PPM;
+	c->max_drift_ns = sb_tsc.max_drift_ns;
+	c->tsc_fallback = tsc && sb_tsc.fell_back;
+	if (!c->tsc_fallback)
+		return;
+	c->fallback_drift_ns = sb_tsc.fallback_drift_ns;
+	c->fallback_ms = sb_tsc.fallback_ns > r->t0_ns ? (sb_tsc.fallback_ns - r->t0_ns) / 1000000 : 0;
+	sb_warn("clock", "the TSC drifted %+.3f ms from CLOCK_MONOTONIC %.3f s into the run (tolerance %llu us + %llu ppm): clock_gettime from then on",
+		(double)c->fallback_drift_ns / 1e6, (double)c->fallback_ms / 1e3,
+		SB_CLOCK_TOL_ABS_NS / 1000, SB_CLOCK_TOL_PPM);
+}
+
 /* the wall clock of the run's start and end, for the ranks' skew; the
  * listener ends (a rank that stopped others is counted) */
 static void end_wall(struct run *r, bool watch)
@@ -441,7 +478,8 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	 * clocksource says otherwise: one clock per run, the first job's (fio's
 	 * clocksource sets one clock for the process too) */
 	unsigned cs = jl->njobs ? jl->jobs[0].clocksource : SB_CLOCK_AUTO;
-	sb_clock_init(cs == SB_CLOCK_AUTO || cs == SB_CLOCK_CPU, "/");
+	enum sb_clock_why why;
+	bool tsc = clock_start(cs == SB_CLOCK_AUTO || cs == SB_CLOCK_CPU, &why);
 	sb_clock_gtod(cs == SB_CLOCK_GTOD);
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);
@@ -495,6 +533,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	end_wall(&r, watch);
 	res->interrupted = sb_stopping();
 	e = sb_collect(res, jl, r.threads, r.nthreads);
+	clock_end(&r, res, tsc, cs == SB_CLOCK_GTOD, why);
 	res->start_wall_ns = r.start_wall_ns;
 	res->end_wall_ns = r.end_wall_ns;
 	if (!e)
