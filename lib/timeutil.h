@@ -89,7 +89,7 @@ static inline uint64_t sb_now_ns(void)
 bool sb_clock_tsc_usable(const char *cpuinfo, const char *clocksource, enum sb_clock_why *why);
 /* Choose the clock: the TSC when allow_tsc and sb_clock_tsc_usable on root's
  * files, else CLOCK_MONOTONIC.  Calibrates against CLOCK_MONOTONIC for about
- * 10 ms the first time the TSC is chosen.  Call before starting threads.
+ * 2 ms the first time the TSC is chosen.  Call before starting threads.
  * Returns whether the TSC is in use; sb_tsc.why says why.  root: "/" (tests
  * point it at a fixture tree).  After a fallback the TSC stays off. */
 bool sb_clock_init(bool allow_tsc, const char *root);
