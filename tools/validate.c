@@ -194,12 +194,22 @@ static int by_group_time(const void *a, const void *b)
 
 static void print_run(const struct vrun *r, const char *tag)
 {
-	printf("  run %s%s: %s\n", r->dt, tag, sb_ml_verdict_name(r->rep.verdict));
+	printf("  run %s%s: %s", r->dt, tag, sb_ml_verdict_name(r->rep.verdict));
+	if (r->rep.guidelines != r->rep.verdict)
+		printf(" (checker %s, guidelines %s)", sb_ml_verdict_name(r->rep.verdict),
+		       sb_ml_verdict_name(r->rep.guidelines));
+	putchar('\n');
 	for (size_t i = 0; i < r->rep.n; i++) {
 		const struct sb_ml_rule *u = &r->rep.rules[i];
-		if (!u->pass)
-			printf("    %s: expected %s, actual %s -> %s; fix: %s\n", u->name, u->expected,
-			       u->actual, sb_ml_verdict_name(u->fail_as), u->fix);
+		if (u->pass)
+			continue;
+		if (u->checker_as == u->fail_as)
+			printf("    %s: expected %s, actual %s -> %s (%s); fix: %s\n", u->name, u->expected,
+			       u->actual, sb_ml_verdict_name(u->fail_as), u->cite, u->fix);
+		else
+			printf("    %s: expected %s, actual %s -> checker %s, guidelines %s (%s); fix: %s\n",
+			       u->name, u->expected, u->actual, sb_ml_verdict_name(u->checker_as),
+			       sb_ml_verdict_name(u->fail_as), u->cite, u->fix);
 	}
 }
 
