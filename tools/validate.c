@@ -86,7 +86,7 @@ static void judge(struct vrun *r)
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "train_throughput_mean_samples_per_second"), 0);
 		if (sb_ml_rules_train(&f, &r->rep))
-			r->rep.verdict = SB_ML_INVALID;
+			r->rep.verdict = r->rep.guidelines = SB_ML_INVALID;
 	} else {
 		struct sb_ml_ckpt_facts f = {
 			.model = strcmp(pstr(r, "model"), "custom") ? pstr(r, "model") : NULL,
@@ -102,7 +102,7 @@ static void judge(struct vrun *r)
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "save_checkpoint_io_mean_GB_per_second"), 0);
 		if (sb_ml_rules_ckpt(&f, &r->rep))
-			r->rep.verdict = SB_ML_INVALID;
+			r->rep.verdict = r->rep.guidelines = SB_ML_INVALID;
 	}
 }
 
