@@ -280,7 +280,11 @@ static int merge_train(const struct sb_jobspec *s, struct sb_ml_result *m)
 	int e = n && (sb_dist_reduce_double(sum, n * E_SUMS, SB_DIST_SUM, false) ||
 		      sb_dist_reduce_double(mx, n * E_MAXES, SB_DIST_MAX, false) ||
 		      sb_dist_reduce_double(mn, n, SB_DIST_MIN, false)) ? -EIO : 0;
+	uint64_t iob = m->io_bytes; /* the rules' storage_io: all processes' bytes */
+	if (!e && sb_dist_reduce_u64(&iob, 1, SB_DIST_SUM, false))
+		e = -EIO;
 	if (!e && sb_dist_rank() == 0) {
+		m->io_bytes = iob;
 		double procs = (double)sb_dist_size();
 		struct sb_ml_train_metrics ep[n ? n : 1], mean;
 		t->nepochs = (unsigned)n;
