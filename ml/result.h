@@ -30,7 +30,7 @@ struct sb_ml_rule {
 	enum sb_ml_verdict fail_as; /* what a failure costs in the guidelines verdict */
 	enum sb_ml_verdict checker_as; /* what it costs in mlpstorage v2.0's checker
 				    * (CLOSED: the checker does not check it) */
-	char cite[64];            /* its source: "rules.py:522" or "guidelines 2.2.2" */
+	char cite[80];            /* its source: "rules.py:548 (train.epochs); guidelines 10.1" */
 	char fix[192];            /* empty when passed */
 };
 

@@ -194,7 +194,7 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 	r = add_rule(rep, SB_OPT(batch_size)->name, f->batch_size == w->batch_size, SB_ML_INVALID,
 		     "%s uses batch_size=%u: set it back", w->name, w->batch_size);
 	set_ea(r, "%.0f", w->batch_size, "%.0f", f->batch_size);
-	src(r, SB_ML_INVALID, "rules.py:548; guidelines 10.1");
+	src(r, SB_ML_INVALID, "rules.py:548 (reader.batch_size); guidelines 10.1");
 	r = add_rule(rep, SB_OPT(computation_time_us)->name, same(f->computation_time_s, want_ct),
 		     SB_ML_INVALID, "%s on %s computes %gs per step: remove computation_time= (and "
 		     "train_scale=) or set accelerator= to the one whose time you mean", w->name,
@@ -202,22 +202,22 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 	set_ea(r, "%g s", want_ct, "%g s", f->computation_time_s);
 	snprintf(r->expected + strlen(r->expected), sizeof(r->expected) - strlen(r->expected),
 		 " (%s)", accel);
-	src(r, SB_ML_INVALID, "rules.py:548; guidelines 10.1");
+	src(r, SB_ML_INVALID, "rules.py:548 (train.computation_time); guidelines 10.1");
 	r = add_rule(rep, SB_OPT(record_length)->name, same(f->record_length, w->ds.record_length),
 		     SB_ML_INVALID, "%s records are %.2f bytes: remove record_length= and train_scale=",
 		     w->name, w->ds.record_length);
 	set_ea(r, "%.2f", w->ds.record_length, "%.2f", f->record_length);
-	src(r, SB_ML_INVALID, "rules.py:548; guidelines 10.1");
+	src(r, SB_ML_INVALID, "rules.py:548 (dataset.record_length_bytes); guidelines 10.1");
 	r = add_rule(rep, SB_OPT(record_length_stdev)->name, same(f->record_stdev, w->ds.record_stdev),
 		     SB_ML_INVALID, "%s records vary by %.0f bytes: remove record_length_stdev= and "
 		     "train_scale=", w->name, w->ds.record_stdev);
 	set_ea(r, "%.2f", w->ds.record_stdev, "%.2f", f->record_stdev);
-	src(r, SB_ML_INVALID, "rules.py:548; guidelines 10.1");
+	src(r, SB_ML_INVALID, "rules.py:548 (dataset.record_length_bytes_stdev); guidelines 10.1");
 	/* rules.py check_num_epochs is a stub; train.epochs is not an allowed override */
 	r = add_rule(rep, SB_OPT(epochs)->name, f->epochs == w->epochs, SB_ML_INVALID,
 		     "%s trains %u epochs: set epochs=%u", w->name, w->epochs, w->epochs);
 	set_ea(r, "%.0f", w->epochs, "%.0f", f->epochs);
-	src(r, SB_ML_INVALID, "rules.py:548; guidelines 10.1");
+	src(r, SB_ML_INVALID, "rules.py:548 (train.epochs); guidelines 10.1");
 	/* reader.file_shuffle / sample_shuffle are not allowed overrides */
 	bool sh = f->file_shuffle == w->file_shuffle && f->sample_shuffle == w->sample_shuffle;
 	snprintf(e, sizeof(e), "%s", shuffle_name(w->file_shuffle, w->sample_shuffle));
@@ -227,20 +227,20 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 		     w->file_shuffle ? (w->sample_shuffle ? "both" : "file") :
 		     w->sample_shuffle ? "sample" : "none");
 	set_str(r, e, a);
-	src(r, SB_ML_INVALID, "rules.py:548; guidelines 10.1");
+	src(r, SB_ML_INVALID, "rules.py:548 (reader.file_shuffle, reader.sample_shuffle); guidelines 10.1");
 	/* rules.py check_odirect_supported_model: reader.odirect only for unet3d */
 	bool unet = !strcmp(w->name, "unet3d");
 	r = add_rule(rep, "odirect", unet || !f->odirect, SB_ML_INVALID,
 		     "O_DIRECT reads are allowed for unet3d only: remove direct=1 (buffered=0)");
 	set_str(r, unet ? "on or off" : "off", f->odirect ? "on" : "off");
-	src(r, SB_ML_INVALID, "rules.py:583-594");
+	src(r, SB_ML_INVALID, "rules.py:583-594 (reader.odirect)");
 	/* rules.py check_allowed_params: dataset.num_samples_per_file is an OPEN
 	 * override (guidelines 10.2) */
 	r = add_rule(rep, SB_OPT(samples_per_file)->name, f->samples_per_file == w->ds.samples_per_file,
 		     SB_ML_OPEN, "CLOSED keeps %s's %u samples per file: remove samples_per_file=",
 		     w->name, w->ds.samples_per_file);
 	set_ea(r, "%.0f", w->ds.samples_per_file, "%.0f", f->samples_per_file);
-	src(r, SB_ML_OPEN, "rules.py:526; guidelines 10.2");
+	src(r, SB_ML_OPEN, "rules.py:526 (dataset.num_samples_per_file); guidelines 10.2");
 	/* rules.py check_workflow_parameters: unet3d training with
 	 * workflow.checkpoint False is INVALID (the yaml: checkpoint_after_epoch 5) */
 	if (w->ckpt_after_epoch) {
@@ -256,7 +256,7 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 		else
 			snprintf(a, sizeof(a), "off (after epoch %u of %u)", f->ckpt_after_epoch, f->epochs);
 		set_str(r, e, a);
-		src(r, SB_ML_INVALID, "rules.py:557-581");
+		src(r, SB_ML_INVALID, "rules.py:557-581 (workflow.checkpoint)");
 	}
 }
 
