@@ -88,7 +88,7 @@ static void judge(struct vrun *r)
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "train_throughput_mean_samples_per_second"), 0);
 		if (sb_ml_rules_train(&f, &r->rep))
-			r->rep.verdict = SB_ML_INVALID;
+			r->rep.verdict = r->rep.guidelines = SB_ML_INVALID;
 	} else {
 		struct sb_ml_ckpt_facts f = {
 			.model = strcmp(pstr(r, "model"), "custom") ? pstr(r, "model") : NULL,
@@ -104,7 +104,7 @@ static void judge(struct vrun *r)
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "save_checkpoint_io_mean_GB_per_second"), 0);
 		if (sb_ml_rules_ckpt(&f, &r->rep))
-			r->rep.verdict = SB_ML_INVALID;
+			r->rep.verdict = r->rep.guidelines = SB_ML_INVALID;
 	}
 }
 
@@ -210,12 +210,22 @@ static int by_group_time(const void *a, const void *b)
 
 static void print_run(const struct vrun *r, const char *tag)
 {
-	printf("  run %s%s: %s\n", r->dt, tag, sb_ml_verdict_name(r->rep.verdict));
+	printf("  run %s%s: %s", r->dt, tag, sb_ml_verdict_name(r->rep.verdict));
+	if (r->rep.guidelines != r->rep.verdict)
+		printf(" (checker %s, guidelines %s)", sb_ml_verdict_name(r->rep.verdict),
+		       sb_ml_verdict_name(r->rep.guidelines));
+	putchar('\n');
 	for (size_t i = 0; i < r->rep.n; i++) {
 		const struct sb_ml_rule *u = &r->rep.rules[i];
-		if (!u->pass)
-			printf("    %s: expected %s, actual %s -> %s; fix: %s\n", u->name, u->expected,
-			       u->actual, sb_ml_verdict_name(u->fail_as), u->fix);
+		if (u->pass)
+			continue;
+		if (u->checker_as == u->fail_as)
+			printf("    %s: expected %s, actual %s -> %s (%s); fix: %s\n", u->name, u->expected,
+			       u->actual, sb_ml_verdict_name(u->fail_as), u->cite, u->fix);
+		else
+			printf("    %s: expected %s, actual %s -> checker %s, guidelines %s (%s); fix: %s\n",
+			       u->name, u->expected, u->actual, sb_ml_verdict_name(u->checker_as),
+			       sb_ml_verdict_name(u->fail_as), u->cite, u->fix);
 	}
 }
 

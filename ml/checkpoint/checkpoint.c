@@ -63,7 +63,10 @@ static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_
 	if (!j->spec->num_checkpoints_read || stop)
 		return;
 	if (j->nodiskio) {
-		cr->caches_dropped = true; /* nothing was ever in a cache */
+		/* nothing was written, so nothing was dropped: say what was done */
+		cr->caches_dropped = false;
+		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "%s=null: no storage I/O, "
+			 "no cache dropped", SB_OPT(ioengine)->name);
 	} else if (j->spec->drop_caches) {
 		cr->caches_dropped = sb_ml_drop_caches(j->spec->name, sb_run_drop_path(j->env),
 						       ((struct sb_ml_ckpt *)j->priv)->folder,
@@ -129,6 +132,7 @@ static void run_ckpt(struct sb_wl_job *j)
 		st->job_runtime_ns = j->end_ns - j->start_ns;
 	}
 	fsync_total(j);
+	sb_ml_note_io(j);
 	if (s->rules == SB_RULES_MLPERF)
 		sb_ml_ckpt_rules(s, sb_ml_res(j));
 }
