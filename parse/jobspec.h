@@ -219,6 +219,7 @@ struct sb_jobspec {
 	bool checkpoint_rank_sync;  /* 1: a checkpoint lasts until the slowest rank ends;
 				     * 0 (DLIO's default): rank 0's own time */
 	unsigned checkpoint_io;     /* enum sb_ckpt_io: torch.save's writes, or bs-sized */
+	unsigned checkpoint_content; /* enum sb_ckpt_content (default: dlio under rules=mlperf) */
 	char *results_dir;          /* mlpstorage's results tree under it; NULL: none */
 	/* appended: time series, fio log files, host counters */
 	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
