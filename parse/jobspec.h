@@ -192,6 +192,7 @@ struct sb_jobspec {
 	unsigned epochs, batch_size, read_threads, prefetch, accelerators;
 	unsigned shuffle;           /* SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE */
 	uint64_t ml_seed;           /* shuffle seed (DLIO's 123) */
+	unsigned read_order;        /* enum sb_read_order: dlio (default) or reshuffle */
 	uint64_t computation_time_us, computation_time_stdev_us; /* per step */
 	double au_target_pct;       /* resolved: train_model's threshold, else 90 */
 	double train_scale;         /* applied by the parser to record_length(_stdev) and

@@ -45,6 +45,8 @@ enum sb_ckpt_io { SB_CKPT_IO_BS = 0, SB_CKPT_IO_TORCH = 1 };
 enum sb_ckpt_content { SB_CKPT_CONTENT_UNIQUE = 0, SB_CKPT_CONTENT_DLIO = 1 };
 enum sb_ckpt_flush { SB_CKPT_FLUSH_SYNC = 0, SB_CKPT_FLUSH_ASYNC = 1, SB_CKPT_FLUSH_NONE = 2 };
 enum sb_ckpt_red { SB_CKPT_RED_SINGLE = 0, SB_CKPT_RED_PARTNER = 1, SB_CKPT_RED_XOR = 2 };
+/* read_order=: DLIO's I/O order per reader, or storbench's older one */
+enum sb_read_order { SB_ORDER_DLIO = 0, SB_ORDER_RESHUFFLE = 1 };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 #endif

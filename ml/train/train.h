@@ -29,7 +29,22 @@
  *   Batch b holds ids [b*B, b*B+B) of that order; drop_last keeps
  *   min(floor(total/B/ranks), floor(rank_ids/B)) batches (DLIO's steps per
  *   epoch), else the last partial batch too.  Batch b is read whole by reader
- *   b % read_threads (round-robin, as torch workers). */
+ *   b % read_threads (round-robin, as torch workers).
+ *
+ * dlio (read_order=dlio, the default), DLIO's order as dlio_benchmark
+ * 392621b reads (file:line there):
+ *   PyTorch loader (index sampler): the rank's ids ascending every epoch,
+ *   whatever the shuffles say: dlio_sampler yields range(start, end)
+ *   (torch_data_loader.py:95-107) and the sample map it indexes is keyed
+ *   by global id (config.py:449-466), the file shuffle being the iterative
+ *   sampler's only (config.py:337-341, 469-476).
+ *   TFRecord (TF loader, iterative sampler): the file list is shuffled once
+ *   (reconfigure(1) before the dataset is built: main.py:396-398; epoch 1's
+ *   seed), rank r takes list positions r, r+N, ... (Dataset.shard:
+ *   tf_reader.py:85-88) and reads read_threads of them at once, one record
+ *   of each in turn (num_parallel_reads: an interleave of cycle
+ *   read_threads, block 1: tf_reader.py:91-92); the sample shuffle is
+ *   tf's in-memory shuffle buffer and moves no read. */
 #ifndef SB_ML_TRAIN_H
 #define SB_ML_TRAIN_H
 #include <stdbool.h>
@@ -117,6 +132,8 @@ struct sb_ml_plan_cfg {
 	unsigned epoch;                    /* 1-based, as DLIO */
 	uint64_t seed;                     /* SB_ML_SHUFFLE_SEED in DLIO */
 	bool file_shuffle, sample_shuffle, seed_change_epoch, drop_last;
+	/* dlio: DLIO's I/O order (read_order=dlio); tfrecord: its TF reader's */
+	bool dlio, tfrecord;
 };
 
 struct sb_ml_plan {
@@ -126,6 +143,7 @@ struct sb_ml_plan {
 	uint64_t first;         /* this rank's first global sample id */
 	size_t nbatches;        /* batches (steps) of this rank this epoch */
 	unsigned batch_size, read_threads, samples_per_file;
+	bool stream_is_samples;  /* dlio: samples[] is the I/O order */
 };
 
 /* sb_ml_steps_per_epoch (DLIO's steps per epoch): parse/mlshape.h */
