@@ -440,8 +440,9 @@ int sb_ml_fmt_write(const struct sb_jobspec *s, const struct sb_ml_dataset *ds, 
 
 void sb_ml_fmtrd_reset(struct sb_ml_fmtrd *r)
 {
-	r->file = -1;
-	r->pos = 0;
+	for (unsigned i = 0; i < SB_ML_TFR_STREAMS; i++)
+		r->st[i].file = -1, r->st[i].pos = 0;
+	r->next = 0;
 	r->h5file = -1;
 }
 
@@ -479,18 +480,27 @@ int sb_ml_fmt_read(struct sb_ml_fmtrd *r, struct sb_thread *t, const struct sb_m
 	case SB_DSFMT_TFRECORD: { /* forward streaming in bs reads */
 		uint64_t rec = sb_ml_tfr_record_bytes(sb), size = rec * ds->samples_per_file;
 		uint64_t start = (uint64_t)in_file * rec, end = start + rec, bs = t->spec->bs[SB_DDIR_READ];
-		if (r->file == (int)file && start < r->pos) {
-			if (end <= r->pos)
-				return 0; /* already in the stream's buffer */
-		} else { /* another file, or a later record: the stream goes on from it */
-			r->file = (int)file;
-			r->pos = start;
+		unsigned k = 0;
+		while (k < SB_ML_TFR_STREAMS && r->st[k].file != (int)file)
+			k++;
+		if (k == SB_ML_TFR_STREAMS) { /* a file not streamed yet takes a slot */
+			k = r->next;
+			r->next = (r->next + 1) % SB_ML_TFR_STREAMS;
+			r->st[k].file = (int)file;
+			r->st[k].pos = start;
 		}
-		uint64_t len = bs ? (end - r->pos + bs - 1) / bs * bs : end - r->pos;
-		if (r->pos + len > size)
-			len = size - r->pos;
-		int e = span(t, path, size, r->pos, len);
-		r->pos += len;
+		uint64_t *pos = &r->st[k].pos;
+		if (start < *pos) {
+			if (end <= *pos)
+				return 0; /* already in the stream's buffer */
+		} else { /* a later record: the stream goes on from it */
+			*pos = start;
+		}
+		uint64_t len = bs ? (end - *pos + bs - 1) / bs * bs : end - *pos;
+		if (*pos + len > size)
+			len = size - *pos;
+		int e = span(t, path, size, *pos, len);
+		*pos += len;
 		return e;
 	}
 	default:

@@ -67,9 +67,15 @@ uint64_t sb_ml_tfr_record_bytes(uint64_t len);
 
 /* ---- reading ---- */
 /* One reader's state (a worker): the tfrecord stream position. */
+/* TFRecord streams a reader keeps open at once: DLIO interleaves
+ * read_threads files, each its own buffered stream (tf_reader.py:91-92) */
+#define SB_ML_TFR_STREAMS 16
 struct sb_ml_fmtrd {
-	int file;            /* the file being streamed, -1: none */
-	uint64_t pos;        /* bytes of it read so far (from its start offset) */
+	struct {
+		int file;        /* the file being streamed, -1: none */
+		uint64_t pos;    /* bytes of it read so far (from its start offset) */
+	} st[SB_ML_TFR_STREAMS];
+	unsigned next;       /* the stream a new file replaces (round robin) */
 	int h5file;          /* hdf5: the file whose records_0 offset is h5off */
 	uint64_t h5off;
 };

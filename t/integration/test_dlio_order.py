@@ -50,14 +50,18 @@ def strace_files(cmd, cwd):
 
 @unittest.skipUnless(shutil.which("strace"), "needs strace")
 class DlioOrderTest(SbCase):
-    def order(self, fmt, extra, files=8, spf=1, batch=1, threads=0, epochs=2):
+    def order(self, fmt, extra, files=8, spf=1, batch=1, threads=0, epochs=2, bs="64k"):
         job = self.write_job(
-            "[t]\nworkload=train\nioengine=psync\nbs=64k\nepochs=%d\ndata_dir=%s\n"
+            "[t]\nworkload=train\nioengine=psync\nbs=%s\nepochs=%d\ndata_dir=%s\n"
             "dataset_format=%s\ndataset_files=%d\nsamples_per_file=%d\nrecord_length=4k\n"
             "batch_size=%d\naccelerators=2\nread_threads=%d\n%s"
-            % (epochs, os.path.join(self.dir, "ds"), fmt, files, spf, batch, threads, extra))
+            % (bs, epochs, os.path.join(self.dir, "ds"), fmt, files, spf, batch, threads, extra))
         self.run_json(job)  # makes the dataset: the traced run only reads
-        return strace_files([BIN, "--output-format=json", job], self.dir)
+        seqs = strace_files([BIN, "--output-format=json", job], self.dir)
+        self.read_bytes = self.run_json(job)["jobs"][0]["read"]["io_bytes"]
+        self.ds_bytes = sum(os.path.getsize(os.path.join(self.dir, "ds", "train", f))
+                            for f in os.listdir(os.path.join(self.dir, "ds", "train")))
+        return seqs
 
     def test_pytorch_loader_ascending_every_epoch(self):
         # shuffle=both: DLIO's unet3d has file_shuffle and sample_shuffle set
@@ -67,10 +71,17 @@ class DlioOrderTest(SbCase):
 
     def test_tfrecord_sharded_and_interleaved(self):
         # rank r: files r, r+2, ...; read_threads=2 files interleaved, one
-        # record each in turn; batch 8 = 2 files x 4 records: one reader's
-        seqs = self.order("tfrecord", "shuffle=none\n", spf=4, batch=8, threads=2)
-        want = [[0, 2] * 4, [4, 6] * 4, [1, 3] * 4, [5, 7] * 4]
-        self.assertEqual(sorted(seqs), sorted(want * 2), seqs)
+        # record each in turn; batch 8 = 2 files x 4 records: one reader's.
+        # Each file is its own stream (bs-sized reads, as tf's buffered
+        # streams): the two files' reads alternate, no byte is read twice
+        seqs = self.order("tfrecord", "shuffle=none\n", spf=4, batch=8, threads=2, bs="4k")
+        pairs = [(0, 2), (4, 6), (1, 3), (5, 7)]
+        self.assertEqual(len(seqs), 8, seqs)  # 2 ranks x 2 readers x 2 epochs
+        for s in seqs:
+            self.assertIn(tuple(sorted(set(s))), pairs, seqs)
+            self.assertGreaterEqual(len(s), 6, "not interleaved: %s" % s)
+        self.assertEqual(sorted(tuple(sorted(set(s))) for s in seqs), sorted(pairs * 2))
+        self.assertEqual(self.read_bytes, 2 * self.ds_bytes)
 
     def test_tfrecord_file_shuffle_once(self):
         # cosmoflow: file_shuffle=seed: one permutation, kept every epoch

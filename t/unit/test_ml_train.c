@@ -179,6 +179,44 @@ static void test_plan_epochs(void)
 	sb_ml_plan_free(&p3);
 }
 
+/* read_order=dlio (dlio_benchmark 392621b): the PyTorch loader reads the
+ * rank's ids ascending whatever the shuffles (torch_data_loader.py:95-107);
+ * the TF reader: files rank, rank + ranks, ... of a list shuffled once
+ * (tf_reader.py:85-88, main.py:396-398), read_threads files interleaved */
+static void test_plan_dlio(void)
+{
+	struct sb_ml_plan_cfg c = plan_cfg(1); /* 10 files x 3, 2 ranks, batch 4, 3 readers */
+	struct sb_ml_plan p, q;
+	uint32_t file, in;
+	c.dlio = true;
+	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &p), 0);
+	for (size_t i = 0; i < p.nsamples; i++)
+		CU_ASSERT_EQUAL(p.samples[i], 15 + i);
+	sb_ml_plan_stream_sample(&p, 0, 0, &file, &in);
+	CU_ASSERT(file == 5 && in == 0);
+	sb_ml_plan_free(&p);
+	c.tfrecord = true;
+	c.file_shuffle = false;
+	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &p), 0);
+	/* files 1, 3, 5 interleaved (3 readers), then 7, 9: record by record */
+	const uint32_t want[][2] = { { 1, 0 }, { 3, 0 }, { 5, 0 }, { 1, 1 }, { 3, 1 }, { 5, 1 },
+				     { 1, 2 }, { 3, 2 }, { 5, 2 }, { 7, 0 }, { 9, 0 }, { 7, 1 } };
+	CU_ASSERT_EQUAL(p.nsamples, 15);
+	CU_ASSERT_EQUAL(p.nbatches, 3);
+	for (size_t k = 0; k < 12; k++) {
+		sb_ml_plan_stream_sample(&p, k / 4, k % 4, &file, &in);
+		CU_ASSERT(file == want[k][0] && in == want[k][1]);
+	}
+	sb_ml_plan_free(&p);
+	c.file_shuffle = true; /* shuffled once: epoch 2 reads as epoch 1 */
+	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &p), 0);
+	c.epoch = 2;
+	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &q), 0);
+	CU_ASSERT_EQUAL(memcmp(p.samples, q.samples, 15 * sizeof(uint64_t)), 0);
+	sb_ml_plan_free(&p);
+	sb_ml_plan_free(&q);
+}
+
 static void test_plan_no_shuffle_partial(void)
 {
 	struct sb_ml_plan_cfg c = plan_cfg(1);
@@ -295,6 +333,7 @@ static CU_TestInfo tests[] = {
 	{ "plan covers every sample once", test_plan_cover },
 	{ "plan per epoch and seed", test_plan_epochs },
 	{ "plan without shuffle, partial batch", test_plan_no_shuffle_partial },
+	{ "plan in DLIO's order", test_plan_dlio },
 	{ "AU on a hand-computed timeline", test_au_timeline },
 	{ "AU across ranks and epochs", test_au_combine },
 	{ "AU predictor", test_au_predict },
