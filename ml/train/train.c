@@ -137,22 +137,24 @@ void sb_ml_shuffle_u64(uint64_t *v, size_t n, uint64_t seed)
 
 /* ---- layout and sizes ---- */
 
+uint64_t sb_ml_dlio_dim(double record_length)
+{
+	double d = record_length > 1 ? floor(sqrt(record_length)) : 1;
+	return d < 1 ? 1 : (uint64_t)d;
+}
+
 void sb_ml_sample_dims(const struct sb_ml_dataset *ds, unsigned file, uint64_t *d1, uint64_t *d2)
 {
 	struct sb_ml_rng r;
 	double d, sd, a, b;
-	if (!(ds->record_stdev > 0)) { /* floor(record_length): its largest divisor <= its root */
-		uint64_t n = (uint64_t)ds->record_length, k = (uint64_t)sqrt((double)(n ? n : 1));
-		n = n ? n : 1;
-		while (k > 1 && n % k)
-			k--;
-		*d1 = k ? k : 1;
-		*d2 = n / *d1;
+	if (!(ds->record_stdev > 0)) {
+		*d1 = *d2 = sb_ml_dlio_dim(ds->record_length);
 		return;
 	}
 	sb_ml_rng_seed(&r, ds->seed * 0x100000001b3ull ^ ((uint64_t)file + 1));
 	d = sqrt(ds->record_length);
 	sd = ds->record_stdev / 2.0 / d;
+	d = (double)sb_ml_dlio_dim(ds->record_length); /* DLIO draws around its integer dimension */
 	a = floor(d + sd * sb_ml_rng_normal(&r));
 	b = floor(d + sd * sb_ml_rng_normal(&r));
 	*d1 = (uint64_t)(a < 1 ? 1 : a);

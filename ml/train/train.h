@@ -10,9 +10,10 @@
  * zero-padded to the digits of n (img_007_of_168.npz); with subfolders > 1
  * file i lives in train/<i % subfolders>/ (padded to the digits of subfolders).
  *
- * Sizes: with record_stdev == 0 every sample is floor(record_length) bytes.
+ * Sizes: with record_stdev == 0 every sample is d^2 bytes, d =
+ * int(sqrt(record_length)) as DLIO's.
  * With a stdev, DLIO draws the two dimensions of a file's records from a
- * normal law N(d, sd), d = sqrt(record_length), sd = stdev / 2 / d, truncates
+ * normal law N(d, sd), sd = stdev / 2 / sqrt(record_length), truncates
  * each to an integer >= 1, and a sample is dim1 * dim2 bytes; storbench does
  * the same (so the file sizes follow DLIO's distribution: mean ~ record_length,
  * spread ~ stdev / sqrt(2)) from its own PRNG seeded by (seed, file index):
@@ -88,6 +89,12 @@ const char *const *sb_ml_workload_names(void); /* NULL-terminated */
  * draws with a stdev, else floor(record_length) as its largest divisor
  * d1 <= its square root times the cofactor (a prime length: 1 x n). */
 void sb_ml_sample_dims(const struct sb_ml_dataset *ds, unsigned file, uint64_t *d1, uint64_t *d2);
+/* DLIO's dimension: int(sqrt(record_length)) (utils/config.py:312), >= 1.
+ * DLIO's generators draw a file's two record dimensions around it
+ * (data_generator.py:54-58): without a stdev a record is dimension^2
+ * bytes (resnet50's 114660.07: 338^2 = 114244; record_length=1000: 961);
+ * every format, raw too (its bytes are the others' payload). */
+uint64_t sb_ml_dlio_dim(double record_length);
 /* Bytes of one sample of file i, and of the whole file's samples (the
  * payload: ml/train/formats.h adds each format's framing). */
 uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file);
