@@ -67,7 +67,7 @@ void sb_ml_tfr_example(uint64_t len, uint64_t size, uint8_t *pre, size_t *plen, 
 /* Bytes of one TFRecord record of a len-byte sample. */
 uint64_t sb_ml_tfr_record_bytes(uint64_t len, uint64_t size);
 /* What DLIO's "size" feature holds: its dimension, int(sqrt(record_length))
- * (tf_generator.py:65, config.py:312), 338 for resnet50, whatever the
+ * (tf_generator.py:62, config.py:312), 338 for resnet50, whatever the
  * record's own dimensions */
 uint64_t sb_ml_tfr_size_field(const struct sb_ml_dataset *ds);
 

@@ -38,7 +38,7 @@
  *   whatever the shuffles say: dlio_sampler yields range(start, end)
  *   (torch_data_loader.py:95-107) and the sample map it indexes is keyed
  *   by global id (config.py:449-466), the file shuffle being the iterative
- *   sampler's only (config.py:337-341, 469-476).
+ *   sampler's only (config.py:337-341, 459-466).
  *   TFRecord (TF loader, iterative sampler): the file list is shuffled once
  *   (reconfigure(1) before the dataset is built: main.py:396-398; epoch 1's
  *   seed), rank r takes list positions r, r+N, ... (Dataset.shard:

@@ -6,7 +6,7 @@ order).  Facts from dlio_benchmark branch mlperf_storage_v2.0, commit
   range(start, end) ascending every epoch (torch_data_loader.py:95-107); the
   map it indexes is keyed by global id, so sample_shuffle moves no read
   (config.py:449-466), and file_shuffle is the iterative sampler's only
-  (config.py:337-341, 469-476).
+  (config.py:337-341, 459-466).
 - TF loader (resnet50's, cosmoflow's tfrecord): rank r reads list positions
   r, r+N, ... (Dataset.shard, tf_reader.py:85-88), read_threads files at
   once, one record of each in turn (num_parallel_reads,

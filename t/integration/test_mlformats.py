@@ -242,7 +242,7 @@ print(json.dumps(out))""" % d)
                 ex = decode_example(r)
                 self.assertEqual(sorted(ex), ["image", "size"])   # DLIO's tf_generator
                 # "size" holds DLIO's dimension int(sqrt(record_length)), not the
-                # record's bytes (tf_generator.py:65, config.py:312)
+                # record's bytes (tf_generator.py:62, config.py:312)
                 self.assertEqual(ex["size"], ("int64", [31]))
                 self.assertEqual(ex["image"], ("bytes", [raw[i][k * size:(k + 1) * size]]))
 

@@ -59,7 +59,7 @@ static void tfr_example(void)
 	CU_ASSERT_EQUAL(memcmp(pre, want_pre, sizeof(want_pre)), 0);
 	CU_ASSERT_EQUAL(memcmp(post, want_post, sizeof(want_post)), 0);
 	CU_ASSERT_EQUAL(sb_ml_tfr_record_bytes(3, 3), 8 + 4 + 17 + 3 + 15 + 4);
-	/* resnet50 as DLIO writes it (tf_generator.py:58-65, config.py:312): a
+	/* resnet50 as DLIO writes it (tf_generator.py:58-62, config.py:312): a
 	 * record of 338^2 = 114244 bytes (varint c4 fc 06), "size" = 338, the
 	 * dimension (varint d2 02) */
 	struct sb_ml_dataset ds = { .record_length = 114660.07, .fmt = SB_DSFMT_TFRECORD,
