@@ -119,6 +119,9 @@ unsigned sb_ml_check_ckpt(struct sb_jobctx *c)
 		       s->num_checkpoints_read, s->num_checkpoints_write, s->num_checkpoints_write);
 		return 1;
 	}
+	/* the official reference (DLIO) saves torch.rand tensors */
+	sb_job_default_u(c, SB_OPT(checkpoint_content), &s->checkpoint_content,
+			 s->rules == SB_RULES_MLPERF ? SB_CKPT_CONTENT_DLIO : SB_CKPT_CONTENT_UNIQUE);
 	/* torch.save's requests are of any length and offset: O_DIRECT refuses them */
 	if (s->checkpoint_io == SB_CKPT_IO_TORCH && s->direct) {
 		sb_err(sb_job_where(c, SB_OPT(checkpoint_io), where, sizeof(where)),

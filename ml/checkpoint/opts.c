@@ -10,6 +10,12 @@ static const struct sb_opt_enum ckpt_io_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum ckpt_content_vals[] = {
+	{ .name = "unique", .val = SB_CKPT_CONTENT_UNIQUE, .help = "random bytes (gzip 1.00x), new in every checkpoint" },
+	{ .name = "dlio", .val = SB_CKPT_CONTENT_DLIO, .help = "DLIO's torch.rand tensors: floats in [0,1) (gzip about 1.1x), the same in every checkpoint" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum ckpt_flush_vals[] = {
 	{ .name = "sync", .val = SB_CKPT_FLUSH_SYNC, .help = "flush to checkpoint_folder before the application continues" },
 	{ .name = "async", .val = SB_CKPT_FLUSH_ASYNC, .help = "flush in the background while the next compute interval runs" },
@@ -79,6 +85,9 @@ const struct sb_option sb_ckpt_rows[] = {
 	{ .name = "checkpoint_io", .type = SB_OT_ENUM, .off = OFF(checkpoint_io), .def = "bs",
 	  .enums = ckpt_io_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "request sizes of checkpoint files: bs, or torch (as torch.save writes them)" },
+	{ .name = "checkpoint_content", .type = SB_OT_ENUM, .off = OFF(checkpoint_content),
+	  .enums = ckpt_content_vals, .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "checkpoint bytes: unique (default), or dlio (the default under rules=mlperf)" },
 	{ .name = "results_dir", .type = SB_OT_STR, .off = OFF(results_dir), .flags = SB_OF_ML,
 	  .category = C_ML,
 	  .help = "write mlpstorage's results tree (summary.json, metadata) under this folder" },

@@ -28,11 +28,24 @@
 #include "os/scratch.h"
 #include "parse/options.h"
 
-/* the stream key of file i of checkpoint k (rank: its writer) */
+/* the stream key of file i of checkpoint k (rank: its writer);
+ * checkpoint_content=dlio: the same in every checkpoint, as DLIO saves the
+ * tensors it made once at start */
 static uint64_t file_key(const struct sb_jobspec *s, unsigned rank, unsigned k, size_t i)
 {
 	uint64_t x = sb_dg_mix(s->randseed ^ 0x636b7074ull /* "ckpt" */, rank);
+	if (s->checkpoint_content == SB_CKPT_CONTENT_DLIO)
+		k = 0;
 	return sb_dg_mix(sb_dg_mix(x, k), i);
+}
+
+/* checkpoint_content=dlio: torch.rand's values in DLIO's datatypes (its
+ * model_datatype fp16 for model states, optimizer_datatype fp32) */
+static enum sb_dg_values file_values(const struct sb_jobspec *s, const struct sb_ml_file *f)
+{
+	if (s->checkpoint_content != SB_CKPT_CONTENT_DLIO)
+		return SB_DG_BYTES;
+	return f->kind == SB_ML_FILE_MODEL ? SB_DG_F16_U01 : SB_DG_F32_U01;
 }
 
 /* alternatives of a failing block: this file in older checkpoints (stale),
@@ -41,14 +54,15 @@ bool sb_ml_ckpt_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 {
 	struct ckpt_at *at = ctx;
 	struct sb_ml_ckpt *c = at->j->priv;
-	if (n < at->k) {
+	unsigned older = at->j->spec->checkpoint_content == SB_CKPT_CONTENT_DLIO ? 0 : at->k;
+	if (n < older) { /* dlio: older checkpoints hold the same bytes */
 		unsigned k = at->k - 1 - n;
 		*out = (struct sb_ml_alt){ .key = file_key(at->j->spec, at->rank, k, at->i),
 					   .size = c->files[at->i].bytes, .stale = true };
 		snprintf(out->what, sizeof(out->what), "checkpoint %u of this file", k + 1);
 		return true;
 	}
-	size_t m = n - at->k;
+	size_t m = n - older;
 	if (m >= at->i)
 		m++; /* skip the file itself */
 	if (m >= c->nfiles)
@@ -114,6 +128,7 @@ static int ckpt_rank_io(struct sb_wl_job *j, unsigned rank, unsigned k, int ddir
 							: &c->created[(size_t)k * c->nfiles + i]);
 		}
 		c->at[l] = (struct ckpt_at){ .j = j, .rank = rank, .k = k, .i = i };
+		sb_ml_content_values(t, file_values(j->spec, &c->files[i]));
 		sb_ml_content_file(t, file_key(j->spec, rank, k, i), c->files[i].bytes, path);
 		if (c->plan)
 			e = torch_io(t, f, ddir, &c->plan[i], wr && j->spec->checkpoint_fsync);

@@ -220,11 +220,12 @@ class TrainTest(SbCase):
                              "data_dir=%s\nshuffle=both\n" % os.path.join(self.dir, "ds"))
         p = self.run_sb("--datagen", job)
         self.assertEqual(p.returncode, 0, p.stderr)
-        want = {"train/img_%d_of_6.npz" % i: 6000 for i in range(6)}
+        # DLIO's record: int(sqrt(3000))^2 = 54^2 = 2916 bytes (config.py:312)
+        want = {"train/img_%d_of_6.npz" % i: 2 * 2916 for i in range(6)}
         self.assertEqual(tree(os.path.join(self.dir, "ds")), want)
         j = self.run_json(job)["jobs"][0]
         self.assertFalse(j["train"]["dataset_created"])
-        self.assertEqual(j["read"]["io_bytes"], 2 * 6 * 6000)   # every sample, each epoch
+        self.assertEqual(j["read"]["io_bytes"], 2 * 6 * 2 * 2916)   # every sample, each epoch
         self.assertEqual(len(j["train"]["epochs"]), 2)
 
 
