@@ -97,7 +97,10 @@ TRAIN = ("[t]\nworkload=train\ndataset_files=3\nsamples_per_file=2\nrecord_lengt
          "dataset_verify=1\ndata_dir=%s\nioengine=%s\n")
 
 
-class ShortIo(SbCase):
+class ShimCase(SbCase):
+    """a test under the fault shim (skipped without it), over the engines
+    the shim reaches (test_lostwrite.py shares it)"""
+
     def setUp(self):
         super().setUp()
         if not os.path.exists(SHIM):
@@ -107,6 +110,9 @@ class ShortIo(SbCase):
         got = [e for e in SHIM_IO_ENGINES if engine_usable(e)]
         self.assertIn("psync", got)
         return got
+
+
+class ShortIo(ShimCase):
 
     def test_every_engine_completes_short_writes_and_reads(self):
         """100% of the injected short transfers completed: the data whole,
