@@ -39,10 +39,6 @@ struct sb_parse_engine {
  * the rows do not fit (SB_OPT_MAX, SB_ENGINE_OPTS_MAX) or use a type other
  * than bool, int, unsigned, u64, size, time or enum. */
 int sb_parse_set_engines(const struct sb_parse_engine *e, unsigned n);
-/* Whether a row of a module's own options struct (an engine's, a
- * workload's: parse/workloads.h) may have type t: bool, int, unsigned, u64,
- * size, time or enum (plain values the spec copies as bytes). */
-bool sb_opt_module_type_ok(enum sb_opt_type t);
 /* The engines as handed in, for --enghelp=ENGINE; NULL when i >= count. */
 const struct sb_parse_engine *sb_parse_engine_at(unsigned i);
 const struct sb_parse_engine *sb_parse_engine_find(const char *name);

@@ -3,7 +3,6 @@
 #include <stddef.h>
 
 #include "parse/jobspec.h"
-#include "parse/options.h"
 #include "parse/workloads.h"
 
 static struct sb_parse_workload wls[SB_PARSE_WORKLOADS_MAX];
