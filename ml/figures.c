@@ -86,16 +86,10 @@ static void release(struct sb_wl_result *r)
 	free(m->ckpt.read.v);
 	free(m->ckpt.write.ranks);
 	free(m->ckpt.read.ranks);
-	m->ckpt.write.ranks = m->ckpt.read.ranks = NULL;
 	free(m->ckpt.tier.v);
-	m->ckpt.tier.v = NULL;
 	free(m->train.epochs);
 	free(m->train.ckpts);
-	m->ckpt.write.v = m->ckpt.read.v = NULL;
-	m->train.epochs = NULL;
-	m->train.ckpts = NULL;
 	free(m->kv);
-	m->kv = NULL;
 	free(m);
 }
 
