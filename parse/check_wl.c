@@ -37,7 +37,7 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 		if (ow && ow->opts_size) /* a workload's own options struct: its jobs only */
 			need = ow->id;
 		else if (wl == SB_WL_KVCACHE && (o == model || o == layers || o == kv_heads))
-			continue; /* the KV shape (check_kv.c) */
+			continue; /* the KV shape (ml/kvcache/check.c) */
 		else if (o->category == SB_CAT_KV)
 			need = SB_WL_KVCACHE;
 		else if (o->category == SB_CAT_CKPT && o != folder && o != keep && o != fsync_)

@@ -8,8 +8,8 @@
  *     (run/files.c), checks it with validate before any file is created,
  *     and runs it as its I/O threads, started with its group and joined at
  *     the group's end.  The per-job hooks below are NULL.
- *   the others (checkpoint, train): run/ hands each job to the hooks as a
- *     struct sb_wl_job (ml/run.h), whose workers are bare I/O threads:
+ *   the others (checkpoint, train, kvcache): run/ hands each job to the hooks as a
+ *     struct sb_wl_job (run/wljob.h), whose workers are bare I/O threads:
  *       prepare(j)      before any I/O (also for sb_run_check, so it creates
  *                       nothing): checks (file system, space, engine) and
  *                       sets up j->workers and j->priv; -errno, reported
