@@ -1,7 +1,8 @@
 /* workload.h: the workload interface (workload= of a job).  A workload is a
  * const struct of hooks, as an engine is (engines/engine.h); run/ drives it
- * and never looks inside.  One file per workload, one row in run/workload.c's
- * table; the name is the workload= value (parse/options.c lists it).
+ * and never looks inside.  One folder per workload (ml/<workload>/), one row
+ * in ml/registry.c's table, which main hands down; the name is the
+ * workload= value (parse/workloads.h makes the values from the rows).
  *
  * Two kinds:
  *   SB_WL_THREADS (io): run/ itself lays out the job's files
