@@ -72,41 +72,6 @@ static void usage(FILE *f)
 	sb_tools_usage(f);
 }
 
-/* The built-in quick job: mixed 4k random I/O, then 1M sequential I/O, on a
- * scratch file that cannot collide with a user's file (it must not exist
- * yet), removed afterwards. */
-static int quick_job_text(char *buf, size_t len)
-{
-	char name[64];
-	for (int i = 0; i < 100; i++) {
-		snprintf(name, sizeof(name), "storbench-quick.%ld.%d.tmp", (long)getpid(), i);
-		if (access(name, F_OK) != 0 && errno == ENOENT) {
-			int n = snprintf(buf, len,
-				"[global]\n"
-				"description=storbench quick job: 4k random mixed, then 1M sequential\n"
-				"ioengine=psync\n"
-				"filename=%s\n"
-				"size=64m\n"
-				"runtime=2500ms\n"
-				"time_based\n"
-				"unlink=1\n"
-				"\n"
-				"[quick-rand-4k]\n"
-				"rw=randrw\n"
-				"rwmixread=70\n"
-				"bs=4k\n"
-				"\n"
-				"[quick-seq-1m]\n"
-				"stonewall\n"
-				"rw=rw\n"
-				"bs=1m\n",
-				name);
-			return (n > 0 && (size_t)n < len) ? 0 : -ENOSPC;
-		}
-	}
-	sb_err("quick job", "could not find a free scratch file name in the current directory");
-	return -EEXIST;
-}
 
 /* The process's one SIGINT/SIGTERM/SIGUSR2 handler: every job stops at its
  * next I/O, a sweep keeps its finished points; main prints the partial
@@ -133,33 +98,6 @@ static int is_prefix_opt(const char *arg, const char *name, const char **val)
 	if (arg[n] == '\0') {
 		*val = NULL;
 		return 1;
-	}
-	return 0;
-}
-
-/* --enghelp=ENGINE: the engine's own options (name, type, default, help) */
-static int enghelp(const char *name)
-{
-	char names[256];
-	const struct sb_parse_engine *e = sb_parse_engine_find(name);
-	if (!e) {
-		sb_parse_engine_names(names, sizeof(names));
-		sb_err("--enghelp", "unknown engine '%s': expected one of %s", name, names);
-		return -ENOENT;
-	}
-	const struct sb_engine_ops *ops = sb_engine_find(name);
-	const char *desc = ops && ops->description ? ops->description : NULL;
-	printf("%s%s%s\n", e->name, desc ? ": " : "", desc ? desc : "");
-	if (e->package)
-		printf("  (not built into this storbench: install %s and re-run ./configure)\n", e->package);
-	if (!e->noptions)
-		printf("  no engine-specific options\n");
-	else
-		printf("  %-28s %-13s %-8s %s\n", "option", "type", "default", "help");
-	for (unsigned i = 0; i < e->noptions; i++) {
-		const struct sb_option *o = sb_engine_option_row(e, i);
-		printf("  %-28s %-13s %-8s %s\n", o->name, sb_opt_type_name(o->type), o->def ? o->def : "",
-		       o->help);
 	}
 	return 0;
 }
@@ -201,148 +139,145 @@ static int bash_completion(void)
 	return SB_EXIT_OK;
 }
 
-static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
+/* the flags that print something and end (--help, --version, the help
+ * texts); -1 for the others */
+static int info_flag(unsigned id, const char *v)
 {
-	const char *v;
-	cl->formats = SB_FMT_NORMAL;
-	cl->jobfiles = calloc((size_t)argc, sizeof(*cl->jobfiles));
-	cl->jobargs = calloc((size_t)argc, sizeof(*cl->jobargs));
-	cl->sections = calloc((size_t)argc, sizeof(*cl->sections));
-	cl->eta = -1;
-	if (!cl->jobfiles || !cl->jobargs || !cl->sections)
-		return SB_EXIT_CMDLINE;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return SB_EXIT_OK;
-		} else if (!strcmp(a, "--version")) {
-			printf("storbench-%s\n", SB_VERSION);
-			return SB_EXIT_OK;
-		} else if (is_prefix_opt(a, "--enghelp", &v) && v) {
-			return enghelp(v) ? SB_EXIT_CMDLINE : SB_EXIT_OK;
-		} else if (!strcmp(a, "--enghelp")) {
-			char names[256];
-			sb_engine_names(names, sizeof(names));
-			printf("Available I/O engines: %s\n", names);
-			for (unsigned e = 0; sb_engines[e]; e++)
-				printf("  %-10s %s\n", sb_engines[e]->name,
-				       sb_engines[e]->description ? sb_engines[e]->description : "");
-			return SB_EXIT_OK;
-		} else if (!strcmp(a, "--cmdhelp-markdown")) {
-			sb_options_markdown(stdout);
-			return SB_EXIT_OK;
-		} else if (is_prefix_opt(a, "--cmdhelp", &v)) {
-			return sb_cmdhelp(stdout, v && *v ? v : NULL) ? SB_EXIT_CMDLINE : SB_EXIT_OK;
-		} else if (is_prefix_opt(a, "--output-format", &v)) {
-			if (!v || sb_output_parse_formats(v, &cl->formats))
-				return bad_format(v);
-		} else if (is_prefix_opt(a, "--export", &v)) {
-			if (!v || strncmp(v, "csv:", 4) || !v[4]) {
-				sb_err("<cmdline>", "--export=%s: not an export: use --export=csv:DIR",
-				       v ? v : "");
-				return SB_EXIT_CMDLINE;
-			}
-			if (sb_csv_check(v + 4))
-				return SB_EXIT_CMDLINE;
-			cl->export_csv = v + 4;
-		} else if (!strcmp(a, "--minimal")) {
-			cl->formats = SB_FMT_TERSE;
-		} else if (is_prefix_opt(a, "--output", &v)) {
-			if (!v || !*v) {
-				sb_err("--output", "needs a file name: --output=FILE");
-				return SB_EXIT_CMDLINE;
-			}
-			cl->output = v;
-		} else if (is_prefix_opt(a, "--status-interval", &v)) {
-			char err[256];
-			uint64_t us = 0;
-			if (!v || sb_parse_time(v, 1000000, &us, err) || us < 1000) {
-				sb_err("--status-interval", "'%s' is not a time: use seconds (5) or "
-				       "a unit (500ms, 1m), at least 1ms", v ? v : "");
-				return SB_EXIT_CMDLINE;
-			}
-			cl->status_interval_ms = (unsigned)(us / 1000);
-		} else if (is_prefix_opt(a, "--section", &v)) {
-			if (!v && i + 1 < argc)
-				v = argv[++i];
-			if (!v || !*v) {
-				sb_err("<cmdline>", "--section needs a section name: --section=NAME");
-				return SB_EXIT_CMDLINE;
-			}
-			cl->sections[cl->nsections++] = v;
-		} else if (is_prefix_opt(a, "--eta", &v)) {
-			if (!v || (cl->eta = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? 0
-					  : !strcmp(v, "auto") ? -1 : 2) == 2) {
-				sb_err("<cmdline>", "--eta=%s: not a choice: use --eta=auto (when stderr "
-				       "is a terminal), --eta=always or --eta=never", v ? v : "");
-				return SB_EXIT_CMDLINE;
-			}
-		} else if (is_prefix_opt(a, "--eta-interval", &v) || is_prefix_opt(a, "--eta-newline", &v)) {
-			bool nl = a[6] == 'n';
-			if (cmd_time(nl ? "--eta-newline" : "--eta-interval", v,
-				     nl ? &cl->eta_newline_ms : &cl->eta_interval_ms))
-				return SB_EXIT_CMDLINE;
-		} else if (is_prefix_opt(a, "--terse-version", &v)) {
-			if (!v || strcmp(v, "3")) {
-				bool fio_v = v && (!strcmp(v, "2") || !strcmp(v, "4") || !strcmp(v, "5"));
-				sb_err("<cmdline>", "--terse-version=%s: %s: use --terse-version=3 (the "
-				       "default)", v ? v : "", fio_v ? "fio's terse version 2, 4 and 5 "
-				       "are not written by storbench, only version 3"
-				       : "not a terse version (fio has 2, 3, 4 and 5; storbench writes 3)");
-				return SB_EXIT_CMDLINE;
-			}
-		} else if (is_prefix_opt(a, "--max-jobs", &v)) {
-			char *end = NULL;
-			unsigned long n = v ? strtoul(v, &end, 10) : 0;
-			if (!v || !*v || *end || n < 1 || n > 1000000 || *v == '-') {
-				sb_err("<cmdline>", "--max-jobs=%s: not a job count: give an integer from "
-				       "1 to 1000000", v ? v : "");
-				return SB_EXIT_CMDLINE;
-			}
-			cl->max_jobs = (unsigned)n;
-		} else if (!strcmp(a, "--showcmd")) {
-			cl->showcmd = 1;
-		} else if (!strcmp(a, "--readonly")) {
-			cl->readonly = 1;
-		} else if (!strcmp(a, "--warnings-fatal")) {
-			cl->warnings_fatal = 1;
-		} else if (!strcmp(a, "--man-page")) {
-			struct sb_cli_flag cmds[32];
-			unsigned ncmds = sb_tools_rows(cmds, 32);
-			sb_cli_manpage(stdout, SB_VERSION, sb_cli_flags, sb_cli_nflags, cmds, ncmds < 32 ? ncmds : 32);
-			return SB_EXIT_OK;
-		} else if (!strcmp(a, "--bash-completion")) {
-			return bash_completion();
-		} else if (!strcmp(a, "--parse-only")) {
-			cl->parse_only = 1;
-		} else if (!strcmp(a, "--allow-exec")) { /* exec_prerun/exec_postrun may run */
-			sb_parse_allow_exec(true);
-		} else if (!strcmp(a, "--datagen")) {
-			cl->datagen = 1;
-		} else if (is_prefix_opt(a, "--cleanup", &v)) {
-			if (!v && i + 1 < argc && argv[i + 1][0] != '-')
-				v = argv[++i];
-			if (!v || !*v) {
-				sb_err("--cleanup", "needs a directory: --cleanup DIR");
-				return SB_EXIT_CMDLINE;
-			}
-			cl->cleanup = v;
-		} else if (is_prefix_opt(a, "--server", &v) || is_prefix_opt(a, "--client", &v)) {
-			sb_err(a, "fio's client/server mode is not in storbench: multi-host runs go "
-			       "through MPI (mpirun -np N storbench JOBFILE)");
-			return SB_EXIT_CMDLINE;
-		} else if (!strcmp(a, "--dry-run")) {
-			cl->dry_run = 1;
-		} else if (a[0] == '-' && a[1] == '-' && a[2]) {
-			cl->jobargs[cl->njobargs++] = argv[i];
-		} else if (a[0] == '-' && a[1]) {
-			sb_err(a, "unknown command-line option; see storbench --help");
-			return SB_EXIT_CMDLINE;
-		} else {
-			cl->jobfiles[cl->njobfiles++] = a;
-		}
+	switch (id) {
+	case SB_CLI_HELP:
+		usage(stdout);
+		return SB_EXIT_OK;
+	case SB_CLI_VERSION:
+		printf("storbench-%s\n", SB_VERSION);
+		return SB_EXIT_OK;
+	case SB_CLI_ENGHELP:
+		return sb_run_enghelp(stdout, v) ? SB_EXIT_CMDLINE : SB_EXIT_OK;
+	case SB_CLI_CMDHELP_MARKDOWN:
+		sb_options_markdown(stdout);
+		return SB_EXIT_OK;
+	case SB_CLI_CMDHELP:
+		return sb_cmdhelp(stdout, v && *v ? v : NULL) ? SB_EXIT_CMDLINE : SB_EXIT_OK;
+	case SB_CLI_MAN_PAGE: {
+		struct sb_cli_flag cmds[32];
+		unsigned ncmds = sb_tools_rows(cmds, 32);
+		sb_cli_manpage(stdout, SB_VERSION, sb_cli_flags, sb_cli_nflags, cmds, ncmds < 32 ? ncmds : 32);
+		return SB_EXIT_OK;
 	}
+	case SB_CLI_BASH_COMPLETION:
+		return bash_completion();
+	}
+	return -1;
+}
+
+/* --eta=, --terse-version=, --max-jobs=: -1 when v is taken */
+static int choice_flag(struct cmdline *cl, unsigned id, const char *v)
+{
+	if (id == SB_CLI_ETA) {
+		if (!v || (cl->eta = !strcmp(v, "always") ? 1 : !strcmp(v, "never") ? 0
+				  : !strcmp(v, "auto") ? -1 : 2) == 2) {
+			sb_err("<cmdline>", "--eta=%s: not a choice: use --eta=auto (when stderr "
+			       "is a terminal), --eta=always or --eta=never", v ? v : "");
+			return SB_EXIT_CMDLINE;
+		}
+	} else if (id == SB_CLI_TERSE_VERSION) {
+		if (!v || strcmp(v, "3")) {
+			bool fio_v = v && (!strcmp(v, "2") || !strcmp(v, "4") || !strcmp(v, "5"));
+			sb_err("<cmdline>", "--terse-version=%s: %s: use --terse-version=3 (the "
+			       "default)", v ? v : "", fio_v ? "fio's terse version 2, 4 and 5 "
+			       "are not written by storbench, only version 3"
+			       : "not a terse version (fio has 2, 3, 4 and 5; storbench writes 3)");
+			return SB_EXIT_CMDLINE;
+		}
+	} else if (id == SB_CLI_MAX_JOBS) {
+		char *end = NULL;
+		unsigned long n = v ? strtoul(v, &end, 10) : 0;
+		if (!v || !*v || *end || n < 1 || n > 1000000 || *v == '-') {
+			sb_err("<cmdline>", "--max-jobs=%s: not a job count: give an integer from "
+			       "1 to 1000000", v ? v : "");
+			return SB_EXIT_CMDLINE;
+		}
+		cl->max_jobs = (unsigned)n;
+	}
+	return -1;
+}
+
+/* the flags that take a value (v; --section and --cleanup may take the
+ * next word: *i moves on); -1 when it is taken */
+static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, char **argv, int *i)
+{
+	char err[256];
+	uint64_t us = 0;
+	switch (id) {
+	case SB_CLI_OUTPUT_FORMAT:
+		return !v || sb_output_parse_formats(v, &cl->formats) ? bad_format(v) : -1;
+	case SB_CLI_EXPORT:
+		if (!v || strncmp(v, "csv:", 4) || !v[4]) {
+			sb_err("<cmdline>", "--export=%s: not an export: use --export=csv:DIR", v ? v : "");
+			return SB_EXIT_CMDLINE;
+		}
+		cl->export_csv = v + 4;
+		return sb_csv_check(v + 4) ? SB_EXIT_CMDLINE : -1;
+	case SB_CLI_OUTPUT:
+		if (!v || !*v) {
+			sb_err("--output", "needs a file name: --output=FILE");
+			return SB_EXIT_CMDLINE;
+		}
+		cl->output = v;
+		return -1;
+	case SB_CLI_STATUS_INTERVAL:
+		if (!v || sb_parse_time(v, 1000000, &us, err) || us < 1000) {
+			sb_err("--status-interval", "'%s' is not a time: use seconds (5) or "
+			       "a unit (500ms, 1m), at least 1ms", v ? v : "");
+			return SB_EXIT_CMDLINE;
+		}
+		cl->status_interval_ms = (unsigned)(us / 1000);
+		return -1;
+	case SB_CLI_SECTION:
+		if (!v && *i + 1 < argc)
+			v = argv[++*i];
+		if (!v || !*v) {
+			sb_err("<cmdline>", "--section needs a section name: --section=NAME");
+			return SB_EXIT_CMDLINE;
+		}
+		cl->sections[cl->nsections++] = v;
+		return -1;
+	case SB_CLI_ETA_INTERVAL:
+	case SB_CLI_ETA_NEWLINE: {
+		bool nl = id == SB_CLI_ETA_NEWLINE;
+		return cmd_time(nl ? "--eta-newline" : "--eta-interval", v,
+				nl ? &cl->eta_newline_ms : &cl->eta_interval_ms) ? SB_EXIT_CMDLINE : -1;
+	}
+	case SB_CLI_CLEANUP:
+		if (!v && *i + 1 < argc && argv[*i + 1][0] != '-')
+			v = argv[++*i];
+		if (!v || !*v) {
+			sb_err("--cleanup", "needs a directory: --cleanup DIR");
+			return SB_EXIT_CMDLINE;
+		}
+		cl->cleanup = v;
+		return -1;
+	}
+	return choice_flag(cl, id, v);
+}
+
+/* the switches (no value) */
+static void switch_flag(struct cmdline *cl, unsigned id)
+{
+	switch (id) {
+	case SB_CLI_MINIMAL: cl->formats = SB_FMT_TERSE; break;
+	case SB_CLI_SHOWCMD: cl->showcmd = 1; break;
+	case SB_CLI_READONLY: cl->readonly = 1; break;
+	case SB_CLI_WARNINGS_FATAL: cl->warnings_fatal = 1; break;
+	case SB_CLI_PARSE_ONLY: cl->parse_only = 1; break;
+	case SB_CLI_ALLOW_EXEC: sb_parse_allow_exec(true); break; /* exec_prerun/postrun may run */
+	case SB_CLI_DATAGEN: cl->datagen = 1; break;
+	case SB_CLI_DRY_RUN: cl->dry_run = 1; break;
+	}
+}
+
+/* flags that go together or not at all */
+static int cmdline_combos(const struct cmdline *cl)
+{
 	if (cl->dry_run && !cl->cleanup) {
 		sb_err("--dry-run", "goes with --cleanup DIR (a run itself has no dry run: see --parse-only)");
 		return SB_EXIT_CMDLINE;
@@ -357,6 +292,46 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		return SB_EXIT_CMDLINE;
 	}
 	return -1;
+}
+
+/* the command line: storbench's flags from parse/cliflags.c's table (by
+ * their id), job options (--key=value), job files; -1 to go on, or the
+ * exit status */
+static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
+{
+	const char *v;
+	cl->formats = SB_FMT_NORMAL;
+	cl->jobfiles = calloc((size_t)argc, sizeof(*cl->jobfiles));
+	cl->jobargs = calloc((size_t)argc, sizeof(*cl->jobargs));
+	cl->sections = calloc((size_t)argc, sizeof(*cl->sections));
+	cl->eta = -1;
+	if (!cl->jobfiles || !cl->jobargs || !cl->sections)
+		return SB_EXIT_CMDLINE;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct sb_cli_flag *f = sb_cli_flag_match(a, &v);
+		int r;
+		if (f) {
+			unsigned id = sb_cli_flag_id(f);
+			if ((r = info_flag(id, v)) >= 0 || (f->arg && (r = value_flag(cl, id, v, argc, argv, &i)) >= 0))
+				return r;
+			switch_flag(cl, id);
+		} else if (!strcmp(a, "-h")) {
+			return info_flag(SB_CLI_HELP, NULL);
+		} else if (is_prefix_opt(a, "--server", &v) || is_prefix_opt(a, "--client", &v)) {
+			sb_err(a, "fio's client/server mode is not in storbench: multi-host runs go "
+			       "through MPI (mpirun -np N storbench JOBFILE)");
+			return SB_EXIT_CMDLINE;
+		} else if (a[0] == '-' && a[1] == '-' && a[2]) {
+			cl->jobargs[cl->njobargs++] = argv[i];
+		} else if (a[0] == '-' && a[1]) {
+			sb_err(a, "unknown command-line option; see storbench --help");
+			return SB_EXIT_CMDLINE;
+		} else {
+			cl->jobfiles[cl->njobfiles++] = a;
+		}
+	}
+	return cmdline_combos(cl);
 }
 
 /* the job list's thread count against --max-jobs (numjobs counted) */
@@ -392,7 +367,7 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 			       "whose section to run", cl->sections[0]);
 			return -EINVAL;
 		}
-		rc = quick_job_text(text, sizeof(text));
+		rc = sb_quick_job_text(text, sizeof(text));
 		if (!rc)
 			rc = sb_parse_text("<built-in quick job>", text, jl);
 	}
@@ -458,16 +433,29 @@ static void install_signals(void)
 }
 
 /* --parse-only: what the run would refuse before its first I/O, refused now
- * (the file plan: missing directories and input files, what a path is, free
- * space, devices in use; engines, logs, ML jobs), creating nothing (issue
- * 26 item 1); then every job printed */
+ * (the file plan: what a path is, devices in use; engines, logs, ML jobs),
+ * creating nothing (issue 26 item 1); what this machine lacks (a folder or
+ * an input file not there, free space) is a warning with the same file:line
+ * and fix, as fio 3.33's --parse-only looks at no file (issue 23 item 8),
+ * an error with --warnings-fatal; then every job printed */
 static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
 {
 	struct sb_run_env penv = { .sysroot = "", .output = cl->output };
 	if (sb_ranks_rank() != 0)
 		return SB_EXIT_OK;
-	if (jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv))
+	unsigned errs = sb_log_errors();
+	sb_log_machine_as_warnings(1); /* the job, not this machine (issue 23 item 8) */
+	int rc = jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv);
+	sb_log_machine_as_warnings(0);
+	if (rc && (sb_log_errors() != errs || !sb_log_machine_warnings()))
 		return SB_EXIT_JOBFILE;
+	if (rc) {
+		sb_warn("--parse-only", "the warnings above are what this machine lacks: here the run "
+			"refuses the job (exit 1) before any I/O; --warnings-fatal makes --parse-only "
+			"refuse it too");
+		if (cl->warnings_fatal)
+			return SB_EXIT_JOBFILE;
+	}
 	sb_joblist_print(stdout, jl);
 	if (jl->sweep)
 		sb_sweep_print(stdout, jl->sweep);

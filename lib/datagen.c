@@ -87,6 +87,57 @@ void sb_dg_random(uint64_t key, uint64_t pos, void *out, size_t len)
 	}
 }
 
+/* a block's random words as torch.rand's values (in place) */
+static void to_values(unsigned char *blk, enum sb_dg_values values)
+{
+	if (values == SB_DG_F32_U01) {
+		for (unsigned i = 0; i < SB_DG_BLOCK; i += 4) {
+			uint32_t w;
+			memcpy(&w, blk + i, 4);
+			float f = (float)(w >> 8) * 0x1p-24f; /* exact: 24 bits */
+			memcpy(blk + i, &f, 4);
+		}
+		return;
+	}
+	for (unsigned i = 0; i < SB_DG_BLOCK; i += 2) { /* fp16: k * 2^-11 */
+		unsigned k = (unsigned)(blk[i + 1] >> 5) << 8 | blk[i];
+		uint16_t h = 0;
+		if (k) {
+			unsigned e = 31 - (unsigned)__builtin_clz(k); /* 2^e <= k */
+			h = (uint16_t)((e + 4) << 10 | ((k << (10 - e)) & 0x3ff));
+		}
+		blk[i] = (unsigned char)h;
+		blk[i + 1] = (unsigned char)(h >> 8);
+	}
+}
+
+void sb_dg_random_values(uint64_t key, uint64_t pos, void *out, size_t len,
+			 enum sb_dg_values values)
+{
+	unsigned char *o = out, tmp[SB_DG_BLOCK] __attribute__((aligned(64)));
+	if (values == SB_DG_BYTES) {
+		sb_dg_random(key, pos, out, len);
+		return;
+	}
+	while (len) {
+		uint64_t blk = pos / SB_DG_BLOCK;
+		size_t in = (size_t)(pos % SB_DG_BLOCK), n = SB_DG_BLOCK - in;
+		if (n > len)
+			n = len;
+		if (n == SB_DG_BLOCK) {
+			sb_dg_block(key, blk, o);
+			to_values(o, values);
+		} else {
+			sb_dg_block(key, blk, tmp);
+			to_values(tmp, values);
+			memcpy(o, tmp + in, n);
+		}
+		o += n;
+		pos += n;
+		len -= n;
+	}
+}
+
 SB_DG_CLONES
 void sb_dg_xor(void *buf, size_t len, uint64_t w)
 {
@@ -200,7 +251,7 @@ static void fill_unit(const struct sb_dg *g, uint64_t key, uint64_t s, uint64_t 
 	uint64_t c = g->chunk && g->chunk < g->unit ? g->chunk : g->unit;
 	uint64_t rlen = c - c * g->compress_pct / 100;
 	if (rlen) {
-		sb_dg_random(sb_dg_mix(key, s), q, dst, n);
+		sb_dg_random_values(sb_dg_mix(key, s), q, dst, n, g->values);
 		for (uint64_t b = q / SB_DG_BLOCK * SB_DG_BLOCK; g->stamp && b < q + n; b += SB_DG_BLOCK) {
 			uint64_t st = (s * blocks_per_unit(g) + b / SB_DG_BLOCK) ^ g->stamp_key;
 			unsigned char w[8];

@@ -18,10 +18,20 @@
 
 #define SB_DG_BLOCK 4096u
 
+/* what the random bytes hold: plain random bytes, or little-endian floats
+ * uniform in [0, 1) as torch.rand makes them (fp32: k * 2^-24, fp16:
+ * k * 2^-11, k a uniform integer below 2^24 / 2^11), which compress a
+ * little (gzip -1 about 1.11x / 1.19x) */
+enum sb_dg_values { SB_DG_BYTES = 0, SB_DG_F32_U01 = 1, SB_DG_F16_U01 = 2 };
+
 /* the random block number `block` of stream `key`: SB_DG_BLOCK bytes */
 void sb_dg_block(uint64_t key, uint64_t block, void *out);
 /* len bytes of stream key from byte position pos (any alignment) */
 void sb_dg_random(uint64_t key, uint64_t pos, void *out, size_t len);
+/* the same as floats in [0, 1) (values != SB_DG_BYTES): each aligned
+ * 4-byte (fp32) or 2-byte (fp16) word of the stream is one value */
+void sb_dg_random_values(uint64_t key, uint64_t pos, void *out, size_t len,
+			 enum sb_dg_values values);
 /* XOR every byte of buf with the bytes of w (little-endian, repeating
  * every 8 bytes from buf): a different w makes every block different and
  * leaves nothing an LZ77 window or a block hash can match (scramble_buffers) */
@@ -52,6 +62,7 @@ struct sb_dg {
 	uint64_t ws_units;            /* working_set: units in the set (>= 1) */
 	bool stamp;
 	uint64_t stamp_key;           /* set by sb_dg_init from key */
+	enum sb_dg_values values;     /* the random part's values */
 	const unsigned char *pat;     /* filler; NULL: zeroes */
 	size_t patlen;
 	/* dedupe_global (working_set only; peers 0: off): the working set is

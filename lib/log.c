@@ -6,7 +6,8 @@
 
 static char *cap_buf;
 static unsigned cap_len;
-static unsigned nwarn;
+static unsigned nwarn, nerr, nmachine;
+static int machine_warns;
 static char prefix[96];
 static int quiet;
 
@@ -55,9 +56,40 @@ void sb_verr(const char *kind, const char *where, const char *fmt, va_list ap)
 	fprintf(stderr, "%s\n", msg);
 }
 
+unsigned sb_log_errors(void)
+{
+	return nerr;
+}
+
+void sb_log_machine_as_warnings(int on)
+{
+	machine_warns = on;
+}
+
+unsigned sb_log_machine_warnings(void)
+{
+	return nmachine;
+}
+
+void sb_err_machine(const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (machine_warns) {
+		nwarn++;
+		nmachine++;
+		sb_verr("warning: ", where, fmt, ap);
+	} else {
+		nerr++;
+		sb_verr("", where, fmt, ap);
+	}
+	va_end(ap);
+}
+
 void sb_err(const char *where, const char *fmt, ...)
 {
 	va_list ap;
+	nerr++;
 	va_start(ap, fmt);
 	sb_verr("", where, fmt, ap);
 	va_end(ap);

@@ -3,12 +3,27 @@
  * for job-file errors, an option or a job name otherwise. */
 #ifndef SB_LOG_H
 #define SB_LOG_H
+#include <limits.h>
 #include <stdarg.h>
+
+/* the one size of a "where" buffer (sb_err's first argument: "file:line",
+ * "file:line: job NAME", a path): a path and a job name fit */
+#define SB_WHERE_MAX (PATH_MAX + 256)
 
 void sb_err(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_warn(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_verr(const char *kind, const char *where, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+/* A refusal that says what this machine lacks, not what the job file gets
+ * wrong: a folder or an input file that is not there, free space.  An error
+ * (as sb_err) unless sb_log_machine_as_warnings is on (--parse-only, which
+ * checks the job, not the machine: fio 3.33's --parse-only does not look at
+ * files), then a warning counted by sb_log_machine_warnings. */
+void sb_err_machine(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_log_machine_as_warnings(int on);
+unsigned sb_log_machine_warnings(void);
+/* How many errors sb_err has printed so far */
+unsigned sb_log_errors(void);
 /* How many warnings sb_warn has printed so far (--warnings-fatal) */
 unsigned sb_log_warnings(void);
 /* Tests redirect the reporter into a buffer: every message is appended,

@@ -46,6 +46,9 @@ enum sb_opt_type {
 /* SB_OT_SIZE that also takes a percentage N% (of the file's size), stored
  * as a double at off2 (0: the bytes at off apply) */
 #define SB_OF_PCT 0x20u
+/* SB_OT_SIZE that also takes fio's zone count Nz (N zones of zonesize),
+ * stored as a uint64_t at off2 (0: the bytes at off apply) */
+#define SB_OF_ZONES 0x40u
 
 /* The headings the options are grouped under, in --cmdhelp and HOWTO order
  * (names: sb_opt_cat_name in parse/options.h) */
@@ -77,4 +80,13 @@ struct sb_option {
 	const char *help;              /* one line */
 };
 
+/* Whether a row of a module's own options struct (an engine's,
+ * parse/options.h; a workload's, parse/workloads.h) may have type t: plain
+ * values the spec copies as bytes (bool, int, unsigned, u64, size, time,
+ * enum) */
+static inline bool sb_opt_module_type_ok(enum sb_opt_type t)
+{
+	return t == SB_OT_BOOL || t == SB_OT_INT || t == SB_OT_UINT || t == SB_OT_U64 ||
+	       t == SB_OT_SIZE || t == SB_OT_TIME || t == SB_OT_ENUM;
+}
 #endif

@@ -34,6 +34,7 @@ static bool match_alt(struct sb_ml_content *mc, const struct sb_ml_alt *a, const
 {
 	struct sb_dg g;
 	sb_ml_content_recipe(mc->spec, a->key, mc->unit, a->size, &g);
+	g.values = mc->values;
 	*pos = sb_dg_stamp(&g, found, a->size);
 	if (*pos == UINT64_MAX || *pos + n > a->size)
 		return false;
@@ -141,8 +142,16 @@ void sb_ml_content_file(struct sb_thread *t, uint64_t key, uint64_t size, const 
 	if (!mc)
 		return;
 	sb_ml_content_recipe(mc->spec, key, mc->unit, size, &mc->g);
+	mc->g.values = mc->values;
 	mc->size = size;
 	mc->path = path;
+}
+
+void sb_ml_content_values(struct sb_thread *t, enum sb_dg_values values)
+{
+	struct sb_ml_content *mc = t->content;
+	if (mc)
+		mc->values = values;
 }
 
 void sb_ml_content_release(struct sb_thread *t)

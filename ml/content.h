@@ -2,8 +2,9 @@
  * verification (checkpoint_verify, dataset_verify).  A file's contents are
  * a pure function of its stream key, derived by the workload from (seed,
  * rank, checkpoint, file) or (dataset seed, file), and the byte offset:
- * random and incompressible by default (like DLIO's torch.rand tensors),
- * or the compression / dedupe share the job's buffer options ask for
+ * random and incompressible by default, or floats in [0, 1) as torch.rand
+ * makes them (sb_ml_content_values: checkpoint_content=dlio), or the
+ * compression / dedupe share the job's buffer options ask for
  * (run/contents.h: sb_contents_recipe).  Each 4 KiB block carries its
  * stamped stream position, so a block found in the wrong place is
  * recognised.  Writes fill through the io_prep hook, verified reads compare
@@ -47,6 +48,7 @@ struct sb_ml_content {
 	const char *path;             /* its path (the caller's buffer) */
 	unsigned rank;
 	uint64_t unit;                /* bytes per buffer of the recipe */
+	enum sb_dg_values values;     /* what the next files' random bytes hold */
 	sb_ml_alt_fn alt;
 	void *alt_ctx;
 	unsigned classified;
@@ -60,6 +62,8 @@ struct sb_ml_content {
  * bs).  0 or -ENOMEM. */
 int sb_ml_content_setup(struct sb_thread *t, unsigned rank, uint64_t unit, bool write, bool verify,
 			sb_ml_alt_fn alt, void *alt_ctx);
+/* the values the random bytes of the next files hold (default: bytes) */
+void sb_ml_content_values(struct sb_thread *t, enum sb_dg_values values);
 /* the file the worker's next I/O goes to: its stream key, bytes and path */
 void sb_ml_content_file(struct sb_thread *t, uint64_t key, uint64_t size, const char *path);
 void sb_ml_content_release(struct sb_thread *t);

@@ -85,6 +85,7 @@ void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ml_result *m)
 		.want_reads = s->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
 		.fsync = s->checkpoint_fsync, .caches_dropped = m->ckpt.caches_dropped,
 		.scale = s->checkpoint_scale,
+		.io_known = true, .nodiskio = m->nodiskio, .io_bytes = m->io_bytes,
 	};
 	m->has_rules = sb_ml_rules_ckpt(&f, &m->rules) == 0;
 }
@@ -99,8 +100,14 @@ void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_ml_result *m, unsig
 		       uint64_t host_mem_bytes)
 {
 	struct sb_ml_train_facts f;
+	struct sb_ml_override ov[SB_ML_OVERRIDES_MAX];
 	unsigned a0, all;
 	sb_ml_train_facts_of(s, host_mem_bytes, &f);
+	f.ov = ov;
+	f.nov = sb_ml_train_overrides(s, ov, SB_ML_OVERRIDES_MAX);
+	f.io_known = true;
+	f.nodiskio = m->nodiskio;
+	f.io_bytes = m->io_bytes;
 	sb_ml_train_world(s->accelerators, &a0, &all);
 	f.accelerators = all;
 	f.hosts = hosts;
@@ -222,13 +229,16 @@ static int merge_ckpt(const struct sb_jobspec *s, struct sb_ml_result *m)
 	int e = merge_phase(&cr->write, bytes, cr->rank_sync);
 	if (!e)
 		e = merge_phase(&cr->read, bytes, cr->rank_sync);
-	if (!e && (sb_dist_reduce_u64(&dropped, 1, SB_DIST_MIN, false) ||
+	uint64_t iob = m->io_bytes; /* the rules' storage_io: all ranks' bytes */
+	if (!e && (sb_dist_reduce_u64(&iob, 1, SB_DIST_SUM, false) ||
+		   sb_dist_reduce_u64(&dropped, 1, SB_DIST_MIN, false) ||
 		   sb_dist_reduce_u64(&cached, 1, SB_DIST_MAX, false) ||
 		   sb_dist_reduce_double(&fs, 1, SB_DIST_SUM, false)))
 		e = -EIO;
 	if (e || sb_dist_rank() != 0)
 		return e;
 	cr->fsync_s = fs;
+	m->io_bytes = iob;
 	if (cr->caches_dropped && !dropped)
 		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "not dropped on every host");
 	cr->caches_dropped = dropped != 0;
@@ -270,7 +280,11 @@ static int merge_train(const struct sb_jobspec *s, struct sb_ml_result *m)
 	int e = n && (sb_dist_reduce_double(sum, n * E_SUMS, SB_DIST_SUM, false) ||
 		      sb_dist_reduce_double(mx, n * E_MAXES, SB_DIST_MAX, false) ||
 		      sb_dist_reduce_double(mn, n, SB_DIST_MIN, false)) ? -EIO : 0;
+	uint64_t iob = m->io_bytes; /* the rules' storage_io: all processes' bytes */
+	if (!e && sb_dist_reduce_u64(&iob, 1, SB_DIST_SUM, false))
+		e = -EIO;
 	if (!e && sb_dist_rank() == 0) {
+		m->io_bytes = iob;
 		double procs = (double)sb_dist_size();
 		struct sb_ml_train_metrics ep[n ? n : 1], mean;
 		t->nepochs = (unsigned)n;

@@ -3,6 +3,9 @@
 #include <stddef.h>
 
 #include "ml/registry.h"
+#include "ml/checkpoint/ckpt.h"
+#include "ml/kvcache/kvcache.h"
+#include "ml/train/trainst.h"
 #include "parse/workloads.h"
 
 const struct sb_workload_ops *const sb_workload_table[] = {

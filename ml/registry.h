@@ -1,5 +1,6 @@
 /* registry.h: the workload table (run/workload.h), which main hands to
- * run/ with sb_workloads_set.  Adding a workload: its folder, one row here. */
+ * run/ and parse/.  Adding a workload: its folder, and in registry.c the
+ * include of its header and its row. */
 #ifndef SB_ML_REGISTRY_H
 #define SB_ML_REGISTRY_H
 #include "run/workload.h"
@@ -11,15 +12,4 @@ extern const struct sb_workload_ops *const sb_workload_table[];
  * harnesses call it first.  0, or -EINVAL when the parser refuses them. */
 int sb_workloads_hand_down(void);
 
-/* what each workload folder gives its row (ml/<workload>/opts.c, check.c) */
-struct sb_option;
-struct sb_jobctx;
-extern const struct sb_option sb_ckpt_rows[], sb_train_rows[], sb_kv_rows[];
-extern const unsigned sb_ckpt_rows_n, sb_train_rows_n, sb_kv_rows_n;
-unsigned sb_ml_check_ckpt(struct sb_jobctx *c);
-unsigned sb_ml_check_tier(struct sb_jobctx *c); /* checkpoint_cache_folder= (checktier.c) */
-unsigned sb_ml_check_train(struct sb_jobctx *c);
-unsigned sb_ml_check_kv(struct sb_jobctx *c);
-/* the rows (ml/checkpoint/checkpoint.c, ml/train/trainrun.c, ml/kvcache/kvcache.c) */
-extern const struct sb_workload_ops sb_workload_checkpoint, sb_workload_train, sb_workload_kvcache;
 #endif

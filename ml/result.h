@@ -20,19 +20,27 @@ struct sb_wl_job;
 
 enum sb_ml_verdict { SB_ML_CLOSED = 0, SB_ML_OPEN = 1, SB_ML_INVALID = 2 };
 
-#define SB_ML_RULES_MAX 16
+#define SB_ML_RULES_MAX 48
 
 struct sb_ml_rule {
 	char name[32];            /* "dataset_size", "au", ... */
 	char expected[64];
 	char actual[64];
 	bool pass;
-	enum sb_ml_verdict fail_as; /* what a failure costs: OPEN or INVALID */
+	enum sb_ml_verdict fail_as; /* what a failure costs in the guidelines verdict */
+	enum sb_ml_verdict checker_as; /* what it costs in mlpstorage v2.0's checker
+				    * (CLOSED: the checker does not check it) */
+	char cite[80];            /* its source: "rules.py:548 (train.epochs); guidelines 10.1" */
 	char fix[192];            /* empty when passed */
 };
 
+/* Two verdicts: verdict (the headline) is what mlcommons/storage v2.0's
+ * checker (mlpstorage/rules.py) returns on the same run, guidelines is
+ * storbench's stricter reading of the submission guidelines; HOWTO lists
+ * where they differ. */
 struct sb_ml_rule_report {
-	enum sb_ml_verdict verdict;
+	enum sb_ml_verdict verdict;    /* the checker's: worst checker_as of the failed rules */
+	enum sb_ml_verdict guidelines; /* worst fail_as of the failed rules */
 	size_t n;
 	struct sb_ml_rule rules[SB_ML_RULES_MAX];
 };
@@ -47,6 +55,8 @@ struct sb_ml_result {
 	struct sb_ml_ckpt_result ckpt;
 	struct sb_ml_train_result train;
 	bool has_rules;           /* rules=mlperf */
+	bool nodiskio;            /* the engine touches no storage (ioengine=null) */
+	uint64_t io_bytes;        /* bytes the job's workers moved (this process) */
 	struct sb_ml_rule_report rules;
 	struct sb_kv_result *kv;  /* workload=kvcache (ml/kvcache/result.h); else NULL */
 };

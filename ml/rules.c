@@ -11,6 +11,7 @@
 #include "ml/model.h"
 #include "ml/rules.h"
 #include "ml/train/train.h"
+#include "parse/catalog.h"
 #include "parse/jobspec.h"
 #include "parse/options.h"
 
@@ -59,10 +60,70 @@ static struct sb_ml_rule *add_rule(struct sb_ml_rule_report *rep, const char *na
 		va_start(ap, fix_fmt);
 		vsnprintf(r->fix, sizeof(r->fix), fix_fmt, ap);
 		va_end(ap);
-		if (fail_as > rep->verdict)
-			rep->verdict = fail_as;
 	}
+	r->checker_as = fail_as;
 	return r;
+}
+
+/* A rule's source and what the official checker makes of its failure. */
+static void src(struct sb_ml_rule *r, enum sb_ml_verdict checker_as, const char *cite)
+{
+	r->checker_as = checker_as;
+	snprintf(r->cite, sizeof(r->cite), "%s", cite);
+}
+
+/* The two verdicts: the worst of the failed rules, each by its own class. */
+static void finish(struct sb_ml_rule_report *rep)
+{
+	rep->verdict = rep->guidelines = SB_ML_CLOSED;
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct sb_ml_rule *r = &rep->rules[i];
+		if (r->pass)
+			continue;
+		if (r->checker_as > rep->verdict)
+			rep->verdict = r->checker_as;
+		if (r->fail_as > rep->guidelines)
+			rep->guidelines = r->fail_as;
+	}
+}
+
+/* rules.py:522-526, check_allowed_params' two lists (mlcommons/storage
+ * caa90c9); anything else is INVALID (rules.py:548-552). */
+static const char *const closed_params[] = {
+	"dataset.num_files_train", "dataset.num_subfolders_train", "dataset.data_folder",
+	"reader.read_threads", "reader.computation_threads", "reader.transfer_size",
+	"reader.odirect", "reader.prefetch_size", "checkpoint.checkpoint_folder",
+	"storage.storage_type", "storage.storage_root", NULL,
+};
+static const char *const open_params[] = {
+	"framework", "dataset.format", "dataset.num_samples_per_file", "reader.data_loader", NULL,
+};
+
+static bool in_list(const char *const *l, const char *p)
+{
+	for (; *l; l++)
+		if (!strcmp(*l, p))
+			return true;
+	return false;
+}
+
+enum sb_ml_verdict sb_ml_override_class(const char *param)
+{
+	if (!strncmp(param, "workflow", 8)) /* rules.py:530-532: handled elsewhere */
+		return SB_ML_CLOSED;
+	return in_list(closed_params, param) ? SB_ML_CLOSED :
+	       in_list(open_params, param) ? SB_ML_OPEN : SB_ML_INVALID;
+}
+
+enum sb_ml_verdict sb_ml_override_class_guidelines(const char *param)
+{
+	/* guidelines 10.1 Table 2 lists the same CLOSED parameters but reader.odirect,
+	 * which storbench judges by its own rule (odirect, unet3d only); 10.2 the
+	 * same OPEN ones; workflow.* is in neither table */
+	if (!strncmp(param, "workflow", 8))
+		return SB_ML_INVALID;
+	return in_list(closed_params, param) ? SB_ML_CLOSED :
+	       in_list(open_params, param) ? SB_ML_OPEN : SB_ML_INVALID;
 }
 
 /* Expected and actual values of a rule, formatted from literals. */
@@ -102,11 +163,13 @@ static void train_dataset_rules(const struct sb_ml_train_facts *f, struct sb_ml_
 		     SB_ML_MEM_MULTIPLIER * f->hosts * (double)f->host_mem_bytes / GIB,
 		     (unsigned long long)need);
 	set_ea(r, ">= %.0f files", by_mem, "%.0f files", f->files);
+	src(r, SB_ML_INVALID, "rules.py:478-511; guidelines 7");
 	r = add_rule(rep, "steps_per_epoch", f->files >= by_steps, SB_ML_INVALID,
 		     "each epoch needs %u steps of batch_size=%u on %u accelerator(s): "
 		     "set dataset_files=%llu or more", SB_ML_MIN_STEPS, f->batch_size, f->accelerators,
 		     (unsigned long long)need);
 	set_ea(r, ">= %.0f files", by_steps, "%.0f files", f->files);
+	src(r, SB_ML_INVALID, "rules.py:478-511; guidelines 7");
 	snprintf(r->actual + strlen(r->actual), sizeof(r->actual) - strlen(r->actual),
 		 " (%zu steps)", steps);
 }
@@ -131,6 +194,7 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 	r = add_rule(rep, SB_OPT(batch_size)->name, f->batch_size == w->batch_size, SB_ML_INVALID,
 		     "%s uses batch_size=%u: set it back", w->name, w->batch_size);
 	set_ea(r, "%.0f", w->batch_size, "%.0f", f->batch_size);
+	src(r, SB_ML_INVALID, "rules.py:548 (reader.batch_size); guidelines 10.1");
 	r = add_rule(rep, SB_OPT(computation_time_us)->name, same(f->computation_time_s, want_ct),
 		     SB_ML_INVALID, "%s on %s computes %gs per step: remove computation_time= (and "
 		     "train_scale=) or set accelerator= to the one whose time you mean", w->name,
@@ -138,18 +202,22 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 	set_ea(r, "%g s", want_ct, "%g s", f->computation_time_s);
 	snprintf(r->expected + strlen(r->expected), sizeof(r->expected) - strlen(r->expected),
 		 " (%s)", accel);
+	src(r, SB_ML_INVALID, "rules.py:548 (train.computation_time); guidelines 10.1");
 	r = add_rule(rep, SB_OPT(record_length)->name, same(f->record_length, w->ds.record_length),
 		     SB_ML_INVALID, "%s records are %.2f bytes: remove record_length= and train_scale=",
 		     w->name, w->ds.record_length);
 	set_ea(r, "%.2f", w->ds.record_length, "%.2f", f->record_length);
+	src(r, SB_ML_INVALID, "rules.py:548 (dataset.record_length_bytes); guidelines 10.1");
 	r = add_rule(rep, SB_OPT(record_length_stdev)->name, same(f->record_stdev, w->ds.record_stdev),
 		     SB_ML_INVALID, "%s records vary by %.0f bytes: remove record_length_stdev= and "
 		     "train_scale=", w->name, w->ds.record_stdev);
 	set_ea(r, "%.2f", w->ds.record_stdev, "%.2f", f->record_stdev);
+	src(r, SB_ML_INVALID, "rules.py:548 (dataset.record_length_bytes_stdev); guidelines 10.1");
 	/* rules.py check_num_epochs is a stub; train.epochs is not an allowed override */
 	r = add_rule(rep, SB_OPT(epochs)->name, f->epochs == w->epochs, SB_ML_INVALID,
 		     "%s trains %u epochs: set epochs=%u", w->name, w->epochs, w->epochs);
 	set_ea(r, "%.0f", w->epochs, "%.0f", f->epochs);
+	src(r, SB_ML_INVALID, "rules.py:548 (train.epochs); guidelines 10.1");
 	/* reader.file_shuffle / sample_shuffle are not allowed overrides */
 	bool sh = f->file_shuffle == w->file_shuffle && f->sample_shuffle == w->sample_shuffle;
 	snprintf(e, sizeof(e), "%s", shuffle_name(w->file_shuffle, w->sample_shuffle));
@@ -159,17 +227,20 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 		     w->file_shuffle ? (w->sample_shuffle ? "both" : "file") :
 		     w->sample_shuffle ? "sample" : "none");
 	set_str(r, e, a);
+	src(r, SB_ML_INVALID, "rules.py:548 (reader.file_shuffle, reader.sample_shuffle); guidelines 10.1");
 	/* rules.py check_odirect_supported_model: reader.odirect only for unet3d */
 	bool unet = !strcmp(w->name, "unet3d");
 	r = add_rule(rep, "odirect", unet || !f->odirect, SB_ML_INVALID,
 		     "O_DIRECT reads are allowed for unet3d only: remove direct=1 (buffered=0)");
 	set_str(r, unet ? "on or off" : "off", f->odirect ? "on" : "off");
+	src(r, SB_ML_INVALID, "rules.py:583-594 (reader.odirect)");
 	/* rules.py check_allowed_params: dataset.num_samples_per_file is an OPEN
 	 * override (guidelines 10.2) */
 	r = add_rule(rep, SB_OPT(samples_per_file)->name, f->samples_per_file == w->ds.samples_per_file,
 		     SB_ML_OPEN, "CLOSED keeps %s's %u samples per file: remove samples_per_file=",
 		     w->name, w->ds.samples_per_file);
 	set_ea(r, "%.0f", w->ds.samples_per_file, "%.0f", f->samples_per_file);
+	src(r, SB_ML_OPEN, "rules.py:526 (dataset.num_samples_per_file); guidelines 10.2");
 	/* rules.py check_workflow_parameters: unet3d training with
 	 * workflow.checkpoint False is INVALID (the yaml: checkpoint_after_epoch 5) */
 	if (w->ckpt_after_epoch) {
@@ -185,7 +256,103 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 		else
 			snprintf(a, sizeof(a), "off (after epoch %u of %u)", f->ckpt_after_epoch, f->epochs);
 		set_str(r, e, a);
+		src(r, SB_ML_INVALID, "rules.py:557-581 (workflow.checkpoint)");
 	}
+}
+
+static void ov_add(struct sb_ml_override *ov, size_t max, size_t *n, const char *option,
+		   const char *param, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void ov_add(struct sb_ml_override *ov, size_t max, size_t *n, const char *option,
+		   const char *param, const char *fmt, ...)
+{
+	va_list ap;
+	if (*n >= max)
+		return;
+	ov[*n].option = option;
+	ov[*n].param = param;
+	va_start(ap, fmt);
+	vsnprintf(ov[*n].value, sizeof(ov[*n].value), fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+static uint64_t scaled(uint64_t v, double k)
+{
+	return (uint64_t)((double)v * k + 0.5);
+}
+
+/* Every train option that sets a DLIO parameter and has no rule of its own,
+ * against the workload's yaml (parse/catalog.c) or DLIO's default where the
+ * yaml says nothing (dlio_benchmark utils/config.py).  Parameter names from
+ * dlio_benchmark's utils/config.py LoadConfig. */
+size_t sb_ml_train_overrides(const struct sb_jobspec *s, struct sb_ml_override *ov, size_t max)
+{
+	const struct sb_train_preset *w = s->train_preset;
+	size_t n = 0;
+	double k = s->train_scale > 0 ? s->train_scale : 1;
+#define OV(field, param, fmt, v) ov_add(ov, max, &n, SB_OPT(field)->name, param, fmt, v)
+	if (!w)
+		return 0;
+	const char *fmt = sb_option_enum_name(SB_OPT(dataset_format), s->dataset_format);
+	if (w->format && fmt && strcmp(fmt, w->format))
+		OV(dataset_format, "dataset.format", "%s", fmt);
+	if (s->subfolders > 1)
+		OV(subfolders, "dataset.num_subfolders_train", "%u", s->subfolders);
+	if (s->data_dir)
+		OV(data_dir, "dataset.data_folder", "%s", s->data_dir);
+	if (s->read_threads != w->read_threads)
+		OV(read_threads, "reader.read_threads", "%u", s->read_threads);
+	if (s->prefetch != 2)
+		OV(prefetch, "reader.prefetch_size", "%u", s->prefetch);
+	if (s->ml_seed != 123)
+		OV(ml_seed, "train.seed", "%llu", (unsigned long long)s->ml_seed);
+	if (s->computation_time_stdev_us)
+		OV(computation_time_stdev_us, "train.computation_time_stdev", "%g",
+		   (double)s->computation_time_stdev_us / 1e6);
+	if (s->computation_time_type != SB_CTIME_NORMAL)
+		OV(computation_time_type, "train.computation_time.type", "%s",
+		   sb_option_enum_name(SB_OPT(computation_time_type), s->computation_time_type));
+	if (s->computation_time_min_us)
+		OV(computation_time_min_us, "train.computation_time.min", "%g",
+		   (double)s->computation_time_min_us / 1e6);
+	if (s->computation_time_max_us)
+		OV(computation_time_max_us, "train.computation_time.max", "%g",
+		   (double)s->computation_time_max_us / 1e6);
+	if (s->computation_time_shape != 1.0)
+		OV(computation_time_shape, "train.computation_time.shape", "%g", s->computation_time_shape);
+	if (s->computation_time_scale_us)
+		OV(computation_time_scale_us, "train.computation_time.scale", "%g",
+		   (double)s->computation_time_scale_us / 1e6);
+	if (s->checkpoint_after_epoch != w->ckpt_after_epoch)
+		OV(checkpoint_after_epoch, "checkpoint.checkpoint_after_epoch", "%u",
+		   s->checkpoint_after_epoch);
+	if (s->epochs_between_checkpoints != (w->epochs_between_ckpt ? w->epochs_between_ckpt : 1))
+		OV(epochs_between_checkpoints, "checkpoint.epochs_between_checkpoints", "%u",
+		   s->epochs_between_checkpoints);
+	if (s->steps_between_checkpoints)
+		OV(steps_between_checkpoints, "checkpoint.steps_between_checkpoints", "%u",
+		   s->steps_between_checkpoints);
+	if (s->model_size != scaled(w->model_size, k))
+		OV(model_size, "model.model_size", "%llu", (unsigned long long)s->model_size);
+	if (s->do_eval)
+		OV(do_eval, "workflow.evaluation", "%s", "True");
+	if (s->num_files_eval)
+		OV(num_files_eval, "dataset.num_files_eval", "%u", s->num_files_eval);
+	if (s->batch_size_eval != 1)
+		OV(batch_size_eval, "reader.batch_size_eval", "%u", s->batch_size_eval);
+	if (s->eval_time_us)
+		OV(eval_time_us, "evaluation.eval_time", "%g", (double)s->eval_time_us / 1e6);
+	if (s->eval_time_stdev_us)
+		OV(eval_time_stdev_us, "evaluation.eval_time_stdev", "%g", (double)s->eval_time_stdev_us / 1e6);
+	if (s->eval_after_epoch != 1)
+		OV(eval_after_epoch, "evaluation.eval_after_epoch", "%u", s->eval_after_epoch);
+	if (s->epochs_between_evals != 1)
+		OV(epochs_between_evals, "evaluation.epochs_between_evals", "%u", s->epochs_between_evals);
+	if (!same(s->au_target_pct, w->au_required_pct))
+		OV(au_target_pct, "metric.au", "%g", s->au_target_pct / 100);
+#undef OV
+	return n;
 }
 
 void sb_ml_train_facts_of(const struct sb_jobspec *s, uint64_t host_mem_bytes,
@@ -205,6 +372,43 @@ void sb_ml_train_facts_of(const struct sb_jobspec *s, uint64_t host_mem_bytes,
 		.computation_time_s = (double)s->computation_time_us / 1e6, .hosts = 1,
 		.host_mem_bytes = host_mem_bytes, .au_required_pct = s->au_target_pct,
 	};
+}
+
+/* Each override: the checker's class (rules.py) and the guidelines'. */
+static void override_rules(const struct sb_ml_train_facts *f, struct sb_ml_rule_report *rep)
+{
+	for (size_t i = 0; i < f->nov; i++) {
+		const struct sb_ml_override *o = &f->ov[i];
+		enum sb_ml_verdict c = sb_ml_override_class(o->param);
+		enum sb_ml_verdict g = sb_ml_override_class_guidelines(o->param);
+		bool wf = !strncmp(o->param, "workflow", 8);
+		struct sb_ml_rule *r = add_rule(rep, o->option, c == SB_ML_CLOSED && g == SB_ML_CLOSED, g,
+				     c == SB_ML_INVALID ? "Disallowed parameter override: %s = %s: remove %s=" :
+				     c == SB_ML_OPEN ? "Open parameter override allowed: %s = %s: remove %s= for CLOSED" :
+				     "%s = %s is not in the guidelines' Table 2: remove %s=",
+				     o->param, o->value, o->option);
+		snprintf(r->expected, sizeof(r->expected), "%s as in the yaml", o->param);
+		snprintf(r->actual, sizeof(r->actual), "%s=%s", o->param, o->value);
+		src(r, c, wf ? "rules.py:530; guidelines 10.1" :
+			  c == SB_ML_CLOSED ? "rules.py:522" : c == SB_ML_OPEN ? "rules.py:526; guidelines 10.2" :
+			  "rules.py:548; guidelines 10.1");
+	}
+}
+
+/* No CLOSED without I/O: DLIO always reads and writes its files, so a run
+ * whose engine touched no storage (ioengine=null) or moved no bytes is
+ * not a benchmark run, in either verdict (storbench's reading: the official
+ * checker cannot meet such a run). */
+static void io_rule(bool known, bool nodiskio, uint64_t bytes, struct sb_ml_rule_report *rep)
+{
+	if (!known)
+		return;
+	struct sb_ml_rule *r = add_rule(rep, "storage_io", !nodiskio && bytes > 0, SB_ML_INVALID,
+					nodiskio ? "ioengine=null does no storage I/O: use a real engine "
+						   "(psync, libaio, io_uring)" :
+						   "the run moved no bytes: check the job's size and engine");
+	set_str(r, "> 0 bytes to storage", nodiskio ? "none (ioengine=null)" : bytes ? "done" : "0 bytes");
+	src(r, SB_ML_INVALID, "guidelines 6.5");
 }
 
 int sb_ml_rules_train(const struct sb_ml_train_facts *f, struct sb_ml_rule_report *rep)
@@ -229,9 +433,12 @@ int sb_ml_rules_train(const struct sb_ml_train_facts *f, struct sb_ml_rule_repor
 	r = add_rule(rep, SB_OPT(workload)->name, named, SB_ML_OPEN,
 		     "CLOSED runs one of unet3d, resnet50, cosmoflow: set train_model=");
 	set_str(r, "unet3d|resnet50|cosmoflow", named ? f->workload : "custom");
+	src(r, SB_ML_OPEN, "config.py MODELS; guidelines 10.2");
 	train_dataset_rules(f, rep);
 	if (named)
 		train_workload_rules(f, &w, want_ct, rep);
+	override_rules(f, rep);
+	io_rule(f->io_known, f->nodiskio, f->io_bytes, rep);
 	/* guidelines section 4 and Table 1 (not in the checker): AU >= the
 	 * workload's minimum, else the run does not pass */
 	if (f->au_measured && au_req > 0) {
@@ -239,7 +446,9 @@ int sb_ml_rules_train(const struct sb_ml_train_facts *f, struct sb_ml_rule_repor
 			     "the storage did not keep the accelerators busy: fewer accelerators, "
 			     "more read_threads or faster storage");
 		set_ea(r, ">= %.1f%%", au_req, "%.2f%%", f->au_pct);
+		src(r, SB_ML_CLOSED, "guidelines 4, Table 1 (no check in rules.py)");
 	}
+	finish(rep);
 	return 0;
 }
 
@@ -266,6 +475,7 @@ static void ckpt_ranks_rule(const struct sb_ml_ckpt_facts *f, unsigned closed,
 		snprintf(r->actual, sizeof(r->actual), "%u (subset of %u)", f->ranks, f->world);
 	else
 		snprintf(r->actual, sizeof(r->actual), "%u", f->ranks);
+	src(r, SB_ML_CLOSED, "guidelines 2.2.5 (rules.py:611 checks none)");
 }
 
 /* guidelines 2.2.5 Table 3: num-checkpoints-write and -read are 10, not
@@ -281,11 +491,13 @@ static void ckpt_count_rules(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule
 		     "num_checkpoints_write=%u", n, n);
 	snprintf(r->expected, sizeof(r->expected), r_only ? "0 (read-only run)" : "%u", n);
 	snprintf(r->actual, sizeof(r->actual), "%u", f->writes);
+	src(r, SB_ML_CLOSED, "guidelines 2.2.5 Table 3");
 	r = add_rule(rep, "checkpoints_read", w_only ? f->reads == 0 : f->reads == n, SB_ML_INVALID,
 		     "MLPerf reads exactly %u checkpoints (or none in a write-only run): set "
 		     "num_checkpoints_read=%u", n, n);
 	snprintf(r->expected, sizeof(r->expected), w_only ? "0 (write-only run)" : "%u", n);
 	snprintf(r->actual, sizeof(r->actual), "%u", f->reads);
+	src(r, SB_ML_CLOSED, "guidelines 2.2.5 Table 3");
 }
 
 int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report *rep)
@@ -305,19 +517,25 @@ int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report 
 	r = add_rule(rep, SB_OPT(ml_model)->name, named, SB_ML_OPEN,
 		     "CLOSED runs llama3-8b, llama3-70b, llama3-405b or llama3-1t: set model=");
 	set_str(r, "llama3-8b|70b|405b|1t", named ? f->model : "custom shape");
+	src(r, SB_ML_OPEN, "config.py LLM_MODELS; guidelines 2.2.5");
 	ckpt_ranks_rule(f, closed, rep);
 	ckpt_count_rules(f, rep);
 	/* guidelines 2.2.2 "We enforce fsync"; the yaml's checkpoint.fsync: True */
 	r = add_rule(rep, SB_OPT(fsync)->name, f->fsync || !f->want_writes, SB_ML_INVALID,
 		     "every checkpoint file must reach stable storage: set checkpoint_fsync=1");
 	set_str(r, f->want_writes ? "on" : "on (no writes)", f->fsync ? "on" : "off");
+	src(r, SB_ML_CLOSED, "guidelines 2.2.2");
 	/* guidelines 2.2.2: write, clear the cache, then read */
 	r = add_rule(rep, "caches_dropped", f->caches_dropped || !f->reads, SB_ML_INVALID,
 		     "reads may have come from memory: set drop_caches=1, run as root, and keep "
 		     "checkpoint_folder off tmpfs");
 	set_str(r, f->reads ? "yes" : "yes (no reads)", f->caches_dropped ? "yes" : "no");
+	src(r, SB_ML_CLOSED, "guidelines 2.2.2");
 	r = add_rule(rep, SB_OPT(checkpoint_scale)->name, f->scale == 1.0, SB_ML_INVALID,
 		     "scaled files are not the model's checkpoint: set checkpoint_scale=1");
 	set_ea(r, "%g", 1.0, "%g", f->scale);
+	src(r, SB_ML_CLOSED, "guidelines 2.2.1 (rules.py:611 checks none)");
+	io_rule(f->io_known, f->nodiskio, f->io_bytes, rep);
+	finish(rep);
 	return 0;
 }

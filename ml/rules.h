@@ -1,9 +1,12 @@
 /* ml/rules.h: MLPerf Storage rule checks for train and checkpoint runs.
  *
  * Each rule gives name, expected, actual, pass, the division a failure
- * costs (OPEN or INVALID) and how to fix it.  Verdict: INVALID if any
- * INVALID-class rule fails, else OPEN if any OPEN-class rule fails, else
- * CLOSED (mlpstorage/rules.py BenchmarkRunVerifier.verify).
+ * costs in each verdict (checker_as: mlpstorage v2.0's code; fail_as:
+ * storbench's guidelines reading), its source and how to fix it.  Each
+ * verdict: INVALID if any rule failing INVALID, else OPEN if any failing
+ * OPEN, else CLOSED (mlpstorage/rules.py:633-662 BenchmarkRunVerifier.verify).
+ * Every train option that sets a DLIO parameter is judged: by a rule of
+ * its own or as an override (sb_ml_train_overrides, rules.py:513-555).
  *
  * Sources (mlcommons/storage, the v2.0 tree): mlpstorage/rules.py's
  * TrainingRulesChecker (check_num_files_train with
@@ -31,6 +34,26 @@
 #define SB_ML_CKPT_COUNT 10u         /* guidelines Table 3: num-checkpoints-write/read */
 #define SB_ML_SUBSET_PROCS 8u        /* config.py LLM_SUBSET_PROCS */
 
+/* A job option that sets a DLIO parameter to something other than the
+ * workload's yaml (configs/dlio/workload/<model>_<accel>.yaml): the
+ * override mlpstorage records as "++workload.<param>=<value>". */
+struct sb_ml_override {
+	const char *option;       /* storbench's option name */
+	const char *param;        /* DLIO's parameter: "dataset.format" */
+	char value[40];
+};
+
+#define SB_ML_OVERRIDES_MAX 32
+
+/* The class mlpstorage v2.0 gives an override of param
+ * (rules.py:513-555 check_allowed_params): CLOSED (closed_allowed_params),
+ * OPEN (open_allowed_params) or INVALID (any other); workflow.* params are
+ * skipped there (CLOSED). */
+enum sb_ml_verdict sb_ml_override_class(const char *param);
+/* The same under storbench's guidelines reading (Submission_guidelines.md
+ * 10.1 Table 2, 10.2): workflow.* is not in Table 2, so INVALID. */
+enum sb_ml_verdict sb_ml_override_class_guidelines(const char *param);
+
 struct sb_ml_train_facts {
 	const char *workload;     /* built-in name (unet3d, ...) or NULL/"" */
 	const char *accel;        /* "h100" or "a100": which computation time */
@@ -48,6 +71,13 @@ struct sb_ml_train_facts {
 	bool au_measured;         /* false: no AU rule (e.g. --datagen) */
 	double au_pct;
 	double au_required_pct;   /* 0: the named workload's threshold */
+	/* overrides judged by the table (those with a rule of their own, e.g.
+	 * batch_size, are not in it) */
+	const struct sb_ml_override *ov;
+	size_t nov;
+	bool io_known;            /* false: no I/O facts (validate of an old tree) */
+	bool nodiskio;            /* ioengine=null */
+	uint64_t io_bytes;        /* bytes moved */
 };
 
 struct sb_ml_ckpt_facts {
@@ -60,6 +90,8 @@ struct sb_ml_ckpt_facts {
 	bool fsync;
 	bool caches_dropped;      /* before the reads, and able to evict them */
 	double scale;             /* checkpoint_scale */
+	bool io_known, nodiskio;  /* as in sb_ml_train_facts */
+	uint64_t io_bytes;
 };
 
 /* Minimum samples of the guidelines (section 7): max(500 * batch *
@@ -76,10 +108,13 @@ uint64_t sb_ml_min_files_by_mem(unsigned hosts, uint64_t host_mem_bytes, unsigne
 uint64_t sb_ml_min_files_by_steps(unsigned batch, unsigned accelerators, unsigned samples_per_file);
 
 /* The facts of a train job spec on one host of host_mem_bytes (AU not
- * measured yet: au_measured false). */
+ * measured yet: au_measured false; no I/O facts; no overrides: give f->ov
+ * from sb_ml_train_overrides). */
 struct sb_jobspec;
 void sb_ml_train_facts_of(const struct sb_jobspec *s, uint64_t host_mem_bytes,
 			  struct sb_ml_train_facts *f);
+/* The overrides of a train job with train_model= (0 rows without one) */
+size_t sb_ml_train_overrides(const struct sb_jobspec *s, struct sb_ml_override *ov, size_t max);
 
 /* Fill rep; 0, or -EINVAL when facts are unusable (zero batch, record
  * length or accelerators; unknown workload/model name). */

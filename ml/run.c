@@ -229,3 +229,20 @@ void sb_ml_trace_step(struct sb_wl_job *j, unsigned c, size_t batch, const struc
 	sb_ml_trace_app(j, 1 + c, "step", "step", batch, ls, ce);
 	sb_ml_trace_app(j, 1 + c, "compute", "step", batch, cs, ce);
 }
+
+void sb_ml_note_io(struct sb_wl_job *j)
+{
+	struct sb_ml_result *m = sb_ml_res(j);
+	uint64_t b = 0;
+	for (unsigned r = 0; r < j->nworkers; r++) {
+		const struct sb_tstats *st = j->workers[r].st;
+		if (!st)
+			continue;
+		for (int d = 0; d < SB_DDIR_N; d++) {
+			uint64_t live = atomic_load_explicit(&st->live_bytes[d], memory_order_relaxed);
+			b += st->io_bytes[d] > live ? st->io_bytes[d] : live;
+		}
+	}
+	m->nodiskio = j->nodiskio;
+	m->io_bytes = b;
+}

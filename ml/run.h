@@ -88,6 +88,10 @@ static inline struct sb_ml_result *sb_ml_res(const struct sb_wl_job *j)
 {
 	return sb_ml_of(j->res);
 }
+
+/* Records in the job's result whether its engine touched storage and the
+ * bytes its workers moved (the rules' storage_io check, ml/rules.c). */
+void sb_ml_note_io(struct sb_wl_job *j);
 /* The results hook shared by the ML rows: the workers' statistics and, when
  * the job ran, its j->res. */
 void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr);

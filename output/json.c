@@ -147,6 +147,26 @@ static void json_host_digest(struct sb_jw *w, const char *key, const struct sb_h
 	sb_jw_obj_end(w);
 }
 
+/* the I/O path's clock and its drift guard (HOWTO: Clock) */
+static void json_clock(struct sb_jw *w, const struct sb_clock_result *c)
+{
+	sb_jw_obj_begin(w, "clock");
+	sb_jw_str(w, "source", c->source);
+	sb_jw_str(w, "reason", c->reason);
+	sb_jw_bool(w, "tsc_fallback", c->tsc_fallback);
+	if (!strcmp(c->source, "tsc")) {
+		sb_jw_u64(w, "drift_checks", c->checks);
+		sb_jw_i64(w, "max_drift_ns", c->max_drift_ns);
+		sb_jw_u64(w, "drift_tolerance_ns", c->tol_ns);
+		sb_jw_u64(w, "drift_tolerance_ppm", c->tol_ppm);
+	}
+	if (c->tsc_fallback) {
+		sb_jw_i64(w, "fallback_drift_ns", c->fallback_drift_ns);
+		sb_jw_u64(w, "fallback_ms", c->fallback_ms);
+	}
+	sb_jw_obj_end(w);
+}
+
 int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 {
 	struct sb_jw w;
@@ -185,6 +205,8 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 		sb_jw_arr_end(&w);
 	}
 	sb_json_sysinv(&w, r->sys ? r->sys : r->sweep ? r->sweep->sys : NULL);   /* output/sysinv.c */
+	if (r->clock.source)
+		json_clock(&w, &r->clock);
 	if (r->host)
 		json_host(&w, r, r->host);
 	int rc = json_comparisons(&w, r);

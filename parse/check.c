@@ -35,7 +35,7 @@ static const struct sb_option *bs_option(const struct sb_jobctx *c, enum sb_ddir
 static unsigned check_bs_size(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512], w[300], a[32], b[32];
+	char where[SB_WHERE_MAX], w[300], a[32], b[32];
 	if (!s->size)
 		return 0;
 	for (unsigned d = 0; d < SB_DDIR_N; d++) {
@@ -65,7 +65,7 @@ static unsigned check_direct(const struct sb_jobctx *c)
 static unsigned check_rwmix(const struct sb_jobctx *c)
 {
 	const struct sb_optsrc *r = sb_job_src(c, SB_OPT(rwmixread)), *w = sb_job_src(c, SB_OPT_INV(rwmixread));
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (!r->file || !w->file)
 		return 0;
 	long rv = strtol(r->raw, NULL, 0), wv = strtol(w->raw, NULL, 0);
@@ -81,7 +81,7 @@ static unsigned check_rwmix(const struct sb_jobctx *c)
 static unsigned check_depth(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	unsigned nerr = 0;
 	if (s->iodepth_batch_complete_min > s->iodepth) {
 		sb_err(sb_job_where(c, SB_OPT(iodepth_batch_complete_min), where, sizeof(where)),
@@ -104,7 +104,7 @@ static unsigned check_depth(const struct sb_jobctx *c)
 static unsigned check_time(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (s->thinktime_spin_us > s->thinktime_us) {
 		sb_err(sb_job_where(c, SB_OPT(thinktime_spin_us), where, sizeof(where)),
 		       "thinktime_spin=%s is longer than thinktime=%s: expected at most thinktime",
@@ -125,7 +125,7 @@ static unsigned check_time(struct sb_jobctx *c)
  * file:line, rather than when the run starts */
 static unsigned check_trim(const struct sb_jobctx *c)
 {
-	char where[512], w[300];
+	char where[SB_WHERE_MAX], w[300];
 	if (!(c->spec.rw & SB_RW_TRIM) || strcmp(c->spec.ioengine, "mmap"))
 		return 0;
 	written(c, SB_OPT(rw), w, sizeof(w));
@@ -140,7 +140,7 @@ static unsigned check_trim(const struct sb_jobctx *c)
  * it has a hipri option) */
 static unsigned check_hipri(const struct sb_jobctx *c)
 {
-	char where[512], w[300];
+	char where[SB_WHERE_MAX], w[300];
 	const struct sb_option *o = sb_option_find("hipri");
 	if (!o || !sb_spec_engine_owns(&c->spec, o) || c->spec.direct ||
 	    !*(const bool *)((const char *)&c->spec + o->off))
@@ -160,7 +160,7 @@ unsigned sb_job_validate(struct sb_jobctx *c)
 	       sb_job_validate_wl(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c) +
 	       sb_job_validate_flow(c) + sb_job_validate_place(c) + sb_job_validate_cmdprio(c) +
 	       sb_job_validate_stats(c) + sb_job_validate_io(c) + sb_job_validate_fill(c) +
-	       sb_job_validate_range(c);
+	       sb_job_validate_range(c) + sb_job_validate_zone(c);
 }
 
 unsigned sb_job_check_wait_for(const struct sb_joblist *jl, size_t j, const char *where)
@@ -201,7 +201,7 @@ int sb_joblist_finish(struct sb_joblist *jl)
 		s->groupid = gid;
 		in_group++;
 		if (s->wait_for) {
-			char where[512];
+			char where[SB_WHERE_MAX];
 			sb_ini_where(where, sizeof(where), s->file, s->line);
 			nerr += sb_job_check_wait_for(jl, j, where);
 		}

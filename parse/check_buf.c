@@ -17,7 +17,7 @@
 static unsigned check_pattern(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512], err[160];
+	char where[SB_WHERE_MAX], err[160];
 	size_t len = 0;
 	s->bufpat_len = s->bufpat_nofs = 0;
 	if (!s->buffer_pattern)
@@ -50,7 +50,7 @@ static unsigned check_pattern(struct sb_jobctx *c)
 static unsigned check_ml_verify(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (s->checkpoint_verify && s->workload == SB_WL_CHECKPOINT && !s->num_checkpoints_read) {
 		sb_err(sb_job_where(c, SB_OPT(checkpoint_verify), where, sizeof(where)),
 		       "%s=1 checks what is read back, but job '%s' has %s=0 (it only writes): set "
@@ -76,7 +76,7 @@ static unsigned check_ml_verify(const struct sb_jobctx *c)
 static unsigned check_dedupe_global(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (!s->dedupe_global || s->workload == SB_WL_IO)
 		return 0;
 	sb_err(sb_job_where(c, SB_OPT(dedupe_global), where, sizeof(where)),

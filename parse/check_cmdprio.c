@@ -121,7 +121,7 @@ static int parse_bssplit(struct sb_jobspec *s, char *why, size_t wl)
 unsigned sb_job_validate_cmdprio(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512], why[256];
+	char where[SB_WHERE_MAX], why[256];
 	const struct sb_option *set = NULL;
 	for (unsigned i = 0; i < 4 && !set; i++)
 		if (sb_job_isset(c, rows(i)))

@@ -14,7 +14,7 @@ static unsigned check_fill(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	const struct sb_option *o = SB_OPT(fill_device), *rw = SB_OPT(rw);
-	char where[512], w[300];
+	char where[SB_WHERE_MAX], w[300];
 	if (!s->fill_device || s->rw == SB_RW_WRITE)
 		return 0;
 	const struct sb_optsrc *src = sb_job_src(c, rw);

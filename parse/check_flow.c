@@ -37,7 +37,7 @@ static int errno_of(const char *tok)
 static unsigned check_ignore_error(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512], buf[1024];
+	char where[SB_WHERE_MAX], buf[1024];
 	memset(s->ignore_err_n, 0, sizeof(s->ignore_err_n));
 	if (!s->ignore_error || !*s->ignore_error)
 		return 0;
@@ -88,7 +88,7 @@ static const struct {
 static unsigned check_steadystate(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512], name[32], err[SB_VERR_LEN];
+	char where[SB_WHERE_MAX], name[32], err[SB_VERR_LEN];
 	const char *v = s->steadystate ? s->steadystate : "";
 	const char *colon = strchr(v, ':');
 	size_t nlen = colon ? (size_t)(colon - v) : strlen(v);
@@ -139,7 +139,7 @@ static unsigned check_steadystate(struct sb_jobctx *c)
 static unsigned check_rate_min(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	bool bmin = false, imin = false;
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		bmin |= s->rate_min[d] != 0;

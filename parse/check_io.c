@@ -15,7 +15,7 @@
 static unsigned check_ids(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	unsigned nerr = 0;
 	s->uid_on = sb_job_isset(c, SB_OPT(uid));
 	s->gid_on = sb_job_isset(c, SB_OPT(gid));
@@ -38,7 +38,7 @@ static unsigned check_ids(struct sb_jobctx *c)
 static unsigned check_hugepage(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (!(s->hugepage_size & (s->hugepage_size - 1)))
 		return 0;
 	sb_err(sb_job_where(c, SB_OPT(hugepage_size), where, sizeof(where)),
@@ -50,7 +50,7 @@ static unsigned check_hugepage(const struct sb_jobctx *c)
 static unsigned check_lockmem(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
 	if (!s->lockmem || pages <= 0 || psz <= 0 || s->lockmem < (uint64_t)pages * (uint64_t)psz ||
 	    !sb_parse_machine())
@@ -66,7 +66,7 @@ static unsigned check_lockmem(const struct sb_jobctx *c)
 static unsigned check_unaligned(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (!s->bs_unaligned || !s->direct)
 		return 0;
 	sb_err(sb_job_where(c, SB_OPT(bs_unaligned), where, sizeof(where)),
@@ -80,7 +80,7 @@ static unsigned check_unaligned(const struct sb_jobctx *c)
 static unsigned check_vtrim(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (!s->trim_percentage || !s->trim_backlog || !s->verify || strcmp(s->ioengine, "mmap"))
 		return 0;
 	sb_err(sb_job_where(c, SB_OPT(trim_percentage), where, sizeof(where)),

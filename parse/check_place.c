@@ -98,7 +98,7 @@ static unsigned nnodes(void)
 static unsigned check_cpus(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512], bad[96];
+	char where[SB_WHERE_MAX], bad[96];
 	memset(s->cpuset, 0, sizeof(s->cpuset));
 	s->cpuset_on = false;
 	if (s->cpus_allowed) {
@@ -158,7 +158,7 @@ static unsigned check_mpol(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	const struct sb_option *o = SB_OPT(numa_mem_policy);
-	char where[512], bad[96];
+	char where[SB_WHERE_MAX], bad[96];
 	s->mpol_mode = SB_MPOL_UNSET;
 	s->mpol_nodes = 0;
 	if (!s->numa_mem_policy)
@@ -198,7 +198,7 @@ static unsigned check_mpol(struct sb_jobctx *c)
 static unsigned check_mem(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (s->iomem == SB_IOMEM_CUDA) {
 		const struct sb_option *o = SB_OPT(iomem);
 		sb_err(sb_job_where(c, o, where, sizeof(where)),
@@ -236,7 +236,7 @@ static unsigned check_mem(const struct sb_jobctx *c)
 static unsigned check_prio(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	s->ioprio_on = sb_job_isset(c, SB_OPT(prio)) || sb_job_isset(c, SB_OPT(prioclass));
 	if (s->ioprio_on && !sb_job_isset(c, SB_OPT(prioclass)))
 		s->prioclass = 2; /* a level alone: best-effort, as fio */
@@ -269,7 +269,7 @@ static unsigned check_fsvc(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	const struct sb_option *o = SB_OPT(file_service_type);
-	char where[512];
+	char where[SB_WHERE_MAX];
 	s->fsvc = SB_FSVC_RR;
 	s->fsvc_n = 1;
 	s->fsvc_param = 0;
@@ -317,7 +317,7 @@ static unsigned check_fsvc(struct sb_jobctx *c)
 static unsigned check_misc(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (s->unlink_each_loop && (s->verify || s->read_iolog)) { /* run/eachloop.c */
 		const struct sb_option *o = SB_OPT(unlink_each_loop);
 		const struct sb_option *w = s->verify ? SB_OPT(verify) : SB_OPT(read_iolog);
@@ -352,7 +352,7 @@ static unsigned check_sfr(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	const struct sb_option *o = SB_OPT(sync_file_range);
-	char where[512];
+	char where[SB_WHERE_MAX];
 	s->sfr_n = s->sfr_flags = 0;
 	if (!s->sync_file_range)
 		return 0;

@@ -25,7 +25,7 @@ static const char *raw(const struct sb_jobctx *c, const struct sb_option *o)
 
 static unsigned too_big(const struct sb_jobctx *c, const struct sb_option *o, uint64_t v)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (v <= OFF_MAX)
 		return 0;
 	sb_err(sb_job_where(c, o, where, sizeof(where)),
@@ -44,7 +44,7 @@ static bool add_ok(uint64_t a, uint64_t b, uint64_t *sum)
 static unsigned check_end(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	char where[512], inc[200] = "";
+	char where[SB_WHERE_MAX], inc[200] = "";
 	uint64_t len = s->filesize_max ? s->filesize_max : s->size, steps, grow, end;
 	unsigned n = s->numjobs > 1 ? s->numjobs - 1 : 0;
 	bool ok = !__builtin_mul_overflow(s->offset_increment, (uint64_t)n, &steps) &&

@@ -29,7 +29,7 @@ static unsigned check_exec(const struct sb_jobctx *c)
 {
 	const struct sb_option *os[2] = { SB_OPT(exec_prerun), SB_OPT(exec_postrun) };
 	const char *v[2] = { c->spec.exec_prerun, c->spec.exec_postrun };
-	char where[512];
+	char where[SB_WHERE_MAX];
 	unsigned n = 0;
 	for (unsigned i = 0; i < 2; i++) {
 		if (!v[i] || allow_exec)
@@ -51,7 +51,7 @@ static unsigned check_skip(struct sb_jobctx *c)
 		{ "sync", 1u << SB_DDIR_SYNC | 1u << SB_DDIR_DATASYNC },
 	};
 	struct sb_jobspec *s = &c->spec;
-	char where[512], buf[256];
+	char where[SB_WHERE_MAX], buf[256];
 	s->replay_skip_mask = 0;
 	if (!s->replay_skip)
 		return 0;
@@ -282,7 +282,7 @@ static unsigned apply_scan(struct sb_jobctx *c, const char *where, const struct 
 static unsigned check_read_iolog(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	const char *opt = SB_OPT(read_iolog)->name;
 	sb_job_where(c, SB_OPT(read_iolog), where, sizeof(where));
 	if (s->replay_align && (s->replay_align & (s->replay_align - 1))) {
@@ -318,7 +318,7 @@ static unsigned check_write_iolog(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	const char *opt = SB_OPT(write_iolog)->name;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	struct stat st;
 	if (!s->write_iolog)
 		return 0;
@@ -351,7 +351,7 @@ static unsigned check_write_trace(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	const char *opt = SB_OPT(write_trace)->name;
-	char where[512], dir[4096];
+	char where[SB_WHERE_MAX], dir[4096];
 	struct stat st;
 	if (!s->write_trace)
 		return 0;

@@ -11,7 +11,7 @@
 
 static unsigned check_profile(const struct sb_jobctx *c)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (!c->spec.profile)
 		return 0;
 	sb_err(sb_job_where(c, SB_OPT(profile), where, sizeof(where)),
@@ -25,7 +25,7 @@ static unsigned check_profile(const struct sb_jobctx *c)
  * exist (clock_id=77: 140576728): refused here */
 static unsigned check_epoch_clock(const struct sb_jobctx *c)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	struct timespec ts;
 	unsigned id = c->spec.log_alternate_epoch_clock_id;
 	if (!id || !clock_gettime((clockid_t)id, &ts))

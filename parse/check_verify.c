@@ -106,7 +106,7 @@ static const char *parse_pattern(const char *p, struct sb_jobspec *s)
 static unsigned check_type(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512], w[300];
+	char where[SB_WHERE_MAX], w[300];
 	const struct sb_csum_info *ci = sb_csum_info(s->verify);
 	if (!sb_csum_built(s->verify)) {
 		sb_err(sb_job_where(c, SB_OPT(verify), where, sizeof(where)),
@@ -139,7 +139,7 @@ static unsigned check_type(struct sb_jobctx *c)
 static unsigned check_interval(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512], w[300];
+	char where[SB_WHERE_MAX], w[300];
 	unsigned hdr = sb_vhdr_len(s->verify);
 	enum sb_ddir d = (s->rw & SB_RW_WRITE) ? SB_DDIR_WRITE : SB_DDIR_READ;
 	const char *dn = d == SB_DDIR_WRITE ? "write" : "read";
@@ -200,7 +200,7 @@ static unsigned check_interval(struct sb_jobctx *c)
 static unsigned check_modes(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512], w[300];
+	char where[SB_WHERE_MAX], w[300];
 	if (s->verify_backlog && (!(s->rw & SB_RW_WRITE) || s->verify_only)) {
 		const struct sb_option *o = SB_OPT(verify_backlog);
 		sb_err(sb_job_where(c, o, where, sizeof(where)),
@@ -235,7 +235,7 @@ static unsigned check_orphans(struct sb_jobctx *c)
 {
 	const struct sb_option *opts[] = { SB_OPT(verify_only), SB_OPT(verify_backlog),
 					   SB_OPT(verify_state_load) };
-	char where[512], w[300];
+	char where[SB_WHERE_MAX], w[300];
 	for (unsigned i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		const struct sb_option *o = opts[i];
 		const struct sb_optsrc *src = sb_job_src(c, o);
@@ -251,7 +251,7 @@ static unsigned check_orphans(struct sb_jobctx *c)
 unsigned sb_job_validate_verify(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512], w[300];
+	char where[SB_WHERE_MAX], w[300];
 	s->verify_pat_len = 0;
 	s->verify_pat_off = -1;
 	if (s->verify_pattern) {

@@ -29,7 +29,7 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 			       *model = sb_option_find("model"), *layers = sb_option_find("layers"),
 			       *kv_heads = sb_option_find("kv_heads");
 	unsigned nerr = 0, wl = c->spec.workload;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	for (unsigned i = 0; i < sb_options_count(); i++) {
 		const struct sb_option *o = sb_option_at(i);
 		unsigned need;
@@ -37,7 +37,7 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 		if (ow && ow->opts_size) /* a workload's own options struct: its jobs only */
 			need = ow->id;
 		else if (wl == SB_WL_KVCACHE && (o == model || o == layers || o == kv_heads))
-			continue; /* the KV shape (check_kv.c) */
+			continue; /* the KV shape (ml/kvcache/check.c) */
 		else if (o->category == SB_CAT_KV)
 			need = SB_WL_KVCACHE;
 		else if (o->category == SB_CAT_CKPT && o != folder && o != keep && o != fsync_)
@@ -64,7 +64,7 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 void sb_job_unknown_name(const struct sb_jobctx *c, const struct sb_option *opt, const char *val,
 			 const char *what, const char *const *names)
 {
-	char where[512], list[256] = "", hint[96] = "";
+	char where[SB_WHERE_MAX], list[256] = "", hint[96] = "";
 	size_t n = 0;
 	unsigned best = 4;
 	for (unsigned i = 0; names[i]; i++) {

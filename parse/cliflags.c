@@ -1,7 +1,9 @@
 /* parse/cliflags.c: storbench's own command-line flags (parse/parse.h's
- * sb_cli_flags): the table main's parser (storbench.c) implements, and from
- * which --help, the man page and the bash completion (parse/manpage.c) are
- * written. */
+ * sb_cli_flags): the table main's parser (storbench.c) matches words
+ * against (sb_cli_flag_match) and acts on by id, and from which --help, the
+ * man page and the bash completion (parse/manpage.c) are written. */
+#include <string.h>
+
 #include "parse/parse.h"
 
 /* storbench's own flags: --help, the man page and the bash completion are
@@ -48,3 +50,22 @@ const struct sb_cli_flag sb_cli_flags[] = {
 	{ "--help", NULL, "this text" },
 };
 const unsigned sb_cli_nflags = sizeof(sb_cli_flags) / sizeof(sb_cli_flags[0]);
+
+const struct sb_cli_flag *sb_cli_flag_match(const char *arg, const char **val)
+{
+	*val = NULL;
+	for (unsigned i = 0; i < sb_cli_nflags; i++) {
+		const struct sb_cli_flag *f = &sb_cli_flags[i];
+		size_t n = strlen(f->name);
+		if (strncmp(arg, f->name, n) || (arg[n] && (arg[n] != '=' || !f->arg)))
+			continue;
+		*val = arg[n] ? arg + n + 1 : NULL;
+		return f;
+	}
+	return NULL;
+}
+
+unsigned sb_cli_flag_id(const struct sb_cli_flag *f)
+{
+	return (unsigned)(f - sb_cli_flags) + 1;
+}

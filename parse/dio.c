@@ -37,7 +37,7 @@ static void needs(const struct sb_dio_align *a, const char *of, char *buf, size_
 static int refuse(const struct sb_jobspec *s, const struct sb_dio_align *a, const char *of,
 		  const struct sb_option *o, int d, uint64_t v)
 {
-	char where[512], what[160], need[600], fix[160];
+	char where[SB_WHERE_MAX], what[160], need[600], fix[160];
 	unsigned al = a->offset;
 	uint64_t up = (v / al + 1) * al;
 	const char *dir = d >= 0 && directions(s) > 1 ? ddir_name[d] : NULL;
@@ -59,7 +59,7 @@ static int refuse(const struct sb_jobspec *s, const struct sb_dio_align *a, cons
 int sb_spec_check_direct(const struct sb_jobspec *s, const struct sb_dio_align *a, const char *of,
 			 unsigned buf_align)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (!s->direct)
 		return 0;
 	if (a->unsupported) {

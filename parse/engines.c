@@ -18,12 +18,6 @@ static unsigned nengines;
 static struct sb_option erows[SB_OPT_MAX];
 static unsigned nerows, erows_at = SB_OPT_MAX;  /* at: after every table row while none */
 
-static bool engine_row_type_ok(enum sb_opt_type t)
-{
-	return t == SB_OT_BOOL || t == SB_OT_INT || t == SB_OT_UINT || t == SB_OT_U64 ||
-	       t == SB_OT_SIZE || t == SB_OT_TIME || t == SB_OT_ENUM;
-}
-
 int sb_parse_set_engines(const struct sb_parse_engine *e, unsigned n)
 {
 	size_t base = 0;
@@ -39,7 +33,7 @@ int sb_parse_set_engines(const struct sb_parse_engine *e, unsigned n)
 			return -EINVAL;
 		for (unsigned k = 0; k < e[i].noptions; k++) {
 			const struct sb_option *o = &e[i].options[k];
-			if (!engine_row_type_ok(o->type) || o->off >= e[i].opts_size || o->flags)
+			if (!sb_opt_module_type_ok(o->type) || o->off >= e[i].opts_size || o->flags)
 				return -EINVAL;
 		}
 		base += e[i].opts_size;

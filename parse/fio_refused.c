@@ -11,17 +11,6 @@
 	    "job with fio, or drop the zone options for a regular device"
 
 static const struct { const char *name, *reason; } refused[] = {
-	{ "zonemode", ZBD },
-	{ "zonesize", ZBD },
-	{ "zonecapacity", ZBD },
-	{ "zonerange", ZBD },
-	{ "zoneskip", ZBD },
-	{ "read_beyond_wp", ZBD },
-	{ "max_open_zones", ZBD },
-	{ "job_max_open_zones", ZBD },
-	{ "ignore_zone_limits", ZBD },
-	{ "zone_reset_threshold", ZBD },
-	{ "zone_reset_frequency", ZBD },
 	{ "recover_zbd_write_error", ZBD },
 	{ "write_zone_remainders", ZBD },
 	{ NULL, NULL },

@@ -46,7 +46,7 @@ const char *sb_ini_where(char *buf, unsigned len, const char *file, unsigned lin
 __attribute__((format(printf, 4, 5)))
 static void pp_err(struct pp *pp, const char *file, unsigned line, const char *fmt, ...)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	va_list ap;
 	va_start(ap, fmt);
 	sb_verr("", sb_ini_where(where, sizeof(where), file, line), fmt, ap);
@@ -425,7 +425,7 @@ static int normalized_fd(const struct sb_ini *ini, unsigned first, unsigned *ner
 			if (strlen(kv->key) + strlen(v) > INI_LINE_MAX)
 				v = "1"; /* too long for iniparser: iniparser_round keeps it */
 			if (write_value(f, kv->key, v)) {
-				char where[512];
+				char where[SB_WHERE_MAX];
 				sb_err(sb_ini_where(where, sizeof(where), kv->file, kv->line),
 				       "%s=%s: a value cannot hold both '\"' and ';', '#' or '\\'",
 				       kv->key, kv->value);
@@ -517,7 +517,7 @@ int sb_ini_parse_file(struct sb_ini *ini, const char *path)
 	}
 	unsigned nul = sb_ini_nul_line(text, len);
 	if (nul) {
-		char where[512];
+		char where[SB_WHERE_MAX];
 		sb_err(sb_ini_where(where, sizeof(where), path, nul), NUL_MSG);
 		free(text);
 		return -EINVAL;

@@ -45,7 +45,7 @@ static int echo_add(struct sb_opt_echo **arr, unsigned *n, const char *key, cons
 static unsigned apply_kv(struct sb_joblist *jl, struct sb_jobctx *c, const struct sb_ini_kv *kv,
 			 bool global)
 {
-	char where[512], err[SB_VERR_LEN];
+	char where[SB_WHERE_MAX], err[SB_VERR_LEN];
 	const struct sb_option *o = sb_option_find(kv->key);
 	sb_ini_where(where, sizeof(where), kv->file, kv->line);
 	if (!o) {
@@ -112,7 +112,7 @@ static int push_job(struct sb_joblist *jl, struct sb_jobspec *spec)
 static unsigned convert_job(struct sb_joblist *jl, const struct sb_jobctx *g,
 			    const struct sb_ini_section *sec, struct sb_optsrc *wf)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	unsigned nerr = 0;
 	struct sb_jobctx *c = calloc(1, sizeof(*c));
 	sb_ini_where(where, sizeof(where), sec->file, sec->line);
@@ -148,7 +148,7 @@ static unsigned convert_job(struct sb_joblist *jl, const struct sb_jobctx *g,
 static unsigned check_wait_fors(const struct sb_joblist *jl, size_t first,
 				const struct sb_optsrc *wf)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	unsigned nerr = 0;
 	for (size_t j = first; j < jl->njobs; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];

@@ -83,4 +83,6 @@ unsigned sb_job_validate_io(struct sb_jobctx *c);
 /* size=, io_size=, offset=, offset_increment=, filesize= and the end of the
  * last thread's region fit in a file offset (2^63-1), no wrap (check_range.c) */
 unsigned sb_job_validate_range(struct sb_jobctx *c);
+/* zonemode= and the zone options (check_zone.c); zonerange defaults to zonesize */
+unsigned sb_job_validate_zone(struct sb_jobctx *c);
 #endif

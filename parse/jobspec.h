@@ -192,6 +192,7 @@ struct sb_jobspec {
 	unsigned epochs, batch_size, read_threads, prefetch, accelerators;
 	unsigned shuffle;           /* SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE */
 	uint64_t ml_seed;           /* shuffle seed (DLIO's 123) */
+	unsigned read_order;        /* enum sb_read_order: dlio (default) or reshuffle */
 	uint64_t computation_time_us, computation_time_stdev_us; /* per step */
 	double au_target_pct;       /* resolved: train_model's threshold, else 90 */
 	double train_scale;         /* applied by the parser to record_length(_stdev) and
@@ -219,6 +220,7 @@ struct sb_jobspec {
 	bool checkpoint_rank_sync;  /* 1: a checkpoint lasts until the slowest rank ends;
 				     * 0 (DLIO's default): rank 0's own time */
 	unsigned checkpoint_io;     /* enum sb_ckpt_io: torch.save's writes, or bs-sized */
+	unsigned checkpoint_content; /* enum sb_ckpt_content (default: dlio under rules=mlperf) */
 	char *results_dir;          /* mlpstorage's results tree under it; NULL: none */
 	/* appended: time series, fio log files, host counters */
 	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
@@ -505,6 +507,15 @@ struct sb_jobspec {
 	 * mapping of FILE, which storbench creates and removes (run/place.c);
 	 * "" = anonymous memory */
 	char iomem_file[256];
+	/* appended (issue 23): fio's zone options (parse/check_zone.c);
+	 * zonemode=strided runs in run/iogen.c, zonemode=zbd is refused at run
+	 * time.  Bytes; zone_reset_* are fractions 0..1 */
+	unsigned zonemode;          /* enum sb_zonemode */
+	uint64_t zonesize, zonecapacity, zonerange, zoneskip;
+	uint64_t zoneskip_nz;       /* zoneskip=Nz: N zones (then zoneskip = N * zonesize) */
+	bool read_beyond_wp, ignore_zone_limits;
+	unsigned max_open_zones, job_max_open_zones;
+	double zone_reset_threshold, zone_reset_frequency;
 };
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.

@@ -45,6 +45,16 @@ static const struct sb_opt_enum falloc_vals[] = {
 	{ .name = NULL },
 };
 
+/* zonemode= (issue 23), fio's values */
+static const struct sb_opt_enum zonemode_vals[] = {
+	{ .name = "none", .val = SB_ZONE_NONE, .help = "no zones: zonesize= is an error" },
+	{ .name = "strided", .val = SB_ZONE_STRIDED,
+	  .help = "zonesize bytes in each zonerange-byte zone, then zoneskip bytes skipped (one file)" },
+	{ .name = "zbd", .val = SB_ZONE_ZBD,
+	  .help = "zoned block device mode: parsed (--parse-only); a run is refused, not implemented yet" },
+	{ .name = NULL },
+};
+
 /* issue 16 (place): placement, priorities and file options */
 static const struct sb_opt_enum cpupol_vals[] = {
 	{ .name = "shared", .val = SB_CPUPOL_SHARED, .help = "every thread of the job may run on all the allowed CPUs" },
@@ -442,5 +452,37 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "serialize_overlap", .type = SB_OT_BOOL, .off = OFF(serialize_overlap),
 	  .def = "0", .category = C_IO,
 	  .help = "an I/O that overlaps one queued or in flight on its file waits until that one completes (async engines, iodepth > 1)" },
+	/* issue 23: fio's zone options (parse/check_zone.c) */
+	{ .name = "zonemode", .type = SB_OT_ENUM, .off = OFF(zonemode), .def = "none",
+	  .enums = zonemode_vals, .category = C_IO,
+	  .help = "how zonesize, zonerange and zoneskip apply: none, strided or zbd (as fio)" },
+	{ .name = "zonesize", .type = SB_OT_SIZE, .off = OFF(zonesize), .def = "0", .unit = "bytes",
+	  .category = C_IO,
+	  .help = "strided: bytes moved in a zone before the next one; zbd: the zone size (needs zonemode=strided or zbd)" },
+	{ .name = "zonerange", .type = SB_OT_SIZE, .off = OFF(zonerange), .def = "0", .unit = "bytes",
+	  .category = C_IO, .help = "strided: size of a zone, I/O stays in it (0: zonesize)" },
+	{ .name = "zoneskip", .type = SB_OT_SIZE, .off = OFF(zoneskip), .off2 = OFF(zoneskip_nz),
+	  .def = "0", .unit = "bytes or Nz", .flags = SB_OF_ZONES, .category = C_IO,
+	  .help = "strided: bytes skipped between the end of one zone and the next; Nz: N zones of zonesize" },
+	{ .name = "zonecapacity", .type = SB_OT_SIZE, .off = OFF(zonecapacity), .def = "0",
+	  .unit = "bytes", .category = C_IO,
+	  .help = "zbd: writable bytes of an emulated zone (0: zonesize); at most zonesize" },
+	{ .name = "read_beyond_wp", .type = SB_OT_BOOL, .off = OFF(read_beyond_wp), .def = "0",
+	  .category = C_IO, .help = "zbd: reads may go past a zone's write pointer" },
+	{ .name = "max_open_zones", .type = SB_OT_UINT, .off = OFF(max_open_zones), .def = "0",
+	  .max = 4096, .unit = "zones", .category = C_IO,
+	  .help = "zbd: zones open for writing at once, per device (0: the device's limit)" },
+	{ .name = "job_max_open_zones", .type = SB_OT_UINT, .off = OFF(job_max_open_zones),
+	  .def = "0", .max = 4096, .unit = "zones", .category = C_IO,
+	  .help = "zbd: zones open for writing at once, per thread (0: max_open_zones)" },
+	{ .name = "ignore_zone_limits", .type = SB_OT_BOOL, .off = OFF(ignore_zone_limits),
+	  .def = "0", .category = C_IO,
+	  .help = "zbd: ignore the device's max open/active zone limits" },
+	{ .name = "zone_reset_threshold", .type = SB_OT_FLOAT, .off = OFF(zone_reset_threshold),
+	  .def = "0", .max = 1, .unit = "fraction", .category = C_IO,
+	  .help = "zbd: share (0..1) of the zones' capacity written above which zone_reset_frequency applies" },
+	{ .name = "zone_reset_frequency", .type = SB_OT_FLOAT, .off = OFF(zone_reset_frequency),
+	  .def = "0", .max = 1, .unit = "fraction", .category = C_IO,
+	  .help = "zbd: chance (0..1) that a write past zone_reset_threshold resets its zone first" },
 };
 const unsigned sb_opt_rows_io_n = sizeof(sb_opt_rows_io) / sizeof(sb_opt_rows_io[0]);

@@ -205,6 +205,22 @@ static int set_pct(const struct sb_option *o, struct sb_jobspec *s, const char *
 	return 0;
 }
 
+/* zoneskip=Nz: N zones (fio parse.c:614-631); false when val is not one */
+static bool set_zone_count(const struct sb_option *o, struct sb_jobspec *s, const char *val)
+{
+	char *end;
+	size_t n = strlen(val);
+	if (!(o->flags & SB_OF_ZONES) || n < 2 || (val[n - 1] != 'z' && val[n - 1] != 'Z'))
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(val, &end, 10);
+	if (errno || end != val + n - 1 || v > UINT32_MAX || *val == '-')
+		return false;
+	*FIELD(s, o->off2, uint64_t) = v;
+	*FIELD(s, o->off, uint64_t) = 0;
+	return true;
+}
+
 static int set_number(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
 {
 	unsigned kb = s->kb_base ? s->kb_base : 1024;
@@ -212,6 +228,8 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 	bool b;
 	if (o->type == SB_OT_ENUM)
 		return set_enum(o, s, val, err);
+	if (o->type == SB_OT_SIZE && set_zone_count(o, s, val))
+		return 0;
 	char xv[64]; /* arithmetic (lib/expr.h) */
 	enum sb_expr_kind xk = o->type == SB_OT_SIZE ? SB_EXPR_SIZE : o->type == SB_OT_TIME ?
 		SB_EXPR_TIME : o->type == SB_OT_FLOAT ? SB_EXPR_FLOAT : SB_EXPR_INT;
@@ -235,6 +253,8 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 		*FIELD(s, o->off, uint64_t) = v;
 		if (o->flags & SB_OF_PCT)
 			*FIELD(s, o->off2, double) = 0;
+		if (o->flags & SB_OF_ZONES)
+			*FIELD(s, o->off2, uint64_t) = 0;
 		return 0;
 	}
 	case SB_OT_TIME:

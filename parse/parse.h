@@ -105,6 +105,22 @@ struct sb_cli_flag {
 	const char *arg;
 	const char *help;   /* one sentence, wrapped by the writers */
 };
+/* main's flags: row i of sb_cli_flags is id i + 1 (sb_cli_flag_id; the unit
+ * test cli/flag ids checks each id's name) */
+enum sb_cli_id {
+	SB_CLI_NONE = 0, SB_CLI_OUTPUT_FORMAT, SB_CLI_OUTPUT, SB_CLI_EXPORT, SB_CLI_MINIMAL,
+	SB_CLI_TERSE_VERSION, SB_CLI_PARSE_ONLY, SB_CLI_SHOWCMD, SB_CLI_SECTION, SB_CLI_READONLY,
+	SB_CLI_MAX_JOBS, SB_CLI_WARNINGS_FATAL, SB_CLI_DATAGEN, SB_CLI_ALLOW_EXEC,
+	SB_CLI_STATUS_INTERVAL, SB_CLI_ETA, SB_CLI_ETA_INTERVAL, SB_CLI_ETA_NEWLINE, SB_CLI_CLEANUP,
+	SB_CLI_DRY_RUN, SB_CLI_CMDHELP, SB_CLI_CMDHELP_MARKDOWN, SB_CLI_ENGHELP, SB_CLI_MAN_PAGE,
+	SB_CLI_BASH_COMPLETION, SB_CLI_VERSION, SB_CLI_HELP,
+};
+/* The row of sb_cli_flags that command-line word arg names, or NULL: a row
+ * with no arg matches its name only; one with an arg its name or name=VALUE
+ * (*val: VALUE, or NULL for the bare name). */
+const struct sb_cli_flag *sb_cli_flag_match(const char *arg, const char **val);
+/* the enum sb_cli_id of a row of sb_cli_flags */
+unsigned sb_cli_flag_id(const struct sb_cli_flag *f);
 /* the flags main implements (parse/cliflags.c), in --help's order */
 extern const struct sb_cli_flag sb_cli_flags[];
 extern const unsigned sb_cli_nflags;
@@ -138,4 +154,9 @@ int sb_cmdhelp(FILE *f, const char *opt);
 /* --parse-only: print the expanded jobs, one block per job, every option
  * with its resolved value. */
 void sb_joblist_print(FILE *f, const struct sb_joblist *jl);
+/* The built-in quick job (storbench with no arguments): mixed 4k random
+ * I/O, then 1M sequential I/O, on a scratch file of the current directory
+ * that does not exist yet, removed afterwards; its text into buf.  0, or
+ * -ENOSPC / -EEXIST (reported). */
+int sb_quick_job_text(char *buf, size_t len);
 #endif

@@ -11,7 +11,7 @@
 static unsigned refuse(const struct sb_jobspec *s, const struct sb_option *o, const char *why,
 		       const char *fix)
 {
-	char where[512], val[128];
+	char where[SB_WHERE_MAX], val[128];
 	sb_spec_where(s, o, where, sizeof(where));
 	sb_option_text(o, s, val, sizeof(val));
 	sb_err(where, "%s=%s: job '%s' %s, and --readonly refuses any write: %s, or drop --readonly",

@@ -40,8 +40,15 @@ enum sb_ctime { SB_CTIME_NORMAL = 0, SB_CTIME_UNIFORM = 1, SB_CTIME_GAMMA = 2 };
 /* dataset_format=: raw random bytes, or DLIO's real file formats */
 enum sb_dsfmt { SB_DSFMT_RAW = 0, SB_DSFMT_NPZ, SB_DSFMT_NPY, SB_DSFMT_HDF5, SB_DSFMT_TFRECORD };
 enum sb_ckpt_io { SB_CKPT_IO_BS = 0, SB_CKPT_IO_TORCH = 1 };
+/* checkpoint_content=: storbench's incompressible bytes, new per checkpoint,
+ * or DLIO's torch.rand tensors, the same in every checkpoint */
+enum sb_ckpt_content { SB_CKPT_CONTENT_UNIQUE = 0, SB_CKPT_CONTENT_DLIO = 1 };
 enum sb_ckpt_flush { SB_CKPT_FLUSH_SYNC = 0, SB_CKPT_FLUSH_ASYNC = 1, SB_CKPT_FLUSH_NONE = 2 };
 enum sb_ckpt_red { SB_CKPT_RED_SINGLE = 0, SB_CKPT_RED_PARTNER = 1, SB_CKPT_RED_XOR = 2 };
+/* zonemode= (issue 23; parse/check_zone.c, run/iogen.c) */
+enum sb_zonemode { SB_ZONE_NONE = 0, SB_ZONE_STRIDED, SB_ZONE_ZBD };
+/* read_order=: DLIO's I/O order per reader, or storbench's older one */
+enum sb_read_order { SB_ORDER_DLIO = 0, SB_ORDER_RESHUFFLE = 1 };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
 #endif

@@ -121,7 +121,7 @@ static int find_dim(const struct sb_sweep *sw, const struct sb_option *o)
 static unsigned add_dim(struct sb_sweep *sw, const struct sb_ini *ini, unsigned sec,
 			const struct sb_ini_kv *kv)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	const char *name = kv->key + PREFIX_LEN;
 	const struct sb_option *o = sb_option_find(name);
 	sb_ini_where(where, sizeof(where), kv->file, kv->line);
@@ -192,7 +192,7 @@ static unsigned extract(struct sb_sweep *sw, struct sb_ini *ini)
 /* a swept option also set plainly in the same section: which one counts? */
 static unsigned check_conflicts(const struct sb_sweep *sw, const struct sb_ini *ini)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	unsigned nerr = 0;
 	for (unsigned d = 0; d < sw->ndims; d++) {
 		const struct sb_sweep_dim *dim = &sw->dims[d];
@@ -212,7 +212,7 @@ static unsigned check_conflicts(const struct sb_sweep *sw, const struct sb_ini *
 /* every value through the option table, each reported once */
 static unsigned check_values(const struct sb_sweep *sw)
 {
-	char where[512], err[SB_VERR_LEN];
+	char where[SB_WHERE_MAX], err[SB_VERR_LEN];
 	unsigned nerr = 0;
 	struct sb_jobspec *spec = calloc(1, sizeof(*spec));
 	if (!spec || sb_spec_defaults(spec)) {
@@ -273,7 +273,7 @@ static const char *resolve(const struct sb_sweep *sw, const struct sb_ini *ini,
 {
 	const struct sb_sweep_dim *dim = &sw->dims[d];
 	const char *v = dim->values[idx[d]];
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (v[0] != '@')
 		return v;
 	sb_ini_where(where, sizeof(where), dim->file, dim->line);
@@ -322,7 +322,7 @@ static unsigned apply_point(const struct sb_sweep *sw, struct sb_ini *ini, size_
 static unsigned count_points(struct sb_sweep *sw)
 {
 	size_t n = 1;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (sw->ndims > 64) {
 		const struct sb_sweep_dim *d = &sw->dims[64];
 		sb_err(sb_ini_where(where, sizeof(where), d->file, d->line), "sweep.%s: %u options "

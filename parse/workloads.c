@@ -17,12 +17,6 @@ struct sb_opt_enum sb_parse_workload_vals[SB_PARSE_WORKLOADS_MAX + 2] = {
 	{ .name = NULL },
 };
 
-static bool row_type_ok(enum sb_opt_type t)
-{
-	return t == SB_OT_BOOL || t == SB_OT_INT || t == SB_OT_UINT || t == SB_OT_U64 ||
-	       t == SB_OT_SIZE || t == SB_OT_TIME || t == SB_OT_ENUM;
-}
-
 /* w is a list the parser can take: ids, names, options structs and rows */
 static int list_ok(const struct sb_parse_workload *w, unsigned n)
 {
@@ -42,7 +36,7 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 		if (base + w[i].opts_size > SB_WL_OPTS_MAX || rows + w[i].nrows > SB_WL_ROWS_MAX)
 			return -EINVAL;
 		for (unsigned k = 0; k < w[i].nrows; k++)
-			if (!row_type_ok(w[i].rows[k].type) || w[i].rows[k].off >= w[i].opts_size ||
+			if (!sb_opt_module_type_ok(w[i].rows[k].type) || w[i].rows[k].off >= w[i].opts_size ||
 			    (w[i].rows[k].flags & SB_OF_INVERSE))
 				return -EINVAL;
 		base += w[i].opts_size;

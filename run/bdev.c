@@ -17,7 +17,7 @@
 static void refuse_bdev(const struct sb_layout_file *lf, const char *why)
 {
 	const struct sb_jobspec *s = lf->writer ? lf->writer : lf->spec;
-	char where[PATH_MAX];
+	char where[SB_WHERE_MAX];
 	if (s && s->file && s->line)
 		snprintf(where, sizeof(where), "%s:%u", s->file, s->line);
 	else

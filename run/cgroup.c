@@ -74,7 +74,7 @@ static int base_dir(char *out, size_t len, bool *v2)
 int sb_cgroup_check(const struct sb_jobspec *s)
 {
 	const struct sb_option *o = s->cgroup && *s->cgroup ? SB_OPT(cgroup) : SB_OPT(cgroup_weight);
-	char where[512], base[CG_PATH];
+	char where[SB_WHERE_MAX], base[CG_PATH];
 	bool v2;
 	if (!uses(s))
 		return 0;

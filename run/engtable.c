@@ -1,7 +1,10 @@
 /* engtable.c: the engine registry handed to the parser, and the engine-facing
  * view of a job filled from its spec (see engtable.h). */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "lib/log.h"
 #include "parse/options.h"
 #include "run/engtable.h"
 
@@ -32,4 +35,39 @@ void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s)
 	j->random = s->rw & SB_RW_RANDOM;
 	j->opts = sb_spec_engine_opts(s);
 	j->sfr_flags = s->sfr_flags;
+}
+
+int sb_run_enghelp(FILE *f, const char *name)
+{
+	if (!name) {
+		char all[256];
+		sb_engine_names(all, sizeof(all));
+		fprintf(f, "Available I/O engines: %s\n", all);
+		for (unsigned e = 0; sb_engines[e]; e++)
+			fprintf(f, "  %-10s %s\n", sb_engines[e]->name,
+				sb_engines[e]->description ? sb_engines[e]->description : "");
+		return 0;
+	}
+	char names[256];
+	const struct sb_parse_engine *e = sb_parse_engine_find(name);
+	if (!e) {
+		sb_parse_engine_names(names, sizeof(names));
+		sb_err("--enghelp", "unknown engine '%s': expected one of %s", name, names);
+		return -ENOENT;
+	}
+	const struct sb_engine_ops *ops = sb_engine_find(name);
+	const char *desc = ops && ops->description ? ops->description : NULL;
+	fprintf(f, "%s%s%s\n", e->name, desc ? ": " : "", desc ? desc : "");
+	if (e->package)
+		fprintf(f, "  (not built into this storbench: install %s and re-run ./configure)\n", e->package);
+	if (!e->noptions)
+		fprintf(f, "  no engine-specific options\n");
+	else
+		fprintf(f, "  %-28s %-13s %-8s %s\n", "option", "type", "default", "help");
+	for (unsigned i = 0; i < e->noptions; i++) {
+		const struct sb_option *o = sb_engine_option_row(e, i);
+		fprintf(f, "  %-28s %-13s %-8s %s\n", o->name, sb_opt_type_name(o->type), o->def ? o->def : "",
+		       o->help);
+	}
+	return 0;
 }

@@ -4,6 +4,7 @@
  * spec.  parse/ never calls the registry and engines never see the spec. */
 #ifndef SB_RUN_ENGTABLE_H
 #define SB_RUN_ENGTABLE_H
+#include <stdio.h>
 #include "engines/engine.h"
 #include "parse/jobspec.h"
 
@@ -11,6 +12,10 @@
  * rows and whether they are synchronous, to the parser (sb_parse_set_engines).
  * Call once before parsing. */
 int sb_run_engines_to_parser(void);
+/* --enghelp: the built engines, one line each (name NULL), or engine name's
+ * own options (name, type, default, help) on f; -ENOENT after saying so
+ * when there is no such engine */
+int sb_run_enghelp(FILE *f, const char *name);
 /* The engine's view of job s: direct, random, and the engine's options
  * struct inside s (so j must not outlive s). */
 void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s);

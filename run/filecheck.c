@@ -31,7 +31,7 @@ void sb_files_dir_of(const char *path, char *dir, size_t len)
 int sb_files_check_kind(const struct sb_layout_file *lf, const struct sb_jobspec *s)
 {
 	if (lf->is_dir) { /* fio 3.33: "Is a directory" at its first I/O (exit 1) */
-		char where[512];
+		char where[SB_WHERE_MAX];
 		if (s->filename)
 			sb_err(sb_spec_where(s, SB_OPT(filename), where, sizeof(where)),
 			       "job %s: filename=%s: %s is a directory, not a file: name a file in it "
@@ -47,7 +47,7 @@ int sb_files_check_kind(const struct sb_layout_file *lf, const struct sb_jobspec
 	if (lf->is_pipe) {
 		/* fio 3.33: "failed to get file size of F" and the job ends; the
 		 * open of a FIFO would wait for a writer for ever */
-		char where[512];
+		char where[SB_WHERE_MAX];
 		const struct sb_option *o = s->filename ? SB_OPT(filename) : SB_OPT(directory);
 		sb_err(sb_spec_where(s, o, where, sizeof(where)),
 		       "job %s: %s=%s: %s is a FIFO or a socket, which has no size and whose open "
@@ -57,7 +57,7 @@ int sb_files_check_kind(const struct sb_layout_file *lf, const struct sb_jobspec
 		return -EINVAL;
 	}
 	if (!lf->exists && !lf->is_bdev && s->no_file_create) {
-		char where[512];
+		char where[SB_WHERE_MAX];
 		const struct sb_option *o = SB_OPT_INV(no_file_create);
 		sb_err(sb_spec_where(s, o, where, sizeof(where)),
 		       "job %s: %s=0 and %s does not exist: create it first or drop %s=0", s->name,
@@ -77,7 +77,7 @@ int sb_files_check_user(const struct sb_layout *lay)
 {
 	for (size_t i = 0; i < lay->n; i++) {
 		const struct sb_layout_file *lf = &lay->files[i];
-		char where[512], val[128];
+		char where[SB_WHERE_MAX], val[128];
 		if (lf->writes_data)
 			continue;
 		if (!lf->exists && lf->verifier) {
@@ -171,16 +171,16 @@ int sb_files_check_space(const struct sb_layout *lay)
 			continue; /* cannot tell: the writes themselves will say */
 		uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 		if (need > avail) {
-			char where[512], hn[64], ha[64];
+			char where[SB_WHERE_MAX], hn[64], ha[64];
 			const char *at = dir;
 			if (who)
 				at = sb_spec_where(who, who->filesize_min ? SB_OPT(filesize_min) : SB_OPT(size),
 						   where, sizeof(where));
-			sb_err(at, "%s%s%snot enough free space in %s for the job files: %s more needed, "
-			       "%s available: lower size= (or nrfiles=, numjobs=), or put the files on "
-			       "another file system (directory=)", who ? "job " : "", who ? who->name : "",
-			       who ? ": " : "", dir, human(need, hn, sizeof(hn)),
-			       human(avail, ha, sizeof(ha)));
+			sb_err_machine(at, "%s%s%snot enough free space in %s for the job files: %s more "
+				       "needed, %s available: lower size= (or nrfiles=, numjobs=), or put "
+				       "the files on another file system (directory=)", who ? "job " : "",
+				       who ? who->name : "", who ? ": " : "", dir,
+				       human(need, hn, sizeof(hn)), human(avail, ha, sizeof(ha)));
 			return -ENOSPC;
 		}
 	}

@@ -146,7 +146,7 @@ static int by_name(const void *a, const void *b)
 
 int sb_files_opendir(const struct sb_jobspec *s, struct sb_dirlist *dl)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	const struct sb_option *o = SB_OPT(opendir);
 	walk_list = dl;
 	int r = nftw(s->opendir, walk_one, 32, FTW_PHYS);

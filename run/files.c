@@ -106,10 +106,10 @@ static int layout_find(struct sb_layout *lay, const char *path, const struct sb_
 			 * 26 item 2: "storbench: nodir: directory for nodir/a.0.0: No
 			 * such file or directory" said neither) */
 			int e = errno;
-			char where[512];
+			char where[SB_WHERE_MAX];
 			const struct sb_option *o = s->directory ? SB_OPT(directory) : SB_OPT(filename);
-			sb_err(sb_spec_where(s, o, where, sizeof(where)), "job %s: %s=%s: the folder %s "
-			       "for %s: %s: create it first (mkdir -p %s), or name an existing one",
+			sb_err_machine(sb_spec_where(s, o, where, sizeof(where)), "job %s: %s=%s: the "
+			       "folder %s for %s: %s: create it first (mkdir -p %s), or name an existing one",
 			       s->name, o->name, s->directory ? s->directory : s->filename, dir, path,
 			       strerror(e), dir);
 			free(f->path);
@@ -212,7 +212,7 @@ static uint64_t region_start(const struct sb_jobspec *s, unsigned t, uint64_t re
 static int pct_len(const struct sb_jobspec *s, const struct sb_layout_file *lf, uint64_t have,
 		   uint64_t start, uint64_t *len)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	sb_spec_where(s, SB_OPT(size), where, sizeof(where));
 	if (!lf->exists || !have) {
 		const char *o = SB_OPT(size)->name;
@@ -249,7 +249,7 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	if (!len || s->size_pct > 0 || s->offset_pct > 0 || s->offset_increment_pct > 0) {
 		r = existing_size(lf, &have);
 		if (r) {
-			char where[512];
+			char where[SB_WHERE_MAX];
 			sb_spec_where(s, SB_OPT(filename), where, sizeof(where));
 			sb_err(where, "job %s: cannot get the size of %s: %s", s->name, lf->path,
 			       strerror(-r));
@@ -262,7 +262,7 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		if (r)
 			return r;
 	} else if (!len && !(len = sb_files_fill_len(s, lf, have, start))) {
-		char where[512];
+		char where[SB_WHERE_MAX];
 		sb_spec_where(s, SB_OPT(filename), where, sizeof(where));
 		if (have <= start) {
 			if (lf->exists)
@@ -271,8 +271,8 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 				       "or filesize= to the bytes to use", s->name, lf->path, start,
 				       have);
 			else
-				sb_err(where, "job %s: size= is not set and %s does not exist: set "
-				       "size= or filesize= to the bytes to use", s->name, lf->path);
+				sb_err_machine(where, "job %s: size= is not set and %s does not exist: "
+					       "set size= or filesize= to the bytes to use", s->name, lf->path);
 			return -EINVAL;
 		}
 		len = have - start;
@@ -286,7 +286,7 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 		/* parse/check_range.c refuses what the job file alone decides;
 		 * this is what the rank or the file's size adds (offset_increment
 		 * across MPI ranks, file_append) */
-		char where[512];
+		char where[SB_WHERE_MAX];
 		sb_spec_where(s, SB_OPT(offset), where, sizeof(where));
 		sb_err(where, "job %s: the region of thread %u in %s, %" PRIu64 " bytes from byte %"
 		       PRIu64 ", ends past byte %" PRId64 " (2^63-1), the largest file offset: lower "
@@ -297,8 +297,8 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	tf->region_start = start;
 	tf->region_len = len;
 	tf->size = start + len;
-	if (s->rw_seq_add && !existing_size(lf, &have) && have > tf->size)
-		tf->real_size = have; /* fio wraps rw=read:N's holes at the file's end */
+	if ((s->rw_seq_add || s->zonemode) && !existing_size(lf, &have) && have > tf->size)
+		tf->real_size = have; /* fio wraps rw=read:N's holes, strided zones at the file's end */
 	tf->is_bdev = lf->is_bdev;
 	if (tf->size > lf->need && !s->fill_device) /* fill_device: not laid out */
 		lf->need = tf->size;
@@ -359,7 +359,7 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 		uint64_t len = planned_len(s, jf->nfiles, &rng);
 		if (nodiskio) {
 			if (!len) {
-				char where[512];
+				char where[SB_WHERE_MAX];
 				sb_spec_where(s, SB_OPT(size), where, sizeof(where));
 				if (s->size_pct > 0)
 					sb_err(where, "job %s: %s=%g%% is a share of the files' size, and "

@@ -463,7 +463,9 @@ HOT int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
 			g->loop_bytes = g->loop_budget;
 		}
 	}
-	uint64_t left = g->loop_budget - g->loop_bytes;
+	uint64_t left;
+again:
+	left = g->loop_budget - g->loop_bytes;
 	if (g->files_done == g->nfiles || left < g->unit) {
 		int owed = g->loop_bytes >= g->loop_budget ? sync_owed(g) : 0;
 		if (!advance(g))
@@ -483,12 +485,20 @@ HOT int next_io(struct sb_iogen *g, struct sb_io_u *io, const bool ext)
 	uint64_t len = pick_len(g, d);
 	if (len > left)
 		len = left - left % g->unit;
-	uint64_t off = ext ? next_off_ext(g, f, d, &len)
-		       : g->random ? next_random(g, f, d, &len) : next_seq(g, f, d, &len);
+	uint64_t off;
+	if (ext && g->strided) { /* zonemode=strided: an absolute offset */
+		if (!sb_strided_next(g, f, d, &len, &off)) { /* the loop is over */
+			g->loop_bytes = g->loop_budget;
+			goto again;
+		}
+	} else {
+		off = f->start + (ext ? next_off_ext(g, f, d, &len)
+				  : g->random ? next_random(g, f, d, &len) : next_seq(g, f, d, &len));
+	}
 	g->loop_bytes += len;
 	io->ddir = d;
 	io->file = &g->files[idx];
-	io->offset = f->start + off;
+	io->offset = off;
 	io->len = len;
 	if (d == SB_DDIR_WRITE)
 		count_write(g, io->file, io->offset, io->len);

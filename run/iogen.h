@@ -115,6 +115,15 @@ struct sb_iogen {
 	/* appended: cmdprio_* (on the general path): io->ioprio of each read
 	 * and write, from spec->cmdprio_bs (parse/check_cmdprio.c) */
 	bool cmdprio;
+	/* appended: zonemode=strided (run/strided.c, on the general path): the
+	 * one file's zones as fio's setup_strided_zone_mode moves them */
+	bool strided;
+	uint64_t zs_start;            /* the zone's first byte, absolute (fio: f->file_offset) */
+	uint64_t zs_bytes;            /* bytes moved in this zone (fio: td->zone_bytes) */
+	uint64_t zs_last[SB_DDIR_N];  /* end of the direction's last I/O, absolute (fio: last_pos) */
+	uint64_t zs_end;              /* the file's end, absolute: zones wrap to the region's start */
+	uint64_t *zs_map;             /* random: a bit per unit of the zone range */
+	uint64_t zs_nb, zs_nfree;     /* units in the zone range; not yet touched */
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the
@@ -136,6 +145,11 @@ void sb_iogen_init_span(struct sb_iogen *g, const struct sb_jobspec *spec, struc
 /* Fill io->ddir, file, offset and len with the next I/O.  Returns 1, or 0
  * when the workload is complete (never for time_based jobs). */
 int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io);
+/* zonemode=strided (run/strided.c): set up at init (-ENOMEM), and the
+ * next I/O's absolute offset into *off; false when fio would end the loop
+ * there (the zone's block passes the region's length or the file's end) */
+int sb_strided_setup(struct sb_iogen *g);
+bool sb_strided_next(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len, uint64_t *off);
 /* Bytes one loop moves (for tests and reporting). */
 static inline uint64_t sb_iogen_loop_bytes(const struct sb_iogen *g)
 {

@@ -146,6 +146,12 @@ static int setup_ext(struct sb_iogen *g)
 	g->ext = s->number_ios || (!g->random && s->rw_seq_add) || g->lfsr ||
 		 (g->random && s->rw_seq_nr > 1) || s->bs_unaligned || g->trimwrite || s->cmdprio.on;
 	g->cmdprio = s->cmdprio.on;
+	/* fio init.c:663: strided zones only with one file open */
+	if (s->zonemode == SB_ZONE_STRIDED && g->nfiles == 1) {
+		int r = sb_strided_setup(g);
+		if (r)
+			return r;
+	}
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		uint64_t p = s->percentage_random[d] > 100 ? 100 : s->percentage_random[d];
 		g->pct_rand[d] = g->random ? p * (1ull << 32) / 100 : 1ull << 32;
@@ -272,6 +278,8 @@ void sb_iogen_free(struct sb_iogen *g)
 	g->rp = false;
 	free(g->fsvc_cum);
 	g->fsvc_cum = NULL;
+	free(g->zs_map);
+	g->zs_map = NULL;
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		free(g->zt[d]);
 		g->zt[d] = NULL;

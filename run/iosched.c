@@ -64,7 +64,7 @@ static bool listed(const char *avail, const char *name)
 int sb_iosched_check(const struct sb_jobspec *s, const struct sb_jobfiles *jf)
 {
 	const struct sb_option *o = SB_OPT(ioscheduler);
-	char where[512], disk[64], avail[256], cur[32];
+	char where[SB_WHERE_MAX], disk[64], avail[256], cur[32];
 	if (!s->ioscheduler || !jf || !jf->tmpl)
 		return 0;
 	for (unsigned k = 0; k < jf->nfiles; k++) {

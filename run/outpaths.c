@@ -103,7 +103,7 @@ static const struct sb_layout_file *data_log(const struct sb_layout *lay, const 
 int sb_files_check_outputs(const struct sb_joblist *jl, const struct sb_layout *lay,
 			   const char *output)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	const struct sb_layout_file *lf;
 	for (size_t j = 0; j < jl->njobs; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];

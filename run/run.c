@@ -51,6 +51,8 @@ struct run {
 	uint64_t t0_ns, t1_ns;
 	struct sb_sysinv *sys;             /* the system inventory, for the results */
 	uint64_t start_wall_ns, end_wall_ns; /* the first group's barrier passed, the end (CLOCK_REALTIME) */
+	bool tsc, gtod;                    /* the run's clock (clock_start) */
+	enum sb_clock_why clock_why;
 };
 
 static const struct sb_run_env default_env = { .opts = { .progress = -1 } };
@@ -419,6 +421,48 @@ static bool ranks_failed(bool mine)
 	return any && !mine;
 }
 
+/* The run's clock (lib/timeutil.h).  Tests: STORBENCH_TEST_CLOCK_ROOT
+ * points the TSC decision at a fixture tree (its /proc/cpuinfo and
+ * current_clocksource), STORBENCH_TEST_TSC_DRIFT_PPM skews the calibrated
+ * TSC rate so that the guard sees a drift. */
+static void clock_start(struct run *r)
+{
+	/* the TSC where it is invariant (lib/timeutil.h), unless the job's
+	 * clocksource says otherwise: one clock per run, the first job's (fio's
+	 * clocksource sets one clock for the process too) */
+	unsigned cs = r->jl->njobs ? r->jl->jobs[0].clocksource : SB_CLOCK_AUTO;
+	const char *root = getenv("STORBENCH_TEST_CLOCK_ROOT");
+	r->tsc = sb_clock_init(cs == SB_CLOCK_AUTO || cs == SB_CLOCK_CPU, root && *root ? root : "/");
+	const char *ppm = getenv("STORBENCH_TEST_TSC_DRIFT_PPM");
+	if (r->tsc && ppm && *ppm)
+		sb_clock_skew_ppm(strtol(ppm, NULL, 10));
+	r->clock_why = sb_tsc.why;
+	r->gtod = cs == SB_CLOCK_GTOD;
+	sb_clock_gtod(r->gtod);
+}
+
+/* what the clock was and what the drift guard saw, into the results; a
+ * fallback is also said on stderr */
+static void clock_end(const struct run *r, struct sb_results *res)
+{
+	struct sb_clock_result *c = &res->clock;
+	bool tsc = r->tsc;
+	c->source = tsc ? "tsc" : r->gtod ? "gettimeofday" : "clock_gettime";
+	c->reason = sb_clock_why_text(r->clock_why);
+	c->checks = sb_tsc.checks;
+	c->tol_ns = SB_CLOCK_TOL_ABS_NS;
+	c->tol_ppm = SB_CLOCK_TOL_PPM;
+	c->max_drift_ns = sb_tsc.max_drift_ns;
+	c->tsc_fallback = tsc && sb_tsc.fell_back;
+	if (!c->tsc_fallback)
+		return;
+	c->fallback_drift_ns = sb_tsc.fallback_drift_ns;
+	c->fallback_ms = sb_tsc.fallback_ns > r->t0_ns ? (sb_tsc.fallback_ns - r->t0_ns) / 1000000 : 0;
+	sb_warn("clock", "the TSC drifted %+.3f ms from CLOCK_MONOTONIC %.3f s into the run (tolerance %llu us + %llu ppm): clock_gettime from then on",
+		(double)c->fallback_drift_ns / 1e6, (double)c->fallback_ms / 1e3,
+		SB_CLOCK_TOL_ABS_NS / 1000, SB_CLOCK_TOL_PPM);
+}
+
 /* the wall clock of the run's start and end, for the ranks' skew; the
  * listener ends (a rank that stopped others is counted) */
 static void end_wall(struct run *r, bool watch)
@@ -437,12 +481,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	if (jl->datagen_only)
 		return sb_wl_datagen(jl, r.env, res);
 	memset(res, 0, sizeof(*res));
-	/* the TSC where the kernel trusts it (lib/timeutil.h), unless the job's
-	 * clocksource says otherwise: one clock per run, the first job's (fio's
-	 * clocksource sets one clock for the process too) */
-	unsigned cs = jl->njobs ? jl->jobs[0].clocksource : SB_CLOCK_AUTO;
-	sb_clock_init(cs == SB_CLOCK_AUTO || cs == SB_CLOCK_CPU, "/");
-	sb_clock_gtod(cs == SB_CLOCK_GTOD);
+	clock_start(&r);
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);
 	int e = prepare(&r, false);
@@ -495,6 +534,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	end_wall(&r, watch);
 	res->interrupted = sb_stopping();
 	e = sb_collect(res, jl, r.threads, r.nthreads);
+	clock_end(&r, res);
 	res->start_wall_ns = r.start_wall_ns;
 	res->end_wall_ns = r.end_wall_ns;
 	if (!e)

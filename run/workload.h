@@ -1,15 +1,16 @@
 /* workload.h: the workload interface (workload= of a job).  A workload is a
  * const struct of hooks, as an engine is (engines/engine.h); run/ drives it
- * and never looks inside.  One file per workload, one row in run/workload.c's
- * table; the name is the workload= value (parse/options.c lists it).
+ * and never looks inside.  One folder per workload (ml/<workload>/), one row
+ * in ml/registry.c's table, which main hands down; the name is the
+ * workload= value (parse/workloads.h makes the values from the rows).
  *
  * Two kinds:
  *   SB_WL_THREADS (io): run/ itself lays out the job's files
  *     (run/files.c), checks it with validate before any file is created,
  *     and runs it as its I/O threads, started with its group and joined at
  *     the group's end.  The per-job hooks below are NULL.
- *   the others (checkpoint, train): run/ hands each job to the hooks as a
- *     struct sb_wl_job (ml/run.h), whose workers are bare I/O threads:
+ *   the others (checkpoint, train, kvcache): run/ hands each job to the hooks as a
+ *     struct sb_wl_job (run/wljob.h), whose workers are bare I/O threads:
  *       prepare(j)      before any I/O (also for sb_run_check, so it creates
  *                       nothing): checks (file system, space, engine) and
  *                       sets up j->workers and j->priv; -errno, reported

@@ -188,6 +188,18 @@ struct sb_results {
 		double ib_xmit_mb, ib_rcv_mb;
 		bool cpu, mem, disk, net, ib;  /* which were measured */
 	} cluster;                     /* sums (mem_peak_*: the largest host's) */
+	/* appended: the I/O path's clock (lib/timeutil.h) and its drift guard;
+	 * source NULL: not recorded (no "clock" object is written) */
+	struct sb_clock_result {
+		const char *source;          /* at the start: "tsc", "clock_gettime", "gettimeofday" */
+		const char *reason;          /* why (sb_clock_why_text) */
+		bool tsc_fallback;           /* the guard turned the TSC off during the run */
+		unsigned checks;             /* guard comparisons */
+		int64_t max_drift_ns;        /* largest |TSC - CLOCK_MONOTONIC| seen, signed */
+		int64_t fallback_drift_ns;   /* tsc_fallback: the drift that did it */
+		uint64_t fallback_ms;        /* tsc_fallback: ms after the run's start */
+		uint64_t tol_ns, tol_ppm;    /* the guard's tolerance: tol_ns + tol_ppm of the time */
+	} clock;
 };
 
 void sb_results_free(struct sb_results *r);

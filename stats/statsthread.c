@@ -70,6 +70,9 @@ static void *stats_main(void *arg)
 		pthread_mutex_unlock(&s->lock);
 		if (atomic_load_explicit(&s->quit, memory_order_relaxed))
 			break;
+		/* the TSC against CLOCK_MONOTONIC, off the I/O path: a drift
+		 * beyond tolerance turns the TSC off (lib/timeutil.h) */
+		(void)sb_clock_guard();
 		uint64_t now = sb_now_ns();
 		sb_statsthread_sample(s, now);
 		if (s->tick)

@@ -5,9 +5,11 @@
  * the host and the run's own verdict. */
 #include "tools/mlps.h"
 
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -19,10 +21,11 @@
 #include "output/jsonw.h"
 #include "parse/jobspec.h"
 #include "parse/options.h"
+#include "parse/specvals.h"
 #include "ml/result.h"
+#include "tools/mlpsdlio.h"
 
 #define GIB 1073741824.0
-#define PATH_LEN 1024
 
 static void mean_sd(const double *v, unsigned n, double *mean, double *sd)
 {
@@ -60,7 +63,7 @@ static const char *model_of(const struct sb_job_result *jr)
 static int make_run_dir(const struct sb_job_result *jr, time_t t, char *dir, char *dt, size_t dtlen)
 {
 	const char *root = jr->spec->results_dir;
-	char parent[PATH_LEN];
+	char parent[PATH_MAX];
 	struct tm tm;
 	if (is_train(jr))
 		snprintf(parent, sizeof(parent), "%s/training/%s/run", root, model_of(jr));
@@ -79,7 +82,7 @@ static int make_run_dir(const struct sb_job_result *jr, time_t t, char *dir, cha
 	for (int i = 0; i < 3600; i++, t++) {
 		localtime_r(&t, &tm);
 		strftime(dt, dtlen, "%Y%m%d_%H%M%S", &tm);
-		snprintf(dir, PATH_LEN, "%.900s/%.31s", parent, dt);
+		snprintf(dir, PATH_MAX, "%.900s/%.31s", parent, dt);
 		if (mkdir(dir, 0755) == 0)
 			return 0;
 		if (errno != EEXIST) {
@@ -93,13 +96,6 @@ fail:;
 	sb_err(jr->spec->name, "results_dir=%s: cannot create %s: %s: set results_dir= to a writable folder",
 	       root, parent, strerror(e));
 	return -e;
-}
-
-static void iso_time(char *buf, size_t len, time_t t)
-{
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
 static void dbl_list(struct sb_jw *w, const char *key, const double *v, unsigned n)
@@ -171,11 +167,12 @@ static void metric_phase(struct sb_jw *w, const char *pfx, const struct sb_ml_ck
 static void write_summary(FILE *f, const struct sb_results *res, const struct sb_job_result *jr)
 {
 	struct sb_jw w;
-	char start[32], end[32], host[256] = "";
+	char start[40], end[40], host[256] = "";
 	const struct sb_ml_result *m = sb_ml_of(jr->wl);
 	gethostname(host, sizeof(host) - 1);
-	iso_time(start, sizeof(start), res->timestamp - (time_t)jr->elapsed_s);
-	iso_time(end, sizeof(end), res->timestamp);
+	/* DLIO's utcnow(): local time with microseconds (utility.py:79,121) */
+	sb_mlps_dlio_time(start, sizeof(start), (double)res->timestamp - jr->elapsed_s);
+	sb_mlps_dlio_time(end, sizeof(end), (double)res->timestamp);
 	sb_jw_init(&w, f);
 	sb_jw_obj_begin(&w, NULL);
 	sb_jw_str(&w, "start", start);
@@ -195,12 +192,17 @@ static void write_summary(FILE *f, const struct sb_results *res, const struct sb
 			  (double)(m->ckpt.bytes_model + m->ckpt.bytes_optimizer) / GIB);
 	}
 	sb_jw_obj_end(&w);
-	if (is_train(jr)) {
-		sb_jw_u64(&w, "num_files_train", jr->spec->dataset_files);
-		sb_jw_u64(&w, "num_files_eval", 0);
-		sb_jw_u64(&w, "num_samples_per_file", jr->spec->samples_per_file);
-		sb_jw_u64(&w, "epochs", m->train.nepochs);
-	}
+	/* StatsCounter.__init__/end_run (statscounter.py:60-70,173): a
+	 * checkpointing run has no files and 0 epochs */
+	sb_jw_u64(&w, "num_files_train", is_train(jr) ? jr->spec->dataset_files : 0);
+	sb_jw_u64(&w, "num_files_eval", 0);
+	sb_jw_u64(&w, "num_samples_per_file", is_train(jr) ? jr->spec->samples_per_file : 1);
+	sb_jw_u64(&w, "epochs", is_train(jr) ? m->train.nepochs : 0);
+	double data_gib = is_train(jr) ? (double)m->train.dataset_bytes / GIB : 0;
+	sb_jw_dbl(&w, "data_size_per_host_GB", data_gib);
+	sb_jw_arr_begin(&w, "potential_caching");
+	sb_jw_u64(&w, NULL, (double)host_mem() / GIB > data_gib ? 1 : 0);
+	sb_jw_arr_end(&w);
 	sb_jw_arr_begin(&w, "host_memory_GB");
 	sb_jw_dbl(&w, NULL, (double)host_mem() / GIB);
 	sb_jw_arr_end(&w);
@@ -264,6 +266,66 @@ static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
 	sb_jw_u64(w, "seed", s->ml_seed);
 }
 
+/* what mlpstorage's Benchmark.metadata dumps (benchmarks/base.py:100-109,
+ * its __dict__ through MLPSJsonEncoder: args as a dict, enums as their
+ * value) and the newer submission checker reads: args (model,
+ * num_processes, results_dir, data_dir / checkpoint_folder, hosts),
+ * params_dict, yaml_params, combined_params, verification */
+static void mlps_keys(struct sb_jw *w, const struct sb_results *res, const struct sb_job_result *jr,
+		      const char *dt)
+{
+	const struct sb_jobspec *s = jr->spec;
+	const struct sb_ml_result *m = sb_ml_of(jr->wl);
+	struct sb_mlps_cfg *c = calloc(1, sizeof(*c));
+	char run_dir[PATH_MAX], name[128];
+	if (!c)
+		return;
+	sb_mlps_cfg_of(jr, c);
+	if (is_train(jr))
+		snprintf(run_dir, sizeof(run_dir), "%s/training/%s/run/%s", s->results_dir, model_of(jr), dt);
+	else
+		snprintf(run_dir, sizeof(run_dir), "%s/checkpointing/%s/%s", s->results_dir, model_of(jr), dt);
+	sb_jw_obj_begin(w, "args");
+	sb_jw_str(w, "program", is_train(jr) ? "training" : "checkpointing");
+	sb_jw_str(w, "command", "run");
+	sb_jw_str(w, "model", model_of(jr));
+	sb_jw_u64(w, "num_processes", is_train(jr) ? s->accelerators : m->ckpt.ranks);
+	sb_jw_str(w, "results_dir", s->results_dir);
+	if (is_train(jr)) {
+		sb_jw_str(w, "accelerator_type", s->accelerator == SB_ACCEL_A100 ? "a100" : "h100");
+		sb_jw_str(w, "data_dir", m->train.data_dir);
+	} else {
+		sb_jw_str(w, "checkpoint_folder", m->ckpt.folder);
+		sb_jw_u64(w, "num_checkpoints_read", s->num_checkpoints_read);
+		sb_jw_u64(w, "num_checkpoints_write", s->num_checkpoints_write);
+	}
+	sb_jw_dbl(w, "client_host_memory_in_gb", (double)host_mem() / GIB);
+	sb_jw_u64(w, "num_client_hosts", 1);
+	sb_jw_arr_begin(w, "hosts");
+	sb_jw_str(w, NULL, "127.0.0.1");
+	sb_jw_arr_end(w);
+	sb_jw_str(w, "exec_type", "mpi");
+	sb_jw_obj_end(w);
+	sb_jw_u64(w, "run_number", 0);
+	sb_jw_dbl(w, "runtime", jr->elapsed_s);
+	sb_jw_str(w, "run_result_output", run_dir);
+	snprintf(name, sizeof(name), "%s_%s%s", is_train(jr) ? "training" : "checkpointing", dt,
+		 SB_MLPS_METADATA_SUFFIX);
+	sb_jw_str(w, "metadata_filename", name);
+	snprintf(name, sizeof(name), "%s.yaml", c->config_name);
+	sb_jw_str(w, "config_file", name);
+	sb_jw_str(w, "config_name", c->config_name);
+	sb_mlps_cfg_json(w, "params_dict", c, 1);
+	sb_mlps_cfg_json(w, "yaml_params", c, 0);
+	sb_mlps_cfg_json(w, "combined_params", c, 2);
+	if (m->has_rules) { /* PARAM_VALIDATION's values (config.py) */
+		static const char *const v[] = { "closed", "open", "invalid" };
+		sb_jw_str(w, "verification", v[m->rules.verdict]);
+	}
+	(void)res;
+	free(c);
+}
+
 static void write_metadata(FILE *f, const struct sb_results *res, const struct sb_job_result *jr,
 			   const char *dt)
 {
@@ -285,6 +347,7 @@ static void write_metadata(FILE *f, const struct sb_results *res, const struct s
 	else
 		params_ckpt(&w, jr);
 	sb_jw_obj_end(&w);
+	mlps_keys(&w, res, jr, dt);
 	sb_jw_obj_begin(&w, "job_options");
 	for (unsigned i = 0; i < s->nopts; i++)
 		if (s->opts[i].value && *s->opts[i].value)
@@ -307,7 +370,7 @@ static void write_metadata(FILE *f, const struct sb_results *res, const struct s
 static int write_file(const struct sb_job_result *jr, const char *dir, const char *name,
 		      const struct sb_results *res, const char *dt, bool summary)
 {
-	char path[PATH_LEN + 128];
+	char path[PATH_MAX + 128];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *f = fopen(path, "wx");
 	if (!f) {
@@ -332,7 +395,7 @@ int sb_mlps_write(const struct sb_results *res)
 	int rc = 0;
 	for (size_t i = 0; i < res->njobs; i++) {
 		const struct sb_job_result *jr = &res->jobs[i];
-		char dir[PATH_LEN], dt[32], meta[96];
+		char dir[PATH_MAX], dt[32], meta[96];
 		if (!jr->wl || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
 			continue;
 		int e = make_run_dir(jr, res->timestamp, dir, dt, sizeof(dt));
@@ -342,6 +405,16 @@ int sb_mlps_write(const struct sb_results *res)
 			e = write_file(jr, dir, SB_MLPS_SUMMARY, res, dt, true);
 		if (!e)
 			e = write_file(jr, dir, meta, res, dt, false);
+		if (!e) {
+			struct sb_mlps_cfg *c = calloc(1, sizeof(*c));
+			if (!c)
+				e = -ENOMEM;
+			else {
+				sb_mlps_cfg_of(jr, c);
+				e = sb_mlps_write_dlio(jr, dir, c, (double)res->timestamp - jr->elapsed_s);
+				free(c);
+			}
+		}
 		if (!e)
 			fprintf(stderr, "storbench: %s: results: %s\n", jr->spec->name, dir);
 		rc = rc ? rc : e;

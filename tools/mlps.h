@@ -8,8 +8,12 @@
  * each holding summary.json (DLIO's StatsCounter keys, "metric" with DLIO's
  * metric names) and <benchmark>_<datetime>_metadata.json (the run's
  * parameters as the rules see them, the job options, the host inventory
- * and the run's own rule verdict).  A second run in the same second takes
- * the next free second: nothing is ever overwritten. */
+ * and the run's own rule verdict, and mlpstorage's own metadata keys), and
+ * what DLIO leaves there (tools/mlpsdlio.h, tools/mlpsfiles.c):
+ * dlio_config/{config.yaml,overrides.yaml,hydra.yaml}, 0_per_epoch_stats.json,
+ * 0_output.json, dlio.log, <benchmark>_run.stdout.log/.stderr.log.  A second
+ * run in the same second takes the next free second: nothing is ever
+ * overwritten. */
 #ifndef SB_TOOLS_MLPS_H
 #define SB_TOOLS_MLPS_H
 

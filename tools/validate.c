@@ -24,6 +24,7 @@
 #include "lib/log.h"
 #include "ml/rules.h"
 #include "tools/mlps.h"
+#include "tools/mlpsread.h"
 
 #define MAX_RUNS 256
 #define SPREAD_PCT 5.0
@@ -32,6 +33,7 @@ struct vrun {
 	char dir[1024];
 	char bench[32], model[64], dt[32];
 	struct sb_json sum, meta;
+	struct sb_json pdoc;      /* the parameters of an mlpstorage run (tools/mlpsread.h) */
 	const struct sb_jval *params, *metric;
 	struct sb_ml_rule_report rep;
 	double throughput;        /* train: samples/s; checkpoint: mean write GiB/s */
@@ -86,7 +88,7 @@ static void judge(struct vrun *r)
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "train_throughput_mean_samples_per_second"), 0);
 		if (sb_ml_rules_train(&f, &r->rep))
-			r->rep.verdict = SB_ML_INVALID;
+			r->rep.verdict = r->rep.guidelines = SB_ML_INVALID;
 	} else {
 		struct sb_ml_ckpt_facts f = {
 			.model = strcmp(pstr(r, "model"), "custom") ? pstr(r, "model") : NULL,
@@ -102,7 +104,7 @@ static void judge(struct vrun *r)
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "save_checkpoint_io_mean_GB_per_second"), 0);
 		if (sb_ml_rules_ckpt(&f, &r->rep))
-			r->rep.verdict = SB_ML_INVALID;
+			r->rep.verdict = r->rep.guidelines = SB_ML_INVALID;
 	}
 }
 
@@ -129,12 +131,26 @@ static int load_run(struct vtree *t, const char *dir, const char *meta)
 		sb_err("validate", "%s: %s: fix or remove this run", path, r->meta.err);
 		return -EINVAL;
 	}
+	/* mlpstorage's datagen runs (training/<model>/datagen/) measure nothing */
+	if (!strcmp(sb_jv_str(sb_jv_path(r->meta.root, "args/command"), ""), "datagen")) {
+		sb_json_free(&r->sum);
+		sb_json_free(&r->meta);
+		free(r);
+		t->n--;
+		return 0;
+	}
 	r->params = sb_jv_get(r->meta.root, "parameters");
 	r->metric = sb_jv_get(r->sum.root, "metric");
 	const char *b = sb_jv_str(sb_jv_get(r->meta.root, "benchmark_type"), NULL);
-	if (!r->params || !r->metric || !b || (strcmp(b, "training") && strcmp(b, "checkpointing"))) {
-		sb_err("validate", "%s: no \"parameters\" or \"benchmark_type\" (training|checkpointing), "
-		       "or %s/%s has no \"metric\": not a run storbench's results_dir= wrote", path, dir,
+	bool bench_ok = b && (!strcmp(b, "training") || !strcmp(b, "checkpointing"));
+	/* a run mlpstorage + DLIO wrote: its parameters from the metadata's
+	 * args and combined_params */
+	if (!r->params && bench_ok && !sb_mlps_read_params(dir, b, r->meta.root, r->sum.root, &r->pdoc))
+		r->params = r->pdoc.root;
+	if (!r->params || !r->metric || !bench_ok) {
+		sb_err("validate", "%s: no \"parameters\" (storbench's results_dir=) or \"args\" and "
+		       "\"combined_params\" (mlpstorage's), no \"benchmark_type\" (training|checkpointing), "
+		       "or %s/%s has no \"metric\": not a run folder of mlpstorage's results tree", path, dir,
 		       SB_MLPS_SUMMARY);
 		return -EINVAL;
 	}
@@ -194,12 +210,22 @@ static int by_group_time(const void *a, const void *b)
 
 static void print_run(const struct vrun *r, const char *tag)
 {
-	printf("  run %s%s: %s\n", r->dt, tag, sb_ml_verdict_name(r->rep.verdict));
+	printf("  run %s%s: %s", r->dt, tag, sb_ml_verdict_name(r->rep.verdict));
+	if (r->rep.guidelines != r->rep.verdict)
+		printf(" (checker %s, guidelines %s)", sb_ml_verdict_name(r->rep.verdict),
+		       sb_ml_verdict_name(r->rep.guidelines));
+	putchar('\n');
 	for (size_t i = 0; i < r->rep.n; i++) {
 		const struct sb_ml_rule *u = &r->rep.rules[i];
-		if (!u->pass)
-			printf("    %s: expected %s, actual %s -> %s; fix: %s\n", u->name, u->expected,
-			       u->actual, sb_ml_verdict_name(u->fail_as), u->fix);
+		if (u->pass)
+			continue;
+		if (u->checker_as == u->fail_as)
+			printf("    %s: expected %s, actual %s -> %s (%s); fix: %s\n", u->name, u->expected,
+			       u->actual, sb_ml_verdict_name(u->fail_as), u->cite, u->fix);
+		else
+			printf("    %s: expected %s, actual %s -> checker %s, guidelines %s (%s); fix: %s\n",
+			       u->name, u->expected, u->actual, sb_ml_verdict_name(u->checker_as),
+			       sb_ml_verdict_name(u->fail_as), u->cite, u->fix);
 	}
 }
 
@@ -334,6 +360,7 @@ int sb_tool_validate(int argc, char **argv)
 	for (size_t i = 0; i < t.n; i++) {
 		sb_json_free(&t.runs[i]->sum);
 		sb_json_free(&t.runs[i]->meta);
+		sb_json_free(&t.runs[i]->pdoc);
 		free(t.runs[i]);
 	}
 	return rc ? 1 : 0;

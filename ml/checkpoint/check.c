@@ -13,7 +13,6 @@
 #include "lib/log.h"
 #include "parse/catalog.h"
 #include "parse/jobparse.h"
-#include "ml/registry.h"
 #include "parse/mlshape.h"
 #include "ml/checkpoint/ckpt.h"
 
@@ -23,7 +22,7 @@ static unsigned resolve_model(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	struct sb_ml_shape m;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	const struct sb_model_preset *p = sb_model_preset_find(s->ml_model);
 	if (s->ml_model) {
 		if (!p) {
@@ -73,7 +72,7 @@ unsigned sb_ml_check_ckpt(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	const struct sb_ml_shape *m = &s->shape;
-	char where[512], err[384];
+	char where[SB_WHERE_MAX], err[384];
 	if (resolve_model(c))
 		return 1;
 	if (sb_ml_shape_check(m, err, sizeof(err))) {
@@ -120,6 +119,9 @@ unsigned sb_ml_check_ckpt(struct sb_jobctx *c)
 		       s->num_checkpoints_read, s->num_checkpoints_write, s->num_checkpoints_write);
 		return 1;
 	}
+	/* the official reference (DLIO) saves torch.rand tensors */
+	sb_job_default_u(c, SB_OPT(checkpoint_content), &s->checkpoint_content,
+			 s->rules == SB_RULES_MLPERF ? SB_CKPT_CONTENT_DLIO : SB_CKPT_CONTENT_UNIQUE);
 	/* torch.save's requests are of any length and offset: O_DIRECT refuses them */
 	if (s->checkpoint_io == SB_CKPT_IO_TORCH && s->direct) {
 		sb_err(sb_job_where(c, SB_OPT(checkpoint_io), where, sizeof(where)),

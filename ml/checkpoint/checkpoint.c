@@ -13,6 +13,7 @@
  * all leave the loop at the same checkpoint).  Only files and folders storbench
  * created are ever removed, and only at the end (keep_checkpoints=1 keeps
  * them). */
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -29,7 +30,6 @@
 #include "ml/model.h"
 #include "ml/rules.h"
 #include "ml/run.h"
-#include "ml/registry.h"
 #include "ml/checkpoint/torchsave.h"
 #include "dist/dist.h"
 #include "run/rate.h"
@@ -63,7 +63,10 @@ static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_
 	if (!j->spec->num_checkpoints_read || stop)
 		return;
 	if (j->nodiskio) {
-		cr->caches_dropped = true; /* nothing was ever in a cache */
+		/* nothing was written, so nothing was dropped: say what was done */
+		cr->caches_dropped = false;
+		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "%s=null: no storage I/O, "
+			 "no cache dropped", SB_OPT(ioengine)->name);
 	} else if (j->spec->drop_caches) {
 		cr->caches_dropped = sb_ml_drop_caches(j->spec->name, sb_run_drop_path(j->env),
 						       ((struct sb_ml_ckpt *)j->priv)->folder,
@@ -102,7 +105,7 @@ static void run_ckpt(struct sb_wl_job *j)
 	} else {
 		bool stop = !args || !sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true);
 		for (unsigned k = 0; k < s->num_checkpoints_write; k++) {
-			char dir[PATH_LEN];
+			char dir[PATH_MAX];
 			stop = !pause_before(s) || stop || sb_stopping();
 			if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 				break;
@@ -129,6 +132,7 @@ static void run_ckpt(struct sb_wl_job *j)
 		st->job_runtime_ns = j->end_ns - j->start_ns;
 	}
 	fsync_total(j);
+	sb_ml_note_io(j);
 	if (s->rules == SB_RULES_MLPERF)
 		sb_ml_ckpt_rules(s, sb_ml_res(j));
 }
@@ -148,7 +152,7 @@ static int check_readonly(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	struct stat st;
 	for (unsigned k = 0; k < s->num_checkpoints_read; k++) {
 		for (size_t i = 0; i < c->nfiles; i++) {
@@ -156,7 +160,7 @@ static int check_readonly(struct sb_wl_job *j)
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 			    (uint64_t)st.st_size >= c->files[i].bytes)
 				continue;
-			char where[PATH_LEN];
+			char where[SB_WHERE_MAX];
 			if (s->line && s->file)
 				snprintf(where, sizeof(where), "%s:%u: job %s", s->file, s->line, s->name);
 			else
@@ -176,7 +180,7 @@ static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const char *name = j->spec->name;
-	char dir[PATH_LEN], parent[PATH_LEN];
+	char dir[PATH_MAX], parent[PATH_MAX];
 	struct stat st;
 	struct statvfs vfs;
 	if (stat(c->folder, &st) == 0) {
@@ -206,7 +210,7 @@ static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 	bool have_vfs = statvfs(parent, &vfs) == 0;
 	bool ro = have_vfs && (vfs.f_flag & ST_RDONLY);
 	if (ro || access(parent, W_OK) != 0) {
-		char where[PATH_LEN];
+		char where[SB_WHERE_MAX];
 		int e = ro ? EROFS : errno;
 		if (j->spec->line && j->spec->file)
 			snprintf(where, sizeof(where), "%s:%u: job %s", j->spec->file, j->spec->line, name);
@@ -327,7 +331,7 @@ static int prepare_ckpt(struct sb_wl_job *j)
 static void release_ckpt(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	if (!c)
 		return;
 	bool keep = j->spec->keep_checkpoints;

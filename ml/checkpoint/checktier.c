@@ -10,7 +10,6 @@
 
 #include "lib/log.h"
 #include "parse/jobparse.h"
-#include "ml/registry.h"
 #include "ml/checkpoint/ckpt.h"
 
 /* a and b name the same folder as written (trailing '/' and a leading
@@ -35,7 +34,7 @@ static unsigned check_untiered(const struct sb_jobctx *c)
 	const struct sb_option *opts[] = { SB_OPT(checkpoint_flush), SB_OPT(flush_threads),
 					   SB_OPT(flush_bs), SB_OPT(cache_keep),
 					   SB_OPT(checkpoint_redundancy), SB_OPT(set_size) };
-	char where[512];
+	char where[SB_WHERE_MAX];
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		const struct sb_optsrc *src = sb_job_src(c, opts[i]);
 		if (!src || !src->file)
@@ -53,7 +52,7 @@ static unsigned check_untiered(const struct sb_jobctx *c)
 static unsigned bad(const struct sb_jobctx *c, const struct sb_option *o, const char *val,
 		    const char *why, const char *fix)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	sb_err(sb_job_where(c, o, where, sizeof(where)), "job '%s': %s=%s: %s: %s", c->spec.name,
 	       o->name, val, why, fix);
 	return 1;

@@ -3,17 +3,18 @@
  * the rank phases and the paths.  Internal to ml/. */
 #ifndef SB_ML_CKPT_H
 #define SB_ML_CKPT_H
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/option.h"
 #include "ml/model.h"
 #include "ml/run.h"
 #include "ml/checkpoint/torchsave.h"
 #include "os/scratch.h"
 
-#define PATH_LEN 1024
 
 struct sb_ml_tier; /* ml/checkpoint/tiered.c */
 
@@ -31,7 +32,7 @@ struct sb_ml_ckpt {
 	size_t *rank_first;            /* per rank: its first file; [ranks] = nfiles */
 	unsigned ranks;                /* all ranks (every MPI process's) */
 	unsigned r0, nloc;             /* this process's ranks: [r0, r0 + nloc) */
-	char folder[PATH_LEN - 256];
+	char folder[PATH_MAX - 256];
 	struct sb_scratch_id folder_id; /* what storbench made (ino 0: nothing); */
 	struct sb_scratch_id *dir_id;  /* per checkpoint; removed only if still */
 	struct sb_scratch_id *created; /* that inode: [checkpoint * nfiles + file] */
@@ -86,4 +87,12 @@ struct sb_scratch_id *sb_ml_tier_made(struct sb_ml_ckpt *c, unsigned k, size_t i
 bool sb_ml_tier_read_from(struct sb_wl_job *j, unsigned k);
 void sb_ml_tier_read_done(struct sb_wl_job *j, struct sb_ml_ckpt_point *p);
 void sb_ml_tier_release(struct sb_wl_job *j);
+/* the workload's row (checkpoint.c), its option rows (opts.c) and its
+ * parse-time checks (check.c, checktier.c), listed by ml/registry.c */
+extern const struct sb_workload_ops sb_workload_checkpoint;
+struct sb_jobctx;
+extern const struct sb_option sb_ckpt_rows[];
+extern const unsigned sb_ckpt_rows_n;
+unsigned sb_ml_check_ckpt(struct sb_jobctx *c);
+unsigned sb_ml_check_tier(struct sb_jobctx *c); /* checkpoint_cache_folder= */
 #endif

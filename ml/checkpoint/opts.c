@@ -2,11 +2,17 @@
  * checkpoints, their folder and I/O, verification, tiers), handed to the
  * parser through the workload table (ml/registry.c). */
 #include "parse/opt_rows.h"
-#include "ml/registry.h"
+#include "ml/checkpoint/ckpt.h"
 
 static const struct sb_opt_enum ckpt_io_vals[] = {
 	{ .name = "bs", .val = SB_CKPT_IO_BS, .help = "each file in bs-sized requests, nothing but the tensor bytes" },
 	{ .name = "torch", .val = SB_CKPT_IO_TORCH, .help = "the writes torch.save makes: zip framing, one request per tensor" },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum ckpt_content_vals[] = {
+	{ .name = "unique", .val = SB_CKPT_CONTENT_UNIQUE, .help = "random bytes (gzip 1.00x), new in every checkpoint" },
+	{ .name = "dlio", .val = SB_CKPT_CONTENT_DLIO, .help = "DLIO's torch.rand tensors: floats in [0,1) (gzip about 1.1x), the same in every checkpoint" },
 	{ .name = NULL },
 };
 
@@ -79,6 +85,9 @@ const struct sb_option sb_ckpt_rows[] = {
 	{ .name = "checkpoint_io", .type = SB_OT_ENUM, .off = OFF(checkpoint_io), .def = "bs",
 	  .enums = ckpt_io_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "request sizes of checkpoint files: bs, or torch (as torch.save writes them)" },
+	{ .name = "checkpoint_content", .type = SB_OT_ENUM, .off = OFF(checkpoint_content),
+	  .enums = ckpt_content_vals, .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "checkpoint bytes: unique (default), or dlio (the default under rules=mlperf)" },
 	{ .name = "results_dir", .type = SB_OT_STR, .off = OFF(results_dir), .flags = SB_OF_ML,
 	  .category = C_ML,
 	  .help = "write mlpstorage's results tree (summary.json, metadata) under this folder" },

@@ -2,6 +2,7 @@
  * plain mode (checkpoint.c) and its tiered mode (tiered.c): each rank's
  * files of a checkpoint written or read on its own thread, the phase's
  * points, the checkpoint folders and paths. */
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -19,7 +20,6 @@
 #include "ml/model.h"
 #include "ml/rules.h"
 #include "ml/run.h"
-#include "ml/registry.h"
 #include "ml/checkpoint/torchsave.h"
 #include "dist/dist.h"
 #include "run/rate.h"
@@ -28,11 +28,24 @@
 #include "os/scratch.h"
 #include "parse/options.h"
 
-/* the stream key of file i of checkpoint k (rank: its writer) */
+/* the stream key of file i of checkpoint k (rank: its writer);
+ * checkpoint_content=dlio: the same in every checkpoint, as DLIO saves the
+ * tensors it made once at start */
 static uint64_t file_key(const struct sb_jobspec *s, unsigned rank, unsigned k, size_t i)
 {
 	uint64_t x = sb_dg_mix(s->randseed ^ 0x636b7074ull /* "ckpt" */, rank);
+	if (s->checkpoint_content == SB_CKPT_CONTENT_DLIO)
+		k = 0;
 	return sb_dg_mix(sb_dg_mix(x, k), i);
+}
+
+/* checkpoint_content=dlio: torch.rand's values in DLIO's datatypes (its
+ * model_datatype fp16 for model states, optimizer_datatype fp32) */
+static enum sb_dg_values file_values(const struct sb_jobspec *s, const struct sb_ml_file *f)
+{
+	if (s->checkpoint_content != SB_CKPT_CONTENT_DLIO)
+		return SB_DG_BYTES;
+	return f->kind == SB_ML_FILE_MODEL ? SB_DG_F16_U01 : SB_DG_F32_U01;
 }
 
 /* alternatives of a failing block: this file in older checkpoints (stale),
@@ -41,14 +54,15 @@ bool sb_ml_ckpt_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 {
 	struct ckpt_at *at = ctx;
 	struct sb_ml_ckpt *c = at->j->priv;
-	if (n < at->k) {
+	unsigned older = at->j->spec->checkpoint_content == SB_CKPT_CONTENT_DLIO ? 0 : at->k;
+	if (n < older) { /* dlio: older checkpoints hold the same bytes */
 		unsigned k = at->k - 1 - n;
 		*out = (struct sb_ml_alt){ .key = file_key(at->j->spec, at->rank, k, at->i),
 					   .size = c->files[at->i].bytes, .stale = true };
 		snprintf(out->what, sizeof(out->what), "checkpoint %u of this file", k + 1);
 		return true;
 	}
-	size_t m = n - at->k;
+	size_t m = n - older;
 	if (m >= at->i)
 		m++; /* skip the file itself */
 	if (m >= c->nfiles)
@@ -69,7 +83,7 @@ void sb_ml_ckpt_step_dir(const struct sb_ml_ckpt *c, unsigned k, char *buf, size
 /* file i of checkpoint k: <folder>/global_epoch1_step<k+1>/<base name> */
 void sb_ml_ckpt_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len)
 {
-	char dir[PATH_LEN];
+	char dir[PATH_MAX];
 	const char *base = strchr(c->files[i].name, '/');
 	sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
 	sb_ml_join(buf, len, dir, base ? base + 1 : c->files[i].name);
@@ -95,7 +109,7 @@ static int ckpt_rank_io(struct sb_wl_job *j, unsigned rank, unsigned k, int ddir
 	struct sb_ml_ckpt *c = j->priv;
 	unsigned l = rank - c->r0; /* its worker */
 	struct sb_thread *t = &j->workers[l];
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	int e = 0;
 	c->t_start[l] = sb_now_ns();
 	sb_rate_init(&t->rate, t->spec, c->t_start[l]);
@@ -114,6 +128,7 @@ static int ckpt_rank_io(struct sb_wl_job *j, unsigned rank, unsigned k, int ddir
 							: &c->created[(size_t)k * c->nfiles + i]);
 		}
 		c->at[l] = (struct ckpt_at){ .j = j, .rank = rank, .k = k, .i = i };
+		sb_ml_content_values(t, file_values(j->spec, &c->files[i]));
 		sb_ml_content_file(t, file_key(j->spec, rank, k, i), c->files[i].bytes, path);
 		if (c->plan)
 			e = torch_io(t, f, ddir, &c->plan[i], wr && j->spec->checkpoint_fsync);

@@ -12,13 +12,14 @@
  * names), each padded with zeroes to the longest. */
 #ifndef SB_ML_TIER_H
 #define SB_ML_TIER_H
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
 #include "ml/checkpoint/ckpt.h"
 
 struct sb_ml_tier {
-	char cache[PATH_LEN - 256];
+	char cache[PATH_MAX - 256];
 	unsigned nsets;
 	uint64_t *rank_bytes;            /* per rank, one checkpoint */
 	size_t *order;                   /* the files, each rank's sorted by name */
@@ -39,7 +40,7 @@ struct sb_ml_tier {
 	uint64_t *c0, *c1;               /* per checkpoint: the compute before it */
 	uint64_t *ready, *f0, *f1;       /* per checkpoint: in the cache, flush start, end */
 	atomic_int err;                  /* the first flush error (errno) and where */
-	char err_what[64], err_path[PATH_LEN];
+	char err_what[64], err_path[PATH_MAX];
 	/* the checkpoint being flushed */
 	int *src, *dst;                  /* per file */
 	uint64_t *req_first;             /* per file: its first request; [nfiles] = all */

@@ -11,6 +11,7 @@
  * checkpoint leaves the cache once flushed (none: at once) and cache_keep
  * newer ones are there.  The flush is not counted in the job's I/O
  * statistics: it is reported on its own (struct sb_ml_tier_result). */
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -88,7 +89,7 @@ static int flush_open(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	sb_ml_ckpt_step_dir(c, k, path, sizeof(path));
 	int e = sb_ml_tier_mkdir(j, path, &c->dir_id[k], false);
 	if (e)
@@ -304,7 +305,7 @@ static bool top_dirs(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	int e = sb_ml_tier_mkdir(j, t->cache, &t->cache_id, true);
 	snprintf(path, sizeof(path), "%s", t->cache);
 	for (unsigned r = 0; !e && r < c->ranks; r++) {
@@ -399,7 +400,7 @@ static int check_cache(struct sb_wl_job *j)
 	struct sb_ml_tier *t = c->tier;
 	const struct sb_jobspec *s = j->spec;
 	const char *opt = SB_OPT(checkpoint_cache_folder)->name;
-	char w[PATH_LEN], path[PATH_LEN];
+	char w[PATH_MAX], path[PATH_MAX];
 	struct stat a, b;
 	where(s, w, sizeof(w));
 	if (stat(t->cache, &a) == 0) {
@@ -478,7 +479,7 @@ int sb_ml_tier_prepare(struct sb_wl_job *j)
 	tr->set_size = s->set_size;
 	tr->flush_bs = s->flush_bs;
 	if (j->nodiskio) {
-		char w[PATH_LEN];
+		char w[PATH_MAX];
 		where(s, w, sizeof(w));
 		sb_err(w, "ioengine=%s writes no files, so a tiered checkpoint has nothing to flush: "
 		       "use a file engine (psync, libaio, io_uring), or remove %s=", s->ioengine,
@@ -492,7 +493,7 @@ void sb_ml_tier_release(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	if (!t)
 		return;
 	bool keep = j->spec->keep_checkpoints;

@@ -3,6 +3,7 @@
  * of each rank's files in rank (r+1) % ranks's folder; xor: one parity
  * file per set of set_size ranks) and the removal of a checkpoint from it.
  * Only files and folders storbench made are removed (os/scratch.h). */
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -49,14 +50,14 @@ void sb_ml_tier_step(const struct sb_ml_ckpt *c, unsigned r, unsigned k, char *b
 
 void sb_ml_tier_path(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len)
 {
-	char dir[PATH_LEN];
+	char dir[PATH_MAX];
 	sb_ml_tier_step(c, c->files[i].rank, k, dir, sizeof(dir));
 	sb_ml_join(buf, len, dir, base_of(c, i));
 }
 
 void sb_ml_tier_pdir(const struct sb_ml_ckpt *c, unsigned r, unsigned k, char *buf, size_t len)
 {
-	char dir[PATH_LEN], name[32];
+	char dir[PATH_MAX], name[32];
 	sb_ml_tier_step(c, (r + 1) % c->ranks, k, dir, sizeof(dir));
 	snprintf(name, sizeof(name), "partner_rank%u", r);
 	sb_ml_join(buf, len, dir, name);
@@ -64,7 +65,7 @@ void sb_ml_tier_pdir(const struct sb_ml_ckpt *c, unsigned r, unsigned k, char *b
 
 void sb_ml_tier_ppath(const struct sb_ml_ckpt *c, unsigned k, size_t i, char *buf, size_t len)
 {
-	char dir[PATH_LEN];
+	char dir[PATH_MAX];
 	sb_ml_tier_pdir(c, c->files[i].rank, k, dir, sizeof(dir));
 	sb_ml_join(buf, len, dir, base_of(c, i));
 }
@@ -78,7 +79,7 @@ void sb_ml_tier_xstep(const struct sb_ml_ckpt *c, unsigned k, char *buf, size_t 
 
 void sb_ml_tier_xpath(const struct sb_ml_ckpt *c, unsigned k, unsigned s, char *buf, size_t len)
 {
-	char dir[PATH_LEN], name[32];
+	char dir[PATH_MAX], name[32];
 	sb_ml_tier_xstep(c, k, dir, sizeof(dir));
 	snprintf(name, sizeof(name), "set%u.xor", s);
 	sb_ml_join(buf, len, dir, name);
@@ -98,7 +99,7 @@ int sb_ml_tier_dirs(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	int e = 0;
 	for (unsigned r = 0; r < c->ranks && !e; r++) {
 		sb_ml_tier_step(c, r, k, path, sizeof(path));
@@ -156,7 +157,7 @@ static int partner(struct sb_wl_job *j, unsigned k, unsigned char *buf, size_t b
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	char src[PATH_LEN], dst[PATH_LEN];
+	char src[PATH_MAX], dst[PATH_MAX];
 	int e = 0;
 	for (unsigned r = 0; r < c->ranks && !e; r++) {
 		sb_ml_tier_pdir(c, r, k, dst, sizeof(dst));
@@ -258,7 +259,7 @@ int sb_ml_tier_redundancy(struct sb_wl_job *j, unsigned k)
 	struct sb_ml_tier *t = c->tier;
 	unsigned red = j->spec->checkpoint_redundancy;
 	size_t bs = j->spec->flush_bs;
-	char path[PATH_LEN] = "";
+	char path[PATH_MAX] = "";
 	int e = 0;
 	if (red == SB_CKPT_RED_SINGLE)
 		return 0;
@@ -304,7 +305,7 @@ void sb_ml_tier_evict(struct sb_wl_job *j, unsigned k, bool keep)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	char path[PATH_LEN];
+	char path[PATH_MAX];
 	for (size_t i = 0; i < c->nfiles; i++) {
 		sb_ml_tier_path(c, k, i, path, sizeof(path));
 		drop(path, &t->file_id[(size_t)k * c->nfiles + i], false, keep);

@@ -9,13 +9,12 @@
 #include "lib/log.h"
 #include "parse/catalog.h"
 #include "parse/jobparse.h"
-#include "ml/registry.h"
 #include "ml/kvcache/kvcache.h"
 
 static unsigned need_shape(struct sb_jobctx *c)
 {
 	const struct sb_option *need[] = { SB_OPT(shape.layers), SB_OPT(shape.kv_heads), SB_OPT(kv_head_dim) };
-	char where[512];
+	char where[SB_WHERE_MAX];
 	for (unsigned i = 0; i < 3; i++) {
 		if (sb_job_isset(c, need[i]))
 			continue;
@@ -31,7 +30,7 @@ static unsigned need_shape(struct sb_jobctx *c)
 static unsigned bounds(struct sb_jobctx *c, const struct sb_option *lo, unsigned vlo,
 		       const struct sb_option *hi, unsigned vhi)
 {
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (vlo <= vhi)
 		return 0;
 	sb_err(sb_job_where(c, sb_job_isset(c, lo) ? lo : hi, where, sizeof(where)),
@@ -43,7 +42,7 @@ static unsigned bounds(struct sb_jobctx *c, const struct sb_option *lo, unsigned
 unsigned sb_ml_check_kv(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (s->ml_model) {
 		const struct sb_model_preset *p = sb_model_preset_find(s->ml_model);
 		if (!p) {

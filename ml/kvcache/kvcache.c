@@ -13,6 +13,7 @@
  * kv_disk_capacity rounded down to whole blocks (sparse until written);
  * it is created, marked and removed at the end (keep_kvcache=1 keeps it)
  * like every file storbench makes. */
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -26,7 +27,6 @@
 
 #include "ml/kvcache/kvcache.h"
 #include "ml/run.h"
-#include "ml/registry.h"
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -186,7 +186,7 @@ static void run_kv(struct sb_wl_job *j)
 static int check_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
-	char where[600], parent[PATH_MAX];
+	char where[SB_WHERE_MAX], parent[PATH_MAX];
 	struct stat st;
 	struct statvfs vfs;
 	if (s->line && s->file)

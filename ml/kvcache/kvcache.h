@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/option.h"
 #include "ml/kvcache/kvmodel.h"
 #include "os/scratch.h"
 #include "stats/hist.h"
@@ -59,4 +60,11 @@ uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head
 void sb_kv_count(struct sb_kv_totals *t, const struct sb_kv_req *r);
 /* fill sb_ml_res(j)->kv (and the rule report with rules=mlperf) after the run */
 void sb_kv_results(struct sb_wl_job *j);
+/* the workload's row (kvcache.c), its option rows (opts.c) and its
+ * parse-time check (check.c), listed by ml/registry.c */
+extern const struct sb_workload_ops sb_workload_kvcache;
+struct sb_jobctx;
+extern const struct sb_option sb_kv_rows[];
+extern const unsigned sb_kv_rows_n;
+unsigned sb_ml_check_kv(struct sb_jobctx *c);
 #endif

@@ -85,11 +85,11 @@ static struct sb_ml_rule *rule(struct sb_ml_rule_report *rep, const char *name, 
 	snprintf(r->expected, sizeof(r->expected), "%s", expected);
 	snprintf(r->actual, sizeof(r->actual), "%s", actual);
 	r->pass = pass;
-	r->fail_as = SB_ML_OPEN;
+	r->fail_as = r->checker_as = SB_ML_OPEN;
 	if (!pass) {
 		snprintf(r->fix, sizeof(r->fix), "%s", fix);
 		if (rep->verdict < r->fail_as)
-			rep->verdict = r->fail_as;
+			rep->verdict = rep->guidelines = r->fail_as;
 	}
 	return r;
 }

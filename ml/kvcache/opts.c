@@ -2,7 +2,7 @@
  * stream, the tiers, the service times), handed to the parser through the
  * workload table (ml/registry.c). */
 #include "parse/opt_rows.h"
-#include "ml/registry.h"
+#include "ml/kvcache/kvcache.h"
 
 const struct sb_option sb_kv_rows[] = {
 	{ .name = "head_dim", .type = SB_OT_UINT, .off = OFF(kv_head_dim), .max = 1 << 16,

@@ -27,7 +27,9 @@ int sb_ml_au_block(const struct sb_ml_step *st, size_t n, double block_start,
 	out->wall_s = wall;
 	out->compute_s = compute;
 	out->au_pct = 100.0 * compute / wall;
-	out->samples_per_s = (double)out->counted * batch_size / wall;
+	/* DLIO: (len(compute) - 2) / total_time * batch_size, the block's steps
+	 * less 2 whatever is excluded (statscounter.py:412) */
+	out->samples_per_s = (double)(n >= 2 ? n - 2 : 0) * batch_size / wall;
 	return 0;
 }
 

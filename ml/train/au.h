@@ -9,9 +9,10 @@
  * last exclude_end (0 in DLIO).
  *   wall    = (block_end - block_start) - sum(proc of excluded steps)
  *   AU%     = 100 * sum(compute_end - compute_start of counted steps) / wall
- *   samples/s = counted steps * batch_size / wall
- * (DLIO itself divides (steps - 2) * batch_size by wall for throughput; the
- * MLPerf guideline's "counted steps" is used here.)  Across ranks: AU is the
+ *   samples/s = (steps - 2) * batch_size / wall, as DLIO counts
+ *   (statscounter.py:412 in dlio_benchmark 392621b: len(compute) - 2, the
+ *   block's steps less two, whatever exclude_start/exclude_end say; storbench
+ *   before issue 24 counted the steps after exclusion, n - 1).  Across ranks: AU is the
  * mean, samples/s the sum; MB/s = samples/s * nominal record length / 2^20.
  * Across epochs: the mean of the per-epoch figures. */
 #ifndef SB_ML_AU_H

@@ -12,7 +12,6 @@
 #include "lib/log.h"
 #include "parse/catalog.h"
 #include "parse/jobparse.h"
-#include "ml/registry.h"
 #include "parse/mlshape.h"
 #include "ml/train/trainst.h"
 
@@ -20,7 +19,7 @@
 static unsigned check_train_extra(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (s->computation_time_type == SB_CTIME_UNIFORM &&
 	    s->computation_time_max_us < s->computation_time_min_us) {
 		sb_err(sb_job_where(c, SB_OPT(computation_time_max_us), where, sizeof(where)),
@@ -50,7 +49,7 @@ static unsigned check_train_extra(struct sb_jobctx *c)
 static unsigned check_dsfmt(struct sb_jobctx *c, const struct sb_train_preset *w)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (!sb_job_isset(c, SB_OPT(dataset_format)) && w->format)
 		s->dataset_format = !strcmp(w->format, "tfrecord") ? SB_DSFMT_TFRECORD : SB_DSFMT_NPZ;
 #ifndef CONFIG_HDF5
@@ -113,7 +112,7 @@ static unsigned resolve_train(struct sb_jobctx *c)
 	if (!sb_job_isset(c, SB_OPT(model_size)))
 		s->model_size = w->model_size;
 	if (!(s->train_scale > 0)) {
-		char where[512];
+		char where[SB_WHERE_MAX];
 		sb_err(sb_job_where(c, SB_OPT(train_scale), where, sizeof(where)),
 		       "train_scale=%g: expected a factor above 0 and at most 1, e.g. 0.01", s->train_scale);
 		return 1;
@@ -140,7 +139,7 @@ static bool dataset_too_big(const struct sb_jobctx *c)
 	const struct sb_jobspec *s = &c->spec;
 	double sample = sb_ml_record_bytes_max(s->record_length, s->record_length_stdev), limit = 0x1p63;
 	double file = sample * s->samples_per_file, all = file * s->dataset_files;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (all < limit)
 		return false;
 	const struct sb_option *o = sb_job_isset(c, SB_OPT(record_length)) ? SB_OPT(record_length) :
@@ -158,7 +157,7 @@ static bool dataset_too_big(const struct sb_jobctx *c)
 unsigned sb_ml_check_train(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
-	char where[512];
+	char where[SB_WHERE_MAX];
 	if (resolve_train(c))
 		return 1;
 	if (!s->dataset_files || !s->samples_per_file || !s->batch_size || !s->epochs) {

@@ -1,6 +1,7 @@
 /* ml/train/dataset.c: the training dataset on disk (ml/train/dataset.h): what is
  * there, the space for what is not, and the creation of the missing files
  * with their contents (ml/content.h). */
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -18,7 +19,6 @@
 #include "lib/log.h"
 #include "os/scratch.h"
 
-#define PATH_LEN 1024
 
 static int make_dir(const char *dir)
 {
@@ -28,7 +28,7 @@ static int make_dir(const char *dir)
 /* data_dir, train/ (or ds->split) and the subfolders */
 static int make_dirs(const struct sb_ml_dataset *ds, const char *dir)
 {
-	char p[PATH_LEN];
+	char p[PATH_MAX];
 	int e = make_dir(dir);
 	snprintf(p, sizeof(p), "%s/%s", dir, ds->split[0] ? ds->split : "train");
 	if (!e)
@@ -48,7 +48,7 @@ static int make_dirs(const struct sb_ml_dataset *ds, const char *dir)
 static int gen_file(const struct sb_jobspec *s, const struct sb_ml_dataset *ds, const char *dir,
 		    unsigned i, char *buf, size_t buflen)
 {
-	char name[512], path[PATH_LEN];
+	char name[512], path[PATH_MAX];
 	sb_ml_file_name(ds, i, name, sizeof(name));
 	sb_ml_join(path, sizeof(path), dir, name);
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -94,11 +94,11 @@ int sb_ml_dataset_create(const struct sb_jobspec *s, const char *job,
 int sb_ml_dataset_check(const char *job, const struct sb_ml_dataset *ds, const char *dir,
 			unsigned *nmissing, uint64_t *missing_bytes)
 {
-	char name[512], path[PATH_LEN], first[PATH_LEN + 96] = "";
+	char name[512], path[PATH_MAX], first[PATH_MAX + 96] = "";
 	unsigned wrong = 0;
 	for (unsigned i = 0; i < ds->files; i++) {
 		struct stat st;
-		char why[PATH_LEN + 96];
+		char why[PATH_MAX + 96];
 		sb_ml_file_name(ds, i, name, sizeof(name));
 		sb_ml_join(path, sizeof(path), dir, name);
 		if (stat(path, &st) != 0) {
@@ -119,7 +119,7 @@ int sb_ml_dataset_check(const char *job, const struct sb_ml_dataset *ds, const c
 
 int sb_ml_dataset_space(const char *job, const char *ddir, uint64_t need)
 {
-	char dir[PATH_LEN];
+	char dir[PATH_MAX];
 	struct statvfs vfs;
 	struct stat st;
 	snprintf(dir, sizeof(dir), "%s", ddir);

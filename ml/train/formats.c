@@ -26,6 +26,10 @@
 #define ZIP_CDH 46u   /* central directory header, without the name */
 #define ZIP_EOCD 22u
 #define ZIP_NAME 5u   /* "x.npy", "y.npy" */
+#define ZIP_X64 20u   /* a local header's zip64 extra field: numpy 1.24's np.savez
+		       * opens each member with force_zip64=True (numpy/lib/npyio.py
+		       * _savez; Python's zipfile then writes id 1, 16 bytes: both
+		       * sizes as 8 bytes) */
 
 static const char *const fmt_names[] = { "raw", "npz", "npy", "hdf5", "tfrecord" };
 
@@ -121,12 +125,13 @@ static size_t vlen(uint64_t v)
  * (the feature names as bytes: DLIO's int64 feature's name is no option's) */
 static const char feat_size[4] = { 's', 'i', 'z', 'e' };
 
-void sb_ml_tfr_example(uint64_t len, uint8_t *pre, size_t *plen, uint8_t *post, size_t *qlen)
+void sb_ml_tfr_example(uint64_t len, uint64_t size, uint8_t *pre, size_t *plen, uint8_t *post,
+		       size_t *qlen)
 {
 	uint64_t bl = 1 + vlen(len) + len;                 /* BytesList */
 	uint64_t fi = 1 + vlen(bl) + bl;                   /* Feature (bytes_list = 1) */
 	uint64_t ei = 1 + 1 + 5 + 1 + vlen(fi) + fi;       /* map entry "image" */
-	uint64_t il = 1 + 1 + vlen(len);                   /* Int64List, packed */
+	uint64_t il = 1 + 1 + vlen(size);                  /* Int64List, packed */
 	uint64_t fs = 1 + vlen(il) + il;                   /* Feature (int64_list = 3) */
 	uint64_t es = 1 + 1 + 4 + 1 + vlen(fs) + fs;       /* map entry "size" */
 	uint64_t fe = 1 + vlen(ei) + ei + 1 + vlen(es) + es; /* Features */
@@ -143,16 +148,21 @@ void sb_ml_tfr_example(uint64_t len, uint8_t *pre, size_t *plen, uint8_t *post, 
 	post[n++] = 0x0a; post[n++] = 4; memcpy(post + n, feat_size, 4); n += 4;
 	post[n++] = 0x12; n += varint(post + n, fs);
 	post[n++] = 0x1a; n += varint(post + n, il);        /* Feature.int64_list */
-	post[n++] = 0x0a; n += varint(post + n, vlen(len)); /* Int64List.value, packed */
-	n += varint(post + n, len);
+	post[n++] = 0x0a; n += varint(post + n, vlen(size)); /* Int64List.value, packed */
+	n += varint(post + n, size);
 	*qlen = n;
 }
 
-uint64_t sb_ml_tfr_record_bytes(uint64_t len)
+uint64_t sb_ml_tfr_size_field(const struct sb_ml_dataset *ds)
+{
+	return sb_ml_dlio_dim(ds->record_length);
+}
+
+uint64_t sb_ml_tfr_record_bytes(uint64_t len, uint64_t size)
 {
 	uint8_t pre[64], post[32];
 	size_t p, q;
-	sb_ml_tfr_example(len, pre, &p, post, &q);
+	sb_ml_tfr_example(len, size, pre, &p, post, &q);
 	return 8 + 4 + p + len + q + 4;
 }
 
@@ -181,11 +191,12 @@ uint64_t sb_ml_fmt_file_bytes(const struct sb_ml_dataset *ds, unsigned file)
 	case SB_DSFMT_NPY:
 		return npy_x_header(ds, file, NULL) + payload;
 	case SB_DSFMT_NPZ:
-		return 2 * (ZIP_LFH + ZIP_NAME) + npy_x_header(ds, file, NULL) + payload +
+		return 2 * (ZIP_LFH + ZIP_NAME + ZIP_X64) + npy_x_header(ds, file, NULL) + payload +
 		       npy_y_header(ds, NULL) + 8ull * ds->samples_per_file +
 		       2 * (ZIP_CDH + ZIP_NAME) + ZIP_EOCD;
 	case SB_DSFMT_TFRECORD:
-		return sb_ml_tfr_record_bytes(sb_ml_sample_bytes(ds, file)) * ds->samples_per_file;
+		return sb_ml_tfr_record_bytes(sb_ml_sample_bytes(ds, file), sb_ml_tfr_size_field(ds)) *
+		       ds->samples_per_file;
 	case SB_DSFMT_HDF5:
 		return 0;
 	default:
@@ -222,7 +233,7 @@ static size_t expected_head(const struct sb_ml_dataset *ds, unsigned file, uint8
 		memcpy(out, "PK\x03\x04", 4);
 		return 4;
 	case SB_DSFMT_TFRECORD: {
-		uint64_t len = sb_ml_tfr_record_bytes(sb_ml_sample_bytes(ds, file)) - 16;
+		uint64_t len = sb_ml_tfr_record_bytes(sb_ml_sample_bytes(ds, file), sb_ml_tfr_size_field(ds)) - 16;
 		for (int i = 0; i < 8; i++)
 			out[i] = (uint8_t)(len >> (8 * i));
 		uint32_t c = sb_ml_tfr_mask(sb_ml_crc32c(0, out, 8));
@@ -313,15 +324,19 @@ static void put_payload(struct wr *w, const struct sb_dg *g, uint64_t pos, uint6
 static void le16(uint8_t *p, unsigned v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 static void le32(uint8_t *p, uint32_t v) { le16(p, v & 0xffff); le16(p + 2, v >> 16); }
 
-/* a zip local (cd: central) header of a stored member */
+/* a zip local (cd: central) header of a stored member, as Python's
+ * zipfile writes it for np.savez (numpy 1.24): made by Unix 2.0, mode
+ * 0600, a zip64 extra field in the local header only */
 static size_t zip_hdr(uint8_t *p, bool cd, const char *name, uint32_t crc, uint32_t size, uint32_t lfh_off)
 {
 	size_t n = cd ? ZIP_CDH : ZIP_LFH;
 	memset(p, 0, n);
 	le32(p, cd ? 0x02014b50u : 0x04034b50u);
 	uint8_t *q = cd ? p + 6 : p + 4;   /* version needed onwards is common */
-	if (cd)
-		le16(p + 4, 20);            /* version made by: 2.0, MS-DOS attributes */
+	if (cd) {
+		le16(p + 4, 0x0314);        /* version made by: 2.0, Unix */
+		le32(p + 38, 0600u << 16);  /* external attributes: -rw------- */
+	}
 	le16(q, 20);                        /* version needed */
 	le16(q + 6, 0);                     /* time 00:00 */
 	le16(q + 8, 0x21);                  /* date 1980-01-01 */
@@ -332,7 +347,16 @@ static size_t zip_hdr(uint8_t *p, bool cd, const char *name, uint32_t crc, uint3
 	if (cd)
 		le32(p + 42, lfh_off);
 	memcpy(p + n, name, ZIP_NAME);
-	return n + ZIP_NAME;
+	if (cd)
+		return n + ZIP_NAME;
+	le16(p + 28, ZIP_X64);
+	uint8_t *x = p + n + ZIP_NAME;
+	memset(x, 0, ZIP_X64);
+	le16(x, 1);
+	le16(x + 2, 16);
+	le32(x + 4, size);
+	le32(x + 12, size);
+	return n + ZIP_NAME + ZIP_X64;
 }
 
 static void write_npz(struct wr *w, const struct sb_ml_dataset *ds, unsigned file,
@@ -347,7 +371,7 @@ static void write_npz(struct wr *w, const struct sb_ml_dataset *ds, unsigned fil
 		w->e = -EFBIG;
 		return;
 	}
-	w->off = ZIP_LFH + ZIP_NAME;      /* x.npy's header goes in last, with its crc */
+	w->off = ZIP_LFH + ZIP_NAME + ZIP_X64; /* x.npy's header goes in last, with its crc */
 	w->zcrc = true;
 	w->crc = crc32(0, NULL, 0);
 	put(w, hx, lx);
@@ -356,7 +380,7 @@ static void write_npz(struct wr *w, const struct sb_ml_dataset *ds, unsigned fil
 	uint64_t yoff = w->off;
 	w->crc = crc32(0, NULL, 0);
 	w->zcrc = false;
-	w->off += ZIP_LFH + ZIP_NAME;
+	w->off += ZIP_LFH + ZIP_NAME + ZIP_X64;
 	w->zcrc = true;
 	put(w, hy, ly);
 	memset(buf, 0, 8ull * ds->samples_per_file < buflen ? 8ull * ds->samples_per_file : buflen);
@@ -391,7 +415,7 @@ static void write_tfrecord(struct wr *w, const struct sb_ml_dataset *ds, unsigne
 	uint64_t len = sb_ml_sample_bytes(ds, file);
 	uint8_t pre[64], post[32], hdr[12], tail[4];
 	size_t p, q;
-	sb_ml_tfr_example(len, pre, &p, post, &q);
+	sb_ml_tfr_example(len, sb_ml_tfr_size_field(ds), pre, &p, post, &q);
 	uint64_t dlen = p + len + q;
 	for (int i = 0; i < 8; i++)
 		hdr[i] = (uint8_t)(dlen >> (8 * i));
@@ -440,8 +464,9 @@ int sb_ml_fmt_write(const struct sb_jobspec *s, const struct sb_ml_dataset *ds, 
 
 void sb_ml_fmtrd_reset(struct sb_ml_fmtrd *r)
 {
-	r->file = -1;
-	r->pos = 0;
+	for (unsigned i = 0; i < SB_ML_TFR_STREAMS; i++)
+		r->st[i].file = -1, r->st[i].pos = 0;
+	r->next = 0;
 	r->h5file = -1;
 }
 
@@ -477,20 +502,29 @@ int sb_ml_fmt_read(struct sb_ml_fmtrd *r, struct sb_thread *t, const struct sb_m
 		return span(t, path, off + sb, off, sb);
 	}
 	case SB_DSFMT_TFRECORD: { /* forward streaming in bs reads */
-		uint64_t rec = sb_ml_tfr_record_bytes(sb), size = rec * ds->samples_per_file;
+		uint64_t rec = sb_ml_tfr_record_bytes(sb, sb_ml_tfr_size_field(ds)), size = rec * ds->samples_per_file;
 		uint64_t start = (uint64_t)in_file * rec, end = start + rec, bs = t->spec->bs[SB_DDIR_READ];
-		if (r->file == (int)file && start < r->pos) {
-			if (end <= r->pos)
-				return 0; /* already in the stream's buffer */
-		} else { /* another file, or a later record: the stream goes on from it */
-			r->file = (int)file;
-			r->pos = start;
+		unsigned k = 0;
+		while (k < SB_ML_TFR_STREAMS && r->st[k].file != (int)file)
+			k++;
+		if (k == SB_ML_TFR_STREAMS) { /* a file not streamed yet takes a slot */
+			k = r->next;
+			r->next = (r->next + 1) % SB_ML_TFR_STREAMS;
+			r->st[k].file = (int)file;
+			r->st[k].pos = start;
 		}
-		uint64_t len = bs ? (end - r->pos + bs - 1) / bs * bs : end - r->pos;
-		if (r->pos + len > size)
-			len = size - r->pos;
-		int e = span(t, path, size, r->pos, len);
-		r->pos += len;
+		uint64_t *pos = &r->st[k].pos;
+		if (start < *pos) {
+			if (end <= *pos)
+				return 0; /* already in the stream's buffer */
+		} else { /* a later record: the stream goes on from it */
+			*pos = start;
+		}
+		uint64_t len = bs ? (end - *pos + bs - 1) / bs * bs : end - *pos;
+		if (*pos + len > size)
+			len = size - *pos;
+		int e = span(t, path, size, *pos, len);
+		*pos += len;
 		return e;
 	}
 	default:

@@ -59,17 +59,29 @@ uint32_t sb_ml_tfr_mask(uint32_t crc);                             /* TFRecord's
  * out (>= 256 bytes), byte for byte numpy 1.24's np.save (the dict, 21 -
  * digits of the first axis spaces of room, padding to a multiple of 64). */
 size_t sb_ml_npy_header(char *out, const char *descr, const uint64_t *shape, unsigned n);
-/* The Example bytes around a sample of len bytes: pre (the bytes before
- * the image, <= 64) and post (after it, <= 32); *plen, *qlen their lengths. */
-void sb_ml_tfr_example(uint64_t len, uint8_t *pre, size_t *plen, uint8_t *post, size_t *qlen);
+/* The Example bytes around a sample of len bytes whose int64 feature
+ * "size" holds size: pre (the bytes before the image, <= 64) and post
+ * (after it, <= 32); *plen, *qlen their lengths. */
+void sb_ml_tfr_example(uint64_t len, uint64_t size, uint8_t *pre, size_t *plen, uint8_t *post,
+		       size_t *qlen);
 /* Bytes of one TFRecord record of a len-byte sample. */
-uint64_t sb_ml_tfr_record_bytes(uint64_t len);
+uint64_t sb_ml_tfr_record_bytes(uint64_t len, uint64_t size);
+/* What DLIO's "size" feature holds: its dimension, int(sqrt(record_length))
+ * (tf_generator.py:62, config.py:312), 338 for resnet50, whatever the
+ * record's own dimensions */
+uint64_t sb_ml_tfr_size_field(const struct sb_ml_dataset *ds);
 
 /* ---- reading ---- */
 /* One reader's state (a worker): the tfrecord stream position. */
+/* TFRecord streams a reader keeps open at once: DLIO interleaves
+ * read_threads files, each its own buffered stream (tf_reader.py:91-92) */
+#define SB_ML_TFR_STREAMS 16
 struct sb_ml_fmtrd {
-	int file;            /* the file being streamed, -1: none */
-	uint64_t pos;        /* bytes of it read so far (from its start offset) */
+	struct {
+		int file;        /* the file being streamed, -1: none */
+		uint64_t pos;    /* bytes of it read so far (from its start offset) */
+	} st[SB_ML_TFR_STREAMS];
+	unsigned next;       /* the stream a new file replaces (round robin) */
 	int h5file;          /* hdf5: the file whose records_0 offset is h5off */
 	uint64_t h5off;
 };

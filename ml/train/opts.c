@@ -2,7 +2,7 @@
  * DLIO runs it, evaluation, in-training checkpoints, verification), handed
  * to the parser through the workload table (ml/registry.c). */
 #include "parse/opt_rows.h"
-#include "ml/registry.h"
+#include "ml/train/trainst.h"
 
 static const struct sb_opt_enum dsfmt_vals[] = {
 	{ .name = "raw", .val = SB_DSFMT_RAW, .help = "random bytes, samples back to back (named .npz without train_model)" },
@@ -37,6 +37,12 @@ static const struct sb_opt_enum shuffle_vals[] = {
 	{ .name = "1,0", .val = SB_SHUFFLE_FILE, .help = "FILE,SAMPLE flags: files only", .alias = true },
 	{ .name = "0,1", .val = SB_SHUFFLE_SAMPLE, .help = "FILE,SAMPLE flags: samples only", .alias = true },
 	{ .name = "1,1", .val = SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE, .help = "FILE,SAMPLE flags: both", .alias = true },
+	{ .name = NULL },
+};
+
+static const struct sb_opt_enum order_vals[] = {
+	{ .name = "dlio", .val = SB_ORDER_DLIO, .help = "DLIO's: PyTorch loader (npz, npy, hdf5, raw): each rank's samples ascending every epoch; TFRecord: rank r's files r, r+N, ... (shuffled once), read_threads files interleaved" },
+	{ .name = "reshuffle", .val = SB_ORDER_RESHUFFLE, .help = "storbench's before issue 24: contiguous blocks per rank, shuffled every epoch as shuffle= says" },
 	{ .name = NULL },
 };
 
@@ -78,6 +84,9 @@ const struct sb_option sb_train_rows[] = {
 	  .help = "shuffle files and/or samples each epoch (none|file|sample|both, or FILE,SAMPLE flags)" },
 	{ .name = "seed", .type = SB_OT_U64, .off = OFF(ml_seed), .def = "123", .max = INT64_MAX,
 	  .flags = SB_OF_ML, .category = C_TRAIN, .help = "shuffle seed (changes with the epoch)" },
+	{ .name = "read_order", .type = SB_OT_ENUM, .off = OFF(read_order), .def = "dlio",
+	  .enums = order_vals, .flags = SB_OF_ML, .category = C_TRAIN,
+	  .help = "the order and sharding of the reads: dlio (DLIO's per reader) or reshuffle (OPEN)" },
 	{ .name = "computation_time", .type = SB_OT_TIME, .off = OFF(computation_time_us),
 	  .unit_us = SEC, .unit = "s", .flags = SB_OF_ML, .category = C_TRAIN,
 	  .help = "accelerator time per step (default 0)" },

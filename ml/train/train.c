@@ -137,22 +137,24 @@ void sb_ml_shuffle_u64(uint64_t *v, size_t n, uint64_t seed)
 
 /* ---- layout and sizes ---- */
 
+uint64_t sb_ml_dlio_dim(double record_length)
+{
+	double d = record_length > 1 ? floor(sqrt(record_length)) : 1;
+	return d < 1 ? 1 : (uint64_t)d;
+}
+
 void sb_ml_sample_dims(const struct sb_ml_dataset *ds, unsigned file, uint64_t *d1, uint64_t *d2)
 {
 	struct sb_ml_rng r;
 	double d, sd, a, b;
-	if (!(ds->record_stdev > 0)) { /* floor(record_length): its largest divisor <= its root */
-		uint64_t n = (uint64_t)ds->record_length, k = (uint64_t)sqrt((double)(n ? n : 1));
-		n = n ? n : 1;
-		while (k > 1 && n % k)
-			k--;
-		*d1 = k ? k : 1;
-		*d2 = n / *d1;
+	if (!(ds->record_stdev > 0)) {
+		*d1 = *d2 = sb_ml_dlio_dim(ds->record_length);
 		return;
 	}
 	sb_ml_rng_seed(&r, ds->seed * 0x100000001b3ull ^ ((uint64_t)file + 1));
 	d = sqrt(ds->record_length);
 	sd = ds->record_stdev / 2.0 / d;
+	d = (double)sb_ml_dlio_dim(ds->record_length); /* DLIO draws around its integer dimension */
 	a = floor(d + sd * sb_ml_rng_normal(&r));
 	b = floor(d + sd * sb_ml_rng_normal(&r));
 	*d1 = (uint64_t)(a < 1 ? 1 : a);
@@ -226,6 +228,44 @@ static int plan_check(const struct sb_ml_plan_cfg *c)
 	return 0;
 }
 
+/* DLIO's TF reader: this rank's files (positions rank, rank + ranks, ...
+ * of the list, shuffled once with epoch 1's seed), read_threads of them
+ * interleaved record by record; samples[] holds file * spf + record in
+ * that order, file_order is the identity */
+static int tf_stream(const struct sb_ml_plan_cfg *c, struct sb_ml_plan *p)
+{
+	uint32_t *list = malloc(c->files * sizeof(*list));
+	unsigned spf = c->samples_per_file, cyc = c->read_threads ? c->read_threads : 1;
+	if (!list)
+		return -ENOMEM;
+	for (unsigned i = 0; i < c->files; i++)
+		list[i] = i;
+	if (c->file_shuffle) {
+		struct sb_ml_plan_cfg once = *c;
+		once.epoch = 1;
+		sb_ml_shuffle_u32(list, c->files, epoch_seed(&once, 1));
+	}
+	/* fewer files than ranks: DLIO does not shard (tf_reader.py:87) */
+	unsigned step = c->files >= c->ranks ? c->ranks : 1, first = c->files >= c->ranks ? c->rank : 0;
+	size_t mine = first < c->files ? (c->files - first + step - 1) / step : 0, n = 0;
+	uint64_t *v = realloc(p->samples, (mine * spf > 0 ? mine * spf : 1) * sizeof(*v));
+	if (!v) {
+		free(list);
+		return -ENOMEM;
+	}
+	p->samples = v;
+	for (size_t g0 = 0; g0 < mine; g0 += cyc) { /* equal record counts: group by group */
+		size_t gn = mine - g0 < cyc ? mine - g0 : cyc;
+		for (unsigned r = 0; r < spf; r++)
+			for (size_t k = 0; k < gn; k++)
+				v[n++] = (uint64_t)list[first + (g0 + k) * step] * spf + r;
+	}
+	p->nsamples = n;
+	p->first = 0;
+	free(list);
+	return 0;
+}
+
 int sb_ml_plan_build(const struct sb_ml_plan_cfg *c, struct sb_ml_plan *p)
 {
 	uint64_t total = (uint64_t)c->files * c->samples_per_file, spp, start, end;
@@ -248,10 +288,19 @@ int sb_ml_plan_build(const struct sb_ml_plan_cfg *c, struct sb_ml_plan *p)
 		p->file_order[i] = i;
 	for (size_t i = 0; i < p->nsamples; i++)
 		p->samples[i] = start + i;
-	if (c->file_shuffle)
-		sb_ml_shuffle_u32(p->file_order, c->files, epoch_seed(c, 1));
-	if (c->sample_shuffle)
-		sb_ml_shuffle_u64(p->samples, p->nsamples, epoch_seed(c, 2));
+	if (c->dlio && c->tfrecord) {
+		int e = tf_stream(c, p);
+		if (e) {
+			sb_ml_plan_free(p);
+			return e;
+		}
+	} else if (!c->dlio) {
+		if (c->file_shuffle)
+			sb_ml_shuffle_u32(p->file_order, c->files, epoch_seed(c, 1));
+		if (c->sample_shuffle)
+			sb_ml_shuffle_u64(p->samples, p->nsamples, epoch_seed(c, 2));
+	}
+	p->stream_is_samples = c->dlio;
 	full = p->nsamples / c->batch_size;
 	steps = sb_ml_steps_per_epoch(c->files, c->samples_per_file, c->batch_size, c->ranks);
 	if (c->drop_last)
@@ -282,6 +331,10 @@ size_t sb_ml_plan_batch_len(const struct sb_ml_plan *p, size_t b)
 void sb_ml_plan_stream_sample(const struct sb_ml_plan *p, size_t b, size_t i,
 			      uint32_t *file, uint32_t *in_file)
 {
+	if (p->stream_is_samples) {
+		sb_ml_plan_sample(p, b, i, file, in_file);
+		return;
+	}
 	uint64_t g = p->first + b * p->batch_size + i;
 	*file = p->file_order[g / p->samples_per_file];
 	*in_file = (uint32_t)(g % p->samples_per_file);

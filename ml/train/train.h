@@ -10,9 +10,10 @@
  * zero-padded to the digits of n (img_007_of_168.npz); with subfolders > 1
  * file i lives in train/<i % subfolders>/ (padded to the digits of subfolders).
  *
- * Sizes: with record_stdev == 0 every sample is floor(record_length) bytes.
+ * Sizes: with record_stdev == 0 every sample is d^2 bytes, d =
+ * int(sqrt(record_length)) as DLIO's.
  * With a stdev, DLIO draws the two dimensions of a file's records from a
- * normal law N(d, sd), d = sqrt(record_length), sd = stdev / 2 / d, truncates
+ * normal law N(d, sd), sd = stdev / 2 / sqrt(record_length), truncates
  * each to an integer >= 1, and a sample is dim1 * dim2 bytes; storbench does
  * the same (so the file sizes follow DLIO's distribution: mean ~ record_length,
  * spread ~ stdev / sqrt(2)) from its own PRNG seeded by (seed, file index):
@@ -29,7 +30,22 @@
  *   Batch b holds ids [b*B, b*B+B) of that order; drop_last keeps
  *   min(floor(total/B/ranks), floor(rank_ids/B)) batches (DLIO's steps per
  *   epoch), else the last partial batch too.  Batch b is read whole by reader
- *   b % read_threads (round-robin, as torch workers). */
+ *   b % read_threads (round-robin, as torch workers).
+ *
+ * dlio (read_order=dlio, the default), DLIO's order as dlio_benchmark
+ * 392621b reads (file:line there):
+ *   PyTorch loader (index sampler): the rank's ids ascending every epoch,
+ *   whatever the shuffles say: dlio_sampler yields range(start, end)
+ *   (torch_data_loader.py:95-107) and the sample map it indexes is keyed
+ *   by global id (config.py:449-466), the file shuffle being the iterative
+ *   sampler's only (config.py:337-341, 459-466).
+ *   TFRecord (TF loader, iterative sampler): the file list is shuffled once
+ *   (reconfigure(1) before the dataset is built: main.py:396-398; epoch 1's
+ *   seed), rank r takes list positions r, r+N, ... (Dataset.shard:
+ *   tf_reader.py:85-88) and reads read_threads of them at once, one record
+ *   of each in turn (num_parallel_reads: an interleave of cycle
+ *   read_threads, block 1: tf_reader.py:91-92); the sample shuffle is
+ *   tf's in-memory shuffle buffer and moves no read. */
 #ifndef SB_ML_TRAIN_H
 #define SB_ML_TRAIN_H
 #include <stdbool.h>
@@ -73,6 +89,12 @@ const char *const *sb_ml_workload_names(void); /* NULL-terminated */
  * draws with a stdev, else floor(record_length) as its largest divisor
  * d1 <= its square root times the cofactor (a prime length: 1 x n). */
 void sb_ml_sample_dims(const struct sb_ml_dataset *ds, unsigned file, uint64_t *d1, uint64_t *d2);
+/* DLIO's dimension: int(sqrt(record_length)) (utils/config.py:312), >= 1.
+ * DLIO's generators draw a file's two record dimensions around it
+ * (data_generator.py:54-58): without a stdev a record is dimension^2
+ * bytes (resnet50's 114660.07: 338^2 = 114244; record_length=1000: 961);
+ * every format, raw too (its bytes are the others' payload). */
+uint64_t sb_ml_dlio_dim(double record_length);
 /* Bytes of one sample of file i, and of the whole file's samples (the
  * payload: ml/train/formats.h adds each format's framing). */
 uint64_t sb_ml_sample_bytes(const struct sb_ml_dataset *ds, unsigned file);
@@ -117,6 +139,8 @@ struct sb_ml_plan_cfg {
 	unsigned epoch;                    /* 1-based, as DLIO */
 	uint64_t seed;                     /* SB_ML_SHUFFLE_SEED in DLIO */
 	bool file_shuffle, sample_shuffle, seed_change_epoch, drop_last;
+	/* dlio: DLIO's I/O order (read_order=dlio); tfrecord: its TF reader's */
+	bool dlio, tfrecord;
 };
 
 struct sb_ml_plan {
@@ -126,6 +150,7 @@ struct sb_ml_plan {
 	uint64_t first;         /* this rank's first global sample id */
 	size_t nbatches;        /* batches (steps) of this rank this epoch */
 	unsigned batch_size, read_threads, samples_per_file;
+	bool stream_is_samples;  /* dlio: samples[] is the I/O order */
 };
 
 /* sb_ml_steps_per_epoch (DLIO's steps per epoch): parse/mlshape.h */

@@ -30,7 +30,6 @@
 #include "ml/train/formats.h"
 #include "ml/rules.h"
 #include "ml/run.h"
-#include "ml/registry.h"
 #include "ml/train/train.h"
 #include "ml/train/trainst.h"
 #include "parse/catalog.h"
@@ -133,6 +132,7 @@ static void train_rules(struct sb_wl_job *j)
 {
 	/* one host here; MPI: judged again on the world (ml/mpimerge.c) */
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	sb_ml_note_io(j);
 	sb_ml_train_rules(j->spec, sb_ml_res(j), 1, pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0);
 }
 

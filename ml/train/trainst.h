@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/option.h"
 #include "ml/train/au.h"
 #include "ml/run.h"
 #include "ml/train/train.h"
@@ -78,4 +79,11 @@ int sb_ml_train_phase(struct sb_wl_job *j, const struct sb_ml_phase *ph, unsigne
 int sb_ml_train_ckpt(struct sb_wl_job *j, unsigned epoch, uint64_t step);
 /* remove what sb_ml_train_ckpt wrote (unless keep_checkpoints) */
 void sb_ml_train_ckpt_cleanup(struct sb_wl_job *j);
+/* the workload's row (trainrun.c), its option rows (opts.c) and its
+ * parse-time check (check.c), listed by ml/registry.c */
+extern const struct sb_workload_ops sb_workload_train;
+struct sb_jobctx;
+extern const struct sb_option sb_train_rows[];
+extern const unsigned sb_train_rows_n;
+unsigned sb_ml_check_train(struct sb_jobctx *c);
 #endif

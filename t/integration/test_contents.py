@@ -130,7 +130,9 @@ class ContentsTest(SbCase):
             text = f.read()
         text = text.replace("num_checkpoints_write=10", "num_checkpoints_write=2")
         text = text.replace("num_checkpoints_read=10", "num_checkpoints_read=1")
-        job = self.write_job(text + "keep_checkpoints=1\ncheckpoint_verify=1\n")
+        # storbench's own bytes (rules=mlperf defaults to DLIO's torch.rand
+        # floats: test_ckpt_content.py)
+        job = self.write_job(text + "keep_checkpoints=1\ncheckpoint_verify=1\ncheckpoint_content=unique\n")
         folder = os.path.join(self.where, "ck")
         doc = self.run_json(job, env={"SCALE": "0.0002", "CHECKPOINT_FOLDER": folder}, timeout=120)
         v = doc["jobs"][0]["verify"]
@@ -151,7 +153,7 @@ class ContentsTest(SbCase):
         for opt, want_ratio, want_dup in (("buffer_compress_percentage=50", 2.0, 0.0),
                                           ("dedupe_percentage=30", None, 0.30)):
             folder = os.path.join(self.where, "ck-" + opt.split("=")[0])
-            job = self.write_job(text + "keep_checkpoints=1\n%s\n" % opt)
+            job = self.write_job(text + "keep_checkpoints=1\ncheckpoint_content=unique\n%s\n" % opt)
             self.run_json(job, env={"SCALE": "0.0002", "CHECKPOINT_FOLDER": folder}, timeout=120)
             files = [os.path.join(d, n) for d, _, ns in os.walk(folder) for n in ns]
             ratio, dup = measure(sorted(files))

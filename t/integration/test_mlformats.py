@@ -177,16 +177,22 @@ for i in range(3):
     a = np.load('%s/img_%%d_of_3.npy' %% i)
     b = io.BytesIO(); np.save(b, a)
     same = b.getvalue() == open('%s/img_%%d_of_3.npy' %% i, 'rb').read()
+    b = io.BytesIO(); np.savez(b, x=x, y=y)
+    samez = b.getvalue() == open('%s/img_%%d_of_3.npz' %% i, 'rb').read()
     out.append([list(x.shape), str(x.dtype), list(y.shape), str(y.dtype), int(y.sum()),
-                x.tobytes().hex(), bool((a == x).all()), same])
-print(json.dumps(out))""" % (dz, dz, dy, dy))
-        for i, (xs, xt, ys, yt, ysum, xhex, eq, same) in enumerate(got):
+                x.tobytes().hex(), bool((a == x).all()), same, samez, np.__version__])
+print(json.dumps(out))""" % (dz, dz, dy, dy, dz))
+        for i, (xs, xt, ys, yt, ysum, xhex, eq, same, samez, npv) in enumerate(got):
             self.assertEqual(xs[2], self.SPF)                 # DLIO: (dim1, dim2, samples)
             self.assertEqual(xs[0] * xs[1] * xs[2], len(raw[i]))
             self.assertEqual((xt, ys, yt, ysum), ("uint8", [self.SPF], "int64", 0))
             self.assertEqual(bytes.fromhex(xhex), raw[i])     # the dataset's content stream
             self.assertTrue(eq)
             self.assertTrue(same, "np.save of the same array writes other bytes")
+            # issue 24: byte for byte numpy 1.24's np.savez (DLIO's npz_generator),
+            # its zip64 extra fields included (storbench before: 40 bytes short)
+            if npv.startswith("1.24."):
+                self.assertTrue(samez, "np.savez of the same arrays writes other bytes")
 
     @unittest.skipUnless(has_module("h5py"), "needs python3-h5py (/usr/bin/python3)")
     def test_h5py_reads_hdf5(self):
@@ -235,7 +241,9 @@ print(json.dumps(out))""" % d)
             for k, r in enumerate(recs):
                 ex = decode_example(r)
                 self.assertEqual(sorted(ex), ["image", "size"])   # DLIO's tf_generator
-                self.assertEqual(ex["size"], ("int64", [size]))
+                # "size" holds DLIO's dimension int(sqrt(record_length)), not the
+                # record's bytes (tf_generator.py:62, config.py:312)
+                self.assertEqual(ex["size"], ("int64", [31]))
                 self.assertEqual(ex["image"], ("bytes", [raw[i][k * size:(k + 1) * size]]))
 
     def test_reads_per_format(self):
@@ -347,15 +355,13 @@ class ShippedResnet50Test(SbCase):
             for i in back:
                 self.assertEqual(runs[i], 0, (tid, name, runs))
             self.assertLessEqual(len(back), 4, (tid, name))                    # 5 epochs
-        # no gaps; every file read to its end but the last one (drop_last: 12
-        # steps of 400 of the 5004 samples leave 204 of the last file unread)
+        # no gaps; DLIO interleaves the 4 files (read_threads=8 >= 4) record by
+        # record: 12 steps of 400 of the 5004 samples take 1200 records of each
+        # file (tf_reader.py:91-92), the last 51 of every file may stay unread
         self.assertEqual(sorted(spans), names)
         for name, sp in spans.items():
             end = 0
             for off, n in sorted(sp):
                 self.assertLessEqual(off, end, name)
                 end = max(end, off + n)
-            if name != names[-1]:
-                self.assertEqual(end, sizes[name], name)
-            else:
-                self.assertGreaterEqual(end, sizes[name] * (5004 - 204 - 3753) // 1251, name)
+            self.assertGreaterEqual(end, sizes[name] * 1200 // 1251, name)

@@ -13,7 +13,7 @@ from sbtest import SbCase, SRC
 
 # checks a tiny scaled run always fails: what the test looks past
 SCALED = {"dataset_size", "steps_per_epoch", "computation_time", "record_length",
-          "record_length_stdev", "au"}
+          "record_length_stdev", "au", "storage_io"}   # storage_io: ioengine=null
 
 
 def failed(job):
@@ -32,14 +32,14 @@ class TrainRulesTest(SbCase):
             text += "dataset_files=%d\n" % (14 if model == "unet3d" else 4)
         return self.run_json(self.write_job(text))["jobs"][0]
 
-    def only_new_failure(self, model, extra, name, fails_as):
+    def only_new_failure(self, model, extra, name, fails_as, also=()):
         """extra adds exactly the failed check name (as fails_as) to the
-        baseline run of model"""
+        baseline run of model (and the overrides also)"""
         base = set(failed(self.train(model))) - SCALED
         self.assertEqual(base, set())
         j = self.train(model, extra)
         f = failed(j)
-        self.assertEqual(set(f) - SCALED, {name}, f)
+        self.assertEqual(set(f) - SCALED, {name, *also}, f)
         self.assertEqual(f[name]["fails_as"], fails_as)
         self.assertTrue(f[name]["fix"])
         self.assertEqual(j["rules"]["verdict"], "INVALID" if f.keys() & SCALED else fails_as)
@@ -50,11 +50,13 @@ class TrainRulesTest(SbCase):
         # is in check_allowed_params' CLOSED list
         j = self.train("unet3d", "read_threads=64\n")
         self.assertEqual(set(failed(j)) - SCALED, set())
-        self.assertNotIn("read_threads", {c["name"] for c in j["rules"]["checks"]})
+        c = check(j, "read_threads")   # reader.read_threads: a CLOSED override
+        self.assertTrue(c["pass"], c)
+        self.assertEqual(c["actual"], "reader.read_threads=64")
 
     def test_epochs_changed_invalid(self):
         c = self.only_new_failure("unet3d", "epochs=4\ncheckpoint_after_epoch=4\n", "epochs",
-                                  "INVALID")
+                                  "INVALID", also={"checkpoint_after_epoch"})
         self.assertEqual((c["expected"], c["actual"]), ("5", "4"))
 
     def test_shuffle_changed_invalid(self):
@@ -72,7 +74,8 @@ class TrainRulesTest(SbCase):
 
     def test_unet3d_without_checkpoint_invalid(self):
         # rules.py check_workflow_parameters: unet3d needs workflow.checkpoint
-        c = self.only_new_failure("unet3d", "checkpoint_after_epoch=0\n", "train_checkpoint", "INVALID")
+        c = self.only_new_failure("unet3d", "checkpoint_after_epoch=0\n", "train_checkpoint", "INVALID",
+                                  also={"checkpoint_after_epoch"})
         self.assertIn("checkpoint_after_epoch=5", c["fix"])
         j = self.train("unet3d", "checkpoint_after_epoch=0\nsteps_between_checkpoints=1\n")
         self.assertTrue(check(j, "train_checkpoint")["pass"])
@@ -128,7 +131,8 @@ class CheckpointRulesTest(SbCase):
         c = check(j, "ranks")
         self.assertTrue(c["pass"], c)
         self.assertEqual(c["actual"], "8 (subset of 512)")
-        self.assertEqual(set(failed(j)), {"checkpoint_scale"})   # and nothing else
+        # and nothing else (ioengine=null: no I/O, so no cache was dropped either)
+        self.assertEqual(set(failed(j)), {"checkpoint_scale", "storage_io", "caches_dropped"})
         j = self.ckpt("model=llama3-405b\nsubset\nranks=16\n")
         self.assertEqual(check(j, "ranks")["fails_as"], "OPEN")
         self.assertFalse(check(j, "ranks")["pass"])
@@ -169,6 +173,65 @@ class CheckpointRulesTest(SbCase):
                       p.stderr)
         self.assertIn("keep_checkpoints=1", p.stderr)
         self.assertEqual(self.listing(), before)
+
+
+class TwoVerdictsTest(SbCase):
+    """issue 24 items 3 and 4: the headline verdict is mlpstorage v2.0's
+    checker's (rules.py), the guidelines verdict is shown beside it when it
+    differs; no CLOSED without storage I/O, and caches_dropped says what was
+    done."""
+
+    def ckpt(self, engine, extra="", fmt="json"):
+        job = self.write_job("[ck]\nworkload=checkpoint\nioengine=%s\nbs=256k\nmodel=llama3-8b\n"
+                             "checkpoint_scale=0.00002\nnum_checkpoints_write=2\nnum_checkpoints_read=2\n"
+                             "rules=mlperf\ncheckpoint_folder=%s\n%s"
+                             % (engine, os.path.join(self.dir, "ck"), extra))
+        p = self.run_sb("--output-format=" + fmt, job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return p.stdout
+
+    def test_null_engine_never_closed(self):
+        # issue 24: ioengine=null and drop_caches=0 was CLOSED with caches_dropped true
+        j = json.loads(self.ckpt("null", "drop_caches=0\n"))["jobs"][0]
+        self.assertFalse(j["checkpoint"]["caches_dropped"])
+        self.assertIn("ioengine=null", j["checkpoint"]["caches_reason"])
+        self.assertEqual(j["rules"]["checker"], "INVALID")
+        self.assertEqual(j["rules"]["verdict"], "INVALID")
+        self.assertEqual(j["rules"]["guidelines"], "INVALID")
+        c = check(j, "storage_io")
+        self.assertEqual((c["pass"], c["checker_fails_as"], c["actual"]),
+                         (False, "INVALID", "none (ioengine=null)"))
+        self.assertIn("ioengine=null", c["fix"])
+
+    def test_checker_headline_guidelines_beside(self):
+        # rules.py:611-614: CheckpointingRulesChecker checks nothing, so the
+        # checker says CLOSED; the guidelines (2.2.2 cache drop, 2.2.1
+        # scale) say INVALID
+        j = json.loads(self.ckpt("psync", "drop_caches=0\n"))["jobs"][0]
+        r = j["rules"]
+        self.assertEqual((r["verdict"], r["checker"], r["guidelines"]), ("CLOSED", "CLOSED", "INVALID"))
+        self.assertTrue(check(j, "storage_io")["pass"])
+        c = check(j, "caches_dropped")
+        self.assertEqual((c["pass"], c["fails_as"], c["checker_fails_as"]), (False, "INVALID", "CLOSED"))
+        self.assertIn("guidelines 2.2.2", c["source"])
+        out = self.ckpt("psync", "drop_caches=0\n", "normal")
+        self.assertIn("MLPerf Storage rules: CLOSED", out)
+        self.assertIn("; checker CLOSED, guidelines INVALID", out)
+        self.assertIn("(checker CLOSED, guidelines INVALID; guidelines 2.2.2)", out)
+
+    def test_train_override_named_officially(self):
+        # dataset.format is OPEN in rules.py:526; train.seed is not in either
+        # list: "Disallowed parameter override" (rules.py:548)
+        base = ("[t]\nworkload=train\nioengine=null\ntrain_model=resnet50\ntrain_scale=0.0001\n"
+                "dataset_files=4\nrules=mlperf\n")
+        j = self.run_json(self.write_job(base + "dataset_format=npz\n"))["jobs"][0]
+        c = check(j, "dataset_format")
+        self.assertEqual((c["pass"], c["checker_fails_as"], c["actual"]), (False, "OPEN", "dataset.format=npz"))
+        j = self.run_json(self.write_job(base + "seed=7\n"))["jobs"][0]
+        c = check(j, "seed")
+        self.assertEqual((c["checker_fails_as"], c["actual"]), ("INVALID", "train.seed=7"))
+        self.assertIn("Disallowed parameter override: train.seed = 7", c["fix"])
+        self.assertEqual(j["rules"]["checker"], "INVALID")
 
 
 class CacheHonestyTest(SbCase):

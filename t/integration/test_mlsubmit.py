@@ -48,7 +48,10 @@ class ResultsTreeTest(SbCase):
         self.assertEqual(len(runs), 1)
         dt = os.path.basename(runs[0])
         self.assertRegex(dt, r"^\d{8}_\d{6}$")
-        self.assertEqual(sorted(os.listdir(runs[0])), sorted(["summary.json", "training_%s_metadata.json" % dt]))
+        self.assertEqual(sorted(os.listdir(runs[0])),
+                         sorted(["summary.json", "training_%s_metadata.json" % dt, "dlio_config",
+                                 "0_per_epoch_stats.json", "dlio.log", "0_output.json",
+                                 "training_run.stdout.log", "training_run.stderr.log"]))   # test_mlptree.py: the DLIO files
         s = json.load(open(os.path.join(runs[0], "summary.json")))
         m = s["metric"]
         for k in ("train_au_percentage", "train_au_mean_percentage", "train_au_meet_expectation",

@@ -553,6 +553,10 @@ static void test_compared_options(void)
 		"latency_target", "latency_window", "latency_percentile", "latency_run",
 		/* issue 16 (lockunl) */
 		"unlink_each_loop",
+		/* issue 23: zones */
+		"zonemode", "zonesize", "zonerange", "zoneskip", "zonecapacity", "read_beyond_wp",
+		"max_open_zones", "job_max_open_zones", "ignore_zone_limits", "zone_reset_threshold",
+		"zone_reset_frequency",
 	};
 	unsigned n = sizeof(want) / sizeof(want[0]), qd = 0;
 	CU_ASSERT_EQUAL(sb_cmp_nopts(), n);

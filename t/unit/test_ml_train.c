@@ -49,10 +49,11 @@ static void test_sizes_fixed(void)
 {
 	struct sb_ml_workload w;
 	sb_ml_workload_find("resnet50", &w);
-	CU_ASSERT_EQUAL(sb_ml_sample_bytes(&w.ds, 0), 114660);
-	CU_ASSERT_EQUAL(sb_ml_file_bytes(&w.ds, 99), 114660ull * 1251);
+	/* DLIO: int(sqrt(114660.07))^2 = 338^2 (config.py:312, data_generator.py:58) */
+	CU_ASSERT_EQUAL(sb_ml_sample_bytes(&w.ds, 0), 114244);
+	CU_ASSERT_EQUAL(sb_ml_file_bytes(&w.ds, 99), 114244ull * 1251);
 	w.ds.files = 3;
-	CU_ASSERT_EQUAL(sb_ml_dataset_bytes(&w.ds), 3ull * 114660 * 1251);
+	CU_ASSERT_EQUAL(sb_ml_dataset_bytes(&w.ds), 3ull * 114244 * 1251);
 }
 
 /* DLIO's size law: two N(sqrt(L), stdev/2/sqrt(L)) dimensions per file:
@@ -179,6 +180,44 @@ static void test_plan_epochs(void)
 	sb_ml_plan_free(&p3);
 }
 
+/* read_order=dlio (dlio_benchmark 392621b): the PyTorch loader reads the
+ * rank's ids ascending whatever the shuffles (torch_data_loader.py:95-107);
+ * the TF reader: files rank, rank + ranks, ... of a list shuffled once
+ * (tf_reader.py:85-88, main.py:396-398), read_threads files interleaved */
+static void test_plan_dlio(void)
+{
+	struct sb_ml_plan_cfg c = plan_cfg(1); /* 10 files x 3, 2 ranks, batch 4, 3 readers */
+	struct sb_ml_plan p, q;
+	uint32_t file, in;
+	c.dlio = true;
+	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &p), 0);
+	for (size_t i = 0; i < p.nsamples; i++)
+		CU_ASSERT_EQUAL(p.samples[i], 15 + i);
+	sb_ml_plan_stream_sample(&p, 0, 0, &file, &in);
+	CU_ASSERT(file == 5 && in == 0);
+	sb_ml_plan_free(&p);
+	c.tfrecord = true;
+	c.file_shuffle = false;
+	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &p), 0);
+	/* files 1, 3, 5 interleaved (3 readers), then 7, 9: record by record */
+	const uint32_t want[][2] = { { 1, 0 }, { 3, 0 }, { 5, 0 }, { 1, 1 }, { 3, 1 }, { 5, 1 },
+				     { 1, 2 }, { 3, 2 }, { 5, 2 }, { 7, 0 }, { 9, 0 }, { 7, 1 } };
+	CU_ASSERT_EQUAL(p.nsamples, 15);
+	CU_ASSERT_EQUAL(p.nbatches, 3);
+	for (size_t k = 0; k < 12; k++) {
+		sb_ml_plan_stream_sample(&p, k / 4, k % 4, &file, &in);
+		CU_ASSERT(file == want[k][0] && in == want[k][1]);
+	}
+	sb_ml_plan_free(&p);
+	c.file_shuffle = true; /* shuffled once: epoch 2 reads as epoch 1 */
+	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &p), 0);
+	c.epoch = 2;
+	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &q), 0);
+	CU_ASSERT_EQUAL(memcmp(p.samples, q.samples, 15 * sizeof(uint64_t)), 0);
+	sb_ml_plan_free(&p);
+	sb_ml_plan_free(&q);
+}
+
 static void test_plan_no_shuffle_partial(void)
 {
 	struct sb_ml_plan_cfg c = plan_cfg(1);
@@ -210,7 +249,8 @@ static void test_au_timeline(void)
 	CU_ASSERT_EQUAL(sb_ml_au_block(st, 4, 0, 10.5, 1, 0, 2, &a), 0);
 	CU_ASSERT_DOUBLE_EQUAL(a.au_pct, 100.0 * 3 / 4.5, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(a.wall_s, 4.5, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(a.samples_per_s, 6 / 4.5, 1e-12);
+	/* DLIO: (4 steps - 2) * batch 2 / 4.5 s (statscounter.py:412) */
+	CU_ASSERT_DOUBLE_EQUAL(a.samples_per_s, 4 / 4.5, 1e-12);
 	CU_ASSERT_EQUAL(a.counted, 3);
 	/* first step counted: 4 s of compute in 10.5 s */
 	sb_ml_au_block(st, 4, 0, 10.5, 0, 0, 2, &a);
@@ -295,6 +335,7 @@ static CU_TestInfo tests[] = {
 	{ "plan covers every sample once", test_plan_cover },
 	{ "plan per epoch and seed", test_plan_epochs },
 	{ "plan without shuffle, partial batch", test_plan_no_shuffle_partial },
+	{ "plan in DLIO's order", test_plan_dlio },
 	{ "AU on a hand-computed timeline", test_au_timeline },
 	{ "AU across ranks and epochs", test_au_combine },
 	{ "AU predictor", test_au_predict },

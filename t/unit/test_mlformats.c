@@ -53,16 +53,22 @@ static void tfr_example(void)
 					     0x1a, 0x03, 0x0a, 0x01, 0x03 };
 	uint8_t pre[64], post[32];
 	size_t p, q;
-	sb_ml_tfr_example(3, pre, &p, post, &q);
+	sb_ml_tfr_example(3, 3, pre, &p, post, &q);
 	CU_ASSERT_EQUAL(p, sizeof(want_pre));
 	CU_ASSERT_EQUAL(q, sizeof(want_post));
 	CU_ASSERT_EQUAL(memcmp(pre, want_pre, sizeof(want_pre)), 0);
 	CU_ASSERT_EQUAL(memcmp(post, want_post, sizeof(want_post)), 0);
-	CU_ASSERT_EQUAL(sb_ml_tfr_record_bytes(3), 8 + 4 + 17 + 3 + 15 + 4);
-	/* 114660 bytes (resnet50): the length as a 3-byte varint e4 ff 06 */
-	sb_ml_tfr_example(114660, pre, &p, post, &q);
-	CU_ASSERT_EQUAL(memcmp(pre + p - 4, "\x0a\xe4\xff\x06", 4), 0);
-	CU_ASSERT_EQUAL(memcmp(post + q - 3, "\xe4\xff\x06", 3), 0);
+	CU_ASSERT_EQUAL(sb_ml_tfr_record_bytes(3, 3), 8 + 4 + 17 + 3 + 15 + 4);
+	/* resnet50 as DLIO writes it (tf_generator.py:58-62, config.py:312): a
+	 * record of 338^2 = 114244 bytes (varint c4 fc 06), "size" = 338, the
+	 * dimension (varint d2 02) */
+	struct sb_ml_dataset ds = { .record_length = 114660.07, .fmt = SB_DSFMT_TFRECORD,
+				    .samples_per_file = 1251, .files = 1 };
+	CU_ASSERT_EQUAL(sb_ml_sample_bytes(&ds, 0), 114244);
+	CU_ASSERT_EQUAL(sb_ml_tfr_size_field(&ds), 338);
+	sb_ml_tfr_example(114244, 338, pre, &p, post, &q);
+	CU_ASSERT_EQUAL(memcmp(pre + p - 4, "\x0a\xc4\xfc\x06", 4), 0);
+	CU_ASSERT_EQUAL(memcmp(post + q - 4, "\x0a\x02\xd2\x02", 4), 0);
 }
 
 static uint32_t rd32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -84,8 +90,9 @@ static void npz_zip(void)
 	CU_ASSERT_FATAL(f != NULL);
 	CU_ASSERT_EQUAL(pread(fd, f, size + 1, 0), (ssize_t)size);
 	close(fd);
-	/* 10 x 10 samples: x.npy = 128 + 300, y.npy = 128 + 24; 2 x 35 + 2 x 51 + 22 of zip */
-	CU_ASSERT_EQUAL(size, 428 + 152 + 70 + 102 + 22);
+	/* 10 x 10 samples: x.npy = 128 + 300, y.npy = 128 + 24; 2 x 55 + 2 x 51 + 22 of
+	 * zip (numpy 1.24's np.savez: a 20-byte zip64 extra field per local header) */
+	CU_ASSERT_EQUAL(size, 428 + 152 + 110 + 102 + 22);
 	const uint8_t *eocd = f + size - 22;
 	CU_ASSERT_EQUAL(rd32(eocd), 0x06054b50u);
 	CU_ASSERT_EQUAL(rd16(eocd + 10), 2);
@@ -103,11 +110,13 @@ static void npz_zip(void)
 		CU_ASSERT_EQUAL(rd32(f + lfh + 14), crc);           /* local header agrees */
 		CU_ASSERT_EQUAL(rd32(f + lfh + 18), n);
 		CU_ASSERT_EQUAL(rd32(cd + 24), n);
-		const uint8_t *data = f + lfh + 35;
+		CU_ASSERT_EQUAL(rd16(f + lfh + 28), 20);            /* zip64 extra: id 1, 16 bytes */
+		CU_ASSERT(rd16(f + lfh + 35) == 1 && rd16(f + lfh + 37) == 16 && rd32(f + lfh + 39) == n);
+		const uint8_t *data = f + lfh + 55;
 		CU_ASSERT_EQUAL(crc32(crc32(0, NULL, 0), data, n), crc);
 		CU_ASSERT_EQUAL(memcmp(data, "\x93NUMPY", 6), 0);
 		CU_ASSERT_EQUAL(n, m ? 152u : 428u);
-		off = lfh + 35 + n;
+		off = lfh + 55 + n;
 	}
 	CU_ASSERT_EQUAL(off, cdoff);
 	free(f);

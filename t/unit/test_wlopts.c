@@ -40,7 +40,7 @@ static unsigned toy_check(struct sb_jobctx *c)
 	const struct toy_opts *o = sb_spec_wl_opts(&c->spec);
 	toy_checked++;
 	if (o && o->loud && o->widgets > 10) {
-		char where[512];
+		char where[SB_WHERE_MAX];
 		sb_err(sb_job_where(c, sb_option_find("toy_widgets"), where, sizeof(where)),
 		       "toy_widgets=%u with toy_loud=1: at most 10", o->widgets);
 		return 1;
