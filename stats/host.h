@@ -198,6 +198,7 @@ struct sb_host_gpu_dev {
 	double mean_util_pct, max_util_pct;
 	uint64_t peak_mem_used_bytes;
 	double mean_pcie_tx_mbps, mean_pcie_rx_mbps; /* MB/s (1e6) */
+	uint64_t pcie_tx_bytes, pcie_rx_bytes;      /* the rates times the intervals */
 	double mean_power_w;
 };
 struct sb_host_gpu_sum {
@@ -306,6 +307,7 @@ struct sb_host_sample {
 	double gpu_util_pct;          /* mean over devices */
 	uint64_t gpu_mem_used_bytes;  /* sum over devices */
 	double gpu_power_w;           /* sum over devices */
+	double gpu_pcie_tx_mbps, gpu_pcie_rx_mbps; /* sum over devices, MB/s (1e6) */
 	union sb_host_val slot[SB_HOST_SLOTS]; /* later collectors' columns */
 };
 

@@ -505,6 +505,8 @@ void sb_rep_host(struct sb_rep *rp)
 	};
 	static const struct line_spec rapl[] = { { "rapl_watts", "RAPL", 0, 0, 1 },
 						 { "gpu_power_w", "GPU", 0, 1, 1 } };
+	static const struct line_spec pcie[] = { { "gpu_pcie_rx_mbps", "to the GPUs", 0, 0, 1 },
+						 { "gpu_pcie_tx_mbps", "from the GPUs", 0, 1, 1 } };
 	static const struct line_spec gpu[] = { { "gpu_util_pct", "GPU busy", 0, 0, 1 },
 						{ "psi_io_some_pct", "I/O pressure (some)", 0, 1, 1 } };
 	for (unsigned ri = 0; ri < rp->n; ri++)
@@ -516,6 +518,7 @@ void sb_rep_host(struct sb_rep *rp)
 	host_chart(rp, "Disk utilization", "busy (% of the interval)", util, 1);
 	host_chart(rp, "Network throughput", "throughput (MB/s, 10^6 bytes)", net, 5);
 	host_chart(rp, "Power", "power (W)", rapl, 2);
+	host_chart(rp, "GPU PCIe traffic (NVML)", "throughput (MB/s, 10^6 bytes)", pcie, 2);
 	host_chart(rp, "GPU and I/O pressure", "(% of the interval)", gpu, 2);
 	for (unsigned ri = 0; ri < rp->n; ri++) {
 		const struct sb_jval *h = sb_jv_get(rp->r[ri].root, "host");

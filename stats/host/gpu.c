@@ -107,7 +107,6 @@ static void gpu_open(struct sb_host *h, const char *libname)
 static void gpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 {
 	struct host_gpu *g = &h->gpu;
-	(void)dt_s;
 	for (unsigned i = 0; i < g->n; i++) {
 		struct host_gpu_dev *d = &g->dev[i];
 		struct nvml_util u = { 0, 0 };
@@ -127,6 +126,10 @@ static void gpu_sample(struct sb_host *h, double dt_s, struct sb_host_sample *s)
 			d->mem_peak = m.used;
 		d->tx_sum += tx * 1000.0 / 1e6;   /* KB/s -> MB/s */
 		d->rx_sum += rx * 1000.0 / 1e6;
+		d->tx_bytes += tx * 1000.0 * dt_s; /* KB as 1000 bytes, as the MB/s above */
+		d->rx_bytes += rx * 1000.0 * dt_s;
+		s->gpu_pcie_tx_mbps += tx * 1000.0 / 1e6;
+		s->gpu_pcie_rx_mbps += rx * 1000.0 / 1e6;
 		d->power_sum += mw / 1000.0;
 		s->gpu_util_pct += (double)u.gpu / g->n;
 		s->gpu_mem_used_bytes += m.used;
@@ -147,6 +150,8 @@ static void gpu_summary(const struct sb_host *h, struct sb_host_gpu_sum *o)
 		od->peak_mem_used_bytes = d->mem_peak;
 		od->mean_pcie_tx_mbps = d->tx_sum / n;
 		od->mean_pcie_rx_mbps = d->rx_sum / n;
+		od->pcie_tx_bytes = (uint64_t)d->tx_bytes;
+		od->pcie_rx_bytes = (uint64_t)d->rx_bytes;
 		od->mean_power_w = d->power_sum / n;
 	}
 }
@@ -241,6 +246,8 @@ static const struct sb_host_field gpu_dev_fields[] = {
 	E(peak_mem_used_bytes, SB_HK_U64),
 	E(mean_pcie_tx_mbps, SB_HK_DBL),
 	E(mean_pcie_rx_mbps, SB_HK_DBL),
+	E(pcie_tx_bytes, SB_HK_U64),
+	E(pcie_rx_bytes, SB_HK_U64),
 	E(mean_power_w, SB_HK_DBL),
 	{ .kind = SB_HK_END },
 };
@@ -258,7 +265,8 @@ static const struct sb_host_field gpu_fields[] = {
 
 static const struct sb_host_line gpu_lines[] = {
 	{ .list = "devices", .each = "gpu{#} {name}: util avg/max={mean_util_pct:.1}/{max_util_pct:.1}%, "
-	  "peak mem={peak_mem_used_bytes:B}, pcie tx/rx={mean_pcie_tx_mbps:.1}/{mean_pcie_rx_mbps:.1}MB/s, "
+	  "peak mem={peak_mem_used_bytes:B}, pcie tx/rx={mean_pcie_tx_mbps:.1}/{mean_pcie_rx_mbps:.1}MB/s "
+	  "({pcie_tx_bytes:B}/{pcie_rx_bytes:B}), "
 	  "power={mean_power_w:.1}W" },
 	{ 0 },
 };
@@ -268,6 +276,8 @@ static const struct sb_host_col gpu_cols[] = {
 	SB_HOST_COL(gpu_util_pct, SB_HK_DBL, SB_HM_WMEAN),
 	SB_HOST_COL(gpu_mem_used_bytes, SB_HK_U64, SB_HM_MAX),
 	SB_HOST_COL(gpu_power_w, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(gpu_pcie_tx_mbps, SB_HK_DBL, SB_HM_WMEAN),
+	SB_HOST_COL(gpu_pcie_rx_mbps, SB_HK_DBL, SB_HM_WMEAN),
 	{ .kind = SB_HK_END },
 };
 

@@ -80,6 +80,7 @@ struct host_gpu_dev {
 	char name[SB_HOST_NAME_MAX];
 	unsigned nsamples;
 	double util_sum, util_max, tx_sum, rx_sum, power_sum;
+	double tx_bytes, rx_bytes;   /* PCIe rates integrated over the intervals */
 	uint64_t mem_peak;
 };
 struct host_nvml;
