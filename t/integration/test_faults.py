@@ -169,6 +169,34 @@ class FaultCase(SbCase):
             time.sleep(0.002)
         self.fail("%s never appeared" % path)
 
+    def wait_io_open(self, path, proc, timeout=10):
+        """poll until proc holds path open for its I/O phase: an fd not
+        opened write-only (the layout's open is O_WRONLY, run/files.c
+        sb_files_lay_out) or a mapping of it (mmap engine).  A fixed sleep
+        after the layout raced the open on a loaded machine (load 14 on 2
+        CPUs: the file was unlinked before the job opened it)."""
+        end = time.monotonic() + timeout
+        base = "/proc/%d" % proc.pid
+        while time.monotonic() < end and proc.poll() is None:
+            try:
+                for fd in os.listdir(base + "/fd"):
+                    try:
+                        if os.readlink("%s/fd/%s" % (base, fd)) != path:
+                            continue
+                        with open("%s/fdinfo/%s" % (base, fd)) as f:
+                            flags = next(int(l.split()[1], 8) for l in f if l.startswith("flags:"))
+                        if flags & 3 != os.O_WRONLY:
+                            return True
+                    except (OSError, StopIteration):
+                        pass
+                with open(base + "/maps") as f:
+                    if path in f.read():
+                        return True
+            except OSError:
+                pass
+            time.sleep(0.002)
+        return False
+
     def doc(self, p):
         try:
             return json.loads(p.stdout)
@@ -438,8 +466,8 @@ class TruncateDeleteTest(FaultCase):
                                     "time_based\nruntime=%s\n" % runtime))
         before = snapshot(self.dir)
         proc = self.start(job)
-        if self.wait_for(data, 4 * MiB, proc=proc):
-            time.sleep(0.1)  # layout done: into the I/O phase
+        if self.wait_for(data, 4 * MiB, proc=proc) and self.wait_io_open(data, proc):
+            time.sleep(0.05)  # into the I/O phase
             try:
                 action(data)
             except FileNotFoundError:
