@@ -85,6 +85,7 @@ static void judge(struct vrun *r)
 			.au_measured = true,
 			.au_pct = sb_jv_num(sb_jv_get(r->metric, "train_au_mean_percentage"), 0),
 			.au_required_pct = pnum(r, "au_required_pct"),
+			.reshuffle = !strcmp(pstr(r, "read_order"), "reshuffle"),
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "train_throughput_mean_samples_per_second"), 0);
 		if (sb_ml_rules_train(&f, &r->rep))
@@ -101,6 +102,7 @@ static void judge(struct vrun *r)
 			.reads = (unsigned)pnum(r, "checkpoints_read"),
 			.fsync = pbool(r, "fsync"), .caches_dropped = pbool(r, "caches_dropped"),
 			.scale = pnum(r, "checkpoint_scale"),
+			.content_unique = !strcmp(pstr(r, "checkpoint_content"), "unique"),
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "save_checkpoint_io_mean_GB_per_second"), 0);
 		if (sb_ml_rules_ckpt(&f, &r->rep))
