@@ -130,5 +130,62 @@ class ReportgenRealIOTest(SbCase):
         self.assertEqual(jobs["ck"]["rules"]["checker"], "CLOSED")
 
 
+ISSUES = r"""
+import json, sys
+from mlpstorage.reporting import ReportGenerator
+r = ReportGenerator(sys.argv[1])
+print("ISSUES" + json.dumps([str(i) for x in r.results for i in x.issues]))
+"""
+
+# the override checks storbench judges by a rule of its own (ml/rules.c)
+OWN = {"dataset.record_length_bytes": "record_length", "dataset.record_length_bytes_stdev": "record_length_stdev",
+       "train.computation_time": "computation_time", "reader.batch_size": "batch_size", "train.epochs": "epochs"}
+
+
+class ReportgenOverridesTest(SbCase):
+    """every override the live verdict judges reaches overrides.yaml, and
+    the official checker classes each as storbench's checker does (rules.py
+    :522-552): prefetch (CLOSED), epochs_between_checkpoints, model_size,
+    au_target (INVALID; they were missing from the tree)"""
+
+    def test_overrides_reach_the_checker(self):
+        found = mlpstorage_python()
+        if not found:
+            self.skipTest("mlpstorage.reporting cannot be imported (set SB_MLPSTORAGE to a checkout of "
+                          "mlcommons/storage)")
+        os.mkdir(os.path.join(self.dir, "data"))
+        res = os.path.join(self.dir, "res")
+        j = self.run_json(self.write_job(
+            "[t]\nworkload=train\nioengine=psync\ndirectory=%s\ntrain_model=unet3d\ntrain_scale=0.0001\n"
+            "dataset_files=14\nrules=mlperf\nprefetch=4\nmodel_size=1m\nau_target=80\n"
+            "epochs_between_checkpoints=3\nresults_dir=%s\n" % (os.path.join(self.dir, "data"), res)))
+        checks = j["jobs"][0]["rules"]["checks"]
+        py, env = found
+        p = subprocess.run([py, "-c", ISSUES, res], env=env, capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr[-3000:])
+        issues = json.loads([l for l in p.stdout.splitlines() if l.startswith("ISSUES")][0][6:])
+        official = {}
+        for i in issues:
+            m = re.match(r"\[(\w+)\] (?:Closed|Open|Disallowed) parameter override(?: allowed)?: (\S+) = ", i)
+            if m:
+                official[m.group(2)] = m.group(1)
+        ours = {}
+        for c in checks:
+            m = re.match(r"^([\w.]+)=", c["actual"])
+            if m:   # an override row: "param=value"
+                ours[m.group(1)] = "CLOSED" if c["pass"] else c["checker_fails_as"]
+        for param, rule in OWN.items():
+            c = next((c for c in checks if c["name"] == rule), None)
+            if param in official:
+                ours[param] = c["checker_fails_as"] if c and not c["pass"] else "CLOSED"
+        ours.pop("dataset.data_folder", None)   # mlpstorage sets it on every run
+        official.pop("dataset.data_folder", None)
+        official.pop("dataset.num_files_train", None)   # storbench: the dataset_size rule
+        self.assertEqual(official, ours)
+        for param in ("reader.prefetch_size", "checkpoint.epochs_between_checkpoints", "model.model_size",
+                      "metric.au"):
+            self.assertIn(param, official)
+
+
 if __name__ == "__main__":
     unittest.main()
