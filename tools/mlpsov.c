@@ -135,7 +135,7 @@ int sb_mlps_read_overrides(const char *dir, struct sb_mlps_overrides *out)
 		size_t i = own_rule_of(param) ? SB_ML_OVERRIDES_MAX - ++out->nown : out->n++;
 		snprintf(out->param[i], sizeof(out->param[i]), "%s", param);
 		out->ov[i].param = out->param[i];
-		out->ov[i].option = option_name(param);
+		out->ov[i].option = option_name(out->param[i]); /* not param: line is reused */
 		snprintf(out->ov[i].value, sizeof(out->ov[i].value), "%s", value);
 	}
 	fclose(f);
