@@ -11,8 +11,11 @@ The command line is tried first (`python3 -m mlpstorage.main reports
 reportgen --results-dir`); where mlpstorage.main cannot be imported (its
 benchmarks import pyarrow) the same code path runs as a library:
 ReportGenerator(dir) then generate_reports(), as main.py:105-106 does.  The
-test skips, with the reason, when neither imports (set SB_MLPSTORAGE to a
-checkout of mlcommons/storage)."""
+test skips, with the reason, when neither imports.  The code: the checkout
+$SB_MLPSTORAGE names, an installed mlpstorage, else commit caa90c9 of the
+fetched mirror (/work/.mirror/mlcommons+storage/repo, git archive), as
+test_mlperf_oracle.py takes it."""
+import atexit
 import glob
 import json
 import os
@@ -22,7 +25,29 @@ import subprocess
 import unittest
 
 from sbtest import SbCase
-from test_mlptree import mlpstorage_python
+from test_mlptree import mlpstorage_python as installed_or_checkout
+from test_mlperf_oracle import COMMIT, MIRROR
+
+_extracted = []
+
+
+def mlpstorage_python():
+    """(python, env) that imports mlpstorage.reporting, or None"""
+    found = installed_or_checkout()
+    if found or os.environ.get("SB_MLPSTORAGE") or not os.path.isdir(MIRROR):
+        return found
+    if not _extracted:
+        import tempfile
+        d = tempfile.mkdtemp(prefix="sb-mlps-")
+        atexit.register(shutil.rmtree, d, True)
+        a = subprocess.run("git -C %s archive %s mlpstorage configs | tar -x -C %s" % (MIRROR, COMMIT, d),
+                           shell=True, capture_output=True)
+        _extracted.append(d if a.returncode == 0 else None)
+    if not _extracted[0]:
+        return None
+    env = dict(os.environ, PYTHONPATH=_extracted[0])
+    p = subprocess.run(["/usr/bin/python3", "-c", "import mlpstorage.reporting"], env=env, capture_output=True)
+    return ("/usr/bin/python3", env) if p.returncode == 0 else None
 
 LIBRARY = r"""
 import json, sys
