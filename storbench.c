@@ -545,7 +545,7 @@ int main(int argc, char **argv)
 		status = SB_EXIT_IOERR;
 	if (cl.export_csv && sb_write_csv(cl.export_csv, &res))
 		status = SB_EXIT_IOERR;
-	if (sb_mlps_write(&res)) /* results_dir=: mlpstorage's tree (tools/mlps.h) */
+	if (!cl.datagen && sb_mlps_write(&res)) /* results_dir= (tools/mlps.h); --datagen: no run */
 		status = SB_EXIT_IOERR;
 	for (size_t i = 0; i < res.njobs; i++)
 		if (res.jobs[i].error || sb_verify_nfail(res.jobs[i].verify))

@@ -86,6 +86,7 @@ void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ml_result *m)
 		.fsync = s->checkpoint_fsync, .caches_dropped = m->ckpt.caches_dropped,
 		.scale = s->checkpoint_scale,
 		.io_known = true, .nodiskio = m->nodiskio, .io_bytes = m->io_bytes,
+		.content_unique = s->checkpoint_content == SB_CKPT_CONTENT_UNIQUE,
 	};
 	m->has_rules = sb_ml_rules_ckpt(&f, &m->rules) == 0;
 }

@@ -78,6 +78,7 @@ struct sb_ml_train_facts {
 	bool io_known;            /* false: no I/O facts (validate of an old tree) */
 	bool nodiskio;            /* ioengine=null */
 	uint64_t io_bytes;        /* bytes moved */
+	bool reshuffle;           /* read_order=reshuffle: not DLIO's order (OPEN) */
 };
 
 struct sb_ml_ckpt_facts {
@@ -92,6 +93,7 @@ struct sb_ml_ckpt_facts {
 	double scale;             /* checkpoint_scale */
 	bool io_known, nodiskio;  /* as in sb_ml_train_facts */
 	uint64_t io_bytes;
+	bool content_unique;      /* checkpoint_content=unique: not DLIO's bytes (OPEN) */
 };
 
 /* Minimum samples of the guidelines (section 7): max(500 * batch *

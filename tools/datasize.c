@@ -5,7 +5,15 @@
  * memory / (samples_per_file x record_length)), floor(500 x accelerators x
  * batch / samples_per_file)), memory per host in GiB as mlpstorage's
  * --client-host-memory-in-gb, i.e. x 2^30), and the job-file lines that run
- * it.  The formula is ml/rules.c's (sb_ml_min_files_by_mem/_by_steps). */
+ * it.  The formula is ml/rules.c's (sb_ml_min_files_by_mem/_by_steps).
+ * The file count is mlpstorage's, from the .yaml's record_length_bytes (the
+ * checker recomputes it so); the bytes those files hold on disk are what
+ * DLIO writes, which is not files x record_length: a record is d1 x d2
+ * bytes around int(sqrt(record_length)) (utils/config.py:312,
+ * data_generator.py:54-58: resnet50's 114660.07 -> 338^2 = 114244), plus the
+ * format's framing (npz's zip and npy headers, TFRecord's per-record
+ * framing and Example), summed file by file as storbench's datagen writes
+ * them (ml/train/formats.c sb_ml_fmt_file_bytes). */
 #include "tools/tools.h"
 
 #include <errno.h>
@@ -16,6 +24,8 @@
 
 #include "lib/log.h"
 #include "ml/rules.h"
+#include "ml/train/formats.h"
+#include "ml/train/train.h"
 #include "parse/catalog.h"
 #include "parse/options.h"
 #include "parse/value.h"
@@ -99,6 +109,20 @@ static int parse_args(int argc, char **argv, struct ds_args *a)
 	return 0;
 }
 
+/* the bytes of files files of p's dataset as DLIO (and storbench's datagen) writes them */
+static double dlio_bytes(const struct sb_train_preset *p, uint64_t files)
+{
+	struct sb_ml_workload w;
+	double sum = 0;
+	if (sb_ml_workload_find(p->name, &w))
+		return 0;
+	w.ds.files = files > UINT32_MAX ? UINT32_MAX : (unsigned)files;
+	w.ds.fmt = !strcmp(p->format, "tfrecord") ? SB_DSFMT_TFRECORD : SB_DSFMT_NPZ;
+	for (unsigned i = 0; i < w.ds.files; i++)
+		sum += (double)sb_ml_fmt_file_bytes(&w.ds, i);
+	return sum;
+}
+
 int sb_tool_datasize(int argc, char **argv)
 {
 	struct ds_args a;
@@ -119,8 +143,14 @@ int sb_tool_datasize(int argc, char **argv)
 	       by_mem, a.hosts, (double)a.mem / GIB, p->samples_per_file, p->record_length);
 	printf("  by steps  : %" PRIu64 " files (500 steps x %" PRIu64 " accelerators x batch %u / %u samples per file)\n",
 	       by_steps, a.accelerators, p->batch_size, p->samples_per_file);
-	printf("  required  : %" PRIu64 " files, %.0f bytes (%.2f GiB, %.2f GB) on disk; dictated by %s\n",
-	       files, total, total / GIB, total / 1e9, by_mem > by_steps ? "memory" : "the 500-step minimum");
+	double disk = dlio_bytes(p, files);
+	printf("  required  : %" PRIu64 " files, %.0f bytes (%.2f GiB, %.2f GB) by mlpstorage's estimate "
+	       "(files x %u x %.2f bytes); dictated by %s\n", files, total, total / GIB, total / 1e9,
+	       p->samples_per_file, p->record_length, by_mem > by_steps ? "memory" : "the 500-step minimum");
+	printf("  on disk   : %.0f bytes (%.2f GiB, %.2f GB) as DLIO writes them: %s records of about "
+	       "%" PRIu64 "^2 bytes (int(sqrt(record_length))%s) with the %s framing\n", disk, disk / GIB,
+	       disk / 1e9, p->name, sb_ml_dlio_dim(p->record_length),
+	       p->record_stdev > 0 ? ", each dimension drawn around it" : "", p->format);
 	printf("\nJob-file lines for a CLOSED run (each client host's memory must not exceed %.2f GiB):\n",
 	       (double)a.mem / GIB);
 	printf("[%s]\n%s=train\n%s=%s\n%s=%s\n%s=%" PRIu64 "\n%s=%" PRIu64 "\n%s=mlperf\n", p->name,

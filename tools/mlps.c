@@ -242,6 +242,7 @@ static void params_train(struct sb_jw *w, const struct sb_job_result *jr)
 	sb_jw_u64(w, "client_host_memory_bytes", f.host_mem_bytes);
 	sb_jw_dbl(w, "au_required_pct", sb_ml_of(jr->wl)->train.au_target_pct);
 	sb_jw_u64(w, "seed", jr->spec->ml_seed);
+	sb_jw_str(w, "read_order", f.reshuffle ? "reshuffle" : "dlio");
 }
 
 static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
@@ -264,6 +265,7 @@ static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
 	sb_jw_bool(w, "checkpoint_rank_sync", s->checkpoint_rank_sync);
 	sb_jw_str(w, "checkpoint_io", c->torch_io ? "torch" : "bs");
 	sb_jw_u64(w, "seed", s->ml_seed);
+	sb_jw_str(w, "checkpoint_content", s->checkpoint_content == SB_CKPT_CONTENT_UNIQUE ? "unique" : "dlio");
 }
 
 /* what mlpstorage's Benchmark.metadata dumps (benchmarks/base.py:100-109,

@@ -164,6 +164,37 @@ static void train_yaml(struct sb_mlps_cfg *c, const struct sb_train_preset *p, b
 	def(c, "metric.au", SB_MLPS_DBL, b);
 }
 
+/* a value's YAML type: a number, True/False, else a string */
+static enum sb_mlps_vt vtype(const char *v)
+{
+	char *end;
+	if (!strcmp(v, "True") || !strcmp(v, "False"))
+		return SB_MLPS_BOOL;
+	double d = strtod(v, &end);
+	if (end == v || *end)
+		return SB_MLPS_STR;
+	return d == floor(d) && !strpbrk(v, ".eE") ? SB_MLPS_INT : SB_MLPS_DBL;
+}
+
+/* every other override a live job judges (ml/rules.c sb_ml_train_overrides:
+ * prefetch, eval, model_size, metric.au, ...), so that the official checker
+ * and `storbench validate` meet in overrides.yaml what the live verdict
+ * judged; not train.computation_time.<key>: the yaml's computation_time is
+ * a number, hydra cannot set a key inside it (DLIO takes the dict form
+ * only when the yaml has it) */
+static void other_overrides(const struct sb_jobspec *s, struct sb_mlps_cfg *c)
+{
+	struct sb_ml_override ov[SB_ML_OVERRIDES_MAX];
+	size_t n = sb_ml_train_overrides(s, ov, SB_ML_OVERRIDES_MAX);
+	for (size_t i = 0; i < n; i++) {
+		const struct sb_mlps_ent *e = find(c, ov[i].param);
+		if ((e && e->ov) || !strncmp(ov[i].param, "train.computation_time.", 23) ||
+		    !strcmp(ov[i].param, "dataset.data_folder"))
+			continue;
+		set(c, ov[i].param, vtype(ov[i].value), ov[i].value, false, true);
+	}
+}
+
 static const char *const dsfmt_names[] = { "raw", "npz", "npy", "hdf5", "tfrecord" };
 
 static void train_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
@@ -208,6 +239,7 @@ static void train_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 		setu(c, "checkpoint.checkpoint_after_epoch", f.ckpt_after_epoch, true);
 	if (f.ckpt_every_steps)
 		setu(c, "checkpoint.steps_between_checkpoints", f.ckpt_every_steps, true);
+	other_overrides(s, c);
 	/* mlpstorage sets the data folder on every run (dlio.py:153-157) */
 	set(c, "dataset.data_folder", SB_MLPS_STR, m->train.data_dir, true, false);
 }

@@ -61,9 +61,17 @@ static bool pbool(const struct vrun *r, const char *k)
 	return v && v->type == SB_JBOOL ? v->b : pnum(r, k) != 0;
 }
 
-static void judge(struct vrun *r)
+/* 0, or -errno when the run's dlio_config/overrides.yaml cannot be read */
+static int judge(struct vrun *r)
 {
 	if (!strcmp(r->bench, "training")) {
+		struct sb_mlps_overrides ov;
+		int rc = sb_mlps_read_overrides(r->dir, &ov);
+		if (rc) {
+			sb_err("validate", "%s/dlio_config/overrides.yaml: %s: fix its permissions or remove it",
+			       r->dir, strerror(-rc));
+			return rc;
+		}
 		struct sb_ml_train_facts f = {
 			.workload = strcmp(pstr(r, "model"), "custom") ? pstr(r, "model") : NULL,
 			.accel = pstr(r, "accelerator"),
@@ -85,9 +93,17 @@ static void judge(struct vrun *r)
 			.au_measured = true,
 			.au_pct = sb_jv_num(sb_jv_get(r->metric, "train_au_mean_percentage"), 0),
 			.au_required_pct = pnum(r, "au_required_pct"),
+			.reshuffle = !strcmp(pstr(r, "read_order"), "reshuffle"),
+			/* judged as a live job's (ml/rules.c override_rules) */
+			.ov = ov.ov, .nov = ov.n,
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "train_throughput_mean_samples_per_second"), 0);
-		if (sb_ml_rules_train(&f, &r->rep))
+		rc = sb_ml_rules_train(&f, &r->rep);
+		if (!rc && sb_mlps_restated_overrides(&ov, &r->rep)) {
+			f.nov = ov.n;
+			rc = sb_ml_rules_train(&f, &r->rep);
+		}
+		if (rc)
 			r->rep.verdict = r->rep.guidelines = SB_ML_INVALID;
 	} else {
 		struct sb_ml_ckpt_facts f = {
@@ -101,11 +117,13 @@ static void judge(struct vrun *r)
 			.reads = (unsigned)pnum(r, "checkpoints_read"),
 			.fsync = pbool(r, "fsync"), .caches_dropped = pbool(r, "caches_dropped"),
 			.scale = pnum(r, "checkpoint_scale"),
+			.content_unique = !strcmp(pstr(r, "checkpoint_content"), "unique"),
 		};
 		r->throughput = sb_jv_num(sb_jv_get(r->metric, "save_checkpoint_io_mean_GB_per_second"), 0);
 		if (sb_ml_rules_ckpt(&f, &r->rep))
 			r->rep.verdict = r->rep.guidelines = SB_ML_INVALID;
 	}
+	return 0;
 }
 
 /* a run folder: summary.json and exactly one *_metadata.json */
@@ -157,8 +175,7 @@ static int load_run(struct vtree *t, const char *dir, const char *meta)
 	snprintf(r->bench, sizeof(r->bench), "%s", b);
 	snprintf(r->model, sizeof(r->model), "%s", pstr(r, "model"));
 	snprintf(r->dt, sizeof(r->dt), "%s", sb_jv_str(sb_jv_get(r->meta.root, "run_datetime"), ""));
-	judge(r);
-	return 0;
+	return judge(r);
 }
 
 static int walk(struct vtree *t, const char *dir, int depth)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/nprand.h"
 #include "ml/train/train.h"
 #include "parse/catalog.h"
 #include "parse/jobspec.h" /* SB_SHUFFLE_* */
@@ -229,7 +230,7 @@ static int plan_check(const struct sb_ml_plan_cfg *c)
 }
 
 /* DLIO's TF reader: this rank's files (positions rank, rank + ranks, ...
- * of the list, shuffled once with epoch 1's seed), read_threads of them
+ * of the list, shuffled once as numpy shuffles it for epoch 1), read_threads of them
  * interleaved record by record; samples[] holds file * spf + record in
  * that order, file_order is the identity */
 static int tf_stream(const struct sb_ml_plan_cfg *c, struct sb_ml_plan *p)
@@ -240,11 +241,11 @@ static int tf_stream(const struct sb_ml_plan_cfg *c, struct sb_ml_plan *p)
 		return -ENOMEM;
 	for (unsigned i = 0; i < c->files; i++)
 		list[i] = i;
-	if (c->file_shuffle) {
-		struct sb_ml_plan_cfg once = *c;
-		once.epoch = 1;
-		sb_ml_shuffle_u32(list, c->files, epoch_seed(&once, 1));
-	}
+	/* reconfigure(1): np.random.seed(seed + 1) (seed_change_epoch), then
+	 * np.random.shuffle(file_list_train) (config.py:459-466): numpy's own
+	 * generator, so the list is DLIO's for the same seed */
+	if (c->file_shuffle)
+		sb_np_shuffle_u32(list, c->files, (uint32_t)(c->seed + (c->seed_change_epoch ? 1 : 0)));
 	/* fewer files than ranks: DLIO does not shard (tf_reader.py:87) */
 	unsigned step = c->files >= c->ranks ? c->ranks : 1, first = c->files >= c->ranks ? c->rank : 0;
 	size_t mine = first < c->files ? (c->files - first + step - 1) / step : 0, n = 0;

@@ -41,7 +41,9 @@
  *   sampler's only (config.py:337-341, 459-466).
  *   TFRecord (TF loader, iterative sampler): the file list is shuffled once
  *   (reconfigure(1) before the dataset is built: main.py:396-398; epoch 1's
- *   seed), rank r takes list positions r, r+N, ... (Dataset.shard:
+ *   seed: np.random.seed(seed + 1); np.random.shuffle, config.py:459-466,
+ *   reproduced bit for bit by lib/nprand.c, so the list is DLIO's own for
+ *   the same seed), rank r takes list positions r, r+N, ... (Dataset.shard:
  *   tf_reader.py:85-88) and reads read_threads of them at once, one record
  *   of each in turn (num_parallel_reads: an interleave of cycle
  *   read_threads, block 1: tf_reader.py:91-92); the sample shuffle is

@@ -94,6 +94,16 @@ class DlioOrderTest(SbCase):
         self.assertNotEqual(per_epoch[0], [tuple(range(0, 16, 2)), tuple(range(1, 16, 2))],
                             "the file list was not shuffled")
 
+    def test_tfrecord_file_shuffle_is_numpys(self):
+        # DLIO shuffles the list with numpy's generator: reconfigure(1) runs
+        # np.random.seed(123 + 1); np.random.shuffle(file_list_train)
+        # (config.py:459-466, main.py:396).  numpy 1.24.2 (/usr/bin/python3):
+        #   np.random.seed(124); l = list(range(16)); np.random.shuffle(l)
+        #   -> [11, 10, 13, 3, 6, 5, 15, 8, 4, 0, 9, 2, 7, 1, 12, 14]
+        # rank 0 reads l[0::2], rank 1 l[1::2] (Dataset.shard), in list order
+        seqs = self.order("tfrecord", "shuffle=file\n", files=16, epochs=1)
+        self.assertEqual(sorted(seqs), [[10, 3, 5, 8, 0, 2, 1, 14], [11, 13, 6, 15, 4, 9, 7, 12]], seqs)
+
     def test_reshuffle_keeps_the_old_order(self):
         # read_order=reshuffle: contiguous blocks per rank (TFRecord too)
         seqs = self.order("tfrecord", "shuffle=none\nread_order=reshuffle\n", epochs=1)

@@ -234,6 +234,40 @@ class TwoVerdictsTest(SbCase):
         self.assertEqual(j["rules"]["checker"], "INVALID")
 
 
+class OwnBehaviourOpenTest(SbCase):
+    """issue 24: read_order=reshuffle and checkpoint_content=unique are
+    storbench's behaviour, not DLIO's: OPEN in the guidelines verdict
+    (10.1: the codebase cannot change in CLOSED; 10.2: changes to DLIO are
+    allowed in OPEN, disclosed); no DLIO parameter records them, so the
+    checker (rules.py) stays as it was.  validate reads them from the tree."""
+    train = TrainRulesTest.train
+    only_new_failure = TrainRulesTest.only_new_failure
+
+    def test_reshuffle_open(self):
+        c = self.only_new_failure("unet3d", "read_order=reshuffle\n", "read_order", "OPEN")
+        self.assertEqual((c["expected"], c["actual"], c["checker_fails_as"]), ("dlio", "reshuffle", "CLOSED"))
+        self.assertIn("guidelines 10.1, 10.2", c["source"])
+        self.assertIn("set read_order=dlio for CLOSED", c["fix"])
+
+    def test_unique_content_open(self):
+        res = os.path.join(self.dir, "res")
+        for content, want in (("dlio", {"checkpoint_scale"}), ("unique", {"checkpoint_scale", "checkpoint_content"})):
+            j = self.run_json(self.write_job(
+                "[ck]\nworkload=checkpoint\nioengine=psync\nbs=256k\nmodel=llama3-8b\n"
+                "checkpoint_scale=0.00002\nnum_checkpoints_read=0\nrules=mlperf\ncheckpoint_folder=%s\n"
+                "checkpoint_content=%s\nresults_dir=%s\n" % (os.path.join(self.dir, content), content, res)))
+            j = j["jobs"][0]
+            self.assertEqual(set(failed(j)), want)
+            c = check(j, "checkpoint_content")
+            self.assertEqual((c["expected"], c["actual"]), ("dlio", content))
+            self.assertEqual((c["fails_as"], c["checker_fails_as"]), ("OPEN", "CLOSED"))
+            self.assertEqual(j["rules"]["checker"], "CLOSED")
+        p = self.run_sb("validate", res)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.count("checkpoint_content: expected dlio, actual unique -> checker CLOSED, "
+                                        "guidelines OPEN (guidelines 10.1, 10.2"), 1, p.stdout)
+
+
 class CacheHonestyTest(SbCase):
     """caches_dropped is true only when a drop could evict the reads"""
 

@@ -215,6 +215,27 @@ class DatasizeTest(SbCase):
         a = self.run_sb("datasize", "model=unet3d", "accelerators=1", "client_memory=2t", "hosts=1")
         self.assertIn("dataset_files=%d\n" % datasize("unet3d", 1, 2048, 1), a.stdout)
 
+    def test_on_disk_bytes_are_dlios(self):
+        # the file count is mlpstorage's (the .yaml's record_length_bytes); the
+        # bytes are DLIO's records: resnet50's 114660.07 is 338^2 = 114244
+        # bytes a record (int(sqrt()), utils/config.py:312), each framed as
+        # DLIO's tf_generator writes it: 16 bytes of TFRecord framing + a
+        # 43-byte Example around the image (test_mlformats checks the files)
+        p = self.run_sb("datasize", "model=resnet50", "accelerators=8", "client_memory=128", "hosts=2")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        files = datasize("resnet50", 8, 128, 2)
+        est = files * 1251 * 114660.07
+        self.assertIn("required  : %d files, %.0f bytes" % (files, est), p.stdout)
+        disk = files * 1251 * (338 * 338 + 16 + 43)
+        self.assertIn("on disk   : %d bytes (%.2f GiB" % (disk, disk / 2 ** 30), p.stdout)
+        # unet3d: records drawn around 12107^2 (not 146600628) in npz files
+        p = self.run_sb("datasize", "model=unet3d", "accelerators=8", "client_memory=128", "hosts=2")
+        m = re.search(r"on disk   : (\d+) bytes", p.stdout)
+        est = datasize("unet3d", 8, 128, 2) * 146600628
+        self.assertNotEqual(int(m.group(1)), est)
+        self.assertLess(abs(int(m.group(1)) / est - 1), 0.001)
+        self.assertIn("12107^2", p.stdout)
+
     def test_bad_flags(self):
         for args in (("model=unet", "accelerators=1", "client_memory=1"),
                      ("model=unet3d", "accelerators=0", "client_memory=1"),

@@ -418,7 +418,33 @@ static void test_ckpt_other(void)
 	only_failure(&rep, "model", SB_ML_OPEN);
 }
 
+/* issue 24: storbench's own behaviour where DLIO differs is an OPEN
+ * experiment (guidelines 10.1: the codebase cannot change in CLOSED; 10.2:
+ * changes to DLIO are allowed in OPEN, disclosed); no DLIO parameter
+ * records it, so the official checker still says CLOSED */
+static void test_own_behaviour_open(void)
+{
+	struct sb_ml_train_facts f = unet3d_ok();
+	struct sb_ml_ckpt_facts c = ckpt_ok();
+	struct sb_ml_rule_report rep;
+	f.reshuffle = true;
+	CU_ASSERT_EQUAL(verdict(&f, &rep), SB_ML_CLOSED);
+	only_failure(&rep, "read_order", SB_ML_OPEN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb_ml_rule_get(&rep, "read_order")->cite, "guidelines 10.1, 10.2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb_ml_rule_get(&rep, "read_order")->fix, "read_order=dlio"));
+	c.content_unique = true;
+	CU_ASSERT_EQUAL(ckpt_verdict(&c, &rep), SB_ML_CLOSED);
+	only_failure(&rep, "checkpoint_content", SB_ML_OPEN);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb_ml_rule_get(&rep, "checkpoint_content")->cite, "guidelines 10.1, 10.2"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb_ml_rule_get(&rep, "checkpoint_content")->fix, "checkpoint_content=dlio"));
+	c = ckpt_ok(); /* DLIO's: the rule is there and passes */
+	CU_ASSERT_EQUAL(ckpt_verdict(&c, &rep), SB_ML_CLOSED);
+	CU_ASSERT_EQUAL(rep.guidelines, SB_ML_CLOSED);
+	CU_ASSERT_PTR_NOT_NULL(sb_ml_rule_get(&rep, "checkpoint_content"));
+}
+
 static CU_TestInfo tests[] = {
+	{ "read_order=reshuffle, checkpoint_content=unique OPEN", test_own_behaviour_open },
 	{ "min samples", test_min_samples },
 	{ "train CLOSED", test_train_closed },
 	{ "resnet50 official minimum files", test_resnet50_official_minimum },
