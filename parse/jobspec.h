@@ -490,6 +490,8 @@ struct sb_jobspec {
 	unsigned kv_users;          /* simulated users (0: concurrency=) */
 	uint64_t kv_think_time_us;  /* a user's pause between requests */
 	bool kv_prefill_only, kv_decode_only;
+	unsigned kv_templates;      /* set by the check: 1 prompt, 2 output, 4 think time drawn per user
+				     * from the official user templates (not given) */
 	/* issue 15: tiered checkpoints (ml/checkpoint/tiered.c, checktier.c) */
 	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
 	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */

@@ -40,6 +40,10 @@ unsigned sb_kv_check_mlperf(struct sb_jobctx *c)
 		}
 		return 0;
 	}
+	/* workload.py UserSimulator: what is not given is drawn per user */
+	s->kv_templates = (sb_job_isset(c, SB_OPT(prompt_tokens)) ? 0 : 1) |
+			  (sb_job_isset(c, SB_OPT(output_tokens)) ? 0 : 2) |
+			  (sb_job_isset(c, SB_OPT(kv_think_time_us)) ? 0 : 4);
 	if (s->kv_prefill_only && s->kv_decode_only)
 		return refuse(c, SB_OPT(kv_decode_only), "kv_prefill_only=1 and kv_decode_only=1 leave "
 			      "nothing to run: set one of them to 0");

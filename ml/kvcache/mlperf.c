@@ -5,8 +5,9 @@
  * tokens or more being prefill only, a decode miss writing the entry
  * again), generate_requests (a user continues its conversation with
  * probability 0.8, sleeps think_time x U(0.8, 1.2) before each request,
- * draws the context in [c/4, c] and the output in [g/4, g]), the QoS mix
- * of 15% interactive, 35% responsive, 50% batch, and
+ * draws the context in [c/4, c] and the output in [g/4, g]); workload.py
+ * (generate_mixed_users: the user templates and the QoS mix of 15%
+ * interactive, 35% responsive, 50% batch); and
  * _prepopulate_cache_for_decode (users x 10 entries of 2048 tokens). */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,9 +35,34 @@ struct mreq {
 	bool prefill_only;
 };
 
-static uint64_t think_ns(struct sb_kv_ml *ml, const struct sb_jobspec *s)
+/* workload.py UserSimulator.DEFAULT_USER_TEMPLATES: chatbot, coding,
+ * document: context, generation (tokens) and think time (ms) ranges */
+static const unsigned tmpl[3][6] = {
+	{ 512, 4096, 50, 200, 100, 500 },
+	{ 4096, 25000, 100, 500, 200, 1000 },
+	{ 4096, 16384, 200, 800, 300, 1500 },
+};
+
+static unsigned between(struct sb_kv_ml *ml, unsigned lo, unsigned hi)
 {
-	return (uint64_t)((double)s->kv_think_time_us * 1000.0 * (0.8 + 0.4 * sb_rng_unit(&ml->rng)));
+	return lo + (unsigned)sb_rng_below(&ml->rng, hi - lo + 1);
+}
+
+/* generate_mixed_users: a type, a QoS class (15% interactive, 35%
+ * responsive, 50% batch), lengths and think time per user */
+static void make_user(const struct sb_jobspec *s, struct sb_kv_ml *ml, struct sb_kv_user *u)
+{
+	const unsigned *t = tmpl[sb_rng_below(&ml->rng, 3)];
+	double r = sb_rng_unit(&ml->rng);
+	u->qos = r < 0.15 ? SB_KV_QOS_INTERACTIVE : r < 0.5 ? SB_KV_QOS_RESPONSIVE : SB_KV_QOS_BATCH;
+	u->ctx = s->kv_templates & 1 ? between(ml, t[0], t[1]) : s->prompt_tokens;
+	u->gen = s->kv_templates & 2 ? between(ml, t[2], t[3]) : s->output_tokens;
+	u->think_us = s->kv_templates & 4 ? 1000ull * between(ml, t[4], t[5]) : s->kv_think_time_us;
+}
+
+static uint64_t think_ns(struct sb_kv_ml *ml, const struct sb_kv_user *u)
+{
+	return (uint64_t)((double)u->think_us * 1000.0 * (0.8 + 0.4 * sb_rng_unit(&ml->rng)));
 }
 
 int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
@@ -51,10 +77,8 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 	ml->u = calloc(ml->nusers, sizeof(*ml->u));
 	if (!ml->u)
 		return -ENOMEM;
-	for (unsigned i = 0; i < ml->nusers; i++) {
-		double r = sb_rng_unit(&ml->rng);
-		ml->u[i].qos = r < 0.15 ? SB_KV_QOS_INTERACTIVE : r < 0.5 ? SB_KV_QOS_RESPONSIVE : SB_KV_QOS_BATCH;
-	}
+	for (unsigned i = 0; i < ml->nusers; i++)
+		make_user(s, ml, &ml->u[i]);
 	ml->layers = s->shape.layers;
 	ml->kv_heads = s->shape.kv_heads;
 	ml->head_dim = s->kv_head_dim;
@@ -90,7 +114,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 		now = sb_now_ns();
 	}
 	for (unsigned i = 0; i < ml->nusers; i++)
-		ml->u[i].arrive_ns = now + think_ns(ml, j->spec);
+		ml->u[i].arrive_ns = now + think_ns(ml, &ml->u[i]);
 	ml->next_slot_ns = now;
 	return 0;
 }
@@ -137,8 +161,8 @@ static int begin_req(const struct sb_jobspec *s, struct sb_kv_ml *ml, unsigned u
 	struct sb_kv_user *u = &ml->u[user];
 	r->user = user;
 	r->arrive = u->arrive_ns;
-	r->ctx = draw(ml, s->prompt_tokens, s->prompt_tokens_min, s->prompt_tokens_max);
-	r->gen = draw(ml, s->output_tokens, s->output_tokens_min, s->output_tokens_max);
+	r->ctx = draw(ml, u->ctx, s->prompt_tokens_min, s->prompt_tokens_max);
+	r->gen = draw(ml, u->gen, s->output_tokens_min, s->output_tokens_max);
 	r->prefill_only = r->ctx >= PREFILL_ONLY_TOKENS;
 	if (u->nturn && sb_rng_unit(&ml->rng) >= CONTINUE_PROB)
 		u->nturn = 0; /* a new conversation */
@@ -217,7 +241,7 @@ static void record(struct sb_wl_job *j, struct sb_kv_ml *ml, const struct mreq *
 	if (!j->spec->kv_decode_only && add_turn(u, r->id))
 		ml->err = -ENOMEM;
 	u->busy = false;
-	u->arrive_ns = j->spec->kv_think_time_us ? r->arrive + think_ns(ml, j->spec) : now;
+	u->arrive_ns = u->think_us ? r->arrive + think_ns(ml, u) : now;
 }
 
 /* one worker: take the next request, do its cache operations, generate */

@@ -27,6 +27,8 @@ struct sb_kv_job;
 struct sb_kv_user {
 	uint64_t arrive_ns;      /* its next request's arrival */
 	unsigned qos;            /* SB_KV_QOS_* */
+	unsigned ctx, gen;       /* its context and generation lengths, tokens */
+	uint64_t think_us;       /* its think time */
 	bool busy;               /* a request of it is being served */
 	uint32_t *turn, nturn, capturn; /* the entries of its conversation's turns */
 };
