@@ -226,6 +226,33 @@ class KvMlperf(SbCase):
         _, k = self.kv("--kv_requests=4", "--kv_tensor_parallel=2", "--kv_disk_capacity=1m")
         self.assertEqual(k["mlperf"]["cache_stats"]["total_write_bytes"], 4 * ENTRY // 2)
 
+    def test_user_templates(self):
+        """workload.py DEFAULT_USER_TEMPLATES: contexts 512..25000 tokens per user,
+        a request draws [c/4, c]; think times 0.1..1.5 s"""
+        t0 = time.monotonic()
+        d = self.run_json("--name=kv", "--workload=kvcache", "--kv_profile=mlperf", "--layers=2",
+                          "--kv_heads=2", "--head_dim=16", "--kv_users=3", "--kv_requests=6",
+                          "--kv_disk_capacity=64m", f"--directory={self.dir}")
+        m = d["jobs"][0]["kvcache"]["mlperf"]
+        c = m["cache_stats"]
+        self.assertEqual(m["total_requests"], 6)
+        self.assertGreaterEqual(time.monotonic() - t0, 0.08)  # every user thinks first
+        per = c["total_write_bytes"] / c["write_iops"] / 256
+        self.assertTrue(128 <= per <= 25000, per)
+        self.assertTrue(50 // 4 <= m["total_tokens"] / 6 <= 800, m["total_tokens"])
+
+    def test_npy_tp_fp8(self):
+        """tensor parallel: cache.py stores the flat first 1/tp of the elements"""
+        self.kv("--kv_requests=3", "--kv_tensor_parallel=2", "--kv_bytes_per_element=1",
+                "--kv_disk_capacity=1m", "--keep_kvcache=1")
+        folder = os.path.join(self.dir, "kvcache")
+        files = [os.path.join(folder, f) for f in sorted(os.listdir(folder))]
+        self.assertEqual(len(files), 3)
+        code = "import numpy, sys\nfor p in sys.argv[1:]:\n a = numpy.load(p)\n print(a.dtype, a.shape)\n"
+        p = subprocess.run(["/usr/bin/python3", "-c", code, *files], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(set(p.stdout.split("\n")) - {""}, {"uint8 (4096,)"})
+
     def test_rules_mlperf_default(self):
         job, k = self.kv("--kv_requests=5", "--rules=mlperf")
         self.assertEqual(k["profile"], "mlperf")
