@@ -232,8 +232,8 @@ static int check_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 	}
 	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || access(parent, W_OK) != 0) {
 		sb_err(where, "the KV disk tier goes in %s, but %s is not a writable directory: set "
-		       "directory= to one, or %s=0 for no disk tier", k->folder, parent,
-		       SB_OPT(kv_disk_capacity)->name);
+		       "directory= to one%s%s%s", k->folder, parent, k->ml ? "" : ", or ",
+		       k->ml ? "" : SB_OPT(kv_disk_capacity)->name, k->ml ? "" : "=0 for no disk tier");
 		return -ENOENT;
 	}
 	if (statvfs(parent, &vfs) == 0 && k->tier_bytes > (uint64_t)vfs.f_bavail * vfs.f_frsize) {

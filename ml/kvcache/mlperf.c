@@ -109,8 +109,10 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 			ml->prepop[ml->nprepop++] = id;
 		}
 		sb_kvt_reset(&ml->c);
-		for (unsigned w = 0; w < j->nworkers; w++)
+		for (unsigned w = 0; w < j->nworkers; w++) {
 			memset(j->workers[w].st->io_bytes, 0, sizeof(j->workers[w].st->io_bytes));
+			memset(j->workers[w].st->total_ios, 0, sizeof(j->workers[w].st->total_ios));
+		}
 		now = sb_now_ns();
 	}
 	for (unsigned i = 0; i < ml->nusers; i++)
