@@ -47,10 +47,12 @@ unsigned sb_kv_check_mlperf(struct sb_jobctx *c)
 	if (s->kv_prefill_only && s->kv_decode_only)
 		return refuse(c, SB_OPT(kv_decode_only), "kv_prefill_only=1 and kv_decode_only=1 leave "
 			      "nothing to run: set one of them to 0");
-	if (s->direct)
-		return refuse(c, SB_OPT(direct), "direct=1 is not what kv_profile=mlperf measures: the "
-			      "official benchmark reads and writes its .npy files buffered, dropping "
-			      "each file's page cache before a read; set direct=0, or kv_profile=blocks "
-			      "for O_DIRECT block I/O");
+	if (s->direct) {
+		const char *d = SB_OPT(direct)->name;
+		snprintf(msg, sizeof(msg), "%s=1 is not what kv_profile=mlperf measures: the official "
+			 "benchmark reads and writes its .npy files buffered, dropping each file's page "
+			 "cache before a read; set %s=0, or kv_profile=blocks for O_DIRECT block I/O", d, d);
+		return refuse(c, SB_OPT(direct), msg);
+	}
 	return 0;
 }
