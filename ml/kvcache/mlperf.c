@@ -163,8 +163,14 @@ static int begin_req(const struct sb_jobspec *s, struct sb_kv_ml *ml, unsigned u
 	struct sb_kv_user *u = &ml->u[user];
 	r->user = user;
 	r->arrive = u->arrive_ns;
-	r->ctx = draw(ml, u->ctx, s->prompt_tokens_min, s->prompt_tokens_max);
-	r->gen = draw(ml, u->gen, s->output_tokens_min, s->output_tokens_max);
+	if (ml->hooks.next) { /* trace replay */
+		int e = ml->hooks.next(ml->hooks.ctx, user, &r->ctx, &r->gen, &r->arrive);
+		if (e)
+			return e;
+	} else {
+		r->ctx = draw(ml, u->ctx, s->prompt_tokens_min, s->prompt_tokens_max);
+		r->gen = draw(ml, u->gen, s->output_tokens_min, s->output_tokens_max);
+	}
 	r->prefill_only = r->ctx >= PREFILL_ONLY_TOKENS;
 	if (u->nturn && sb_rng_unit(&ml->rng) >= CONTINUE_PROB)
 		u->nturn = 0; /* a new conversation */
@@ -179,9 +185,14 @@ static int begin_req(const struct sb_jobspec *s, struct sb_kv_ml *ml, unsigned u
 static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const struct mreq *r, uint64_t *ns)
 {
 	struct sb_kv_user *u = &ml->u[r->user];
-	uint64_t t;
+	uint64_t t, ctx = r->ctx;
 	int e = 0;
 	*ns = 0;
+	if (ml->hooks.prefix) { /* the prefix's tokens are not written again */
+		if ((e = ml->hooks.prefix(ml->hooks.ctx, &ml->c, r->user, &ctx, ns)) < 0)
+			return e;
+		sb_kvt_resize(&ml->c, r->id, ctx);
+	}
 	if (!s->kv_decode_only) {
 		for (uint32_t i = 0; i < u->nturn && e >= 0; i++) {
 			e = sb_kvt_access(&ml->c, u->turn[i], true, SB_KVT_MULTI_TURN, &t);
@@ -193,6 +204,8 @@ static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const stru
 			e = sb_kvt_alloc(&ml->c, r->id, true, &t);
 		*ns += t;
 	}
+	if (e >= 0 && ml->hooks.rag && (e = ml->hooks.rag(ml->hooks.ctx, &ml->c, r->user, &t)) >= 0)
+		*ns += t;
 	if (e < 0 || s->kv_prefill_only || r->prefill_only)
 		return e < 0 ? e : 0;
 	uint32_t key = s->kv_decode_only && ml->nprepop ? ml->prepop[sb_rng_below(&ml->rng, ml->nprepop)] : r->id;

@@ -33,7 +33,23 @@ struct sb_kv_user {
 	uint32_t *turn, nturn, capturn; /* the entries of its conversation's turns */
 };
 
+/* Hooks for what benchmark.py does beside the synthetic users (NULL: not
+ * used), called under the job's lock:
+ * - next: a trace replaces the drawn request (ShareGPT turns, BurstGPT rows):
+ *   fill *ctx and *gen (tokens) and *arrive_ns for user's next request, or
+ *   return 1 when the trace is over (the job ends), -errno on error;
+ * - prefix: process_requests step 1 (a shared-prefix hit): read the prefix
+ *   entry through sb_kvt_access, lower *ctx, add its time to *ns;
+ * - rag: step 4 (RAG chunk reads), its time added to *ns. */
+struct sb_kv_ml_hooks {
+	void *ctx;
+	int (*next)(void *ctx, unsigned user, uint64_t *ctx_tokens, uint64_t *gen, uint64_t *arrive_ns);
+	int (*prefix)(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ctx_tokens, uint64_t *ns);
+	int (*rag)(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ns);
+};
+
 struct sb_kv_ml {
+	struct sb_kv_ml_hooks hooks;
 	struct sb_kvt c;
 	struct sb_rng rng;
 	struct sb_kv_user *u;

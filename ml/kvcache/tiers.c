@@ -68,6 +68,15 @@ uint32_t sb_kvt_new(struct sb_kvt *c, uint64_t tokens)
 	return c->ne++;
 }
 
+void sb_kvt_resize(struct sb_kvt *c, uint32_t id, uint64_t tokens)
+{
+	struct sb_kvt_entry *e = &c->e[id];
+	if (e->tier < 0) {
+		e->bytes = c->bytes_per_token * tokens / c->tp;
+		e->tokens = tokens;
+	}
+}
+
 static void unlink_lru(struct sb_kvt *c, uint32_t id)
 {
 	struct sb_kvt_entry *e = &c->e[id];

@@ -73,6 +73,8 @@ int sb_kvt_init(struct sb_kvt *c, uint64_t gpu, uint64_t cpu, uint64_t nvme, uin
 void sb_kvt_free(struct sb_kvt *c);
 /* a new entry id for tokens tokens (not cached yet); UINT32_MAX on ENOMEM */
 uint32_t sb_kvt_new(struct sb_kvt *c, uint64_t tokens);
+/* a not yet cached entry's new token count (a prefix hit shortened it) */
+void sb_kvt_resize(struct sb_kvt *c, uint32_t id, uint64_t tokens);
 /* allocate_cache: write entry id to the first tier with room; *ns its
  * write's total time; 0 or -errno (an I/O error) */
 int sb_kvt_alloc(struct sb_kvt *c, uint32_t id, bool prefill, uint64_t *ns);
