@@ -482,6 +482,16 @@ struct sb_jobspec {
 	uint64_t kv_disk_capacity;  /* bytes of KV blocks the disk tier holds (0: none) */
 	uint64_t prefill_time_per_token_us, decode_time_per_token_us;
 	bool keep_kvcache;          /* keep the disk tier's file at the end */
+	/* issue 25: kv_profile=mlperf (ml/kvcache/mlperf.c) */
+	unsigned kv_profile;        /* 0: blocks, 1: mlperf */
+	uint64_t kv_gpu_mem;        /* bytes of the GPU tier per GPU (0: none) */
+	unsigned kv_gpus, kv_tensor_parallel;
+	unsigned kv_decode_reread_tokens; /* decode re-reads the entry every N output tokens */
+	unsigned kv_users;          /* simulated users (0: concurrency=) */
+	uint64_t kv_think_time_us;  /* a user's pause between requests */
+	bool kv_prefill_only, kv_decode_only;
+	unsigned kv_templates;      /* set by the check: 1 prompt, 2 output, 4 think time drawn per user
+				     * from the official user templates (not given) */
 	/* issue 15: tiered checkpoints (ml/checkpoint/tiered.c, checktier.c) */
 	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
 	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */

@@ -89,7 +89,8 @@ unsigned sb_ml_check_kv(struct sb_jobctx *c)
 		       SB_OPT(runtime_us)->name, SB_OPT(runtime_us)->name, SB_OPT(kv_requests)->name);
 		return 1;
 	}
-	return bounds(c, SB_OPT(prompt_tokens_min), s->prompt_tokens_min, SB_OPT(prompt_tokens_max),
+	return sb_kv_check_mlperf(c) +
+	       bounds(c, SB_OPT(prompt_tokens_min), s->prompt_tokens_min, SB_OPT(prompt_tokens_max),
 		      s->prompt_tokens_max) +
 	       bounds(c, SB_OPT(output_tokens_min), s->output_tokens_min, SB_OPT(output_tokens_max),
 		      s->output_tokens_max);

@@ -5,6 +5,7 @@
 
 #include "ml/figures.h"
 #include "ml/kvcache/result.h"
+#include "ml/kvcache/mlfigures.h"
 
 static void json_lat(struct sb_jw *w, const char *key, const struct sb_kv_lat *l)
 {
@@ -72,6 +73,9 @@ void sb_ml_kv_json(struct sb_jw *w, const struct sb_kv_result *kv)
 	sb_jw_str(w, "path", kv->path);
 	sb_jw_u64(w, "file_bytes", kv->file_bytes);
 	sb_jw_bool(w, "kept", kv->kept);
+	sb_jw_str(w, "profile", kv->ml.on ? "mlperf" : "blocks");
+	if (kv->ml.on)
+		sb_ml_kv_mlperf_json(w, &kv->ml);
 	sb_jw_obj_end(w);
 }
 
@@ -84,10 +88,17 @@ static void normal_lat(FILE *f, const char *name, const struct sb_kv_lat *l)
 void sb_ml_kv_normal(FILE *f, const struct sb_kv_result *kv)
 {
 	double mib = 1048576.0;
+	char blocks[64];
+	snprintf(blocks, sizeof(blocks), "blocks of %u tokens (%.2f MiB)", kv->block_tokens,
+		 (double)kv->block_bytes / mib);
 	fprintf(f, "  kvcache      : %s%s%u layers x %u kv_heads x %u dim x %u B = %" PRIu64
-		   " B/token, blocks of %u tokens (%.2f MiB)\n", kv->model,
+		   " B/token, %s\n", kv->model,
 		kv->model[0] ? ": " : "", kv->layers, kv->kv_heads, kv->head_dim, kv->elem_bytes,
-		kv->bytes_per_token, kv->block_tokens, (double)kv->block_bytes / mib);
+		kv->bytes_per_token, kv->ml.on ? "kv_profile=mlperf: a .npy file per entry" : blocks);
+	if (kv->ml.on) { /* kv_profile=mlperf: its own figures, no blocks */
+		sb_ml_kv_mlperf_normal(f, &kv->ml);
+		return;
+	}
 	fprintf(f, "    tiers: memory %" PRIu64 " blocks, disk %" PRIu64 " blocks%s%s\n",
 		kv->memory_blocks, kv->disk_blocks, kv->path[0] ? " in " : "", kv->path);
 	fprintf(f, "    requests: %" PRIu64 " in %.3f s (%.1f/s, %.1f tokens/s), %u workers; prefix "

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/mlperf.h"
 #include "ml/run.h"
 #include "run/rate.h"
 #include "lib/log.h"
@@ -152,15 +153,38 @@ static int make_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 	return e ? sb_ml_fail(&j->workers[0], e, "cannot size", k->path) : 0;
 }
 
+/* kv_profile=mlperf: the folder of the .npy files, made here and marked */
+static int make_folder(struct sb_wl_job *j, struct sb_kv_job *k)
+{
+	if (j->nodiskio)
+		return 0;
+	if (mkdir(k->folder, 0755) == 0)
+		sb_scratch_made_path(k->folder, j->spec->name, &k->folder_id);
+	else if (errno != EEXIST)
+		return sb_ml_fail(&j->workers[0], errno, "cannot create the folder", k->folder);
+	return 0;
+}
+
+static int start_kv(struct sb_wl_job *j, struct sb_kv_job *k)
+{
+	int e;
+	if (!k->ml)
+		e = make_tier(j, k);
+	else if (!(e = make_folder(j, k)) && (e = sb_kv_ml_begin(j, k)) != 0)
+		sb_ml_fail(&j->workers[0], -e, "cannot pre-populate the KV cache in", k->folder);
+	k->start_ns = j->start_ns = sb_now_ns();
+	return e;
+}
+
 static void run_kv(struct sb_wl_job *j)
 {
 	struct sb_kv_job *k = j->priv;
-	k->start_ns = j->start_ns = sb_now_ns();
-	if (!make_tier(j, k)) {
+	void *(*fn)(void *) = k->ml ? sb_kv_ml_worker : worker_main;
+	if (!start_kv(j, k)) {
 		for (unsigned w = 0; w < j->nworkers; w++) {
 			k->w[w].j = j;
 			k->w[w].index = w;
-			if (pthread_create(&k->w[w].tid, NULL, worker_main, &k->w[w])) {
+			if (pthread_create(&k->w[w].tid, NULL, fn, &k->w[w])) {
 				sb_ml_fail(&j->workers[w], EAGAIN, "cannot start the worker thread for", j->spec->name);
 				k->w[w].started = false;
 				k->failed = true;
@@ -208,8 +232,8 @@ static int check_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 	}
 	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || access(parent, W_OK) != 0) {
 		sb_err(where, "the KV disk tier goes in %s, but %s is not a writable directory: set "
-		       "directory= to one, or %s=0 for no disk tier", k->folder, parent,
-		       SB_OPT(kv_disk_capacity)->name);
+		       "directory= to one%s%s%s", k->folder, parent, k->ml ? "" : ", or ",
+		       k->ml ? "" : SB_OPT(kv_disk_capacity)->name, k->ml ? "" : "=0 for no disk tier");
 		return -ENOENT;
 	}
 	if (statvfs(parent, &vfs) == 0 && k->tier_bytes > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
@@ -219,6 +243,24 @@ static int check_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 		return -ENOSPC;
 	}
 	return 0;
+}
+
+/* the free bytes where the folder goes (its parent when it does not exist) */
+static uint64_t free_space(const char *folder)
+{
+	char parent[PATH_MAX];
+	struct statvfs vfs;
+	snprintf(parent, sizeof(parent), "%s", folder);
+	if (statvfs(parent, &vfs) != 0) {
+		char *sl = strrchr(parent, '/');
+		if (sl)
+			*(sl == parent ? sl + 1 : sl) = '\0';
+		else
+			snprintf(parent, sizeof(parent), ".");
+		if (statvfs(parent, &vfs) != 0)
+			return 0;
+	}
+	return (uint64_t)vfs.f_bavail * vfs.f_frsize;
 }
 
 static int prepare_kv(struct sb_wl_job *j)
@@ -251,16 +293,23 @@ static int prepare_kv(struct sb_wl_job *j)
 		snprintf(leaf, sizeof(leaf), "kvtier.%zu", j->job);
 		sb_ml_join(k->path, sizeof(k->path), k->folder, leaf);
 	}
+	k->nw = s->kv_concurrency ? s->kv_concurrency : 1;
+	if (s->kv_profile == SB_KV_PROFILE_MLPERF) {
+		k->path[0] = '\0';
+		k->tier_bytes = s->kv_disk_capacity ? s->kv_disk_capacity : free_space(k->folder) / 20 * 19;
+		if (s->kv_users)
+			k->nw = s->kv_users < 500 ? s->kv_users : 500;
+	}
 	int e = sb_kv_model_init(&k->m, &cfg);
-	k->w = calloc(s->kv_concurrency ? s->kv_concurrency : 1, sizeof(*k->w));
-	if (e || !k->w) {
+	k->w = calloc(k->nw, sizeof(*k->w));
+	if (e || !k->w || (s->kv_profile == SB_KV_PROFILE_MLPERF && sb_kv_ml_prepare(j, k))) {
 		sb_err(s->name, "out of memory setting up the KV cache");
 		return -ENOMEM;
 	}
-	if (k->path[0] && !j->nodiskio && (e = check_tier(j, k)))
+	if ((k->path[0] || k->ml) && !j->nodiskio && (e = check_tier(j, k)))
 		return e;
 	/* the workers' requests are blocks, at most bs each */
-	return sb_ml_workers_setup(j, s->kv_concurrency ? s->kv_concurrency : 1);
+	return sb_ml_workers_setup(j, k->nw);
 }
 
 static void release_kv(struct sb_wl_job *j)
@@ -269,6 +318,7 @@ static void release_kv(struct sb_wl_job *j)
 	if (!k)
 		return;
 	bool keep = j->spec->keep_kvcache;
+	sb_kv_ml_release(j, k);
 	if (k->file_id.ino) {
 		if (keep)
 			sb_scratch_keep(k->path, &k->file_id);
@@ -281,7 +331,7 @@ static void release_kv(struct sb_wl_job *j)
 		else /* fails, as it should, if someone put a file there */
 			sb_scratch_rmdir(k->folder, &k->folder_id);
 	}
-	for (unsigned w = 0; k->w && w < (j->spec->kv_concurrency ? j->spec->kv_concurrency : 1); w++)
+	for (unsigned w = 0; k->w && w < k->nw; w++)
 		sb_kv_req_free(&k->w[w].req);
 	free(k->w);
 	sb_kv_model_free(&k->m);

@@ -14,6 +14,7 @@
 #include "stats/hist.h"
 
 struct sb_wl_job;
+struct sb_kv_ml;
 
 /* one latency distribution of one worker, ns */
 struct sb_kv_acc {
@@ -44,7 +45,9 @@ struct sb_kv_job {
 	pthread_mutex_t lock;       /* m and tot */
 	bool lock_init;
 	struct sb_kv_totals tot;
-	struct sb_kv_worker *w;     /* kv_concurrency */
+	struct sb_kv_worker *w;     /* nw */
+	unsigned nw;                /* concurrency=, or min(kv_users, 500) with kv_profile=mlperf */
+	struct sb_kv_ml *ml;        /* kv_profile=mlperf (ml/kvcache/mlperf.h); NULL: blocks */
 	uint64_t bytes_per_token, block_bytes, tier_bytes;
 	uint64_t start_ns;
 	volatile bool failed;
@@ -52,6 +55,8 @@ struct sb_kv_job {
 	char path[PATH_MAX];        /* the tier file; "" without a disk tier */
 	struct sb_scratch_id folder_id, file_id;
 };
+
+enum { SB_KV_PROFILE_BLOCKS = 0, SB_KV_PROFILE_MLPERF = 1 };
 
 /* 2 (K and V) x layers x kv_heads x head_dim x bytes per element */
 uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head_dim,
@@ -67,4 +72,6 @@ struct sb_jobctx;
 extern const struct sb_option sb_kv_rows[];
 extern const unsigned sb_kv_rows_n;
 unsigned sb_ml_check_kv(struct sb_jobctx *c);
+/* kv_profile='s checks (ml/kvcache/mlcheck.c), called by sb_ml_check_kv */
+unsigned sb_kv_check_mlperf(struct sb_jobctx *c);
 #endif

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/mlperf.h"
 #include "ml/run.h"
 #include "parse/options.h"
 #include "parse/catalog.h"
@@ -187,6 +188,8 @@ void sb_kv_results(struct sb_wl_job *j)
 	lat(k, j->nworkers, offsetof(struct sb_kv_worker, latency), &kv->latency);
 	lat(k, j->nworkers, offsetof(struct sb_kv_worker, ttft), &kv->ttft);
 	lat(k, j->nworkers, offsetof(struct sb_kv_worker, storage_ttft), &kv->storage_ttft);
+	if (k->ml)
+		sb_kv_ml_results(j, k, kv);
 	if (j->spec->rules == SB_RULES_MLPERF)
 		kv_rules(j, kv);
 }

@@ -4,6 +4,12 @@
 #include "parse/opt_rows.h"
 #include "ml/kvcache/kvcache.h"
 
+static const struct sb_opt_enum kv_profile_vals[] = {
+	{ .name = "blocks", .val = SB_KV_PROFILE_BLOCKS, .help = "fixed-size blocks in slots of one file" },
+	{ .name = "mlperf", .val = SB_KV_PROFILE_MLPERF, .help = "one .npy file per entry, as the official benchmark" },
+	{ .name = NULL },
+};
+
 const struct sb_option sb_kv_rows[] = {
 	{ .name = "head_dim", .type = SB_OT_UINT, .off = OFF(kv_head_dim), .max = 1 << 16,
 	  .flags = SB_OF_ML, .category = C_KV,
@@ -66,5 +72,34 @@ const struct sb_option sb_kv_rows[] = {
 	  .flags = SB_OF_ML, .category = C_KV,
 	  .help = "keep the disk tier's file at the end (default: remove what storbench wrote)" },
 	/* tiered (burst-buffer) checkpoints: ml/checkpoint/tiered.c, HOWTO section 9 */
+	/* issue 25: kv_profile=mlperf (ml/kvcache/mlperf.c) */
+	{ .name = "kv_profile", .type = SB_OT_ENUM, .off = OFF(kv_profile), .def = "blocks",
+	  .enums = kv_profile_vals, .flags = SB_OF_ML, .category = C_KV,
+	  .help = "storage behaviour: blocks (block slots of one file) or mlperf (the official "
+		  "benchmark's .npy file per entry); rules=mlperf makes mlperf the default" },
+	{ .name = "kv_gpu_mem", .type = SB_OT_SIZE, .off = OFF(kv_gpu_mem), .def = "0",
+	  .unit = "bytes", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "kv_profile=mlperf: GPU tier per GPU, before the CPU tier (0: none; held in host memory)" },
+	{ .name = "kv_gpus", .type = SB_OT_UINT, .off = OFF(kv_gpus), .def = "1", .min = 1, .max = 4096,
+	  .unit = "GPUs", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "kv_profile=mlperf: GPUs; the GPU tier is kv_gpu_mem x kv_gpus" },
+	{ .name = "kv_tensor_parallel", .type = SB_OT_UINT, .off = OFF(kv_tensor_parallel), .def = "1",
+	  .min = 1, .max = 1024, .unit = "ranks", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "kv_profile=mlperf: tensor-parallel ranks; an entry holds 1/N of the KV bytes" },
+	{ .name = "kv_decode_reread_tokens", .type = SB_OT_UINT, .off = OFF(kv_decode_reread_tokens),
+	  .def = "32", .min = 1, .max = 1 << 24, .unit = "tokens", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "kv_profile=mlperf: decode re-reads the request's entry every N output tokens" },
+	{ .name = "kv_users", .type = SB_OT_UINT, .off = OFF(kv_users), .def = "0", .max = 1000000,
+	  .unit = "users", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "kv_profile=mlperf: simulated users (QoS classes 15/35/50%); min(N, 500) workers (0: concurrency=)" },
+	{ .name = "kv_think_time", .type = SB_OT_TIME, .off = OFF(kv_think_time_us), .def = "0",
+	  .unit_us = 1000, .unit = "ms", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "kv_profile=mlperf: a user's pause between requests, x U(0.8, 1.2) (0: back to back)" },
+	{ .name = "kv_prefill_only", .type = SB_OT_BOOL, .off = OFF(kv_prefill_only), .def = "0",
+	  .flags = SB_OF_ML, .category = C_KV,
+	  .help = "kv_profile=mlperf: a disaggregated prefill node: no decode reads" },
+	{ .name = "kv_decode_only", .type = SB_OT_BOOL, .off = OFF(kv_decode_only), .def = "0",
+	  .flags = SB_OF_ML, .category = C_KV,
+	  .help = "kv_profile=mlperf: a decode node: reads entries written before the run, no prefill writes" },
 };
 const unsigned sb_kv_rows_n = sizeof(sb_kv_rows) / sizeof(sb_kv_rows[0]);

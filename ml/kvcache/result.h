@@ -13,6 +13,55 @@ struct sb_kv_lat {
 	double p50_us, p90_us, p99_us, p999_us;
 };
 
+enum { SB_KV_QOS_INTERACTIVE, SB_KV_QOS_RESPONSIVE, SB_KV_QOS_BATCH, SB_KV_NQOS };
+enum { SB_KV_TIER_GPU, SB_KV_TIER_CPU, SB_KV_TIER_STORAGE, SB_KV_NTIER };
+
+/* a distribution as the official summary gives it, ms */
+struct sb_kv_pct {
+	uint64_t n;
+	double mean, p50, p95, p99, p999, p9999, max;
+};
+
+/* one criterion of the official storage assessment (cache.py,
+ * _evaluate_storage_performance) */
+struct sb_kv_crit {
+	char name[64];
+	double target, actual;
+	char unit[8];
+	bool passed;
+};
+
+/* kv_profile=mlperf's results under the official names (benchmark.py
+ * _calculate_stats, cache.py get_stats); HOWTO section 9 */
+struct sb_kv_mlres {
+	bool on;
+	unsigned users, tensor_parallel, gpus, reread_tokens;
+	bool prefill_only, decode_only;
+	uint64_t tier_limit[SB_KV_NTIER];       /* bytes */
+	uint64_t total_requests, total_tokens;  /* tokens generated */
+	double elapsed_time, avg_throughput_tokens_per_sec, total_storage_io_time;
+	double storage_throughput_tokens_per_sec, requests_per_second;
+	struct sb_kv_pct e2e, storage, generation;
+	double cache_hit_rate;
+	uint64_t cache_hits, cache_misses, entries[SB_KV_NTIER], used_bytes[SB_KV_NTIER];
+	uint64_t offloads_cpu, offloads_storage, evictions, prefill_writes, decode_reads;
+	uint64_t rd_bytes[SB_KV_NTIER], wr_bytes[SB_KV_NTIER];
+	uint64_t multi_turn_hits, user_cache_hits, total_read_bytes, total_write_bytes;
+	uint64_t read_iops, write_iops;
+	double storage_tokens_processed;
+	struct sb_kv_pct rd[SB_KV_NTIER], wr[SB_KV_NTIER], rd_dev, rd_host, wr_dev, wr_host;
+	struct {
+		uint64_t n, violations;
+		double compliance, target_p95_ms;
+		struct sb_kv_pct lat;
+	} qos[SB_KV_NQOS];
+	uint64_t mt_hits, mt_misses;
+	double mt_hit_rate;
+	struct sb_kv_crit crit[4];
+	unsigned ncrit, passed;
+	bool pass;
+};
+
 struct sb_kv_result {
 	char model[32];              /* model= ("" for an explicit shape) */
 	unsigned layers, kv_heads, head_dim, elem_bytes, block_tokens;
@@ -41,5 +90,6 @@ struct sb_kv_result {
 	char path[256];              /* the disk tier's file ("" without one) */
 	uint64_t file_bytes;         /* its size at the end */
 	bool kept;                   /* keep_kvcache=1 */
+	struct sb_kv_mlres ml;       /* kv_profile=mlperf (ml.on) */
 };
 #endif

@@ -1,0 +1,213 @@
+/* mlio.c: the tiers' I/O under kv_profile=mlperf, as the official
+ * benchmark's backends do it (kv_cache_benchmark/kv_cache/backends.py):
+ * NVMe: an entry is <dir>/kv_<id>.npy, written like np.save to a file
+ * opened for writing (header, then the data), then fsync'ed and closed
+ * (host time: until the data is written; device time: the fsync); read
+ * like NVMeBackend.read: open, posix_fadvise(POSIX_FADV_DONTNEED) on the
+ * whole file, close (host time), then open, read to the end, close (device
+ * time); deleted with unlink.  Buffered I/O, like numpy's.  GPU and CPU
+ * tiers hold no data here: a write or read costs a memcpy of the entry's
+ * bytes (np.copy's work), timed as total = device = host like theirs.  A
+ * file is created with O_EXCL: storbench never opens, truncates or
+ * unlinks a name it did not create in this run. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/timeutil.h"
+#include "ml/kvcache/mlperf.h"
+#include "ml/kvcache/npy.h"
+#include "stats/tstats.h"
+
+static void path_of(const struct sb_kv_ml *ml, uint32_t id, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/kv_%08u.npy", ml->dir, id);
+}
+
+static bool made(const struct sb_kv_ml *ml, uint32_t id)
+{
+	return id < ml->made_cap && (ml->made[id / 64] >> (id % 64) & 1);
+}
+
+static int mark(struct sb_kv_ml *ml, uint32_t id, bool on)
+{
+	if (id >= ml->made_cap) {
+		uint32_t cap = (id + 1 + 4095) / 4096 * 4096 * 2;
+		uint64_t *m = realloc(ml->made, cap / 8);
+		if (!m)
+			return -ENOMEM;
+		memset(m + ml->made_cap / 64, 0, (cap - ml->made_cap) / 8);
+		ml->made = m;
+		ml->made_cap = cap;
+	}
+	if (on)
+		ml->made[id / 64] |= UINT64_C(1) << (id % 64);
+	else
+		ml->made[id / 64] &= ~(UINT64_C(1) << (id % 64));
+	return 0;
+}
+
+static void mem_copy(struct sb_kv_ml *ml, uint64_t bytes, struct sb_kvt_time *t)
+{
+	uint64_t t0 = sb_now_ns();
+	for (uint64_t o = 0; o < bytes; o += SB_KV_ML_BUF) {
+		uint64_t n = bytes - o < SB_KV_ML_BUF ? bytes - o : SB_KV_ML_BUF;
+		memcpy(ml->rbuf, ml->buf, n);
+	}
+	t->total = t->device = t->host = sb_now_ns() - t0;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* the header and the data, as np.save writes them */
+static int npy_body(struct sb_kv_ml *ml, int fd, const struct sb_kvt_entry *e, unsigned eb)
+{
+	char hdr[SB_NPY_HDR_MAX];
+	uint64_t shape[5] = { ml->layers, 2, e->tokens, ml->kv_heads, ml->head_dim };
+	unsigned nd = 5;
+	if (ml->c.tp > 1) { /* cache.py: the flat first 1/tp of the elements */
+		shape[0] = e->bytes / eb;
+		nd = 1;
+	}
+	size_t h = sb_npy_header(hdr, sizeof(hdr), ml->hdr_descr, shape, nd);
+	int err = h ? write_all(fd, hdr, h) : -EINVAL;
+	for (uint64_t o = 0; !err && o < e->bytes; o += SB_KV_ML_BUF) {
+		uint64_t n = e->bytes - o < SB_KV_ML_BUF ? e->bytes - o : SB_KV_ML_BUF;
+		err = write_all(fd, ml->buf, n);
+	}
+	if (!err && ml->st) {
+		ml->st->io_bytes[SB_DDIR_WRITE] += h + e->bytes;
+		ml->st->total_ios[SB_DDIR_WRITE]++;
+	}
+	return err;
+}
+
+static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tier, struct sb_kvt_time *t)
+{
+	struct sb_kv_ml *ml = ctx;
+	char path[PATH_MAX];
+	if (tier != SB_KVT_NVME || ml->nodiskio) {
+		mem_copy(ml, tier != SB_KVT_NVME ? e->bytes : 0, t);
+		return 0;
+	}
+	path_of(ml, id, path, sizeof(path));
+	uint64_t t0 = sb_now_ns();
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	int err = mark(ml, id, true);
+	if (!err)
+		err = npy_body(ml, fd, e, ml->elem_bytes);
+	uint64_t t1 = sb_now_ns();
+	if (!err && fsync(fd))
+		err = -errno;
+	uint64_t t2 = sb_now_ns();
+	if (close(fd) && !err)
+		err = -errno;
+	t->host = t1 - t0;
+	t->device = t2 - t1;
+	t->total = t2 - t0;
+	return err;
+}
+
+static int ml_read(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tier, struct sb_kvt_time *t)
+{
+	struct sb_kv_ml *ml = ctx;
+	char path[PATH_MAX];
+	if (tier != SB_KVT_NVME || ml->nodiskio) {
+		mem_copy(ml, tier != SB_KVT_NVME ? e->bytes : 0, t);
+		return 0;
+	}
+	path_of(ml, id, path, sizeof(path));
+	uint64_t t0 = sb_now_ns();
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	uint64_t t1 = sb_now_ns();
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	uint64_t got = 0;
+	ssize_t r;
+	while ((r = read(fd, ml->rbuf, SB_KV_ML_BUF)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		got += (uint64_t)r;
+	}
+	int err = r < 0 ? -errno : got < e->bytes ? -EIO : 0;
+	close(fd);
+	uint64_t t2 = sb_now_ns();
+	if (!err && ml->st) {
+		ml->st->io_bytes[SB_DDIR_READ] += got;
+		ml->st->total_ios[SB_DDIR_READ]++;
+	}
+	t->host = t1 - t0;
+	t->device = t2 - t1;
+	t->total = t2 - t0;
+	return err;
+}
+
+static int ml_drop(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tier)
+{
+	struct sb_kv_ml *ml = ctx;
+	char path[PATH_MAX];
+	(void)e;
+	if (tier != SB_KVT_NVME || !made(ml, id))
+		return 0;
+	path_of(ml, id, path, sizeof(path));
+	mark(ml, id, false);
+	return unlink(path) && errno != ENOENT ? -errno : 0;
+}
+
+const struct sb_kvt_io sb_kv_ml_io = { .write = ml_write, .read = ml_read, .drop = ml_drop };
+
+int sb_kv_ml_files_init(struct sb_kv_ml *ml, const char *dir, unsigned elem_bytes)
+{
+	char d[16];
+	snprintf(ml->dir, sizeof(ml->dir), "%s", dir);
+	snprintf(ml->hdr_descr, sizeof(ml->hdr_descr), "%s", sb_npy_descr(elem_bytes, d, sizeof(d)));
+	ml->elem_bytes = elem_bytes;
+	ml->buf = malloc(SB_KV_ML_BUF);
+	ml->rbuf = malloc(SB_KV_ML_BUF);
+	if (!ml->buf || !ml->rbuf)
+		return -ENOMEM;
+	/* noise like KVCacheGenerator's: no page repeats within the buffer */
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i + 8 <= SB_KV_ML_BUF; i += 8) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		memcpy(ml->buf + i, &x, 8);
+	}
+	return 0;
+}
+
+void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep)
+{
+	char path[PATH_MAX];
+	for (uint32_t id = 0; !keep && id < ml->made_cap; id++)
+		if (made(ml, id)) {
+			path_of(ml, id, path, sizeof(path));
+			unlink(path);
+		}
+	free(ml->made);
+	ml->made = NULL;
+	ml->made_cap = 0;
+}

@@ -1,0 +1,336 @@
+/* mlperf.c: kv_profile=mlperf's users and requests (see mlperf.h).  Facts
+ * from mlcommons/storage kv_cache_benchmark/kv_cache/benchmark.py:
+ * process_requests (multi-turn reloads, the prefill write, the decode read
+ * and its re-reads every decode batch of 32 tokens, a context of 10000
+ * tokens or more being prefill only, a decode miss writing the entry
+ * again), generate_requests (a user continues its conversation with
+ * probability 0.8, sleeps think_time x U(0.8, 1.2) before each request,
+ * draws the context in [c/4, c] and the output in [g/4, g]); workload.py
+ * (generate_mixed_users: the user templates and the QoS mix of 15%
+ * interactive, 35% responsive, 50% batch); and
+ * _prepopulate_cache_for_decode (users x 10 entries of 2048 tokens). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/timeutil.h"
+#include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/mlperf.h"
+#include "ml/run.h"
+#include "parse/options.h"
+#include "run/rate.h"
+
+#define CONTINUE_PROB 0.8
+#define PREFILL_ONLY_TOKENS 10000
+#define PREPOP_PER_USER 10
+#define PREPOP_TOKENS 2048
+
+/* models.py QOS_PROFILES: p95 target (ms) and priority */
+static const double qos_p95_ms[SB_KV_NQOS] = { 50, 100, 1000 };
+
+struct mreq {
+	unsigned user;
+	uint32_t id;
+	uint64_t ctx, gen, arrive;
+	bool prefill_only;
+};
+
+/* workload.py UserSimulator.DEFAULT_USER_TEMPLATES: chatbot, coding,
+ * document: context, generation (tokens) and think time (ms) ranges */
+static const unsigned tmpl[3][6] = {
+	{ 512, 4096, 50, 200, 100, 500 },
+	{ 4096, 25000, 100, 500, 200, 1000 },
+	{ 4096, 16384, 200, 800, 300, 1500 },
+};
+
+static unsigned between(struct sb_kv_ml *ml, unsigned lo, unsigned hi)
+{
+	return lo + (unsigned)sb_rng_below(&ml->rng, hi - lo + 1);
+}
+
+/* generate_mixed_users: a type, a QoS class (15% interactive, 35%
+ * responsive, 50% batch), lengths and think time per user */
+static void make_user(const struct sb_jobspec *s, struct sb_kv_ml *ml, struct sb_kv_user *u)
+{
+	const unsigned *t = tmpl[sb_rng_below(&ml->rng, 3)];
+	double r = sb_rng_unit(&ml->rng);
+	u->qos = r < 0.15 ? SB_KV_QOS_INTERACTIVE : r < 0.5 ? SB_KV_QOS_RESPONSIVE : SB_KV_QOS_BATCH;
+	u->ctx = s->kv_templates & 1 ? between(ml, t[0], t[1]) : s->prompt_tokens;
+	u->gen = s->kv_templates & 2 ? between(ml, t[2], t[3]) : s->output_tokens;
+	u->think_us = s->kv_templates & 4 ? 1000ull * between(ml, t[4], t[5]) : s->kv_think_time_us;
+}
+
+static uint64_t think_ns(struct sb_kv_ml *ml, const struct sb_kv_user *u)
+{
+	return (uint64_t)((double)u->think_us * 1000.0 * (0.8 + 0.4 * sb_rng_unit(&ml->rng)));
+}
+
+int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
+{
+	const struct sb_jobspec *s = j->spec;
+	struct sb_kv_ml *ml = calloc(1, sizeof(*ml));
+	if (!ml)
+		return -ENOMEM;
+	k->ml = ml;
+	sb_rng_seed(&ml->rng, s->randseed ^ 0x6b76636163686500ull);
+	ml->nusers = s->kv_users ? s->kv_users : (s->kv_concurrency ? s->kv_concurrency : 1);
+	ml->u = calloc(ml->nusers, sizeof(*ml->u));
+	if (!ml->u)
+		return -ENOMEM;
+	for (unsigned i = 0; i < ml->nusers; i++)
+		make_user(s, ml, &ml->u[i]);
+	ml->layers = s->shape.layers;
+	ml->kv_heads = s->shape.kv_heads;
+	ml->head_dim = s->kv_head_dim;
+	ml->nodiskio = j->nodiskio;
+	struct sb_kvt_io io = sb_kv_ml_io;
+	io.ctx = ml;
+	uint64_t gpus = s->kv_gpus ? s->kv_gpus : 1;
+	sb_kvt_init(&ml->c, s->kv_gpu_mem * gpus, s->kv_memory_capacity, k->tier_bytes, k->bytes_per_token,
+		    s->kv_tensor_parallel, &io);
+	return sb_kv_ml_files_init(ml, k->folder, s->kv_elem_bytes);
+}
+
+/* decode-only: entries written before the run, then the counters zeroed */
+int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
+{
+	struct sb_kv_ml *ml = k->ml;
+	uint64_t now = sb_now_ns(), ns;
+	ml->st = j->workers[0].st;
+	if (j->spec->kv_decode_only) {
+		unsigned n = ml->nusers * PREPOP_PER_USER;
+		if (!(ml->prepop = calloc(n, sizeof(*ml->prepop))))
+			return -ENOMEM;
+		for (unsigned i = 0; i < n; i++) {
+			uint32_t id = sb_kvt_new(&ml->c, PREPOP_TOKENS);
+			int e = id == UINT32_MAX ? -ENOMEM : sb_kvt_alloc(&ml->c, id, true, &ns);
+			if (e)
+				return e;
+			ml->prepop[ml->nprepop++] = id;
+		}
+		sb_kvt_reset(&ml->c);
+		for (unsigned w = 0; w < j->nworkers; w++) {
+			memset(j->workers[w].st->io_bytes, 0, sizeof(j->workers[w].st->io_bytes));
+			memset(j->workers[w].st->total_ios, 0, sizeof(j->workers[w].st->total_ios));
+		}
+		now = sb_now_ns();
+	}
+	for (unsigned i = 0; i < ml->nusers; i++)
+		ml->u[i].arrive_ns = now + think_ns(ml, &ml->u[i]);
+	ml->next_slot_ns = now;
+	return 0;
+}
+
+static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
+{
+	const struct sb_jobspec *s = j->spec;
+	if (sb_stopping() || k->failed || k->ml->err)
+		return false;
+	if (s->kv_requests && k->ml->started >= s->kv_requests)
+		return false;
+	return !s->runtime_us || sb_now_ns() < k->start_ns + s->runtime_us * 1000;
+}
+
+/* the priority queue: the ready user of the highest QoS, then the earliest;
+ * -1 and *wake the next arrival when none is ready */
+static int pick(struct sb_kv_ml *ml, uint64_t now, uint64_t *wake)
+{
+	int best = -1;
+	*wake = UINT64_MAX;
+	for (unsigned i = 0; i < ml->nusers; i++) {
+		const struct sb_kv_user *u = &ml->u[i];
+		if (u->busy)
+			continue;
+		if (u->arrive_ns > now) {
+			*wake = u->arrive_ns < *wake ? u->arrive_ns : *wake;
+			continue;
+		}
+		if (best < 0 || u->qos < ml->u[best].qos ||
+		    (u->qos == ml->u[best].qos && u->arrive_ns < ml->u[best].arrive_ns))
+			best = (int)i;
+	}
+	return best;
+}
+
+static uint64_t draw(struct sb_kv_ml *ml, unsigned mean, unsigned lo, unsigned hi)
+{
+	uint64_t a = mean / 4 ? mean / 4 : 1, v = a + sb_rng_below(&ml->rng, mean - a + 1);
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int begin_req(const struct sb_jobspec *s, struct sb_kv_ml *ml, unsigned user, struct mreq *r)
+{
+	struct sb_kv_user *u = &ml->u[user];
+	r->user = user;
+	r->arrive = u->arrive_ns;
+	if (ml->hooks.next) { /* trace replay */
+		int e = ml->hooks.next(ml->hooks.ctx, user, &r->ctx, &r->gen, &r->arrive);
+		if (e)
+			return e;
+	} else {
+		r->ctx = draw(ml, u->ctx, s->prompt_tokens_min, s->prompt_tokens_max);
+		r->gen = draw(ml, u->gen, s->output_tokens_min, s->output_tokens_max);
+	}
+	r->prefill_only = r->ctx >= PREFILL_ONLY_TOKENS;
+	if (u->nturn && sb_rng_unit(&ml->rng) >= CONTINUE_PROB)
+		u->nturn = 0; /* a new conversation */
+	if ((r->id = sb_kvt_new(&ml->c, r->ctx)) == UINT32_MAX)
+		return -ENOMEM;
+	u->busy = true;
+	ml->started++;
+	return 0;
+}
+
+/* process_requests' steps 2, 3 and 5 under the lock; *ns the storage time */
+static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const struct mreq *r, uint64_t *ns)
+{
+	struct sb_kv_user *u = &ml->u[r->user];
+	uint64_t t, ctx = r->ctx;
+	int e = 0;
+	*ns = 0;
+	if (ml->hooks.prefix) { /* the prefix's tokens are not written again */
+		if ((e = ml->hooks.prefix(ml->hooks.ctx, &ml->c, r->user, &ctx, ns)) < 0)
+			return e;
+		sb_kvt_resize(&ml->c, r->id, ctx);
+	}
+	if (!s->kv_decode_only) {
+		for (uint32_t i = 0; i < u->nturn && e >= 0; i++) {
+			e = sb_kvt_access(&ml->c, u->turn[i], true, SB_KVT_MULTI_TURN, &t);
+			*ns += t;
+			ml->mt_hits += e > 0;
+			ml->mt_misses += e == 0;
+		}
+		if (e >= 0)
+			e = sb_kvt_alloc(&ml->c, r->id, true, &t);
+		*ns += t;
+	}
+	if (e >= 0 && ml->hooks.rag && (e = ml->hooks.rag(ml->hooks.ctx, &ml->c, r->user, &t)) >= 0)
+		*ns += t;
+	if (e < 0 || s->kv_prefill_only || r->prefill_only)
+		return e < 0 ? e : 0;
+	uint32_t key = s->kv_decode_only && ml->nprepop ? ml->prepop[sb_rng_below(&ml->rng, ml->nprepop)] : r->id;
+	e = sb_kvt_access(&ml->c, key, true, SB_KVT_USER, &t);
+	*ns += t;
+	if (e == 0 && !s->kv_decode_only) {
+		e = sb_kvt_alloc(&ml->c, r->id, true, &t);
+		*ns += t;
+	} else if (e > 0) {
+		uint64_t b = s->kv_decode_reread_tokens, n = (r->gen + b - 1) / b;
+		for (uint64_t i = 0; i < (n ? n : 1) && e >= 0; i++) {
+			e = sb_kvt_access(&ml->c, key, true, SB_KVT_USER, &t);
+			*ns += t;
+		}
+	}
+	return e < 0 ? e : 0;
+}
+
+static int add_turn(struct sb_kv_user *u, uint32_t id)
+{
+	if (u->nturn == u->capturn) {
+		uint32_t cap = u->capturn ? u->capturn * 2 : 8;
+		uint32_t *t = realloc(u->turn, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		u->turn = t;
+		u->capturn = cap;
+	}
+	u->turn[u->nturn++] = id;
+	return 0;
+}
+
+static void record(struct sb_wl_job *j, struct sb_kv_ml *ml, const struct mreq *r, uint64_t st_ns,
+		   uint64_t gen_ns)
+{
+	struct sb_kv_user *u = &ml->u[r->user];
+	uint64_t now = sb_now_ns(), e2e = now - r->arrive;
+	ml->completed++;
+	ml->tokens_generated += r->gen;
+	ml->storage_io_s += (double)st_ns / 1e9;
+	ml->generation_s += (double)gen_ns / 1e9;
+	sb_kvt_acc_add(&ml->e2e, e2e);
+	sb_kvt_acc_add(&ml->storage, st_ns);
+	sb_kvt_acc_add(&ml->generation, gen_ns);
+	sb_kvt_acc_add(&ml->qos_lat[u->qos], e2e);
+	ml->qos_n[u->qos]++;
+	ml->qos_viol[u->qos] += (double)e2e / 1e6 > qos_p95_ms[u->qos];
+	if (!j->spec->kv_decode_only && add_turn(u, r->id))
+		ml->err = -ENOMEM;
+	u->busy = false;
+	u->arrive_ns = u->think_us ? r->arrive + think_ns(ml, u) : now;
+}
+
+/* one worker: take the next request, do its cache operations, generate */
+static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w)
+{
+	const struct sb_jobspec *s = j->spec;
+	struct sb_kv_ml *ml = k->ml;
+	uint64_t now = sb_now_ns(), wake, st_ns;
+	int user = pick(ml, now, &wake);
+	if (user >= 0 && s->arrival_rate > 0 && now < ml->next_slot_ns) {
+		wake = ml->next_slot_ns;
+		user = -1;
+	}
+	if (user < 0) {
+		pthread_mutex_unlock(&k->lock);
+		uint64_t until = wake < now + 20000000 ? wake : now + 20000000;
+		bool ok = sb_sleep_until(until);
+		pthread_mutex_lock(&k->lock);
+		return ok ? 0 : -EINTR;
+	}
+	if (s->arrival_rate > 0)
+		ml->next_slot_ns += (uint64_t)(1e9 / s->arrival_rate);
+	struct mreq r;
+	int e = begin_req(s, ml, (unsigned)user, &r);
+	ml->st = j->workers[w].st;
+	if (!e)
+		e = cache_ops(s, ml, &r, &st_ns);
+	if (e)
+		return e;
+	uint64_t gen_ns = r.gen * s->decode_time_per_token_us * 1000;
+	pthread_mutex_unlock(&k->lock);
+	bool ok = !gen_ns || sb_sleep_until(sb_now_ns() + gen_ns);
+	pthread_mutex_lock(&k->lock);
+	record(j, ml, &r, st_ns, gen_ns);
+	return ok ? 0 : -EINTR;
+}
+
+void *sb_kv_ml_worker(void *arg)
+{
+	struct sb_kv_worker *kw = arg;
+	struct sb_wl_job *j = kw->j;
+	struct sb_kv_job *k = j->priv;
+	struct sb_thread *t = &j->workers[kw->index];
+	struct rusage ru;
+	int e = 0;
+	sb_ml_cpu_begin(&ru);
+	pthread_mutex_lock(&k->lock);
+	while (!e && more(j, k))
+		e = serve_one(j, k, kw->index);
+	if (e && e != -EINTR && !k->ml->err)
+		k->ml->err = e;
+	pthread_mutex_unlock(&k->lock);
+	if (e && e != -EINTR) {
+		if (!t->st->error)
+			sb_ml_fail(t, -e, "KV cache entry I/O failed in", k->folder);
+		k->failed = true;
+	}
+	sb_ml_cpu_end(t, &ru);
+	return NULL;
+}
+
+void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k)
+{
+	struct sb_kv_ml *ml = k->ml;
+	if (!ml)
+		return;
+	sb_kv_ml_files_remove(ml, j->spec->keep_kvcache);
+	for (unsigned i = 0; ml->u && i < ml->nusers; i++)
+		free(ml->u[i].turn);
+	free(ml->u);
+	free(ml->prepop);
+	free(ml->buf);
+	free(ml->rbuf);
+	sb_kvt_free(&ml->c);
+	free(ml);
+	k->ml = NULL;
+}

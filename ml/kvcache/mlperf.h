@@ -1,0 +1,92 @@
+/* mlperf.h: kv_profile=mlperf, the official MLCommons KV-cache benchmark's
+ * storage behaviour (kv_cache_benchmark/kv_cache/benchmark.py,
+ * process_requests and generate_requests; cache.py; backends.py):
+ * kv_users users, each of a QoS class (interactive, responsive, batch),
+ * send requests (think time apart, or back to back); workers serve the
+ * ready request of the highest QoS priority first (the priority queue).  A
+ * request continuing a conversation reads every earlier turn's entry, writes
+ * its own entry (a whole context's KV) at prefill, reads it at decode and
+ * re-reads it every kv_decode_reread_tokens output tokens.  Entries live in
+ * the tiers of tiers.h; the NVMe tier is one .npy file per entry under
+ * <directory>/kvcache (mlio.c).  The cache operations of all workers are
+ * serialized under the job's lock; generation time is slept outside it. */
+#ifndef SB_ML_KV_MLPERF_H
+#define SB_ML_KV_MLPERF_H
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ml/kvcache/tiers.h"
+#include "ml/kvcache/result.h"
+#include "run/rng.h"
+
+struct sb_wl_job;
+struct sb_tstats;
+struct sb_kv_job;
+
+struct sb_kv_user {
+	uint64_t arrive_ns;      /* its next request's arrival */
+	unsigned qos;            /* SB_KV_QOS_* */
+	unsigned ctx, gen;       /* its context and generation lengths, tokens */
+	uint64_t think_us;       /* its think time */
+	bool busy;               /* a request of it is being served */
+	uint32_t *turn, nturn, capturn; /* the entries of its conversation's turns */
+};
+
+/* Hooks for what benchmark.py does beside the synthetic users (NULL: not
+ * used), called under the job's lock:
+ * - next: a trace replaces the drawn request (ShareGPT turns, BurstGPT rows):
+ *   fill *ctx and *gen (tokens) and *arrive_ns for user's next request, or
+ *   return 1 when the trace is over (the job ends), -errno on error;
+ * - prefix: process_requests step 1 (a shared-prefix hit): read the prefix
+ *   entry through sb_kvt_access, lower *ctx, add its time to *ns;
+ * - rag: step 4 (RAG chunk reads), its time added to *ns. */
+struct sb_kv_ml_hooks {
+	void *ctx;
+	int (*next)(void *ctx, unsigned user, uint64_t *ctx_tokens, uint64_t *gen, uint64_t *arrive_ns);
+	int (*prefix)(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ctx_tokens, uint64_t *ns);
+	int (*rag)(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ns);
+};
+
+struct sb_kv_ml {
+	struct sb_kv_ml_hooks hooks;
+	struct sb_kvt c;
+	struct sb_rng rng;
+	struct sb_kv_user *u;
+	unsigned nusers;
+	uint64_t started, next_slot_ns;
+	uint32_t *prepop;        /* decode-only: the pre-populated entries */
+	unsigned nprepop;
+	/* the files */
+	char dir[PATH_MAX - 64];
+	char hdr_descr[16];
+	unsigned char *buf;      /* SB_KV_ML_BUF bytes of noise: what is written */
+	unsigned char *rbuf;     /* what is read into */
+	uint64_t *made;          /* bitmap: entry ids with a file of ours */
+	uint32_t made_cap;
+	unsigned layers, kv_heads, head_dim, elem_bytes;
+	bool nodiskio;           /* ioengine=null: no file I/O */
+	struct sb_tstats *st;    /* the serving worker's statistics */
+	/* the request-level results */
+	uint64_t completed, tokens_generated, mt_hits, mt_misses;
+	double storage_io_s, generation_s;
+	struct sb_kvt_acc e2e, storage, generation;
+	struct sb_kvt_acc qos_lat[SB_KV_NQOS];
+	uint64_t qos_n[SB_KV_NQOS], qos_viol[SB_KV_NQOS];
+	int err;                 /* first I/O error (-errno) */
+};
+
+#define SB_KV_ML_BUF (4u << 20)
+
+/* mlperf.c */
+int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k);
+void *sb_kv_ml_worker(void *arg);
+int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k);
+void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k);
+/* mlio.c: the tiers' I/O, and removing the files at the end */
+extern const struct sb_kvt_io sb_kv_ml_io;
+int sb_kv_ml_files_init(struct sb_kv_ml *ml, const char *dir, unsigned elem_bytes);
+void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep);
+/* mlstats.c: the official metrics and the storage assessment */
+void sb_kv_ml_results(struct sb_wl_job *j, struct sb_kv_job *k, struct sb_kv_result *kv);
+#endif
