@@ -133,13 +133,35 @@ class KvCache(SbCase):
         self.assertEqual(sorted(self.listing()), ["b.ini", "c.ini", "job.ini"])
 
     def test_rules_mlperf(self):
+        """rules=mlperf gives what mlpstorage's run checker gives
+        (mlpstorage/rules/run_checkers/kvcache.py): never CLOSED (:188-199
+        check_preview_status); llama3-8b is not in config.py KVCACHE_MODELS
+        (:65-72: INVALID); a short run is INVALID (:103-110); 1 user is OPEN
+        (:88-95); no GPU tier is INVALID (:128-135); ioengine=null fails
+        storbench's guidelines only."""
         job, _ = self.kv(*SMALL, "--rules=mlperf", "--ioengine=null")
         rules = {c["name"]: c for c in job["rules"]["checks"]}
-        self.assertFalse(rules["min_runtime"]["pass"])
-        self.assertIn("runtime=60", rules["min_runtime"]["fix"])
-        self.assertFalse(rules["backend"]["pass"])
+        self.assertEqual(job["rules"]["verdict"], "INVALID")
+        self.assertEqual(job["rules"]["guidelines"], "INVALID")
+        self.assertFalse(rules["model"]["pass"])
+        self.assertIn("Invalid KV Cache model", rules["model"]["fix"])
+        self.assertFalse(rules["duration"]["pass"])
+        self.assertIn("Duration must be at least 30 seconds", rules["duration"]["fix"])
+        self.assertIn("runtime=60", rules["duration"]["fix"])
+        self.assertEqual(rules["num_users"]["actual"], "1")
+        self.assertFalse(rules["gpu_mem_gb"]["pass"])
+        self.assertFalse(rules["storage_io"]["pass"])
+        self.assertEqual(rules["storage_io"]["checker_fails_as"], "CLOSED")
+        self.assertFalse(rules["benchmark_status"]["pass"])
+        self.assertEqual(rules["benchmark_status"]["checker_fails_as"], "OPEN")
+        # an official model with everything the checker asks is OPEN, not CLOSED
+        job, _ = self.kv(*SMALL[:2], "--model=llama3.1-8b", "--kv_block_tokens=4",
+                         "--prompt_tokens=48", "--output_tokens=4", "--bs=128k",
+                         "--kv_requests=0", "--runtime=0.2", "--rules=mlperf")
+        rules = {c["name"]: c for c in job["rules"]["checks"]}
         self.assertTrue(rules["model"]["pass"])
-        self.assertEqual(job["rules"]["verdict"], "OPEN")
+        self.assertTrue(rules["model_shape"]["pass"])
+        self.assertNotEqual(job["rules"]["verdict"], "CLOSED")
 
     def test_shipped_job(self):
         job = os.path.join(SRC, "jobs", "kvcache-llama3-8b.ini")
