@@ -183,20 +183,27 @@ static uint64_t spec_gpu_mem(const struct sb_jobspec *s)
 	return 0;
 }
 
-void sb_kv_rules(struct sb_wl_job *j, const struct sb_kv_result *kv)
+void sb_kv_facts_of(const struct sb_jobspec *s, const struct sb_kv_result *kv, bool nodiskio,
+		    struct sb_kv_facts *f)
 {
-	const struct sb_jobspec *s = j->spec;
 	struct sb_kv_arch m;
 	bool named = s->ml_model && !sb_kv_arch_find(s->ml_model, &m);
-	struct sb_kv_facts f = {
+	*f = (struct sb_kv_facts){
 		.model = s->ml_model, .num_users = spec_users(s), .duration = kv->duration_s,
 		.gpu_mem_gb = (double)spec_gpu_mem(s) / GIB,
 		.cpu_mem_gb = (double)s->kv_memory_capacity / GIB,
 		.generation_mode = sb_kv_generation_mode(s->decode_time_per_token_us),
 		.performance_profile = "latency",
 		.shape_is_model = named && sb_kv_spec_shape_is_model(s, &m),
-		.io_known = true, .nodiskio = j->nodiskio, .io_bytes = kv->read_bytes + kv->write_bytes,
+		.io_known = true, .nodiskio = nodiskio, .io_bytes = kv->read_bytes + kv->write_bytes,
 	};
+}
+
+void sb_kv_rules(struct sb_wl_job *j, const struct sb_kv_result *kv)
+{
+	struct sb_kv_facts f;
+	sb_kv_facts_of(j->spec, kv, j->nodiskio, &f);
 	sb_kv_rules_judge(&f, &sb_ml_res(j)->rules);
 	sb_ml_res(j)->has_rules = true;
+	sb_ml_res(j)->nodiskio = j->nodiskio;
 }

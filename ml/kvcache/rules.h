@@ -45,6 +45,14 @@ struct sb_kv_facts {
  * 2 ms, realistic 30 ms); "custom" for any other. */
 const char *sb_kv_generation_mode(uint64_t decode_us_per_token);
 
+/* The facts of a finished job (spec s, result kv; nodiskio: ioengine=null).
+ * kv_users= and kv_gpu_mem= are read in rules.c alone (spec_users,
+ * spec_gpu_mem). */
+struct sb_jobspec;
+struct sb_kv_result;
+void sb_kv_facts_of(const struct sb_jobspec *s, const struct sb_kv_result *kv, bool nodiskio,
+		    struct sb_kv_facts *f);
+
 /* Fill rep from f (both verdicts); 0. */
 int sb_kv_rules_judge(const struct sb_kv_facts *f, struct sb_ml_rule_report *rep);
 #endif
