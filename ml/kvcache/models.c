@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/models.h"
 #include "parse/catalog.h"
 #include "parse/jobspec.h"
@@ -63,7 +62,7 @@ uint64_t sb_kv_arch_bytes_per_token(const struct sb_kv_arch *m, unsigned elem_by
 	uint64_t e = elem_bytes ? elem_bytes : m->elem_bytes;
 	if (m->attn == SB_KV_ATTN_MLA) /* models.py:65-66 */
 		return (uint64_t)m->layers * (m->kv_lora_rank + m->qk_rope_head_dim) * e;
-	return sb_kv_bytes_per_token(m->layers, m->kv_heads, m->head_dim, (unsigned)e); /* :67 */
+	return 2 * e * m->layers * m->kv_heads * m->head_dim; /* :67 (kvstats.c's formula) */
 }
 
 uint64_t sb_kv_spec_bytes_per_token(const struct sb_jobspec *s)
@@ -73,7 +72,9 @@ uint64_t sb_kv_spec_bytes_per_token(const struct sb_jobspec *s)
 		m.layers = s->shape.layers; /* layers= may scale an MLA model */
 		return sb_kv_arch_bytes_per_token(&m, s->kv_elem_bytes);
 	}
-	return sb_kv_bytes_per_token(s->shape.layers, s->shape.kv_heads, s->kv_head_dim, s->kv_elem_bytes);
+	m = (struct sb_kv_arch){ .layers = s->shape.layers, .kv_heads = s->shape.kv_heads,
+				 .head_dim = s->kv_head_dim, .attn = SB_KV_ATTN_MHA };
+	return sb_kv_arch_bytes_per_token(&m, s->kv_elem_bytes);
 }
 
 bool sb_kv_spec_shape_is_model(const struct sb_jobspec *s, const struct sb_kv_arch *m)
