@@ -36,6 +36,24 @@ class KvCache(SbCase):
                                  (layers, kv_heads, head_dim))
         self.assertEqual(2 * 32 * 8 * 128 * 2, 128 * 1024)  # the issue's 128 KiB per token
 
+    def test_official_models(self):
+        """the official benchmark's models (kv_cache_benchmark/kv_cache/models.py:70-81)
+        with its kv_cache_size_per_token (:56-67): MLA for deepseek-v3"""
+        want = {"tiny-1b": (12, 4, 128, 24576), "llama2-7b": (32, 32, 128, 524288),
+                "llama3.1-70b-instruct": (80, 8, 128, 327680),
+                "deepseek-v3": (61, 128, 56, 61 * (512 + 64) * 2),
+                "qwen3-32b": (64, 8, 128, 262144), "gpt-oss-120b": (36, 8, 64, 73728)}
+        for model, (layers, kv_heads, head_dim, bpt) in want.items():
+            _, k = self.kv("--name=kv", "--workload=kvcache", f"--model={model}",
+                           "--ioengine=null", "--kv_requests=5")
+            self.assertEqual(k["bytes_per_token"], bpt, model)
+            self.assertEqual((k["shape_layers"], k["shape_kv_heads"], k["shape_head_dim"]),
+                             (layers, kv_heads, head_dim), model)
+        p = self.run_sb("--name=kv", "--workload=kvcache", "--model=llama3.1-7b", "--ioengine=null")
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr, r"<cmdline>.*model=llama3\.1-7b: unknown model; expected one of "
+                                   r"tiny-1b, .*deepseek-v3, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama3-8b")
+
     def test_memory_holds_everything(self):
         job, k = self.kv(*SMALL, "--kv_memory_capacity=64g", "--kv_disk_capacity=16m")
         self.assertGreater(k["blocks_looked_up"], 0)
