@@ -24,6 +24,7 @@
 #include "parse/specvals.h"
 #include "ml/result.h"
 #include "tools/mlpsdlio.h"
+#include "tools/mlpskv.h"
 
 #define GIB 1073741824.0
 
@@ -50,9 +51,16 @@ static bool is_train(const struct sb_job_result *jr)
 	return sb_ml_of(jr->wl)->workload == SB_WL_TRAIN;
 }
 
+static bool is_kv(const struct sb_job_result *jr)
+{
+	return sb_ml_of(jr->wl)->workload == SB_WL_KVCACHE;
+}
+
 static const char *model_of(const struct sb_job_result *jr)
 {
 	const struct sb_jobspec *s = jr->spec;
+	if (is_kv(jr)) /* generate_output_location: kv_cache/<args.model>/<command> */
+		return s->ml_model && *s->ml_model ? s->ml_model : "custom";
 	if (is_train(jr))
 		return s->train_preset && s->train_model ? s->train_model : "custom";
 	return s->ml_preset && s->ml_model ? s->ml_model : "custom";
@@ -65,7 +73,9 @@ static int make_run_dir(const struct sb_job_result *jr, time_t t, char *dir, cha
 	const char *root = jr->spec->results_dir;
 	char parent[PATH_MAX];
 	struct tm tm;
-	if (is_train(jr))
+	if (is_kv(jr))
+		snprintf(parent, sizeof(parent), "%s/%s/%s/run", root, SB_MLPS_KV_BENCH, model_of(jr));
+	else if (is_train(jr))
 		snprintf(parent, sizeof(parent), "%s/training/%s/run", root, model_of(jr));
 	else
 		snprintf(parent, sizeof(parent), "%s/checkpointing/%s", root, model_of(jr));
@@ -401,6 +411,13 @@ int sb_mlps_write(const struct sb_results *res)
 		if (!jr->wl || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
 			continue;
 		int e = make_run_dir(jr, res->timestamp, dir, dt, sizeof(dt));
+		if (is_kv(jr)) { /* tools/mlpskv.h: no summary.json, no DLIO files */
+			e = e ? e : sb_mlps_write_kv(res, jr, dir, dt);
+			if (!e)
+				fprintf(stderr, "storbench: %s: results: %s\n", jr->spec->name, dir);
+			rc = rc ? rc : e;
+			continue;
+		}
 		snprintf(meta, sizeof(meta), "%s_%s%s", is_train(jr) ? "training" : "checkpointing", dt,
 			 SB_MLPS_METADATA_SUFFIX);
 		if (!e)

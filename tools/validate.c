@@ -19,11 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/jsonr.h"
 #include "lib/log.h"
 #include "ml/rules.h"
 #include "tools/mlps.h"
+#include "tools/mlpskv.h"
 #include "tools/mlpsread.h"
 
 #define MAX_RUNS 256
@@ -64,7 +66,10 @@ static bool pbool(const struct vrun *r, const char *k)
 /* 0, or -errno when the run's dlio_config/overrides.yaml cannot be read */
 static int judge(struct vrun *r)
 {
-	if (!strcmp(r->bench, "training")) {
+	if (!strcmp(r->bench, SB_MLPS_KV_BENCH)) {
+		sb_mlps_kv_judge(r->params, &r->rep);
+		r->throughput = sb_jv_num(sb_jv_get(r->metric, "throughput_req_per_sec"), 0);
+	} else if (!strcmp(r->bench, "training")) {
 		struct sb_mlps_overrides ov;
 		int rc = sb_mlps_read_overrides(r->dir, &ov);
 		if (rc) {
@@ -126,7 +131,43 @@ static int judge(struct vrun *r)
 	return 0;
 }
 
-/* a run folder: summary.json and exactly one *_metadata.json */
+/* a kv_cache run folder (tools/mlpskv.h): the metadata's "parameters" and
+ * kvcache_results_<run_datetime>.json (its metrics) when present */
+static int load_kv(struct vrun *r, const char *dir, const char *meta)
+{
+	char path[2048];
+	snprintf(path, sizeof(path), "%s/%s", dir, meta);
+	if (sb_json_load(&r->meta, path)) {
+		sb_err("validate", "%s: %s: fix or remove this run", path, r->meta.err);
+		return -EINVAL;
+	}
+	r->params = sb_jv_get(r->meta.root, "parameters");
+	const char *b = sb_jv_str(sb_jv_get(r->meta.root, "benchmark_type"), "");
+	if (!r->params || r->params->type != SB_JOBJ || strcmp(b, SB_MLPS_KV_BENCH)) {
+		sb_err("validate", "%s: no \"parameters\" object or \"benchmark_type\" is not \"%s\": "
+		       "not a kv_cache run of mlpstorage's results tree", path, SB_MLPS_KV_BENCH);
+		return -EINVAL;
+	}
+	snprintf(r->bench, sizeof(r->bench), "%s", b);
+	snprintf(r->dt, sizeof(r->dt), "%s", sb_jv_str(sb_jv_get(r->meta.root, "run_datetime"), ""));
+	snprintf(r->model, sizeof(r->model), "%s", sb_jv_str(sb_jv_get(r->params, "model"),
+				sb_jv_str(sb_jv_get(r->meta.root, "model"), "")));
+	snprintf(path, sizeof(path), "%s/%s%s.json", dir, SB_MLPS_KV_RESULTS, r->dt);
+	if (!access(path, F_OK) && sb_json_load(&r->sum, path)) {
+		sb_err("validate", "%s: %s: fix or remove this run", path, r->sum.err);
+		return -EINVAL;
+	}
+	r->metric = r->sum.root ? r->sum.root : sb_jv_get(r->meta.root, "kvcache_metrics");
+	return judge(r);
+}
+
+static bool is_kv_meta(const char *meta)
+{
+	return !strncmp(meta, SB_MLPS_KV_BENCH "_", strlen(SB_MLPS_KV_BENCH) + 1);
+}
+
+/* a run folder: summary.json and exactly one *_metadata.json (a kv_cache
+ * run: its metadata alone) */
 static int load_run(struct vtree *t, const char *dir, const char *meta)
 {
 	char path[2048];
@@ -139,6 +180,8 @@ static int load_run(struct vtree *t, const char *dir, const char *meta)
 	}
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	t->runs[t->n++] = r;
+	if (is_kv_meta(meta))
+		return load_kv(r, dir, meta);
 	snprintf(path, sizeof(path), "%s/%s", dir, SB_MLPS_SUMMARY);
 	if (sb_json_load(&r->sum, path)) {
 		sb_err("validate", "%s: %s: fix or remove this run", path, r->sum.err);
@@ -208,7 +251,7 @@ static int walk(struct vtree *t, const char *dir, int depth)
 	closedir(d);
 	if (rc || (!summary && !nmeta))
 		return rc;
-	if (!summary || nmeta != 1) {
+	if ((!summary && !(nmeta == 1 && is_kv_meta(meta))) || nmeta != 1) {
 		sb_err("validate", "%s: a run folder needs %s and one *%s (found %s, %d metadata files)",
 		       dir, SB_MLPS_SUMMARY, SB_MLPS_METADATA_SUFFIX, summary ? "a summary" : "no summary", nmeta);
 		return -EINVAL;

@@ -10,6 +10,7 @@
 #include "parse/catalog.h"
 #include "parse/jobparse.h"
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/models.h"
 
 static unsigned need_shape(struct sb_jobctx *c)
 {
@@ -19,7 +20,7 @@ static unsigned need_shape(struct sb_jobctx *c)
 		if (sb_job_isset(c, need[i]))
 			continue;
 		sb_err(sb_job_where(c, NULL, where, sizeof(where)),
-		       "job '%s': workload=kvcache needs %s= (llama3-8b, llama3-70b or llama3-405b) or "
+		       "job '%s': workload=kvcache needs %s= (e.g. llama3.1-8b) or "
 		       "the KV shape; %s= is missing (give %s, %s and %s)", c->spec.name,
 		       SB_OPT(ml_model)->name, need[i]->name, need[0]->name, need[1]->name, need[2]->name);
 		return 1;
@@ -44,20 +45,22 @@ unsigned sb_ml_check_kv(struct sb_jobctx *c)
 	struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX];
 	if (s->ml_model) {
-		const struct sb_model_preset *p = sb_model_preset_find(s->ml_model);
-		if (!p) {
+		struct sb_kv_arch m;
+		char names[512];
+		if (sb_kv_arch_find(s->ml_model, &m)) {
 			sb_err(sb_job_where(c, SB_OPT(ml_model), where, sizeof(where)),
-			       "%s=%s: unknown model; expected llama3-8b, llama3-70b, llama3-405b or "
-			       "llama3-1t", SB_OPT(ml_model)->name, s->ml_model);
+			       "%s=%s: unknown model; expected one of %s", SB_OPT(ml_model)->name,
+			       s->ml_model, sb_kv_arch_list(names, sizeof(names)));
 			return 1;
 		}
 		if (!sb_job_isset(c, SB_OPT(shape.layers)))
-			s->shape.layers = p->layers;
+			s->shape.layers = m.layers;
 		if (!sb_job_isset(c, SB_OPT(shape.kv_heads)))
-			s->shape.kv_heads = p->kv_heads;
+			s->shape.kv_heads = m.kv_heads;
 		if (!sb_job_isset(c, SB_OPT(kv_head_dim)))
-			s->kv_head_dim = p->head_dim;
-		if (s->shape.layers == p->layers && s->shape.kv_heads == p->kv_heads &&
+			s->kv_head_dim = m.head_dim;
+		const struct sb_model_preset *p = sb_model_preset_find(s->ml_model);
+		if (p && s->shape.layers == p->layers && s->shape.kv_heads == p->kv_heads &&
 		    s->kv_head_dim == p->head_dim)
 			s->ml_preset = p;
 	} else if (need_shape(c)) {

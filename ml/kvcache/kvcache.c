@@ -27,6 +27,7 @@
 
 #include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/mlperf.h"
+#include "ml/kvcache/models.h"
 #include "ml/run.h"
 #include "run/rate.h"
 #include "lib/log.h"
@@ -274,8 +275,7 @@ static int prepare_kv(struct sb_wl_job *j)
 	j->priv = k;
 	pthread_mutex_init(&k->lock, NULL);
 	k->lock_init = true;
-	k->bytes_per_token = sb_kv_bytes_per_token(s->shape.layers, s->shape.kv_heads, s->kv_head_dim,
-						   s->kv_elem_bytes);
+	k->bytes_per_token = sb_kv_spec_bytes_per_token(s); /* MLA: ml/kvcache/models.h */
 	k->block_bytes = k->bytes_per_token * s->kv_block_tokens;
 	struct sb_kv_cfg cfg = {
 		.block_tokens = s->kv_block_tokens, .mem_blocks = s->kv_memory_capacity / k->block_bytes,

@@ -65,6 +65,9 @@ uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head
 void sb_kv_count(struct sb_kv_totals *t, const struct sb_kv_req *r);
 /* fill sb_ml_res(j)->kv (and the rule report with rules=mlperf) after the run */
 void sb_kv_results(struct sb_wl_job *j);
+/* fill sb_ml_res(j)->rules from the run's result kv (ml/kvcache/rules.c) */
+struct sb_kv_result;
+void sb_kv_rules(struct sb_wl_job *j, const struct sb_kv_result *kv);
 /* the workload's row (kvcache.c), its option rows (opts.c) and its
  * parse-time check (check.c), listed by ml/registry.c */
 extern const struct sb_workload_ops sb_workload_kvcache;

@@ -36,6 +36,24 @@ class KvCache(SbCase):
                                  (layers, kv_heads, head_dim))
         self.assertEqual(2 * 32 * 8 * 128 * 2, 128 * 1024)  # the issue's 128 KiB per token
 
+    def test_official_models(self):
+        """the official benchmark's models (kv_cache_benchmark/kv_cache/models.py:70-81)
+        with its kv_cache_size_per_token (:56-67): MLA for deepseek-v3"""
+        want = {"tiny-1b": (12, 4, 128, 24576), "llama2-7b": (32, 32, 128, 524288),
+                "llama3.1-70b-instruct": (80, 8, 128, 327680),
+                "deepseek-v3": (61, 128, 56, 61 * (512 + 64) * 2),
+                "qwen3-32b": (64, 8, 128, 262144), "gpt-oss-120b": (36, 8, 64, 73728)}
+        for model, (layers, kv_heads, head_dim, bpt) in want.items():
+            _, k = self.kv("--name=kv", "--workload=kvcache", f"--model={model}",
+                           "--ioengine=null", "--kv_requests=5")
+            self.assertEqual(k["bytes_per_token"], bpt, model)
+            self.assertEqual((k["shape_layers"], k["shape_kv_heads"], k["shape_head_dim"]),
+                             (layers, kv_heads, head_dim), model)
+        p = self.run_sb("--name=kv", "--workload=kvcache", "--model=llama3.1-7b", "--ioengine=null")
+        self.assertEqual(p.returncode, 1)
+        self.assertRegex(p.stderr, r"<cmdline>.*model=llama3\.1-7b: unknown model; expected one of "
+                                   r"tiny-1b, .*deepseek-v3, qwen3-32b, gpt-oss-120b, gpt-oss-20b, llama3-8b")
+
     def test_memory_holds_everything(self):
         job, k = self.kv(*SMALL, "--kv_memory_capacity=64g", "--kv_disk_capacity=16m")
         self.assertGreater(k["blocks_looked_up"], 0)
@@ -133,13 +151,35 @@ class KvCache(SbCase):
         self.assertEqual(sorted(self.listing()), ["b.ini", "c.ini", "job.ini"])
 
     def test_rules_mlperf(self):
+        """rules=mlperf gives what mlpstorage's run checker gives
+        (mlpstorage/rules/run_checkers/kvcache.py): never CLOSED (:188-199
+        check_preview_status); llama3-8b is not in config.py KVCACHE_MODELS
+        (:65-72: INVALID); a short run is INVALID (:103-110); 1 user is OPEN
+        (:88-95); no GPU tier is INVALID (:128-135); ioengine=null fails
+        storbench's guidelines only."""
         job, _ = self.kv(*SMALL, "--rules=mlperf", "--ioengine=null")
         rules = {c["name"]: c for c in job["rules"]["checks"]}
-        self.assertFalse(rules["min_runtime"]["pass"])
-        self.assertIn("runtime=60", rules["min_runtime"]["fix"])
-        self.assertFalse(rules["backend"]["pass"])
+        self.assertEqual(job["rules"]["verdict"], "INVALID")
+        self.assertEqual(job["rules"]["guidelines"], "INVALID")
+        self.assertFalse(rules["model"]["pass"])
+        self.assertIn("Invalid KV Cache model", rules["model"]["fix"])
+        self.assertFalse(rules["duration"]["pass"])
+        self.assertIn("Duration must be at least 30 seconds", rules["duration"]["fix"])
+        self.assertIn("runtime=60", rules["duration"]["fix"])
+        self.assertEqual(rules["num_users"]["actual"], "1")
+        self.assertFalse(rules["gpu_mem_gb"]["pass"])
+        self.assertFalse(rules["storage_io"]["pass"])
+        self.assertEqual(rules["storage_io"]["checker_fails_as"], "CLOSED")
+        self.assertFalse(rules["benchmark_status"]["pass"])
+        self.assertEqual(rules["benchmark_status"]["checker_fails_as"], "OPEN")
+        # an official model with everything the checker asks is OPEN, not CLOSED
+        job, _ = self.kv(*SMALL[:2], "--model=llama3.1-8b", "--kv_block_tokens=4",
+                         "--prompt_tokens=48", "--output_tokens=4", "--bs=128k",
+                         "--kv_requests=0", "--runtime=0.2", "--rules=mlperf")
+        rules = {c["name"]: c for c in job["rules"]["checks"]}
         self.assertTrue(rules["model"]["pass"])
-        self.assertEqual(job["rules"]["verdict"], "OPEN")
+        self.assertTrue(rules["model_shape"]["pass"])
+        self.assertNotEqual(job["rules"]["verdict"], "CLOSED")
 
     def test_shipped_job(self):
         job = os.path.join(SRC, "jobs", "kvcache-llama3-8b.ini")
