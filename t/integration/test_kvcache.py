@@ -157,7 +157,9 @@ class KvCache(SbCase):
         (:65-72: INVALID); a short run is INVALID (:103-110); 1 user is OPEN
         (:88-95); no GPU tier is INVALID (:128-135); ioengine=null fails
         storbench's guidelines only."""
-        job, _ = self.kv(*SMALL, "--rules=mlperf", "--ioengine=null")
+        # kv_profile=blocks: under rules=mlperf the default profile is mlperf,
+        # whose user templates think for seconds between turns (45 s here)
+        job, _ = self.kv(*SMALL, "--rules=mlperf", "--ioengine=null", "--kv_profile=blocks")
         rules = {c["name"]: c for c in job["rules"]["checks"]}
         self.assertEqual(job["rules"]["verdict"], "INVALID")
         self.assertEqual(job["rules"]["guidelines"], "INVALID")
@@ -175,7 +177,8 @@ class KvCache(SbCase):
         # an official model with everything the checker asks is OPEN, not CLOSED
         job, _ = self.kv(*SMALL[:2], "--model=llama3.1-8b", "--kv_block_tokens=4",
                          "--prompt_tokens=48", "--output_tokens=4", "--bs=128k",
-                         "--kv_requests=0", "--runtime=0.2", "--rules=mlperf")
+                         "--kv_requests=0", "--runtime=0.2", "--rules=mlperf",
+                         "--kv_profile=blocks")
         rules = {c["name"]: c for c in job["rules"]["checks"]}
         self.assertTrue(rules["model"]["pass"])
         self.assertTrue(rules["model_shape"]["pass"])
