@@ -88,6 +88,11 @@ class KvResults(SbCase):
         self.assertLessEqual(RESULT_KEYS, set(res))
         self.assertEqual(res["total_requests"], 20)
         self.assertEqual(res["cache_hit_rate"], job["kvcache"]["hit_ratio"])
+        # the official assessment (cache.py _evaluate_storage_performance)
+        # of the mlperf profile (rules=mlperf's default) is overall_passed
+        ml = job["kvcache"]["mlperf"]
+        self.assertEqual(res["overall_passed"], ml["cache_stats"]["storage_health"]["overall_status"] == "PASS")
+        self.assertEqual(res["total_requests"], ml["total_requests"])
         # validate reads the tree back with the same verdict
         v = self.run_sb("validate", root)
         self.assertEqual(v.returncode, 0, v.stderr)
