@@ -482,6 +482,11 @@ struct sb_jobspec {
 	uint64_t kv_disk_capacity;  /* bytes of KV blocks the disk tier holds (0: none) */
 	uint64_t prefill_time_per_token_us, decode_time_per_token_us;
 	bool keep_kvcache;          /* keep the disk tier's file at the end */
+	/* issue 25 (kvtrace): trace replay (ml/kvcache/kvtrace.h) */
+	char *kv_trace;             /* request trace file; NULL: requests drawn from the seed */
+	unsigned kv_trace_format;   /* enum sb_kv_trace_fmt */
+	double kv_trace_speedup;    /* burstgpt: timestamp steps divided by this; 0: closed loop */
+	char *kv_request_log;       /* one line per request planned; NULL: none */
 	/* issue 15: tiered checkpoints (ml/checkpoint/tiered.c, checktier.c) */
 	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
 	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */

@@ -1,11 +1,13 @@
 /* kvmodel.c: the request stream and the LRU tiers of workload=kvcache (see
  * kvmodel.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ml/kvcache/kvmodel.h"
+#include "ml/kvcache/kvtrace.h"
 
 static double uni(struct sb_kv_model *m)
 {
@@ -188,6 +190,35 @@ static int lookup(struct sb_kv_model *m, struct sb_kv_conv *c, struct sb_kv_req 
 	return 0;
 }
 
+/* the trace's next request: its numbers, and which conversation it goes
+ * on (m->nconv: a new one) */
+static int from_trace(struct sb_kv_model *m, struct sb_kv_req *r, uint64_t *ci)
+{
+	const struct sb_kv_trace_req *q = sb_kv_trace_next(m->cfg.trace, &m->tpos);
+	if (!q)
+		return -ENODATA;
+	r->arrival_s = m->cfg.trace_timed ? q->arrival_s : 0;
+	r->prompt = q->prompt;
+	r->output = q->output;
+	r->trace_conv = q->conv;
+	r->turn = q->turn;
+	*ci = m->tconv[q->conv];
+	r->reused = *ci != UINT64_MAX; /* a later turn of a conversation seen before */
+	if (!r->reused)
+		*ci = m->tconv[q->conv] = m->nconv;
+	return 0;
+}
+
+bool sb_kv_trace_done(const struct sb_kv_model *m)
+{
+	return m->cfg.trace && m->tpos >= m->cfg.trace->n;
+}
+
+bool sb_kv_open_loop(const struct sb_kv_model *m)
+{
+	return m->cfg.trace ? m->cfg.trace_timed : m->cfg.arrival_rate > 0;
+}
+
 int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
 {
 	const struct sb_kv_cfg *g = &m->cfg;
@@ -197,13 +228,22 @@ int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
 	r->evict_writes = r->disk_evictions = 0;
 	r->cached_tokens = 0;
 	r->hit = false;
-	if (g->arrival_rate > 0)
-		m->t += -log(1.0 - uni(m)) / g->arrival_rate;
-	r->arrival_s = m->t;
-	r->reused = uni(m) < g->reuse;
-	r->prompt = draw_len(m, g->prompt_mean, g->prompt_sd, g->prompt_min, g->prompt_max);
-	r->output = draw_len(m, g->output_mean, g->output_sd, g->output_min, g->output_max);
-	uint64_t ci = r->reused && m->nconv ? sb_rng_next(&m->rng) % m->nconv : m->nconv;
+	uint64_t ci;
+	if (g->trace) {
+		int e = from_trace(m, r, &ci);
+		if (e)
+			return e;
+	} else {
+		if (g->arrival_rate > 0)
+			m->t += -log(1.0 - uni(m)) / g->arrival_rate;
+		r->arrival_s = m->t;
+		r->reused = uni(m) < g->reuse;
+		r->prompt = draw_len(m, g->prompt_mean, g->prompt_sd, g->prompt_min, g->prompt_max);
+		r->output = draw_len(m, g->output_mean, g->output_sd, g->output_min, g->output_max);
+		ci = r->reused && m->nconv ? sb_rng_next(&m->rng) % m->nconv : m->nconv;
+		r->trace_conv = (uint32_t)ci;
+		r->turn = 0;
+	}
 	if (ci == m->nconv) {
 		if (grow((void **)&m->conv, &m->capconv, m->nconv + 1, sizeof(*m->conv)))
 			return -ENOMEM;
@@ -227,6 +267,10 @@ int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
 		c->blk[c->n++] = i;
 		r->blocks_new++;
 	}
+	if (g->log)
+		fprintf(g->log, "%" PRIu64 " %.6f %u %u %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 "\n",
+			r->index, r->arrival_s, r->prompt, r->output, r->trace_conv, r->turn,
+			r->cached_tokens, r->nrd);
 	return 0;
 }
 
@@ -242,6 +286,15 @@ int sb_kv_model_init(struct sb_kv_model *m, const struct sb_kv_cfg *cfg)
 		m->cfg.disk_blocks = UINT64_C(1) << 32; /* more than blocks can exist */
 	if (cfg->mem_blocks > (UINT64_C(1) << 32))
 		m->cfg.mem_blocks = UINT64_C(1) << 32;
+	if (cfg->trace) {
+		m->tconv = malloc((cfg->trace->nconv + 1) * sizeof(*m->tconv));
+		if (!m->tconv)
+			return -ENOMEM;
+		memset(m->tconv, 0xff, (cfg->trace->nconv + 1) * sizeof(*m->tconv));
+	}
+	if (cfg->log)
+		fprintf(cfg->log, "# index arrival_s prompt_tokens output_tokens conversation turn "
+			"cached_tokens disk_reads\n");
 	return 0;
 }
 
@@ -252,6 +305,13 @@ void sb_kv_model_free(struct sb_kv_model *m)
 	free(m->conv);
 	free(m->b);
 	free(m->freeslot);
+	free(m->tconv);
+	if (m->cfg.trace) {
+		sb_kv_trace_free(m->cfg.trace);
+		free(m->cfg.trace);
+	}
+	if (m->cfg.log)
+		fclose(m->cfg.log);
 	memset(m, 0, sizeof(*m));
 }
 

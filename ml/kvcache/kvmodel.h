@@ -16,11 +16,18 @@
  * first lost one are dropped and recomputed.  New full blocks (prompt and
  * output) go to memory; memory's least recently used blocks are evicted to
  * disk (written unless a copy is there); disk's least recently used are
- * dropped.  With no memory tier new blocks are written to disk directly. */
+ * dropped.  With no memory tier new blocks are written to disk directly.
+ *
+ * With a trace (cfg.trace, ml/kvcache/kvtrace.h) the requests are the
+ * trace's, in order: arrival, prompt and output from it, a turn after the
+ * first continues its trace conversation (reuse is not drawn), and the
+ * stream ends with the trace (sb_kv_next: -ENODATA).  cfg.log, when set,
+ * gets a line per request. */
 #ifndef SB_ML_KVMODEL_H
 #define SB_ML_KVMODEL_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "run/rng.h"
 
@@ -32,6 +39,9 @@ struct sb_kv_cfg {
 	unsigned prompt_mean, prompt_sd, prompt_min, prompt_max;
 	unsigned output_mean, output_sd, output_min, output_max;
 	uint64_t seed;
+	struct sb_kv_trace *trace;         /* owned by the model once init takes it; NULL: none */
+	bool trace_timed;                  /* the trace's arrivals are kept (open loop) */
+	FILE *log;                         /* owned likewise; NULL: none */
 };
 
 /* one request's plan (buffers owned by the caller's struct, grown by
@@ -41,6 +51,7 @@ struct sb_kv_req {
 	double arrival_s;          /* since the start (open loop) */
 	unsigned prompt, output;   /* new tokens */
 	bool reused;               /* drawn to continue a conversation */
+	uint32_t trace_conv, turn; /* from the trace (else the model's conversation, 0) */
 	bool hit;                  /* reused, and its whole earlier KV was found */
 	uint64_t cached_tokens, computed_tokens;
 	uint64_t mem_hits, disk_hits, misses, looked_up, blocks_new;
@@ -75,6 +86,8 @@ struct sb_kv_model {
 	uint64_t nmem, ndisk;
 	uint64_t *freeslot, nfree, capfree;
 	uint64_t next_slot;               /* slots ever used: the file's size in blocks */
+	size_t tpos;                      /* the trace's next request */
+	uint64_t *tconv;                  /* trace conversation -> model conversation */
 };
 
 #define SB_KV_NIL UINT32_MAX
@@ -84,4 +97,9 @@ void sb_kv_model_free(struct sb_kv_model *m);
 /* Draw the next request and update the tiers; 0 or -ENOMEM. */
 int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r);
 void sb_kv_req_free(struct sb_kv_req *r);
+/* a trace drove the stream and is used up: no request is left */
+bool sb_kv_trace_done(const struct sb_kv_model *m);
+/* requests arrive at their arrival_s (Poisson or a timed trace), not when a
+ * worker is free */
+bool sb_kv_open_loop(const struct sb_kv_model *m);
 #endif

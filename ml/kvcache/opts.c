@@ -3,6 +3,14 @@
  * workload table (ml/registry.c). */
 #include "parse/opt_rows.h"
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/kvtrace.h"
+
+static const struct sb_opt_enum kv_trace_fmts[] = {
+	{ .name = "auto", .val = SB_KVT_AUTO, .help = "JSON (first character [ or {): sharegpt; else burstgpt" },
+	{ .name = "sharegpt", .val = SB_KVT_SHAREGPT, .help = "ShareGPT conversations (JSON array or JSONL)" },
+	{ .name = "burstgpt", .val = SB_KVT_BURSTGPT, .help = "BurstGPT CSV (Timestamp, Request tokens, Response tokens)" },
+	{ .name = NULL },
+};
 
 const struct sb_option sb_kv_rows[] = {
 	{ .name = "head_dim", .type = SB_OT_UINT, .off = OFF(kv_head_dim), .max = 1 << 16,
@@ -65,6 +73,19 @@ const struct sb_option sb_kv_rows[] = {
 	{ .name = "keep_kvcache", .type = SB_OT_BOOL, .off = OFF(keep_kvcache), .def = "0",
 	  .flags = SB_OF_ML, .category = C_KV,
 	  .help = "keep the disk tier's file at the end (default: remove what storbench wrote)" },
+	/* issue 25 (kvtrace): trace replay, ml/kvcache/kvtrace.h */
+	{ .name = "kv_trace", .type = SB_OT_STR, .off = OFF(kv_trace), .flags = SB_OF_ML,
+	  .category = C_KV,
+	  .help = "replay this request trace (ShareGPT JSON or BurstGPT CSV) instead of drawing requests" },
+	{ .name = "kv_trace_format", .type = SB_OT_ENUM, .off = OFF(kv_trace_format), .def = "auto",
+	  .enums = kv_trace_fmts, .flags = SB_OF_ML, .category = C_KV,
+	  .help = "format of kv_trace=: auto (JSON: sharegpt, else burstgpt), sharegpt or burstgpt" },
+	{ .name = "kv_trace_speedup", .type = SB_OT_FLOAT, .off = OFF(kv_trace_speedup), .def = "1",
+	  .max = 1e9, .flags = SB_OF_ML, .category = C_KV,
+	  .help = "burstgpt: replay timestamps this many times faster (0: ignore them, closed loop)" },
+	{ .name = "kv_request_log", .type = SB_OT_STR, .off = OFF(kv_request_log),
+	  .flags = SB_OF_ML | SB_OF_IDENTITY, .category = C_KV,
+	  .help = "write one line per request (arrival, tokens, conversation, turn) to this file" },
 	/* tiered (burst-buffer) checkpoints: ml/checkpoint/tiered.c, HOWTO section 9 */
 };
 const unsigned sb_kv_rows_n = sizeof(sb_kv_rows) / sizeof(sb_kv_rows[0]);

@@ -1,0 +1,72 @@
+/* tracejob.c: kv_trace= and kv_request_log= of a workload=kvcache job (see
+ * tracejob.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/log.h"
+#include "parse/jobparse.h"
+#include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/kvmodel.h"
+#include "ml/kvcache/kvtrace.h"
+#include "ml/kvcache/tracejob.h"
+
+static int load(const struct sb_jobspec *s, struct sb_kv_trace *t, char *err, size_t errlen)
+{
+	return sb_kv_trace_load(t, s->kv_trace, (enum sb_kv_trace_fmt)s->kv_trace_format,
+				s->kv_trace_speedup, s->arrival_rate, err, errlen);
+}
+
+unsigned sb_kv_trace_check(struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[SB_WHERE_MAX], err[512];
+	if (!s->kv_trace) {
+		if (s->kv_trace_format == SB_KVT_AUTO)
+			return 0;
+		sb_err(sb_job_where(c, SB_OPT(kv_trace_format), where, sizeof(where)),
+		       "job '%s': %s= is set but no %s= names a trace: add %s=FILE or remove %s=",
+		       s->name, SB_OPT(kv_trace_format)->name, SB_OPT(kv_trace)->name,
+		       SB_OPT(kv_trace)->name, SB_OPT(kv_trace_format)->name);
+		return 1;
+	}
+	struct sb_kv_trace t = { 0 };
+	int e = load(s, &t, err, sizeof(err));
+	sb_kv_trace_free(&t);
+	if (!e)
+		return 0;
+	sb_err(sb_job_where(c, SB_OPT(kv_trace), where, sizeof(where)), "job '%s': %s=%s: %s", s->name,
+	       SB_OPT(kv_trace)->name, s->kv_trace, err);
+	return 1;
+}
+
+int sb_kv_trace_setup(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)
+{
+	char err[512];
+	int e = 0;
+	if (s->kv_trace) {
+		cfg->trace = calloc(1, sizeof(*cfg->trace));
+		if (!cfg->trace)
+			return -ENOMEM;
+		if ((e = load(s, cfg->trace, err, sizeof(err)))) {
+			sb_err(s->name, "%s=%s: %s", SB_OPT(kv_trace)->name, s->kv_trace, err);
+			sb_kv_trace_free(cfg->trace);
+			free(cfg->trace);
+			cfg->trace = NULL;
+			return e;
+		}
+		cfg->trace_timed = cfg->trace->fmt == SB_KVT_BURSTGPT ? s->kv_trace_speedup > 0
+								      : s->arrival_rate > 0;
+	}
+	if (s->kv_request_log && !(cfg->log = fopen(s->kv_request_log, "w"))) {
+		e = -errno;
+		sb_err(s->name, "%s=%s: cannot create it: %s", SB_OPT(kv_request_log)->name,
+		       s->kv_request_log, strerror(-e));
+		if (cfg->trace)
+			sb_kv_trace_free(cfg->trace);
+		free(cfg->trace);
+		cfg->trace = NULL;
+	}
+	return e;
+}
