@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/log.h"
 #include "parse/jobparse.h"
@@ -16,6 +17,26 @@ static int load(const struct sb_jobspec *s, struct sb_kv_trace *t, char *err, si
 {
 	return sb_kv_trace_load(t, s->kv_trace, (enum sb_kv_trace_fmt)s->kv_trace_format,
 				s->kv_trace_speedup, s->arrival_rate, err, errlen);
+}
+
+/* a relative kv_trace= missing from the current directory but found
+ * beside the job file that set it: that one (as include does) */
+static unsigned beside_job(struct sb_jobctx *c)
+{
+	const struct sb_optsrc *src = sb_job_src(c, SB_OPT(kv_trace));
+	const char *slash = src && src->file ? strrchr(src->file, '/') : NULL;
+	char *p;
+	if (c->spec.kv_trace[0] == '/' || !slash || access(c->spec.kv_trace, F_OK) == 0)
+		return 0;
+	if (asprintf(&p, "%.*s/%s", (int)(slash - src->file), src->file, c->spec.kv_trace) < 0)
+		return sb_err(c->spec.name, "out of memory"), 1;
+	if (access(p, F_OK) == 0) {
+		free(c->spec.kv_trace);
+		c->spec.kv_trace = p;
+	} else {
+		free(p);
+	}
+	return 0;
 }
 
 unsigned sb_kv_trace_check(struct sb_jobctx *c)
@@ -31,6 +52,8 @@ unsigned sb_kv_trace_check(struct sb_jobctx *c)
 		       SB_OPT(kv_trace)->name, SB_OPT(kv_trace_format)->name);
 		return 1;
 	}
+	if (beside_job(c))
+		return 1;
 	struct sb_kv_trace t = { 0 };
 	int e = load(s, &t, err, sizeof(err));
 	sb_kv_trace_free(&t);
