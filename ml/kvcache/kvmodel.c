@@ -190,6 +190,118 @@ static int lookup(struct sb_kv_model *m, struct sb_kv_conv *c, struct sb_kv_req 
 	return 0;
 }
 
+/* ---- shared prefixes and RAG chunks (the official prefix_cache.py, rag.py) ---- */
+
+static void sysprompt(struct sb_kv_model *m, struct sb_kv_req *r)
+{
+	/* PrefixMatcher.COMMON_SYSTEM_PROMPTS: token_count = len(prompt.split()) */
+	static const uint32_t words[3] = { 5, 9, 6 };
+	r->prefix_tokens = 0;
+	if (m->cfg.sysprompt_prob <= 0)
+		return;
+	if (uni(m) >= m->cfg.sysprompt_prob) {
+		m->x.prefix_misses++;
+		return;
+	}
+	uint32_t n = words[sb_rng_next(&m->rng) % 3];
+	n = n < r->prompt ? n : r->prompt; /* max(0, context_tokens - token_count) */
+	r->prompt -= n;
+	r->prefix_tokens = n;
+	m->x.prefix_hits++;
+	m->x.prefix_tokens_saved += n;
+}
+
+/* the documents, chunk by chunk into the tiers as new blocks */
+static int rag_ingest(struct sb_kv_model *m, struct sb_kv_req *r)
+{
+	const struct sb_kv_cfg *g = &m->cfg;
+	uint64_t cap = 0;
+	if (grow((void **)&m->rag_cdoc, &cap, g->rag_docs + 1, sizeof(uint64_t)))
+		return -ENOMEM;
+	for (unsigned d = 0; d < g->rag_docs; d++) {
+		m->rag_cdoc[d] = m->nchunk;
+		uint64_t tok = g->rag_doc_min + sb_rng_next(&m->rng) % (g->rag_doc_max - g->rag_doc_min + 1);
+		for (uint64_t at = 0; at < tok; at += g->rag_chunk_tokens) {
+			uint64_t ct = tok - at < g->rag_chunk_tokens ? tok - at : g->rag_chunk_tokens;
+			uint32_t nb = (uint32_t)((ct + g->block_tokens - 1) / g->block_tokens);
+			if (grow((void **)&m->chunk, &m->capchunk, m->nchunk + 1, sizeof(*m->chunk)))
+				return -ENOMEM;
+			struct sb_kv_conv *c = &m->chunk[m->nchunk++];
+			*c = (struct sb_kv_conv){ .tokens = ct, .blk = malloc(nb * sizeof(uint32_t)), .cap = nb };
+			for (uint32_t b = 0; c->blk && b < nb; b++)
+				if (new_block(m, &c->blk[c->n]) || to_mem(m, c->blk[c->n++], r))
+					return -ENOMEM;
+			if (!c->blk)
+				return -ENOMEM;
+			r->blocks_new += nb;
+			m->x.rag_chunks++;
+		}
+	}
+	m->rag_cdoc[g->rag_docs] = m->nchunk;
+	m->x.rag_docs = g->rag_docs;
+	return 0;
+}
+
+/* top_k of n chunks without replacement, chunk i weighing 1 / (i + 1) */
+static uint32_t rag_pick(struct sb_kv_model *m, uint32_t n, uint32_t k, uint32_t *out)
+{
+	double w[64], sum = 0;
+	n = n < 64 ? n : 64;
+	for (uint32_t i = 0; i < n; i++)
+		sum += w[i] = 1.0 / (i + 1);
+	k = k < n ? k : n;
+	for (uint32_t j = 0; j < k; j++) {
+		double u = uni(m) * sum;
+		uint32_t i = 0;
+		while (i + 1 < n && (w[i] == 0 || u >= w[i]))
+			u -= w[i++];
+		while (w[i] == 0) /* rounding at the end: the last still left */
+			i--;
+		out[j] = i;
+		sum -= w[i];
+		w[i] = 0;
+	}
+	return k;
+}
+
+/* a RAG read: the chunks' blocks found in memory, read from disk, or lost */
+static int rag_read(struct sb_kv_model *m, struct sb_kv_req *r)
+{
+	const struct sb_kv_cfg *g = &m->cfg;
+	r->rag_chunks = 0;
+	if (!g->rag_docs || r->index == 0 || uni(m) >= g->rag_prob)
+		return 0;
+	uint64_t d = sb_rng_next(&m->rng) % g->rag_docs, c0 = m->rag_cdoc[d];
+	uint32_t pick[64], k = rag_pick(m, (uint32_t)(m->rag_cdoc[d + 1] - c0), g->rag_top_k, pick);
+	m->x.rag_retrievals++;
+	for (uint32_t j = 0; j < k; j++) {
+		const struct sb_kv_conv *c = &m->chunk[c0 + pick[j]];
+		for (uint32_t b = 0; b < c->n; b++) {
+			uint32_t i = c->blk[b];
+			if (m->b[i].inmem) {
+				mem_unlink(m, i);
+				mem_push(m, i);
+				m->x.rag_mem_hits++;
+			} else if (m->b[i].slot >= 0) {
+				disk_touch(m, i);
+				m->x.rag_disk_hits++;
+				if (push_slot(&r->rd, &r->nrd, &r->cap_rd, (uint64_t)m->b[i].slot))
+					return -ENOMEM;
+			} else {
+				m->x.rag_misses++;
+			}
+		}
+	}
+	r->rag_chunks = k;
+	m->x.rag_chunks_read += k;
+	return 0;
+}
+
+const struct sb_kv_extra *sb_kv_extra_stats(const struct sb_kv_model *m)
+{
+	return &m->x;
+}
+
 /* the trace's next request: its numbers, and which conversation it goes
  * on (m->nconv: a new one) */
 static int from_trace(struct sb_kv_model *m, struct sb_kv_req *r, uint64_t *ci)
@@ -250,7 +362,9 @@ int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
 		m->conv[m->nconv++] = (struct sb_kv_conv){ 0 };
 	}
 	struct sb_kv_conv *c = &m->conv[ci];
-	if (r->reused && lookup(m, c, r))
+	sysprompt(m, r);
+	if ((r->index == 0 && g->rag_docs && rag_ingest(m, r)) || (r->reused && lookup(m, c, r)) ||
+	    rag_read(m, r))
 		return -ENOMEM;
 	uint64_t before = c->tokens;
 	c->tokens += r->prompt + r->output;
@@ -268,9 +382,9 @@ int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
 		r->blocks_new++;
 	}
 	if (g->log)
-		fprintf(g->log, "%" PRIu64 " %.6f %u %u %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64 "\n",
-			r->index, r->arrival_s, r->prompt, r->output, r->trace_conv, r->turn,
-			r->cached_tokens, r->nrd);
+		fprintf(g->log, "%" PRIu64 " %.6f %u %u %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64
+			" %" PRIu32 " %" PRIu32 "\n", r->index, r->arrival_s, r->prompt, r->output,
+			r->trace_conv, r->turn, r->cached_tokens, r->nrd, r->prefix_tokens, r->rag_chunks);
 	return 0;
 }
 
@@ -294,7 +408,7 @@ int sb_kv_model_init(struct sb_kv_model *m, const struct sb_kv_cfg *cfg)
 	}
 	if (cfg->log)
 		fprintf(cfg->log, "# index arrival_s prompt_tokens output_tokens conversation turn "
-			"cached_tokens disk_reads\n");
+			"cached_tokens disk_reads prefix_tokens rag_chunks\n");
 	return 0;
 }
 
@@ -306,6 +420,10 @@ void sb_kv_model_free(struct sb_kv_model *m)
 	free(m->b);
 	free(m->freeslot);
 	free(m->tconv);
+	for (uint64_t i = 0; i < m->nchunk; i++)
+		free(m->chunk[i].blk);
+	free(m->chunk);
+	free(m->rag_cdoc);
 	if (m->cfg.trace) {
 		sb_kv_trace_free(m->cfg.trace);
 		free(m->cfg.trace);

@@ -42,6 +42,24 @@ struct sb_kv_cfg {
 	struct sb_kv_trace *trace;         /* owned by the model once init takes it; NULL: none */
 	bool trace_timed;                  /* the trace's arrivals are kept (open loop) */
 	FILE *log;                         /* owned likewise; NULL: none */
+	/* shared-prefix caching (prefix_cache.py): with this probability a
+	 * request starts with one of the official three system prompts (5, 9
+	 * or 6 tokens: its words), dropped from its prompt; 0: off */
+	double sysprompt_prob;
+	/* RAG (rag.py): rag_docs documents of rag_doc_min..max tokens stored
+	 * as chunks of rag_chunk_tokens with the first request; then with
+	 * probability rag_prob a request reads rag_top_k chunks of one
+	 * document (zipfian: chunk i weighs 1 / (i + 1)); rag_docs 0: off */
+	unsigned rag_docs, rag_doc_min, rag_doc_max, rag_chunk_tokens, rag_top_k;
+	double rag_prob;
+};
+
+/* what the shared-prefix and RAG parts did (the official PrefixCacheManager
+ * and RAGDocumentManager stats) */
+struct sb_kv_extra {
+	uint64_t prefix_hits, prefix_misses, prefix_tokens_saved;
+	uint64_t rag_docs, rag_chunks, rag_retrievals, rag_chunks_read;
+	uint64_t rag_mem_hits, rag_disk_hits, rag_misses; /* blocks of the chunks read */
 };
 
 /* one request's plan (buffers owned by the caller's struct, grown by
@@ -52,6 +70,8 @@ struct sb_kv_req {
 	unsigned prompt, output;   /* new tokens */
 	bool reused;               /* drawn to continue a conversation */
 	uint32_t trace_conv, turn; /* from the trace (else the model's conversation, 0) */
+	uint32_t prefix_tokens;    /* system-prompt tokens taken off the prompt (0: none) */
+	uint32_t rag_chunks;       /* RAG chunks read */
 	bool hit;                  /* reused, and its whole earlier KV was found */
 	uint64_t cached_tokens, computed_tokens;
 	uint64_t mem_hits, disk_hits, misses, looked_up, blocks_new;
@@ -88,6 +108,10 @@ struct sb_kv_model {
 	uint64_t next_slot;               /* slots ever used: the file's size in blocks */
 	size_t tpos;                      /* the trace's next request */
 	uint64_t *tconv;                  /* trace conversation -> model conversation */
+	struct sb_kv_conv *chunk;         /* RAG chunks, rag_cdoc[d]..rag_cdoc[d+1] of doc d */
+	uint64_t nchunk, capchunk;
+	uint64_t *rag_cdoc;
+	struct sb_kv_extra x;
 };
 
 #define SB_KV_NIL UINT32_MAX
@@ -102,4 +126,6 @@ bool sb_kv_trace_done(const struct sb_kv_model *m);
 /* requests arrive at their arrival_s (Poisson or a timed trace), not when a
  * worker is free */
 bool sb_kv_open_loop(const struct sb_kv_model *m);
+/* the shared-prefix and RAG counts so far */
+const struct sb_kv_extra *sb_kv_extra_stats(const struct sb_kv_model *m);
 #endif

@@ -86,6 +86,22 @@ const struct sb_option sb_kv_rows[] = {
 	{ .name = "kv_request_log", .type = SB_OT_STR, .off = OFF(kv_request_log),
 	  .flags = SB_OF_ML | SB_OF_IDENTITY, .category = C_KV,
 	  .help = "write one line per request (arrival, tokens, conversation, turn) to this file" },
+	/* issue 25 (kvtrace): shared prefixes and RAG (prefix_cache.py, rag.py) */
+	{ .name = "kv_system_prompt_probability", .type = SB_OT_FLOAT, .off = OFF(kv_sysprompt_prob),
+	  .def = "0", .max = 1, .flags = SB_OF_ML, .category = C_KV,
+	  .help = "probability (0-1) a request starts with a shared system prompt (official: 0.2; 0: off)" },
+	{ .name = "kv_rag_docs", .type = SB_OT_UINT, .off = OFF(kv_rag_docs), .def = "0",
+	  .max = 1000000, .unit = "documents", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "RAG documents stored as KV chunks with the first request (official: 10; 0: no RAG)" },
+	{ .name = "kv_rag_probability", .type = SB_OT_FLOAT, .off = OFF(kv_rag_prob), .def = "0.1",
+	  .max = 1, .flags = SB_OF_ML, .category = C_KV,
+	  .help = "probability (0-1) a request reads the chunks of one RAG document" },
+	{ .name = "kv_rag_chunk_tokens", .type = SB_OT_UINT, .off = OFF(kv_rag_chunk_tokens),
+	  .def = "512", .min = 1, .max = 1 << 24, .unit = "tokens", .flags = SB_OF_ML,
+	  .category = C_KV, .help = "tokens per RAG chunk (at most 256 MiB of KV)" },
+	{ .name = "kv_rag_top_k", .type = SB_OT_UINT, .off = OFF(kv_rag_top_k), .def = "5", .min = 1,
+	  .max = 64, .unit = "chunks", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "RAG chunks read per retrieval (zipfian: earlier chunks likelier)" },
 	/* tiered (burst-buffer) checkpoints: ml/checkpoint/tiered.c, HOWTO section 9 */
 };
 const unsigned sb_kv_rows_n = sizeof(sb_kv_rows) / sizeof(sb_kv_rows[0]);

@@ -1,6 +1,8 @@
 /* tracejob.c: kv_trace= and kv_request_log= of a workload=kvcache job (see
  * tracejob.h). */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,26 @@ unsigned sb_kv_trace_check(struct sb_jobctx *c)
 	return 1;
 }
 
+/* shared prefixes and RAG: the official defaults where no option says */
+static void extras(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)
+{
+	cfg->sysprompt_prob = s->kv_sysprompt_prob;
+	cfg->rag_docs = s->kv_rag_docs;
+	cfg->rag_prob = s->kv_rag_prob;
+	cfg->rag_top_k = s->kv_rag_top_k;
+	/* rag.py ingest_document: max(1, min(chunk_size, 256 MiB // bytes per token)) */
+	uint64_t bpt = sb_kv_bytes_per_token(s->shape.layers, s->shape.kv_heads, s->kv_head_dim,
+					     s->kv_elem_bytes);
+	uint64_t cap = (UINT64_C(256) << 20) / (bpt ? bpt : 1);
+	cfg->rag_chunk_tokens = s->kv_rag_chunk_tokens < cap ? s->kv_rag_chunk_tokens
+							     : (unsigned)(cap ? cap : 1);
+	/* benchmark.py _ingest_rag_documents: large models (num_layers >= 64)
+	 * 1024-4096 tokens per document, others 4000-12000 */
+	bool large = s->shape.layers >= 64;
+	cfg->rag_doc_min = large ? 1024 : 4000;
+	cfg->rag_doc_max = large ? 4096 : 12000;
+}
+
 int sb_kv_trace_setup(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)
 {
 	char err[512];
@@ -82,6 +104,7 @@ int sb_kv_trace_setup(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)
 		cfg->trace_timed = cfg->trace->fmt == SB_KVT_BURSTGPT ? s->kv_trace_speedup > 0
 								      : s->arrival_rate > 0;
 	}
+	extras(s, cfg);
 	if (s->kv_request_log && !(cfg->log = fopen(s->kv_request_log, "w"))) {
 		e = -errno;
 		sb_err(s->name, "%s=%s: cannot create it: %s", SB_OPT(kv_request_log)->name,
