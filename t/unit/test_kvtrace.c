@@ -195,12 +195,101 @@ static void test_model_replay(void)
 	sb_kv_model_free(&m);
 }
 
+/* prefix_cache.py: detect_system_prompt hits with system_prompt_hit_probability,
+ * token_count = len(prompt.split()) of one of three prompts (5, 9, 6 words),
+ * remaining_tokens = max(0, context_tokens - token_count) */
+static void test_sysprompt(void)
+{
+	struct sb_kv_cfg c = { .block_tokens = 16, .mem_blocks = 1000, .prompt_mean = 100,
+			       .prompt_max = 1000, .prompt_min = 1, .output_mean = 10, .output_min = 1,
+			       .output_max = 100, .seed = 3, .sysprompt_prob = 0.2 };
+	struct sb_kv_model m;
+	struct sb_kv_req r;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(sb_kv_model_init(&m, &c), 0);
+	unsigned seen[10] = { 0 };
+	for (unsigned i = 0; i < 5000; i++) {
+		CU_ASSERT_EQUAL_FATAL(sb_kv_next(&m, &r), 0);
+		CU_ASSERT(r.prefix_tokens == 0 || r.prefix_tokens == 5 || r.prefix_tokens == 6 ||
+			  r.prefix_tokens == 9);
+		CU_ASSERT_EQUAL(r.prompt + r.prefix_tokens, 100);
+		seen[r.prefix_tokens]++;
+	}
+	const struct sb_kv_extra *x = sb_kv_extra_stats(&m);
+	CU_ASSERT_EQUAL(x->prefix_hits + x->prefix_misses, 5000);
+	CU_ASSERT(x->prefix_hits > 900 && x->prefix_hits < 1100); /* 0.2 of 5000 */
+	CU_ASSERT_EQUAL(x->prefix_tokens_saved, 5 * seen[5] + 6 * seen[6] + 9 * seen[9]);
+	CU_ASSERT(seen[5] > 250 && seen[6] > 250 && seen[9] > 250);
+	sb_kv_req_free(&r);
+	sb_kv_model_free(&m);
+}
+
+/* rag.py: ingest_document splits into ceil(tokens / chunk) chunks, all
+ * stored; retrieve_chunks takes min(top_k, chunks) without replacement,
+ * chunk i weighing 1 / (i + 1); benchmark.py process_requests reads every
+ * retrieved chunk with probability rag request_probability */
+static void test_rag(void)
+{
+	struct sb_kv_cfg c = { .block_tokens = 16, .mem_blocks = 0, .disk_blocks = 1u << 20,
+			       .prompt_mean = 16, .prompt_min = 1, .prompt_max = 16, .output_mean = 1,
+			       .output_min = 1, .output_max = 1, .seed = 5, .rag_docs = 4,
+			       .rag_doc_min = 1000, .rag_doc_max = 1000, .rag_chunk_tokens = 100,
+			       .rag_top_k = 3, .rag_prob = 0.5 };
+	struct sb_kv_model m;
+	struct sb_kv_req r;
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(sb_kv_model_init(&m, &c), 0);
+	CU_ASSERT_EQUAL_FATAL(sb_kv_next(&m, &r), 0);
+	/* the first request stores 4 x 10 chunks of 7 blocks (100 / 16 rounded up) */
+	CU_ASSERT_EQUAL(sb_kv_extra_stats(&m)->rag_chunks, 40);
+	CU_ASSERT_EQUAL(r.nwr, 40 * 7 + 1);
+	CU_ASSERT_EQUAL(r.rag_chunks, 0);
+	unsigned first[10] = { 0 }, reads = 0, n = 4000;
+	for (unsigned i = 1; i < n; i++) {
+		CU_ASSERT_EQUAL_FATAL(sb_kv_next(&m, &r), 0);
+		CU_ASSERT(r.rag_chunks == 0 || r.rag_chunks == 3);
+		CU_ASSERT_EQUAL(r.nrd, r.rag_chunks * 7); /* no memory tier: every block read */
+		reads += r.rag_chunks != 0;
+	}
+	const struct sb_kv_extra *x = sb_kv_extra_stats(&m);
+	CU_ASSERT_EQUAL(x->rag_retrievals, reads);
+	CU_ASSERT(reads > 1850 && reads < 2150);
+	CU_ASSERT_EQUAL(x->rag_chunks_read, 3 * reads);
+	CU_ASSERT_EQUAL(x->rag_disk_hits, 21 * reads);
+	CU_ASSERT_EQUAL(x->rag_misses + x->rag_mem_hits, 0);
+	sb_kv_req_free(&r);
+	sb_kv_model_free(&m);
+	/* the zipfian pick: chunk 0 (weight 1) taken most, chunk 9 (1/10) least */
+	struct sb_kv_cfg z = c;
+	z.rag_top_k = 1;
+	z.rag_prob = 1;
+	z.rag_docs = 1;
+	CU_ASSERT_EQUAL_FATAL(sb_kv_model_init(&m, &z), 0);
+	CU_ASSERT_EQUAL_FATAL(sb_kv_next(&m, &r), 0);
+	for (unsigned i = 1; i < 20000; i++) {
+		CU_ASSERT_EQUAL_FATAL(sb_kv_next(&m, &r), 0);
+		CU_ASSERT_EQUAL_FATAL(r.nrd, 7);
+		for (unsigned k = 0; k < 10; k++)
+			first[k] += m.chunk[k].blk[0] == (uint32_t)-1 ? 0 :
+				    r.rd[0] == (uint64_t)m.b[m.chunk[k].blk[0]].slot;
+	}
+	/* 1 / (k + 1) over H(10) = 2.929: chunk 0 0.341, chunk 9 0.034 */
+	CU_ASSERT(first[0] > 6500 && first[0] < 7150);
+	CU_ASSERT(first[9] > 550 && first[9] < 820);
+	for (unsigned k = 1; k < 10; k++)
+		CU_ASSERT(first[k] < first[k - 1] + 300);
+	sb_kv_req_free(&r);
+	sb_kv_model_free(&m);
+}
+
 static CU_TestInfo tests[] = {
 	{ "format detection", test_detect },
 	{ "burstgpt: columns, arrivals / speedup, quoted fields", test_burstgpt },
 	{ "sharegpt: pairs, len // 4, caps, turns, JSONL", test_sharegpt },
 	{ "malformed input: line and fix named", test_bad },
 	{ "the model replays a trace in order", test_model_replay },
+	{ "shared system prompts: hits, tokens taken off", test_sysprompt },
+	{ "RAG: chunks stored, top-k zipfian reads", test_rag },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(kvtrace, tests)
