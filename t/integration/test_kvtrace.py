@@ -130,6 +130,48 @@ class ShareGPT(TraceCase):
         self.assertEqual(k["prefix_hits"], later)     # and find it (64 GiB of memory)
 
 
+class PrefixAndRag(TraceCase):
+    """prefix_cache.py detect_system_prompt: one of three system prompts of
+    5, 9 and 6 words (len(prompt.split())) with system_prompt_hit_probability;
+    check_prefix_cache: remaining = max(0, context_tokens - token_count).
+    rag.py ingest_document: ceil(tokens / chunk_size) chunks, each written;
+    retrieve_chunks: min(top_k, chunks) of them; benchmark.py
+    process_requests step 4 reads each with request_probability."""
+
+    def test_with_a_trace(self):
+        csv = os.path.join(self.dir, "t.csv")
+        with open(csv, "w") as f:
+            f.write("Request tokens,Response tokens\n" + "300,20\n" * 200)
+        log = os.path.join(self.dir, "req.log")
+        # no memory tier: every RAG chunk block is read from the disk file;
+        # 1000-token chunks of 64-token blocks: 16 blocks each (documents of
+        # 4000-12000 tokens for a 32-layer model, benchmark.py
+        # _ingest_rag_documents)
+        d = self.run_json("--name=kv", "--workload=kvcache", "--model=llama3-8b",
+                          "--kv_block_tokens=64", "--ioengine=null", "--kv_memory_capacity=0",
+                          "--kv_disk_capacity=8g", f"--kv_trace={csv}", "--kv_rag_docs=3",
+                          "--kv_rag_chunk_tokens=1000", "--kv_rag_top_k=2",
+                          "--kv_rag_probability=0.3", "--kv_system_prompt_probability=0.25",
+                          f"--kv_request_log={log}")
+        k = d["jobs"][0]["kvcache"]
+        got = self.log(log)
+        self.assertEqual(len(got), 200)
+        prefix = [int(g[8]) for g in got]
+        rag = [int(g[9]) for g in got]
+        for g, p in zip(got, prefix):
+            self.assertIn(p, (0, 5, 6, 9))
+            self.assertEqual(int(g[2]) + p, 300)  # the trace's 300 tokens less the prefix
+        self.assertTrue(30 <= sum(1 for p in prefix if p) <= 70, prefix)  # 0.25 of 200
+        self.assertEqual(rag[0], 0)  # the documents are stored with the first request
+        self.assertTrue(all(r in (0, 2) for r in rag))
+        self.assertTrue(40 <= sum(1 for r in rag if r) <= 80, rag)  # 0.3 of 199
+        for g, r in zip(got, rag):  # disk blocks read: the chunks' blocks (16, or a
+            self.assertTrue(r <= int(g[7]) <= 16 * r, g)  # document's shorter last chunk)
+        self.assertEqual(k["disk_reads"], sum(int(g[7]) for g in got))
+        self.assertGreater(k["disk_reads"], 16 * sum(rag) * 3 // 4)
+        self.assertEqual(k["tokens_prompt"], 200 * 300 - sum(prefix))
+
+
 class BadTrace(TraceCase):
     def bad(self, trace_text, trace_name, want, extra=""):
         if trace_text is not None:
