@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/log.h"
@@ -41,10 +42,30 @@ static unsigned beside_job(struct sb_jobctx *c)
 	return 0;
 }
 
+/* kv_request_log=: a file name in a folder that exists */
+static unsigned check_log(struct sb_jobctx *c)
+{
+	const char *log = c->spec.kv_request_log, *slash = log ? strrchr(log, '/') : NULL;
+	char where[SB_WHERE_MAX], dir[4096];
+	struct stat st;
+	if (!log)
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - log) + 1 : 1, slash ? log : ".");
+	bool isdir = !stat(log, &st) && S_ISDIR(st.st_mode);
+	if (!isdir && !stat(dir, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	sb_err(sb_job_where(c, SB_OPT(kv_request_log), where, sizeof(where)),
+	       "job '%s': %s=%s: %s; give a file name in an existing folder", c->spec.name,
+	       SB_OPT(kv_request_log)->name, log, isdir ? "a folder" : "its folder does not exist");
+	return 1;
+}
+
 unsigned sb_kv_trace_check(struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX], err[512];
+	if (check_log(c))
+		return 1;
 	if (!s->kv_trace) {
 		if (s->kv_trace_format == SB_KVT_AUTO)
 			return 0;

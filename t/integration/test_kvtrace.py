@@ -214,6 +214,15 @@ class BadTrace(TraceCase):
         self.bad('[{"conversations": []},\n {"conversations": [}\n]', "t.json",
                  r"line 2, column \d+: .*\(not valid JSON\); fix the file")
 
+    def test_log_folder_missing(self):
+        job = self.write_job(f"[kv]\nworkload=kvcache\nmodel=llama3-8b\ndirectory={self.dir}\n"
+                             f"kv_request_log={self.dir}/no/such/req.log\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(f"{job}:5: job 'kv': kv_request_log={self.dir}/no/such/req.log: its folder "
+                      "does not exist; give a file name in an existing folder", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+
     def test_format_without_trace(self):
         job = self.write_job("[kv]\nworkload=kvcache\nmodel=llama3-8b\nkv_trace_format=sharegpt\n")
         p = self.run_sb(job)
