@@ -24,7 +24,7 @@ import os
 import random
 import unittest
 
-from sbtest import SbCase
+from sbtest import SRC, SbCase
 
 BASE = ["--name=kv", "--workload=kvcache", "--model=llama3-8b", "--kv_block_tokens=16",
         "--ioengine=null", "--concurrency=2", "--kv_memory_capacity=64g", "--kv_disk_capacity=0"]
@@ -170,6 +170,37 @@ class PrefixAndRag(TraceCase):
         self.assertEqual(k["disk_reads"], sum(int(g[7]) for g in got))
         self.assertGreater(k["disk_reads"], 16 * sum(rag) * 3 // 4)
         self.assertEqual(k["tokens_prompt"], 200 * 300 - sum(prefix))
+
+
+class ShippedJob(TraceCase):
+    def test_burstgpt_job(self):
+        """jobs/kvcache-trace-burstgpt.ini, run from another folder: its
+        relative kv_trace= is found beside the job file; the 40 sample rows
+        are the run"""
+        job = os.path.join(SRC, "jobs", "kvcache-trace-burstgpt.ini")
+        with open(os.path.join(SRC, "jobs", "kvcache-burstgpt-sample.csv")) as f:
+            rows = [l.split(",") for l in f.read().splitlines()[1:]]
+        p = self.run_sb("--output-format=json", job, timeout=90)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        k = json.loads(p.stdout)["jobs"][0]["kvcache"]
+        self.assertEqual(k["requests"], len(rows))
+        self.assertEqual(k["tokens_prompt"], sum(int(r[2]) for r in rows))
+        self.assertEqual(k["tokens_output"], sum(int(r[3]) for r in rows))
+        self.assertGreater(k["write_bytes"], 0)
+        self.assertEqual(self.listing(), [])  # the tier file and folder removed
+
+    def test_sharegpt_sample(self):
+        with open(os.path.join(SRC, "jobs", "kvcache-sharegpt-sample.json")) as f:
+            convs = json.load(f)
+        turns = [(max(1, len(t[0]["value"]) // 4), max(1, len(t[1]["value"]) // 4))
+                 for c in convs for t in zip(c["conversations"][0::2], c["conversations"][1::2])]
+        d = self.run_json(*BASE, "--kv_trace=" + os.path.join(SRC, "jobs",
+                                                              "kvcache-sharegpt-sample.json"))
+        k = d["jobs"][0]["kvcache"]
+        self.assertEqual(k["requests"], len(turns))
+        self.assertEqual(k["tokens_prompt"], sum(t[0] for t in turns))
+        self.assertEqual(k["tokens_output"], sum(t[1] for t in turns))
+        self.assertEqual(k["reuse_requests"], len(turns) - len(convs))
 
 
 class BadTrace(TraceCase):
