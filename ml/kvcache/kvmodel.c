@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ml/kvcache/kvmodel.h"
+#include "ml/kvcache/kvextra.h"
 #include "ml/kvcache/kvtrace.h"
 
 static double uni(struct sb_kv_model *m)
@@ -192,19 +193,23 @@ static int lookup(struct sb_kv_model *m, struct sb_kv_conv *c, struct sb_kv_req 
 
 /* ---- shared prefixes and RAG chunks (the official prefix_cache.py, rag.py) ---- */
 
+static double uni_ctx(void *m)
+{
+	return uni(m);
+}
+
 static void sysprompt(struct sb_kv_model *m, struct sb_kv_req *r)
 {
-	/* PrefixMatcher.COMMON_SYSTEM_PROMPTS: token_count = len(prompt.split()) */
-	static const uint32_t words[3] = { 5, 9, 6 };
 	r->prefix_tokens = 0;
 	if (m->cfg.sysprompt_prob <= 0)
 		return;
-	if (uni(m) >= m->cfg.sysprompt_prob) {
+	double u = uni(m);
+	uint32_t n = sb_kv_sysprompt(m->cfg.sysprompt_prob, u,
+				     u < m->cfg.sysprompt_prob ? sb_rng_next(&m->rng) : 0, r->prompt);
+	if (u >= m->cfg.sysprompt_prob) {
 		m->x.prefix_misses++;
 		return;
 	}
-	uint32_t n = words[sb_rng_next(&m->rng) % 3];
-	n = n < r->prompt ? n : r->prompt; /* max(0, context_tokens - token_count) */
 	r->prompt -= n;
 	r->prefix_tokens = n;
 	m->x.prefix_hits++;
@@ -242,28 +247,6 @@ static int rag_ingest(struct sb_kv_model *m, struct sb_kv_req *r)
 	return 0;
 }
 
-/* top_k of n chunks without replacement, chunk i weighing 1 / (i + 1) */
-static uint32_t rag_pick(struct sb_kv_model *m, uint32_t n, uint32_t k, uint32_t *out)
-{
-	double w[64], sum = 0;
-	n = n < 64 ? n : 64;
-	for (uint32_t i = 0; i < n; i++)
-		sum += w[i] = 1.0 / (i + 1);
-	k = k < n ? k : n;
-	for (uint32_t j = 0; j < k; j++) {
-		double u = uni(m) * sum;
-		uint32_t i = 0;
-		while (i + 1 < n && (w[i] == 0 || u >= w[i]))
-			u -= w[i++];
-		while (w[i] == 0) /* rounding at the end: the last still left */
-			i--;
-		out[j] = i;
-		sum -= w[i];
-		w[i] = 0;
-	}
-	return k;
-}
-
 /* a RAG read: the chunks' blocks found in memory, read from disk, or lost */
 static int rag_read(struct sb_kv_model *m, struct sb_kv_req *r)
 {
@@ -272,7 +255,8 @@ static int rag_read(struct sb_kv_model *m, struct sb_kv_req *r)
 	if (!g->rag_docs || r->index == 0 || uni(m) >= g->rag_prob)
 		return 0;
 	uint64_t d = sb_rng_next(&m->rng) % g->rag_docs, c0 = m->rag_cdoc[d];
-	uint32_t pick[64], k = rag_pick(m, (uint32_t)(m->rag_cdoc[d + 1] - c0), g->rag_top_k, pick);
+	uint32_t pick[64], k = sb_kv_rag_pick(uni_ctx, m, (uint32_t)(m->rag_cdoc[d + 1] - c0),
+					      g->rag_top_k < 64 ? g->rag_top_k : 64, pick);
 	m->x.rag_retrievals++;
 	for (uint32_t j = 0; j < k; j++) {
 		const struct sb_kv_conv *c = &m->chunk[c0 + pick[j]];

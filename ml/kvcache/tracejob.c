@@ -12,6 +12,7 @@
 #include "lib/log.h"
 #include "parse/jobparse.h"
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/kvextra.h"
 #include "ml/kvcache/kvmodel.h"
 #include "ml/kvcache/kvtrace.h"
 #include "ml/kvcache/tracejob.h"
@@ -94,17 +95,11 @@ static void extras(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)
 	cfg->rag_docs = s->kv_rag_docs;
 	cfg->rag_prob = s->kv_rag_prob;
 	cfg->rag_top_k = s->kv_rag_top_k;
-	/* rag.py ingest_document: max(1, min(chunk_size, 256 MiB // bytes per token)) */
-	uint64_t bpt = sb_kv_bytes_per_token(s->shape.layers, s->shape.kv_heads, s->kv_head_dim,
-					     s->kv_elem_bytes);
-	uint64_t cap = (UINT64_C(256) << 20) / (bpt ? bpt : 1);
-	cfg->rag_chunk_tokens = s->kv_rag_chunk_tokens < cap ? s->kv_rag_chunk_tokens
-							     : (unsigned)(cap ? cap : 1);
-	/* benchmark.py _ingest_rag_documents: large models (num_layers >= 64)
-	 * 1024-4096 tokens per document, others 4000-12000 */
-	bool large = s->shape.layers >= 64;
-	cfg->rag_doc_min = large ? 1024 : 4000;
-	cfg->rag_doc_max = large ? 4096 : 12000;
+	/* rag.py ingest_document's chunk cap; benchmark.py _ingest_rag_documents' range */
+	cfg->rag_chunk_tokens = sb_kv_rag_chunk_tokens(s->kv_rag_chunk_tokens,
+		sb_kv_bytes_per_token(s->shape.layers, s->shape.kv_heads, s->kv_head_dim,
+				      s->kv_elem_bytes));
+	sb_kv_rag_doc_range(s->shape.layers, &cfg->rag_doc_min, &cfg->rag_doc_max);
 }
 
 int sb_kv_trace_setup(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)

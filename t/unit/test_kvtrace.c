@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ml/kvcache/kvextra.h"
 #include "ml/kvcache/kvmodel.h"
 #include "ml/kvcache/kvtrace.h"
 
@@ -282,6 +283,24 @@ static void test_rag(void)
 	sb_kv_model_free(&m);
 }
 
+/* the pure draws the profiles share (kvextra.c) */
+static void test_extra_rules(void)
+{
+	unsigned lo, hi;
+	sb_kv_rag_doc_range(32, &lo, &hi); /* small model: 4000-12000 */
+	CU_ASSERT(lo == 4000 && hi == 12000);
+	sb_kv_rag_doc_range(80, &lo, &hi); /* num_layers >= 64: 1024-4096 */
+	CU_ASSERT(lo == 1024 && hi == 4096);
+	CU_ASSERT_EQUAL(sb_kv_rag_chunk_tokens(512, 131072), 512);  /* 64 MiB chunks: under 256 MiB */
+	CU_ASSERT_EQUAL(sb_kv_rag_chunk_tokens(4096, 131072), 2048); /* 256 MiB / 128 KiB */
+	CU_ASSERT_EQUAL(sb_kv_rag_chunk_tokens(512, UINT64_C(1) << 30), 1); /* max(1, ..) */
+	CU_ASSERT_EQUAL(sb_kv_sysprompt(0.2, 0.19, 1, 100), 9);
+	CU_ASSERT_EQUAL(sb_kv_sysprompt(0.2, 0.2, 1, 100), 0);
+	CU_ASSERT_EQUAL(sb_kv_sysprompt(0.2, 0.0, 3, 100), 5);
+	CU_ASSERT_EQUAL(sb_kv_sysprompt(0.2, 0.0, 2, 4), 4); /* max(0, 4 - 6): all 4 taken */
+	CU_ASSERT_EQUAL(sb_kv_sysprompt(0, 0.0, 2, 100), 0);
+}
+
 static CU_TestInfo tests[] = {
 	{ "format detection", test_detect },
 	{ "burstgpt: columns, arrivals / speedup, quoted fields", test_burstgpt },
@@ -290,6 +309,7 @@ static CU_TestInfo tests[] = {
 	{ "the model replays a trace in order", test_model_replay },
 	{ "shared system prompts: hits, tokens taken off", test_sysprompt },
 	{ "RAG: chunks stored, top-k zipfian reads", test_rag },
+	{ "prefix and RAG rules (kvextra.c)", test_extra_rules },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(kvtrace, tests)
