@@ -33,6 +33,7 @@ const char *sb_kv_trace_fmt_name(enum sb_kv_trace_fmt f)
 	return f == SB_KVT_SHAREGPT ? "sharegpt" : f == SB_KVT_BURSTGPT ? "burstgpt" : "auto";
 }
 
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
