@@ -102,24 +102,32 @@ static void extras(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)
 	sb_kv_rag_doc_range(s->shape.layers, &cfg->rag_doc_min, &cfg->rag_doc_max);
 }
 
-int sb_kv_trace_setup(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)
+int sb_kv_trace_open(const struct sb_jobspec *s, struct sb_kv_trace **out, bool *timed)
 {
 	char err[512];
-	int e = 0;
-	if (s->kv_trace) {
-		cfg->trace = calloc(1, sizeof(*cfg->trace));
-		if (!cfg->trace)
-			return -ENOMEM;
-		if ((e = load(s, cfg->trace, err, sizeof(err)))) {
-			sb_err(s->name, "%s=%s: %s", SB_OPT(kv_trace)->name, s->kv_trace, err);
-			sb_kv_trace_free(cfg->trace);
-			free(cfg->trace);
-			cfg->trace = NULL;
-			return e;
-		}
-		cfg->trace_timed = cfg->trace->fmt == SB_KVT_BURSTGPT ? s->kv_trace_speedup > 0
-								      : s->arrival_rate > 0;
+	*out = NULL;
+	if (!s->kv_trace)
+		return 0;
+	struct sb_kv_trace *t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	int e = load(s, t, err, sizeof(err));
+	if (e) {
+		sb_err(s->name, "%s=%s: %s", SB_OPT(kv_trace)->name, s->kv_trace, err);
+		sb_kv_trace_free(t);
+		free(t);
+		return e;
 	}
+	*timed = t->fmt == SB_KVT_BURSTGPT ? s->kv_trace_speedup > 0 : s->arrival_rate > 0;
+	*out = t;
+	return 0;
+}
+
+int sb_kv_trace_setup(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)
+{
+	int e = sb_kv_trace_open(s, &cfg->trace, &cfg->trace_timed);
+	if (e)
+		return e;
 	extras(s, cfg);
 	if (s->kv_request_log && !(cfg->log = fopen(s->kv_request_log, "w"))) {
 		e = -errno;
