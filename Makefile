@@ -150,7 +150,7 @@ install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/storbench/jobs $(DESTDIR)$(PREFIX)/share/doc/storbench
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/storbench
-	install -m 644 jobs/*.ini $(DESTDIR)$(PREFIX)/share/storbench/jobs/
+	install -m 644 jobs/*.ini jobs/*.csv jobs/*.json $(DESTDIR)$(PREFIX)/share/storbench/jobs/
 	install -m 644 README.md HOWTO.md $(DESTDIR)$(PREFIX)/share/doc/storbench/
 	install -m 644 doc/storbench.1 $(DESTDIR)$(MANDIR)/man1/storbench.1
 	install -m 644 doc/storbench.bash $(DESTDIR)$(BASHCOMPDIR)/storbench
@@ -159,7 +159,7 @@ install: $(BIN)
 # became empty); nothing else
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/storbench $(DESTDIR)$(MANDIR)/man1/storbench.1 $(DESTDIR)$(BASHCOMPDIR)/storbench
-	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/storbench/jobs/,$(notdir $(wildcard jobs/*.ini)))
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/share/storbench/jobs/,$(notdir $(wildcard jobs/*.ini jobs/*.csv jobs/*.json)))
 	rm -f $(DESTDIR)$(PREFIX)/share/doc/storbench/README.md $(DESTDIR)$(PREFIX)/share/doc/storbench/HOWTO.md
 	-rmdir $(DESTDIR)$(PREFIX)/share/storbench/jobs $(DESTDIR)$(PREFIX)/share/storbench $(DESTDIR)$(PREFIX)/share/doc/storbench 2>/dev/null
 

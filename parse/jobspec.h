@@ -492,6 +492,15 @@ struct sb_jobspec {
 	bool kv_prefill_only, kv_decode_only;
 	unsigned kv_templates;      /* set by the check: 1 prompt, 2 output, 4 think time drawn per user
 				     * from the official user templates (not given) */
+	/* issue 25 (kvtrace): trace replay (ml/kvcache/kvtrace.h) */
+	char *kv_trace;             /* request trace file; NULL: requests drawn from the seed */
+	unsigned kv_trace_format;   /* enum sb_kv_trace_fmt */
+	double kv_trace_speedup;    /* burstgpt: timestamp steps divided by this; 0: closed loop */
+	char *kv_request_log;       /* one line per request planned; NULL: none */
+	double kv_sysprompt_prob;   /* shared system-prompt prefix per request, 0-1 (0: off) */
+	unsigned kv_rag_docs;       /* RAG documents stored at the start (0: no RAG) */
+	unsigned kv_rag_chunk_tokens, kv_rag_top_k; /* tokens per chunk, chunks per retrieval */
+	double kv_rag_prob;         /* probability a request reads RAG chunks */
 	/* issue 15: tiered checkpoints (ml/checkpoint/tiered.c, checktier.c) */
 	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
 	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */

@@ -11,6 +11,7 @@
 #include "parse/jobparse.h"
 #include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/models.h"
+#include "ml/kvcache/tracejob.h"
 
 static unsigned need_shape(struct sb_jobctx *c)
 {
@@ -85,7 +86,9 @@ unsigned sb_ml_check_kv(struct sb_jobctx *c)
 		       SB_OPT(kv_block_tokens)->name);
 		return 1;
 	}
-	if (!s->kv_requests && !s->runtime_us) {
+	if (sb_kv_trace_check(c)) /* kv_trace=: ml/kvcache/tracejob.c */
+		return 1;
+	if (!s->kv_requests && !s->runtime_us && !s->kv_trace) {
 		sb_err(sb_job_where(c, SB_OPT(kv_requests), where, sizeof(where)),
 		       "job '%s': %s=0 runs until runtime=, but no %s= is set: the job would never end; "
 		       "set %s= (e.g. 60) or %s= to a count", s->name, SB_OPT(kv_requests)->name,

@@ -28,6 +28,7 @@
 #include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/mlperf.h"
 #include "ml/kvcache/models.h"
+#include "ml/kvcache/tracejob.h"
 #include "ml/run.h"
 #include "run/rate.h"
 #include "lib/log.h"
@@ -50,7 +51,7 @@ static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 	const struct sb_jobspec *s = j->spec;
 	if (sb_stopping() || k->failed)
 		return false;
-	if (s->kv_requests && k->m.next_index >= s->kv_requests)
+	if ((s->kv_requests && k->m.next_index >= s->kv_requests) || sb_kv_trace_done(&k->m))
 		return false;
 	return !s->runtime_us || sb_now_ns() < k->start_ns + s->runtime_us * 1000;
 }
@@ -72,7 +73,7 @@ static int serve(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w, struct sb
 	struct sb_thread *t = &j->workers[w];
 	struct sb_kv_worker *kw = &k->w[w];
 	uint64_t arrive = sb_now_ns();
-	if (s->arrival_rate > 0) {
+	if (sb_kv_open_loop(&k->m)) {
 		arrive = k->start_ns + (uint64_t)(r->arrival_s * 1e9);
 		if (!sb_sleep_until(arrive))
 			return -EINTR;
@@ -300,7 +301,10 @@ static int prepare_kv(struct sb_wl_job *j)
 		if (s->kv_users)
 			k->nw = s->kv_users < 500 ? s->kv_users : 500;
 	}
-	int e = sb_kv_model_init(&k->m, &cfg);
+	int e = sb_kv_trace_setup(s, &cfg); /* kv_trace=, kv_request_log= */
+	if (e)
+		return e;
+	e = sb_kv_model_init(&k->m, &cfg);
 	k->w = calloc(k->nw, sizeof(*k->w));
 	if (e || !k->w || (s->kv_profile == SB_KV_PROFILE_MLPERF && sb_kv_ml_prepare(j, k))) {
 		sb_err(s->name, "out of memory setting up the KV cache");

@@ -1,11 +1,14 @@
 /* kvmodel.c: the request stream and the LRU tiers of workload=kvcache (see
  * kvmodel.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ml/kvcache/kvmodel.h"
+#include "ml/kvcache/kvextra.h"
+#include "ml/kvcache/kvtrace.h"
 
 static double uni(struct sb_kv_model *m)
 {
@@ -188,6 +191,130 @@ static int lookup(struct sb_kv_model *m, struct sb_kv_conv *c, struct sb_kv_req 
 	return 0;
 }
 
+/* ---- shared prefixes and RAG chunks (the official prefix_cache.py, rag.py) ---- */
+
+static double uni_ctx(void *m)
+{
+	return uni(m);
+}
+
+static void sysprompt(struct sb_kv_model *m, struct sb_kv_req *r)
+{
+	r->prefix_tokens = 0;
+	if (m->cfg.sysprompt_prob <= 0)
+		return;
+	double u = uni(m);
+	uint32_t n = sb_kv_sysprompt(m->cfg.sysprompt_prob, u,
+				     u < m->cfg.sysprompt_prob ? sb_rng_next(&m->rng) : 0, r->prompt);
+	if (u >= m->cfg.sysprompt_prob) {
+		m->x.prefix_misses++;
+		return;
+	}
+	r->prompt -= n;
+	r->prefix_tokens = n;
+	m->x.prefix_hits++;
+	m->x.prefix_tokens_saved += n;
+}
+
+/* the documents, chunk by chunk into the tiers as new blocks */
+static int rag_ingest(struct sb_kv_model *m, struct sb_kv_req *r)
+{
+	const struct sb_kv_cfg *g = &m->cfg;
+	uint64_t cap = 0;
+	if (grow((void **)&m->rag_cdoc, &cap, g->rag_docs + 1, sizeof(uint64_t)))
+		return -ENOMEM;
+	for (unsigned d = 0; d < g->rag_docs; d++) {
+		m->rag_cdoc[d] = m->nchunk;
+		uint64_t tok = g->rag_doc_min + sb_rng_next(&m->rng) % (g->rag_doc_max - g->rag_doc_min + 1);
+		for (uint64_t at = 0; at < tok; at += g->rag_chunk_tokens) {
+			uint64_t ct = tok - at < g->rag_chunk_tokens ? tok - at : g->rag_chunk_tokens;
+			uint32_t nb = (uint32_t)((ct + g->block_tokens - 1) / g->block_tokens);
+			if (grow((void **)&m->chunk, &m->capchunk, m->nchunk + 1, sizeof(*m->chunk)))
+				return -ENOMEM;
+			struct sb_kv_conv *c = &m->chunk[m->nchunk++];
+			*c = (struct sb_kv_conv){ .tokens = ct, .blk = malloc(nb * sizeof(uint32_t)), .cap = nb };
+			for (uint32_t b = 0; c->blk && b < nb; b++)
+				if (new_block(m, &c->blk[c->n]) || to_mem(m, c->blk[c->n++], r))
+					return -ENOMEM;
+			if (!c->blk)
+				return -ENOMEM;
+			r->blocks_new += nb;
+			m->x.rag_chunks++;
+		}
+	}
+	m->rag_cdoc[g->rag_docs] = m->nchunk;
+	m->x.rag_docs = g->rag_docs;
+	return 0;
+}
+
+/* a RAG read: the chunks' blocks found in memory, read from disk, or lost */
+static int rag_read(struct sb_kv_model *m, struct sb_kv_req *r)
+{
+	const struct sb_kv_cfg *g = &m->cfg;
+	r->rag_chunks = 0;
+	if (!g->rag_docs || r->index == 0 || uni(m) >= g->rag_prob)
+		return 0;
+	uint64_t d = sb_rng_next(&m->rng) % g->rag_docs, c0 = m->rag_cdoc[d];
+	uint32_t pick[64], k = sb_kv_rag_pick(uni_ctx, m, (uint32_t)(m->rag_cdoc[d + 1] - c0),
+					      g->rag_top_k < 64 ? g->rag_top_k : 64, pick);
+	m->x.rag_retrievals++;
+	for (uint32_t j = 0; j < k; j++) {
+		const struct sb_kv_conv *c = &m->chunk[c0 + pick[j]];
+		for (uint32_t b = 0; b < c->n; b++) {
+			uint32_t i = c->blk[b];
+			if (m->b[i].inmem) {
+				mem_unlink(m, i);
+				mem_push(m, i);
+				m->x.rag_mem_hits++;
+			} else if (m->b[i].slot >= 0) {
+				disk_touch(m, i);
+				m->x.rag_disk_hits++;
+				if (push_slot(&r->rd, &r->nrd, &r->cap_rd, (uint64_t)m->b[i].slot))
+					return -ENOMEM;
+			} else {
+				m->x.rag_misses++;
+			}
+		}
+	}
+	r->rag_chunks = k;
+	m->x.rag_chunks_read += k;
+	return 0;
+}
+
+const struct sb_kv_extra *sb_kv_extra_stats(const struct sb_kv_model *m)
+{
+	return &m->x;
+}
+
+/* the trace's next request: its numbers, and which conversation it goes
+ * on (m->nconv: a new one) */
+static int from_trace(struct sb_kv_model *m, struct sb_kv_req *r, uint64_t *ci)
+{
+	const struct sb_kv_trace_req *q = sb_kv_trace_next(m->cfg.trace, &m->tpos);
+	if (!q)
+		return -ENODATA;
+	r->arrival_s = m->cfg.trace_timed ? q->arrival_s : 0;
+	r->prompt = q->prompt;
+	r->output = q->output;
+	r->trace_conv = q->conv;
+	r->turn = q->turn;
+	*ci = m->tconv[q->conv];
+	r->reused = *ci != UINT64_MAX; /* a later turn of a conversation seen before */
+	if (!r->reused)
+		*ci = m->tconv[q->conv] = m->nconv;
+	return 0;
+}
+
+bool sb_kv_trace_done(const struct sb_kv_model *m)
+{
+	return m->cfg.trace && m->tpos >= m->cfg.trace->n;
+}
+
+bool sb_kv_open_loop(const struct sb_kv_model *m)
+{
+	return m->cfg.trace ? m->cfg.trace_timed : m->cfg.arrival_rate > 0;
+}
+
 int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
 {
 	const struct sb_kv_cfg *g = &m->cfg;
@@ -197,20 +324,31 @@ int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
 	r->evict_writes = r->disk_evictions = 0;
 	r->cached_tokens = 0;
 	r->hit = false;
-	if (g->arrival_rate > 0)
-		m->t += -log(1.0 - uni(m)) / g->arrival_rate;
-	r->arrival_s = m->t;
-	r->reused = uni(m) < g->reuse;
-	r->prompt = draw_len(m, g->prompt_mean, g->prompt_sd, g->prompt_min, g->prompt_max);
-	r->output = draw_len(m, g->output_mean, g->output_sd, g->output_min, g->output_max);
-	uint64_t ci = r->reused && m->nconv ? sb_rng_next(&m->rng) % m->nconv : m->nconv;
+	uint64_t ci;
+	if (g->trace) {
+		int e = from_trace(m, r, &ci);
+		if (e)
+			return e;
+	} else {
+		if (g->arrival_rate > 0)
+			m->t += -log(1.0 - uni(m)) / g->arrival_rate;
+		r->arrival_s = m->t;
+		r->reused = uni(m) < g->reuse;
+		r->prompt = draw_len(m, g->prompt_mean, g->prompt_sd, g->prompt_min, g->prompt_max);
+		r->output = draw_len(m, g->output_mean, g->output_sd, g->output_min, g->output_max);
+		ci = r->reused && m->nconv ? sb_rng_next(&m->rng) % m->nconv : m->nconv;
+		r->trace_conv = (uint32_t)ci;
+		r->turn = 0;
+	}
 	if (ci == m->nconv) {
 		if (grow((void **)&m->conv, &m->capconv, m->nconv + 1, sizeof(*m->conv)))
 			return -ENOMEM;
 		m->conv[m->nconv++] = (struct sb_kv_conv){ 0 };
 	}
 	struct sb_kv_conv *c = &m->conv[ci];
-	if (r->reused && lookup(m, c, r))
+	sysprompt(m, r);
+	if ((r->index == 0 && g->rag_docs && rag_ingest(m, r)) || (r->reused && lookup(m, c, r)) ||
+	    rag_read(m, r))
 		return -ENOMEM;
 	uint64_t before = c->tokens;
 	c->tokens += r->prompt + r->output;
@@ -227,6 +365,10 @@ int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r)
 		c->blk[c->n++] = i;
 		r->blocks_new++;
 	}
+	if (g->log)
+		fprintf(g->log, "%" PRIu64 " %.6f %u %u %" PRIu32 " %" PRIu32 " %" PRIu64 " %" PRIu64
+			" %" PRIu32 " %" PRIu32 "\n", r->index, r->arrival_s, r->prompt, r->output,
+			r->trace_conv, r->turn, r->cached_tokens, r->nrd, r->prefix_tokens, r->rag_chunks);
 	return 0;
 }
 
@@ -242,6 +384,15 @@ int sb_kv_model_init(struct sb_kv_model *m, const struct sb_kv_cfg *cfg)
 		m->cfg.disk_blocks = UINT64_C(1) << 32; /* more than blocks can exist */
 	if (cfg->mem_blocks > (UINT64_C(1) << 32))
 		m->cfg.mem_blocks = UINT64_C(1) << 32;
+	if (cfg->trace) {
+		m->tconv = malloc((cfg->trace->nconv + 1) * sizeof(*m->tconv));
+		if (!m->tconv)
+			return -ENOMEM;
+		memset(m->tconv, 0xff, (cfg->trace->nconv + 1) * sizeof(*m->tconv));
+	}
+	if (cfg->log)
+		fprintf(cfg->log, "# index arrival_s prompt_tokens output_tokens conversation turn "
+			"cached_tokens disk_reads prefix_tokens rag_chunks\n");
 	return 0;
 }
 
@@ -252,6 +403,17 @@ void sb_kv_model_free(struct sb_kv_model *m)
 	free(m->conv);
 	free(m->b);
 	free(m->freeslot);
+	free(m->tconv);
+	for (uint64_t i = 0; i < m->nchunk; i++)
+		free(m->chunk[i].blk);
+	free(m->chunk);
+	free(m->rag_cdoc);
+	if (m->cfg.trace) {
+		sb_kv_trace_free(m->cfg.trace);
+		free(m->cfg.trace);
+	}
+	if (m->cfg.log)
+		fclose(m->cfg.log);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -16,11 +16,18 @@
  * first lost one are dropped and recomputed.  New full blocks (prompt and
  * output) go to memory; memory's least recently used blocks are evicted to
  * disk (written unless a copy is there); disk's least recently used are
- * dropped.  With no memory tier new blocks are written to disk directly. */
+ * dropped.  With no memory tier new blocks are written to disk directly.
+ *
+ * With a trace (cfg.trace, ml/kvcache/kvtrace.h) the requests are the
+ * trace's, in order: arrival, prompt and output from it, a turn after the
+ * first continues its trace conversation (reuse is not drawn), and the
+ * stream ends with the trace (sb_kv_next: -ENODATA).  cfg.log, when set,
+ * gets a line per request. */
 #ifndef SB_ML_KVMODEL_H
 #define SB_ML_KVMODEL_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "run/rng.h"
 
@@ -32,6 +39,27 @@ struct sb_kv_cfg {
 	unsigned prompt_mean, prompt_sd, prompt_min, prompt_max;
 	unsigned output_mean, output_sd, output_min, output_max;
 	uint64_t seed;
+	struct sb_kv_trace *trace;         /* owned by the model once init takes it; NULL: none */
+	bool trace_timed;                  /* the trace's arrivals are kept (open loop) */
+	FILE *log;                         /* owned likewise; NULL: none */
+	/* shared-prefix caching (prefix_cache.py): with this probability a
+	 * request starts with one of the official three system prompts (5, 9
+	 * or 6 tokens: its words), dropped from its prompt; 0: off */
+	double sysprompt_prob;
+	/* RAG (rag.py): rag_docs documents of rag_doc_min..max tokens stored
+	 * as chunks of rag_chunk_tokens with the first request; then with
+	 * probability rag_prob a request reads rag_top_k chunks of one
+	 * document (zipfian: chunk i weighs 1 / (i + 1)); rag_docs 0: off */
+	unsigned rag_docs, rag_doc_min, rag_doc_max, rag_chunk_tokens, rag_top_k;
+	double rag_prob;
+};
+
+/* what the shared-prefix and RAG parts did (the official PrefixCacheManager
+ * and RAGDocumentManager stats) */
+struct sb_kv_extra {
+	uint64_t prefix_hits, prefix_misses, prefix_tokens_saved;
+	uint64_t rag_docs, rag_chunks, rag_retrievals, rag_chunks_read;
+	uint64_t rag_mem_hits, rag_disk_hits, rag_misses; /* blocks of the chunks read */
 };
 
 /* one request's plan (buffers owned by the caller's struct, grown by
@@ -41,6 +69,9 @@ struct sb_kv_req {
 	double arrival_s;          /* since the start (open loop) */
 	unsigned prompt, output;   /* new tokens */
 	bool reused;               /* drawn to continue a conversation */
+	uint32_t trace_conv, turn; /* from the trace (else the model's conversation, 0) */
+	uint32_t prefix_tokens;    /* system-prompt tokens taken off the prompt (0: none) */
+	uint32_t rag_chunks;       /* RAG chunks read */
 	bool hit;                  /* reused, and its whole earlier KV was found */
 	uint64_t cached_tokens, computed_tokens;
 	uint64_t mem_hits, disk_hits, misses, looked_up, blocks_new;
@@ -75,6 +106,12 @@ struct sb_kv_model {
 	uint64_t nmem, ndisk;
 	uint64_t *freeslot, nfree, capfree;
 	uint64_t next_slot;               /* slots ever used: the file's size in blocks */
+	size_t tpos;                      /* the trace's next request */
+	uint64_t *tconv;                  /* trace conversation -> model conversation */
+	struct sb_kv_conv *chunk;         /* RAG chunks, rag_cdoc[d]..rag_cdoc[d+1] of doc d */
+	uint64_t nchunk, capchunk;
+	uint64_t *rag_cdoc;
+	struct sb_kv_extra x;
 };
 
 #define SB_KV_NIL UINT32_MAX
@@ -84,4 +121,11 @@ void sb_kv_model_free(struct sb_kv_model *m);
 /* Draw the next request and update the tiers; 0 or -ENOMEM. */
 int sb_kv_next(struct sb_kv_model *m, struct sb_kv_req *r);
 void sb_kv_req_free(struct sb_kv_req *r);
+/* a trace drove the stream and is used up: no request is left */
+bool sb_kv_trace_done(const struct sb_kv_model *m);
+/* requests arrive at their arrival_s (Poisson or a timed trace), not when a
+ * worker is free */
+bool sb_kv_open_loop(const struct sb_kv_model *m);
+/* the shared-prefix and RAG counts so far */
+const struct sb_kv_extra *sb_kv_extra_stats(const struct sb_kv_model *m);
 #endif

@@ -3,6 +3,14 @@
  * workload table (ml/registry.c). */
 #include "parse/opt_rows.h"
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/kvtrace.h"
+
+static const struct sb_opt_enum kv_trace_fmts[] = {
+	{ .name = "auto", .val = SB_KVT_AUTO, .help = "JSON (first character [ or {): sharegpt; else burstgpt" },
+	{ .name = "sharegpt", .val = SB_KVT_SHAREGPT, .help = "ShareGPT conversations (JSON array or JSONL)" },
+	{ .name = "burstgpt", .val = SB_KVT_BURSTGPT, .help = "BurstGPT CSV (Timestamp, Request tokens, Response tokens)" },
+	{ .name = NULL },
+};
 
 static const struct sb_opt_enum kv_profile_vals[] = {
 	{ .name = "blocks", .val = SB_KV_PROFILE_BLOCKS, .help = "fixed-size blocks in slots of one file" },
@@ -71,6 +79,35 @@ const struct sb_option sb_kv_rows[] = {
 	{ .name = "keep_kvcache", .type = SB_OT_BOOL, .off = OFF(keep_kvcache), .def = "0",
 	  .flags = SB_OF_ML, .category = C_KV,
 	  .help = "keep the disk tier's file at the end (default: remove what storbench wrote)" },
+	/* issue 25 (kvtrace): trace replay, ml/kvcache/kvtrace.h */
+	{ .name = "kv_trace", .type = SB_OT_STR, .off = OFF(kv_trace), .flags = SB_OF_ML,
+	  .category = C_KV,
+	  .help = "replay this request trace (ShareGPT JSON or BurstGPT CSV) instead of drawing requests" },
+	{ .name = "kv_trace_format", .type = SB_OT_ENUM, .off = OFF(kv_trace_format), .def = "auto",
+	  .enums = kv_trace_fmts, .flags = SB_OF_ML, .category = C_KV,
+	  .help = "format of kv_trace=: auto (JSON: sharegpt, else burstgpt), sharegpt or burstgpt" },
+	{ .name = "kv_trace_speedup", .type = SB_OT_FLOAT, .off = OFF(kv_trace_speedup), .def = "1",
+	  .max = 1e9, .flags = SB_OF_ML, .category = C_KV,
+	  .help = "burstgpt: replay timestamps this many times faster (0: ignore them, closed loop)" },
+	{ .name = "kv_request_log", .type = SB_OT_STR, .off = OFF(kv_request_log),
+	  .flags = SB_OF_ML | SB_OF_IDENTITY, .category = C_KV,
+	  .help = "write one line per request (arrival, tokens, conversation, turn) to this file" },
+	/* issue 25 (kvtrace): shared prefixes and RAG (prefix_cache.py, rag.py) */
+	{ .name = "kv_system_prompt_probability", .type = SB_OT_FLOAT, .off = OFF(kv_sysprompt_prob),
+	  .def = "0", .max = 1, .flags = SB_OF_ML, .category = C_KV,
+	  .help = "probability (0-1) a request starts with a shared system prompt (official: 0.2; 0: off)" },
+	{ .name = "kv_rag_docs", .type = SB_OT_UINT, .off = OFF(kv_rag_docs), .def = "0",
+	  .max = 1000000, .unit = "documents", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "RAG documents stored as KV chunks with the first request (official: 10; 0: no RAG)" },
+	{ .name = "kv_rag_probability", .type = SB_OT_FLOAT, .off = OFF(kv_rag_prob), .def = "0.1",
+	  .max = 1, .flags = SB_OF_ML, .category = C_KV,
+	  .help = "probability (0-1) a request reads the chunks of one RAG document" },
+	{ .name = "kv_rag_chunk_tokens", .type = SB_OT_UINT, .off = OFF(kv_rag_chunk_tokens),
+	  .def = "512", .min = 1, .max = 1 << 24, .unit = "tokens", .flags = SB_OF_ML,
+	  .category = C_KV, .help = "tokens per RAG chunk (at most 256 MiB of KV)" },
+	{ .name = "kv_rag_top_k", .type = SB_OT_UINT, .off = OFF(kv_rag_top_k), .def = "5", .min = 1,
+	  .max = 64, .unit = "chunks", .flags = SB_OF_ML, .category = C_KV,
+	  .help = "RAG chunks read per retrieval (zipfian: earlier chunks likelier)" },
 	/* tiered (burst-buffer) checkpoints: ml/checkpoint/tiered.c, HOWTO section 9 */
 	/* issue 25: kv_profile=mlperf (ml/kvcache/mlperf.c) */
 	{ .name = "kv_profile", .type = SB_OT_ENUM, .off = OFF(kv_profile), .def = "blocks",
