@@ -13,7 +13,7 @@ const char *const sb_fio_only_names[] = {
 	"cmdprio_hint", "comm", "conf",
 	"cont", "cpuchunks", "cpuload", "cpumode", "cuda_io", "dataplacement", 
 	"dir", "donorname", "dp_scheme", "end_syncfs", "exit_on_io_done", "fdp", "fdp_pli",
-	"fdp_pli_select", "filetype", "force_async", "gpu_dev_ids",
+	"fdp_pli_select", "filetype", "force_async",
 	"grace_time",
 	"hdfsdirectory", "hipri_percentage", "hostname", "http_host", "http_mode", "http_object_mode",
 	"http_pass", "http_s3_key", "http_s3_keyid", "http_s3_region", "http_s3_security_token",
