@@ -19,6 +19,7 @@
 #include "run/ioloop.h"
 #include "run/replay.h"
 #include "run/place.h"
+#include "run/gpu.h"
 #include "run/thread.h"
 #include "run/verify.h"
 #include "parse/options.h"
@@ -157,6 +158,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 		return r;
 	if (s->verify && (r = sb_verify_setup(t)) != 0)
 		return r;
+	if ((r = sb_gpu_setup(t)) != 0) /* iomem=cudamalloc: wraps the hooks above */
+		return r;
 	return setup_engine(t);
 }
 
@@ -230,6 +233,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	if (t->engine_up && t->ops->cleanup)
 		t->ops->cleanup(&t->etd);
 	t->engine_up = false;
+	sb_gpu_teardown(t); /* first: hands back the hooks it wrapped */
 	sb_verify_teardown(t);
 	sb_iogen_free(&t->gen);
 	if (t->content_free)
@@ -342,6 +346,7 @@ void *sb_thread_main(void *arg)
 		sb_trace_thread(t->trace);
 	if (t->on_start)
 		t->on_start(t->on_start_arg, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
+	sb_gpu_bind(t);
 	const char *pwhat;
 	void *lockmem;
 	size_t lockmem_len;
