@@ -1,0 +1,159 @@
+"""issue 27: storage to GPU memory without a GPU.  The CUDA driver is loaded
+with dlopen at run time (lib/cuda.c); these tests put t/gpu's stub driver
+(build/t/gpu/libcuda.so.1, "device memory" in host memory, every call and
+byte counted into $SB_STUBCUDA_STATS) first on LD_LIBRARY_PATH.
+
+fio facts used (fio source, /work/.mirror/axboe+fio):
+- iomem=cudamalloc allocates with cuMemAlloc on gpu_dev_id (memory.c
+  alloc_mem_cudamalloc; options.c "gpu_dev_id", default 0, CONFIG_CUDA only);
+- gpu_dev_ids is ':'-separated and thread N takes entry N % count
+  (engines/gpuaccel.c: gpu_idx = td->subjob_number % id_count)."""
+import json
+import os
+import unittest
+
+import sbtest
+
+# the stubs next to the binary (build/t/gpu, build/san/t/gpu), else the
+# source tree's build (a binary built elsewhere, e.g. an older one)
+STUBS = os.path.abspath(os.path.join(os.path.dirname(sbtest.BIN), "t", "gpu"))
+if not os.path.exists(os.path.join(STUBS, "libcuda.so.1")):
+    STUBS = os.path.join(sbtest.SRC, "build", "t", "gpu")
+MiB = 1 << 20
+
+
+def have_stub():
+    return os.path.exists(os.path.join(STUBS, "libcuda.so.1"))
+
+
+@unittest.skipUnless(have_stub(), "no stub driver (make builds build/t/gpu/libcuda.so.1)")
+class GpuCase(sbtest.SbCase):
+    def gpu_env(self, **faults):
+        self.stats = os.path.join(self.dir, "stubcuda.json")
+        env = {"LD_LIBRARY_PATH": STUBS + ":" + os.environ.get("LD_LIBRARY_PATH", ""),
+               "SB_STUBCUDA_STATS": self.stats}
+        env.update({"SB_STUBCUDA_" + k: str(v) for k, v in faults.items()})
+        return env
+
+    def stub(self):
+        with open(self.stats) as f:
+            return json.load(f)
+
+    def job(self, engine, rw, extra=""):
+        return self.write_job("[global]\nfilename=%s/data\nsize=1m\nbs=64k\nioengine=%s\n"
+                              "iomem=cudamalloc\n%s\n[j]\nrw=%s\n"
+                              % (self.dir, engine, extra, rw))
+
+
+class TestCopies(GpuCase):
+    ENGINES = ("sync", "psync", "libaio", "io_uring", "mmap", "posixaio")
+
+    def run_engine(self, engine, rw, extra=""):
+        job = self.job(engine, rw, extra + ("iodepth=4\n" if engine not in ("sync", "psync", "mmap") else ""))
+        p = self.run_sb("--output-format=json", job, env=self.gpu_env())
+        if p.returncode and "not built" in p.stderr + p.stdout:
+            self.skipTest(engine + " not built here")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return json.loads(p.stdout)["jobs"][0], self.stub()
+
+    def test_every_engine_write_then_read_goes_through_gpu_memory(self):
+        """a write comes from GPU memory (D2H bytes == written bytes), a read
+        lands in it (H2D bytes == read bytes, beyond the buffers' first fill,
+        alloc_bytes); JSON's gpu_copy_bytes say the same, with percentiles"""
+        for eng in self.ENGINES:
+            with self.subTest(engine=eng):
+                j, s = self.run_engine(eng, "write")
+                w = j["write"]
+                self.assertEqual(w["io_bytes"], MiB)
+                self.assertEqual(s["d2h_bytes"], MiB)
+                self.assertEqual(s["h2d_bytes"], s["alloc_bytes"])  # the first fill only
+                self.assertEqual(w["gpu_copy_bytes"], MiB)
+                self.assertEqual(w["gpu_copy_ns"]["N"], 16)
+                self.assertIn("50.000000", w["gpu_copy_ns"]["percentile"])
+                self.assertEqual(j["read"]["gpu_copy_bytes"], 0)
+                j, s = self.run_engine(eng, "randread")
+                r = j["read"]
+                self.assertEqual(r["io_bytes"], MiB)
+                self.assertEqual(s["h2d_bytes"] - s["alloc_bytes"], MiB)
+                self.assertEqual(s["d2h_bytes"], 0)
+                self.assertEqual(r["gpu_copy_bytes"], MiB)
+                self.assertEqual(r["gpu_copy_ns"]["N"], 16)
+                # everything given back: no device memory, nothing pinned
+                self.assertEqual((s["live_allocs"], s["registered"]), (0, 0))
+                self.assertEqual(s["calls"]["cuMemHostRegister"], 1)
+                os.unlink(os.path.join(self.dir, "data"))
+
+    def test_ramp_time_copies_are_not_counted(self):
+        j, s = self.run_engine("psync", "read", "time_based\nruntime=300ms\nramp_time=200ms\n")
+        r = j["read"]
+        self.assertEqual(r["gpu_copy_bytes"], r["io_bytes"])
+        self.assertGreater(s["h2d_bytes"] - s["alloc_bytes"], r["io_bytes"])
+
+    def test_without_cudamalloc_no_gpu_keys_and_no_driver_calls(self):
+        job = self.write_job("[j]\nfilename=%s/data\nsize=1m\nrw=write\n" % self.dir)
+        p = self.run_sb("--output-format=json", job, env=self.gpu_env())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("gpu_copy_bytes", json.loads(p.stdout)["jobs"][0]["write"])
+        self.assertFalse(os.path.exists(self.stats))  # libcuda.so.1 never loaded
+
+    def test_gpu_dev_ids_round_robin_over_threads(self):
+        """fio engines/gpuaccel.c: thread N uses entry N % count; the stub
+        has 3 GPUs and gpu_dev_ids=1:2 uses GPUs 1 and 2 only"""
+        job = self.job("psync", "write", "numjobs=4\ngpu_dev_ids=1:2\n")
+        p = self.run_sb(job, env=self.gpu_env(NDEV=3))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        s = self.stub()
+        self.assertEqual(s["calls"]["cuMemAlloc"], 4)
+        self.assertEqual(s["d2h_bytes"], 4 * MiB)
+
+
+class TestFailures(GpuCase):
+    def assert_refused(self, job, env, rc, *texts, line=None):
+        p = self.run_sb(job, env=env)
+        self.assertEqual(p.returncode, rc, p.stderr)
+        for t in texts:
+            self.assertIn(t, p.stderr)
+        if line:
+            self.assertIn("%s:%d:" % (job, line), p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "data")), "a file was made")
+        return p
+
+    def test_no_driver_names_the_library_and_its_package(self):
+        job = self.job("psync", "write")
+        env = {"LD_LIBRARY_PATH": self.dir}  # no libcuda.so.1 there (nor, in CI, anywhere)
+        if os.path.exists("/usr/lib/x86_64-linux-gnu/libcuda.so.1"):
+            self.skipTest("this machine has an NVIDIA driver")
+        self.assert_refused(job, env, 1, "iomem=cudamalloc: libcuda.so.1 not found",
+                            "install the NVIDIA driver", "or use iomem=malloc", line=6)
+
+    def test_no_driver_parse_only_accepts_as_fio_does(self):
+        job = self.job("psync", "write", "gpu_dev_ids=0:1\n")
+        p = self.run_sb("--parse-only", job, env={"LD_LIBRARY_PATH": self.dir})
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_no_device_n(self):
+        job = self.job("psync", "write", "gpu_dev_id=2\n")
+        self.assert_refused(job, self.gpu_env(NDEV=2), 1, "gpu_dev_id: thread 0: no GPU 2: the "
+                            "driver sees 2 GPUs", "nvidia-smi -L", line=7)
+        job = self.job("psync", "write", "numjobs=3\ngpu_dev_ids=0:1:5\n")
+        self.assert_refused(job, self.gpu_env(NDEV=2), 1, "gpu_dev_ids: thread 2: no GPU 5", line=8)
+
+    def test_bad_gpu_dev_ids(self):
+        for bad in ("0:", "a", "0::1", "1024", "0,1"):
+            with self.subTest(bad=bad):
+                job = self.job("psync", "write", "gpu_dev_ids=%s\n" % bad)
+                self.assert_refused(job, self.gpu_env(), 1, "gpu_dev_ids=%s: not a list of GPU "
+                                    "numbers" % bad, "separated by ':'", line=7)
+
+    def test_allocation_failure(self):
+        """cuMemAlloc fails in thread setup: exit 1 with the size asked for,
+        nothing left pinned or allocated"""
+        job = self.job("psync", "read", "iodepth=1\n")
+        self.assert_refused(job, self.gpu_env(ALLOC_FAIL=1), 1, "storbench: j: iomem=cudamalloc: "
+                            "GPU 0: cuMemAlloc of 65536 bytes (iodepth x bs): out of memory")
+        s = self.stub()
+        self.assertEqual((s["live_allocs"], s["registered"], s["h2d_bytes"]), (0, 0, 0))
+
+
+if __name__ == "__main__":
+    unittest.main()
