@@ -5,7 +5,9 @@
  * Fault switches (environment):
  *   SB_STUBCUDA_NDEV=N        the number of devices (default 1)
  *   SB_STUBCUDA_ALLOC_FAIL=1  cuMemAlloc answers CUDA_ERROR_OUT_OF_MEMORY
- *   SB_STUBCUDA_CORRUPT=h2d|d2h  flip the first byte of every such copy */
+ *   SB_STUBCUDA_CORRUPT=h2d|d2h  flip the first byte of every such copy
+ *   SB_STUBCUDA_COPY_FAIL=N   copies after the first N answer
+ *                             CUDA_ERROR_ILLEGAL_ADDRESS (700) */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #define ERR_OOM 2
 #define ERR_NOT_INIT 3
 #define ERR_INVALID_DEVICE 101
+#define ERR_ILLEGAL_ADDRESS 700
 
 enum { C_INIT, C_COUNT, C_GET, C_RETAIN, C_RELEASE, C_SETCUR, C_ALLOC, C_FREE, C_HREG, C_HUNREG,
        C_H2D, C_D2H, C_N };
@@ -31,6 +34,15 @@ static int ndev(void)
 {
 	const char *e = getenv("SB_STUBCUDA_NDEV");
 	return e ? atoi(e) : 1;
+}
+
+static _Atomic unsigned long long ncopies;
+
+/* SB_STUBCUDA_COPY_FAIL=N: this copy is past the first N */
+static int copy_fails(void)
+{
+	const char *e = getenv("SB_STUBCUDA_COPY_FAIL");
+	return e && ++ncopies > strtoull(e, NULL, 10);
 }
 
 static int corrupt(const char *dir)
@@ -131,6 +143,8 @@ int cuMemHostUnregister(void *p)
 int cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t len)
 {
 	calls[C_H2D]++;
+	if (copy_fails())
+		return ERR_ILLEGAL_ADDRESS;
 	memcpy((void *)(uintptr_t)dst, src, len);
 	if (len && corrupt("h2d"))
 		((unsigned char *)(uintptr_t)dst)[0] ^= 0xff;
@@ -141,6 +155,8 @@ int cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t len)
 int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t len)
 {
 	calls[C_D2H]++;
+	if (copy_fails())
+		return ERR_ILLEGAL_ADDRESS;
 	memcpy(dst, (const void *)(uintptr_t)src, len);
 	if (len && corrupt("d2h"))
 		((unsigned char *)dst)[0] ^= 0xff;
@@ -156,6 +172,7 @@ int cuGetErrorString(int r, const char **text)
 	case ERR_OOM: *text = "out of memory"; break;
 	case ERR_NOT_INIT: *text = "initialization error"; break;
 	case ERR_INVALID_DEVICE: *text = "invalid device ordinal"; break;
+	case ERR_ILLEGAL_ADDRESS: *text = "an illegal memory access was encountered"; break;
 	default: return ERR_INVALID_VALUE;
 	}
 	return SUCCESS;

@@ -154,6 +154,24 @@ class TestFailures(GpuCase):
         s = self.stub()
         self.assertEqual((s["live_allocs"], s["registered"], s["h2d_bytes"]), (0, 0, 0))
 
+    def test_copy_failure_is_the_jobs_io_error(self):
+        """a copy that fails stops the job: exit 3 (an I/O error during the
+        run), the copy named, the stub's answer given; the first 3 copies
+        (the buffers' first fill, then 2 writes) succeed"""
+        for rw, what in (("write", "cuMemcpyDtoH (GPU to host, before a write)"),
+                         ("read", "cuMemcpyHtoD (host to GPU, after a read)")):
+            with self.subTest(rw=rw):
+                job = self.job("psync", rw)
+                p = self.run_sb("--output-format=json", job, env=self.gpu_env(COPY_FAIL=3))
+                self.assertEqual(p.returncode, 3, p.stderr)
+                self.assertIn("iomem=cudamalloc: %s: an illegal memory access was encountered "
+                              "(CUresult 700)" % what, p.stderr)
+                j = json.loads(p.stdout)["jobs"][0]
+                self.assertEqual(j["error"], 5)  # EIO
+                self.assertLess(j[rw]["io_bytes"], MiB)
+                s = self.stub()
+                self.assertEqual((s["live_allocs"], s["registered"]), (0, 0))
+
 
 if __name__ == "__main__":
     unittest.main()
