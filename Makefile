@@ -47,9 +47,9 @@ UNIT_BIN := $(B)/t/unit/unit-tests
 # the fault-injection shim of t/integration/test_faults.py (t/faults/sbfault.c);
 # never instrumented: under ASan it is preloaded after the ASan runtime
 FAULT_SO := $(B)/t/faults/libsbfault.so
-# the stub CUDA driver of t/integration/test_gpu.py (t/gpu/stubcuda.c): loaded
-# through LD_LIBRARY_PATH in place of the NVIDIA driver's libcuda.so.1
-GPU_STUBS := $(B)/t/gpu/libcuda.so.1
+# the stub CUDA driver and cuFile of t/integration/test_gpu.py (t/gpu/stub*.c):
+# loaded through LD_LIBRARY_PATH in place of libcuda.so.1 and libcufile.so.0
+GPU_STUBS := $(B)/t/gpu/libcuda.so.1 $(B)/t/gpu/libcufile.so.0
 
 # t/fuzz: libFuzzer harnesses (fuzz-NAME, clang FUZZ=1 builds) and, for any
 # compiler, replay-NAME: the same harness fed the files named on its command line
@@ -88,6 +88,10 @@ $(FAULT_SO): t/faults/sbfault.c t/faults/sbfault_overlap.h config.h
 $(B)/t/gpu/libcuda.so.1: t/gpu/stubcuda.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(WARN) -I. $(CFLAGS) -fPIC -shared -Wno-missing-prototypes -Wl,-soname,libcuda.so.1 -o $@ $<
+
+$(B)/t/gpu/libcufile.so.0: t/gpu/stubcufile.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) -I. $(CFLAGS) -fPIC -shared -Wno-missing-prototypes -Wl,-soname,libcufile.so.0 -o $@ $<
 
 $(B)/t/fuzz/replay-%: $(B)/t/fuzz/%.o $(B)/t/fuzz/replay.o $(LIB)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)

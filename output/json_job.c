@@ -254,6 +254,8 @@ int sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job
 	sb_jw_u64(w, "latency_window", lt ? j->spec->latency_window_us : 0);
 	if (j->spec && j->spec->description && j->spec->description[0])
 		sb_jw_str(w, "desc", j->spec->description);
+	if (st->gds_mode[0]) /* ioengine=libcufile: p2p, compat or posix (issue 27) */
+		sb_jw_str(w, "gds_mode", st->gds_mode);
 	if (j->wl && j->wl->fig->json)
 		j->wl->fig->json(w, j->wl); /* the workload's figures */
 	if (j->verify)

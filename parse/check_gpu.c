@@ -1,5 +1,5 @@
 /* check_gpu.c: the checks of iomem=cudamalloc, gpu_dev_id and gpu_dev_ids
- * (issue 27).  The CUDA driver is loaded here (lib/cuda.c), before any file
+ * and ioengine=libcufile (issue 27).  The CUDA driver is loaded here (lib/cuda.c), before any file
  * is made or written, when the job is parsed for a run: without a driver, or
  * without the GPU asked for, the job stops with exit 1 naming file:line, the
  * library and the package that provides it.  --parse-only checks the
@@ -10,9 +10,46 @@
 #include <string.h>
 
 #include "lib/cuda.h"
+#include "lib/cufile.h"
 #include "lib/log.h"
 #include "parse/jobparse.h"
+#include "parse/options.h"
 #include "parse/parse.h"
+
+/* ioengine=libcufile's cuda_io (its option row, in its options struct):
+ * true for cufile (the default), false for posix */
+static bool cuda_io_cufile(const struct sb_jobspec *s)
+{
+	const struct sb_parse_engine *e = sb_parse_engine_find(s->ioengine);
+	const unsigned char *o = sb_spec_engine_opts(s);
+	for (unsigned i = 0; e && o && i < e->noptions; i++)
+		if (!strcmp(e->options[i].name, "cuda_io"))
+			return !*(const unsigned *)(const void *)(o + e->options[i].off);
+	return true;
+}
+
+/* ioengine=libcufile: direct=1 with cuda_io=cufile (fio's
+ * examples/libcufile-cufile.fio; cuFile does O_DIRECT I/O), and its own GPU
+ * buffers (fio HOWTO: iomem must not be cudamalloc) */
+static unsigned check_cufile(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[SB_WHERE_MAX];
+	const struct sb_option *o = SB_OPT(ioengine);
+	if (!s->direct && cuda_io_cufile(s)) {
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
+		       "%s=libcufile with cuda_io=cufile needs direct=1 (cuFile reads and writes with "
+		       "O_DIRECT, as fio requires): add direct=1, or use cuda_io=posix", o->name);
+		return 1;
+	}
+	if (s->iomem == SB_IOMEM_CUDA) {
+		sb_err(sb_job_where(c, SB_OPT(iomem), where, sizeof(where)),
+		       "iomem=cudamalloc with %s=libcufile: the engine keeps its own GPU buffers (fio: "
+		       "iomem must not be cudamalloc): remove iomem=cudamalloc", o->name);
+		return 1;
+	}
+	return 0;
+}
 
 /* gpu_dev_ids: ordinals 0..1023 separated by ':' */
 static bool ids_ok(const char *ids)
@@ -41,13 +78,24 @@ unsigned sb_job_validate_gpu(const struct sb_jobctx *c)
 		       "(e.g. 0:1:2:3)", o->name, s->gpu_dev_ids);
 		return 1;
 	}
-	if (s->iomem != SB_IOMEM_CUDA || !sb_parse_machine())
+	bool cufile = !strcmp(s->ioengine, "libcufile");
+	if (cufile && check_cufile(c))
+		return 1;
+	if ((s->iomem != SB_IOMEM_CUDA && !cufile) || !sb_parse_machine())
 		return 0;
-	const struct sb_option *o = SB_OPT(iomem);
+	const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
+	const char *val = cufile ? "libcufile" : "cudamalloc";
 	const struct sb_cuda_api *api;
 	if (sb_cuda_load(&api, why, sizeof(why))) {
-		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=cudamalloc: %s; or use %s=malloc",
-		       o->name, why, o->name);
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: %s; or use %s", o->name, val,
+		       why, cufile ? "another ioengine" : "iomem=malloc");
+		return 1;
+	}
+	int p2p;
+	if (cufile && cuda_io_cufile(s) && sb_cufile_load(&(const struct sb_cufile_api *){ NULL },
+							  &p2p, why, sizeof(why))) {
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=libcufile: %s; or use "
+		       "cuda_io=posix (no cuFile needed)", o->name, why);
 		return 1;
 	}
 	unsigned n = s->numjobs > 1 ? s->numjobs : 1;
@@ -57,8 +105,8 @@ unsigned sb_job_validate_gpu(const struct sb_jobctx *c)
 			const struct sb_option *g = s->gpu_dev_ids && *s->gpu_dev_ids ? SB_OPT(gpu_dev_ids) :
 							SB_OPT(gpu_dev_id);
 			sb_err(sb_job_where(c, g, where, sizeof(where)),
-			       "%s=cudamalloc with %s: thread %u: %s: name a GPU that exists "
-			       "(nvidia-smi -L lists them)", o->name, g->name, k, why);
+			       "%s=%s with %s: thread %u: %s: name a GPU that exists "
+			       "(nvidia-smi -L lists them)", o->name, val, g->name, k, why);
 			return 1;
 		}
 	}

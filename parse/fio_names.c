@@ -11,7 +11,7 @@ const char *const sb_fio_only_names[] = {
 	"busy_poll",
 	"cdb_len", "chunk_size", "clientname", "clustername", "cmd_type",
 	"cmdprio_hint", "comm", "conf",
-	"cont", "cpuchunks", "cpuload", "cpumode", "cuda_io", "dataplacement", 
+	"cont", "cpuchunks", "cpuload", "cpumode", "dataplacement", 
 	"dir", "donorname", "dp_scheme", "end_syncfs", "exit_on_io_done", "fdp", "fdp_pli",
 	"fdp_pli_select", "filetype", "force_async",
 	"grace_time",

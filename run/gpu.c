@@ -19,6 +19,7 @@ struct sb_gpu {
 	sb_CUdeviceptr dbuf;          /* the twin of t->etd.buf_base, same layout */
 	bool registered;              /* the host buffers are pinned */
 	bool failed;                  /* a copy failed: the next check stops the loop */
+	bool verify;                  /* verify=: the data makes the round trip (below) */
 	/* the hooks wrapped (contents, verify), and whether the loop gave the
 	 * wrapped check completed writes */
 	void (*prep)(struct sb_thread *t, struct sb_io_u *io);
@@ -47,22 +48,34 @@ static inline void count_copy(struct sb_thread *t, int d, uint64_t bytes, uint64
 	sb_hist_add(&st->live_h->gpu_copy_h[d], ns);
 }
 
-/* a write: its data comes from GPU memory (then contents/verify stamp it) */
+/* a write: its data comes from GPU memory.  With verify= the data verify
+ * made is put there first (not counted: the application's own data), so a
+ * fault in the timed copy out reaches the file and the check */
 static void gpu_prep(struct sb_thread *t, struct sb_io_u *io)
 {
 	struct sb_gpu *g = t->gpu;
 	uint64_t off = (uint64_t)((char *)io->buf - (char *)t->etd.buf_base);
+	sb_CUresult r = 0;
+	if (g->verify) {
+		g->prep(t, io);
+		r = g->api->cuMemcpyHtoD(g->dbuf + off, io->buf, io->len);
+		if (__builtin_expect(r != 0, 0)) {
+			copy_failed(t, "cuMemcpyHtoD (verify's data to the GPU, before a write)", r);
+			return;
+		}
+	}
 	uint64_t t0 = sb_now_ns();
-	sb_CUresult r = g->api->cuMemcpyDtoH(io->buf, g->dbuf + off, io->len);
+	r = g->api->cuMemcpyDtoH(io->buf, g->dbuf + off, io->len);
 	if (__builtin_expect(r != 0, 0))
 		copy_failed(t, "cuMemcpyDtoH (GPU to host, before a write)", r);
 	else
 		count_copy(t, SB_DDIR_WRITE, io->len, sb_now_ns() - t0);
-	if (g->prep)
+	if (g->prep && !g->verify)
 		g->prep(t, io);
 }
 
-/* a completed read lands in GPU memory; a completed write only passes on */
+/* a completed read lands in GPU memory (with verify=, the check reads it
+ * back from there); a completed write only passes on */
 static bool gpu_check(struct sb_thread *t, const struct sb_io_u *io)
 {
 	struct sb_gpu *g = t->gpu;
@@ -74,6 +87,9 @@ static bool gpu_check(struct sb_thread *t, const struct sb_io_u *io)
 			copy_failed(t, "cuMemcpyHtoD (host to GPU, after a read)", r);
 		else
 			count_copy(t, SB_DDIR_READ, (uint64_t)io->result, sb_now_ns() - t0);
+		if (g->verify && !g->failed &&
+		    (r = g->api->cuMemcpyDtoH(io->buf, g->dbuf + off, (size_t)io->result)))
+			copy_failed(t, "cuMemcpyDtoH (the read back from the GPU, for verify)", r);
 	}
 	if (__builtin_expect(g->failed, 0))
 		return false;
@@ -132,6 +148,7 @@ int sb_gpu_setup(struct sb_thread *t)
 	int r = setup_dev(t, g);
 	if (r)
 		return r;
+	g->verify = t->spec->verify && t->io_prep; /* verify's hooks are the ones wrapped */
 	g->prep = t->io_prep;
 	g->check = t->io_check;
 	g->check_writes = t->check_writes;

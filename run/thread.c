@@ -97,6 +97,8 @@ static int setup_engine(struct sb_thread *t)
 		return r;
 	}
 	t->engine_up = true;
+	if (t->etd.gds_mode) /* libcufile: in the results, never silently */
+		snprintf(t->st->gds_mode, sizeof(t->st->gds_mode), "%s", t->etd.gds_mode);
 	if (t->ops->flags & SB_ENGINE_NODISKIO)
 		return 0;
 	return open_files(t);
@@ -140,6 +142,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 			sb_trace_set_file(t->trace, i, t->files[i].path);
 	}
 	sb_engine_job_fill(&t->ejob, s);
+	t->ejob.gpu_dev = sb_spec_gpu(s, t->sub); /* gpu_dev_id(s): libcufile's GPU */
+	t->ejob.gpu_verify = s->verify != 0;
 	t->max_lat_ns = s->max_latency_us ? s->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
 	t->etd.files = t->files;

@@ -139,6 +139,8 @@ int sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src)
 		dst->iodepth_submit[i] += src->iodepth_submit[i];
 		dst->iodepth_complete[i] += src->iodepth_complete[i];
 	}
+	if (!dst->gds_mode[0])
+		memcpy(dst->gds_mode, src->gds_mode, sizeof(dst->gds_mode));
 	dst->job_runtime_ns += src->job_runtime_ns;
 	dst->usr_us += src->usr_us;
 	dst->sys_us += src->sys_us;

@@ -89,6 +89,10 @@ struct sb_tstats {
 	uint64_t gpu_bytes[SB_DDIR_N];
 	struct sb_stat gpu_copy[SB_DDIR_N];
 	struct sb_shist gpu_copy_h[SB_DDIR_N];
+	/* ioengine=libcufile: "p2p" (GPUDirect through nvidia-fs), "compat"
+	 * (cuFile's compatibility mode, POSIX I/O inside cuFile) or "posix"
+	 * (cuda_io=posix); "" for other engines */
+	char gds_mode[8];
 };
 
 /* The dense per-thread histograms: about 200 KB, touched only where used. */

@@ -5,7 +5,7 @@
  * Fault switches (environment):
  *   SB_STUBCUDA_NDEV=N        the number of devices (default 1)
  *   SB_STUBCUDA_ALLOC_FAIL=1  cuMemAlloc answers CUDA_ERROR_OUT_OF_MEMORY
- *   SB_STUBCUDA_CORRUPT=h2d|d2h  flip the first byte of every such copy
+ *   SB_STUBCUDA_CORRUPT=h2d|d2h  add 1 to the first byte of every such copy
  *   SB_STUBCUDA_COPY_FAIL=N   copies after the first N answer
  *                             CUDA_ERROR_ILLEGAL_ADDRESS (700) */
 #include <stdatomic.h>
@@ -105,8 +105,8 @@ int cuMemAlloc_v2(unsigned long long *p, size_t len)
 	const char *e = getenv("SB_STUBCUDA_ALLOC_FAIL");
 	if ((e && atoi(e)) || !len)
 		return ERR_OOM;
-	void *m = malloc(len);
-	if (!m)
+	void *m = NULL; /* page-aligned: stub cuFile does O_DIRECT I/O on it */
+	if (posix_memalign(&m, 4096, len))
 		return ERR_OOM;
 	memset(m, 0xd5, len);
 	*p = (unsigned long long)(uintptr_t)m;
@@ -147,7 +147,7 @@ int cuMemcpyHtoD_v2(unsigned long long dst, const void *src, size_t len)
 		return ERR_ILLEGAL_ADDRESS;
 	memcpy((void *)(uintptr_t)dst, src, len);
 	if (len && corrupt("h2d"))
-		((unsigned char *)(uintptr_t)dst)[0] ^= 0xff;
+		((unsigned char *)(uintptr_t)dst)[0] += 1; /* twice is not undone */
 	h2d_bytes += len;
 	return SUCCESS;
 }
@@ -159,7 +159,7 @@ int cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t len)
 		return ERR_ILLEGAL_ADDRESS;
 	memcpy(dst, (const void *)(uintptr_t)src, len);
 	if (len && corrupt("d2h"))
-		((unsigned char *)dst)[0] ^= 0xff;
+		((unsigned char *)dst)[0] += 1;
 	d2h_bytes += len;
 	return SUCCESS;
 }
