@@ -105,6 +105,9 @@ struct sb_engine_td {
 	/* appended (issue 27): how the engine reaches GPU memory, for the
 	 * results ("p2p", "compat", "posix": libcufile); NULL: not a GPU engine */
 	const char *gds_mode;
+	/* appended (issue 27): init failed for what this machine lacks (a
+	 * library, a GPU), not for the job: --parse-only warns (sb_err_machine) */
+	bool machine_lacks;
 };
 
 /* engine flags */

@@ -106,8 +106,9 @@ static int cf_init(struct sb_engine_td *td)
 	int p2p = 0, r = sb_cuda_load(&c->cu, td->errmsg, sizeof(td->errmsg));
 	if (!r && !c->posix)
 		r = sb_cufile_load(&c->cf, &p2p, td->errmsg, sizeof(td->errmsg));
-	if (!r)
-		r = cf_setup(td, c);
+	td->machine_lacks = r != 0; /* no driver, no cuFile */
+	if (!r && (r = cf_setup(td, c)) == -ENODEV)
+		td->machine_lacks = true; /* no such GPU */
 	if (r) {
 		cf_cleanup(td);
 		return r;

@@ -92,8 +92,8 @@ static int setup_engine(struct sb_thread *t)
 {
 	int r = t->ops->init ? t->ops->init(&t->etd) : 0;
 	if (r) {
-		sb_err(t->spec->name, "ioengine=%s: %s%s%s", t->ops->name, strerror(-r),
-		       t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
+		(t->etd.machine_lacks ? sb_err_machine : sb_err)(t->spec->name, "ioengine=%s: %s%s%s",
+			t->ops->name, strerror(-r), t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
 		return r;
 	}
 	t->engine_up = true;
@@ -196,9 +196,9 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 	if (r)
 		return r;
 	r = sb_thread_engine_start(t);
-	if (r) {
-		sb_err(t->spec->name, "ioengine=%s: %s%s%s", t->ops->name, strerror(-r),
-		       t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
+	if (r) { /* machine_lacks (a library, a GPU): --parse-only warns */
+		(t->etd.machine_lacks ? sb_err_machine : sb_err)(t->spec->name, "ioengine=%s: %s%s%s",
+			t->ops->name, strerror(-r), t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
 		return r;
 	}
 	sb_thread_engine_stop(t);

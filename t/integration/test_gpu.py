@@ -173,5 +173,155 @@ class TestFailures(GpuCase):
                 self.assertEqual((s["live_allocs"], s["registered"]), (0, 0))
 
 
+class TestVerify(GpuCase):
+    """verify with GPU buffers: the data is checked after its round trip
+    through GPU memory, so a copy that corrupts it (the stub's
+    SB_STUBCUDA_CORRUPT adds 1 to the first byte of every such copy) fails
+    the job (exit 3); clean copies verify"""
+
+    def run_verify(self, extra, corrupt=None):
+        job = self.write_job("[j]\nfilename=%s/data\nsize=256k\nbs=4k\nrw=write\n"
+                             "verify=crc32c\n%s" % (self.dir, extra))
+        faults = {"CORRUPT": corrupt} if corrupt else {}
+        return self.run_sb(job, env=self.gpu_env(**faults))
+
+    def test_corruption_on_either_copy_is_caught(self):
+        for extra in ("iomem=cudamalloc\n", "ioengine=libcufile\ndirect=1\n",
+                      "ioengine=libcufile\ncuda_io=posix\n"):
+            with self.subTest(job=extra):
+                p = self.run_verify(extra)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                for c in ("h2d", "d2h"):
+                    os.unlink(os.path.join(self.dir, "data"))
+                    p = self.run_verify(extra, c)
+                    self.assertEqual(p.returncode, 3, "%s: %s" % (c, p.stderr))
+                    self.assertIn("storbench: j: verify: torn in %s/data at offset 0" % self.dir,
+                                  p.stderr)
+                os.unlink(os.path.join(self.dir, "data"))
+
+
+class TestLibcufile(GpuCase):
+    """ioengine=libcufile: fio's engine (engines/libcufile.c: gpu_dev_ids,
+    cuda_io=cufile|posix) against the stub cuFile and driver"""
+
+    def cufile_env(self, **faults):
+        env = self.gpu_env()
+        self.cfstats = os.path.join(self.dir, "stubcufile.json")
+        env["SB_STUBCUFILE_STATS"] = self.cfstats
+        env.update({"SB_STUBCUFILE_" + k: str(v) for k, v in faults.items()})
+        return env
+
+    def cf(self):
+        with open(self.cfstats) as f:
+            return json.load(f)
+
+    def run_cf(self, mode, rw, env=None, extra=""):
+        job = self.write_job("[j]\nfilename=%s/data\nsize=1m\nbs=64k\nioengine=libcufile\n"
+                             "cuda_io=%s\ndirect=%d\nrw=%s\n%s"
+                             % (self.dir, mode, mode == "cufile", rw, extra))
+        for f in ("stubcufile.json", "stubcuda.json"):
+            if os.path.exists(os.path.join(self.dir, f)):
+                os.unlink(os.path.join(self.dir, f))
+        return self.run_sb("--output-format=json", job, env=env or self.cufile_env())
+
+    def test_cufile_mode_reads_and_writes_gpu_memory_through_cufile(self):
+        for rw, key in (("write", "write_bytes"), ("randread", "read_bytes")):
+            p = self.run_cf("cufile", rw)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            j = json.loads(p.stdout)["jobs"][0]
+            self.assertEqual(j["gds_mode"], "compat")  # no nvidia-fs: said, never silent
+            d = "write" if rw == "write" else "read"
+            self.assertEqual(j[d]["io_bytes"], MiB)
+            c = self.cf()
+            self.assertEqual(c[key], MiB)
+            self.assertEqual(c["calls"]["cuFileRead" if d == "read" else "cuFileWrite"], 16)
+            self.assertEqual((c["live_handles"], c["live_bufs"]), (0, 0))
+            s = self.stub()
+            self.assertEqual(s["d2h_bytes"], 0)  # no copies: straight to GPU memory
+            self.assertEqual(s["h2d_bytes"], s["alloc_bytes"])  # the first fill only
+
+    def test_p2p_when_nvidia_fs_is_there(self):
+        p = self.run_cf("cufile", "write", self.cufile_env(NVFS=1))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["jobs"][0]["gds_mode"], "p2p")
+
+    def test_posix_mode_copies_through_host_buffers(self):
+        p = self.run_cf("posix", "write")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["jobs"][0]["gds_mode"], "posix")
+        self.assertFalse(os.path.exists(self.cfstats))  # cuFile never loaded
+        self.assertEqual(self.stub()["d2h_bytes"], MiB)
+        p = self.run_cf("posix", "read")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        s = self.stub()
+        self.assertEqual(s["h2d_bytes"] - s["alloc_bytes"], MiB)
+
+    def test_cufile_error_is_an_io_error(self):
+        p = self.run_cf("cufile", "write", self.cufile_env(FAIL="write"))
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("storbench: j: write %s/data at offset 131072" % self.dir, p.stderr)
+        self.assertIn("Input/output error", p.stderr)
+        c = self.cf()
+        self.assertEqual((c["live_handles"], c["live_bufs"]), (0, 0))
+
+    def test_cufile_setup_errors(self):
+        for what, text in (("open", "cuFileDriverOpen: error 5001"),
+                           ("buf", "cuFileBufRegister failed (error 5011)"),
+                           ("handle", "cuFileHandleRegister of %s/data failed" % self.dir)):
+            with self.subTest(fail=what):
+                p = self.run_cf("cufile", "read", self.cufile_env(FAIL=what))
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn(text, p.stderr)
+
+    def test_needs_direct_with_cufile_and_no_cudamalloc(self):
+        job = self.write_job("[j]\nfilename=%s/data\nsize=1m\nrw=write\nioengine=libcufile\n"
+                             % self.dir)
+        for mode in (["--parse-only"], []):
+            p = self.run_sb(*mode, job, env=self.cufile_env())
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("%s:5: ioengine=libcufile with cuda_io=cufile needs direct=1" % job,
+                          p.stderr)
+            self.assertIn("add direct=1, or use cuda_io=posix", p.stderr)
+        job = self.write_job("[j]\nfilename=%s/data\nsize=1m\nrw=write\nioengine=libcufile\n"
+                             "direct=1\niomem=cudamalloc\n" % self.dir)
+        p = self.run_sb(job, env=self.cufile_env())
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("%s:7: iomem=cudamalloc with ioengine=libcufile" % job, p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+
+    def test_no_cufile_library_names_it_and_the_package(self):
+        only = os.path.join(self.dir, "lib")
+        os.mkdir(only)
+        os.symlink(os.path.join(STUBS, "libcuda.so.1"), os.path.join(only, "libcuda.so.1"))
+        job = self.write_job("[j]\nfilename=%s/data\nsize=1m\nrw=write\nioengine=libcufile\n"
+                             "direct=1\n" % self.dir)
+        p = self.run_sb(job, env={"LD_LIBRARY_PATH": only})
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("%s:5: ioengine=libcufile: libcufile.so.0 not found" % job, p.stderr)
+        self.assertIn("GPUDirect Storage", p.stderr)
+        self.assertIn("or use cuda_io=posix", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "data")))
+
+    def test_fio_example_job_files_parse_unchanged(self):
+        """fio's examples/libcufile-cufile.fio and libcufile-posix.fio (its
+        global section, one job of each kind), --parse-only, no driver"""
+        for mode, direct in (("cufile", 1), ("posix", 0)):
+            job = self.write_job(
+                "[global]\nioengine=libcufile\ndirectory=${FIO_DIR}\ngpu_dev_ids=${GPU_DEV_IDS}\n"
+                "cuda_io=%s\ndirect=%d\nbs=1m\nsize=1m\nnumjobs=16\nthread\n\n[read]\n"
+                "rw=read\n\n[write]\nrw=write\n\n[randverify]\nrw=randwrite\nverify=md5\n"
+                % (mode, direct))
+            p = self.run_sb("--parse-only", job, env={"FIO_DIR": self.dir, "GPU_DEV_IDS": "0:1:2:3",
+                                                      "LD_LIBRARY_PATH": self.dir})
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(self.listing(), ["job.ini"])
+
+    def test_enghelp_documents_the_engine(self):
+        p = self.run_sb("--enghelp=libcufile")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for t in ("cuda_io", "cufile", "posix", "GPUDirect"):
+            self.assertIn(t, p.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
