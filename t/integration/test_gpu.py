@@ -83,6 +83,13 @@ class TestCopies(GpuCase):
                 self.assertEqual(s["calls"]["cuMemHostRegister"], 1)
                 os.unlink(os.path.join(self.dir, "data"))
 
+    def test_normal_output_gives_the_copies(self):
+        job = self.job("psync", "write")
+        p = self.run_sb(job, env=self.gpu_env())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("  gpu copy D2H (before writes) (", p.stdout)
+        self.assertNotIn("gpu copy H2D", p.stdout)
+
     def test_ramp_time_copies_are_not_counted(self):
         j, s = self.run_engine("psync", "read", "time_based\nruntime=300ms\nramp_time=200ms\n")
         r = j["read"]
@@ -315,6 +322,13 @@ class TestLibcufile(GpuCase):
                                                       "LD_LIBRARY_PATH": self.dir})
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertEqual(self.listing(), ["job.ini"])
+
+    def test_normal_output_says_the_mode(self):
+        job = self.write_job("[j]\nfilename=%s/data\nsize=1m\nbs=64k\nioengine=libcufile\n"
+                             "direct=1\nrw=write\n" % self.dir)
+        p = self.run_sb(job, env=self.cufile_env())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("  gpu          : gds_mode=compat\n", p.stdout)
 
     def test_enghelp_documents_the_engine(self):
         p = self.run_sb("--enghelp=libcufile")
