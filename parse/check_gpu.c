@@ -15,6 +15,7 @@
 #include "parse/jobparse.h"
 #include "parse/options.h"
 #include "parse/parse.h"
+#include "parse/workloads.h"
 
 /* ioengine=libcufile's cuda_io (its option row, in its options struct):
  * true for cufile (the default), false for posix */
@@ -81,6 +82,15 @@ unsigned sb_job_validate_gpu(const struct sb_jobctx *c)
 	bool cufile = !strcmp(s->ioengine, "libcufile");
 	if (cufile && check_cufile(c))
 		return 1;
+	if ((cufile || s->iomem == SB_IOMEM_CUDA) && s->workload != SB_WL_IO) {
+		/* the ML workloads set up their buffers apart (ml/run.c): refused, never ignored */
+		const struct sb_parse_workload *w = sb_parse_workload_find(s->workload);
+		const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: workload=%s does not move "
+		       "its data through GPU memory (yet): remove %s= for this job", o->name,
+		       cufile ? "libcufile" : "cudamalloc", w ? w->name : "?", o->name);
+		return 1;
+	}
 	if ((s->iomem != SB_IOMEM_CUDA && !cufile) || !sb_parse_machine())
 		return 0;
 	const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);

@@ -152,6 +152,15 @@ class TestFailures(GpuCase):
                 self.assert_refused(job, self.gpu_env(), 1, "gpu_dev_ids=%s: not a list of GPU "
                                     "numbers" % bad, "separated by ':'", line=7)
 
+    def test_ml_workloads_refuse_gpu_buffers_not_ignore_them(self):
+        job = self.write_job("[j]\nworkload=checkpoint\ndirectory=%s\niomem=cudamalloc\n"
+                             % self.dir)
+        p = self.run_sb(job, env=self.gpu_env())
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("%s:4: iomem=cudamalloc: workload=checkpoint does not move its data "
+                      "through GPU memory" % job, p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+
     def test_allocation_failure(self):
         """cuMemAlloc fails in thread setup: exit 1 with the size asked for,
         nothing left pinned or allocated"""
