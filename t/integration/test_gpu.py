@@ -10,6 +10,8 @@ fio facts used (fio source, /work/.mirror/axboe+fio):
   (engines/gpuaccel.c: gpu_idx = td->subjob_number % id_count)."""
 import json
 import os
+import shutil
+import subprocess
 import unittest
 
 import sbtest
@@ -102,6 +104,25 @@ class TestCopies(GpuCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertNotIn("gpu_copy_bytes", json.loads(p.stdout)["jobs"][0]["write"])
         self.assertFalse(os.path.exists(self.stats))  # libcuda.so.1 never loaded
+
+    @unittest.skipUnless(shutil.which("mpirun"), "no mpirun")
+    def test_mpi_ranks_merge_the_copies(self):
+        """2 ranks: rank 0's JSON holds both ranks' copies and percentiles
+        (run/ranks.c carries gpu_copy_h as the other histograms)"""
+        job = self.write_job("[j]\nfilename_format=$jobname-$rank.dat\nsize=1m\nrw=write\n"
+                             "bs=64k\niomem=cudamalloc\n")
+        p = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", "-x",
+                            "LD_LIBRARY_PATH=" + STUBS, "-x", "ASAN_OPTIONS", os.path.abspath(sbtest.BIN),
+                            "--output-format=json", job], cwd=self.dir, capture_output=True,
+                           text=True, timeout=120,
+                           env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
+        if "mpirun was unable to launch" in p.stderr or "could not access or execute" in p.stderr:
+            self.skipTest("mpirun did not start: " + p.stderr[-200:])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        w = json.loads(p.stdout[p.stdout.index("{"):])["jobs"][0]["write"]
+        self.assertEqual((w["io_bytes"], w["gpu_copy_bytes"], w["gpu_copy_ns"]["N"]),
+                         (2 * MiB, 2 * MiB, 32))
+        self.assertIn("50.000000", w["gpu_copy_ns"]["percentile"])
 
     def test_gpu_dev_ids_round_robin_over_threads(self):
         """fio engines/gpuaccel.c: thread N uses entry N % count; the stub
