@@ -47,8 +47,11 @@ UNIT_BIN := $(B)/t/unit/unit-tests
 # the fault-injection shim of t/integration/test_faults.py (t/faults/sbfault.c);
 # never instrumented: under ASan it is preloaded after the ASan runtime
 FAULT_SO := $(B)/t/faults/libsbfault.so
-# a stand-in NVML (t/gpu/stubnvml.c) for the GPU host collector's tests
-NVML_STUB := $(B)/t/gpu/libnvidia-ml.so.1
+# the stub CUDA driver and cuFile of t/integration/test_gpu.py (t/gpu/stub*.c):
+# loaded through LD_LIBRARY_PATH in place of libcuda.so.1 and libcufile.so.0
+GPU_STUBS := $(B)/t/gpu/libcuda.so.1 $(B)/t/gpu/libcufile.so.0
+# and a stand-in NVML (t/gpu/stubnvml.c) for the GPU host collector's tests
+GPU_STUBS += $(B)/t/gpu/libnvidia-ml.so.1
 
 # t/fuzz: libFuzzer harnesses (fuzz-NAME, clang FUZZ=1 builds) and, for any
 # compiler, replay-NAME: the same harness fed the files named on its command line
@@ -58,7 +61,7 @@ FUZZ_BINS := $(FUZZ_NAMES:%=$(B)/t/fuzz/fuzz-%)
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_RUNS ?= 3000
 
-all: $(BIN) storbench $(FAULT_SO) $(NVML_STUB)
+all: $(BIN) storbench $(FAULT_SO) $(GPU_STUBS)
 
 # the binary users run from the source tree
 storbench: $(BIN)
@@ -84,9 +87,17 @@ $(FAULT_SO): t/faults/sbfault.c t/faults/sbfault_overlap.h config.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE -I. $(CFLAGS) -fPIC -shared -o $@ $< -ldl
 
-$(NVML_STUB): t/gpu/stubnvml.c config.h
+$(B)/t/gpu/libnvidia-ml.so.1: t/gpu/stubnvml.c config.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE $(CFLAGS) -fPIC -shared -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+
+$(B)/t/gpu/libcuda.so.1: t/gpu/stubcuda.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) -I. $(CFLAGS) -fPIC -shared -Wno-missing-prototypes -Wl,-soname,libcuda.so.1 -o $@ $<
+
+$(B)/t/gpu/libcufile.so.0: t/gpu/stubcufile.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) -I. $(CFLAGS) -fPIC -shared -Wno-missing-prototypes -Wl,-soname,libcufile.so.0 -o $@ $<
 
 $(B)/t/fuzz/replay-%: $(B)/t/fuzz/%.o $(B)/t/fuzz/replay.o $(LIB)
 	$(CC) $(SB_LDFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -107,7 +118,7 @@ config.h:
 check: config.h
 	@sh t/run-check.sh
 
-check-one: $(BIN) $(FAULT_SO) $(NVML_STUB) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN)) $(FUZZ_REPLAY)
+check-one: $(BIN) $(FAULT_SO) $(GPU_STUBS) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN)) $(FUZZ_REPLAY)
 	@sh t/run-suite.sh $(B)
 
 # ThreadSanitizer (clang, build/tsan/) over the engine conformance suite and

@@ -84,6 +84,9 @@ struct sb_engine_job {
 	bool random;            /* random offsets (rw=rand*) */
 	const void *opts;       /* the engine's options struct (its option rows' offsets), or NULL */
 	unsigned sfr_flags;     /* appended: SYNC_FILE_RANGE_* of SB_DDIR_SYNCRANGE units */
+	int gpu_dev;            /* appended (issue 27): this thread's GPU (gpu_dev_id(s)) */
+	bool gpu_verify;        /* appended (issue 27): verify=: GPU engines copy the data
+				 * to the host buffer too (libcufile, as fio) */
 };
 
 /* The engine's view of one I/O thread. */
@@ -99,6 +102,12 @@ struct sb_engine_td {
 	uint64_t buf_per_io;    /* bytes per io unit buffer */
 	void *data;             /* engine private state */
 	char errmsg[256];       /* why init/open failed, naming the option to change */
+	/* appended (issue 27): how the engine reaches GPU memory, for the
+	 * results ("p2p", "compat", "posix": libcufile); NULL: not a GPU engine */
+	const char *gds_mode;
+	/* appended (issue 27): init failed for what this machine lacks (a
+	 * library, a GPU), not for the job: --parse-only warns (sb_err_machine) */
+	bool machine_lacks;
 };
 
 /* engine flags */

@@ -10,6 +10,7 @@ extern const struct sb_engine_ops sb_engine_psync;
 extern const struct sb_engine_ops sb_engine_null;
 extern const struct sb_engine_ops sb_engine_mmap;
 extern const struct sb_engine_ops sb_engine_posixaio;
+extern const struct sb_engine_ops sb_engine_libcufile;
 #ifdef CONFIG_LIBAIO
 extern const struct sb_engine_ops sb_engine_libaio;
 #endif
@@ -28,6 +29,7 @@ const struct sb_engine_ops *const sb_engines[] = {
 #endif
 	&sb_engine_posixaio,
 	&sb_engine_mmap,
+	&sb_engine_libcufile,
 	&sb_engine_null,
 	NULL,
 };

@@ -106,6 +106,13 @@ static void json_ddir(struct sb_jw *w, const char *name, const struct sb_results
 	v.h = &st->lat_h[d];
 	v.percentiles = j->spec ? j->spec->lat_percentiles : 0;
 	json_lat(w, "lat_ns", &v);
+	if (j->spec && j->spec->iomem == SB_IOMEM_CUDA) { /* issue 27: run/gpu.c's copies */
+		sb_jw_u64(w, "gpu_copy_bytes", st->gpu_bytes[d]);
+		v.s = &st->gpu_copy[d];
+		v.h = &st->gpu_copy_h[d];
+		v.percentiles = 1;
+		json_lat(w, "gpu_copy_ns", &v);
+	}
 	json_samples(w, j, g, d);
 	sb_jw_obj_end(w);
 }
@@ -247,6 +254,8 @@ int sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job
 	sb_jw_u64(w, "latency_window", lt ? j->spec->latency_window_us : 0);
 	if (j->spec && j->spec->description && j->spec->description[0])
 		sb_jw_str(w, "desc", j->spec->description);
+	if (st->gds_mode[0]) /* ioengine=libcufile: p2p, compat or posix (issue 27) */
+		sb_jw_str(w, "gds_mode", st->gds_mode);
 	if (j->wl && j->wl->fig->json)
 		j->wl->fig->json(w, j->wl); /* the workload's figures */
 	if (j->verify)

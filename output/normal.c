@@ -153,6 +153,19 @@ static void dist_row(FILE *f, const char *label, const char *const *names, const
 	fputc('\n', f);
 }
 
+/* issue 27: libcufile's path to GPU memory, and iomem=cudamalloc's copies
+ * (time apart from clat) */
+static void gpu_lines(FILE *f, const struct sb_job_result *j)
+{
+	const struct sb_tstats *st = &j->st;
+	if (st->gds_mode[0])
+		fprintf(f, "  gpu          : gds_mode=%s\n", st->gds_mode);
+	if (st->gpu_copy[SB_DDIR_READ].n)
+		lat_line(f, "  gpu copy H2D (after reads)", &st->gpu_copy[SB_DDIR_READ]);
+	if (st->gpu_copy[SB_DDIR_WRITE].n)
+		lat_line(f, "  gpu copy D2H (before writes)", &st->gpu_copy[SB_DDIR_WRITE]);
+}
+
 static void job_tail(FILE *f, const struct sb_job_result *j)
 {
 	const struct sb_tstats *st = &j->st;
@@ -170,6 +183,7 @@ static void job_tail(FILE *f, const struct sb_job_result *j)
 	fprintf(f, "  cpu          : usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64
 		   ", minf=%" PRIu64 "\n",
 		j->usr_cpu, j->sys_cpu, st->ctx, st->majf, st->minf);
+	gpu_lines(f, j);
 	dist_row(f, "  IO depths    : ", sb_depth_level_names, st->iodepth_level);
 	dist_row(f, "     submit    : ", sb_depth_batch_names, st->iodepth_submit);
 	dist_row(f, "     complete  : ", sb_depth_batch_names, st->iodepth_complete);

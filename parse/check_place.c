@@ -199,13 +199,8 @@ static unsigned check_mem(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX];
-	if (s->iomem == SB_IOMEM_CUDA) {
-		const struct sb_option *o = SB_OPT(iomem);
-		sb_err(sb_job_where(c, o, where, sizeof(where)),
-		       "%s=cudamalloc: storbench has no GPU-memory I/O path: use %s=malloc (the "
-		       "default) or mmaphuge", o->name, o->name);
+	if (sb_job_validate_gpu(c)) /* iomem=cudamalloc: parse/check_gpu.c */
 		return 1;
-	}
 	if (s->iomem_file[0]) { /* run/place.c creates it (FILE.N per thread with numjobs) */
 		const struct sb_option *o = SB_OPT(iomem);
 		struct stat st;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "lib/ddir.h"
 #include "parse/mlshape.h"
@@ -535,6 +536,11 @@ struct sb_jobspec {
 	bool read_beyond_wp, ignore_zone_limits;
 	unsigned max_open_zones, job_max_open_zones;
 	double zone_reset_threshold, zone_reset_frequency;
+	/* appended (issue 27): iomem=cudamalloc's GPU (run/gpu.c): gpu_dev_id,
+	 * or gpu_dev_ids "0:1:..." picked round-robin by the thread number
+	 * (fio's engines/gpuaccel.c: subjob_number % count); NULL: unset */
+	int gpu_dev_id;
+	char *gpu_dev_ids;
 };
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.
@@ -572,6 +578,21 @@ struct sb_joblist {
 	const char *const *sections;
 	unsigned nsections;
 };
+
+/* the GPU of thread sub (iomem=cudamalloc): gpu_dev_ids' entry
+ * sub % count when set (checked by parse/check_place.c), else gpu_dev_id */
+static inline int sb_spec_gpu(const struct sb_jobspec *s, unsigned sub)
+{
+	if (!s->gpu_dev_ids || !*s->gpu_dev_ids)
+		return s->gpu_dev_id;
+	unsigned n = 1;
+	for (const char *p = s->gpu_dev_ids; *p; p++)
+		n += *p == ':';
+	const char *p = s->gpu_dev_ids;
+	for (unsigned k = sub % n; k; p++)
+		k -= *p == ':';
+	return atoi(p);
+}
 
 static inline bool sb_spec_does(const struct sb_jobspec *s, enum sb_ddir d)
 {

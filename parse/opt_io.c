@@ -69,7 +69,7 @@ static const struct sb_opt_enum iomem_vals[] = {
 	{ .name = "mmap", .val = SB_IOMEM_MMAP, .help = "private anonymous mmap" },
 	{ .name = "mmaphuge", .val = SB_IOMEM_MMAPHUGE, .help = "anonymous mmap with huge pages (MAP_HUGETLB)" },
 	{ .name = "mmapshared", .val = SB_IOMEM_MMAPSHARED, .help = "shared anonymous mmap" },
-	{ .name = "cudamalloc", .val = SB_IOMEM_CUDA, .help = "GPU memory: refused (storbench has no CUDA I/O path)" },
+	{ .name = "cudamalloc", .val = SB_IOMEM_CUDA, .help = "GPU memory (CUDA driver API, loaded at run time): I/O goes through pinned host buffers, a read copied to the GPU after it completes, a write copied from it before it is submitted (storbench's extension: fio takes it with rdma only)" },
 	{ .name = NULL },
 };
 
@@ -279,6 +279,11 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "iomem", .alias = { "mem" }, .type = SB_OT_ENUM, .off = OFF(iomem),
 	  .def = "malloc", .enums = iomem_vals, .category = C_GRP,
 	  .help = "how I/O buffers are allocated; mmap, mmaphuge and mmapshared also take :FILE (a shared mapping of a file storbench creates and removes)" },
+	{ .name = "gpu_dev_id", .type = SB_OT_INT, .off = OFF(gpu_dev_id), .def = "0", .min = 0,
+	  .max = 1023, .category = C_GRP,
+	  .help = "iomem=cudamalloc: the GPU (CUDA device ordinal) the buffers are on" },
+	{ .name = "gpu_dev_ids", .type = SB_OT_STR, .off = OFF(gpu_dev_ids), .category = C_GRP,
+	  .help = "iomem=cudamalloc: GPUs separated by ':', one per thread of the job, round-robin (thread N uses entry N modulo their count); overrides gpu_dev_id" },
 	{ .name = "iomem_align", .alias = { "mem_align" }, .type = SB_OT_SIZE,
 	  .off = OFF(iomem_align), .def = "0", .unit = "bytes", .category = C_GRP,
 	  .help = "I/O buffers start at this alignment (a power of 2; 0: the page)" },

@@ -19,6 +19,7 @@
 #include "run/ioloop.h"
 #include "run/replay.h"
 #include "run/place.h"
+#include "run/gpu.h"
 #include "run/thread.h"
 #include "run/verify.h"
 #include "parse/options.h"
@@ -91,11 +92,13 @@ static int setup_engine(struct sb_thread *t)
 {
 	int r = t->ops->init ? t->ops->init(&t->etd) : 0;
 	if (r) {
-		sb_err(t->spec->name, "ioengine=%s: %s%s%s", t->ops->name, strerror(-r),
-		       t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
+		(t->etd.machine_lacks ? sb_err_machine : sb_err)(t->spec->name, "ioengine=%s: %s%s%s",
+			t->ops->name, strerror(-r), t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
 		return r;
 	}
 	t->engine_up = true;
+	if (t->etd.gds_mode) /* libcufile: in the results, never silently */
+		snprintf(t->st->gds_mode, sizeof(t->st->gds_mode), "%s", t->etd.gds_mode);
 	if (t->ops->flags & SB_ENGINE_NODISKIO)
 		return 0;
 	return open_files(t);
@@ -139,6 +142,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 			sb_trace_set_file(t->trace, i, t->files[i].path);
 	}
 	sb_engine_job_fill(&t->ejob, s);
+	t->ejob.gpu_dev = sb_spec_gpu(s, t->sub); /* gpu_dev_id(s): libcufile's GPU */
+	t->ejob.gpu_verify = s->verify != 0;
 	t->max_lat_ns = s->max_latency_us ? s->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
 	t->etd.files = t->files;
@@ -156,6 +161,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	if (r)
 		return r;
 	if (s->verify && (r = sb_verify_setup(t)) != 0)
+		return r;
+	if ((r = sb_gpu_setup(t)) != 0) /* iomem=cudamalloc: wraps the hooks above */
 		return r;
 	return setup_engine(t);
 }
@@ -189,9 +196,9 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 	if (r)
 		return r;
 	r = sb_thread_engine_start(t);
-	if (r) {
-		sb_err(t->spec->name, "ioengine=%s: %s%s%s", t->ops->name, strerror(-r),
-		       t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
+	if (r) { /* machine_lacks (a library, a GPU): --parse-only warns */
+		(t->etd.machine_lacks ? sb_err_machine : sb_err)(t->spec->name, "ioengine=%s: %s%s%s",
+			t->ops->name, strerror(-r), t->etd.errmsg[0] ? ": " : "", t->etd.errmsg);
 		return r;
 	}
 	sb_thread_engine_stop(t);
@@ -230,6 +237,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	if (t->engine_up && t->ops->cleanup)
 		t->ops->cleanup(&t->etd);
 	t->engine_up = false;
+	sb_gpu_teardown(t); /* first: hands back the hooks it wrapped */
 	sb_verify_teardown(t);
 	sb_iogen_free(&t->gen);
 	if (t->content_free)
@@ -342,6 +350,7 @@ void *sb_thread_main(void *arg)
 		sb_trace_thread(t->trace);
 	if (t->on_start)
 		t->on_start(t->on_start_arg, atomic_load_explicit(&t->os_tid, memory_order_relaxed));
+	sb_gpu_bind(t);
 	const char *pwhat;
 	void *lockmem;
 	size_t lockmem_len;

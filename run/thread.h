@@ -114,6 +114,9 @@ struct sb_thread {
 	struct sb_lattgt lt;
 	/* appended: lockfile, unlink_each_loop (run/flock.h); NULL when unused */
 	struct sb_flock_thread *flk;
+	/* appended (issue 27): iomem=cudamalloc's GPU twin of the buffers and
+	 * the hooks it wraps (run/gpu.h); NULL otherwise */
+	struct sb_gpu *gpu;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

@@ -22,6 +22,7 @@ void sb_tstats_init(struct sb_tstats *t)
 		sb_stat_init(&t->lat[d]);
 		sb_stat_init(&t->bw_samples[d]);
 		sb_stat_init(&t->iops_samples[d]);
+		sb_stat_init(&t->gpu_copy[d]);
 	}
 	sb_stat_init(&t->sync_lat);
 }
@@ -46,6 +47,7 @@ void sb_tstats_release(struct sb_tstats *t)
 		sb_shist_free(&t->slat_h[d]);
 		sb_shist_free(&t->clat_h[d]);
 		sb_shist_free(&t->lat_h[d]);
+		sb_shist_free(&t->gpu_copy_h[d]);
 	}
 	sb_shist_free(&t->sync_h);
 	if (t->live_h)
@@ -62,6 +64,7 @@ int sb_tstats_copy(struct sb_tstats *dst, const struct sb_tstats *src)
 		r |= sb_shist_copy(&dst->slat_h[d], &src->slat_h[d]);
 		r |= sb_shist_copy(&dst->clat_h[d], &src->clat_h[d]);
 		r |= sb_shist_copy(&dst->lat_h[d], &src->lat_h[d]);
+		r |= sb_shist_copy(&dst->gpu_copy_h[d], &src->gpu_copy_h[d]);
 	}
 	r |= sb_shist_copy(&dst->sync_h, &src->sync_h);
 	if (r) {
@@ -110,6 +113,10 @@ static int merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d)
 	r |= merge_hist(&dst->slat_h[d], src, &src->slat[d], lh ? &lh->slat_h[d] : NULL, &src->slat_h[d]);
 	r |= merge_hist(&dst->clat_h[d], src, &src->clat[d], lh ? &lh->clat_h[d] : NULL, &src->clat_h[d]);
 	r |= merge_hist(&dst->lat_h[d], src, &src->lat[d], lh ? &lh->lat_h[d] : NULL, &src->lat_h[d]);
+	dst->gpu_bytes[d] += src->gpu_bytes[d];
+	sb_stat_merge(&dst->gpu_copy[d], &src->gpu_copy[d]);
+	r |= merge_hist(&dst->gpu_copy_h[d], src, &src->gpu_copy[d], lh ? &lh->gpu_copy_h[d] : NULL,
+			&src->gpu_copy_h[d]);
 	sb_stat_sum(&dst->bw_samples[d], &src->bw_samples[d]);
 	sb_stat_sum(&dst->iops_samples[d], &src->iops_samples[d]);
 	/* threads run side by side: a direction's runtime is the longest */
@@ -132,6 +139,8 @@ int sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src)
 		dst->iodepth_submit[i] += src->iodepth_submit[i];
 		dst->iodepth_complete[i] += src->iodepth_complete[i];
 	}
+	if (!dst->gds_mode[0])
+		memcpy(dst->gds_mode, src->gds_mode, sizeof(dst->gds_mode));
 	dst->job_runtime_ns += src->job_runtime_ns;
 	dst->usr_us += src->usr_us;
 	dst->sys_us += src->sys_us;

@@ -81,12 +81,25 @@ struct sb_tstats {
 	/* appended: a running thread's dense histograms (sb_tstats_init_live),
 	 * what the I/O path counts into; NULL in the results model */
 	struct sb_thist *live_h;
+	/* appended (issue 27): iomem=cudamalloc's copies between the pinned
+	 * host buffers and GPU memory (run/gpu.c), counted after ramp_time:
+	 * read: host to GPU after the read completed; write: GPU to host
+	 * before it is submitted.  Bytes, and each copy's time in ns (apart
+	 * from clat, which does not include it) */
+	uint64_t gpu_bytes[SB_DDIR_N];
+	struct sb_stat gpu_copy[SB_DDIR_N];
+	struct sb_shist gpu_copy_h[SB_DDIR_N];
+	/* ioengine=libcufile: "p2p" (GPUDirect through nvidia-fs), "compat"
+	 * (cuFile's compatibility mode, POSIX I/O inside cuFile) or "posix"
+	 * (cuda_io=posix); "" for other engines */
+	char gds_mode[8];
 };
 
 /* The dense per-thread histograms: about 200 KB, touched only where used. */
 struct sb_thist {
 	struct sb_hist slat_h[SB_DDIR_N], clat_h[SB_DDIR_N], lat_h[SB_DDIR_N];
 	struct sb_hist sync_h;
+	struct sb_hist gpu_copy_h[SB_DDIR_N]; /* appended (issue 27) */
 };
 
 void sb_tstats_init(struct sb_tstats *t);

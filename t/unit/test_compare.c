@@ -509,7 +509,7 @@ static void test_compared_options(void)
 		/* issue 23: per-I/O priorities of libaio and io_uring */
 		"cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit",
 		"userspace_reap", "fixedbufs",
-		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "runtime",
+		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "cuda_io", "runtime",
 		"time_based", "ramp_time", "startdelay", "loops", "group_reporting", "randrepeat",
 		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",
 		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",
@@ -531,7 +531,7 @@ static void test_compared_options(void)
 		"disable_bw_measurement", "slat_percentiles",
 		/* issue 16 (place): where the job runs and what it does to its files */
 		"cpus_allowed", "cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy",
-		"iomem", "iomem_align", "nice", "prio", "prioclass", "fadvise_hint",
+		"iomem", "gpu_dev_id", "gpu_dev_ids", "iomem_align", "nice", "prio", "prioclass", "fadvise_hint",
 		"pre_read", "fsync_on_close", "write_hint", "file_service_type",
 		"file_append", "overwrite", "create_only", "max_latency", "atomic", "lockfile",
 		"ioscheduler", "opendir", "openfiles", "sync_file_range",

@@ -1,0 +1,124 @@
+/* check_gpu.c: the checks of iomem=cudamalloc, gpu_dev_id and gpu_dev_ids
+ * and ioengine=libcufile (issue 27).  The CUDA driver is loaded here (lib/cuda.c), before any file
+ * is made or written, when the job is parsed for a run: without a driver, or
+ * without the GPU asked for, the job stops with exit 1 naming file:line, the
+ * library and the package that provides it.  --parse-only checks the
+ * syntax only, as it does for CPUs and NUMA nodes. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cuda.h"
+#include "lib/cufile.h"
+#include "lib/log.h"
+#include "parse/jobparse.h"
+#include "parse/options.h"
+#include "parse/parse.h"
+#include "parse/workloads.h"
+
+/* ioengine=libcufile's cuda_io (its option row, in its options struct):
+ * true for cufile (the default), false for posix */
+static bool cuda_io_cufile(const struct sb_jobspec *s)
+{
+	const struct sb_parse_engine *e = sb_parse_engine_find(s->ioengine);
+	const unsigned char *o = sb_spec_engine_opts(s);
+	for (unsigned i = 0; e && o && i < e->noptions; i++)
+		if (!strcmp(e->options[i].name, "cuda_io"))
+			return !*(const unsigned *)(const void *)(o + e->options[i].off);
+	return true;
+}
+
+/* ioengine=libcufile: direct=1 with cuda_io=cufile (fio's
+ * examples/libcufile-cufile.fio; cuFile does O_DIRECT I/O), and its own GPU
+ * buffers (fio HOWTO: iomem must not be cudamalloc) */
+static unsigned check_cufile(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[SB_WHERE_MAX];
+	const struct sb_option *o = SB_OPT(ioengine);
+	if (!s->direct && cuda_io_cufile(s)) {
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
+		       "%s=libcufile with cuda_io=cufile needs direct=1 (cuFile reads and writes with "
+		       "O_DIRECT, as fio requires): add direct=1, or use cuda_io=posix", o->name);
+		return 1;
+	}
+	if (s->iomem == SB_IOMEM_CUDA) {
+		sb_err(sb_job_where(c, SB_OPT(iomem), where, sizeof(where)),
+		       "iomem=cudamalloc with %s=libcufile: the engine keeps its own GPU buffers (fio: "
+		       "iomem must not be cudamalloc): remove iomem=cudamalloc", o->name);
+		return 1;
+	}
+	return 0;
+}
+
+/* gpu_dev_ids: ordinals 0..1023 separated by ':' */
+static bool ids_ok(const char *ids)
+{
+	const char *p = ids;
+	do {
+		char *end;
+		if (*p < '0' || *p > '9')
+			return false;
+		long v = strtol(p, &end, 10);
+		if (v > 1023 || (*end && *end != ':'))
+			return false;
+		p = *end ? end + 1 : end;
+	} while (*p || p[-1] == ':');
+	return true;
+}
+
+unsigned sb_job_validate_gpu(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	char where[SB_WHERE_MAX], why[600];
+	if (s->gpu_dev_ids && *s->gpu_dev_ids && !ids_ok(s->gpu_dev_ids)) {
+		const struct sb_option *o = SB_OPT(gpu_dev_ids);
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
+		       "%s=%s: not a list of GPU numbers: give device ordinals 0..1023 separated by ':' "
+		       "(e.g. 0:1:2:3)", o->name, s->gpu_dev_ids);
+		return 1;
+	}
+	bool cufile = !strcmp(s->ioengine, "libcufile");
+	if (cufile && check_cufile(c))
+		return 1;
+	if ((cufile || s->iomem == SB_IOMEM_CUDA) && s->workload != SB_WL_IO) {
+		/* the ML workloads set up their buffers apart (ml/run.c): refused, never ignored */
+		const struct sb_parse_workload *w = sb_parse_workload_find(s->workload);
+		const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: workload=%s does not move "
+		       "its data through GPU memory (yet): remove %s= for this job", o->name,
+		       cufile ? "libcufile" : "cudamalloc", w ? w->name : "?", o->name);
+		return 1;
+	}
+	if ((s->iomem != SB_IOMEM_CUDA && !cufile) || !sb_parse_machine())
+		return 0;
+	const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
+	const char *val = cufile ? "libcufile" : "cudamalloc";
+	const struct sb_cuda_api *api;
+	if (sb_cuda_load(&api, why, sizeof(why))) {
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: %s; or use %s", o->name, val,
+		       why, cufile ? "another ioengine" : "iomem=malloc");
+		return 1;
+	}
+	int p2p;
+	if (cufile && cuda_io_cufile(s) && sb_cufile_load(&(const struct sb_cufile_api *){ NULL },
+							  &p2p, why, sizeof(why))) {
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=libcufile: %s; or use "
+		       "cuda_io=posix (no cuFile needed)", o->name, why);
+		return 1;
+	}
+	unsigned n = s->numjobs > 1 ? s->numjobs : 1;
+	for (unsigned k = 0; k < n; k++) {
+		int dev = sb_spec_gpu(s, k);
+		if (sb_cuda_device_check(dev, why, sizeof(why))) {
+			const struct sb_option *g = s->gpu_dev_ids && *s->gpu_dev_ids ? SB_OPT(gpu_dev_ids) :
+							SB_OPT(gpu_dev_id);
+			sb_err(sb_job_where(c, g, where, sizeof(where)),
+			       "%s=%s with %s: thread %u: %s: name a GPU that exists "
+			       "(nvidia-smi -L lists them)", o->name, val, g->name, k, why);
+			return 1;
+		}
+	}
+	return 0;
+}
