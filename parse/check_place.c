@@ -23,18 +23,6 @@
 #define SB_CPU_MAX 1024 /* bits of sb_jobspec.cpuset */
 #define SB_NODE_MAX 64  /* bits of sb_jobspec.mpol_nodes */
 
-static bool machine = true;
-
-void sb_parse_machine_checks(bool on)
-{
-	machine = on;
-}
-
-bool sb_parse_machine(void)
-{
-	return machine;
-}
-
 /* "0-3,6" into bits (set bit N for each N; N < max).  0, or -1 with the
  * offending element in bad. */
 static int parse_list(const char *text, uint64_t *bits, unsigned max, char *bad, size_t badlen)
@@ -59,7 +47,7 @@ static int parse_list(const char *text, uint64_t *bits, unsigned max, char *bad,
 		if ((*end && *end != ',') || hi < lo)
 			goto fail;
 		if (hi >= max) {
-			snprintf(bad, badlen, machine ? "%lu, which this machine does not have (the "
+			snprintf(bad, badlen, sb_parse_machine() ? "%lu, which this machine does not have (the "
 				 "highest is %u)" : "%lu, beyond what storbench supports (the highest is "
 				 "%u)", hi, max - 1);
 			return -1;
@@ -77,7 +65,7 @@ static int parse_list(const char *text, uint64_t *bits, unsigned max, char *bad,
 
 static unsigned ncpus(void)
 {
-	long n = machine ? sysconf(_SC_NPROCESSORS_CONF) : SB_CPU_MAX;
+	long n = sb_parse_machine() ? sysconf(_SC_NPROCESSORS_CONF) : SB_CPU_MAX;
 	return n < 1 ? 1 : n > SB_CPU_MAX ? SB_CPU_MAX : (unsigned)n;
 }
 
@@ -85,8 +73,8 @@ static unsigned ncpus(void)
  * the kernel has no NUMA support: node 0 is all of memory) */
 static unsigned nnodes(void)
 {
-	unsigned n = machine ? 1 : SB_NODE_MAX;
-	for (unsigned i = 1; machine && i < SB_NODE_MAX; i++) {
+	unsigned n = sb_parse_machine() ? 1 : SB_NODE_MAX;
+	for (unsigned i = 1; sb_parse_machine() && i < SB_NODE_MAX; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%u", i);
 		if (!access(path, F_OK))

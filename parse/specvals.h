@@ -51,4 +51,32 @@ enum sb_zonemode { SB_ZONE_NONE = 0, SB_ZONE_STRIDED, SB_ZONE_ZBD };
 enum sb_read_order { SB_ORDER_DLIO = 0, SB_ORDER_RESHUFFLE = 1 };
 #define SB_SHUFFLE_FILE 0x1u
 #define SB_SHUFFLE_SAMPLE 0x2u
+enum sb_dist {
+	SB_DIST_RANDOM = 0, /* uniform */
+	SB_DIST_ZIPF,       /* zipf:theta */
+	SB_DIST_PARETO,     /* pareto:h */
+	SB_DIST_NORMAL,     /* normal:sigma (percent of the range) */
+	SB_DIST_ZONED,      /* zoned:ACCESS/SIZE%:...: zones in jobspec.zones */
+	SB_DIST_ZONED_ABS,  /* zoned_abs:ACCESS/BYTES:... */
+};
+
+/* rw_sequencer=: what rw=randread:N does between two random offsets */
+enum sb_rwseq { SB_RWSEQ_SEQUENTIAL = 0, SB_RWSEQ_IDENTICAL };
+/* random_generator=: tausworthe and tausworthe64 both name storbench's own
+ * generator (run/rng.h); lfsr a maximal-length LFSR (run/lfsr.h) */
+enum sb_randgen { SB_RANDGEN_TAUS = 0, SB_RANDGEN_LFSR, SB_RANDGEN_TAUS64 };
+
+enum sb_fallocate {
+	SB_FALLOC_NONE = 0,
+	SB_FALLOC_POSIX,    /* posix_fallocate() (fio's default "native" on Linux maps here) */
+	SB_FALLOC_KEEP,     /* fallocate(FALLOC_FL_KEEP_SIZE) */
+	SB_FALLOC_TRUNCATE, /* ftruncate() only */
+};
+
+/* sweep_metric=: how sweep points are ranked (higher bw/iops, lower p99) */
+enum sb_sweep_metric {
+	SB_SWEEP_METRIC_BW = 0,
+	SB_SWEEP_METRIC_IOPS,
+	SB_SWEEP_METRIC_CLAT_P99,
+};
 #endif
