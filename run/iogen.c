@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "run/iogen.h"
+#include "run/zbd.h"
 #include "lib/timeutil.h"
 #include "run/replay.h"
 
@@ -170,6 +171,8 @@ static bool advance(struct sb_iogen *g)
 		g->loop_resume = g->loop_paused = false;
 		g->loops_done++;
 		g->loop_bytes = 0;
+		if (g->zbd) /* zonemode=zbd: the next loop (fio fio_file_reset) */
+			sb_zbd_loop(g);
 		if (!g->spec->time_based && g->loops_done >= (g->spec->loops ? g->spec->loops : 1))
 			return false;
 	}
@@ -417,6 +420,12 @@ static uint64_t next_off_ext(struct sb_iogen *g, struct sb_genfile *f, int d, ui
 	return g->spec->rw_seq_add ? next_seq_add(g, f, d, len) : next_seq(g, f, d, len);
 }
 
+/* zonemode=zbd's random offset (run/zbdio.c): absolute */
+uint64_t sb_iogen_rand_off(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
+{
+	return f->start + next_off_ext(g, f, d, len);
+}
+
 /* The next I/O; ext (a constant at each call site) selects the general path */
 /* fio issues the sync that fsync=/fdatasync=/sync_file_range= owe when
  * the job asks for its next I/O, so the one owed after the job's last write
@@ -482,6 +491,8 @@ again:
 	int d = pick_ddir(g);
 	if (g->rate)
 		d = sb_rate_pick(g->rate, d, sb_now_ns());
+	if (ext && g->zbd)
+		d = sb_zbd_ddir(g, idx, d);
 	uint64_t len = pick_len(g, d);
 	if (len > left)
 		len = left - left % g->unit;
@@ -491,6 +502,16 @@ again:
 			g->loop_bytes = g->loop_budget;
 			goto again;
 		}
+	} else if (ext && g->zbd) { /* zonemode=zbd: at and below the write pointers */
+		uint64_t skip;
+		bool ok = sb_zbd_next(g, idx, d, &len, &off, &skip);
+		g->loop_bytes += skip;
+		if (!ok) { /* fio's io_u_eof: the loop is over */
+			g->loop_bytes = g->loop_budget;
+			goto again;
+		}
+		if (g->loop_bytes + len > g->loop_budget) /* skipped bytes end the loop */
+			g->loop_bytes = g->loop_budget - len;
 	} else {
 		off = f->start + (ext ? next_off_ext(g, f, d, &len)
 				  : g->random ? next_random(g, f, d, &len) : next_seq(g, f, d, &len));

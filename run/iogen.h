@@ -124,6 +124,8 @@ struct sb_iogen {
 	uint64_t zs_end;              /* the file's end, absolute: zones wrap to the region's start */
 	uint64_t *zs_map;             /* random: a bit per unit of the zone range */
 	uint64_t zs_nb, zs_nfree;     /* units in the zone range; not yet touched */
+	/* appended: zonemode=zbd (run/zbd.h, on the general path) */
+	struct sb_zbd *zbd;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the
@@ -150,6 +152,8 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io);
  * there (the zone's block passes the region's length or the file's end) */
 int sb_strided_setup(struct sb_iogen *g);
 bool sb_strided_next(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len, uint64_t *off);
+/* zonemode=zbd (run/zbdio.c): a random offset of file f, absolute */
+uint64_t sb_iogen_rand_off(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len);
 /* Bytes one loop moves (for tests and reporting). */
 static inline uint64_t sb_iogen_loop_bytes(const struct sb_iogen *g)
 {

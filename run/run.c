@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/zbd.h"
 #include "run/cgroup.h"
 #include "run/iosched.h"
 #include "run/collect.h"
@@ -481,6 +482,7 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	if (jl->datagen_only)
 		return sb_wl_datagen(jl, r.env, res);
 	memset(res, 0, sizeof(*res));
+	sb_zbd_run_start(); /* zonemode=zbd: a run starts with its files' zones afresh */
 	clock_start(&r);
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);
