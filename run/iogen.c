@@ -503,15 +503,10 @@ again:
 			goto again;
 		}
 	} else if (ext && g->zbd) { /* zonemode=zbd: at and below the write pointers */
-		uint64_t skip;
-		bool ok = sb_zbd_next(g, idx, d, &len, &off, &skip);
-		g->loop_bytes += skip;
-		if (!ok) { /* fio's io_u_eof: the loop is over */
+		if (!sb_zbd_next(g, idx, d, &len, &off)) { /* fio's io_u_eof: the loop is over */
 			g->loop_bytes = g->loop_budget;
 			goto again;
 		}
-		if (g->loop_bytes + len > g->loop_budget) /* skipped bytes end the loop */
-			g->loop_bytes = g->loop_budget - len;
 	} else {
 		off = f->start + (ext ? next_off_ext(g, f, d, &len)
 				  : g->random ? next_random(g, f, d, &len) : next_seq(g, f, d, &len));

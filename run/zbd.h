@@ -56,6 +56,7 @@ struct sb_zbd {
 	unsigned job_open;            /* zones this job opened (fio td->num_open_zones) */
 	uint64_t zone_bytes;          /* fio td->zone_bytes (zoneskip) */
 	uint64_t resets;              /* zone resets this job did */
+	uint64_t pass_ios;            /* I/Os placed in this pass */
 };
 
 /* set up g->zbd for g's files (regions aligned to zones as fio aligns them;
@@ -66,10 +67,10 @@ void sb_zbd_free(struct sb_iogen *g);
  * read (fio zbd_adjust_ddir) */
 int sb_zbd_ddir(struct sb_iogen *g, unsigned file, int d);
 /* the next I/O of direction d on file: *len in, *off and *len out
- * (absolute); *skip: bytes fio counts as done without I/O.  false: no I/O
+ * (absolute); bytes skipped (zoneskip, a zone's capacity reached) do not
+ * count, as fio's io_skip_bytes counts nothing.  false: no I/O
  * can be done (fio's io_u_eof: the loop ends) */
-bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off,
-		 uint64_t *skip);
+bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off);
 /* reset the written zones of zf's range (fio zbd_reset_zones) */
 struct sb_zbd_file;
 void sb_zbd_reset_range(struct sb_iogen *g, struct sb_zbd_file *zf);

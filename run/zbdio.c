@@ -193,20 +193,18 @@ static struct sb_zbd_zone *find_zone(const struct sb_iogen *g, const struct sb_z
 }
 
 /* fio setup_zbd_zone_mode: a sequential write at a zone's capacity moves to
- * the zone's end; zoneskip moves a sequential job on (bytes skipped count) */
-static uint64_t zone_mode(struct sb_iogen *g, struct sb_zbd_file *zf, int d)
+ * the zone's end; zoneskip moves a sequential job on */
+static void zone_mode(struct sb_iogen *g, struct sb_zbd_file *zf, int d)
 {
 	const struct sb_jobspec *s = g->spec;
 	struct sb_zbd_dev *dv = zf->d;
 	struct sb_zbd_zone *z = &dv->z[zidx(dv, zf->last_pos[d])];
-	uint64_t skip = 0;
 	if (z->cap < dv->zone_size && !g->random && d == SB_DDIR_WRITE &&
 	    zf->last_pos[d] >= cap_end(z) && z < &dv->z[dv->nr]) {
-		skip += (z + 1)->start - zf->last_pos[d];
 		zf->last_pos[d] = (z + 1)->start;
 	}
 	if (g->random || !s->zoneskip)
-		return skip;
+		return;
 	if (g->zbd->zone_bytes >= s->zonesize || z == &dv->z[dv->nr] ||
 	    zf->last_pos[d] >= (z + 1)->start ||
 	    (d == SB_DDIR_READ && !s->read_beyond_wp && zf->last_pos[d] >= z->wp)) {
@@ -215,9 +213,7 @@ static uint64_t zone_mode(struct sb_iogen *g, struct sb_zbd_file *zf, int d)
 		if (zf->off >= zf->real)
 			zf->off = zf->start0;
 		zf->last_pos[d] = zf->off;
-		skip += s->zoneskip;
 	}
-	return skip;
 }
 
 /* reads: below the write pointer (fio zbd_adjust_block, DDIR_READ) */
@@ -314,14 +310,12 @@ static uint64_t base_offset(struct sb_iogen *g, unsigned file, struct sb_zbd_fil
 	return zf->last_pos[d];
 }
 
-bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off,
-		 uint64_t *skip)
+static bool next_one(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off)
 {
 	struct sb_zbd_file *zf = &g->zbd->f[file];
-	*skip = 0;
 	if (d != SB_DDIR_READ && d != SB_DDIR_WRITE)
 		return true;
-	*skip = zone_mode(g, zf, d);
+	zone_mode(g, zf, d);
 	*off = base_offset(g, file, zf, d, len);
 	if (*off >= zf->real || !valid(zf, *off))
 		return false;
@@ -330,5 +324,26 @@ bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64
 		return false;
 	zf->last_pos[d] = *off + *len;
 	g->zbd->zone_bytes += *len;
+	return true;
+}
+
+/* An I/O fio cannot place ends the pass: with io_size= asking for more
+ * bytes the next pass starts over (fio_file_reset, zbd_file_reset) if this
+ * one did I/O; otherwise the loop is over */
+bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off)
+{
+	uint64_t want = *len;
+	if (next_one(g, file, d, len, off)) {
+		g->zbd->pass_ios++;
+		return true;
+	}
+	if (!g->zbd->pass_ios || (!g->spec->io_size && !g->spec->io_size_pct))
+		return false;
+	g->zbd->pass_ios = 0;
+	sb_zbd_loop(g);
+	*len = want;
+	if (!next_one(g, file, d, len, off))
+		return false;
+	g->zbd->pass_ios++;
 	return true;
 }
