@@ -18,9 +18,25 @@
 #include "run/zbd.h"
 #include "lib/log.h"
 #include "os/blkdev.h"
+#include "parse/options.h"
+#include <stdarg.h>
+#include <stdio.h>
 
 #define ZBD_MAX_OPEN 4096 /* fio ZBD_MAX_OPEN_ZONES */
 #define REG_MAX 64
+
+/* an error of job s on file path: the job's file:line (its zonesize=) */
+static void __attribute__((format(printf, 3, 4))) zerr(const struct sb_jobspec *s, const char *path,
+						       const char *fmt, ...)
+{
+	char where[512], m[600];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof(m), fmt, ap);
+	va_end(ap);
+	sb_spec_where(s, SB_OPT(zonesize), where, sizeof(where));
+	sb_err(where, "job %s: %s: %s", s->name, path, m);
+}
 
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sb_zbd_dev *reg[REG_MAX];
@@ -74,13 +90,13 @@ static int report(struct sb_zbd_dev *d, const struct sb_jobspec *s, uint64_t rea
 		return -ENOMEM;
 	int n = sb_os_report_zones(fd, 0, zi, max);
 	if (n < 0) {
-		sb_err(d->path, "reporting its zones (BLKREPORTZONE) failed: %s", strerror(-n));
+		zerr(s, d->path, "reporting its zones (BLKREPORTZONE) failed: %s", strerror(-n));
 		free(zi);
 		return n;
 	}
 	d->zone_size = zi[0].len;
 	if (s->zonesize && s->zonesize != d->zone_size) { /* fio zbd.c:530 */
-		sb_err(d->path, "zonesize=%llu does not match the device's zone size %llu: set "
+		zerr(s, d->path, "zonesize=%llu does not match the device's zone size %llu: set "
 		       "zonesize=%llu or leave it out", (unsigned long long)s->zonesize,
 		       (unsigned long long)d->zone_size, (unsigned long long)d->zone_size);
 		free(zi);
@@ -122,7 +138,7 @@ static int set_max_open(struct sb_zbd_dev *d, const struct sb_jobspec *s, unsign
 		if (!s->max_open_zones)
 			d->max_open = dev_max;
 		else if (s->max_open_zones > dev_max) {
-			sb_err(d->path, "max_open_zones=%u is larger than the device's limit %u: lower "
+			zerr(s, d->path, "max_open_zones=%u is larger than the device's limit %u: lower "
 			       "it, or set ignore_zone_limits=1", s->max_open_zones, dev_max);
 			return -EINVAL;
 		}
@@ -149,8 +165,13 @@ static int dev_make(struct sb_zbd_dev *d, const struct sb_jobspec *s, const stru
 			return r;
 	}
 	if (d->model == SB_ZMODEL_NONE) {
+		if (!s->zonesize) { /* fio zbd.c:666 */
+			zerr(s, sf->path, "zonemode=zbd on a file that is not a zoned device needs "
+			       "zonesize= (the size of the emulated zones), e.g. zonesize=256m");
+			return -EDOM;
+		}
 		if (real < s->zonesize) { /* fio zbd.c:698 */
-			sb_err(sf->path, "zonemode=zbd: the file is %llu bytes, smaller than zonesize=%llu: "
+			zerr(s, sf->path, "zonemode=zbd: the file is %llu bytes, smaller than zonesize=%llu: "
 			       "lower zonesize or raise size", (unsigned long long)real,
 			       (unsigned long long)s->zonesize);
 			return -EDOM;
@@ -216,7 +237,7 @@ static int align(const struct sb_jobspec *s, struct sb_zbd_file *zf, const char 
 {
 	struct sb_zbd_dev *d = zf->d;
 	if (s->zoneskip % d->zone_size) { /* fio zbd.c:539 */
-		sb_err(path, "zoneskip=%llu is not a multiple of the zone size %llu: use a multiple, "
+		zerr(s, path, "zoneskip=%llu is not a multiple of the zone size %llu: use a multiple, "
 		       "or zoneskip=Nz", (unsigned long long)s->zoneskip, (unsigned long long)d->zone_size);
 		return -EDOM;
 	}
@@ -226,7 +247,7 @@ static int align(const struct sb_jobspec *s, struct sb_zbd_file *zf, const char 
 	uint64_t noff = zs == zf->off ? zf->off : zs + d->zone_size;
 	uint64_t nend = end / d->zone_size * d->zone_size;
 	if (noff >= end || nend <= noff) {
-		sb_err(path, "zonemode=zbd: the I/O region [%llu, %llu) holds no whole zone of %llu "
+		zerr(s, path, "zonemode=zbd: the I/O region [%llu, %llu) holds no whole zone of %llu "
 		       "bytes (a writing job works on whole zones): raise size or align offset",
 		       (unsigned long long)zf->off, (unsigned long long)end,
 		       (unsigned long long)d->zone_size);
