@@ -55,7 +55,8 @@ static unsigned sb_job_validate_zbd(struct sb_jobctx *c)
 	if (s->rw & SB_RW_TRIM)
 		return zerr(c, SB_OPT(zonemode), "zonemode=zbd: trims (rw=trim, randtrim, trimwrite) "
 			    "are not run in zoned mode by storbench: drop zonemode=zbd or run with fio");
-	if ((s->rw & SB_RW_WRITE) && s->numjobs > 1)
+	/* a run's limit, not the job's: --parse-only passes (fio's examples/zbd-rand-write.fio) */
+	if ((s->rw & SB_RW_WRITE) && s->numjobs > 1 && sb_parse_machine())
 		return zerr(c, SB_OPT(zonemode), "zonemode=zbd: numjobs > 1 writing the same zones at "
 			    "once is not supported (storbench keeps write pointers without locks): "
 			    "use numjobs=1, or one job per file range with stonewall");

@@ -19,6 +19,7 @@
 #include "lib/log.h"
 #include "os/blkdev.h"
 #include "parse/options.h"
+#include "parse/parse.h"
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -289,6 +290,8 @@ static int file_setup(struct sb_iogen *g, unsigned i)
 int sb_zbd_setup(struct sb_iogen *g)
 {
 	const struct sb_jobspec *s = g->spec;
+	if (!sb_parse_machine()) /* --parse-only: the job, not its files */
+		return 0;
 	g->zbd = calloc(1, sizeof(*g->zbd));
 	if (!g->zbd || !(g->zbd->f = calloc(g->nfiles, sizeof(*g->zbd->f))))
 		return -ENOMEM;
