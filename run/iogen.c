@@ -420,12 +420,6 @@ static uint64_t next_off_ext(struct sb_iogen *g, struct sb_genfile *f, int d, ui
 	return g->spec->rw_seq_add ? next_seq_add(g, f, d, len) : next_seq(g, f, d, len);
 }
 
-/* zonemode=zbd's random offset (run/zbdio.c): absolute */
-uint64_t sb_iogen_rand_off(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len)
-{
-	return f->start + next_off_ext(g, f, d, len);
-}
-
 /* The next I/O; ext (a constant at each call site) selects the general path */
 /* fio issues the sync that fsync=/fdatasync=/sync_file_range= owe when
  * the job asks for its next I/O, so the one owed after the job's last write
@@ -503,6 +497,7 @@ again:
 			goto again;
 		}
 	} else if (ext && g->zbd) { /* zonemode=zbd: at and below the write pointers */
+		off = g->random ? f->start + next_off_ext(g, f, d, &len) : 0;
 		if (!sb_zbd_next(g, idx, d, &len, &off)) { /* fio's io_u_eof: the loop is over */
 			g->loop_bytes = g->loop_budget;
 			goto again;

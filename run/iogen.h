@@ -152,8 +152,6 @@ int sb_iogen_next(struct sb_iogen *g, struct sb_io_u *io);
  * there (the zone's block passes the region's length or the file's end) */
 int sb_strided_setup(struct sb_iogen *g);
 bool sb_strided_next(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len, uint64_t *off);
-/* zonemode=zbd (run/zbdio.c): a random offset of file f, absolute */
-uint64_t sb_iogen_rand_off(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t *len);
 /* Bytes one loop moves (for tests and reporting). */
 static inline uint64_t sb_iogen_loop_bytes(const struct sb_iogen *g)
 {

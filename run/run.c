@@ -300,6 +300,7 @@ static void report_errors(const struct sb_results *res)
  * ML jobs, file plan, regions, engine start-up), nothing laid out. */
 static int prepare(struct run *r, bool dry)
 {
+	sb_zbd_run_start(); /* zonemode=zbd: a run (or its check) starts with fresh zones */
 	size_t nj = r->jl->njobs ? r->jl->njobs : 1;
 	r->ops = calloc(nj, sizeof(*r->ops));
 	r->nodiskio = calloc(nj, sizeof(*r->nodiskio));
@@ -482,7 +483,6 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
 	if (jl->datagen_only)
 		return sb_wl_datagen(jl, r.env, res);
 	memset(res, 0, sizeof(*res));
-	sb_zbd_run_start(); /* zonemode=zbd: a run starts with its files' zones afresh */
 	clock_start(&r);
 	pthread_mutex_init(&r.sync.mu, NULL);
 	pthread_cond_init(&r.sync.cv, NULL);

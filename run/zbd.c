@@ -310,32 +310,6 @@ int sb_zbd_setup(struct sb_iogen *g)
 	return 0;
 }
 
-void sb_zbd_loop(struct sb_iogen *g)
-{
-	if (!g->zbd)
-		return;
-	for (unsigned i = 0; i < g->zbd->nfiles; i++) {
-		struct sb_zbd_file *zf = &g->zbd->f[i];
-		struct sb_zbd_dev *d = zf->d;
-		if (!d)
-			continue;
-		for (int k = 0; k < 3; k++) /* fio_file_reset: from the start */
-			zf->last_pos[k] = zf->off;
-		d->swd = d->wp_swd = 0; /* fio zbd_file_reset (zbd.c:1207) */
-		for (uint32_t k = 0; k < d->nr; k++) {
-			d->swd += d->z[k].wp - d->z[k].start;
-			if (d->z[k].seq)
-				d->wp_swd += d->z[k].wp - d->z[k].start;
-		}
-		if (!(g->spec->rw & SB_RW_WRITE))
-			continue;
-		if (g->spec->verify)
-			sb_zbd_reset_range(g, zf);
-		double c = g->spec->zone_reset_frequency > 0 ? 1.0 / g->spec->zone_reset_frequency : 4294967295.0;
-		d->write_cnt = c < 4294967295.0 ? (uint32_t)c : UINT32_MAX;
-	}
-}
-
 void sb_zbd_free(struct sb_iogen *g)
 {
 	if (!g->zbd)

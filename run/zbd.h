@@ -66,8 +66,8 @@ void sb_zbd_free(struct sb_iogen *g);
 /* the direction of a mixed job's next I/O: a write while nothing can be
  * read (fio zbd_adjust_ddir) */
 int sb_zbd_ddir(struct sb_iogen *g, unsigned file, int d);
-/* the next I/O of direction d on file: *len in, *off and *len out
- * (absolute); bytes skipped (zoneskip, a zone's capacity reached) do not
+/* the next I/O of direction d on file: *len in (and, for a random job,
+ * *off: the random offset drawn, absolute), *off and *len out (absolute); bytes skipped (zoneskip, a zone's capacity reached) do not
  * count, as fio's io_skip_bytes counts nothing.  false: no I/O
  * can be done (fio's io_u_eof: the loop ends) */
 bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off);

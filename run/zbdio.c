@@ -294,12 +294,11 @@ int sb_zbd_ddir(struct sb_iogen *g, unsigned file, int d)
 }
 
 /* the offset fio's generator hands zbd_adjust_block: sequential from
- * last_pos (wrapping at the region's end), random from the random map */
-static uint64_t base_offset(struct sb_iogen *g, unsigned file, struct sb_zbd_file *zf, int d,
-			    uint64_t *len)
+ * last_pos, random from the random map (the caller's, in *off) */
+static uint64_t base_offset(struct sb_iogen *g, struct sb_zbd_file *zf, int d, uint64_t rnd)
 {
 	if (g->random)
-		return sb_iogen_rand_off(g, &g->gf[file], d, len);
+		return rnd;
 	/* io_u.c:357 and 506-518: past the region's end a time_based job wraps,
 	 * any other ends (UINT64_MAX: no offset) */
 	if (zf->last_pos[d] - zf->off >= zf->io_size) {
@@ -316,7 +315,7 @@ static bool next_one(struct sb_iogen *g, unsigned file, int d, uint64_t *len, ui
 	if (d != SB_DDIR_READ && d != SB_DDIR_WRITE)
 		return true;
 	zone_mode(g, zf, d);
-	*off = base_offset(g, file, zf, d, len);
+	*off = base_offset(g, zf, d, *off);
 	if (*off >= zf->real || !valid(zf, *off))
 		return false;
 	bool ok = d == SB_DDIR_READ ? adjust_read(g, zf, len, off) : adjust_write(g, zf, len, off);
@@ -327,12 +326,39 @@ static bool next_one(struct sb_iogen *g, unsigned file, int d, uint64_t *len, ui
 	return true;
 }
 
+/* a new loop or pass: fio fio_file_reset and zbd_file_reset (zbd.c:1207) */
+void sb_zbd_loop(struct sb_iogen *g)
+{
+	if (!g->zbd)
+		return;
+	for (unsigned i = 0; i < g->zbd->nfiles; i++) {
+		struct sb_zbd_file *zf = &g->zbd->f[i];
+		struct sb_zbd_dev *d = zf->d;
+		if (!d)
+			continue;
+		for (int k = 0; k < 3; k++) /* fio_file_reset: from the start */
+			zf->last_pos[k] = zf->off;
+		d->swd = d->wp_swd = 0; /* fio zbd_file_reset (zbd.c:1207) */
+		for (uint32_t k = 0; k < d->nr; k++) {
+			d->swd += d->z[k].wp - d->z[k].start;
+			if (d->z[k].seq)
+				d->wp_swd += d->z[k].wp - d->z[k].start;
+		}
+		if (!(g->spec->rw & SB_RW_WRITE))
+			continue;
+		if (g->spec->verify)
+			sb_zbd_reset_range(g, zf);
+		double c = g->spec->zone_reset_frequency > 0 ? 1.0 / g->spec->zone_reset_frequency : 4294967295.0;
+		d->write_cnt = c < 4294967295.0 ? (uint32_t)c : UINT32_MAX;
+	}
+}
+
 /* An I/O fio cannot place ends the pass: with io_size= asking for more
  * bytes the next pass starts over (fio_file_reset, zbd_file_reset) if this
  * one did I/O; otherwise the loop is over */
 bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off)
 {
-	uint64_t want = *len;
+	uint64_t want = *len, rnd = *off;
 	if (next_one(g, file, d, len, off)) {
 		g->zbd->pass_ios++;
 		return true;
@@ -342,6 +368,7 @@ bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64
 	g->zbd->pass_ios = 0;
 	sb_zbd_loop(g);
 	*len = want;
+	*off = rnd;
 	if (!next_one(g, file, d, len, off))
 		return false;
 	g->zbd->pass_ios++;
