@@ -150,6 +150,28 @@ static int set_max_open(struct sb_zbd_dev *d, const struct sb_jobspec *s, unsign
 	return d->open ? 0 : -ENOMEM;
 }
 
+/* writes to a zoned device: fio's rule (zbd.c:470-488, host-managed needs
+ * direct=1), and storbench's: a reset is issued while the job's other writes
+ * could still be in flight (fio waits for them, io_u_quiesce), so a job
+ * that writes a zoned device runs one I/O at a time */
+static int device_rules(const struct sb_zbd_dev *d, const struct sb_jobspec *s, const char *path)
+{
+	if (d->model == SB_ZMODEL_NONE || !(s->rw & SB_RW_WRITE))
+		return 0;
+	if (d->model == SB_ZMODEL_HOST_MANAGED && !s->direct) {
+		zerr(s, path, "writing a host-managed zoned device needs direct=1 (as fio: buffered "
+		     "writes reach the device out of order): set direct=1");
+		return -EDOM;
+	}
+	if (s->iodepth_eff > 1) {
+		zerr(s, path, "writing a zoned device with iodepth=%u: storbench resets zones without "
+		     "waiting for writes in flight: use iodepth=1 (or a synchronous engine)",
+		     s->iodepth_eff);
+		return -EDOM;
+	}
+	return 0;
+}
+
 static int dev_make(struct sb_zbd_dev *d, const struct sb_jobspec *s, const struct sb_file *sf,
 		    uint64_t real)
 {
@@ -162,7 +184,7 @@ static int dev_make(struct sb_zbd_dev *d, const struct sb_jobspec *s, const stru
 		d->model = model_of(fd, &dev_max);
 		r = d->model != SB_ZMODEL_NONE ? report(d, s, real, fd) : 0;
 		close(fd);
-		if (r)
+		if (r || (r = device_rules(d, s, sf->path)))
 			return r;
 	}
 	if (d->model == SB_ZMODEL_NONE) {
