@@ -26,16 +26,17 @@
 #define ZBD_MAX_OPEN 4096 /* fio ZBD_MAX_OPEN_ZONES */
 #define REG_MAX 64
 
-/* an error of job s on file path: the job's file:line (its zonesize=) */
-static void __attribute__((format(printf, 3, 4))) zerr(const struct sb_jobspec *s, const char *path,
-						       const char *fmt, ...)
+/* an error of job s on file path: the job's file:line (that of option o) */
+static void __attribute__((format(printf, 4, 5))) zerr_at(const struct sb_jobspec *s,
+							  const struct sb_option *o, const char *path,
+							  const char *fmt, ...)
 {
 	char where[512], m[600];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(m, sizeof(m), fmt, ap);
 	va_end(ap);
-	sb_spec_where(s, SB_OPT(zonesize), where, sizeof(where));
+	sb_spec_where(s, o, where, sizeof(where));
 	sb_err(where, "job %s: %s: %s", s->name, path, m);
 }
 
@@ -91,13 +92,13 @@ static int report(struct sb_zbd_dev *d, const struct sb_jobspec *s, uint64_t rea
 		return -ENOMEM;
 	int n = sb_os_report_zones(fd, 0, zi, max);
 	if (n < 0) {
-		zerr(s, d->path, "reporting its zones (BLKREPORTZONE) failed: %s", strerror(-n));
+		zerr_at(s, SB_OPT(zonesize), d->path, "reporting its zones (BLKREPORTZONE) failed: %s", strerror(-n));
 		free(zi);
 		return n;
 	}
 	d->zone_size = zi[0].len;
 	if (s->zonesize && s->zonesize != d->zone_size) { /* fio zbd.c:530 */
-		zerr(s, d->path, "zonesize=%llu does not match the device's zone size %llu: set "
+		zerr_at(s, SB_OPT(zonesize), d->path, "zonesize=%llu does not match the device's zone size %llu: set "
 		       "zonesize=%llu or leave it out", (unsigned long long)s->zonesize,
 		       (unsigned long long)d->zone_size, (unsigned long long)d->zone_size);
 		free(zi);
@@ -139,7 +140,7 @@ static int set_max_open(struct sb_zbd_dev *d, const struct sb_jobspec *s, unsign
 		if (!s->max_open_zones)
 			d->max_open = dev_max;
 		else if (s->max_open_zones > dev_max) {
-			zerr(s, d->path, "max_open_zones=%u is larger than the device's limit %u: lower "
+			zerr_at(s, SB_OPT(max_open_zones), d->path, "max_open_zones=%u is larger than the device's limit %u: lower "
 			       "it, or set ignore_zone_limits=1", s->max_open_zones, dev_max);
 			return -EINVAL;
 		}
@@ -159,12 +160,12 @@ static int device_rules(const struct sb_zbd_dev *d, const struct sb_jobspec *s, 
 	if (d->model == SB_ZMODEL_NONE || !(s->rw & SB_RW_WRITE))
 		return 0;
 	if (d->model == SB_ZMODEL_HOST_MANAGED && !s->direct) {
-		zerr(s, path, "writing a host-managed zoned device needs direct=1 (as fio: buffered "
+		zerr_at(s, SB_OPT(direct), path, "writing a host-managed zoned device needs direct=1 (as fio: buffered "
 		     "writes reach the device out of order): set direct=1");
 		return -EDOM;
 	}
 	if (s->iodepth_eff > 1) {
-		zerr(s, path, "writing a zoned device with iodepth=%u: storbench resets zones without "
+		zerr_at(s, SB_OPT(iodepth), path, "writing a zoned device with iodepth=%u: storbench resets zones without "
 		     "waiting for writes in flight: use iodepth=1 (or a synchronous engine)",
 		     s->iodepth_eff);
 		return -EDOM;
@@ -189,12 +190,12 @@ static int dev_make(struct sb_zbd_dev *d, const struct sb_jobspec *s, const stru
 	}
 	if (d->model == SB_ZMODEL_NONE) {
 		if (!s->zonesize) { /* fio zbd.c:666 */
-			zerr(s, sf->path, "zonemode=zbd on a file that is not a zoned device needs "
+			zerr_at(s, SB_OPT(zonesize), sf->path, "zonemode=zbd on a file that is not a zoned device needs "
 			       "zonesize= (the size of the emulated zones), e.g. zonesize=256m");
 			return -EDOM;
 		}
 		if (real < s->zonesize) { /* fio zbd.c:698 */
-			zerr(s, sf->path, "zonemode=zbd: the file is %llu bytes, smaller than zonesize=%llu: "
+			zerr_at(s, SB_OPT(zonesize), sf->path, "zonemode=zbd: the file is %llu bytes, smaller than zonesize=%llu: "
 			       "lower zonesize or raise size", (unsigned long long)real,
 			       (unsigned long long)s->zonesize);
 			return -EDOM;
@@ -260,7 +261,7 @@ static int align(const struct sb_jobspec *s, struct sb_zbd_file *zf, const char 
 {
 	struct sb_zbd_dev *d = zf->d;
 	if (s->zoneskip % d->zone_size) { /* fio zbd.c:539 */
-		zerr(s, path, "zoneskip=%llu is not a multiple of the zone size %llu: use a multiple, "
+		zerr_at(s, SB_OPT(zoneskip), path, "zoneskip=%llu is not a multiple of the zone size %llu: use a multiple, "
 		       "or zoneskip=Nz", (unsigned long long)s->zoneskip, (unsigned long long)d->zone_size);
 		return -EDOM;
 	}
@@ -270,7 +271,7 @@ static int align(const struct sb_jobspec *s, struct sb_zbd_file *zf, const char 
 	uint64_t noff = zs == zf->off ? zf->off : zs + d->zone_size;
 	uint64_t nend = end / d->zone_size * d->zone_size;
 	if (noff >= end || nend <= noff) {
-		zerr(s, path, "zonemode=zbd: the I/O region [%llu, %llu) holds no whole zone of %llu "
+		zerr_at(s, SB_OPT(zonesize), path, "zonemode=zbd: the I/O region [%llu, %llu) holds no whole zone of %llu "
 		       "bytes (a writing job works on whole zones): raise size or align offset",
 		       (unsigned long long)zf->off, (unsigned long long)end,
 		       (unsigned long long)d->zone_size);

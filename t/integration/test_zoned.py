@@ -297,7 +297,7 @@ class ZoneOptions(SbCase):
 
     def test_zbd_zoneskip_not_multiple(self):
         # zbd.c:539 "zoneskip 32768 is not a multiple of the device zone size"
-        self.bad("rw=write\nzonemode=zbd\nzonesize=64k\nzoneskip=32k\n", 9, "zoneskip",
+        self.bad("rw=write\nzonemode=zbd\nzonesize=64k\nzoneskip=32k\n", 10, "zoneskip",
                  "multiple", fio_lays_out=True)
 
     def test_zbd_file_smaller_than_a_zone(self):
