@@ -7,8 +7,8 @@
 
 #include "parse/options.h"
 
-#define ZBD "storbench has no zoned block device support yet (fio's zonemode=zbd): run this " \
-	    "job with fio, or drop the zone options for a regular device"
+#define ZBD "a zoned-mode option of fio newer than 3.33, which storbench's zonemode=zbd " \
+	    "follows: drop it, or run this job with that fio"
 
 static const struct { const char *name, *reason; } refused[] = {
 	{ "recover_zbd_write_error", ZBD },

@@ -51,7 +51,7 @@ static const struct sb_opt_enum zonemode_vals[] = {
 	{ .name = "strided", .val = SB_ZONE_STRIDED,
 	  .help = "zonesize bytes in each zonerange-byte zone, then zoneskip bytes skipped (one file)" },
 	{ .name = "zbd", .val = SB_ZONE_ZBD,
-	  .help = "zoned block device mode: parsed (--parse-only); a run is refused, not implemented yet" },
+	  .help = "zones with write pointers: a zoned block device's own, or emulated zones of zonesize on a file (as fio)" },
 	{ .name = NULL },
 };
 
@@ -476,7 +476,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .category = C_IO, .help = "zbd: reads may go past a zone's write pointer" },
 	{ .name = "max_open_zones", .type = SB_OT_UINT, .off = OFF(max_open_zones), .def = "0",
 	  .max = 4096, .unit = "zones", .category = C_IO,
-	  .help = "zbd: zones open for writing at once, per device (0: the device's limit)" },
+	  .help = "zbd: zones open for writing at once, per device (0: the device's limit; none on a file)" },
 	{ .name = "job_max_open_zones", .type = SB_OT_UINT, .off = OFF(job_max_open_zones),
 	  .def = "0", .max = 4096, .unit = "zones", .category = C_IO,
 	  .help = "zbd: zones open for writing at once, per thread (0: max_open_zones)" },

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "run/iogen.h"
+#include "run/zbd.h"
 #include "lib/timeutil.h"
 #include "run/replay.h"
 
@@ -170,6 +171,8 @@ static bool advance(struct sb_iogen *g)
 		g->loop_resume = g->loop_paused = false;
 		g->loops_done++;
 		g->loop_bytes = 0;
+		if (g->zbd) /* zonemode=zbd: the next loop (fio fio_file_reset) */
+			sb_zbd_loop(g);
 		if (!g->spec->time_based && g->loops_done >= (g->spec->loops ? g->spec->loops : 1))
 			return false;
 	}
@@ -482,12 +485,20 @@ again:
 	int d = pick_ddir(g);
 	if (g->rate)
 		d = sb_rate_pick(g->rate, d, sb_now_ns());
+	if (ext && g->zbd)
+		d = sb_zbd_ddir(g, idx, d);
 	uint64_t len = pick_len(g, d);
 	if (len > left)
 		len = left - left % g->unit;
 	uint64_t off;
 	if (ext && g->strided) { /* zonemode=strided: an absolute offset */
 		if (!sb_strided_next(g, f, d, &len, &off)) { /* the loop is over */
+			g->loop_bytes = g->loop_budget;
+			goto again;
+		}
+	} else if (ext && g->zbd) { /* zonemode=zbd: at and below the write pointers */
+		off = g->random ? f->start + next_off_ext(g, f, d, &len) : 0;
+		if (!sb_zbd_next(g, idx, d, &len, &off)) { /* fio's io_u_eof: the loop is over */
 			g->loop_bytes = g->loop_budget;
 			goto again;
 		}

@@ -124,6 +124,8 @@ struct sb_iogen {
 	uint64_t zs_end;              /* the file's end, absolute: zones wrap to the region's start */
 	uint64_t *zs_map;             /* random: a bit per unit of the zone range */
 	uint64_t zs_nb, zs_nfree;     /* units in the zone range; not yet touched */
+	/* appended: zonemode=zbd (run/zbd.h, on the general path) */
+	struct sb_zbd *zbd;
 };
 
 /* The seed of thread thread_index of a job: randseed (randrepeat=1) or the

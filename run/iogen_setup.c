@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "run/iogen.h"
+#include "run/zbd.h"
 #include "lib/timeutil.h"
 
 uint64_t sb_iogen_seed(const struct sb_jobspec *spec, unsigned thread_index)
@@ -152,6 +153,11 @@ static int setup_ext(struct sb_iogen *g)
 		if (r)
 			return r;
 	}
+	if (s->zonemode == SB_ZONE_ZBD) {
+		int r = sb_zbd_setup(g);
+		if (r)
+			return r;
+	}
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		uint64_t p = s->percentage_random[d] > 100 ? 100 : s->percentage_random[d];
 		g->pct_rand[d] = g->random ? p * (1ull << 32) / 100 : 1ull << 32;
@@ -280,6 +286,7 @@ void sb_iogen_free(struct sb_iogen *g)
 	g->fsvc_cum = NULL;
 	free(g->zs_map);
 	g->zs_map = NULL;
+	sb_zbd_free(g);
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		free(g->zt[d]);
 		g->zt[d] = NULL;

@@ -153,30 +153,12 @@ static int check_trim(const struct sb_jobspec *s, const struct sb_engine_ops *op
 	return 0;
 }
 
-/* zonemode=zbd parses (fio's zbd job files pass --parse-only) but does not
- * run: neither the kernel's zone ioctls nor fio's emulated zones of a
- * regular file (zbd.c) are implemented, and a zone reset is a write */
-static int check_zbd(const struct sb_jobspec *s)
-{
-	if (s->zonemode != SB_ZONE_ZBD || !sb_parse_machine()) /* --parse-only: the job is fine */
-		return 0;
-	char where[512];
-	sb_spec_where(s, SB_OPT(zonemode), where, sizeof(where));
-	sb_err(where, "job %s: zonemode=zbd (zoned block device mode) is parsed but not run by "
-	       "storbench: it has no zone write pointers, resets or open-zone limits yet, so it "
-	       "would not issue fio's I/O; run this job with fio, or use zonemode=strided (zones of "
-	       "any file) or drop the zone options", s->name);
-	return -EINVAL;
-}
-
 /* workload=io: its alignment, its region and its engine (jf: the job's
  * planned files) */
 static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 		       const struct sb_jobfiles *jf)
 {
-	int r = check_zbd(s);
-	if (!r)
-		r = check_direct(s, ops, jf);
+	int r = check_direct(s, ops, jf);
 	if (!r)
 		r = check_trim(s, ops, jf);
 	if (!r && !(ops->flags & SB_ENGINE_NODISKIO))

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/zbd.h"
 #include "run/cgroup.h"
 #include "run/iosched.h"
 #include "run/collect.h"
@@ -299,6 +300,7 @@ static void report_errors(const struct sb_results *res)
  * ML jobs, file plan, regions, engine start-up), nothing laid out. */
 static int prepare(struct run *r, bool dry)
 {
+	sb_zbd_run_start(); /* zonemode=zbd: a run (or its check) starts with fresh zones */
 	size_t nj = r->jl->njobs ? r->jl->njobs : 1;
 	r->ops = calloc(nj, sizeof(*r->ops));
 	r->nodiskio = calloc(nj, sizeof(*r->nodiskio));
