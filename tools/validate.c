@@ -4,8 +4,8 @@
  * judged by ml/rules.c from the parameters its metadata records and the AU
  * its summary measured; runs of one benchmark and model form a submission:
  * training needs 1 warm-up + 5 measured runs (the earliest is the warm-up)
- * with identical parameters, different seeds and measured throughputs
- * within 5% of their mean (guidelines 6.6, 6.7; ml-workloads.md);
+ * with identical parameters (a shared seed is noted, not judged: see
+ * check_training) and measured throughputs within 5% of their mean (guidelines 6.6, 6.7; ml-workloads.md);
  * checkpointing needs its counts per run (the rules).  Prints CLOSED, OPEN
  * or INVALID per run and per submission with what to fix.  Exit 0 when the
  * tree was read (whatever the verdicts), 1 on an unreadable tree or file,
@@ -335,17 +335,21 @@ static enum sb_ml_verdict check_training(struct vrun **g, size_t n)
 	enum sb_ml_verdict v = SB_ML_CLOSED;
 	if (n != 6) {
 		printf("    runs: expected 6 (1 warm-up + 5 measured), actual %zu -> INVALID; fix: run the "
-		       "same job 6 times with seed= changed each time\n", n);
+		       "same job 6 times\n", n);
 		v = SB_ML_INVALID;
 	}
 	v = worse(v, check_params(g, n));
-	for (size_t i = 1; i < n; i++)
-		for (size_t k = 1; k < i; k++)
-			if (pnum(g[i], "seed") == pnum(g[k], "seed")) {
-				printf("    seed: runs %s and %s both use seed=%g -> INVALID; fix: change seed= "
-				       "for every run\n", g[k]->dt, g[i]->dt, pnum(g[i], "seed"));
-				v = SB_ML_INVALID;
-			}
+	/* The guidelines (Caching, item 3) say the seed changes per run "as
+	 * controlled by the benchmark.py script"; mlpstorage v2.0 never changes
+	 * it, and its checker makes a train.seed override INVALID (rules.py's
+	 * override table).  So a repeated seed is reported, not judged. */
+	for (size_t i = 2; i < n; i++)
+		if (pnum(g[i], "seed") == pnum(g[1], "seed")) {
+			printf("    seed: measured runs repeat seed=%g (note only: the guidelines "
+			       "leave the seed to the benchmark, and mlpstorage v2.0 keeps it and "
+			       "calls a seed override INVALID)\n", pnum(g[1], "seed"));
+			break;
+		}
 	double mean = 0;
 	for (size_t i = 1; i < n; i++)
 		mean += g[i]->throughput / (double)(n - 1);
