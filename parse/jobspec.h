@@ -512,6 +512,10 @@ struct sb_jobspec {
 	 * (fio's engines/gpuaccel.c: subjob_number % count); NULL: unset */
 	int gpu_dev_id;
 	char *gpu_dev_ids;
+	/* appended (issue 27 item 4): in a sweep, why this point's GPU job
+	 * cannot run on this machine (the driver or cuFile library absent:
+	 * parse/check_gpu.c); the sweep skips the point.  "": it runs. */
+	char gpu_skip[400];
 };
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.
