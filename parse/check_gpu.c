@@ -87,18 +87,16 @@ static bool skip_point(struct sb_jobspec *s, int r, const struct sb_option *o, c
 
 /* the driver (and cuFile) load and the GPUs asked for exist: exit 1 if not,
  * or in a sweep a point skipped for a library this machine lacks */
-static unsigned check_machine(struct sb_jobctx *c, bool cufile)
+static unsigned check_machine(struct sb_jobctx *c, bool cufile, const struct sb_option *o,
+			      const char *val)
 {
 	struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX], why[600];
 	/* --parse-only looks at the libraries only to say which sweep points
 	 * this machine would skip */
 	bool machine = sb_parse_machine();
-	if ((s->iomem != SB_IOMEM_CUDA && !cufile) || (!machine && !sb_parse_gpu_skipping()) ||
-	    s->gpu_skip[0])
+	if ((!machine && !sb_parse_gpu_skipping()) || s->gpu_skip[0])
 		return 0;
-	const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
-	const char *val = cufile ? "libcufile" : "cudamalloc";
 	const struct sb_cuda_api *api;
 	int r = sb_cuda_load(&api, why, sizeof(why));
 	if (r && skip_point(s, r, o, val, why))
@@ -106,8 +104,10 @@ static unsigned check_machine(struct sb_jobctx *c, bool cufile)
 	if (r && !machine)
 		return 0;
 	if (r) {
-		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: %s; or use %s", o->name, val,
-		       why, cufile ? "another ioengine" : "iomem=malloc");
+		bool ml = !strcmp(val, "gpu"); /* checkpoint_source=, train_destination= */
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: %s; or use %s%s", o->name, val,
+		       why, cufile ? "another ioengine" : ml ? o->name : "iomem=malloc",
+		       ml ? "=host" : "");
 		return 1;
 	}
 	int p2p;
@@ -155,10 +155,21 @@ unsigned sb_job_validate_gpu(struct sb_jobctx *c)
 		/* the ML workloads set up their buffers apart (ml/run.c): refused, never ignored */
 		const struct sb_parse_workload *w = sb_parse_workload_find(s->workload);
 		const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
-		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: workload=%s does not move "
-		       "its data through GPU memory (yet): remove %s= for this job", o->name,
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: workload=%s does not take "
+		       "it (GDS and GPU buffers are for I/O jobs): remove %s=; for data in GPU "
+		       "memory use checkpoint_source=gpu (checkpoint, train) or "
+		       "train_destination=gpu (train)", o->name,
 		       cufile ? "libcufile" : "cudamalloc", w ? w->name : "?", o->name);
 		return 1;
 	}
-	return check_machine(c, cufile);
+	bool ckpt_gpu = (s->workload == SB_WL_CHECKPOINT || s->workload == SB_WL_TRAIN) &&
+			s->checkpoint_source == SB_ML_MEM_GPU;
+	bool train_gpu = s->workload == SB_WL_TRAIN && s->train_destination == SB_ML_MEM_GPU;
+	if (train_gpu || ckpt_gpu)
+		return check_machine(c, false, train_gpu ? SB_OPT(train_destination) :
+				     SB_OPT(checkpoint_source), "gpu");
+	if (s->iomem != SB_IOMEM_CUDA && !cufile)
+		return 0;
+	return check_machine(c, cufile, cufile ? SB_OPT(ioengine) : SB_OPT(iomem),
+			     cufile ? "libcufile" : "cudamalloc");
 }

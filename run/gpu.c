@@ -20,6 +20,7 @@ struct sb_gpu {
 	bool registered;              /* the host buffers are pinned */
 	bool failed;                  /* a copy failed: the next check stops the loop */
 	bool verify;                  /* verify=: the data makes the round trip (below) */
+	const char *what;             /* the option that asked: "iomem=cudamalloc", ... */
 	/* the hooks wrapped (contents, verify), and whether the loop gave the
 	 * wrapped check completed writes */
 	void (*prep)(struct sb_thread *t, struct sb_io_u *io);
@@ -34,15 +35,15 @@ static void __attribute__((noinline, cold)) copy_failed(struct sb_thread *t, con
 	char b[128];
 	t->gpu->failed = true;
 	if (!t->st->error)
-		sb_err(t->spec->name, "iomem=cudamalloc: %s: %s", what, sb_cuda_strerror(r, b, sizeof(b)));
+		sb_err(t->spec->name, "%s: %s: %s", t->gpu->what, what, sb_cuda_strerror(r, b, sizeof(b)));
 	sb_tstats_set_error(t->st, EIO, what, NULL);
 }
 
 static inline void count_copy(struct sb_thread *t, int d, uint64_t bytes, uint64_t ns)
 {
 	struct sb_tstats *st = t->st;
-	if (atomic_load_explicit(&t->phase, memory_order_relaxed) != SB_PH_RUN)
-		return; /* ramp_time: copied, not counted */
+	if (atomic_load_explicit(&t->phase, memory_order_relaxed) == SB_PH_RAMP)
+		return; /* ramp_time: copied, not counted (an ML worker has no phases) */
 	st->gpu_bytes[d] += bytes;
 	sb_stat_add(&st->gpu_copy[d], ns);
 	sb_hist_add(&st->live_h->gpu_copy_h[d], ns);
@@ -101,7 +102,7 @@ static bool gpu_check(struct sb_thread *t, const struct sb_io_u *io)
 static int fail(struct sb_thread *t, const char *what, sb_CUresult r, int e)
 {
 	char b[128];
-	sb_err(t->spec->name, "iomem=cudamalloc: GPU %d: %s: %s", t->gpu->dev, what,
+	sb_err(t->spec->name, "%s: GPU %d: %s: %s", t->gpu->what, t->gpu->dev, what,
 	       sb_cuda_strerror(r, b, sizeof(b)));
 	return e;
 }
@@ -135,14 +136,20 @@ int sb_gpu_setup(struct sb_thread *t)
 {
 	if (t->spec->iomem != SB_IOMEM_CUDA)
 		return 0;
+	return sb_gpu_attach(t, "iomem=cudamalloc");
+}
+
+int sb_gpu_attach(struct sb_thread *t, const char *what)
+{
 	char why[600];
 	struct sb_gpu *g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
 	t->gpu = g;
+	g->what = what;
 	g->dev = sb_spec_gpu(t->spec, t->sub);
 	if (sb_cuda_load(&g->api, why, sizeof(why))) { /* checked at parse time: a race */
-		sb_err(t->spec->name, "iomem=cudamalloc: %s", why);
+		sb_err(t->spec->name, "%s: %s", what, why);
 		return -ENOENT;
 	}
 	int r = setup_dev(t, g);
