@@ -39,12 +39,17 @@ static void __attribute__((noinline, cold)) copy_failed(struct sb_thread *t, con
 	sb_tstats_set_error(t->st, EIO, what, NULL);
 }
 
-static inline void count_copy(struct sb_thread *t, int d, uint64_t bytes, uint64_t ns)
+/* others: I/Os of this thread in flight during the copy (the async loop's
+ * count, without the copied one; 0 for the sync engines) */
+static inline void count_copy(struct sb_thread *t, int d, uint64_t bytes, uint64_t ns,
+			      unsigned others)
 {
 	struct sb_tstats *st = t->st;
 	if (atomic_load_explicit(&t->phase, memory_order_relaxed) == SB_PH_RAMP)
 		return; /* ramp_time: copied, not counted (an ML worker has no phases) */
 	st->gpu_bytes[d] += bytes;
+	if (others)
+		st->gpu_overlap_ns[d] += ns;
 	sb_stat_add(&st->gpu_copy[d], ns);
 	sb_hist_add(&st->live_h->gpu_copy_h[d], ns);
 }
@@ -70,7 +75,8 @@ static void gpu_prep(struct sb_thread *t, struct sb_io_u *io)
 	if (__builtin_expect(r != 0, 0))
 		copy_failed(t, "cuMemcpyDtoH (GPU to host, before a write)", r);
 	else
-		count_copy(t, SB_DDIR_WRITE, io->len, sb_now_ns() - t0);
+		count_copy(t, SB_DDIR_WRITE, io->len, sb_now_ns() - t0,
+			   t->inflight ? *t->inflight : 0); /* before it is counted in flight */
 	if (g->prep && !g->verify)
 		g->prep(t, io);
 }
@@ -87,7 +93,8 @@ static bool gpu_check(struct sb_thread *t, const struct sb_io_u *io)
 		if (__builtin_expect(r != 0, 0))
 			copy_failed(t, "cuMemcpyHtoD (host to GPU, after a read)", r);
 		else
-			count_copy(t, SB_DDIR_READ, (uint64_t)io->result, sb_now_ns() - t0);
+			count_copy(t, SB_DDIR_READ, (uint64_t)io->result, sb_now_ns() - t0,
+				   t->inflight && *t->inflight ? *t->inflight - 1 : 0); /* still counted */
 		if (g->verify && !g->failed &&
 		    (r = g->api->cuMemcpyDtoH(io->buf, g->dbuf + off, (size_t)io->result)))
 			copy_failed(t, "cuMemcpyDtoH (the read back from the GPU, for verify)", r);
