@@ -131,6 +131,22 @@ class TestWithoutGpu(GpuSweepCase):
         self.assertEqual(opens.count('"/proc/sys/vm/drop_caches"'), 2)
         self.assertEqual(json.loads(p.stdout)["sweep"]["skipped_points"], 6)
 
+    def test_checkpoint_source_point_skipped(self):
+        """sweep.checkpoint_source = host | gpu (issue 27 item 5) without the
+        driver: the gpu point is skipped the same way"""
+        job = self.write_job("[ck]\nworkload=checkpoint\nioengine=psync\nbs=256k\n"
+                             "drop_caches=0\ncheckpoint_folder=%s/ck\nmodel=llama3-8b\n"
+                             "checkpoint_scale=0.00002\nnum_checkpoints_write=1\n"
+                             "num_checkpoints_read=1\nsweep.checkpoint_source = host | gpu\n"
+                             % self.dir, "gs.ini")
+        p = self.run_sb("--output-format=json", job, env=no_gpu_env())
+        self.assertEqual(p.returncode, 0, p.stderr)
+        sw = json.loads(p.stdout)["sweep"]
+        self.assertEqual((sw["finished_points"], sw["skipped_points"]), (1, 1))
+        self.assertEqual(sw["skipped"][0]["values"], {"checkpoint_source": "gpu"})
+        self.assertIn("checkpoint_source=gpu: libcuda.so.1 not found", sw["skipped"][0]["reason"])
+        self.assertEqual(self.listing(), ["gs.ini"])
+
     def test_plain_job_still_refused(self):
         """outside a sweep the missing driver stays an error (exit 1)"""
         job = self.write_job("[j]\nfilename=%s/f\nsize=64k\niomem=cudamalloc\n" % self.dir)
