@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "run/collect.h"
+#include "run/gpu.h"
 #include "ml/run.h"
 #include "os/cachedrop.h"
 #include "run/rate.h"
@@ -95,6 +96,7 @@ int sb_ml_engine_start(struct sb_thread *t)
 {
 	if (t->trace) /* write_trace: this thread records t's I/Os from now on */
 		sb_trace_thread(t->trace);
+	sb_gpu_bind(t); /* checkpoint_source=gpu, train_destination=gpu: this thread copies */
 	int r = sb_thread_engine_start(t);
 	if (r && !t->st->error) {
 		/* "start ioengine=io_uring (why): Invalid argument" */
@@ -185,8 +187,37 @@ int sb_ml_res_make(struct sb_wl_job *j)
 	return m ? 0 : -ENOMEM;
 }
 
+int sb_ml_gpu_attach(struct sb_wl_job *j, unsigned k0, unsigned k1, const char *what)
+{
+	for (unsigned k = k0; k < k1 && k < j->nworkers; k++) {
+		int e = sb_gpu_attach(&j->workers[k], what);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+/* the workers' copies to and from GPU memory (run/gpu.c's counts) */
+static void gpu_sums(const struct sb_wl_job *j, struct sb_ml_gpu_copy *g)
+{
+	for (unsigned k = 0; k < j->nworkers; k++) {
+		const struct sb_tstats *st = j->workers[k].st;
+		if (!j->workers[k].gpu || !st)
+			continue;
+		g->on = true;
+		g->d2h_bytes += st->gpu_bytes[SB_DDIR_WRITE];
+		g->h2d_bytes += st->gpu_bytes[SB_DDIR_READ];
+		g->d2h_s += st->gpu_copy[SB_DDIR_WRITE].mean * (double)st->gpu_copy[SB_DDIR_WRITE].n / 1e9;
+		g->h2d_s += st->gpu_copy[SB_DDIR_READ].mean * (double)st->gpu_copy[SB_DDIR_READ].n / 1e9;
+	}
+}
+
 void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr)
 {
+	if (j->ran && j->res) {
+		struct sb_ml_result *m = sb_ml_res(j);
+		gpu_sums(j, m->workload == SB_WL_TRAIN ? &m->train.gpu : &m->ckpt.gpu);
+	}
 	for (unsigned k = 0; k < j->nworkers; k++) {
 		j->workers[k].start_ns = j->start_ns;
 		j->workers[k].end_ns = j->end_ns;

@@ -89,6 +89,10 @@ static inline struct sb_ml_result *sb_ml_res(const struct sb_wl_job *j)
 	return sb_ml_of(j->res);
 }
 
+/* checkpoint_source=gpu, train_destination=gpu: workers [k0, k1) move
+ * their data through GPU memory (run/gpu.c; after their content hooks);
+ * 0 or -errno, reported */
+int sb_ml_gpu_attach(struct sb_wl_job *j, unsigned k0, unsigned k1, const char *what);
 /* Records in the job's result whether its engine touched storage and the
  * bytes its workers moved (the rules' storage_io check, ml/rules.c). */
 void sb_ml_note_io(struct sb_wl_job *j);

@@ -106,8 +106,11 @@ static void json_ddir(struct sb_jw *w, const char *name, const struct sb_results
 	v.h = &st->lat_h[d];
 	v.percentiles = j->spec ? j->spec->lat_percentiles : 0;
 	json_lat(w, "lat_ns", &v);
-	if (j->spec && j->spec->iomem == SB_IOMEM_CUDA) { /* issue 27: run/gpu.c's copies */
+	if (j->spec && (j->spec->iomem == SB_IOMEM_CUDA || st->gpu_copy[SB_DDIR_READ].n || st->gpu_copy[SB_DDIR_WRITE].n)) { /* issue 27: run/gpu.c's copies */
 		sb_jw_u64(w, "gpu_copy_bytes", st->gpu_bytes[d]);
+		double copy_ns = st->gpu_copy[d].mean * (double)st->gpu_copy[d].n;
+		sb_jw_u64(w, "gpu_copy_overlap_ns", st->gpu_overlap_ns[d]);
+		sb_jw_dbl(w, "gpu_copy_overlap_pct", copy_ns > 0 ? (double)st->gpu_overlap_ns[d] / copy_ns * 100.0 : 0.0);
 		v.s = &st->gpu_copy[d];
 		v.h = &st->gpu_copy_h[d];
 		v.percentiles = 1;

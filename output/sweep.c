@@ -119,7 +119,10 @@ static void normal_intro(FILE *f, const struct sb_sweep_results *sr)
 {
 	const struct sb_sweep *def = sr->def;
 	unsigned reps = sr->ndone ? sr->points[0].nreps : 0;
-	fprintf(f, "\nSweep: %zu of %zu points (", sr->ndone, def->npoints);
+	fprintf(f, "\nSweep: %zu of %zu points", sr->ndone, def->npoints);
+	if (sr->nskipped)
+		fprintf(f, ", %zu skipped", sr->nskipped);
+	fputs(" (", f);
 	for (unsigned d = 0; d < def->ndims; d++)
 		fprintf(f, "%s%s", d ? " x " : "", def->dims[d].name);
 	fprintf(f, "), %u repetition%s each, sorted by %s (best first)\n", reps, reps == 1 ? "" : "s",
@@ -132,6 +135,28 @@ static void normal_intro(FILE *f, const struct sb_sweep_results *sr)
 		      "first).\n", f);
 	else if (sr->caches < 0)
 		fputs("Page cache NOT dropped (no permission): results may be cached.\n", f);
+}
+
+/* the skipped points, one line per reason: how many, which (the first 12) */
+static void normal_skipped(FILE *f, const struct sb_sweep_results *sr)
+{
+	for (size_t i = 0; i < sr->nskipped; i++) {
+		const char *why = sr->skipped[i].why;
+		size_t n = 0, shown = 0;
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(sr->skipped[k].why, why);
+		if (seen)
+			continue;
+		for (size_t k = i; k < sr->nskipped; k++)
+			n += !strcmp(sr->skipped[k].why, why);
+		fprintf(f, "Skipped %zu point%s (not run, no I/O): %s\n  points", n, n == 1 ? "" : "s",
+			why);
+		for (size_t k = i; k < sr->nskipped && shown < 12; k++)
+			if (!strcmp(sr->skipped[k].why, why))
+				fprintf(f, "%s %zu", shown++ ? "," : "", sr->skipped[k].index + 1);
+		fputs(n > shown ? ", ...\n" : "\n", f);
+	}
 }
 
 void sb_normal_sweep(FILE *f, const struct sb_results *r)
@@ -161,6 +186,7 @@ void sb_normal_sweep(FILE *f, const struct sb_results *r)
 			break;
 		}
 	}
+	normal_skipped(f, sr);
 	for (int d = 0; d < SB_DDIR_N; d++)
 		if (sr->best[d] >= 0)
 			best_block(f, sr, d);
@@ -305,6 +331,17 @@ void sb_json_sweep(struct sb_jw *w, const struct sb_results *r, bool plus)
 	sb_jw_arr_begin(w, "points");
 	for (size_t i = 0; i < sr->ndone; i++)
 		json_point(w, sr, &sr->points[i], plus);
+	sb_jw_arr_end(w);
+	sb_jw_u64(w, "skipped_points", sr->nskipped);
+	sb_jw_arr_begin(w, "skipped");
+	for (size_t i = 0; i < sr->nskipped; i++) {
+		sb_jw_obj_begin(w, NULL);
+		sb_jw_u64(w, "point", sr->skipped[i].index + 1);
+		json_values(w, def, sr->skipped[i].index);
+		sb_jw_bool(w, "skipped", true);
+		sb_jw_str(w, "reason", sr->skipped[i].why);
+		sb_jw_obj_end(w);
+	}
 	sb_jw_arr_end(w);
 	json_best(w, sr);
 	sb_jw_obj_end(w);

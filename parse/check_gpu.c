@@ -32,9 +32,9 @@ static bool cuda_io_cufile(const struct sb_jobspec *s)
 /* ioengine=libcufile: direct=1 with cuda_io=cufile (fio's
  * examples/libcufile-cufile.fio; cuFile does O_DIRECT I/O), and its own GPU
  * buffers (fio HOWTO: iomem must not be cudamalloc) */
-static unsigned check_cufile(const struct sb_jobctx *c)
+static unsigned check_cufile(struct sb_jobctx *c)
 {
-	const struct sb_jobspec *s = &c->spec;
+	struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX];
 	const struct sb_option *o = SB_OPT(ioengine);
 	if (!s->direct && cuda_io_cufile(s)) {
@@ -42,6 +42,12 @@ static unsigned check_cufile(const struct sb_jobctx *c)
 		       "%s=libcufile with cuda_io=cufile needs direct=1 (cuFile reads and writes with "
 		       "O_DIRECT, as fio requires): add direct=1, or use cuda_io=posix", o->name);
 		return 1;
+	}
+	if (s->iomem == SB_IOMEM_CUDA && sb_parse_gpu_skipping()) {
+		/* sweep.iomem x sweep.ioengine: this point is the iomem=malloc one */
+		snprintf(s->gpu_skip, sizeof(s->gpu_skip), "ioengine=libcufile moves data through "
+			 "its own GPU buffers: the same as this point with iomem=malloc");
+		return 0;
 	}
 	if (s->iomem == SB_IOMEM_CUDA) {
 		sb_err(sb_job_where(c, SB_OPT(iomem), where, sizeof(where)),
@@ -68,42 +74,50 @@ static bool ids_ok(const char *ids)
 	return true;
 }
 
-unsigned sb_job_validate_gpu(const struct sb_jobctx *c)
+/* in a sweep, a library that is absent skips the point (jobspec gpu_skip):
+ * the machine has no GPU, the job file is fine.  True when it did. */
+static bool skip_point(struct sb_jobspec *s, int r, const struct sb_option *o, const char *val,
+		       const char *why)
 {
-	const struct sb_jobspec *s = &c->spec;
+	if (r != -ENOENT || !sb_parse_gpu_skipping())
+		return false;
+	snprintf(s->gpu_skip, sizeof(s->gpu_skip), "%s=%s: %.360s", o->name, val, why);
+	return true;
+}
+
+/* the driver (and cuFile) load and the GPUs asked for exist: exit 1 if not,
+ * or in a sweep a point skipped for a library this machine lacks */
+static unsigned check_machine(struct sb_jobctx *c, bool cufile, const struct sb_option *o,
+			      const char *val)
+{
+	struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX], why[600];
-	if (s->gpu_dev_ids && *s->gpu_dev_ids && !ids_ok(s->gpu_dev_ids)) {
-		const struct sb_option *o = SB_OPT(gpu_dev_ids);
-		sb_err(sb_job_where(c, o, where, sizeof(where)),
-		       "%s=%s: not a list of GPU numbers: give device ordinals 0..1023 separated by ':' "
-		       "(e.g. 0:1:2:3)", o->name, s->gpu_dev_ids);
-		return 1;
-	}
-	bool cufile = !strcmp(s->ioengine, "libcufile");
-	if (cufile && check_cufile(c))
-		return 1;
-	if ((cufile || s->iomem == SB_IOMEM_CUDA) && s->workload != SB_WL_IO) {
-		/* the ML workloads set up their buffers apart (ml/run.c): refused, never ignored */
-		const struct sb_parse_workload *w = sb_parse_workload_find(s->workload);
-		const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
-		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: workload=%s does not move "
-		       "its data through GPU memory (yet): remove %s= for this job", o->name,
-		       cufile ? "libcufile" : "cudamalloc", w ? w->name : "?", o->name);
-		return 1;
-	}
-	if ((s->iomem != SB_IOMEM_CUDA && !cufile) || !sb_parse_machine())
+	/* --parse-only looks at the libraries only to say which sweep points
+	 * this machine would skip */
+	bool machine = sb_parse_machine();
+	if ((!machine && !sb_parse_gpu_skipping()) || s->gpu_skip[0])
 		return 0;
-	const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
-	const char *val = cufile ? "libcufile" : "cudamalloc";
 	const struct sb_cuda_api *api;
-	if (sb_cuda_load(&api, why, sizeof(why))) {
-		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: %s; or use %s", o->name, val,
-		       why, cufile ? "another ioengine" : "iomem=malloc");
+	int r = sb_cuda_load(&api, why, sizeof(why));
+	if (r && skip_point(s, r, o, val, why))
+		return 0;
+	if (r && !machine)
+		return 0;
+	if (r) {
+		bool ml = !strcmp(val, "gpu"); /* checkpoint_source=, train_destination= */
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: %s; or use %s%s", o->name, val,
+		       why, cufile ? "another ioengine" : ml ? o->name : "iomem=malloc",
+		       ml ? "=host" : "");
 		return 1;
 	}
 	int p2p;
-	if (cufile && cuda_io_cufile(s) && sb_cufile_load(&(const struct sb_cufile_api *){ NULL },
-							  &p2p, why, sizeof(why))) {
+	r = cufile && cuda_io_cufile(s) ? sb_cufile_load(&(const struct sb_cufile_api *){ NULL },
+							  &p2p, why, sizeof(why)) : 0;
+	if (r && skip_point(s, r, o, val, why))
+		return 0;
+	if (!machine)
+		return 0;
+	if (r) {
 		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=libcufile: %s; or use "
 		       "cuda_io=posix (no cuFile needed)", o->name, why);
 		return 1;
@@ -121,4 +135,41 @@ unsigned sb_job_validate_gpu(const struct sb_jobctx *c)
 		}
 	}
 	return 0;
+}
+
+unsigned sb_job_validate_gpu(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	char where[SB_WHERE_MAX];
+	if (s->gpu_dev_ids && *s->gpu_dev_ids && !ids_ok(s->gpu_dev_ids)) {
+		const struct sb_option *o = SB_OPT(gpu_dev_ids);
+		sb_err(sb_job_where(c, o, where, sizeof(where)),
+		       "%s=%s: not a list of GPU numbers: give device ordinals 0..1023 separated by ':' "
+		       "(e.g. 0:1:2:3)", o->name, s->gpu_dev_ids);
+		return 1;
+	}
+	bool cufile = !strcmp(s->ioengine, "libcufile");
+	if (cufile && check_cufile(c))
+		return 1;
+	if ((cufile || s->iomem == SB_IOMEM_CUDA) && s->workload != SB_WL_IO) {
+		/* the ML workloads set up their buffers apart (ml/run.c): refused, never ignored */
+		const struct sb_parse_workload *w = sb_parse_workload_find(s->workload);
+		const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
+		sb_err(sb_job_where(c, o, where, sizeof(where)), "%s=%s: workload=%s does not take "
+		       "it (GDS and GPU buffers are for I/O jobs): remove %s=; for data in GPU "
+		       "memory use checkpoint_source=gpu (checkpoint, train) or "
+		       "train_destination=gpu (train)", o->name,
+		       cufile ? "libcufile" : "cudamalloc", w ? w->name : "?", o->name);
+		return 1;
+	}
+	bool ckpt_gpu = (s->workload == SB_WL_CHECKPOINT || s->workload == SB_WL_TRAIN) &&
+			s->checkpoint_source == SB_ML_MEM_GPU;
+	bool train_gpu = s->workload == SB_WL_TRAIN && s->train_destination == SB_ML_MEM_GPU;
+	if (train_gpu || ckpt_gpu)
+		return check_machine(c, false, train_gpu ? SB_OPT(train_destination) :
+				     SB_OPT(checkpoint_source), "gpu");
+	if (s->iomem != SB_IOMEM_CUDA && !cufile)
+		return 0;
+	return check_machine(c, cufile, cufile ? SB_OPT(ioengine) : SB_OPT(iomem),
+			     cufile ? "libcufile" : "cudamalloc");
 }

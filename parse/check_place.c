@@ -183,7 +183,7 @@ static unsigned check_mpol(struct sb_jobctx *c)
 	return 1;
 }
 
-static unsigned check_mem(const struct sb_jobctx *c)
+static unsigned check_mem(struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX];

@@ -210,9 +210,11 @@ int sb_job_finish_parse(struct sb_joblist *jl, struct sb_ini *ini, int rc, const
 {
 	struct sb_sweep *sw = NULL; /* sweep.* lists: parse/sweep.c */
 	unsigned nerr = sb_sweep_begin(jl, ini, &sw, what);
+	sb_parse_gpu_skips(sw != NULL); /* a sweep skips its GPU points without a GPU */
 	nerr += sb_job_convert(jl, ini, what);
 	if (sw)
 		nerr += sb_sweep_expand(jl, ini, sw, rc || nerr, what);
+	sb_parse_gpu_skips(false);
 	sb_ini_free(ini);
 	if (rc || nerr)
 		return -EINVAL;

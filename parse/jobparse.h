@@ -61,7 +61,7 @@ void sb_job_default_u(const struct sb_jobctx *c, const struct sb_option *o, unsi
 /* buffer contents and ML verification (check_buf.c); decodes buffer_pattern */
 unsigned sb_job_validate_buf(struct sb_jobctx *c);
 /* iomem=cudamalloc, gpu_dev_id(s): the driver loads, the GPUs exist (check_gpu.c) */
-unsigned sb_job_validate_gpu(const struct sb_jobctx *c);
+unsigned sb_job_validate_gpu(struct sb_jobctx *c);
 /* verify= and its options (check_verify.c): parses verify_pattern into the
  * spec, reports each error, returns their count. */
 unsigned sb_job_validate_verify(struct sb_jobctx *c);

@@ -512,6 +512,16 @@ struct sb_jobspec {
 	 * (fio's engines/gpuaccel.c: subjob_number % count); NULL: unset */
 	int gpu_dev_id;
 	char *gpu_dev_ids;
+	/* appended (issue 27 item 4): in a sweep, why this point's GPU job
+	 * cannot run on this machine (the driver or cuFile library absent:
+	 * parse/check_gpu.c); the sweep skips the point.  "": it runs. */
+	char gpu_skip[400];
+	/* appended (issue 27 item 5): enum sb_ml_mem.  checkpoint_source=gpu:
+	 * checkpoint writes start in GPU memory (D2H before each write) and
+	 * restores end there (H2D after each read); train_destination=gpu:
+	 * training reads land in GPU memory (ml/ attaches run/gpu.c to the
+	 * workers) */
+	unsigned checkpoint_source, train_destination;
 };
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.

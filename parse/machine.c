@@ -17,3 +17,15 @@ bool sb_parse_machine(void)
 {
 	return machine;
 }
+
+static bool sweep_skips;
+
+void sb_parse_gpu_skips(bool on)
+{
+	sweep_skips = on;
+}
+
+bool sb_parse_gpu_skipping(void)
+{
+	return sweep_skips;
+}

@@ -62,6 +62,10 @@ void sb_parse_allow_exec(bool on);
  * Default true.  Call before parsing. */
 void sb_parse_machine_checks(bool on);
 bool sb_parse_machine(void);
+/* while a sweep's points are parsed (parse/job.c): a GPU job whose library
+ * is absent is marked skipped (jobspec gpu_skip) instead of refused */
+void sb_parse_gpu_skips(bool on);
+bool sb_parse_gpu_skipping(void);
 /* The fix-up pass, run on every job once its options are set: fills the
  * fields jobspec.h marks as derived (block-size bounds, bs_lo/bs_hi,
  * iodepth_batch_complete_max's default, engine_sync and iodepth_eff from the

@@ -43,6 +43,8 @@ enum sb_ckpt_io { SB_CKPT_IO_BS = 0, SB_CKPT_IO_TORCH = 1 };
 /* checkpoint_content=: storbench's incompressible bytes, new per checkpoint,
  * or DLIO's torch.rand tensors, the same in every checkpoint */
 enum sb_ckpt_content { SB_CKPT_CONTENT_UNIQUE = 0, SB_CKPT_CONTENT_DLIO = 1 };
+/* checkpoint_source, train_destination: where the application's data lives */
+enum sb_ml_mem { SB_ML_MEM_HOST = 0, SB_ML_MEM_GPU = 1 };
 enum sb_ckpt_flush { SB_CKPT_FLUSH_SYNC = 0, SB_CKPT_FLUSH_ASYNC = 1, SB_CKPT_FLUSH_NONE = 2 };
 enum sb_ckpt_red { SB_CKPT_RED_SINGLE = 0, SB_CKPT_RED_PARTNER = 1, SB_CKPT_RED_XOR = 2 };
 /* zonemode= (issue 23; parse/check_zone.c, run/iogen.c) */

@@ -65,8 +65,15 @@ void sb_sweep_print(FILE *f, const struct sb_sweep *sw)
 	for (unsigned d = 0; d < sw->ndims; d++)
 		fprintf(f, "%s %s (%u)", d ? " x" : "", sw->dims[d].name, sw->dims[d].nvalues);
 	fputs("; the jobs above are point 1's\n", f);
-	for (size_t p = 0; p < sw->npoints; p++)
-		fprintf(f, "  point %zu: %s\n", p + 1, sb_sweep_point_str(sw, p, " ", buf, sizeof(buf)));
+	for (size_t p = 0; p < sw->npoints; p++) {
+		const struct sb_joblist *pjl = sw->points ? &sw->points[p].jl : NULL;
+		const char *skip = NULL;
+		for (size_t j = 0; pjl && j < pjl->njobs && !skip; j++)
+			skip = pjl->jobs[j].gpu_skip[0] ? pjl->jobs[j].gpu_skip : NULL;
+		fprintf(f, "  point %zu: %s%s%s%s\n", p + 1,
+			sb_sweep_point_str(sw, p, " ", buf, sizeof(buf)),
+			skip ? "  (skipped here: " : "", skip ? skip : "", skip ? ")" : "");
+	}
 }
 
 static char *trimmed_dup(const char *s, size_t n)

@@ -20,6 +20,7 @@ struct sb_gpu {
 	bool registered;              /* the host buffers are pinned */
 	bool failed;                  /* a copy failed: the next check stops the loop */
 	bool verify;                  /* verify=: the data makes the round trip (below) */
+	const char *what;             /* the option that asked: "iomem=cudamalloc", ... */
 	/* the hooks wrapped (contents, verify), and whether the loop gave the
 	 * wrapped check completed writes */
 	void (*prep)(struct sb_thread *t, struct sb_io_u *io);
@@ -34,16 +35,21 @@ static void __attribute__((noinline, cold)) copy_failed(struct sb_thread *t, con
 	char b[128];
 	t->gpu->failed = true;
 	if (!t->st->error)
-		sb_err(t->spec->name, "iomem=cudamalloc: %s: %s", what, sb_cuda_strerror(r, b, sizeof(b)));
+		sb_err(t->spec->name, "%s: %s: %s", t->gpu->what, what, sb_cuda_strerror(r, b, sizeof(b)));
 	sb_tstats_set_error(t->st, EIO, what, NULL);
 }
 
-static inline void count_copy(struct sb_thread *t, int d, uint64_t bytes, uint64_t ns)
+/* others: I/Os of this thread in flight during the copy (the async loop's
+ * count, without the copied one; 0 for the sync engines) */
+static inline void count_copy(struct sb_thread *t, int d, uint64_t bytes, uint64_t ns,
+			      unsigned others)
 {
 	struct sb_tstats *st = t->st;
-	if (atomic_load_explicit(&t->phase, memory_order_relaxed) != SB_PH_RUN)
-		return; /* ramp_time: copied, not counted */
+	if (atomic_load_explicit(&t->phase, memory_order_relaxed) == SB_PH_RAMP)
+		return; /* ramp_time: copied, not counted (an ML worker has no phases) */
 	st->gpu_bytes[d] += bytes;
+	if (others)
+		st->gpu_overlap_ns[d] += ns;
 	sb_stat_add(&st->gpu_copy[d], ns);
 	sb_hist_add(&st->live_h->gpu_copy_h[d], ns);
 }
@@ -69,7 +75,8 @@ static void gpu_prep(struct sb_thread *t, struct sb_io_u *io)
 	if (__builtin_expect(r != 0, 0))
 		copy_failed(t, "cuMemcpyDtoH (GPU to host, before a write)", r);
 	else
-		count_copy(t, SB_DDIR_WRITE, io->len, sb_now_ns() - t0);
+		count_copy(t, SB_DDIR_WRITE, io->len, sb_now_ns() - t0,
+			   t->inflight ? *t->inflight : 0); /* before it is counted in flight */
 	if (g->prep && !g->verify)
 		g->prep(t, io);
 }
@@ -86,7 +93,8 @@ static bool gpu_check(struct sb_thread *t, const struct sb_io_u *io)
 		if (__builtin_expect(r != 0, 0))
 			copy_failed(t, "cuMemcpyHtoD (host to GPU, after a read)", r);
 		else
-			count_copy(t, SB_DDIR_READ, (uint64_t)io->result, sb_now_ns() - t0);
+			count_copy(t, SB_DDIR_READ, (uint64_t)io->result, sb_now_ns() - t0,
+				   t->inflight && *t->inflight ? *t->inflight - 1 : 0); /* still counted */
 		if (g->verify && !g->failed &&
 		    (r = g->api->cuMemcpyDtoH(io->buf, g->dbuf + off, (size_t)io->result)))
 			copy_failed(t, "cuMemcpyDtoH (the read back from the GPU, for verify)", r);
@@ -101,7 +109,7 @@ static bool gpu_check(struct sb_thread *t, const struct sb_io_u *io)
 static int fail(struct sb_thread *t, const char *what, sb_CUresult r, int e)
 {
 	char b[128];
-	sb_err(t->spec->name, "iomem=cudamalloc: GPU %d: %s: %s", t->gpu->dev, what,
+	sb_err(t->spec->name, "%s: GPU %d: %s: %s", t->gpu->what, t->gpu->dev, what,
 	       sb_cuda_strerror(r, b, sizeof(b)));
 	return e;
 }
@@ -135,14 +143,20 @@ int sb_gpu_setup(struct sb_thread *t)
 {
 	if (t->spec->iomem != SB_IOMEM_CUDA)
 		return 0;
+	return sb_gpu_attach(t, "iomem=cudamalloc");
+}
+
+int sb_gpu_attach(struct sb_thread *t, const char *what)
+{
 	char why[600];
 	struct sb_gpu *g = calloc(1, sizeof(*g));
 	if (!g)
 		return -ENOMEM;
 	t->gpu = g;
+	g->what = what;
 	g->dev = sb_spec_gpu(t->spec, t->sub);
 	if (sb_cuda_load(&g->api, why, sizeof(why))) { /* checked at parse time: a race */
-		sb_err(t->spec->name, "iomem=cudamalloc: %s", why);
+		sb_err(t->spec->name, "%s: %s", what, why);
 		return -ENOENT;
 	}
 	int r = setup_dev(t, g);

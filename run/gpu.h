@@ -15,6 +15,10 @@
  * wrap the hooks.  0, or -errno having reported why (sb_err).  Does nothing
  * unless the job has iomem=cudamalloc. */
 int sb_gpu_setup(struct sb_thread *t);
+/* The same for a thread whatever its iomem= (the ML workloads' workers:
+ * checkpoint_source=gpu, train_destination=gpu); what names the option in
+ * messages.  After the thread's content hooks are installed. */
+int sb_gpu_attach(struct sb_thread *t, const char *what);
 /* On the I/O thread before its first I/O: make the GPU's context current. */
 void sb_gpu_bind(struct sb_thread *t);
 /* Undo sb_gpu_setup (before the buffers and the hooks' owners go). */

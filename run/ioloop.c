@@ -525,8 +525,11 @@ void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 		loop_sync_lite(t, ls);
 	else if (t->ops->flags & SB_ENGINE_SYNC)
 		loop_sync(t, ls);
-	else
+	else {
+		t->inflight = &ls->inflight; /* iomem=cudamalloc: copies overlapping I/O */
 		loop_async(t, ls);
+		t->inflight = NULL;
+	}
 }
 
 /* fsync one file through the engine, timed into sync_lat */

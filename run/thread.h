@@ -117,6 +117,9 @@ struct sb_thread {
 	/* appended (issue 27): iomem=cudamalloc's GPU twin of the buffers and
 	 * the hooks it wraps (run/gpu.h); NULL otherwise */
 	struct sb_gpu *gpu;
+	/* appended (issue 27): while the async loop runs, its count of I/Os
+	 * in flight (read by run/gpu.c's copies: overlap); NULL otherwise */
+	const unsigned *inflight;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with

@@ -268,6 +268,11 @@ struct sb_sweep_point_result {
 	uint64_t wall_ns, io_ns, sync_ns;   /* sums over the repetitions */
 };
 
+struct sb_sweep_skip {
+	size_t index;                       /* into the sweep's points */
+	char why[400];                      /* the note: what the machine lacks */
+};
+
 struct sb_sweep_results {
 	const struct sb_sweep *def;         /* swept options and point values */
 	unsigned metric;                    /* enum sb_sweep_metric */
@@ -277,5 +282,9 @@ struct sb_sweep_results {
 	bool interrupted;
 	int caches;                         /* 1 dropped, 0 not asked, -1 asked, not permitted */
 	struct sb_sysinv *sys;              /* appended: the first point's system inventory (owned) */
+	/* appended (issue 27 item 4): the points not run, in run order: a GPU
+	 * point on a machine without the library (parse/check_gpu.c) */
+	struct sb_sweep_skip *skipped;
+	size_t nskipped;
 };
 #endif

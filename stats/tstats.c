@@ -114,6 +114,7 @@ static int merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d)
 	r |= merge_hist(&dst->clat_h[d], src, &src->clat[d], lh ? &lh->clat_h[d] : NULL, &src->clat_h[d]);
 	r |= merge_hist(&dst->lat_h[d], src, &src->lat[d], lh ? &lh->lat_h[d] : NULL, &src->lat_h[d]);
 	dst->gpu_bytes[d] += src->gpu_bytes[d];
+	dst->gpu_overlap_ns[d] += src->gpu_overlap_ns[d];
 	sb_stat_merge(&dst->gpu_copy[d], &src->gpu_copy[d]);
 	r |= merge_hist(&dst->gpu_copy_h[d], src, &src->gpu_copy[d], lh ? &lh->gpu_copy_h[d] : NULL,
 			&src->gpu_copy_h[d]);

@@ -89,6 +89,9 @@ struct sb_tstats {
 	uint64_t gpu_bytes[SB_DDIR_N];
 	struct sb_stat gpu_copy[SB_DDIR_N];
 	struct sb_shist gpu_copy_h[SB_DDIR_N];
+	/* of the copies' time, ns during which other I/Os of the same thread
+	 * were in flight (iodepth > 1: the copy overlapped storage I/O) */
+	uint64_t gpu_overlap_ns[SB_DDIR_N];
 	/* ioengine=libcufile: "p2p" (GPUDirect through nvidia-fs), "compat"
 	 * (cuFile's compatibility mode, POSIX I/O inside cuFile) or "posix"
 	 * (cuda_io=posix); "" for other engines */

@@ -305,6 +305,7 @@ static void point_free(struct sb_sweep_point_result *pr)
 
 void sb_sweep_results_free(struct sb_sweep_results *sr)
 {
+	free(sr->skipped);
 	for (size_t i = 0; sr->points && i < sr->ndone; i++)
 		point_free(&sr->points[i]);
 	free(sr->points);
@@ -332,6 +333,36 @@ static void progress(const struct ctx *c, const struct sb_sweep_point_result *pr
 		bw / (1024.0 * 1024 * 1024), done, done / (double)n * (double)left);
 }
 
+/* why point p cannot run on this machine (a job's gpu_skip), or NULL */
+static const char *point_skip(const struct sb_sweep *sw, size_t p)
+{
+	const struct sb_joblist *pjl = &sw->points[p].jl;
+	for (size_t j = 0; j < pjl->njobs; j++)
+		if (pjl->jobs[j].gpu_skip[0])
+			return pjl->jobs[j].gpu_skip;
+	return NULL;
+}
+
+/* a skipped point: noted in sr (no file, no I/O), said on the progress line */
+static int skip_point(struct ctx *c, size_t p, const char *why)
+{
+	struct sb_sweep_results *sr = c->sr;
+	struct sb_sweep_skip *k = realloc(sr->skipped, (sr->nskipped + 1) * sizeof(*k));
+	if (!k)
+		return sb_err("sweep", "out of memory"), -ENOMEM;
+	sr->skipped = k;
+	k += sr->nskipped++;
+	k->index = p;
+	snprintf(k->why, sizeof(k->why), "%s", why);
+	int when = c->env.opts.progress;
+	if (when > 0 || (when < 0 && isatty(STDERR_FILENO))) {
+		char vals[512];
+		fprintf(stderr, "sweep: point %zu/%zu  %s  skipped: %s\n", p + 1, c->sw->npoints,
+			sb_sweep_point_str(c->sw, p, " ", vals, sizeof(vals)), why);
+	}
+	return 0;
+}
+
 static void fill_results(const struct sb_joblist *jl, struct sb_sweep_results *sr,
 			 struct sb_results *res)
 {
@@ -353,6 +384,8 @@ static int check_points(const struct sb_sweep *sw, const struct sb_run_env *env)
 	if (!sw)
 		return 0;
 	for (size_t p = 0; p < sw->npoints; p++) {
+		if (point_skip(sw, p)) /* not run: nothing of it to check */
+			continue;
 		int r = sb_run_check(&sw->points[p].jl, env);
 		if (r) {
 			char vals[512];
@@ -399,6 +432,11 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 	uint64_t t0 = sb_now_ns();
 	for (size_t p = 0; p < c.sw->npoints && !rc; p++) {
 		struct sb_sweep_point_result *pr = &sr->points[sr->ndone];
+		const char *skip = point_skip(c.sw, p);
+		if (skip) {
+			rc = skip_point(&c, p, skip);
+			continue;
+		}
 		int r = !all_go_on() ? 0 : run_point(&c, p, pr);
 		if (r == 1) {
 			if (!sr->sys) /* one inventory for the sweep, not one per point */

@@ -325,6 +325,8 @@ static int prepare_ckpt(struct sb_wl_job *j)
 		if (e)
 			sb_err(s->name, "out of memory setting up the checkpoint contents");
 	}
+	if (!e && s->checkpoint_source == SB_ML_MEM_GPU)
+		e = sb_ml_gpu_attach(j, 0, c->nloc, "checkpoint_source=gpu");
 	return e;
 }
 

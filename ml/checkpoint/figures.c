@@ -157,6 +157,7 @@ void sb_ml_ckpt_json(struct sb_jw *w, const struct sb_ml_ckpt_result *c)
 	sb_jw_str(w, "folder", c->folder);
 	if (c->tier.on)
 		json_tier(w, &c->tier, &c->read);
+	sb_ml_gpu_json(w, &c->gpu);
 	sb_jw_obj_end(w);
 }
 
@@ -187,6 +188,7 @@ void sb_ml_ckpt_normal(FILE *f, const struct sb_ml_ckpt_result *c)
 	fputc('\n', f);
 	normal_phase(f, "write", &c->write);
 	normal_phase(f, "read", &c->read);
+	sb_ml_gpu_normal(f, &c->gpu);
 	fprintf(f, "    fsync: %.3f s in all; caches %s", c->fsync_s,
 		c->caches_dropped ? "dropped before the reads"
 				  : c->possibly_cached ? "NOT dropped: reads possibly cached" : "n/a");

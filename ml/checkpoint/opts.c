@@ -10,6 +10,12 @@ static const struct sb_opt_enum ckpt_io_vals[] = {
 	{ .name = NULL },
 };
 
+static const struct sb_opt_enum ckpt_source_vals[] = {
+	{ .name = "host", .val = SB_ML_MEM_HOST, .help = "the state is in host memory: writes go straight from the buffers" },
+	{ .name = "gpu", .val = SB_ML_MEM_GPU, .help = "the state is in GPU memory: each write is copied GPU to host first (torch.save of CUDA tensors), each restore read host to GPU after" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum ckpt_content_vals[] = {
 	{ .name = "unique", .val = SB_CKPT_CONTENT_UNIQUE, .help = "random bytes (gzip 1.00x), new in every checkpoint" },
 	{ .name = "dlio", .val = SB_CKPT_CONTENT_DLIO, .help = "DLIO's torch.rand tensors: floats in [0,1) (gzip about 1.1x), the same in every checkpoint" },
@@ -85,6 +91,9 @@ const struct sb_option sb_ckpt_rows[] = {
 	{ .name = "checkpoint_io", .type = SB_OT_ENUM, .off = OFF(checkpoint_io), .def = "bs",
 	  .enums = ckpt_io_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "request sizes of checkpoint files: bs, or torch (as torch.save writes them)" },
+	{ .name = "checkpoint_source", .type = SB_OT_ENUM, .off = OFF(checkpoint_source),
+	  .def = "host", .enums = ckpt_source_vals, .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "where checkpoints come from and restores go: host, or gpu (D2H before each write, H2D after each read; gpu_dev_id)" },
 	{ .name = "checkpoint_content", .type = SB_OT_ENUM, .off = OFF(checkpoint_content),
 	  .enums = ckpt_content_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "checkpoint bytes: unique (default), or dlio (the default under rules=mlperf)" },

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ml/gpucopy.h"
+
 /* one rank's share of one checkpoint; offsets from the checkpoint's first
  * start over the ranks it lists (under MPI: a process's own result lists its
  * ranks, the merged one every process's, ml/mpimerge.c) */
@@ -90,5 +92,6 @@ struct sb_ml_ckpt_result {
 	bool torch_io;            /* checkpoint_io=torch: torch.save's requests */
 	uint64_t bytes_framing;   /* per checkpoint: torch.save's zip framing (torch_io) */
 	struct sb_ml_tier_result tier; /* checkpoint_cache_folder= */
+	struct sb_ml_gpu_copy gpu;     /* checkpoint_source=gpu */
 };
 #endif

@@ -58,6 +58,7 @@ void sb_ml_train_json(struct sb_jw *w, const struct sb_ml_train_result *t)
 	sb_jw_u64(w, "dataset_bytes", t->dataset_bytes);
 	sb_jw_bool(w, "dataset_created", t->dataset_created);
 	sb_jw_str(w, "data_dir", t->data_dir);
+	sb_ml_gpu_json(w, &t->gpu);
 	sb_jw_obj_end(w);
 }
 
@@ -83,6 +84,7 @@ void sb_ml_train_normal(FILE *f, const struct sb_ml_train_result *t)
 				t->epochs[i].eval_duration_s);
 		fputc('\n', f);
 	}
+	sb_ml_gpu_normal(f, &t->gpu);
 	for (unsigned i = 0; i < t->nckpts; i++)
 		fprintf(f, "    checkpoint after epoch %u step %" PRIu64 ": %" PRIu64 " bytes in %.3f s "
 			   "(%.3f GB/s) %s\n", t->ckpts[i].epoch, t->ckpts[i].step, t->ckpts[i].bytes,

@@ -4,6 +4,12 @@
 #include "parse/opt_rows.h"
 #include "ml/train/trainst.h"
 
+static const struct sb_opt_enum train_dest_vals[] = {
+	{ .name = "host", .val = SB_ML_MEM_HOST, .help = "training reads stay in host memory" },
+	{ .name = "gpu", .val = SB_ML_MEM_GPU, .help = "each training read is copied host to GPU after it completes (the DataLoader's .cuda())" },
+	{ .name = NULL },
+};
+
 static const struct sb_opt_enum dsfmt_vals[] = {
 	{ .name = "raw", .val = SB_DSFMT_RAW, .help = "random bytes, samples back to back (named .npz without train_model)" },
 	{ .name = "npz", .val = SB_DSFMT_NPZ, .help = "np.savez(x=records, y=labels): an uncompressed zip" },
@@ -152,6 +158,9 @@ const struct sb_option sb_train_rows[] = {
 	  .category = C_TRAIN,
 	  .help = "the in-training checkpoint's model file (DLIO's model_size; unet3d: 499153191; times train_scale)" },
 
+	{ .name = "train_destination", .type = SB_OT_ENUM, .off = OFF(train_destination),
+	  .def = "host", .enums = train_dest_vals, .flags = SB_OF_ML, .category = C_TRAIN,
+	  .help = "where training reads land: host, or gpu (H2D after each read; gpu_dev_id)" },
 	{ .name = "dataset_verify", .type = SB_OT_BOOL, .off = OFF(dataset_verify), .def = "0",
 	  .flags = SB_OF_ML, .category = C_TRAIN,
 	  .help = "check every byte a training read returns against the generated dataset" },

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ml/gpucopy.h"
+
 struct sb_ml_epoch_result {
 	unsigned epoch;           /* 1-based */
 	size_t steps;             /* steps of all accelerators */
@@ -45,5 +47,6 @@ struct sb_ml_train_result {
 	unsigned accelerators, read_threads, readers, readers_did_io, prefetch_per_reader;
 	struct sb_ml_train_ckpt *ckpts;
 	unsigned nckpts;
+	struct sb_ml_gpu_copy gpu;     /* train_destination=gpu (checkpoint_source=gpu) */
 };
 #endif

@@ -178,8 +178,9 @@ class TestFailures(GpuCase):
                              % self.dir)
         p = self.run_sb(job, env=self.gpu_env())
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn("%s:4: iomem=cudamalloc: workload=checkpoint does not move its data "
-                      "through GPU memory" % job, p.stderr)
+        self.assertIn("%s:4: iomem=cudamalloc: workload=checkpoint does not take it" % job,
+                      p.stderr)
+        self.assertIn("use checkpoint_source=gpu", p.stderr)  # what it builds instead
         self.assertEqual(self.listing(), ["job.ini"])
 
     def test_allocation_failure(self):
