@@ -86,9 +86,9 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 	struct sb_kvt_io io = sb_kv_ml_io;
 	io.ctx = ml;
 	uint64_t gpus = s->kv_gpus ? s->kv_gpus : 1;
-	sb_kvt_init(&ml->c, s->kv_gpu_mem * gpus, s->kv_memory_capacity, k->tier_bytes, k->bytes_per_token,
-		    s->kv_tensor_parallel, &io);
-	return sb_kv_ml_files_init(ml, k->folder, s->kv_elem_bytes);
+	int e = sb_kvt_init(&ml->c, s->kv_gpu_mem * gpus, s->kv_memory_capacity, k->tier_bytes,
+			    k->bytes_per_token, s->kv_tensor_parallel, &io);
+	return e ? e : sb_kv_ml_files_init(ml, k->folder, s->kv_elem_bytes);
 }
 
 /* decode-only: entries written before the run, then the counters zeroed */
@@ -96,7 +96,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	struct sb_kv_ml *ml = k->ml;
 	uint64_t now = sb_now_ns(), ns;
-	ml->st = j->workers[0].st;
+	sb_kv_ml_io_thread(j->workers[0].st, NULL);
 	if (j->spec->kv_decode_only) {
 		unsigned n = ml->nusers * PREPOP_PER_USER;
 		if (!(ml->prepop = calloc(n, sizeof(*ml->prepop))))
@@ -118,6 +118,9 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 	for (unsigned i = 0; i < ml->nusers; i++)
 		ml->u[i].arrive_ns = now + think_ns(ml, &ml->u[i]);
 	ml->next_slot_ns = now;
+	/* from here the workers run: the I/O without the lock */
+	ml->lock = &k->lock;
+	sb_kvt_set_lock(&ml->c, &k->lock);
 	return 0;
 }
 
@@ -260,7 +263,7 @@ static void record(struct sb_wl_job *j, struct sb_kv_ml *ml, const struct mreq *
 }
 
 /* one worker: take the next request, do its cache operations, generate */
-static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w)
+static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_kv_ml *ml = k->ml;
@@ -281,7 +284,6 @@ static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w)
 		ml->next_slot_ns += (uint64_t)(1e9 / s->arrival_rate);
 	struct mreq r;
 	int e = begin_req(s, ml, (unsigned)user, &r);
-	ml->st = j->workers[w].st;
 	if (!e)
 		e = cache_ops(s, ml, &r, &st_ns);
 	if (e)
@@ -302,10 +304,14 @@ void *sb_kv_ml_worker(void *arg)
 	struct sb_thread *t = &j->workers[kw->index];
 	struct rusage ru;
 	int e = 0;
+	unsigned char *rbuf = malloc(SB_KV_ML_BUF); /* its own: reads run in parallel */
+	sb_kv_ml_io_thread(t->st, rbuf);
 	sb_ml_cpu_begin(&ru);
 	pthread_mutex_lock(&k->lock);
+	if (!rbuf)
+		e = -ENOMEM;
 	while (!e && more(j, k))
-		e = serve_one(j, k, kw->index);
+		e = serve_one(j, k);
 	if (e && e != -EINTR && !k->ml->err)
 		k->ml->err = e;
 	pthread_mutex_unlock(&k->lock);
@@ -314,6 +320,8 @@ void *sb_kv_ml_worker(void *arg)
 			sb_ml_fail(t, -e, "KV cache entry I/O failed in", k->folder);
 		k->failed = true;
 	}
+	sb_kv_ml_io_thread(NULL, NULL);
+	free(rbuf);
 	sb_ml_cpu_end(t, &ru);
 	return NULL;
 }

@@ -8,11 +8,14 @@
  * its own entry (a whole context's KV) at prefill, reads it at decode and
  * re-reads it every kv_decode_reread_tokens output tokens.  Entries live in
  * the tiers of tiers.h; the NVMe tier is one .npy file per entry under
- * <directory>/kvcache (mlio.c).  The cache operations of all workers are
- * serialized under the job's lock; generation time is slept outside it. */
+ * <directory>/kvcache (mlio.c).  The cache bookkeeping of all workers is
+ * serialized under the job's lock; the entries' I/O (tiers.c drops the lock
+ * around it, pinning the entries) and the generation time run outside it,
+ * so kv_users workers have up to kv_users entry I/Os in flight. */
 #ifndef SB_ML_KV_MLPERF_H
 #define SB_ML_KV_MLPERF_H
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -66,7 +69,7 @@ struct sb_kv_ml {
 	uint32_t made_cap;
 	unsigned layers, kv_heads, head_dim, elem_bytes;
 	bool nodiskio;           /* ioengine=null: no file I/O */
-	struct sb_tstats *st;    /* the serving worker's statistics */
+	pthread_mutex_t *lock;   /* the job's, guarding made[] once workers run */
 	/* the request-level results */
 	uint64_t completed, tokens_generated, mt_hits, mt_misses;
 	double storage_io_s, generation_s;
@@ -85,6 +88,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k);
 void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k);
 /* mlio.c: the tiers' I/O, and removing the files at the end */
 extern const struct sb_kvt_io sb_kv_ml_io;
+void sb_kv_ml_io_thread(struct sb_tstats *st, unsigned char *rbuf);
 int sb_kv_ml_files_init(struct sb_kv_ml *ml, const char *dir, unsigned elem_bytes);
 void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep);
 /* mlstats.c: the official metrics and the storage assessment */
