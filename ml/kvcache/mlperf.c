@@ -88,6 +88,8 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 	uint64_t gpus = s->kv_gpus ? s->kv_gpus : 1;
 	int e = sb_kvt_init(&ml->c, s->kv_gpu_mem * gpus, s->kv_memory_capacity, k->tier_bytes,
 			    k->bytes_per_token, s->kv_tensor_parallel, &io);
+	if (!e)
+		e = sb_kv_ml_trace_init(k);
 	return e ? e : sb_kv_ml_files_init(ml, k->folder, s->kv_elem_bytes);
 }
 
@@ -117,7 +119,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 	}
 	for (unsigned i = 0; i < ml->nusers; i++)
 		ml->u[i].arrive_ns = now + think_ns(ml, &ml->u[i]);
-	ml->next_slot_ns = now;
+	ml->next_slot_ns = ml->t0_ns = now;
 	/* from here the workers run: the I/O without the lock */
 	ml->lock = &k->lock;
 	sb_kvt_set_lock(&ml->c, &k->lock);
@@ -127,7 +129,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
-	if (sb_stopping() || k->failed || k->ml->err)
+	if (sb_stopping() || k->failed || k->ml->err || k->ml->trace_done)
 		return false;
 	if (s->kv_requests && k->ml->started >= s->kv_requests)
 		return false;
@@ -166,16 +168,18 @@ static int begin_req(const struct sb_jobspec *s, struct sb_kv_ml *ml, unsigned u
 	struct sb_kv_user *u = &ml->u[user];
 	r->user = user;
 	r->arrive = u->arrive_ns;
-	if (ml->hooks.next) { /* trace replay */
-		int e = ml->hooks.next(ml->hooks.ctx, user, &r->ctx, &r->gen, &r->arrive);
+	bool fresh = false;
+	if (ml->hooks.next) { /* trace replay: mltrace.c */
+		int e = ml->hooks.next(ml->hooks.ctx, user, &r->ctx, &r->gen, &r->arrive, &fresh);
 		if (e)
 			return e;
 	} else {
 		r->ctx = draw(ml, u->ctx, s->prompt_tokens_min, s->prompt_tokens_max);
 		r->gen = draw(ml, u->gen, s->output_tokens_min, s->output_tokens_max);
+		fresh = u->nturn && sb_rng_unit(&ml->rng) >= CONTINUE_PROB;
 	}
 	r->prefill_only = r->ctx >= PREFILL_ONLY_TOKENS;
-	if (u->nturn && sb_rng_unit(&ml->rng) >= CONTINUE_PROB)
+	if (fresh)
 		u->nturn = 0; /* a new conversation */
 	if ((r->id = sb_kvt_new(&ml->c, r->ctx)) == UINT32_MAX)
 		return -ENOMEM;
@@ -284,6 +288,16 @@ static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k)
 		ml->next_slot_ns += (uint64_t)(1e9 / s->arrival_rate);
 	struct mreq r;
 	int e = begin_req(s, ml, (unsigned)user, &r);
+	if (e > 0) { /* the trace is over */
+		ml->trace_done = true;
+		return 0;
+	}
+	if (!e && r.arrive > sb_now_ns()) { /* a trace's arrival: wait for it */
+		pthread_mutex_unlock(&k->lock);
+		bool ok = sb_sleep_until(r.arrive);
+		pthread_mutex_lock(&k->lock);
+		e = ok ? 0 : -EINTR;
+	}
 	if (!e)
 		e = cache_ops(s, ml, &r, &st_ns);
 	if (e)
@@ -336,6 +350,7 @@ void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k)
 		free(ml->u[i].turn);
 	free(ml->u);
 	free(ml->prepop);
+	free(ml->trace_ctx);
 	free(ml->buf);
 	free(ml->rbuf);
 	sb_kvt_free(&ml->c);

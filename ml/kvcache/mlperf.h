@@ -39,14 +39,16 @@ struct sb_kv_user {
 /* Hooks for what benchmark.py does beside the synthetic users (NULL: not
  * used), called under the job's lock:
  * - next: a trace replaces the drawn request (ShareGPT turns, BurstGPT rows):
- *   fill *ctx and *gen (tokens) and *arrive_ns for user's next request, or
+ *   fill *ctx and *gen (tokens), *arrive_ns (left as it is: now) and
+ *   *new_conv (it starts a conversation) for user's next request, or
  *   return 1 when the trace is over (the job ends), -errno on error;
  * - prefix: process_requests step 1 (a shared-prefix hit): read the prefix
  *   entry through sb_kvt_access, lower *ctx, add its time to *ns;
  * - rag: step 4 (RAG chunk reads), its time added to *ns. */
 struct sb_kv_ml_hooks {
 	void *ctx;
-	int (*next)(void *ctx, unsigned user, uint64_t *ctx_tokens, uint64_t *gen, uint64_t *arrive_ns);
+	int (*next)(void *ctx, unsigned user, uint64_t *ctx_tokens, uint64_t *gen, uint64_t *arrive_ns,
+		    bool *new_conv);
 	int (*prefix)(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ctx_tokens, uint64_t *ns);
 	int (*rag)(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ns);
 };
@@ -57,7 +59,9 @@ struct sb_kv_ml {
 	struct sb_rng rng;
 	struct sb_kv_user *u;
 	unsigned nusers;
-	uint64_t started, next_slot_ns;
+	uint64_t started, next_slot_ns, t0_ns;
+	bool trace_done;         /* hooks.next said the trace is over */
+	void *trace_ctx;         /* mltrace.c's, freed at release */
 	uint32_t *prepop;        /* decode-only: the pre-populated entries */
 	unsigned nprepop;
 	/* the files */
@@ -86,6 +90,8 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k);
 void *sb_kv_ml_worker(void *arg);
 int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k);
 void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k);
+/* mltrace.c: kv_trace= and kv_request_log= (hooks.next) */
+int sb_kv_ml_trace_init(struct sb_kv_job *k);
 /* mlio.c: the tiers' I/O, and removing the files at the end */
 extern const struct sb_kvt_io sb_kv_ml_io;
 void sb_kv_ml_io_thread(struct sb_tstats *st, unsigned char *rbuf);
