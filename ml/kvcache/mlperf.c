@@ -90,6 +90,8 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 			    k->bytes_per_token, s->kv_tensor_parallel, &io);
 	if (!e)
 		e = sb_kv_ml_trace_init(k);
+	if (!e)
+		e = sb_kv_ml_extra_init(k);
 	return e ? e : sb_kv_ml_files_init(ml, k->folder, s->kv_elem_bytes);
 }
 
@@ -117,6 +119,10 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 		}
 		now = sb_now_ns();
 	}
+	int e = sb_kv_ml_rag_ingest(ml); /* RAG documents, before the clock starts */
+	if (e)
+		return e;
+	now = sb_now_ns();
 	for (unsigned i = 0; i < ml->nusers; i++)
 		ml->u[i].arrive_ns = now + think_ns(ml, &ml->u[i]);
 	ml->next_slot_ns = ml->t0_ns = now;
@@ -196,7 +202,7 @@ static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const stru
 	int e = 0;
 	*ns = 0;
 	if (ml->hooks.prefix) { /* the prefix's tokens are not written again */
-		if ((e = ml->hooks.prefix(ml->hooks.ctx, &ml->c, r->user, &ctx, ns)) < 0)
+		if ((e = ml->hooks.prefix(ml->hooks.xctx, &ml->c, r->user, &ctx, ns)) < 0)
 			return e;
 		sb_kvt_resize(&ml->c, r->id, ctx);
 	}
@@ -211,7 +217,7 @@ static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const stru
 			e = sb_kvt_alloc(&ml->c, r->id, true, &t);
 		*ns += t;
 	}
-	if (e >= 0 && ml->hooks.rag && (e = ml->hooks.rag(ml->hooks.ctx, &ml->c, r->user, &t)) >= 0)
+	if (e >= 0 && ml->hooks.rag && (e = ml->hooks.rag(ml->hooks.xctx, &ml->c, r->user, &t)) >= 0)
 		*ns += t;
 	if (e < 0 || s->kv_prefill_only || r->prefill_only)
 		return e < 0 ? e : 0;
@@ -351,6 +357,7 @@ void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k)
 	free(ml->u);
 	free(ml->prepop);
 	free(ml->trace_ctx);
+	sb_kv_ml_extra_free(ml);
 	free(ml->buf);
 	free(ml->rbuf);
 	sb_kvt_free(&ml->c);

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ml/kvcache/kvextra.h"
 #include "ml/kvcache/tiers.h"
 #include "ml/kvcache/result.h"
 #include "run/rng.h"
@@ -46,7 +47,8 @@ struct sb_kv_user {
  *   entry through sb_kvt_access, lower *ctx, add its time to *ns;
  * - rag: step 4 (RAG chunk reads), its time added to *ns. */
 struct sb_kv_ml_hooks {
-	void *ctx;
+	void *ctx;               /* next's */
+	void *xctx;              /* prefix's and rag's */
 	int (*next)(void *ctx, unsigned user, uint64_t *ctx_tokens, uint64_t *gen, uint64_t *arrive_ns,
 		    bool *new_conv);
 	int (*prefix)(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ctx_tokens, uint64_t *ns);
@@ -62,6 +64,8 @@ struct sb_kv_ml {
 	uint64_t started, next_slot_ns, t0_ns;
 	bool trace_done;         /* hooks.next said the trace is over */
 	void *trace_ctx;         /* mltrace.c's, freed at release */
+	void *extra_ctx;         /* mlextra.c's */
+	struct sb_kv_extra x;    /* system prompt and RAG counts */
 	uint32_t *prepop;        /* decode-only: the pre-populated entries */
 	unsigned nprepop;
 	/* the files */
@@ -92,6 +96,11 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k);
 void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k);
 /* mltrace.c: kv_trace= and kv_request_log= (hooks.next) */
 int sb_kv_ml_trace_init(struct sb_kv_job *k);
+/* mlextra.c: system prompts and RAG (hooks.prefix, hooks.rag); the RAG
+ * documents are written at begin */
+int sb_kv_ml_extra_init(struct sb_kv_job *k);
+int sb_kv_ml_rag_ingest(struct sb_kv_ml *ml);
+void sb_kv_ml_extra_free(struct sb_kv_ml *ml);
 /* mlio.c: the tiers' I/O, and removing the files at the end */
 extern const struct sb_kvt_io sb_kv_ml_io;
 void sb_kv_ml_io_thread(struct sb_tstats *st, unsigned char *rbuf);
