@@ -60,5 +60,41 @@ class MlperfTrace(SbCase):
         self.assertEqual({float(g[1]) for g in got}, {0.0})
 
 
+class Extras(SbCase):
+    """kv_system_prompt_probability and kv_rag_* counts in the JSON "kvcache"
+    object, both profiles (prefix_cache.py PrefixMatcher: 3 common system
+    prompts; rag.py retrieve_chunks: top_k chunks of one document)"""
+    OPTS = ["--kv_system_prompt_probability=1", "--kv_rag_docs=2", "--kv_rag_probability=1",
+            "--kv_rag_top_k=3", "--kv_requests=40"]
+
+    def test_mlperf_counts(self):
+        d = self.run_json(*BASE, f"--directory={self.dir}", "--prompt_tokens=512",
+                          "--output_tokens=16", *self.OPTS)
+        k = d["jobs"][0]["kvcache"]
+        sp, rag = k["system_prompt"], k["rag"]
+        self.assertEqual(sp["hits"] + sp["misses"], 40)  # every request has one
+        self.assertLessEqual(sp["misses"], 3)           # one shared entry per prompt
+        self.assertGreater(sp["tokens_saved"], 0)
+        self.assertEqual(rag["documents"], 2)
+        self.assertGreaterEqual(rag["chunks"], 2)
+        self.assertEqual(rag["retrievals"], 40)
+        self.assertEqual(rag["chunks_read"], rag["memory_hits"] + rag["disk_hits"] + rag["misses"])
+        self.assertGreaterEqual(rag["chunks_read"], 40)
+        p = self.run_sb(*BASE, f"--directory={self.dir}", "--prompt_tokens=512",
+                        "--output_tokens=16", *self.OPTS)
+        self.assertIn("system prompts: ", p.stdout)
+        self.assertIn("rag: 2 documents", p.stdout)
+
+    def test_blocks_counts(self):
+        d = self.run_json("--name=kv", "--workload=kvcache", "--model=llama3-8b",
+                          "--kv_block_tokens=16", "--ioengine=null", "--kv_memory_capacity=64g",
+                          "--kv_disk_capacity=0", *self.OPTS)
+        k = d["jobs"][0]["kvcache"]
+        self.assertEqual(k["profile"], "blocks")
+        self.assertGreater(k["system_prompt"]["hits"] + k["system_prompt"]["misses"], 0)
+        self.assertEqual(k["rag"]["documents"], 2)
+        self.assertGreater(k["rag"]["retrievals"], 0)
+
+
 if __name__ == "__main__":
     unittest.main()
