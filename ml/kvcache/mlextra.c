@@ -4,9 +4,10 @@
  * kv_cache_benchmark/kv_cache/prefix_cache.py, rag.py, benchmark.py
  * process_requests steps 1 and 4), with kvextra.c's draws:
  * - a request has one of the three common system prompts with the given
- *   probability; the prompt is one cache entry shared by all users: found
- *   (a hit: it is read, its tokens saved) or not (a miss: it is written);
- *   either way the request's own entry holds the rest of its context;
+ *   probability (prefix_cache.py counts it a prefix hit, its tokens saved;
+ *   a request without one is a prefix miss); its tokens are taken off the
+ *   request's context, and its cache key, which nothing ever writes, is
+ *   looked up (a cache miss, no I/O), as process_requests step 1 does;
  * - RAG: kv_rag_docs documents are ingested before the run (each of
  *   sb_kv_rag_doc_range tokens, one entry per chunk of kv_rag_chunk_tokens,
  *   written: counted in the cache statistics); a request retrieves with
@@ -37,20 +38,18 @@ static int prefix(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ctx_toke
 	uint32_t n = sb_kv_sysprompt(x->cfg->sysprompt_prob, u, pick, (uint32_t)*ctx_tokens);
 	(void)user;
 	*ns = 0;
-	if (!n)
+	if (!n) {
+		ml->x.prefix_misses++;
 		return 0;
+	}
+	ml->x.prefix_hits++;
+	ml->x.prefix_tokens_saved += n;
 	unsigned i = (unsigned)(pick % SB_KV_SYSPROMPTS);
 	if (x->sys[i] == SB_KVT_NIL && (x->sys[i] = sb_kvt_new(c, n)) == SB_KVT_NIL)
 		return -ENOMEM;
+	/* benchmark.py step 1 reads kv_system_<hash>, which nothing writes */
 	int e = sb_kvt_access(c, x->sys[i], false, SB_KVT_USER, ns);
-	if (e > 0) {
-		ml->x.prefix_hits++;
-		ml->x.prefix_tokens_saved += n;
-	} else if (e == 0) {
-		ml->x.prefix_misses++;
-		e = sb_kvt_alloc(c, x->sys[i], true, ns);
-	}
-	*ctx_tokens = *ctx_tokens > n ? *ctx_tokens - n : 1;
+	*ctx_tokens -= n;
 	return e < 0 ? e : 0;
 }
 

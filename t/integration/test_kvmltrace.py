@@ -72,9 +72,9 @@ class Extras(SbCase):
                           "--output_tokens=16", *self.OPTS)
         k = d["jobs"][0]["kvcache"]
         sp, rag = k["system_prompt"], k["rag"]
-        self.assertEqual(sp["hits"] + sp["misses"], 40)  # every request has one
-        self.assertLessEqual(sp["misses"], 3)           # one shared entry per prompt
-        self.assertGreater(sp["tokens_saved"], 0)
+        # prefix_cache.py record_prefix_result: a detected system prompt is a hit
+        self.assertEqual((sp["hits"], sp["misses"]), (40, 0))  # probability 1
+        self.assertGreaterEqual(sp["tokens_saved"], 40 * 5)     # 5, 9 or 6 tokens each
         self.assertEqual(rag["documents"], 2)
         self.assertGreaterEqual(rag["chunks"], 2)
         self.assertEqual(rag["retrievals"], 40)
