@@ -76,7 +76,33 @@ void sb_ml_kv_json(struct sb_jw *w, const struct sb_kv_result *kv)
 	sb_jw_str(w, "profile", kv->ml.on ? "mlperf" : "blocks");
 	if (kv->ml.on)
 		sb_ml_kv_mlperf_json(w, &kv->ml);
+	sb_jw_obj_begin(w, "system_prompt");
+	sb_jw_u64(w, "hits", kv->x.prefix_hits);
+	sb_jw_u64(w, "misses", kv->x.prefix_misses);
+	sb_jw_u64(w, "tokens_saved", kv->x.prefix_tokens_saved);
 	sb_jw_obj_end(w);
+	sb_jw_obj_begin(w, "rag");
+	sb_jw_u64(w, "documents", kv->x.rag_docs);
+	sb_jw_u64(w, "chunks", kv->x.rag_chunks);
+	sb_jw_u64(w, "retrievals", kv->x.rag_retrievals);
+	sb_jw_u64(w, "chunks_read", kv->x.rag_chunks_read);
+	sb_jw_u64(w, "memory_hits", kv->x.rag_mem_hits);
+	sb_jw_u64(w, "disk_hits", kv->x.rag_disk_hits);
+	sb_jw_u64(w, "misses", kv->x.rag_misses);
+	sb_jw_obj_end(w);
+	sb_jw_obj_end(w);
+}
+
+static void normal_extra(FILE *f, const struct sb_kv_extra *x)
+{
+	if (x->prefix_hits + x->prefix_misses)
+		fprintf(f, "    system prompts: %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64
+			   " tokens saved\n", x->prefix_hits, x->prefix_misses, x->prefix_tokens_saved);
+	if (x->rag_docs)
+		fprintf(f, "    rag: %" PRIu64 " documents, %" PRIu64 " chunks; %" PRIu64 " retrievals read %"
+			   PRIu64 " chunks (memory %" PRIu64 ", disk %" PRIu64 ", lost %" PRIu64 ")\n",
+			x->rag_docs, x->rag_chunks, x->rag_retrievals, x->rag_chunks_read, x->rag_mem_hits,
+			x->rag_disk_hits, x->rag_misses);
 }
 
 static void normal_lat(FILE *f, const char *name, const struct sb_kv_lat *l)
@@ -97,6 +123,7 @@ void sb_ml_kv_normal(FILE *f, const struct sb_kv_result *kv)
 		kv->bytes_per_token, kv->ml.on ? "kv_profile=mlperf: a .npy file per entry" : blocks);
 	if (kv->ml.on) { /* kv_profile=mlperf: its own figures, no blocks */
 		sb_ml_kv_mlperf_normal(f, &kv->ml);
+		normal_extra(f, &kv->x);
 		return;
 	}
 	fprintf(f, "    tiers: memory %" PRIu64 " blocks, disk %" PRIu64 " blocks%s%s\n",
@@ -113,4 +140,5 @@ void sb_ml_kv_normal(FILE *f, const struct sb_kv_result *kv)
 	normal_lat(f, "latency", &kv->latency);
 	normal_lat(f, "ttft", &kv->ttft);
 	normal_lat(f, "storage ttft", &kv->storage_ttft);
+	normal_extra(f, &kv->x);
 }

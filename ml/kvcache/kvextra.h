@@ -26,5 +26,16 @@ unsigned sb_kv_rag_chunk_tokens(unsigned chunk, uint64_t bytes_per_token);
  * chunk i weighing 1 / (i + 1) (n capped at SB_KV_RAG_MAXPICK); draw(ctx)
  * gives a uniform value per pick.  Returns the count written to out. */
 #define SB_KV_RAG_MAXPICK 4096
+
+/* the counts of both profiles (JSON "system_prompt" and "rag"): shared
+ * system prompts found / not found in the cache and the prompt tokens they
+ * saved; RAG documents ingested, their chunks, retrievals, chunks read and
+ * how they were found (blocks profile: blocks; mlperf: chunk entries,
+ * mem = GPU or CPU tier, disk = NVMe) */
+struct sb_kv_extra {
+	uint64_t prefix_hits, prefix_misses, prefix_tokens_saved;
+	uint64_t rag_docs, rag_chunks, rag_retrievals, rag_chunks_read;
+	uint64_t rag_mem_hits, rag_disk_hits, rag_misses;
+};
 uint32_t sb_kv_rag_pick(double (*draw)(void *), void *ctx, uint32_t n, uint32_t k, uint32_t *out);
 #endif

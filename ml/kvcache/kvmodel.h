@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ml/kvcache/kvextra.h"
 #include "run/rng.h"
 
 struct sb_kv_cfg {
@@ -56,11 +57,6 @@ struct sb_kv_cfg {
 
 /* what the shared-prefix and RAG parts did (the official PrefixCacheManager
  * and RAGDocumentManager stats) */
-struct sb_kv_extra {
-	uint64_t prefix_hits, prefix_misses, prefix_tokens_saved;
-	uint64_t rag_docs, rag_chunks, rag_retrievals, rag_chunks_read;
-	uint64_t rag_mem_hits, rag_disk_hits, rag_misses; /* blocks of the chunks read */
-};
 
 /* one request's plan (buffers owned by the caller's struct, grown by
  * sb_kv_next; free with sb_kv_req_free) */

@@ -140,6 +140,7 @@ void sb_kv_results(struct sb_wl_job *j)
 	lat(k, j->nworkers, offsetof(struct sb_kv_worker, latency), &kv->latency);
 	lat(k, j->nworkers, offsetof(struct sb_kv_worker, ttft), &kv->ttft);
 	lat(k, j->nworkers, offsetof(struct sb_kv_worker, storage_ttft), &kv->storage_ttft);
+	kv->x = *sb_kv_extra_stats(&k->m);
 	if (k->ml)
 		sb_kv_ml_results(j, k, kv);
 	if (j->spec->rules == SB_RULES_MLPERF)

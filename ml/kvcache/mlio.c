@@ -9,7 +9,11 @@
  * tiers hold no data here: a write or read costs a memcpy of the entry's
  * bytes (np.copy's work), timed as total = device = host like theirs.  A
  * file is created with O_EXCL: storbench never opens, truncates or
- * unlinks a name it did not create in this run. */
+ * unlinks a name it did not create in this run.  The callbacks run
+ * without the job's lock (tiers.c pins or marks busy the entry): each
+ * worker reads into its own buffer and counts into its own statistics
+ * (sb_kv_ml_io_thread), and the bitmap of the files made is changed under
+ * ml->lock. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,6 +26,16 @@
 #include "ml/kvcache/npy.h"
 #include "stats/tstats.h"
 
+/* the calling worker's statistics and read buffer */
+static _Thread_local struct sb_tstats *tl_st;
+static _Thread_local unsigned char *tl_rbuf;
+
+void sb_kv_ml_io_thread(struct sb_tstats *st, unsigned char *rbuf)
+{
+	tl_st = st;
+	tl_rbuf = rbuf;
+}
+
 static void path_of(const struct sb_kv_ml *ml, uint32_t id, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/kv_%08u.npy", ml->dir, id);
@@ -32,7 +46,7 @@ static bool made(const struct sb_kv_ml *ml, uint32_t id)
 	return id < ml->made_cap && (ml->made[id / 64] >> (id % 64) & 1);
 }
 
-static int mark(struct sb_kv_ml *ml, uint32_t id, bool on)
+static int mark_locked(struct sb_kv_ml *ml, uint32_t id, bool on)
 {
 	if (id >= ml->made_cap) {
 		uint32_t cap = (id + 1 + 4095) / 4096 * 4096 * 2;
@@ -50,12 +64,23 @@ static int mark(struct sb_kv_ml *ml, uint32_t id, bool on)
 	return 0;
 }
 
+/* mark id's file made (on) or gone; 1 when it was made before */
+static int mark(struct sb_kv_ml *ml, uint32_t id, bool on)
+{
+	if (ml->lock)
+		pthread_mutex_lock(ml->lock);
+	int was = made(ml, id), e = mark_locked(ml, id, on);
+	if (ml->lock)
+		pthread_mutex_unlock(ml->lock);
+	return e ? e : was;
+}
+
 static void mem_copy(struct sb_kv_ml *ml, uint64_t bytes, struct sb_kvt_time *t)
 {
 	uint64_t t0 = sb_now_ns();
 	for (uint64_t o = 0; o < bytes; o += SB_KV_ML_BUF) {
 		uint64_t n = bytes - o < SB_KV_ML_BUF ? bytes - o : SB_KV_ML_BUF;
-		memcpy(ml->rbuf, ml->buf, n);
+		memcpy(tl_rbuf ? tl_rbuf : ml->rbuf, ml->buf, n);
 	}
 	t->total = t->device = t->host = sb_now_ns() - t0;
 }
@@ -91,9 +116,9 @@ static int npy_body(struct sb_kv_ml *ml, int fd, const struct sb_kvt_entry *e, u
 		uint64_t n = e->bytes - o < SB_KV_ML_BUF ? e->bytes - o : SB_KV_ML_BUF;
 		err = write_all(fd, ml->buf, n);
 	}
-	if (!err && ml->st) {
-		ml->st->io_bytes[SB_DDIR_WRITE] += h + e->bytes;
-		ml->st->total_ios[SB_DDIR_WRITE]++;
+	if (!err && tl_st) {
+		tl_st->io_bytes[SB_DDIR_WRITE] += h + e->bytes;
+		tl_st->total_ios[SB_DDIR_WRITE]++;
 	}
 	return err;
 }
@@ -112,6 +137,7 @@ static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int ti
 	if (fd < 0)
 		return -errno;
 	int err = mark(ml, id, true);
+	err = err < 0 ? err : 0;
 	if (!err)
 		err = npy_body(ml, fd, e, ml->elem_bytes);
 	uint64_t t1 = sb_now_ns();
@@ -146,7 +172,8 @@ static int ml_read(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 		return -errno;
 	uint64_t got = 0;
 	ssize_t r;
-	while ((r = read(fd, ml->rbuf, SB_KV_ML_BUF)) != 0) {
+	unsigned char *rbuf = tl_rbuf ? tl_rbuf : ml->rbuf;
+	while ((r = read(fd, rbuf, SB_KV_ML_BUF)) != 0) {
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -156,9 +183,9 @@ static int ml_read(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 	int err = r < 0 ? -errno : got < e->bytes ? -EIO : 0;
 	close(fd);
 	uint64_t t2 = sb_now_ns();
-	if (!err && ml->st) {
-		ml->st->io_bytes[SB_DDIR_READ] += got;
-		ml->st->total_ios[SB_DDIR_READ]++;
+	if (!err && tl_st) {
+		tl_st->io_bytes[SB_DDIR_READ] += got;
+		tl_st->total_ios[SB_DDIR_READ]++;
 	}
 	t->host = t1 - t0;
 	t->device = t2 - t1;
@@ -171,10 +198,9 @@ static int ml_drop(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 	struct sb_kv_ml *ml = ctx;
 	char path[PATH_MAX];
 	(void)e;
-	if (tier != SB_KVT_NVME || !made(ml, id))
-		return 0;
+	if (tier != SB_KVT_NVME || mark(ml, id, false) != 1)
+		return 0; /* not a file of ours */
 	path_of(ml, id, path, sizeof(path));
-	mark(ml, id, false);
 	return unlink(path) && errno != ENOENT ? -errno : 0;
 }
 

@@ -86,9 +86,13 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 	struct sb_kvt_io io = sb_kv_ml_io;
 	io.ctx = ml;
 	uint64_t gpus = s->kv_gpus ? s->kv_gpus : 1;
-	sb_kvt_init(&ml->c, s->kv_gpu_mem * gpus, s->kv_memory_capacity, k->tier_bytes, k->bytes_per_token,
-		    s->kv_tensor_parallel, &io);
-	return sb_kv_ml_files_init(ml, k->folder, s->kv_elem_bytes);
+	int e = sb_kvt_init(&ml->c, s->kv_gpu_mem * gpus, s->kv_memory_capacity, k->tier_bytes,
+			    k->bytes_per_token, s->kv_tensor_parallel, &io);
+	if (!e)
+		e = sb_kv_ml_trace_init(k);
+	if (!e)
+		e = sb_kv_ml_extra_init(k);
+	return e ? e : sb_kv_ml_files_init(ml, k->folder, s->kv_elem_bytes);
 }
 
 /* decode-only: entries written before the run, then the counters zeroed */
@@ -96,7 +100,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	struct sb_kv_ml *ml = k->ml;
 	uint64_t now = sb_now_ns(), ns;
-	ml->st = j->workers[0].st;
+	sb_kv_ml_io_thread(j->workers[0].st, NULL);
 	if (j->spec->kv_decode_only) {
 		unsigned n = ml->nusers * PREPOP_PER_USER;
 		if (!(ml->prepop = calloc(n, sizeof(*ml->prepop))))
@@ -115,16 +119,23 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 		}
 		now = sb_now_ns();
 	}
+	int e = sb_kv_ml_rag_ingest(ml); /* RAG documents, before the clock starts */
+	if (e)
+		return e;
+	now = sb_now_ns();
 	for (unsigned i = 0; i < ml->nusers; i++)
 		ml->u[i].arrive_ns = now + think_ns(ml, &ml->u[i]);
-	ml->next_slot_ns = now;
+	ml->next_slot_ns = ml->t0_ns = now;
+	/* from here the workers run: the I/O without the lock */
+	ml->lock = &k->lock;
+	sb_kvt_set_lock(&ml->c, &k->lock);
 	return 0;
 }
 
 static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
-	if (sb_stopping() || k->failed || k->ml->err)
+	if (sb_stopping() || k->failed || k->ml->err || k->ml->trace_done)
 		return false;
 	if (s->kv_requests && k->ml->started >= s->kv_requests)
 		return false;
@@ -163,16 +174,18 @@ static int begin_req(const struct sb_jobspec *s, struct sb_kv_ml *ml, unsigned u
 	struct sb_kv_user *u = &ml->u[user];
 	r->user = user;
 	r->arrive = u->arrive_ns;
-	if (ml->hooks.next) { /* trace replay */
-		int e = ml->hooks.next(ml->hooks.ctx, user, &r->ctx, &r->gen, &r->arrive);
+	bool fresh = false;
+	if (ml->hooks.next) { /* trace replay: mltrace.c */
+		int e = ml->hooks.next(ml->hooks.ctx, user, &r->ctx, &r->gen, &r->arrive, &fresh);
 		if (e)
 			return e;
 	} else {
 		r->ctx = draw(ml, u->ctx, s->prompt_tokens_min, s->prompt_tokens_max);
 		r->gen = draw(ml, u->gen, s->output_tokens_min, s->output_tokens_max);
+		fresh = u->nturn && sb_rng_unit(&ml->rng) >= CONTINUE_PROB;
 	}
 	r->prefill_only = r->ctx >= PREFILL_ONLY_TOKENS;
-	if (u->nturn && sb_rng_unit(&ml->rng) >= CONTINUE_PROB)
+	if (fresh)
 		u->nturn = 0; /* a new conversation */
 	if ((r->id = sb_kvt_new(&ml->c, r->ctx)) == UINT32_MAX)
 		return -ENOMEM;
@@ -189,7 +202,7 @@ static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const stru
 	int e = 0;
 	*ns = 0;
 	if (ml->hooks.prefix) { /* the prefix's tokens are not written again */
-		if ((e = ml->hooks.prefix(ml->hooks.ctx, &ml->c, r->user, &ctx, ns)) < 0)
+		if ((e = ml->hooks.prefix(ml->hooks.xctx, &ml->c, r->user, &ctx, ns)) < 0)
 			return e;
 		sb_kvt_resize(&ml->c, r->id, ctx);
 	}
@@ -204,7 +217,7 @@ static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const stru
 			e = sb_kvt_alloc(&ml->c, r->id, true, &t);
 		*ns += t;
 	}
-	if (e >= 0 && ml->hooks.rag && (e = ml->hooks.rag(ml->hooks.ctx, &ml->c, r->user, &t)) >= 0)
+	if (e >= 0 && ml->hooks.rag && (e = ml->hooks.rag(ml->hooks.xctx, &ml->c, r->user, &t)) >= 0)
 		*ns += t;
 	if (e < 0 || s->kv_prefill_only || r->prefill_only)
 		return e < 0 ? e : 0;
@@ -260,7 +273,7 @@ static void record(struct sb_wl_job *j, struct sb_kv_ml *ml, const struct mreq *
 }
 
 /* one worker: take the next request, do its cache operations, generate */
-static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w)
+static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
 	struct sb_kv_ml *ml = k->ml;
@@ -281,7 +294,16 @@ static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w)
 		ml->next_slot_ns += (uint64_t)(1e9 / s->arrival_rate);
 	struct mreq r;
 	int e = begin_req(s, ml, (unsigned)user, &r);
-	ml->st = j->workers[w].st;
+	if (e > 0) { /* the trace is over */
+		ml->trace_done = true;
+		return 0;
+	}
+	if (!e && r.arrive > sb_now_ns()) { /* a trace's arrival: wait for it */
+		pthread_mutex_unlock(&k->lock);
+		bool ok = sb_sleep_until(r.arrive);
+		pthread_mutex_lock(&k->lock);
+		e = ok ? 0 : -EINTR;
+	}
 	if (!e)
 		e = cache_ops(s, ml, &r, &st_ns);
 	if (e)
@@ -302,10 +324,14 @@ void *sb_kv_ml_worker(void *arg)
 	struct sb_thread *t = &j->workers[kw->index];
 	struct rusage ru;
 	int e = 0;
+	unsigned char *rbuf = malloc(SB_KV_ML_BUF); /* its own: reads run in parallel */
+	sb_kv_ml_io_thread(t->st, rbuf);
 	sb_ml_cpu_begin(&ru);
 	pthread_mutex_lock(&k->lock);
+	if (!rbuf)
+		e = -ENOMEM;
 	while (!e && more(j, k))
-		e = serve_one(j, k, kw->index);
+		e = serve_one(j, k);
 	if (e && e != -EINTR && !k->ml->err)
 		k->ml->err = e;
 	pthread_mutex_unlock(&k->lock);
@@ -314,6 +340,8 @@ void *sb_kv_ml_worker(void *arg)
 			sb_ml_fail(t, -e, "KV cache entry I/O failed in", k->folder);
 		k->failed = true;
 	}
+	sb_kv_ml_io_thread(NULL, NULL);
+	free(rbuf);
 	sb_ml_cpu_end(t, &ru);
 	return NULL;
 }
@@ -328,6 +356,8 @@ void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k)
 		free(ml->u[i].turn);
 	free(ml->u);
 	free(ml->prepop);
+	free(ml->trace_ctx);
+	sb_kv_ml_extra_free(ml);
 	free(ml->buf);
 	free(ml->rbuf);
 	sb_kvt_free(&ml->c);

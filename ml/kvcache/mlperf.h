@@ -8,14 +8,18 @@
  * its own entry (a whole context's KV) at prefill, reads it at decode and
  * re-reads it every kv_decode_reread_tokens output tokens.  Entries live in
  * the tiers of tiers.h; the NVMe tier is one .npy file per entry under
- * <directory>/kvcache (mlio.c).  The cache operations of all workers are
- * serialized under the job's lock; generation time is slept outside it. */
+ * <directory>/kvcache (mlio.c).  The cache bookkeeping of all workers is
+ * serialized under the job's lock; the entries' I/O (tiers.c drops the lock
+ * around it, pinning the entries) and the generation time run outside it,
+ * so kv_users workers have up to kv_users entry I/Os in flight. */
 #ifndef SB_ML_KV_MLPERF_H
 #define SB_ML_KV_MLPERF_H
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ml/kvcache/kvextra.h"
 #include "ml/kvcache/tiers.h"
 #include "ml/kvcache/result.h"
 #include "run/rng.h"
@@ -36,14 +40,17 @@ struct sb_kv_user {
 /* Hooks for what benchmark.py does beside the synthetic users (NULL: not
  * used), called under the job's lock:
  * - next: a trace replaces the drawn request (ShareGPT turns, BurstGPT rows):
- *   fill *ctx and *gen (tokens) and *arrive_ns for user's next request, or
+ *   fill *ctx and *gen (tokens), *arrive_ns (left as it is: now) and
+ *   *new_conv (it starts a conversation) for user's next request, or
  *   return 1 when the trace is over (the job ends), -errno on error;
  * - prefix: process_requests step 1 (a shared-prefix hit): read the prefix
  *   entry through sb_kvt_access, lower *ctx, add its time to *ns;
  * - rag: step 4 (RAG chunk reads), its time added to *ns. */
 struct sb_kv_ml_hooks {
-	void *ctx;
-	int (*next)(void *ctx, unsigned user, uint64_t *ctx_tokens, uint64_t *gen, uint64_t *arrive_ns);
+	void *ctx;               /* next's */
+	void *xctx;              /* prefix's and rag's */
+	int (*next)(void *ctx, unsigned user, uint64_t *ctx_tokens, uint64_t *gen, uint64_t *arrive_ns,
+		    bool *new_conv);
 	int (*prefix)(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ctx_tokens, uint64_t *ns);
 	int (*rag)(void *ctx, struct sb_kvt *c, unsigned user, uint64_t *ns);
 };
@@ -54,7 +61,11 @@ struct sb_kv_ml {
 	struct sb_rng rng;
 	struct sb_kv_user *u;
 	unsigned nusers;
-	uint64_t started, next_slot_ns;
+	uint64_t started, next_slot_ns, t0_ns;
+	bool trace_done;         /* hooks.next said the trace is over */
+	void *trace_ctx;         /* mltrace.c's, freed at release */
+	void *extra_ctx;         /* mlextra.c's */
+	struct sb_kv_extra x;    /* system prompt and RAG counts */
 	uint32_t *prepop;        /* decode-only: the pre-populated entries */
 	unsigned nprepop;
 	/* the files */
@@ -66,7 +77,7 @@ struct sb_kv_ml {
 	uint32_t made_cap;
 	unsigned layers, kv_heads, head_dim, elem_bytes;
 	bool nodiskio;           /* ioengine=null: no file I/O */
-	struct sb_tstats *st;    /* the serving worker's statistics */
+	pthread_mutex_t *lock;   /* the job's, guarding made[] once workers run */
 	/* the request-level results */
 	uint64_t completed, tokens_generated, mt_hits, mt_misses;
 	double storage_io_s, generation_s;
@@ -83,8 +94,16 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k);
 void *sb_kv_ml_worker(void *arg);
 int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k);
 void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k);
+/* mltrace.c: kv_trace= and kv_request_log= (hooks.next) */
+int sb_kv_ml_trace_init(struct sb_kv_job *k);
+/* mlextra.c: system prompts and RAG (hooks.prefix, hooks.rag); the RAG
+ * documents are written at begin */
+int sb_kv_ml_extra_init(struct sb_kv_job *k);
+int sb_kv_ml_rag_ingest(struct sb_kv_ml *ml);
+void sb_kv_ml_extra_free(struct sb_kv_ml *ml);
 /* mlio.c: the tiers' I/O, and removing the files at the end */
 extern const struct sb_kvt_io sb_kv_ml_io;
+void sb_kv_ml_io_thread(struct sb_tstats *st, unsigned char *rbuf);
 int sb_kv_ml_files_init(struct sb_kv_ml *ml, const char *dir, unsigned elem_bytes);
 void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep);
 /* mlstats.c: the official metrics and the storage assessment */

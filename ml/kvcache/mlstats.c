@@ -113,6 +113,7 @@ static void cache_stats(const struct sb_kvt *c, struct sb_kv_mlres *m)
 
 void sb_kv_ml_results(struct sb_wl_job *j, struct sb_kv_job *k, struct sb_kv_result *kv)
 {
+	kv->x = k->ml->x;
 	const struct sb_jobspec *s = j->spec;
 	struct sb_kv_ml *ml = k->ml;
 	struct sb_kv_mlres *m = &kv->ml;

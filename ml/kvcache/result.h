@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ml/kvcache/kvextra.h"
+
 /* a latency distribution, us */
 struct sb_kv_lat {
 	uint64_t n;
@@ -91,5 +93,6 @@ struct sb_kv_result {
 	uint64_t file_bytes;         /* its size at the end */
 	bool kept;                   /* keep_kvcache=1 */
 	struct sb_kv_mlres ml;       /* kv_profile=mlperf (ml.on) */
+	struct sb_kv_extra x;        /* system prompts and RAG, both profiles */
 };
 #endif

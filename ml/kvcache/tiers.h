@@ -7,9 +7,18 @@
  * last tier (NVMe) down to its full limit by deleting them; an entry over
  * 95% of a non-last tier's limit skips it; a tier under 5% full takes the
  * entry anyway.  The caller serializes every call (one lock); the I/O of
- * each tier is the caller's, through sb_kvt_io. */
+ * each tier is the caller's, through sb_kvt_io.  After sb_kvt_set_lock the
+ * calls drop that lock around each sb_kvt_io call, like cache.py's
+ * per-entry locks: an entry being read is pinned (readers share it; it is
+ * not evicted, an eviction takes the next unpinned LRU entry), an entry
+ * being written, demoted or deleted is busy (no one else reads or writes
+ * it: they wait for it); a tier whose entries are all pinned or busy takes
+ * nothing, so with several users where an entry lands depends on timing,
+ * as in the official benchmark.  The io callbacks get a copy of the entry
+ * and are called without the lock. */
 #ifndef SB_ML_KV_TIERS_H
 #define SB_ML_KV_TIERS_H
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -31,6 +40,8 @@ struct sb_kvt_entry {
 	uint64_t bytes, tokens;
 	int tier;                /* SB_KVT_*, -1: not cached (evicted or never written) */
 	uint32_t prev, next;     /* LRU links in its tier (SB_KVT_NIL: none) */
+	uint32_t pin;            /* reads in flight */
+	bool busy;               /* a write, demotion or delete in flight (not in a list) */
 };
 #define SB_KVT_NIL UINT32_MAX
 
@@ -65,12 +76,17 @@ struct sb_kvt {
 	unsigned tp;                /* tensor parallel: the entry holds 1/tp */
 	struct sb_kvt_stats st;
 	struct sb_kvt_io io;
+	pthread_mutex_t *lock;      /* dropped around the I/O; NULL: never */
+	pthread_cond_t cond;        /* an entry's pin or busy went away */
+	uint32_t moving[SB_KVT_N];  /* busy entries counted in used[] but in no list */
 };
 
 /* limits in bytes; gpu 0: no GPU tier */
 int sb_kvt_init(struct sb_kvt *c, uint64_t gpu, uint64_t cpu, uint64_t nvme, uint64_t bytes_per_token,
 		unsigned tp, const struct sb_kvt_io *io);
 void sb_kvt_free(struct sb_kvt *c);
+/* from now on, every call is made with *lock held, and drops it around I/O */
+void sb_kvt_set_lock(struct sb_kvt *c, pthread_mutex_t *lock);
 /* a new entry id for tokens tokens (not cached yet); UINT32_MAX on ENOMEM */
 uint32_t sb_kvt_new(struct sb_kvt *c, uint64_t tokens);
 /* a not yet cached entry's new token count (a prefix hit shortened it) */
