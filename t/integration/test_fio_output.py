@@ -96,13 +96,16 @@ class TestGroupReporting(SbCase):
 
 class TestRatePerDirection(SbCase):
     def rates(self, extra):
-        job = self.write_job("[r]\nioengine=psync\nfilename=r.dat\nsize=16m\nbs=4k\n"
+        # the null engine: the cap is the only limit, also on a loaded
+        # machine (psync on a file reached 2109 of 3000 reads/s in a CI run
+        # beside other builds); the rate logic is the same for every engine
+        job = self.write_job("[r]\nioengine=null\nsize=16m\nbs=4k\n"
                              "rw=randrw\ntime_based\nruntime=2\n" + extra)
         j = self.run_json(job, cwd=self.dir)["jobs"][0]
         return j["read"]["iops"], j["write"]["iops"]
 
     def test_rate_iops_caps_each_direction(self):
-        # fio: rate_iops=3000 rwmixread=80 -> read 2999.0, write 2998.5
+        # fio 3.33, null engine: rate_iops=3000 rwmixread=80 -> read 2999.0, write 2998.5
         r, w = self.rates("rate_iops=3000\nrwmixread=80\n")
         self.assertAlmostEqual(r, 3000, delta=60)
         self.assertAlmostEqual(w, 3000, delta=60)
