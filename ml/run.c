@@ -13,6 +13,7 @@
 #include "run/collect.h"
 #include "run/gpu.h"
 #include "ml/run.h"
+#include "os/dio.h"
 #include "os/cachedrop.h"
 #include "run/rate.h"
 #include "lib/log.h"
@@ -137,6 +138,62 @@ int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, enum sb_ml_
 		return r;
 	}
 	return 0;
+}
+
+/* direct=1's alignment for path: 0 without O_DIRECT (or with an engine
+ * that does no disk I/O) */
+static uint64_t dio_align(const struct sb_thread *t, const char *path)
+{
+	if (!t->spec->direct || (t->ops->flags & SB_ENGINE_NODISKIO))
+		return 0;
+	struct sb_dio_align a;
+	sb_os_dio_align(path, &a);
+	return a.offset ? a.offset : 4096;
+}
+
+/* [off, off + len) of f through a descriptor without O_DIRECT, read and
+ * dropped */
+static int plain_read(struct sb_thread *t, struct sb_file *f, uint64_t off, uint64_t len)
+{
+	char *buf = malloc(len ? len : 1);
+	int fd = buf ? open(f->path, O_RDONLY | O_CLOEXEC) : -1, e = 0;
+	if (fd < 0)
+		e = buf ? errno : ENOMEM;
+	else if (pread(fd, buf, len, (off_t)off) != (ssize_t)len)
+		e = errno ? errno : EIO;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return e ? sb_ml_fail(t, e, "cannot read the last partial block of", f->path) : 0;
+}
+
+int sb_ml_write_file(struct sb_thread *t, struct sb_file *f, uint64_t bytes, bool fsync_after)
+{
+	uint64_t al = dio_align(t, f->path), whole = al ? (bytes + al - 1) / al * al : bytes;
+	if (whole == bytes)
+		return sb_ioloop_span(t, f, SB_DDIR_WRITE, 0, bytes, fsync_after);
+	f->size = f->region_len = whole;
+	int e = sb_ioloop_span(t, f, SB_DDIR_WRITE, 0, whole, false);
+	f->size = f->region_len = bytes;
+	if (e)
+		return e;
+	if (ftruncate(f->fd, (off_t)bytes) || (fsync_after && fsync(f->fd)))
+		return sb_ml_fail(t, errno, "cannot cut to its size", f->path);
+	return 0;
+}
+
+int sb_ml_read_span(struct sb_thread *t, struct sb_file *f, uint64_t size, uint64_t off, uint64_t len)
+{
+	uint64_t al = dio_align(t, f->path);
+	if (!al || ((off | len) % al == 0 && off + len <= size / al * al))
+		return sb_ioloop_span(t, f, SB_DDIR_READ, off, len, false);
+	uint64_t a0 = off / al * al, a1 = (off + len + al - 1) / al * al, full = size / al * al;
+	if (a1 > full)
+		a1 = full > a0 ? full : a0;
+	int e = a1 > a0 ? sb_ioloop_span(t, f, SB_DDIR_READ, a0, a1 - a0, false) : 0;
+	if (!e && off + len > a1)
+		e = plain_read(t, f, a1, off + len - a1);
+	return e;
 }
 
 void sb_ml_close(struct sb_thread *t, struct sb_file *f)

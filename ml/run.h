@@ -70,6 +70,15 @@ enum sb_ml_open_mode { SB_ML_READ = 0, SB_ML_CREATE = 1, SB_ML_RDWR = 2 };
 int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, enum sb_ml_open_mode mode,
 	       struct sb_file **out);
 void sb_ml_close(struct sb_thread *t, struct sb_file *f);
+/* The whole of f's bytes written (fsync'ed after when asked), or bytes
+ * [off, off + len) of f (size bytes) read, through the engine.  direct=1
+ * (O_DIRECT) takes only offsets and lengths that are multiples of the
+ * file's alignment, which ML files rarely are: a write covers the last
+ * block whole, then cuts the file to its size (fsync after the cut); a
+ * read widens to whole blocks and takes what lies in the file's last
+ * partial block through a descriptor without O_DIRECT.  HOWTO section 9. */
+int sb_ml_write_file(struct sb_thread *t, struct sb_file *f, uint64_t bytes, bool fsync_after);
+int sb_ml_read_span(struct sb_thread *t, struct sb_file *f, uint64_t size, uint64_t off, uint64_t len);
 /* Record an error in t->st (first one wins); returns -e. */
 int sb_ml_fail(struct sb_thread *t, int e, const char *what, const char *path);
 /* CPU time of the calling thread, to charge to a worker */

@@ -25,7 +25,6 @@
 #include "run/rate.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
-#include "os/dio.h"
 #include "os/scratch.h"
 #include "parse/options.h"
 
@@ -103,56 +102,6 @@ static int torch_io(struct sb_thread *t, struct sb_file *f, int ddir, const stru
 	return e;
 }
 
-/* the direct-I/O alignment of f (direct=1), 0 without O_DIRECT */
-static uint64_t dio_align(const struct sb_thread *t, const char *path)
-{
-	if (!t->spec->direct || (t->ops->flags & SB_ENGINE_NODISKIO))
-		return 0;
-	struct sb_dio_align a;
-	sb_os_dio_align(path, &a);
-	return a.offset ? a.offset : 4096;
-}
-
-/* the tail of f past head (under al bytes) through a descriptor without
- * O_DIRECT: read, for a read; nothing else is done with it */
-static int tail_read(struct sb_thread *t, struct sb_file *f, uint64_t head, uint64_t len)
-{
-	char *buf = malloc(len ? len : 1);
-	int fd = buf ? open(f->path, O_RDONLY | O_CLOEXEC) : -1, e = 0;
-	if (fd < 0)
-		e = buf ? errno : ENOMEM;
-	else if (pread(fd, buf, len, (off_t)head) != (ssize_t)len)
-		e = errno ? errno : EIO;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return e ? sb_ml_fail(t, e, "cannot read the last partial block of", f->path) : 0;
-}
-
-/* One file whole with direct=1.  O_DIRECT takes only offsets and lengths
- * that are multiples of the file's alignment al, and a checkpoint file's
- * size rarely is one (a .pt file of 200,756 bytes ends in 52).  A write
- * covers the last block whole, then cuts the file to its size (and fsyncs
- * after the cut); a read takes the aligned part through the engine and the
- * tail through a descriptor without O_DIRECT (HOWTO section 9). */
-static int direct_io(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t bytes, uint64_t al,
-		     bool fsync_after)
-{
-	uint64_t head = bytes / al * al;
-	if (head == bytes)
-		return sb_ioloop_span(t, f, ddir, 0, bytes, fsync_after);
-	if (ddir == SB_DDIR_WRITE) {
-		int e = sb_ioloop_span(t, f, ddir, 0, head + al, false);
-		if (e)
-			return e;
-		if (ftruncate(f->fd, (off_t)bytes) || (fsync_after && fsync(f->fd)))
-			return sb_ml_fail(t, errno, "cannot cut to its size", f->path);
-		return 0;
-	}
-	int e = head ? sb_ioloop_span(t, f, ddir, 0, head, false) : 0;
-	return e ? e : tail_read(t, f, head, bytes - head);
-}
-
 /* One rank's share of one checkpoint: write (create, fill, fsync) or read
  * back each of its files, whole. */
 static int ckpt_rank_io(struct sb_wl_job *j, unsigned rank, unsigned k, int ddir)
@@ -171,10 +120,8 @@ static int ckpt_rank_io(struct sb_wl_job *j, unsigned rank, unsigned k, int ddir
 			sb_ml_tier_path(c, k, i, path, sizeof(path));
 		else
 			sb_ml_ckpt_path(c, k, i, path, sizeof(path));
-		uint64_t bytes = c->files[i].bytes, al = dio_align(t, path);
-		/* direct=1 writes the last block whole (direct_io) */
-		e = sb_ml_open(t, path, al && wr ? (bytes + al - 1) / al * al : bytes,
-			       wr ? SB_ML_CREATE : SB_ML_READ, &f);
+		uint64_t bytes = c->files[i].bytes;
+		e = sb_ml_open(t, path, bytes, wr ? SB_ML_CREATE : SB_ML_READ, &f);
 		if (e)
 			break;
 		if (wr && f->created && f->fd >= 0) {
@@ -186,10 +133,10 @@ static int ckpt_rank_io(struct sb_wl_job *j, unsigned rank, unsigned k, int ddir
 		sb_ml_content_file(t, file_key(j->spec, rank, k, i), c->files[i].bytes, path);
 		if (c->plan)
 			e = torch_io(t, f, ddir, &c->plan[i], wr && j->spec->checkpoint_fsync);
-		else if (al)
-			e = direct_io(t, f, ddir, bytes, al, wr && j->spec->checkpoint_fsync);
+		else if (wr)
+			e = sb_ml_write_file(t, f, bytes, j->spec->checkpoint_fsync);
 		else
-			e = sb_ioloop_span(t, f, ddir, 0, c->files[i].bytes, wr && j->spec->checkpoint_fsync);
+			e = sb_ml_read_span(t, f, bytes, 0, bytes);
 		sb_ml_close(t, f);
 	}
 	c->t_end[l] = sb_now_ns();

@@ -475,7 +475,7 @@ static int span(struct sb_thread *t, const char *path, uint64_t size, uint64_t o
 	struct sb_file *f;
 	int e = sb_ml_open(t, path, size, SB_ML_READ, &f);
 	if (!e)
-		e = sb_ioloop_span(t, f, SB_DDIR_READ, off, len, false);
+		e = sb_ml_read_span(t, f, size, off, len);
 	sb_ml_close(t, f);
 	return e;
 }

@@ -93,7 +93,7 @@ int sb_ml_train_ckpt(struct sb_wl_job *j, unsigned epoch, uint64_t step)
 			sb_scratch_made_fd(f->fd, j->spec->name, &m->id);
 		sb_ml_content_file(t, sb_dg_mix(j->spec->randseed ^ 0x74636b70ull, (epoch << 20) ^ step),
 				   bytes, path);
-		e = sb_ioloop_span(t, f, SB_DDIR_WRITE, 0, bytes, j->spec->checkpoint_fsync);
+		e = sb_ml_write_file(t, f, bytes, j->spec->checkpoint_fsync);
 		sb_ml_close(t, f);
 	}
 	res.duration_s = (double)(sb_now_ns() - t0) / 1e9;
