@@ -2,8 +2,9 @@
 v2.0 caa90c9, the code behind `mlpstorage reports reportgen`: main.py:103-106
 -> reporting.py:26-59 ReportGenerator, BenchmarkRunVerifier.verify at
 rules.py:655-662) reads the tree storbench's results_dir= writes for a
-training run and a checkpointing run that did real I/O (psync, libaio buffered
-(direct=1 fails on the unaligned tail of a .pt file: noted apart), on a small dataset in a temporary directory), and its verdict for
+training run and a checkpointing run that did real I/O (psync, libaio
+buffered; direct=1 is test_ckpt_direct.py's), on a small dataset in a
+temporary directory), and its verdict for
 each run equals storbench's `checker` verdict: the one in the job's JSON
 (jobs[].rules.checker) and the one `storbench validate` prints for the run.
 
