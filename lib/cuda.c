@@ -1,6 +1,5 @@
 /* cuda.c: see cuda.h.  The library is opened once per process and never
  * closed (the driver keeps threads of its own). */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 
 #include "lib/cuda.h"
+#include "lib/dlsyms.h"
 
 static struct sb_cuda_api api;
 static int load_rc;
@@ -16,7 +16,7 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* the exported names: the _v2 entry points are the 64-bit ones that
  * CUDA's own header maps cuMemAlloc & co. to */
-static const struct { const char *name; size_t off; } syms[] = {
+static const struct sb_dlsym syms[] = {
 #define S(field, name) { name, offsetof(struct sb_cuda_api, field) }
 	S(cuInit, "cuInit"),
 	S(cuDeviceGetCount, "cuDeviceGetCount"),
@@ -45,25 +45,11 @@ const char *sb_cuda_strerror(sb_CUresult r, char *buf, size_t len)
 
 static void load_once(void)
 {
-	void *h = dlopen(SB_CUDA_LIB, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		const char *e = dlerror();
-		snprintf(load_why, sizeof(load_why), "%s not found (%s): install %s", SB_CUDA_LIB,
-			 e ? e : "dlopen failed", SB_CUDA_PKG);
-		load_rc = -ENOENT;
+	load_rc = sb_dlsyms_load(SB_CUDA_LIB, SB_CUDA_PKG, "the driver is too old (storbench needs "
+				 "the CUDA 11 driver API or later)", syms, sizeof(syms) / sizeof(syms[0]),
+				 &api, load_why, sizeof(load_why));
+	if (load_rc)
 		return;
-	}
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-		void *f = dlsym(h, syms[i].name);
-		if (!f) {
-			snprintf(load_why, sizeof(load_why), "%s has no %s: the driver is too old "
-				 "(storbench needs the CUDA 11 driver API or later)", SB_CUDA_LIB,
-				 syms[i].name);
-			load_rc = -EIO;
-			return;
-		}
-		memcpy((char *)&api + syms[i].off, &f, sizeof(f));
-	}
 	sb_CUresult r = api.cuInit(0);
 	if (r) {
 		char b[128];

@@ -1,5 +1,4 @@
 /* cufile.c: see cufile.h.  Opened once per process, never closed. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -7,13 +6,14 @@
 #include <string.h>
 
 #include "lib/cufile.h"
+#include "lib/dlsyms.h"
 
 static struct sb_cufile_api api;
 static int load_rc, p2p_mode;
 static char load_why[512];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static const struct { const char *name; size_t off; } syms[] = {
+static const struct sb_dlsym syms[] = {
 #define S(field) { #field, offsetof(struct sb_cufile_api, field) }
 	S(cuFileDriverOpen), S(cuFileDriverGetProperties), S(cuFileHandleRegister),
 	S(cuFileHandleDeregister), S(cuFileBufRegister), S(cuFileBufDeregister), S(cuFileRead),
@@ -23,24 +23,10 @@ static const struct { const char *name; size_t off; } syms[] = {
 
 static void load_once(void)
 {
-	void *h = dlopen(SB_CUFILE_LIB, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		const char *e = dlerror();
-		snprintf(load_why, sizeof(load_why), "%s not found (%s): install %s", SB_CUFILE_LIB,
-			 e ? e : "dlopen failed", SB_CUFILE_PKG);
-		load_rc = -ENOENT;
+	load_rc = sb_dlsyms_load(SB_CUFILE_LIB, SB_CUFILE_PKG, "update " SB_CUFILE_PKG, syms,
+				 sizeof(syms) / sizeof(syms[0]), &api, load_why, sizeof(load_why));
+	if (load_rc)
 		return;
-	}
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-		void *f = dlsym(h, syms[i].name);
-		if (!f) {
-			snprintf(load_why, sizeof(load_why), "%s has no %s: update %s", SB_CUFILE_LIB,
-				 syms[i].name, SB_CUFILE_PKG);
-			load_rc = -EIO;
-			return;
-		}
-		memcpy((char *)&api + syms[i].off, &f, sizeof(f));
-	}
 	sb_CUfileError_t r = api.cuFileDriverOpen();
 	if (r.err) {
 		snprintf(load_why, sizeof(load_why), "%s: cuFileDriverOpen: error %d (CUresult %d): "

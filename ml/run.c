@@ -16,6 +16,7 @@
 #include "os/dio.h"
 #include "os/cachedrop.h"
 #include "run/rate.h"
+#include "lib/fullio.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "parse/parse.h"
@@ -157,12 +158,13 @@ static int plain_read(struct sb_thread *t, struct sb_file *f, uint64_t off, uint
 {
 	char *buf = malloc(len ? len : 1);
 	int fd = buf ? open(f->path, O_RDONLY | O_CLOEXEC) : -1, e = 0;
-	if (fd < 0)
+	if (fd < 0) {
 		e = buf ? errno : ENOMEM;
-	else if (pread(fd, buf, len, (off_t)off) != (ssize_t)len)
-		e = errno ? errno : EIO;
-	if (fd >= 0)
+	} else {
+		ssize_t r = sb_pio_full(fd, false, buf, len, (off_t)off);
+		e = r < 0 ? errno : (size_t)r != len ? EIO : 0; /* EIO: the file ends before */
 		close(fd);
+	}
 	free(buf);
 	return e ? sb_ml_fail(t, e, "cannot read the last partial block of", f->path) : 0;
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "lib/timeutil.h"
+#include "lib/fullio.h"
 #include "ml/kvcache/mlperf.h"
 #include "ml/kvcache/npy.h"
 #include "stats/tstats.h"
@@ -87,17 +88,7 @@ static void mem_copy(struct sb_kv_ml *ml, uint64_t bytes, struct sb_kvt_time *t)
 
 static int write_all(int fd, const void *p, size_t n)
 {
-	const char *c = p;
-	while (n) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	return sb_io_full(fd, true, (void *)p, n) < 0 ? -errno : 0;
 }
 
 /* the header and the data, as np.save writes them */
@@ -123,14 +114,22 @@ static int npy_body(struct sb_kv_ml *ml, int fd, const struct sb_kvt_entry *e, u
 	return err;
 }
 
+/* an entry in the GPU or CPU tier (or any tier with ioengine=null): a copy
+ * in memory, timed; true when handled */
+static bool in_memory(struct sb_kv_ml *ml, const struct sb_kvt_entry *e, int tier, struct sb_kvt_time *t)
+{
+	if (tier == SB_KVT_NVME && !ml->nodiskio)
+		return false;
+	mem_copy(ml, tier != SB_KVT_NVME ? e->bytes : 0, t);
+	return true;
+}
+
 static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tier, struct sb_kvt_time *t)
 {
 	struct sb_kv_ml *ml = ctx;
 	char path[PATH_MAX];
-	if (tier != SB_KVT_NVME || ml->nodiskio) {
-		mem_copy(ml, tier != SB_KVT_NVME ? e->bytes : 0, t);
+	if (in_memory(ml, e, tier, t))
 		return 0;
-	}
 	path_of(ml, id, path, sizeof(path));
 	uint64_t t0 = sb_now_ns();
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -156,10 +155,8 @@ static int ml_read(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 {
 	struct sb_kv_ml *ml = ctx;
 	char path[PATH_MAX];
-	if (tier != SB_KVT_NVME || ml->nodiskio) {
-		mem_copy(ml, tier != SB_KVT_NVME ? e->bytes : 0, t);
+	if (in_memory(ml, e, tier, t))
 		return 0;
-	}
 	path_of(ml, id, path, sizeof(path));
 	uint64_t t0 = sb_now_ns();
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
