@@ -126,7 +126,6 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 		t->logring = malloc(sizeof(*t->logring));
 		if (!t->logring || sb_iolog_ring_init(t->logring))
 			return -ENOMEM;
-		t->logring->lossless = iolog; /* a replay log with holes would lie */
 	}
 	if (iolog && !(t->paths = calloc(jf->nfiles, sizeof(*t->paths))))
 		return -ENOMEM;
