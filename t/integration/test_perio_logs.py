@@ -17,10 +17,12 @@ was there is left as it was and no temporary is left beside it; the other
 logs of the run are complete."""
 import json
 import os
+import signal
 import subprocess
+import time
 import unittest
 
-from sbtest import SbCase
+from sbtest import BIN, SbCase
 from test_faults import IS_ROOT, SHIM, shim_env
 
 N = 600000          # per thread: nine rings' worth, far more than a tick's worth
@@ -83,6 +85,24 @@ class LosslessTest(SbCase):
         with open(os.path.join(self.dir, "c.iolog")) as f:
             ios = sum(1 for line in f if line.split()[2] in ("read", "write"))
         self.assertEqual(ios, c["read"]["total_ios"] + c["write"]["total_ios"])
+
+    def test_interrupted_run_keeps_every_line(self):
+        """SIGINT part way (exit 130): the logs still match the JSON"""
+        text = job("s", "write_lat_log=s\ntime_based=1\nruntime=120\n", numjobs=2)
+        p = subprocess.Popen([os.path.abspath(BIN), "--output-format=json",
+                              self.write_job(text)], cwd=self.dir, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        try:  # wait until lines are being written (a temporary beside each log)
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 60 and not any(
+                    n.startswith(".s_clat") and os.path.getsize(os.path.join(self.dir, n)) > 1 << 20
+                    for n in os.listdir(self.dir)):
+                time.sleep(0.05)
+        finally:
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 130, err)
+        self.check_logs(json.loads(out), "s", ["clat", "slat", "lat"])
 
     def test_log_max_value_window_and_iolog(self):
         """log_avg_msec with log_max_value: the stats thread drains the ring
