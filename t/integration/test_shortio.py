@@ -149,6 +149,8 @@ class ShortIo(ShimCase):
                       fault_rule(eng, "r", "SHORT", ":skip=4:times=5"), 10, ("--iodepth=8",))]
             if eng in ("libaio", "io_uring", "posixaio"):
                 cases.append((cases[2][0], 10, ("--iodepth=8", "--direct=1")))
+            if eng in ("psync", "libaio"):  # io_submit_mode=offload's workers
+                cases.append((cases[2][0], 10, ("--iodepth=4", "--io_submit_mode=offload")))
             if eng == "io_uring":  # the shim's other SQE kinds: registered, vectored
                 cases.append((cases[2][0], 10, ("--iodepth=4", "--fixedbufs=1",
                                                 "--registerfiles=1")))
