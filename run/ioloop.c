@@ -276,7 +276,7 @@ struct aq {
 	 * flight; NULL when off (the only per-I/O cost then is the test) */
 	unsigned char *busy;
 	/* the rests of short transfers (run/resid.h), to queue again before
-	 * anything new: still counted in ls->inflight; req holds nios */
+	 * anything new: still counted in ls->inflight (t->requeue, nios) */
 	struct sb_io_u **req;
 	unsigned nreq;
 };
@@ -508,13 +508,12 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 		.nfree = t->etd.nios,
 		.more = true,
 		.low = s->iodepth_low && s->iodepth_low < t->etd.iodepth ? s->iodepth_low : t->etd.iodepth,
+		.req = t->requeue,
 	};
 	if (q.batch > q.depth)
 		q.batch = q.depth;
-	if ((s->serialize_overlap && q.depth > 1 && !(q.busy = calloc(t->etd.nios, 1))) ||
-	    !(q.req = calloc(t->etd.nios, sizeof(*q.req)))) {
-		sb_tstats_set_error(t->st, ENOMEM, "iodepth", NULL);
-		free(q.busy);
+	if (s->serialize_overlap && q.depth > 1 && !(q.busy = calloc(t->etd.nios, 1))) {
+		sb_tstats_set_error(t->st, ENOMEM, "serialize_overlap", NULL);
 		ls->stop = true;
 		return;
 	}
@@ -542,7 +541,6 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 	for (unsigned i = 0; i < t->etd.nios; i++) /* units the engine lost (reap) */
 		sb_resid_end(&t->etd.ios[i]);
 	free(q.busy);
-	free(q.req);
 }
 
 /* offload's job thread (run/offload.c): the steps above, not inlined there */
