@@ -418,8 +418,8 @@ enum sb_scratch_owner sb_scratch_owner_why(const struct sb_scratch_mark *m, cons
 	else if (!me.pidns || !m->pidns)
 		w = "the PID namespace cannot be read";
 	else if (me.pidns != m->pidns)
-		w = "made in another PID namespace (a container), whose processes cannot be seen "
-		    "from here; run --cleanup inside it";
+		w = "made in another PID namespace (a container), where its pid names another "
+		    "process than here; run --cleanup inside that namespace";
 	else if (!proc_is_mine())
 		w = "/proc here shows another PID namespace";
 	else if (kill((pid_t)m->pid, 0) != 0 && errno == ESRCH)

@@ -219,6 +219,8 @@ static int check_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 		snprintf(where, sizeof(where), "%s:%u: job %s", s->file, s->line, s->name);
 	else
 		snprintf(where, sizeof(where), "<cmdline>: job %s", s->name);
+	if (k->ml && sb_kv_ml_files_check(k->folder, where))
+		return -EEXIST;
 	if (stat(k->path, &st) == 0) {
 		sb_err(where, "%s already exists and storbench did not create it for this run; refusing "
 		       "to overwrite it: remove it yourself, or set directory= elsewhere", k->path);
