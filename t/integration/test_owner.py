@@ -260,6 +260,27 @@ class KvNpyTest(OwnerCase):
         proc.wait(timeout=60)
 
 
+class KvTierTest(OwnerCase):
+    """the default profile's disk tier file of a killed run"""
+
+    def test_killed_tier_file(self):
+        self.need_xattrs()
+        args = ["--name=kv", "--workload=kvcache", "--model=llama3-8b", "--kv_block_tokens=4",
+                "--prompt_tokens=48", "--output_tokens=12", "--bs=128k",
+                "--kv_memory_capacity=1m", "--kv_disk_capacity=4m", "--directory=" + self.dir]
+        folder = os.path.join(self.dir, "kvcache")
+        tier = os.path.join(folder, "kvtier.0")
+        self.killed([BIN, *args, "--kv_requests=0", "--runtime=120"],
+                    lambda: os.path.exists(tier))
+        p = self.run_sb(*args, "--kv_requests=5")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(tier + " is left over from a storbench run", p.stderr)
+        self.assertIn("storbench --cleanup " + folder, p.stderr)
+        self.assertTrue(os.path.exists(tier))
+        self.cleanup_run(self.dir)
+        self.assertEqual(os.listdir(self.dir), [])
+
+
 def ckpt_job(ck, between="3s", n=2):
     return ("[ck]\nworkload=checkpoint\nioengine=psync\nbs=256k\ndrop_caches=0\n"
             "checkpoint_folder=%s\nmodel=llama3-8b\ncheckpoint_scale=0.00001\n"
