@@ -422,7 +422,7 @@ enum sb_scratch_owner sb_scratch_owner_why(const struct sb_scratch_mark *m, cons
 		    "process than here; run --cleanup inside that namespace";
 	else if (!proc_is_mine())
 		w = "/proc here shows another PID namespace";
-	else if (kill((pid_t)m->pid, 0) != 0 && errno == ESRCH)
+	else if (m->pid > INT_MAX || (kill((pid_t)m->pid, 0) != 0 && errno == ESRCH))
 		o = SB_OWNER_DEAD; /* no such process */
 	else if ((st = start_time(m->pid, &t)) == -ESRCH)
 		o = SB_OWNER_DEAD; /* it has ended: a zombie */

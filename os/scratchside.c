@@ -243,8 +243,8 @@ static int by_name(const char *dir, const char *ename, const char *line, const v
 	(void)dir;
 	if (strcmp(ename, m->ename))
 		return KEEP_LINE;
-	if (m->what == DROP_LINE && (num(line, " dev=") != m->dev || num(line, " ino=") != m->ino))
-		return KEEP_LINE;
+	if (num(line, " dev=") != m->dev || num(line, " ino=") != m->ino)
+		return KEEP_LINE; /* a record of another inode of that name */
 	return m->what;
 }
 
@@ -253,7 +253,11 @@ int sb_scratch_side_keep(const char *path)
 	char dir[PATH_MAX], name[NAME_MAX + 1], ename[NAME_MAX * 3 + 1];
 	split(path, dir, sizeof(dir), name, sizeof(name));
 	esc(name, ename, sizeof(ename));
-	struct match m = { .ename = ename, .what = KEPT_LINE };
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return -errno;
+	struct match m = { .ename = ename, .dev = (unsigned long long)st.st_dev,
+			   .ino = (unsigned long long)st.st_ino, .what = KEPT_LINE };
 	int r = edit(dir, by_name, &m);
 	return r < 0 ? r : r ? 0 : -ENOENT;
 }

@@ -141,7 +141,7 @@ static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int ti
 	uint64_t tm = sb_now_ns(); /* the mark: storbench's, not np.save's work */
 	struct sb_scratch_id own;
 	if (sb_scratch_made_fd(fd, ml->job, &own) == 0 && own.side)
-		ml->side = true;
+		__atomic_store_n(&ml->side, true, __ATOMIC_RELAXED);
 	t0 += sb_now_ns() - tm;
 	int err = mark(ml, id, true);
 	err = err < 0 ? err : 0;
@@ -206,7 +206,7 @@ static int ml_drop(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 	if (tier != SB_KVT_NVME || mark(ml, id, false) != 1)
 		return 0; /* not a file of ours */
 	path_of(ml, id, path, sizeof(path));
-	if (ml->side) /* its record in .storbench-owner goes too */
+	if (__atomic_load_n(&ml->side, __ATOMIC_RELAXED)) /* its record in .storbench-owner goes too */
 		return sb_scratch_unlink_mine(path), 0;
 	return unlink(path) && errno != ENOENT ? -errno : 0;
 }
