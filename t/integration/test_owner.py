@@ -310,6 +310,21 @@ class CheckpointRerunTest(OwnerCase):
         p = self.run_sb(self.write_job(ckpt_job(ck, "0s"), "again.ini"))
         self.assertEqual(p.returncode, 0, p.stderr)
 
+    def test_killed_tiered_then_rerun(self):
+        """the cache tier's step folders too (checkpoint_cache_folder=)"""
+        self.need_xattrs()
+        ck, cache = os.path.join(self.dir, "shared"), os.path.join(self.dir, "cache")
+        step1 = os.path.join(cache, "rank0", "global_epoch1_step1")
+        job = self.write_job(ckpt_job(ck, "3s") + "checkpoint_cache_folder=%s\n" % cache)
+        self.killed([BIN, job], lambda: os.path.isdir(step1) and len(os.listdir(step1)) >= 2)
+        shutil.rmtree(ck)  # only the cache's leftovers remain
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(step1 + " is left over from a storbench run", p.stderr)
+        self.assertIn("storbench --cleanup " + cache, p.stderr)
+        self.cleanup_run(cache)
+        self.assertEqual(os.listdir(cache), [])
+
     def test_live_run(self):
         self.need_xattrs()
         ck = os.path.join(self.dir, "ck")
