@@ -63,7 +63,9 @@ static int side_open(const char *dir, bool create, bool rw)
 			close(fd); /* removed or replaced while we waited: again */
 			continue;
 		}
-		if (!S_ISREG(a.st_mode)) {
+		/* a hard link to another file, or one someone else made for
+		 * this process to write records into: not a record file of ours */
+		if (!S_ISREG(a.st_mode) || a.st_nlink != 1 || (create && a.st_uid != geteuid())) {
 			close(fd);
 			return -EEXIST;
 		}
