@@ -417,6 +417,8 @@ enum sb_scratch_owner sb_scratch_owner_why(const struct sb_scratch_mark *m, cons
 		o = SB_OWNER_DEAD; /* made before this machine last booted */
 	else if (!me.pidns || !m->pidns)
 		w = "the PID namespace cannot be read";
+	else if (!m->start && me.pidns == m->pidns)
+		w = "its start time was not recorded, so a reused pid cannot be told";
 	else if (me.pidns != m->pidns)
 		w = "made in another PID namespace (a container), where its pid names another "
 		    "process than here; run --cleanup inside that namespace";

@@ -99,6 +99,8 @@ static void test_liveness(void)
 	CU_ASSERT_EQUAL(sb_scratch_owner(&m), SB_OWNER_UNKNOWN);
 	m.pid = 1, m.start = 1;
 	CU_ASSERT_EQUAL(sb_scratch_owner(&m), SB_OWNER_UNKNOWN);
+	m = me, m.start = 0; /* not recorded: a reused pid cannot be told */
+	CU_ASSERT_EQUAL(sb_scratch_owner(&m), SB_OWNER_UNKNOWN);
 	m = me, m.pidns = 0; /* not recorded */
 	CU_ASSERT_EQUAL(sb_scratch_owner(&m), SB_OWNER_UNKNOWN);
 	/* another boot: dead, whatever the namespace */
