@@ -2,7 +2,9 @@
  * (see scratch.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +14,11 @@
 #include <unistd.h>
 
 #include "os/scratch.h"
+#include "os/scratchside.h"
 
 static int mark_text(const char *job, const struct sb_scratch_id *id, char *buf, size_t len);
 static bool is_my_mark(const char *path);
+static int put_mark(int fd, const char *path, const char *job, const struct sb_scratch_id *id);
 
 /* fd >= 0: the file open on it; else path, not followed */
 static int identify(int fd, const char *path, struct sb_scratch_id *id)
@@ -36,21 +40,21 @@ static int identify(int fd, const char *path, struct sb_scratch_id *id)
 
 int sb_scratch_made_fd(int fd, const char *job, struct sb_scratch_id *id)
 {
-	char buf[700];
 	int r = identify(fd, NULL, id);
-	int n = r ? -EINVAL : mark_text(job, id, buf, sizeof(buf));
-	if (!r && n > 0)
-		id->marked = fsetxattr(fd, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0;
-	id->mark_err = id->marked ? 0 : errno;
+	int m = r ? r : put_mark(fd, NULL, job, id);
+	id->marked = m >= 0;
+	id->side = m == 1;
+	id->mark_err = m < 0 ? -m : 0;
 	return r;
 }
 
 int sb_scratch_made_path(const char *path, const char *job, struct sb_scratch_id *id)
 {
 	int r = identify(-1, path, id);
-	int m = r ? r : sb_scratch_mark_path(path, job);
-	id->marked = m == 0;
-	id->mark_err = -m;
+	int m = r ? r : put_mark(-1, path, job, id);
+	id->marked = m >= 0;
+	id->side = m == 1;
+	id->mark_err = m < 0 ? -m : 0;
 	return r;
 }
 
@@ -73,12 +77,20 @@ static int still_ours(const char *path, const struct sb_scratch_id *id, bool dir
 	return 0;
 }
 
+/* removed: its record in .storbench-owner goes too */
+static int removed(const char *path, const struct sb_scratch_id *id, int r)
+{
+	if (!r && id->side)
+		(void)sb_scratch_side_drop(path, (unsigned long long)id->dev, (unsigned long long)id->ino);
+	return r;
+}
+
 int sb_scratch_unlink(const char *path, const struct sb_scratch_id *id)
 {
 	int r = still_ours(path, id, false);
 	if (!r && unlink(path) != 0)
 		r = -errno;
-	return r;
+	return removed(path, id, r);
 }
 
 int sb_scratch_rmdir(const char *path, const struct sb_scratch_id *id)
@@ -86,7 +98,7 @@ int sb_scratch_rmdir(const char *path, const struct sb_scratch_id *id)
 	int r = still_ours(path, id, true);
 	if (!r && rmdir(path) != 0)
 		r = -errno;
-	return r;
+	return removed(path, id, r);
 }
 
 int sb_scratch_keep(const char *path, const struct sb_scratch_id *id)
@@ -98,6 +110,8 @@ int sb_scratch_keep(const char *path, const struct sb_scratch_id *id)
 	int r = still_ours(path, id, S_ISDIR(st.st_mode));
 	if (r || !id->marked)
 		return r;
+	if (id->side)
+		return sb_scratch_side_keep(path);
 	ssize_t n = lgetxattr(path, SB_SCRATCH_XATTR, buf, sizeof(buf) - 1);
 	if (n < 0)
 		return -errno;
@@ -175,14 +189,14 @@ static int read_line(const char *path, char *buf, size_t len)
 	return r;
 }
 
-/* field 22 of /proc/PID/stat (after the ")" that ends the command name);
- * -ESRCH for a zombie: it has ended, only its parent has not reaped it */
-static int start_time(long pid, unsigned long long *t)
+/* field 22 of a /proc stat file (after the ")" that ends the command
+ * name); -ESRCH for a zombie: it has ended, only its parent has not
+ * reaped it */
+static int start_time_of(const char *stat_path, unsigned long long *t)
 {
 	char state = '?';
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	int r = read_line(path, buf, sizeof(buf));
+	char buf[1024];
+	int r = read_line(stat_path, buf, sizeof(buf));
 	if (r)
 		return r;
 	const char *p = strrchr(buf, ')');
@@ -192,36 +206,96 @@ static int start_time(long pid, unsigned long long *t)
 	return state == 'Z' || state == 'X' ? -ESRCH : 0;
 }
 
+static int start_time(long pid, unsigned long long *t)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	return start_time_of(path, t);
+}
+
+/* this process as a mark names it (taken once per process: a fork has
+ * another pid and start time) */
+struct self {
+	long pid;
+	unsigned long long start, pidns;
+	char boot[40], host[256];
+};
+
+static void self_get(struct self *out)
+{
+	static struct self me;
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	struct stat st;
+	pthread_mutex_lock(&mu);
+	if (me.pid != (long)getpid()) {
+		memset(&me, 0, sizeof(me));
+		me.pid = (long)getpid();
+		start_time_of("/proc/self/stat", &me.start); /* not /proc/PID: /proc may be another namespace's */
+		if (read_line("/proc/sys/kernel/random/boot_id", me.boot, sizeof(me.boot)) || !me.boot[0])
+			snprintf(me.boot, sizeof(me.boot), "-");
+		if (gethostname(me.host, sizeof(me.host)) != 0 || !me.host[0])
+			snprintf(me.host, sizeof(me.host), "-");
+		me.host[sizeof(me.host) - 1] = '\0';
+		me.pidns = stat("/proc/self/ns/pid", &st) == 0 ? (unsigned long long)st.st_ino : 0;
+	}
+	*out = me;
+	pthread_mutex_unlock(&mu);
+}
+
 /* the mark names the inode it was put on (dev=, ino=): a copy that keeps
  * extended attributes (cp -a, rsync -X, tar --xattrs) carries the mark to
  * another inode, and --cleanup must then leave it alone (issue 28 item 4) */
 static int mark_text(const char *job, const struct sb_scratch_id *id, char *buf, size_t len)
 {
-	unsigned long long t = 0;
-	char boot[40] = "-", host[256] = "-";
-	start_time((long)getpid(), &t);
-	read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
-	if (gethostname(host, sizeof(host)) != 0)
-		snprintf(host, sizeof(host), "-");
-	host[sizeof(host) - 1] = '\0';
-	int n = snprintf(buf, len, "storbench 1 pid=%ld start=%llu boot=%s host=%s dev=%llu ino=%llu "
-			 "state=made job=%s", (long)getpid(), t, boot, host,
+	struct self me;
+	self_get(&me);
+	int n = snprintf(buf, len, "storbench 2 pid=%ld start=%llu boot=%s host=%s pidns=%llu dev=%llu "
+			 "ino=%llu state=made job=%s", me.pid, me.start, me.boot, me.host, me.pidns,
 			 (unsigned long long)id->dev, (unsigned long long)id->ino,
 			 job && *job ? job : "-");
-	return n < 0 ? -EINVAL : n < (int)len ? n : (int)len - 1;
+	if (n < 0)
+		return -EINVAL;
+	n = n < (int)len ? n : (int)len - 1;
+	for (int i = 0; i < n; i++)
+		if (buf[i] == '\n' || buf[i] == '\r')
+			buf[i] = '?'; /* one line, for .storbench-owner */
+	return n;
+}
+
+/* the mark on the file open on fd, or on path (not followed): 0 in the
+ * extended attribute, 1 in the folder's .storbench-owner (no user xattrs
+ * there), -errno when neither */
+static int put_mark(int fd, const char *path, const char *job, const struct sb_scratch_id *id)
+{
+	char buf[700], self[64], where[PATH_MAX];
+	int n = mark_text(job, id, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	if ((fd >= 0 ? fsetxattr(fd, SB_SCRATCH_XATTR, buf, (size_t)n, 0)
+		     : lsetxattr(path, SB_SCRATCH_XATTR, buf, (size_t)n, 0)) == 0)
+		return 0;
+	if (errno != ENOTSUP)
+		return -errno;
+	if (fd >= 0) { /* the name it was made under */
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+		ssize_t l = readlink(self, where, sizeof(where) - 1);
+		if (l <= 0 || where[0] != '/')
+			return -ENOTSUP;
+		where[l] = '\0';
+		path = where;
+	}
+	int r = sb_scratch_side_put(path, buf);
+	return r ? -ENOTSUP : 1;
 }
 
 int sb_scratch_mark_path(const char *path, const char *job)
 {
-	char buf[700];
 	struct sb_scratch_id id;
 	int n = identify(-1, path, &id);
 	if (n)
 		return n;
-	n = mark_text(job, &id, buf, sizeof(buf));
-	if (n < 0)
-		return n;
-	return lsetxattr(path, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0 ? 0 : -errno;
+	n = put_mark(-1, path, job, &id);
+	return n < 0 ? n : 0;
 }
 
 /* value of "key=" in a mark (up to the next space; job= runs to the end) */
@@ -238,16 +312,16 @@ static void field(const char *s, const char *key, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)n, p);
 }
 
-int sb_scratch_read_mark(const char *path, struct sb_scratch_mark *m)
+static int parse_mark(const char *buf, struct sb_scratch_mark *m)
 {
-	char buf[1024], v[64];
-	ssize_t n = lgetxattr(path, SB_SCRATCH_XATTR, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return errno == ENODATA || errno == ENOTSUP ? 0 : -errno;
-	buf[n] = '\0';
-	if (strncmp(buf, "storbench 1 ", 12))
-		return 0; /* not a mark this version knows: not ours to judge */
+	char v[64];
 	memset(m, 0, sizeof(*m));
+	if (!strncmp(buf, "storbench 1 ", 12))
+		m->version = 1;
+	else if (!strncmp(buf, "storbench 2 ", 12))
+		m->version = 2;
+	else
+		return 0; /* not a mark this version knows: not ours to judge */
 	field(buf, "pid", v, sizeof(v));
 	m->pid = strtol(v, NULL, 10);
 	field(buf, "start", v, sizeof(v));
@@ -262,16 +336,37 @@ int sb_scratch_read_mark(const char *path, struct sb_scratch_mark *m)
 	m->ino = strtoull(v, NULL, 10);
 	field(buf, "dev", v, sizeof(v));
 	m->dev = strtoull(v, NULL, 10);
+	field(buf, "pidns", v, sizeof(v));
+	m->pidns = strtoull(v, NULL, 10);
 	return m->pid > 0 ? 1 : 0;
+}
+
+int sb_scratch_read_mark(const char *path, struct sb_scratch_mark *m)
+{
+	char buf[1024];
+	ssize_t n = lgetxattr(path, SB_SCRATCH_XATTR, buf, sizeof(buf) - 1);
+	if (n >= 0) {
+		buf[n] = '\0';
+		return parse_mark(buf, m);
+	}
+	if (errno != ENODATA && errno != ENOTSUP)
+		return -errno;
+	int r = sb_scratch_side_get(path, buf, sizeof(buf)); /* no xattr: the folder's record */
+	if (r <= 0)
+		return r;
+	r = parse_mark(buf, m);
+	m->side = true;
+	return r;
 }
 
 /* the mark on path names this very process */
 static bool is_my_mark(const char *path)
 {
 	struct sb_scratch_mark m;
-	unsigned long long t = 0;
-	start_time((long)getpid(), &t);
-	return sb_scratch_read_mark(path, &m) == 1 && m.pid == (long)getpid() && m.start == t;
+	struct self me;
+	self_get(&me);
+	return sb_scratch_read_mark(path, &m) == 1 && m.pid == me.pid && m.start == me.start &&
+	       (m.version < 2 || m.pidns == me.pidns);
 }
 
 bool sb_scratch_mark_names(const struct sb_scratch_mark *m, const struct stat *st)
@@ -280,21 +375,152 @@ bool sb_scratch_mark_names(const struct sb_scratch_mark *m, const struct stat *s
 	       m->ino == (unsigned long long)st->st_ino;
 }
 
-enum sb_scratch_owner sb_scratch_owner(const struct sb_scratch_mark *m)
+/* a version 1 mark (no pidns=), judged as storbench did when it wrote it */
+static enum sb_scratch_owner owner_v1(const struct sb_scratch_mark *m, const struct self *me)
 {
-	char host[256] = "", boot[40] = "";
 	unsigned long long t;
-	if (gethostname(host, sizeof(host)) != 0 || strcmp(host, m->host))
+	if (strcmp(me->host, m->host))
 		return SB_OWNER_UNKNOWN;
-	if (read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) == 0 &&
-	    strcmp(boot, m->boot))
+	if (strcmp(me->boot, "-") && strcmp(me->boot, m->boot))
 		return SB_OWNER_DEAD; /* made before this machine last booted */
 	if (start_time(m->pid, &t) != 0)
 		return SB_OWNER_DEAD; /* no such process */
 	return t == m->start ? SB_OWNER_ALIVE : SB_OWNER_DEAD; /* else: the pid was reused */
 }
 
+/* /proc is this process's PID namespace's (else /proc/PID is another's) */
+static bool proc_is_mine(void)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10) == (long)getpid();
+}
+
+enum sb_scratch_owner sb_scratch_owner_why(const struct sb_scratch_mark *m, const char **why)
+{
+	struct self me;
+	unsigned long long t;
+	const char *w = NULL;
+	self_get(&me);
+	enum sb_scratch_owner o = SB_OWNER_UNKNOWN;
+	int st = -1;
+	if (m->version < 2)
+		o = owner_v1(m, &me);
+	else if (!strcmp(me.host, "-") || strcmp(me.host, m->host))
+		w = "made on another host; run --cleanup there";
+	else if (!strcmp(me.boot, "-") || !strcmp(m->boot, "-"))
+		w = "the boot id cannot be read, so a reboot cannot be told";
+	else if (strcmp(me.boot, m->boot))
+		o = SB_OWNER_DEAD; /* made before this machine last booted */
+	else if (!me.pidns || !m->pidns)
+		w = "the PID namespace cannot be read";
+	else if (!m->start && me.pidns == m->pidns)
+		w = "its start time was not recorded, so a reused pid cannot be told";
+	else if (me.pidns != m->pidns)
+		w = "made in another PID namespace (a container), where its pid names another "
+		    "process than here; run --cleanup inside that namespace";
+	else if (!proc_is_mine())
+		w = "/proc here shows another PID namespace";
+	else if (m->pid > INT_MAX || (kill((pid_t)m->pid, 0) != 0 && errno == ESRCH))
+		o = SB_OWNER_DEAD; /* no such process */
+	else if ((st = start_time(m->pid, &t)) == -ESRCH)
+		o = SB_OWNER_DEAD; /* it has ended: a zombie */
+	else if (st != 0)
+		w = "its process exists but its start time cannot be read";
+	else
+		o = t == m->start ? SB_OWNER_ALIVE : SB_OWNER_DEAD; /* else: the pid was reused */
+	if (o == SB_OWNER_UNKNOWN && !w)
+		w = "made on another host; run --cleanup there";
+	if (why)
+		*why = w;
+	return o;
+}
+
+enum sb_scratch_owner sb_scratch_owner(const struct sb_scratch_mark *m)
+{
+	return sb_scratch_owner_why(m, NULL);
+}
+
 void sb_scratch_mark_str(const struct sb_scratch_mark *m, char *buf, size_t len)
 {
 	snprintf(buf, len, "pid %ld on host %s, job %s", m->pid, m->host, m->job);
+}
+
+enum sb_scratch_whose sb_scratch_whose(const char *path, const char *dir, char *said, size_t len)
+{
+	struct sb_scratch_mark m;
+	struct stat st;
+	char who[600];
+	const char *why = NULL;
+	said[0] = '\0';
+	if (lstat(path, &st) != 0 || sb_scratch_read_mark(path, &m) != 1 || !sb_scratch_mark_names(&m, &st))
+		return SB_WHOSE_NONE;
+	sb_scratch_mark_str(&m, who, sizeof(who));
+	if (m.kept) {
+		snprintf(said, len, "was kept on purpose by a storbench run that finished (%s)", who);
+		return SB_WHOSE_KEPT;
+	}
+	switch (sb_scratch_owner_why(&m, &why)) {
+	case SB_OWNER_DEAD:
+		snprintf(said, len, "is left over from a storbench run that was killed or did not "
+			 "finish (%s, no longer running): remove such leftovers with storbench "
+			 "--cleanup %s", who, dir);
+		return SB_WHOSE_DEAD;
+	case SB_OWNER_ALIVE:
+		snprintf(said, len, "belongs to a storbench run that is still running (%s): wait for "
+			 "it to end, or use another folder", who);
+		return SB_WHOSE_LIVE;
+	default:
+		snprintf(said, len, "was made by a storbench run (%s) that may still be running: %s; "
+			 "once it has ended, storbench --cleanup %s run where it ran removes it", who,
+			 why, dir);
+		return SB_WHOSE_UNKNOWN;
+	}
+}
+
+/* path is a regular file carrying this process's mark on its own inode */
+static int mine(const char *path, struct stat *st)
+{
+	struct sb_scratch_mark m;
+	if (lstat(path, st) != 0)
+		return -errno;
+	if (!S_ISREG(st->st_mode) || !is_my_mark(path) || sb_scratch_read_mark(path, &m) != 1 ||
+	    !sb_scratch_mark_names(&m, st))
+		return -ESTALE;
+	return m.side ? 1 : 0;
+}
+
+int sb_scratch_unlink_mine(const char *path)
+{
+	struct stat st;
+	int r = mine(path, &st);
+	if (r < 0)
+		return r;
+	if (unlink(path) != 0)
+		return -errno;
+	if (r == 1)
+		(void)sb_scratch_side_drop(path, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	return 0;
+}
+
+int sb_scratch_keep_mine(const char *path)
+{
+	struct stat st;
+	char buf[1024];
+	int r = mine(path, &st);
+	if (r < 0)
+		return r;
+	if (r == 1)
+		return sb_scratch_side_keep(path);
+	ssize_t n = lgetxattr(path, SB_SCRATCH_XATTR, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	char *s = strstr(buf, " state=made ");
+	if (s)
+		memcpy(s + 7, "kept", 4);
+	return !s || lsetxattr(path, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0 ? 0 : -errno;
 }

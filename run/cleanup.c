@@ -16,6 +16,7 @@
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "os/scratch.h"
+#include "os/scratchside.h"
 
 struct tally {
 	FILE *out;
@@ -46,15 +47,16 @@ static int judge(struct tally *t, int dfd, const char *name, const char *shown,
 	}
 	if (m->kept)
 		return -2;
-	switch (sb_scratch_owner(m)) {
+	const char *why = NULL;
+	switch (sb_scratch_owner_why(m, &why)) {
 	case SB_OWNER_DEAD:
 		return 1;
 	case SB_OWNER_ALIVE:
 		fprintf(t->out, "skipped %s: its creator is still running (%s)\n", shown, who);
 		break;
 	default:
-		fprintf(t->out, "skipped %s: made on another host (%s); run --cleanup there\n",
-			shown, who);
+		fprintf(t->out, "skipped %s: cannot tell whether its creator is still running: %s "
+			"(%s)\n", shown, why, who);
 		break;
 	}
 	t->skipped++;
@@ -67,7 +69,7 @@ static int judge(struct tally *t, int dfd, const char *name, const char *shown,
 static bool remove_entry(struct tally *t, int dfd, const char *name, const char *shown, bool dir,
 			 unsigned left, const struct sb_scratch_mark *m)
 {
-	char who[600];
+	char who[600], proc[64 + NAME_MAX];
 	sb_scratch_mark_str(m, who, sizeof(who));
 	int err = 0;
 	if (dir && left)
@@ -84,6 +86,10 @@ static bool remove_entry(struct tally *t, int dfd, const char *name, const char 
 		sb_err(shown, "cannot remove: %s", strerror(err));
 		t->failed++;
 		return false;
+	}
+	if (!t->dry && m->side) { /* its record in the folder's .storbench-owner goes too */
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d/%s", dfd, name);
+		(void)sb_scratch_side_drop(proc, m->dev, m->ino);
 	}
 	fprintf(t->out, "%s %s%s (left by %s)\n", t->dry ? "would remove" : "removed", shown,
 		dir ? "/" : "", who);
@@ -127,6 +133,21 @@ static bool visit(struct tally *t, int dfd, const char *name, const char *shown,
 	return false;
 }
 
+/* the folder's .storbench-owner, after its walk (left: the other entries
+ * that stay): the records of entries that are gone are dropped, and the
+ * file goes with the last.  A dry run changes nothing; when nothing else
+ * stays, every record names an entry that would be gone, so the record
+ * file would go too (a file of that name that is not a record file
+ * stays).  1 when it stays */
+static unsigned side_left(struct tally *t, int dfd, unsigned left)
+{
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dfd);
+	if (!t->dry)
+		return sb_scratch_side_prune(proc) ? 1 : 0;
+	return left || !sb_scratch_side_is(proc) ? 1 : 0;
+}
+
 /* the entries of the folder on dfd that stay (a dry run: would stay) */
 static unsigned walk(struct tally *t, int dfd, const char *shown, unsigned depth)
 {
@@ -142,6 +163,7 @@ static unsigned walk(struct tally *t, int dfd, const char *shown, unsigned depth
 	}
 	struct dirent *e;
 	char path[PATH_MAX];
+	bool side = false;
 	while ((e = readdir(d))) {
 		if (sb_stopping()) {
 			t->stopped = true;
@@ -150,12 +172,16 @@ static unsigned walk(struct tally *t, int dfd, const char *shown, unsigned depth
 		}
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
+		if (!strcmp(e->d_name, SB_SCRATCH_SIDE)) {
+			side = true; /* the records of the marks here: after the walk */
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", shown, e->d_name);
 		if (!visit(t, dfd, e->d_name, path, depth))
 			left++;
 	}
 	closedir(d);
-	return left;
+	return left + (side ? side_left(t, dfd, left) : 0);
 }
 
 int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out)

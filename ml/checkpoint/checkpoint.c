@@ -175,6 +175,20 @@ static int check_readonly(struct sb_wl_job *j)
 	return 0;
 }
 
+/* a step folder is there already: whose it is (a killed run's leftover
+ * names storbench --cleanup) and the fix */
+static int exists(const char *name, const char *dir, const char *folder)
+{
+	char said[1200];
+	enum sb_scratch_whose w = sb_scratch_whose(dir, folder, said, sizeof(said));
+	if (w == SB_WHOSE_NONE)
+		snprintf(said, sizeof(said), "already exists and storbench did not create it");
+	sb_err(name, "%s %s; refusing to overwrite it%s", dir, said,
+	       w == SB_WHOSE_NONE || w == SB_WHOSE_KEPT ? ": set checkpoint_folder= to a new "
+	       "directory, or remove it yourself" : "");
+	return -EEXIST;
+}
+
 /* nothing storbench would write may exist already; enough free space */
 static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 {
@@ -191,12 +205,8 @@ static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 		}
 		for (unsigned k = 0; k < j->spec->num_checkpoints_write; k++) {
 			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
-			if (stat(dir, &st) == 0) {
-				sb_err(name, "%s already exists and storbench did not create it; refusing "
-				       "to overwrite it: set checkpoint_folder= to a new directory, or "
-				       "remove it yourself", dir);
-				return -EEXIST;
-			}
+			if (stat(dir, &st) == 0)
+				return exists(name, dir, c->folder);
 		}
 		snprintf(parent, sizeof(parent), "%s", c->folder);
 	} else {

@@ -392,6 +392,21 @@ static void where(const struct sb_jobspec *s, char *buf, size_t len)
 		snprintf(buf, len, "<cmdline>: job %s", s->name);
 }
 
+/* a step folder of ours is in the cache folder already: whose it is (a
+ * killed run's leftover names storbench --cleanup) and the fix */
+static int cache_exists(const char *w, const char *opt, const char *cache, const char *path)
+{
+	char said[1200];
+	enum sb_scratch_whose o = sb_scratch_whose(path, cache, said, sizeof(said));
+	if (o == SB_WHOSE_NONE)
+		snprintf(said, sizeof(said), "already exists and storbench did not create it");
+	sb_err(w, "%s=%s: %s %s; refusing to overwrite it%s%s%s", opt, cache, path, said,
+	       o == SB_WHOSE_NONE || o == SB_WHOSE_KEPT ? ": set " : "",
+	       o == SB_WHOSE_NONE || o == SB_WHOSE_KEPT ? opt : "",
+	       o == SB_WHOSE_NONE || o == SB_WHOSE_KEPT ? "= to a new folder, or remove it yourself" : "");
+	return -EEXIST;
+}
+
 /* the cache folder: not the shared one, writable, no step folder of ours
  * there yet (nothing is written before this passes) */
 static int check_cache(struct sb_wl_job *j)
@@ -417,9 +432,7 @@ static int check_cache(struct sb_wl_job *j)
 				else
 					sb_ml_tier_xstep(c, k, path, sizeof(path));
 				if (stat(path, &b) == 0)
-					return sb_err(w, "%s=%s: %s already exists and storbench did not create "
-						      "it; refusing to overwrite it: set %s= to a new folder, or "
-						      "remove it yourself", opt, t->cache, path, opt), -EEXIST;
+					return cache_exists(w, opt, t->cache, path);
 			}
 		}
 		snprintf(path, sizeof(path), "%s", t->cache);

@@ -219,9 +219,15 @@ static int check_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 		snprintf(where, sizeof(where), "%s:%u: job %s", s->file, s->line, s->name);
 	else
 		snprintf(where, sizeof(where), "<cmdline>: job %s", s->name);
+	if (k->ml && sb_kv_ml_files_check(k->folder, where))
+		return -EEXIST;
 	if (stat(k->path, &st) == 0) {
-		sb_err(where, "%s already exists and storbench did not create it for this run; refusing "
-		       "to overwrite it: remove it yourself, or set directory= elsewhere", k->path);
+		char said[1200]; /* a killed run's leftover names storbench --cleanup */
+		enum sb_scratch_whose w = sb_scratch_whose(k->path, k->folder, said, sizeof(said));
+		sb_err(where, "%s %s; refusing to overwrite it%s", k->path, w == SB_WHOSE_NONE ?
+		       "already exists and storbench did not create it for this run" : said,
+		       w == SB_WHOSE_NONE || w == SB_WHOSE_KEPT ? ": remove it yourself, or set "
+		       "directory= elsewhere" : "");
 		return -EEXIST;
 	}
 	snprintf(parent, sizeof(parent), "%s", k->folder);

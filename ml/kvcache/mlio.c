@@ -14,6 +14,7 @@
  * worker reads into its own buffer and counts into its own statistics
  * (sb_kv_ml_io_thread), and the bitmap of the files made is changed under
  * ml->lock. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,6 +24,8 @@
 
 #include "lib/timeutil.h"
 #include "lib/fullio.h"
+#include "lib/log.h"
+#include "os/scratch.h"
 #include "ml/kvcache/mlperf.h"
 #include "ml/kvcache/npy.h"
 #include "stats/tstats.h"
@@ -135,6 +138,11 @@ static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int ti
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
+	uint64_t tm = sb_now_ns(); /* the mark: storbench's, not np.save's work */
+	struct sb_scratch_id own;
+	if (sb_scratch_made_fd(fd, ml->job, &own) == 0 && own.side)
+		__atomic_store_n(&ml->side, true, __ATOMIC_RELAXED);
+	t0 += sb_now_ns() - tm;
 	int err = mark(ml, id, true);
 	err = err < 0 ? err : 0;
 	if (!err)
@@ -198,6 +206,8 @@ static int ml_drop(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 	if (tier != SB_KVT_NVME || mark(ml, id, false) != 1)
 		return 0; /* not a file of ours */
 	path_of(ml, id, path, sizeof(path));
+	if (__atomic_load_n(&ml->side, __ATOMIC_RELAXED)) /* its record in .storbench-owner goes too */
+		return sb_scratch_unlink_mine(path), 0;
 	return unlink(path) && errno != ENOENT ? -errno : 0;
 }
 
@@ -225,12 +235,65 @@ int sb_kv_ml_files_init(struct sb_kv_ml *ml, const char *dir, unsigned elem_byte
 void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep)
 {
 	char path[PATH_MAX];
-	for (uint32_t id = 0; !keep && id < ml->made_cap; id++)
+	for (uint32_t id = 0; id < ml->made_cap; id++)
 		if (made(ml, id)) {
 			path_of(ml, id, path, sizeof(path));
-			unlink(path);
+			if (keep)
+				sb_scratch_keep_mine(path); /* kv_keep: kept on purpose, not a leftover */
+			else
+				sb_scratch_unlink_mine(path); /* only the file it made, if still there */
 		}
 	free(ml->made);
 	ml->made = NULL;
 	ml->made_cap = 0;
+}
+
+static bool npy_name(const char *n)
+{
+	size_t l = strlen(n);
+	return !strncmp(n, "kv_", 3) && l > 7 && !strcmp(n + l - 4, ".npy");
+}
+
+/* which kind of existing file a refusal names first: a killed run's
+ * leftover, a running storbench's, one nobody here can judge, a kept one,
+ * the user's */
+static int rank(enum sb_scratch_whose w)
+{
+	return w == SB_WHOSE_DEAD ? 4 : w == SB_WHOSE_LIVE ? 3 : w == SB_WHOSE_UNKNOWN ? 2 :
+	       w == SB_WHOSE_KEPT ? 1 : 0;
+}
+
+int sb_kv_ml_files_check(const char *dir, const char *where)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX], said[1200], best[PATH_MAX] = "", best_said[1200] = "";
+	unsigned n = 0;
+	enum sb_scratch_whose bw = SB_WHOSE_NONE;
+	if (!d)
+		return 0; /* no folder yet: nothing there */
+	while ((e = readdir(d))) {
+		if (!npy_name(e->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		enum sb_scratch_whose w = rank(bw) == 4 ? SB_WHOSE_NONE : sb_scratch_whose(path, dir, said, sizeof(said));
+		if (n++ == 0 || rank(w) > rank(bw)) {
+			bw = w;
+			snprintf(best, sizeof(best), "%s", path);
+			snprintf(best_said, sizeof(best_said), "%s", said);
+		}
+	}
+	closedir(d);
+	if (!n)
+		return 0;
+	if (bw == SB_WHOSE_NONE)
+		snprintf(best_said, sizeof(best_said), "already exists and storbench did not create it "
+			 "for this run; refusing to overwrite it: remove it yourself, or set directory= "
+			 "elsewhere");
+	else if (bw == SB_WHOSE_KEPT)
+		snprintf(best_said + strlen(best_said), sizeof(best_said) - strlen(best_said),
+			 ": remove it yourself, or set directory= elsewhere");
+	sb_err(where, "%s %s (kv_profile=mlperf writes its entries as kv_*.npy there; %u such "
+	       "files found)", best, best_said, n);
+	return -EEXIST;
 }

@@ -83,6 +83,7 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 	ml->kv_heads = s->shape.kv_heads;
 	ml->head_dim = s->kv_head_dim;
 	ml->nodiskio = j->nodiskio;
+	ml->job = s->name;
 	struct sb_kvt_io io = sb_kv_ml_io;
 	io.ctx = ml;
 	uint64_t gpus = s->kv_gpus ? s->kv_gpus : 1;

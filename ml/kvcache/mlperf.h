@@ -77,6 +77,8 @@ struct sb_kv_ml {
 	uint32_t made_cap;
 	unsigned layers, kv_heads, head_dim, elem_bytes;
 	bool nodiskio;           /* ioengine=null: no file I/O */
+	const char *job;         /* the job's name, for the files' marks */
+	bool side;               /* marks in .storbench-owner (no user xattrs) */
 	pthread_mutex_t *lock;   /* the job's, guarding made[] once workers run */
 	/* the request-level results */
 	uint64_t completed, tokens_generated, mt_hits, mt_misses;
@@ -106,6 +108,10 @@ extern const struct sb_kvt_io sb_kv_ml_io;
 void sb_kv_ml_io_thread(struct sb_tstats *st, unsigned char *rbuf);
 int sb_kv_ml_files_init(struct sb_kv_ml *ml, const char *dir, unsigned elem_bytes);
 void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep);
+/* before the run: no kv_*.npy in dir yet (a rerun over a killed run's
+ * files says so and names storbench --cleanup); 0 or -EEXIST (said, with
+ * where) */
+int sb_kv_ml_files_check(const char *dir, const char *where);
 /* mlstats.c: the official metrics and the storage assessment */
 void sb_kv_ml_results(struct sb_wl_job *j, struct sb_kv_job *k, struct sb_kv_result *kv);
 #endif
