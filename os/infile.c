@@ -21,7 +21,7 @@
 const struct sb_inkind sb_in_jobfile = { "job file", 16 * MIB, 0, 0 };
 const struct sb_inkind sb_in_json = { "results JSON file", 1 * GIB, 0, 0 };
 const struct sb_inkind sb_in_kvtrace = { "kv_trace= trace", 1 * GIB, 0, 0 };
-const struct sb_inkind sb_in_trace = { "trace", 1024 * GIB, 0, 0 };
+const struct sb_inkind sb_in_trace = { "trace file", 1024 * GIB, 0, 0 };
 const struct sb_inkind sb_in_iolog = { "read_iolog= log", 16 * GIB, 8192, SB_IN_FIFO_OK };
 const struct sb_inkind sb_in_vstate = { "verify state file", 1 * GIB, 4096, 0 };
 const struct sb_inkind sb_in_tree = { "file of a results tree", 64 * MIB, 65536, 0 };
@@ -124,7 +124,8 @@ int sb_in_open(const char *path, const struct sb_inkind *k, unsigned flags, char
 	}
 	if (!fifo)
 		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	(void)sb_inputs_add_fd(fd, path, k->what);
+	if (!(flags & SB_IN_NORECORD))
+		(void)sb_inputs_add_fd(fd, path, k->what);
 	return fd;
 }
 

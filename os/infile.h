@@ -40,6 +40,8 @@ extern const struct sb_inkind sb_in_tree;     /* small text in a results tree: 6
 
 /* open flags */
 #define SB_IN_NOFOLLOW 1u  /* the last component must not be a symlink (trees) */
+#define SB_IN_NORECORD 2u  /* storbench's own bookkeeping it may rewrite later in the
+			    * run (a verify state looked at, not loaded): not an input */
 
 /* Open path for reading as kind k: checks, records the input; an fd or
  * -errno (why says it).  A documented FIFO is opened as fio opens it (the

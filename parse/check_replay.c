@@ -14,6 +14,7 @@
 
 #include "lib/iologfmt.h"
 #include "lib/log.h"
+#include "os/infile.h"
 #include "parse/ini.h"
 #include "parse/jobparse.h"
 #include "parse/parse.h"
@@ -155,10 +156,13 @@ static int log_version(FILE *f, char *line, const char *where, const char *opt, 
 static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *sc)
 {
 	const char *opt = SB_OPT(read_iolog)->name, *path = s->read_iolog;
-	FILE *f = fopen(path, "r");
+	char owhy[320];
+	/* through the one reader: a regular file or a FIFO (documented: read as
+	 * fio reads it), at most 16 GiB, recorded as an input (os/infile.h) */
+	FILE *f = sb_in_fopen(path, &sb_in_iolog, 0, owhy, sizeof(owhy));
 	if (!f) {
 		sb_err(where, "%s=%s: cannot read the log: %s: give the path of a fio iolog (written "
-		       "by fio's or storbench's write_iolog=)", opt, path, strerror(errno));
+		       "by fio's or storbench's write_iolog=)", opt, path, owhy);
 		return 1;
 	}
 	char *line = malloc(LINE_MAX_LOG);
@@ -223,6 +227,12 @@ static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *s
 			       "at least one byte", opt, path, lineno);
 			bad = 1;
 		}
+	}
+	if (!bad && ferror(f)) { /* EFBIG: past the reader's cap */
+		sb_err(where, "%s=%s: %s", opt, path, errno == EFBIG ? "too big: a read_iolog= log may "
+		       "hold at most %llu bytes (is this the right file? split it)" :
+		       strerror(errno), (unsigned long long)sb_in_iolog.max);
+		bad = 1;
 	}
 	free(line);
 	fclose(f);
