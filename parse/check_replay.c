@@ -228,10 +228,13 @@ static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *s
 			bad = 1;
 		}
 	}
-	if (!bad && ferror(f)) { /* EFBIG: past the reader's cap */
-		sb_err(where, "%s=%s: %s", opt, path, errno == EFBIG ? "too big: a read_iolog= log may "
-		       "hold at most %llu bytes (is this the right file? split it)" :
-		       strerror(errno), (unsigned long long)sb_in_iolog.max);
+	if (!bad && ferror(f)) { /* EFBIG: the file grew past the reader's cap */
+		if (errno == EFBIG)
+			sb_err(where, "%s=%s: too big: a read_iolog= log may hold at most %llu bytes (is "
+			       "this the right file? split it)", opt, path,
+			       (unsigned long long)sb_in_iolog.max);
+		else
+			sb_err(where, "%s=%s: %s", opt, path, strerror(errno));
 		bad = 1;
 	}
 	free(line);
