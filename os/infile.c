@@ -24,6 +24,7 @@ const struct sb_inkind sb_in_kvtrace = { "kv_trace= trace", 1 * GIB, 0, 0 };
 const struct sb_inkind sb_in_trace = { "trace file", 1024 * GIB, 0, 0 };
 const struct sb_inkind sb_in_iolog = { "read_iolog= log", 16 * GIB, 8192, SB_IN_FIFO_OK };
 const struct sb_inkind sb_in_vstate = { "verify state file", 1 * GIB, 4096, 0 };
+const struct sb_inkind sb_in_runlog = { "log this run wrote", 1024 * GIB, 0, 0 };
 const struct sb_inkind sb_in_tree = { "file of a results tree", 64 * MIB, 65536, 0 };
 
 static void say(char *why, size_t wlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -310,6 +311,10 @@ DIR *sb_in_opendir(const char *path, int follow, char *why, size_t wlen)
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
 	if (fd < 0) {
 		int e = errno;
+		struct stat st;
+		/* O_DIRECTORY | O_NOFOLLOW on a symlink says ENOTDIR or ELOOP */
+		if (!follow && (e == ENOTDIR || e == ELOOP) && !lstat(path, &st) && S_ISLNK(st.st_mode))
+			e = ELOOP;
 		if (e == ELOOP && !follow)
 			say(why, wlen, "a symbolic link inside a results tree: not followed");
 		else
