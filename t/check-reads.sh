@@ -1,8 +1,9 @@
 #!/bin/sh
 # t/check-reads.sh [ROOT]: the one reader (os/infile.c, HOWTO "7. Safety")
 # is the only code that opens a file for reading on a path a user gave.
-# Every fopen/open/openat/opendir/fdopendir call in the .c files of the
-# source folders (t/layers.table) and the top folder is a read site unless
+# Every fopen/open/openat/opendir/fdopendir/scandir/nftw call in the .c
+# files of the source folders (t/layers.table) and the top folder is a
+# read site unless
 # it only writes (fopen "w"/"a", open/openat with O_WRONLY) or creates a new
 # file exclusively (O_CREAT with O_EXCL: nothing there is read), or it
 # names a fixed system path ("/proc/...", "/sys/...", "/dev/null").  Those
@@ -34,9 +35,9 @@ while read -r f; do
 		if (code ~ /^[ \t]*(\*|\/\*)/) next
 		lit = code
 		gsub(/"([^"\\]|\\.)*"/, "\"\"", code)
-		if (code !~ /(^|[^>.A-Za-z0-9_])(fopen|open|openat|opendir|fdopendir)[ \t]*\(/) next
+		if (code !~ /(^|[^>.A-Za-z0-9_])(fopen|open|openat|opendir|fdopendir|scandir|nftw)[ \t]*\(/) next
 		# a fixed system path
-		if (lit ~ /(fopen|open|opendir)[ \t]*\([ \t]*"\/(proc|sys)\//) next
+		if (lit ~ /(fopen|open|opendir|scandir)[ \t]*\([ \t]*"\/(proc|sys)\//) next
 		if (lit ~ /(fopen|open)[ \t]*\([ \t]*"\/dev\/null"/) next
 		# write-only, or an exclusive create: the writer gate s check
 		if (lit ~ /fopen[ \t]*\([^"]*"[wa]/) next
