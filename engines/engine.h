@@ -27,7 +27,10 @@
  * any thread once the I/O thread is done with the instance.
  *
  * io->result: bytes transferred (>= 0; less than io->len is a short I/O) or
- * -errno.  Engines do not time, count or print: run/ does.  On failure init
+ * -errno.  An engine reports a short transfer as it is (one system call, one
+ * cuFile call, one aio_return) and never completes it itself: run/ queues the
+ * rest again through the same engine (run/resid.h), as fio re-queues the
+ * residual, so every engine completes short transfers the same way.  Engines do not time, count or print: run/ does.  On failure init
  * and open_file return -errno and may explain in td->errmsg (e.g. which
  * option to drop). */
 #ifndef SB_ENGINE_H
@@ -68,6 +71,9 @@ struct sb_io_u {
 	unsigned ioprio;        /* appended: this I/O's priority, (class << 13) | level, for
 				 * engines that send one per I/O (libaio, io_uring:
 				 * cmdprio_*); 0: none, the thread's own applies */
+	uint64_t xfer_done;     /* appended: bytes of this I/O moved by earlier parts of a
+				 * short transfer; buf, offset and len then describe the
+				 * rest (run/resid.h: set and undone by run/, 0 otherwise) */
 };
 
 enum sb_q_status {

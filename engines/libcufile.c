@@ -7,7 +7,10 @@
  * and copies (read: host to GPU after; write: GPU to host before), as fio.
  * libcuda.so.1 and libcufile.so.0 are loaded at run time (lib/cuda.h,
  * lib/cufile.h).  Whether cuFile runs GPUDirect (nvidia-fs, "p2p") or its
- * compatibility mode ("compat") goes to the results (td->gds_mode). */
+ * compatibility mode ("compat") goes to the results (td->gds_mode).
+ * cuFileRead/cuFileWrite (and pread/pwrite) may move fewer bytes than asked:
+ * the result says so and run/ queues the rest at buf + done, which is device
+ * offset + done in the twin (run/resid.h), as for every engine. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -17,7 +20,6 @@
 #include "engines/engine.h"
 #include "lib/cuda.h"
 #include "lib/cufile.h"
-#include "lib/fullio.h"
 
 enum { CF_IO_CUFILE = 0, CF_IO_POSIX = 1 };
 struct cf_opts {
@@ -180,7 +182,8 @@ static int64_t cf_rw(struct cf *c, struct sb_io_u *io, bool wr, off_t devoff, bo
 		return -EIO;
 	if (wr && c->cu->cuMemcpyDtoH(io->buf, at, io->len))
 		return -EIO;
-	ssize_t r = sb_pio_full(io->file->fd, wr, io->buf, io->len, (off_t)io->offset);
+	ssize_t r = wr ? pwrite(io->file->fd, io->buf, io->len, (off_t)io->offset)
+		       : pread(io->file->fd, io->buf, io->len, (off_t)io->offset);
 	if (r < 0)
 		return -errno;
 	if (!wr && r > 0 && c->cu->cuMemcpyHtoD(at, io->buf, (size_t)r))

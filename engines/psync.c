@@ -1,10 +1,10 @@
 /* psync.c: the psync engine: pread(2)/pwrite(2) at the io unit's offset,
- * fsync(2)/fdatasync(2) for sync units.  Completes inside queue(). */
+ * fsync(2)/fdatasync(2) for sync units.  Completes inside queue(); a short
+ * transfer is reported as it is and run/ queues the rest (run/resid.h). */
 #include <errno.h>
 #include <unistd.h>
 
 #include "engines/engine.h"
-#include "lib/fullio.h"
 #include "lib/trim.h"
 
 /* nothing to prepare beyond the io units the runner allocated */
@@ -18,11 +18,11 @@ static enum sb_q_status psync_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	int fd = io->file->fd;
 	ssize_t r;
 	switch (io->ddir) {
-	case SB_DDIR_READ: /* a short transfer is completed (lib/fullio.h) */
-		r = sb_pio_full(fd, false, io->buf, io->len, (off_t)io->offset);
+	case SB_DDIR_READ:
+		r = pread(fd, io->buf, io->len, (off_t)io->offset);
 		break;
 	case SB_DDIR_WRITE:
-		r = sb_pio_full(fd, true, io->buf, io->len, (off_t)io->offset);
+		r = pwrite(fd, io->buf, io->len, (off_t)io->offset);
 		break;
 	case SB_DDIR_SYNC:
 		r = fsync(fd);

@@ -1,13 +1,14 @@
 /* sync.c: the sync engine: lseek(2) then read(2)/write(2), as fio's "sync";
  * the lseek is skipped when the file position is already the offset.
- * fsync(2)/fdatasync(2) for sync units.  Completes inside queue(). */
+ * fsync(2)/fdatasync(2) for sync units.  Completes inside queue(); a short
+ * transfer is reported as it is and run/ queues the rest (run/resid.h) at
+ * the file position it left. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "engines/engine.h"
-#include "lib/fullio.h"
 #include "lib/trim.h"
 
 /* td->data: the file position of each of td->files, UINT64_MAX = unknown */
@@ -46,8 +47,7 @@ static ssize_t sync_rw(struct sb_engine_td *td, struct sb_io_u *io)
 		*pos = UINT64_MAX;
 		return -1;
 	}
-	/* a short transfer is completed (lib/fullio.h) */
-	ssize_t r = sb_io_full(fd, io->ddir == SB_DDIR_WRITE, io->buf, io->len);
+	ssize_t r = io->ddir == SB_DDIR_WRITE ? write(fd, io->buf, io->len) : read(fd, io->buf, io->len);
 	*pos = r < 0 ? UINT64_MAX : io->offset + (uint64_t)r;
 	return r;
 }

@@ -1,11 +1,13 @@
 /* ioerr.c: the I/O loop's cold paths (see ioerr.h): whether a failed I/O
  * may pass (continue_on_error, ignore_error) and its accounting when it
- * does; the rest of a short async completion. */
+ * does; the first error's facts; max_latency. */
 #include <errno.h>
+#include <limits.h>
 
 #include "run/ioerr.h"
 #include "run/thread.h"
-#include "lib/fullio.h"
+#include "run/fill.h"
+#include "run/lattgt.h"
 
 /* continue_on_error / ignore_error: whether the failed I/O io may pass */
 bool sb_ioerr_may_pass(const struct sb_thread *t, const struct sb_io_u *io)
@@ -39,12 +41,52 @@ void sb_ioerr_pass(struct sb_thread *t, struct sb_loopstate *ls, const struct sb
 							      .offset = io->offset, .len = io->len };
 }
 
-
-void sb_io_finish_short(struct sb_io_u *io)
+/* the first error's raw facts; sb_ioloop_error_path and the writers make
+ * the text later, off the I/O path */
+void sb_ioloop_error(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io)
 {
-	uint64_t done = (uint64_t)io->result;
-	bool wr = io->ddir == SB_DDIR_WRITE;
-	ssize_t r = sb_pio_full(io->file->fd, wr, (char *)io->buf + done, io->len - done,
-				(off_t)(io->offset + done));
-	io->result = r < 0 ? -(int64_t)errno : (int64_t)(done + (uint64_t)r);
+	struct sb_errinfo *ei = &t->st->err;
+	if (sb_fill_full(t, io)) { /* fill_device: the file system is full, the job is done */
+		t->st->total_ios[io->ddir] += ls->counting;
+		ls->stop = true;
+		return;
+	}
+	if ((t->spec->continue_on_error || t->spec->ignore_error) && sb_ioerr_may_pass(t, io)) {
+		sb_ioerr_pass(t, ls, io);
+		return;
+	}
+	ls->stop = true;
+	if (t->st->error)
+		return;
+	t->st->error = io->result < 0 ? (int)-io->result : EIO;
+	ei->op = io->file ? sb_ddir_name[io->ddir] : "getevents"; /* no file: the engine's reap failed */
+	ei->at = io->file && io->ddir < SB_DDIR_N;
+	ei->eof = io->result >= 0 && io->ddir != SB_DDIR_WRITE;
+	if (io->ddir == SB_DDIR_WRITE && io->result >= 0)
+		ei->op = "short write"; /* fewer bytes than asked (issue 28 item 8): EIO */
+	ei->file = io->file ? io->file->index : UINT_MAX;
+	ei->offset = io->offset;
+	ei->len = io->len;
+	ei->path[0] = 0;
+}
+
+/* max_latency=: the job ends with ETIMEDOUT, as fio's; latency_target
+ * (run/lattgt.c) shares the threshold: lat is over the lower of the two */
+void sb_ioloop_late(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io,
+		    uint64_t lat)
+{
+	const char *why = NULL;
+	if (t->lt.on && !sb_lat_late(t, lat, ls->now, &why))
+		return;
+	static const char *const what[] = { "read slower than max_latency",
+					    "write slower than max_latency",
+					    "trim slower than max_latency",
+					    "fsync slower than max_latency",
+					    "fdatasync slower than max_latency",
+					    "sync_file_range slower than max_latency" };
+	struct sb_io_u late = *io;
+	late.result = -ETIMEDOUT;
+	sb_ioloop_error(t, ls, &late);
+	if (t->st->err.op == sb_ddir_name[io->ddir])
+		t->st->err.op = why ? why : what[io->ddir];
 }

@@ -2,7 +2,8 @@
  * formats or makes a system call beyond the I/O itself and the clock: one
  * timestamp when an I/O is queued, one per submitted batch, one per
  * completion batch.  An error is stored as raw facts (struct sb_errinfo) and
- * described after the loop. */
+ * described after the loop.  A short transfer of any engine is completed
+ * here, by queueing its rest again through the engine (run/resid.h). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,60 +16,9 @@
 #include "run/flowctl.h"
 #include "run/lattgt.h"
 #include "run/ioerr.h"
+#include "run/resid.h"
 #include "lib/timeutil.h"
 
-
-/* the first error's raw facts; sb_ioloop_error_path and the writers make
- * the text later, off the I/O path */
-static void __attribute__((noinline, cold)) io_error(struct sb_thread *t, struct sb_loopstate *ls,
-						     const struct sb_io_u *io)
-{
-	struct sb_errinfo *ei = &t->st->err;
-	if (sb_fill_full(t, io)) { /* fill_device: the file system is full, the job is done */
-		t->st->total_ios[io->ddir] += ls->counting;
-		ls->stop = true;
-		return;
-	}
-	if ((t->spec->continue_on_error || t->spec->ignore_error) && sb_ioerr_may_pass(t, io)) {
-		sb_ioerr_pass(t, ls, io);
-		return;
-	}
-	ls->stop = true;
-	if (t->st->error)
-		return;
-	t->st->error = io->result < 0 ? (int)-io->result : EIO;
-	ei->op = io->file ? sb_ddir_name[io->ddir] : "getevents"; /* no file: the engine's reap failed */
-	ei->at = io->file && io->ddir < SB_DDIR_N;
-	ei->eof = io->result >= 0 && io->ddir != SB_DDIR_WRITE;
-	if (io->ddir == SB_DDIR_WRITE && io->result >= 0)
-		ei->op = "short write"; /* fewer bytes than asked (issue 28 item 8): EIO */
-	ei->file = io->file ? io->file->index : UINT_MAX;
-	ei->offset = io->offset;
-	ei->len = io->len;
-	ei->path[0] = 0;
-}
-
-/* max_latency=: the job ends with ETIMEDOUT, as fio's; latency_target
- * (run/lattgt.c) shares the threshold: lat is over the lower of the two */
-static void __attribute__((noinline, cold)) over_max_latency(struct sb_thread *t,
-							     struct sb_loopstate *ls,
-							     const struct sb_io_u *io, uint64_t lat)
-{
-	const char *why = NULL;
-	if (t->lt.on && !sb_lat_late(t, lat, ls->now, &why))
-		return;
-	static const char *const what[] = { "read slower than max_latency",
-					    "write slower than max_latency",
-					    "trim slower than max_latency",
-					    "fsync slower than max_latency",
-					    "fdatasync slower than max_latency",
-					    "sync_file_range slower than max_latency" };
-	struct sb_io_u late = *io;
-	late.result = -ETIMEDOUT;
-	io_error(t, ls, &late);
-	if (t->st->err.op == sb_ddir_name[io->ddir])
-		t->st->err.op = why ? why : what[io->ddir];
-}
 
 /* account() with disable_lat/clat/slat (gtod_reduce: all three): the
  * counters, and only the latencies still asked for */
@@ -110,7 +60,7 @@ static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct s
 			sb_hist_add(&st->live_h->lat_h[d], lat);
 		}
 		if (lat > t->max_lat_ns)
-			over_max_latency(t, ls, io, lat);
+			sb_ioloop_late(t, ls, io, lat);
 	}
 	SB_ILAT_BUMP(t->ilat->d[d].ios, 1);
 	SB_ILAT_BUMP(t->ilat->d[d].bytes, bytes);
@@ -126,14 +76,12 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, struct 
 {
 	int d = io->ddir;
 	struct sb_tstats *st = t->st;
-	if (__builtin_expect(async && io->result > 0 && (uint64_t)io->result < io->len, 0) &&
-	    (d == SB_DDIR_READ || d == SB_DDIR_WRITE) && io->file && io->file->fd >= 0)
-		sb_io_finish_short(io); /* run/ioerr.h */
-	/* a write still short here moved nothing (0) or was cut: an error */
+	/* io is whole here (run/resid.h): a write still short made no progress
+	 * (its last part moved 0 bytes) or was cut: an error */
 	if (__builtin_expect(io->result <= 0 || (d == SB_DDIR_WRITE && (uint64_t)io->result <
 						  io->len), 0) && (io->result < 0 || io->len) &&
 	    !(io->result == 0 && d == SB_DDIR_READ && t->check_eof)) {
-		io_error(t, ls, io);
+		sb_ioloop_error(t, ls, io);
 		return;
 	}
 	if (t->io_check && (d == SB_DDIR_READ || (d == SB_DDIR_WRITE && t->check_writes)) &&
@@ -150,7 +98,7 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, struct 
 	}
 	uint64_t lat = ls->now - io->start_ns;
 	if (__builtin_expect(lat > t->max_lat_ns, 0))
-		over_max_latency(t, ls, io, lat);
+		sb_ioloop_late(t, ls, io, lat);
 	if (d >= SB_DDIR_N) {
 		sb_stat_add(&st->sync_lat, lat);
 		sb_hist_add(&st->live_h->sync_h, lat);
@@ -213,6 +161,20 @@ static bool __attribute__((noinline)) flow_wait(struct sb_thread *t, struct sb_l
 	return true;
 }
 
+/* a sync engine's io completed short: its rests, queued again until it is
+ * whole (run/resid.h); returns the status of the last part */
+static enum sb_q_status __attribute__((noinline)) sync_rest(const struct sb_engine_ops *ops,
+							    struct sb_engine_td *etd,
+							    struct sb_io_u *io)
+{
+	enum sb_q_status q;
+	do
+		q = ops->queue(etd, io);
+	while (q == SB_Q_COMPLETED && sb_resid_next(io));
+	sb_resid_end(io);
+	return q;
+}
+
 /* wait until direction d may issue; false when the run ends first */
 static inline bool rate_wait(struct sb_thread *t, struct sb_loopstate *ls, const struct sb_io_u *io)
 {
@@ -245,10 +207,12 @@ static void loop_sync(struct sb_thread *t, struct sb_loopstate *ls)
 			t->io_prep(t, io);
 		io->start_ns = sb_now_ns();
 		enum sb_q_status q = ops->queue(&t->etd, io);
+		if (__builtin_expect(q == SB_Q_COMPLETED && sb_resid_next(io), 0))
+			q = sync_rest(ops, &t->etd, io);
 		ls->now = sb_now_ns();
 		if (__builtin_expect(q != SB_Q_COMPLETED, 0)) {
 			io->result = -EINVAL; /* a sync engine must complete in queue() */
-			io_error(t, ls, io);
+			sb_ioloop_error(t, ls, io);
 			break;
 		}
 		if (ls->counting) {
@@ -277,9 +241,11 @@ static void loop_sync_lite(struct sb_thread *t, struct sb_loopstate *ls)
 			t->io_prep(t, io);
 		io->start_ns = ls->now;
 		enum sb_q_status q = ops->queue(&t->etd, io);
+		if (__builtin_expect(q == SB_Q_COMPLETED && sb_resid_next(io), 0))
+			q = sync_rest(ops, &t->etd, io);
 		if (__builtin_expect(q != SB_Q_COMPLETED, 0)) {
 			io->result = -EINVAL;
-			io_error(t, ls, io);
+			sb_ioloop_error(t, ls, io);
 			break;
 		}
 		if (!(++n % SB_LITE_CLOCK_EVERY))
@@ -309,6 +275,10 @@ struct aq {
 	/* serialize_overlap=1: busy[i] while t->etd.ios[i] is queued or in
 	 * flight; NULL when off (the only per-I/O cost then is the test) */
 	unsigned char *busy;
+	/* the rests of short transfers (run/resid.h), to queue again before
+	 * anything new: still counted in ls->inflight (t->requeue, nios) */
+	struct sb_io_u **req;
+	unsigned nreq;
 };
 
 /* serialize_overlap: io overlaps a queued or in-flight I/O of its file */
@@ -333,9 +303,12 @@ static void commit_batch(struct sb_thread *t, struct sb_loopstate *ls, struct aq
 	if (r < 0) { /* nothing of the batch is in flight */
 		struct sb_io_u *io = t->uncommitted[0];
 		io->result = r;
-		io_error(t, ls, io);
-		for (unsigned i = 0; i < q->nunc; i++)
+		sb_resid_end(io);
+		sb_ioloop_error(t, ls, io);
+		for (unsigned i = 0; i < q->nunc; i++) {
+			sb_resid_end(t->uncommitted[i]);
 			t->freel[q->nfree++] = t->uncommitted[i];
+		}
 		ls->inflight -= q->nunc;
 		q->nunc = 0;
 		return;
@@ -388,9 +361,51 @@ static struct sb_io_u *next_io(struct sb_thread *t, struct sb_loopstate *ls, str
 	return io;
 }
 
+/* an io unit in flight completed for good: counted, its slot free */
+static inline void complete(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q,
+			    struct sb_io_u *io)
+{
+	sb_resid_end(io);
+	account(t, ls, io, true);
+	t->freel[q->nfree++] = io;
+	ls->inflight--;
+	if (q->busy)
+		q->busy[io - t->etd.ios] = 0;
+}
+
+/* the rests of short transfers, queued again through the engine (their
+ * slots are in flight, so the engine has room unless others hold it) */
+static void __attribute__((noinline)) requeue(struct sb_thread *t, struct sb_loopstate *ls,
+					      struct aq *q)
+{
+	while (q->nreq) {
+		struct sb_io_u *io = q->req[q->nreq - 1];
+		enum sb_q_status s = t->ops->queue(&t->etd, io);
+		if (s == SB_Q_QUEUED) {
+			q->nreq--;
+			t->uncommitted[q->nunc++] = io;
+			if (q->nunc >= q->batch)
+				commit_batch(t, ls, q);
+			continue;
+		}
+		if (s == SB_Q_BUSY && ls->inflight > q->nreq)
+			return; /* after the next completions */
+		if (s == SB_Q_BUSY)
+			io->result = -EBUSY; /* nothing in the engine to wait for */
+		else if (sb_resid_next(io))
+			continue; /* completed in queue(), short again */
+		q->nreq--;
+		ls->now = sb_now_ns();
+		complete(t, ls, q, io);
+		after_completions(t, ls, 1);
+	}
+}
+
 static void fill(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 {
 	struct sb_tstats *st = t->st;
+	if (__builtin_expect(q->nreq, 0))
+		requeue(t, ls, q);
 	while (ls->inflight < q->depth) {
 		struct sb_io_u *io = next_io(t, ls, q);
 		if (!io)
@@ -407,6 +422,13 @@ static void fill(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 			io->issue_ns = io->start_ns;
 			if (ls->counting)
 				st->iodepth_level[t->lvl_bucket[ls->inflight + 1]]++;
+			if (__builtin_expect(sb_resid_next(io), 0)) { /* its rest: in flight */
+				ls->inflight++;
+				if (q->busy)
+					q->busy[io - t->etd.ios] = 1;
+				q->req[q->nreq++] = io;
+				continue;
+			}
 			account(t, ls, io, true);
 			t->freel[q->nfree++] = io;
 			after_completions(t, ls, 1);
@@ -425,10 +447,16 @@ static void fill(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 
 static void reap(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 {
+	if (__builtin_expect(q->nreq, 0)) { /* rests first: the drains wait for them too */
+		requeue(t, ls, q);
+		commit_batch(t, ls, q);
+		if (!ls->inflight)
+			return;
+	}
 	unsigned min = q->cmin, max = q->cmax;
 	if (min > ls->inflight)
 		min = ls->inflight;
-	if (!min && (ls->inflight >= q->depth || !q->more || q->pending || q->draining))
+	if (!min && (ls->inflight >= q->depth || !q->more || q->pending || q->draining || q->nreq))
 		min = 1; /* nothing else to do: wait for one */
 	if (max > ls->inflight)
 		max = ls->inflight;
@@ -438,22 +466,25 @@ static void reap(struct sb_thread *t, struct sb_loopstate *ls, struct aq *q)
 	ls->now = sb_now_ns();
 	if (n < 0) {
 		struct sb_io_u fake = { .ddir = SB_DDIR_READ, .result = n };
-		io_error(t, ls, &fake);
+		sb_ioloop_error(t, ls, &fake);
 		ls->inflight = 0; /* the engine lost them: cleanup() reclaims */
+		q->nreq = 0;
 		return;
 	}
 	if (ls->counting && n)
 		t->st->iodepth_complete[sb_depth_batch_bucket((unsigned)n)]++;
+	unsigned done = 0;
 	for (int i = 0; i < n; i++) {
 		struct sb_io_u *io = t->ops->event(&t->etd, (unsigned)i);
-		account(t, ls, io, true);
-		t->freel[q->nfree++] = io;
-		ls->inflight--;
-		if (q->busy)
-			q->busy[io - t->etd.ios] = 0;
+		if (__builtin_expect(sb_resid_next(io), 0)) {
+			q->req[q->nreq++] = io; /* short: its rest goes out first */
+			continue;
+		}
+		complete(t, ls, q, io);
+		done++;
 	}
-	if (n)
-		after_completions(t, ls, (unsigned)n);
+	if (done)
+		after_completions(t, ls, done);
 }
 
 /* latency_target (run/lattgt.h): its depth; after a ramp-down, a drain */
@@ -477,6 +508,7 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 		.nfree = t->etd.nios,
 		.more = true,
 		.low = s->iodepth_low && s->iodepth_low < t->etd.iodepth ? s->iodepth_low : t->etd.iodepth,
+		.req = t->requeue,
 	};
 	if (q.batch > q.depth)
 		q.batch = q.depth;
@@ -494,7 +526,7 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 			if (q.pending && q.pending_charged && keep_going(t, ls)) {
 				/* BUSY with nothing in flight would spin forever */
 				q.pending->result = -EBUSY;
-				io_error(t, ls, q.pending);
+				sb_ioloop_error(t, ls, q.pending);
 			}
 			if (!q.pending || !keep_going(t, ls))
 				break;
@@ -506,6 +538,8 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 			reap(t, ls, &q);
 		q.draining = false;
 	}
+	for (unsigned i = 0; i < t->etd.nios; i++) /* units the engine lost (reap) */
+		sb_resid_end(&t->etd.ios[i]);
 	free(q.busy);
 }
 
@@ -530,71 +564,4 @@ void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 		loop_async(t, ls);
 		t->inflight = NULL;
 	}
-}
-
-/* fsync one file through the engine, timed into sync_lat */
-static void sync_file(struct sb_thread *t, struct sb_loopstate *ls, struct sb_file *f)
-{
-	struct sb_io_u *io = &t->etd.ios[0];
-	io->ddir = SB_DDIR_SYNC;
-	io->file = f;
-	io->offset = 0;
-	io->len = 0;
-	io->start_ns = sb_now_ns();
-	enum sb_q_status s = t->ops->queue(&t->etd, io);
-	if (s == SB_Q_QUEUED) {
-		int r = t->ops->commit ? t->ops->commit(&t->etd) : 0;
-		if (r >= 0)
-			r = t->ops->getevents(&t->etd, 1, 1, NULL);
-		if (r < 0)
-			io->result = r;
-	} else if (s == SB_Q_BUSY) {
-		io->result = -EBUSY;
-	}
-	ls->now = sb_now_ns();
-	account(t, ls, io, false);
-}
-
-void sb_ioloop_end_fsync(struct sb_thread *t, struct sb_loopstate *ls)
-{
-	if (!t->spec->end_fsync || !(t->spec->rw & SB_RW_WRITE) || (t->ops->flags & SB_ENGINE_NODISKIO))
-		return;
-	for (unsigned i = 0; i < t->etd.nfiles && !ls->stop; i++)
-		sync_file(t, ls, &t->files[i]);
-}
-
-void sb_ioloop_error_path(struct sb_thread *t)
-{
-	struct sb_errinfo *ei = &t->st->err;
-	for (unsigned i = 0; i < t->st->ndump; i++) { /* error_dump's records */
-		struct sb_errdump *dp = &t->st->dump[i];
-		if (!dp->path[0] && dp->file < t->etd.nfiles && t->files[dp->file].path)
-			snprintf(dp->path, sizeof(dp->path), "%s", t->files[dp->file].path);
-	}
-	if (!t->st->error || ei->path[0] || ei->file >= t->etd.nfiles || !t->files[ei->file].path)
-		return;
-	snprintf(ei->path, sizeof(ei->path), "%s", t->files[ei->file].path);
-}
-
-int sb_ioloop_span(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
-		   bool fsync_after)
-{
-	int d = ddir == SB_DDIR_WRITE ? SB_DDIR_WRITE : SB_DDIR_READ;
-	return sb_ioloop_span_bs(t, f, d, offset, len, t->spec->bs[d], fsync_after);
-}
-
-int sb_ioloop_span_bs(struct sb_thread *t, struct sb_file *f, int ddir, uint64_t offset, uint64_t len,
-		      uint64_t bs, bool fsync_after)
-{
-	struct sb_loopstate ls = { .deadline = UINT64_MAX, .wake = UINT64_MAX, .counting = true };
-	int d = ddir == SB_DDIR_WRITE ? SB_DDIR_WRITE : SB_DDIR_READ;
-	sb_iogen_init_span(&t->gen, t->spec, f, d, offset, len, bs);
-	ls.now = sb_now_ns();
-	sb_ioloop_run(t, &ls);
-	if (fsync_after && !ls.stop && !(t->ops->flags & SB_ENGINE_NODISKIO))
-		sync_file(t, &ls, f);
-	sb_ioloop_error_path(t);
-	if (t->st->error)
-		return -t->st->error;
-	return sb_stopping() ? -EINTR : 0;
 }

@@ -19,6 +19,7 @@
 #include "run/offload.h"
 #include "run/ioloop.h"
 #include "run/files.h"
+#include "run/resid.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 
@@ -93,25 +94,17 @@ static void worker_close(struct offw *w)
 	w->up = false;
 }
 
-/* one I/O at depth 1: queue, and if the engine queued it, commit and wait */
-static void worker_io(struct offw *w)
+/* one part of an I/O at depth 1: queue, and if the engine queued it, commit
+ * and wait; issue: when it was submitted */
+static void worker_part(const struct sb_engine_ops *ops, struct offw *w, uint64_t *issue)
 {
-	const struct sb_engine_ops *ops = w->p->t->ops;
-	struct sb_io_u *io = &w->io, *pio = w->pio;
-	io->ddir = pio->ddir;
-	io->file = pio->file ? &w->files[pio->file->index] : NULL;
-	io->len = pio->len;
-	io->offset = pio->offset;
-	io->ioprio = pio->ioprio;
-	io->start_ns = pio->start_ns;
-	io->result = 0;
+	struct sb_io_u *io = &w->io;
 	enum sb_q_status q = ops->queue(&w->etd, io);
-	uint64_t issue = io->start_ns;
 	if (q == SB_Q_BUSY) {
 		io->result = -EBUSY; /* nothing else is in flight on this instance */
 	} else if (q == SB_Q_QUEUED) {
 		int r = ops->commit ? ops->commit(&w->etd) : 0;
-		issue = sb_now_ns();
+		*issue = sb_now_ns();
 		if (r < 0) {
 			io->result = r;
 		} else {
@@ -125,6 +118,25 @@ static void worker_io(struct offw *w)
 				io->result = ops->event(&w->etd, 0)->result;
 		}
 	}
+}
+
+/* one I/O, whole: a short transfer's rest is queued again (run/resid.h) */
+static void worker_io(struct offw *w)
+{
+	const struct sb_engine_ops *ops = w->p->t->ops;
+	struct sb_io_u *io = &w->io, *pio = w->pio;
+	io->ddir = pio->ddir;
+	io->file = pio->file ? &w->files[pio->file->index] : NULL;
+	io->len = pio->len;
+	io->offset = pio->offset;
+	io->ioprio = pio->ioprio;
+	io->start_ns = pio->start_ns;
+	io->result = 0;
+	uint64_t issue = io->start_ns, later = 0;
+	worker_part(ops, w, &issue);
+	while (sb_resid_next(io))
+		worker_part(ops, w, &later);
+	sb_resid_end(io);
 	pio->result = io->result;
 	pio->issue_ns = issue;
 }

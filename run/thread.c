@@ -48,8 +48,9 @@ static int setup_buffers(struct sb_thread *t)
 	e->ios = calloc(e->iodepth, sizeof(*e->ios));
 	t->freel = calloc(e->iodepth, sizeof(*t->freel));
 	t->uncommitted = calloc(e->iodepth, sizeof(*t->uncommitted));
+	t->requeue = calloc(e->iodepth, sizeof(*t->requeue));
 	t->lvl_bucket = calloc(e->iodepth + 2, 1);
-	if (!e->ios || !t->freel || !t->uncommitted || !t->lvl_bucket)
+	if (!e->ios || !t->freel || !t->uncommitted || !t->requeue || !t->lvl_bucket)
 		return -ENOMEM;
 	e->nios = e->iodepth;
 	for (unsigned i = 0; i < e->iodepth; i++) {
@@ -126,7 +127,6 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 		t->logring = malloc(sizeof(*t->logring));
 		if (!t->logring || sb_iolog_ring_init(t->logring))
 			return -ENOMEM;
-		t->logring->lossless = iolog; /* a replay log with holes would lie */
 	}
 	if (iolog && !(t->paths = calloc(jf->nfiles, sizeof(*t->paths))))
 		return -ENOMEM;
@@ -247,6 +247,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	free(t->etd.ios);
 	free(t->freel);
 	free(t->uncommitted);
+	free(t->requeue);
 	free(t->lvl_bucket);
 	free(t->files);
 	if (t->st)
@@ -266,7 +267,7 @@ void sb_thread_teardown(struct sb_thread *t)
 	t->trace = NULL; /* the trace writer owns it */
 	t->etd.buf_base = NULL;
 	t->etd.ios = NULL;
-	t->freel = t->uncommitted = NULL;
+	t->freel = t->uncommitted = t->requeue = NULL;
 	t->lvl_bucket = NULL;
 	t->files = NULL;
 	t->st = NULL;

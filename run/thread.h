@@ -57,6 +57,8 @@ struct sb_thread {
 	struct sb_tstats *st;
 	struct sb_io_u **freel;       /* free io units (async loop) */
 	struct sb_io_u **uncommitted; /* queued since the last commit */
+	struct sb_io_u **requeue;     /* short transfers' rests to queue again (async loop,
+				       * run/resid.h) */
 	unsigned char *lvl_bucket;    /* iodepth_level bucket per depth 0..iodepth */
 	unsigned char batch1_bucket;  /* submit/complete bucket of a batch of one */
 	bool engine_up, files_open;

@@ -26,6 +26,82 @@ void sb_iolog_ring_free(struct sb_iolog_ring *r)
 	r->ent = NULL;
 }
 
+void sb_iolog_wake_init(struct sb_iolog_wake *w)
+{
+	memset(w, 0, sizeof(*w));
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->work, &ca);
+	pthread_cond_init(&w->room, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
+void sb_iolog_wake_destroy(struct sb_iolog_wake *w)
+{
+	pthread_cond_destroy(&w->room);
+	pthread_cond_destroy(&w->work);
+	pthread_mutex_destroy(&w->mu);
+}
+
+void sb_iolog_kick(struct sb_iolog_ring *r)
+{
+	struct sb_iolog_wake *w = r->wake;
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->kicked = true;
+	pthread_cond_signal(&w->work);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static bool full(struct sb_iolog_ring *r, uint64_t h)
+{
+	return h - atomic_load_explicit(&r->tail, memory_order_seq_cst) >= SB_IOLOG_RING;
+}
+
+void sb_iolog_wait_room(struct sb_iolog_ring *r, uint64_t h)
+{
+	struct sb_iolog_wake *w = r->wake;
+	atomic_fetch_add_explicit(&r->waits, 1, memory_order_relaxed);
+	if (!w) { /* no writer thread: whoever drains does it on its own time */
+		while (full(r, h))
+			sched_yield();
+		return;
+	}
+	pthread_mutex_lock(&w->mu);
+	atomic_fetch_add_explicit(&w->waiting, 1, memory_order_seq_cst);
+	while (full(r, h)) {
+		/* the writer stores the tail, then reads waiting (both seq_cst)
+		 * and broadcasts under mu: one of the two sees the other; the
+		 * timeout is a second safety only */
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 100000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		w->kicked = true;
+		pthread_cond_signal(&w->work);
+		pthread_cond_timedwait(&w->room, &w->mu, &ts);
+	}
+	atomic_fetch_sub_explicit(&w->waiting, 1, memory_order_relaxed);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* the writer moved the tail: wake the I/O threads waiting for room */
+static void room(struct sb_iolog_ring *r)
+{
+	struct sb_iolog_wake *w = r->wake;
+	if (!w || !atomic_load_explicit(&w->waiting, memory_order_seq_cst))
+		return;
+	pthread_mutex_lock(&w->mu);
+	pthread_cond_broadcast(&w->room);
+	pthread_mutex_unlock(&w->mu);
+}
+
 static int open_one(struct sb_iolog_files *lf, int k, const char *name, const char *kind,
 		    unsigned no)
 {
@@ -68,17 +144,6 @@ int sb_iolog_open(struct sb_iolog_files *lf, const char *bw, const char *iops, c
 	if (e)
 		sb_iolog_close(lf);
 	return e;
-}
-
-bool sb_iolog_wait_room(struct sb_iolog_ring *r, uint64_t h)
-{
-	uint64_t give_up = sb_now_ns() + 10000000000ull;
-	while (h - atomic_load_explicit(&r->tail, memory_order_acquire) >= SB_IOLOG_RING) {
-		if (sb_now_ns() > give_up)
-			return false;
-		sched_yield();
-	}
-	return true;
 }
 
 int sb_iolog_open_io(struct sb_iolog_files *lf, const char *name, const char *const *paths,
@@ -234,14 +299,20 @@ void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e,
 		line(lf->f[SB_LOG_LAT], t_ms, e->lat_ns, e->ddir, e->bytes, e->offset, o, pr);
 }
 
+#define DRAIN_BATCH 4096 /* entries written between tail updates */
+
 uint64_t sb_iolog_drain(struct sb_iolog_ring *r, struct sb_iolog_files *lf, uint64_t t0_ns)
 {
 	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t n = h - t;
 	sb_iolog_set_epoch(lf, t0_ns);
-	for (; t != h; t++)
-		sb_iolog_write_ent(lf, &r->ent[t & (SB_IOLOG_RING - 1)], t0_ns);
-	atomic_store_explicit(&r->tail, h, memory_order_release);
+	while (t != h) {
+		uint64_t end = h - t > DRAIN_BATCH ? t + DRAIN_BATCH : h;
+		for (; t != end; t++)
+			sb_iolog_write_ent(lf, &r->ent[t & (SB_IOLOG_RING - 1)], t0_ns);
+		atomic_store_explicit(&r->tail, t, memory_order_seq_cst);
+		room(r);
+	}
 	return n;
 }

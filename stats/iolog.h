@@ -14,13 +14,20 @@
  * log_avg_msec=N > 0: one entry per direction every N ms, the average over
  * the window (block size and offset 0, as fio writes them), taken by the
  * stats thread from the per-interval accumulators (ilat.h).
- * log_avg_msec=0 (fio's default): one entry per I/O.  The I/O thread pushes a
- * fixed-size entry into a preallocated single-producer/single-consumer ring
- * (release store of the head; no lock, no allocation); the stats thread drains
- * it every tick and writes the lines.  When the ring is full the entry is
- * dropped and counted; the run reports the count at the end. */
+ * log_avg_msec=0 (fio's default): one entry per I/O, never dropped.  The I/O
+ * thread pushes a fixed-size entry into a preallocated single-producer/
+ * single-consumer ring (release store of the head; no lock, no allocation,
+ * no formatting).  The log writer thread (stats/monlog.c) drains the rings
+ * into the files (a temporary beside each log until the end, lib/afile.h):
+ * every tick, and at once when a ring passes SB_IOLOG_KICK entries (the one
+ * push that crosses it takes a mutex to wake the writer).  Memory is the
+ * ring, bounded: when a ring is full the I/O thread waits until the writer
+ * has made room (back-pressure, as fio's log writing slows fio's I/O); it
+ * never drops an entry.  A log the writer cannot write (ENOSPC, EIO) is
+ * reported by name at the end and the run exits 3. */
 #ifndef SB_IOLOG_H
 #define SB_IOLOG_H
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,7 +36,8 @@
 #include "lib/afile.h"
 #include "lib/ddir.h"
 
-#define SB_IOLOG_RING (1u << 16)   /* entries per thread: 2.5 MiB */
+#define SB_IOLOG_RING (1u << 16)   /* entries per thread: 3.5 MiB */
+#define SB_IOLOG_KICK (SB_IOLOG_RING / 4) /* fill that wakes the writer */
 
 struct sb_iolog_ent {
 	uint64_t t_ns;           /* completion time (CLOCK_MONOTONIC) */
@@ -41,35 +49,61 @@ struct sb_iolog_ent {
 	uint16_t ioprio;          /* the I/O's own priority (cmdprio_*); 0: the job's */
 };
 
+/* How the I/O threads wake the log writer and wait for room (one per run,
+ * the monitor's).  Never touched on the per-I/O path's common case. */
+struct sb_iolog_wake {
+	pthread_mutex_t mu;
+	pthread_cond_t work;      /* the writer sleeps here between ticks */
+	pthread_cond_t room;      /* I/O threads with a full ring sleep here */
+	bool kicked;              /* under mu: a ring wants draining now */
+	bool quit;                /* under mu: the writer is to stop */
+	_Atomic unsigned waiting; /* I/O threads in sb_iolog_wait_room */
+};
+
 struct sb_iolog_ring {
 	_Atomic uint64_t head;    /* written by the I/O thread */
 	char pad1[56];
-	_Atomic uint64_t tail;    /* written by the stats thread */
+	_Atomic uint64_t tail;    /* written by the log writer (one at a time) */
 	char pad2[56];
-	_Atomic uint64_t dropped;
 	struct sb_iolog_ent *ent; /* SB_IOLOG_RING entries */
-	bool lossless;            /* write_iolog: wait for room rather than drop */
+	/* the writer to wake; NULL: none (whoever drains polls, and a full
+	 * ring waits by yielding) */
+	struct sb_iolog_wake *wake;
+	_Atomic uint64_t waits;   /* times the I/O thread found the ring full */
 };
 
-/* The I/O thread, ring full and lossless: waits (yielding) up to 10 s for
- * the stats thread to drain; false if it never does (then it drops). */
-bool sb_iolog_wait_room(struct sb_iolog_ring *r, uint64_t h);
+/* The I/O thread: the ring's fill crossed SB_IOLOG_KICK: wake the writer. */
+void sb_iolog_kick(struct sb_iolog_ring *r);
+/* The I/O thread, ring full at head h: waits until the writer made room.
+ * Never gives up: the writer runs until the I/O threads were joined. */
+void sb_iolog_wait_room(struct sb_iolog_ring *r, uint64_t h);
 
 /* The I/O thread. */
 static inline void sb_iolog_push(struct sb_iolog_ring *r, const struct sb_iolog_ent *e)
 {
 	uint64_t h = atomic_load_explicit(&r->head, memory_order_relaxed);
-	uint64_t t = atomic_load_explicit(&r->tail, memory_order_acquire);
-	if (h - t >= SB_IOLOG_RING && !(r->lossless && sb_iolog_wait_room(r, h))) {
-		atomic_store_explicit(&r->dropped,
-				      atomic_load_explicit(&r->dropped, memory_order_relaxed) + 1,
-				      memory_order_relaxed);
-		return;
+	uint64_t fill = h - atomic_load_explicit(&r->tail, memory_order_acquire);
+	if (__builtin_expect(fill >= SB_IOLOG_KICK, 0)) {
+		/* the fill seen grows by one a push at most: every crossing
+		 * passes through SB_IOLOG_KICK exactly */
+		if (fill == SB_IOLOG_KICK)
+			sb_iolog_kick(r);
+		else if (fill >= SB_IOLOG_RING)
+			sb_iolog_wait_room(r, h);
 	}
 	r->ent[h & (SB_IOLOG_RING - 1)] = *e;
 	atomic_store_explicit(&r->head, h + 1, memory_order_release);
 }
 
+/* The fill of r as its consumer sees it. */
+static inline uint64_t sb_iolog_fill(struct sb_iolog_ring *r)
+{
+	return atomic_load_explicit(&r->head, memory_order_acquire) -
+	       atomic_load_explicit(&r->tail, memory_order_relaxed);
+}
+
+void sb_iolog_wake_init(struct sb_iolog_wake *w);
+void sb_iolog_wake_destroy(struct sb_iolog_wake *w);
 int sb_iolog_ring_init(struct sb_iolog_ring *r);
 void sb_iolog_ring_free(struct sb_iolog_ring *r);
 
@@ -146,6 +180,8 @@ void sb_iolog_linep(const struct sb_iolog_files *lf, FILE *f, uint64_t t_ms, uin
 void sb_iolog_set_prio(struct sb_iolog_files *lf, bool log_prio, int ioprio);
 /* Per-I/O entries drained from a ring; t0_ns is the thread's time zero. */
 void sb_iolog_write_ent(struct sb_iolog_files *lf, const struct sb_iolog_ent *e, uint64_t t0_ns);
-/* Drains r into lf.  Returns the entries written. */
+/* Drains r into lf (its one consumer at a time), handing room back to a
+ * waiting I/O thread every few thousand entries.  Returns the entries
+ * written. */
 uint64_t sb_iolog_drain(struct sb_iolog_ring *r, struct sb_iolog_files *lf, uint64_t t0_ns);
 #endif

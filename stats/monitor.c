@@ -177,6 +177,8 @@ int sb_monitor_init(struct sb_monitor *m, const struct sb_joblist *jl, struct sb
 {
 	memset(m, 0, sizeof(*m));
 	pthread_mutex_init(&m->host_mu, NULL);
+	pthread_mutex_init(&m->log_mu, NULL);
+	sb_iolog_wake_init(&m->lw);
 	m->th = th;
 	m->nth = n;
 	if (o)
@@ -216,6 +218,7 @@ void sb_monitor_start(struct sb_monitor *m, uint64_t t0_ns)
 		m->host = sb_host_open(&m->hcfg);
 		pthread_mutex_unlock(&m->host_mu);
 	}
+	sb_monitor_writer_start(m);
 }
 
 /* One time-series boundary for series s at now. */
@@ -330,7 +333,7 @@ static void perf_per_io(struct sb_results *res)
 
 int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res)
 {
-	uint64_t dropped = 0;
+	sb_monitor_writer_stop(m); /* the threads were joined: nothing more comes */
 	sb_monitor_logs(m, now, true);
 	int rc = 0;
 	for (unsigned i = 0; i < m->nth; i++) {
@@ -338,18 +341,11 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res
 			rc = -EIO; /* the file and the reason were reported */
 		if (m->mt[i].has_logs && sb_iolog_close(&m->mt[i].lf) && !rc)
 			rc = -EIO; /* the file and the reason were reported */
-		if (m->th[i].logring)
-			dropped += atomic_load_explicit(&m->th[i].logring->dropped, memory_order_relaxed);
 	}
-	if (dropped)
-		sb_err("logs", "%llu per-I/O log entries were dropped (the stats thread fell "
-		       "behind); log_avg_msec=N logs N-ms averages instead",
-		       (unsigned long long)dropped);
 	m->finishing = true;
 	boundary(m, now);
 	if (m->progress)
 		sb_monitor_progress(m, now, true);
-	res->log_dropped = dropped;
 	res->stats_interval_ms = m->interval_ns / 1000000;
 	for (unsigned i = 0; i < m->nser && m->nser == res->njobs; i++)
 		res->jobs[i].ts = sb_tseries_take(&m->ser[i].ts, &res->jobs[i].nts);
@@ -371,6 +367,7 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res
 
 void sb_monitor_free(struct sb_monitor *m)
 {
+	sb_monitor_writer_stop(m);
 	for (unsigned i = 0; m->mt && i < m->nth; i++) {
 		if (m->mt[i].has_logs)
 			sb_iolog_close(&m->mt[i].lf);
@@ -387,5 +384,7 @@ void sb_monitor_free(struct sb_monitor *m)
 	free(m->hacc);
 	free(m->cur);
 	pthread_mutex_destroy(&m->host_mu);
+	pthread_mutex_destroy(&m->log_mu);
+	sb_iolog_wake_destroy(&m->lw);
 	memset(m, 0, sizeof(*m));
 }

@@ -7,7 +7,8 @@
  *
  * Threads: sb_monitor_tick runs on the stats thread only; the I/O threads
  * only write their accumulators (stats/ilat.h) and log rings
- * (stats/iolog.h), and register their tid for perf counters through
+ * (stats/iolog.h), which the log writer thread (started by
+ * sb_monitor_start, stopped by sb_monitor_finish or _free) drains, and register their tid for perf counters through
  * sb_monitor_thread_started (serialized with host sampling by host_mu; never on the per-I/O
  * path). */
 #ifndef SB_MONITOR_H
@@ -95,6 +96,13 @@ struct sb_monitor {
 	struct sb_interim *interim;
 	size_t ninterim, interim_cap;
 	bool finishing;               /* appended: the last boundary (no later deltas) */
+	/* appended (issue 32): the per-I/O log writer thread (monlog.c), which
+	 * drains the rings into the log files; log_mu lets one drainer (it or
+	 * the stats thread) at a time at the rings and the log files */
+	struct sb_iolog_wake lw;
+	pthread_mutex_t log_mu;
+	pthread_t writer;
+	bool writer_up;
 };
 
 /* Set up for threads th[0..n) of jl (threads set up, not started): series,
@@ -123,6 +131,10 @@ void sb_monitor_interim(struct sb_monitor *m, uint64_t now_ns);
 void sb_monitor_progress(struct sb_monitor *m, uint64_t now_ns, bool last);
 /* fio log files: per tick (drain rings, averaged windows); final pass at the end */
 void sb_monitor_logs(struct sb_monitor *m, uint64_t now_ns, bool final);
+/* the log writer thread (monlog.c): started when a thread has a per-I/O
+ * ring (without it, the stats thread drains them each tick); stop joins it */
+void sb_monitor_writer_start(struct sb_monitor *m);
+void sb_monitor_writer_stop(struct sb_monitor *m);
 /* write_hist_log (histlog.c): open (thread_no 1-based), a tick, close */
 int sb_histlog_open(struct sb_mon_thread *mt, unsigned thread_no);
 void sb_histlog_tick(struct sb_monitor *m, struct sb_mon_thread *mt, uint64_t now, bool final);

@@ -1,8 +1,16 @@
-/* monlog.c: the fio log files during a run (see stats/iolog.h): per tick,
- * drain each thread's per-I/O ring, or write one averaged entry per
- * direction when a log_avg_msec window has passed; at the end, the last
- * entries and the last partial window.  Runs on the stats thread. */
+/* monlog.c: the fio log files during a run (see stats/iolog.h).  The log
+ * writer thread drains the per-I/O rings into the files: every tick, and at
+ * once when an I/O thread wakes it (a ring past SB_IOLOG_KICK, or full).
+ * The stats thread, per tick, writes one averaged entry per direction when
+ * a log_avg_msec window has passed (draining that thread's ring first, for
+ * log_max_value's maxima); at the end, the last entries and the last
+ * partial window.  log_mu keeps one of them at a time at a ring and its
+ * files. */
+#include <errno.h>
 #include <string.h>
+#include <time.h>
+
+#include "lib/log.h"
 
 #include "stats/monitor.h"
 
@@ -94,6 +102,7 @@ static void averaged(struct sb_monitor *m, struct sb_mon_thread *mt, int ph, uin
 
 void sb_monitor_logs(struct sb_monitor *m, uint64_t now, bool final)
 {
+	pthread_mutex_lock(&m->log_mu);
 	for (unsigned i = 0; i < m->nth; i++) {
 		struct sb_mon_thread *mt = &m->mt[i];
 		const struct sb_tview *t = mt->t;
@@ -105,9 +114,92 @@ void sb_monitor_logs(struct sb_monitor *m, uint64_t now, bool final)
 		uint64_t cs = atomic_load_explicit(t->count_start_ns, memory_order_relaxed);
 		if (ph < SB_PH_RUN || !cs)
 			continue;
-		if (t->logring) /* per-I/O entries, and write_iolog's */
+		/* per-I/O entries, and write_iolog's: the writer's, unless
+		 * a window needs them now or there is no writer */
+		if (t->logring && (!m->writer_up || mt->lf.avg || final))
 			sb_iolog_drain(t->logring, &mt->lf, cs);
 		if (!t->logring || mt->lf.avg)
 			averaged(m, mt, ph, now, final);
 	}
+	pthread_mutex_unlock(&m->log_mu);
+}
+
+/* one pass of the writer over the rings; true if one is still past the
+ * kick mark (another pass at once) */
+static bool drain_pass(struct sb_monitor *m)
+{
+	bool more = false;
+	for (unsigned i = 0; i < m->nth; i++) {
+		struct sb_mon_thread *mt = &m->mt[i];
+		struct sb_iolog_ring *r = mt->t->logring;
+		if (!r || !mt->has_logs || !sb_iolog_fill(r))
+			continue;
+		/* after the head's acquire: the counting start it was pushed in */
+		int ph = atomic_load_explicit(mt->t->phase, memory_order_acquire);
+		uint64_t cs = atomic_load_explicit(mt->t->count_start_ns, memory_order_relaxed);
+		if (ph < SB_PH_RUN || !cs)
+			continue;
+		pthread_mutex_lock(&m->log_mu);
+		sb_iolog_drain(r, &mt->lf, cs);
+		pthread_mutex_unlock(&m->log_mu);
+		more |= sb_iolog_fill(r) >= SB_IOLOG_KICK;
+	}
+	return more;
+}
+
+static void *writer_main(void *arg)
+{
+	struct sb_monitor *m = arg;
+	struct sb_iolog_wake *w = &m->lw;
+	pthread_mutex_lock(&w->mu);
+	while (!w->quit) {
+		w->kicked = false;
+		pthread_mutex_unlock(&w->mu);
+		bool more = drain_pass(m);
+		pthread_mutex_lock(&w->mu);
+		if (more || w->kicked || w->quit)
+			continue;
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)m->tick_ms * 1000000ull;
+		ts.tv_sec += (time_t)(ns / 1000000000ull);
+		ts.tv_nsec = (long)(ns % 1000000000ull);
+		pthread_cond_timedwait(&w->work, &w->mu, &ts);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+void sb_monitor_writer_start(struct sb_monitor *m)
+{
+	bool any = false;
+	for (unsigned i = 0; i < m->nth; i++)
+		any |= m->mt[i].has_logs && m->mt[i].t->logring;
+	if (!any || m->writer_up)
+		return;
+	int e = pthread_create(&m->writer, NULL, writer_main, m);
+	if (e) { /* the stats thread drains each tick instead; nothing is lost */
+		sb_warn("logs", "no log writer thread (%s): the stats thread writes the per-I/O "
+			"logs", strerror(e));
+		return;
+	}
+	m->writer_up = true;
+	for (unsigned i = 0; i < m->nth; i++)
+		if (m->mt[i].t->logring)
+			m->mt[i].t->logring->wake = &m->lw; /* before the I/O threads start */
+}
+
+void sb_monitor_writer_stop(struct sb_monitor *m)
+{
+	if (!m->writer_up)
+		return;
+	pthread_mutex_lock(&m->lw.mu);
+	m->lw.quit = true;
+	pthread_cond_signal(&m->lw.work);
+	pthread_mutex_unlock(&m->lw.mu);
+	pthread_join(m->writer, NULL);
+	m->writer_up = false;
+	for (unsigned i = 0; i < m->nth; i++)
+		if (m->mt[i].t->logring)
+			m->mt[i].t->logring->wake = NULL;
 }

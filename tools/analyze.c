@@ -152,7 +152,8 @@ static void stat_json(FILE *f, const struct ta_stat *s)
 }
 
 /* what the trace holds that could not be used, on stderr: fields that are
- * missing or not numbers (counted as 0), file-name hashes with two names */
+ * missing, negative, out of range or not numbers (tools/trace_num.h; taken
+ * as 0), file-name hashes with two names */
 static void warn_unusable(const struct ta_agg *a)
 {
 	static const char *const what[TA_NBAD] = {
@@ -167,8 +168,8 @@ static void warn_unusable(const struct ta_agg *a)
 			sb_warn("analyze", "%llu read/write events carry neither args.size nor "
 				"args.count: %s", (unsigned long long)a->bad[i], what[i]);
 		else
-			sb_warn("analyze", "%llu events have no usable \"%s\" (missing, or not a "
-				"number): %s", (unsigned long long)a->bad[i], ta_bad_field[i], what[i]);
+			sb_warn("analyze", "%llu events have no usable \"%s\" (missing, negative, "
+				"out of range or not a number): %s", (unsigned long long)a->bad[i], ta_bad_field[i], what[i]);
 	}
 	for (size_t i = 0; i < a->fh.cap; i++) {
 		const struct ta_ent *e = &a->fh.e[i];

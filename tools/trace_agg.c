@@ -16,6 +16,7 @@
  *   "fixed hash to be integers"); a hash that two FH records give two
  *   names is a collision: reported, its events kept under the hash. */
 #include "tools/trace_agg.h"
+#include "tools/trace_num.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,35 +26,6 @@
 
 const char *const ta_bad_field[TA_NBAD] = { "ts", "dur", "pid", "args.size", "args.count",
 					    "args.ret", "args.rank", "args.size or args.count" };
-
-/* a number, or a string that holds one (DFTracer up to v1.0.2); false:
- * neither */
-static bool num_of(const struct sb_jval *v, double *d, int64_t *i)
-{
-	if (!v)
-		return false;
-	if (v->type == SB_JNUM) {
-		*d = v->num;
-		*i = v->is_int ? v->i : v->num >= 9.2e18 ? INT64_MAX : v->num <= -9.2e18 ? INT64_MIN : (int64_t)v->num;
-		return true;
-	}
-	if (v->type != SB_JSTR || !v->n)
-		return false;
-	char *end;
-	errno = 0;
-	long long x = strtoll(v->s, &end, 10);
-	if (!*end && !errno && end != v->s) {
-		*i = x;
-		*d = (double)x;
-		return true;
-	}
-	double y = strtod(v->s, &end);
-	if (*end || end == v->s || y != y)
-		return false;
-	*d = y;
-	*i = y >= 9.2e18 ? INT64_MAX : y <= -9.2e18 ? INT64_MIN : (int64_t)y;
-	return true;
-}
 
 static uint64_t fnv(const char *s, size_t n, int64_t pid)
 {
@@ -343,13 +315,13 @@ static struct ta_ent *get_c(struct ta_tab *t, struct ta_cache *c, const char *ke
 }
 
 /* a field's number: 0 and counted as bad[which] when missing (and must)
- * or not a number */
+ * or unusable under r */
 static double num_field(struct ta_agg *a, const struct sb_jval *v, unsigned which, bool must,
-			int64_t *i)
+			const struct ta_numrule *r, int64_t *i)
 {
 	double d = 0;
 	*i = 0;
-	if (v ? !num_of(v, &d, i) : must) {
+	if (v ? !ta_num_of(v, r, &d, i) : must) {
 		a->bad[which]++;
 		*i = 0;
 		return 0;
@@ -378,17 +350,19 @@ static uint64_t event_bytes(struct ta_agg *a, const struct evf *e, const char *c
 	const struct evf ev = *e;
 	uint64_t bytes = 0;
 	int64_t sz = 0, cn = 0, rt = -1;
-	bool has_s = ev.size && (num_of(ev.size, &(double){ 0 }, &sz) || (a->bad[TA_BAD_SIZE]++, false));
-	bool has_c = ev.count && (num_of(ev.count, &(double){ 0 }, &cn) || (a->bad[TA_BAD_COUNT]++, false));
-	bool has_r = ev.ret && (num_of(ev.ret, &(double){ 0 }, &rt) || (a->bad[TA_BAD_RET]++, false));
-	sz = sz < 0 ? 0 : sz;
-	cn = cn < 0 ? 0 : cn;
+	bool has_s = ev.size && (ta_num_of(ev.size, &TA_R_BYTES, &(double){ 0 }, &sz) || (a->bad[TA_BAD_SIZE]++, false));
+	bool has_c = ev.count && (ta_num_of(ev.count, &TA_R_BYTES, &(double){ 0 }, &cn) || (a->bad[TA_BAD_COUNT]++, false));
+	bool has_r = ev.ret && (ta_num_of(ev.ret, &TA_R_RET, &(double){ 0 }, &rt) || (a->bad[TA_BAD_RET]++, false));
+	bool failed = has_r && rt < 0; /* -1: the call failed and moved nothing */
 	if (has_s && has_c) {
-		int64_t items = has_r && rt >= 0 && rt <= cn ? rt : cn;
-		bytes = (uint64_t)sz * (uint64_t)items;
+		int64_t items = failed ? 0 : has_r && rt <= cn ? rt : cn;
+		if (__builtin_mul_overflow((uint64_t)sz, (uint64_t)items, &bytes) || bytes > INT64_MAX) {
+			a->bad[TA_BAD_SIZE]++; /* size x count past 2^63 bytes */
+			bytes = 0;
+		}
 	} else if (has_s || has_c) {
 		int64_t want = has_s ? sz : cn;
-		bytes = (uint64_t)(has_r && rt >= 0 && rt <= want ? rt : want);
+		bytes = (uint64_t)(failed ? 0 : has_r && rt <= want ? rt : want);
 	} else if (!ev.size && !ev.count && moves_data(name) && ta_is_io(cat)) {
 		a->bad[TA_NOBYTES]++;
 	}
@@ -401,14 +375,14 @@ static int complete(struct ta_agg *a, const struct sb_jval *root)
 	fields(root, &ev);
 	const char *cat = ev.cat, *name = ev.name;
 	int64_t pid, rank = -1, ign;
-	num_field(a, ev.pid, TA_BAD_PID, true, &pid);
-	if (ev.rank && !num_of(ev.rank, &(double){ 0 }, &rank)) {
+	num_field(a, ev.pid, TA_BAD_PID, true, &TA_R_PID, &pid);
+	if (ev.rank && !ta_num_of(ev.rank, &TA_R_RANK, &(double){ 0 }, &rank)) {
 		a->bad[TA_BAD_RANK]++;
 		rank = -1;
 	}
 	pid = ta_who(pid, rank);
-	double ts = num_field(a, ev.ts, TA_BAD_TS, true, &ign);
-	double dur = num_field(a, ev.dur, TA_BAD_DUR, true, &ign);
+	double ts = num_field(a, ev.ts, TA_BAD_TS, true, &TA_R_TIME, &ign);
+	double dur = num_field(a, ev.dur, TA_BAD_DUR, true, &TA_R_TIME, &ign);
 	const struct ta_filter *f = a->flt;
 	char fkey[4200], hbuf[64];
 	const char *fn = ev.fname;

@@ -9,6 +9,7 @@
  * CALL      pread pwrite preadv pwritev read write fsync fdatasync io_submit
  *           io_uring_submit (liburing's io_uring_submit and
  *           io_uring_submit_and_wait: one count per read or write SQE)
+ *           aio (POSIX AIO's aio_read and aio_write: one count per request)
  *           open (open, open64, openat and openat64 alike; openat is a synonym)
  * ERRNO     a name (EIO ENOSPC EDQUOT EFBIG EROFS EACCES EPERM EBADF EINVAL
  *           ENOMEM ENXIO EAGAIN EINTR) or a number; or a signal (SIGINT
@@ -39,7 +40,11 @@
  * kernel sees it (the kernel completes it short) and LOST points the chosen
  * write at /dev/null (the kernel completes it in full, nothing stored).  A
  * SHORT rule counts reads and writes only, a LOST rule writes only.
- * io_uring_submit takes only SHORT, LOST and signals.
+ * io_uring_submit takes only SHORT, LOST and signals.  For aio (the
+ * posixaio engine) SHORT halves the request's aio_nbytes before glibc takes
+ * it (glibc's helper thread then moves half and aio_return says so), LOST
+ * points a write at /dev/null, and an errno refuses the request at
+ * aio_read/aio_write (-1 with errno, as glibc refuses one it cannot take).
  * ERRNO may also be FLIP (pread and pwrite, with offset=): the call goes
  * through with the byte at offset XORed with 0x01, in the data written
  * (pwrite: what reaches the file; the caller's buffer is left as it was) or
@@ -72,6 +77,7 @@
  * once (all threads), rw the calls that began while a call of the other
  * kind (read vs write) was in flight and ww the writes that began while
  * another write was. */
+#include <aio.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -97,11 +103,11 @@
 #endif
 
 enum call { C_PREAD, C_PWRITE, C_PREADV, C_PWRITEV, C_READ, C_WRITE, C_FSYNC, C_FDATASYNC,
-	    C_IO_SUBMIT, C_OPEN, C_IO_URING, C_N };
+	    C_IO_SUBMIT, C_OPEN, C_IO_URING, C_AIO, C_N };
 
 static const char *const call_names[C_N] = { "pread", "pwrite", "preadv", "pwritev", "read",
 					     "write", "fsync", "fdatasync", "io_submit", "open",
-					     "io_uring_submit" };
+					     "io_uring_submit", "aio" };
 
 struct rule {
 	enum call call;
@@ -137,6 +143,8 @@ static struct {
 	int (*io_uring_submit)(struct io_uring *);
 	int (*io_uring_submit_and_wait)(struct io_uring *, unsigned);
 #endif
+	int (*aio_read)(struct aiocb *);
+	int (*aio_write)(struct aiocb *);
 	int (*open)(const char *, int, ...);
 	int (*open64)(const char *, int, ...);
 	int (*openat)(int, const char *, int, ...);
@@ -217,7 +225,7 @@ static void parse_rule(char *text)
 		c++;
 	if (c == C_N)
 		bad(orig, "unknown call (pread pwrite preadv pwritev read write fsync fdatasync "
-			  "io_submit io_uring_submit open)");
+			  "io_submit io_uring_submit aio open)");
 	r->call = (enum call)c;
 	uint64_t n;
 	for (size_t i = 0; i < sizeof(errnames) / sizeof(errnames[0]) && !r->err; i++)
@@ -233,14 +241,15 @@ static void parse_rule(char *text)
 	}
 	if (!strcmp(err, "SHORT")) {
 		if (c != C_PREAD && c != C_PWRITE && c != C_READ && c != C_WRITE &&
-		    c != C_IO_SUBMIT && c != C_IO_URING)
-			bad(orig, "SHORT is for pread, pwrite, read, write, io_submit and "
-				  "io_uring_submit");
+		    c != C_IO_SUBMIT && c != C_IO_URING && c != C_AIO)
+			bad(orig, "SHORT is for pread, pwrite, read, write, io_submit, "
+				  "io_uring_submit and aio");
 		r->err = SB_SHORT;
 	}
 	if (!strcmp(err, "LOST")) {
-		if (c != C_PWRITE && c != C_WRITE && c != C_IO_SUBMIT && c != C_IO_URING)
-			bad(orig, "LOST is for pwrite, write, io_submit and io_uring_submit");
+		if (c != C_PWRITE && c != C_WRITE && c != C_IO_SUBMIT && c != C_IO_URING &&
+		    c != C_AIO)
+			bad(orig, "LOST is for pwrite, write, io_submit, io_uring_submit and aio");
 		r->err = SB_LOST;
 	}
 	if (!r->err && !r->sig && (!parse_u64(err, &n) || !n || n > 4095))
@@ -277,9 +286,9 @@ static void parse_rule(char *text)
 			if (!parse_u64(v, &r->times) || !r->times)
 				bad(orig, "times= wants a number from 1");
 		} else if (!strcmp(kv, "rw")) {
-			if ((c != C_OPEN && c != C_IO_SUBMIT && c != C_IO_URING) ||
+			if ((c != C_OPEN && c != C_IO_SUBMIT && c != C_IO_URING && c != C_AIO) ||
 			    (strcmp(v, "r") && strcmp(v, "w")))
-				bad(orig, "rw=r or rw=w, for open, io_submit and io_uring_submit");
+				bad(orig, "rw=r or rw=w, for open, io_submit, io_uring_submit and aio");
 			r->rw = v[0];
 		} else {
 			bad(orig, "unknown key (offset path nth skip times rw)");
@@ -684,6 +693,53 @@ int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
 	return real.io_uring_submit_and_wait(ring, wait_nr);
 }
 #endif
+
+/* POSIX AIO (glibc: its helper threads do the I/O with internal calls the
+ * shim never sees): the request passes the aio rules as it is handed over.
+ * SHORT halves aio_nbytes, LOST points a write at /dev/null, an errno
+ * refuses the request. */
+static int aio_rw(struct aiocb *cb, int dir)
+{
+	int (**fn)(struct aiocb *) = dir == 'r' ? &real.aio_read : &real.aio_write;
+	if (!*fn && !(*fn = (int (*)(struct aiocb *))next_sym(dir == 'r' ? "aio_read" : "aio_write"))) {
+		errno = ENOSYS;
+		return -1;
+	}
+	int e = active[C_AIO] ? check_io(C_AIO, cb->aio_fildes, true, (uint64_t)cb->aio_offset,
+					 cb->aio_nbytes, dir) : 0;
+	if (e == SB_SHORT) {
+		cb->aio_nbytes = half(cb->aio_nbytes);
+	} else if (e == SB_LOST) {
+		if ((cb->aio_fildes = devnull()) < 0)
+			return -1;
+	} else if (e) {
+		errno = e;
+		return -1;
+	}
+	return (*fn)(cb);
+}
+
+int aio_read(struct aiocb *cb)
+{
+	return aio_rw(cb, 'r');
+}
+
+int aio_write(struct aiocb *cb)
+{
+	return aio_rw(cb, 'w');
+}
+
+/* fio (built with _FILE_OFFSET_BITS=64) calls these: the same requests on
+ * a 64-bit system */
+int aio_read64(struct aiocb64 *cb)
+{
+	return aio_rw((struct aiocb *)cb, 'r');
+}
+
+int aio_write64(struct aiocb64 *cb)
+{
+	return aio_rw((struct aiocb *)cb, 'w');
+}
 
 /* the errno to inject for opening path with flags, or 0 */
 static int check_open(int dirfd, const char *path, int flags)

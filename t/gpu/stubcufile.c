@@ -5,7 +5,12 @@
  * exit.  Switches (environment):
  *   SB_STUBCUFILE_NVFS=1       report nvidia-fs loaded (p2p; default: compat)
  *   SB_STUBCUFILE_FAIL=WHAT    open|handle|buf|read|write fail (read and
- *                              write after the first 2 of them) */
+ *                              write after the first 2 of them)
+ *   SB_STUBCUFILE_SHORT=N      every Nth cuFileRead and every Nth cuFileWrite
+ *                              (each counted on its own, from 1) moves only the
+ *                              first half of its bytes and returns that count,
+ *                              as cuFile may (a short transfer, not an error);
+ *                              counted as short_reads, short_writes */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdatomic.h>
@@ -28,6 +33,7 @@ static const char *const cname[C_N] = { "cuFileDriverOpen", "cuFileDriverGetProp
 	"cuFileHandleRegister", "cuFileHandleDeregister", "cuFileBufRegister", "cuFileBufDeregister",
 	"cuFileRead", "cuFileWrite" };
 static _Atomic unsigned long long calls[C_N], read_bytes, write_bytes, live_handles, live_bufs;
+static _Atomic unsigned long long short_reads, short_writes;
 static atomic_int opened;
 
 static int fails(const char *what)
@@ -40,6 +46,17 @@ static CUfileError_t ret(int err)
 {
 	CUfileError_t r = { err, 0 };
 	return r;
+}
+
+/* SB_STUBCUFILE_SHORT=N: the bytes the nth call of its kind moves */
+static size_t short_len(unsigned long long nth, size_t len, _Atomic unsigned long long *count)
+{
+	const char *e = getenv("SB_STUBCUFILE_SHORT");
+	unsigned long long n = e ? strtoull(e, NULL, 10) : 0;
+	if (!n || nth % n || len < 2)
+		return len;
+	(*count)++;
+	return len / 2;
 }
 
 CUfileError_t cuFileDriverOpen(void)
@@ -100,8 +117,10 @@ CUfileError_t cuFileBufDeregister(const void *dev)
 
 ssize_t cuFileRead(void *fh, void *dev, size_t len, off_t off, off_t devoff)
 {
-	if (++calls[C_READ] > 2 && fails("read"))
+	unsigned long long nth = ++calls[C_READ];
+	if (nth > 2 && fails("read"))
 		return -CU_FILE_IO_ERROR;
+	len = short_len(nth, len, &short_reads);
 	ssize_t r = pread((int)(intptr_t)fh - 1, (char *)dev + devoff, len, off);
 	if (r > 0)
 		read_bytes += (unsigned long long)r;
@@ -110,8 +129,10 @@ ssize_t cuFileRead(void *fh, void *dev, size_t len, off_t off, off_t devoff)
 
 ssize_t cuFileWrite(void *fh, const void *dev, size_t len, off_t off, off_t devoff)
 {
-	if (++calls[C_WRITE] > 2 && fails("write"))
+	unsigned long long nth = ++calls[C_WRITE];
+	if (nth > 2 && fails("write"))
 		return -CU_FILE_IO_ERROR;
+	len = short_len(nth, len, &short_writes);
 	ssize_t r = pwrite((int)(intptr_t)fh - 1, (const char *)dev + devoff, len, off);
 	if (r > 0)
 		write_bytes += (unsigned long long)r;
@@ -128,8 +149,9 @@ __attribute__((destructor)) static void write_stats(void)
 	for (int i = 0; i < C_N; i++)
 		fprintf(f, "%s\"%s\": %llu", i ? ", " : "", cname[i], (unsigned long long)calls[i]);
 	fprintf(f, "}, \"read_bytes\": %llu, \"write_bytes\": %llu, \"live_handles\": %llu, "
-		"\"live_bufs\": %llu}\n", (unsigned long long)read_bytes,
-		(unsigned long long)write_bytes, (unsigned long long)live_handles,
-		(unsigned long long)live_bufs);
+		"\"live_bufs\": %llu, \"short_reads\": %llu, \"short_writes\": %llu}\n",
+		(unsigned long long)read_bytes, (unsigned long long)write_bytes,
+		(unsigned long long)live_handles, (unsigned long long)live_bufs,
+		(unsigned long long)short_reads, (unsigned long long)short_writes);
 	fclose(f);
 }

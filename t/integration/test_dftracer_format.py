@@ -84,7 +84,7 @@ class DftracerFormat(SbCase):
 
     def test_unusable_fields_are_said(self):
         a, err = self.analyze("unusable.pfw")
-        self.assertIn('analyze: 1 events have no usable "ts" (missing, or not a number): '
+        self.assertIn('analyze: 1 events have no usable "ts" (missing, negative, out of range or not a number): '
                       'time taken as 0', err)
         self.assertIn('analyze: 1 events have no usable "args.size"', err)
         self.assertIn("analyze: 3 read/write events carry neither args.size nor args.count", err)

@@ -8,9 +8,10 @@ that checks what it wrote refuses a block stamped before the run began:
 "stale", an earlier run's block (a lost write).  A verify_only run checks
 what earlier runs wrote and accepts any time.  Lost writes are injected with
 the fault shim's LOST mode (t/faults/sbfault.c): pwrite/write return their
-full count and store nothing (sync, psync); libaio's chosen write iocb and
-io_uring's chosen write SQE are pointed at /dev/null before the kernel sees
-them, so the kernel itself completes them in full and stores nothing.
+full count and store nothing (sync, psync); libaio's chosen write iocb,
+io_uring's chosen write SQE and posixaio's chosen aiocb are pointed at
+/dev/null before the kernel (glibc's AIO thread) sees them, so it
+completes them in full and stores nothing.
 Every engine x {a new file, a file an earlier run wrote} and the checkpoint
 workload's checkpoint_verify on every engine must report each lost write as
 one verify failure and exit 3; the train workload's dataset_verify must
@@ -48,7 +49,7 @@ class LostWrites(ShimCase):
         for eng in self.engines():
             for extra in ((), ("--iodepth=8",), ("--iodepth=8", "--direct=1"),
                           ("--iodepth=4", "--fixedbufs=1", "--registerfiles=1")):
-                if (len(extra) > 1 and eng not in ("libaio", "io_uring")) or \
+                if (len(extra) > 1 and eng not in ("libaio", "io_uring", "posixaio")) or \
                    ("--fixedbufs=1" in extra and eng != "io_uring"):
                     continue
                 path = os.path.join(self.dir, "v.dat")

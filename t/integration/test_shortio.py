@@ -1,26 +1,30 @@
 """test_shortio.py: a short transfer is never taken for a complete one
 (issue 28 items 8, 9, 10).
 
-The kernel may move fewer bytes than asked without an error; fio then
-issues the rest again (io_u.c: the residual, io_u->resid, re-queued from
-xfer_buf + bytes done).  storbench:
-- sync and psync complete the rest themselves (lib/fullio.c), for the
-  workload, the verify phase and the checkpoint workload alike: the data on
-  disk is whole and every block is checked (before: a torn block, 63 of 64
-  blocks checked, exit 0; a short verify read reported as never_written; a
-  checkpoint 10 KB short "verified");
-- libaio and io_uring complete in the kernel: when a completion carries
-  fewer bytes than asked, the rest is moved synchronously (run/ioloop.c
-  finish_short), as fio re-queues the residual; a rest that fails is that
-  error (EFBIG, ENOSPC: exit 3), never a torn block taken for a whole one.
+The kernel (or cuFile, or glibc's AIO) may move fewer bytes than asked
+without an error; fio then issues the rest again (io_u.c: the residual,
+io_u->resid, re-queued from xfer_buf + bytes done).  storbench does the same
+in one place for every engine (issue 32 item 4): the I/O loop queues the
+rest of any engine's short completion again through that engine
+(run/resid.h), for the workload, the verify phase and the checkpoint and
+train workloads alike: the data on disk is whole and every block is checked
+(before: a torn block, 63 of 64 blocks checked, exit 0; a short verify read
+reported as never_written; a checkpoint 10 KB short "verified"; with
+ioengine=libcufile a short cuFileWrite reported as EIO and a short
+cuFileRead as a verify failure); a rest that fails is that error (EFBIG,
+ENOSPC: exit 3), never a torn block taken for a whole one.
 
 Short transfers are injected with the fault shim's SHORT mode (t/faults/
 sbfault.c): read/write and pread/pwrite move the first half and return that
-count (sync, psync); for libaio the shim halves the chosen iocb's byte count
-before io_submit hands it to the kernel, for io_uring the chosen SQE's
-length as io_uring_submit flushes it: the kernel itself then moves half and
-completes the I/O with that count, a genuine short completion.  Every engine
-x {short write, short read} x {the I/O job's verify phase, checkpoint_verify,
+count (sync, psync, libcufile with cuda_io=posix); for libaio the shim
+halves the chosen iocb's byte count before io_submit hands it to the
+kernel, for io_uring the chosen SQE's length as io_uring_submit flushes it,
+for posixaio the aiocb's aio_nbytes as aio_read/aio_write take it: the
+kernel (glibc's AIO thread) itself then moves half and completes the I/O
+with that count, a genuine short completion.  libcufile's cuda_io=cufile
+calls the stub cuFile (t/gpu/stubcufile.c), whose SB_STUBCUFILE_SHORT=N
+makes every Nth cuFileRead and cuFileWrite move half.  Every engine x
+{short write, short read} x {the I/O job's verify phase, checkpoint_verify,
 the train workload's dataset_verify reads} must count every injected fault
 (the shim's log), end with the data whole and report 0 verify failures.
 RLIMIT_FSIZE gives the kernel's own short write that cannot be completed.
@@ -42,12 +46,33 @@ import unittest
 
 from sbtest import BIN, SbCase, sanitizer_report
 from test_faults import SHIM, engine_built, shim_env
+from test_gpu import STUBS, have_stub
+import sbtest
+
+MiB = 1 << 20
+
+
+def short_stubs():
+    """the stubs beside the binary when their cuFile knows SB_STUBCUFILE_SHORT,
+    else the source tree's (a binary built elsewhere, e.g. an older one)"""
+    for d in (STUBS, os.path.join(sbtest.SRC, "build", "t", "gpu")):
+        try:
+            with open(os.path.join(d, "libcufile.so.0"), "rb") as f:
+                if b"SB_STUBCUFILE_SHORT" in f.read():
+                    return d
+        except OSError:
+            pass
+    return STUBS
+
+
+GPU_STUBS = short_stubs()
 
 
 # the shim's call that reaches each engine's writes ("w") and reads ("r")
 ENGINE_CALLS = {"sync": {"w": "write", "r": "read"}, "psync": {"w": "pwrite", "r": "pread"},
                 "libaio": {"w": "io_submit:rw=w", "r": "io_submit:rw=r"},
-                "io_uring": {"w": "io_uring_submit:rw=w", "r": "io_uring_submit:rw=r"}}
+                "io_uring": {"w": "io_uring_submit:rw=w", "r": "io_uring_submit:rw=r"},
+                "posixaio": {"w": "aio:rw=w", "r": "aio:rw=r"}}
 SHIM_IO_ENGINES = list(ENGINE_CALLS)
 
 
@@ -122,8 +147,10 @@ class ShortIo(ShimCase):
                      (fault_rule(eng, "r", "SHORT", ":nth=3"), 1, ()),
                      (fault_rule(eng, "w", "SHORT", ":skip=2:times=5") + "," +
                       fault_rule(eng, "r", "SHORT", ":skip=4:times=5"), 10, ("--iodepth=8",))]
-            if eng in ("libaio", "io_uring"):
+            if eng in ("libaio", "io_uring", "posixaio"):
                 cases.append((cases[2][0], 10, ("--iodepth=8", "--direct=1")))
+            if eng in ("psync", "libaio"):  # io_submit_mode=offload's workers
+                cases.append((cases[2][0], 10, ("--iodepth=4", "--io_submit_mode=offload")))
             if eng == "io_uring":  # the shim's other SQE kinds: registered, vectored
                 cases.append((cases[2][0], 10, ("--iodepth=4", "--fixedbufs=1",
                                                 "--registerfiles=1")))
@@ -226,6 +253,101 @@ class ShortIo(ShimCase):
             ran += 1
         if not ran:
             self.skipTest("neither libaio nor io_uring in this build")
+
+
+@unittest.skipUnless(have_stub(), "no stub CUDA driver and cuFile (make builds build/t/gpu)")
+class LibcufileShort(SbCase):
+    """ioengine=libcufile (issue 32 item 4): a short cuFileWrite was taken
+    for a failed one (EIO, exit 3) and a short cuFileRead left the rest of
+    the block unread (a verify failure).  The stub cuFile's
+    SB_STUBCUFILE_SHORT=N moves half of every Nth cuFileRead and
+    cuFileWrite; cuda_io=posix reads and writes with pread/pwrite, cut by
+    the fault shim as for psync."""
+
+    def run_cf(self, mode, rw, short=None, rules=None, bs="64k", extra=()):
+        stats = os.path.join(self.dir, "stubcufile.json")
+        for f in ("stubcufile.json", "data"):
+            if os.path.exists(os.path.join(self.dir, f)):
+                os.unlink(os.path.join(self.dir, f))
+        env = dict(os.environ, LD_LIBRARY_PATH=GPU_STUBS + ":" + os.environ.get("LD_LIBRARY_PATH", ""),
+                   SB_STUBCUFILE_STATS=stats, SBFAULT_LOG="1")
+        if short:
+            env["SB_STUBCUFILE_SHORT"] = str(short)
+        if rules:
+            env.update(shim_env(rules))
+        p = subprocess.run([BIN, "--output-format=json", "--name=j", "--filename=data",
+                            "--size=1m", "--bs=" + bs, "--ioengine=libcufile", "--cuda_io=" + mode,
+                            "--direct=%d" % (mode == "cufile"), "--rw=" + rw, *extra],
+                           cwd=self.dir, env=env, capture_output=True, text=True, timeout=120)
+        self.assertIsNone(sanitizer_report(p.stderr), "sanitizer report:\n" + p.stderr)
+        stub = None
+        if os.path.exists(stats):
+            with open(stats) as f:
+                stub = json.load(f)
+        return p, stub, p.stderr.count("-> errno 100001")
+
+    def assert_whole(self, p, d, what, verify=True, bs=64 << 10):
+        self.assertEqual(p.returncode, 0, what + ": " + p.stderr)
+        self.assertNotIn("short", p.stderr, what)
+        j = json.loads(p.stdout)["jobs"][0]
+        self.assertEqual(j["error"], 0, what)
+        self.assertEqual((j[d]["io_bytes"], j[d]["total_ios"], j[d]["short_ios"]),
+                         (MiB, MiB // bs, 0), what)
+        if verify:
+            v = j["verify"]
+            self.assertEqual((v["failures"], v["blocks_checked"], v["bytes_checked"]),
+                             (0, MiB // bs, MiB), what)
+        self.assertEqual(os.path.getsize(os.path.join(self.dir, "data")), MiB, what)
+
+    def test_cufile_short_writes_and_reads_completed(self):
+        """a write job and its verify through cuFile, every Nth call short:
+        exit 0, no verify failure, every byte moved exactly once (the stub's
+        byte counts), exact counts in the results"""
+        for short, rw, bs in ((2, "write", "64k"), (3, "randwrite", "16k"), (7, "write", "64k"),
+                              (7, "randwrite", "16k"), (2, "write", "256k"), (3, "randwrite", "256k")):
+            what = "SB_STUBCUFILE_SHORT=%d rw=%s bs=%s" % (short, rw, bs)
+            p, stub, _ = self.run_cf("cufile", rw, short=short, bs=bs,
+                                     extra=("--verify=crc32c",))
+            self.assert_whole(p, "write", what, bs=sbtest_size(bs))
+            self.assertGreater(stub["short_writes"], 0, what)
+            self.assertGreater(stub["short_reads"], 0, what)
+            self.assertEqual((stub["write_bytes"], stub["read_bytes"]), (MiB, MiB), what)
+            self.assertEqual(stub["calls"]["cuFileWrite"],
+                             MiB // sbtest_size(bs) + stub["short_writes"], what)
+
+    def test_cufile_short_reads_of_a_read_job(self):
+        """rw=read over a laid-out file: every block read whole into GPU
+        memory, none counted short"""
+        p, stub, _ = self.run_cf("cufile", "write")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for short in (2, 5):
+            stats = os.path.join(self.dir, "stubcufile.json")
+            env = dict(os.environ, LD_LIBRARY_PATH=GPU_STUBS, SB_STUBCUFILE_STATS=stats,
+                       SB_STUBCUFILE_SHORT=str(short))
+            p = subprocess.run([BIN, "--output-format=json", "--name=j", "--filename=data",
+                                "--size=1m", "--bs=64k", "--ioengine=libcufile", "--direct=1",
+                                "--rw=read"], cwd=self.dir, env=env, capture_output=True,
+                               text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            r = json.loads(p.stdout)["jobs"][0]["read"]
+            self.assertEqual((r["io_bytes"], r["total_ios"], r["short_ios"]), (MiB, 16, 0), short)
+            with open(stats) as f:
+                stub = json.load(f)
+            self.assertGreater(stub["short_reads"], 0)
+            self.assertEqual(stub["read_bytes"], MiB)
+
+    @unittest.skipUnless(os.path.exists(SHIM), "fault shim not built: " + SHIM)
+    def test_posix_short_writes_and_reads_completed(self):
+        """cuda_io=posix: pread/pwrite cut by the shim, completed the same way"""
+        rules = "pwrite:SHORT:path=*/data:skip=2:times=5,pread:SHORT:path=*/data:skip=4:times=5"
+        p, _, injected = self.run_cf("posix", "write", rules=rules, extra=("--verify=crc32c",))
+        self.assertEqual(injected, 10, p.stderr)
+        self.assert_whole(p, "write", "cuda_io=posix")
+
+
+def sbtest_size(text):
+    """bytes of '64k', '1m'"""
+    return int(text[:-1]) << {"k": 10, "m": 20}[text[-1]]
 
 
 if __name__ == "__main__":

@@ -2,9 +2,12 @@
  * time series (stats/tseries.h), the fio log ring and lines
  * (stats/iolog.h), and the run monitor on synthetic threads seen through
  * their stats-facing views (stats/monitor.h, stats/tview.h). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "run/thread.h"
 #include "harness.h"
@@ -192,8 +195,8 @@ static unsigned count_lines(const char *path, char *first, size_t len)
 	return n;
 }
 
-/* per-I/O entries go through the ring into fio's columns; a full ring
- * drops and counts instead of blocking or growing */
+/* per-I/O entries go through the ring into fio's columns; a ring drained
+ * when full takes more */
 static void test_iolog_ring(void)
 {
 	struct sb_iolog_ring r;
@@ -202,22 +205,23 @@ static void test_iolog_ring(void)
 	CU_ASSERT_EQUAL_FATAL(sb_iolog_ring_init(&r), 0);
 	snprintf(base, sizeof(base), "%s/ring", sb_test_tmpdir());
 	CU_ASSERT_EQUAL_FATAL(sb_iolog_open(&lf, base, base, base, 3, true, true), 0);
-	for (unsigned i = 0; i < SB_IOLOG_RING + 10; i++) {
+	for (unsigned i = 0; i < SB_IOLOG_RING; i++) {
 		struct sb_iolog_ent e = { 5000000000ull + i * 1000000ull, 8192ull * i, 2000, 300, 2300,
 					  4096, 1, 0, 0 };
 		sb_iolog_push(&r, &e);
 	}
-	CU_ASSERT_EQUAL(atomic_load(&r.dropped), 10);
+	CU_ASSERT_EQUAL(atomic_load(&r.waits), 0);
 	CU_ASSERT_EQUAL(sb_iolog_drain(&r, &lf, 4000000000ull), SB_IOLOG_RING);
 	struct sb_iolog_ent e = { 4000000000ull, 0, 1000, 0, 1000, 512, 0, 0, 0 };
-	sb_iolog_push(&r, &e); /* room again after the drain */
-	CU_ASSERT_EQUAL(sb_iolog_drain(&r, &lf, 4000000000ull), 1);
+	for (int i = 0; i < 11; i++)
+		sb_iolog_push(&r, &e); /* room again after the drain */
+	CU_ASSERT_EQUAL(sb_iolog_drain(&r, &lf, 4000000000ull), 11);
 	CU_ASSERT_EQUAL(sb_iolog_close(&lf), 0);
 	snprintf(path, sizeof(path), "%s_clat.3.log", base);
-	CU_ASSERT_EQUAL(count_lines(path, first, sizeof(first)), SB_IOLOG_RING + 1);
+	CU_ASSERT_EQUAL(count_lines(path, first, sizeof(first)), SB_IOLOG_RING + 11);
 	CU_ASSERT_STRING_EQUAL(first, "1000, 2000, 1, 4096, 0, 0\n"); /* t, ns, ddir, bs, offset, prio */
 	snprintf(path, sizeof(path), "%s_slat.3.log", base);
-	CU_ASSERT_EQUAL(count_lines(path, first, sizeof(first)), SB_IOLOG_RING + 1);
+	CU_ASSERT_EQUAL(count_lines(path, first, sizeof(first)), SB_IOLOG_RING + 11);
 	CU_ASSERT_STRING_EQUAL(first, "1000, 300, 1, 4096, 0, 0\n");
 	snprintf(path, sizeof(path), "%s_bw.3.log", base);
 	count_lines(path, first, sizeof(first));
@@ -226,6 +230,79 @@ static void test_iolog_ring(void)
 	count_lines(path, first, sizeof(first));
 	CU_ASSERT_STRING_EQUAL(first, "1000, 1, 1, 4096, 0, 0\n");
 	sb_iolog_ring_free(&r);
+}
+
+#define PRODUCE (4 * SB_IOLOG_RING + 123)
+
+static void *producer(void *arg)
+{
+	struct sb_iolog_ring *r = arg;
+	for (uint64_t i = 0; i < PRODUCE; i++) {
+		struct sb_iolog_ent e = { 5000000000ull, i, i + 1, 0, i + 1, 4096, 0, 0, 0 };
+		sb_iolog_push(r, &e);
+	}
+	return NULL;
+}
+
+/* A producer far faster than its consumer loses nothing: it wakes the
+ * consumer at the kick mark and waits for room when the ring is full;
+ * every entry is in the log, in order.  Once with the wake object (the
+ * consumer sleeps until kicked, as the log writer does), once without. */
+static void ring_lossless(bool wake)
+{
+	static struct sb_iolog_ring r;
+	static struct sb_iolog_wake w;
+	struct sb_iolog_files lf;
+	char base[512], path[600], buf[256];
+	CU_ASSERT_EQUAL_FATAL(sb_iolog_ring_init(&r), 0);
+	sb_iolog_wake_init(&w);
+	r.wake = wake ? &w : NULL;
+	snprintf(base, sizeof(base), "%s/lossless%d", sb_test_tmpdir(), wake);
+	CU_ASSERT_EQUAL_FATAL(sb_iolog_open(&lf, NULL, NULL, base, 1, false, false), 0);
+	pthread_t tid;
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&tid, NULL, producer, &r), 0);
+	uint64_t got = 0;
+	while (got < PRODUCE) {
+		if (wake) { /* sleep until kicked (or 20 ms), as monlog.c's writer */
+			struct timespec ts;
+			pthread_mutex_lock(&w.mu);
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			ts.tv_nsec += 20000000;
+			ts.tv_sec += ts.tv_nsec / 1000000000;
+			ts.tv_nsec %= 1000000000;
+			if (!w.kicked)
+				pthread_cond_timedwait(&w.work, &w.mu, &ts);
+			w.kicked = false;
+			pthread_mutex_unlock(&w.mu);
+		} else {
+			usleep(20000); /* a slow consumer: the producer fills the ring */
+		}
+		got += sb_iolog_drain(&r, &lf, 5000000000ull);
+	}
+	pthread_join(tid, NULL);
+	CU_ASSERT_EQUAL(got, PRODUCE);
+	CU_ASSERT(atomic_load(&r.waits) > 0 || wake); /* without wake: 20 ms per ring, it waits */
+	CU_ASSERT_EQUAL(sb_iolog_close(&lf), 0);
+	snprintf(path, sizeof(path), "%s_clat.1.log", base);
+	FILE *f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	uint64_t n = 0, bad = 0;
+	while (fgets(buf, sizeof(buf), f)) {
+		unsigned long long v = 0;
+		bad += sscanf(buf, "%*u, %llu,", &v) != 1 || v != n + 1;
+		n++;
+	}
+	fclose(f);
+	CU_ASSERT_EQUAL(n, PRODUCE);
+	CU_ASSERT_EQUAL(bad, 0);
+	sb_iolog_ring_free(&r);
+	sb_iolog_wake_destroy(&w);
+}
+
+static void test_iolog_lossless(void)
+{
+	ring_lossless(true);
+	ring_lossless(false);
 }
 
 static void test_iolog_line(void)
@@ -315,6 +392,7 @@ static CU_TestInfo tests[] = {
 	{ "downsampling at the cap", test_downsampling },
 	{ "p50 of merged intervals", test_p50_merge },
 	{ "per-I/O log ring and fio columns", test_iolog_ring },
+	{ "per-I/O log ring never drops", test_iolog_lossless },
 	{ "fio log line format", test_iolog_line },
 	{ "monitor series on synthetic threads", test_monitor_series },
 	CU_TEST_INFO_NULL,
