@@ -118,10 +118,11 @@ int sb_in_open(const char *path, const struct sb_inkind *k, unsigned flags, char
 		return -e;
 	}
 	/* what was opened must be what was checked (no swap in between) */
-	if (fstat(fd, &ost) || ost.st_dev != st.st_dev || ost.st_ino != st.st_ino ||
-	    (!S_ISREG(ost.st_mode) && !fifo)) {
+	if (fstat(fd, &ost) || ost.st_dev != st.st_dev || ost.st_ino != st.st_ino) {
 		close(fd);
-		return not_regular(k, S_ISREG(ost.st_mode) ? S_IFSOCK : ost.st_mode, why, wlen);
+		say(why, wlen, "it was replaced while being opened: a %s must stay in place while "
+		    "storbench reads it; run again", k->what);
+		return -ESTALE;
 	}
 	if (!fifo)
 		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);

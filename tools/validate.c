@@ -434,6 +434,12 @@ int sb_tool_validate(int argc, char **argv)
 		       "runs): storbench validate RESULTS_DIR", argc > 1 ? argv[1] : "");
 		return 2;
 	}
+	struct stat st;
+	if (!stat(argv[1], &st) && !S_ISDIR(st.st_mode)) { /* a FIFO, a device, a file: a bad argument */
+		sb_err("validate", "%s: it is %s, not a folder: give the results_dir= folder of your runs",
+		       argv[1], S_ISREG(st.st_mode) ? "a regular file" : sb_in_kind_name(st.st_mode));
+		return 2;
+	}
 	struct vtree t = { 0 };
 	int rc = walk(&t, argv[1], 0), worst = SB_ML_CLOSED;
 	if (!rc && !t.n) {

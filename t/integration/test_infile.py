@@ -89,6 +89,19 @@ class ValidateTreeTest(SbCase):
         self.assertEqual(p.returncode, rc, p.stdout + p.stderr)
         return p
 
+    def test_results_dir_not_a_folder(self):
+        fifo = os.path.join(self.dir, "res.fifo")
+        os.mkfifo(fifo)
+        reg = os.path.join(self.dir, "res.json")
+        with open(reg, "w") as f:
+            f.write("{}")
+        for arg, kind in ((fifo, "FIFO"), ("/dev/zero", "character device"), (reg, "regular file")):
+            with self.subTest(arg=arg):
+                p = self.validate(arg, rc=2)
+                self.assertIn(arg, p.stderr)
+                self.assertIn(kind, p.stderr)
+                self.assertIn("not a folder", p.stderr)
+
     def test_latest_link_not_counted_twice(self):
         root = self.make_tree()
         shutil.rmtree(self.runs[5])
