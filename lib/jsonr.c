@@ -382,46 +382,12 @@ int sb_json_parse(struct sb_json *doc, const char *text, size_t len)
 	return 0;
 }
 
-int sb_json_load(struct sb_json *doc, const char *path)
+int sb_json_parse_doc(struct sb_json *doc, const char *buf, size_t len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		int e = errno;
-		snprintf(doc->err, sizeof(doc->err), "cannot open: %s", strerror(e));
-		return -e;
-	}
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				snprintf(doc->err, sizeof(doc->err), "out of memory");
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	int e = ferror(f) ? EIO : 0;
-	fclose(f);
-	if (e) {
-		free(buf);
-		snprintf(doc->err, sizeof(doc->err), "read error");
-		return -e;
-	}
 	size_t skip = 0;
 	while (skip < len && buf[skip] != '{' && buf[skip] != '[')
 		skip++;
-	int rc = sb_json_parse(doc, buf + skip, len - skip);
-	free(buf);
-	return rc;
+	return sb_json_parse(doc, buf + skip, len - skip);
 }
 
 void sb_json_free(struct sb_json *doc)

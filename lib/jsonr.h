@@ -46,10 +46,10 @@ struct sb_json {
 /* Parses text[0..len) (surrounding white space allowed, nothing else).
  * Returns 0, or -EINVAL with doc->err set, or -ENOMEM. */
 int sb_json_parse(struct sb_json *doc, const char *text, size_t len);
-/* Reads a whole file and parses it; text before the first '{' or '['
- * (warnings a tool printed ahead of its JSON) is skipped.  -errno on a
- * read error (doc->err says so). */
-int sb_json_load(struct sb_json *doc, const char *path);
+/* Parses a document a tool wrote: text before the first '{' or '['
+ * (warnings a tool printed ahead of its JSON) is skipped.  A file is read
+ * through the one reader: sb_in_json (os/infile.h). */
+int sb_json_parse_doc(struct sb_json *doc, const char *buf, size_t len);
 void sb_json_free(struct sb_json *doc);
 
 const struct sb_jval *sb_jv_get(const struct sb_jval *obj, const char *key);

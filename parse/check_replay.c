@@ -14,6 +14,7 @@
 
 #include "lib/iologfmt.h"
 #include "lib/log.h"
+#include "os/infile.h"
 #include "parse/ini.h"
 #include "parse/jobparse.h"
 #include "parse/parse.h"
@@ -152,15 +153,36 @@ static int log_version(FILE *f, char *line, const char *where, const char *opt, 
 	return ver;
 }
 
+/* the log through the one reader: a regular file or a FIFO (documented:
+ * read as fio reads it), at most 16 GiB, recorded as an input
+ * (os/infile.h); NULL after reporting */
+static FILE *open_log(const char *where, const char *opt, const char *path)
+{
+	char why[320];
+	FILE *f = sb_in_fopen(path, &sb_in_iolog, 0, why, sizeof(why));
+	if (!f)
+		sb_err(where, "%s=%s: cannot read the log: %s: give the path of a fio iolog (written "
+		       "by fio's or storbench's write_iolog=)", opt, path, why);
+	return f;
+}
+
+/* a read that failed midway (EFBIG: the file grew past the reader's cap) */
+static unsigned read_error(const char *where, const char *opt, const char *path)
+{
+	if (errno == EFBIG)
+		sb_err(where, "%s=%s: too big: a read_iolog= log may hold at most %llu bytes (is "
+		       "this the right file? split it)", opt, path, (unsigned long long)sb_in_iolog.max);
+	else
+		sb_err(where, "%s=%s: %s", opt, path, strerror(errno));
+	return 1;
+}
+
 static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *sc)
 {
 	const char *opt = SB_OPT(read_iolog)->name, *path = s->read_iolog;
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		sb_err(where, "%s=%s: cannot read the log: %s: give the path of a fio iolog (written "
-		       "by fio's or storbench's write_iolog=)", opt, path, strerror(errno));
+	FILE *f = open_log(where, opt, path);
+	if (!f)
 		return 1;
-	}
 	char *line = malloc(LINE_MAX_LOG);
 	if (!line) {
 		fclose(f);
@@ -224,6 +246,8 @@ static unsigned scan_log(struct sb_jobspec *s, const char *where, struct scan *s
 			bad = 1;
 		}
 	}
+	if (!bad && ferror(f))
+		bad = read_error(where, opt, path);
 	free(line);
 	fclose(f);
 	s->replay_version = (unsigned)(ver > 0 ? ver : 0);

@@ -7,6 +7,7 @@
 #include "lib/iologfmt.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
+#include "os/infile.h"
 #include "run/rate.h"
 #include "run/replay.h"
 
@@ -77,19 +78,23 @@ static int entry(const struct sb_jobspec *s, const struct sb_iolog_rec *r, long 
 
 int sb_iogen_init_replay(struct sb_iogen *g, const struct sb_jobspec *s, unsigned nfiles)
 {
-	FILE *f = fopen(s->read_iolog, "r");
-	if (!f) {
-		int e = errno;
-		sb_err(s->name, "read_iolog=%s: cannot read the log: %s", s->read_iolog, strerror(e));
-		return -e;
+	/* through the one reader: a regular file or a FIFO (documented), lines
+	 * of at most 8 KiB (os/infile.h) */
+	struct sb_inlines in;
+	char ewhy[320];
+	int oe = sb_in_lines_open(&in, s->read_iolog, &sb_in_iolog, 0, ewhy, sizeof(ewhy));
+	if (oe) {
+		sb_err(s->name, "read_iolog=%s: cannot read the log: %s", s->read_iolog, ewhy);
+		return oe;
 	}
 	struct names nm = { 0 };
 	char *line = NULL;
-	size_t cap = 0, ecap = 0;
+	size_t ecap = 0, llen;
 	int rc = 0, ver = (int)s->replay_version;
 	uint64_t last = 0, pend = 0, bytes = 0;
 	bool first = true;
-	while (!rc && getline(&line, &cap, f) >= 0) {
+	while (!rc && (rc = sb_in_getline(&in, &line, &llen, ewhy, sizeof(ewhy))) == 1) {
+		rc = 0;
 		struct sb_iolog_rec r;
 		struct sb_replay_ent e;
 		const char *why;
@@ -119,7 +124,9 @@ int sb_iogen_init_replay(struct sb_iogen *g, const struct sb_jobspec *s, unsigne
 		else if (entry(s, &r, fi, delay, &pend, &e) && !(rc = push(g, &ecap, &e)))
 			bytes += e.len;
 	}
-	if (rc == -EINVAL)
+	if (rc == -EOVERFLOW || rc == -EFBIG)
+		sb_err(s->name, "read_iolog=%s: %s", s->read_iolog, ewhy);
+	else if (rc == -EINVAL)
 		sb_err(s->name, "read_iolog=%s changed since the job file was checked: run again",
 		       s->read_iolog);
 	else if (rc)
@@ -127,8 +134,7 @@ int sb_iogen_init_replay(struct sb_iogen *g, const struct sb_jobspec *s, unsigne
 	for (size_t i = 0; i < nm.n; i++)
 		free(nm.v[i]);
 	free(nm.v);
-	free(line);
-	fclose(f);
+	sb_in_lines_close(&in);
 	g->rp_i = 0;
 	g->rp_start_ns = g->rp_last_ns = 0;
 	g->loop_budget = bytes;

@@ -18,6 +18,7 @@
 #include "parse/options.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
+#include "os/inputs.h"
 
 static struct sb_vtrack *track_of(struct vjob *vj, const struct sb_file *f)
 {
@@ -388,6 +389,11 @@ int sb_verify_setup(struct sb_thread *t)
 	t->io_check = io_check;
 	t->check_writes = true;
 	t->check_eof = vj->reader || s->verify_only; /* a file cut short: its lost blocks */
+	if (s->verify_only && s->verify_state_load) { /* an input from the start: no output over it */
+		char path[4200];
+		sb_vstate_path(path, sizeof(path), t->files[0].path, s->name, t->sub);
+		(void)sb_inputs_add_path(path, SB_OPT(verify_state_load)->name);
+	}
 	return 0;
 }
 

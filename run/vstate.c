@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "os/infile.h"
 #include "run/vstate.h"
 
 void sb_vstate_path(char *buf, unsigned len, const char *path0, const char *job, unsigned thread)
@@ -82,11 +83,12 @@ static int __attribute__((format(printf, 3, 4))) bad(char *why, unsigned len, co
 int sb_vstate_load(const char *file, const struct sb_vstate_id *id, struct sb_vtrack *tr,
 		   unsigned nfiles, uint64_t *gen, uint64_t *seed, char *why, unsigned whylen)
 {
-	FILE *f = fopen(file, "r");
+	char owhy[256];
+	FILE *f = sb_in_fopen(file, &sb_in_vstate, 0, owhy, sizeof(owhy)); /* the one reader */
 	if (!f) {
 		int e = errno;
 		snprintf(why, whylen, "cannot open %s: %s (run the writing job with "
-			 "verify_state_save=1 first)", file, strerror(e));
+			 "verify_state_save=1 first)", file, owhy);
 		return -e;
 	}
 	char job[256], type[32], line[4400];
@@ -173,7 +175,7 @@ static bool read_head(FILE *f, struct head *h)
 
 uint64_t sb_vstate_start(const char *file, const struct sb_vstate_id *id)
 {
-	FILE *f = fopen(file, "r");
+	FILE *f = sb_in_fopen(file, &sb_in_vstate, SB_IN_NORECORD, NULL, 0);
 	struct head h;
 	uint64_t start = 0;
 	if (!f)
@@ -245,7 +247,7 @@ int sb_vstate_known(const char *path, const char *type, uint64_t interval, struc
 		return 0;
 	sb_vstate_path(dir, sizeof(dir), path, "", 0);
 	dir[strlen(dir) - strlen("/local--0-verify.state")] = 0;
-	DIR *d = opendir(dir);
+	DIR *d = sb_in_opendir(dir, 1, NULL, 0);
 	if (!d)
 		return 0;
 	struct cand *c = malloc(SB_VKNOWN_MAX * sizeof(*c));
@@ -257,7 +259,7 @@ int sb_vstate_known(const char *path, const char *type, uint64_t interval, struc
 		    strcmp(e->d_name + len - 13, "-verify.state"))
 			continue;
 		snprintf(name, sizeof(name), "%s/%s", dir, e->d_name);
-		FILE *f = fopen(name, "r");
+		FILE *f = sb_in_fopen(name, &sb_in_vstate, SB_IN_NOFOLLOW | SB_IN_NORECORD, NULL, 0);
 		struct head h;
 		if (!f)
 			continue;
@@ -282,7 +284,7 @@ int sb_vstate_known(const char *path, const char *type, uint64_t interval, struc
 	qsort(c, nc, sizeof(*c), by_start); /* the newest writer of a slot applies last */
 	for (unsigned i = 0; !r && i < nc; i++) {
 		snprintf(name, sizeof(name), "%s/%s", dir, c[i].name);
-		FILE *f = fopen(name, "r");
+		FILE *f = sb_in_fopen(name, &sb_in_vstate, SB_IN_NOFOLLOW | SB_IN_NORECORD, NULL, 0);
 		struct head h;
 		if (!f)
 			continue;

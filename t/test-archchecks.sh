@@ -22,6 +22,7 @@ expect pass "clean links" $A links --root "$tmp"
 expect pass "clean cycles" $A cycles --root "$tmp"
 expect pass "clean size" $A size --root "$tmp"
 expect pass "clean headers" sh "$tmp/t/check-headers.sh" "$tmp"
+expect pass "clean reads" sh "$tmp/t/check-reads.sh" "$tmp"
 # 1. a wrong include in a file git does not know
 printf '#include "ml/run.h"\n' >"$tmp/stats/planted.c"
 expect fail "untracked stats/ file including ml/" sh "$tmp/t/check-layers.sh" "$tmp"
@@ -73,5 +74,32 @@ expect fail "listed function over its recorded size" $A size --root "$tmp"
 cp t/size.allow "$tmp/t/size.allow"
 echo "lib/planted.c 700" >>"$tmp/t/size.allow"
 expect fail "gone size.allow entry" $A size --root "$tmp"
+# 6. a file opened for reading outside the one reader (os/infile.c)
+for call in 'FILE *f = fopen(p, "r");' 'int fd = open(p, O_RDONLY);' 'DIR *d = opendir(p);' \
+	'int fd = openat(AT_FDCWD, p, O_RDWR);' 'int fd = open (p, flags);'; do
+	printf 'void pl(const char *p);\nvoid pl(const char *p)\n{\n\t%s\n}\n' "$call" >"$tmp/tools/planted.c"
+	expect fail "read site '$call' outside the reader" sh "$tmp/t/check-reads.sh" "$tmp"
+done
+# listed with a reason it passes; without a reason, or listed twice, it fails
+echo 'tools/planted.c: int fd = open (p, flags); -- planted' >>"$tmp/t/reads.allow"
+expect pass "read site listed in reads.allow" sh "$tmp/t/check-reads.sh" "$tmp"
+echo 'tools/planted.c: int fd = open (p, flags); -- planted' >>"$tmp/t/reads.allow"
+expect fail "reads.allow entry listed twice for one site" sh "$tmp/t/check-reads.sh" "$tmp"
+cp t/reads.allow "$tmp/t/reads.allow"
+echo 'tools/planted.c: int fd = open (p, flags);' >>"$tmp/t/reads.allow"
+expect fail "reads.allow entry without a reason" sh "$tmp/t/check-reads.sh" "$tmp"
+cp t/reads.allow "$tmp/t/reads.allow"
+# writes, exclusive creates, fixed system paths, comments and strings are not read sites
+for call in 'FILE *f = fopen(p, "w");' 'int fd = open(p, O_WRONLY | O_CREAT, 0644);' \
+	'int fd = open(p, O_RDWR | O_CREAT | O_EXCL, 0644);' 'FILE *f = fopen("/proc/self/stat", "r");' \
+	'/* fopen(p, "r") */' 'const char *s = "cannot open(p)";'; do
+	printf 'void pl(const char *p);\nvoid pl(const char *p)\n{\n\t%s\n}\n' "$call" >"$tmp/tools/planted.c"
+	expect pass "not a read site: '$call'" sh "$tmp/t/check-reads.sh" "$tmp"
+done
+rm "$tmp/tools/planted.c"
+# a listed site that is gone
+echo 'lib/csum.c: FILE *f = fopen(p, "r"); -- gone' >>"$tmp/t/reads.allow"
+expect fail "gone reads.allow entry" sh "$tmp/t/check-reads.sh" "$tmp"
+cp t/reads.allow "$tmp/t/reads.allow"
 if [ $fail -eq 0 ]; then echo "archchecks: 1 passed, 0 failed"; exit 0; fi
 echo "archchecks: 0 passed, 1 failed"; exit 1

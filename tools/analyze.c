@@ -522,5 +522,5 @@ int sb_analyze_main(int argc, char **argv)
 	free(files);
 	if (fflush(stdout))
 		return 3;
-	return e == -ENOMEM ? 3 : e ? 1 : 0;
+	return e == -ENOMEM ? 3 : e == -ENOTSUP ? 2 : e ? 1 : 0; /* -ENOTSUP: not a regular file */
 }

@@ -413,8 +413,14 @@ static int run_compare(struct cmp *c, bool json)
 {
 	for (size_t k = 0; k < c->ns; k++)
 		for (size_t f = 0; f < c->s[k].nfiles; f++)
-			if (sb_rcmp_load(&c->s[k], c->s[k].files[f]))
+			switch (sb_rcmp_load(&c->s[k], c->s[k].files[f])) {
+			case 0:
+				break;
+			case -2: /* not a regular file: a bad argument */
+				return SB_EXIT_CMDLINE;
+			default:
 				return SB_EXIT_JOBFILE;
+			}
 	for (size_t k = 1; k < c->ns; k++) {
 		c->m[k] = calloc(c->s[0].ne + 1, sizeof(*c->m[k]));
 		c->used[k] = calloc(c->s[k].ne + 1, 1);

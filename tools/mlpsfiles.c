@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "lib/log.h"
+#include "os/infile.h"
 #include "ml/result.h"
 #include "parse/jobspec.h"
 #include "parse/specvals.h"
@@ -404,7 +405,8 @@ static int write_std_logs(const struct sb_job_result *jr, const char *dir, const
 	snprintf(name, sizeof(name), "%s.stderr.log", b);
 	if (!(f = create(jr->spec->name, dir, name, path, sizeof(path))))
 		return -errno;
-	if ((in = fopen(log, "r"))) {
+	/* read back through the one reader: no symlink swapped in is followed */
+	if ((in = sb_in_fopen(log, &sb_in_runlog, SB_IN_NOFOLLOW | SB_IN_NORECORD, NULL, 0))) {
 		size_t k;
 		while ((k = fread(buf, 1, sizeof(buf), in)) > 0)
 			fwrite(buf, 1, k, f);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "os/infile.h"
 #include "parse/jobspec.h"
 #include "parse/options.h"
 
@@ -123,7 +124,8 @@ int sb_mlps_read_overrides(const char *dir, struct sb_mlps_overrides *out)
 	FILE *f;
 	out->n = out->nown = 0;
 	snprintf(path, sizeof(path), "%s/dlio_config/overrides.yaml", dir);
-	if (!(f = fopen(path, "r")))
+	/* through the one reader: a regular file, not a symlink (os/infile.h) */
+	if (!(f = sb_in_fopen(path, &sb_in_tree, SB_IN_NOFOLLOW, NULL, 0)))
 		return errno == ENOENT ? 0 : -errno;
 	while (fgets(line, sizeof(line), f)) {
 		char *param, *value;

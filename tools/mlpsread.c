@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "os/infile.h"
 #include "output/jsonw.h"
 
 #define GIB 1073741824.0
@@ -86,13 +87,15 @@ static void train(struct sb_jw *w, const struct sb_jval *meta, const struct sb_j
 /* save_ckpt<N> and load_ckpt<N> in DLIO's <rank>_per_epoch_stats.json */
 static void count_ckpts(const char *dir, double *writes, double *reads)
 {
-	DIR *d = opendir(dir);
+	DIR *d = sb_in_opendir(dir, 0, NULL, 0);
 	struct dirent *e;
 	char path[PATH_MAX + 64] = "";
 	const char *suf = "per_epoch_stats.json";
 	while (d && (e = readdir(d))) {
 		size_t l = strlen(e->d_name);
-		if (l >= strlen(suf) && !strcmp(e->d_name + l - strlen(suf), suf)) {
+		struct stat st;
+		if (l >= strlen(suf) && !strcmp(e->d_name + l - strlen(suf), suf) &&
+		    !sb_in_entry(d, e->d_name, &st) && S_ISREG(st.st_mode)) { /* no symlink followed */
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 			break;
 		}
@@ -100,7 +103,7 @@ static void count_ckpts(const char *dir, double *writes, double *reads)
 	if (d)
 		closedir(d);
 	struct sb_json doc = { 0 };
-	if (!*path || sb_json_load(&doc, path)) {
+	if (!*path || sb_in_json_load(&doc, path, &sb_in_json, SB_IN_NOFOLLOW)) {
 		sb_json_free(&doc);
 		return;
 	}

@@ -11,6 +11,7 @@
 
 #include "lib/jsonr.h"
 #include "lib/log.h"
+#include "os/infile.h"
 
 #define MIB 1048576.0
 
@@ -208,11 +209,11 @@ static int load_point(struct sb_rcmp_side *side, const struct sb_jval *pt)
 int sb_rcmp_load(struct sb_rcmp_side *side, const char *path)
 {
 	struct sb_json doc = { 0 };
-	int rc = sb_json_load(&doc, path);
+	int rc = sb_in_json_load(&doc, path, &sb_in_json, 0);
 	if (rc) {
 		sb_err(path, "%s%s", rc == -EINVAL ? "not JSON: " : "", doc.err);
 		sb_json_free(&doc);
-		return -1;
+		return rc == -ENOTSUP ? -2 : -1;
 	}
 	const struct sb_jval *jobs = sb_jv_get(doc.root, "jobs");
 	const struct sb_jval *sweep = sb_jv_get(doc.root, "sweep");

@@ -52,7 +52,8 @@ struct sb_rcmp_side {
 
 /* Reads one result file (storbench or fio JSON) into SIDE, adding its
  * samples to the entries of the same name.  0, or -1 after printing an
- * error naming the file (cannot be read, not JSON, not a result). */
+ * error naming the file (cannot be read, not JSON, not a result); -2 when
+ * the one reader refuses it as not a regular file (a FIFO, a device). */
 int sb_rcmp_load(struct sb_rcmp_side *side, const char *path);
 /* appends a sample to an entry's row (creates the entry); -ENOMEM */
 int sb_rcmp_add(struct sb_rcmp_side *side, const char *name, enum sb_rcmp_rowid row, double v);

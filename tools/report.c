@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lib/log.h"
+#include "os/infile.h"
 #include "tools/tools.h"
 
 #define WHERE "report"
@@ -355,7 +356,7 @@ static void page(struct sb_rep *rp, const char *title)
 
 static int load(struct sb_rep_result *r)
 {
-	int rc = sb_json_load(&r->doc, r->path);
+	int rc = sb_in_json_load(&r->doc, r->path, &sb_in_json, 0);
 	if (rc) {
 		sb_err(r->path, "%s", r->doc.err);
 		return rc;
@@ -454,8 +455,8 @@ int sb_report_main(int argc, char **argv)
 	rc = rp.r ? 0 : SB_EXIT_IOERR;
 	for (unsigned i = 0; i < nin && !rc; i++) {
 		rp.r[i].path = in[i];
-		if (load(&rp.r[i]))
-			rc = SB_EXIT_JOBFILE;
+		if ((rc = load(&rp.r[i])))  /* not a regular file: a bad argument */
+			rc = rc == -ENOTSUP ? SB_EXIT_CMDLINE : SB_EXIT_JOBFILE;
 	}
 	if (!rc && sb_rep_check_heatmap(&rp))
 		rc = SB_EXIT_CMDLINE;

@@ -16,6 +16,7 @@
 #include <isa-l/igzip_lib.h>
 #endif
 #include "lib/log.h"
+#include "os/infile.h"
 
 #define TEXT_CHUNK (1u << 20)
 #define LINE_LIMIT (64u << 20)  /* a longer line is not an event */
@@ -371,11 +372,13 @@ static int read_serial(struct pool *p, int fd, unsigned file, uint64_t off, bool
 static int read_file(struct pool *p, unsigned file, uint64_t *seq)
 {
 	const char *path = p->files[file];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char why[256];
+	/* through the one reader: a regular file (a FIFO or /dev/zero would be
+	 * read for ever), recorded as an input (os/infile.h) */
+	int fd = sb_in_open(path, &sb_in_trace, 0, why, sizeof(why));
 	if (fd < 0) {
-		int e = errno;
-		sb_err("analyze", "%s: %s", path, strerror(e));
-		return -e;
+		sb_err("analyze", "%s: %s", path, why);
+		return fd;
 	}
 	unsigned char h[32];
 	uint64_t off = 0;

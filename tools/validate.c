@@ -13,6 +13,7 @@
 #include "tools/tools.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 
 #include "lib/jsonr.h"
 #include "lib/log.h"
+#include "os/infile.h"
 #include "ml/rules.h"
 #include "tools/mlps.h"
 #include "tools/mlpskv.h"
@@ -73,8 +75,11 @@ static int judge(struct vrun *r)
 		struct sb_mlps_overrides ov;
 		int rc = sb_mlps_read_overrides(r->dir, &ov);
 		if (rc) {
-			sb_err("validate", "%s/dlio_config/overrides.yaml: %s: fix its permissions or remove it",
-			       r->dir, strerror(-rc));
+			sb_err("validate", "%s/dlio_config/overrides.yaml: %s: %s", r->dir,
+			       rc == -ELOOP ? "a symbolic link inside the results tree, not followed"
+			       : rc == -ENOTSUP ? "not a regular file" : strerror(-rc),
+			       rc == -ELOOP || rc == -ENOTSUP ? "replace it with the file"
+			       : "fix its permissions or remove it");
 			return rc;
 		}
 		struct sb_ml_train_facts f = {
@@ -137,7 +142,7 @@ static int load_kv(struct vrun *r, const char *dir, const char *meta)
 {
 	char path[2048];
 	snprintf(path, sizeof(path), "%s/%s", dir, meta);
-	if (sb_json_load(&r->meta, path)) {
+	if (sb_in_json_load(&r->meta, path, &sb_in_json, SB_IN_NOFOLLOW)) {
 		sb_err("validate", "%s: %s: fix or remove this run", path, r->meta.err);
 		return -EINVAL;
 	}
@@ -153,7 +158,7 @@ static int load_kv(struct vrun *r, const char *dir, const char *meta)
 	snprintf(r->model, sizeof(r->model), "%s", sb_jv_str(sb_jv_get(r->params, "model"),
 				sb_jv_str(sb_jv_get(r->meta.root, "model"), "")));
 	snprintf(path, sizeof(path), "%s/%s%s.json", dir, SB_MLPS_KV_RESULTS, r->dt);
-	if (!access(path, F_OK) && sb_json_load(&r->sum, path)) {
+	if (!faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW) && sb_in_json_load(&r->sum, path, &sb_in_json, SB_IN_NOFOLLOW)) {
 		sb_err("validate", "%s: %s: fix or remove this run", path, r->sum.err);
 		return -EINVAL;
 	}
@@ -183,12 +188,12 @@ static int load_run(struct vtree *t, const char *dir, const char *meta)
 	if (is_kv_meta(meta))
 		return load_kv(r, dir, meta);
 	snprintf(path, sizeof(path), "%s/%s", dir, SB_MLPS_SUMMARY);
-	if (sb_json_load(&r->sum, path)) {
+	if (sb_in_json_load(&r->sum, path, &sb_in_json, SB_IN_NOFOLLOW)) {
 		sb_err("validate", "%s: %s: fix or remove this run", path, r->sum.err);
 		return -EINVAL;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, meta);
-	if (sb_json_load(&r->meta, path)) {
+	if (sb_in_json_load(&r->meta, path, &sb_in_json, SB_IN_NOFOLLOW)) {
 		sb_err("validate", "%s: %s: fix or remove this run", path, r->meta.err);
 		return -EINVAL;
 	}
@@ -221,16 +226,31 @@ static int load_run(struct vtree *t, const char *dir, const char *meta)
 	return judge(r);
 }
 
+/* a symlink in the tree is named, never followed: a "latest -> run-x"
+ * link would count a run twice, a link to / walk the machine */
+static void symlink_note(DIR *d, const char *name, const char *sub)
+{
+	char to[1024];
+	ssize_t n = readlinkat(dirfd(d), name, to, sizeof(to) - 1);
+	to[n > 0 ? n : 0] = '\0';
+	sb_warn("validate", "%s is a symbolic link (-> %s): not followed, so nothing it names is "
+		"counted; validate the folder it names on its own, or replace the link with the files",
+		sub, to);
+}
+
+/* the tree below dir, read through the one reader (os/infile.h): folders
+ * opened with O_NOFOLLOW below the one named, entries lstat'ed */
 static int walk(struct vtree *t, const char *dir, int depth)
 {
-	DIR *d = opendir(dir);
+	char why[256];
+	DIR *d = sb_in_opendir(dir, depth == 0, why, sizeof(why));
 	struct dirent *e;
 	char meta[256] = "", sub[2048];
 	bool summary = false;
 	int nmeta = 0, rc = 0;
 	if (!d) {
 		int err = errno;
-		sb_err("validate", "%s: %s: give the results_dir= folder of your runs", dir, strerror(err));
+		sb_err("validate", "%s: %s: give the results_dir= folder of your runs", dir, why);
 		return -err;
 	}
 	while ((e = readdir(d)) && !rc) {
@@ -239,8 +259,12 @@ static int walk(struct vtree *t, const char *dir, int depth)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
-		if (stat(sub, &st))
+		if (sb_in_entry(d, e->d_name, &st))
 			continue;
+		if (S_ISLNK(st.st_mode)) {
+			symlink_note(d, e->d_name, sub);
+			continue;
+		}
 		if (S_ISDIR(st.st_mode) && depth < 8)
 			rc = walk(t, sub, depth + 1);
 		else if (!strcmp(e->d_name, SB_MLPS_SUMMARY))
@@ -408,6 +432,12 @@ int sb_tool_validate(int argc, char **argv)
 	if (argc != 2 || argv[1][0] == '-') {
 		sb_err("<cmdline>", "validate %s: expected one results folder (the results_dir= of the "
 		       "runs): storbench validate RESULTS_DIR", argc > 1 ? argv[1] : "");
+		return 2;
+	}
+	struct stat st;
+	if (!stat(argv[1], &st) && !S_ISDIR(st.st_mode)) { /* a FIFO, a device, a file: a bad argument */
+		sb_err("validate", "%s: it is %s, not a folder: give the results_dir= folder of your runs",
+		       argv[1], S_ISREG(st.st_mode) ? "a regular file" : sb_in_kind_name(st.st_mode));
 		return 2;
 	}
 	struct vtree t = { 0 };

@@ -11,11 +11,13 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/jsonr.h"
+#include "os/infile.h"
 #include "ml/kvcache/kvtrace.h"
 
 enum sb_kv_trace_fmt sb_kv_trace_detect(const char *text, size_t len)
@@ -322,24 +324,15 @@ int sb_kv_trace_parse(struct sb_kv_trace *t, enum sb_kv_trace_fmt fmt, const cha
 int sb_kv_trace_load(struct sb_kv_trace *t, const char *path, enum sb_kv_trace_fmt fmt,
 		     double speedup, double rate, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return fail(err, errlen, "cannot open it: %s", strerror(errno)), -errno;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-	int e = 0;
-	do {
-		if (len + 65536 > cap) {
-			char *p = realloc(buf, cap = cap * 2 + 65536);
-			if (!p) { e = -ENOMEM; break; }
-			buf = p;
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-	} while (got);
-	if (!e && ferror(f))
-		e = -EIO, fail(err, errlen, "cannot read it: %s", strerror(EIO));
-	fclose(f);
+	/* through the one reader: a regular file of at most 1 GiB, recorded as
+	 * an input of the run (os/infile.h) */
+	char why[200];
+	size_t len;
+	int e;
+	char *buf = sb_in_read(path, &sb_in_kvtrace, 0, UINT64_MAX, &len, &e, why, sizeof(why));
+	if (!buf)
+		return fail(err, errlen, e == -ENOTSUP || e == -EFBIG ? "%s" : "cannot open it: %s",
+			    why), e;
 	if (!e)
 		e = sb_kv_trace_parse(t, fmt, buf, len, speedup, rate, err, errlen);
 	if (e == -ENOMEM)

@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "lib/jsonr.h"
+#include "os/infile.h"
 
 static const struct sb_jval *parse_ok(struct sb_json *d, const char *text)
 {
@@ -120,13 +121,13 @@ static void test_fio_json(void)
 {
 	/* fio 3.33's own JSON: percentile keys with dots, reached with '/' paths */
 	struct sb_json d = { 0 };
-	int rc = sb_json_load(&d, sb_test_fixture("fio-3.33/fio-3.33-randrw.json"));
+	int rc = sb_in_json_load(&d, sb_test_fixture("fio-3.33/fio-3.33-randrw.json"), &sb_in_json, 0);
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	CU_ASSERT_STRING_EQUAL(sb_jv_str(sb_jv_path(d.root, "fio version"), ""), "fio-3.33");
 	const struct sb_jval *job = sb_jv_path(d.root, "jobs/0");
 	CU_ASSERT_PTR_NOT_NULL(sb_jv_path(job, "read/clat_ns/percentile/99.000000"));
 	CU_ASSERT_TRUE(sb_jv_int(sb_jv_path(job, "read/io_bytes"), 0) > 0);
-	CU_ASSERT_EQUAL(sb_json_load(&d, "/nonexistent/x.json"), -ENOENT);
+	CU_ASSERT_EQUAL(sb_in_json_load(&d, "/nonexistent/x.json", &sb_in_json, 0), -ENOENT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(d.err, "cannot open"));
 	sb_json_free(&d);
 }
