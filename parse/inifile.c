@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/inputs.h"
 #include "parse/ini.h"
 
 /* what a file that is not a regular file is, for messages */
@@ -49,6 +50,7 @@ char *sb_ini_read_whole(const char *path, size_t room, size_t *len, char *why, s
 			 file_kind(st.st_mode));
 		goto fail;
 	}
+	(void)sb_inputs_add_fd(fd, path, "job file"); /* no output ever replaces it */
 	for (;;) {
 		if (*len > room || (uint64_t)st.st_size > room) {
 			snprintf(why, wlen, "too big: a job file and everything it includes may hold at "

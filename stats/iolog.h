@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lib/afile.h"
+#include "os/outfile.h"
 #include "lib/ddir.h"
 
 #define SB_IOLOG_RING (1u << 16)   /* entries per thread: 2.5 MiB */
@@ -78,10 +78,10 @@ enum sb_iolog_kind { SB_LOG_BW, SB_LOG_IOPS, SB_LOG_CLAT, SB_LOG_SLAT, SB_LOG_LA
 /* The log files of one thread. */
 struct sb_iolog_files {
 	FILE *f[SB_LOG_NKIND];    /* NULL: not requested; else af[k].f */
-	/* each log is written whole or not at all (lib/afile.h): a log that
+	/* each log is written whole or not at all (os/outfile.h): a log that
 	 * cannot be completed (a full file system) leaves no truncated file */
-	struct sb_afile af[SB_LOG_NKIND];
-	struct sb_afile afio;     /* write_iolog's */
+	struct sb_outfile af[SB_LOG_NKIND];
+	struct sb_outfile afio;     /* write_iolog's */
 	bool log_offset;
 	bool slat;                /* the engine has a submission step (async) */
 	bool avg;                 /* log_avg_msec > 0: no per-I/O bw/iops/lat lines */
