@@ -1,0 +1,251 @@
+"""test_outgate.py: the one writer gate (os/outfile.c, issue 32 item 1).
+Every output storbench writes goes through it, and every one of them:
+- refuses a block device (a loop device holding an ext4 file system keeps
+  every byte), a character device other than /dev/null (a mknod copy of
+  /dev/full survives: report -o once deleted the node), a FIFO when the
+  option has no FIFO mode (no hang) and a folder;
+- refuses any file the run reads (the job file, a kv_trace, report's input
+  JSON), known by device and inode: another spelling, a hard link and a
+  symlink are all refused, also under --readonly;
+- writes through a temporary and a rename: when the write fails (ENOSPC,
+  EIO from the fault shim) the file that was there keeps every byte and no
+  temporary is left;
+- accepts /dev/null (any node with its device number) as a sink.
+Each refusal names the option, the file:line where a job file set it, what
+is wrong and the fix."""
+import hashlib
+import os
+import stat
+import subprocess
+import unittest
+
+from sbtest import BIN, LoopCase, SbCase, asan_runtime, why_no_loop
+
+NULL_JOB = ["--name=a", "--ioengine=null", "--rw=read", "--bs=4k", "--size=1m"]
+KV = ["--name=kv", "--workload=kvcache", "--model=llama3-8b", "--kv_block_tokens=16",
+      "--ioengine=null", "--concurrency=2", "--kv_memory_capacity=64g", "--kv_disk_capacity=0",
+      "--kv_requests=5"]
+SHIM = os.path.join(os.path.dirname(os.path.abspath(BIN)), "t", "faults", "libsbfault.so")
+IS_ROOT = os.geteuid() == 0
+TIMEOUT = 60
+
+
+def md5(path):
+    with open(path, "rb") as f:
+        return hashlib.md5(f.read()).hexdigest()
+
+
+def shim_env(spec):
+    return {"LD_PRELOAD": " ".join(asan_runtime() + [SHIM]), "SBFAULT": spec,
+            "ASAN_OPTIONS": "verify_asan_link_order=0"}
+
+
+class GateCase(SbCase):
+    def result(self):
+        """a results JSON to report on"""
+        r = os.path.join(self.dir, "r.json")
+        p = self.run_sb(*NULL_JOB, "--output-format=json", "--output=" + r)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return r
+
+    def node(self, name, major, minor):
+        if not IS_ROOT:
+            self.skipTest("needs root (mknod)")
+        path = os.path.join(self.dir, name)
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+        return path
+
+    def assert_node(self, path, major, minor):
+        st = os.lstat(path)
+        self.assertTrue(stat.S_ISCHR(st.st_mode), path + " is gone or replaced")
+        self.assertEqual((os.major(st.st_rdev), os.minor(st.st_rdev)), (major, minor))
+
+
+class ReportOutput(GateCase):
+    def test_report_over_its_input_is_refused(self):
+        r = self.result()
+        before = md5(r)
+        os.link(r, os.path.join(self.dir, "hard.json"))
+        os.symlink(r, os.path.join(self.dir, "sym.json"))
+        os.mkdir(os.path.join(self.dir, "sub"))
+        other = os.path.join(self.dir, "other.json")
+        with open(r) as f, open(other, "w") as g:
+            g.write(f.read())
+        for out in ("r.json", "./r.json", "sub/../r.json", "hard.json", "sym.json", "other.json"):
+            p = self.run_sb("report", "r.json", "other.json", "-o", out, timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 2, out + ": " + p.stderr)
+            self.assertIn("storbench: report -o: cannot write the report to %s" % out, p.stderr)
+            self.assertIn("the result file this run reads", p.stderr)
+            self.assertIn("give report -o a file of its own", p.stderr)
+            self.assertEqual(md5(r), before, out + ": the input JSON was replaced")
+
+    def test_character_devices_are_refused_and_survive(self):
+        r = self.result()
+        for name, mm in (("full", (1, 7)), ("zero", (1, 5)), ("tty", (5, 0))):
+            dev = self.node(name, *mm)
+            p = self.run_sb("report", r, "-o", dev, timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 2, name + ": " + p.stderr)
+            self.assertIn("it is a character device", p.stderr)
+            self.assert_node(dev, *mm)
+
+    def test_dev_null_is_a_sink(self):
+        r = self.result()
+        for dev in ("/dev/null", self.node("null", 1, 3)):
+            p = self.run_sb("report", r, "-o", dev, timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 0, p.stderr)
+        self.assert_node(os.path.join(self.dir, "null"), 1, 3)
+
+    def test_fifo_and_folder_are_refused(self):
+        r = self.result()
+        fifo = os.path.join(self.dir, "f")
+        os.mkfifo(fifo)
+        p = self.run_sb("report", r, "-o", fifo, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("it is a FIFO", p.stderr)
+        self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode))
+        p = self.run_sb("report", r, "-o", self.dir, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("it is a folder", p.stderr)
+
+    def test_failed_write_keeps_the_old_report(self):
+        if not os.path.exists(SHIM):
+            self.skipTest("no fault shim built (%s)" % SHIM)
+        r = self.result()
+        out = os.path.join(self.dir, "rep.html")
+        with open(out, "w") as f:
+            f.write("the old report\n")
+        for spec in ("write:ENOSPC:path=*rep.html*", "write:EIO:path=*rep.html*",
+                     "fsync:EIO:path=*rep.html*"):
+            p = self.run_sb("report", r, "-o", out, env=shim_env(spec), timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 3, spec + ": " + p.stderr)
+            self.assertIn("cannot write the report", p.stderr)
+            with open(out) as f:
+                self.assertEqual(f.read(), "the old report\n", spec + ": the old report was lost")
+            self.assertEqual(self.listing(), ["r.json", "rep.html"], spec + ": a temporary was left")
+        p = self.run_sb("report", r, "-o", out, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out) as f:
+            self.assertTrue(f.read().startswith("<!DOCTYPE html>"))
+
+
+class RequestLog(GateCase):
+    def test_request_log_over_an_input_is_refused(self):
+        trace = os.path.join(self.dir, "t.csv")
+        with open(trace, "w") as f:
+            f.write("Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n")
+            for i in range(5):
+                f.write("%d.0,ChatGPT,100,10,110,Conversation log\n" % i)
+        tsum = md5(trace)
+        for target, role in (("job.ini", "job file"), ("./job.ini", "job file"),
+                             ("t.csv", "kv_trace"), ("link.csv", "kv_trace")):
+            if not os.path.exists(os.path.join(self.dir, "link.csv")):
+                os.link(trace, os.path.join(self.dir, "link.csv"))
+            text = ("[kv]\nworkload=kvcache\nmodel=llama3-8b\nkv_block_tokens=16\n"
+                    "ioengine=null\nkv_memory_capacity=64g\nkv_disk_capacity=0\n"
+                    "kv_trace=t.csv\nkv_request_log=%s\n" % target)
+            job = self.write_job(text)
+            for extra in ([], ["--readonly"]):
+                p = self.run_sb(*extra, job, timeout=TIMEOUT)
+                self.assertEqual(p.returncode, 1, target + ": " + p.stderr)
+                self.assertIn("storbench: %s:9: kv_request_log=%s: cannot write the request "
+                              "log there: it is " % (job, target), p.stderr)
+                self.assertIn("the %s this run reads" % role, p.stderr)
+                self.assertIn("give kv_request_log a file of its own", p.stderr)
+                with open(job) as f:
+                    self.assertEqual(f.read(), text, "the job file was replaced")
+                self.assertEqual(md5(trace), tsum, "the trace was replaced")
+
+    def test_request_log_devices_and_fifo_are_refused(self):
+        dev = self.node("zero", 1, 5)
+        fifo = os.path.join(self.dir, "f")
+        os.mkfifo(fifo)
+        for target, what in ((dev, "a character device"), (fifo, "a FIFO")):
+            p = self.run_sb(*KV, "--kv_request_log=" + target, timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("it is " + what, p.stderr)
+        self.assert_node(dev, 1, 5)
+
+    def test_request_log_failed_write_keeps_the_old_one(self):
+        if not os.path.exists(SHIM):
+            self.skipTest("no fault shim built (%s)" % SHIM)
+        log = os.path.join(self.dir, "req.log")
+        with open(log, "w") as f:
+            f.write("old\n")
+        p = self.run_sb(*KV, "--kv_request_log=" + log, env=shim_env("write:ENOSPC:path=*req.log*"),
+                        timeout=TIMEOUT)
+        self.assertIn("req.log", p.stderr)
+        self.assertIn("No space left on device", p.stderr)
+        with open(log) as f:
+            self.assertEqual(f.read(), "old\n")
+        self.assertEqual(self.listing(), ["req.log"])
+
+
+class LogsAndOutput(GateCase):
+    def test_fifo_log_is_refused_not_waited_on(self):
+        """a bw log has no FIFO mode: refused at once (it used to wait forever)"""
+        fifo = os.path.join(self.dir, "l_bw.1.log")
+        os.mkfifo(fifo)
+        p = self.run_sb(*NULL_JOB, "--write_bw_log=" + os.path.join(self.dir, "l"),
+                        "--output-format=terse", timeout=TIMEOUT)
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        self.assertIn("it is a FIFO", p.stderr)
+        self.assertIn("write_bw_log", p.stderr)
+
+    def test_output_character_device_is_refused(self):
+        dev = self.node("full", 1, 7)
+        p = self.run_sb(*NULL_JOB, "--output=" + dev, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("storbench: --output: cannot write the results to %s: it is a character "
+                      "device" % dev, p.stderr)
+        self.assert_node(dev, 1, 7)
+
+    def test_output_over_the_job_file_is_refused(self):
+        text = "[a]\nioengine=null\nrw=read\nbs=4k\nsize=1m\n"
+        job = self.write_job(text)
+        for out in (job, "./job.ini"):
+            p = self.run_sb(job, "--output=" + out, timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("the job file this run reads", p.stderr)
+            with open(job) as f:
+                self.assertEqual(f.read(), text)
+
+
+class OverALoopDevice(LoopCase):
+    def device(self):
+        why = why_no_loop()
+        if why:
+            self.skipTest(why)
+        img = os.path.join(self.dir, "img")
+        with open(img, "wb") as f:
+            f.truncate(16 << 20)
+        dev = self.attach(img)
+        p = subprocess.run(["mkfs.ext4", "-q", "-E", "lazy_itable_init=0,lazy_journal_init=0",
+                            dev], capture_output=True, text=True)
+        if p.returncode != 0:
+            self.skipTest("mkfs.ext4: " + p.stderr.strip())
+        subprocess.run(["sync"])
+        return dev
+
+    def test_report_and_request_log_refuse_a_block_device(self):
+        dev = self.device()
+        before = md5(dev)
+        r = os.path.join(self.dir, "r.json")
+        p = self.run_sb(*NULL_JOB, "--output-format=json", "--output=" + r)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.run_sb("report", r, "-o", dev, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("storbench: report -o: cannot write the report to %s: it is a block device"
+                      % dev, p.stderr)
+        self.assertEqual(md5(dev), before, "report wrote over the device")
+        job = self.write_job("[kv]\nworkload=kvcache\nmodel=llama3-8b\nkv_block_tokens=16\n"
+                             "ioengine=null\nkv_memory_capacity=64g\nkv_disk_capacity=0\n"
+                             "kv_requests=5\nkv_request_log=%s\n" % dev)
+        p = self.run_sb(job, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("storbench: %s:9: kv_request_log=%s: cannot write the request log there: "
+                      "it is a block device" % (job, dev), p.stderr)
+        self.assertEqual(md5(dev), before, "kv_request_log wrote over the device")
+
+
+if __name__ == "__main__":
+    unittest.main()
