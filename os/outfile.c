@@ -284,10 +284,11 @@ int sb_outfile_create(const char *path, int oflags, mode_t mode, const char *job
 
 int sb_outfile_mkdir(const char *path, mode_t mode, const char *job, struct sb_scratch_id *id)
 {
-	struct sb_scratch_id own;
 	if (mkdir(path, mode) != 0)
 		return -errno;
-	int e = sb_scratch_made_path(path, job, id ? id : &own);
+	if (!id)
+		return 0;
+	int e = sb_scratch_made_path(path, job, id);
 	if (e)
 		(void)rmdir(path); /* made a moment ago, and empty */
 	return e;
@@ -296,8 +297,6 @@ int sb_outfile_mkdir(const char *path, mode_t mode, const char *job, struct sb_s
 int sb_outfile_open_data(const char *path, int oflags, mode_t mode)
 {
 	struct stat st;
-	if ((oflags & O_CREAT) && !(oflags & O_EXCL))
-		return -EINVAL; /* create exclusively, or open what is there */
 	int fd = open(path, oflags | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -errno;
@@ -308,16 +307,47 @@ int sb_outfile_open_data(const char *path, int oflags, mode_t mode)
 	return fd;
 }
 
+static bool kernel_fs(const struct statfs *sf, bool cgroup_only)
+{
+	if (sf->f_type == CGROUP_SUPER_MAGIC || sf->f_type == CGROUP2_SUPER_MAGIC)
+		return true;
+	return !cgroup_only && (sf->f_type == PROC_SUPER_MAGIC || sf->f_type == SYSFS_MAGIC);
+}
+
 int sb_outfile_kernel(const char *path)
 {
 	struct statfs sf;
 	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
-	if (fstatfs(fd, &sf) != 0 || (sf.f_type != PROC_SUPER_MAGIC && sf.f_type != SYSFS_MAGIC &&
-	    sf.f_type != CGROUP_SUPER_MAGIC && sf.f_type != CGROUP2_SUPER_MAGIC)) {
+	if (fstatfs(fd, &sf) != 0 || !kernel_fs(&sf, false)) {
 		close(fd);
 		return -EPERM;
 	}
 	return fd;
+}
+
+/* path's folder on cgroupfs */
+static int cgroup_parent(const char *path)
+{
+	struct statfs sf;
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	if (statfs(dir, &sf) != 0)
+		return -errno;
+	return kernel_fs(&sf, true) ? 0 : -EPERM;
+}
+
+int sb_outfile_kernel_mkdir(const char *path, mode_t mode)
+{
+	int e = cgroup_parent(path);
+	return e ? e : mkdir(path, mode) == 0 ? 0 : -errno;
+}
+
+int sb_outfile_kernel_rmdir(const char *path)
+{
+	int e = cgroup_parent(path);
+	return e ? e : rmdir(path) == 0 ? 0 : -errno;
 }

@@ -67,15 +67,20 @@ int sb_outfile_fd(const struct sb_outfile *o);
  * is there; nothing printed). */
 int sb_outfile_create(const char *path, int oflags, mode_t mode, const char *job,
 		      struct sb_scratch_id *id);
-/* A folder for data files: made and marked (id, when given).  0, -EEXIST
- * (it was there: not ours, left alone), or -errno. */
+/* A folder: made, and marked when id is given (a scratch folder the run
+ * removes; without id: a folder kept on purpose, a dataset's or a results
+ * tree's).  0, -EEXIST (it was there: not ours, left alone), or -errno. */
 int sb_outfile_mkdir(const char *path, mode_t mode, const char *job, struct sb_scratch_id *id);
-/* An existing data file a job writes (filename=, run/files.c): opened with
- * oflags (O_CREAT only with O_EXCL, else refused); a file the run reads as
- * input (a job file, a trace) is refused (-EPERM, nothing printed: the
- * plan names it).  The fd or -errno. */
+/* An existing data file a job writes (filename=, run/files.c; the plan has
+ * judged it, a block device included): opened with oflags (O_CREAT only for
+ * create_on_open=1); a file the run reads as input (a job file, a trace) is
+ * refused (-EPERM).  The fd or -errno. */
 int sb_outfile_open_data(const char *path, int oflags, mode_t mode);
 /* A kernel setting (/proc/sys, /sys, cgroupfs) opened for writing: only a
  * file on procfs, sysfs or cgroupfs.  The fd or -errno (-EPERM otherwise). */
 int sb_outfile_kernel(const char *path);
+/* A cgroup folder made (0, -errno; -EPERM: its parent is not on cgroupfs)
+ * and removed (once its threads ended; only on cgroupfs). */
+int sb_outfile_kernel_mkdir(const char *path, mode_t mode);
+int sb_outfile_kernel_rmdir(const char *path);
 #endif

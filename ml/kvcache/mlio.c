@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "lib/timeutil.h"
 #include "lib/fullio.h"
 #include "ml/kvcache/mlperf.h"
@@ -132,9 +133,9 @@ static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int ti
 		return 0;
 	path_of(ml, id, path, sizeof(path));
 	uint64_t t0 = sb_now_ns();
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int fd = sb_outfile_create(path, O_WRONLY, 0644, NULL, NULL); /* exclusive, marked */
 	if (fd < 0)
-		return -errno;
+		return fd;
 	int err = mark(ml, id, true);
 	err = err < 0 ? err : 0;
 	if (!err)
