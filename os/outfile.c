@@ -3,8 +3,11 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -201,6 +204,12 @@ int sb_outfile_open(struct sb_outfile *a, const char *path, const struct sb_outn
 	int e = exists ? judge(path, &st, n, flags) : 0;
 	if (e)
 		return e;
+	if (exists && (flags & SB_OUT_NEW)) {
+		say(path, n, "it exists, and storbench writes only new files there",
+		    "move it away, or write to a new folder");
+		return -EEXIST;
+	}
+	a->flags = flags;
 	if (!(a->path = strdup(path)))
 		return -ENOMEM;
 	if ((exists && !S_ISREG(st.st_mode)) || (flags & (SB_OUT_APPEND | SB_OUT_TRUNC)))
@@ -227,7 +236,31 @@ int sb_outfile_open(struct sb_outfile *a, const char *path, const struct sb_outn
 	return 0;
 }
 
+/* fd's identity as os/scratch.h keeps it (device, inode, birth time) */
+static int ident(int fd, const char *path, struct sb_scratch_id *id)
+{
+	struct statx sx;
+	int r = fd >= 0 ? statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &sx)
+			: statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_BTIME, &sx);
+	if (r != 0)
+		return -errno;
+	memset(id, 0, sizeof(*id));
+	id->dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+	id->ino = sx.stx_ino;
+	if (sx.stx_mask & STATX_BTIME) {
+		id->btime_s = sx.stx_btime.tv_sec;
+		id->btime_ns = sx.stx_btime.tv_nsec;
+	}
+	id->mark_err = ENODATA; /* unmarked on purpose */
+	return 0;
+}
+
 int sb_outfile_commit(struct sb_outfile *a)
+{
+	return sb_outfile_commit_id(a, NULL);
+}
+
+int sb_outfile_commit_id(struct sb_outfile *a, struct sb_scratch_id *id)
 {
 	int e = 0;
 	if (!a->f)
@@ -236,10 +269,14 @@ int sb_outfile_commit(struct sb_outfile *a)
 		e = a->io->err ? a->io->err : EIO;
 	if (!e && a->tmp && fsync(a->io->fd) != 0)
 		e = errno;
+	if (!e && id && (e = -ident(a->io->fd, NULL, id)))
+		memset(id, 0, sizeof(*id));
 	if (fclose(a->f) != 0 && !e)
 		e = a->io->err ? a->io->err : errno;
 	a->f = NULL;
-	if (!e && a->tmp && rename(a->tmp, a->path) != 0)
+	if (!e && a->tmp && ((a->flags & SB_OUT_NEW) ?
+			     renameat2(AT_FDCWD, a->tmp, AT_FDCWD, a->path, RENAME_NOREPLACE) :
+			     rename(a->tmp, a->path)) != 0)
 		e = errno;
 	if (e && a->tmp)
 		unlink(a->tmp);
@@ -288,7 +325,7 @@ int sb_outfile_mkdir(const char *path, mode_t mode, const char *job, struct sb_s
 		return -errno;
 	if (!id)
 		return 0;
-	int e = sb_scratch_made_path(path, job, id);
+	int e = job ? sb_scratch_made_path(path, job, id) : ident(-1, path, id);
 	if (e)
 		(void)rmdir(path); /* made a moment ago, and empty */
 	return e;
@@ -350,4 +387,22 @@ int sb_outfile_kernel_rmdir(const char *path)
 {
 	int e = cgroup_parent(path);
 	return e ? e : rmdir(path) == 0 ? 0 : -errno;
+}
+
+FILE *sb_outfile_memory(const char *name, int *fd)
+{
+	*fd = memfd_create(name, MFD_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	int w = dup(*fd);
+	FILE *f = w < 0 ? NULL : fdopen(w, "w");
+	if (!f) {
+		int e = errno;
+		if (w >= 0)
+			close(w);
+		close(*fd);
+		*fd = -1;
+		errno = e;
+	}
+	return f;
 }

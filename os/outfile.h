@@ -33,6 +33,7 @@ struct sb_outname {
 #define SB_OUT_FIFO   1u /* the option documents a FIFO mode: a FIFO is written */
 #define SB_OUT_APPEND 2u /* append to the file (a log shared by threads), no temporary */
 #define SB_OUT_TRUNC  4u /* write in place, emptied first (a log shared by threads) */
+#define SB_OUT_NEW    8u /* a new file only (a results tree's): -EEXIST if the name is taken */
 
 /* 0 when path may be written as n's output (it need not exist yet); else
  * the refusal is printed and -EPERM (-EISDIR: a folder) returned. */
@@ -44,6 +45,7 @@ struct sb_outfile {
 	char *path;   /* the target */
 	char *tmp;    /* the temporary beside it; NULL: written in place */
 	struct sb_outfile_io *io; /* under f: the descriptor and the first write errno */
+	unsigned flags;
 };
 /* Check (as sb_outfile_check), then open: a regular file or a new name
  * through a temporary (".NAME.XXXXXX", the target's mode), /dev/null or an
@@ -54,6 +56,9 @@ int sb_outfile_open(struct sb_outfile *o, const char *path, const struct sb_outn
 /* Flush, fsync, close and rename into place.  0 or -errno (the temporary is
  * removed, the target left as it was).  Nothing printed. */
 int sb_outfile_commit(struct sb_outfile *o);
+/* The same, and id receives the identity of the file now under its name
+ * (unmarked), for a removal by identity later (os/outtree.h). */
+int sb_outfile_commit_id(struct sb_outfile *o, struct sb_scratch_id *id);
 /* Close and remove the temporary; the target is left as it was. */
 void sb_outfile_abort(struct sb_outfile *o);
 /* The first write error of the stream (an errno), 0: none yet. */
@@ -67,9 +72,11 @@ int sb_outfile_fd(const struct sb_outfile *o);
  * is there; nothing printed). */
 int sb_outfile_create(const char *path, int oflags, mode_t mode, const char *job,
 		      struct sb_scratch_id *id);
-/* A folder: made, and marked when id is given (a scratch folder the run
- * removes; without id: a folder kept on purpose, a dataset's or a results
- * tree's).  0, -EEXIST (it was there: not ours, left alone), or -errno. */
+/* A folder: made, and marked for job when id is given (a scratch folder the
+ * run removes); with id and no job: its identity taken, unmarked (a results
+ * tree's, removed only if the tree cannot be completed); without id: a
+ * folder kept on purpose (a dataset's, an export's).  0, -EEXIST (it was
+ * there: not ours, left alone), or -errno. */
 int sb_outfile_mkdir(const char *path, mode_t mode, const char *job, struct sb_scratch_id *id);
 /* An existing data file a job writes (filename=, run/files.c; the plan has
  * judged it, a block device included): opened with oflags (O_CREAT only for
@@ -83,4 +90,8 @@ int sb_outfile_kernel(const char *path);
  * and removed (once its threads ended; only on cgroupfs). */
 int sb_outfile_kernel_mkdir(const char *path, mode_t mode);
 int sb_outfile_kernel_rmdir(const char *path);
+/* A file in memory (memfd_create), no name anywhere: a stream to write
+ * (close it when written) and *fd, a descriptor of its own to read it back
+ * (lseek to 0 first).  NULL with errno set. */
+FILE *sb_outfile_memory(const char *name, int *fd);
 #endif
