@@ -62,7 +62,7 @@ static int judge(const char *path, const struct stat *st, const struct sb_outnam
 	const char *p = NULL;
 	int e = -EPERM;
 	if (S_ISDIR(st->st_mode)) {
-		p = "it is a folder";
+		p = "it is a folder (Is a directory)";
 		e = -EISDIR;
 		snprintf(fix, sizeof(fix), "give %s a file name, not a folder", opt);
 	} else if (S_ISBLK(st->st_mode)) {
@@ -354,10 +354,12 @@ static bool kernel_fs(const struct statfs *sf, bool cgroup_only)
 int sb_outfile_kernel(const char *path)
 {
 	struct statfs sf;
-	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	if (fstatfs(fd, &sf) != 0 || !kernel_fs(&sf, false)) {
+	if (fstatfs(fd, &sf) != 0 || fstat(fd, &st) != 0 || (!kernel_fs(&sf, false) &&
+	    (!S_ISREG(st.st_mode) || sb_inputs_find(st.st_dev, st.st_ino, NULL, 0, NULL, 0)))) {
 		close(fd);
 		return -EPERM;
 	}

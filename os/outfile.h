@@ -83,8 +83,10 @@ int sb_outfile_mkdir(const char *path, mode_t mode, const char *job, struct sb_s
  * create_on_open=1); a file the run reads as input (a job file, a trace) is
  * refused (-EPERM).  The fd or -errno. */
 int sb_outfile_open_data(const char *path, int oflags, mode_t mode);
-/* A kernel setting (/proc/sys, /sys, cgroupfs) opened for writing: only a
- * file on procfs, sysfs or cgroupfs.  The fd or -errno (-EPERM otherwise). */
+/* A kernel setting (/proc/sys, /sys, cgroupfs) opened for writing (never
+ * created or emptied): a file on procfs, sysfs or cgroupfs, or an existing
+ * regular file that is no input of the run (a test's stand-in).  The fd or
+ * -errno (-EPERM: a device, a FIFO, an input). */
 int sb_outfile_kernel(const char *path);
 /* A cgroup folder made (0, -errno; -EPERM: its parent is not on cgroupfs)
  * and removed (once its threads ended; only on cgroupfs). */
