@@ -210,6 +210,59 @@ class LogsAndOutput(GateCase):
                 self.assertEqual(f.read(), text)
 
 
+CKPT_JOB = ("[ck]\nworkload=checkpoint\nioengine=null\nmodel=llama3-8b\ncheckpoint_scale=0.0001\n"
+            "num_checkpoints_write=2\nnum_checkpoints_read=2\nrules=mlperf\nresults_dir=%s\n")
+TRAIN_JOB = ("[t]\nworkload=train\nioengine=null\ntrain_model=unet3d\nepochs=2\ndataset_files=16\n"
+             "record_length=64k\nrecord_length_stdev=0\nbatch_size=2\ncomputation_time=2ms\n"
+             "rules=mlperf\nresults_dir=%s\n")
+
+
+class ResultsTree(GateCase):
+    """results_dir=: a run folder that cannot be written whole is not left
+    behind half-written (it was: an empty config.yaml, no dlio.log, and
+    `storbench validate` called the run CLOSED)"""
+
+    def runs(self, res):
+        out = []
+        for d, _, files in os.walk(res):
+            if any(f.endswith("_metadata.json") or f == "summary.json" or f == "dlio.log"
+                   for f in files):
+                out.append(d)
+        return out
+
+    def test_failed_tree_is_removed(self):
+        if not os.path.exists(SHIM):
+            self.skipTest("no fault shim built (%s)" % SHIM)
+        for job_text, name in ((CKPT_JOB, "ckpt"), (TRAIN_JOB, "train")):
+            for spec in ("write:ENOSPC:path=*dlio.log*", "write:EIO:path=*config.yaml*",
+                         "fsync:EIO:path=*summary.json*", "write:ENOSPC:path=*_metadata.json*"):
+                res = os.path.join(self.dir, "res-%s-%d" % (name, len(os.listdir(self.dir))))
+                job = self.write_job(job_text % res)
+                p = self.run_sb("--output-format=json", job, env=shim_env(spec), timeout=TIMEOUT)
+                self.assertNotEqual(p.returncode, 0, spec + ": " + p.stderr)
+                self.assertIn("results_dir", p.stderr)
+                self.assertEqual(self.runs(res), [], "%s %s: a half-written run folder was left"
+                                 % (name, spec))
+                leftovers = [os.path.join(d, f) for d, ds, fs in os.walk(res) for f in fs + ds
+                             if f[0].isdigit()]
+                self.assertEqual(leftovers, [], "%s %s: left %s" % (name, spec, leftovers))
+                v = self.run_sb("validate", res, timeout=TIMEOUT)
+                self.assertNotIn("CLOSED", v.stdout, spec)
+            p = self.run_sb("--output-format=json", self.write_job(job_text % (res + "-ok")),
+                            timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(len(self.runs(res + "-ok")), 1)
+
+    def test_tree_never_written_over(self):
+        """a run folder that exists (the same second) is never written into"""
+        res = os.path.join(self.dir, "res")
+        p = self.run_sb(self.write_job(CKPT_JOB % res), "--output-format=json", timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.run_sb(self.write_job(CKPT_JOB % res), "--output-format=json", timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(self.runs(res)), 2)
+
+
 class OverALoopDevice(LoopCase):
     def device(self):
         why = why_no_loop()
