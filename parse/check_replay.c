@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "os/outfile.h"
 #include "lib/iologfmt.h"
 #include "lib/log.h"
 #include "parse/ini.h"
@@ -343,7 +344,9 @@ static unsigned check_write_iolog(const struct sb_jobctx *c)
 		       "text written over it; give a file name", opt, s->write_iolog);
 		return 1;
 	}
-	return 0;
+	/* the writer gate's rules (an input of the run: a job file, a trace) */
+	return sb_outfile_check(s->write_iolog, &(struct sb_outname){ opt, where, "the I/O log" }, 0)
+	       ? 1 : 0;
 }
 
 /* write_trace= (stats/trace.h): a file name whose folder exists */
@@ -361,6 +364,8 @@ static unsigned check_write_trace(const struct sb_jobctx *c)
 		       "give a file name", opt, s->write_trace);
 		return 1;
 	}
+	if (sb_outfile_check(s->write_trace, &(struct sb_outname){ opt, where, "the trace" }, 0))
+		return 1; /* the writer gate's rules: an input of the run */
 	snprintf(dir, sizeof(dir), "%s", s->write_trace);
 	char *slash = strrchr(dir, '/');
 	if (slash && slash != dir) {

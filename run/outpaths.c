@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "os/outfile.h"
 #include "lib/log.h"
 #include "parse/options.h"
 #include "run/files.h"
@@ -100,6 +101,27 @@ static const struct sb_layout_file *data_log(const struct sb_layout *lay, const 
 	return NULL;
 }
 
+/* the names base's logs will have (stats/iolog.c, stats/histlog.c), through
+ * the writer gate's rules: no device, FIFO, folder or input of the run */
+static int gate_logs(const struct sb_jobspec *s, const struct sb_option *o, const char *base)
+{
+	static const char *const kinds[] = { "bw", "iops", "clat", "slat", "lat", "clat_hist" };
+	char where[SB_WHERE_MAX], path[PATH_MAX + 64];
+	if (!base || !*base)
+		return 0;
+	struct sb_outname n = { o->name, sb_spec_where(s, o, where, sizeof(where)), "the log" };
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (unsigned no = 0; no <= s->numjobs && no <= 4096; no++) {
+			if (no)
+				snprintf(path, sizeof(path), "%s_%s.%u.log", base, kinds[k], no);
+			else
+				snprintf(path, sizeof(path), "%s_%s.log", base, kinds[k]);
+			if (sb_outfile_check(path, &n, 0))
+				return -EINVAL;
+		}
+	return 0;
+}
+
 int sb_files_check_outputs(const struct sb_joblist *jl, const struct sb_layout *lay,
 			   const char *output)
 {
@@ -119,10 +141,13 @@ int sb_files_check_outputs(const struct sb_joblist *jl, const struct sb_layout *
 			{ SB_OPT(write_lat_log), s->write_lat_log },
 			{ SB_OPT(write_hist_log), s->write_hist_log },
 		};
-		for (size_t k = 0; k < sizeof(logs) / sizeof(logs[0]); k++)
+		for (size_t k = 0; k < sizeof(logs) / sizeof(logs[0]); k++) {
 			if ((lf = data_log(lay, logs[k].v)))
 				return refuse(sb_spec_where(s, logs[k].o, where, sizeof(where)),
 					      logs[k].o->name, logs[k].v, lf);
+			if (gate_logs(s, logs[k].o, logs[k].v))
+				return -EINVAL;
+		}
 	}
 	if (output && (lf = data_file(lay, output)))
 		return refuse("--output", "--output", output, lf);
