@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "os/inputs.h"
 #include "os/outfile.h"
 #include "lib/iologfmt.h"
 #include "lib/log.h"
@@ -381,6 +382,8 @@ static unsigned check_write_trace(const struct sb_jobctx *c)
 
 unsigned sb_job_validate_replay(struct sb_jobctx *c)
 {
+	if (c->spec.read_iolog && strcmp(c->spec.read_iolog, "-")) /* no output replaces it */
+		(void)sb_inputs_add_path(c->spec.read_iolog, SB_OPT(read_iolog)->name);
 	unsigned n = check_exec(c) + check_skip(c) + check_write_iolog(c) + check_write_trace(c);
 	return n ? n : check_read_iolog(c);
 }

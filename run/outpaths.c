@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "os/inputs.h"
 #include "os/outfile.h"
 #include "lib/log.h"
 #include "parse/options.h"
@@ -122,11 +123,34 @@ static int gate_logs(const struct sb_jobspec *s, const struct sb_option *o, cons
 	return 0;
 }
 
+/* a data file a job writes that is an input of the run (its job file, a
+ * trace, an iolog): the gate would refuse it at open; say so now */
+static int written_inputs(const struct sb_layout *lay)
+{
+	char where[SB_WHERE_MAX], ipath[PATH_MAX], role[64];
+	struct stat st;
+	for (size_t i = 0; i < lay->n; i++) {
+		const struct sb_layout_file *lf = &lay->files[i];
+		if (!lf->written || stat(lf->path, &st) ||
+		    !sb_inputs_find(st.st_dev, st.st_ino, ipath, sizeof(ipath), role, sizeof(role)))
+			continue;
+		const struct sb_jobspec *u = lf->writer ? lf->writer : lf->spec;
+		sb_err(u ? sb_spec_where(u, SB_OPT(filename), where, sizeof(where)) : lf->path,
+		       "job %s writes %s, which is %s, the %s this run reads: writing it would replace "
+		       "that input; give the job another file", u ? u->name : "?", lf->path, ipath,
+		       role);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int sb_files_check_outputs(const struct sb_joblist *jl, const struct sb_layout *lay,
 			   const char *output)
 {
 	char where[SB_WHERE_MAX];
 	const struct sb_layout_file *lf;
+	if (written_inputs(lay))
+		return -EINVAL;
 	for (size_t j = 0; j < jl->njobs; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];
 		if (s->write_iolog && *s->write_iolog && (lf = data_file(lay, s->write_iolog)))

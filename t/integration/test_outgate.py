@@ -210,6 +210,40 @@ class LogsAndOutput(GateCase):
                 self.assertEqual(f.read(), text)
 
 
+class DataAndTraceOverInputs(GateCase):
+    def test_data_file_naming_the_job_file_is_refused(self):
+        """a write job whose filename= is its own job file (main wrote 4 KiB
+        of data over it, exit 0)"""
+        for spelled in ("job.ini", "./job.ini", "sub/../job.ini"):
+            os.makedirs(os.path.join(self.dir, "sub"), exist_ok=True)
+            text = "[a]\nrw=write\nsize=4k\nfilename=%s\n" % spelled
+            job = self.write_job(text)
+            p = self.run_sb(job, "--output-format=terse", timeout=TIMEOUT)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("storbench: %s:4: job a writes" % job, p.stderr)
+            self.assertIn("the job file this run reads", p.stderr)
+            with open(job) as f:
+                self.assertEqual(f.read(), text, spelled + ": the job file was overwritten")
+
+    def test_trace_over_the_replayed_iolog_is_refused(self):
+        log = os.path.join(self.dir, "rl.log")
+        data = os.path.join(self.dir, "x")
+        with open(data, "wb") as f:
+            f.write(b"\0" * 8192)
+        text = "fio version 2 iolog\n%s add\n%s open\n%s read 0 4096\n%s close\n" % ((data,) * 4)
+        with open(log, "w") as f:
+            f.write(text)
+        os.link(log, os.path.join(self.dir, "again.log"))
+        job = self.write_job("[a]\nioengine=null\nread_iolog=rl.log\n"
+                             "[b]\nioengine=null\nrw=read\nsize=1m\nwrite_trace=again.log\n")
+        p = self.run_sb(job, "--output-format=terse", timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("storbench: %s:8: write_trace=again.log: cannot write the trace there: it is "
+                      "rl.log, the read_iolog this run reads" % job, p.stderr)
+        with open(log) as f:
+            self.assertEqual(f.read(), text)
+
+
 CKPT_JOB = ("[ck]\nworkload=checkpoint\nioengine=null\nmodel=llama3-8b\ncheckpoint_scale=0.0001\n"
             "num_checkpoints_write=2\nnum_checkpoints_read=2\nrules=mlperf\nresults_dir=%s\n")
 TRAIN_JOB = ("[t]\nworkload=train\nioengine=null\ntrain_model=unet3d\nepochs=2\ndataset_files=16\n"
