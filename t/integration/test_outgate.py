@@ -200,14 +200,17 @@ class LogsAndOutput(GateCase):
         self.assert_node(dev, 1, 7)
 
     def test_output_over_the_job_file_is_refused(self):
-        text = "[a]\nioengine=null\nrw=read\nbs=4k\nsize=1m\n"
+        text = "[a]\nioengine=null\nrw=read\nbs=4k\nsize=1m\ninclude inc.fio\n"
         job = self.write_job(text)
-        for out in (job, "./job.ini"):
+        self.write_job("size=2m\n", "inc.fio")
+        for out in (job, "./job.ini", "inc.fio"):
             p = self.run_sb(job, "--output=" + out, timeout=TIMEOUT)
             self.assertEqual(p.returncode, 2, p.stderr)
             self.assertIn("the job file this run reads", p.stderr)
             with open(job) as f:
                 self.assertEqual(f.read(), text)
+            with open(os.path.join(self.dir, "inc.fio")) as f:
+                self.assertEqual(f.read(), "size=2m\n")
 
 
 class DataAndTraceOverInputs(GateCase):
