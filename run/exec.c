@@ -17,9 +17,9 @@ int sb_exec_hook(const struct sb_jobspec *s, const char *cmd, const char *mode)
 {
 	char out[sizeof(s->name) + 16];
 	snprintf(out, sizeof(out), "%s.%s.txt", s->name, mode);
-	char opt[16];
+	char opt[32];
 	struct sb_outfile of;
-	snprintf(opt, sizeof(opt), "exec_%s", mode);
+	snprintf(opt, sizeof(opt), "exec_%s's output", mode); /* JOB.MODE.txt */
 	int e = sb_outfile_open(&of, out, &(struct sb_outname){ opt, s->name, "the command's output" },
 				0); /* written to a temporary, renamed into place when it ends */
 	if (e)
