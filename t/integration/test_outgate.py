@@ -247,6 +247,45 @@ class DataAndTraceOverInputs(GateCase):
             self.assertEqual(f.read(), text)
 
 
+class FailedWritesKeepTheOldFile(GateCase):
+    """every output: a write that fails (ENOSPC, EIO from the shim) leaves the
+    file that was there byte for byte, and no temporary (write_trace= and
+    --export once truncated it first)"""
+
+    def test_every_output(self):
+        if not os.path.exists(SHIM):
+            self.skipTest("no fault shim built (%s)" % SHIM)
+        ex = os.path.join(self.dir, "ex")
+        p = self.run_sb(*NULL_JOB, "--export=csv:" + ex, "--output-format=terse", timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        cases = [
+            (["--output-format=json", "--output=res.json"], "res.json"),
+            (["--write_iolog=io.log"], "io.log"),
+            (["--write_trace=t.pfw.gz"], "t.pfw.gz"),
+            (["--write_bw_log=l"], "l_bw.1.log"),
+            (["--write_hist_log=h", "--log_hist_msec=10", "--per_job_logs=1", "--time_based",
+              "--runtime=300ms"],
+             "h_clat_hist.1.log"),
+            (["--export=csv:" + ex], os.path.join("ex", "job1-a.bw.csv")),
+        ]
+        for args, name in cases:
+            path = os.path.join(self.dir, name)
+            if not name.startswith("ex"):
+                with open(path, "w") as f:
+                    f.write("the old file\n")
+            before = md5(path)
+            base = os.path.basename(name)
+            for spec in ("write:ENOSPC:path=*%s*" % base, "write:EIO:path=*%s*" % base,
+                         "fsync:EIO:path=*%s*" % base):
+                p = self.run_sb(*NULL_JOB, "--output-format=terse", *args, env=shim_env(spec),
+                                timeout=TIMEOUT)
+                self.assertIn(base, p.stderr, "%s %s: the failure was not reported" % (name, spec))
+                self.assertEqual(md5(path), before, "%s %s: the old file changed" % (name, spec))
+                folder = os.path.dirname(path)
+                tmp = [n for n in os.listdir(folder) if n.startswith("." + base + ".")]
+                self.assertEqual(tmp, [], "%s %s: a temporary was left" % (name, spec))
+
+
 CKPT_JOB = ("[ck]\nworkload=checkpoint\nioengine=null\nmodel=llama3-8b\ncheckpoint_scale=0.0001\n"
             "num_checkpoints_write=2\nnum_checkpoints_read=2\nrules=mlperf\nresults_dir=%s\n")
 TRAIN_JOB = ("[t]\nworkload=train\nioengine=null\ntrain_model=unet3d\nepochs=2\ndataset_files=16\n"
