@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "run/collect.h"
 #include "run/gpu.h"
 #include "ml/run.h"
@@ -126,8 +127,14 @@ int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, enum sb_ml_
 		return 0;
 	int fl = O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0);
 	bool create = mode == SB_ML_CREATE;
-	fl |= create ? O_RDWR | O_CREAT | O_EXCL : mode == SB_ML_RDWR ? O_RDWR : O_RDONLY;
-	f->fd = open(path, fl, 0644);
+	if (create) /* exclusive and marked at once (the caller keeps its identity) */
+		f->fd = sb_outfile_create(path, fl | O_RDWR, 0644, t->spec->name, NULL);
+	else if (mode == SB_ML_RDWR)
+		f->fd = sb_outfile_open_data(path, fl | O_RDWR, 0);
+	else
+		f->fd = open(path, fl | O_RDONLY);
+	if (f->fd < 0 && mode != SB_ML_READ)
+		errno = -f->fd;
 	if (f->fd < 0)
 		return sb_ml_fail(t, errno, create ? "cannot create" : "cannot open", path);
 	f->created = create;

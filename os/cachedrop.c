@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "os/cachedrop.h"
+#include "os/outfile.h"
 
 #define SB_TMPFS_MAGIC 0x01021994L
 #define SB_RAMFS_MAGIC 0x858458f6L
@@ -28,7 +29,9 @@ bool sb_os_drop_caches(const char *proc_path, const char *data_path, char *why, 
 {
 	const char *memfs = sb_os_memfs(data_path);
 	sync();
-	int fd = open(proc_path, O_WRONLY | O_CLOEXEC);
+	int fd = sb_outfile_kernel(proc_path); /* only a /proc or /sys file */
+	if (fd < 0)
+		errno = -fd;
 	bool ok = fd >= 0 && write(fd, "1", 1) == 1;
 	int e = errno;
 	if (fd >= 0)

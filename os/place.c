@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "os/place.h"
+#include "os/outfile.h"
 
 int sb_os_node_cpus(const char *root, unsigned node, uint64_t bits[SB_OS_CPU_WORDS])
 {
@@ -129,9 +130,9 @@ int sb_os_can_trim(const char *path)
 	}
 	if (!S_ISREG(st.st_mode))
 		return -EOPNOTSUPP;
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = sb_outfile_open_data(path, O_WRONLY, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	off_t end = (st.st_size + 65535) & ~(off_t)65535;
 	int r = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, end + 65536, 4096);
 	int e = r ? errno : 0;

@@ -11,12 +11,15 @@ struct sb_csv_entry {
 	uint64_t size, mtime_ns;
 };
 
+struct sb_outfile;
+
 struct sb_csv_dir {
 	const char *dir;
 	struct sb_csv_entry *e;       /* written by this export */
 	size_t n, cap;
 	struct sb_csv_entry *old;     /* the manifest found in dir */
 	size_t nold;
+	struct sb_outfile *cur;       /* the CSV file being written (os/outfile.h) */
 };
 
 /* creates dir (and its parents), reads its manifest; 0 or -errno (reported) */

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "lib/log.h"
 #include "output/csv.h"
 #include "output/output.h"
@@ -197,13 +198,13 @@ static int mkdirs(const char *dir)
 		if (*s != '/')
 			continue;
 		*s = 0;
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			return -errno;
+		int e = sb_outfile_mkdir(p, 0777, NULL, NULL); /* kept: the user's export */
+		if (e && e != -EEXIST)
+			return e;
 		*s = '/';
 	}
-	if (mkdir(p, 0777) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
+	int e = sb_outfile_mkdir(p, 0777, NULL, NULL);
+	return e == -EEXIST ? 0 : e;
 }
 
 int sb_csv_dir_open(struct sb_csv_dir *d, const char *dir)
@@ -228,26 +229,28 @@ FILE *sb_csv_create(struct sb_csv_dir *d, const char *name)
 {
 	char p[PATH_MAX];
 	path_in(d->dir, name, p, sizeof(p));
-	int fd = ours(d, name) ? open(p, O_WRONLY | O_TRUNC | O_CLOEXEC)
-			       : open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		sb_err("--export", "%s: %s%s", p, strerror(errno), errno == EEXIST ?
-		       ": storbench did not write it; move it away or export to another folder" : "");
+	struct stat st;
+	if (!ours(d, name) && lstat(p, &st) == 0) {
+		sb_err("--export", "%s: %s: storbench did not write it; move it away or export to "
+		       "another folder", p, strerror(EEXIST));
 		return NULL;
 	}
-	FILE *f = fdopen(fd, "w");
-	if (!f)
-		close(fd);
-	return f;
+	if (!d->cur && !(d->cur = calloc(1, sizeof(*d->cur))))
+		return NULL;
+	/* a temporary renamed over it once whole (sb_csv_close) */
+	if (sb_outfile_open(d->cur, p, &(struct sb_outname){ "--export", NULL, "the CSV file" }, 0))
+		return NULL; /* the gate said why */
+	return d->cur->f;
 }
 
 int sb_csv_close(struct sb_csv_dir *d, const char *name, FILE *f)
 {
 	struct sb_csv_entry e;
-	int bad = ferror(f);
-	if (fclose(f) || bad) {
-		sb_err("--export", "%s/%s: write failed", d->dir, name);
-		return -EIO;
+	int r = d->cur && d->cur->f == f ? sb_outfile_commit(d->cur) : -EBADF;
+	if (r) {
+		sb_err("--export", "%s/%s: write failed: %s (a file that was there is left as it "
+		       "was)", d->dir, name, strerror(-r));
+		return r;
 	}
 	if (stat_entry(d->dir, name, &e) == 0)
 		return add(d, &e);
@@ -258,14 +261,16 @@ int sb_csv_close(struct sb_csv_dir *d, const char *name, FILE *f)
  * and unchanged; replaced through a temporary file */
 int sb_csv_dir_close(struct sb_csv_dir *d)
 {
-	char p[PATH_MAX], tmp[PATH_MAX + 32];
+	char p[PATH_MAX];
+	struct sb_outfile of;
 	int rc = 0;
 	path_in(d->dir, MANIFEST, p, sizeof(p));
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", p, (long)getpid());
-	FILE *f = fopen(tmp, "wxe");
-	if (!f) {
-		rc = -errno;
+	free(d->cur);
+	d->cur = NULL;
+	if (sb_outfile_open(&of, p, &(struct sb_outname){ "--export", NULL, "the manifest" }, 0)) {
+		rc = -EIO; /* the gate said why */
 	} else {
+		FILE *f = of.f;
 		fputs(MANIFEST_HEAD, f);
 		for (size_t i = 0; i < d->n; i++)
 			fprintf(f, "%s %llu %llu\n", d->e[i].name, (unsigned long long)d->e[i].size,
@@ -279,12 +284,7 @@ int sb_csv_dir_close(struct sb_csv_dir *d)
 					(unsigned long long)d->old[i].size,
 					(unsigned long long)d->old[i].mtime_ns);
 		}
-		if (ferror(f) | fclose(f))
-			rc = -EIO;
-		if (!rc && rename(tmp, p) < 0)
-			rc = -errno;
-		if (rc)
-			unlink(tmp);
+		rc = sb_outfile_commit(&of);
 	}
 	if (rc)
 		sb_err("--export", "%s: %s", p, strerror(-rc));

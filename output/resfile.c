@@ -7,42 +7,39 @@
 #include "output/output.h"
 #include "output/resfile.h"
 
-static int open_error(const char *path, int e, const char *why)
-{
-	sb_err("--output", "cannot write the results to %s: %s: give a file in an existing, "
-	       "writable directory", path, *why ? why : strerror(-e));
-	return e;
-}
+static const struct sb_outname res_name = { "--output", NULL, "the results" };
 
 int sb_resfile_open(struct sb_resfile *o, const char *path, bool writer)
 {
 	struct stat st;
-	const char *why = "";
 	*o = (struct sb_resfile){ .f = stdout, .path = path };
 	if (!writer) { /* one report, by rank 0 */
-		o->f = fopen("/dev/null", "w");
-		return o->f ? 0 : -errno;
+		int e = sb_outfile_open(&o->af, "/dev/null", &res_name, 0);
+		o->f = o->af.f;
+		return e;
 	}
 	if (!path)
 		return 0;
 	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		int e = sb_outfile_check(path, &res_name, SB_OUT_FIFO);
+		if (e)
+			return e;
 		o->fifo = path;
 		o->f = NULL;
 		return 0;
 	}
-	int e = sb_afile_open(&o->af, path, &why);
+	int e = sb_outfile_open(&o->af, path, &res_name, 0);
 	o->f = o->af.f;
-	return e ? open_error(path, e, why) : 0;
+	return e; /* the gate said why */
 }
 
 /* a FIFO's turn: open it now (blocks until a reader opens it) */
 static int open_fifo(struct sb_resfile *o)
 {
-	const char *why = "";
-	int e = sb_afile_open(&o->af, o->fifo, &why);
+	int e = sb_outfile_open(&o->af, o->fifo, &res_name, SB_OUT_FIFO);
 	o->f = o->af.f;
 	o->fifo = NULL;
-	return e ? open_error(o->path, e, why) : 0;
+	return e; /* the gate said why */
 }
 
 int sb_resfile_stream(struct sb_resfile *o)
@@ -56,9 +53,9 @@ int sb_resfile_stream(struct sb_resfile *o)
 void sb_resfile_drop(struct sb_resfile *o)
 {
 	if (o->used && o->af.f)
-		(void)sb_afile_commit(&o->af);
+		(void)sb_outfile_commit(&o->af);
 	else if (o->af.f)
-		sb_afile_abort(&o->af);
+		sb_outfile_abort(&o->af);
 	else if (o->f && o->f != stdout)
 		fclose(o->f);
 	o->f = NULL;
@@ -79,11 +76,11 @@ int sb_resfile_write(struct sb_resfile *o, const struct sb_results *res, unsigne
 		}
 	} else if (o->af.f) {
 		if (rc) {
-			if (sb_afile_error(&o->af)) /* the stream's errno, not the writer's EIO */
-				rc = -sb_afile_error(&o->af);
-			sb_afile_abort(&o->af);
+			if (sb_outfile_error(&o->af)) /* the stream's errno, not the writer's EIO */
+				rc = -sb_outfile_error(&o->af);
+			sb_outfile_abort(&o->af);
 		} else {
-			rc = sb_afile_commit(&o->af);
+			rc = sb_outfile_commit(&o->af);
 		}
 		if (rc)
 			sb_err("--output", "%s: writing the results failed: %s (a file that was there "

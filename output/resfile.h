@@ -1,7 +1,7 @@
 /* resfile.h: the results file of a run (--output=FILE, else stdout).  It is
  * checked and opened before the run (an unwritable one is a bad command
  * line, found before any I/O).  A regular file is written whole or not at
- * all (lib/afile.h: a temporary beside it, renamed over it once complete),
+ * all (os/outfile.h: a temporary beside it, renamed over it once complete),
  * so a full file system or a failed run never leaves a truncated results
  * file in place of the previous one.  A FIFO is opened only when the
  * results are written (opening it blocks until a reader comes, and the
@@ -13,12 +13,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lib/afile.h"
+#include "os/outfile.h"
 #include "stats/results.h"
 
 struct sb_resfile {
 	FILE *f;            /* stdout, /dev/null (not rank 0) or af.f; NULL: not open */
-	struct sb_afile af; /* --output=FILE */
+	struct sb_outfile af; /* --output=FILE */
 	const char *path;   /* --output's FILE; NULL: stdout */
 	const char *fifo;   /* FILE is a FIFO, opened at the end */
 	bool used;          /* interim results already went there */

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "os/inputs.h"
+#include "os/outfile.h"
 #include "lib/iologfmt.h"
 #include "lib/log.h"
 #include "os/infile.h"
@@ -367,7 +369,9 @@ static unsigned check_write_iolog(const struct sb_jobctx *c)
 		       "text written over it; give a file name", opt, s->write_iolog);
 		return 1;
 	}
-	return 0;
+	/* the writer gate's rules (an input of the run: a job file, a trace) */
+	return sb_outfile_check(s->write_iolog, &(struct sb_outname){ opt, where, "the I/O log" }, 0)
+	       ? 1 : 0;
 }
 
 /* write_trace= (stats/trace.h): a file name whose folder exists */
@@ -385,6 +389,8 @@ static unsigned check_write_trace(const struct sb_jobctx *c)
 		       "give a file name", opt, s->write_trace);
 		return 1;
 	}
+	if (sb_outfile_check(s->write_trace, &(struct sb_outname){ opt, where, "the trace" }, 0))
+		return 1; /* the writer gate's rules: an input of the run */
 	snprintf(dir, sizeof(dir), "%s", s->write_trace);
 	char *slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
@@ -400,6 +406,8 @@ static unsigned check_write_trace(const struct sb_jobctx *c)
 
 unsigned sb_job_validate_replay(struct sb_jobctx *c)
 {
+	if (c->spec.read_iolog && strcmp(c->spec.read_iolog, "-")) /* no output replaces it */
+		(void)sb_inputs_add_path(c->spec.read_iolog, SB_OPT(read_iolog)->name);
 	unsigned n = check_exec(c) + check_skip(c) + check_write_iolog(c) + check_write_trace(c);
 	return n ? n : check_read_iolog(c);
 }

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "lib/log.h"
 #include "parse/ini.h"
 
@@ -408,14 +409,10 @@ static int write_value(FILE *f, const char *key, const char *v)
 
 static int normalized_fd(const struct sb_ini *ini, unsigned first, unsigned *nerr)
 {
-	int fd = memfd_create("storbench-jobfile", MFD_CLOEXEC);
-	if (fd < 0)
+	int fd;
+	FILE *f = sb_outfile_memory("storbench-jobfile", &fd); /* in memory, no file */
+	if (!f)
 		return -errno;
-	FILE *f = fdopen(dup(fd), "w");
-	if (!f) {
-		close(fd);
-		return -ENOMEM;
-	}
 	for (unsigned i = first; i < ini->nsec; i++) {
 		const struct sb_ini_section *s = &ini->sec[i];
 		fprintf(f, "[s%u]\n", i);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "run/cgroup.h"
+#include "os/outfile.h"
 #include "parse/options.h"
 #include "lib/log.h"
 
@@ -98,9 +99,9 @@ static int put(const char *dir, const char *file, const char *val)
 {
 	char p[CG_PATH + 64];
 	snprintf(p, sizeof(p), "%s/%s", dir, file);
-	int fd = open(p, O_WRONLY | O_CLOEXEC);
+	int fd = sb_outfile_kernel(p); /* only a cgroupfs file */
 	if (fd < 0)
-		return -errno;
+		return fd;
 	int r = write(fd, val, strlen(val)) < 0 ? -errno : 0;
 	close(fd);
 	return r;
@@ -128,10 +129,11 @@ static int make(const struct sb_jobspec *s, size_t j, const char *base)
 			cg.keep[k] |= s->cgroup_nodelete;
 			return 0;
 		}
-	if (mkdir(cg.dir[j], 0755) == 0)
+	int e = sb_outfile_kernel_mkdir(cg.dir[j], 0755);
+	if (e == 0)
 		cg.made[j] = true;
-	else if (errno != EEXIST)
-		return -errno;
+	else if (e != -EEXIST)
+		return e;
 	cg.keep[j] = s->cgroup_nodelete;
 	/* jobs are threads: v2 moves threads only into a threaded cgroup */
 	return cg.v2 ? put(cg.dir[j], "cgroup.type", "threaded") : 0;
@@ -186,7 +188,7 @@ void sb_cgroup_restore(void)
 {
 	for (size_t j = 0; j < cg.n; j++)
 		if (cg.made[j] && !cg.keep[j])
-			(void)rmdir(cg.dir[j]); /* empty: its threads have ended */
+			(void)sb_outfile_kernel_rmdir(cg.dir[j]); /* empty: its threads have ended */
 	free(cg.dir);
 	free(cg.made);
 	free(cg.keep);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "lib/log.h"
 #include "run/exec.h"
 
@@ -16,13 +17,14 @@ int sb_exec_hook(const struct sb_jobspec *s, const char *cmd, const char *mode)
 {
 	char out[sizeof(s->name) + 16];
 	snprintf(out, sizeof(out), "%s.%s.txt", s->name, mode);
-	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		int e = errno;
-		sb_err(s->name, "exec_%s: cannot create %s for the command's output: %s", mode, out,
-		       strerror(e));
-		return -e;
-	}
+	char opt[32];
+	struct sb_outfile of;
+	snprintf(opt, sizeof(opt), "exec_%s's output", mode); /* JOB.MODE.txt */
+	int e = sb_outfile_open(&of, out, &(struct sb_outname){ opt, s->name, "the command's output" },
+				0); /* written to a temporary, renamed into place when it ends */
+	if (e)
+		return e; /* the gate said why */
+	int fd = sb_outfile_fd(&of);
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fd, STDOUT_FILENO);
@@ -31,15 +33,20 @@ int sb_exec_hook(const struct sb_jobspec *s, const char *cmd, const char *mode)
 	pid_t pid;
 	int rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	close(fd);
 	if (rc) {
+		sb_outfile_abort(&of);
 		sb_err(s->name, "exec_%s=%s: cannot start /bin/sh: %s", mode, cmd, strerror(rc));
 		return -rc;
 	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			sb_outfile_abort(&of);
 			return -errno;
+		}
+	if ((e = sb_outfile_commit(&of)))
+		sb_warn(s->name, "exec_%s: cannot keep the command's output in %s: %s", mode, out,
+			strerror(-e));
 	if (WIFEXITED(st) && !WEXITSTATUS(st))
 		return 0;
 	if (WIFEXITED(st))

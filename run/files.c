@@ -12,6 +12,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "run/bdev.h"
 #include "run/files.h"
 #include "run/rng.h"
@@ -481,11 +482,12 @@ static void warn_unmarked(const char *path, int err)
 
 int sb_files_lay_out(struct sb_layout_file *lf)
 {
-	int fd = open(lf->path, O_WRONLY | O_CLOEXEC | (lf->exists ? 0 : O_CREAT | O_EXCL), 0644);
+	int fd = lf->exists ? sb_outfile_open_data(lf->path, O_WRONLY, 0) /* exclusive + marked: */
+		 : sb_outfile_create(lf->path, O_WRONLY, 0644, lf->spec ? lf->spec->name : NULL, &lf->own);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	lf->created = !lf->exists;
-	if (lf->created && sb_scratch_made_fd(fd, lf->spec ? lf->spec->name : NULL, &lf->own) == 0)
+	if (lf->created)
 		sb_scratch_remember(lf->path, &lf->own);
 	if (lf->created && !lf->own.marked)
 		warn_unmarked(lf->path, lf->own.mark_err);
@@ -547,9 +549,9 @@ int sb_files_open(struct sb_file *f, const struct sb_jobspec *s)
 {
 	int flags = O_CLOEXEC | (s->direct ? O_DIRECT : 0) | sb_files_open_flags(s);
 	flags |= (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) ? O_RDWR : O_RDONLY;
-	f->fd = open(f->path, flags, 0644); /* O_CREAT: create_on_open=1 */
+	f->fd = sb_outfile_open_data(f->path, flags, 0644); /* O_CREAT: create_on_open=1 */
 	if (f->fd < 0)
-		return -errno;
+		return f->fd;
 	if (!f->is_bdev && !s->direct && !s->no_invalidate && !s->pre_read) /* fio: pre_read wins */
 		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
 	return sb_files_hints(f, s);

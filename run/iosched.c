@@ -4,8 +4,10 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
+#include "os/outfile.h"
 #include "lib/log.h"
 #include "os/blkdev.h"
 #include "parse/options.h"
@@ -92,11 +94,12 @@ static int set_sched(const char *disk, const char *name)
 {
 	char p[128];
 	snprintf(p, sizeof(p), "/sys/block/%s/queue/scheduler", disk);
-	FILE *f = fopen(p, "w");
-	if (!f)
-		return -errno;
-	int r = fputs(name, f) < 0 ? -EIO : 0;
-	if (fclose(f) && !r)
+	int fd = sb_outfile_kernel(p); /* only a sysfs file */
+	if (fd < 0)
+		return fd;
+	size_t n = strlen(name);
+	int r = write(fd, name, n) == (ssize_t)n ? 0 : -errno;
+	if (close(fd) && !r)
 		r = -errno;
 	return r;
 }

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "os/inputs.h"
+#include "os/outfile.h"
 #include "lib/log.h"
 #include "parse/options.h"
 #include "run/files.h"
@@ -100,11 +102,55 @@ static const struct sb_layout_file *data_log(const struct sb_layout *lay, const 
 	return NULL;
 }
 
+/* the names base's logs will have (stats/iolog.c, stats/histlog.c), through
+ * the writer gate's rules: no device, FIFO, folder or input of the run */
+static int gate_logs(const struct sb_jobspec *s, const struct sb_option *o, const char *base)
+{
+	static const char *const kinds[] = { "bw", "iops", "clat", "slat", "lat", "clat_hist" };
+	char where[SB_WHERE_MAX], path[PATH_MAX + 64];
+	if (!base || !*base)
+		return 0;
+	struct sb_outname n = { o->name, sb_spec_where(s, o, where, sizeof(where)), "the log" };
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (unsigned no = 0; no <= s->numjobs && no <= 4096; no++) {
+			if (no)
+				snprintf(path, sizeof(path), "%s_%s.%u.log", base, kinds[k], no);
+			else
+				snprintf(path, sizeof(path), "%s_%s.log", base, kinds[k]);
+			if (sb_outfile_check(path, &n, 0))
+				return -EINVAL;
+		}
+	return 0;
+}
+
+/* a data file a job writes that is an input of the run (its job file, a
+ * trace, an iolog): the gate would refuse it at open; say so now */
+static int written_inputs(const struct sb_layout *lay)
+{
+	char where[SB_WHERE_MAX], ipath[PATH_MAX], role[64];
+	struct stat st;
+	for (size_t i = 0; i < lay->n; i++) {
+		const struct sb_layout_file *lf = &lay->files[i];
+		if (!lf->written || stat(lf->path, &st) ||
+		    !sb_inputs_find(st.st_dev, st.st_ino, ipath, sizeof(ipath), role, sizeof(role)))
+			continue;
+		const struct sb_jobspec *u = lf->writer ? lf->writer : lf->spec;
+		sb_err(u ? sb_spec_where(u, SB_OPT(filename), where, sizeof(where)) : lf->path,
+		       "job %s writes %s, which is %s, the %s this run reads: writing it would replace "
+		       "that input; give the job another file", u ? u->name : "?", lf->path, ipath,
+		       role);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int sb_files_check_outputs(const struct sb_joblist *jl, const struct sb_layout *lay,
 			   const char *output)
 {
 	char where[SB_WHERE_MAX];
 	const struct sb_layout_file *lf;
+	if (written_inputs(lay))
+		return -EINVAL;
 	for (size_t j = 0; j < jl->njobs; j++) {
 		const struct sb_jobspec *s = &jl->jobs[j];
 		if (s->write_iolog && *s->write_iolog && (lf = data_file(lay, s->write_iolog)))
@@ -119,10 +165,13 @@ int sb_files_check_outputs(const struct sb_joblist *jl, const struct sb_layout *
 			{ SB_OPT(write_lat_log), s->write_lat_log },
 			{ SB_OPT(write_hist_log), s->write_hist_log },
 		};
-		for (size_t k = 0; k < sizeof(logs) / sizeof(logs[0]); k++)
+		for (size_t k = 0; k < sizeof(logs) / sizeof(logs[0]); k++) {
 			if ((lf = data_log(lay, logs[k].v)))
 				return refuse(sb_spec_where(s, logs[k].o, where, sizeof(where)),
 					      logs[k].o->name, logs[k].v, lf);
+			if (gate_logs(s, logs[k].o, logs[k].v))
+				return -EINVAL;
+		}
 	}
 	if (output && (lf = data_file(lay, output)))
 		return refuse("--output", "--output", output, lf);

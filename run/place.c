@@ -8,6 +8,7 @@
 #include <sys/shm.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "lib/log.h"
 #include "os/place.h"
 #include "parse/options.h"
@@ -38,12 +39,14 @@ static void *map_file(struct sb_thread *t, size_t maplen)
 {
 	char path[sizeof(t->spec->iomem_file) + 16];
 	sb_iomem_file_path(t->spec, t->sub, path, sizeof(path));
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
+	int fd = sb_outfile_create(path, O_RDWR, 0600, t->spec->name, &t->buf_file_id);
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
 	void *p = MAP_FAILED;
-	int e = sb_scratch_made_fd(fd, t->spec->name, &t->buf_file_id);
-	if (!e && ftruncate(fd, (off_t)maplen))
+	int e = 0;
+	if (ftruncate(fd, (off_t)maplen))
 		e = -errno;
 	if (!e) {
 		p = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -52,10 +55,7 @@ static void *map_file(struct sb_thread *t, size_t maplen)
 	}
 	if (e) {
 		close(fd);
-		if (t->buf_file_id.ino)
-			(void)sb_scratch_unlink(path, &t->buf_file_id);
-		else
-			(void)unlink(path); /* made just now by O_EXCL, its identity unread */
+		(void)sb_scratch_unlink(path, &t->buf_file_id); /* the gate took its identity */
 		memset(&t->buf_file_id, 0, sizeof(t->buf_file_id));
 		errno = -e;
 		return NULL;

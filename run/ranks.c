@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "os/outfile.h"
 #include "dist/dist.h"
 #include "lib/log.h"
 #include "run/workload.h"
@@ -138,12 +139,21 @@ void sb_ranks_own_results(const struct sb_joblist *jl, const struct sb_results *
 	if (!on || sb_dist_size() < 2)
 		return;
 	snprintf(path, sizeof(path), "%s.rank%d", output ? output : "storbench.out", sb_dist_rank());
-	FILE *f = fopen(path, "w");
-	int e = f ? write(f, res, formats) : -errno;
-	if (f && fclose(f) && !e)
-		e = -errno;
+	struct sb_outfile of;
+	const struct sb_outname n = { SB_OPT(mpi_rank_results)->name, NULL, "this rank's results" };
+	if (sb_outfile_open(&of, path, &n, 0))
+		return; /* the gate said why */
+	int e = write(of.f, res, formats);
+	if (e) {
+		if (sb_outfile_error(&of))
+			e = -sb_outfile_error(&of);
+		sb_outfile_abort(&of);
+	} else {
+		e = sb_outfile_commit(&of);
+	}
 	if (e)
-		sb_err(SB_OPT(mpi_rank_results)->name, "cannot write %s: %s", path, strerror(-e));
+		sb_err(SB_OPT(mpi_rank_results)->name, "cannot write %s: %s (a file that was there is "
+		       "left as it was)", path, strerror(-e));
 }
 
 /* ---- the merge */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "run/vjob.h"
 #include "lib/log.h"
 #include "lib/stop.h"
@@ -27,12 +28,14 @@ static void __attribute__((cold)) dump(struct sb_thread *t, struct vjob *vj, con
 	sb_vblock_fill(&vj->fmt, vj->expect, want, vj->fmt.hdr ? when : 0);
 	for (int i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "%s.%" PRIu64 ".%s", path, off, out[i].ext);
-		int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0 || write(fd, out[i].data, vj->fmt.len) != (ssize_t)vj->fmt.len)
-			sb_warn(t->spec->name, "verify_dump: cannot write %s: %s", name,
-				strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		struct sb_outfile of;
+		if (sb_outfile_open(&of, name, &(struct sb_outname){ "verify_dump", t->spec->name,
+				    "the dumped block" }, 0))
+			continue; /* the gate said why */
+		(void)fwrite(out[i].data, 1, vj->fmt.len, of.f);
+		int e = sb_outfile_commit(&of);
+		if (e)
+			sb_warn(t->spec->name, "verify_dump: cannot write %s: %s", name, strerror(-e));
 	}
 }
 

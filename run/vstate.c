@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "os/infile.h"
+#include "os/outfile.h"
 #include "run/vstate.h"
 
 void sb_vstate_path(char *buf, unsigned len, const char *path0, const char *job, unsigned thread)
@@ -33,11 +34,12 @@ void sb_vstate_path(char *buf, unsigned len, const char *path0, const char *job,
 int sb_vstate_save(const char *file, const struct sb_vstate_id *id, const struct sb_vtrack *tr,
 		   char *const *paths, unsigned nfiles)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", file);
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
+	struct sb_outfile of; /* a temporary beside it, renamed over it once whole */
+	int e = sb_outfile_open(&of, file, &(struct sb_outname){ "verify_state_save", NULL,
+				"the verify state" }, 0);
+	if (e)
+		return e;
+	FILE *f = of.f;
 	fprintf(f, "storbench-verify-state 1\njob %s thread %u type %s interval %" PRIu64
 		" seed 0x%" PRIx64 " gen %" PRIu64 " files %u index %u start %" PRIu64 "\n", id->job,
 		id->thread, id->type, id->interval, id->seed, id->gen, nfiles, id->index, id->start);
@@ -61,14 +63,7 @@ int sb_vstate_save(const char *file, const struct sb_vstate_id *id, const struct
 		}
 	}
 	fprintf(f, "end\n");
-	int err = ferror(f) ? EIO : 0;
-	if (fclose(f) && !err)
-		err = errno;
-	if (!err && rename(tmp, file))
-		err = errno;
-	if (err)
-		remove(tmp);
-	return -err;
+	return sb_outfile_commit(&of);
 }
 
 static int __attribute__((format(printf, 3, 4))) bad(char *why, unsigned len, const char *fmt, ...)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "run/iogen.h"
 #include "run/zbd.h"
 #include "lib/log.h"
@@ -59,8 +60,8 @@ static int reset_zone(struct sb_iogen *g, struct sb_zbd_dev *d, struct sb_zbd_zo
 		return 0;
 	if (d->model != SB_ZMODEL_NONE) {
 		if (d->fd < 0)
-			d->fd = open(d->path, O_WRONLY | O_CLOEXEC);
-		int r = d->fd < 0 ? -errno : sb_os_reset_zones(d->fd, z->start, (z + 1)->start - z->start);
+			d->fd = sb_outfile_open_data(d->path, O_WRONLY, 0); /* the job's device */
+		int r = d->fd < 0 ? d->fd : sb_os_reset_zones(d->fd, z->start, (z + 1)->start - z->start);
 		if (r) {
 			sb_err(d->path, "resetting the write pointer of the zone at byte %llu failed: %s",
 			       (unsigned long long)z->start, strerror(-r));

@@ -40,29 +40,20 @@ int sb_histlog_open(struct sb_mon_thread *mt, unsigned thread_no)
 	/* per_job_logs=0: the job's threads append to one file, a line at a
 	 * time (the first one empties it) */
 	bool shared = !s->per_job_logs;
+	struct sb_outname name = { "write_hist_log", NULL, "the histogram log" };
 	if (!(mt->hpath = strdup(path)))
 		return -ENOMEM;
 	if (!shared) { /* a file of its own: a temporary renamed into place at the end */
-		const char *why;
-		int e = sb_afile_open(&mt->haf, path, &why);
-		if (e) {
-			sb_err(path, "cannot create the log file: %s", *why ? why : strerror(-e));
-			return e;
-		}
+		int e = sb_outfile_open(&mt->haf, path, &name, 0);
+		if (e)
+			return e; /* the gate said why */
 		mt->hist = mt->haf.f;
-	} else {
-		struct stat st;
-		if (!stat(path, &st) && !S_ISREG(st.st_mode)) { /* never over a device */
-			sb_err(path, "cannot create the log file: it exists and is not a regular file: "
-			       "give write_hist_log= another name");
-			return -EPERM;
-		}
-		mt->hist = fopen(path, thread_no > 1 ? "a" : "w");
-		if (!mt->hist) {
-			int e = errno;
-			sb_err(path, "cannot create the log file: %s", strerror(e));
-			return -e;
-		}
+	} else { /* in place through the gate: the first thread empties it, the rest append */
+		int e = sb_outfile_open(&mt->haf, path, &name,
+					thread_no > 1 ? SB_OUT_APPEND : SB_OUT_TRUNC);
+		if (e)
+			return e;
+		mt->hist = mt->haf.f;
 	}
 	setvbuf(mt->hist, NULL, shared ? _IOLBF : _IOFBF, 1 << 16);
 	mt->hlf.unix_epoch = s->log_unix_epoch || s->log_alternate_epoch;
@@ -76,7 +67,7 @@ int sb_histlog_close(struct sb_mon_thread *mt)
 {
 	int e = 0;
 	if (mt->haf.f) {
-		e = -sb_afile_commit(&mt->haf);
+		e = -sb_outfile_commit(&mt->haf);
 	} else if (mt->hist) {
 		if (fflush(mt->hist) != 0)
 			e = errno ? errno : EIO;

@@ -105,19 +105,18 @@ static void room(struct sb_iolog_ring *r)
 static int open_one(struct sb_iolog_files *lf, int k, const char *name, const char *kind,
 		    unsigned no)
 {
-	const char *why;
-	char path[4096];
+	char path[4096], opt[32];
 	int n = no ? snprintf(path, sizeof(path), "%s_%s.%u.log", name, kind, no)
 		   : snprintf(path, sizeof(path), "%s_%s.log", name, kind);
 	if (n < 0 || (size_t)n >= sizeof(path)) {
 		sb_err(name, "log file name too long");
 		return -ENAMETOOLONG;
 	}
-	int e = sb_afile_open(&lf->af[k], path, &why);
-	if (e) {
-		sb_err(path, "cannot create the log file: %s", *why ? why : strerror(-e));
-		return e;
-	}
+	snprintf(opt, sizeof(opt), "write_%s_log", k == SB_LOG_BW ? "bw" : k == SB_LOG_IOPS ? "iops"
+		 : "lat");
+	int e = sb_outfile_open(&lf->af[k], path, &(struct sb_outname){ opt, NULL, "the log" }, 0);
+	if (e)
+		return e; /* the gate said why */
 	lf->f[k] = lf->af[k].f;
 	setvbuf(lf->f[k], NULL, _IOFBF, 1 << 16);
 	return 0;
@@ -149,12 +148,10 @@ int sb_iolog_open(struct sb_iolog_files *lf, const char *bw, const char *iops, c
 int sb_iolog_open_io(struct sb_iolog_files *lf, const char *name, const char *const *paths,
 		     unsigned npaths)
 {
-	const char *why;
-	int e = sb_afile_open(&lf->afio, name, &why);
-	if (e) {
-		sb_err(name, "write_iolog: cannot create the log: %s", *why ? why : strerror(-e));
-		return e;
-	}
+	int e = sb_outfile_open(&lf->afio, name,
+				&(struct sb_outname){ "write_iolog", NULL, "the I/O log" }, 0);
+	if (e)
+		return e; /* the gate said why */
 	lf->io = lf->afio.f;
 	setvbuf(lf->io, NULL, _IOFBF, 1 << 16);
 	lf->paths = paths;
@@ -190,11 +187,11 @@ void sb_iolog_share(struct sb_iolog_files *dst, const struct sb_iolog_files *src
 
 /* a log complete on disk under its name, or the reason reported (file,
  * errno) and no truncated file left in its place */
-static int commit(struct sb_afile *a, const char *what)
+static int commit(struct sb_outfile *a, const char *what)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s", a->path);
-	int e = sb_afile_commit(a);
+	int e = sb_outfile_commit(a);
 	if (e)
 		sb_err(path, "writing %s failed: %s (no partial log was left there): free space "
 		       "on that file system, or log to another folder", what, strerror(-e));

@@ -18,7 +18,7 @@
  * thread pushes a fixed-size entry into a preallocated single-producer/
  * single-consumer ring (release store of the head; no lock, no allocation,
  * no formatting).  The log writer thread (stats/monlog.c) drains the rings
- * into the files (a temporary beside each log until the end, lib/afile.h):
+ * into the files (a temporary beside each log until the end, os/outfile.h):
  * every tick, and at once when a ring passes SB_IOLOG_KICK entries (the one
  * push that crosses it takes a mutex to wake the writer).  Memory is the
  * ring, bounded: when a ring is full the I/O thread waits until the writer
@@ -33,7 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lib/afile.h"
+#include "os/outfile.h"
 #include "lib/ddir.h"
 
 #define SB_IOLOG_RING (1u << 16)   /* entries per thread: 3.5 MiB */
@@ -112,10 +112,10 @@ enum sb_iolog_kind { SB_LOG_BW, SB_LOG_IOPS, SB_LOG_CLAT, SB_LOG_SLAT, SB_LOG_LA
 /* The log files of one thread. */
 struct sb_iolog_files {
 	FILE *f[SB_LOG_NKIND];    /* NULL: not requested; else af[k].f */
-	/* each log is written whole or not at all (lib/afile.h): a log that
+	/* each log is written whole or not at all (os/outfile.h): a log that
 	 * cannot be completed (a full file system) leaves no truncated file */
-	struct sb_afile af[SB_LOG_NKIND];
-	struct sb_afile afio;     /* write_iolog's */
+	struct sb_outfile af[SB_LOG_NKIND];
+	struct sb_outfile afio;     /* write_iolog's */
 	bool log_offset;
 	bool slat;                /* the engine has a submission step (async) */
 	bool avg;                 /* log_avg_msec > 0: no per-I/O bw/iops/lat lines */

@@ -50,8 +50,8 @@ struct sb_mon_thread {
 	uint64_t log_last_ns, log_next_ns;
 	/* appended: write_hist_log (stats/histlog.c) */
 	FILE *hist;                    /* NULL: none */
-	struct sb_afile haf;           /* per_job_logs=1: hist's file, written whole
-					* or not at all (lib/afile.h) */
+	struct sb_outfile haf;           /* per_job_logs=1: hist's file, written whole
+					* or not at all (os/outfile.h) */
 	char *hpath;                   /* the log's name, for the messages */
 	struct sb_ilat_snap *hprev;    /* at the last histogram line */
 	uint64_t *hbins;               /* scratch: fio's bins */

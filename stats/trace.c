@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "os/outfile.h"
 #include "config.h"
 #ifdef CONFIG_ISAL
 #include <isa-l/igzip_lib.h>
@@ -41,7 +42,8 @@ struct name_blk {
 
 struct sb_trace {
 	char *path;
-	int fd;
+	struct sb_outfile of;         /* through the writer gate (os/outfile.h) */
+	int fd;                       /* of's descriptor */
 	int err;                      /* first write error, -errno */
 	pthread_t th;
 	bool th_up;
@@ -421,13 +423,14 @@ static int trace_open(const char *path, struct sb_trace **out)
 		return -ENOMEM;
 	}
 	bool again = sb_trace_reg_get(path, &tr->id); /* a sweep's later point: append */
-	tr->fd = open(path, O_WRONLY | O_CREAT | (again ? O_APPEND : O_TRUNC) | O_CLOEXEC, 0644);
-	if (tr->fd < 0) {
-		int e = errno;
-		sb_err("trace", "cannot create %s: %s", path, strerror(e));
-		trace_free(tr);
-		return -e;
+	/* a temporary renamed over path at the end; a later point appends */
+	int oe = sb_outfile_open(&tr->of, path, &(struct sb_outname){ "write_trace", NULL,
+				 "the trace" }, again ? SB_OUT_APPEND : 0);
+	if (oe) {
+		trace_free(tr); /* the gate said why */
+		return oe;
 	}
+	tr->fd = sb_outfile_fd(&tr->of);
 	struct timespec rt;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	uint64_t mono = sb_now_ns();
@@ -444,9 +447,7 @@ static int trace_open(const char *path, struct sb_trace **out)
 	int e = pthread_create(&tr->th, NULL, writer_main, tr);
 	if (e) {
 		sb_err("trace", "cannot start the trace writer: %s", strerror(e));
-		close(tr->fd);
-		if (!again)
-			unlink(path);
+		sb_outfile_abort(&tr->of); /* the old file, if any, as it was */
 		trace_free(tr);
 		return -e;
 	}
@@ -578,10 +579,10 @@ int sb_trace_close_all(void)
 			sb_warn("trace", "%s: the I/O threads waited %llu times for the trace writer "
 				"(trace_sample=N records one I/O in N)", tr->path,
 				(unsigned long long)waits);
-		if (!tr->err && close(tr->fd))
-			tr->err = -errno;
-		else if (tr->err)
-			close(tr->fd);
+		if (tr->err)
+			sb_outfile_abort(&tr->of); /* the old file, if any, as it was */
+		else
+			tr->err = sb_outfile_commit(&tr->of);
 		sb_trace_reg_put(tr->path, tr->id);
 		if (tr->err) {
 			sb_err("trace", "%s: %s", tr->path, strerror(-tr->err));

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "run/collect.h"
+#include "os/outfile.h"
 #include "dist/dist.h"
 #include "run/files.h"
 #include "run/ranks.h"
@@ -85,9 +86,9 @@ static void drop_caches(struct ctx *c)
 {
 	const char *why = NULL, *drop_path = sb_run_drop_path(&c->env);
 	char buf[160];
-	int fd = open(drop_path, O_WRONLY | O_CLOEXEC);
+	int fd = sb_outfile_kernel(drop_path); /* only a /proc or /sys file */
 	if (fd < 0) {
-		snprintf(buf, sizeof(buf), "cannot open %s: %s", drop_path, strerror(errno));
+		snprintf(buf, sizeof(buf), "cannot open %s: %s", drop_path, strerror(-fd));
 		why = buf;
 	} else if (write(fd, "1", 1) != 1) {
 		snprintf(buf, sizeof(buf), "cannot write %s: %s", drop_path, strerror(errno));

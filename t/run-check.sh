@@ -16,6 +16,8 @@ echo "== layering: includes against HOWTO.md's Architecture (t/check-layers.sh)"
 if sh t/check-layers.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 echo "== reads: every user file read through the one reader, os/infile.c (t/check-reads.sh)"
 if sh t/check-reads.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
+echo "== writes: every file written goes through the gate os/outfile.c (t/check-writes.sh)"
+if sh t/check-writes.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 echo "== architecture: links, circles, sizes, headers, and the checkers' own test (t/check-arch.py, t/check-headers.sh)"
 for c in "python3 t/check-arch.py links" "python3 t/check-arch.py cycles" "python3 t/check-arch.py size" \
 	"sh t/check-headers.sh" "sh t/test-archchecks.sh"; do

@@ -23,6 +23,7 @@ expect pass "clean cycles" $A cycles --root "$tmp"
 expect pass "clean size" $A size --root "$tmp"
 expect pass "clean headers" sh "$tmp/t/check-headers.sh" "$tmp"
 expect pass "clean reads" sh "$tmp/t/check-reads.sh" "$tmp"
+expect pass "clean writes" sh "$tmp/t/check-writes.sh" "$tmp"
 # 1. a wrong include in a file git does not know
 printf '#include "ml/run.h"\n' >"$tmp/stats/planted.c"
 expect fail "untracked stats/ file including ml/" sh "$tmp/t/check-layers.sh" "$tmp"
@@ -101,5 +102,31 @@ rm "$tmp/tools/planted.c"
 echo 'lib/csum.c: FILE *f = fopen(p, "r"); -- gone' >>"$tmp/t/reads.allow"
 expect fail "gone reads.allow entry" sh "$tmp/t/check-reads.sh" "$tmp"
 cp t/reads.allow "$tmp/t/reads.allow"
+# 7. writes outside the gate (os/outfile.c), each kind in a file git does not know
+for call in 'open(p, O_WRONLY | O_CREAT, 0644)' 'open(p,\n\t O_RDONLY | O_TRUNC)' 'openat(d, p, fl)' \
+	'fopen(p, "w")' 'fopen(p, "r+")' 'fopen(p, mode)' 'fdopen(fd, "a")' 'creat(p, 0644)' \
+	'rename(p, q)' 'unlink(p)' 'unlinkat(d, p, 0)' 'mkstemp(t)' 'mkdir(p, 0755)'; do
+	printf 'void planted(const char *p);\nvoid planted(const char *p)\n{\n\t(void)%b;\n}\n' "$call" >"$tmp/stats/planted.c"
+	expect fail "stats/planted.c calling $call" sh "$tmp/t/check-writes.sh" "$tmp"
+done
+# reads, comments and strings are no writes
+printf 'void planted(const char *p);\nvoid planted(const char *p)\n{\n\t/* unlink(p) */ (void)open(p, O_RDONLY | O_CLOEXEC);\n\t(void)fopen(p, "r");\n\tputs("rename(p, q)");\n}\n' >"$tmp/stats/planted.c"
+expect pass "stats/planted.c reading only" sh "$tmp/t/check-writes.sh" "$tmp"
+# os/scratch.c may remove by identity; the gate may do anything
+printf 'void planted(const char *p);\nvoid planted(const char *p) { (void)unlink(p); (void)rename(p, p); }\n' >"$tmp/os/outfile_planted.c"
+expect fail "os/outfile_planted.c (not the gate) calling unlink" sh "$tmp/t/check-writes.sh" "$tmp"
+rm "$tmp/stats/planted.c" "$tmp/os/outfile_planted.c"
+printf 'int planted_w(const char *p) { return unlink(p) + rename(p, p); }\n' >>"$tmp/os/outfile.c"
+expect pass "the gate itself writing" sh "$tmp/t/check-writes.sh" "$tmp"
+printf 'int planted_s(const char *p) { return rename(p, p); }\n' >>"$tmp/os/scratch.c"
+expect fail "os/scratch.c renaming" sh "$tmp/t/check-writes.sh" "$tmp"
+cp os/outfile.c "$tmp/os/outfile.c"; cp os/scratch.c "$tmp/os/scratch.c"
+# a listed call that is gone, and a listed call removed while it stays
+echo "lib/csum.c unlink" >>"$tmp/t/writes.allow"
+expect fail "gone writes.allow entry" sh "$tmp/t/check-writes.sh" "$tmp"
+cp t/writes.allow "$tmp/t/writes.allow"
+grep -v 'run/cleanup.c unlinkat' t/writes.allow >"$tmp/t/writes.allow"
+expect fail "writes.allow entry removed while the call stays" sh "$tmp/t/check-writes.sh" "$tmp"
+cp t/writes.allow "$tmp/t/writes.allow"
 if [ $fail -eq 0 ]; then echo "archchecks: 1 passed, 0 failed"; exit 0; fi
 echo "archchecks: 0 passed, 1 failed"; exit 1

@@ -3,6 +3,8 @@
  * "GB" is GiB, 2^30 bytes; its "MB" is MiB, 2^20), and the metadata file
  * with the run's parameters (the facts ml/rules.c judges), the job options,
  * the host and the run's own verdict. */
+#include "os/outfile.h"
+#include "os/outtree.h"
 #include "tools/mlps.h"
 
 #include <limits.h>
@@ -73,6 +75,7 @@ static int make_run_dir(const struct sb_job_result *jr, time_t t, char *dir, cha
 	const char *root = jr->spec->results_dir;
 	char parent[PATH_MAX];
 	struct tm tm;
+	int e;
 	if (is_kv(jr))
 		snprintf(parent, sizeof(parent), "%s/%s/%s/run", root, SB_MLPS_KV_BENCH, model_of(jr));
 	else if (is_train(jr))
@@ -83,26 +86,28 @@ static int make_run_dir(const struct sb_job_result *jr, time_t t, char *dir, cha
 		if (*p != '/')
 			continue;
 		*p = 0;
-		if (mkdir(parent, 0755) && errno != EEXIST)
+		e = sb_outfile_mkdir(parent, 0755, NULL, NULL); /* shared by runs: kept */
+		if (e && e != -EEXIST)
 			goto fail;
 		*p = '/';
 	}
-	if (mkdir(parent, 0755) && errno != EEXIST)
+	e = sb_outfile_mkdir(parent, 0755, NULL, NULL);
+	if (e && e != -EEXIST)
 		goto fail;
 	for (int i = 0; i < 3600; i++, t++) {
 		localtime_r(&t, &tm);
 		strftime(dt, dtlen, "%Y%m%d_%H%M%S", &tm);
 		snprintf(dir, PATH_MAX, "%.900s/%.31s", parent, dt);
-		if (mkdir(dir, 0755) == 0)
+		if (!(e = sb_outtree_begin(dir))) /* whole or not at all: sb_outtree_end */
 			return 0;
-		if (errno != EEXIST) {
+		if (e != -EEXIST) {
 			snprintf(parent, sizeof(parent), "%s", dir);
 			goto fail;
 		}
 	}
-	errno = EEXIST;
-fail:;
-	int e = errno;
+	e = -EEXIST;
+fail:
+	e = -e;
 	sb_err(jr->spec->name, "results_dir=%s: cannot create %s: %s: set results_dir= to a writable folder",
 	       root, parent, strerror(e));
 	return -e;
@@ -384,22 +389,28 @@ static int write_file(const struct sb_job_result *jr, const char *dir, const cha
 {
 	char path[PATH_MAX + 128];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "wx");
-	if (!f) {
-		int e = errno;
-		sb_err(jr->spec->name, "results_dir: cannot create %s: %s", path, strerror(e));
-		return -e;
-	}
+	FILE *f = sb_outtree_file(jr->spec->name, path);
+	if (!f)
+		return -errno; /* the gate said why */
 	if (summary)
 		write_summary(f, res, jr);
 	else
 		write_metadata(f, res, jr, dt);
-	if (fclose(f)) {
-		int e = errno;
-		sb_err(jr->spec->name, "results_dir: cannot write %s: %s", path, strerror(e));
-		return -e;
-	}
+	return sb_outtree_close(jr->spec->name, f); /* fsync, rename; or printed */
 	return 0;
+}
+
+/* the run folder complete, or removed: a half-written one would pass for
+ * a complete run (storbench validate) */
+static void end_tree(const struct sb_job_result *jr, const char *dir, int e)
+{
+	int r = sb_outtree_end(!e);
+	if (e && !r)
+		sb_err(jr->spec->name, "results_dir: %s could not be completed and was removed: "
+		       "free space there and run again", dir);
+	else if (e)
+		sb_err(jr->spec->name, "results_dir: %s could not be completed, and removing it "
+		       "failed: %s: remove it yourself before validating", dir, strerror(-r));
 }
 
 int sb_mlps_write(const struct sb_results *res)
@@ -411,8 +422,11 @@ int sb_mlps_write(const struct sb_results *res)
 		if (!jr->wl || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
 			continue;
 		int e = make_run_dir(jr, res->timestamp, dir, dt, sizeof(dt));
+		bool tree = !e;
 		if (is_kv(jr)) { /* tools/mlpskv.h: no summary.json, no DLIO files */
 			e = e ? e : sb_mlps_write_kv(res, jr, dir, dt);
+			if (tree)
+				end_tree(jr, dir, e);
 			if (!e)
 				fprintf(stderr, "storbench: %s: results: %s\n", jr->spec->name, dir);
 			rc = rc ? rc : e;
@@ -434,6 +448,8 @@ int sb_mlps_write(const struct sb_results *res)
 				free(c);
 			}
 		}
+		if (tree)
+			end_tree(jr, dir, e);
 		if (!e)
 			fprintf(stderr, "storbench: %s: results: %s\n", jr->spec->name, dir);
 		rc = rc ? rc : e;

@@ -10,6 +10,7 @@
  * :114,274-310,380 (log lines), checkpointing/base_checkpointing.py:178-186
  * (checkpoint sizes); mlpstorage benchmarks/dlio.py:94-110 (the command
  * line hydra records), benchmarks/base.py:79-93 (the stdout/stderr logs). */
+#include "os/outtree.h"
 #include "tools/mlpsdlio.h"
 
 #include <errno.h>
@@ -101,20 +102,13 @@ static void overrides(FILE *f, const struct sb_mlps_cfg *c, const char *ind)
 static FILE *create(const char *job, const char *dir, const char *name, char *path, size_t len)
 {
 	snprintf(path, len, "%s/%s", dir, name);
-	FILE *f = fopen(path, "wx");
-	if (!f)
-		sb_err(job, "results_dir: cannot create %s: %s", path, strerror(errno));
-	return f;
+	return sb_outtree_file(job, path); /* new, whole or not at all; NULL: printed */
 }
 
 static int finish(const char *job, FILE *f, const char *path)
 {
-	if (fclose(f)) {
-		int e = errno;
-		sb_err(job, "results_dir: cannot write %s: %s", path, strerror(e));
-		return -e;
-	}
-	return 0;
+	(void)path;
+	return sb_outtree_close(job, f); /* fsync, rename; or printed */
 }
 
 static int write_hydra(const char *job, const char *dir, const struct sb_mlps_cfg *c)
@@ -123,11 +117,9 @@ static int write_hydra(const char *job, const char *dir, const struct sb_mlps_cf
 	int rc = 0;
 	FILE *f;
 	snprintf(sub, sizeof(sub), "%s/dlio_config", dir);
-	if (mkdir(sub, 0755)) {
-		int e = errno;
-		sb_err(job, "results_dir: cannot create %s: %s", sub, strerror(e));
-		return -e;
-	}
+	int e = sb_outtree_mkdir(job, sub);
+	if (e)
+		return e;
 	if (!(f = create(job, sub, "config.yaml", path, sizeof(path))))
 		return -errno;
 	fputs("workload:\n", f);
@@ -426,10 +418,7 @@ int sb_mlps_write_dlio(const struct sb_job_result *jr, const char *dir, const st
 		return rc;
 	if (!(pf = create(job, dir, "0_per_epoch_stats.json", ppath, sizeof(ppath))) ||
 	    !(lf = create(job, dir, "dlio.log", lpath, sizeof(lpath)))) {
-		rc = -errno;
-		if (pf)
-			fclose(pf);
-		return rc;
+		return -errno; /* pf: dropped by sb_outtree_end */
 	}
 	struct sb_jw w;
 	struct dlog l = { lf, start, dir };

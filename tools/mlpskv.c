@@ -1,5 +1,6 @@
 /* tools/mlpskv.c: the kv_cache run folder of results_dir= and its reading
  * by `storbench validate` (see tools/mlpskv.h). */
+#include "os/outtree.h"
 #include "tools/mlpskv.h"
 
 #include <errno.h>
@@ -108,21 +109,14 @@ static void metadata(FILE *fp, const struct sb_results *res, const struct sb_job
 
 static int put(const struct sb_job_result *jr, const char *path, FILE **fp)
 {
-	*fp = fopen(path, "wx");
-	if (*fp)
-		return 0;
-	int e = errno;
-	sb_err(jr->spec->name, "results_dir: cannot create %s: %s", path, strerror(e));
-	return -e;
+	*fp = sb_outtree_file(jr->spec->name, path); /* new, whole or not at all */
+	return *fp ? 0 : -errno;
 }
 
 static int done(const struct sb_job_result *jr, const char *path, FILE *fp)
 {
-	if (!fclose(fp))
-		return 0;
-	int e = errno;
-	sb_err(jr->spec->name, "results_dir: cannot write %s: %s", path, strerror(e));
-	return -e;
+	(void)path;
+	return sb_outtree_close(jr->spec->name, fp); /* fsync, rename; or printed */
 }
 
 int sb_mlps_write_kv(const struct sb_results *res, const struct sb_job_result *jr, const char *dir,

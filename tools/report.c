@@ -16,9 +16,13 @@
 
 #include "lib/log.h"
 #include "os/infile.h"
+#include "os/inputs.h"
+#include "os/outfile.h"
 #include "tools/tools.h"
 
 #define WHERE "report"
+
+static const struct sb_outname report_name = { "report -o", NULL, "the report" };
 
 /* report's flags: --help lists them, the bash completion offers them */
 const struct sb_cli_flag sb_report_flags[] = {
@@ -377,22 +381,15 @@ static int write_out(const char *path, const struct sb_out *o)
 {
 	if (!strcmp(path, "-"))
 		return fwrite(o->p, 1, o->len, stdout) == o->len && !fflush(stdout) ? 0 : -EIO;
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		int e = errno;
-		sb_err(path, "cannot create the report: %s", strerror(e));
-		return -e;
-	}
-	int bad = fwrite(o->p, 1, o->len, f) != o->len;
-	int e = bad ? errno : 0;
-	if (fclose(f) && !bad) {
-		bad = 1;
-		e = errno;
-	}
-	if (bad) {
-		sb_err(path, "cannot write the report: %s", strerror(e ? e : EIO));
-		unlink(path);
-		return -EIO;
+	struct sb_outfile of;
+	int e = sb_outfile_open(&of, path, &report_name, 0);
+	if (e)
+		return e; /* the gate said why */
+	(void)fwrite(o->p, 1, o->len, of.f);
+	if ((e = sb_outfile_commit(&of))) { /* a temporary, removed: what was there stays */
+		sb_err(path, "cannot write the report: %s (a file that was there before is left as "
+		       "it was): free space there, or give another -o", strerror(-e));
+		return e;
 	}
 	return 0;
 }
@@ -447,6 +444,12 @@ int sb_report_main(int argc, char **argv)
 	if (rc) {
 		free(in);
 		return rc;
+	}
+	for (unsigned i = 0; i < nin; i++) /* -o never replaces one of them */
+		(void)sb_inputs_add_path(in[i], "result file");
+	if (strcmp(outp, "-") && sb_outfile_check(outp, &report_name, 0)) {
+		free(in);
+		return SB_EXIT_CMDLINE;
 	}
 	rp.r = calloc(nin, sizeof(*rp.r));
 	rp.n = nin;

@@ -14,6 +14,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "ml/checkpoint/ckpt.h"
 #include "ml/checkpoint/tier.h"
 #include "ml/content.h"
@@ -236,13 +237,10 @@ bool sb_ml_ckpt_mkdir(struct sb_wl_job *j, const char *dir, struct sb_scratch_id
 {
 	if (j->nodiskio || made->ino)
 		return true;
-	if (mkdir(dir, 0755) == 0) {
-		sb_scratch_made_path(dir, j->spec->name, made);
+	int e = sb_outfile_mkdir(dir, 0755, j->spec->name, made);
+	if (e == 0 || (e == -EEXIST && may_exist))
 		return true;
-	}
-	if (errno == EEXIST && may_exist)
-		return true;
-	return sb_ml_fail(&j->workers[0], errno, "cannot create the folder", dir) == 0;
+	return sb_ml_fail(&j->workers[0], -e, "cannot create the folder", dir) == 0;
 }
 
 struct sb_scratch_id *sb_ml_tier_made(struct sb_ml_ckpt *c, unsigned k, size_t i)

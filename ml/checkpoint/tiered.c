@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "ml/checkpoint/tier.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -99,10 +100,10 @@ static int flush_open(struct sb_wl_job *j, unsigned k)
 		if ((t->src[i] = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 			return e = -errno, sb_ml_tier_fail(t, -e, "cannot open", path), e;
 		sb_ml_ckpt_path(c, k, i, path, sizeof(path));
-		t->dst[i] = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		t->dst[i] = sb_outfile_create(path, O_WRONLY, 0644, j->spec->name,
+					      &c->created[(size_t)k * c->nfiles + i]);
 		if (t->dst[i] < 0)
-			return e = -errno, sb_ml_tier_fail(t, -e, "cannot create", path), e;
-		sb_scratch_made_fd(t->dst[i], j->spec->name, &c->created[(size_t)k * c->nfiles + i]);
+			return e = t->dst[i], t->dst[i] = -1, sb_ml_tier_fail(t, -e, "cannot create", path), e;
 	}
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "ml/checkpoint/tier.h"
 #include "lib/log.h"
 
@@ -90,9 +91,8 @@ int sb_ml_tier_mkdir(struct sb_wl_job *j, const char *path, struct sb_scratch_id
 {
 	if (id->ino)
 		return 0;
-	if (mkdir(path, 0755) == 0)
-		return sb_scratch_made_path(path, j->spec->name, id), 0;
-	return errno == EEXIST && may_exist ? 0 : -errno;
+	int e = sb_outfile_mkdir(path, 0755, j->spec->name, id);
+	return e == -EEXIST && may_exist ? 0 : e;
 }
 
 int sb_ml_tier_dirs(struct sb_wl_job *j, unsigned k)
@@ -115,10 +115,10 @@ int sb_ml_tier_dirs(struct sb_wl_job *j, unsigned k)
 /* a new file of the cache tier, its identity taken */
 static int create(struct sb_wl_job *j, const char *path, struct sb_scratch_id *id)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		sb_scratch_made_fd(fd, j->spec->name, id);
-	return fd;
+	int fd = sb_outfile_create(path, O_WRONLY, 0644, j->spec->name, id);
+	if (fd < 0)
+		errno = -fd; /* the callers read errno */
+	return fd < 0 ? -1 : fd;
 }
 
 static int write_all(int fd, const unsigned char *buf, size_t n, uint64_t off)

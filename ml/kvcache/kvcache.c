@@ -25,6 +25,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/mlperf.h"
 #include "ml/kvcache/models.h"
@@ -140,14 +141,12 @@ static int make_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	if (!k->path[0] || j->nodiskio)
 		return 0;
-	if (mkdir(k->folder, 0755) == 0)
-		sb_scratch_made_path(k->folder, j->spec->name, &k->folder_id);
-	else if (errno != EEXIST)
-		return sb_ml_fail(&j->workers[0], errno, "cannot create the folder", k->folder);
-	int fd = open(k->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int fd = sb_outfile_mkdir(k->folder, 0755, j->spec->name, &k->folder_id);
+	if (fd && fd != -EEXIST)
+		return sb_ml_fail(&j->workers[0], -fd, "cannot create the folder", k->folder);
+	fd = sb_outfile_create(k->path, O_RDWR, 0644, j->spec->name, &k->file_id);
 	if (fd < 0)
-		return sb_ml_fail(&j->workers[0], errno, "cannot create", k->path);
-	sb_scratch_made_fd(fd, j->spec->name, &k->file_id);
+		return sb_ml_fail(&j->workers[0], -fd, "cannot create", k->path);
 	/* sparse at its full size: with concurrency > 1 a request may read a
 	 * slot whose write another worker has not done yet (stale, not EOF) */
 	int e = ftruncate(fd, (off_t)k->tier_bytes) ? errno : 0;
@@ -160,10 +159,9 @@ static int make_folder(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	if (j->nodiskio)
 		return 0;
-	if (mkdir(k->folder, 0755) == 0)
-		sb_scratch_made_path(k->folder, j->spec->name, &k->folder_id);
-	else if (errno != EEXIST)
-		return sb_ml_fail(&j->workers[0], errno, "cannot create the folder", k->folder);
+	int e = sb_outfile_mkdir(k->folder, 0755, j->spec->name, &k->folder_id);
+	if (e && e != -EEXIST)
+		return sb_ml_fail(&j->workers[0], -e, "cannot create the folder", k->folder);
 	return 0;
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/log.h"
+#include "os/outfile.h"
 #include "ml/kvcache/kvmodel.h"
 #include "ml/kvcache/kvextra.h"
 #include "ml/kvcache/kvtrace.h"
@@ -412,8 +414,16 @@ void sb_kv_model_free(struct sb_kv_model *m)
 		sb_kv_trace_free(m->cfg.trace);
 		free(m->cfg.trace);
 	}
-	if (m->cfg.log)
-		fclose(m->cfg.log);
+	if (m->cfg.logf) { /* renamed into place whole, or the old file left as it was */
+		char path[4096];
+		snprintf(path, sizeof(path), "%s", m->cfg.logf->path);
+		int e = sb_outfile_commit(m->cfg.logf);
+		if (e)
+			sb_err(path, "kv_request_log: writing the request log failed: %s (a file that "
+			       "was there is left as it was): free space there, or log elsewhere",
+			       strerror(-e));
+		free(m->cfg.logf);
+	}
 	memset(m, 0, sizeof(*m));
 }
 

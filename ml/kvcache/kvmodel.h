@@ -32,6 +32,8 @@
 #include "ml/kvcache/kvextra.h"
 #include "run/rng.h"
 
+struct sb_outfile;
+
 struct sb_kv_cfg {
 	unsigned block_tokens;
 	uint64_t mem_blocks, disk_blocks;  /* tier sizes in blocks (0: none) */
@@ -42,7 +44,8 @@ struct sb_kv_cfg {
 	uint64_t seed;
 	struct sb_kv_trace *trace;         /* owned by the model once init takes it; NULL: none */
 	bool trace_timed;                  /* the trace's arrivals are kept (open loop) */
-	FILE *log;                         /* owned likewise; NULL: none */
+	FILE *log;                         /* logf->f; NULL: none */
+	struct sb_outfile *logf;           /* kv_request_log= (os/outfile.h), owned likewise */
 	/* shared-prefix caching (prefix_cache.py): with this probability a
 	 * request starts with one of the official three system prompts (5, 9
 	 * or 6 tokens: its words), dropped from its prompt; 0: off */

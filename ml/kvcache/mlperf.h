@@ -78,7 +78,6 @@ struct sb_kv_ml {
 	unsigned layers, kv_heads, head_dim, elem_bytes;
 	bool nodiskio;           /* ioengine=null: no file I/O */
 	const char *job;         /* the job's name, for the files' marks */
-	bool side;               /* marks in .storbench-owner (no user xattrs) */
 	pthread_mutex_t *lock;   /* the job's, guarding made[] once workers run */
 	/* the request-level results */
 	uint64_t completed, tokens_generated, mt_hits, mt_misses;

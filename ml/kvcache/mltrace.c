@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/kvtrace.h"
 #include "ml/kvcache/mlperf.h"
@@ -55,10 +56,10 @@ int sb_kv_ml_trace_init(struct sb_kv_job *k)
 	struct sb_kv_ml *ml = k->ml;
 	const struct sb_kv_cfg *cfg = &k->m.cfg;
 	if (cfg->log) { /* the model wrote the blocks profile's header: ours instead */
-		fflush(cfg->log);
-		if (ftruncate(fileno(cfg->log), 0))
+		fflush(cfg->log); /* the gate's temporary (os/outfile.h), emptied */
+		int fd = sb_outfile_fd(cfg->logf);
+		if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET) < 0)
 			return -errno;
-		rewind(cfg->log);
 		fprintf(cfg->log, "# index arrival_s prompt_tokens output_tokens conversation turn user\n");
 	}
 	if (!cfg->trace)

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "lib/log.h"
+#include "os/inputs.h"
+#include "os/outfile.h"
 #include "parse/jobparse.h"
 #include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/kvextra.h"
@@ -61,6 +63,18 @@ static unsigned check_log(struct sb_jobctx *c)
 	return 1;
 }
 
+/* kv_request_log= through the writer gate: no device, FIFO or input */
+static unsigned check_log_target(struct sb_jobctx *c)
+{
+	char where[SB_WHERE_MAX];
+	if (!c->spec.kv_request_log)
+		return 0;
+	struct sb_outname n = { SB_OPT(kv_request_log)->name,
+				sb_job_where(c, SB_OPT(kv_request_log), where, sizeof(where)),
+				"the request log" };
+	return sb_outfile_check(c->spec.kv_request_log, &n, 0) ? 1 : 0;
+}
+
 unsigned sb_kv_trace_check(struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
@@ -69,7 +83,7 @@ unsigned sb_kv_trace_check(struct sb_jobctx *c)
 		return 1;
 	if (!s->kv_trace) {
 		if (s->kv_trace_format == SB_KVT_AUTO)
-			return 0;
+			return check_log_target(c);
 		sb_err(sb_job_where(c, SB_OPT(kv_trace_format), where, sizeof(where)),
 		       "job '%s': %s= is set but no %s= names a trace: add %s=FILE or remove %s=",
 		       s->name, SB_OPT(kv_trace_format)->name, SB_OPT(kv_trace)->name,
@@ -81,8 +95,9 @@ unsigned sb_kv_trace_check(struct sb_jobctx *c)
 	struct sb_kv_trace t = { 0 };
 	int e = load(s, &t, err, sizeof(err));
 	sb_kv_trace_free(&t);
+	(void)sb_inputs_add_path(s->kv_trace, SB_OPT(kv_trace)->name); /* never a log's target */
 	if (!e)
-		return 0;
+		return check_log_target(c);
 	sb_err(sb_job_where(c, SB_OPT(kv_trace), where, sizeof(where)), "job '%s': %s=%s: %s", s->name,
 	       SB_OPT(kv_trace)->name, s->kv_trace, err);
 	return 1;
@@ -129,14 +144,19 @@ int sb_kv_trace_setup(const struct sb_jobspec *s, struct sb_kv_cfg *cfg)
 	if (e)
 		return e;
 	extras(s, cfg);
-	if (s->kv_request_log && !(cfg->log = fopen(s->kv_request_log, "w"))) {
-		e = -errno;
-		sb_err(s->name, "%s=%s: cannot create it: %s", SB_OPT(kv_request_log)->name,
-		       s->kv_request_log, strerror(-e));
+	if (s->kv_trace)
+		(void)sb_inputs_add_path(s->kv_trace, SB_OPT(kv_trace)->name);
+	struct sb_outname n = { SB_OPT(kv_request_log)->name, s->name, "the request log" };
+	if (s->kv_request_log && (!(cfg->logf = malloc(sizeof(*cfg->logf))) ? (e = -ENOMEM) :
+	    (e = sb_outfile_open(cfg->logf, s->kv_request_log, &n, 0)))) {
+		free(cfg->logf); /* the gate said why */
+		cfg->logf = NULL;
 		if (cfg->trace)
 			sb_kv_trace_free(cfg->trace);
 		free(cfg->trace);
 		cfg->trace = NULL;
 	}
+	if (cfg->logf)
+		cfg->log = cfg->logf->f;
 	return e;
 }

@@ -12,6 +12,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "os/outfile.h"
 #include "ml/content.h"
 #include "ml/train/dataset.h"
 #include "ml/train/formats.h"
@@ -22,7 +23,8 @@
 
 static int make_dir(const char *dir)
 {
-	return mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -errno;
+	int e = sb_outfile_mkdir(dir, 0755, NULL, NULL); /* kept for later runs: unmarked */
+	return e == -EEXIST ? 0 : e;
 }
 
 /* data_dir, train/ (or ds->split) and the subfolders */
@@ -51,13 +53,11 @@ static int gen_file(const struct sb_jobspec *s, const struct sb_ml_dataset *ds, 
 	char name[512], path[PATH_MAX];
 	sb_ml_file_name(ds, i, name, sizeof(name));
 	sb_ml_join(path, sizeof(path), dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return errno == EEXIST ? 0 : -errno; /* checked in prepare: it has the right size */
 	struct sb_scratch_id id = { 0 };
-	int e = sb_scratch_made_fd(fd, NULL, &id);
-	if (!e)
-		e = sb_ml_fmt_write(s, ds, i, fd, path, buf, buflen);
+	int fd = sb_outfile_create(path, O_WRONLY, 0644, NULL, &id);
+	if (fd < 0)
+		return fd == -EEXIST ? 0 : fd; /* checked in prepare: it has the right size */
+	int e = sb_ml_fmt_write(s, ds, i, fd, path, buf, buflen);
 	if (!e && fsync(fd))
 		e = -errno;
 	if (!e)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "os/outfile.h"
 #include "ml/content.h"
 #include "ml/model.h"
 #include "ml/train/trainst.h"
@@ -41,13 +42,15 @@ static struct sb_ml_made *remember(struct sb_ml_trainst *tr, const char *path, b
 static int make_dir(struct sb_wl_job *j, const char *path)
 {
 	struct sb_ml_trainst *tr = j->priv;
-	if (mkdir(path, 0755) == 0) {
+	struct sb_scratch_id id;
+	int e = sb_outfile_mkdir(path, 0755, j->spec->name, &id);
+	if (e == 0) {
 		struct sb_ml_made *m = remember(tr, path, true);
 		if (m)
-			sb_scratch_made_path(path, j->spec->name, &m->id);
+			m->id = id;
 		return 0;
 	}
-	return errno == EEXIST ? 0 : -errno;
+	return e == -EEXIST ? 0 : e;
 }
 
 static int add_result(struct sb_wl_job *j, const struct sb_ml_train_ckpt *c)

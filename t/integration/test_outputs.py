@@ -178,10 +178,12 @@ class FullFileSystem(LoopCase):
         self.assertEqual(sorted(os.listdir(self.fs)), ["fill", "h_clat_hist.1.log"])
 
     def test_dev_full(self):
+        """a character device other than /dev/null is refused before the run
+        (os/outfile.c); a failed write is test_outgate.py's fault-shim case"""
         p = self.run_sb(*NULL_JOB, "--output=/dev/full")
-        self.assertEqual(p.returncode, 3, p.stderr)
-        self.assertIn("storbench: --output: /dev/full: writing the results failed: No space "
-                      "left on device", p.stderr)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("storbench: --output: cannot write the results to /dev/full: it is a "
+                      "character device", p.stderr)
 
 
 class OutputOverADevice(LoopCase):

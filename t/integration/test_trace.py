@@ -280,22 +280,32 @@ class TraceCase(SbCase):
     def test_killed_run_leaves_a_readable_prefix(self):
         # The text is deflated in blocks of at most 256 KiB, each ending on a
         # line and a full flush, and written at once: what a SIGKILL leaves
-        # decompresses (Python's zlib, gzip) up to the last whole block.
+        # decompresses (Python's zlib, gzip) up to the last whole block.  The
+        # trace is written to a temporary beside it (".k.pfw.gz.XXXXXX", the
+        # writer gate) renamed over k.pfw.gz at the end: a killed run leaves
+        # the prefix there and an earlier k.pfw.gz as it was.
         job = self.write_job("[n]\nioengine=null\nrw=randread\nbs=4k\nsize=64m\ntime_based=1\n"
                              "runtime=60\nwrite_trace=k.pfw.gz\n")
-        path = os.path.join(self.dir, "k.pfw.gz")
+        old = os.path.join(self.dir, "k.pfw.gz")
+        with open(old, "w") as f:
+            f.write("an earlier trace\n")
         p = subprocess.Popen([os.path.abspath(BIN), job], cwd=self.dir, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
+        path = None
         try:
             t0 = time.monotonic()
             while time.monotonic() - t0 < 30:
-                if os.path.exists(path) and os.path.getsize(path) > 400000:
+                tmp = [n for n in os.listdir(self.dir) if n.startswith(".k.pfw.gz.")]
+                path = os.path.join(self.dir, tmp[0]) if tmp else None
+                if path and os.path.getsize(path) > 400000:
                     break
                 time.sleep(0.05)
         finally:
             p.send_signal(signal.SIGKILL)
             p.wait()
         self.assertEqual(p.returncode, -signal.SIGKILL)
+        with open(old) as f:
+            self.assertEqual(f.read(), "an earlier trace\n", "a killed run replaced the old trace")
         with open(path, "rb") as f:
             data = f.read()
         self.assertGreater(len(data), 400000)
