@@ -218,15 +218,16 @@ unlink=0
 ioengine=null
 size=4m
 time_based
-runtime=150ms
+runtime=1s
 sweep.bs = 4k | 8k | 16k | 32k | 64k | 128k | 256k | 512k | 1m | 2m
 sweep.rw = read | write
 [j]
 """)
-        # a loaded machine may not finish the first 150 ms point within the
+        # a loaded machine may not finish the first 1 s point within the
         # wait: then the signal comes later (the finished points are what
-        # is checked, not how fast they come)
-        for wait in (1.0, 3.0, 8.0):
+        # is checked, not how fast they come); the 20 points take 20 s at
+        # least, so no wait sees them all done
+        for wait in (1.5, 4.0, 8.0):
             proc = subprocess.Popen([BIN, "--output-format=json", job], cwd=self.dir,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             time.sleep(wait)
