@@ -154,15 +154,17 @@ def main():
     ap.add_argument("--jobs", type=int, help="test files run at once (default $SB_CHECK_JOBS or nproc)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--part", default="all", help=argparse.SUPPRESS)
-    ap.add_argument("pattern", nargs="?", default="test_*.py")
+    ap.add_argument("pattern", nargs="*", default=["test_*.py"],
+                    help="test files to run (shell patterns; default test_*.py)")
     args = ap.parse_args()
     os.environ["SB_BIN"] = os.path.abspath(args.bin)
     args.bin = os.path.abspath(args.bin)
     if args.one:
-        return run_one(args.pattern, args.one, args.part)
+        return run_one(args.pattern[0], args.one, args.part)
 
     jobs = args.jobs or int(os.environ.get("SB_CHECK_JOBS") or 0) or os.cpu_count() or 1
-    names = sorted(n for n in os.listdir(here) if fnmatch.fnmatch(n, args.pattern) and n.endswith(".py"))
+    names = sorted(n for n in os.listdir(here) if n.endswith(".py")
+                   and any(fnmatch.fnmatch(n, p) for p in args.pattern))
     # whole files in SERIAL run only serially; partly serial files run twice
     par = [(n, "parallel" if n in SERIAL else "all") for n in names if SERIAL.get(n, ()) is not None]
     ser = [(n, "serial") for n in names if n in SERIAL]
