@@ -2,7 +2,9 @@
 files, --status-interval snapshots (JSON stays one document), and the host
 object on this machine (checked once the host output is in the JSON)."""
 import json
+import math
 import os
+import re
 
 from sbtest import CpuLoss, SbCase
 
@@ -207,10 +209,17 @@ log_offset=1
         self.assertEqual(os.path.getsize(os.path.join(self.dir, "p_slat.1.log")), 0)
 
     def test_normal_interim_text(self):
-        p = self.run_sb("--status-interval=500ms", "--name=n", "--ioengine=null", "--size=1m",
-                        "--runtime=1200ms", "--time_based", "--host_counters=none")
+        with CpuLoss() as lost:
+            p = self.run_sb("--status-interval=500ms", "--name=n", "--ioengine=null", "--size=1m",
+                            "--runtime=1200ms", "--time_based", "--host_counters=none")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout.count("Interim results at"), 2, p.stdout)
+        # one every 500 ms of a run of 1.2 s: two, and one more for each
+        # 500 ms that other load added to the run (CpuLoss)
+        at = [float(x) for x in re.findall(r"Interim results at (\d+\.\d+)s", p.stdout)]
+        self.assertEqual(len(at), p.stdout.count("Interim results at"), p.stdout)
+        self.assertTrue(2 <= len(at) <= 2 + math.ceil(2 * lost.s), (at, lost.s, p.stdout))
+        self.assertEqual(at, sorted(set(at)), p.stdout)
+        self.assertGreaterEqual(at[0], 0.5)
         self.assertLess(p.stdout.index("Interim results"), p.stdout.index("n: (groupid=0"))
         self.assertNotIn("\r", p.stderr)  # no status line when stderr is not a terminal
 
