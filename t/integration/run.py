@@ -21,33 +21,18 @@ import unittest
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 
-# Tests that need the machine to themselves: they assert on timing or rates
-# (rate limits, replay timing, AU and step times, sample counts, a runtime
-# bound after SIGINT or exitall), compare performance figures with fio, or
-# start many MPI ranks.  They run after the parallel part, one file at a time
-# with nothing else running, as before.  A file name alone means the whole
-# file; otherwise the set of its CLASS.TEST names (the rest of the file runs
-# in parallel).  The only place this list lives.
+# Tests that need the machine to themselves for a reason other than timing:
+# they start many MPI ranks (mpirun --oversubscribe: more processes than CPUs,
+# each with its memory) and signal mpirun.  They run after the parallel
+# part, one file at a time with nothing else running.  No test is here
+# for its timing: CI machines are busy from outside too, so a test that
+# asserts a time, rate or percentage widens the bound that load moves by the
+# CPU time load took (sbtest.CpuLoss) or lives in bench/.  A file name alone
+# means the whole file; otherwise the set of its CLASS.TEST names (the rest
+# of the file runs in parallel).  The only place this list lives.
 SERIAL = {
-    "test_flow.py": None,            # rate / rate_iops / thinktime / steady state figures
-    "test_fio_stats.py": None,       # I/O counts under rate and thinktime, against fio's
-    "test_fio_output.py": None,      # per-direction rate_iops within 2%, side by side with fio
-    "test_timeseries.py": None,      # per-interval samples of a rate-limited job
-    "test_mpi.py": None,             # mpirun -np up to 32 (oversubscribed), SIGINT to mpirun
-    "test_mpi_ml.py": None,          # ML workloads under mpirun
-    "test_genfio.py": None,          # every job must do I/O within runtime=200ms
-    "test_tiered.py": None,          # flush overlap with compute > 90%, blocking times (87% seen in parallel)
-    "test_mltrain.py": {"PipelineTest.test_step_barrier",                  # step times
-                        "PipelineTest.test_computation_time_distributions"},
-    "test_ml.py": {"TrainTest.test_au_null_engine",                          # AU within 5 points
-                   "TrainTest.test_au_under_rate_limit"},
-    "test_iolog.py": {"IologTest.test_v3_timing"},                           # replay times
-    "test_fio_ioopts.py": {"ExitWhat.test_exit_what"},                       # b ends < 2.5 s
-    "test_faults.py": {"TruncateDeleteTest.test_truncate",                   # runtime < 2.5 s
-                       "TruncateDeleteTest.test_truncate_mmap"},
-    "test_run.py": {"RunTest.test_sigint_partial_results"},                  # SIGINT after 1.5 s
-    "test_sweep.py": {"SweepTest.test_sigint_keeps_finished_points",         # SIGINT after 1 s
-                      "SweepTest.test_memory_does_not_grow_with_repetitions"},  # 512 runs < 300 s
+    "test_mpi.py": None,             # mpirun --oversubscribe -np 4 (more ranks than CPUs), SIGINT to mpirun
+    "test_mpi_ml.py": None,          # ML workloads under mpirun -np 4 (more ranks than CPUs)
 }
 
 
@@ -169,15 +154,17 @@ def main():
     ap.add_argument("--jobs", type=int, help="test files run at once (default $SB_CHECK_JOBS or nproc)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--part", default="all", help=argparse.SUPPRESS)
-    ap.add_argument("pattern", nargs="?", default="test_*.py")
+    ap.add_argument("pattern", nargs="*", default=["test_*.py"],
+                    help="test files to run (shell patterns; default test_*.py)")
     args = ap.parse_args()
     os.environ["SB_BIN"] = os.path.abspath(args.bin)
     args.bin = os.path.abspath(args.bin)
     if args.one:
-        return run_one(args.pattern, args.one, args.part)
+        return run_one(args.pattern[0], args.one, args.part)
 
     jobs = args.jobs or int(os.environ.get("SB_CHECK_JOBS") or 0) or os.cpu_count() or 1
-    names = sorted(n for n in os.listdir(here) if fnmatch.fnmatch(n, args.pattern) and n.endswith(".py"))
+    names = sorted(n for n in os.listdir(here) if n.endswith(".py")
+                   and any(fnmatch.fnmatch(n, p) for p in args.pattern))
     # whole files in SERIAL run only serially; partly serial files run twice
     par = [(n, "parallel" if n in SERIAL else "all") for n in names if SERIAL.get(n, ()) is not None]
     ser = [(n, "serial") for n in names if n in SERIAL]

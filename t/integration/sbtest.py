@@ -37,6 +37,47 @@ def asan_runtime():
     return []
 
 
+def _cpu_some_us():
+    """PSI's cumulative 'some' CPU stall (microseconds), or None without PSI"""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            for line in f:
+                if line.startswith("some "):
+                    return int(line.rsplit("total=", 1)[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+class CpuLoss:
+    """Measures, around a block, how long a thread of ours can have waited
+    for a CPU because of other load: the machine's 'some' CPU stall time
+    (/proc/pressure/cpu, the same machine at the same moment) times the
+    number of CPUs (the system figure averages the CPUs), at most the
+    block's wall time; the whole wall time where PSI is missing.  Tests use
+    it to widen a bound that load moves (a lower bound on a rate, AU, an
+    end time): on an idle machine the bound is tight, on a saturated one it
+    checks nothing, and never fails because of load.
+
+        with CpuLoss() as lost:
+            run ...
+        assertGreaterEqual(ios, 2000 - 40 - 1000 * lost.s)"""
+
+    def __enter__(self):
+        self.s = None
+        self._t0, self._u0 = time.monotonic(), _cpu_some_us()
+        return self
+
+    def __exit__(self, *exc):
+        wall = time.monotonic() - self._t0
+        u1 = _cpu_some_us()
+        if self._u0 is None or u1 is None:
+            self.s = wall
+        else:
+            self.s = min(wall, (u1 - self._u0) / 1e6 * (os.cpu_count() or 1))
+        return False
+
+
 class SbCase(unittest.TestCase):
     """A test case with its own scratch directory (self.dir)."""
 

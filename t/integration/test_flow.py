@@ -16,7 +16,7 @@ import sys
 import time
 import unittest
 
-from sbtest import SRC, SbCase
+from sbtest import SRC, CpuLoss, SbCase
 from test_faults import SHIM, shim_env
 
 FIO = shutil.which("fio")
@@ -92,9 +92,11 @@ class Controls(SbCase):
         job = self.write_job("[global]\nioengine=null\nsize=1g\ntime_based\n"
                              "[a]\nruntime=1\nexitall\n[b]\nruntime=3\n"
                              "[c]\nstonewall\nruntime=1\n")
-        jobs = self.run_json(job)["jobs"]
+        with CpuLoss() as lost:
+            jobs = self.run_json(job)["jobs"]
         rt = {j["jobname"]: j["job_runtime"] for j in jobs}
-        self.assertLess(rt["b"], 1600, rt)
+        # b ends soon after a's 1 s, late only by what other load took
+        self.assertLess(rt["b"], 1600 + 1000 * lost.s, rt)
         self.assertGreater(rt["c"], 900, rt)
 
     def test_exitall_on_error_only_on_error(self):
@@ -108,12 +110,16 @@ class Controls(SbCase):
         # I/Os).  The rate cap bounds what a thread does alone while the other
         # has not started yet or has already stopped: a loaded machine or a
         # sanitizer build starts them up to ~100 ms apart, which at runtime=2
-        # gave 2.48 under ASan; runtime=4 halves that error
+        # gave 2.48 under ASan; runtime=4 halves that error.
+        # What other load took from the run (CpuLoss) can move either count
+        # by up to the cap times that time.
         job = self.write_job("[global]\nioengine=null\nsize=1g\ntime_based\nruntime=4\n"
                              "rate_iops=20000\n[a]\nflow=1\n[b]\nflow=3\n")
-        a, b = [j["read"]["total_ios"] for j in self.run_json(job)["jobs"]]
+        with CpuLoss() as lost:
+            a, b = [j["read"]["total_ios"] for j in self.run_json(job)["jobs"]]
         self.assertGreater(a, 1000)
-        self.assertAlmostEqual(b / a, 3.0, delta=0.3)
+        self.assertLessEqual(a + b, 20000 * 4 * 2 + 100)   # the caps hold
+        self.assertAlmostEqual(b, 3.0 * a, delta=0.1 * b + 4 * 20000 * lost.s)
 
     def test_rate_below_one_block_waits_out_the_runtime(self):
         """issue 28 item 16: rate=1k with bs=4k and runtime=2 allows one
@@ -123,12 +129,13 @@ class Controls(SbCase):
         first I/O and reported runtime 1 ms, 4000 KiB/s against the 1 KiB/s
         cap, with and without time_based."""
         for tb in ([], ["--time_based"]):
-            d = self.run_json("--name=r", "--filename=r.dat", "--size=1m", "--bs=4k",
-                              "--rate=1k", "--runtime=2", *tb)
+            with CpuLoss() as lost:
+                d = self.run_json("--name=r", "--filename=r.dat", "--size=1m", "--bs=4k",
+                                  "--rate=1k", "--runtime=2", *tb)
             r = d["jobs"][0]["read"]
             self.assertEqual(r["total_ios"], 1, tb)
             self.assertGreaterEqual(r["runtime"], 1900, tb)
-            self.assertLess(r["runtime"], 3000, tb)
+            self.assertLess(r["runtime"], 3000 + 1000 * lost.s, tb)
             # one 4 KiB block over about 2 s: 2 KiB/s at most (fio prints 1
             # for 4096 bytes over 2003 ms: KiB/s truncated)
             self.assertLessEqual(r["bw"], 2, tb)
@@ -137,16 +144,24 @@ class Controls(SbCase):
         # fio 3.33: "rm: rate_iops_min=50 not met, got 9 IOPS", error 5
         job = self.write_job(null_job("rm", time_based=1, runtime=4, thinktime="100ms",
                                       rate_iops_min=50))
-        p = self.run_sb("--output-format=json", job, timeout=60)
+        with CpuLoss() as lost:
+            p = self.run_sb("--output-format=json", job, timeout=60)
         self.assertEqual(p.returncode, 3, p.stderr)
         self.assertIn("rate_iops_min=50 not met, got", p.stderr)
         j = json.loads(p.stdout)["jobs"][0]
         self.assertEqual(j["error"], 5)
-        self.assertLess(j["job_runtime"], 3900)
+        # stopped at the check after 2 s + rate_cycle, not at runtime=4
+        self.assertLess(j["job_runtime"], 3900 + 1000 * lost.s)
 
     def test_rate_min_met(self):
+        # 1 MiB/s against a 512 KiB/s floor checked every rate_cycle (1 s):
+        # only a run that other load kept off the CPU for half a cycle can
+        # miss it
         job = self.write_job(null_job(time_based=1, runtime=3, rate="1m", rate_min="512k"))
-        self.assertEqual(self.run_json(job)["jobs"][0]["error"], 0)
+        with CpuLoss() as lost:
+            j = self.run_json(job)["jobs"][0]
+        self.assertTrue(j["error"] == 0 or lost.s >= 0.5, (j["error"], lost.s))
+        self.assertLessEqual(j["read"]["io_bytes"], 3 * MiB + 4096)   # the cap
 
     def test_poisson_spacing(self):
         """same mean rate, exponential gaps: their coefficient of variation
@@ -157,18 +172,24 @@ class Controls(SbCase):
             os.mkdir(d)
             job = self.write_job(null_job(time_based=1, runtime=3, rate_iops=50,
                                           rate_process=proc, write_iops_log="p"), name=proc + ".ini")
-            j = self.run_json(job, cwd=d)["jobs"][0]
-            self.assertAlmostEqual(j["read"]["total_ios"] / 3, 50, delta=12)
+            with CpuLoss() as lost:
+                j = self.run_json(job, cwd=d)["jobs"][0]
+            self.assertLessEqual(j["read"]["total_ios"] / 3, 50 + 12)
+            self.assertGreaterEqual(j["read"]["total_ios"] / 3, 50 - 12 - 50 * lost.s / 3)
             with open(os.path.join(d, "p_iops.1.log")) as f:
                 t = [int(line.split(",")[0]) for line in f]
             gaps = [b - a for a, b in zip(t, t[1:])]
             m = sum(gaps) / len(gaps)
             cv[proc] = math.sqrt(sum((g - m) ** 2 for g in gaps) / len(gaps)) / m
-        # 20 ms gaps: ms stamps and a loaded machine's late wake-ups add a
-        # little spread to linear; poisson's is about 1
-        self.assertLess(cv["linear"], 0.45, cv)
+            cv[proc + " lost s"] = lost.s
+        # 20 ms gaps: ms stamps add a little spread to linear; poisson's is
+        # about 1.  Late wake-ups under load only add spread: linear's
+        # bound holds where the run lost little (the schedule itself, load
+        # aside: test_core's "rate schedule")
         self.assertGreater(cv["poisson"], 0.7, cv)
-        self.assertGreater(cv["poisson"], 2 * cv["linear"], cv)
+        if cv["linear lost s"] < 0.1:
+            self.assertLess(cv["linear"], 0.45, cv)
+            self.assertGreater(cv["poisson"], 2 * cv["linear"], cv)
 
     def test_io_submit_mode_inline_runs(self):
         j = self.run_json(self.write_job(null_job(io_size="1m", io_submit_mode="inline")))
@@ -185,20 +206,27 @@ class SteadyState(SbCase):
         # fio 3.33: attained 1 at about 4.9 s, iops samples [2002, 2001, 2000]
         job = self.write_job(null_job("ss", rw="randread", time_based=1, runtime=30,
                                       rate_iops=2000, ss="iops:5%", ss_dur=3, ss_ramp=1))
-        j = self.run_json(job, timeout=60)["jobs"][0]
+        with CpuLoss() as lost:
+            j = self.run_json(job, timeout=60)["jobs"][0]
         ss = j["steadystate"]
         self.assertEqual(list(ss), SS_KEYS)
         self.assertEqual(list(ss["data"]), SS_DATA_KEYS)
         self.assertEqual(ss["ss"], "iops:5.000000%")
-        self.assertEqual((ss["duration"], ss["attained"]), (3, 1))
         self.assertTrue(ss["criterion"].endswith("%"))
         self.assertEqual(len(ss["data"]["iops"]), 3)
+        self.assertEqual(ss["duration"], 3)
+        self.assertGreater(j["job_runtime"], 3500)   # ramp + duration at least
+        # other load moves a 1 s sample by up to the cap times what it took
+        # (a late sample is caught up in the next), and can keep the job
+        # from steady state a while: the figures hold where it took little
+        late = 2000 * lost.s
         for v in ss["data"]["iops"]:
-            self.assertAlmostEqual(v, 2000, delta=100)
+            self.assertAlmostEqual(v, 2000, delta=100 + late)
         for v in ss["data"]["bw"]:
-            self.assertAlmostEqual(v, 2000 * 4096, delta=100 * 4096)
-        self.assertLess(j["job_runtime"], 8000)   # ended at steady state, not at 30 s
-        self.assertGreater(j["job_runtime"], 3500)
+            self.assertAlmostEqual(v, 2000 * 4096, delta=(100 + late) * 4096)
+        if lost.s < 1:
+            self.assertEqual(ss["attained"], 1)
+            self.assertLess(j["job_runtime"], 8000)   # ended at steady state, not at 30 s
 
     def test_not_attained_runs_the_runtime(self):
         # fio 3.33 with iops:0.0001%: attained 0, job_runtime 5000
@@ -214,9 +242,12 @@ class SteadyState(SbCase):
         # iops mean dev=0.050%"
         job = self.write_job(null_job("ss", time_based=1, runtime=10, rate_iops=1000,
                                       ss="iops:5%", ss_dur=2))
-        out = self.run_sb(job, timeout=60).stdout
-        self.assertRegex(out, r"\n  steadystate  : attained=yes, bw=\d+KiB/s \(\d+kB/s\), "
-                              r"iops=\d+, iops mean dev=\d+\.\d{3}%\n")
+        with CpuLoss() as lost:
+            out = self.run_sb(job, timeout=60).stdout
+        # other load can keep the job from steady state (the line says no)
+        attained = "yes" if lost.s < 1 else "(?:yes|no)"
+        self.assertRegex(out, r"\n  steadystate  : attained=%s, bw=\d+KiB/s \(\d+kB/s\), "
+                              r"iops=\d+, iops mean dev=\d+\.\d{3}%%\n" % attained)
 
     @unittest.skipUnless(FIO, "fio is not installed")
     def test_same_keys_as_fio(self):
@@ -224,14 +255,16 @@ class SteadyState(SbCase):
         text = null_job("ss", time_based=1, runtime=6, rate_iops=1000, ss="iops:20%",
                         ss_dur=2)
         job = self.write_job(text)
-        fio = subprocess.run([FIO, "--output-format=json", job], cwd=self.dir,
-                             capture_output=True, text=True, timeout=60)
-        fj = json.loads(fio.stdout[fio.stdout.index("{"):])["jobs"][0]["steadystate"]
-        sj = self.run_json(job)["jobs"][0]["steadystate"]
+        with CpuLoss() as lost:
+            fio = subprocess.run([FIO, "--output-format=json", job], cwd=self.dir,
+                                 capture_output=True, text=True, timeout=60)
+            fj = json.loads(fio.stdout[fio.stdout.index("{"):])["jobs"][0]["steadystate"]
+            sj = self.run_json(job)["jobs"][0]["steadystate"]
         self.assertEqual(list(sj), list(fj))
         self.assertEqual(list(sj["data"]), list(fj["data"]))
-        self.assertEqual((sj["ss"], sj["duration"], sj["attained"]),
-                         (fj["ss"], fj["duration"], fj["attained"]))
+        self.assertEqual((sj["ss"], sj["duration"]), (fj["ss"], fj["duration"]))
+        if lost.s < 1:   # whether each attained it: load can keep either from it
+            self.assertEqual(sj["attained"], fj["attained"])
 
 
 class StatsSwitches(SbCase):
@@ -338,7 +371,8 @@ class Logs(SbCase):
     def hist_lines(self, **opts):
         job = self.write_job(null_job(rw="randrw", time_based=1, runtime=2, rate_iops=2000,
                                       write_hist_log="h", log_hist_msec=500, **opts))
-        j = self.run_json(job)["jobs"][0]
+        with CpuLoss() as self.lost:
+            j = self.run_json(job)["jobs"][0]
         with open(os.path.join(self.dir, "h_clat_hist.1.log")) as f:
             return j, [[int(x) for x in line.split(",")] for line in f]
 
@@ -352,7 +386,9 @@ class Logs(SbCase):
         for d, name in ((0, "read"), (1, "write")):
             n = sum(sum(l[3:]) for l in lines if l[1] == d)
             self.assertLessEqual(n, j[name]["total_ios"])
-            self.assertGreater(n, 0.7 * j[name]["total_ios"])
+            # the last partial period holds more when the run catches up
+            # at its end what other load took from it
+            self.assertGreater(n, 0.7 * j[name]["total_ios"] - 2000 * self.lost.s)
         # the median bin's value is near the job's median completion latency
         counts = [0] * 1856
         for l in lines:

@@ -7,7 +7,7 @@ import json
 import os
 import shutil
 
-from sbtest import SRC, SbCase
+from sbtest import SRC, CpuLoss, SbCase
 
 
 # ---- the checkpoint formulas of ml/model.h, written out again ----
@@ -187,17 +187,20 @@ class TrainTest(SbCase):
 
     def test_au_null_engine(self):
         # With the null engine storage never stalls the accelerator: AU is near
-        # 100%.  40 ms steps keep scheduling jitter (a loaded CI machine, the
-        # sanitizer build) well under the 5 points of slack; this is a check
-        # of the AU arithmetic, not a timing benchmark.
-        j = self.train("dataset_files=64\nrecord_length=64k\nbatch_size=2\nread_threads=2\n"
-                       "computation_time=40ms\n")
+        # 100%.  40 ms steps keep scheduling jitter well under the 5 points
+        # of slack; what other load takes from the reader threads (measured,
+        # CpuLoss) can lower AU by as much more: this is a check of the AU
+        # arithmetic, not a timing benchmark.
+        with CpuLoss() as lost:
+            j = self.train("dataset_files=64\nrecord_length=64k\nbatch_size=2\nread_threads=2\n"
+                           "computation_time=40ms\n")
         t = j["train"]
+        load = 100 * lost.s / t["epochs"][0]["duration_s"]
         # under ThreadSanitizer (make check-tsan) every read is several times
         # slower: AU still meets the 90% target
-        self.assertGreaterEqual(t["au_pct"], 90.0 if os.environ.get("SB_TSAN") else 95.0)
+        self.assertGreaterEqual(t["au_pct"], (90.0 if os.environ.get("SB_TSAN") else 95.0) - load)
         self.assertLessEqual(t["au_pct"], 100.0)
-        self.assertTrue(t["au_met"])
+        self.assertEqual(t["au_met"], t["au_pct"] >= 90.0)
         self.assertEqual(t["epochs"][0]["steps"], 32)
         self.assertEqual(j["read"]["io_bytes"], 64 * 65536)
         self.assertAlmostEqual(t["mb_per_s"], t["samples_per_s"] * 65536 / 2 ** 20, places=3)
@@ -206,13 +209,21 @@ class TrainTest(SbCase):
         rate = 100 * 2 ** 20
         for ct_ms in (20, 32):
             with self.subTest(computation_time=ct_ms):
-                j = self.train("dataset_files=160\nrecord_length=1m\nbatch_size=4\n"
-                               "read_threads=2\ncomputation_time=%dms\nrate=100m\n" % ct_ms)
+                with CpuLoss() as lost:
+                    j = self.train("dataset_files=160\nrecord_length=1m\nbatch_size=4\n"
+                                   "read_threads=2\ncomputation_time=%dms\nrate=100m\n" % ct_ms)
                 want = au_predict(ct_ms / 1000, 0, 2, 1, 2, 4 * 2 ** 20, rate)
                 self.assertLess(want, 90)
-                # 5 points: sleep overshoot on a loaded machine raises AU by 2-3
-                # points; a broken rate/AU model is off by 20 or more.
-                self.assertAlmostEqual(j["train"]["au_pct"], want, delta=5.0)
+                ep = j["train"]["epochs"][0]
+                # the cap holds whatever the load: a step waits for its 4 MiB
+                # batch at 100 MiB/s (40 ms; two batches may be read ahead
+                # of the first step)
+                self.assertGreaterEqual(ep["step_s_min"], 0.9 * 4 * 2 ** 20 / rate)
+                # 5 points: timer slack; a broken rate/AU model is off by 20 or
+                # more.  Time other load took from the run (late wake-ups
+                # lengthen compute, late reads the step) moves AU by as much.
+                slack = 5.0 + 100 * lost.s / ep["duration_s"]
+                self.assertAlmostEqual(j["train"]["au_pct"], want, delta=slack)
 
     def test_dataset_created_then_reused(self):
         job = self.write_job("[t]\nworkload=train\ndataset_files=6\nsamples_per_file=2\n"

@@ -25,6 +25,18 @@ sweep.bs = 4k | 64k
 """
 
 
+def catches(pid, sig):
+    """whether pid has a handler for sig (/proc/PID/status SigCgt)"""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    except OSError:
+        pass
+    return False
+
+
 class SweepTest(SbCase):
     def test_null_sweep_json_has_every_point_and_best(self):
         d = self.run_json(self.write_job(NULL_SWEEP))
@@ -218,17 +230,24 @@ unlink=0
 ioengine=null
 size=4m
 time_based
-runtime=150ms
+runtime=1s
 sweep.bs = 4k | 8k | 16k | 32k | 64k | 128k | 256k | 512k | 1m | 2m
 sweep.rw = read | write
 [j]
 """)
-        # a loaded machine may not finish the first 150 ms point within the
+        # a loaded machine may not finish the first 1 s point within the
         # wait: then the signal comes later (the finished points are what
-        # is checked, not how fast they come)
-        for wait in (1.0, 3.0, 8.0):
+        # is checked, not how fast they come); the 20 points take 20 s at
+        # least, so no wait sees them all done
+        for wait in (1.5, 4.0, 8.0):
             proc = subprocess.Popen([BIN, "--output-format=json", job], cwd=self.dir,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            # from when storbench has its handler: a loaded machine can take
+            # longer than a fixed delay to start it (status -2, no JSON)
+            deadline = time.monotonic() + 30
+            while not catches(proc.pid, signal.SIGINT) and proc.poll() is None \
+                    and time.monotonic() < deadline:
+                time.sleep(0.005)
             time.sleep(wait)
             proc.send_signal(signal.SIGINT)
             out, err = proc.communicate(timeout=30)
