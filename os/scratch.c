@@ -524,3 +524,13 @@ int sb_scratch_keep_mine(const char *path)
 		memcpy(s + 7, "kept", 4);
 	return !s || lsetxattr(path, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0 ? 0 : -errno;
 }
+
+int sb_scratch_remove_at(int dfd, const char *name, bool dir, const struct sb_scratch_mark *m)
+{
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -errno;
+	if (!sb_scratch_mark_names(m, &st) || (bool)S_ISDIR(st.st_mode) != dir)
+		return -ESTALE;
+	return unlinkat(dfd, name, dir ? AT_REMOVEDIR : 0) ? -errno : 0;
+}

@@ -91,6 +91,11 @@ bool sb_scratch_mark_names(const struct sb_scratch_mark *m, const struct stat *s
 /* 1 and the mark when path (not followed if a symlink) carries one, 0 when
  * it does not, -errno when it cannot be read. */
 int sb_scratch_read_mark(const char *path, struct sb_scratch_mark *m);
+/* --cleanup (run/cleanup.c): remove name in the folder open on dfd, a
+ * leftover whose mark m was read and judged dead, only if name still names
+ * the inode m names (not followed if a symlink; a file put in its place
+ * since is left alone: -ESTALE).  0 or -errno (ENOTEMPTY for a folder). */
+int sb_scratch_remove_at(int dfd, const char *name, bool dir, const struct sb_scratch_mark *m);
 enum sb_scratch_owner { SB_OWNER_DEAD, SB_OWNER_ALIVE, SB_OWNER_UNKNOWN };
 /* Is the process that made it still running?  Version 2 marks: another
  * host -> UNKNOWN; same host, another boot -> DEAD; same boot, another PID

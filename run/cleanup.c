@@ -74,8 +74,8 @@ static bool remove_entry(struct tally *t, int dfd, const char *name, const char 
 	int err = 0;
 	if (dir && left)
 		err = ENOTEMPTY;
-	else if (!t->dry && unlinkat(dfd, name, dir ? AT_REMOVEDIR : 0) != 0)
-		err = errno;
+	else if (!t->dry)
+		err = -sb_scratch_remove_at(dfd, name, dir, m);
 	if (err) {
 		if (dir && (err == ENOTEMPTY || err == EEXIST)) {
 			fprintf(t->out, "skipped %s/: not empty (it holds files storbench did not make, "

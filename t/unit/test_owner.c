@@ -351,6 +351,36 @@ static void test_side_not_ours(void)
 	rmdir(d);
 }
 
+/* --cleanup's removal re-checks that the name still holds the inode the
+ * mark names: a file put in its place (another inode) is left alone */
+static void test_remove_at(void)
+{
+	char d[] = "/tmp/sbowner.XXXXXX";
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(d));
+	int dfd = open(d, O_RDONLY | O_DIRECTORY);
+	char p[64];
+	snprintf(p, sizeof(p), "%s/f", d);
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	CU_ASSERT_FATAL(fd >= 0 && dfd >= 0);
+	close(fd);
+	struct stat st;
+	CU_ASSERT_EQUAL(stat(p, &st), 0);
+	struct sb_scratch_mark m;
+	memset(&m, 0, sizeof(m));
+	m.has_ino = true;
+	m.dev = (unsigned long long)st.st_dev;
+	m.ino = (unsigned long long)st.st_ino + 1; /* names another inode */
+	CU_ASSERT_EQUAL(sb_scratch_remove_at(dfd, "f", false, &m), -ESTALE);
+	CU_ASSERT_EQUAL(access(p, F_OK), 0);
+	m.ino = (unsigned long long)st.st_ino;
+	CU_ASSERT_EQUAL(sb_scratch_remove_at(dfd, "f", true, &m), -ESTALE); /* not a folder */
+	CU_ASSERT_EQUAL(sb_scratch_remove_at(dfd, "f", false, &m), 0);
+	CU_ASSERT_NOT_EQUAL(access(p, F_OK), 0);
+	CU_ASSERT_EQUAL(sb_scratch_remove_at(dfd, "f", false, &m), -ENOENT);
+	close(dfd);
+	rmdir(d);
+}
+
 static CU_TestInfo tests[] = {
 	{ "mark v2 fields: pid, start, boot, host, pidns", test_fields },
 	{ "liveness: host, boot, PID namespace, pid + start time", test_liveness },
@@ -358,6 +388,7 @@ static CU_TestInfo tests[] = {
 	{ "whose: none, live, dead, other namespace, kept, copy", test_whose },
 	{ ".storbench-owner record on ramfs (root)", test_side_record },
 	{ "a user's .storbench-owner is left alone (root)", test_side_not_ours },
+	{ "--cleanup removes only the inode the mark names", test_remove_at },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(owner, tests)
