@@ -27,6 +27,7 @@
 
 #include "os/outfile.h"
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/kvtrace.h"
 #include "ml/kvcache/mlperf.h"
 #include "ml/kvcache/models.h"
 #include "ml/kvcache/tracejob.h"
@@ -47,6 +48,22 @@ static void acc_add(struct sb_kv_acc *a, uint64_t ns)
 	a->n++;
 }
 
+uint64_t sb_kv_end_ns(const struct sb_kv_job *k, const struct sb_jobspec *s)
+{
+	if (!s->runtime_us)
+		return UINT64_MAX;
+	uint64_t us = s->runtime_us > UINT64_MAX / 1000 ? UINT64_MAX : s->runtime_us * 1000;
+	return sb_kv_add_ns(k->start_ns, us);
+}
+
+int sb_kv_wait_arrival(const struct sb_kv_job *k, const struct sb_jobspec *s, uint64_t arrive_ns)
+{
+	uint64_t end = sb_kv_end_ns(k, s);
+	if (!sb_sleep_until(arrive_ns < end ? arrive_ns : end))
+		return -EINTR;
+	return arrive_ns < end ? 0 : 1;
+}
+
 static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
@@ -54,7 +71,7 @@ static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 		return false;
 	if ((s->kv_requests && k->m.next_index >= s->kv_requests) || sb_kv_trace_done(&k->m))
 		return false;
-	return !s->runtime_us || sb_now_ns() < k->start_ns + s->runtime_us * 1000;
+	return sb_now_ns() < sb_kv_end_ns(k, s);
 }
 
 static int blocks_io(struct sb_thread *t, struct sb_file *f, int ddir, const uint64_t *slot,
@@ -66,7 +83,8 @@ static int blocks_io(struct sb_thread *t, struct sb_file *f, int ddir, const uin
 	return e;
 }
 
-/* one request, planned in r: I/O and emulated compute; 0 or -errno */
+/* one request, planned in r: I/O and emulated compute; 0 when it ran, 1
+ * when runtime= ended before it arrived (not served), or -errno */
 static int serve(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w, struct sb_file *f,
 		 const struct sb_kv_req *r)
 {
@@ -75,9 +93,10 @@ static int serve(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w, struct sb
 	struct sb_kv_worker *kw = &k->w[w];
 	uint64_t arrive = sb_now_ns();
 	if (sb_kv_open_loop(&k->m)) {
-		arrive = k->start_ns + (uint64_t)(r->arrival_s * 1e9);
-		if (!sb_sleep_until(arrive))
-			return -EINTR;
+		arrive = sb_kv_at_ns(k->start_ns, r->arrival_s);
+		int e = sb_kv_wait_arrival(k, s, arrive);
+		if (e)
+			return e;
 	}
 	uint64_t t0 = sb_now_ns();
 	int e = blocks_io(t, f, SB_DDIR_READ, r->rd, r->nrd, k->block_bytes);
@@ -117,13 +136,20 @@ static void *worker_main(void *arg)
 	while (!e) {
 		pthread_mutex_lock(&k->lock);
 		bool go = more(j, k);
-		if (go && (e = sb_kv_next(&k->m, &kw->req)) == 0)
-			sb_kv_count(&k->tot, &kw->req);
+		if (go)
+			e = sb_kv_next(&k->m, &kw->req);
 		pthread_mutex_unlock(&k->lock);
 		if (!go || e)
 			break;
 		e = serve(j, k, kw->index, f, &kw->req);
+		if (e) /* 1: runtime= ended before it arrived; -EINTR: stopped */
+			break;
+		pthread_mutex_lock(&k->lock); /* a request counts once it ran */
+		sb_kv_count(&k->tot, &kw->req);
+		pthread_mutex_unlock(&k->lock);
 	}
+	if (e == 1)
+		e = 0;
 	if (e && e != -EINTR) {
 		if (!t->st->error)
 			sb_ml_fail(t, -e, "KV cache request failed on", k->path);
