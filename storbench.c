@@ -1,6 +1,7 @@
 /* storbench.c: main.  Command line -> job files -> run -> report; nothing else. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,17 +74,34 @@ static void usage(FILE *f)
 }
 
 
-/* The process's one SIGINT/SIGTERM/SIGUSR2 handler: every job stops at its
- * next I/O, a sweep keeps its finished points; main prints the partial
- * results and exits with 130.  SIGUSR2 is there for mpirun: Open MPI's
- * mpirun exits 1 on SIGINT whatever the ranks return, but forwards SIGUSR2
- * to every rank and then exits with their 130 (HOWTO section 14). */
+/* The process's one stop handler, for SIGINT, SIGTERM, SIGHUP and SIGUSR2:
+ * every job stops at its next I/O (and every wait ends: arrivals, rate
+ * sleeps, barriers, exec_prerun's command, an --output FIFO's reader), a
+ * sweep keeps its finished points; main prints the partial results, the
+ * files the run made are removed as at the end, and the exit is 130.
+ * SIGHUP is an ssh session or its terminal going away: the run stops as on
+ * Ctrl-C instead of dying with its files left behind.  SIGUSR2 is there
+ * for mpirun: Open MPI's mpirun exits 1 on SIGINT whatever the ranks
+ * return, but forwards SIGUSR2 to every rank and then exits with their 130
+ * (HOWTO section 14). */
 static volatile sig_atomic_t got_signal; /* MPI: an interrupt, not another rank's error */
+static pthread_t main_thread;
 static void on_signal(int sig)
 {
-	(void)sig;
 	got_signal = 1;
 	sb_stop_request();
+	/* the kernel gives a process's signal to any thread: main's blocked
+	 * open (a read_iolog= or --output FIFO) ends only if main gets it too */
+	if (!pthread_equal(pthread_self(), main_thread))
+		pthread_kill(main_thread, sig);
+}
+
+/* SIGUSR1, as fio's: the status now (the stats thread prints the interim
+ * results at its next tick), and the run goes on */
+static void on_status(int sig)
+{
+	(void)sig;
+	sb_status_request();
 }
 
 static int is_prefix_opt(const char *arg, const char *name, const char **val)
@@ -408,12 +426,22 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 	r->progress = cl->eta;
 	r->progress_interval_ms = cl->eta_interval_ms;
 	r->progress_newline_ms = cl->eta_newline_ms;
-	r->interim_json = cl->status_interval_ms && json;
-	if (cl->status_interval_ms && !json && (cl->formats & SB_FMT_NORMAL)) {
-		if (sb_resfile_stream(o)) /* a FIFO: the snapshots stream into it */
-			return -EIO;
+	r->interim_json = json; /* --status-interval's and SIGUSR1's snapshots */
+	bool normal = !json && (cl->formats & SB_FMT_NORMAL);
+	if (cl->status_interval_ms && normal) {
+		int e = sb_resfile_stream(o); /* a FIFO: the snapshots stream into it */
+		if (e)
+			return e;
 		r->interim = write_interim;
 		r->interim_arg = o->f;
+	}
+	/* SIGUSR1's status: where --status-interval's go (the results' stream:
+	 * stdout or --output's file); JSON or terse results, or an --output FIFO
+	 * not open yet (opening it waits for a reader): on stderr.  MPI: rank
+	 * 0 only. */
+	if (sb_ranks_rank() == 0) {
+		r->status = write_interim;
+		r->status_arg = normal && o->f ? o->f : stderr;
 	}
 	return 0;
 }
@@ -422,14 +450,20 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
  * job files are parsed (a large sweep parses for seconds, a read_iolog=
  * FIFO waits for its writer) ends with a message and 130, never the
  * default action's silent 143 (issue 28 item 13); no SA_RESTART, so a
- * blocked open returns */
+ * blocked open returns.  SIGUSR1 restarts what it interrupts (SA_RESTART):
+ * a status request stops no wait. */
 static void install_signals(void)
 {
+	main_thread = pthread_self();
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGUSR2, &sa, NULL);
+	struct sigaction st = { .sa_handler = on_status, .sa_flags = SA_RESTART };
+	sigemptyset(&st.sa_mask);
+	sigaction(SIGUSR1, &st, NULL);
 }
 
 /* --parse-only: what the run would refuse before its first I/O, refused now
@@ -524,8 +558,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	struct sb_run_env env;
-	if (run_env(&cl, &ro, &env)) {
-		status = SB_EXIT_CMDLINE;
+	int ee = run_env(&cl, &ro, &env);
+	if (ee) { /* -EINTR: a signal ended the wait for the FIFO's reader */
+		status = ee == -EINTR ? SB_EXIT_INTR : SB_EXIT_CMDLINE;
 		goto out;
 	}
 	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: sweep/sweep.c */
@@ -541,7 +576,8 @@ int main(int argc, char **argv)
 	sb_ranks_own_results(&jl, &res, cl.output, sb_output_write, cl.formats); /* MPI */
 	if (!jl.sweep && sb_ranks_merge(&res, got_signal)) /* MPI: one result at rank 0 */
 		status = SB_EXIT_IOERR;
-	if (sb_resfile_write(&ro, &res, cl.formats) || res.logs_failed)
+	int we = sb_resfile_write(&ro, &res, cl.formats);
+	if (we || res.logs_failed)
 		status = SB_EXIT_IOERR;
 	if (cl.export_csv && sb_write_csv(cl.export_csv, &res))
 		status = SB_EXIT_IOERR;
@@ -552,7 +588,7 @@ int main(int argc, char **argv)
 			status = SB_EXIT_IOERR;
 	if (jl.sweep && sb_sweep_had_errors(&sweep))
 		status = SB_EXIT_IOERR;
-	if (res.interrupted)
+	if (res.interrupted || we == -EINTR) /* also the wait for an --output FIFO's reader */
 		status = SB_EXIT_INTR;
 	sb_results_free(&res);
 	sb_sweep_results_free(&sweep);

@@ -1,5 +1,5 @@
-/* stop.h: the one stop flag of the process.  main's SIGINT/SIGTERM/SIGUSR2
- * handler (installed before the job files are read) sets it; the parser,
+/* stop.h: the one stop flag of the process.  main's SIGINT/SIGTERM/SIGHUP/
+ * SIGUSR2 handler (installed before the job files are read) sets it; the parser,
  * the runner, sweeps, workloads and --cleanup read it and stop at their
  * next step: an I/O thread at its next I/O, a parse at its next job or
  * sweep point.  It lives in lib/ (not run/) because parse/ reads it too and
@@ -20,4 +20,12 @@ static inline bool sb_stopping(void)
 {
 	return atomic_load_explicit(&sb_stop_flag, memory_order_relaxed) != 0;
 }
+
+/* SIGUSR1's request for a status report (fio's: the run goes on): main's
+ * handler sets it, the stats thread takes it at its next tick and prints
+ * the interim results.  Async-signal-safe. */
+extern atomic_int sb_status_flag;
+void sb_status_request(void);
+/* true once per request (clears it) */
+bool sb_status_take(void);
 #endif
