@@ -1,0 +1,196 @@
+"""Signals as fio users expect them (issue 32 item 5, HOWTO "Signals"):
+
+- SIGHUP (an ssh session dropping) stops the run as SIGINT does: the
+  partial results are written (JSON "interrupted": true), the files the
+  run made are removed (a checkpoint run leaves no checkpoint file), exit
+  130.  Before: the default action killed storbench (129, no results,
+  the checkpoint files left behind).
+- SIGUSR1 (which mpirun forwards) prints the status now, as fio 3.33 does
+  (backend.c sig_show_status: the report of the run so far, and the run
+  goes on): storbench's interim results (the --status-interval lines) on
+  the results' stream, or on stderr with JSON output (where the
+  snapshot is also kept in "interim"); the run then finishes with 0.  It
+  does not end a wait (an --output FIFO's reader).  Before: killed (138).
+- Every interrupted wait exits 130: the wait for an --output FIFO's reader
+  (after the run, or before it with --status-interval), exec_prerun's
+  command.  Before: 3, or no exit at all.
+"""
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+import unittest
+
+from sbtest import BIN, SbCase
+
+# a wait that a signal must end ends well within this (the bug: never, or
+# the command's 60 s): not a timing assertion
+BOUND_S = 20
+
+
+def catches(pid, sig):
+    """whether pid has a handler for sig (/proc/PID/status SigCgt)"""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    except OSError:
+        pass
+    return False
+
+
+class Signals(SbCase):
+    def start(self, *args):
+        p = subprocess.Popen([BIN, *args], cwd=self.dir, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: p.poll() is None and p.kill())
+        # SIGINT's handler is there on every build: main installs all at once
+        deadline = time.monotonic() + 30
+        while not catches(p.pid, signal.SIGINT) and p.poll() is None and \
+                time.monotonic() < deadline:
+            time.sleep(0.01)
+        return p
+
+    def finish(self, p, timeout=BOUND_S):
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+            self.fail("still running %d s after the signal\n%s" % (timeout, err))
+        return p.returncode, out, err
+
+    def files_under(self, top):
+        return [os.path.join(d, f) for d, _, fs in os.walk(top) for f in fs]
+
+    # ---- SIGHUP
+    def test_sighup_checkpoint(self):
+        """SIGHUP in the middle of a checkpoint run: 130, partial JSON,
+        no checkpoint file left"""
+        job = self.write_job("[c]\nworkload=checkpoint\nmodel=llama3-8b\nranks=8\n"
+                             "checkpoint_scale=0.001\ncheckpoint_folder=ck\n"
+                             "num_checkpoints_write=100\nnum_checkpoints_read=0\n"
+                             "ioengine=psync\nbs=1m\n")
+        p = self.start("--output-format=json", job)
+        ck = os.path.join(self.dir, "ck")
+        deadline = time.monotonic() + 60
+        while p.poll() is None and not self.files_under(ck) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self.assertTrue(self.files_under(ck), "the run wrote no checkpoint file: %s"
+                        % (p.poll() is not None and p.communicate()[1]))
+        p.send_signal(signal.SIGHUP)
+        rc, out, err = self.finish(p, 60)
+        self.assertEqual(rc, 130, err)
+        self.assertTrue(json.loads(out)["interrupted"], out[:300])
+        self.assertEqual(self.files_under(ck), [], "checkpoint files left behind")
+
+    def test_sighup_io_job(self):
+        """SIGHUP in an I/O job: partial results in normal format, 130, the
+        scratch file it made removed"""
+        p = self.start("--name=h", "--rw=randwrite", "--bs=4k", "--size=8m", "--time_based",
+                       "--runtime=120", "--filename=h.dat", "--unlink=1")
+        time.sleep(1)
+        p.send_signal(signal.SIGHUP)
+        rc, out, err = self.finish(p)
+        self.assertEqual(rc, 130, err)
+        self.assertIn("Run interrupted", out)
+        self.assertIn("h: (groupid=0", out)
+        self.assertNotIn("h.dat", os.listdir(self.dir))
+
+    # ---- SIGUSR1
+    def test_sigusr1_status_normal(self):
+        """two SIGUSR1s: two interim reports on stdout, before the final
+        results; the run goes on to its end: 0"""
+        p = self.start("--name=u", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g",
+                       "--time_based", "--runtime=3")
+        time.sleep(0.5)
+        p.send_signal(signal.SIGUSR1)
+        time.sleep(0.5)
+        p.send_signal(signal.SIGUSR1)
+        rc, out, err = self.finish(p, 60)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.count("Interim results at "), 2, out)
+        self.assertLess(out.index("Interim results at "), out.index("u: (groupid=0"))
+        self.assertRegex(out, r"Interim results at [0-9.]+s:\n  u +read: IOPS=")
+        self.assertNotIn("Run interrupted", out)
+
+    def test_sigusr1_status_json(self):
+        """JSON output stays one document: the status on stderr, the
+        snapshot kept in "interim"; exit 0"""
+        p = self.start("--output-format=json", "--name=u", "--ioengine=null", "--rw=read",
+                       "--bs=4k", "--size=1g", "--time_based", "--runtime=3")
+        time.sleep(0.5)
+        p.send_signal(signal.SIGUSR1)
+        rc, out, err = self.finish(p, 60)
+        self.assertEqual(rc, 0, err)
+        d = json.loads(out)
+        self.assertFalse(d.get("interrupted", False))
+        self.assertEqual(len(d["interim"]), 1)
+        self.assertEqual(d["interim"][0]["jobs"][0]["jobname"], "u")
+        self.assertIn("Interim results at ", err)
+
+    def test_sigusr1_does_not_end_the_fifo_wait(self):
+        """SIGUSR1 while the results wait for an --output FIFO's reader: the
+        wait goes on, the reader gets the results, exit 0"""
+        fifo = os.path.join(self.dir, "res.fifo")
+        os.mkfifo(fifo)
+        p = self.start("--output=" + fifo, "--name=f", "--ioengine=null", "--size=1m")
+        time.sleep(1)
+        p.send_signal(signal.SIGUSR1)
+        time.sleep(0.5)
+        self.assertIsNone(p.poll(), p.poll() is not None and p.communicate())
+        got = []
+        reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+        reader.start()
+        rc, out, err = self.finish(p)
+        reader.join(BOUND_S)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("f: (groupid=0", got[0])
+
+    # ---- interrupted waits
+    def check_fifo_wait(self, sig, *extra):
+        fifo = os.path.join(self.dir, "res.fifo")
+        if not os.path.exists(fifo):
+            os.mkfifo(fifo)
+        p = self.start("--output=" + fifo, *extra, "--name=f", "--ioengine=null", "--size=1m")
+        time.sleep(1)
+        p.send_signal(sig)
+        rc, out, err = self.finish(p)
+        self.assertEqual(rc, 130, err)
+        self.assertIn("storbench: interrupted: --output=%s: stopped while waiting for a reader"
+                      % fifo, err)
+        self.assertNotIn("cannot write", err)
+
+    def test_fifo_wait_interrupted(self):
+        """SIGINT, SIGTERM, SIGHUP or SIGUSR2 while the results wait for the
+        FIFO's reader: 130 (was 3, or a hang)"""
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR2):
+            with self.subTest(sig=sig):
+                self.check_fifo_wait(sig)
+
+    def test_fifo_wait_before_the_run(self):
+        """--status-interval streams into the FIFO: it is opened before the
+        run; a signal during that wait: 130 (was 2)"""
+        self.check_fifo_wait(signal.SIGINT, "--status-interval=1")
+
+    def test_exec_prerun_wait_interrupted(self):
+        """SIGINT while exec_prerun's command runs: the command gets
+        SIGTERM, the run ends with 130 and no job error"""
+        job = self.write_job("[p]\nioengine=null\nsize=1m\nexec_prerun=sleep 60\n")
+        p = self.start("--allow-exec", "--output-format=json", job)
+        time.sleep(1)
+        t = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        rc, out, err = self.finish(p)
+        self.assertLess(time.monotonic() - t, BOUND_S)
+        self.assertEqual(rc, 130, err)
+        d = json.loads(out)
+        self.assertTrue(d["interrupted"])
+        self.assertEqual(d["jobs"][0]["error"], 0, err)
+
+
+if __name__ == "__main__":
+    unittest.main()
