@@ -24,6 +24,7 @@ import time
 import unittest
 
 from sbtest import BIN, SbCase
+from test_mpi import mpi_env, why_no_mpi
 
 # a wait that a signal must end ends well within this (the bug: never, or
 # the command's 60 s): not a timing assertion
@@ -190,6 +191,43 @@ class Signals(SbCase):
         d = json.loads(out)
         self.assertTrue(d["interrupted"])
         self.assertEqual(d["jobs"][0]["error"], 0, err)
+
+
+@unittest.skipIf(why_no_mpi(), why_no_mpi())
+class MpiSignals(SbCase):
+    def ranks_ready(self):
+        """the ranks (this test's storbench processes) that have their handlers"""
+        pids = []
+        for d in os.listdir("/proc"):
+            try:
+                if d.isdigit() and os.readlink("/proc/%s/cwd" % d) == os.path.realpath(self.dir) \
+                        and os.path.realpath("/proc/%s/exe" % d) == os.path.realpath(BIN) \
+                        and catches(int(d), signal.SIGINT):
+                    pids.append(int(d))
+            except OSError:
+                pass
+        return pids
+
+    def test_sigusr1_to_mpirun(self):
+        """SIGUSR1 to mpirun: forwarded to every rank; rank 0 prints the
+        status (once: the other ranks' go nowhere), no rank stops, the
+        cross-rank stop listener stays quiet, mpirun exits 0"""
+        mp = subprocess.Popen(["mpirun", "--oversubscribe", "-np", "2", os.path.abspath(BIN),
+                               "--name=j", "--ioengine=null", "--rw=randread", "--bs=4k",
+                               "--size=4m", "--time_based", "--runtime=10"],
+                              cwd=self.dir, env=mpi_env(), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: mp.poll() is None and mp.kill())
+        deadline = time.monotonic() + 60
+        while len(self.ranks_ready()) < 2 and mp.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1)
+        mp.send_signal(signal.SIGUSR1)
+        out, err = mp.communicate(timeout=120)
+        self.assertEqual(mp.returncode, 0, err)
+        self.assertEqual(out.count("Interim results at "), 1, out)
+        self.assertNotIn("interrupted", out.lower())
+        self.assertIn("j: (groupid=0", out)
 
 
 if __name__ == "__main__":
