@@ -1,8 +1,6 @@
 /* storbench.c: main.  Command line -> job files -> run -> report; nothing else. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,36 +71,6 @@ static void usage(FILE *f)
 	sb_tools_usage(f);
 }
 
-
-/* The process's one stop handler, for SIGINT, SIGTERM, SIGHUP and SIGUSR2:
- * every job stops at its next I/O (and every wait ends: arrivals, rate
- * sleeps, barriers, exec_prerun's command, an --output FIFO's reader), a
- * sweep keeps its finished points; main prints the partial results, the
- * files the run made are removed as at the end, and the exit is 130.
- * SIGHUP is an ssh session or its terminal going away: the run stops as on
- * Ctrl-C instead of dying with its files left behind.  SIGUSR2 is there
- * for mpirun: Open MPI's mpirun exits 1 on SIGINT whatever the ranks
- * return, but forwards SIGUSR2 to every rank and then exits with their 130
- * (HOWTO section 14). */
-static volatile sig_atomic_t got_signal; /* MPI: an interrupt, not another rank's error */
-static pthread_t main_thread;
-static void on_signal(int sig)
-{
-	got_signal = 1;
-	sb_stop_request();
-	/* the kernel gives a process's signal to any thread: main's blocked
-	 * open (a read_iolog= or --output FIFO) ends only if main gets it too */
-	if (!pthread_equal(pthread_self(), main_thread))
-		pthread_kill(main_thread, sig);
-}
-
-/* SIGUSR1, as fio's: the status now (the stats thread prints the interim
- * results at its next tick), and the run goes on */
-static void on_status(int sig)
-{
-	(void)sig;
-	sb_status_request();
-}
 
 static int is_prefix_opt(const char *arg, const char *name, const char **val)
 {
@@ -412,7 +380,8 @@ static void write_interim(void *arg, const struct sb_interim *snap)
 	fflush(f);
 }
 
-/* The run's environment.  --status-interval: normal-format snapshots go to
+/* The run's environment (SB_EXIT_OK; 130 when a signal ended the wait for
+ * an --output FIFO's reader, else 2).  --status-interval: normal-format snapshots go to
  * the results' stream as the run goes; with json they are kept for the
  * document's "interim" array (and nothing is printed early, so the JSON
  * stays one document); terse output gets none. */
@@ -431,7 +400,7 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 	if (cl->status_interval_ms && normal) {
 		int e = sb_resfile_stream(o); /* a FIFO: the snapshots stream into it */
 		if (e)
-			return e;
+			return e == -EINTR ? SB_EXIT_INTR : SB_EXIT_CMDLINE;
 		r->interim = write_interim;
 		r->interim_arg = o->f;
 	}
@@ -443,27 +412,7 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 		r->status = write_interim;
 		r->status_arg = normal && o->f ? o->f : stderr;
 	}
-	return 0;
-}
-
-/* one signal setup, before anything is read or made: an interrupt while
- * job files are parsed (a large sweep parses for seconds, a read_iolog=
- * FIFO waits for its writer) ends with a message and 130, never the
- * default action's silent 143 (issue 28 item 13); no SA_RESTART, so a
- * blocked open returns.  SIGUSR1 restarts what it interrupts (SA_RESTART):
- * a status request stops no wait. */
-static void install_signals(void)
-{
-	main_thread = pthread_self();
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
-	struct sigaction st = { .sa_handler = on_status, .sa_flags = SA_RESTART };
-	sigemptyset(&st.sa_mask);
-	sigaction(SIGUSR1, &st, NULL);
+	return SB_EXIT_OK;
 }
 
 /* --parse-only: what the run would refuse before its first I/O, refused now
@@ -522,7 +471,7 @@ int main(int argc, char **argv)
 	const struct sb_tool *tool = argc > 1 ? sb_tool_find(argv[1]) : NULL;
 	if (tool)
 		return tool->main(argc - 1, argv + 1);
-	install_signals();
+	sb_stop_install(); /* before anything is read or made (lib/stop.h) */
 	sb_ranks_start(&argc, &argv); /* MPI when a launcher started us; else one rank */
 	int rc = parse_cmdline(argc, argv, &cl);
 	int status = SB_EXIT_OK;
@@ -558,11 +507,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	struct sb_run_env env;
-	int ee = run_env(&cl, &ro, &env);
-	if (ee) { /* -EINTR: a signal ended the wait for the FIFO's reader */
-		status = ee == -EINTR ? SB_EXIT_INTR : SB_EXIT_CMDLINE;
+	if ((status = run_env(&cl, &ro, &env)) != SB_EXIT_OK)
 		goto out;
-	}
 	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: sweep/sweep.c */
 	if (jl.sweep ? sb_sweep_run(&jl, &env, &sweep, &res) : sb_run(&jl, &env, &res)) {
 		if (sweep.ndone) /* the points finished before the failure */
@@ -574,7 +520,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	sb_ranks_own_results(&jl, &res, cl.output, sb_output_write, cl.formats); /* MPI */
-	if (!jl.sweep && sb_ranks_merge(&res, got_signal)) /* MPI: one result at rank 0 */
+	if (!jl.sweep && sb_ranks_merge(&res, sb_stop_signalled())) /* MPI: one result at rank 0 */
 		status = SB_EXIT_IOERR;
 	int we = sb_resfile_write(&ro, &res, cl.formats);
 	if (we || res.logs_failed)

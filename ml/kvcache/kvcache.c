@@ -48,22 +48,6 @@ static void acc_add(struct sb_kv_acc *a, uint64_t ns)
 	a->n++;
 }
 
-uint64_t sb_kv_end_ns(const struct sb_kv_job *k, const struct sb_jobspec *s)
-{
-	if (!s->runtime_us)
-		return UINT64_MAX;
-	uint64_t us = s->runtime_us > UINT64_MAX / 1000 ? UINT64_MAX : s->runtime_us * 1000;
-	return sb_kv_add_ns(k->start_ns, us);
-}
-
-int sb_kv_wait_arrival(const struct sb_kv_job *k, const struct sb_jobspec *s, uint64_t arrive_ns)
-{
-	uint64_t end = sb_kv_end_ns(k, s);
-	if (!sb_sleep_until(arrive_ns < end ? arrive_ns : end))
-		return -EINTR;
-	return arrive_ns < end ? 0 : 1;
-}
-
 static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
