@@ -7,12 +7,19 @@
 
 atomic_int sb_stop_flag;
 atomic_int sb_status_flag;
+static atomic_uint stop_count;
 static volatile sig_atomic_t got_signal; /* MPI: an interrupt, not another rank's error */
 static pthread_t main_thread;
 
 void sb_stop_request(void)
 {
+	atomic_fetch_add_explicit(&stop_count, 1, memory_order_relaxed);
 	atomic_store_explicit(&sb_stop_flag, 1, memory_order_relaxed);
+}
+
+unsigned sb_stop_count(void)
+{
+	return atomic_load_explicit(&stop_count, memory_order_relaxed);
 }
 
 void sb_stop_clear(void)

@@ -21,6 +21,10 @@ extern atomic_int sb_stop_flag;
 
 /* ask everything running to stop (a signal handler may call it) */
 void sb_stop_request(void);
+/* how many stop requests came so far: a wait that must end on a stop that
+ * comes while it waits, not on one that came before (exec_postrun after an
+ * interrupt runs), compares it */
+unsigned sb_stop_count(void);
 /* the request stands until this: a Ctrl-C that lands between two runs of a
  * sweep stops the next one too, until the sweep clears it on purpose */
 void sb_stop_clear(void);

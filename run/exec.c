@@ -43,9 +43,11 @@ int sb_exec_hook(const struct sb_jobspec *s, const char *cmd, const char *mode)
 		return -rc;
 	}
 	/* polled, not a blocking waitpid: the stop signal may go to another
-	 * thread; a stop ends the wait, and the command with SIGTERM */
+	 * thread; a stop that comes while the command runs ends the wait, and
+	 * the command with SIGTERM (exec_postrun after an interrupt runs) */
 	int st;
 	bool stopped = false;
+	unsigned stops = sb_stop_count();
 	for (;;) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
 		if (r == pid)
@@ -54,7 +56,7 @@ int sb_exec_hook(const struct sb_jobspec *s, const char *cmd, const char *mode)
 			sb_outfile_abort(&of);
 			return -errno;
 		}
-		if (sb_stopping() && !stopped) {
+		if (sb_stop_count() != stops && !stopped) {
 			kill(pid, SIGTERM);
 			stopped = true;
 		}

@@ -192,6 +192,18 @@ class Signals(SbCase):
         self.assertTrue(d["interrupted"])
         self.assertEqual(d["jobs"][0]["error"], 0, err)
 
+    def test_exec_postrun_after_an_interrupt_runs(self):
+        """the stop that ended the job does not kill exec_postrun's command:
+        it runs to its end (a stop during prerun's wait is another matter)"""
+        job = self.write_job("[p]\nioengine=null\nsize=1g\ntime_based\nruntime=60\n"
+                             "exec_postrun=sleep 1 && echo end > post.txt\n")
+        p = self.start("--allow-exec", job)
+        time.sleep(1)
+        p.send_signal(signal.SIGINT)
+        rc, out, err = self.finish(p)
+        self.assertEqual(rc, 130, err)
+        with open(os.path.join(self.dir, "post.txt")) as f:
+            self.assertEqual(f.read(), "end\n")
 
 @unittest.skipIf(why_no_mpi(), why_no_mpi())
 class MpiSignals(SbCase):
