@@ -120,17 +120,25 @@ static void *worker_main(void *arg)
 	while (!e) {
 		pthread_mutex_lock(&k->lock);
 		bool go = more(j, k);
-		if (go)
+		if (go) {
+			kw->x0 = *sb_kv_extra_stats(&k->m);
 			e = sb_kv_next(&k->m, &kw->req);
+			kw->x1 = *sb_kv_extra_stats(&k->m);
+		}
 		pthread_mutex_unlock(&k->lock);
 		if (!go || e)
 			break;
 		e = serve(j, k, kw->index, f, &kw->req);
-		if (e) /* 1: runtime= ended before it arrived; -EINTR: stopped */
-			break;
-		pthread_mutex_lock(&k->lock); /* a request counts once it ran */
-		sb_kv_count(&k->tot, &kw->req);
+		/* a request counts once it ran; 1: runtime= ended before it
+		 * arrived, -EINTR: stopped; either way it did not run */
+		pthread_mutex_lock(&k->lock);
+		if (!e)
+			sb_kv_count(&k->tot, &kw->req);
+		else if (e == 1 || e == -EINTR)
+			sb_kv_extra_undo(&k->m, &kw->x0, &kw->x1);
 		pthread_mutex_unlock(&k->lock);
+		if (e)
+			break;
 	}
 	if (e == 1)
 		e = 0;

@@ -29,6 +29,7 @@ struct sb_kv_worker {
 	pthread_t tid;
 	bool started;
 	struct sb_kv_req req;      /* the request it serves */
+	struct sb_kv_extra x0, x1; /* the model's extra counts around its planning */
 	struct sb_kv_acc latency, ttft, storage_ttft;
 };
 

@@ -7,7 +7,8 @@ arrivals (arrival_rate= without a trace):
   comes first: a trace row at 30 s with runtime=2 ends the run at about 2 s
   (asserted: well under 30 s), not at 30 s;
 - a request counts only when it ran: one whose arrival is past runtime=, or
-  whose wait a SIGINT cut short, is not in the request counts;
+  whose wait a SIGINT cut short, is not in the request counts (nor in the
+  per-request system-prompt counts);
 - arrival arithmetic saturates: an arrival past 2^64 ns from the clock's
   origin (a huge timestamp, a tiny arrival_rate) is "never", not wrapped
   round to "now" and served at once.
@@ -77,9 +78,13 @@ class KvTime(SbCase):
             for name, base in self.profiles(users):
                 with self.subTest(profile=name, users=users):
                     doc, took = self.timed(*base, "--kv_trace=" + csv, "--kv_trace_speedup=1",
-                                           "--runtime=2")
+                                           "--runtime=2", "--kv_system_prompt_probability=1")
                     self.assertLess(took, BOUND_S)
                     self.assertEqual(requests_of(doc), 2)
+                    # the per-request extras count the same requests: every
+                    # one looks up a system prompt (probability 1)
+                    sp = doc["jobs"][0]["kvcache"]["system_prompt"]
+                    self.assertEqual(sp["hits"] + sp["misses"], 2, sp)
 
     def test_sharegpt_rate_ends_at_runtime(self):
         """ShareGPT at arrival_rate=0.05: requests at 0, 20, 40 s; runtime=2
