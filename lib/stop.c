@@ -64,8 +64,13 @@ void sb_stop_install(void)
 	main_thread = pthread_self();
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&st.sa_mask);
-	for (unsigned i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+	for (unsigned i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+		struct sigaction old;
+		/* nohup: SIGHUP stays ignored, the run outlives its session */
+		if (stops[i] == SIGHUP && !sigaction(SIGHUP, NULL, &old) && old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(stops[i], &sa, NULL);
+	}
 	sigaction(SIGUSR1, &st, NULL);
 }
 

@@ -40,7 +40,8 @@ void sb_status_request(void);
 bool sb_status_take(void);
 
 /* Install the handlers (from main's thread, before any other thread and
- * before anything is read or made): the stop handler without SA_RESTART,
+ * before anything is read or made; a SIGHUP ignored from the start, as
+ * under nohup, stays ignored): the stop handler without SA_RESTART,
  * so a blocked open or read returns EINTR (and reaches main's thread when
  * another thread took the signal); SIGUSR1's with SA_RESTART, so a status
  * request ends no wait. */

@@ -101,6 +101,37 @@ class Signals(SbCase):
         self.assertIn("h: (groupid=0", out)
         self.assertNotIn("h.dat", os.listdir(self.dir))
 
+    def test_sighup_while_job_files_are_read(self):
+        """SIGHUP while a read_iolog= FIFO waits for its writer: as SIGINT,
+        "interrupted: stopped while reading the job files", 130"""
+        fifo = os.path.join(self.dir, "log.fifo")
+        os.mkfifo(fifo)
+        p = self.start("--name=a", "--ioengine=null", "--read_iolog=" + fifo)
+        time.sleep(0.5)
+        p.send_signal(signal.SIGHUP)
+        rc, out, err = self.finish(p)
+        self.assertEqual(rc, 130, err)
+        self.assertIn("storbench: interrupted: stopped while reading the job files", err)
+
+    def test_sighup_ignored_under_nohup(self):
+        """started with SIGHUP ignored (nohup): it stays ignored, the run
+        goes on to its end: 0"""
+        p = subprocess.Popen([BIN, "--name=n", "--ioengine=null", "--size=1g", "--time_based",
+                              "--runtime=2"], cwd=self.dir, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+        self.addCleanup(lambda: p.poll() is None and p.kill())
+        deadline = time.monotonic() + 30
+        while not catches(p.pid, signal.SIGINT) and p.poll() is None and \
+                time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.5)
+        p.send_signal(signal.SIGHUP)
+        rc, out, err = self.finish(p, 60)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("Run interrupted", out)
+        self.assertIn("n: (groupid=0", out)
+
     # ---- SIGUSR1
     def test_sigusr1_status_normal(self):
         """two SIGUSR1s: two interim reports on stdout, before the final
