@@ -43,6 +43,21 @@ def catches(pid, sig):
     return False
 
 
+def wait_until(cond, timeout=60):
+    deadline = time.monotonic() + timeout
+    while not cond() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def in_fifo_wait(pid):
+    """whether pid's main thread waits in the open of a FIFO for its peer"""
+    try:
+        with open("/proc/%d/wchan" % pid) as f:
+            return f.read().strip() == "wait_for_partner"
+    except OSError:
+        return True  # gone: nothing to wait for
+
+
 class Signals(SbCase):
     def start(self, *args):
         p = subprocess.Popen([BIN, *args], cwd=self.dir, stdout=subprocess.PIPE,
@@ -93,7 +108,10 @@ class Signals(SbCase):
         scratch file it made removed"""
         p = self.start("--name=h", "--rw=randwrite", "--bs=4k", "--size=8m", "--time_based",
                        "--runtime=120", "--filename=h.dat", "--unlink=1")
-        time.sleep(1)
+        dat = os.path.join(self.dir, "h.dat")
+        wait_until(lambda: p.poll() is not None or
+                   (os.path.exists(dat) and os.path.getsize(dat) >= 8 << 20))
+        time.sleep(0.5)
         p.send_signal(signal.SIGHUP)
         rc, out, err = self.finish(p)
         self.assertEqual(rc, 130, err)
@@ -137,12 +155,20 @@ class Signals(SbCase):
         """two SIGUSR1s: two interim reports on stdout, before the final
         results; the run goes on to its end: 0"""
         p = self.start("--name=u", "--ioengine=null", "--rw=randread", "--bs=4k", "--size=1g",
-                       "--time_based", "--runtime=3")
+                       "--time_based", "--runtime=6")
         time.sleep(0.5)
         p.send_signal(signal.SIGUSR1)
-        time.sleep(0.5)
+        # the status is flushed at once: read it before asking again (two
+        # requests before one tick would be one status)
+        first = []
+        for line in p.stdout:
+            first.append(line)
+            if line.startswith("Interim results at "):
+                break
+        first.append(p.stdout.readline())
         p.send_signal(signal.SIGUSR1)
         rc, out, err = self.finish(p, 60)
+        out = "".join(first) + out
         self.assertEqual(rc, 0, err)
         self.assertEqual(out.count("Interim results at "), 2, out)
         self.assertLess(out.index("Interim results at "), out.index("u: (groupid=0"))
@@ -170,7 +196,7 @@ class Signals(SbCase):
         fifo = os.path.join(self.dir, "res.fifo")
         os.mkfifo(fifo)
         p = self.start("--output=" + fifo, "--name=f", "--ioengine=null", "--size=1m")
-        time.sleep(1)
+        wait_until(lambda: in_fifo_wait(p.pid))
         p.send_signal(signal.SIGUSR1)
         time.sleep(0.5)
         self.assertIsNone(p.poll(), p.poll() is not None and p.communicate())
@@ -188,7 +214,7 @@ class Signals(SbCase):
         if not os.path.exists(fifo):
             os.mkfifo(fifo)
         p = self.start("--output=" + fifo, *extra, "--name=f", "--ioengine=null", "--size=1m")
-        time.sleep(1)
+        wait_until(lambda: in_fifo_wait(p.pid))
         p.send_signal(sig)
         rc, out, err = self.finish(p)
         self.assertEqual(rc, 130, err)
@@ -213,7 +239,9 @@ class Signals(SbCase):
         SIGTERM, the run ends with 130 and no job error"""
         job = self.write_job("[p]\nioengine=null\nsize=1m\nexec_prerun=sleep 60\n")
         p = self.start("--allow-exec", "--output-format=json", job)
-        time.sleep(1)
+        wait_until(lambda: p.poll() is not None or
+                   os.path.exists(os.path.join(self.dir, "p.prerun.txt")))
+        time.sleep(0.5)
         t = time.monotonic()
         p.send_signal(signal.SIGINT)
         rc, out, err = self.finish(p)
