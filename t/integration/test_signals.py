@@ -58,6 +58,18 @@ def in_fifo_wait(pid):
         return True  # gone: nothing to wait for
 
 
+def children(pid):
+    """pid's child processes (exec_prerun's shell)"""
+    kids = []
+    try:
+        for t in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/children" % (pid, t)) as f:
+                kids += f.read().split()
+    except OSError:
+        pass
+    return kids
+
+
 class Signals(SbCase):
     def start(self, *args):
         p = subprocess.Popen([BIN, *args], cwd=self.dir, stdout=subprocess.PIPE,
@@ -239,8 +251,7 @@ class Signals(SbCase):
         SIGTERM, the run ends with 130 and no job error"""
         job = self.write_job("[p]\nioengine=null\nsize=1m\nexec_prerun=sleep 60\n")
         p = self.start("--allow-exec", "--output-format=json", job)
-        wait_until(lambda: p.poll() is not None or
-                   os.path.exists(os.path.join(self.dir, "p.prerun.txt")))
+        wait_until(lambda: p.poll() is not None or children(p.pid))  # the command runs
         time.sleep(0.5)
         t = time.monotonic()
         p.send_signal(signal.SIGINT)
