@@ -1,7 +1,6 @@
 /* storbench.c: main.  Command line -> job files -> run -> report; nothing else. */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,19 +71,6 @@ static void usage(FILE *f)
 	sb_tools_usage(f);
 }
 
-
-/* The process's one SIGINT/SIGTERM/SIGUSR2 handler: every job stops at its
- * next I/O, a sweep keeps its finished points; main prints the partial
- * results and exits with 130.  SIGUSR2 is there for mpirun: Open MPI's
- * mpirun exits 1 on SIGINT whatever the ranks return, but forwards SIGUSR2
- * to every rank and then exits with their 130 (HOWTO section 14). */
-static volatile sig_atomic_t got_signal; /* MPI: an interrupt, not another rank's error */
-static void on_signal(int sig)
-{
-	(void)sig;
-	got_signal = 1;
-	sb_stop_request();
-}
 
 static int is_prefix_opt(const char *arg, const char *name, const char **val)
 {
@@ -394,7 +380,8 @@ static void write_interim(void *arg, const struct sb_interim *snap)
 	fflush(f);
 }
 
-/* The run's environment.  --status-interval: normal-format snapshots go to
+/* The run's environment (SB_EXIT_OK; 130 when a signal ended the wait for
+ * an --output FIFO's reader, else 2).  --status-interval: normal-format snapshots go to
  * the results' stream as the run goes; with json they are kept for the
  * document's "interim" array (and nothing is printed early, so the JSON
  * stays one document); terse output gets none. */
@@ -408,28 +395,24 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 	r->progress = cl->eta;
 	r->progress_interval_ms = cl->eta_interval_ms;
 	r->progress_newline_ms = cl->eta_newline_ms;
-	r->interim_json = cl->status_interval_ms && json;
-	if (cl->status_interval_ms && !json && (cl->formats & SB_FMT_NORMAL)) {
-		if (sb_resfile_stream(o)) /* a FIFO: the snapshots stream into it */
-			return -EIO;
+	r->interim_json = json; /* --status-interval's and SIGUSR1's snapshots */
+	bool normal = !json && (cl->formats & SB_FMT_NORMAL);
+	if (cl->status_interval_ms && normal) {
+		int e = sb_resfile_stream(o); /* a FIFO: the snapshots stream into it */
+		if (e)
+			return e == -EINTR ? SB_EXIT_INTR : SB_EXIT_CMDLINE;
 		r->interim = write_interim;
 		r->interim_arg = o->f;
 	}
-	return 0;
-}
-
-/* one signal setup, before anything is read or made: an interrupt while
- * job files are parsed (a large sweep parses for seconds, a read_iolog=
- * FIFO waits for its writer) ends with a message and 130, never the
- * default action's silent 143 (issue 28 item 13); no SA_RESTART, so a
- * blocked open returns */
-static void install_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
+	/* SIGUSR1's status: where --status-interval's go (the results' stream:
+	 * stdout or --output's file); JSON or terse results, or an --output FIFO
+	 * not open yet (opening it waits for a reader): on stderr.  MPI: rank
+	 * 0 only. */
+	if (sb_ranks_rank() == 0) {
+		r->status = write_interim;
+		r->status_arg = normal && o->f ? o->f : stderr;
+	}
+	return SB_EXIT_OK;
 }
 
 /* --parse-only: what the run would refuse before its first I/O, refused now
@@ -488,7 +471,7 @@ int main(int argc, char **argv)
 	const struct sb_tool *tool = argc > 1 ? sb_tool_find(argv[1]) : NULL;
 	if (tool)
 		return tool->main(argc - 1, argv + 1);
-	install_signals();
+	sb_stop_install(); /* before anything is read or made (lib/stop.h) */
 	sb_ranks_start(&argc, &argv); /* MPI when a launcher started us; else one rank */
 	int rc = parse_cmdline(argc, argv, &cl);
 	int status = SB_EXIT_OK;
@@ -524,10 +507,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	struct sb_run_env env;
-	if (run_env(&cl, &ro, &env)) {
-		status = SB_EXIT_CMDLINE;
+	if ((status = run_env(&cl, &ro, &env)) != SB_EXIT_OK)
 		goto out;
-	}
 	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: sweep/sweep.c */
 	if (jl.sweep ? sb_sweep_run(&jl, &env, &sweep, &res) : sb_run(&jl, &env, &res)) {
 		if (sweep.ndone) /* the points finished before the failure */
@@ -539,9 +520,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	sb_ranks_own_results(&jl, &res, cl.output, sb_output_write, cl.formats); /* MPI */
-	if (!jl.sweep && sb_ranks_merge(&res, got_signal)) /* MPI: one result at rank 0 */
+	if (!jl.sweep && sb_ranks_merge(&res, sb_stop_signalled())) /* MPI: one result at rank 0 */
 		status = SB_EXIT_IOERR;
-	if (sb_resfile_write(&ro, &res, cl.formats) || res.logs_failed)
+	int we = sb_resfile_write(&ro, &res, cl.formats);
+	if (we || res.logs_failed)
 		status = SB_EXIT_IOERR;
 	if (cl.export_csv && sb_write_csv(cl.export_csv, &res))
 		status = SB_EXIT_IOERR;
@@ -552,7 +534,7 @@ int main(int argc, char **argv)
 			status = SB_EXIT_IOERR;
 	if (jl.sweep && sb_sweep_had_errors(&sweep))
 		status = SB_EXIT_IOERR;
-	if (res.interrupted)
+	if (res.interrupted || we == -EINTR) /* also the wait for an --output FIFO's reader */
 		status = SB_EXIT_INTR;
 	sb_results_free(&res);
 	sb_sweep_results_free(&sweep);

@@ -165,7 +165,8 @@ static int open_fail(struct sb_outfile *a, const char *path, const struct sb_out
 	char fix[512];
 	snprintf(fix, sizeof(fix), "give %s a file in an existing, writable folder",
 		 n && n->opt ? n->opt : "it");
-	say(path, n, strerror(-e), fix);
+	if (e != -EINTR) /* a stop signal ended the wait for a FIFO's peer: the caller says it */
+		say(path, n, strerror(-e), fix);
 	clear(a);
 	return e;
 }

@@ -39,13 +39,27 @@ static int open_fifo(struct sb_resfile *o)
 	int e = sb_outfile_open(&o->af, o->fifo, &res_name, SB_OUT_FIFO);
 	o->f = o->af.f;
 	o->fifo = NULL;
-	return e; /* the gate said why */
+	return e; /* the gate said why; -EINTR: wait_reader says it */
+}
+
+/* the wait for an --output FIFO's reader: a stop signal (SIGINT, SIGTERM,
+ * SIGHUP, SIGUSR2: no SA_RESTART) ends it with -EINTR, and main exits
+ * 130, not 3; SIGUSR1 restarts it.  -EIO for another failure (said). */
+static int wait_reader(struct sb_resfile *o)
+{
+	const char *path = o->path;
+	int e = open_fifo(o);
+	if (e == -EINTR)
+		sb_err("interrupted", "--output=%s: stopped while waiting for a reader of the FIFO: "
+		       "the results were not written there", path);
+	return e == -EINTR ? e : e ? -EIO : 0;
 }
 
 int sb_resfile_stream(struct sb_resfile *o)
 {
-	if (o->fifo && open_fifo(o))
-		return -EIO;
+	int e = o->fifo ? wait_reader(o) : 0;
+	if (e)
+		return e;
 	o->used = true;
 	return 0;
 }
@@ -63,8 +77,9 @@ void sb_resfile_drop(struct sb_resfile *o)
 
 int sb_resfile_write(struct sb_resfile *o, const struct sb_results *res, unsigned formats)
 {
-	if (o->fifo && open_fifo(o))
-		return -EIO;
+	int we = o->fifo ? wait_reader(o) : 0;
+	if (we)
+		return we;
 	if (!o->f)
 		return -EBADF;
 	int rc = sb_output_write(o->f, res, formats);

@@ -28,12 +28,14 @@ struct sb_resfile {
  * than 0 (they write to /dev/null).  0, or -errno with the reason reported. */
 int sb_resfile_open(struct sb_resfile *o, const char *path, bool writer);
 /* interim results start now: open a FIFO (it waits for a reader) and mark
- * the file used.  0 or -errno, reported. */
+ * the file used.  0 or -errno, reported; -EINTR: a signal ended the wait
+ * for the FIFO's reader (exit 130). */
 int sb_resfile_stream(struct sb_resfile *o);
 /* the run could not start: leave nothing behind (a file that was there
  * stays as it was); interim results already written are kept */
 void sb_resfile_drop(struct sb_resfile *o);
 /* write res in the formats (output.h's SB_FMT_* mask) and close: 0, or
- * -errno with the file and the reason reported */
+ * -errno with the file and the reason reported (-EINTR: as for
+ * sb_resfile_stream) */
 int sb_resfile_write(struct sb_resfile *o, const struct sb_results *res, unsigned formats);
 #endif

@@ -1,14 +1,18 @@
 /* exec.c: exec_prerun/exec_postrun (see exec.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "os/outfile.h"
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "run/exec.h"
 
 extern char **environ;
@@ -38,15 +42,31 @@ int sb_exec_hook(const struct sb_jobspec *s, const char *cmd, const char *mode)
 		sb_err(s->name, "exec_%s=%s: cannot start /bin/sh: %s", mode, cmd, strerror(rc));
 		return -rc;
 	}
+	/* polled, not a blocking waitpid: the stop signal may go to another
+	 * thread; a stop that comes while the command runs ends the wait, and
+	 * the command with SIGTERM (exec_postrun after an interrupt runs) */
 	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
+	bool stopped = false;
+	unsigned stops = sb_stop_count();
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
 			sb_outfile_abort(&of);
 			return -errno;
 		}
+		if (sb_stop_count() != stops && !stopped) {
+			kill(pid, SIGTERM);
+			stopped = true;
+		}
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
 	if ((e = sb_outfile_commit(&of)))
 		sb_warn(s->name, "exec_%s: cannot keep the command's output in %s: %s", mode, out,
 			strerror(-e));
+	if (stopped)
+		return -EINTR; /* the run stops (130); the command's output is in its file */
 	if (WIFEXITED(st) && !WEXITSTATUS(st))
 		return 0;
 	if (WIFEXITED(st))

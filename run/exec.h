@@ -9,6 +9,8 @@
 
 /* Runs cmd for job s; mode is "prerun" or "postrun".  Returns 0 when the
  * command exited with status 0, else reports with sb_err and returns
- * -ECANCELED (status not 0) or -errno (could not run it). */
+ * -ECANCELED (status not 0) or -errno (could not run it); -EINTR when a
+ * stop (a signal) that came while the command ran ended the wait: the command got SIGTERM, nothing is
+ * reported (the run stops with 130). */
 int sb_exec_hook(const struct sb_jobspec *s, const char *cmd, const char *mode);
 #endif

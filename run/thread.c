@@ -336,9 +336,11 @@ static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
 /* exec_prerun (run/exec.h): a failure is the job's error, and it does no I/O */
 static bool prerun(struct sb_thread *t)
 {
-	if (!t->spec->exec_prerun || !sb_exec_hook(t->spec, t->spec->exec_prerun, "prerun"))
+	int e = t->spec->exec_prerun ? sb_exec_hook(t->spec, t->spec->exec_prerun, "prerun") : 0;
+	if (!e)
 		return true;
-	sb_tstats_set_error(t->st, ECANCELED, SB_OPT(exec_prerun)->name, NULL);
+	if (e != -EINTR) /* -EINTR: stopped, not the job's error */
+		sb_tstats_set_error(t->st, ECANCELED, SB_OPT(exec_prerun)->name, NULL);
 	return false;
 }
 

@@ -10,6 +10,7 @@
 #include "stats/monitor.h"
 #include "stats/statsthread.h"
 #include "lib/log.h"
+#include "lib/stop.h"
 
 static int add_series(struct sb_monitor *m, const struct sb_jobspec *spec, unsigned from,
 		      unsigned to)
@@ -298,8 +299,10 @@ void sb_monitor_tick(void *arg, uint64_t now)
 		if (m->next_ns <= now)
 			m->next_ns = now + m->interval_ns;
 	}
+	if (sb_status_take()) /* SIGUSR1: the status now, the run goes on */
+		sb_monitor_interim(m, now, true);
 	if (m->opts.status_interval_ms && now >= m->next_interim_ns) {
-		sb_monitor_interim(m, now);
+		sb_monitor_interim(m, now, false);
 		m->next_interim_ns += m->opts.status_interval_ms * 1000000ull;
 		if (m->next_interim_ns <= now)
 			m->next_interim_ns = now + m->opts.status_interval_ms * 1000000ull;

@@ -34,6 +34,11 @@ struct sb_mon_opts {
 	void (*interim)(void *arg, const struct sb_interim *snap);
 	void *interim_arg;
 	bool interim_json;            /* keep interim snapshots in sb_results.interim */
+	/* SIGUSR1 (lib/stop.h sb_status_take): a snapshot at the next tick,
+	 * handed to this callback (NULL: to interim) and kept with
+	 * interim_json; the run goes on */
+	void (*status)(void *arg, const struct sb_interim *snap);
+	void *status_arg;
 	int progress;                 /* status line on stderr: -1 auto (a terminal), 0, 1 */
 	unsigned progress_interval_ms; /* --eta-interval: its period; 0 = 1 s */
 	unsigned progress_newline_ms;  /* --eta-newline: end the line (start a new one) this
@@ -127,7 +132,8 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now_ns, struct sb_results *
 void sb_monitor_free(struct sb_monitor *m);
 
 /* Time-series and interim internals shared by monitor.c and progress.c */
-void sb_monitor_interim(struct sb_monitor *m, uint64_t now_ns);
+/* a snapshot now: asked by SIGUSR1 (opts.status) or --status-interval's */
+void sb_monitor_interim(struct sb_monitor *m, uint64_t now_ns, bool asked);
 void sb_monitor_progress(struct sb_monitor *m, uint64_t now_ns, bool last);
 /* fio log files: per tick (drain rings, averaged windows); final pass at the end */
 void sb_monitor_logs(struct sb_monitor *m, uint64_t now_ns, bool final);

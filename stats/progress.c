@@ -6,7 +6,7 @@
  * '\r' every second and erased when the run ends.
  *
  * --status-interval snapshots: cumulative figures per job result every N
- * seconds (clat max as of the last time-series boundary).  They are handed
+ * seconds, and one at the next tick after a SIGUSR1 (opts.status) (clat max as of the last time-series boundary).  They are handed
  * at once to main's opts.interim callback (which writes them in normal
  * format), and/or kept for the JSON
  * document's "interim" array (JSON output stays one document).  At most
@@ -150,18 +150,24 @@ static void interim_job(struct sb_monitor *m, const struct sb_mon_series *s,
 	}
 }
 
-void sb_monitor_interim(struct sb_monitor *m, uint64_t now)
+void sb_monitor_interim(struct sb_monitor *m, uint64_t now, bool asked)
 {
+	void (*out)(void *, const struct sb_interim *) = m->opts.interim;
+	void *out_arg = m->opts.interim_arg;
+	if (asked && m->opts.status) {
+		out = m->opts.status;
+		out_arg = m->opts.status_arg;
+	}
 	struct sb_interim snap = { .t_ms = (now - m->t0_ns) / 1000000, .njobs = m->nser };
 	snap.jobs = calloc(m->nser ? m->nser : 1, sizeof(*snap.jobs));
 	if (!snap.jobs)
 		return;   /* out of memory: this snapshot is skipped */
 	for (unsigned i = 0; i < m->nser; i++)
 		interim_job(m, &m->ser[i], &snap.jobs[i], now);
-	if (m->opts.interim) {
+	if (out) {
 		if (m->progress && m->prog_len) /* the status line is on stderr: clear it */
 			sb_monitor_progress(m, now, true);
-		m->opts.interim(m->opts.interim_arg, &snap);
+		out(out_arg, &snap);
 	}
 	if (!m->opts.interim_json) {
 		free(snap.jobs);

@@ -27,6 +27,7 @@
 
 #include "os/outfile.h"
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/kvtrace.h"
 #include "ml/kvcache/mlperf.h"
 #include "ml/kvcache/models.h"
 #include "ml/kvcache/tracejob.h"
@@ -54,7 +55,7 @@ static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 		return false;
 	if ((s->kv_requests && k->m.next_index >= s->kv_requests) || sb_kv_trace_done(&k->m))
 		return false;
-	return !s->runtime_us || sb_now_ns() < k->start_ns + s->runtime_us * 1000;
+	return sb_now_ns() < sb_kv_end_ns(k, s);
 }
 
 static int blocks_io(struct sb_thread *t, struct sb_file *f, int ddir, const uint64_t *slot,
@@ -66,7 +67,8 @@ static int blocks_io(struct sb_thread *t, struct sb_file *f, int ddir, const uin
 	return e;
 }
 
-/* one request, planned in r: I/O and emulated compute; 0 or -errno */
+/* one request, planned in r: I/O and emulated compute; 0 when it ran, 1
+ * when runtime= ended before it arrived (not served), or -errno */
 static int serve(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w, struct sb_file *f,
 		 const struct sb_kv_req *r)
 {
@@ -75,9 +77,10 @@ static int serve(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w, struct sb
 	struct sb_kv_worker *kw = &k->w[w];
 	uint64_t arrive = sb_now_ns();
 	if (sb_kv_open_loop(&k->m)) {
-		arrive = k->start_ns + (uint64_t)(r->arrival_s * 1e9);
-		if (!sb_sleep_until(arrive))
-			return -EINTR;
+		arrive = sb_kv_at_ns(k->start_ns, r->arrival_s);
+		int e = sb_kv_wait_arrival(k, s, arrive);
+		if (e)
+			return e;
 	}
 	uint64_t t0 = sb_now_ns();
 	int e = blocks_io(t, f, SB_DDIR_READ, r->rd, r->nrd, k->block_bytes);
@@ -117,13 +120,28 @@ static void *worker_main(void *arg)
 	while (!e) {
 		pthread_mutex_lock(&k->lock);
 		bool go = more(j, k);
-		if (go && (e = sb_kv_next(&k->m, &kw->req)) == 0)
-			sb_kv_count(&k->tot, &kw->req);
+		if (go) {
+			kw->x0 = *sb_kv_extra_stats(&k->m);
+			e = sb_kv_next(&k->m, &kw->req);
+			kw->x1 = *sb_kv_extra_stats(&k->m);
+		}
 		pthread_mutex_unlock(&k->lock);
 		if (!go || e)
 			break;
 		e = serve(j, k, kw->index, f, &kw->req);
+		/* a request counts once it ran; 1: runtime= ended before it
+		 * arrived, -EINTR: stopped; either way it did not run */
+		pthread_mutex_lock(&k->lock);
+		if (!e)
+			sb_kv_count(&k->tot, &kw->req);
+		else if (e == 1 || e == -EINTR)
+			sb_kv_extra_undo(&k->m, &kw->x0, &kw->x1);
+		pthread_mutex_unlock(&k->lock);
+		if (e)
+			break;
 	}
+	if (e == 1)
+		e = 0;
 	if (e && e != -EINTR) {
 		if (!t->st->error)
 			sb_ml_fail(t, -e, "KV cache request failed on", k->path);

@@ -29,6 +29,7 @@ struct sb_kv_worker {
 	pthread_t tid;
 	bool started;
 	struct sb_kv_req req;      /* the request it serves */
+	struct sb_kv_extra x0, x1; /* the model's extra counts around its planning */
 	struct sb_kv_acc latency, ttft, storage_ttft;
 };
 
@@ -61,7 +62,15 @@ enum { SB_KV_PROFILE_BLOCKS = 0, SB_KV_PROFILE_MLPERF = 1 };
 /* 2 (K and V) x layers x kv_heads x head_dim x bytes per element */
 uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head_dim,
 			       unsigned elem_bytes);
-/* add request r's counts to t */
+/* The time rule of the arrival waits (both profiles): the instant the
+ * job's runtime= ends (start_ns + runtime, saturated; UINT64_MAX without
+ * runtime=), and the wait for a request's arrival: 0 when it arrived in
+ * time, 1 when runtime= ends first (the wait ends then and the request is
+ * not served or counted), -EINTR when a stop came first. */
+struct sb_jobspec;
+uint64_t sb_kv_end_ns(const struct sb_kv_job *k, const struct sb_jobspec *s);
+int sb_kv_wait_arrival(const struct sb_kv_job *k, const struct sb_jobspec *s, uint64_t arrive_ns);
+/* add request r's counts to t (a request that ran) */
 void sb_kv_count(struct sb_kv_totals *t, const struct sb_kv_req *r);
 /* fill sb_ml_res(j)->kv (and the rule report with rules=mlperf) after the run */
 void sb_kv_results(struct sb_wl_job *j);

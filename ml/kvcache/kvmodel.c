@@ -288,6 +288,19 @@ const struct sb_kv_extra *sb_kv_extra_stats(const struct sb_kv_model *m)
 	return &m->x;
 }
 
+void sb_kv_extra_undo(struct sb_kv_model *m, const struct sb_kv_extra *b, const struct sb_kv_extra *a)
+{
+	struct sb_kv_extra *x = &m->x;
+	x->prefix_hits -= a->prefix_hits - b->prefix_hits;
+	x->prefix_misses -= a->prefix_misses - b->prefix_misses;
+	x->prefix_tokens_saved -= a->prefix_tokens_saved - b->prefix_tokens_saved;
+	x->rag_retrievals -= a->rag_retrievals - b->rag_retrievals;
+	x->rag_chunks_read -= a->rag_chunks_read - b->rag_chunks_read;
+	x->rag_mem_hits -= a->rag_mem_hits - b->rag_mem_hits;
+	x->rag_disk_hits -= a->rag_disk_hits - b->rag_disk_hits;
+	x->rag_misses -= a->rag_misses - b->rag_misses;
+}
+
 /* the trace's next request: its numbers, and which conversation it goes
  * on (m->nconv: a new one) */
 static int from_trace(struct sb_kv_model *m, struct sb_kv_req *r, uint64_t *ci)

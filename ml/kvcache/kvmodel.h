@@ -127,4 +127,11 @@ bool sb_kv_trace_done(const struct sb_kv_model *m);
 bool sb_kv_open_loop(const struct sb_kv_model *m);
 /* the shared-prefix and RAG counts so far */
 const struct sb_kv_extra *sb_kv_extra_stats(const struct sb_kv_model *m);
+/* take back what one planned request added to the per-request extra counts
+ * (system-prompt hits, misses and tokens, RAG retrievals and chunk reads):
+ * it did not run (runtime= ended before its arrival, or a stop).  before
+ * and after: sb_kv_extra_stats' copies from around its sb_kv_next, under
+ * the same lock. */
+void sb_kv_extra_undo(struct sb_kv_model *m, const struct sb_kv_extra *before,
+		      const struct sb_kv_extra *after);
 #endif

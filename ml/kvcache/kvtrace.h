@@ -54,6 +54,26 @@ int sb_kv_trace_parse(struct sb_kv_trace *t, enum sb_kv_trace_fmt fmt, const cha
 int sb_kv_trace_load(struct sb_kv_trace *t, const char *path, enum sb_kv_trace_fmt fmt,
 		     double speedup, double rate, char *err, size_t errlen);
 void sb_kv_trace_free(struct sb_kv_trace *t);
+/* Arrival arithmetic that saturates instead of wrapping: t0_ns + s seconds
+ * (a trace's timestamp divided by its speed-up, i / arrival_rate, a
+ * Poisson clock), UINT64_MAX ("never") when it does not fit in 64 bits of
+ * nanoseconds (past about 584 years from the clock's origin) or s is
+ * infinite; NaN or s <= 0: t0_ns. */
+static inline uint64_t sb_kv_at_ns(uint64_t t0_ns, double s)
+{
+	if (!(s > 0))
+		return t0_ns;
+	double ns = s * 1e9 + 0.5;
+	if (!(ns < 18446744073709549568.0)) /* the largest double below 2^64 */
+		return UINT64_MAX;
+	uint64_t d = (uint64_t)ns;
+	return t0_ns > UINT64_MAX - d ? UINT64_MAX : t0_ns + d;
+}
+/* a + b, UINT64_MAX when it does not fit */
+static inline uint64_t sb_kv_add_ns(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 /* The cursor the request streams use: the request at *pos, then *pos + 1;
  * NULL at the end. */
 const struct sb_kv_trace_req *sb_kv_trace_next(const struct sb_kv_trace *t, size_t *pos);

@@ -15,6 +15,7 @@
 
 #include "lib/timeutil.h"
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/kvtrace.h"
 #include "ml/kvcache/mlperf.h"
 #include "ml/run.h"
 #include "parse/options.h"
@@ -125,7 +126,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 		return e;
 	now = sb_now_ns();
 	for (unsigned i = 0; i < ml->nusers; i++)
-		ml->u[i].arrive_ns = now + think_ns(ml, &ml->u[i]);
+		ml->u[i].arrive_ns = sb_kv_add_ns(now, think_ns(ml, &ml->u[i]));
 	ml->next_slot_ns = ml->t0_ns = now;
 	/* from here the workers run: the I/O without the lock */
 	ml->lock = &k->lock;
@@ -140,7 +141,7 @@ static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 		return false;
 	if (s->kv_requests && k->ml->started >= s->kv_requests)
 		return false;
-	return !s->runtime_us || sb_now_ns() < k->start_ns + s->runtime_us * 1000;
+	return sb_now_ns() < sb_kv_end_ns(k, s);
 }
 
 /* the priority queue: the ready user of the highest QoS, then the earliest;
@@ -270,7 +271,7 @@ static void record(struct sb_wl_job *j, struct sb_kv_ml *ml, const struct mreq *
 	if (!j->spec->kv_decode_only && add_turn(u, r->id))
 		ml->err = -ENOMEM;
 	u->busy = false;
-	u->arrive_ns = u->think_us ? r->arrive + think_ns(ml, u) : now;
+	u->arrive_ns = u->think_us ? sb_kv_add_ns(r->arrive, think_ns(ml, u)) : now;
 }
 
 /* one worker: take the next request, do its cache operations, generate */
@@ -291,30 +292,35 @@ static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k)
 		pthread_mutex_lock(&k->lock);
 		return ok ? 0 : -EINTR;
 	}
-	if (s->arrival_rate > 0)
-		ml->next_slot_ns += (uint64_t)(1e9 / s->arrival_rate);
+	if (s->arrival_rate > 0) /* saturates: a rate of 1e-12/s is "never again" */
+		ml->next_slot_ns = sb_kv_at_ns(ml->next_slot_ns, 1.0 / s->arrival_rate);
 	struct mreq r;
 	int e = begin_req(s, ml, (unsigned)user, &r);
 	if (e > 0) { /* the trace is over */
 		ml->trace_done = true;
 		return 0;
 	}
-	if (!e && r.arrive > sb_now_ns()) { /* a trace's arrival: wait for it */
+	if (!e && r.arrive > sb_now_ns()) { /* a trace's arrival: wait for it, up to runtime= */
 		pthread_mutex_unlock(&k->lock);
-		bool ok = sb_sleep_until(r.arrive);
+		e = sb_kv_wait_arrival(k, s, r.arrive);
 		pthread_mutex_lock(&k->lock);
-		e = ok ? 0 : -EINTR;
 	}
 	if (!e)
 		e = cache_ops(s, ml, &r, &st_ns);
-	if (e)
-		return e;
+	if (e) { /* 1: runtime= ended before it arrived: not served, not counted */
+		ml->u[r.user].busy = false;
+		return e == 1 ? 0 : e;
+	}
 	uint64_t gen_ns = r.gen * s->decode_time_per_token_us * 1000;
 	pthread_mutex_unlock(&k->lock);
-	bool ok = !gen_ns || sb_sleep_until(sb_now_ns() + gen_ns);
+	bool ok = !gen_ns || sb_sleep_until(sb_kv_add_ns(sb_now_ns(), gen_ns));
 	pthread_mutex_lock(&k->lock);
+	if (!ok) { /* stopped in its generation: it did not complete, it does not count */
+		ml->u[r.user].busy = false;
+		return -EINTR;
+	}
 	record(j, ml, &r, st_ns, gen_ns);
-	return ok ? 0 : -EINTR;
+	return 0;
 }
 
 void *sb_kv_ml_worker(void *arg)

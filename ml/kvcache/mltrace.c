@@ -42,7 +42,7 @@ static int next(void *ctx, unsigned user, uint64_t *ctx_tokens, uint64_t *gen, u
 	double at = 0;
 	if (m->cfg->trace_timed) {
 		at = q->arrival_s;
-		*arrive_ns = *m->t0 + (uint64_t)(at * 1e9 + 0.5);
+		*arrive_ns = sb_kv_at_ns(*m->t0, at); /* saturates: past 2^64 ns is never */
 	}
 	if (m->cfg->log)
 		fprintf(m->cfg->log, "%" PRIu64 " %.6f %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 " %u\n",

@@ -10,6 +10,7 @@
  * and the model (kvmodel.c) replaying a trace in order. */
 #include <CUnit/CUnit.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,7 +302,38 @@ static void test_extra_rules(void)
 	CU_ASSERT_EQUAL(sb_kv_sysprompt(0, 0.0, 2, 100), 0);
 }
 
+/* arrival arithmetic saturates (issue 32 item 6): t0 + s seconds never
+ * wraps past 2^64 ns, whatever t0, and NaN or s <= 0 is t0 */
+static void test_arrival_saturates(void)
+{
+	const uint64_t t0s[] = { 0, 1, 123456789012345ull, UINT64_MAX / 2, UINT64_MAX - 5, UINT64_MAX };
+	const double ss[] = { 0.5, 1.0, 1e9, 18446744073.0, 18446744073.709551615, 1e11, 1e20,
+			      1e300, INFINITY };
+	for (unsigned i = 0; i < sizeof(t0s) / sizeof(t0s[0]); i++) {
+		uint64_t t0 = t0s[i];
+		CU_ASSERT_EQUAL(sb_kv_at_ns(t0, 0.0), t0);
+		CU_ASSERT_EQUAL(sb_kv_at_ns(t0, -5.0), t0);
+		CU_ASSERT_EQUAL(sb_kv_at_ns(t0, NAN), t0);
+		uint64_t prev = t0;
+		for (unsigned j = 0; j < sizeof(ss) / sizeof(ss[0]); j++) {
+			uint64_t at = sb_kv_at_ns(t0, ss[j]);
+			CU_ASSERT(at >= t0);   /* never before the start: no wrap */
+			CU_ASSERT(at >= prev); /* later seconds, later (or equal) instants */
+			long double exact = (long double)t0 + (long double)ss[j] * 1e9L;
+			if (exact >= 18446744073709551615.0L)
+				CU_ASSERT_EQUAL(at, UINT64_MAX);
+			prev = at;
+		}
+	}
+	CU_ASSERT_EQUAL(sb_kv_at_ns(1000, 2.5), 1000 + 2500000000ull);
+	CU_ASSERT_EQUAL(sb_kv_at_ns(0, 1e11), UINT64_MAX);
+	CU_ASSERT_EQUAL(sb_kv_add_ns(UINT64_MAX - 1, 2), UINT64_MAX);
+	CU_ASSERT_EQUAL(sb_kv_add_ns(UINT64_MAX, UINT64_MAX), UINT64_MAX);
+	CU_ASSERT_EQUAL(sb_kv_add_ns(3, 4), 7);
+}
+
 static CU_TestInfo tests[] = {
+	{ "arrival arithmetic saturates", test_arrival_saturates },
 	{ "format detection", test_detect },
 	{ "burstgpt: columns, arrivals / speedup, quoted fields", test_burstgpt },
 	{ "sharegpt: pairs, len // 4, caps, turns, JSONL", test_sharegpt },

@@ -180,6 +180,32 @@ static void test_interim_callback(void)
 	sb_joblist_free(&jl);
 }
 
+/* SIGUSR1's request (sb_status_request): one snapshot to opts.status (not
+ * to interim), kept with interim_json, without --status-interval; the run
+ * goes on to its end */
+static void test_status_request(void)
+{
+	struct sb_joblist jl = { 0 };
+	struct sb_results res;
+	int marker;
+	struct sb_run_env env = { .opts = { .status = count_interim, .status_arg = &marker,
+					    .interim_json = true } };
+	CU_ASSERT_EQUAL_FATAL(sb_parse_text("job.ini", "[a]\nioengine=null\nrw=read\nsize=1m\n"
+					    "time_based\nruntime=300ms\n", &jl), 0);
+	CU_ASSERT_EQUAL_FATAL(sb_joblist_finish(&jl), 0);
+	ninterim = 0;
+	interim_arg_seen = NULL;
+	sb_status_request();
+	CU_ASSERT_EQUAL_FATAL(sb_run(&jl, &env, &res), 0);
+	CU_ASSERT_EQUAL(ninterim, 1);
+	CU_ASSERT_PTR_EQUAL(interim_arg_seen, &marker);
+	CU_ASSERT_EQUAL(res.ninterim, 1);
+	CU_ASSERT_FALSE(res.interrupted);
+	CU_ASSERT_FALSE(sb_status_take()); /* taken once */
+	sb_results_free(&res);
+	sb_joblist_free(&jl);
+}
+
 static void test_drop_path(void)
 {
 	const struct sb_run_env env = { .drop_caches = "/x/drop" };
@@ -203,11 +229,20 @@ static void test_ml_drop_path(void)
 /* one stop flag: a request stops a run (and a sweep) until cleared */
 static void test_stop_flag(void)
 {
+	unsigned n = sb_stop_count();
 	CU_ASSERT_FALSE(sb_stopping());
 	sb_stop_request();
 	CU_ASSERT_TRUE(sb_stopping());
+	CU_ASSERT_EQUAL(sb_stop_count(), n + 1); /* every request counts */
+	sb_stop_request();
+	CU_ASSERT_EQUAL(sb_stop_count(), n + 2);
 	sb_stop_clear();
 	CU_ASSERT_FALSE(sb_stopping());
+	CU_ASSERT_EQUAL(sb_stop_count(), n + 2);
+	sb_status_request();
+	sb_status_request();
+	CU_ASSERT_TRUE(sb_status_take()); /* requests before a take: one status */
+	CU_ASSERT_FALSE(sb_status_take());
 }
 
 static CU_TestInfo tests[] = {
@@ -217,6 +252,7 @@ static CU_TestInfo tests[] = {
 	{ "parser rows handed down", test_parser_handed_down },
 	{ "found through the table", test_found_through_table },
 	{ "interim callback", test_interim_callback },
+	{ "status request (SIGUSR1)", test_status_request },
 	{ "drop-caches path", test_drop_path },
 	{ "ML drop-caches path", test_ml_drop_path },
 	{ "stop flag", test_stop_flag },
