@@ -7,7 +7,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -237,23 +236,13 @@ int sb_outfile_open(struct sb_outfile *a, const char *path, const struct sb_outn
 	return 0;
 }
 
-/* fd's identity as os/scratch.h keeps it (device, inode, birth time) */
+/* fd's identity as os/scratch.h keeps it, unmarked on purpose */
 static int ident(int fd, const char *path, struct sb_scratch_id *id)
 {
-	struct statx sx;
-	int r = fd >= 0 ? statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &sx)
-			: statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_BTIME, &sx);
-	if (r != 0)
-		return -errno;
-	memset(id, 0, sizeof(*id));
-	id->dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
-	id->ino = sx.stx_ino;
-	if (sx.stx_mask & STATX_BTIME) {
-		id->btime_s = sx.stx_btime.tv_sec;
-		id->btime_ns = sx.stx_btime.tv_nsec;
-	}
-	id->mark_err = ENODATA; /* unmarked on purpose */
-	return 0;
+	int e = sb_scratch_identify(fd, path, id);
+	if (!e)
+		id->mark_err = ENODATA;
+	return e;
 }
 
 int sb_outfile_commit(struct sb_outfile *a)

@@ -20,8 +20,7 @@ static int mark_text(const char *job, const struct sb_scratch_id *id, char *buf,
 static bool is_my_mark(const char *path);
 static int put_mark(int fd, const char *path, const char *job, const struct sb_scratch_id *id);
 
-/* fd >= 0: the file open on it; else path, not followed */
-static int identify(int fd, const char *path, struct sb_scratch_id *id)
+int sb_scratch_identify(int fd, const char *path, struct sb_scratch_id *id)
 {
 	struct statx sx;
 	int r = fd >= 0 ? statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &sx)
@@ -40,7 +39,7 @@ static int identify(int fd, const char *path, struct sb_scratch_id *id)
 
 int sb_scratch_made_fd(int fd, const char *job, struct sb_scratch_id *id)
 {
-	int r = identify(fd, NULL, id);
+	int r = sb_scratch_identify(fd, NULL, id);
 	int m = r ? r : put_mark(fd, NULL, job, id);
 	id->marked = m >= 0;
 	id->side = m == 1;
@@ -50,7 +49,7 @@ int sb_scratch_made_fd(int fd, const char *job, struct sb_scratch_id *id)
 
 int sb_scratch_made_path(const char *path, const char *job, struct sb_scratch_id *id)
 {
-	int r = identify(-1, path, id);
+	int r = sb_scratch_identify(-1, path, id);
 	int m = r ? r : put_mark(-1, path, job, id);
 	id->marked = m >= 0;
 	id->side = m == 1;
@@ -68,7 +67,7 @@ static int still_ours(const char *path, const struct sb_scratch_id *id, bool dir
 		return -errno;
 	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
 		return -ESTALE; /* a symlink, a fifo, ... put there: never ours */
-	int r = identify(-1, path, &now);
+	int r = sb_scratch_identify(-1, path, &now);
 	if (r)
 		return r;
 	if (now.dev != id->dev || now.ino != id->ino || now.btime_s != id->btime_s ||
@@ -291,7 +290,7 @@ static int put_mark(int fd, const char *path, const char *job, const struct sb_s
 int sb_scratch_mark_path(const char *path, const char *job)
 {
 	struct sb_scratch_id id;
-	int n = identify(-1, path, &id);
+	int n = sb_scratch_identify(-1, path, &id);
 	if (n)
 		return n;
 	n = put_mark(-1, path, job, &id);

@@ -29,6 +29,9 @@ struct sb_scratch_id {
 	bool side;          /* the mark is in the folder's .storbench-owner */
 };
 
+/* The identity (device, inode, birth time) of the file open on fd (fd >= 0)
+ * or of path (not followed), unmarked: ->marked false.  0 or -errno. */
+int sb_scratch_identify(int fd, const char *path, struct sb_scratch_id *id);
 /* Storbench just made the file open on fd (or the folder at path, not
  * followed if a symlink): take its identity and mark it (job: the job's
  * name, for the mark).  0 or -errno. */
