@@ -149,3 +149,15 @@ class LoopCase(SbCase):
         dev = p.stdout.strip()
         self.loops.append(dev)
         return dev
+
+
+def catches(pid, sig):
+    """whether pid has a handler for sig (/proc/PID/status SigCgt)"""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    except OSError:
+        pass
+    return False

@@ -15,7 +15,7 @@ import subprocess
 import time
 import unittest
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, SbCase, catches
 
 
 class Interrupts(SbCase):
@@ -25,17 +25,6 @@ class Interrupts(SbCase):
         return self.write_job("[global]\nioengine=null\nsize=1m\nsweep.bs = %s\n"
                               "sweep.iodepth = %s\n[j]\n" % (bs, qd), "big.ini")
 
-    @staticmethod
-    def catches(pid, sig):
-        """whether pid has a handler for sig (/proc/PID/status SigCgt)"""
-        try:
-            with open("/proc/%d/status" % pid) as f:
-                for line in f:
-                    if line.startswith("SigCgt:"):
-                        return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
-        except OSError:
-            pass
-        return False
 
     def interrupt(self, args, sig, after):
         """sig `after` seconds after storbench has its handler (main installs
@@ -44,7 +33,7 @@ class Interrupts(SbCase):
         p = subprocess.Popen([BIN, *args], cwd=self.dir, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 30
-        while not self.catches(p.pid, sig) and p.poll() is None and time.monotonic() < deadline:
+        while not catches(p.pid, sig) and p.poll() is None and time.monotonic() < deadline:
             time.sleep(0.005)
         time.sleep(after)
         p.send_signal(sig)

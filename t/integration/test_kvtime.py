@@ -23,7 +23,7 @@ import subprocess
 import time
 import unittest
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, SbCase, catches
 
 # the wall time a 2-second run must stay under (the bug ran 30 s or more):
 # not a timing assertion, a bound no load reaches
@@ -124,16 +124,6 @@ class KvTime(SbCase):
                 self.assertLess(took, BOUND_S)
                 self.assertEqual(requests_of(doc), want[name])
 
-    @staticmethod
-    def catches(pid, sig):
-        try:
-            with open("/proc/%d/status" % pid) as f:
-                for line in f:
-                    if line.startswith("SigCgt:"):
-                        return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
-        except OSError:
-            pass
-        return False
 
     def test_interrupted_wait_does_not_count(self):
         """rows at 0 and 30 s, no runtime=: SIGINT while the second one is
@@ -145,7 +135,7 @@ class KvTime(SbCase):
                                       "--kv_trace_speedup=1"], cwd=self.dir,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                 deadline = time.monotonic() + 30
-                while not self.catches(p.pid, signal.SIGINT) and p.poll() is None and \
+                while not catches(p.pid, signal.SIGINT) and p.poll() is None and \
                         time.monotonic() < deadline:
                     time.sleep(0.01)
                 time.sleep(2)

@@ -23,24 +23,12 @@ import threading
 import time
 import unittest
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, SbCase, catches
 from test_mpi import mpi_env, why_no_mpi
 
 # a wait that a signal must end ends well within this (the bug: never, or
 # the command's 60 s): not a timing assertion
 BOUND_S = 20
-
-
-def catches(pid, sig):
-    """whether pid has a handler for sig (/proc/PID/status SigCgt)"""
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("SigCgt:"):
-                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
-    except OSError:
-        pass
-    return False
 
 
 def wait_until(cond, timeout=60):

@@ -13,7 +13,7 @@ import sys
 import time
 import unittest
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, SbCase, catches
 
 NULL_SWEEP = """[global]
 ioengine=null
@@ -23,18 +23,6 @@ sweep.rw = read | write
 [j]
 sweep.bs = 4k | 64k
 """
-
-
-def catches(pid, sig):
-    """whether pid has a handler for sig (/proc/PID/status SigCgt)"""
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("SigCgt:"):
-                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
-    except OSError:
-        pass
-    return False
 
 
 class SweepTest(SbCase):
