@@ -345,7 +345,6 @@ static unsigned check_write_iolog(const struct sb_jobctx *c)
 	const struct sb_jobspec *s = &c->spec;
 	const char *opt = SB_OPT(write_iolog)->name;
 	char where[SB_WHERE_MAX];
-	struct stat st;
 	if (!s->write_iolog)
 		return 0;
 	sb_job_where(c, SB_OPT(write_iolog), where, sizeof(where));
@@ -364,12 +363,8 @@ static unsigned check_write_iolog(const struct sb_jobctx *c)
 		       "give another name", opt, s->write_iolog);
 		return 1;
 	}
-	if (!stat(s->write_iolog, &st) && !S_ISREG(st.st_mode)) {
-		sb_err(where, "%s=%s exists and is not a regular file (a device or a folder): the log is "
-		       "text written over it; give a file name", opt, s->write_iolog);
-		return 1;
-	}
-	/* the writer gate's rules (an input of the run: a job file, a trace) */
+	/* the writer gate's rules: a device, a FIFO, a folder, an input of the
+	 * run (a job file, a trace) */
 	return sb_outfile_check(s->write_iolog, &(struct sb_outname){ opt, where, "the I/O log" }, 0)
 	       ? 1 : 0;
 }
@@ -384,13 +379,8 @@ static unsigned check_write_trace(const struct sb_jobctx *c)
 	if (!s->write_trace)
 		return 0;
 	sb_job_where(c, SB_OPT(write_trace), where, sizeof(where));
-	if (!stat(s->write_trace, &st) && !S_ISREG(st.st_mode)) {
-		sb_err(where, "%s=%s exists and is not a regular file (a device or a folder): "
-		       "give a file name", opt, s->write_trace);
-		return 1;
-	}
 	if (sb_outfile_check(s->write_trace, &(struct sb_outname){ opt, where, "the trace" }, 0))
-		return 1; /* the writer gate's rules: an input of the run */
+		return 1; /* the writer gate's rules: a device, a FIFO, a folder, an input */
 	snprintf(dir, sizeof(dir), "%s", s->write_trace);
 	char *slash = strrchr(dir, '/');
 	if (slash && slash != dir) {

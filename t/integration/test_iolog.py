@@ -165,7 +165,8 @@ class IologTest(SbCase):
         cases = {
             "filename=x\n": ("read_iolog=ok.log with filename=x", "write replay_redirect=x"),
             "write_iolog=ok.log\n": ("write_iolog=ok.log is also the read_iolog", "another name"),
-            "write_iolog=/dev/null\n": ("write_iolog=/dev/null exists and is not a regular file",),
+            "write_iolog=/dev/zero\n": ("write_iolog=/dev/zero: cannot write the I/O log there: "
+                                        "it is a character device",),
             "write_iolog=o.log\nnumjobs=2\n": ("write_iolog=o.log with numjobs=2",),
         }
         for extra, wants in cases.items():

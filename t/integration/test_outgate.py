@@ -289,6 +289,63 @@ class FailedWritesKeepTheOldFile(GateCase):
                 self.assertEqual(tmp, [], "%s %s: a temporary was left" % (name, spec))
 
 
+# Every output option that names one file, as a job-file line (the job file
+# itself is then one of the run's inputs), with what it adds to a null job.
+# --output and report -o are command-line names, checked apart above.
+FILE_OUTPUTS = [
+    ("write_iolog", "[a]\nioengine=null\nrw=read\nbs=4k\nsize=1m\nwrite_iolog=%s\n"),
+    ("write_trace", "[a]\nioengine=null\nrw=read\nbs=4k\nsize=1m\nwrite_trace=%s\n"),
+    ("kv_request_log", "[kv]\nworkload=kvcache\nmodel=llama3-8b\nkv_block_tokens=16\n"
+     "ioengine=null\nkv_memory_capacity=64g\nkv_disk_capacity=0\nkv_requests=5\n"
+     "kv_request_log=%s\n"),
+]
+
+
+class EveryOutputEveryTarget(GateCase):
+    """the rule, over the matrix: each output that names a file, pointed at
+    a character device that is not /dev/null, a FIFO, the job file (three
+    spellings: a hard link, a symlink, a path through a folder) is refused
+    before the run, naming the option; the target keeps every byte and a
+    FIFO is never waited on (the timeout would fail the test)"""
+
+    def targets(self):
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        out = [("a FIFO", fifo)]
+        if IS_ROOT:
+            out.append(("a character device", self.node("zero", 1, 5)))
+        return out
+
+    def test_matrix(self):
+        targets = self.targets()
+        for opt, text in FILE_OUTPUTS:
+            for what, target in targets:
+                with self.subTest(opt=opt, target=what):
+                    job = self.write_job(text % target)
+                    p = self.run_sb(job, timeout=TIMEOUT)
+                    self.assertNotEqual(p.returncode, 0, p.stderr)
+                    self.assertIn("%s=%s" % (opt, target), p.stderr)
+                    self.assertIn(what, p.stderr)
+            # the job file itself, spelled three ways
+            os.makedirs(os.path.join(self.dir, "sub"), exist_ok=True)
+            for spelled in ("hard.ini", "sym.ini", "sub/../job.ini"):
+                with self.subTest(opt=opt, target=spelled):
+                    for n in ("hard.ini", "sym.ini"):
+                        if os.path.lexists(os.path.join(self.dir, n)):
+                            os.unlink(os.path.join(self.dir, n))
+                    body = text % spelled
+                    job = self.write_job(body)
+                    os.link(job, os.path.join(self.dir, "hard.ini"))
+                    os.symlink("job.ini", os.path.join(self.dir, "sym.ini"))
+                    for extra in ([], ["--readonly"]):
+                        p = self.run_sb(*extra, job, timeout=TIMEOUT)
+                        self.assertEqual(p.returncode, 1, p.stderr)
+                        self.assertIn("%s=%s" % (opt, spelled), p.stderr)
+                        self.assertIn("this run reads", p.stderr)
+                        with open(job) as f:
+                            self.assertEqual(f.read(), body, "the job file was replaced")
+
+
 CKPT_JOB = ("[ck]\nworkload=checkpoint\nioengine=null\nmodel=llama3-8b\ncheckpoint_scale=0.0001\n"
             "num_checkpoints_write=2\nnum_checkpoints_read=2\nrules=mlperf\nresults_dir=%s\n")
 TRAIN_JOB = ("[t]\nworkload=train\nioengine=null\ntrain_model=unet3d\nepochs=2\ndataset_files=16\n"
