@@ -1,6 +1,7 @@
 /* outfile.c: the one gate for every file storbench writes (outfile.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -291,6 +292,43 @@ int sb_outfile_error(const struct sb_outfile *a)
 int sb_outfile_fd(const struct sb_outfile *a)
 {
 	return a->io ? a->io->fd : -1;
+}
+
+/* The file made and marked before it has a name: an unnamed inode in
+ * path's folder (O_TMPFILE), marked, then linked under path (linkat fails
+ * with EEXIST if the name is taken: as exclusive as O_EXCL).  -EOPNOTSUPP
+ * where it cannot be done this way (no O_TMPFILE there; no user xattrs,
+ * whose fallback record needs the name; no /proc): the caller makes it the
+ * plain way. */
+static int create_unnamed(const char *path, int oflags, mode_t mode, const char *job,
+			  struct sb_scratch_id *id)
+{
+	char dir[PATH_MAX], self[64];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	int fd = open(dir, (oflags & ~(O_TRUNC | O_CREAT | O_EXCL)) | O_TMPFILE | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -EOPNOTSUPP;
+	if (sb_scratch_made_fd(fd, job, id) || !id->marked || id->side) {
+		close(fd); /* an unnamed inode: gone with its descriptor */
+		return -EOPNOTSUPP;
+	}
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, self, AT_FDCWD, path, AT_SYMLINK_FOLLOW) != 0) {
+		int e = errno;
+		close(fd);
+		return e == ENOENT ? -EOPNOTSUPP : -e; /* ENOENT: no /proc (dir exists) */
+	}
+	return fd;
+}
+
+int sb_outfile_create_unkillable(const char *path, int oflags, mode_t mode, const char *job,
+				 struct sb_scratch_id *id)
+{
+	struct sb_scratch_id own;
+	int fd = create_unnamed(path, oflags, mode, job, id ? id : &own);
+	return fd == -EOPNOTSUPP ? sb_outfile_create(path, oflags, mode, job, id) : fd;
 }
 
 int sb_outfile_create(const char *path, int oflags, mode_t mode, const char *job,

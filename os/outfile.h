@@ -72,6 +72,14 @@ int sb_outfile_fd(const struct sb_outfile *o);
  * is there; nothing printed). */
 int sb_outfile_create(const char *path, int oflags, mode_t mode, const char *job,
 		      struct sb_scratch_id *id);
+/* The same, but no kill can leave the file without its mark: made unnamed
+ * (O_TMPFILE), marked, then linked under path, where the file system and
+ * xattrs allow (else as sb_outfile_create, whose O_EXCL open and mark are
+ * two calls).  For files made and removed all run long, where a SIGKILL
+ * lands between the two often enough (kv_profile=mlperf's .npy entries):
+ * its creation is openat(O_TMPFILE) + linkat, not one openat(O_CREAT). */
+int sb_outfile_create_unkillable(const char *path, int oflags, mode_t mode, const char *job,
+				 struct sb_scratch_id *id);
 /* A folder: made, and marked for job when id is given (a scratch folder the
  * run removes); with id and no job: its identity taken, unmarked (a results
  * tree's, removed only if the tree cannot be completed); without id: a

@@ -136,9 +136,10 @@ static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int ti
 		return 0;
 	path_of(ml, id, path, sizeof(path));
 	uint64_t t0 = sb_now_ns();
-	/* exclusive and marked at once (the mark: a few us of a multi-MiB
-	 * write + fsync, inside its time) */
-	int fd = sb_outfile_create(path, O_WRONLY, 0644, ml->job, NULL);
+	/* exclusive, and marked before it has its name (entries are made all
+	 * run long: a kill must never leave one unmarked); the mark: a few us
+	 * of a multi-MiB write + fsync, inside its time */
+	int fd = sb_outfile_create_unkillable(path, O_WRONLY, 0644, ml->job, NULL);
 	if (fd < 0)
 		return fd;
 	int err = mark(ml, id, true);

@@ -32,20 +32,45 @@ EV = re.compile(r'^(?:\[pid\s+\d+\]\s+|\d+\s+)?(\w+)\((.*)\)\s+=\s+(-?\d+)')
 NPY = re.compile(r'kv_(\d+)\.npy')
 
 
+TMP = re.compile(r'=\s+(\d+)<[^>]*/(#\d+)>')  # an unnamed file (O_TMPFILE): fd, inode name
+LINK = re.compile(r'"/proc/self/fd/(\d+)"')
+
+
 def events(trace):
-    """(op, entry id) in order: create, open (read-only), fadvise, fsync, write, unlink"""
-    out = []
+    """(op, entry id) in order: create, open (read-only), fadvise, fsync, write, unlink.
+    An entry made unnamed (openat O_TMPFILE, marked), then linked under its
+    name (linkat), is created at the linkat; its descriptor keeps showing
+    the inode's unnamed name (#INO), mapped back to the entry here."""
+    out, fd_tmp, tmp_entry = [], {}, {}
     for line in trace.splitlines():
         m = EV.match(line)
         if not m:
             continue
         op, args, ret = m.group(1), m.group(2), int(m.group(3))
-        f = NPY.search(args)
-        if not f or ret < 0:
+        pid = line.split()[0]
+        if op == "openat" and "O_TMPFILE" in args and ret >= 0:
+            t = TMP.search(line)
+            if t:
+                fd_tmp[(pid, t.group(1))] = t.group(2)
             continue
-        n = int(f.group(1))
+        f = NPY.search(args)
+        if op == "linkat" and f and ret >= 0:
+            fd = LINK.search(args)
+            if fd and (pid, fd.group(1)) in fd_tmp:
+                tmp_entry[fd_tmp[(pid, fd.group(1))]] = int(f.group(1))
+        if not f:
+            t = re.search(r'/(#\d+)>', args)
+            if not t or t.group(1) not in tmp_entry or ret < 0:
+                continue
+            n = tmp_entry[t.group(1)]
+        elif ret < 0:
+            continue
+        else:
+            n = int(f.group(1))
         if op == "openat":
             out.append(("create" if "O_CREAT" in args else "open", n))
+        elif op == "linkat":
+            out.append(("create", n))
         elif op == "fadvise64":
             out.append(("dontneed" if "POSIX_FADV_DONTNEED" in args else "fadvise", n))
         elif op in ("fsync", "write", "unlink", "close", "read"):
@@ -61,7 +86,7 @@ class KvMlperfTrace(SbCase):
         env = dict(os.environ)
         env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
         p = subprocess.run(["strace", "-f", "-y", "-s", "0", "-o", tr, "-e",
-                            "trace=openat,write,read,fsync,fadvise64,unlink,close", BIN,
+                            "trace=openat,linkat,write,read,fsync,fadvise64,unlink,close", BIN,
                             "--output-format=json", *BASE, f"--directory={self.dir}", *args],
                            capture_output=True, text=True, timeout=120, env=env)
         self.assertEqual(p.returncode, 0, p.stderr)

@@ -159,10 +159,36 @@ static void test_tree_undone(void)
 	rmdir(dir);
 }
 
+/* made unnamed, marked, then linked: exclusive as O_EXCL, marked before it
+ * has its name (where the file system has O_TMPFILE and user xattrs) */
+static void test_unkillable_create(void)
+{
+	char *f = tpath("gate.npy");
+	struct sb_scratch_id id = { 0 };
+	put(f, "user's\n");
+	CU_ASSERT_EQUAL(sb_outfile_create_unkillable(f, O_WRONLY, 0644, "j", &id), -EEXIST);
+	CU_ASSERT_TRUE(holds(f, "user's\n"));
+	unlink(f);
+	int fd = sb_outfile_create_unkillable(f, O_WRONLY, 0644, "j", &id);
+	CU_ASSERT_TRUE_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, "data\n", 5), 5);
+	close(fd);
+	CU_ASSERT_TRUE(holds(f, "data\n"));
+	CU_ASSERT_TRUE(id.marked);
+	struct sb_scratch_mark m;
+	struct stat st;
+	CU_ASSERT_EQUAL(lstat(f, &st), 0);
+	CU_ASSERT_EQUAL(sb_scratch_read_mark(f, &m), 1);
+	CU_ASSERT_TRUE(sb_scratch_mark_names(&m, &st)); /* the mark names the linked inode */
+	CU_ASSERT_EQUAL(sb_outfile_create_unkillable(f, O_WRONLY, 0644, "j", NULL), -EEXIST);
+	CU_ASSERT_EQUAL(sb_scratch_unlink(f, &id), 0);
+}
+
 static CU_TestInfo tests[] = {
 	{ "refusals: devices, FIFOs, folders, inputs", test_refusals },
 	{ "whole or not at all", test_whole_or_nothing },
 	{ "data files created exclusively", test_exclusive_create },
+	{ "data files marked before they are named", test_unkillable_create },
 	{ "a results tree that fails is removed", test_tree_undone },
 	CU_TEST_INFO_NULL,
 };
