@@ -312,8 +312,12 @@ class TraceCase(SbCase):
         d = zlib.decompressobj(wbits=31)
         text = d.decompress(data)
         self.assertFalse(d.eof)  # the stream's end was never written
-        self.assertTrue(text.endswith(b"\n"), "the prefix ends inside a line")
-        lines = text.decode().split("\n")[:-1]
+        # a kill during a block's write (the kernel may stop a large write
+        # between pages) leaves part of that block: its text may end inside
+        # a line, never more than one block's worth past the last whole line
+        tail = len(text) - (text.rfind(b"\n") + 1)
+        self.assertLess(tail, 256 * 1024, "more than a block past the last line")
+        lines = text[:len(text) - tail].decode().split("\n")[:-1]
         self.assertEqual(lines[0], "[")
         ev = [json.loads(line) for line in lines[1:]]
         self.assertEqual([e["id"] for e in ev], list(range(len(ev))))
