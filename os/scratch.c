@@ -100,17 +100,11 @@ int sb_scratch_rmdir(const char *path, const struct sb_scratch_id *id)
 	return removed(path, id, r);
 }
 
-int sb_scratch_keep(const char *path, const struct sb_scratch_id *id)
+/* the xattr mark on path: state=made becomes state=kept (kept on purpose,
+ * not a leftover); 0 or -errno */
+static int mark_kept(const char *path)
 {
-	struct stat st;
 	char buf[1024];
-	if (lstat(path, &st) != 0)
-		return -errno;
-	int r = still_ours(path, id, S_ISDIR(st.st_mode));
-	if (r || !id->marked)
-		return r;
-	if (id->side)
-		return sb_scratch_side_keep(path);
 	ssize_t n = lgetxattr(path, SB_SCRATCH_XATTR, buf, sizeof(buf) - 1);
 	if (n < 0)
 		return -errno;
@@ -120,6 +114,19 @@ int sb_scratch_keep(const char *path, const struct sb_scratch_id *id)
 		return 0;
 	memcpy(s + 7, "kept", 4);
 	return lsetxattr(path, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0 ? 0 : -errno;
+}
+
+int sb_scratch_keep(const char *path, const struct sb_scratch_id *id)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return -errno;
+	int r = still_ours(path, id, S_ISDIR(st.st_mode));
+	if (r || !id->marked)
+		return r;
+	if (id->side)
+		return sb_scratch_side_keep(path);
+	return mark_kept(path);
 }
 
 /* ---- what run/files.c made in this process */
@@ -508,20 +515,12 @@ int sb_scratch_unlink_mine(const char *path)
 int sb_scratch_keep_mine(const char *path)
 {
 	struct stat st;
-	char buf[1024];
 	int r = mine(path, &st);
 	if (r < 0)
 		return r;
 	if (r == 1)
 		return sb_scratch_side_keep(path);
-	ssize_t n = lgetxattr(path, SB_SCRATCH_XATTR, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	char *s = strstr(buf, " state=made ");
-	if (s)
-		memcpy(s + 7, "kept", 4);
-	return !s || lsetxattr(path, SB_SCRATCH_XATTR, buf, (size_t)n, 0) == 0 ? 0 : -errno;
+	return mark_kept(path);
 }
 
 int sb_scratch_remove_at(int dfd, const char *name, bool dir, const struct sb_scratch_mark *m)
