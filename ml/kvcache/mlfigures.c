@@ -143,9 +143,9 @@ void sb_ml_kv_mlperf_json(struct sb_jw *w, const struct sb_kv_mlres *m)
 	sb_jw_bool(w, "decode_only", m->decode_only);
 	sb_jw_u64(w, "total_requests", m->total_requests);
 	sb_jw_u64(w, "total_tokens", m->total_tokens);
-	sb_jw_dbl(w, "elapsed_time", m->elapsed_time);
+	sb_jw_dbl9(w, "elapsed_time", m->elapsed_time);
 	sb_jw_dbl(w, "avg_throughput_tokens_per_sec", m->avg_throughput_tokens_per_sec);
-	sb_jw_dbl(w, "total_storage_io_time", m->total_storage_io_time);
+	sb_jw_dbl9(w, "total_storage_io_time", m->total_storage_io_time);
 	sb_jw_dbl(w, "storage_throughput_tokens_per_sec", m->storage_throughput_tokens_per_sec);
 	sb_jw_dbl(w, "requests_per_second", m->requests_per_second);
 	json_pct(w, "end_to_end_latency_ms", &m->e2e);
