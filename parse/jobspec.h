@@ -20,7 +20,7 @@
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
 #define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
-#define SB_WL_OPTS_MAX 256     /* bytes of all workloads' own options structs together */
+#define SB_WL_OPTS_MAX 4096    /* bytes of all workloads' own options structs together */
 #define SB_OPT_MAX 512     /* upper bound on option-table rows (parse/options.h) */
 #define SB_LOC_FILES 16    /* files (job file, includes) whose lines one spec's loc[] names */
 #define SB_IGNERR_MAX 32   /* errnos per direction in ignore_error */

@@ -35,10 +35,12 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 		base = (base + 7) & ~(size_t)7;
 		if (base + w[i].opts_size > SB_WL_OPTS_MAX || rows + w[i].nrows > SB_WL_ROWS_MAX)
 			return -EINVAL;
-		for (unsigned k = 0; k < w[i].nrows; k++)
-			if (!sb_opt_module_type_ok(w[i].rows[k].type) || w[i].rows[k].off >= w[i].opts_size ||
-			    (w[i].rows[k].flags & SB_OF_INVERSE))
+		for (unsigned k = 0; k < w[i].nrows; k++) {
+			const struct sb_option *o = &w[i].rows[k];
+			if (!sb_opt_wl_type_ok(o->type) || o->off >= w[i].opts_size ||
+			    (sb_opt_uses_off2(o) && o->off2 >= w[i].opts_size) || (o->flags & SB_OF_INVERSE))
 				return -EINVAL;
+		}
 		base += w[i].opts_size;
 		rows += w[i].nrows;
 	}
@@ -62,7 +64,10 @@ int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n)
 		wl_base[i] = base;
 		for (unsigned k = 0; k < w[i].nrows; k++) {
 			orows[rows + k] = w[i].rows[k];
-			orows[rows + k].off = offsetof(struct sb_jobspec, wl_opts) + base + w[i].rows[k].off;
+			size_t area = offsetof(struct sb_jobspec, wl_opts) + base;
+			orows[rows + k].off = area + w[i].rows[k].off;
+			if (sb_opt_uses_off2(&w[i].rows[k]))
+				orows[rows + k].off2 = area + w[i].rows[k].off2;
 		}
 		wls[i].rows = orows + rows;
 		rows += w[i].nrows;

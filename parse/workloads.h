@@ -34,8 +34,10 @@ struct sb_parse_workload {
 /* Copies the list (not the rows, which must outlive parsing; rows into an
  * options struct are copied, their offsets moved into the spec); -EINVAL
  * when there are too many, an id repeats or is io's, a name is missing, or
- * options structs do not fit (SB_WL_OPTS_MAX) or use a type other than
- * bool, int, unsigned, u64, size, time or enum. */
+ * options structs do not fit (SB_WL_OPTS_MAX), a row's offsets fall outside
+ * its struct, or a row is engine=- or bssplit=-typed (sb_opt_wl_type_ok):
+ * strings (owned by the spec, copied and freed with it), floats, lists,
+ * sizes, times and the rest are a workload's own. */
 int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n);
 /* The handed-in workload of id, or NULL (io, or none handed in). */
 const struct sb_parse_workload *sb_parse_workload_find(unsigned id);
