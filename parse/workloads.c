@@ -91,12 +91,19 @@ const struct sb_parse_workload *sb_parse_workload_at(unsigned i)
 	return i < nwls ? &wls[i] : NULL;
 }
 
-const void *sb_spec_wl_opts(const struct sb_jobspec *s)
+/* the byte offset of workload id's struct in wl_opts, or -1 when it has none */
+static long area_of(unsigned id)
 {
 	for (unsigned i = 0; i < nwls; i++)
-		if (wls[i].id == s->workload)
-			return wls[i].opts_size ? s->wl_opts + wl_base[i] : NULL;
-	return NULL;
+		if (wls[i].id == id)
+			return wls[i].opts_size ? (long)wl_base[i] : -1;
+	return -1;
+}
+
+const void *sb_spec_wl_opts(const struct sb_jobspec *s)
+{
+	long a = area_of(s->workload);
+	return a < 0 ? NULL : s->wl_opts + a;
 }
 
 const struct sb_parse_workload *sb_parse_workload_of_row(const struct sb_option *o)
@@ -105,4 +112,10 @@ const struct sb_parse_workload *sb_parse_workload_of_row(const struct sb_option 
 		if (wls[i].rows && o >= wls[i].rows && o < wls[i].rows + wls[i].nrows)
 			return &wls[i];
 	return NULL;
+}
+
+void *sb_spec_wl_opts_mut(struct sb_jobspec *s)
+{
+	long a = area_of(s->workload);
+	return a < 0 ? NULL : s->wl_opts + a;
 }

@@ -46,6 +46,9 @@ const struct sb_parse_workload *sb_parse_workload_at(unsigned i);
 /* The options struct of the spec's workload (NULL when it has none). */
 struct sb_jobspec;
 const void *sb_spec_wl_opts(const struct sb_jobspec *s);
+/* The same, writable: for the workload's own check, which may resolve
+ * defaults that depend on other options into its struct. */
+void *sb_spec_wl_opts_mut(struct sb_jobspec *s);
 /* The handed-in workload whose rows include o (NULL: parse's own row). */
 const struct sb_parse_workload *sb_parse_workload_of_row(const struct sb_option *o);
 /* workload='s values: io, then the handed-in ones; the row's enums */
