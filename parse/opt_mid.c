@@ -166,8 +166,6 @@ const struct sb_option sb_opt_rows_post[] = {
 	{ .name = "trace_sample", .type = SB_OT_UINT, .off = OFF(trace_sample), .def = "1",
 	  .min = 1, .max = 1000000000, .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "write_trace: record one I/O in N (1: every I/O)" },
-	/* workload=kvcache (ml/kvcache/kvcache.c): the KV shape beside model=, layers=,
-	 * kv_heads=; the request stream; the two cache tiers */
 	{ .name = "dedupe_global", .type = SB_OT_BOOL, .off = OFF(dedupe_global), .def = "0",
 	  .category = C_IO,
 	  .help = "dedupe_mode=working_set: one working set shared by the writers of all jobs that set it" },
