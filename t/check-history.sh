@@ -17,7 +17,8 @@ table=t/layers.table
 dirs=$(awk -F: '/^[a-z_]+:/ { printf "%s ", $1 }' "$table")
 list=t/history.allow
 tag='(^|[^A-Za-z])(issues?|defects?) #?[0-9]|appended( \(|:)|\(opts[0-9]'
-verb='(^|[^A-Za-z])issues? [0-9]+ (I/Os?|reads?|writes?|requests?|commands?|blocks?|bytes)([^A-Za-z]|$)'
+# the verb ("issue" and a count of I/Os, reads, ...) is taken out first
+verb='issues? [0-9]+ (i/os?|reads?|writes?|requests?|commands?|blocks?|bytes)([^a-z]|$)'
 tmp=$(mktemp) || exit 2
 trap 'rm -f "$tmp" "$tmp.files" "$tmp.gone"' EXIT
 # shellcheck disable=SC2086
@@ -26,7 +27,8 @@ for d in $dirs t bench jobs doc; do
 done 2>/dev/null >"$tmp.files"
 ls ./*.c ./*.h ./*.md Makefile 2>/dev/null | sed 's|^\./||' >>"$tmp.files"
 LC_ALL=C sort -u "$tmp.files" | grep -vxF "$list" | tr '\n' '\0' |
-	LC_ALL=C xargs -0 grep -HInE -i "$tag" 2>/dev/null | LC_ALL=C grep -vE -i "^[^:]*:[0-9]+:.*$verb" >"$tmp"
+	LC_ALL=C xargs -0 grep -HInE -i "$tag" 2>/dev/null |
+	LC_ALL=C awk -v tag="$tag" -v verb="$verb" '{ t = tolower($0); gsub(verb, "", t); if (t ~ tolower(tag)) print }' >"$tmp"
 failed=0
 tagged=$(cut -d: -f1 "$tmp" | LC_ALL=C sort -u)
 for f in $tagged; do

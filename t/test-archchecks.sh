@@ -139,7 +139,8 @@ cp t/writes.allow "$tmp/t/writes.allow"
 i=issue; I=Issue; d=defect; a=appended; o='(opts'
 H="sh $tmp/t/check-history.sh $tmp"
 for text in "/* $a: the wakeup period */" "/* $a ($i 27): GPU copies */" "/* $i 16: sizes */" \
-	"/* ${o}3) */" "/* $I 9 #12: job files */" "/* $d 5: SIGBUS */" "/* $i #28 */"; do
+	"/* ${o}3) */" "/* $I 9 #12: job files */" "/* $d 5: SIGBUS */" "/* $i #28 */" \
+	"/* may $i 4 I/Os; $i 27: GPU copies */"; do
 	printf 'int planted;\n%s\n' "$text" >"$tmp/stats/planted.c"
 	expect fail "stats/planted.c holding '$text'" $H
 done
