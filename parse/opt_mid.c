@@ -90,7 +90,7 @@ const struct sb_option sb_opt_rows_post[] = {
 	{ .name = "log_offset", .type = SB_OT_BOOL, .off = OFF(log_offset), .def = "0",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "add each I/O's offset to per-I/O log entries" },
-	/* issue 16 (opts3) */
+	/* log windows' maximum */
 	{ .name = "log_max_value", .type = SB_OT_BOOL, .off = OFF(log_max_value), .def = "0",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "with log_avg_msec: latency logs (clat, slat, lat) hold each window's maximum instead of its mean (ns)" },

@@ -192,7 +192,7 @@ static void test_direct_misaligned_refused(void)
 	struct sb_results res;
 	s.direct = true;
 	s.bs[SB_DDIR_WRITE] = s.bs_min[SB_DDIR_WRITE] = s.bs_max[SB_DDIR_WRITE] = 1000;
-	/* the message names where bs= was set (issue 9 #11) */
+	/* the message names where bs= was set */
 	s.file = "unit.ini";
 	s.line = 3;
 	sb_spec_set_loc(&s, sb_option_index(sb_option_find("bs")), "unit.ini", 7);
