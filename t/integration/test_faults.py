@@ -38,7 +38,7 @@ import subprocess
 import time
 import unittest
 
-from sbtest import BIN, CpuLoss, SbCase, asan_runtime
+from sbtest import BIN, CpuLoss, SbCase, asan_runtime, catches
 
 # SB_SHIM: another build's shim (to run an older storbench under today's shim)
 SHIM = os.environ.get("SB_SHIM") or os.path.join(os.path.dirname(os.path.abspath(BIN)), "t",
@@ -683,7 +683,13 @@ class SignalTest(FaultCase):
         for sig in ("SIGINT", "SIGTERM"):
             with self.subTest(signal=sig):
                 proc = self.start(job)
-                self.wait_for(last, 2 * 65536, proc=proc)
+                self.wait_for(last, 2 * 65536, proc=proc)  # the data set of the first round stays
+                # a loaded machine may not have started the second round's storbench yet:
+                # its handler first, then the signal
+                deadline = time.monotonic() + 60
+                while not catches(proc.pid, getattr(signal, sig)) and proc.poll() is None and \
+                        time.monotonic() < deadline:
+                    time.sleep(0.01)
                 time.sleep(self.rng.uniform(0.1, 0.3))
                 proc.send_signal(getattr(signal, sig))
                 p = self.finish(proc, timeout=10)
