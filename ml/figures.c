@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ml/figures.h"
+#include "run/workload.h"
 #include "ml/kvcache/result.h"
 #include "parse/jobspec.h"
 
@@ -98,7 +99,7 @@ static void json(struct sb_jw *w, const struct sb_wl_result *r)
 	const struct sb_ml_result *m = sb_ml_of(r);
 	if (m->kv)
 		sb_ml_kv_json(w, m->kv);
-	else if (m->workload == SB_WL_CHECKPOINT)
+	else if ((strcmp(sb_workload_find(m->workload)->name, "checkpoint") == 0))
 		sb_ml_ckpt_json(w, &m->ckpt);
 	else
 		sb_ml_train_json(w, &m->train);
@@ -111,7 +112,7 @@ static void normal(FILE *f, const struct sb_wl_result *r)
 	const struct sb_ml_result *m = sb_ml_of(r);
 	if (m->kv)
 		sb_ml_kv_normal(f, m->kv);
-	else if (m->workload == SB_WL_CHECKPOINT)
+	else if ((strcmp(sb_workload_find(m->workload)->name, "checkpoint") == 0))
 		sb_ml_ckpt_normal(f, &m->ckpt);
 	else
 		sb_ml_train_normal(f, &m->train);

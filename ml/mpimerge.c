@@ -321,12 +321,12 @@ static int merge_train(const struct sb_jobspec *s, struct sb_ml_result *m)
 int sb_ml_ranks_merge(struct sb_job_result *jr)
 {
 	const struct sb_jobspec *s = jr->spec;
-	if (sb_dist_size() == 1 || !s || (s->workload != SB_WL_CHECKPOINT && s->workload != SB_WL_TRAIN))
+	if (sb_dist_size() == 1 || !s || ((strcmp(sb_workload_find(s->workload)->name, "checkpoint") != 0) && (strcmp(sb_workload_find(s->workload)->name, "train") != 0)))
 		return 0;
 	uint64_t have = jr->wl != NULL;
 	if (sb_dist_reduce_u64(&have, 1, SB_DIST_MIN, true))
 		return -EIO;
 	if (!have)
 		return 0;
-	return s->workload == SB_WL_CHECKPOINT ? merge_ckpt(s, sb_ml_of(jr->wl)) : merge_train(s, sb_ml_of(jr->wl));
+	return (strcmp(sb_workload_find(s->workload)->name, "checkpoint") == 0) ? merge_ckpt(s, sb_ml_of(jr->wl)) : merge_train(s, sb_ml_of(jr->wl));
 }

@@ -5,7 +5,7 @@
 #define SB_ML_REGISTRY_H
 #include "run/workload.h"
 
-/* NULL-terminated, in enum sb_workload order */
+/* NULL-terminated, io first; a row's position is its id (workload=) */
 extern const struct sb_workload_ops *const sb_workload_table[];
 /* Hands the table to run/ (sb_workloads_set) and the rows and checks to
  * parse/ (sb_parse_set_workloads); storbench.c, the unit tests and the fuzz

@@ -282,7 +282,7 @@ void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr)
 {
 	if (j->ran && j->res) {
 		struct sb_ml_result *m = sb_ml_res(j);
-		gpu_sums(j, m->workload == SB_WL_TRAIN ? &m->train.gpu : &m->ckpt.gpu);
+		gpu_sums(j, (strcmp(sb_workload_find(m->workload)->name, "train") == 0) ? &m->train.gpu : &m->ckpt.gpu);
 	}
 	for (unsigned k = 0; k < j->nworkers; k++) {
 		j->workers[k].start_ns = j->start_ns;
@@ -304,7 +304,7 @@ static pthread_mutex_t trace_mu = PTHREAD_MUTEX_INITIALIZER;
 void sb_ml_trace_app(struct sb_wl_job *j, unsigned k, const char *name, const char *argname,
 		     uint64_t arg, uint64_t t0, uint64_t t1)
 {
-	if (!j->spec->write_trace || k >= SB_WL_TRACE_RINGS)
+	if (!j->spec->write_trace || k >= SB_WLJOB_RINGS)
 		return;
 	pthread_mutex_lock(&trace_mu);
 	if (!j->trace[k] && sb_trace_attach(&j->trace[k], j->spec->write_trace,

@@ -172,7 +172,6 @@ static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *o
 
 const struct sb_workload_ops sb_workload_io = {
 	.name = "io",
-	.id = SB_WL_IO,
 	.flags = SB_WL_THREADS,
 	.validate = validate_io,
 };

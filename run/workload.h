@@ -36,6 +36,7 @@
 #define SB_WORKLOAD_H
 #include "engines/engine.h"
 #include "parse/jobspec.h"
+#include "parse/workloads.h"
 #include "stats/results.h"
 
 struct sb_wl_job;
@@ -47,9 +48,9 @@ struct sb_option;
 #define SB_WL_THREADS 1u /* run as run/'s I/O threads over run/'s file layout */
 
 struct sb_workload_ops {
-	const char *name;         /* workload= value */
-	unsigned id;              /* enum sb_workload */
-	unsigned flags;           /* SB_WL_* */
+	const char *name;         /* workload= value; its id (the spec's workload) is
+				   * its position in main's table (sb_workload_id) */
+	unsigned flags;           /* SB_WL_THREADS or 0 */
 	/* for the parser (handed down as parse/workloads.h rows): a line of
 	 * help, its option rows and its parse-time check (NULL for io, whose
 	 * rows and checks are parse's own) */
@@ -58,6 +59,10 @@ struct sb_workload_ops {
 	const unsigned *nrows;
 	size_t opts_size;         /* bytes of its own options struct, the rows' offsets
 				   * into it (sb_spec_wl_opts); 0: rows into the spec */
+	unsigned category;        /* SB_CAT_* of its rows into the spec (0: none) */
+	const char *const *also;  /* options of parse's or another workload's it takes
+				   * too (NULL-terminated names) */
+	unsigned parse_flags;     /* what the generic checks ask of it: SB_PWL_* */
 	unsigned (*check)(struct sb_jobctx *c);
 	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 			const struct sb_jobfiles *jf);
@@ -71,13 +76,16 @@ struct sb_workload_ops {
 
 /* the io row (run/precheck.c): run/'s own, first in every table */
 extern const struct sb_workload_ops sb_workload_io;
-/* main hands the table down (NULL-terminated, in enum sb_workload order,
- * the io row first); before it does, or with NULL, the table is empty and
- * nothing may run (every entry point hands it down first) */
+/* main hands the table down (NULL-terminated, the io row first; a row's
+ * position is its id); before it does, or with NULL, the table is empty
+ * and nothing may run (every entry point hands it down first) */
 void sb_workloads_set(const struct sb_workload_ops *const *table);
 const struct sb_workload_ops *const *sb_workloads_get(void);
 /* The row of workload id, or NULL. */
 const struct sb_workload_ops *sb_workload_find(unsigned id);
+/* The id of row w (its position in the table), or UINT_MAX when w is not
+ * in it. */
+unsigned sb_workload_id(const struct sb_workload_ops *w);
 /* The row of s's workload (parsing accepted only listed ones; else the
  * table's first, io). */
 const struct sb_workload_ops *sb_workload_of(const struct sb_jobspec *s);

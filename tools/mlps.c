@@ -3,6 +3,10 @@
  * "GB" is GiB, 2^30 bytes; its "MB" is MiB, 2^20), and the metadata file
  * with the run's parameters (the facts ml/rules.c judges), the job options,
  * the host and the run's own verdict. */
+#include "ml/registry.h"
+#include "ml/checkpoint/ckpt.h"
+#include "ml/train/trainst.h"
+#include "ml/kvcache/kvcache.h"
 #include "os/outfile.h"
 #include "os/outtree.h"
 #include "tools/mlps.h"
@@ -50,12 +54,12 @@ static uint64_t host_mem(void)
 
 static bool is_train(const struct sb_job_result *jr)
 {
-	return sb_ml_of(jr->wl)->workload == SB_WL_TRAIN;
+	return sb_ml_of(jr->wl)->workload == sb_workload_id(&sb_workload_train);
 }
 
 static bool is_kv(const struct sb_job_result *jr)
 {
-	return sb_ml_of(jr->wl)->workload == SB_WL_KVCACHE;
+	return sb_ml_of(jr->wl)->workload == sb_workload_id(&sb_workload_kvcache);
 }
 
 static const char *model_of(const struct sb_job_result *jr)

@@ -8,6 +8,10 @@
  * num_checkpoints_read/_write and checkpoint_folder always set); DLIO
  * (argonne-lcf/dlio_benchmark mlperf_storage_v2.0, 392621b): utils/config.py
  * :80 (train.seed 123).  The files: tools/mlpsfiles.c. */
+#include "ml/registry.h"
+#include "ml/checkpoint/ckpt.h"
+#include "ml/train/trainst.h"
+#include "ml/kvcache/kvcache.h"
 #include "tools/mlpsdlio.h"
 
 #include <errno.h>
@@ -325,7 +329,7 @@ static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 void sb_mlps_cfg_of(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
-	if (sb_ml_of(jr->wl)->workload == SB_WL_TRAIN)
+	if (sb_ml_of(jr->wl)->workload == sb_workload_id(&sb_workload_train))
 		train_cfg(jr, c);
 	else
 		ckpt_cfg(jr, c);

@@ -10,6 +10,10 @@
  * :114,274-310,380 (log lines), checkpointing/base_checkpointing.py:178-186
  * (checkpoint sizes); mlpstorage benchmarks/dlio.py:94-110 (the command
  * line hydra records), benchmarks/base.py:79-93 (the stdout/stderr logs). */
+#include "ml/registry.h"
+#include "ml/checkpoint/ckpt.h"
+#include "ml/train/trainst.h"
+#include "ml/kvcache/kvcache.h"
 #include "os/outtree.h"
 #include "tools/mlpsdlio.h"
 
@@ -346,7 +350,7 @@ static int write_output(const struct sb_job_result *jr, const char *dir, double 
 	gethostname(host, sizeof(host) - 1);
 	sb_jw_init(&w, f);
 	sb_jw_obj_begin(&w, NULL);
-	bool train = m->workload == SB_WL_TRAIN;
+	bool train = m->workload == sb_workload_id(&sb_workload_train);
 	unsigned n = train ? m->train.nepochs : 1;
 	unsigned acc = m->train.accelerators ? m->train.accelerators : 1;
 	double t = start;
@@ -385,7 +389,7 @@ static int write_output(const struct sb_job_result *jr, const char *dir, double 
  * to its logging StreamHandler, stderr (utils/config.py:222-228) */
 static int write_std_logs(const struct sb_job_result *jr, const char *dir, const char *log)
 {
-	const char *b = sb_ml_of(jr->wl)->workload == SB_WL_TRAIN ? "training_run" : "checkpointing_run";
+	const char *b = sb_ml_of(jr->wl)->workload == sb_workload_id(&sb_workload_train) ? "training_run" : "checkpointing_run";
 	char name[64], path[PATH_MAX + 64], buf[8192];
 	int rc;
 	FILE *f, *in;
@@ -424,7 +428,7 @@ int sb_mlps_write_dlio(const struct sb_job_result *jr, const char *dir, const st
 	struct dlog l = { lf, start, dir };
 	sb_jw_init(&w, pf);
 	sb_jw_obj_begin(&w, NULL);
-	if (sb_ml_of(jr->wl)->workload == SB_WL_TRAIN)
+	if (sb_ml_of(jr->wl)->workload == sb_workload_id(&sb_workload_train))
 		train_files(jr, &w, &l, c);
 	else
 		ckpt_files(jr, &w, &l);

@@ -391,8 +391,10 @@ static void release_ckpt(struct sb_wl_job *j)
 
 const struct sb_workload_ops sb_workload_checkpoint = {
 	.name = "checkpoint",
-	.id = SB_WL_CHECKPOINT,
 	.help = "LLM checkpoint save and restore (DLIO / MLPerf Storage)",
+	.category = SB_CAT_CKPT,
+	.also = (const char *const[]){ "rules", NULL },
+	.parse_flags = SB_PWL_CKPT_WRITES | SB_PWL_CKPT_GPU,
 	.rows = sb_ckpt_rows,
 	.nrows = &sb_ckpt_rows_n,
 	.check = sb_ml_check_ckpt,

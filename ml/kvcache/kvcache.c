@@ -369,8 +369,9 @@ static void release_kv(struct sb_wl_job *j)
 
 const struct sb_workload_ops sb_workload_kvcache = {
 	.name = "kvcache",
-	.id = SB_WL_KVCACHE,
 	.help = "LLM inference with its KV cache offloaded to memory and disk tiers",
+	.category = SB_CAT_KV,
+	.also = (const char *const[]){ "rules", "model", "layers", "kv_heads", NULL },
 	.rows = sb_kv_rows,
 	.nrows = &sb_kv_rows_n,
 	.check = sb_ml_check_kv,

@@ -377,8 +377,11 @@ static void release_train(struct sb_wl_job *j)
 
 const struct sb_workload_ops sb_workload_train = {
 	.name = "train",
-	.id = SB_WL_TRAIN,
 	.help = "DLIO-style training reads feeding emulated accelerators",
+	.category = SB_CAT_TRAIN,
+	.also = (const char *const[]){ "rules", "checkpoint_folder", "keep_checkpoints",
+				       "checkpoint_fsync", NULL },
+	.parse_flags = SB_PWL_MAKES_DATA | SB_PWL_CKPT_GPU,
 	.rows = sb_train_rows,
 	.nrows = &sb_train_rows_n,
 	.check = sb_ml_check_train,

@@ -119,7 +119,7 @@ static void test_own_struct(void)
 					 .opts_size = sizeof(struct toy_opts) };
 	CU_ASSERT_EQUAL(sb_parse_set_workloads(&bad, 1), -EINVAL);
 	bad.rows = toy_rows;
-	bad.opts_size = SB_WL_OPTS_MAX + 1;
+	bad.opts_size = SB_SPEC_WLOPTS_MAX + 1;
 	CU_ASSERT_EQUAL(sb_parse_set_workloads(&bad, 1), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(sb_option_find("toy_widgets")); /* refused whole: unchanged */
 
