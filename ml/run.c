@@ -343,3 +343,11 @@ void sb_ml_note_io(struct sb_wl_job *j)
 	m->nodiskio = j->nodiskio;
 	m->io_bytes = b;
 }
+
+unsigned sb_ml_folders(const char **dirs, unsigned max, const char *const *f, unsigned n)
+{
+	unsigned k = 0;
+	for (; k < n && k < max; k++)
+		dirs[k] = f[k];
+	return k;
+}

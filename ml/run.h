@@ -111,6 +111,9 @@ void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr);
 /* buf = "a/b" (b alone when a is NULL), or "s" when fmt is "%s"; false when
  * it did not fit (truncated) */
 bool sb_ml_join(char *buf, size_t len, const char *a, const char *b);
+/* The folders hook's common part (run/workload.h): copies the n folder
+ * lists f into dirs, up to max; returns how many it copied. */
+unsigned sb_ml_folders(const char **dirs, unsigned max, const char *const *f, unsigned n);
 /* <directory>/<leaf> (first directory of a ':' list), or leaf */
 void sb_ml_default_dir(const struct sb_jobspec *s, const char *leaf, char *buf, size_t len);
 

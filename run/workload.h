@@ -26,6 +26,10 @@
  *       ranks_merge(jr) MPI, collective on every process after the run:
  *                       make rank 0's jr the whole run's (NULL: nothing
  *                       to merge beyond the I/O statistics)
+ * folders(s, dirs, max) for either kind: the folders the system inventory
+ * describes for a job (stats/sysinv.h): up to max ':'-separated lists in
+ * dirs, their count returned (io: directory; a workload: the folders its
+ * files go to); NULL: none.
  * validate may be set for either kind: checks of one job that need its
  * engine and its planned files (jf: NULL for workloads that lay out their
  * own), before any file is created; -errno, reported.
@@ -64,6 +68,7 @@ struct sb_workload_ops {
 				   * too (NULL-terminated names) */
 	unsigned parse_flags;     /* what the generic checks ask of it: SB_PWL_* */
 	unsigned (*check)(struct sb_jobctx *c);
+	unsigned (*folders)(const struct sb_jobspec *s, const char **dirs, unsigned max);
 	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 			const struct sb_jobfiles *jf);
 	int (*prepare)(struct sb_wl_job *j);

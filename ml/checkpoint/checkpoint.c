@@ -389,6 +389,13 @@ static void release_ckpt(struct sb_wl_job *j)
 	j->priv = NULL;
 }
 
+/* the folders the system inventory describes (run/workload.h) */
+static unsigned folders_ckpt(const struct sb_jobspec *s, const char **dirs, unsigned max)
+{
+	const char *const f[] = { s->directory, s->checkpoint_folder, s->checkpoint_cache_folder };
+	return sb_ml_folders(dirs, max, f, sizeof(f) / sizeof(f[0]));
+}
+
 const struct sb_workload_ops sb_workload_checkpoint = {
 	.name = "checkpoint",
 	.help = "LLM checkpoint save and restore (DLIO / MLPerf Storage)",
@@ -398,6 +405,7 @@ const struct sb_workload_ops sb_workload_checkpoint = {
 	.rows = sb_ckpt_rows,
 	.nrows = &sb_ckpt_rows_n,
 	.check = sb_ml_check_ckpt,
+	.folders = folders_ckpt,
 	.prepare = prepare_ckpt,
 	.run = run_ckpt,
 	.results = sb_ml_job_results,

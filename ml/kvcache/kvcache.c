@@ -367,6 +367,13 @@ static void release_kv(struct sb_wl_job *j)
 	j->priv = NULL;
 }
 
+/* the folders the system inventory describes (run/workload.h) */
+static unsigned folders_kv(const struct sb_jobspec *s, const char **dirs, unsigned max)
+{
+	const char *const f[] = { s->directory };
+	return sb_ml_folders(dirs, max, f, sizeof(f) / sizeof(f[0]));
+}
+
 const struct sb_workload_ops sb_workload_kvcache = {
 	.name = "kvcache",
 	.help = "LLM inference with its KV cache offloaded to memory and disk tiers",
@@ -375,6 +382,7 @@ const struct sb_workload_ops sb_workload_kvcache = {
 	.rows = sb_kv_rows,
 	.nrows = &sb_kv_rows_n,
 	.check = sb_ml_check_kv,
+	.folders = folders_kv,
 	.prepare = prepare_kv,
 	.run = run_kv,
 	.results = sb_ml_job_results,

@@ -375,6 +375,13 @@ static void release_train(struct sb_wl_job *j)
 	j->priv = NULL;
 }
 
+/* the folders the system inventory describes (run/workload.h) */
+static unsigned folders_train(const struct sb_jobspec *s, const char **dirs, unsigned max)
+{
+	const char *const f[] = { s->directory, s->checkpoint_folder, s->data_dir };
+	return sb_ml_folders(dirs, max, f, sizeof(f) / sizeof(f[0]));
+}
+
 const struct sb_workload_ops sb_workload_train = {
 	.name = "train",
 	.help = "DLIO-style training reads feeding emulated accelerators",
@@ -385,6 +392,7 @@ const struct sb_workload_ops sb_workload_train = {
 	.rows = sb_train_rows,
 	.nrows = &sb_train_rows_n,
 	.check = sb_ml_check_train,
+	.folders = folders_train,
 	.prepare = prepare_train,
 	.run = run_train,
 	.datagen = datagen_train,
