@@ -2,7 +2,15 @@
  * const struct of hooks, as an engine is (engines/engine.h); run/ drives it
  * and never looks inside.  One folder per workload (ml/<workload>/), one row
  * in ml/registry.c's table, which main hands down; the name is the
- * workload= value (parse/workloads.h makes the values from the rows).
+ * workload= value (parse/workloads.h makes the values from the rows), the
+ * row's position in the table its id (the spec's workload; io is 0).
+ *
+ * For the parser (copied into parse/workloads.h's rows at hand-down): its
+ * help line, option rows and options struct, its check (check.c), and the
+ * properties the generic checks ask instead of naming a workload: the
+ * option category that is its own, the other options its jobs take too
+ * (also), and parse_flags (SB_PWL_*: creates its data set, writes
+ * num_checkpoints_write= checkpoints, moves checkpoints through GPU memory).
  *
  * Two kinds:
  *   SB_WL_THREADS (io): run/ itself lays out the job's files
@@ -21,6 +29,10 @@
  *       datagen(j)      --datagen, instead of run: create the job's data set
  *                       (NULL: the workload has none; the job only reports)
  *       results(j, jr)  fill the job's result from its workers and j->res
+ *                       (the workload's own result: a struct that starts
+ *                       with struct sb_wl_result, whose figures row writes
+ *                       it; ML ones read through typed accessors that
+ *                       check the result's maker, ml/result.h)
  *       release(j)      remove what it created and does not keep, free priv
  *                       (also after a failed prepare)
  *       ranks_merge(jr) MPI, collective on every process after the run:

@@ -290,7 +290,7 @@ static uint64_t free_space(const char *folder)
 static int prepare_kv(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
-	if (sb_ml_res_make(j))
+	if (sb_ml_res_make(j, &sb_kv_figures))
 		return -ENOMEM;
 	struct sb_kv_job *k = calloc(1, sizeof(*k));
 	if (!k)
@@ -320,8 +320,7 @@ static int prepare_kv(struct sb_wl_job *j)
 	if (s->kv_profile == SB_KV_PROFILE_MLPERF) {
 		k->path[0] = '\0';
 		k->tier_bytes = s->kv_disk_capacity ? s->kv_disk_capacity : free_space(k->folder) / 20 * 19;
-		if (s->kv_users)
-			k->nw = s->kv_users < 500 ? s->kv_users : 500;
+		k->nw = sb_kv_users(s) < 500 ? sb_kv_users(s) : 500; /* threads for the users */
 	}
 	int e = sb_kv_trace_setup(s, &cfg); /* kv_trace=, kv_request_log= */
 	if (e)
