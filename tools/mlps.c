@@ -421,42 +421,68 @@ static void end_tree(const struct sb_job_result *jr, const char *dir, int e)
 		       "failed: %s: remove it yourself before validating", dir, strerror(-r));
 }
 
+/* kvcache: mlpstorage's kv_cache tree (tools/mlpskv.h: no summary.json,
+ * no DLIO files) */
+static int write_kv_tree(const struct sb_results *res, const struct sb_job_result *jr,
+			 const char *dir, const char *dt)
+{
+	return sb_mlps_write_kv(res, jr, dir, dt);
+}
+
+/* train and checkpoint: DLIO's run folder (summary.json, the metadata,
+ * dlio_config/, the logs: tools/mlpsdlio.h) */
+static int write_dlio_tree(const struct sb_results *res, const struct sb_job_result *jr,
+			   const char *dir, const char *dt)
+{
+	char meta[96];
+	snprintf(meta, sizeof(meta), "%s_%s%s", is_train(jr) ? "training" : "checkpointing", dt,
+		 SB_MLPS_METADATA_SUFFIX);
+	int e = write_file(jr, dir, SB_MLPS_SUMMARY, res, dt, true);
+	if (!e)
+		e = write_file(jr, dir, meta, res, dt, false);
+	if (e)
+		return e;
+	struct sb_mlps_cfg *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	sb_mlps_cfg_of(jr, c);
+	e = sb_mlps_write_dlio(jr, dir, c, (double)res->timestamp - jr->elapsed_s);
+	free(c);
+	return e;
+}
+
+/* the results tree of each workload that has one, by the workload that
+ * made the job's result (its figures row, ml/result.h) */
+static const struct mlps_writer {
+	const struct sb_ml_figures *own;
+	int (*write)(const struct sb_results *res, const struct sb_job_result *jr, const char *dir,
+		     const char *dt);
+} writers[] = {
+	{ &sb_ckpt_figures, write_dlio_tree },
+	{ &sb_train_figures, write_dlio_tree },
+	{ &sb_kv_figures, write_kv_tree },
+};
+
+static const struct mlps_writer *writer_of(const struct sb_job_result *jr)
+{
+	for (size_t k = 0; k < sizeof(writers) / sizeof(writers[0]); k++)
+		if (sb_ml_result_mine(jr->wl, writers[k].own))
+			return &writers[k];
+	return NULL;
+}
+
 int sb_mlps_write(const struct sb_results *res)
 {
 	int rc = 0;
 	for (size_t i = 0; i < res->njobs; i++) {
 		const struct sb_job_result *jr = &res->jobs[i];
-		char dir[PATH_MAX], dt[32], meta[96];
-		if (!jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir ||
-		    (!is_kv(jr) && !is_train(jr) && !sb_ckpt_result_of(jr)))
-			continue; /* no result of a workload with an mlpstorage tree */
+		const struct mlps_writer *w = writer_of(jr);
+		char dir[PATH_MAX], dt[32];
+		if (!w || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
+			continue; /* no results_dir=, or a workload without a results tree */
 		int e = make_run_dir(jr, res->timestamp, dir, dt, sizeof(dt));
 		bool tree = !e;
-		if (is_kv(jr)) { /* tools/mlpskv.h: no summary.json, no DLIO files */
-			e = e ? e : sb_mlps_write_kv(res, jr, dir, dt);
-			if (tree)
-				end_tree(jr, dir, e);
-			if (!e)
-				fprintf(stderr, "storbench: %s: results: %s\n", jr->spec->name, dir);
-			rc = rc ? rc : e;
-			continue;
-		}
-		snprintf(meta, sizeof(meta), "%s_%s%s", is_train(jr) ? "training" : "checkpointing", dt,
-			 SB_MLPS_METADATA_SUFFIX);
-		if (!e)
-			e = write_file(jr, dir, SB_MLPS_SUMMARY, res, dt, true);
-		if (!e)
-			e = write_file(jr, dir, meta, res, dt, false);
-		if (!e) {
-			struct sb_mlps_cfg *c = calloc(1, sizeof(*c));
-			if (!c)
-				e = -ENOMEM;
-			else {
-				sb_mlps_cfg_of(jr, c);
-				e = sb_mlps_write_dlio(jr, dir, c, (double)res->timestamp - jr->elapsed_s);
-				free(c);
-			}
-		}
+		e = e ? e : w->write(res, jr, dir, dt);
 		if (tree)
 			end_tree(jr, dir, e);
 		if (!e)
