@@ -1,5 +1,5 @@
 /* ml/rules.c: the MLPerf Storage rule report any workload fills (see
- * ml/rules.h): rules appended with their sources, the shared rules (storage
+ * ml/rules.h): rules added with their sources, the shared rules (storage
  * I/O done, storbench's own behaviour as an OPEN experiment) and the two
  * CLOSED/OPEN/INVALID verdicts.  The workloads' own rules: ml/train/rules.c,
  * ml/checkpoint/rules.c, ml/kvcache/rules.c. */
