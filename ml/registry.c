@@ -16,20 +16,27 @@ const struct sb_workload_ops *const sb_workload_table[] = {
 	NULL,
 };
 
+struct sb_parse_workload sb_workload_parse_view(const struct sb_workload_ops *w, unsigned id)
+{
+	return (struct sb_parse_workload){ .id = id, .name = w->name, .help = w->help,
+					   .rows = w->rows, .nrows = w->nrows ? *w->nrows : 0,
+					   .opts_size = w->opts_size, .category = w->category,
+					   .also = w->also, .flags = w->parse_flags,
+					   .check = w->check };
+}
+
 int sb_workloads_hand_down(void)
 {
 	struct sb_parse_workload p[SB_PARSE_WORKLOADS_MAX];
 	unsigned n = 0;
+	if (!(sb_workload_table[0]->flags & SB_WL_THREADS))
+		return -EINVAL; /* id 0 is io, parse's own */
 	sb_workloads_set(sb_workload_table);
-	for (unsigned i = 0; sb_workload_table[i]; i++) {
+	for (unsigned i = 1; sb_workload_table[i]; i++) {
 		const struct sb_workload_ops *w = sb_workload_table[i];
-		if (w->id == SB_WL_IO)
-			continue; /* parse's own */
 		if (n == SB_PARSE_WORKLOADS_MAX)
 			return -EINVAL;
-		p[n++] = (struct sb_parse_workload){ .id = w->id, .name = w->name, .help = w->help,
-						     .rows = w->rows, .nrows = w->nrows ? *w->nrows : 0,
-						     .opts_size = w->opts_size, .check = w->check };
+		p[n++] = sb_workload_parse_view(w, i);
 	}
 	return sb_parse_set_workloads(p, n);
 }

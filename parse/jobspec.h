@@ -20,7 +20,7 @@
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
 #define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
-#define SB_WL_OPTS_MAX 4096    /* bytes of all workloads' own options structs together */
+#define SB_SPEC_WLOPTS_MAX 4096 /* bytes of all workloads' own options structs together */
 #define SB_OPT_MAX 512     /* upper bound on option-table rows (parse/options.h) */
 #define SB_LOC_FILES 16    /* files (job file, includes) whose lines one spec's loc[] names */
 #define SB_IGNERR_MAX 32   /* errnos per direction in ignore_error */
@@ -93,7 +93,7 @@ struct sb_jobspec {
 	 * struct, at the offset the parser gave it (sb_spec_engine_opts,
 	 * sb_spec_wl_opts); declared by their option rows */
 	_Alignas(8) unsigned char engine_opts[SB_ENGINE_OPTS_MAX];
-	_Alignas(8) unsigned char wl_opts[SB_WL_OPTS_MAX];
+	_Alignas(8) unsigned char wl_opts[SB_SPEC_WLOPTS_MAX];
 
 	/* time and repetition */
 	uint64_t runtime_us;        /* 0 = no limit */
@@ -139,7 +139,7 @@ struct sb_jobspec {
 	unsigned nopts;
 
 	/* ML workloads (ml/; their checks resolve model= and train_model=) */
-	unsigned workload;          /* enum sb_workload */
+	unsigned workload;          /* its id: the row's position in main's table (0: io) */
 	unsigned rules;             /* enum sb_rules: rule report after the run */
 	bool drop_caches;           /* sync + drop the page cache when permitted (default 1) */
 	/* checkpoint */

@@ -1,6 +1,7 @@
 /* workloads.c: the workloads handed to the parser (see workloads.h). */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "parse/jobspec.h"
 #include "parse/workloads.h"
@@ -9,11 +10,11 @@ static struct sb_parse_workload wls[SB_PARSE_WORKLOADS_MAX];
 static size_t wl_base[SB_PARSE_WORKLOADS_MAX];
 static unsigned nwls;
 /* the rows of workloads with an options struct, offsets moved into the spec */
-#define SB_WL_ROWS_MAX 256
-static struct sb_option orows[SB_WL_ROWS_MAX];
+#define WL_ROWS_MAX 256
+static struct sb_option orows[WL_ROWS_MAX];
 
 struct sb_opt_enum sb_parse_workload_vals[SB_PARSE_WORKLOADS_MAX + 2] = {
-	{ .name = "io", .val = SB_WL_IO, .help = "fio-style I/O jobs (rw=, bs=, size=...)" },
+	{ .name = "io", .val = 0, .help = "fio-style I/O jobs (rw=, bs=, size=...)" },
 	{ .name = NULL },
 };
 
@@ -25,7 +26,7 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 	if (n > SB_PARSE_WORKLOADS_MAX)
 		return -EINVAL;
 	for (unsigned i = 0; i < n; i++) {
-		if (!w[i].name || w[i].id == SB_WL_IO || (w[i].nrows && !w[i].rows))
+		if (!w[i].name || !w[i].id || (w[i].nrows && !w[i].rows))
 			return -EINVAL;
 		for (unsigned k = 0; k < i; k++)
 			if (w[k].id == w[i].id)
@@ -33,7 +34,7 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 		if (!w[i].opts_size)
 			continue;
 		base = (base + 7) & ~(size_t)7;
-		if (base + w[i].opts_size > SB_WL_OPTS_MAX || rows + w[i].nrows > SB_WL_ROWS_MAX)
+		if (base + w[i].opts_size > SB_SPEC_WLOPTS_MAX || rows + w[i].nrows > WL_ROWS_MAX)
 			return -EINVAL;
 		for (unsigned k = 0; k < w[i].nrows; k++) {
 			const struct sb_option *o = &w[i].rows[k];
@@ -118,4 +119,43 @@ void *sb_spec_wl_opts_mut(struct sb_jobspec *s)
 {
 	long a = area_of(s->workload);
 	return a < 0 ? NULL : s->wl_opts + a;
+}
+
+const struct sb_parse_workload *sb_spec_workload(const struct sb_jobspec *s)
+{
+	return sb_parse_workload_find(s->workload);
+}
+
+bool sb_spec_wl_flag(const struct sb_jobspec *s, unsigned flag)
+{
+	const struct sb_parse_workload *w = sb_spec_workload(s);
+	return w && (w->flags & flag);
+}
+
+static bool listed(const struct sb_parse_workload *w, const struct sb_option *o)
+{
+	for (const char *const *n = w->also; n && *n; n++)
+		if (!strcmp(*n, o->name))
+			return true;
+	return false;
+}
+
+const struct sb_parse_workload *sb_parse_workload_owner(const struct sb_option *o)
+{
+	const struct sb_parse_workload *w = sb_parse_workload_of_row(o);
+	if (w && w->opts_size)
+		return w;
+	for (unsigned i = 0; i < nwls; i++)
+		if (wls[i].category && wls[i].category == o->category)
+			return &wls[i];
+	for (unsigned i = 0; i < nwls; i++)
+		if (listed(&wls[i], o))
+			return &wls[i];
+	return NULL;
+}
+
+bool sb_parse_workload_takes(const struct sb_parse_workload *w, const struct sb_option *o)
+{
+	const struct sb_parse_workload *own = sb_parse_workload_owner(o);
+	return !own || own == w || (w && listed(w, o));
 }

@@ -170,10 +170,18 @@ static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *o
 	return r ? r : check_engine(s, ops);
 }
 
+static unsigned folders_io(const struct sb_jobspec *s, const char **dirs, unsigned max)
+{
+	if (!max)
+		return 0;
+	dirs[0] = s->directory;
+	return 1;
+}
+
 const struct sb_workload_ops sb_workload_io = {
 	.name = "io",
-	.id = SB_WL_IO,
 	.flags = SB_WL_THREADS,
+	.folders = folders_io,
 	.validate = validate_io,
 };
 

@@ -1,6 +1,7 @@
 /* workload.c: the workload table main hands down (see workload.h).  The
  * rows live with their workloads (ml/registry.c lists them); run/ sees
  * only the table. */
+#include <limits.h>
 #include <stddef.h>
 
 #include "run/workload.h"
@@ -21,9 +22,17 @@ const struct sb_workload_ops *const *sb_workloads_get(void)
 const struct sb_workload_ops *sb_workload_find(unsigned id)
 {
 	for (unsigned i = 0; table[i]; i++)
-		if (table[i]->id == id)
+		if (i == id)
 			return table[i];
 	return NULL;
+}
+
+unsigned sb_workload_id(const struct sb_workload_ops *w)
+{
+	for (unsigned i = 0; table[i]; i++)
+		if (table[i] == w)
+			return i;
+	return UINT_MAX;
 }
 
 const struct sb_workload_ops *sb_workload_of(const struct sb_jobspec *s)

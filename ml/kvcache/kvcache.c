@@ -293,7 +293,7 @@ static int prepare_kv(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
 	const struct sb_kv_opts *o = sb_kv_opts(s);
-	if (sb_ml_res_make(j))
+	if (sb_ml_res_make(j, &sb_kv_figures))
 		return -ENOMEM;
 	struct sb_kv_job *k = calloc(1, sizeof(*k));
 	if (!k)
@@ -324,8 +324,7 @@ static int prepare_kv(struct sb_wl_job *j)
 	if (o->kv_profile == SB_KV_PROFILE_MLPERF) {
 		k->path[0] = '\0';
 		k->tier_bytes = o->kv_disk_capacity ? o->kv_disk_capacity : free_space(k->folder) / 20 * 19;
-		if (o->kv_users)
-			k->nw = o->kv_users < 500 ? o->kv_users : 500;
+		k->nw = sb_kv_users(s) < 500 ? sb_kv_users(s) : 500; /* threads for the users */
 	}
 	int e = sb_kv_trace_setup(s, &cfg); /* kv_trace=, kv_request_log= */
 	if (e)
@@ -371,14 +370,23 @@ static void release_kv(struct sb_wl_job *j)
 	j->priv = NULL;
 }
 
+/* the folders the system inventory describes (run/workload.h) */
+static unsigned folders_kv(const struct sb_jobspec *s, const char **dirs, unsigned max)
+{
+	const char *const f[] = { s->directory };
+	return sb_ml_folders(dirs, max, f, sizeof(f) / sizeof(f[0]));
+}
+
 const struct sb_workload_ops sb_workload_kvcache = {
 	.name = "kvcache",
-	.id = SB_WL_KVCACHE,
 	.help = "LLM inference with its KV cache offloaded to memory and disk tiers",
+	.category = SB_CAT_KV,
+	.also = (const char *const[]){ "rules", "model", "layers", "kv_heads", NULL },
 	.rows = sb_kv_rows,
 	.nrows = &sb_kv_rows_n,
 	.opts_size = sizeof(struct sb_kv_opts),
 	.check = sb_ml_check_kv,
+	.folders = folders_kv,
 	.prepare = prepare_kv,
 	.run = run_kv,
 	.results = sb_ml_job_results,

@@ -10,6 +10,7 @@
 
 #include "lib/option.h"
 #include "ml/kvcache/kvmodel.h"
+#include "ml/kvcache/result.h"
 #include "os/scratch.h"
 #include "stats/hist.h"
 
@@ -70,6 +71,9 @@ uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head
  * time, 1 when runtime= ends first (the wait ends then and the request is
  * not served or counted), -EINTR when a stop came first. */
 struct sb_jobspec;
+/* The job's simulated users: kv_users=, else concurrency= (at least 1);
+ * the one place kv_users= becomes a user count (ml/kvcache/rules.c) */
+unsigned sb_kv_users(const struct sb_jobspec *s);
 uint64_t sb_kv_end_ns(const struct sb_kv_job *k, const struct sb_jobspec *s);
 int sb_kv_wait_arrival(const struct sb_kv_job *k, const struct sb_jobspec *s, uint64_t arrive_ns);
 /* add request r's counts to t (a request that ran) */

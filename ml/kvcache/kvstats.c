@@ -108,7 +108,7 @@ void sb_kv_results(struct sb_wl_job *j)
 	const struct sb_kv_totals *t = &k->tot;
 	if (!kv)
 		return;
-	sb_ml_res(j)->kv = kv;
+	sb_kv_res(j)->kv = kv;
 	shape(j, k, kv);
 	kv->requests = t->requests;
 	kv->reuse_requests = t->reuse_requests;

@@ -76,7 +76,7 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 		return -ENOMEM;
 	k->ml = ml;
 	sb_rng_seed(&ml->rng, s->randseed ^ 0x6b76636163686500ull);
-	ml->nusers = o->kv_users ? o->kv_users : (o->kv_concurrency ? o->kv_concurrency : 1);
+	ml->nusers = sb_kv_users(s);
 	ml->u = calloc(ml->nusers, sizeof(*ml->u));
 	if (!ml->u)
 		return -ENOMEM;

@@ -10,14 +10,15 @@
 #include "ml/kvcache/result.h"
 #include "ml/kvcache/rules.h"
 #include "ml/kvcache/opts.h"
+#include "ml/rules.h"
 #include "ml/run.h"
 #include "parse/options.h"
 
 #define GIB 1073741824.0
 
-/* Appends a rule; checker_as: what the official checker makes of a failure
- * (CLOSED: it does not check it); fail_as: storbench's guidelines (never
- * milder than the checker). */
+/* Appends a rule (ml/rules.h) with its source; checker_as: what the
+ * official checker makes of a failure (CLOSED: it does not check it);
+ * fail_as: storbench's guidelines (never milder than the checker). */
 static struct sb_ml_rule *add(struct sb_ml_rule_report *rep, const char *name, bool pass,
 			      enum sb_ml_verdict checker_as, enum sb_ml_verdict fail_as,
 			      const char *cite, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
@@ -26,19 +27,16 @@ static struct sb_ml_rule *add(struct sb_ml_rule_report *rep, const char *name, b
 			      enum sb_ml_verdict checker_as, enum sb_ml_verdict fail_as,
 			      const char *cite, const char *fmt, ...)
 {
-	struct sb_ml_rule *r = &rep->rules[rep->n < SB_ML_RULES_MAX ? rep->n++ : SB_ML_RULES_MAX - 1];
-	memset(r, 0, sizeof(*r));
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	snprintf(r->cite, sizeof(r->cite), "%s", cite);
-	r->pass = pass;
-	r->checker_as = checker_as;
-	r->fail_as = fail_as > checker_as ? fail_as : checker_as;
+	char fix[sizeof(rep->rules[0].fix)] = "";
 	if (!pass) {
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(r->fix, sizeof(r->fix), fmt, ap);
+		vsnprintf(fix, sizeof(fix), fmt, ap);
 		va_end(ap);
 	}
+	struct sb_ml_rule *r = sb_ml_rule_add(rep, name, pass, fail_as > checker_as ? fail_as : checker_as,
+					      "%s", fix);
+	sb_ml_rule_cite(r, checker_as, cite);
 	return r;
 }
 
@@ -158,22 +156,14 @@ int sb_kv_rules_judge(const struct sb_kv_facts *f, struct sb_ml_rule_report *rep
 				   "KV Cache benchmark is in preview status - not accepted for closed "
 				   "submissions: nothing to fix");
 	ea(r, "closed", "preview");
-	rep->verdict = rep->guidelines = SB_ML_CLOSED;
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct sb_ml_rule *u = &rep->rules[i];
-		if (u->pass)
-			continue;
-		rep->verdict = u->checker_as > rep->verdict ? u->checker_as : rep->verdict;
-		rep->guidelines = u->fail_as > rep->guidelines ? u->fail_as : rep->guidelines;
-	}
+	sb_ml_rules_finish(rep);
 	return 0;
 }
 
-/* kv_users= (kv_profile=mlperf), else the blocks profile's concurrency= */
-static unsigned spec_users(const struct sb_jobspec *s)
+unsigned sb_kv_users(const struct sb_jobspec *s)
 {
 	const struct sb_kv_opts *o = sb_kv_opts(s);
-	return o->kv_users ? o->kv_users : o->kv_concurrency;
+	return o->kv_users ? o->kv_users : o->kv_concurrency ? o->kv_concurrency : 1;
 }
 
 /* the GPU tier per GPU, as the official --gpu-mem-gb */
@@ -189,7 +179,7 @@ void sb_kv_facts_of(const struct sb_jobspec *s, const struct sb_kv_result *kv, b
 	struct sb_kv_arch m;
 	bool named = s->ml_model && !sb_kv_arch_find(s->ml_model, &m);
 	*f = (struct sb_kv_facts){
-		.model = s->ml_model, .num_users = spec_users(s), .duration = kv->duration_s,
+		.model = s->ml_model, .num_users = sb_kv_users(s), .duration = kv->duration_s,
 		.gpu_mem_gb = (double)spec_gpu_mem(s) / GIB,
 		.cpu_mem_gb = (double)o->kv_memory_capacity / GIB,
 		.generation_mode = sb_kv_generation_mode(o->decode_time_per_token_us),

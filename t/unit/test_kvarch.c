@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/models.h"
 #include "ml/kvcache/opts.h"
 #include "ml/registry.h"
@@ -82,7 +83,7 @@ static void test_spec(void)
 	struct sb_jobspec s;
 	memset(&s, 0, sizeof(s));
 	CU_ASSERT_EQUAL_FATAL(sb_workloads_hand_down(), 0); /* kvcache's options struct */
-	s.workload = SB_WL_KVCACHE;
+	s.workload = sb_workload_id(&sb_workload_kvcache);
 	struct sb_kv_opts *o = sb_kv_opts_mut(&s);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	s.ml_model = (char *)"deepseek-v3";

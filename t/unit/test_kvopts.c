@@ -45,7 +45,7 @@ static int parse(const char *text, struct sb_joblist *jl)
 static void test_rows(void)
 {
 	CU_ASSERT_EQUAL_FATAL(sb_workloads_hand_down(), 0);
-	const struct sb_parse_workload *kw = sb_parse_workload_find(SB_WL_KVCACHE);
+	const struct sb_parse_workload *kw = sb_parse_workload_find(sb_workload_id(&sb_workload_kvcache));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(kw);
 	CU_ASSERT_EQUAL(kw->opts_size, sizeof(struct sb_kv_opts));
 	CU_ASSERT_EQUAL(kw->nrows, sb_kv_rows_n);
@@ -56,7 +56,7 @@ static void test_rows(void)
 		CU_ASSERT(r->off < sizeof(struct sb_kv_opts));
 		CU_ASSERT_PTR_EQUAL(sb_parse_workload_of_row(p), kw);
 		CU_ASSERT_PTR_EQUAL(sb_kv_opt(r->off), p);
-		CU_ASSERT(p->off >= area + r->off && p->off < area + SB_WL_OPTS_MAX);
+		CU_ASSERT(p->off >= area + r->off && p->off < area + SB_SPEC_WLOPTS_MAX);
 		if (!i)
 			base = p->off - r->off;
 		CU_ASSERT_EQUAL(p->off - r->off, base);

@@ -69,14 +69,8 @@ static int hand_down_with_toy(void)
 {
 	struct sb_parse_workload w[SB_PARSE_WORKLOADS_MAX];
 	unsigned n = 0;
-	for (unsigned i = 0; sb_workload_table[i]; i++) {
-		const struct sb_workload_ops *t = sb_workload_table[i];
-		if (t->id == SB_WL_IO)
-			continue;
-		w[n++] = (struct sb_parse_workload){ .id = t->id, .name = t->name, .help = t->help,
-						     .rows = t->rows, .nrows = t->nrows ? *t->nrows : 0,
-						     .opts_size = t->opts_size, .check = t->check };
-	}
+	for (unsigned i = 1; sb_workload_table[i]; i++) /* 0 is io, parse's own */
+		w[n++] = sb_workload_parse_view(sb_workload_table[i], i);
 	w[n++] = (struct sb_parse_workload){ .id = TOY_ID, .name = "toy", .help = "a toy",
 					     .rows = toy_rows, .nrows = TOY_NROWS,
 					     .opts_size = sizeof(struct toy_opts), .check = toy_check };
@@ -173,7 +167,7 @@ static void test_own_struct(void)
 	CU_ASSERT_EQUAL(sb_parse_set_workloads(&bad, 1), 0); /* inside: taken */
 	CU_ASSERT_EQUAL_FATAL(hand_down_with_toy(), 0);
 	bad.rows = toy_rows;
-	bad.opts_size = SB_WL_OPTS_MAX + 1;
+	bad.opts_size = SB_SPEC_WLOPTS_MAX + 1;
 	CU_ASSERT_EQUAL(sb_parse_set_workloads(&bad, 1), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(sb_option_find("toy_widgets")); /* refused whole: unchanged */
 
