@@ -28,6 +28,7 @@
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "ml/train/au.h"
+#include "ml/checkpoint/opts.h"
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "parse/mlshape.h"
@@ -42,7 +43,8 @@ void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n)
 
 int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks)
 {
-	if (s->checkpoint_cache_folder && sb_dist_size() > 1) { /* ml/checkpoint/tiered.c: one process's ranks */
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
+	if (o->checkpoint_cache_folder && sb_dist_size() > 1) { /* ml/checkpoint/tiered.c: one process's ranks */
 		if (sb_dist_rank() == 0) {
 			char w[512];
 			if (s->line && s->file)
@@ -51,8 +53,8 @@ int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks)
 				snprintf(w, sizeof(w), "<cmdline>: job %s", s->name);
 			sb_err(w, "%s=%s: tiered checkpoints run in one process, not under %d MPI "
 			       "processes: run it without mpirun (ranks= are threads), or remove %s=",
-			       SB_OPT(checkpoint_cache_folder)->name, s->checkpoint_cache_folder,
-			       sb_dist_size(), SB_OPT(checkpoint_cache_folder)->name);
+			       SB_CKPT_OPT(checkpoint_cache_folder)->name, o->checkpoint_cache_folder,
+			       sb_dist_size(), SB_CKPT_OPT(checkpoint_cache_folder)->name);
 		}
 		return -EINVAL;
 	}
@@ -61,7 +63,8 @@ int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks)
 	if (sb_dist_rank() == 0)
 		sb_err(s->name, "%s=%u ranks for %d MPI processes: every process runs at least one rank; "
 		       "start at most %u processes (mpirun -np %u), or raise %s (with subset)",
-		       SB_OPT(ranks)->name, ranks, sb_dist_size(), ranks, ranks, SB_OPT(ranks)->name);
+		       SB_CKPT_OPT(ranks)->name, ranks, sb_dist_size(), ranks, ranks,
+		       SB_CKPT_OPT(ranks)->name);
 	return -EINVAL;
 }
 
@@ -77,16 +80,17 @@ void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2])
 void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ml_result *m)
 {
 	bool named = s->ml_preset != NULL;  /* the parser resolved it: model= with its own shape */
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	struct sb_ml_shape sh = { .tp = s->shape.tp, .pp = s->shape.pp, .dp = s->shape.dp };
 	struct sb_ml_ckpt_facts f = {
-		.model = named ? s->ml_model : NULL, .ranks = s->ranks,
+		.model = named ? s->ml_model : NULL, .ranks = o->ranks,
 		.world = sb_ml_world(&sh), .tp = sh.tp, .pp = sh.pp,
-		.subset = s->subset, .want_writes = s->num_checkpoints_write,
-		.want_reads = s->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
+		.subset = o->subset, .want_writes = o->num_checkpoints_write,
+		.want_reads = o->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
 		.fsync = s->checkpoint_fsync, .caches_dropped = m->ckpt.caches_dropped,
-		.scale = s->checkpoint_scale,
+		.scale = o->checkpoint_scale,
 		.io_known = true, .nodiskio = m->nodiskio, .io_bytes = m->io_bytes,
-		.content_unique = s->checkpoint_content == SB_CKPT_CONTENT_UNIQUE,
+		.content_unique = o->checkpoint_content == SB_CKPT_CONTENT_UNIQUE,
 	};
 	m->has_rules = sb_ml_rules_ckpt(&f, &m->rules) == 0;
 }

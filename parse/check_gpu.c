@@ -162,12 +162,11 @@ unsigned sb_job_validate_gpu(struct sb_jobctx *c)
 		       cufile ? "libcufile" : "cudamalloc", w ? w->name : "?", o->name);
 		return 1;
 	}
-	bool ckpt_gpu = (s->workload == SB_WL_CHECKPOINT || s->workload == SB_WL_TRAIN) &&
-			s->checkpoint_source == SB_ML_MEM_GPU;
+	const struct sb_parse_workload *w = sb_parse_workload_find(s->workload);
+	const struct sb_option *wl_gpu = w && w->gpu_mem ? w->gpu_mem(s) : NULL;
 	bool train_gpu = s->workload == SB_WL_TRAIN && s->train_destination == SB_ML_MEM_GPU;
-	if (train_gpu || ckpt_gpu)
-		return check_machine(c, false, train_gpu ? SB_OPT(train_destination) :
-				     SB_OPT(checkpoint_source), "gpu");
+	if (train_gpu || wl_gpu)
+		return check_machine(c, false, train_gpu ? SB_OPT(train_destination) : wl_gpu, "gpu");
 	if (s->iomem != SB_IOMEM_CUDA && !cufile)
 		return 0;
 	return check_machine(c, cufile, cufile ? SB_OPT(ioengine) : SB_OPT(iomem),

@@ -34,7 +34,7 @@ static unsigned check_misplaced(const struct sb_jobctx *c)
 		const struct sb_option *o = sb_option_at(i);
 		unsigned need;
 		const struct sb_parse_workload *ow = sb_parse_workload_of_row(o);
-		if (ow && ow->opts_size) /* a workload's own options struct: its jobs only */
+		if (ow && ow->opts_size && !(o->flags & SB_OF_SPEC)) /* its own struct: its jobs only */
 			need = ow->id;
 		else if (wl == SB_WL_KVCACHE && (o == model || o == layers || o == kv_heads))
 			continue; /* the KV shape (ml/kvcache/check.c) */

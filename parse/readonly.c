@@ -7,6 +7,7 @@
 #include "lib/log.h"
 #include "parse/options.h"
 #include "parse/parse.h"
+#include "parse/workloads.h"
 
 static unsigned refuse(const struct sb_jobspec *s, const struct sb_option *o, const char *why,
 		       const char *fix)
@@ -29,9 +30,11 @@ int sb_joblist_check_readonly(const struct sb_joblist *jl)
 	}
 	for (size_t i = 0; i < jl->njobs; i++) {
 		const struct sb_jobspec *s = &jl->jobs[i];
-		if (s->workload == SB_WL_CHECKPOINT && s->num_checkpoints_write)
-			nerr += refuse(s, SB_OPT(num_checkpoints_write), "writes checkpoints",
-				       "set num_checkpoints_write=0 to read existing ones");
+		const struct sb_parse_workload *w = sb_parse_workload_find(s->workload);
+		const struct sb_option *o;
+		const char *why, *fix;
+		if (w && w->writes && (o = w->writes(s, &why, &fix)))
+			nerr += refuse(s, o, why, fix);
 		else if (s->workload == SB_WL_TRAIN)
 			nerr += refuse(s, SB_OPT(workload), "creates its dataset when it is missing",
 				       "run it without --readonly once the dataset exists");

@@ -9,7 +9,9 @@
  * does in engine_opts (sb_spec_wl_opts); or, with opts_size 0, into
  * struct sb_jobspec itself (the workloads that predate the area).  An
  * option of a workload set for a job of another is refused with its
- * file:line.  workload=io is parse's own and always there. */
+ * file:line.  A row flagged SB_OF_SPEC keeps its offset into struct
+ * sb_jobspec (an option other workloads read too) and is checked as parse's
+ * own rows are.  workload=io is parse's own and always there. */
 #ifndef SB_PARSE_WORKLOADS_H
 #define SB_PARSE_WORKLOADS_H
 #include <stddef.h>
@@ -17,6 +19,7 @@
 #include "lib/option.h"
 
 struct sb_jobctx;
+struct sb_jobspec;
 
 struct sb_parse_workload {
 	unsigned id;                    /* enum sb_workload: its workload= value */
@@ -28,6 +31,14 @@ struct sb_parse_workload {
 	/* its checks and the defaults that depend on other options; reports
 	 * each error with file:line and returns their count */
 	unsigned (*check)(struct sb_jobctx *c);
+	/* --readonly (parse/readonly.c): the option that makes job s write
+	 * data, with why ("writes checkpoints") and the fix; NULL when it
+	 * writes nothing (a NULL hook: nothing to say) */
+	const struct sb_option *(*writes)(const struct sb_jobspec *s, const char **why,
+					  const char **fix);
+	/* the option that puts job s's data in GPU memory (parse/check_gpu.c
+	 * then checks the driver and the device), or NULL */
+	const struct sb_option *(*gpu_mem)(const struct sb_jobspec *s);
 };
 
 #define SB_PARSE_WORKLOADS_MAX 8
@@ -44,7 +55,6 @@ const struct sb_parse_workload *sb_parse_workload_find(unsigned id);
 /* Handed-in workload i, NULL past the last. */
 const struct sb_parse_workload *sb_parse_workload_at(unsigned i);
 /* The options struct of the spec's workload (NULL when it has none). */
-struct sb_jobspec;
 const void *sb_spec_wl_opts(const struct sb_jobspec *s);
 /* The same, writable: for the workload's own check, which may resolve
  * defaults that depend on other options into its struct. */

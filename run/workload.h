@@ -59,6 +59,11 @@ struct sb_workload_ops {
 	size_t opts_size;         /* bytes of its own options struct, the rows' offsets
 				   * into it (sb_spec_wl_opts); 0: rows into the spec */
 	unsigned (*check)(struct sb_jobctx *c);
+	/* --readonly: the option that makes a job write, why and the fix;
+	 * the option that puts its data in GPU memory (parse/workloads.h) */
+	const struct sb_option *(*writes)(const struct sb_jobspec *s, const char **why,
+					  const char **fix);
+	const struct sb_option *(*gpu_mem)(const struct sb_jobspec *s);
 	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 			const struct sb_jobfiles *jf);
 	int (*prepare)(struct sb_wl_job *j);

@@ -95,4 +95,10 @@ extern const struct sb_option sb_ckpt_rows[];
 extern const unsigned sb_ckpt_rows_n;
 unsigned sb_ml_check_ckpt(struct sb_jobctx *c);
 unsigned sb_ml_check_tier(struct sb_jobctx *c); /* checkpoint_cache_folder= */
+/* its hooks for --readonly (num_checkpoints_write) and GPU memory
+ * (checkpoint_source=gpu): see parse/workloads.h */
+struct sb_jobspec;
+const struct sb_option *sb_ml_ckpt_writes(const struct sb_jobspec *s, const char **why,
+					  const char **fix);
+const struct sb_option *sb_ml_ckpt_gpu_mem(const struct sb_jobspec *s);
 #endif

@@ -343,8 +343,6 @@ static int prepare_train(struct sb_wl_job *j)
 	}
 	if (!e && s->train_destination == SB_ML_MEM_GPU)
 		e = sb_ml_gpu_attach(j, 0, tr->ckpt_worker, "train_destination=gpu");
-	if (!e && ckpt && s->checkpoint_source == SB_ML_MEM_GPU)
-		e = sb_ml_gpu_attach(j, tr->ckpt_worker, tr->ckpt_worker + 1, "checkpoint_source=gpu");
 	return e;
 }
 

@@ -75,7 +75,8 @@ static int hand_down_with_toy(void)
 			continue;
 		w[n++] = (struct sb_parse_workload){ .id = t->id, .name = t->name, .help = t->help,
 						     .rows = t->rows, .nrows = t->nrows ? *t->nrows : 0,
-						     .opts_size = t->opts_size, .check = t->check };
+						     .opts_size = t->opts_size, .check = t->check,
+						     .writes = t->writes, .gpu_mem = t->gpu_mem };
 	}
 	w[n++] = (struct sb_parse_workload){ .id = TOY_ID, .name = "toy", .help = "a toy",
 					     .rows = toy_rows, .nrows = TOY_NROWS,
