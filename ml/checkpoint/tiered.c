@@ -1,5 +1,5 @@
 /* tiered.c: tiered (burst-buffer) checkpoints, workload=checkpoint with
- * checkpoint_cache_folder= (issue 15).  Each checkpoint: the emulated
+ * checkpoint_cache_folder=.  Each checkpoint: the emulated
  * compute (time_between_checkpoints), then the ranks write it to the cache
  * tier with the job's engine (ml/checkpoint/checkpoint.c's rank phase on the cache
  * paths), then its redundancy (ml/checkpoint/tierred.c), then the flush to
