@@ -166,7 +166,7 @@ static unsigned check_ckpt(struct sb_jobctx *c)
 unsigned sb_ml_check_ckpt(struct sb_jobctx *c)
 {
 	unsigned n = check_ckpt(c);
-	return n + check_verify(c); /* reported after the others, as parse's own were */
+	return n + check_verify(c); /* reported too when the others found an error */
 }
 
 const struct sb_option *sb_ml_ckpt_writes(const struct sb_jobspec *s, const char **why,

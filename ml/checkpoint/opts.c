@@ -1,6 +1,8 @@
 /* opts.c: workload=checkpoint's option rows (the model shape, ranks, the
  * checkpoints, their folder and I/O, verification, tiers), handed to the
- * parser through the workload table (ml/registry.c). */
+ * parser through the workload table (ml/registry.c): its own into struct
+ * sb_ckpt_opts (opts.h), the ones other workloads read too (SB_OF_SPEC)
+ * into struct sb_jobspec; and SB_CKPT_OPT's lookup of the parser's row. */
 #include <stdio.h>
 #include <stdlib.h>
 
