@@ -38,6 +38,11 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 			return -EINVAL;
 		for (unsigned k = 0; k < w[i].nrows; k++) {
 			const struct sb_option *o = &w[i].rows[k];
+			if (o->flags & SB_OF_SPEC) { /* the spec's field: a parse row like any other */
+				if (o->off >= sizeof(struct sb_jobspec))
+					return -EINVAL;
+				continue;
+			}
 			if (!sb_opt_wl_type_ok(o->type) || o->off >= w[i].opts_size ||
 			    (sb_opt_uses_off2(o) && o->off2 >= w[i].opts_size) || (o->flags & SB_OF_INVERSE))
 				return -EINVAL;
@@ -65,6 +70,8 @@ int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n)
 		wl_base[i] = base;
 		for (unsigned k = 0; k < w[i].nrows; k++) {
 			orows[rows + k] = w[i].rows[k];
+			if (w[i].rows[k].flags & SB_OF_SPEC)
+				continue;
 			size_t area = offsetof(struct sb_jobspec, wl_opts) + base;
 			orows[rows + k].off = area + w[i].rows[k].off;
 			if (sb_opt_uses_off2(&w[i].rows[k]))
@@ -143,7 +150,7 @@ static bool listed(const struct sb_parse_workload *w, const struct sb_option *o)
 const struct sb_parse_workload *sb_parse_workload_owner(const struct sb_option *o)
 {
 	const struct sb_parse_workload *w = sb_parse_workload_of_row(o);
-	if (w && w->opts_size)
+	if (w && w->opts_size && !(o->flags & SB_OF_SPEC)) /* a field of its own struct */
 		return w;
 	for (unsigned i = 0; i < nwls; i++)
 		if (wls[i].category && wls[i].category == o->category)
