@@ -29,6 +29,8 @@ struct cmdline {
 	unsigned formats;
 	const char *output;
 	int parse_only;
+	int parse_verbose;  /* --parse-only=verbose: print the expanded jobs */
+	int parse_job;      /* --parse-only=job: the job, not this machine */
 	int datagen;        /* --datagen: create the training datasets only */
 	const char **jobfiles;
 	int njobfiles;
@@ -187,6 +189,28 @@ static int choice_flag(struct cmdline *cl, unsigned id, const char *v)
 	return -1;
 }
 
+/* --parse-only[=MODE]: MODE a comma list of verbose and job; -1 when taken */
+static int parse_only_mode(struct cmdline *cl, const char *v)
+{
+	cl->parse_only = 1;
+	for (const char *w = v; w && *w; w += *w == ',') {
+		size_t n = strcspn(w, ",");
+		if (n == 7 && !strncmp(w, "verbose", 7)) {
+			cl->parse_verbose = 1;
+		} else if (n == 3 && !strncmp(w, "job", 3)) {
+			cl->parse_job = 1;
+		} else {
+			sb_err("<cmdline>", "--parse-only=%s: '%.*s' is not a mode: use --parse-only "
+			       "(quiet), --parse-only=verbose (print the expanded jobs), "
+			       "--parse-only=job (check the job, not this machine) or both: "
+			       "--parse-only=job,verbose", v, (int)n, w);
+			return SB_EXIT_CMDLINE;
+		}
+		w += n;
+	}
+	return -1;
+}
+
 /* the flags that take a value (v; --section and --cleanup may take the
  * next word: *i moves on); -1 when it is taken */
 static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, char **argv, int *i)
@@ -242,6 +266,8 @@ static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, 
 		}
 		cl->cleanup = v;
 		return -1;
+	case SB_CLI_PARSE_ONLY:
+		return parse_only_mode(cl, v);
 	}
 	return choice_flag(cl, id, v);
 }
@@ -337,7 +363,7 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 {
 	int rc = 0;
 	unsigned warned = sb_log_warnings();
-	sb_parse_machine_checks(!cl->parse_only); /* --parse-only: the job, not this machine */
+	sb_parse_machine_checks(!cl->parse_job); /* --parse-only=job: the job, not this machine */
 	if (cl->njobfiles || cl->njobargs) {
 		struct sb_parse_req req = {
 			.relay = relay,
@@ -416,32 +442,36 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 }
 
 /* --parse-only: what the run would refuse before its first I/O, refused now
- * (the file plan: what a path is, devices in use; engines, logs, ML jobs),
- * creating nothing (issue 26 item 1); what this machine lacks (a folder or
- * an input file not there, free space) is a warning with the same file:line
- * and fix, as fio 3.33's --parse-only looks at no file (issue 23 item 8),
- * an error with --warnings-fatal; then every job printed */
+ * (exit 1, the same file:line and fix), creating nothing: the file plan
+ * (what a path is, a folder or an input file not there, free space,
+ * devices in use), engines, logs, ML jobs (issue 26 item 1, issue 38 item
+ * 1); quiet when the jobs pass, as fio 3.33's --parse-only.  =job: what
+ * this machine lacks is a warning (fio's --parse-only looks at no file:
+ * issue 23 item 8), an error with --warnings-fatal.  =verbose: every job
+ * printed. */
 static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
 {
 	struct sb_run_env penv = { .sysroot = "", .output = cl->output };
 	if (sb_ranks_rank() != 0)
 		return SB_EXIT_OK;
 	unsigned errs = sb_log_errors();
-	sb_log_machine_as_warnings(1); /* the job, not this machine (issue 23 item 8) */
+	sb_log_machine_as_warnings(cl->parse_job);
 	int rc = jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv);
 	sb_log_machine_as_warnings(0);
-	if (rc && (sb_log_errors() != errs || !sb_log_machine_warnings()))
+	if (rc && (!cl->parse_job || sb_log_errors() != errs || !sb_log_machine_warnings()))
 		return SB_EXIT_JOBFILE;
 	if (rc) {
-		sb_warn("--parse-only", "the warnings above are what this machine lacks: here the run "
-			"refuses the job (exit 1) before any I/O; --warnings-fatal makes --parse-only "
-			"refuse it too");
+		sb_warn("--parse-only=job", "the warnings above are what this machine lacks: here the "
+			"run refuses the job (exit 1) before any I/O; --warnings-fatal makes "
+			"--parse-only=job refuse it too");
 		if (cl->warnings_fatal)
 			return SB_EXIT_JOBFILE;
 	}
-	sb_joblist_print(stdout, jl);
-	if (jl->sweep)
-		sb_sweep_print(stdout, jl->sweep);
+	if (cl->parse_verbose) {
+		sb_joblist_print(stdout, jl);
+		if (jl->sweep)
+			sb_sweep_print(stdout, jl->sweep);
+	}
 	return SB_EXIT_OK;
 }
 

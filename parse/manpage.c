@@ -335,6 +335,7 @@ void sb_cli_bash_completion(FILE *f, const struct sb_cli_flag *flags, unsigned n
 	fputs(formats, f);
 	fputs("' ;;\n"
 	      "\t--eta=*) values='auto always never' ;;\n"
+	      "\t--parse-only=*) values='verbose job job,verbose' ;;\n"
 	      "\t--terse-version=*) values='3' ;;\n", f);
 	fputs("\t--enghelp=*) values='", f);
 	for (unsigned e = 0; sb_parse_engine_at(e); e++)

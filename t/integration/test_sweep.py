@@ -105,7 +105,7 @@ class SweepTest(SbCase):
             self.assertEqual((rd, wr), (2048, 0) if i < 2 else (0, 2048))
 
     def test_parse_only_lists_points(self):
-        p = self.run_sb("--parse-only", self.write_job(NULL_SWEEP))
+        p = self.run_sb("--parse-only=verbose", self.write_job(NULL_SWEEP))
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("sweep: 4 points = rw (2) x bs (2)", p.stdout)
         self.assertIn("point 4: rw=write bs=64k", p.stdout)
