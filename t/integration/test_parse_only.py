@@ -4,13 +4,14 @@ with --parse-only=verbose, and exits 1 with the run's own file:line message
 on whatever the run refuses before its first I/O, creating nothing (issue
 38 item 1); --parse-only=job checks the job and not this machine (what it
 lacks is a warning, as fio's --parse-only looks at no file)."""
+import json
 import os
 import re
 import shutil
 import subprocess
 import unittest
 
-from sbtest import SbCase, SRC
+from sbtest import BIN, SbCase, SRC
 
 FIO = shutil.which("fio")
 
@@ -197,12 +198,82 @@ class KbBaseNote(SbCase):
             f = subprocess.run([FIO, "--output-format=json", job], cwd=self.dir,
                                capture_output=True, text=True, timeout=120)
             self.assertEqual(f.returncode, 0, f.stderr)
-            import json
             rd = json.loads(f.stdout[f.stdout.index("{"):])["jobs"][0]["read"]
             self.assertEqual(rd["io_bytes"] // rd["total_ios"], want, (kb, bs))
             p = self.run_sb("--parse-only=verbose", job)
             self.assertIn("read %d (" % want, p.stdout)
             os.unlink(os.path.join(self.dir, "f"))
+
+INVISIBLE = {  # what sb_ini_invisible names (parse/inifile.c)
+    "\ufeff": "U+FEFF", "\u200b": "U+200B", "\u200c": "U+200C", "\u200d": "U+200D",
+    "\u200e": "U+200E", "\u200f": "U+200F", "\u202a": "U+202A", "\u202e": "U+202E",
+    "\u2060": "U+2060", "\u2066": "U+2066", "\u2069": "U+2069", "\u00a0": "U+00A0",
+    "\u00ad": "U+00AD",
+}
+
+
+class Invisible(SbCase):
+    """issue 38 item 8: a job file saved with a UTF-8 byte-order mark failed
+    with "option '[j]' is outside a section" (the BOM is invisible).  fio
+    3.33 refuses it the same way; storbench skips a BOM at the start of a
+    file (the job file, an included one, standard input) and refuses any
+    other invisible character by name and place, once, with no errors that
+    follow from it."""
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(text.encode("utf-8"))
+        return path
+
+    def test_bom_is_skipped(self):
+        job = self.write("bom.ini", "\ufeff[j]\r\nrw=write\r\nsize=64k\r\nfilename=out\r\n"
+                         "include inc.ini\r\n")
+        self.write("inc.ini", "\ufeffbs=8k\n")
+        p = self.run_sb("--parse-only", job)
+        self.assertEqual((p.returncode, p.stdout, p.stderr), (0, "", ""))
+        p = self.run_sb("--parse-only=verbose", job)
+        self.assertIn("[j] (%s:1, group 0)" % job, p.stdout)
+        self.assertIn("read 8192 (8 KiB)", p.stdout)
+        with open(job, "rb") as f:
+            p = subprocess.run([BIN, "--parse-only", "-"], stdin=f, cwd=self.dir,
+                               capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.run_sb("--showcmd", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(p.stdout.startswith("storbench --name=j --rw=write"), p.stdout)
+        p = self.run_sb("--output-format=json", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(os.path.getsize(os.path.join(self.dir, "out")), 64 * 1024)
+        if FIO:  # fio 3.33 does not skip it: "option <\ufeff[j]> outside of [] job section"
+            f = subprocess.run([FIO, "--parse-only", job], cwd=self.dir, capture_output=True,
+                               text=True, timeout=60)
+            self.assertNotEqual(f.returncode, 0)
+
+    def test_other_invisible_characters_are_named(self):
+        for ch, code in INVISIBLE.items():
+            for text, line, after in (("[j]\nrw=read%s\nsize=64k\nfilename=f\n" % ch, 2,
+                                       " (after 'rw=read')"),
+                                      ("%s[j]\nrw=read\nsize=64k\nfilename=f\n" % ch, 1,
+                                       " (the line's start)"),
+                                      ("[j]\nrw=read\nsize=6%s4k\nfilename=f\n" % ch, 3,
+                                       " (after 'size=6')")):
+                if ch == "\ufeff" and line == 1:
+                    continue  # the byte-order mark: skipped at the file's start
+                with self.subTest(code=code, line=line):
+                    job = self.write("job.ini", text)
+                    for mode in (["--parse-only"], []):
+                        p = self.run_sb(*mode, job)
+                        self.assertEqual(p.returncode, 1, p.stderr)
+                        self.assertEqual(p.stderr.count("storbench: "), 1, p.stderr)
+                        self.assertIn("storbench: %s:%d: the line holds an invisible character, %s "
+                                      % (job, line, code), p.stderr)
+                        self.assertIn(after + ": remove it", p.stderr)
+                    self.assertEqual(self.listing(), ["job.ini"])
+        # in a comment it changes nothing: accepted
+        job = self.write("job.ini", "[j] ; a\u200bb\nrw=read # \u00a0x\nsize=64k\nfilename=f\n")
+        p = self.run_sb("--parse-only=job", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
 
 if __name__ == "__main__":
     unittest.main()
