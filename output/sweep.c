@@ -110,9 +110,30 @@ static void best_block(FILE *f, const struct sb_sweep_results *sr, int d)
 	fprintf(f, "\nBest %s (by %s): point %zu, %.1f MiB/s (%.3f GiB/s), %.0f IOPS, clat p99 %s\n",
 		dir_names[d], metric_name(sr->metric), p->index + 1, ds->bw_mean / MIB,
 		ds->bw_mean / GIB, ds->iops_mean, fmt_lat(p99, sizeof(p99), (double)ds->clat_p99_ns));
-	fprintf(f, "; paste into a job file:\n[best-%s]\n", dir_names[d]);
-	for (unsigned k = 0; k < sr->def->ndims; k++)
-		fprintf(f, "%s=%s\n", sr->def->dims[k].name, point_value(sr->def, p->index, k));
+	fprintf(f, "; paste into a job file:\n");
+	const struct sb_joblist *pj = &sr->def->points[p->index].jl;
+	if (!pj->njobs) { /* no job list kept: the swept values alone */
+		fprintf(f, "[best-%s]\n", dir_names[d]);
+		for (unsigned k = 0; k < sr->def->ndims; k++)
+			fprintf(f, "%s=%s\n", sr->def->dims[k].name, point_value(sr->def, p->index, k));
+		return;
+	}
+	/* the point's own job file: its [global] options and each job's, the
+	 * swept values in place, so the paste runs the same I/O (issue 38 item 9:
+	 * direct=1 of a [global] was left out) */
+	if (pj->nglobal)
+		fputs("[global]\n", f);
+	for (unsigned k = 0; k < pj->nglobal; k++)
+		fprintf(f, "%s=%s\n", pj->global_opts[k].key, pj->global_opts[k].value);
+	for (size_t j = 0; j < pj->njobs; j++) {
+		const struct sb_jobspec *s = &pj->jobs[j];
+		if (j && !strcmp(s->name, pj->jobs[j - 1].name))
+			continue; /* numjobs' copies share the section */
+		fprintf(f, "%s[best-%s%s%s]\n", pj->nglobal || j ? "\n" : "", dir_names[d],
+			pj->njobs > 1 ? "-" : "", pj->njobs > 1 ? s->name : "");
+		for (unsigned k = 0; k < s->nopts; k++)
+			fprintf(f, "%s=%s\n", s->opts[k].key, s->opts[k].value);
+	}
 }
 
 static void normal_intro(FILE *f, const struct sb_sweep_results *sr)
