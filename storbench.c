@@ -359,6 +359,18 @@ static int check_max_jobs(const struct cmdline *cl, const struct sb_joblist *jl)
 	return -EINVAL;
 }
 
+/* fio 3.33's note on stderr as the jobs start (issue 38 item 9): a
+ * synchronous engine completes each I/O before the next, whatever iodepth=
+ * says; once a job section, its name and values added */
+static void depth_notes(const struct sb_joblist *jl)
+{
+	for (size_t i = 0; sb_ranks_rank() == 0 && !jl->sweep && i < jl->njobs; i++)
+		if (jl->jobs[i].iodepth > jl->jobs[i].iodepth_eff)
+			fprintf(stderr, "note: both iodepth >= 1 and synchronous I/O engine are selected, "
+				"queue depth will be capped at 1 (job %s: ioengine=%s, iodepth=%u)\n",
+				jl->jobs[i].name, jl->jobs[i].ioengine, jl->jobs[i].iodepth);
+}
+
 static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const struct sb_parse_relay *relay)
 {
 	int rc = 0;
@@ -395,6 +407,8 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 		       "drop --warnings-fatal", sb_log_warnings() - warned);
 		rc = -EINVAL;
 	}
+	if (!rc && !cl->parse_only && !cl->datagen)
+		depth_notes(jl); /* as the run starts: nothing comes between */
 	return rc;
 }
 
@@ -475,18 +489,6 @@ static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
 	return SB_EXIT_OK;
 }
 
-/* fio 3.33's note on stderr as the jobs start (issue 38 item 9): a
- * synchronous engine completes each I/O before the next, whatever iodepth=
- * says; once a job section, its name and values added */
-static void depth_notes(const struct sb_joblist *jl)
-{
-	for (size_t i = 0; sb_ranks_rank() == 0 && !jl->sweep && i < jl->njobs; i++)
-		if (jl->jobs[i].iodepth > jl->jobs[i].iodepth_eff)
-			fprintf(stderr, "note: both iodepth >= 1 and synchronous I/O engine are selected, "
-				"queue depth will be capped at 1 (job %s: ioengine=%s, iodepth=%u)\n",
-				jl->jobs[i].name, jl->jobs[i].ioengine, jl->jobs[i].iodepth);
-}
-
 /* the workload table to run/ and parse/, the engines' option rows to the
  * parser's table (neither names the other's modules) */
 static int tables_down(void)
@@ -552,7 +554,6 @@ int main(int argc, char **argv)
 	if ((status = run_env(&cl, &ro, &env)) != SB_EXIT_OK)
 		goto out;
 	struct sb_sweep_results sweep = { 0 }; /* sweep.* job files: sweep/sweep.c */
-	depth_notes(&jl);
 	if (jl.sweep ? sb_sweep_run(&jl, &env, &sweep, &res) : sb_run(&jl, &env, &res)) {
 		if (sweep.ndone) /* the points finished before the failure */
 			sb_resfile_write(&ro, &res, cl.formats);
