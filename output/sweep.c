@@ -102,6 +102,16 @@ static void table_row(FILE *f, const struct sb_sweep_results *sr, const int *w,
 		fmt_lat(p99, sizeof(p99), (double)ds->clat_p99_ns));
 }
 
+/* one option of the fragment as a job file reads it back: a bare key
+ * (stonewall) bare, a value holding a comment character quoted */
+static void frag_line(FILE *f, const struct sb_opt_echo *o)
+{
+	if (!*o->value)
+		fprintf(f, "%s\n", o->key);
+	else
+		fprintf(f, strpbrk(o->value, ";#") ? "%s=\"%s\"\n" : "%s=%s\n", o->key, o->value);
+}
+
 static void best_block(FILE *f, const struct sb_sweep_results *sr, int d)
 {
 	const struct sb_sweep_point_result *p = &sr->points[sr->best[d]];
@@ -124,7 +134,7 @@ static void best_block(FILE *f, const struct sb_sweep_results *sr, int d)
 	if (pj->nglobal)
 		fputs("[global]\n", f);
 	for (unsigned k = 0; k < pj->nglobal; k++)
-		fprintf(f, "%s=%s\n", pj->global_opts[k].key, pj->global_opts[k].value);
+		frag_line(f, &pj->global_opts[k]);
 	for (size_t j = 0; j < pj->njobs; j++) {
 		const struct sb_jobspec *s = &pj->jobs[j];
 		if (j && !strcmp(s->name, pj->jobs[j - 1].name))
@@ -132,7 +142,7 @@ static void best_block(FILE *f, const struct sb_sweep_results *sr, int d)
 		fprintf(f, "%s[best-%s%s%s]\n", pj->nglobal || j ? "\n" : "", dir_names[d],
 			pj->njobs > 1 ? "-" : "", pj->njobs > 1 ? s->name : "");
 		for (unsigned k = 0; k < s->nopts; k++)
-			fprintf(f, "%s=%s\n", s->opts[k].key, s->opts[k].value);
+			frag_line(f, &s->opts[k]);
 	}
 }
 

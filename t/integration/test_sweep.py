@@ -102,8 +102,9 @@ class SweepTest(SbCase):
         values, so pasting it dropped [global]'s direct=1 (buffered I/O) and
         the job's own options.  Pasted into a job file it resolves to the
         best point's options, each one"""
-        text = ("[global]\nioengine=null\nsize=1m\ndirect=1\nloops=2\nsweep.rw = read | write\n"
-                "[j]\nbs=8k\nrandrepeat=0\nsweep.iodepth = 1 | 4\n")
+        text = ("[global]\nioengine=null\nsize=1m\ndirect=1\nloops=2\ndescription=\"x;y #z\"\n"
+                "sweep.rw = read | write\n[j]\nbs=8k\nrandrepeat=0\nstonewall\n"
+                "sweep.iodepth = 1 | 4\n")
         p = self.run_sb(self.write_job(text))
         self.assertEqual(p.returncode, 0, p.stderr)
         out = p.stdout
@@ -118,7 +119,8 @@ class SweepTest(SbCase):
             iodepth = ("1", "4")[(point - 1) % 2]  # points: rw slowest, then iodepth
             want = {"ioengine": "null", "direct": "1", "loops": "2", "randrepeat": "0",
                     "iodepth": iodepth, "size": "1048576 (1 MiB)",
-                    "bs": "read 8192 (8 KiB), write 8192 (8 KiB), trim 8192 (8 KiB)", "rw": ddir}
+                    "bs": "read 8192 (8 KiB), write 8192 (8 KiB), trim 8192 (8 KiB)", "rw": ddir,
+                    "stonewall": "1", "description": "x;y #z"}
             self.assertEqual({k: got.get(k) for k in want}, want, frag)
 
     def test_terse_has_a_line_per_point_and_job(self):
