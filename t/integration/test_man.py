@@ -149,6 +149,7 @@ class TestManAndCompletion(SbCase):
             (["storbench --rw=randw\t"], ["--rw=randwrite"]),
             (["storbench --zonemo\t", "zb\t"], ["--zonemode=zbd"]),
             (["storbench --eta=al\t"], ["--eta=always"]),
+            (["storbench --parse-only=v\t"], ["--parse-only=verbose"]),
             (["storbench --output-for\t", "js\t"], ["--output-format=json"]),
             (["storbench --output=subd\t", "f"], ["--output=subdir/f"]),
             (["storbench analyze --fil\t", "x"], ["analyze", "--filter=x"]),
