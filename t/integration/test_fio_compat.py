@@ -100,8 +100,8 @@ class TestParseOnlyLikeFio(SbCase):
     directory=/data1; flow.fio: 100 GiB of files), and `fio --parse-only`
     accepts them anywhere.  storbench's --parse-only=job accepts them too, with a
     warning per thing this machine lacks (file:line, the fix), and the run
-    refuses them before any I/O (issue 23 items 8, issue 26 item 1), and so
-    does plain --parse-only, which checks what the run checks (issue 38)."""
+    refuses them before any I/O, and so does plain --parse-only, which
+    checks what the run checks."""
 
     CASES = [
         ("[device]\nfilename=/dev/sb-no-such-dev\nrw=randread\nbs=4k\nioengine=libaio\n"
