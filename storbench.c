@@ -359,7 +359,7 @@ static int check_max_jobs(const struct cmdline *cl, const struct sb_joblist *jl)
 	return -EINVAL;
 }
 
-/* fio 3.33's note on stderr as the jobs start (issue 38 item 9): a
+/* fio 3.33's note on stderr as the jobs start: a
  * synchronous engine completes each I/O before the next, whatever iodepth=
  * says; once a job section, its name and values added */
 static void depth_notes(const struct sb_joblist *jl)
@@ -458,11 +458,10 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 /* --parse-only: what the run would refuse before its first I/O, refused now
  * (exit 1, the same file:line and fix), creating nothing: the file plan
  * (what a path is, a folder or an input file not there, free space,
- * devices in use), engines, logs, ML jobs (issue 26 item 1, issue 38 item
- * 1); quiet when the jobs pass, as fio 3.33's --parse-only.  =job: what
- * this machine lacks is a warning (fio's --parse-only looks at no file:
- * issue 23 item 8), an error with --warnings-fatal.  =verbose: every job
- * printed. */
+ * devices in use), engines, logs, ML jobs; quiet when the jobs pass, as
+ * fio 3.33's --parse-only.  =job: what this machine lacks is a warning
+ * (fio's --parse-only looks at no file), an error with --warnings-fatal.
+ * =verbose: every job printed. */
 static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
 {
 	struct sb_run_env penv = { .sysroot = "", .output = cl->output };

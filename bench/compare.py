@@ -107,7 +107,7 @@ def main():
     ap.add_argument("names", nargs="*")
     a = ap.parse_args()
     bad = [n for n in a.names if n not in BENCHES]
-    if bad:  # issue 38 item 9: a message, not a KeyError traceback
+    if bad:  # a message with the names, not a KeyError traceback
         near = difflib.get_close_matches(bad[0], list(BENCHES), n=1)
         ap.error("unknown benchmark '%s'%s; the benchmarks are: %s" % (
             bad[0], " (did you mean '%s'?)" % near[0] if near else "", ", ".join(BENCHES)))

@@ -129,8 +129,8 @@ static void best_block(FILE *f, const struct sb_sweep_results *sr, int d)
 		return;
 	}
 	/* the point's own job file: its [global] options and each job's, the
-	 * swept values in place, so the paste runs the same I/O (issue 38 item 9:
-	 * direct=1 of a [global] was left out) */
+	 * swept values in place, so the paste runs the same I/O (the swept
+	 * values alone would leave out a [global]'s direct=1) */
 	if (pj->nglobal)
 		fputs("[global]\n", f);
 	for (unsigned k = 0; k < pj->nglobal; k++)

@@ -36,7 +36,7 @@ static void needs(const struct sb_dio_align *a, const char *of, char *buf, size_
 }
 
 /* why v, a multiple of 1000, is not a power-of-two size: fio's unit prefixes
- * (issue 38 item 7).  kb_base=1024 (the default, fio's compatibility mode):
+ * (as fio 3.33 reads them).  kb_base=1024 (the default, fio's compatibility mode):
  * KiB, MiB, ... count in 1000s and k, m, ... in 1024s, so bs=4KiB is 4000
  * bytes; kb_base=1000 the other way round.  "" when v is no such size. */
 static void kb_note(const struct sb_jobspec *s, const char *opt, uint64_t v, char *buf, size_t len)

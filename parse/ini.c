@@ -346,7 +346,7 @@ static void pp_line(struct pp *pp, const char *file, unsigned line, char *raw)
 	cut_comment(raw); /* before expansion: an expanded value is never cut */
 	size_t at;
 	const char *inv = sb_ini_invisible(raw, &at);
-	if (inv) /* issue 38 item 8: what the line shows is not what it says */
+	if (inv) /* what the line shows is not what it says */
 		pp_err(pp, file, line, "the line holds an invisible character, %s, at byte %zu%s%.*s%s: "
 		       "remove it (it often comes with text pasted from a web page or a word "
 		       "processor)", inv, at + 1, at ? " (after '" : " (the line's start)",

@@ -288,7 +288,7 @@ static void cmd_function(FILE *f, const struct sb_cli_cmd *c)
 
 /* The helpers every function calls.  No `complete -o filenames`: it makes
  * readline quote the '=' of "--ioengine=" as "--ioengine\\=", after which
- * nothing completes (issue 38 item 2); file names get it per reply
+ * nothing completes; file names get it per reply
  * (compopt), option names ending in '=' get nospace.  With '=' out of
  * COMP_WORDBREAKS the word readline replaces is the whole "--key=val": the
  * values then carry their "--key=". */

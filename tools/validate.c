@@ -9,7 +9,7 @@
  * checkpointing needs its counts per run (the rules).  Prints CLOSED, OPEN
  * or INVALID per run and per submission with what to fix.  Exit 0 when
  * every run and submission is CLOSED, 4 when the worst is OPEN, 5 when one
- * is INVALID (issue 38 item 9: CI can gate on it), 1 on an unreadable tree
+ * is INVALID (so CI can gate on the verdict), 1 on an unreadable tree
  * or file, 2 on a bad command line. */
 #include "tools/tools.h"
 

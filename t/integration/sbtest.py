@@ -113,7 +113,7 @@ class SbCase(unittest.TestCase):
 
 
 # storbench validate's exit status by the overall verdict it prints last
-# (issue 38 item 9; HOWTO.md, validate): CLOSED 0, OPEN 4, INVALID 5
+# (HOWTO.md, validate): CLOSED 0, OPEN 4, INVALID 5
 VALIDATE_RC = {"CLOSED": 0, "OPEN": 4, "INVALID": 5}
 
 

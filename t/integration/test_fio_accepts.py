@@ -100,7 +100,7 @@ class FioAccepts(SbCase):
             self.assertEqual(p.returncode, 0, (line, p.stderr))
             r = self.run_sb(job)
             self.assertEqual(r.returncode, 1, (line, r.stderr))
-            q = self.run_sb("--parse-only", job)  # the run's checks (issue 38 item 1)
+            q = self.run_sb("--parse-only", job)  # the run's checks
             self.assertEqual((q.returncode, q.stderr), (1, r.stderr), line)
             opt = line.split("=")[0]
             self.assertIn(f"storbench: {job}:4: {opt}=", r.stderr)

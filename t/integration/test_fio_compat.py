@@ -124,7 +124,7 @@ class TestParseOnlyLikeFio(SbCase):
                     self.assertEqual(f.returncode, 0, "fio refuses it: " + f.stderr)
                 p = self.run_sb("--parse-only=job", "--warnings-fatal", job)
                 self.assertEqual(p.returncode, 1, p.stderr)
-                p = self.run_sb("--parse-only", job)  # the run's checks (issue 38 item 1)
+                p = self.run_sb("--parse-only", job)  # the run's checks
                 self.assertEqual(p.returncode, 1, p.stderr)
                 self.assertIn("storbench: %s:%d: job " % (job, line), p.stderr)
                 p = self.run_sb(job)

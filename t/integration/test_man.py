@@ -135,9 +135,9 @@ class TestManAndCompletion(SbCase):
         return re.findall(r"^<(.*)>\r?$", text, re.M), text
 
     def test_completion_through_readline(self):
-        """issue 38 item 2: `--ioeng<TAB>` once became `--ioengine\\=`
-        (complete -o filenames: readline quoted the '=' as in a file name)
-        and `ps<TAB>` then completed nothing.  Typed into an interactive
+        """Completion through readline: `--ioeng<TAB>` must not become
+        `--ioengine\\=` (complete -o filenames: readline quotes the '=' as in
+        a file name), after which `ps<TAB>` completes nothing.  Typed into an interactive
         bash: option names end in a bare '=', the value after it completes
         from the option's values (engines, enums, 0/1, a subcommand's
         choices), a folder gets its '/', and with '=' taken out of

@@ -183,8 +183,8 @@ class ValidateTest(SbCase):
         self.assertIn("submission training/unet3d: CLOSED", out)
 
     def test_exit_status_by_verdict(self):
-        """issue 38 item 9: validate once exited 0 on an INVALID submission;
-        CI gates on it now: 0 all CLOSED, 4 the worst OPEN, 5 any INVALID"""
+        """validate's exit status is the verdict, so CI can gate on it: 0
+        all CLOSED, 4 the worst OPEN, 5 any INVALID"""
         root = self.make_tree()
         p = self.run_sb("validate", root)
         self.assertEqual((p.returncode, p.stdout.splitlines()[-1]), (0, "overall: CLOSED"))

@@ -1,8 +1,8 @@
 """test_parse_only.py: --parse-only is quiet when the job files pass (as fio
 3.33's: nothing on stdout or stderr, exit 0), prints the expanded jobs only
 with --parse-only=verbose, and exits 1 with the run's own file:line message
-on whatever the run refuses before its first I/O, creating nothing (issue
-38 item 1); --parse-only=job checks the job and not this machine (what it
+on whatever the run refuses before its first I/O, creating nothing;
+--parse-only=job checks the job and not this machine (what it
 lacks is a warning, as fio's --parse-only looks at no file)."""
 import json
 import os
@@ -150,7 +150,7 @@ class ParseOnly(SbCase):
 
 
 class KbBaseNote(SbCase):
-    """issue 38 item 7: bs=4KiB is 4000 bytes under the default kb_base=1024
+    """bs=4KiB is 4000 bytes under the default kb_base=1024
     as in fio 3.33 (KiB counts in 1000s there); when direct=1 refuses it the
     message says why and how to get 4096.  Checked against fio's own size of
     the block where fio is installed."""
@@ -213,8 +213,8 @@ INVISIBLE = {  # what sb_ini_invisible names (parse/inifile.c)
 
 
 class Invisible(SbCase):
-    """issue 38 item 8: a job file saved with a UTF-8 byte-order mark failed
-    with "option '[j]' is outside a section" (the BOM is invisible).  fio
+    """A job file saved with a UTF-8 byte-order mark must not fail with
+    "option '[j]' is outside a section" (the BOM is invisible).  fio
     3.33 refuses it the same way; storbench skips a BOM at the start of a
     file (the job file, an included one, standard input) and refuses any
     other invisible character by name and place, once, with no errors that

@@ -98,8 +98,8 @@ class SweepTest(SbCase):
             self.assertTrue(frag[7].startswith("bs="))
 
     def test_fragment_runs_the_best_points_io(self):
-        """issue 38 item 9: the best point's fragment once held only the swept
-        values, so pasting it dropped [global]'s direct=1 (buffered I/O) and
+        """The best point's fragment holds more than the swept values: with
+        only those, pasting it dropped [global]'s direct=1 (buffered I/O) and
         the job's own options.  Pasted into a job file it resolves to the
         best point's options, each one"""
         text = ("[global]\nioengine=null\nsize=1m\ndirect=1\nloops=2\ndescription=\"x;y #z\"\n"

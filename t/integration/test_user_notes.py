@@ -1,4 +1,4 @@
-"""test_user_notes.py: what a fio user is told (issue 38 item 9): fio 3.33's
+"""test_user_notes.py: what a fio user is told: fio 3.33's
 note that a synchronous engine caps the queue depth at 1, did-you-mean for
 swapped letters and for storbench's own flags, and bench/run.sh's message
 for a benchmark name it does not know."""

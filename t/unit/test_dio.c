@@ -78,7 +78,7 @@ static const struct dio_case cases[] = {
 	  .a = { 512, 8192, false, "statx" }, .of = "f", .buf_align = 4096, .want = -EINVAL,
 	  .say = { "unit.ini:3: job j: direct=1: f needs I/O buffers aligned to 8192 bytes (statx), "
 		   "and storbench aligns them to 4096: use direct=0" } },
-	/* issue 38 item 7: a multiple of 1000 says what unit prefix made it */
+	/* a multiple of 1000 says what unit prefix under kb_base made it */
 	{ "bs=4KiB, kb_base=1024: 4000 bytes", SB_RW_READ, { 4000 }, .a = EVERY,
 	  .bs_set_at_line7 = true, .want = -EINVAL,
 	  .say = { "unit.ini:7: job j: bs=4000 is not a multiple of 512",
