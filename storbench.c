@@ -29,6 +29,8 @@ struct cmdline {
 	unsigned formats;
 	const char *output;
 	int parse_only;
+	int parse_verbose;  /* --parse-only=verbose: print the expanded jobs */
+	int parse_job;      /* --parse-only=job: the job, not this machine */
 	int datagen;        /* --datagen: create the training datasets only */
 	const char **jobfiles;
 	int njobfiles;
@@ -187,6 +189,28 @@ static int choice_flag(struct cmdline *cl, unsigned id, const char *v)
 	return -1;
 }
 
+/* --parse-only[=MODE]: MODE a comma list of verbose and job; -1 when taken */
+static int parse_only_mode(struct cmdline *cl, const char *v)
+{
+	cl->parse_only = 1;
+	for (const char *w = v; w && *w; w += *w == ',') {
+		size_t n = strcspn(w, ",");
+		if (n == 7 && !strncmp(w, "verbose", 7)) {
+			cl->parse_verbose = 1;
+		} else if (n == 3 && !strncmp(w, "job", 3)) {
+			cl->parse_job = 1;
+		} else {
+			sb_err("<cmdline>", "--parse-only=%s: '%.*s' is not a mode: use --parse-only "
+			       "(quiet), --parse-only=verbose (print the expanded jobs), "
+			       "--parse-only=job (check the job, not this machine) or both: "
+			       "--parse-only=job,verbose", v, (int)n, w);
+			return SB_EXIT_CMDLINE;
+		}
+		w += n;
+	}
+	return -1;
+}
+
 /* the flags that take a value (v; --section and --cleanup may take the
  * next word: *i moves on); -1 when it is taken */
 static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, char **argv, int *i)
@@ -242,6 +266,8 @@ static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, 
 		}
 		cl->cleanup = v;
 		return -1;
+	case SB_CLI_PARSE_ONLY:
+		return parse_only_mode(cl, v);
 	}
 	return choice_flag(cl, id, v);
 }
@@ -333,11 +359,23 @@ static int check_max_jobs(const struct cmdline *cl, const struct sb_joblist *jl)
 	return -EINVAL;
 }
 
+/* fio 3.33's note on stderr as the jobs start: a
+ * synchronous engine completes each I/O before the next, whatever iodepth=
+ * says; once a job section, its name and values added */
+static void depth_notes(const struct sb_joblist *jl)
+{
+	for (size_t i = 0; sb_ranks_rank() == 0 && !jl->sweep && i < jl->njobs; i++)
+		if (jl->jobs[i].iodepth > jl->jobs[i].iodepth_eff)
+			fprintf(stderr, "note: both iodepth >= 1 and synchronous I/O engine are selected, "
+				"queue depth will be capped at 1 (job %s: ioengine=%s, iodepth=%u)\n",
+				jl->jobs[i].name, jl->jobs[i].ioengine, jl->jobs[i].iodepth);
+}
+
 static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const struct sb_parse_relay *relay)
 {
 	int rc = 0;
 	unsigned warned = sb_log_warnings();
-	sb_parse_machine_checks(!cl->parse_only); /* --parse-only: the job, not this machine */
+	sb_parse_machine_checks(!cl->parse_job); /* --parse-only=job: the job, not this machine */
 	if (cl->njobfiles || cl->njobargs) {
 		struct sb_parse_req req = {
 			.relay = relay,
@@ -369,6 +407,8 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 		       "drop --warnings-fatal", sb_log_warnings() - warned);
 		rc = -EINVAL;
 	}
+	if (!rc && !cl->parse_only && !cl->datagen)
+		depth_notes(jl); /* as the run starts: nothing comes between */
 	return rc;
 }
 
@@ -416,32 +456,35 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 }
 
 /* --parse-only: what the run would refuse before its first I/O, refused now
- * (the file plan: what a path is, devices in use; engines, logs, ML jobs),
- * creating nothing (issue 26 item 1); what this machine lacks (a folder or
- * an input file not there, free space) is a warning with the same file:line
- * and fix, as fio 3.33's --parse-only looks at no file (issue 23 item 8),
- * an error with --warnings-fatal; then every job printed */
+ * (exit 1, the same file:line and fix), creating nothing: the file plan
+ * (what a path is, a folder or an input file not there, free space,
+ * devices in use), engines, logs, ML jobs; quiet when the jobs pass, as
+ * fio 3.33's --parse-only.  =job: what this machine lacks is a warning
+ * (fio's --parse-only looks at no file), an error with --warnings-fatal.
+ * =verbose: every job printed. */
 static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
 {
 	struct sb_run_env penv = { .sysroot = "", .output = cl->output };
 	if (sb_ranks_rank() != 0)
 		return SB_EXIT_OK;
 	unsigned errs = sb_log_errors();
-	sb_log_machine_as_warnings(1); /* the job, not this machine (issue 23 item 8) */
+	sb_log_machine_as_warnings(cl->parse_job);
 	int rc = jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv);
 	sb_log_machine_as_warnings(0);
-	if (rc && (sb_log_errors() != errs || !sb_log_machine_warnings()))
+	if (rc && (!cl->parse_job || sb_log_errors() != errs || !sb_log_machine_warnings()))
 		return SB_EXIT_JOBFILE;
 	if (rc) {
-		sb_warn("--parse-only", "the warnings above are what this machine lacks: here the run "
-			"refuses the job (exit 1) before any I/O; --warnings-fatal makes --parse-only "
-			"refuse it too");
+		sb_warn("--parse-only=job", "the warnings above are what this machine lacks: here the "
+			"run refuses the job (exit 1) before any I/O; --warnings-fatal makes "
+			"--parse-only=job refuse it too");
 		if (cl->warnings_fatal)
 			return SB_EXIT_JOBFILE;
 	}
-	sb_joblist_print(stdout, jl);
-	if (jl->sweep)
-		sb_sweep_print(stdout, jl->sweep);
+	if (cl->parse_verbose) {
+		sb_joblist_print(stdout, jl);
+		if (jl->sweep)
+			sb_sweep_print(stdout, jl->sweep);
+	}
 	return SB_EXIT_OK;
 }
 
