@@ -28,6 +28,7 @@
 #include "lib/log.h"
 #include "lib/timeutil.h"
 #include "ml/train/au.h"
+#include "ml/train/opts.h"
 #include "ml/rules.h"
 #include "ml/run.h"
 #include "parse/mlshape.h"
@@ -109,7 +110,7 @@ void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_ml_result *m, unsig
 	f.io_known = true;
 	f.nodiskio = m->nodiskio;
 	f.io_bytes = m->io_bytes;
-	sb_ml_train_world(s->accelerators, &a0, &all);
+	sb_ml_train_world(sb_train_opts(s)->accelerators, &a0, &all);
 	f.accelerators = all;
 	f.hosts = hosts;
 	f.au_measured = m->train.nepochs > 0;

@@ -29,7 +29,8 @@ int sb_workloads_hand_down(void)
 			return -EINVAL;
 		p[n++] = (struct sb_parse_workload){ .id = w->id, .name = w->name, .help = w->help,
 						     .rows = w->rows, .nrows = w->nrows ? *w->nrows : 0,
-						     .opts_size = w->opts_size, .check = w->check };
+						     .opts_size = w->opts_size, .check = w->check,
+						     .gpu_option = w->gpu_option };
 	}
 	return sb_parse_set_workloads(p, n);
 }

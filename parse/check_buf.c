@@ -1,6 +1,6 @@
 /* check_buf.c: validation of the buffer-contents options (buffer_pattern,
  * which it also decodes into the spec's derived bufpat fields) and of the
- * ML verification options (checkpoint_verify, dataset_verify).  Runs before
+ * checkpoint's verification option (checkpoint_verify).  Runs before
  * anything touches a disk; every error names file:line, the option, the
  * value and the way out. */
 #include <ctype.h>
@@ -59,8 +59,7 @@ static unsigned check_ml_verify(const struct sb_jobctx *c)
 		       SB_OPT(checkpoint_verify)->name);
 		return 1;
 	}
-	const struct sb_option *v = s->checkpoint_verify ? SB_OPT(checkpoint_verify) :
-				    s->dataset_verify ? SB_OPT(dataset_verify) : NULL;
+	const struct sb_option *v = s->checkpoint_verify ? SB_OPT(checkpoint_verify) : NULL;
 	if (v && !strcmp(s->ioengine, "null")) {
 		sb_err(sb_job_where(c, v, where, sizeof(where)),
 		       "%s=1 checks data read from storage, but job '%s' has %s=null, which reads "

@@ -164,10 +164,10 @@ unsigned sb_job_validate_gpu(struct sb_jobctx *c)
 	}
 	bool ckpt_gpu = (s->workload == SB_WL_CHECKPOINT || s->workload == SB_WL_TRAIN) &&
 			s->checkpoint_source == SB_ML_MEM_GPU;
-	bool train_gpu = s->workload == SB_WL_TRAIN && s->train_destination == SB_ML_MEM_GPU;
-	if (train_gpu || ckpt_gpu)
-		return check_machine(c, false, train_gpu ? SB_OPT(train_destination) :
-				     SB_OPT(checkpoint_source), "gpu");
+	const struct sb_parse_workload *wl = sb_parse_workload_find(s->workload);
+	const struct sb_option *wl_gpu = wl && wl->gpu_option ? wl->gpu_option(s) : NULL;
+	if (wl_gpu || ckpt_gpu)
+		return check_machine(c, false, wl_gpu ? wl_gpu : SB_OPT(checkpoint_source), "gpu");
 	if (s->iomem != SB_IOMEM_CUDA && !cufile)
 		return 0;
 	return check_machine(c, cufile, cufile ? SB_OPT(ioengine) : SB_OPT(iomem),

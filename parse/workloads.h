@@ -17,6 +17,7 @@
 #include "lib/option.h"
 
 struct sb_jobctx;
+struct sb_jobspec;
 
 struct sb_parse_workload {
 	unsigned id;                    /* enum sb_workload: its workload= value */
@@ -28,6 +29,9 @@ struct sb_parse_workload {
 	/* its checks and the defaults that depend on other options; reports
 	 * each error with file:line and returns their count */
 	unsigned (*check)(struct sb_jobctx *c);
+	/* the option that puts this job's data in GPU memory (set to gpu),
+	 * NULL when none: parse/check_gpu.c checks the machine for it */
+	const struct sb_option *(*gpu_option)(const struct sb_jobspec *s);
 };
 
 #define SB_PARSE_WORKLOADS_MAX 8

@@ -225,8 +225,10 @@ static void sysinv_start(struct run *r)
 		sb_sysinv_add_path(r->sys, root, r->lay.files[i].path);
 	for (size_t j = 0; j < r->jl->njobs; j++) {
 		const struct sb_jobspec *s = &r->jl->jobs[j];
-		const char *dirs[] = { s->directory, s->checkpoint_folder, s->data_dir };
-		for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+		const struct sb_workload_ops *w = sb_workload_of(s);
+		const char *dirs[8] = { s->directory, s->checkpoint_folder };
+		unsigned n = 2 + (w->folders ? w->folders(s, dirs + 2, 6) : 0);
+		for (unsigned k = 0; k < n && k < 8; k++) {
 			char one[4096];
 			for (const char *p = dirs[k]; p && *p; p += strcspn(p, ":"), p += *p == ':') {
 				snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, ":"), p);

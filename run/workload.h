@@ -26,6 +26,10 @@
  *       ranks_merge(jr) MPI, collective on every process after the run:
  *                       make rank 0's jr the whole run's (NULL: nothing
  *                       to merge beyond the I/O statistics)
+ * folders(s, dirs, max) for either kind: the folders of a job's own
+ * options the system inventory describes (stats/sysinv.h) besides
+ * directory and checkpoint_folder: up to max ':'-separated lists in dirs,
+ * their count returned; NULL: none.
  * validate may be set for either kind: checks of one job that need its
  * engine and its planned files (jf: NULL for workloads that lay out their
  * own), before any file is created; -errno, reported.
@@ -59,6 +63,8 @@ struct sb_workload_ops {
 	size_t opts_size;         /* bytes of its own options struct, the rows' offsets
 				   * into it (sb_spec_wl_opts); 0: rows into the spec */
 	unsigned (*check)(struct sb_jobctx *c);
+	const struct sb_option *(*gpu_option)(const struct sb_jobspec *s); /* parse/workloads.h */
+	unsigned (*folders)(const struct sb_jobspec *s, const char **dirs, unsigned max);
 	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 			const struct sb_jobfiles *jf);
 	int (*prepare)(struct sb_wl_job *j);

@@ -11,6 +11,7 @@
 
 #include "lib/option.h"
 #include "ml/train/au.h"
+#include "ml/train/opts.h"
 #include "ml/run.h"
 #include "ml/train/train.h"
 #include "os/scratch.h"
@@ -86,4 +87,6 @@ struct sb_jobctx;
 extern const struct sb_option sb_train_rows[];
 extern const unsigned sb_train_rows_n;
 unsigned sb_ml_check_train(struct sb_jobctx *c);
+/* train_destination's row when it is gpu, else NULL (the gpu_option hook) */
+const struct sb_option *sb_ml_train_gpu_option(const struct sb_jobspec *s);
 #endif
