@@ -1,6 +1,8 @@
 /* opts.c: workload=train's option rows (the dataset, the training loop as
  * DLIO runs it, evaluation, in-training checkpoints, verification), handed
  * to the parser through the workload table (ml/registry.c). */
+#include <string.h>
+
 #include "parse/opt_rows.h"
 #include "ml/train/opts.h"
 #include "ml/train/trainst.h"
@@ -174,8 +176,13 @@ const unsigned sb_train_rows_n = sizeof(sb_train_rows) / sizeof(sb_train_rows[0]
 
 const struct sb_option *sb_train_opt(size_t off)
 {
-	for (unsigned i = 0; i < sb_train_rows_n; i++)
+	/* the parser's copies of these rows, in the same order (parse/workloads.c) */
+	const struct sb_parse_workload *w = NULL;
+	for (unsigned i = 0; (w = sb_parse_workload_at(i)); i++)
+		if (w->nrows == sb_train_rows_n && !strcmp(w->name, sb_workload_train.name))
+			break;
+	for (unsigned i = 0; w && i < sb_train_rows_n; i++)
 		if (sb_train_rows[i].off == off)
-			return sb_option_find(sb_train_rows[i].name);
+			return &w->rows[i];
 	return NULL;
 }
