@@ -47,7 +47,7 @@ enum sb_ckpt_content { SB_CKPT_CONTENT_UNIQUE = 0, SB_CKPT_CONTENT_DLIO = 1 };
 enum sb_ml_mem { SB_ML_MEM_HOST = 0, SB_ML_MEM_GPU = 1 };
 enum sb_ckpt_flush { SB_CKPT_FLUSH_SYNC = 0, SB_CKPT_FLUSH_ASYNC = 1, SB_CKPT_FLUSH_NONE = 2 };
 enum sb_ckpt_red { SB_CKPT_RED_SINGLE = 0, SB_CKPT_RED_PARTNER = 1, SB_CKPT_RED_XOR = 2 };
-/* zonemode= (issue 23; parse/check_zone.c, run/iogen.c) */
+/* zonemode= (parse/check_zone.c, run/iogen.c) */
 enum sb_zonemode { SB_ZONE_NONE = 0, SB_ZONE_STRIDED, SB_ZONE_ZBD };
 /* read_order=: DLIO's I/O order per reader, or storbench's older one */
 enum sb_read_order { SB_ORDER_DLIO = 0, SB_ORDER_RESHUFFLE = 1 };

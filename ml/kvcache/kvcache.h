@@ -15,6 +15,7 @@
 
 struct sb_wl_job;
 struct sb_kv_ml;
+struct sb_kv_opts;
 
 /* one latency distribution of one worker, ns */
 struct sb_kv_acc {
@@ -42,6 +43,7 @@ struct sb_kv_totals {
 };
 
 struct sb_kv_job {
+	const struct sb_kv_opts *opts; /* the job's kvcache options (ml/kvcache/opts.h) */
 	struct sb_kv_model m;
 	pthread_mutex_t lock;       /* m and tot */
 	bool lock_init;

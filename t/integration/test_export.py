@@ -78,7 +78,7 @@ class ExportCase(SbCase):
             self.assertAlmostEqual(float(r[3]), s["write"]["iops"], places=6)
 
         head, rows = load_csv(os.path.join(out, pre + "clat.csv"))
-        # p50 as in the JSON time series (issue 26 item 8: the CSV had no p50)
+        # p50 as in the JSON time series
         self.assertEqual(head[2:], [d + k for d in ("read", "write")
                                     for k in ("_clat_mean_ns", "_clat_p50_ns", "_clat_p99_ns",
                                               "_clat_max_ns")])

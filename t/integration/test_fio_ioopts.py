@@ -1,4 +1,4 @@
-"""test_fio_ioopts.py: issue 16's remaining fio I/O and file options (sync,
+"""test_fio_ioopts.py: fio's other I/O and file options (sync,
 bs_unaligned, create_fsync, lockmem, hugepage-size, exit_what, uid, gid) do
 what fio 3.33 does, seen from outside: open flags in /proc/PID/fdinfo,
 lengths in the job's write_iolog, locked memory in /proc/PID/status, the

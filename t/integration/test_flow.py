@@ -1,4 +1,4 @@
-"""Flow and control, statistics switches and log files (issue 16): fio 3.33's
+"""Flow and control, statistics switches and log files: fio 3.33's
 meanings for continue_on_error/ignore_error/error_dump, exitall, flow,
 rate_min/rate_iops_min, rate_process=poisson, steadystate, io_submit_mode (offload: test_offload.py),
 gtod_reduce and disable_*, slat_percentiles, significant_figures,
@@ -122,7 +122,7 @@ class Controls(SbCase):
         self.assertAlmostEqual(b, 3.0 * a, delta=0.1 * b + 4 * 20000 * lost.s)
 
     def test_rate_below_one_block_waits_out_the_runtime(self):
-        """issue 28 item 16: rate=1k with bs=4k and runtime=2 allows one
+        """rate=1k with bs=4k and runtime=2 allows one
         block in the whole runtime.  fio 3.33 issues it, waits out the
         runtime and reports runtime 2001 ms, 1 KiB/s (run side by side on
         this machine: 2001 and 2003 ms, bw 1); storbench ended after the
