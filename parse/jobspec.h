@@ -448,7 +448,7 @@ struct sb_jobspec {
 	 * cannot run on this machine (the driver or cuFile library absent:
 	 * parse/check_gpu.c); the sweep skips the point.  "": it runs. */
 	char gpu_skip[400];
-	/* appended (issue 27 item 5): enum sb_ml_mem.  checkpoint_source=gpu:
+	/* enum sb_ml_mem.  checkpoint_source=gpu (checkpoint, train):
 	 * checkpoint writes start in GPU memory (D2H before each write) and
 	 * restores end there (H2D after each read) */
 	unsigned checkpoint_source;

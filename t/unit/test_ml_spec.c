@@ -94,7 +94,7 @@ static void test_errors(void)
 			      &jl), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "1 step(s) per epoch"));
 	sb_joblist_free(&jl);
-	/* issue 9 defect 6: sizes past 64 bits, refused at the option's line */
+	/* sizes past 64 bits, refused at the option's line */
 	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nhidden=16777216\nffn=67108864\nlayers=65536\n"
 			      "heads=65536\nkv_heads=65536\nvocab=67108864\n", &jl), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:3: job 'c': model shape: hidden=16777216"));
