@@ -1,9 +1,10 @@
 /* check.c: workload=train's checks at parse time (the workload table
  * hands them to parse/ as its check; see parse/workloads.h).  Resolves
- * train_model= into the training fields (explicit options win) and refuses
- * what cannot run: unknown models, datasets too small to measure AU or too
- * big to count, distributions without a shape, formats this build cannot
- * write.  Every error names file:line, the value and the fix. */
+ * train_model= into its options struct (opts.h; explicit options win) and
+ * refuses what cannot run: unknown models, datasets too small to measure AU
+ * or too big to count, distributions without a shape, formats this build
+ * cannot write, dataset_verify with an engine that reads nothing.  Every
+ * error names file:line, the value and the fix.  Also its gpu_option hook. */
 #include <errno.h>
 #include "config.h"
 #include <stdio.h>
