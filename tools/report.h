@@ -2,7 +2,8 @@
  * results and the section writers.  tools/report.c reads the command line
  * and the results and writes the document; tools/report_job.c the per-job
  * and host sections; tools/report_sweep.c sweeps and engine comparisons;
- * tools/report_ml.c checkpoint and training; tools/svg.c draws. */
+ * tools/report_ml.c checkpoint and training; tools/report_ts.c the time
+ * series; tools/svg.c draws. */
 #ifndef SB_TOOLS_REPORT_H
 #define SB_TOOLS_REPORT_H
 
@@ -34,6 +35,33 @@ const char *sb_rep_name(const struct sb_rep *rp, unsigned ri, const char *what, 
 void sb_rep_value(struct sb_out *o, const struct sb_jval *v, int depth);
 /* a table row <tr><th>k</th><td>v</td></tr> with v formatted by fmt */
 void sb_rep_kv(struct sb_out *o, const char *k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- time series (tools/report_ts.c) ---- */
+
+/* a series of fewer samples than this is drawn as points with their spans */
+#define SB_REP_TS_LINE 3
+
+/* sample i measured over [x0[i], x1[i]] (s on the chart's axis) as y[i] */
+struct sb_rep_ts {
+	double *x0, *x1, *y;
+	size_t n;
+};
+
+/* The ms at which the first sample of arr (a "timeseries" or host
+ * "series") began: a job's own time 0. */
+double sb_rep_ts_start(const struct sb_jval *arr);
+/* The samples of arr that hold path's number, as (t_ms - t0_ms) / 1000
+ * and its span; per_s: the number is a count over the sample's dur_ms,
+ * drawn per second; scale multiplies.  A partial last interval is left
+ * out.  Returns the count (0: nothing to draw, s empty). */
+size_t sb_rep_series(const struct sb_jval *arr, const char *path, int per_s, double scale,
+		     double t0_ms, struct sb_rep_ts *s);
+void sb_rep_ts_free(struct sb_rep_ts *s);
+/* widens x and y to hold s as sb_rep_ts_draw draws it */
+void sb_rep_ts_axes(const struct sb_rep_ts *s, struct sb_axis *x, struct sb_axis *y);
+/* s as a line (SB_REP_TS_LINE samples or more) or as points with spans */
+void sb_rep_ts_draw(struct sb_chart *c, const struct sb_rep_ts *s, unsigned color, int dash,
+		    const char *name);
 
 /* --heatmap=X,Y names two options every sweep among the results sweeps:
  * 0, else -1 with the message printed */

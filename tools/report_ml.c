@@ -94,7 +94,7 @@ static void rank_bars(struct sb_rep *rp, unsigned ri, const struct sb_jval *ck, 
 		snprintf(title, sizeof(title), "Checkpoint duration per rank (%s%s; its first open to its last "
 			 "close)", rp->r[ri].label, nrk > shown ? ", the first 64 ranks" : "");
 		struct sb_bars b = { title, "duration (s)", (unsigned)nc, (unsigned)shown, cats,
-				     shown > 1 ? sers : NULL, v, NULL, -1 };
+				     shown > 1 ? sers : NULL, v, NULL, -1, NULL };
 		sb_svg_bars(rp->o, &b);
 	}
 	free(rl);
@@ -123,7 +123,7 @@ static void tiered(struct sb_rep *rp, unsigned ri, const struct sb_jval *t)
 			v[n + k] = sb_jv_num(sb_jv_get(e, "flush_s"), NAN);
 		}
 		struct sb_bars b = { "Tiered checkpoint: time the application was blocked, and the flush",
-				     "time (s)", (unsigned)n, 2, cats, sers, v, NULL, -1 };
+				     "time (s)", (unsigned)n, 2, cats, sers, v, NULL, -1, NULL };
 		sb_svg_bars(rp->o, &b);
 	}
 	free(cl);
@@ -153,7 +153,7 @@ static void ck_panels(struct sb_rep *rp, const char *what, const char *ylabel,
 			 ylabel[0] == 't' ? "per checkpoint, slowest rank's time" :
 			 "first start to last end over the ranks");
 		struct sb_bars b = { title, ylabel, (unsigned)k, rp->n, cats + c0,
-				     rp->n > 1 ? sers : NULL, pv, NULL, -1 };
+				     rp->n > 1 ? sers : NULL, pv, NULL, -1, NULL };
 		sb_svg_bars(rp->o, &b);
 		free(pv);
 	}
@@ -383,7 +383,7 @@ static void kvcache(struct sb_rep *rp, unsigned ji)
 				v[ri * 3 + c] = kv ? 100 * sb_jv_num(sb_jv_get(kv, keys[c]), NAN) : NAN;
 		}
 		struct sb_bars b = { "KV-cache hit ratios", "hits (%)", 3, rp->n, cats,
-				     rp->n > 1 ? sers : NULL, v, NULL, -1 };
+				     rp->n > 1 ? sers : NULL, v, NULL, -1, NULL };
 		sb_svg_bars(rp->o, &b);
 	}
 	free(sers);

@@ -194,6 +194,25 @@ static double nice_step(double span)
 	return (m < 1.5 ? 1 : m < 3 ? 2 : m < 7 ? 5 : 10) * p;
 }
 
+/* a tick's label: sb_svg_si without trailing zeros, so the labels of one
+ * axis read "1, 1.5, 2" and "1k, 1.5k, 2k", never "1, 1.50, 2" */
+static void tick_label(double v, char *lab, size_t len)
+{
+	sb_svg_si(v, lab, len);
+	char *dot = strchr(lab, '.');
+	if (!dot || strchr(lab, 'e'))
+		return;
+	char *end = dot + 1;
+	while (*end >= '0' && *end <= '9')
+		end++;
+	char *z = end;
+	while (z > dot + 1 && z[-1] == '0')
+		z--;
+	if (z == dot + 1)
+		z = dot;   /* "2.00" -> "2" */
+	memmove(z, end, strlen(end) + 1);
+}
+
 /* calls tick(pos in axis units, label) for each tick of axis a */
 static void ticks(struct sb_chart *c, const struct sb_axis *a, double t0, double t1, int vertical)
 {
@@ -216,7 +235,7 @@ static void ticks(struct sb_chart *c, const struct sb_axis *a, double t0, double
 		if (a->kind == SB_AXIS_PCT)
 			snprintf(lab, sizeof(lab), "%.*f", i <= 2 ? 0 : (int)i - 2, vals[i]);
 		else
-			sb_svg_si(vals[i], lab, sizeof(lab));
+			tick_label(vals[i], lab, sizeof(lab));
 		if (vertical) {
 			double y = py(c, vals[i]);
 			sb_out_printf(o, "<line class=\"g\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
@@ -326,6 +345,43 @@ void sb_chart_line(struct sb_chart *c, const double *x, const double *y, size_t 
 	}
 }
 
+void sb_chart_spans(struct sb_chart *c, const double *x0, const double *x1, const double *y,
+		    size_t n, unsigned color, int dash, const char *name)
+{
+	struct sb_out *o = c->o;
+	sb_out_puts(o, "<g class=\"spans\"");
+	if (name) {
+		sb_out_puts(o, " data-name=\"");
+		sb_out_esc(o, name);
+		sb_out_puts(o, "\"");
+	}
+	sb_out_puts(o, ">\n");
+	for (size_t i = 0; i < n; i++) {
+		if (!drawable(c, x0[i], y[i]) || !drawable(c, x1[i], y[i]))
+			continue;
+		double a = px(c, x0[i]), b = px(c, x1[i]), v = py(c, y[i]);
+		char num[32];
+		sb_out_printf(o, "<line class=\"span\" data-t0=\"%.3f\" data-t1=\"%.3f\" "
+			      "data-v=\"%.6g\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+			      "stroke=\"%s\" stroke-width=\"2\"%s/>", x0[i], x1[i], y[i], a, b, v, v,
+			      sb_svg_color(color), dash ? " stroke-dasharray=\"5,3\"" : "");
+		sb_out_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
+			      (a + b) / 2, v, sb_svg_color(color));
+		if (name) {
+			sb_out_esc(o, name);
+			sb_out_puts(o, ", ");
+		}
+		sb_out_printf(o, "%.3f-%.3f s: %s</title></circle>\n", x0[i], x1[i],
+			      sb_svg_si(y[i], num, sizeof(num)));
+	}
+	sb_out_puts(o, "</g>\n");
+	if (name && c->nleg < SB_CHART_MAXLEG) {
+		snprintf(c->leg[c->nleg], sizeof(c->leg[0]), "%s", name);
+		c->legc[c->nleg] = color;
+		c->legdash[c->nleg++] = dash;
+	}
+}
+
 static void legend(struct sb_out *o, unsigned n, const char *const *names, const char (*cnames)[128],
 		   const unsigned *colors, const int *dash)
 {
@@ -399,6 +455,13 @@ void sb_svg_bars(struct sb_out *o, const struct sb_bars *b)
 				sb_out_esc(o, note);
 				sb_out_puts(o, "</text>\n");
 			}
+		}
+		const char *why = b->empty ? b->empty[ci] : NULL;
+		if (why && *why) {   /* a category without a bar says why */
+			sb_out_printf(o, "<text class=\"empty\" x=\"%.1f\" y=\"%d\" "
+				      "text-anchor=\"middle\">", x0 + cw * 0.4, MT + PH - 8);
+			sb_out_esc(o, why);
+			sb_out_puts(o, "</text>\n");
 		}
 		sb_out_printf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x0 + cw * 0.4,
 			      MT + PH + 14 + (b->ncat > 8 ? (int)(ci % 2) * 13 : 0));
