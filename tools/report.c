@@ -149,6 +149,15 @@ static int object_rows(struct sb_out *o, const struct sb_jval *v, int depth)
 	return 1;
 }
 
+void sb_rep_raw(struct sb_out *o, const char *what, const struct sb_jval *v)
+{
+	sb_out_puts(o, "<details><summary>");
+	sb_out_esc(o, what);
+	sb_out_puts(o, "</summary>\n");
+	sb_rep_value(o, v, 1);
+	sb_out_puts(o, "</details>\n");
+}
+
 void sb_rep_value(struct sb_out *o, const struct sb_jval *v, int depth)
 {
 	if (is_scalar(v)) {
@@ -212,6 +221,8 @@ static void summary(struct sb_rep *rp)
 			kind = "checkpoint";
 		else if (sb_jv_get(j0, "train"))
 			kind = "training";
+		else if (sb_jv_get(j0, "kvcache"))
+			kind = "kv cache";
 		else if (sb_jv_len(sb_jv_get(root, "comparisons")))
 			kind = "comparison";
 		sb_out_puts(o, "<tr><td>");
@@ -244,7 +255,7 @@ static void system_inv(struct sb_rep *rp)
 			sb_out_esc(rp->o, rp->r[i].label);
 			sb_out_puts(rp->o, "</h3>\n");
 		}
-		sb_rep_value(rp->o, s, 0);
+		sb_rep_raw(rp->o, "the inventory, key by key", s);
 	}
 	sb_rep_section_end(rp);
 }
@@ -326,7 +337,9 @@ static const char style[] =
 	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
 	"th{background:#f3f3f3}tr.best td{background:#fff3b0;font-weight:bold}"
 	"tr.fail td{background:#fde2e2}pre{background:#f6f6f6;padding:.5em;overflow:auto}"
-	"nav a{margin-right:1em}";
+	"nav a{margin-right:1em}details{margin:.5em 0}summary{cursor:pointer;color:#036}"
+	"td.na{color:#888}svg .empty{fill:#888;font-style:italic}"
+	".pass{color:#1a7f37;font-weight:bold}.failv{color:#c62828;font-weight:bold}";
 
 static void page(struct sb_rep *rp, const char *title)
 {

@@ -33,6 +33,9 @@ const char *sb_rep_name(const struct sb_rep *rp, unsigned ri, const char *what, 
 			size_t len);
 /* a JSON value of any shape as HTML tables, key by key */
 void sb_rep_value(struct sb_out *o, const struct sb_jval *v, int depth);
+/* v as sb_rep_value draws it, folded away behind the charts: a <details>
+ * whose <summary> says what (escaped) */
+void sb_rep_raw(struct sb_out *o, const char *what, const struct sb_jval *v);
 /* a table row <tr><th>k</th><td>v</td></tr> with v formatted by fmt */
 void sb_rep_kv(struct sb_out *o, const char *k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -73,5 +76,7 @@ void sb_rep_host(struct sb_rep *rp);
 void sb_rep_sweep(struct sb_rep *rp);
 void sb_rep_compare(struct sb_rep *rp);
 void sb_rep_ml(struct sb_rep *rp);
+/* the body of the section of job ji's workload=kvcache (tools/report_kv.c) */
+void sb_rep_kvcache(struct sb_rep *rp, unsigned ji);
 
 #endif

@@ -405,7 +405,8 @@ static void host_summary(struct sb_rep *rp, unsigned ri, const struct sb_jval *h
 		sb_out_puts(o, ": ");
 		sb_out_esc(o, rp->r[ri].label);
 	}
-	sb_out_puts(o, "</h3>\n<table class=\"kv\">\n");
+	sb_out_puts(o, "</h3>\n<details><summary>the host's figures, key by key</summary>\n"
+		    "<table class=\"kv\">\n");
 	for (const struct sb_jval *c = host->child; c; c = c->next) {
 		if (!strcmp(c->key, "series") || sb_jv_get(c, "absent"))
 			continue;
@@ -415,7 +416,7 @@ static void host_summary(struct sb_rep *rp, unsigned ri, const struct sb_jval *h
 		sb_rep_value(o, c, 1);
 		sb_out_puts(o, "</td></tr>\n");
 	}
-	sb_out_puts(o, "</table>\n");
+	sb_out_puts(o, "</table></details>\n");
 }
 
 #define MIB (1.0 / 1048576)   /* the host charts are in MiB, as the rest of the report */

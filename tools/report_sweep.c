@@ -140,31 +140,46 @@ static void heatmap(struct sb_rep *rp, unsigned ri, const struct sb_jval *sw, co
 	sb_svg_heatmap(rp->o, &h);
 }
 
-/* why no point with value val of option name has a bar: the reason of a
- * skipped point with that value ("skipped: no libcuda.so.1"), into buf, or
- * NULL (the points of that value moved no data in this direction: a "write"
- * value in a read chart) */
-static const char *skip_reason(const struct sb_rep *rp, const char *name, const char *val,
-			       char *buf, size_t len)
+/* whether a point of list pts holds value ci of option name (opt, its
+ * sweep.options entry) */
+static const struct sb_jval *with_value(const struct sb_jval *pts, const struct sb_jval *opt,
+					const char *name, int ci)
 {
-	for (unsigned ri = 0; ri < rp->n; ri++) {
-		const struct sb_jval *sk = sb_jv_path(rp->r[ri].root, "sweep/skipped");
-		for (const struct sb_jval *p = sk ? sk->child : NULL; p; p = p->next) {
-			const char *pv = sb_jv_str(sb_jv_get(sb_jv_get(p, "values"), name), NULL);
-			if (!pv || strcmp(pv, val))
-				continue;
-			const char *r = sb_jv_str(sb_jv_get(p, "reason"), ""), *lib = strstr(r, "lib");
-			size_t n = lib ? strcspn(lib, " ,;:()'\"") : 0;
-			char tok[40];
-			snprintf(tok, sizeof(tok), "%.*s", (int)(n < sizeof(tok) ? n : 0), lib ? lib : "");
-			if (strstr(tok, ".so"))
-				snprintf(buf, len, "skipped: no %s", tok);
-			else
-				snprintf(buf, len, "skipped (not run)");
-			return buf;
-		}
+	for (const struct sb_jval *p = pts ? pts->child : NULL; p; p = p->next) {
+		const struct sb_jval *vals = sb_jv_get(p, "values");
+		const char *pv = sb_jv_str(sb_jv_get(vals, name), NULL);
+		if (pv && value_index(opt, pv, vals) == ci)
+			return p;
 	}
 	return NULL;
+}
+
+/* Why value ci of option name has no bar: every point with it was skipped
+ * (its GPU library missing): "skipped: no libcuda.so.1" into buf; NULL when
+ * a point with it ran (it moved no data in this direction: a "write" value
+ * in a read chart) or none exists */
+static const char *skip_reason(const struct sb_rep *rp, const char *name, int ci, char *buf,
+			       size_t len)
+{
+	const struct sb_jval *sk = NULL;
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *sw = sb_jv_get(rp->r[ri].root, "sweep"), *opt = find_opt(sw, name);
+		if (with_value(sb_jv_get(sw, "points"), opt, name, ci))
+			return NULL;
+		if (!sk)
+			sk = with_value(sb_jv_get(sw, "skipped"), opt, name, ci);
+	}
+	if (!sk)
+		return NULL;
+	const char *r = sb_jv_str(sb_jv_get(sk, "reason"), ""), *lib = strstr(r, "lib");
+	size_t n = lib ? strcspn(lib, " ,;:()'\"") : 0;
+	char tok[40];
+	snprintf(tok, sizeof(tok), "%.*s", (int)(n < sizeof(tok) ? n : 0), lib ? lib : "");
+	if (strstr(tok, ".so"))
+		snprintf(buf, len, "skipped: no %s", tok);
+	else
+		snprintf(buf, len, "skipped (not run)");
+	return buf;
 }
 
 /* The categories of an effect chart without any bar: a skipped value stays,
@@ -180,7 +195,7 @@ static size_t drop_empty(const struct sb_rep *rp, const char *name, const char *
 		int has = 0;
 		for (unsigned s = 0; s < nser; s++)
 			has |= isfinite(v[s * nv + i]);
-		const char *w = has ? NULL : skip_reason(rp, name, cats[i], whyb[k], sizeof(whyb[0]));
+		const char *w = has ? NULL : skip_reason(rp, name, (int)i, whyb[k], sizeof(whyb[0]));
 		if (!has && !w)
 			continue;
 		if ((int)i == *best)
