@@ -385,6 +385,17 @@ static int load(struct sb_rep_result *r)
 		       "(write one with --output-format=json or json+)");
 		return -EINVAL;
 	}
+	/* a sweep's points' jobs (labelled "sweep_point", for fio's tools):
+	 * the Sweep section draws them; no "Job N" section each */
+	struct sb_jval *jv = (struct sb_jval *)jobs;
+	for (struct sb_jval **pp = &jv->child; *pp;) {
+		if (sb_jv_get(*pp, "sweep_point")) {
+			*pp = (*pp)->next;
+			jv->n--;
+		} else {
+			pp = &(*pp)->next;
+		}
+	}
 	const char *slash = strrchr(r->path, '/');
 	r->label = slash && slash[1] ? slash + 1 : r->path;
 	return 0;
