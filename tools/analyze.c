@@ -3,7 +3,7 @@
  * parallel with bounded memory (tools/trace_read.h): time and bytes per
  * operation and category, bandwidth, per-rank (pid) maxima, time in I/O
  * against time in application phases, and the per-file-class table (file
- * names with their digits removed, by rank).  Text or JSON. */
+ * names with their digits removed, by rank; see ta_class).  Text or JSON. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

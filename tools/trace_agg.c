@@ -130,12 +130,36 @@ bool ta_is_io(const char *cat)
 	       !strcasecmp(cat, "IO");
 }
 
+/* at least half of s[0..n) are digits: a number more than a name
+ * ("007", "n01440764", "2024-06-01"; not "lustre3", "nvme0n1") */
+static bool mostly_digits(const char *s, size_t n)
+{
+	size_t d = 0;
+	for (size_t i = 0; i < n; i++)
+		d += s[i] >= '0' && s[i] <= '9';
+	return n > 0 && 2 * d >= n;
+}
+
 void ta_class(const char *name, char *buf, size_t len)
 {
+	const char *base = strrchr(name, '/');
 	size_t n = 0;
-	for (; *name && n + 1 < len; name++)
-		if (*name < '0' || *name > '9')
-			buf[n++] = *name;
+	base = base ? base + 1 : name;
+	for (const char *p = name; *p && n + 1 < len;) {
+		size_t seg = strcspn(p, "/");
+		/* the file name loses its digits; a directory only when it is
+		 * mostly a number (a numbered subfolder, an ImageNet class
+		 * n01440764): lustre3, nvme0n1, imagenet-1k keep theirs */
+		bool strip = p == base || mostly_digits(p, seg);
+		for (size_t i = 0; i < seg && n + 1 < len; i++)
+			if (!strip || p[i] < '0' || p[i] > '9')
+				buf[n++] = p[i];
+		p += seg;
+		if (*p == '/' && n + 1 < len) {
+			buf[n++] = '/';
+			p++;
+		}
+	}
 	buf[n] = 0;
 }
 

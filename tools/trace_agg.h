@@ -87,6 +87,9 @@ struct ta_ent *ta_get(struct ta_tab *t, const char *key, size_t klen, int64_t pi
 const struct ta_ent *ta_find(const struct ta_tab *t, const char *key, int64_t pid);
 /* I/O (POSIX, STDIO and the like) rather than an application phase */
 bool ta_is_io(const char *cat);
-/* name with its digits removed, into buf (a file class) */
+/* a file class of path name, into buf: the file name with its digits
+ * removed ("img_12.npz" -> "img_.npz"); a directory keeps its name but
+ * when at least half of it is digits (a numbered subfolder "007" -> "",
+ * "n01440764" -> "n"): "/lustre3/train/7/f12.npz" -> "/lustre3/train//f.npz" */
 void ta_class(const char *name, char *buf, size_t len);
 #endif

@@ -123,7 +123,9 @@ class DftracerFormat(SbCase):
         for t in tables:
             self.assertGreaterEqual(len(t), 2, t)
             self.assertEqual({len(line) for line in t}, {len(t[0])}, "\n".join(t))
-        # the class drops the digits: 54 characters, wider than the 40 of old
-        cls = "/mnt/datasets/imagenet-k/train/n/ILSVRC_val__shard.npz"
+        # the class drops the file name's digits and those of a directory
+        # that is mostly digits (n01440764), not of a name (imagenet-1k):
+        # 55 characters, wider than the 40 of old
+        cls = "/mnt/datasets/imagenet-1k/train/n/ILSVRC_val__shard.npz"
         self.assertTrue(any(line.startswith(cls + " ") for line in tables[2]), tables[2])
         self.assertTrue(any(line.startswith(cat + " ") for line in tables[1]))

@@ -51,6 +51,23 @@ static void test_events(void)
 	char cls[64];
 	ta_class("/d/f12.npz", cls, sizeof(cls));
 	CU_ASSERT_STRING_EQUAL(cls, "/d/f.npz");
+	/* a directory's digits are its name (lustre3, nvme0n1); a numbered
+	 * subfolder groups with its siblings; a relative name as well */
+	static const char *const cases[][2] = {
+		{ "/lustre3/data/img_001.npz", "/lustre3/data/img_.npz" },
+		{ "/mnt/nvme0n1/ckpt/layer12-rank3.pt", "/mnt/nvme0n1/ckpt/layer-rank.pt" },
+		{ "/data2/train/12/f7.npz", "/data2/train//f.npz" },
+		{ "/mnt/imagenet-1k/train/n01440764/x_00000293.JPEG", "/mnt/imagenet-1k/train/n/x_.JPEG" },
+		{ "f12.npz", "f.npz" },
+		{ "gpfs2/x/", "gpfs2/x/" },
+		{ "", "" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ta_class(cases[i][0], cls, sizeof(cls));
+		CU_ASSERT_STRING_EQUAL(cls, cases[i][1]);
+	}
+	ta_class("/lustre3/data/file1234567890.bin", cls, 12);   /* truncated, terminated */
+	CU_ASSERT_STRING_EQUAL(cls, "/lustre3/da");
 	/* merging adds up */
 	struct ta_agg b;
 	ta_init(&b, NULL);
