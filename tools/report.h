@@ -2,8 +2,9 @@
  * results and the section writers.  tools/report.c reads the command line
  * and the results and writes the document; tools/report_job.c the per-job
  * and host sections; tools/report_sweep.c sweeps and engine comparisons;
- * tools/report_ml.c checkpoint and training; tools/report_ts.c the time
- * series; tools/svg.c draws. */
+ * tools/report_ml.c each workload's section (checkpoint, training;
+ * tools/report_kv.c the KV cache); tools/report_ts.c the time series;
+ * tools/report_value.c any JSON value as HTML; tools/svg.c draws. */
 #ifndef SB_TOOLS_REPORT_H
 #define SB_TOOLS_REPORT_H
 

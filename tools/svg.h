@@ -22,6 +22,8 @@ void sb_out_puts(struct sb_out *o, const char *s);
 void sb_out_esc(struct sb_out *o, const char *s);
 void sb_out_free(struct sb_out *o);
 
+/* opens a <figure> with its caption (title, escaped) and a w x h <svg> */
+void sb_svg_open(struct sb_out *o, int w, int h, const char *title);
 /* the colour of series i (a palette that cycles) */
 const char *sb_svg_color(unsigned i);
 /* "1.5k", "12.3M", ... (SI, 3 significant digits) into buf */
