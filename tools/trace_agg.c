@@ -130,37 +130,22 @@ bool ta_is_io(const char *cat)
 	       !strcasecmp(cat, "IO");
 }
 
-/* at least half of s[0..n) are digits: a number more than a name
- * ("007", "n01440764", "2024-06-01"; not "lustre3", "nvme0n1") */
-static bool mostly_digits(const char *s, size_t n)
+void ta_class(const char *name, size_t keep, char *buf, size_t len)
 {
-	size_t d = 0;
-	for (size_t i = 0; i < n; i++)
-		d += s[i] >= '0' && s[i] <= '9';
-	return n > 0 && 2 * d >= n;
+	size_t n = 0;
+	for (size_t i = 0; name[i] && n + 1 < len; i++)
+		if (i < keep || name[i] < '0' || name[i] > '9')
+			buf[n++] = name[i];
+	buf[n] = 0;
 }
 
-void ta_class(const char *name, char *buf, size_t len)
+size_t ta_common_dir(const char *a, const char *b, size_t upto)
 {
-	const char *base = strrchr(name, '/');
-	size_t n = 0;
-	base = base ? base + 1 : name;
-	for (const char *p = name; *p && n + 1 < len;) {
-		size_t seg = strcspn(p, "/");
-		/* the file name loses its digits; a directory only when it is
-		 * mostly a number (a numbered subfolder, an ImageNet class
-		 * n01440764): lustre3, nvme0n1, imagenet-1k keep theirs */
-		bool strip = p == base || mostly_digits(p, seg);
-		for (size_t i = 0; i < seg && n + 1 < len; i++)
-			if (!strip || p[i] < '0' || p[i] > '9')
-				buf[n++] = p[i];
-		p += seg;
-		if (*p == '/' && n + 1 < len) {
-			buf[n++] = '/';
-			p++;
-		}
-	}
-	buf[n] = 0;
+	size_t i = 0, dir = 0;
+	for (; i < upto && a[i] && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			dir = i + 1;
+	return dir;
 }
 
 /* a hash value (integer or string) as text */
