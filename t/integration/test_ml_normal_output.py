@@ -1,5 +1,4 @@
-"""Normal output of the ML workloads says only what is true (issue 38,
-item 9):
+"""Normal output of the ML workloads says only what is true:
 
 - a checkpoint, training or kvcache job's header line says its workload,
   not `rw=read` and block sizes it never used; a plain job's stays fio's;

@@ -1,5 +1,4 @@
-"""storbench report draws only what was measured (issue 38, items 3-5 and 9),
-checked on result documents written here and by parsing the SVG:
+"""storbench report draws only what was measured, checked on result documents written here and by parsing the SVG:
 
 - short jobs: a series of fewer than 3 samples is drawn as points, each
   with its true span (no line between two interval ends); a partial last
