@@ -72,6 +72,41 @@ def extract(commit, dest):
     subprocess.run(["tar", "-x", "-C", dest], input=arch, check=True)
     with open(os.path.join(dest, "config-host.h"), "w") as f:
         f.write("#define CONFIG_LIBAIO\n")
+    try:
+        import statsmodels  # noqa: F401  (run-fio-tests.py imports it)
+    except ImportError:
+        d = os.path.join(dest, "pystub", "statsmodels", "sandbox", "stats")
+        os.makedirs(d)
+        for sub in ("statsmodels", "statsmodels/sandbox",
+                    "statsmodels/sandbox/stats"):
+            open(os.path.join(dest, "pystub", sub, "__init__.py"), "w").close()
+        with open(os.path.join(d, "runs.py"), "w") as f:
+            f.write(RUNSTEST)
+        os.environ["PYTHONPATH"] = os.path.join(dest, "pystub")
+
+
+# statsmodels is not installed here: the one function run-fio-tests.py uses
+# (t0021's randomness check), the Wald-Wolfowitz runs test above/below the
+# mean with the normal approximation (and the 0.5 continuity correction for
+# fewer than 50 values), as statsmodels documents runstest_1samp
+RUNSTEST = """import math
+def runstest_1samp(x, cutoff='mean', correction=True):
+    c = sum(x) / len(x) if cutoff == 'mean' else cutoff
+    b = [1 if v >= c else 0 for v in x]
+    n1 = sum(b)
+    n0 = len(b) - n1
+    n = len(b)
+    runs = 1 + sum(1 for i in range(1, n) if b[i] != b[i - 1])
+    if n1 == 0 or n0 == 0:
+        return 0.0, 1.0
+    mean = 2.0 * n1 * n0 / n + 1
+    var = 2.0 * n1 * n0 * (2.0 * n1 * n0 - n) / (n * n * (n - 1))
+    diff = runs - mean
+    if correction and n < 50:
+        diff += -0.5 if diff > 0 else (0.5 if diff < 0 else 0)
+    z = diff / math.sqrt(var) if var > 0 else 0.0
+    return z, math.erfc(abs(z) / math.sqrt(2))
+"""
 
 
 def parse_line(name, line, results):
