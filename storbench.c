@@ -13,6 +13,7 @@
 #include "run/run.h"
 #include "sweep/sweep.h"
 #include "engines/engine.h"
+#include "lib/debug.h"
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "ml/registry.h"
@@ -233,6 +234,10 @@ static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, 
 		return cmd_time(nl ? "--eta-newline" : "--eta-interval", v,
 				nl ? &cl->eta_newline_ms : &cl->eta_interval_ms) ? SB_EXIT_CMDLINE : -1;
 	}
+	case SB_CLI_DEBUG: {
+		int d = sb_debug_parse(v, stdout); /* lib/debug.h; ?: the list */
+		return d > 0 ? SB_EXIT_OK : d < 0 ? SB_EXIT_CMDLINE : -1;
+	}
 	case SB_CLI_CLEANUP:
 		if (!v && *i + 1 < argc && argv[*i + 1][0] != '-')
 			v = argv[++*i];
@@ -389,6 +394,7 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 {
 	struct sb_mon_opts *r = &env->opts;
 	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
+	sb_debug_stream(o->f); /* --debug's messages: into the results' file, as fio's */
 	*env = (struct sb_run_env){ .sysroot = "", .drop_caches = "/proc/sys/vm/drop_caches",
 				    .output = cl->output };
 	r->status_interval_ms = cl->status_interval_ms;

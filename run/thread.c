@@ -23,12 +23,32 @@
 #include "run/thread.h"
 #include "run/verify.h"
 #include "parse/options.h"
+#include "lib/debug.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 
 
 /* one aligned allocation for all io buffers, filled with non-zero data */
 #define SB_HUGE_PAGE (2u << 20)
+
+/* --debug=random: the thread's seed, in the lines fio prints (fio
+ * init.c:1266 "FIO_RAND_NR_OFFS=%d", "rand_seeds[%d]=%llu": the last
+ * number of each line, which t/random_seed.py reads).  storbench has one
+ * seed per thread (run/iogen.h sb_iogen_seed): offsets, block sizes and the
+ * read/write mix draw from it, buffer contents and verify headers derive
+ * from it. */
+static void dbg_seeds(const struct sb_thread *t, uint64_t seed)
+{
+	const struct sb_jobspec *s = t->spec;
+	if (!s->randrepeat && !s->allrandrepeat)
+		sb_dbg(SB_DBG_RANDOM, "job %s thread %u: using the clock for random seeds "
+		       "(randrepeat=0, no randseed)", s->name, t->sub);
+	else
+		sb_dbg(SB_DBG_RANDOM, "job %s thread %u: seeds from randseed %llu", s->name,
+		       t->sub, (unsigned long long)s->randseed);
+	sb_dbg(SB_DBG_RANDOM, "FIO_RAND_NR_OFFS=1");
+	sb_dbg(SB_DBG_RANDOM, "rand_seeds[0]=%llu", (unsigned long long)seed);
+}
 
 static int setup_buffers(struct sb_thread *t)
 {
@@ -149,7 +169,10 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	t->etd.files = t->files;
 	t->etd.nfiles = jf->nfiles;
 	t->etd.iodepth = s->iodepth_eff; /* derived by the parser */
-	int r = sb_iogen_init(&t->gen, s, t->files, jf->nfiles, sb_iogen_seed(s, t->sub));
+	uint64_t seed = sb_iogen_seed(s, t->sub);
+	if (sb_dbg_on(SB_DBG_RANDOM))
+		dbg_seeds(t, seed);
+	int r = sb_iogen_init(&t->gen, s, t->files, jf->nfiles, seed);
 	if (r) {
 		if (r == -EINVAL)
 			sb_err(s->name, "the I/O region (size=, offset=) is smaller than one block (bs=)");

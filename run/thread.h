@@ -122,6 +122,9 @@ struct sb_thread {
 	/* appended (issue 27): while the async loop runs, its count of I/Os
 	 * in flight (read by run/gpu.c's copies: overlap); NULL otherwise */
 	const unsigned *inflight;
+	/* appended (issue 35): --debug=io,file,verify's wrappers of ops and
+	 * the verify hooks (run/iodebug.h); NULL without those categories */
+	struct sb_iodbg *dbg;
 };
 
 /* Prepare t (spec, ops, job, sub, sync, wait_job set by the caller) with
