@@ -13,6 +13,7 @@
 
 #include "lib/csum.h"
 #include "lib/log.h"
+#include "lib/pattern.h"
 #include "parse/ini.h"
 #include "parse/jobparse.h"
 #include "parse/parse.h"
@@ -44,7 +45,19 @@ static int hexval(int ch)
 static const char *parse_pattern(const char *p, struct sb_jobspec *s)
 {
 	unsigned n = 0;
+	size_t flen;
+	unsigned short fofs;
+	char ferr[160];
 	s->verify_pat_off = -1;
+	/* fio 3.33's grammar first (lib/pattern.h: "abcd"-120xdeadface, issue
+	 * 35); what it refuses goes on below ('|', 'text', the messages) */
+	if (!sb_pattern_parse(p, s->verify_pat, sizeof(s->verify_pat), &flen, &fofs, 1, &n, ferr,
+			      sizeof(ferr))) {
+		s->verify_pat_off = n ? (int)fofs : -1;
+		s->verify_pat_len = (unsigned)flen;
+		return NULL;
+	}
+	n = 0;
 	while (*p) {
 		if (isspace((unsigned char)*p) || *p == '|') {
 			p++;
