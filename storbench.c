@@ -47,6 +47,7 @@ struct cmdline {
 	int eta;              /* --eta: -1 auto, 0 never, 1 always */
 	unsigned eta_interval_ms, eta_newline_ms; /* 0: default (1 s), never */
 	const char *export_csv; /* --export=csv:DIR: the folder; NULL = none */
+	int bw_log;           /* --bandwidth-log: fio's agg-*_bw.log (stats/aggbw.h) */
 };
 
 
@@ -263,6 +264,7 @@ static void switch_flag(struct cmdline *cl, unsigned id)
 	case SB_CLI_ALLOW_EXEC: sb_parse_allow_exec(true); break; /* exec_prerun/postrun may run */
 	case SB_CLI_DATAGEN: cl->datagen = 1; break;
 	case SB_CLI_DRY_RUN: cl->dry_run = 1; break;
+	case SB_CLI_BANDWIDTH_LOG: cl->bw_log = 1; break;
 	}
 }
 
@@ -398,6 +400,7 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 	*env = (struct sb_run_env){ .sysroot = "", .drop_caches = "/proc/sys/vm/drop_caches",
 				    .output = cl->output };
 	r->status_interval_ms = cl->status_interval_ms;
+	r->bw_log = cl->bw_log;
 	r->progress = cl->eta;
 	r->progress_interval_ms = cl->eta_interval_ms;
 	r->progress_newline_ms = cl->eta_newline_ms;
