@@ -16,6 +16,7 @@
 #include "run/engtable.h"
 #include "run/exec.h"
 #include "run/jobenv.h"
+#include "run/openfiles.h"
 #include "run/ioloop.h"
 #include "run/replay.h"
 #include "run/place.h"
@@ -87,7 +88,8 @@ static int setup_buffers(struct sb_thread *t)
 static int open_files(struct sb_thread *t)
 {
 	const struct sb_jobspec *s = t->spec;
-	for (unsigned i = 0; i < t->etd.nfiles; i++) {
+	unsigned n = sb_openfiles_initial(s, t->etd.nfiles); /* openfiles= (run/openfiles.h) */
+	for (unsigned i = 0; i < n; i++) {
 		struct sb_file *f = &t->files[i];
 		int r = sb_files_open(f, s);
 		if (r) {
@@ -98,7 +100,7 @@ static int open_files(struct sb_thread *t)
 		}
 	}
 	t->files_open = true;
-	for (unsigned i = 0; i < t->etd.nfiles && t->ops->open_file; i++) {
+	for (unsigned i = 0; i < n && t->ops->open_file; i++) {
 		int r = t->ops->open_file(&t->etd, &t->files[i]);
 		if (r) {
 			sb_err(s->name, "ioengine=%s cannot use %s: %s%s%s", t->ops->name, t->files[i].path,
