@@ -122,7 +122,12 @@ def parse_line(name, line, results):
         return
     m = RESULT.search(line)
     if m:
-        results[m.group(1).strip("*")] = m.group(2)
+        key = m.group(1).strip("*")
+        n = 2
+        while key in results:  # a program that runs its list twice (per engine)
+            key = "%s#%d" % (m.group(1).strip("*"), n)
+            n += 1
+        results[key] = m.group(2)
 
 
 def run_prog(name, argv, cwd, test_timeout, prog_timeout, log):
