@@ -72,17 +72,42 @@ def extract(commit, dest):
     subprocess.run(["tar", "-x", "-C", dest], input=arch, check=True)
     with open(os.path.join(dest, "config-host.h"), "w") as f:
         f.write("#define CONFIG_LIBAIO\n")
+    stub = os.path.join(dest, "pystub")
     try:
         import statsmodels  # noqa: F401  (run-fio-tests.py imports it)
     except ImportError:
-        d = os.path.join(dest, "pystub", "statsmodels", "sandbox", "stats")
+        d = os.path.join(stub, "statsmodels", "sandbox", "stats")
         os.makedirs(d)
         for sub in ("statsmodels", "statsmodels/sandbox",
                     "statsmodels/sandbox/stats"):
-            open(os.path.join(dest, "pystub", sub, "__init__.py"), "w").close()
+            open(os.path.join(stub, sub, "__init__.py"), "w").close()
         with open(os.path.join(d, "runs.py"), "w") as f:
             f.write(RUNSTEST)
-        os.environ["PYTHONPATH"] = os.path.join(dest, "pystub")
+    try:
+        import scipy  # noqa: F401  (steadystate_tests.py: stats.linregress)
+    except ImportError:
+        os.makedirs(os.path.join(stub, "scipy"), exist_ok=True)
+        with open(os.path.join(stub, "scipy", "__init__.py"), "w") as f:
+            f.write(LINREGRESS)
+    if os.path.isdir(stub):
+        os.environ["PYTHONPATH"] = stub
+
+
+# scipy is not installed here: the one function steadystate_tests.py uses,
+# the least-squares slope and intercept (it reads only the slope)
+LINREGRESS = """import math
+class stats:
+    @staticmethod
+    def linregress(x, y):
+        n = len(x)
+        mx, my = sum(x) / n, sum(y) / n
+        sxx = sum((a - mx) ** 2 for a in x)
+        sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+        syy = sum((b - my) ** 2 for b in y)
+        m = sxy / sxx if sxx else 0.0
+        r = sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
+        return m, my - m * mx, r, float('nan'), float('nan')
+"""
 
 
 # statsmodels is not installed here: the one function run-fio-tests.py uses
