@@ -52,7 +52,7 @@ PROGRAMS = [
      ["-f", "{fio}", "-a", "{art}"], False),
     ("verify-trim", "verify-trim.py", ["-f", "{fio}", "-a", "{art}"], False),
     ("sprandom", "sprandom.py", ["-f", "{fio}", "-a", "{art}"], True),
-    ("t64-switch", "t64-switch.sh", ["{fio}", "100000"], True),
+    ("t64-switch", "t64-switch.sh", ["{fio}"], True),
     ("latency_percentiles", "latency_percentiles.py",
      ["-f", "{fio}", "-a", "{art}"], True),
     ("steadystate", "steadystate_tests.py", ["{fio}"], True),
