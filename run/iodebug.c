@@ -80,6 +80,8 @@ static bool dbg_check(struct sb_thread *t, const struct sb_io_u *io)
 
 static int setup_one(struct sb_thread *t)
 {
+	if (!t->ops || !t->spec) /* a workload thread without an engine */
+		return 0;
 	bool io = sb_dbg_on(SB_DBG_IO), file = sb_dbg_on(SB_DBG_FILE);
 	bool ver = sb_dbg_on(SB_DBG_VERIFY) && (t->io_prep || t->io_check);
 	for (unsigned i = 0; file && i < t->etd.nfiles; i++) {

@@ -109,6 +109,8 @@ static struct sb_io_u *ofl_event(struct sb_engine_td *td, unsigned n)
 static int setup_one(struct sb_thread *t)
 {
 	unsigned n = t->etd.nfiles;
+	if (!t->ops || !t->spec) /* a workload thread without an engine */
+		return 0;
 	if (sb_openfiles_initial(t->spec, n) == n || (t->ops->flags & SB_ENGINE_NODISKIO))
 		return 0;
 	struct sb_ofl *o = calloc(1, sizeof(*o));
