@@ -11,6 +11,7 @@
 #include "run/engtable.h"
 #include "run/ranks.h"
 #include "run/run.h"
+#include "run/vstate.h"
 #include "sweep/sweep.h"
 #include "engines/engine.h"
 #include "lib/debug.h"
@@ -235,6 +236,13 @@ static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, 
 		return cmd_time(nl ? "--eta-newline" : "--eta-interval", v,
 				nl ? &cl->eta_newline_ms : &cl->eta_interval_ms) ? SB_EXIT_CMDLINE : -1;
 	}
+	case SB_CLI_AUX_PATH: /* the verify state files' folder (run/vstate.h) */
+		if (!v || !*v) {
+			sb_err("--aux-path", "needs a folder: --aux-path=DIR");
+			return SB_EXIT_CMDLINE;
+		}
+		sb_vstate_aux_path(v);
+		return -1;
 	case SB_CLI_DEBUG: {
 		int d = sb_debug_parse(v, stdout); /* lib/debug.h; ?: the list */
 		return d > 0 ? SB_EXIT_OK : d < 0 ? SB_EXIT_CMDLINE : -1;
