@@ -224,11 +224,14 @@ static unsigned check_modes(struct sb_jobctx *c)
 					      sb_job_src(c, SB_OPT(rw))->raw : "read"));
 		return 1;
 	}
-	if (s->verify_state_load && !s->verify_only) {
+	/* a read job checks against the writers' saved states anyway
+	 * (run/vcheck.c sb_vcheck_load_known): fio's t/jobs/t0036, t0037 */
+	if (s->verify_state_load && !s->verify_only && (s->rw & SB_RW_WRITE)) {
 		const struct sb_option *o = SB_OPT(verify_state_load);
 		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s: a saved verify state says what an earlier run wrote, which only a "
-		       "verify_only=1 run checks: add verify_only=1, or drop verify_state_load",
+		       "verify_only=1 run or a read job checks: add verify_only=1, or drop "
+		       "verify_state_load",
 		       written(c, o, w, sizeof(w)));
 		return 1;
 	}
