@@ -11,8 +11,10 @@
 #include "run/engtable.h"
 #include "run/ranks.h"
 #include "run/run.h"
+#include "run/vstate.h"
 #include "sweep/sweep.h"
 #include "engines/engine.h"
+#include "lib/debug.h"
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "ml/registry.h"
@@ -48,6 +50,7 @@ struct cmdline {
 	int eta;              /* --eta: -1 auto, 0 never, 1 always */
 	unsigned eta_interval_ms, eta_newline_ms; /* 0: default (1 s), never */
 	const char *export_csv; /* --export=csv:DIR: the folder; NULL = none */
+	int bw_log;           /* --bandwidth-log: fio's agg-*_bw.log (stats/aggbw.h) */
 };
 
 
@@ -257,6 +260,17 @@ static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, 
 		return cmd_time(nl ? "--eta-newline" : "--eta-interval", v,
 				nl ? &cl->eta_newline_ms : &cl->eta_interval_ms) ? SB_EXIT_CMDLINE : -1;
 	}
+	case SB_CLI_AUX_PATH: /* the verify state files' folder (run/vstate.h) */
+		if (!v || !*v) {
+			sb_err("--aux-path", "needs a folder: --aux-path=DIR");
+			return SB_EXIT_CMDLINE;
+		}
+		sb_vstate_aux_path(v);
+		return -1;
+	case SB_CLI_DEBUG: {
+		int d = sb_debug_parse(v, stdout); /* lib/debug.h; ?: the list */
+		return d > 0 ? SB_EXIT_OK : d < 0 ? SB_EXIT_CMDLINE : -1;
+	}
 	case SB_CLI_CLEANUP:
 		if (!v && *i + 1 < argc && argv[*i + 1][0] != '-')
 			v = argv[++*i];
@@ -284,6 +298,7 @@ static void switch_flag(struct cmdline *cl, unsigned id)
 	case SB_CLI_ALLOW_EXEC: sb_parse_allow_exec(true); break; /* exec_prerun/postrun may run */
 	case SB_CLI_DATAGEN: cl->datagen = 1; break;
 	case SB_CLI_DRY_RUN: cl->dry_run = 1; break;
+	case SB_CLI_BANDWIDTH_LOG: cl->bw_log = 1; break;
 	}
 }
 
@@ -382,6 +397,7 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 			.files = cl->jobfiles, .nfiles = cl->njobfiles,
 			.args = cl->jobargs, .nargs = cl->njobargs,
 			.sections = cl->sections, .nsections = cl->nsections,
+			.no_job_ok = cl->parse_only,
 		};
 		rc = sb_parse_request(&req, jl);
 	} else {
@@ -429,9 +445,11 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 {
 	struct sb_mon_opts *r = &env->opts;
 	bool json = cl->formats & (SB_FMT_JSON | SB_FMT_JSONPLUS);
+	sb_debug_stream(o->f); /* --debug's messages: into the results' file, as fio's */
 	*env = (struct sb_run_env){ .sysroot = "", .drop_caches = "/proc/sys/vm/drop_caches",
 				    .output = cl->output };
 	r->status_interval_ms = cl->status_interval_ms;
+	r->bw_log = cl->bw_log;
 	r->progress = cl->eta;
 	r->progress_interval_ms = cl->eta_interval_ms;
 	r->progress_newline_ms = cl->eta_newline_ms;

@@ -23,6 +23,62 @@ static int hexval(int c)
 	return isdigit(c) ? c - '0' : tolower(c) - 'a' + 10;
 }
 
+/* a digit run that ends in "0x" ("0xff0x14", "-120xdeadface") stops before
+ * that 0: the 0x starts the next element (fio 3.33 lib/pattern.c:174, the
+ * hex look-back, and :143, the decimal look-ahead) */
+static const char *digits_end(const char *h, const char *e)
+{
+	if (e > h && (*e == 'x' || *e == 'X') && e[-1] == '0')
+		e--;
+	return e;
+}
+
+/* a decimal element: optional blanks and sign, digits (fio's strtol) */
+static bool is_number_start(const char *p)
+{
+	p += strspn(p, " \t");
+	if (*p == '-' || *p == '+')
+		p++;
+	return isdigit((unsigned char)*p);
+}
+
+/* a decimal element at *pp: its bytes (little-endian, as few as hold it; a
+ * negative one in 4, or 8 below -2^31); *pp moves past it */
+static int decimal(const char **pp, unsigned char *out, size_t cap, size_t *len, char *err,
+		   size_t errlen)
+{
+	const char *p = *pp;
+	char num[32], *e;
+	const char *d = p + strspn(p, " \t"), *de = d + (*d == '-' || *d == '+');
+	bool ok = true;
+	while (isdigit((unsigned char)*de))
+		de++;
+	de = digits_end(d, de); /* "-120xdeadface": -12, then 0xdeadface */
+	size_t nl = (size_t)(de - p);
+	snprintf(num, sizeof(num), "%.*s", (int)(nl < 31 ? nl : 31), p);
+	errno = 0;
+	long long v = strtoll(num, &e, 10);
+	if (nl > 31 || *e || errno || !isdigit((unsigned char)e[-1])) {
+		snprintf(err, errlen, "'%.*s' is not a number that fits in 64 bits",
+			 (int)(nl < 40 ? nl : 40), p);
+		return -EINVAL;
+	}
+	unsigned n = 1;
+	if (v < 0)
+		n = v < INT32_MIN ? 8 : 4;
+	else
+		while (n < 8 && ((unsigned long long)v >> (8 * n)))
+			n++;
+	for (unsigned i = 0; ok && i < n; i++)
+		ok = put(out, cap, len, (unsigned char)((unsigned long long)v >> (8 * i)));
+	if (!ok) {
+		snprintf(err, errlen, "the pattern is longer than %zu bytes", cap);
+		return -EINVAL;
+	}
+	*pp = de;
+	return 0;
+}
+
 int sb_pattern_parse(const char *s, unsigned char *out, size_t cap, size_t *len,
 		     unsigned short *ofs, unsigned ofs_cap, unsigned *nofs, char *err, size_t errlen)
 {
@@ -39,6 +95,7 @@ int sb_pattern_parse(const char *s, unsigned char *out, size_t cap, size_t *len,
 			const char *h = p + 2, *e = h;
 			while (isxdigit((unsigned char)*e))
 				e++;
+			e = digits_end(h, e);
 			if (e == h) {
 				snprintf(err, errlen, "'%.*s' has no hex digits after 0x", (int)(e - p + 1), p);
 				return -EINVAL;
@@ -49,23 +106,10 @@ int sb_pattern_parse(const char *s, unsigned char *out, size_t cap, size_t *len,
 			for (; ok && h < e; h += 2)
 				ok = put(out, cap, len, (unsigned char)(hexval(h[0]) << 4 | hexval(h[1])));
 			p = e;
-		} else if (*p == '-' || isdigit((unsigned char)*p)) {
-			char *e;
-			errno = 0;
-			long long v = strtoll(p, &e, 10);
-			if (e == p || (*p == '-' && e == p + 1) || errno) {
-				snprintf(err, errlen, "'%.20s' is not a number that fits in 64 bits", p);
-				return -EINVAL;
-			}
-			unsigned n = 1;
-			if (v < 0)
-				n = v < INT32_MIN ? 8 : 4;
-			else
-				while (n < 8 && ((unsigned long long)v >> (8 * n)))
-					n++;
-			for (unsigned i = 0; ok && i < n; i++)
-				ok = put(out, cap, len, (unsigned char)((unsigned long long)v >> (8 * i)));
-			p = e;
+		} else if (is_number_start(p)) {
+			int r = decimal(&p, out, cap, len, err, errlen);
+			if (r)
+				return r;
 		} else if (*p == '"') {
 			const char *e = strchr(p + 1, '"');
 			if (!e) {

@@ -7,6 +7,11 @@
  *   %o        8 bytes filled at write time with the I/O's offset
  *             (little-endian)
  * e.g. 0xdeadbeef"abc"-12%o.  fio's 'filename' element is not supported.
+ * Elements may run into each other as in fio 3.33 (lib/pattern.c:143, :174):
+ * a digit run (decimal or hex) that ends in "0x" stops before that 0, which
+ * starts the next hex element: "abcd"-120xdeadface is "abcd", -12,
+ * 0xdeadface; 0xff0x14 is ff 14.  Blanks and '+' may come before a decimal
+ * (fio reads it with strtol): "12 3" is 0c 03.
  * A job file's buffer_pattern="abcd" reaches the parser without its quotes
  * (the job-file layer drops quotes around a whole value); parse/check_buf.c
  * then takes a value that is not a pattern, does not start with a digit or

@@ -175,13 +175,17 @@ static void json_steady(struct sb_jw *w, const struct sb_steady *ss)
 	sb_jw_obj_begin(w, "data");
 	sb_jw_u64(w, "bw_mean", (uint64_t)ss->bw_mean);
 	sb_jw_u64(w, "iops_mean", (uint64_t)ss->iops_mean);
+	/* fio 3.33 stat.c:1902-1910: always ss_dur values, a window not full
+	 * yet (ramp not over, or the run shorter) padded with zeros after its
+	 * samples (t/steadystate_tests.py divides by their count) */
+	unsigned nv = ss->n > ss->dur_s ? ss->n : (unsigned)ss->dur_s;
 	sb_jw_arr_begin(w, "iops");
-	for (unsigned i = 0; i < ss->n; i++)
-		sb_jw_u64(w, NULL, sb_steady_iops(ss, i));
+	for (unsigned i = 0; i < nv; i++)
+		sb_jw_u64(w, NULL, i < ss->n ? sb_steady_iops(ss, i) : 0);
 	sb_jw_arr_end(w);
 	sb_jw_arr_begin(w, "bw");
-	for (unsigned i = 0; i < ss->n; i++)
-		sb_jw_u64(w, NULL, sb_steady_bw(ss, i));
+	for (unsigned i = 0; i < nv; i++)
+		sb_jw_u64(w, NULL, i < ss->n ? sb_steady_bw(ss, i) : 0);
 	sb_jw_arr_end(w);
 	sb_jw_obj_end(w);
 	sb_jw_obj_end(w);

@@ -152,11 +152,21 @@ static unsigned check_hipri(const struct sb_jobctx *c)
 	return 1;
 }
 
+/* fio 3.33 init.c:926 fixup_options: a randseed that is set overrides
+ * randrepeat: the seeds come from it (init.c:1241 setup_random_seeds),
+ * whatever randrepeat says */
+static unsigned check_seed(struct sb_jobctx *c)
+{
+	if (sb_job_isset(c, SB_OPT(randseed)))
+		c->spec.randrepeat = true;
+	return 0;
+}
+
 unsigned sb_job_validate(struct sb_jobctx *c)
 {
 	unsigned n = sb_job_validate_replay(c); /* may set files, rw and bs: before derive */
 	sb_spec_derive(&c->spec);
-	return n + check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
+	return n + check_seed(c) + check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
 	       sb_job_validate_wl(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c) +
 	       sb_job_validate_flow(c) + sb_job_validate_place(c) + sb_job_validate_cmdprio(c) +
 	       sb_job_validate_stats(c) + sb_job_validate_io(c) + sb_job_validate_fill(c) +

@@ -305,6 +305,22 @@ static unsigned apply_scan(struct sb_jobctx *c, const char *where, const struct 
 	return 0;
 }
 
+/* filename= beside read_iolog= (no replay_redirect): fio 3.33 replays to the
+ * files the log names and leaves filename= unused (iolog.c:
+ * read_iolog2's "add" actions make the job's files; fio's t/jobs/t0031);
+ * said when it names a file the log does not */
+static void unused_filename(const struct sb_jobctx *c, const char *where, const struct scan *sc)
+{
+	const struct sb_jobspec *s = &c->spec;
+	for (size_t i = 0; i < sc->nnames; i++)
+		if (!strcmp(sc->names[i], s->filename))
+			return;
+	sb_warn(where, "%s=%s with filename=%s: filename= is not used, the replay goes to the "
+		"files its log names (as fio does); to send it to %s, write %s=%s instead",
+		SB_OPT(read_iolog)->name, s->read_iolog, s->filename, s->filename,
+		SB_OPT(replay_redirect)->name, s->filename);
+}
+
 static unsigned check_read_iolog(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
@@ -326,14 +342,10 @@ static unsigned check_read_iolog(struct sb_jobctx *c)
 		       s->read_iolog);
 		return 1;
 	}
-	if (sb_job_src(c, SB_OPT(filename))->file && !s->replay_redirect) {
-		sb_err(where, "%s=%s with filename=%s: a replay goes to the files its log names; to "
-		       "send it to another file or device, write %s=%s instead of filename=", opt,
-		       s->read_iolog, s->filename, SB_OPT(replay_redirect)->name, s->filename);
-		return 1;
-	}
 	struct scan sc = { 0 };
 	unsigned bad = scan_log(s, where, &sc);
+	if (!bad && sb_job_src(c, SB_OPT(filename))->file && !s->replay_redirect)
+		unused_filename(c, where, &sc);
 	if (!bad)
 		bad = apply_scan(c, where, &sc);
 	scan_free(&sc);

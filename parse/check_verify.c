@@ -13,6 +13,7 @@
 
 #include "lib/csum.h"
 #include "lib/log.h"
+#include "lib/pattern.h"
 #include "parse/ini.h"
 #include "parse/jobparse.h"
 #include "parse/parse.h"
@@ -45,7 +46,19 @@ static int hexval(int ch)
 static const char *parse_pattern(const char *p, struct sb_jobspec *s)
 {
 	unsigned n = 0;
+	size_t flen;
+	unsigned short fofs;
+	char ferr[160];
 	s->verify_pat_off = -1;
+	/* fio 3.33's grammar first (lib/pattern.h: "abcd"-120xdeadface, issue
+	 * 35); what it refuses goes on below ('|', 'text', the messages) */
+	if (!sb_pattern_parse(p, s->verify_pat, sizeof(s->verify_pat), &flen, &fofs, 1, &n, ferr,
+			      sizeof(ferr))) {
+		s->verify_pat_off = n ? (int)fofs : -1;
+		s->verify_pat_len = (unsigned)flen;
+		return NULL;
+	}
+	n = 0;
 	while (*p) {
 		if (isspace((unsigned char)*p) || *p == '|') {
 			p++;
@@ -212,11 +225,14 @@ static unsigned check_modes(struct sb_jobctx *c)
 					      sb_job_src(c, SB_OPT(rw))->raw : "read"));
 		return 1;
 	}
-	if (s->verify_state_load && !s->verify_only) {
+	/* a read job checks against the writers' saved states anyway
+	 * (run/vcheck.c sb_vcheck_load_known): fio's t/jobs/t0036, t0037 */
+	if (s->verify_state_load && !s->verify_only && (s->rw & SB_RW_WRITE)) {
 		const struct sb_option *o = SB_OPT(verify_state_load);
 		sb_err(sb_job_where(c, o, where, sizeof(where)),
 		       "%s: a saved verify state says what an earlier run wrote, which only a "
-		       "verify_only=1 run checks: add verify_only=1, or drop verify_state_load",
+		       "verify_only=1 run or a read job checks: add verify_only=1, or drop "
+		       "verify_state_load",
 		       written(c, o, w, sizeof(w)));
 		return 1;
 	}

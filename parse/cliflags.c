@@ -45,6 +45,12 @@ const struct sb_cli_flag sb_cli_flags[] = {
 	  "and folders with storbench's mark whose creator is no longer running); with --dry-run, "
 	  "list them" },
 	{ "--dry-run", NULL, "with --cleanup: list what would be removed, remove nothing" },
+	{ "--debug", "CATEGORY", "print what storbench does, by category (fio's: random, parse, "
+	  "io, file, verify, process, job, ... or all; a comma list; --debug=? lists them)" },
+	{ "--bandwidth-log", NULL, "write fio's aggregate bandwidth logs agg-read_bw.log, "
+	  "agg-write_bw.log, agg-trim_bw.log (all jobs, KiB/s every 500 ms) in this directory" },
+	{ "--aux-path", "DIR", "keep the verify state files (verify_state_save/load) in DIR "
+	  "instead of beside each job's first file" },
 	{ "--cmdhelp", "[OPTION]", "list every job option, or describe one" },
 	{ "--cmdhelp-markdown", NULL, "every job option as the Markdown tables of HOWTO.md" },
 	{ "--enghelp", "[ENGINE]", "list the I/O engines this build has, or ENGINE's own options" },

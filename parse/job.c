@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/debug.h"
 #include "lib/log.h"
 #include "parse/ini.h"
 #include "parse/jobparse.h"
@@ -92,6 +93,8 @@ static unsigned apply_kv(struct sb_joblist *jl, struct sb_jobctx *c, const struc
 		return 1;
 	}
 	c->src[sb_option_index(o)] = (struct sb_optsrc){ kv->file, kv->line, kv->value };
+	if (sb_dbg_on(SB_DBG_PARSE)) /* --debug=parse (lib/debug.h) */
+		sb_parse_debug_opt(o, kv->key, kv->bare ? NULL : kv->value, where, c->spec.kb_base);
 	int rc = global ? echo_add(&jl->global_opts, &jl->nglobal, kv->key, kv->value)
 			: echo_add(&c->spec.opts, &c->spec.nopts, kv->key, kv->value);
 	if (rc) {

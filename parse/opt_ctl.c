@@ -119,7 +119,9 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	{ .name = "verify_state_load", .type = SB_OT_BOOL, .off = OFF(verify_state_load), .def = "0",
 	  .flags = SB_OF_IDENTITY,
 	  .category = SB_CAT_VERIFY,
-	  .help = "with verify_only: check exactly what the saved state says was written" },
+	  .help = "with verify_only: check exactly what the saved state says was written; a read "
+		  "job accepts it (it uses the saved states anyway); refused on a job that writes "
+		  "without verify_only" },
 	{ .name = "verify_header_seed", .type = SB_OT_BOOL, .off = OFF(verify_header_seed),
 	  .def = "1", .flags = SB_OF_IDENTITY,
 	  .category = SB_CAT_VERIFY,

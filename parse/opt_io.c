@@ -387,7 +387,8 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .help = "use every regular file under this directory (recursively, in name order) at its size" },
 	{ .name = "openfiles", .type = SB_OT_UINT, .off = OFF(openfiles), .def = "0",
 	  .max = 1 << 20, .category = C_FILE,
-	  .help = "files open at once (default: all); storbench keeps all of a job's files open" },
+	  .help = "files a thread keeps open at once (default: all); below the file count, the "
+		  "least recently used idle file is closed to open another" },
 	{ .name = "lockfile", .type = SB_OT_ENUM, .off = OFF(lockfile), .def = "none",
 	  .enums = lockfile_vals, .category = C_FILE,
 	  .help = "lock the file around each I/O's submission, so jobs sharing it take turns" },

@@ -45,6 +45,10 @@ struct sb_parse_req {
 	int nargs;
 	const char *const *sections;
 	int nsections;
+	/* --parse-only: options on the command line with no --name and no job
+	 * file define no job, which is not an error (fio 3.33: nothing to
+	 * print, exit 0) */
+	bool no_job_ok;
 };
 int sb_parse_request(const struct sb_parse_req *req, struct sb_joblist *jl);
 /* Cross-job checks after everything is parsed: wait_for names a job that
@@ -116,7 +120,7 @@ enum sb_cli_id {
 	SB_CLI_TERSE_VERSION, SB_CLI_PARSE_ONLY, SB_CLI_SHOWCMD, SB_CLI_SECTION, SB_CLI_READONLY,
 	SB_CLI_MAX_JOBS, SB_CLI_WARNINGS_FATAL, SB_CLI_DATAGEN, SB_CLI_ALLOW_EXEC,
 	SB_CLI_STATUS_INTERVAL, SB_CLI_ETA, SB_CLI_ETA_INTERVAL, SB_CLI_ETA_NEWLINE, SB_CLI_CLEANUP,
-	SB_CLI_DRY_RUN, SB_CLI_CMDHELP, SB_CLI_CMDHELP_MARKDOWN, SB_CLI_ENGHELP, SB_CLI_MAN_PAGE,
+	SB_CLI_DRY_RUN, SB_CLI_DEBUG, SB_CLI_BANDWIDTH_LOG, SB_CLI_AUX_PATH, SB_CLI_CMDHELP, SB_CLI_CMDHELP_MARKDOWN, SB_CLI_ENGHELP, SB_CLI_MAN_PAGE,
 	SB_CLI_BASH_COMPLETION, SB_CLI_VERSION, SB_CLI_HELP,
 };
 /* The row of sb_cli_flags that command-line word arg names, or NULL: a row

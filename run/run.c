@@ -14,6 +14,8 @@
 #include "run/collect.h"
 #include "run/contents.h"
 #include "run/flock.h"
+#include "run/iodebug.h"
+#include "run/openfiles.h"
 #include "run/wljob.h"
 #include "run/precheck.h"
 #include "run/run.h"
@@ -331,6 +333,10 @@ static int prepare(struct run *r, bool dry)
 		e = setup_threads(r);
 	if (!e) /* lockfile, unlink_each_loop */
 		e = sb_flock_setup(r->threads, r->nthreads, &r->lay);
+	if (!e) /* openfiles= below the file count */
+		e = sb_openfiles_setup(r->threads, r->nthreads);
+	if (!e) /* --debug=io,file,verify: wraps what the above set up */
+		e = sb_iodebug_setup(r->threads, r->nthreads);
 	if (!e)
 		e = sb_runctl_setup(&r->ctl, r->threads, r->nthreads);
 	if (!e)
@@ -345,6 +351,8 @@ static void release(struct run *r, bool failed)
 	(void)sb_trace_close_all(); /* a run that failed before it started */
 	if (r->mon_up)
 		sb_monitor_free(&r->mon);
+	sb_iodebug_free(r->threads, r->nthreads); /* the real hooks back first */
+	sb_openfiles_free(r->threads, r->nthreads);
 	for (unsigned i = 0; r->threads && i < r->nthreads; i++)
 		sb_thread_teardown(&r->threads[i]);
 	sb_flock_free(r->threads, r->nthreads, &r->lay); /* after teardown: ops wrapped */

@@ -16,6 +16,7 @@
 #include "run/engtable.h"
 #include "run/exec.h"
 #include "run/jobenv.h"
+#include "run/openfiles.h"
 #include "run/ioloop.h"
 #include "run/replay.h"
 #include "run/place.h"
@@ -23,12 +24,32 @@
 #include "run/thread.h"
 #include "run/verify.h"
 #include "parse/options.h"
+#include "lib/debug.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
 
 
 /* one aligned allocation for all io buffers, filled with non-zero data */
 #define SB_HUGE_PAGE (2u << 20)
+
+/* --debug=random: the thread's seed, in the lines fio prints (fio
+ * init.c:1266 "FIO_RAND_NR_OFFS=%d", "rand_seeds[%d]=%llu": the last
+ * number of each line, which t/random_seed.py reads).  storbench has one
+ * seed per thread (run/iogen.h sb_iogen_seed): offsets, block sizes and the
+ * read/write mix draw from it, buffer contents and verify headers derive
+ * from it. */
+static void dbg_seeds(const struct sb_thread *t, uint64_t seed)
+{
+	const struct sb_jobspec *s = t->spec;
+	if (!s->randrepeat && !s->allrandrepeat)
+		sb_dbg(SB_DBG_RANDOM, "job %s thread %u: using the clock for random seeds "
+		       "(randrepeat=0, no randseed)", s->name, t->sub);
+	else
+		sb_dbg(SB_DBG_RANDOM, "job %s thread %u: seeds from randseed %llu", s->name,
+		       t->sub, (unsigned long long)s->randseed);
+	sb_dbg(SB_DBG_RANDOM, "FIO_RAND_NR_OFFS=1");
+	sb_dbg(SB_DBG_RANDOM, "rand_seeds[0]=%llu", (unsigned long long)seed);
+}
 
 static int setup_buffers(struct sb_thread *t)
 {
@@ -67,7 +88,8 @@ static int setup_buffers(struct sb_thread *t)
 static int open_files(struct sb_thread *t)
 {
 	const struct sb_jobspec *s = t->spec;
-	for (unsigned i = 0; i < t->etd.nfiles; i++) {
+	unsigned n = sb_openfiles_initial(s, t->etd.nfiles); /* openfiles= (run/openfiles.h) */
+	for (unsigned i = 0; i < n; i++) {
 		struct sb_file *f = &t->files[i];
 		int r = sb_files_open(f, s);
 		if (r) {
@@ -78,7 +100,7 @@ static int open_files(struct sb_thread *t)
 		}
 	}
 	t->files_open = true;
-	for (unsigned i = 0; i < t->etd.nfiles && t->ops->open_file; i++) {
+	for (unsigned i = 0; i < n && t->ops->open_file; i++) {
 		int r = t->ops->open_file(&t->etd, &t->files[i]);
 		if (r) {
 			sb_err(s->name, "ioengine=%s cannot use %s: %s%s%s", t->ops->name, t->files[i].path,
@@ -149,7 +171,10 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	t->etd.files = t->files;
 	t->etd.nfiles = jf->nfiles;
 	t->etd.iodepth = s->iodepth_eff; /* derived by the parser */
-	int r = sb_iogen_init(&t->gen, s, t->files, jf->nfiles, sb_iogen_seed(s, t->sub));
+	uint64_t seed = sb_iogen_seed(s, t->sub);
+	if (sb_dbg_on(SB_DBG_RANDOM))
+		dbg_seeds(t, seed);
+	int r = sb_iogen_init(&t->gen, s, t->files, jf->nfiles, seed);
 	if (r) {
 		if (r == -EINVAL)
 			sb_err(s->name, "the I/O region (size=, offset=) is smaller than one block (bs=)");

@@ -16,11 +16,20 @@
 #include "os/outfile.h"
 #include "run/vstate.h"
 
+static const char *aux_dir; /* --aux-path */
+
+void sb_vstate_aux_path(const char *dir)
+{
+	aux_dir = dir && *dir ? dir : NULL;
+}
+
 void sb_vstate_path(char *buf, unsigned len, const char *path0, const char *job, unsigned thread)
 {
 	char dir[4096] = ".";
 	struct stat st;
-	if (path0 && stat(path0, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (aux_dir) {
+		snprintf(dir, sizeof(dir), "%s", aux_dir);
+	} else if (path0 && stat(path0, &st) == 0 && S_ISREG(st.st_mode)) {
 		snprintf(dir, sizeof(dir), "%s", path0);
 		char *d = dirname(dir);
 		memmove(dir, d, strlen(d) + 1);

@@ -49,8 +49,11 @@ struct sb_vknown {
 };
 
 /* <dir of path0, or "." for a device>/local-JOB-THREAD-verify.state (fio's
- * name) into buf */
+ * name) into buf; under --aux-path's folder when one is set */
 void sb_vstate_path(char *buf, unsigned len, const char *path0, const char *job, unsigned thread);
+/* --aux-path=DIR: the verify state files go there (fio 3.33 backend.c:2220,
+ * "AUX/local-..."); NULL: beside each job's first file.  Call before the run. */
+void sb_vstate_aux_path(const char *dir);
 /* 0 or -errno */
 int sb_vstate_save(const char *file, const struct sb_vstate_id *id, const struct sb_vtrack *tr,
 		   char *const *paths, unsigned nfiles);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "stats/aggbw.h"
 #include "stats/monitor.h"
 #include "stats/statsthread.h"
 #include "lib/log.h"
@@ -196,6 +197,8 @@ int sb_monitor_init(struct sb_monitor *m, const struct sb_joblist *jl, struct sb
 		e = plan_host(m, jl, disks, ndisks, fs_path);
 	if (!e)
 		e = open_logs(m);
+	if (!e && m->opts.bw_log) /* --bandwidth-log: fio's agg-*_bw.log */
+		e = sb_aggbw_open(m);
 	m->tick_ms = tick_ms_for(m, jl);
 	if (m->opts.progress < 0)
 		m->progress = isatty(2) != 0;
@@ -308,6 +311,8 @@ void sb_monitor_tick(void *arg, uint64_t now)
 			m->next_interim_ns = now + m->opts.status_interval_ms * 1000000ull;
 	}
 	sb_monitor_logs(m, now, false);
+	if (m->aggbw)
+		sb_aggbw_tick(m, now);
 	if (m->progress && now >= m->next_prog_ns) {
 		sb_monitor_progress(m, now, false);
 		m->next_prog_ns += m->prog_ns;
@@ -345,6 +350,8 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res
 		if (m->mt[i].has_logs && sb_iolog_close(&m->mt[i].lf) && !rc)
 			rc = -EIO; /* the file and the reason were reported */
 	}
+	if (sb_aggbw_close(m, true) && !rc)
+		rc = -EIO; /* reported */
 	m->finishing = true;
 	boundary(m, now);
 	if (m->progress)
@@ -371,6 +378,7 @@ int sb_monitor_finish(struct sb_monitor *m, uint64_t now, struct sb_results *res
 void sb_monitor_free(struct sb_monitor *m)
 {
 	sb_monitor_writer_stop(m);
+	sb_aggbw_close(m, false); /* a run that did not finish: nothing left */
 	for (unsigned i = 0; m->mt && i < m->nth; i++) {
 		if (m->mt[i].has_logs)
 			sb_iolog_close(&m->mt[i].lf);

@@ -159,11 +159,36 @@ class IologTest(SbCase):
             self.assertIn(want, p.stderr)
             self.assertEqual(self.listing(), before, "nothing created")
 
+    def test_filename_beside_replay(self):
+        """fio 3.33 (iolog.c read_iolog2: the log's "add" actions make the
+        job's files; fio's t/jobs/t0031) replays to the files the log names
+        and leaves filename= unused: neither refused nor created; a warning
+        when it names a file the log does not"""
+        with open(os.path.join(self.dir, "ok.log"), "w") as f:
+            f.write("fio version 2 iolog\nf add\nf open\nf write 0 4096\nf write 8192 4096\n"
+                    "f close\n")
+        for fn, warned in (("x", True), ("f", False), ("y:z", True)):
+            for p in ["f", "x", "y", "z"]:
+                if os.path.exists(os.path.join(self.dir, p)):
+                    os.unlink(os.path.join(self.dir, p))
+            job = self.write_job(self.REPLAY.format("ok.log", "filename=%s\n" % fn), "c.ini")
+            p = self.run_sb("--output-format=json", job)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(("filename=%s: filename= is not used" % fn) in p.stderr, warned,
+                             p.stderr)
+            j = json.loads(p.stdout)["jobs"][0]
+            self.assertEqual(j["write"]["io_bytes"], 8192)
+            self.assertEqual(os.path.getsize(os.path.join(self.dir, "f")), 12288)
+            for other in ("x", "y", "z"):
+                self.assertFalse(os.path.exists(os.path.join(self.dir, other)), other)
+        # --warnings-fatal makes the unused filename= an error
+        job = self.write_job(self.REPLAY.format("ok.log", "filename=x\n"), "c.ini")
+        self.assertEqual(self.run_sb("--warnings-fatal", job).returncode, 1)
+
     def test_bad_combinations(self):
         with open(os.path.join(self.dir, "ok.log"), "w") as f:
             f.write("fio version 2 iolog\nf add\nf read 0 4096\n")
         cases = {
-            "filename=x\n": ("read_iolog=ok.log with filename=x", "write replay_redirect=x"),
             "write_iolog=ok.log\n": ("write_iolog=ok.log is also the read_iolog", "another name"),
             "write_iolog=/dev/zero\n": ("write_iolog=/dev/zero: cannot write the I/O log there: "
                                         "it is a character device",),

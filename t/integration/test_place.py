@@ -191,12 +191,16 @@ class Lifecycle(SbCase):
     def test_openfiles(self):
         d = self.run_json("--name=o", "--nrfiles=4", "--size=1m", "--openfiles=4", "--rw=read")
         self.assertEqual(d["jobs"][0]["read"]["io_bytes"], MB)
-        job = self.write_job("[o]\nnrfiles=4\nsize=1m\nopenfiles=2\n")
+        # below the file count: run as fio 3.33 does (issue 35,
+        # test_fio_openfiles.py); refused only with io_submit_mode=offload
+        job = self.write_job("[o]\nnrfiles=4\nsize=1m\nopenfiles=2\nio_submit_mode=offload\n")
         p = self.run_sb(job)
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn("job.ini:4: openfiles=2: the job has 4 files and storbench keeps all of "
-                      "them open: set openfiles=4 or drop it", p.stderr)
+        self.assertIn("job.ini:4: openfiles=2: the job has 4 files and io_submit_mode=offload "
+                      "keeps all of them open: set openfiles=4", p.stderr)
         self.assertEqual(self.listing(), ["job.ini", "o.0.0", "o.0.1", "o.0.2", "o.0.3"])
+        d = self.run_json("--name=o", "--nrfiles=4", "--size=1m", "--openfiles=2", "--rw=read")
+        self.assertEqual(d["jobs"][0]["read"]["io_bytes"], MB)
 
     def test_filename_format(self):
         self.run_json("--name=x", "--filename_format=a.$jobname-$clientuid-$jobnum-$filenum.$foo",
