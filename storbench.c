@@ -151,6 +151,17 @@ static int info_flag(unsigned id, const char *v)
 	}
 	case SB_CLI_BASH_COMPLETION:
 		return bash_completion();
+	case SB_CLI_WORKLOAD_CONFORMANCE:
+		sb_workloads_conformance_json(stdout);
+		return SB_EXIT_OK;
+	case SB_CLI_DOC_WORKLOADS:
+		/* the parser gets only these; the run goes on (a documentation flag follows) */
+		if (!v || sb_workloads_hand_down_only(v)) {
+			sb_err("--doc-workloads", "'%s': not a list the parser takes; use a comma "
+			       "list of workload names", v ? v : "");
+			return SB_EXIT_CMDLINE;
+		}
+		return -2;
 	}
 	return -1;
 }
@@ -299,7 +310,11 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		int r;
 		if (f) {
 			unsigned id = sb_cli_flag_id(f);
-			if ((r = info_flag(id, v)) >= 0 || (f->arg && (r = value_flag(cl, id, v, argc, argv, &i)) >= 0))
+			if ((r = info_flag(id, v)) >= 0)
+				return r;
+			if (r == -2)
+				continue;
+			if (f->arg && (r = value_flag(cl, id, v, argc, argv, &i)) >= 0)
 				return r;
 			switch_flag(cl, id);
 		} else if (!strcmp(a, "-h")) {

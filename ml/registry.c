@@ -1,6 +1,7 @@
 /* registry.c: the workload table (see registry.h): one row per workload. */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "ml/registry.h"
 #include "ml/checkpoint/ckpt.h"
@@ -16,15 +17,32 @@ const struct sb_workload_ops *const sb_workload_table[] = {
 	NULL,
 };
 
+/* name is one of the comma list's */
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = list; p; p = strchr(p, ',')) {
+		p += *p == ',';
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
 int sb_workloads_hand_down(void)
+{
+	return sb_workloads_hand_down_only(NULL);
+}
+
+int sb_workloads_hand_down_only(const char *names)
 {
 	struct sb_parse_workload p[SB_PARSE_WORKLOADS_MAX];
 	unsigned n = 0;
 	sb_workloads_set(sb_workload_table);
 	for (unsigned i = 0; sb_workload_table[i]; i++) {
 		const struct sb_workload_ops *w = sb_workload_table[i];
-		if (w->id == SB_WL_IO)
-			continue; /* parse's own */
+		if (w->id == SB_WL_IO || (names && !listed(names, w->name)))
+			continue; /* parse's own; not asked for */
 		if (n == SB_PARSE_WORKLOADS_MAX)
 			return -EINVAL;
 		p[n++] = (struct sb_parse_workload){ .id = w->id, .name = w->name, .help = w->help,

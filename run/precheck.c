@@ -170,11 +170,25 @@ static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *o
 	return r ? r : check_engine(s, ops);
 }
 
+/* what the workload conformance suite runs of io (run/workload.h) */
+static const struct sb_wl_conformance io_conformance = {
+	.quick = "rw=write\nsize=256k\nbs=4k",
+	.endless = "time_based=1\nruntime=10m",
+	.keep = "unlink=0",
+	.tidy = "unlink=1",
+	.sweep_opt = "bs",
+	.sweep_a = "4k",
+	.sweep_b = "8k",
+	.json_key = "write",
+	.normal = "  write: IOPS=",
+};
+
 const struct sb_workload_ops sb_workload_io = {
 	.name = "io",
 	.id = SB_WL_IO,
 	.flags = SB_WL_THREADS,
 	.validate = validate_io,
+	.conformance = &io_conformance,
 };
 
 int sb_precheck_jobs(const struct sb_joblist *jl, const struct sb_engine_ops *const *ops,

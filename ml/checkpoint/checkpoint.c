@@ -401,4 +401,5 @@ const struct sb_workload_ops sb_workload_checkpoint = {
 	.results = sb_ml_job_results,
 	.release = release_ckpt,
 	.ranks_merge = sb_ml_ranks_merge,
+	.conformance = &sb_ckpt_conformance,
 };

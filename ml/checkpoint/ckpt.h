@@ -90,6 +90,8 @@ void sb_ml_tier_release(struct sb_wl_job *j);
 /* the workload's row (checkpoint.c), its option rows (opts.c) and its
  * parse-time checks (check.c, checktier.c), listed by ml/registry.c */
 extern const struct sb_workload_ops sb_workload_checkpoint;
+/* what the conformance suite runs of it (conform.c) */
+extern const struct sb_wl_conformance sb_ckpt_conformance;
 struct sb_jobctx;
 extern const struct sb_option sb_ckpt_rows[];
 extern const unsigned sb_ckpt_rows_n;

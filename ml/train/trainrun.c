@@ -388,4 +388,5 @@ const struct sb_workload_ops sb_workload_train = {
 	.results = sb_ml_job_results,
 	.release = release_train,
 	.ranks_merge = sb_ml_ranks_merge,
+	.conformance = &sb_train_conformance,
 };

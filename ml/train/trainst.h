@@ -82,6 +82,8 @@ void sb_ml_train_ckpt_cleanup(struct sb_wl_job *j);
 /* the workload's row (trainrun.c), its option rows (opts.c) and its
  * parse-time check (check.c), listed by ml/registry.c */
 extern const struct sb_workload_ops sb_workload_train;
+/* what the conformance suite runs of it (conform.c) */
+extern const struct sb_wl_conformance sb_train_conformance;
 struct sb_jobctx;
 extern const struct sb_option sb_train_rows[];
 extern const unsigned sb_train_rows_n;
