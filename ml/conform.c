@@ -16,7 +16,7 @@ static void conformance(struct sb_jw *w, const struct sb_wl_conformance *c)
 	sb_jw_obj_begin(w, "conformance");
 	const struct { const char *key, *val; } f[] = {
 		{ "quick", c->quick }, { "endless", c->endless }, { "keep", c->keep },
-		{ "tidy", c->tidy }, { "sweep_opt", c->sweep_opt }, { "sweep_a", c->sweep_a },
+		{ "tidy", c->tidy }, { "kept", c->kept }, { "sweep_opt", c->sweep_opt }, { "sweep_a", c->sweep_a },
 		{ "sweep_b", c->sweep_b }, { "json_key", c->json_key }, { "normal", c->normal },
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {

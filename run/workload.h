@@ -60,6 +60,9 @@ struct sb_wl_conformance {
 				 * keeps nothing whatever it is told) */
 	const char *tidy;       /* added to every run: what makes it remove all it
 				 * made (NULL: it does by default) */
+	const char *kept;       /* what it keeps on purpose unasked, marked kept (a
+				 * path pattern under the folder: train's dataset;
+				 * NULL: nothing) */
 	const char *sweep_opt;  /* one of its options, and two values for */
 	const char *sweep_a;    /* sweep.OPTION = A | B */
 	const char *sweep_b;

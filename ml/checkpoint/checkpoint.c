@@ -47,11 +47,13 @@ static void fsync_total(struct sb_wl_job *j)
 }
 
 /* DLIO sleeps time_between_checkpoints before every write and read; false
- * when the run is being stopped */
-static bool pause_before(const struct sb_jobspec *s)
+ * when the run is being stopped or runtime= has passed (the pause ends there) */
+static bool pause_before(const struct sb_wl_job *j)
 {
-	return !s->time_between_checkpoints_us ||
-	       sb_sleep_until(sb_now_ns() + s->time_between_checkpoints_us * 1000);
+	uint64_t end = sb_now_ns() + j->spec->time_between_checkpoints_us * 1000;
+	if (j->deadline_ns && j->deadline_ns < end)
+		end = j->deadline_ns;
+	return (!j->spec->time_between_checkpoints_us || sb_sleep_until(end)) && !sb_wl_expired(j);
 }
 
 static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
@@ -78,7 +80,7 @@ static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_
 			 SB_OPT(drop_caches)->name);
 	}
 	for (unsigned k = 0; k < j->spec->num_checkpoints_read; k++) {
-		stop = !pause_before(j->spec) || stop || sb_stopping();
+		stop = !pause_before(j) || stop || sb_stopping();
 		if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 			break;
 		c->on_cache = sb_ml_tier_read_from(j, k);
@@ -106,7 +108,7 @@ static void run_ckpt(struct sb_wl_job *j)
 		bool stop = !args || !sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true);
 		for (unsigned k = 0; k < s->num_checkpoints_write; k++) {
 			char dir[PATH_MAX];
-			stop = !pause_before(s) || stop || sb_stopping();
+			stop = !pause_before(j) || stop || sb_stopping();
 			if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 				break;
 			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));

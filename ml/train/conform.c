@@ -8,7 +8,8 @@
 const struct sb_wl_conformance sb_train_conformance = {
 	.quick = "dataset_files=4\nsamples_per_file=2\nrecord_length=16k\nbatch_size=2\n"
 		 "accelerators=1\nepochs=1\ndrop_caches=0",
-	.endless = "epochs=1000000\ncomputation_time=20ms",
+	.endless = "epochs=100000\ncomputation_time=20ms",
+	.kept = "data/train/*",
 	.sweep_opt = "epochs",
 	.sweep_a = "1",
 	.sweep_b = "2",

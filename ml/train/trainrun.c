@@ -194,6 +194,9 @@ static void run_train(struct sb_wl_job *j)
 	e = agree(e);
 	j->start_ns = sb_now_ns();
 	for (unsigned ep = 1; !e && ep <= j->spec->epochs && !(e = agree(0)); ep++) {
+		bool late = sb_wl_expired(j); /* runtime=: no further epoch */
+		if (sb_dist_sync_vote(&late), late)
+			break;
 		e = run_epoch(j, ep);
 		if (!e && sb_ml_res(j)->train.nepochs)
 			rsum += (uint64_t)(sb_ml_res(j)->train.epochs[sb_ml_res(j)->train.nepochs - 1].duration_s * 1e9);
