@@ -9,7 +9,6 @@ static struct sb_parse_workload wls[SB_PARSE_WORKLOADS_MAX];
 static size_t wl_base[SB_PARSE_WORKLOADS_MAX];
 static unsigned nwls;
 /* the rows of workloads with an options struct, offsets moved into the spec */
-#define SB_WL_ROWS_MAX 256
 static struct sb_option orows[SB_WL_ROWS_MAX];
 
 struct sb_opt_enum sb_parse_workload_vals[SB_PARSE_WORKLOADS_MAX + 2] = {

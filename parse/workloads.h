@@ -31,6 +31,7 @@ struct sb_parse_workload {
 };
 
 #define SB_PARSE_WORKLOADS_MAX 8
+#define SB_WL_ROWS_MAX 256 /* rows of all workloads with an options struct */
 /* Copies the list (not the rows, which must outlive parsing; rows into an
  * options struct are copied, their offsets moved into the spec); -EINVAL
  * when there are too many, an id repeats or is io's, a name is missing, or

@@ -56,6 +56,52 @@ static void test_rows_consistent(void)
 	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_CHECKPOINT)->datagen);
 }
 
+/* every row, whatever its name: the id is its index, its option rows are
+ * its own as the parser holds them (each found by name, owned by this
+ * workload, documented by its help, inside its options struct when it has
+ * one), and it carries what the conformance suite runs */
+static void test_rows_hold_their_invariants(void)
+{
+	CU_ASSERT_EQUAL_FATAL(sb_workloads_hand_down(), 0);
+	const struct sb_workload_ops *const *t = sb_workloads_get();
+	for (unsigned i = 0; t[i]; i++) {
+		const struct sb_workload_ops *w = t[i];
+		CU_ASSERT_EQUAL(w->id, i);
+		CU_ASSERT_PTR_NOT_NULL(w->help || w->id == SB_WL_IO ? w : NULL);
+		CU_ASSERT_EQUAL(w->rows == NULL, w->nrows == NULL || *w->nrows == 0);
+		unsigned n = w->nrows ? *w->nrows : 0;
+		CU_ASSERT(n <= SB_WL_ROWS_MAX);
+		CU_ASSERT(w->opts_size <= SB_WL_OPTS_MAX);
+		for (unsigned k = 0; k < n; k++) {
+			const struct sb_option *r = &w->rows[k];
+			const struct sb_option *o = sb_option_find(r->name);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+			const struct sb_parse_workload *pw = sb_parse_workload_of_row(o);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(pw);
+			CU_ASSERT_EQUAL(pw->id, w->id); /* the row is this workload's */
+			CU_ASSERT(r->help && r->help[0]);
+			CU_ASSERT(r->flags & SB_OF_ML); /* I/O comparisons ignore it */
+			for (unsigned m = 0; m < k; m++)
+				CU_ASSERT_NOT_EQUAL(strcmp(w->rows[m].name, r->name), 0);
+			if (w->opts_size) {
+				size_t sz = sb_opt_value_size(r->type);
+				CU_ASSERT(sz > 0 && r->off + sz <= w->opts_size);
+			}
+		}
+		const struct sb_wl_conformance *c = w->conformance;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		const char *need[] = { c->quick, c->endless, c->sweep_opt, c->sweep_a, c->sweep_b,
+				       c->json_key, c->normal };
+		for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++)
+			CU_ASSERT(need[k] && need[k][0]);
+		if (n) { /* the swept option is one of its own */
+			const struct sb_option *o = sb_option_find(c->sweep_opt);
+			CU_ASSERT(o && sb_parse_workload_of_row(o) &&
+				  sb_parse_workload_of_row(o)->id == w->id);
+		}
+	}
+}
+
 /* workload= accepts exactly the table's names, with the same ids */
 static void test_rows_match_option(void)
 {
@@ -248,6 +294,7 @@ static void test_stop_flag(void)
 static CU_TestInfo tests[] = {
 	{ "rows consistent", test_rows_consistent },
 	{ "rows match workload=", test_rows_match_option },
+	{ "rows hold their invariants", test_rows_hold_their_invariants },
 	{ "table handed down", test_table_handed_down },
 	{ "parser rows handed down", test_parser_handed_down },
 	{ "found through the table", test_found_through_table },
