@@ -121,6 +121,11 @@ static void normal(FILE *f, const struct sb_wl_result *r)
 
 static const struct sb_wl_figures ml_figures = { .json = json, .normal = normal, .release = release };
 
+bool sb_ml_owns(const struct sb_wl_result *r)
+{
+	return r->fig == &ml_figures;
+}
+
 struct sb_ml_result *sb_ml_result_new(unsigned workload)
 {
 	struct sb_ml_result *m = calloc(1, sizeof(*m));

@@ -328,5 +328,6 @@ int sb_ml_ranks_merge(struct sb_job_result *jr)
 		return -EIO;
 	if (!have)
 		return 0;
+	SB_ASSERT(s->workload == SB_WL_CHECKPOINT || s->workload == SB_WL_TRAIN);
 	return s->workload == SB_WL_CHECKPOINT ? merge_ckpt(s, sb_ml_of(jr->wl)) : merge_train(s, sb_ml_of(jr->wl));
 }

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "lib/assert.h"
 #include "ml/registry.h"
 #include "ml/checkpoint/ckpt.h"
 #include "ml/kvcache/kvcache.h"
@@ -41,6 +42,7 @@ int sb_workloads_hand_down_only(const char *names)
 	sb_workloads_set(sb_workload_table);
 	for (unsigned i = 0; sb_workload_table[i]; i++) {
 		const struct sb_workload_ops *w = sb_workload_table[i];
+		SB_ASSERT(w->id == i); /* ids are table indexes (run/workload.h) */
 		if (w->id == SB_WL_IO || (names && !listed(names, w->name)))
 			continue; /* parse's own; not asked for */
 		if (n == SB_PARSE_WORKLOADS_MAX)

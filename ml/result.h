@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/assert.h"
 #include "stats/results.h"
 #include "ml/checkpoint/result.h"
 #include "ml/train/result.h"
@@ -63,9 +64,12 @@ struct sb_ml_result {
 
 /* A new, empty result of workload (its figures: ml/figures.c); NULL: no memory */
 struct sb_ml_result *sb_ml_result_new(unsigned workload);
+/* r was made by sb_ml_result_new (its figures are the ML ones) */
+bool sb_ml_owns(const struct sb_wl_result *r);
 /* the ML result of a job's result / of a running job (NULL: none) */
 static inline struct sb_ml_result *sb_ml_of(const struct sb_wl_result *r)
 {
+	SB_ASSERT(!r || sb_ml_owns(r)); /* the cast below holds for ML results only */
 	return (struct sb_ml_result *)(uintptr_t)r;
 }
 #endif

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stddef.h>
 
+#include "lib/assert.h"
 #include "parse/jobspec.h"
 #include "parse/workloads.h"
 
@@ -35,7 +36,8 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 		if (base + w[i].opts_size > SB_WL_OPTS_MAX || rows + w[i].nrows > SB_WL_ROWS_MAX)
 			return -EINVAL;
 		for (unsigned k = 0; k < w[i].nrows; k++)
-			if (!sb_opt_module_type_ok(w[i].rows[k].type) || w[i].rows[k].off >= w[i].opts_size ||
+			if (!sb_opt_module_type_ok(w[i].rows[k].type) ||
+			    w[i].rows[k].off + sb_opt_value_size(w[i].rows[k].type) > w[i].opts_size ||
 			    (w[i].rows[k].flags & SB_OF_INVERSE))
 				return -EINVAL;
 		base += w[i].opts_size;
@@ -62,6 +64,9 @@ int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n)
 		for (unsigned k = 0; k < w[i].nrows; k++) {
 			orows[rows + k] = w[i].rows[k];
 			orows[rows + k].off = offsetof(struct sb_jobspec, wl_opts) + base + w[i].rows[k].off;
+			/* the row lies in the spec's area (list_ok checked its struct) */
+			SB_ASSERT(base + w[i].rows[k].off + sb_opt_value_size(w[i].rows[k].type) <=
+				  SB_WL_OPTS_MAX);
 		}
 		wls[i].rows = orows + rows;
 		rows += w[i].nrows;

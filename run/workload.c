@@ -3,6 +3,7 @@
  * only the table. */
 #include <stddef.h>
 
+#include "lib/assert.h"
 #include "run/workload.h"
 
 static const struct sb_workload_ops *const none[] = { NULL };
@@ -11,6 +12,8 @@ static const struct sb_workload_ops *const *table = none;
 void sb_workloads_set(const struct sb_workload_ops *const *t)
 {
 	table = t ? t : none;
+	for (unsigned i = 0; table[i]; i++)
+		SB_ASSERT(table[i]->id == i); /* sb_workload_find and the parser's ids rely on it */
 }
 
 const struct sb_workload_ops *const *sb_workloads_get(void)

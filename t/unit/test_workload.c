@@ -4,11 +4,17 @@
  * the interim-output callback and the drop-caches path taken from the
  * environment, the one stop flag. */
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
+#include "lib/assert.h"
 #include "lib/log.h"
+#include "ml/result.h"
 #include "ml/registry.h"
 #include "ml/run.h"
 #include "parse/options.h"
@@ -291,10 +297,81 @@ static void test_stop_flag(void)
 	CU_ASSERT_FALSE(sb_status_take());
 }
 
+/* fn, run in a child, aborts (SIGABRT) after printing a line with want on
+ * stderr */
+static bool aborts_saying(void (*fn)(void), const char *want)
+{
+	int fd[2];
+	if (pipe(fd))
+		return false;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], 2);
+		fn();
+		_exit(0);
+	}
+	close(fd[1]);
+	char buf[512] = "";
+	ssize_t n, len = 0;
+	while ((n = read(fd[0], buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+		len += n;
+	close(fd[0]);
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT && strstr(buf, want) &&
+	       strstr(buf, "storbench: internal error: ");
+}
+
+static void assert_false(void)
+{
+	int two = 2;
+	SB_ASSERT(two == 3);
+}
+
+static void assert_true(void)
+{
+	int two = 2;
+	SB_ASSERT(two == 2);
+}
+
+/* a table whose ids are not its indexes */
+static void set_misnumbered(void)
+{
+	const struct sb_workload_ops *const *t = sb_workloads_get();
+	static const struct sb_workload_ops *bad[3];
+	bad[0] = t[0];
+	bad[1] = t[2]; /* id 2 at index 1 */
+	sb_workloads_set(bad);
+}
+
+/* a workload result that is not an ML one, cast as one */
+static void cast_foreign(void)
+{
+	static const struct sb_wl_figures fig = { 0 };
+	struct sb_wl_result r = { .fig = &fig };
+	(void)sb_ml_of(&r);
+}
+
+/* SB_ASSERT is on in this build (as in every build) and the invariants
+ * the casts and tables rely on are checked where they are relied on */
+static void test_asserts_hold(void)
+{
+	CU_ASSERT_TRUE(aborts_saying(assert_false, "two == 3"));
+	CU_ASSERT_FALSE(aborts_saying(assert_true, ""));
+	CU_ASSERT_TRUE(aborts_saying(set_misnumbered, "->id == i"));
+	CU_ASSERT_TRUE(aborts_saying(cast_foreign, "sb_ml_owns"));
+	struct sb_ml_result *m = sb_ml_result_new(SB_WL_TRAIN);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_EQUAL(sb_ml_of(&m->head), m); /* its own: no abort */
+	m->head.fig->release(&m->head);
+}
+
 static CU_TestInfo tests[] = {
 	{ "rows consistent", test_rows_consistent },
 	{ "rows match workload=", test_rows_match_option },
 	{ "rows hold their invariants", test_rows_hold_their_invariants },
+	{ "SB_ASSERT: on, at the casts and tables", test_asserts_hold },
 	{ "table handed down", test_table_handed_down },
 	{ "parser rows handed down", test_parser_handed_down },
 	{ "found through the table", test_found_through_table },
