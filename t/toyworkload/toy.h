@@ -1,0 +1,28 @@
+/* toy.h: the toy workload (t/test-toyworkload.sh adds it as ml/toy/ to a
+ * copy of the tree): writes toy_files files of toy_size bytes, toy_rounds
+ * times, toy_pause apart, through the job's engine; removes them unless
+ * toy_keep=1.  Its options live in its own struct, its result in its own. */
+#ifndef SB_ML_TOY_H
+#define SB_ML_TOY_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run/workload.h"
+
+struct sb_toy_opts {
+	unsigned files;
+	uint64_t size;      /* bytes */
+	unsigned rounds;
+	uint64_t pause_us;
+	bool keep;
+};
+
+extern const struct sb_option sb_toy_rows[];
+extern const unsigned sb_toy_rows_n;
+extern const struct sb_wl_conformance sb_toy_conformance;
+extern const struct sb_workload_ops sb_workload_toy;
+unsigned sb_toy_check(struct sb_jobctx *c);
+/* the job's result: the workload's own, behind its figures */
+struct sb_wl_result *sb_toy_result_new(void);
+void sb_toy_result_count(struct sb_wl_result *r, unsigned files, uint64_t bytes);
+#endif
