@@ -1,6 +1,7 @@
 /* workloads.c: the workloads handed to the parser (see workloads.h). */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "lib/assert.h"
 #include "parse/jobspec.h"
@@ -28,8 +29,10 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 		if (!w[i].name || w[i].id == SB_WL_IO || (w[i].nrows && !w[i].rows))
 			return -EINVAL;
 		for (unsigned k = 0; k < i; k++)
-			if (w[k].id == w[i].id)
+			if (w[k].id == w[i].id || !strcmp(w[k].name, w[i].name))
 				return -EINVAL;
+		if (!strcmp(w[i].name, "io"))
+			return -EINVAL;
 		if (!w[i].opts_size)
 			continue;
 		base = (base + 7) & ~(size_t)7;

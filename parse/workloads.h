@@ -34,7 +34,7 @@ struct sb_parse_workload {
 #define SB_WL_ROWS_MAX 256 /* rows of all workloads with an options struct */
 /* Copies the list (not the rows, which must outlive parsing; rows into an
  * options struct are copied, their offsets moved into the spec); -EINVAL
- * when there are too many, an id repeats or is io's, a name is missing, or
+ * when there are too many, an id or a name repeats or is io's, a name is missing, or
  * options structs do not fit (SB_WL_OPTS_MAX) or use a type other than
  * bool, int, unsigned, u64, size, time or enum. */
 int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n);

@@ -177,6 +177,10 @@ static void test_parser_handed_down(void)
 	CU_ASSERT_EQUAL(sb_parse_set_workloads(twice, 2), -EINVAL);
 	struct sb_parse_workload io = { .id = SB_WL_IO, .name = "io" };
 	CU_ASSERT_EQUAL(sb_parse_set_workloads(&io, 1), -EINVAL);
+	struct sb_parse_workload named[2] = { { .id = 5, .name = "a" }, { .id = 6, .name = "a" } };
+	CU_ASSERT_EQUAL(sb_parse_set_workloads(named, 2), -EINVAL); /* a name twice */
+	named[1].name = "io";
+	CU_ASSERT_EQUAL(sb_parse_set_workloads(named, 2), -EINVAL); /* io's name */
 	CU_ASSERT_PTR_NOT_NULL(sb_option_find("model")); /* unchanged */
 }
 
