@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""fio_examples.py FIO_SRC [--bin storbench] [--fio fio]: issue 23's count of
-fio's own examples.  For every FIO_SRC/examples/*.fio whose ioengine lines
+"""fio_examples.py FIO_SRC [--bin storbench] [--fio fio]: how many of
+fio's own examples storbench accepts.  For every FIO_SRC/examples/*.fio whose ioengine lines
 name only sync, psync, vsync, pvsync, libaio, io_uring, mmap, null or
 posixaio (none: fio's default psync), run `fio --parse-only` and
 `storbench --parse-only` and print how many each accepts, then every file

@@ -4,7 +4,7 @@ random reads, runtime=1s), written as normal, terse and JSON.  The I/O ends
 at the JSON's "timestamp_ms" (the wall clock when the threads' results start
 being collected); everything from there to the exit of storbench counts:
 collecting the results, writing them and freeing them.  JSON is always written last, so normal and terse are timed as
-"FORMAT,json" minus "json" alone.  The issue's target (issue 9, defect 13):
+"FORMAT,json" minus "json" alone.  The target:
 numjobs=4096 writes its normal and JSON output in under 1 s.  Not a test:
 nothing fails on a timing.
 Usage: bench/output_scale.py [--jobs 1000,4096] [--reps N] [--timeout S]

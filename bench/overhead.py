@@ -3,7 +3,7 @@
 stats_interval=1s, perf events on the I/O threads) against host_counters=none,
 on the null engine and on psync reads from a file in /dev/shm.  Runs
 alternate (all, none, all, none, ...) so drift hits both sides; the median
-IOPS of each side is compared.  The issue's target: within 1%.
+IOPS of each side is compared.  The target: within 1%.
 Usage: bench/overhead.py [--reps N] [--runtime S] [--storbench PATH]"""
 import argparse
 import json

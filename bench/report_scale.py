@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """report_scale.py: `storbench report` on a 1-hour run with 1 s samples and
-64 CPUs (issue 14's target: under 1 s and under 5 MB).
+64 CPUs (target: under 1 s and under 5 MB).
 
 The result is built synthetically: one job reading and writing for 3600 s
 with a 3600-sample time series, a json+ latency histogram, and a host series

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tracing overhead (write_trace=, issue 14): psync 4k random reads from a
+"""Tracing overhead (write_trace=): psync 4k random reads from a
 file in /dev/shm, one thread, without a trace, tracing every I/O, and tracing
 one I/O in 100 (trace_sample=100); runs alternate (off, all, sampled, off,
 ...) so drift hits every side; the median IOPS of each side is compared with

@@ -52,7 +52,7 @@ struct sb_file {
 	bool is_bdev;
 	bool created;           /* storbench created it (so it may unlink it) */
 	void *engine_data;      /* the engine's, e.g. an mmap base */
-	bool fsync_on_close;    /* appended: fsync before close (fsync_on_close=1 on a writer) */
+	bool fsync_on_close;    /* fsync before close (fsync_on_close=1 on a writer) */
 	uint64_t real_size;     /* bytes the file holds, at least size (0: size); set for
 				 * rw=read:N, whose holes wrap at the file's end as in fio */
 };
@@ -68,10 +68,10 @@ struct sb_io_u {
 	uint64_t issue_ns;      /* set by run/ when it was submitted (slat end) */
 	unsigned index;         /* slot in td->ios */
 	void *engine_priv;      /* the engine's per-io data (iocb, sqe bookkeeping) */
-	unsigned ioprio;        /* appended: this I/O's priority, (class << 13) | level, for
+	unsigned ioprio;        /* this I/O's priority, (class << 13) | level, for
 				 * engines that send one per I/O (libaio, io_uring:
 				 * cmdprio_*); 0: none, the thread's own applies */
-	uint64_t xfer_done;     /* appended: bytes of this I/O moved by earlier parts of a
+	uint64_t xfer_done;     /* bytes of this I/O moved by earlier parts of a
 				 * short transfer; buf, offset and len then describe the
 				 * rest (run/resid.h: set and undone by run/, 0 otherwise) */
 };
@@ -89,9 +89,9 @@ struct sb_engine_job {
 				 * before the run (run/precheck.c), not by engines */
 	bool random;            /* random offsets (rw=rand*) */
 	const void *opts;       /* the engine's options struct (its option rows' offsets), or NULL */
-	unsigned sfr_flags;     /* appended: SYNC_FILE_RANGE_* of SB_DDIR_SYNCRANGE units */
-	int gpu_dev;            /* appended (issue 27): this thread's GPU (gpu_dev_id(s)) */
-	bool gpu_verify;        /* appended (issue 27): verify=: GPU engines copy the data
+	unsigned sfr_flags;     /* SYNC_FILE_RANGE_* of SB_DDIR_SYNCRANGE units */
+	int gpu_dev;            /* this thread's GPU (gpu_dev_id(s)) */
+	bool gpu_verify;        /* verify=: GPU engines copy the data
 				 * to the host buffer too (libcufile, as fio) */
 };
 
@@ -108,10 +108,10 @@ struct sb_engine_td {
 	uint64_t buf_per_io;    /* bytes per io unit buffer */
 	void *data;             /* engine private state */
 	char errmsg[256];       /* why init/open failed, naming the option to change */
-	/* appended (issue 27): how the engine reaches GPU memory, for the
+	/* how the engine reaches GPU memory, for the
 	 * results ("p2p", "compat", "posix": libcufile); NULL: not a GPU engine */
 	const char *gds_mode;
-	/* appended (issue 27): init failed for what this machine lacks (a
+	/* init failed for what this machine lacks (a
 	 * library, a GPU), not for the job: --parse-only warns (sb_err_machine) */
 	bool machine_lacks;
 };

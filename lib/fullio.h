@@ -3,8 +3,8 @@
  * (0 < r < len) without an error; fio then re-queues the rest (io_u.c: the
  * residual, io_u->resid, is issued again from io_u->xfer_buf + bytes done).
  * These do the same, in the calling thread, so that a short transfer is
- * never taken for a complete one (issue 28 items 8-10: a torn block that
- * verify then skipped, a checkpoint 69 KB short "verified"), for the I/O
+ * never taken for a complete one (a torn block would pass verify, a short
+ * checkpoint would count as written whole), for the I/O
  * storbench does outside an engine (ML files, generators); the engines'
  * I/O is completed by the I/O loop by the same rules (run/resid.h).  A read that
  * reaches the end of the file (0) returns what it got; a write that moves

@@ -80,10 +80,35 @@ struct sb_option {
 	const char *help;              /* one line */
 };
 
-/* Whether a row of a module's own options struct (an engine's,
- * parse/options.h; a workload's, parse/workloads.h) may have type t: plain
- * values the spec copies as bytes (bool, int, unsigned, u64, size, time,
- * enum) */
+/* Whether a row of a workload's own options struct (parse/workloads.h) may
+ * have type t: every type but the two that name the spec itself (engine=,
+ * whose value is checked against the engine list, and bssplit=, stored in
+ * the spec's block-size set) */
+static inline bool sb_opt_wl_type_ok(enum sb_opt_type t)
+{
+	return t != SB_OT_ENGINE && t != SB_OT_BSSPLIT;
+}
+
+/* Whether row o stores a second value at off2 (which a module's offsets
+ * must then cover too) */
+static inline bool sb_opt_uses_off2(const struct sb_option *o)
+{
+	switch (o->type) {
+	case SB_OT_SIZE_RANGE: case SB_OT_RANGE_SPLIT: case SB_OT_BSSPLIT:
+	case SB_OT_PCTL_LIST: case SB_OT_DIST:
+		return true;
+	case SB_OT_SIZE:
+		return (o->flags & (SB_OF_PCT | SB_OF_ZONES)) != 0;
+	case SB_OT_SIZE_SPLIT: case SB_OT_INT_SPLIT:
+		return o->off2 != 0;
+	default:
+		return false;
+	}
+}
+
+/* Whether a row of an engine's own options struct (parse/options.h) may
+ * have type t: plain values the spec copies as bytes (bool, int, unsigned,
+ * u64, size, time, enum) */
 static inline bool sb_opt_module_type_ok(enum sb_opt_type t)
 {
 	return t == SB_OT_BOOL || t == SB_OT_INT || t == SB_OT_UINT || t == SB_OT_U64 ||

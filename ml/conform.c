@@ -38,7 +38,7 @@ void sb_workloads_conformance_json(FILE *f)
 	for (unsigned i = 0; t[i]; i++) {
 		sb_jw_obj_begin(&w, NULL);
 		sb_jw_str(&w, "name", t[i]->name);
-		sb_jw_u64(&w, "id", t[i]->id);
+		sb_jw_u64(&w, "id", i);
 		sb_jw_bool(&w, "threads", t[i]->flags & SB_WL_THREADS);
 		sb_jw_arr_begin(&w, "options");
 		for (unsigned k = 0; t[i]->nrows && k < *t[i]->nrows; k++)

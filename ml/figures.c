@@ -1,15 +1,14 @@
 /* figures.c: an ML job's result (ml/result.h) as the writers print it:
  * made here with its figures row (JSON members, normal-output lines, its
- * release); the workload's own part by its folder's figures.c, the MLPerf
- * rule report ("rules" {benchmark, verdict, checks [{name, expected,
- * actual, pass, fails_as, fix}]}) here. */
+ * release), which prints the workload's own part through its workload's
+ * struct sb_ml_figures, then the MLPerf rule report ("rules" {benchmark,
+ * verdict, checks [{name, expected, actual, pass, fails_as, fix}]}). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/assert.h"
 #include "ml/figures.h"
-#include "ml/kvcache/result.h"
-#include "parse/jobspec.h"
 
 const char *sb_ml_verdict_name(enum sb_ml_verdict v)
 {
@@ -79,59 +78,55 @@ static void normal_rules(FILE *f, const struct sb_ml_rule_report *r)
 
 static void release(struct sb_wl_result *r)
 {
-	struct sb_ml_result *m = sb_ml_of(r);
+	struct sb_ml_result *m = sb_ml_result_mine(r, NULL);
 	if (!m)
 		return;
-	free(m->ckpt.write.v);
-	free(m->ckpt.read.v);
-	free(m->ckpt.write.ranks);
-	free(m->ckpt.read.ranks);
-	free(m->ckpt.tier.v);
-	free(m->train.epochs);
-	free(m->train.ckpts);
-	free(m->kv);
+	if (m->own->release)
+		m->own->release(m);
 	free(m);
 }
 
 static void json(struct sb_jw *w, const struct sb_wl_result *r)
 {
-	const struct sb_ml_result *m = sb_ml_of(r);
-	if (m->kv)
-		sb_ml_kv_json(w, m->kv);
-	else if (m->workload == SB_WL_CHECKPOINT)
-		sb_ml_ckpt_json(w, &m->ckpt);
-	else
-		sb_ml_train_json(w, &m->train);
+	const struct sb_ml_result *m = sb_ml_result_mine(r, NULL);
+	SB_ASSERT(m); /* these are the figures of ML results only */
+	if (m->own->json)
+		m->own->json(w, m);
 	if (m->has_rules)
 		json_rules(w, &m->rules);
 }
 
 static void normal(FILE *f, const struct sb_wl_result *r)
 {
-	const struct sb_ml_result *m = sb_ml_of(r);
-	if (m->kv)
-		sb_ml_kv_normal(f, m->kv);
-	else if (m->workload == SB_WL_CHECKPOINT)
-		sb_ml_ckpt_normal(f, &m->ckpt);
-	else
-		sb_ml_train_normal(f, &m->train);
+	const struct sb_ml_result *m = sb_ml_result_mine(r, NULL);
+	SB_ASSERT(m);
+	if (m->own->normal)
+		m->own->normal(f, m);
 	if (m->has_rules)
 		normal_rules(f, &m->rules);
 }
 
 static const struct sb_wl_figures ml_figures = { .json = json, .normal = normal, .release = release };
 
-bool sb_ml_owns(const struct sb_wl_result *r)
+struct sb_ml_result *sb_ml_result_new(const struct sb_ml_figures *own)
 {
-	return r->fig == &ml_figures;
-}
-
-struct sb_ml_result *sb_ml_result_new(unsigned workload)
-{
-	struct sb_ml_result *m = calloc(1, sizeof(*m));
+	struct sb_ml_result *m = calloc(1, own->size > sizeof(*m) ? own->size : sizeof(*m));
 	if (m) {
 		m->head.fig = &ml_figures;
-		m->workload = workload;
+		m->own = own;
 	}
 	return m;
+}
+
+struct sb_ml_result *sb_ml_result_mine(const struct sb_wl_result *r, const struct sb_ml_figures *own)
+{
+	struct sb_ml_result *m = (struct sb_ml_result *)(uintptr_t)r;
+	if (!r || r->fig != &ml_figures || (own && m->own != own))
+		return NULL;
+	return m;
+}
+
+const struct sb_ml_result *sb_ml_result_of(const struct sb_job_result *jr)
+{
+	return jr ? sb_ml_result_mine(jr->wl, NULL) : NULL;
 }

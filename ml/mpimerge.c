@@ -1,4 +1,6 @@
-/* mpimerge.c: the ML workloads across MPI processes (dist/dist.h).
+/* mpimerge.c: the ML workloads across MPI processes (dist/dist.h): where
+ * each process's share lies, and the start of every workload's merge (its
+ * ranks_merge hook: ml/checkpoint/merge.c, ml/train/merge.c).
  *
  * Checkpoint: the ranks= ranks are split in contiguous blocks over the
  * processes (process p of P runs ranks [R*p/P, R*(p+1)/P) as threads, each
@@ -27,8 +29,6 @@
 #include "dist/dist.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
-#include "ml/train/au.h"
-#include "ml/rules.h"
 #include "ml/run.h"
 #include "parse/mlshape.h"
 #include "parse/options.h"
@@ -74,260 +74,18 @@ void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2])
 	wall[1] = last <= now ? w - (now - last) : w;
 }
 
-void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ml_result *m)
-{
-	bool named = s->ml_preset != NULL;  /* the parser resolved it: model= with its own shape */
-	struct sb_ml_shape sh = { .tp = s->shape.tp, .pp = s->shape.pp, .dp = s->shape.dp };
-	struct sb_ml_ckpt_facts f = {
-		.model = named ? s->ml_model : NULL, .ranks = s->ranks,
-		.world = sb_ml_world(&sh), .tp = sh.tp, .pp = sh.pp,
-		.subset = s->subset, .want_writes = s->num_checkpoints_write,
-		.want_reads = s->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
-		.fsync = s->checkpoint_fsync, .caches_dropped = m->ckpt.caches_dropped,
-		.scale = s->checkpoint_scale,
-		.io_known = true, .nodiskio = m->nodiskio, .io_bytes = m->io_bytes,
-		.content_unique = s->checkpoint_content == SB_CKPT_CONTENT_UNIQUE,
-	};
-	m->has_rules = sb_ml_rules_ckpt(&f, &m->rules) == 0;
-}
-
 void sb_ml_train_world(unsigned n, unsigned *a0, unsigned *all)
 {
 	*a0 = n * (unsigned)sb_dist_rank();
 	*all = n * (unsigned)sb_dist_size();
 }
 
-void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_ml_result *m, unsigned hosts,
-		       uint64_t host_mem_bytes)
+int sb_ml_ranks_begin(struct sb_job_result *jr)
 {
-	struct sb_ml_train_facts f;
-	struct sb_ml_override ov[SB_ML_OVERRIDES_MAX];
-	unsigned a0, all;
-	sb_ml_train_facts_of(s, host_mem_bytes, &f);
-	f.ov = ov;
-	f.nov = sb_ml_train_overrides(s, ov, SB_ML_OVERRIDES_MAX);
-	f.io_known = true;
-	f.nodiskio = m->nodiskio;
-	f.io_bytes = m->io_bytes;
-	sb_ml_train_world(s->accelerators, &a0, &all);
-	f.accelerators = all;
-	f.hosts = hosts;
-	f.au_measured = m->train.nepochs > 0;
-	f.au_pct = m->train.au_pct;
-	m->has_rules = sb_ml_rules_train(&f, &m->rules) == 0;
-}
-
-/* ---- the merge */
-
-/* per_rank of every process at rank 0, in global rank order (process p's
- * block follows process p-1's): each process moves its ranks' start_s and
- * end_s from its own first start to the first start over all processes
- * (first[k], wall clock), pads its block to the largest block (rank
- * UINT_MAX) and rank 0 gathers them. */
-static int merge_per_rank(struct sb_ml_ckpt_phase *ph, unsigned n, const uint64_t *first)
-{
-	uint64_t most = ph->v[0].nranks;
-	if (sb_dist_reduce_u64(&most, 1, SB_DIST_MAX, true))
-		return -EIO;
-	size_t blk = (size_t)n * most, np = (size_t)sb_dist_size();
-	struct sb_ml_ckpt_rank *mine = calloc(blk, sizeof(*mine)), *all = NULL;
-	if (sb_dist_rank() == 0)
-		all = calloc(blk * np, sizeof(*all));
-	if (!mine || (sb_dist_rank() == 0 && !all))
-		sb_dist_abort(SB_EXIT_IOERR); /* the others wait in the gather */
-	for (unsigned k = 0; k < n; k++) {
-		const struct sb_ml_ckpt_point *p = &ph->v[k];
-		double off = p->first_wall_ns > first[k] ? (double)(p->first_wall_ns - first[k]) / 1e9 : 0;
-		for (size_t l = 0; l < most; l++) {
-			struct sb_ml_ckpt_rank *x = &mine[k * most + l];
-			if (l >= p->nranks) {
-				x->rank = UINT_MAX;
-				continue;
-			}
-			*x = p->per_rank[l];
-			x->start_s += off;
-			x->end_s += off;
-		}
-	}
-	int e = sb_dist_gather(mine, blk * sizeof(*mine), all) ? -EIO : 0;
-	free(mine);
-	if (e || sb_dist_rank() != 0) {
-		free(all);
-		return e;
-	}
-	size_t tot = 0; /* ranks over all processes (the same in every point) */
-	for (size_t i = 0; i < np * most; i++)
-		tot += all[(i / most) * blk + i % most].rank != UINT_MAX;
-	struct sb_ml_ckpt_rank *v = calloc((size_t)n * tot + 1, sizeof(*v)), *o = v;
-	if (!v) {
-		free(all);
-		return -ENOMEM;
-	}
-	for (unsigned k = 0; k < n; k++) {
-		ph->v[k].per_rank = o;
-		for (size_t q = 0; q < np; q++)
-			for (size_t l = 0; l < most; l++)
-				if (all[q * blk + k * most + l].rank != UINT_MAX)
-					*o++ = all[q * blk + k * most + l];
-		ph->v[k].nranks = (unsigned)(o - ph->v[k].per_rank);
-	}
-	free(all);
-	free(ph->ranks);
-	ph->ranks = v;
-	return 0;
-}
-
-static int merge_phase(struct sb_ml_ckpt_phase *ph, uint64_t bytes, bool rank_sync)
-{
-	uint64_t n = ph->n;
-	if (sb_dist_reduce_u64(&n, 1, SB_DIST_MIN, true))
-		return -EIO;
-	if (!n) {
-		ph->n = 0;
-		return 0;
-	}
-	uint64_t *lo = calloc(2 * n, sizeof(*lo)), *hi = lo ? lo + n : NULL;
-	double *r0 = calloc(n, sizeof(*r0));
-	if (!lo || !r0)
-		sb_dist_abort(SB_EXIT_IOERR); /* the others wait in the reduction */
-	for (uint64_t k = 0; k < n; k++) {
-		lo[k] = ph->v[k].first_wall_ns;
-		hi[k] = ph->v[k].last_wall_ns;
-		r0[k] = ph->v[k].rank0_s;
-	}
-	int e = sb_dist_reduce_u64(lo, n, SB_DIST_MIN, true) || sb_dist_reduce_u64(hi, n, SB_DIST_MAX, false) ||
-		sb_dist_reduce_double(r0, n, SB_DIST_MAX, false) ? -EIO : 0;
-	if (!e) /* lo: every process's, the first start over all */
-		e = merge_per_rank(ph, (unsigned)n, lo);
-	if (!e && sb_dist_rank() == 0) {
-		ph->n = (unsigned)n;
-		ph->mean_duration_s = ph->mean_gbps = ph->mean_gibps = 0;
-		for (unsigned k = 0; k < ph->n; k++) {
-			struct sb_ml_ckpt_point *p = &ph->v[k];
-			p->first_wall_ns = lo[k];
-			p->last_wall_ns = hi[k];
-			p->slowest_s = hi[k] > lo[k] ? (double)(hi[k] - lo[k]) / 1e9 : 0;
-			p->rank0_s = r0[k];
-			p->duration_s = rank_sync ? p->slowest_s : p->rank0_s;
-			p->gbps = p->duration_s > 0 ? (double)bytes / p->duration_s / 1e9 : 0;
-			p->gibps = p->duration_s > 0 ? (double)bytes / p->duration_s / 1073741824.0 : 0;
-			ph->mean_duration_s += (p->duration_s - ph->mean_duration_s) / (k + 1);
-			ph->mean_gbps += (p->gbps - ph->mean_gbps) / (k + 1);
-			ph->mean_gibps += (p->gibps - ph->mean_gibps) / (k + 1);
-		}
-	}
-	free(lo);
-	free(r0);
-	return e;
-}
-
-static int merge_ckpt(const struct sb_jobspec *s, struct sb_ml_result *m)
-{
-	struct sb_ml_ckpt_result *cr = &m->ckpt;
-	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer;
-	uint64_t dropped = cr->caches_dropped, cached = cr->possibly_cached;
-	double fs = cr->fsync_s;
-	int e = merge_phase(&cr->write, bytes, cr->rank_sync);
-	if (!e)
-		e = merge_phase(&cr->read, bytes, cr->rank_sync);
-	uint64_t iob = m->io_bytes; /* the rules' storage_io: all ranks' bytes */
-	if (!e && (sb_dist_reduce_u64(&iob, 1, SB_DIST_SUM, false) ||
-		   sb_dist_reduce_u64(&dropped, 1, SB_DIST_MIN, false) ||
-		   sb_dist_reduce_u64(&cached, 1, SB_DIST_MAX, false) ||
-		   sb_dist_reduce_double(&fs, 1, SB_DIST_SUM, false)))
-		e = -EIO;
-	if (e || sb_dist_rank() != 0)
-		return e;
-	cr->fsync_s = fs;
-	m->io_bytes = iob;
-	if (cr->caches_dropped && !dropped)
-		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "not dropped on every host");
-	cr->caches_dropped = dropped != 0;
-	cr->possibly_cached = cached != 0;
-	if (s->rules == SB_RULES_MLPERF)
-		sb_ml_ckpt_rules(s, m);
-	return 0;
-}
-
-/* per epoch: sums, maxima and a minimum over the processes */
-enum { E_STEPS, E_AU, E_SPS, E_MBPS, E_SUMS, E_DUR = 0, E_SMAX, E_EVDUR, E_EVSTEPS, E_MAXES };
-
-static int merge_train(const struct sb_jobspec *s, struct sb_ml_result *m)
-{
-	struct sb_ml_train_result *t = &m->train;
-	uint64_t n = t->nepochs, cnt[3] = { t->accelerators, t->readers, t->readers_did_io };
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	uint64_t mem = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
-	if (sb_dist_reduce_u64(&n, 1, SB_DIST_MIN, true) || sb_dist_reduce_u64(cnt, 3, SB_DIST_SUM, false) ||
-	    sb_dist_reduce_u64(&mem, 1, SB_DIST_MAX, false))
-		return -EIO;
-	double *sum = calloc((size_t)(n ? n : 1) * (E_SUMS + E_MAXES + 1), sizeof(double));
-	if (!sum)
-		sb_dist_abort(SB_EXIT_IOERR);
-	double *mx = sum + n * E_SUMS, *mn = mx + n * E_MAXES;
-	for (uint64_t k = 0; k < n; k++) {
-		const struct sb_ml_epoch_result *ep = &t->epochs[k];
-		double *a = sum + k * E_SUMS, *b = mx + k * E_MAXES;
-		a[E_STEPS] = (double)ep->steps;
-		a[E_AU] = ep->au_pct;
-		a[E_SPS] = ep->samples_per_s;
-		a[E_MBPS] = ep->mb_per_s;
-		b[E_EVSTEPS] = (double)ep->eval_steps; /* per accelerator */
-		b[E_DUR] = ep->duration_s;
-		b[E_SMAX] = ep->step_s_max;
-		b[E_EVDUR] = ep->eval_duration_s;
-		mn[k] = ep->step_s_min > 0 ? ep->step_s_min : INFINITY;
-	}
-	int e = n && (sb_dist_reduce_double(sum, n * E_SUMS, SB_DIST_SUM, false) ||
-		      sb_dist_reduce_double(mx, n * E_MAXES, SB_DIST_MAX, false) ||
-		      sb_dist_reduce_double(mn, n, SB_DIST_MIN, false)) ? -EIO : 0;
-	uint64_t iob = m->io_bytes; /* the rules' storage_io: all processes' bytes */
-	if (!e && sb_dist_reduce_u64(&iob, 1, SB_DIST_SUM, false))
-		e = -EIO;
-	if (!e && sb_dist_rank() == 0) {
-		m->io_bytes = iob;
-		double procs = (double)sb_dist_size();
-		struct sb_ml_train_metrics ep[n ? n : 1], mean;
-		t->nepochs = (unsigned)n;
-		for (uint64_t k = 0; k < n; k++) {
-			struct sb_ml_epoch_result *r = &t->epochs[k];
-			const double *a = sum + k * E_SUMS, *b = mx + k * E_MAXES;
-			r->steps = (size_t)a[E_STEPS];
-			r->au_pct = a[E_AU] / procs;
-			r->samples_per_s = a[E_SPS];
-			r->mb_per_s = a[E_MBPS];
-			r->eval_steps = (size_t)b[E_EVSTEPS];
-			r->duration_s = b[E_DUR];
-			r->step_s_max = b[E_SMAX];
-			r->eval_duration_s = b[E_EVDUR];
-			r->step_s_min = isinf(mn[k]) ? 0 : mn[k];
-			ep[k] = (struct sb_ml_train_metrics){ r->au_pct, r->samples_per_s, r->mb_per_s };
-		}
-		sb_ml_au_epochs_mean(ep, (size_t)n, &mean);
-		t->au_pct = mean.au_pct;
-		t->samples_per_s = mean.samples_per_s;
-		t->mb_per_s = mean.mb_per_s;
-		t->au_met = t->nepochs && t->au_pct >= t->au_target_pct;
-		t->accelerators = (unsigned)cnt[0];
-		t->readers = (unsigned)cnt[1];
-		t->readers_did_io = (unsigned)cnt[2];
-		if (s->rules == SB_RULES_MLPERF)
-			sb_ml_train_rules(s, m, (unsigned)sb_dist_nhosts(), mem);
-	}
-	free(sum);
-	return e;
-}
-
-int sb_ml_ranks_merge(struct sb_job_result *jr)
-{
-	const struct sb_jobspec *s = jr->spec;
-	if (sb_dist_size() == 1 || !s || (s->workload != SB_WL_CHECKPOINT && s->workload != SB_WL_TRAIN))
+	if (sb_dist_size() == 1 || !jr->spec)
 		return 0;
 	uint64_t have = jr->wl != NULL;
 	if (sb_dist_reduce_u64(&have, 1, SB_DIST_MIN, true))
 		return -EIO;
-	if (!have)
-		return 0;
-	SB_ASSERT(s->workload == SB_WL_CHECKPOINT || s->workload == SB_WL_TRAIN);
-	return s->workload == SB_WL_CHECKPOINT ? merge_ckpt(s, sb_ml_of(jr->wl)) : merge_train(s, sb_ml_of(jr->wl));
+	return have ? 1 : 0;
 }

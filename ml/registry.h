@@ -5,9 +5,10 @@
 #define SB_ML_REGISTRY_H
 #include <stdio.h>
 
+#include "parse/workloads.h"
 #include "run/workload.h"
 
-/* NULL-terminated, in enum sb_workload order */
+/* NULL-terminated, io first; a row's position is its id (workload=) */
 extern const struct sb_workload_ops *const sb_workload_table[];
 /* Hands the table to run/ (sb_workloads_set) and the rows and checks to
  * parse/ (sb_parse_set_workloads); storbench.c, the unit tests and the fuzz
@@ -19,5 +20,8 @@ int sb_workloads_hand_down_only(const char *names);
 /* --workload-conformance (ml/conform.c): the table as JSON: each row's
  * name, id, kind, option names and conformance description */
 void sb_workloads_conformance_json(FILE *f);
+/* What the parser is handed of workload w, whose id is id (its table
+ * position): name, help, rows, options struct, category, flags, check */
+struct sb_parse_workload sb_workload_parse_view(const struct sb_workload_ops *w, unsigned id);
 
 #endif

@@ -1,20 +1,20 @@
-/* result.h: the result of one ML workload job (checkpoint, train, kvcache):
- * its workload's own part (ml/checkpoint/result.h, ml/train/result.h,
- * ml/kvcache/result.h) and the MLPerf rule report they share.  It is the
- * job's struct sb_wl_result (stats/results.h): stats/ and output/ see only
- * that head, and write it through its figures (ml/figures.c). */
+/* result.h: what the results of the ML workloads share: a job's struct
+ * sb_ml_result (first in each workload's own result struct, which its
+ * folder's result.h declares with its typed accessor) and the MLPerf rule
+ * report any workload can fill.  It is the job's struct sb_wl_result
+ * (stats/results.h): stats/ and output/ see only that head, and write it
+ * through its figures (ml/figures.c prints the shared part, the workload's
+ * struct sb_ml_figures its own). */
 #ifndef SB_ML_RESULT_H
 #define SB_ML_RESULT_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "lib/assert.h"
 #include "stats/results.h"
-#include "ml/checkpoint/result.h"
-#include "ml/train/result.h"
 
-struct sb_kv_result;
+struct sb_jw;
 struct sb_wl_job;
 
 /* ---- MLPerf rule reports (ml/rules.c fills them; the writers print them) */
@@ -50,26 +50,38 @@ const char *sb_ml_verdict_name(enum sb_ml_verdict v); /* "CLOSED", "OPEN", "INVA
 /* The rule named name, or NULL. */
 const struct sb_ml_rule *sb_ml_rule_get(const struct sb_ml_rule_report *rep, const char *name);
 
+struct sb_ml_result;
+
+/* A workload's result, as its folder's figures.c makes, prints and frees
+ * it; the row's address names the workload that made a result. */
+struct sb_ml_figures {
+	size_t size;              /* bytes of the workload's result struct, which starts
+				   * with struct sb_ml_result */
+	size_t gpu_off;           /* offset of its struct sb_ml_gpu_copy (ml/gpucopy.h) in
+				   * it, where the workers' GPU copies are summed (0: none) */
+	/* its JSON members and normal-output lines (the rule report follows, by
+	 * ml/figures.c), and what its part owns freed (not m itself; NULL:
+	 * nothing) */
+	void (*json)(struct sb_jw *w, const struct sb_ml_result *m);
+	void (*normal)(FILE *f, const struct sb_ml_result *m);
+	void (*release)(struct sb_ml_result *m);
+};
+
 struct sb_ml_result {
 	struct sb_wl_result head; /* first: the job's jr->wl points here */
-	unsigned workload;        /* enum sb_workload */
-	struct sb_ml_ckpt_result ckpt;
-	struct sb_ml_train_result train;
+	const struct sb_ml_figures *own; /* its workload's figures: who made it */
 	bool has_rules;           /* rules=mlperf */
 	bool nodiskio;            /* the engine touches no storage (ioengine=null) */
 	uint64_t io_bytes;        /* bytes the job's workers moved (this process) */
 	struct sb_ml_rule_report rules;
-	struct sb_kv_result *kv;  /* workload=kvcache (ml/kvcache/result.h); else NULL */
 };
 
-/* A new, empty result of workload (its figures: ml/figures.c); NULL: no memory */
-struct sb_ml_result *sb_ml_result_new(unsigned workload);
-/* r was made by sb_ml_result_new (its figures are the ML ones) */
-bool sb_ml_owns(const struct sb_wl_result *r);
-/* the ML result of a job's result / of a running job (NULL: none) */
-static inline struct sb_ml_result *sb_ml_of(const struct sb_wl_result *r)
-{
-	SB_ASSERT(!r || sb_ml_owns(r)); /* the cast below holds for ML results only */
-	return (struct sb_ml_result *)(uintptr_t)r;
-}
+/* A new, empty result of own->size bytes (zeroed), made by own; NULL: no
+ * memory */
+struct sb_ml_result *sb_ml_result_new(const struct sb_ml_figures *own);
+/* The ML result r is, when own made it (own NULL: any ML workload), else
+ * NULL (r NULL, or the result of another workload). */
+struct sb_ml_result *sb_ml_result_mine(const struct sb_wl_result *r, const struct sb_ml_figures *own);
+/* The ML result of a job's result, or NULL (an io job, or another kind) */
+const struct sb_ml_result *sb_ml_result_of(const struct sb_job_result *jr);
 #endif

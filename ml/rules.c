@@ -1,54 +1,17 @@
-/* ml/rules.c: MLPerf Storage rule checks and the CLOSED/OPEN/INVALID verdict
- * for train and checkpoint runs, as mlcommons/storage's checker
- * (mlpstorage/rules.py) and submission guidelines state them (sources per
- * rule below and in ml_rules.h). */
-#include <errno.h>
-#include <math.h>
+/* ml/rules.c: the MLPerf Storage rule report any workload fills (see
+ * ml/rules.h): rules added with their sources, the shared rules (storage
+ * I/O done, storbench's own behaviour as an OPEN experiment) and the two
+ * CLOSED/OPEN/INVALID verdicts.  The workloads' own rules: ml/train/rules.c,
+ * ml/checkpoint/rules.c, ml/kvcache/rules.c. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "ml/model.h"
+#include "lib/option.h"
 #include "ml/rules.h"
-#include "ml/train/train.h"
-#include "parse/catalog.h"
-#include "parse/jobspec.h"
-#include "parse/options.h"
 
-#define GIB 1073741824.0
-
-uint64_t sb_ml_min_samples(unsigned batch, unsigned accelerators, unsigned hosts,
-			   uint64_t host_mem_bytes, double record_length)
-{
-	uint64_t by_steps = (uint64_t)SB_ML_MIN_STEPS * batch * accelerators;
-	double by_mem = record_length > 0 ?
-			ceil((double)hosts * (double)host_mem_bytes * SB_ML_MEM_MULTIPLIER / record_length) : 0;
-	return by_mem > (double)by_steps ? (uint64_t)by_mem : by_steps;
-}
-
-/* rules.py calculate_training_data_size: min_num_files_by_bytes =
- * dataset_size_bytes // file_size_bytes */
-uint64_t sb_ml_min_files_by_mem(unsigned hosts, uint64_t host_mem_bytes, unsigned samples_per_file,
-				double record_length)
-{
-	double file = (double)samples_per_file * record_length;
-	return file > 0 ? (uint64_t)floor(SB_ML_MEM_MULTIPLIER * (double)hosts * (double)host_mem_bytes / file) : 0;
-}
-
-/* min_num_files_by_samples = 500 * num_processes * batch_size // num_samples_per_file */
-uint64_t sb_ml_min_files_by_steps(unsigned batch, unsigned accelerators, unsigned samples_per_file)
-{
-	uint64_t samples = (uint64_t)SB_ML_MIN_STEPS * accelerators * batch;
-	return samples_per_file ? samples / samples_per_file : samples;
-}
-
-/* Appends a rule; the fix is only kept when the rule failed. */
-static struct sb_ml_rule *add_rule(struct sb_ml_rule_report *rep, const char *name, bool pass,
-				   enum sb_ml_verdict fail_as, const char *fix_fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static struct sb_ml_rule *add_rule(struct sb_ml_rule_report *rep, const char *name, bool pass,
-				   enum sb_ml_verdict fail_as, const char *fix_fmt, ...)
+struct sb_ml_rule *sb_ml_rule_add(struct sb_ml_rule_report *rep, const char *name, bool pass,
+			       enum sb_ml_verdict fail_as, const char *fix_fmt, ...)
 {
 	struct sb_ml_rule *r = &rep->rules[rep->n < SB_ML_RULES_MAX ? rep->n++ : SB_ML_RULES_MAX - 1];
 	memset(r, 0, sizeof(*r));
@@ -65,15 +28,13 @@ static struct sb_ml_rule *add_rule(struct sb_ml_rule_report *rep, const char *na
 	return r;
 }
 
-/* A rule's source and what the official checker makes of its failure. */
-static void src(struct sb_ml_rule *r, enum sb_ml_verdict checker_as, const char *cite)
+void sb_ml_rule_cite(struct sb_ml_rule *r, enum sb_ml_verdict checker_as, const char *cite)
 {
 	r->checker_as = checker_as;
 	snprintf(r->cite, sizeof(r->cite), "%s", cite);
 }
 
-/* The two verdicts: the worst of the failed rules, each by its own class. */
-static void finish(struct sb_ml_rule_report *rep)
+void sb_ml_rules_finish(struct sb_ml_rule_report *rep)
 {
 	rep->verdict = rep->guidelines = SB_ML_CLOSED;
 	for (size_t i = 0; i < rep->n; i++) {
@@ -87,474 +48,31 @@ static void finish(struct sb_ml_rule_report *rep)
 	}
 }
 
-/* rules.py:522-526, check_allowed_params' two lists (mlcommons/storage
- * caa90c9); anything else is INVALID (rules.py:548-552). */
-static const char *const closed_params[] = {
-	"dataset.num_files_train", "dataset.num_subfolders_train", "dataset.data_folder",
-	"reader.read_threads", "reader.computation_threads", "reader.transfer_size",
-	"reader.odirect", "reader.prefetch_size", "checkpoint.checkpoint_folder",
-	"storage.storage_type", "storage.storage_root", NULL,
-};
-static const char *const open_params[] = {
-	"framework", "dataset.format", "dataset.num_samples_per_file", "reader.data_loader", NULL,
-};
-
-static bool in_list(const char *const *l, const char *p)
-{
-	for (; *l; l++)
-		if (!strcmp(*l, p))
-			return true;
-	return false;
-}
-
-enum sb_ml_verdict sb_ml_override_class(const char *param)
-{
-	if (!strncmp(param, "workflow", 8)) /* rules.py:530-532: handled elsewhere */
-		return SB_ML_CLOSED;
-	return in_list(closed_params, param) ? SB_ML_CLOSED :
-	       in_list(open_params, param) ? SB_ML_OPEN : SB_ML_INVALID;
-}
-
-enum sb_ml_verdict sb_ml_override_class_guidelines(const char *param)
-{
-	/* guidelines 10.1 Table 2 lists the same CLOSED parameters but reader.odirect,
-	 * which storbench judges by its own rule (odirect, unet3d only); 10.2 the
-	 * same OPEN ones; workflow.* is in neither table */
-	if (!strncmp(param, "workflow", 8))
-		return SB_ML_INVALID;
-	return in_list(closed_params, param) ? SB_ML_CLOSED :
-	       in_list(open_params, param) ? SB_ML_OPEN : SB_ML_INVALID;
-}
-
-/* Expected and actual values of a rule, formatted from literals. */
-#define set_ea(r, fmt_e, e, fmt_a, a)                                              \
-	do {                                                                       \
-		snprintf((r)->expected, sizeof((r)->expected), fmt_e, (double)(e)); \
-		snprintf((r)->actual, sizeof((r)->actual), fmt_a, (double)(a));     \
-	} while (0)
-
-static void set_str(struct sb_ml_rule *r, const char *expected, const char *actual)
+void sb_ml_rule_set(struct sb_ml_rule *r, const char *expected, const char *actual)
 {
 	snprintf(r->expected, sizeof(r->expected), "%s", expected);
 	snprintf(r->actual, sizeof(r->actual), "%s", actual);
 }
 
-static bool same(double a, double b)
-{
-	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
-}
-
-/* rules.py check_num_files_train: num_files_train >= the larger of the two
- * counts of calculate_training_data_size, else INVALID ("Insufficient number
- * of training files").  Reported as two rules so the fix names the cause. */
-static void train_dataset_rules(const struct sb_ml_train_facts *f, struct sb_ml_rule_report *rep)
-{
-	uint64_t by_mem = sb_ml_min_files_by_mem(f->hosts, f->host_mem_bytes, f->samples_per_file,
-						 f->record_length);
-	uint64_t by_steps = sb_ml_min_files_by_steps(f->batch_size, f->accelerators, f->samples_per_file);
-	uint64_t need = by_mem > by_steps ? by_mem : by_steps;
-	size_t steps = sb_ml_steps_per_epoch(f->files, f->samples_per_file, f->batch_size,
-					     f->accelerators);
-	struct sb_ml_rule *r;
-
-	r = add_rule(rep, "dataset_size", f->files >= by_mem, SB_ML_INVALID,
-		     "the dataset must be at least %ux the memory of the %u client host(s) "
-		     "(%.2f GiB): set dataset_files=%llu or more", SB_ML_MEM_MULTIPLIER, f->hosts,
-		     SB_ML_MEM_MULTIPLIER * f->hosts * (double)f->host_mem_bytes / GIB,
-		     (unsigned long long)need);
-	set_ea(r, ">= %.0f files", by_mem, "%.0f files", f->files);
-	src(r, SB_ML_INVALID, "rules.py:478-511; guidelines 7");
-	r = add_rule(rep, "steps_per_epoch", f->files >= by_steps, SB_ML_INVALID,
-		     "each epoch needs %u steps of batch_size=%u on %u accelerator(s): "
-		     "set dataset_files=%llu or more", SB_ML_MIN_STEPS, f->batch_size, f->accelerators,
-		     (unsigned long long)need);
-	set_ea(r, ">= %.0f files", by_steps, "%.0f files", f->files);
-	src(r, SB_ML_INVALID, "rules.py:478-511; guidelines 7");
-	snprintf(r->actual + strlen(r->actual), sizeof(r->actual) - strlen(r->actual),
-		 " (%zu steps)", steps);
-}
-
-static const char *shuffle_name(bool file, bool sample)
-{
-	return file ? (sample ? "file+sample" : "file") : sample ? "sample" : "none";
-}
-
-/* rules.py check_allowed_params: anything but the CLOSED list
- * (num_files_train, num_subfolders_train, data_folder, read_threads,
- * computation_threads, transfer_size, odirect, prefetch_size,
- * checkpoint_folder, storage_*) and the OPEN list (framework, format,
- * num_samples_per_file, data_loader) is a "Disallowed parameter override":
- * INVALID.  The values come from configs/dlio/workload/<model>_<accel>.yaml. */
-static void train_workload_rules(const struct sb_ml_train_facts *f, const struct sb_ml_workload *w,
-				 double want_ct, struct sb_ml_rule_report *rep)
-{
-	const char *accel = f->accel && *f->accel ? f->accel : "h100";
-	char e[64], a[64];
-	struct sb_ml_rule *r;
-	r = add_rule(rep, SB_OPT(batch_size)->name, f->batch_size == w->batch_size, SB_ML_INVALID,
-		     "%s uses batch_size=%u: set it back", w->name, w->batch_size);
-	set_ea(r, "%.0f", w->batch_size, "%.0f", f->batch_size);
-	src(r, SB_ML_INVALID, "rules.py:548 (reader.batch_size); guidelines 10.1");
-	r = add_rule(rep, SB_OPT(computation_time_us)->name, same(f->computation_time_s, want_ct),
-		     SB_ML_INVALID, "%s on %s computes %gs per step: remove computation_time= (and "
-		     "train_scale=) or set accelerator= to the one whose time you mean", w->name,
-		     accel, want_ct);
-	set_ea(r, "%g s", want_ct, "%g s", f->computation_time_s);
-	snprintf(r->expected + strlen(r->expected), sizeof(r->expected) - strlen(r->expected),
-		 " (%s)", accel);
-	src(r, SB_ML_INVALID, "rules.py:548 (train.computation_time); guidelines 10.1");
-	r = add_rule(rep, SB_OPT(record_length)->name, same(f->record_length, w->ds.record_length),
-		     SB_ML_INVALID, "%s records are %.2f bytes: remove record_length= and train_scale=",
-		     w->name, w->ds.record_length);
-	set_ea(r, "%.2f", w->ds.record_length, "%.2f", f->record_length);
-	src(r, SB_ML_INVALID, "rules.py:548 (dataset.record_length_bytes); guidelines 10.1");
-	r = add_rule(rep, SB_OPT(record_length_stdev)->name, same(f->record_stdev, w->ds.record_stdev),
-		     SB_ML_INVALID, "%s records vary by %.0f bytes: remove record_length_stdev= and "
-		     "train_scale=", w->name, w->ds.record_stdev);
-	set_ea(r, "%.2f", w->ds.record_stdev, "%.2f", f->record_stdev);
-	src(r, SB_ML_INVALID, "rules.py:548 (dataset.record_length_bytes_stdev); guidelines 10.1");
-	/* rules.py check_num_epochs is a stub; train.epochs is not an allowed override */
-	r = add_rule(rep, SB_OPT(epochs)->name, f->epochs == w->epochs, SB_ML_INVALID,
-		     "%s trains %u epochs: set epochs=%u", w->name, w->epochs, w->epochs);
-	set_ea(r, "%.0f", w->epochs, "%.0f", f->epochs);
-	src(r, SB_ML_INVALID, "rules.py:548 (train.epochs); guidelines 10.1");
-	/* reader.file_shuffle / sample_shuffle are not allowed overrides */
-	bool sh = f->file_shuffle == w->file_shuffle && f->sample_shuffle == w->sample_shuffle;
-	snprintf(e, sizeof(e), "%s", shuffle_name(w->file_shuffle, w->sample_shuffle));
-	snprintf(a, sizeof(a), "%s", shuffle_name(f->file_shuffle, f->sample_shuffle));
-	r = add_rule(rep, SB_OPT(shuffle)->name, sh, SB_ML_INVALID,
-		     "%s's DLIO config shuffles %s: set shuffle=%s (or remove shuffle=)", w->name, e,
-		     w->file_shuffle ? (w->sample_shuffle ? "both" : "file") :
-		     w->sample_shuffle ? "sample" : "none");
-	set_str(r, e, a);
-	src(r, SB_ML_INVALID, "rules.py:548 (reader.file_shuffle, reader.sample_shuffle); guidelines 10.1");
-	/* rules.py check_odirect_supported_model: reader.odirect only for unet3d */
-	bool unet = !strcmp(w->name, "unet3d");
-	r = add_rule(rep, "odirect", unet || !f->odirect, SB_ML_INVALID,
-		     "O_DIRECT reads are allowed for unet3d only: remove direct=1 (buffered=0)");
-	set_str(r, unet ? "on or off" : "off", f->odirect ? "on" : "off");
-	src(r, SB_ML_INVALID, "rules.py:583-594 (reader.odirect)");
-	/* rules.py check_allowed_params: dataset.num_samples_per_file is an OPEN
-	 * override (guidelines 10.2) */
-	r = add_rule(rep, SB_OPT(samples_per_file)->name, f->samples_per_file == w->ds.samples_per_file,
-		     SB_ML_OPEN, "CLOSED keeps %s's %u samples per file: remove samples_per_file=",
-		     w->name, w->ds.samples_per_file);
-	set_ea(r, "%.0f", w->ds.samples_per_file, "%.0f", f->samples_per_file);
-	src(r, SB_ML_OPEN, "rules.py:526 (dataset.num_samples_per_file); guidelines 10.2");
-	/* rules.py check_workflow_parameters: unet3d training with
-	 * workflow.checkpoint False is INVALID (the yaml: checkpoint_after_epoch 5) */
-	if (w->ckpt_after_epoch) {
-		bool on = f->ckpt_every_steps || (f->ckpt_after_epoch && f->ckpt_after_epoch <= f->epochs);
-		r = add_rule(rep, "train_checkpoint", on, SB_ML_INVALID,
-			     "%s training must write its model checkpoint: set %s=%u (or remove it)",
-			     w->name, SB_OPT(checkpoint_after_epoch)->name, w->ckpt_after_epoch);
-		snprintf(e, sizeof(e), "on (%s=%u)", SB_OPT(checkpoint_after_epoch)->name, w->ckpt_after_epoch);
-		if (f->ckpt_every_steps)
-			snprintf(a, sizeof(a), "on (every %u steps)", f->ckpt_every_steps);
-		else if (on)
-			snprintf(a, sizeof(a), "on (after epoch %u)", f->ckpt_after_epoch);
-		else
-			snprintf(a, sizeof(a), "off (after epoch %u of %u)", f->ckpt_after_epoch, f->epochs);
-		set_str(r, e, a);
-		src(r, SB_ML_INVALID, "rules.py:557-581 (workflow.checkpoint)");
-	}
-}
-
-static void ov_add(struct sb_ml_override *ov, size_t max, size_t *n, const char *option,
-		   const char *param, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static void ov_add(struct sb_ml_override *ov, size_t max, size_t *n, const char *option,
-		   const char *param, const char *fmt, ...)
-{
-	va_list ap;
-	if (*n >= max)
-		return;
-	ov[*n].option = option;
-	ov[*n].param = param;
-	va_start(ap, fmt);
-	vsnprintf(ov[*n].value, sizeof(ov[*n].value), fmt, ap);
-	va_end(ap);
-	(*n)++;
-}
-
-static uint64_t scaled(uint64_t v, double k)
-{
-	return (uint64_t)((double)v * k + 0.5);
-}
-
-/* Every train option that sets a DLIO parameter and has no rule of its own,
- * against the workload's yaml (parse/catalog.c) or DLIO's default where the
- * yaml says nothing (dlio_benchmark utils/config.py).  Parameter names from
- * dlio_benchmark's utils/config.py LoadConfig. */
-size_t sb_ml_train_overrides(const struct sb_jobspec *s, struct sb_ml_override *ov, size_t max)
-{
-	const struct sb_train_preset *w = s->train_preset;
-	size_t n = 0;
-	double k = s->train_scale > 0 ? s->train_scale : 1;
-#define OV(field, param, fmt, v) ov_add(ov, max, &n, SB_OPT(field)->name, param, fmt, v)
-	if (!w)
-		return 0;
-	const char *fmt = sb_option_enum_name(SB_OPT(dataset_format), s->dataset_format);
-	if (w->format && fmt && strcmp(fmt, w->format))
-		OV(dataset_format, "dataset.format", "%s", fmt);
-	if (s->subfolders > 1)
-		OV(subfolders, "dataset.num_subfolders_train", "%u", s->subfolders);
-	if (s->data_dir)
-		OV(data_dir, "dataset.data_folder", "%s", s->data_dir);
-	if (s->read_threads != w->read_threads)
-		OV(read_threads, "reader.read_threads", "%u", s->read_threads);
-	if (s->prefetch != 2)
-		OV(prefetch, "reader.prefetch_size", "%u", s->prefetch);
-	if (s->ml_seed != 123)
-		OV(ml_seed, "train.seed", "%llu", (unsigned long long)s->ml_seed);
-	if (s->computation_time_stdev_us)
-		OV(computation_time_stdev_us, "train.computation_time_stdev", "%g",
-		   (double)s->computation_time_stdev_us / 1e6);
-	if (s->computation_time_type != SB_CTIME_NORMAL)
-		OV(computation_time_type, "train.computation_time.type", "%s",
-		   sb_option_enum_name(SB_OPT(computation_time_type), s->computation_time_type));
-	if (s->computation_time_min_us)
-		OV(computation_time_min_us, "train.computation_time.min", "%g",
-		   (double)s->computation_time_min_us / 1e6);
-	if (s->computation_time_max_us)
-		OV(computation_time_max_us, "train.computation_time.max", "%g",
-		   (double)s->computation_time_max_us / 1e6);
-	if (s->computation_time_shape != 1.0)
-		OV(computation_time_shape, "train.computation_time.shape", "%g", s->computation_time_shape);
-	if (s->computation_time_scale_us)
-		OV(computation_time_scale_us, "train.computation_time.scale", "%g",
-		   (double)s->computation_time_scale_us / 1e6);
-	if (s->checkpoint_after_epoch != w->ckpt_after_epoch)
-		OV(checkpoint_after_epoch, "checkpoint.checkpoint_after_epoch", "%u",
-		   s->checkpoint_after_epoch);
-	if (s->epochs_between_checkpoints != (w->epochs_between_ckpt ? w->epochs_between_ckpt : 1))
-		OV(epochs_between_checkpoints, "checkpoint.epochs_between_checkpoints", "%u",
-		   s->epochs_between_checkpoints);
-	if (s->steps_between_checkpoints)
-		OV(steps_between_checkpoints, "checkpoint.steps_between_checkpoints", "%u",
-		   s->steps_between_checkpoints);
-	if (s->model_size != scaled(w->model_size, k))
-		OV(model_size, "model.model_size", "%llu", (unsigned long long)s->model_size);
-	if (s->do_eval)
-		OV(do_eval, "workflow.evaluation", "%s", "True");
-	if (s->num_files_eval)
-		OV(num_files_eval, "dataset.num_files_eval", "%u", s->num_files_eval);
-	if (s->batch_size_eval != 1)
-		OV(batch_size_eval, "reader.batch_size_eval", "%u", s->batch_size_eval);
-	if (s->eval_time_us)
-		OV(eval_time_us, "evaluation.eval_time", "%g", (double)s->eval_time_us / 1e6);
-	if (s->eval_time_stdev_us)
-		OV(eval_time_stdev_us, "evaluation.eval_time_stdev", "%g", (double)s->eval_time_stdev_us / 1e6);
-	if (s->eval_after_epoch != 1)
-		OV(eval_after_epoch, "evaluation.eval_after_epoch", "%u", s->eval_after_epoch);
-	if (s->epochs_between_evals != 1)
-		OV(epochs_between_evals, "evaluation.epochs_between_evals", "%u", s->epochs_between_evals);
-	if (!same(s->au_target_pct, w->au_required_pct))
-		OV(au_target_pct, "metric.au", "%g", s->au_target_pct / 100);
-#undef OV
-	return n;
-}
-
-void sb_ml_train_facts_of(const struct sb_jobspec *s, uint64_t host_mem_bytes,
-			  struct sb_ml_train_facts *f)
-{
-	*f = (struct sb_ml_train_facts){
-		.workload = s->train_model,
-		.accel = sb_option_enum_name(SB_OPT(accelerator), s->accelerator),
-		.files = s->dataset_files, .samples_per_file = s->samples_per_file,
-		.record_length = s->record_length, .record_stdev = s->record_length_stdev,
-		.batch_size = s->batch_size, .accelerators = s->accelerators,
-		.read_threads = s->read_threads, .epochs = s->epochs,
-		.file_shuffle = s->shuffle & SB_SHUFFLE_FILE,
-		.sample_shuffle = s->shuffle & SB_SHUFFLE_SAMPLE, .odirect = s->direct,
-		.ckpt_after_epoch = s->checkpoint_after_epoch,
-		.ckpt_every_steps = s->steps_between_checkpoints,
-		.computation_time_s = (double)s->computation_time_us / 1e6, .hosts = 1,
-		.host_mem_bytes = host_mem_bytes, .au_required_pct = s->au_target_pct,
-		.reshuffle = s->read_order == SB_ORDER_RESHUFFLE,
-	};
-}
-
-/* Each override: the checker's class (rules.py) and the guidelines'. */
-static void override_rules(const struct sb_ml_train_facts *f, struct sb_ml_rule_report *rep)
-{
-	for (size_t i = 0; i < f->nov; i++) {
-		const struct sb_ml_override *o = &f->ov[i];
-		enum sb_ml_verdict c = sb_ml_override_class(o->param);
-		enum sb_ml_verdict g = sb_ml_override_class_guidelines(o->param);
-		bool wf = !strncmp(o->param, "workflow", 8);
-		struct sb_ml_rule *r = add_rule(rep, o->option, c == SB_ML_CLOSED && g == SB_ML_CLOSED, g,
-				     c == SB_ML_INVALID ? "Disallowed parameter override: %s = %s: remove %s=" :
-				     c == SB_ML_OPEN ? "Open parameter override allowed: %s = %s: remove %s= for CLOSED" :
-				     "%s = %s is not in the guidelines' Table 2: remove %s=",
-				     o->param, o->value, o->option);
-		snprintf(r->expected, sizeof(r->expected), "%s as in the yaml", o->param);
-		snprintf(r->actual, sizeof(r->actual), "%s=%s", o->param, o->value);
-		src(r, c, wf ? "rules.py:530; guidelines 10.1" :
-			  c == SB_ML_CLOSED ? "rules.py:522" : c == SB_ML_OPEN ? "rules.py:526; guidelines 10.2" :
-			  "rules.py:548; guidelines 10.1");
-	}
-}
-
-/* No CLOSED without I/O: DLIO always reads and writes its files, so a run
- * whose engine touched no storage (ioengine=null) or moved no bytes is
- * not a benchmark run, in either verdict (storbench's reading: the official
- * checker cannot meet such a run). */
-static void io_rule(bool known, bool nodiskio, uint64_t bytes, struct sb_ml_rule_report *rep)
+void sb_ml_rule_io(bool known, bool nodiskio, uint64_t bytes, struct sb_ml_rule_report *rep)
 {
 	if (!known)
 		return;
-	struct sb_ml_rule *r = add_rule(rep, "storage_io", !nodiskio && bytes > 0, SB_ML_INVALID,
+	struct sb_ml_rule *r = sb_ml_rule_add(rep, "storage_io", !nodiskio && bytes > 0, SB_ML_INVALID,
 					nodiskio ? "ioengine=null does no storage I/O: use a real engine "
 						   "(psync, libaio, io_uring)" :
 						   "the run moved no bytes: check the job's size and engine");
-	set_str(r, "> 0 bytes to storage", nodiskio ? "none (ioengine=null)" : bytes ? "done" : "0 bytes");
-	src(r, SB_ML_INVALID, "guidelines 6.5");
+	sb_ml_rule_set(r, "> 0 bytes to storage", nodiskio ? "none (ioengine=null)" : bytes ? "done" : "0 bytes");
+	sb_ml_rule_cite(r, SB_ML_INVALID, "guidelines 6.5");
 }
 
-/* An OPEN experiment: storbench's own behaviour where it differs from
- * DLIO's (read order, checkpoint bytes).  No DLIO parameter sets it, so
- * the official checker cannot see it (CLOSED there); the guidelines make
- * it OPEN: in CLOSED "the MLPerf Storage codebase ... cannot be changed"
- * (10.1), in OPEN "changes to DLIO itself are allowed ... must be
- * disclosed" (10.2). */
-static void dlio_behaviour_rule(struct sb_ml_rule_report *rep, const struct sb_option *o, bool own,
-				const char *dlio, const char *ours)
+void sb_ml_rule_dlio(struct sb_ml_rule_report *rep, const struct sb_option *o, bool own,
+		     const char *dlio, const char *ours)
 {
-	struct sb_ml_rule *r = add_rule(rep, o->name, !own, SB_ML_OPEN,
+	struct sb_ml_rule *r = sb_ml_rule_add(rep, o->name, !own, SB_ML_OPEN,
 					"%s=%s is not what DLIO does (an OPEN experiment): set %s=%s for CLOSED",
 					o->name, ours, o->name, dlio);
-	set_str(r, dlio, own ? ours : dlio);
-	src(r, SB_ML_CLOSED, "guidelines 10.1, 10.2 (no DLIO parameter: rules.py sees none)");
+	sb_ml_rule_set(r, dlio, own ? ours : dlio);
+	sb_ml_rule_cite(r, SB_ML_CLOSED, "guidelines 10.1, 10.2 (no DLIO parameter: rules.py sees none)");
 }
 
-int sb_ml_rules_train(const struct sb_ml_train_facts *f, struct sb_ml_rule_report *rep)
-{
-	struct sb_ml_workload w;
-	bool named = f->workload && *f->workload;
-	double want_ct = 0, au_req = f->au_required_pct;
-	struct sb_ml_rule *r;
-
-	memset(rep, 0, sizeof(*rep));
-	if (!f->batch_size || !f->accelerators || !(f->record_length > 0) || !f->samples_per_file)
-		return -EINVAL;
-	if (named) {
-		if (sb_ml_workload_find(f->workload, &w))
-			return -EINVAL;
-		want_ct = f->accel && !strcmp(f->accel, "a100") ? w.compute_a100_s : w.compute_h100_s;
-		if (!(au_req > 0))
-			au_req = w.au_required_pct;
-	}
-	/* guidelines 10.2: the workload (its .yaml) cannot be changed; a shape of
-	 * one's own is at best OPEN */
-	r = add_rule(rep, SB_OPT(workload)->name, named, SB_ML_OPEN,
-		     "CLOSED runs one of unet3d, resnet50, cosmoflow: set train_model=");
-	set_str(r, "unet3d|resnet50|cosmoflow", named ? f->workload : "custom");
-	src(r, SB_ML_OPEN, "config.py MODELS; guidelines 10.2");
-	train_dataset_rules(f, rep);
-	if (named)
-		train_workload_rules(f, &w, want_ct, rep);
-	override_rules(f, rep);
-	dlio_behaviour_rule(rep, SB_OPT(read_order), f->reshuffle, "dlio", "reshuffle");
-	io_rule(f->io_known, f->nodiskio, f->io_bytes, rep);
-	/* guidelines section 4 and Table 1 (not in the checker): AU >= the
-	 * workload's minimum, else the run does not pass */
-	if (f->au_measured && au_req > 0) {
-		r = add_rule(rep, "au", f->au_pct >= au_req, SB_ML_INVALID,
-			     "the storage did not keep the accelerators busy: fewer accelerators, "
-			     "more read_threads or faster storage");
-		set_ea(r, ">= %.1f%%", au_req, "%.2f%%", f->au_pct);
-		src(r, SB_ML_CLOSED, "guidelines 4, Table 1 (no check in rules.py)");
-	}
-	finish(rep);
-	return 0;
-}
-
-/* guidelines 2.2.2 / 2.2.5 and config.py LLM_ALLOWED_VALUES ("CLOSED in
- * [8 || TP*PP*DP], OPEN allows a multiple of TP*PP"): the table's rank count,
- * or subset mode with 8 processes of the table's shape (each writes
- * num_gpus/(TP*PP*DP) of the checkpoint); any other count is OPEN. */
-static void ckpt_ranks_rule(const struct sb_ml_ckpt_facts *f, unsigned closed,
-			    struct sb_ml_rule_report *rep)
-{
-	bool ok = f->subset ? f->ranks == SB_ML_SUBSET_PROCS && f->world == closed : f->ranks == closed;
-	struct sb_ml_rule *r;
-	if (f->subset)
-		r = add_rule(rep, SB_OPT(ranks)->name, ok, SB_ML_OPEN,
-			     "CLOSED subset mode runs %u processes of the table's tp*pp*dp=%u: set "
-			     "ranks=%u and keep dp= (or run all %u ranks without subset)",
-			     SB_ML_SUBSET_PROCS, closed, SB_ML_SUBSET_PROCS, closed);
-	else
-		r = add_rule(rep, SB_OPT(ranks)->name, ok, SB_ML_OPEN,
-			     "CLOSED runs exactly %u ranks (tp*pp*dp of the table), or subset with "
-			     "%u: set ranks=%u and the model's dp", closed, SB_ML_SUBSET_PROCS, closed);
-	snprintf(r->expected, sizeof(r->expected), "%u, or %u with subset", closed, SB_ML_SUBSET_PROCS);
-	if (f->subset)
-		snprintf(r->actual, sizeof(r->actual), "%u (subset of %u)", f->ranks, f->world);
-	else
-		snprintf(r->actual, sizeof(r->actual), "%u", f->ranks);
-	src(r, SB_ML_CLOSED, "guidelines 2.2.5 (rules.py:611 checks none)");
-}
-
-/* guidelines 2.2.5 Table 3: num-checkpoints-write and -read are 10, not
- * changeable in CLOSED nor OPEN, except that a write-only run (reads 0) and a
- * read-only run (writes 0) are the procedure of 2.2.2. */
-static void ckpt_count_rules(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report *rep)
-{
-	const unsigned n = SB_ML_CKPT_COUNT;
-	bool w_only = f->want_reads == 0, r_only = f->want_writes == 0;
-	struct sb_ml_rule *r;
-	r = add_rule(rep, "checkpoints_written", r_only ? f->writes == 0 : f->writes == n, SB_ML_INVALID,
-		     "MLPerf writes exactly %u checkpoints (or none in a read-only run): set "
-		     "num_checkpoints_write=%u", n, n);
-	snprintf(r->expected, sizeof(r->expected), r_only ? "0 (read-only run)" : "%u", n);
-	snprintf(r->actual, sizeof(r->actual), "%u", f->writes);
-	src(r, SB_ML_CLOSED, "guidelines 2.2.5 Table 3");
-	r = add_rule(rep, "checkpoints_read", w_only ? f->reads == 0 : f->reads == n, SB_ML_INVALID,
-		     "MLPerf reads exactly %u checkpoints (or none in a write-only run): set "
-		     "num_checkpoints_read=%u", n, n);
-	snprintf(r->expected, sizeof(r->expected), w_only ? "0 (write-only run)" : "%u", n);
-	snprintf(r->actual, sizeof(r->actual), "%u", f->reads);
-	src(r, SB_ML_CLOSED, "guidelines 2.2.5 Table 3");
-}
-
-int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report *rep)
-{
-	struct sb_ml_shape s;
-	bool named = f->model && *f->model;
-	unsigned closed = f->world;
-	struct sb_ml_rule *r;
-
-	memset(rep, 0, sizeof(*rep));
-	if (named) {
-		if (sb_ml_model_find(f->model, &s))
-			return -EINVAL;
-		closed = s.closed_ranks;
-	}
-	/* cli.py validate_args: LLM_MODELS only; a shape of one's own is OPEN */
-	r = add_rule(rep, SB_OPT(ml_model)->name, named, SB_ML_OPEN,
-		     "CLOSED runs llama3-8b, llama3-70b, llama3-405b or llama3-1t: set model=");
-	set_str(r, "llama3-8b|70b|405b|1t", named ? f->model : "custom shape");
-	src(r, SB_ML_OPEN, "config.py LLM_MODELS; guidelines 2.2.5");
-	ckpt_ranks_rule(f, closed, rep);
-	ckpt_count_rules(f, rep);
-	/* guidelines 2.2.2 "We enforce fsync"; the yaml's checkpoint.fsync: True */
-	r = add_rule(rep, SB_OPT(fsync)->name, f->fsync || !f->want_writes, SB_ML_INVALID,
-		     "every checkpoint file must reach stable storage: set checkpoint_fsync=1");
-	set_str(r, f->want_writes ? "on" : "on (no writes)", f->fsync ? "on" : "off");
-	src(r, SB_ML_CLOSED, "guidelines 2.2.2");
-	/* guidelines 2.2.2: write, clear the cache, then read */
-	r = add_rule(rep, "caches_dropped", f->caches_dropped || !f->reads, SB_ML_INVALID,
-		     "reads may have come from memory: set drop_caches=1, run as root, and keep "
-		     "checkpoint_folder off tmpfs");
-	set_str(r, f->reads ? "yes" : "yes (no reads)", f->caches_dropped ? "yes" : "no");
-	src(r, SB_ML_CLOSED, "guidelines 2.2.2");
-	r = add_rule(rep, SB_OPT(checkpoint_scale)->name, f->scale == 1.0, SB_ML_INVALID,
-		     "scaled files are not the model's checkpoint: set checkpoint_scale=1");
-	set_ea(r, "%g", 1.0, "%g", f->scale);
-	src(r, SB_ML_CLOSED, "guidelines 2.2.1 (rules.py:611 checks none)");
-	dlio_behaviour_rule(rep, SB_OPT(checkpoint_content), f->content_unique, "dlio", "unique");
-	io_rule(f->io_known, f->nodiskio, f->io_bytes, rep);
-	finish(rep);
-	return 0;
-}

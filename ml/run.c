@@ -13,6 +13,7 @@
 #include "os/outfile.h"
 #include "run/collect.h"
 #include "run/gpu.h"
+#include "ml/gpucopy.h"
 #include "ml/run.h"
 #include "os/dio.h"
 #include "os/cachedrop.h"
@@ -246,9 +247,9 @@ bool sb_ml_drop_caches(const char *job, const char *path, const char *data, char
 	return ok;
 }
 
-int sb_ml_res_make(struct sb_wl_job *j)
+int sb_ml_res_make(struct sb_wl_job *j, const struct sb_ml_figures *own)
 {
-	struct sb_ml_result *m = sb_ml_result_new(j->spec->workload);
+	struct sb_ml_result *m = sb_ml_result_new(own);
 	j->res = m ? &m->head : NULL;
 	return m ? 0 : -ENOMEM;
 }
@@ -282,7 +283,8 @@ void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr)
 {
 	if (j->ran && j->res) {
 		struct sb_ml_result *m = sb_ml_res(j);
-		gpu_sums(j, m->workload == SB_WL_TRAIN ? &m->train.gpu : &m->ckpt.gpu);
+		if (m->own->gpu_off)
+			gpu_sums(j, (struct sb_ml_gpu_copy *)(void *)((char *)m + m->own->gpu_off));
 	}
 	for (unsigned k = 0; k < j->nworkers; k++) {
 		j->workers[k].start_ns = j->start_ns;
@@ -304,7 +306,7 @@ static pthread_mutex_t trace_mu = PTHREAD_MUTEX_INITIALIZER;
 void sb_ml_trace_app(struct sb_wl_job *j, unsigned k, const char *name, const char *argname,
 		     uint64_t arg, uint64_t t0, uint64_t t1)
 {
-	if (!j->spec->write_trace || k >= SB_WL_TRACE_RINGS)
+	if (!j->spec->write_trace || k >= SB_WLJOB_RINGS)
 		return;
 	pthread_mutex_lock(&trace_mu);
 	if (!j->trace[k] && sb_trace_attach(&j->trace[k], j->spec->write_trace,
@@ -315,16 +317,6 @@ void sb_ml_trace_app(struct sb_wl_job *j, unsigned k, const char *name, const ch
 		return;
 	sb_trace_thread(j->trace[k]);
 	sb_trace_app(j->trace[k], name, argname, arg, t0, t1);
-}
-
-void sb_ml_trace_step(struct sb_wl_job *j, unsigned c, size_t batch, const struct sb_ml_step *st)
-{
-	if (!j->spec->write_trace)
-		return;
-	uint64_t ls = (uint64_t)(st->load_start * 1e9), cs = (uint64_t)(st->compute_start * 1e9);
-	uint64_t ce = (uint64_t)(st->compute_end * 1e9);
-	sb_ml_trace_app(j, 1 + c, "step", "step", batch, ls, ce);
-	sb_ml_trace_app(j, 1 + c, "compute", "step", batch, cs, ce);
 }
 
 void sb_ml_note_io(struct sb_wl_job *j)
@@ -342,4 +334,12 @@ void sb_ml_note_io(struct sb_wl_job *j)
 	}
 	m->nodiskio = j->nodiskio;
 	m->io_bytes = b;
+}
+
+unsigned sb_ml_folders(const char **dirs, unsigned max, const char *const *f, unsigned n)
+{
+	unsigned k = 0;
+	for (; k < n && k < max; k++)
+		dirs[k] = f[k];
+	return k;
 }

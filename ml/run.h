@@ -21,15 +21,14 @@
 #include "parse/jobspec.h"
 #include "ml/result.h"
 #include "stats/results.h"
-#include "ml/train/au.h"
 
 /* ---- MPI (ml/mpimerge.c): the ML workloads across processes ---- */
 
-/* Collective, every process, job by job after the run: rank 0's jr->ml
- * becomes the whole run's (checkpoint: durations over all processes'
- * ranks; train: AU averaged, samples/s summed, rules on the world); 0 or
- * a negative errno.  Nothing for an I/O job or with one process. */
-int sb_ml_ranks_merge(struct sb_job_result *jr);
+/* Collective, every process, job by job after the run, first in each ML
+ * workload's ranks_merge hook: 1 when the job's results are to be merged
+ * (more than one process, and every process has its result), 0 when there
+ * is nothing to merge, -EIO. */
+int sb_ml_ranks_begin(struct sb_job_result *jr);
 /* checkpoint: this process's block [*r0, *r0 + *n) of the ranks; whether
  * there are enough ranks for every process and the job can run under MPI
  * (tiered checkpoints cannot; else says why: -EINVAL);
@@ -37,14 +36,8 @@ int sb_ml_ranks_merge(struct sb_job_result *jr);
 void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n);
 int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks);
 void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2]);
-/* rules=mlperf of a checkpoint job from its spec and its results */
-void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ml_result *m);
 /* train: this process's accelerators are global ranks [*a0, *a0 + n) of *all */
 void sb_ml_train_world(unsigned n, unsigned *a0, unsigned *all);
-/* rules=mlperf of a train job from its spec and its results, judged on
- * the world (hosts, memory per host: the largest of the processes') */
-void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_ml_result *m, unsigned hosts,
-		       uint64_t host_mem_bytes);
 
 /* ---- shared by ml_ckpt.c and ml_trainrun.c ---- */
 
@@ -52,9 +45,6 @@ void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_ml_result *m, unsig
  * struct sb_wl_job), from t0 to t1 (sb_now_ns); nothing without a trace. */
 void sb_ml_trace_app(struct sb_wl_job *j, unsigned k, const char *name, const char *argname,
 		     uint64_t arg, uint64_t t0, uint64_t t1);
-/* a training step of consumer c: "step" (load start to compute end) and
- * "compute", argument the batch */
-void sb_ml_trace_step(struct sb_wl_job *j, unsigned c, size_t batch, const struct sb_ml_step *st);
 
 /* Set up j->nworkers workers with one file slot each. */
 int sb_ml_workers_setup(struct sb_wl_job *j, unsigned n);
@@ -89,13 +79,14 @@ void sb_ml_cpu_end(struct sb_thread *t, const struct rusage *ru0);
  * permitted or cannot evict data (a file or folder on tmpfs: see
  * os/cachedrop.h). */
 bool sb_ml_drop_caches(const char *job, const char *path, const char *data, char *why, size_t len);
-/* j->res: a new, empty ML result (ml/result.h), first thing in each ML
- * row's prepare; -ENOMEM */
-int sb_ml_res_make(struct sb_wl_job *j);
-/* j's result as the ML workloads fill it */
+/* j->res: a new, empty result made by own (its workload's figures,
+ * ml/result.h), first thing in each ML row's prepare; -ENOMEM */
+int sb_ml_res_make(struct sb_wl_job *j, const struct sb_ml_figures *own);
+/* the shared part of j's result (its workload's own part: its typed
+ * accessor, e.g. sb_ckpt_res) */
 static inline struct sb_ml_result *sb_ml_res(const struct sb_wl_job *j)
 {
-	return sb_ml_of(j->res);
+	return sb_ml_result_mine(j->res, NULL);
 }
 
 /* checkpoint_source=gpu, train_destination=gpu: workers [k0, k1) move
@@ -111,6 +102,9 @@ void sb_ml_job_results(struct sb_wl_job *j, struct sb_job_result *jr);
 /* buf = "a/b" (b alone when a is NULL), or "s" when fmt is "%s"; false when
  * it did not fit (truncated) */
 bool sb_ml_join(char *buf, size_t len, const char *a, const char *b);
+/* The folders hook's common part (run/workload.h): copies the n folder
+ * lists f into dirs, up to max; returns how many it copied. */
+unsigned sb_ml_folders(const char **dirs, unsigned max, const char *const *f, unsigned n);
 /* <directory>/<leaf> (first directory of a ':' list), or leaf */
 void sb_ml_default_dir(const struct sb_jobspec *s, const char *leaf, char *buf, size_t len);
 

@@ -250,7 +250,7 @@ static void self_get(struct self *out)
 
 /* the mark names the inode it was put on (dev=, ino=): a copy that keeps
  * extended attributes (cp -a, rsync -X, tar --xattrs) carries the mark to
- * another inode, and --cleanup must then leave it alone (issue 28 item 4) */
+ * another inode, and --cleanup must then leave it alone */
 static int mark_text(const char *job, const struct sb_scratch_id *id, char *buf, size_t len)
 {
 	struct self me;

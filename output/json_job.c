@@ -106,7 +106,7 @@ static void json_ddir(struct sb_jw *w, const char *name, const struct sb_results
 	v.h = &st->lat_h[d];
 	v.percentiles = j->spec ? j->spec->lat_percentiles : 0;
 	json_lat(w, "lat_ns", &v);
-	if (j->spec && (j->spec->iomem == SB_IOMEM_CUDA || st->gpu_copy[SB_DDIR_READ].n || st->gpu_copy[SB_DDIR_WRITE].n)) { /* issue 27: run/gpu.c's copies */
+	if (j->spec && (j->spec->iomem == SB_IOMEM_CUDA || st->gpu_copy[SB_DDIR_READ].n || st->gpu_copy[SB_DDIR_WRITE].n)) { /* run/gpu.c's copies */
 		sb_jw_u64(w, "gpu_copy_bytes", st->gpu_bytes[d]);
 		double copy_ns = st->gpu_copy[d].mean * (double)st->gpu_copy[d].n;
 		sb_jw_u64(w, "gpu_copy_overlap_ns", st->gpu_overlap_ns[d]);
@@ -257,7 +257,7 @@ int sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job
 	sb_jw_u64(w, "latency_window", lt ? j->spec->latency_window_us : 0);
 	if (j->spec && j->spec->description && j->spec->description[0])
 		sb_jw_str(w, "desc", j->spec->description);
-	if (st->gds_mode[0]) /* ioengine=libcufile: p2p, compat or posix (issue 27) */
+	if (st->gds_mode[0]) /* ioengine=libcufile: p2p, compat or posix */
 		sb_jw_str(w, "gds_mode", st->gds_mode);
 	if (j->wl && j->wl->fig->json)
 		j->wl->fig->json(w, j->wl); /* the workload's figures */

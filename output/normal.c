@@ -153,7 +153,7 @@ static void dist_row(FILE *f, const char *label, const char *const *names, const
 	fputc('\n', f);
 }
 
-/* issue 27: libcufile's path to GPU memory, and iomem=cudamalloc's copies
+/* libcufile's path to GPU memory, and iomem=cudamalloc's copies
  * (time apart from clat) */
 static void gpu_lines(FILE *f, const struct sb_job_result *j)
 {

@@ -12,6 +12,7 @@
 #include "parse/ini.h"
 #include "parse/jobparse.h"
 #include "parse/parse.h"
+#include "parse/workloads.h"
 #include "lib/pattern.h"
 
 static unsigned check_pattern(struct sb_jobctx *c)
@@ -51,7 +52,8 @@ static unsigned check_ml_verify(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX];
-	if (s->checkpoint_verify && s->workload == SB_WL_CHECKPOINT && !s->num_checkpoints_read) {
+	if (s->checkpoint_verify && sb_parse_workload_takes(sb_spec_workload(s), SB_OPT(checkpoint_verify)) &&
+	    !s->num_checkpoints_read) {
 		sb_err(sb_job_where(c, SB_OPT(checkpoint_verify), where, sizeof(where)),
 		       "%s=1 checks what is read back, but job '%s' has %s=0 (it only writes): set "
 		       "%s=1 or more, or drop %s", SB_OPT(checkpoint_verify)->name, s->name,
@@ -77,7 +79,7 @@ static unsigned check_dedupe_global(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX];
-	if (!s->dedupe_global || s->workload == SB_WL_IO)
+	if (!s->dedupe_global || sb_spec_is_io(s))
 		return 0;
 	sb_err(sb_job_where(c, SB_OPT(dedupe_global), where, sizeof(where)),
 	       "%s=1 shares the dedupe working set between the writes of I/O jobs, but job '%s' "

@@ -1,4 +1,4 @@
-/* check_fill.c: validation of fill_device / fill_fs (issue 16, opts3).
+/* check_fill.c: validation of fill_device / fill_fs.
  * fio 3.33 fills only by writing forward: with rw=randwrite and no size= it
  * does no I/O at all (io_bytes 0), and with a read job it fills the file
  * system before reading; storbench takes sequential writes only and says

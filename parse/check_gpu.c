@@ -151,7 +151,7 @@ unsigned sb_job_validate_gpu(struct sb_jobctx *c)
 	bool cufile = !strcmp(s->ioengine, "libcufile");
 	if (cufile && check_cufile(c))
 		return 1;
-	if ((cufile || s->iomem == SB_IOMEM_CUDA) && s->workload != SB_WL_IO) {
+	if ((cufile || s->iomem == SB_IOMEM_CUDA) && !sb_spec_is_io(s)) {
 		/* the ML workloads set up their buffers apart (ml/run.c): refused, never ignored */
 		const struct sb_parse_workload *w = sb_parse_workload_find(s->workload);
 		const struct sb_option *o = cufile ? SB_OPT(ioengine) : SB_OPT(iomem);
@@ -162,9 +162,9 @@ unsigned sb_job_validate_gpu(struct sb_jobctx *c)
 		       cufile ? "libcufile" : "cudamalloc", w ? w->name : "?", o->name);
 		return 1;
 	}
-	bool ckpt_gpu = (s->workload == SB_WL_CHECKPOINT || s->workload == SB_WL_TRAIN) &&
-			s->checkpoint_source == SB_ML_MEM_GPU;
-	bool train_gpu = s->workload == SB_WL_TRAIN && s->train_destination == SB_ML_MEM_GPU;
+	bool ckpt_gpu = sb_spec_wl_flag(s, SB_PWL_CKPT_GPU) && s->checkpoint_source == SB_ML_MEM_GPU;
+	bool train_gpu = s->train_destination == SB_ML_MEM_GPU &&
+			 sb_parse_workload_takes(sb_spec_workload(s), SB_OPT(train_destination));
 	if (train_gpu || ckpt_gpu)
 		return check_machine(c, false, train_gpu ? SB_OPT(train_destination) :
 				     SB_OPT(checkpoint_source), "gpu");

@@ -1,5 +1,5 @@
-/* check_io.c: validation of fio's remaining I/O and file options (issue 16,
- * opts1): uid/gid (who may change them), hugepage-size, lockmem against the
+/* check_io.c: validation of fio's I/O and file options not checked
+ * elsewhere: uid/gid (who may change them), hugepage-size, lockmem against the
  * machine's memory (those two not with --parse-only: sb_parse_machine),
  * bs_unaligned against direct=1.  Derives uid_on/gid_on.
  * Runs before anything touches a disk; every error names file:line, the

@@ -1,7 +1,7 @@
-/* check_range.c: byte counts and offsets that no file can hold (issue 28
- * item 7).  A file offset is an off_t: at most 2^63-1.  Each of size=,
- * io_size=, offset=, offset_increment= and filesize= must fit in it (fio
- * 3.33 reads them with strtoll and says "failed parsing", parse.c:384-387,
+/* check_range.c: byte counts and offsets that no file can hold.  A file
+ * offset is an off_t: at most 2^63-1.  Each of size=, io_size=, offset=,
+ * offset_increment= and filesize= must fit in it (fio 3.33 reads them
+ * with strtoll and says "failed parsing", parse.c:384-387,
  * 1192), and so must the end of the last thread's region, offset +
  * (numjobs-1) x offset_increment + the file's bytes, computed without
  * wrapping around 2^64.  Runs before anything touches a disk; every error

@@ -1,5 +1,5 @@
 /* check_stats.c: validation and derivations of fio's think-time, sample
- * window and log tuning options (issue 16): profile= (fio's built-in
+ * window and log tuning options: profile= (fio's built-in
  * profiles, refused with the way out) and thinktime_iotime without
  * thinktime_blocks (fio then thinks on time alone).  Every error names
  * file:line, the option, the value and the way out. */

@@ -16,6 +16,7 @@
 #include "parse/ini.h"
 #include "parse/jobparse.h"
 #include "parse/parse.h"
+#include "parse/workloads.h"
 
 /* "name=value" as written, or the default marked as such */
 static const char *written(const struct sb_jobctx *c, const struct sb_option *o, char *buf,
@@ -116,7 +117,7 @@ static unsigned check_type(struct sb_jobctx *c)
 		       ci->package);
 		return 1;
 	}
-	if (s->workload != SB_WL_IO) {
+	if (!sb_spec_is_io(s)) {
 		sb_err(sb_job_where(c, SB_OPT(verify), where, sizeof(where)),
 		       "%s: verify= checks the blocks of I/O jobs (workload=io); this job is a %s "
 		       "workload: drop verify=", written(c, SB_OPT(verify), w, sizeof(w)),

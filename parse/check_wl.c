@@ -17,44 +17,40 @@ static const char *wl_name(unsigned wl)
 	return name ? name : "?";
 }
 
-/* options of one workload given to a job of another */
+/* " or B or C": the workloads other than own that take o too */
+static void also_takers(const struct sb_option *o, const struct sb_parse_workload *own, char *buf,
+			size_t len)
+{
+	size_t n = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; sb_parse_workload_at(i); i++) {
+		const struct sb_parse_workload *w = sb_parse_workload_at(i);
+		if (w == own || !sb_parse_workload_takes(w, o))
+			continue;
+		int k = snprintf(buf + n, len - n, " or %s", w->name);
+		n += k > 0 && (size_t)k < len - n ? (size_t)k : 0;
+	}
+}
+
+/* options of one workload given to a job of another (the rows' owner and
+ * what each workload takes too: parse/workloads.h) */
 static unsigned check_misplaced(const struct sb_jobctx *c)
 {
-	/* looked up once: each SB_OPT walks the table (a sweep validates
-	 * every point's jobs, up to 10,000 of them) */
-	/* by name: the workloads' rows are there only as handed down (NULL else) */
-	const struct sb_option *rules = SB_OPT(rules), *folder = sb_option_find("checkpoint_folder"),
-			       *keep = sb_option_find("keep_checkpoints"),
-			       *fsync_ = sb_option_find("checkpoint_fsync"),
-			       *model = sb_option_find("model"), *layers = sb_option_find("layers"),
-			       *kv_heads = sb_option_find("kv_heads");
-	unsigned nerr = 0, wl = c->spec.workload;
-	char where[SB_WHERE_MAX];
+	const struct sb_parse_workload *mine = sb_spec_workload(&c->spec);
+	unsigned nerr = 0;
+	char where[SB_WHERE_MAX], others[96];
 	for (unsigned i = 0; i < sb_options_count(); i++) {
+		if (!c->src[i].file) /* only what the job file sets */
+			continue;
 		const struct sb_option *o = sb_option_at(i);
-		unsigned need;
-		const struct sb_parse_workload *ow = sb_parse_workload_of_row(o);
-		if (ow && ow->opts_size) /* a workload's own options struct: its jobs only */
-			need = ow->id;
-		else if (wl == SB_WL_KVCACHE && (o == model || o == layers || o == kv_heads))
-			continue; /* the KV shape (ml/kvcache/check.c) */
-		else if (o->category == SB_CAT_KV)
-			need = SB_WL_KVCACHE;
-		else if (o->category == SB_CAT_CKPT && o != folder && o != keep && o != fsync_)
-			need = SB_WL_CHECKPOINT;
-		else if (o->category == SB_CAT_TRAIN)
-			need = SB_WL_TRAIN;
-		else if (o == rules || o == folder || o == keep || o == fsync_) /* also train's own checkpoint */
-			need = wl == SB_WL_IO || (wl == SB_WL_KVCACHE && o != rules) ? SB_WL_CHECKPOINT : wl;
-		else
+		const struct sb_parse_workload *need = sb_parse_workload_owner(o);
+		if (!need || sb_parse_workload_takes(mine, o))
 			continue;
-		if (!c->src[i].file || need == wl)
-			continue;
+		also_takers(o, need, others, sizeof(others));
 		sb_err(sb_ini_where(where, sizeof(where), c->src[i].file, c->src[i].line),
 		       "%s=%s applies to workload=%s%s, but job '%s' has workload=%s: add workload=%s "
-		       "to the job or remove %s=", o->name, c->src[i].raw, wl_name(need),
-		       o == rules ? " or train" : "", c->spec.name, wl_name(wl),
-		       wl_name(need), o->name);
+		       "to the job or remove %s=", o->name, c->src[i].raw, need->name, others,
+		       c->spec.name, wl_name(c->spec.workload), need->name, o->name);
 		nerr++;
 	}
 	return nerr;

@@ -1,4 +1,4 @@
-/* check_zone.c: fio's zone options (issue 23): zonemode=, zonesize=,
+/* check_zone.c: fio's zone options: zonemode=, zonesize=,
  * zonerange=, zoneskip=, zonecapacity= and the zbd limits, checked as fio
  * 3.33 checks them (init.c:638-671, options.c:3519-3655).  zonemode=strided
  * runs in run/iogen.c; zonemode=zbd parses (so fio's zbd examples pass

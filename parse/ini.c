@@ -229,7 +229,7 @@ static int expand_vars(struct pp *pp, const char *file, unsigned line, const cha
 			}
 			n = strlen(val);
 			/* a value from the environment is one value: a newline in it
-			 * would start new job-file lines (issue 28 item 5) */
+			 * would start new job-file lines */
 			const char *nlc = strpbrk(val, "\n\r");
 			if (nlc) {
 				pp_err(pp, file, line, "environment variable '%s' (used as ${%s}) holds a %s at "

@@ -20,7 +20,7 @@
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
 #define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
-#define SB_WL_OPTS_MAX 256     /* bytes of all workloads' own options structs together */
+#define SB_SPEC_WLOPTS_MAX 4096 /* bytes of all workloads' own options structs together */
 #define SB_OPT_MAX 512     /* upper bound on option-table rows (parse/options.h) */
 #define SB_LOC_FILES 16    /* files (job file, includes) whose lines one spec's loc[] names */
 #define SB_IGNERR_MAX 32   /* errnos per direction in ignore_error */
@@ -93,7 +93,7 @@ struct sb_jobspec {
 	 * struct, at the offset the parser gave it (sb_spec_engine_opts,
 	 * sb_spec_wl_opts); declared by their option rows */
 	_Alignas(8) unsigned char engine_opts[SB_ENGINE_OPTS_MAX];
-	_Alignas(8) unsigned char wl_opts[SB_WL_OPTS_MAX];
+	_Alignas(8) unsigned char wl_opts[SB_SPEC_WLOPTS_MAX];
 
 	/* time and repetition */
 	uint64_t runtime_us;        /* 0 = no limit */
@@ -139,7 +139,7 @@ struct sb_jobspec {
 	unsigned nopts;
 
 	/* ML workloads (ml/; their checks resolve model= and train_model=) */
-	unsigned workload;          /* enum sb_workload */
+	unsigned workload;          /* its id: the row's position in main's table (0: io) */
 	unsigned rules;             /* enum sb_rules: rule report after the run */
 	bool drop_caches;           /* sync + drop the page cache when permitted (default 1) */
 	/* checkpoint */
@@ -440,39 +440,6 @@ struct sb_jobspec {
 	bool fill_device;           /* write until ENOSPC/EDQUOT, which ends the job normally (run/fill.c) */
 	bool log_max_value;         /* averaged latency logs: the window's maximum, not its mean */
 	bool serialize_overlap;     /* async engines: an I/O waits for in-flight ones it overlaps */
-	/* workload=kvcache (ml/kvcache/): model=, shape.layers, kv_heads too */
-	unsigned kv_head_dim;       /* dimensions per key/value head */
-	unsigned kv_elem_bytes;     /* bytes per KV element (2: fp16) */
-	unsigned kv_block_tokens;   /* tokens per stored KV block */
-	double arrival_rate;        /* requests/s, Poisson arrivals; 0: closed loop */
-	unsigned kv_concurrency;    /* requests in flight (worker threads) */
-	uint64_t kv_requests;       /* requests to run; 0: until runtime= */
-	unsigned prompt_tokens, prompt_tokens_stdev, prompt_tokens_min, prompt_tokens_max;
-	unsigned output_tokens, output_tokens_stdev, output_tokens_min, output_tokens_max;
-	double prefix_reuse;        /* probability a request continues an earlier conversation */
-	uint64_t kv_memory_capacity; /* bytes of KV blocks the memory tier holds (0: none) */
-	uint64_t kv_disk_capacity;  /* bytes of KV blocks the disk tier holds (0: none) */
-	uint64_t prefill_time_per_token_us, decode_time_per_token_us;
-	bool keep_kvcache;          /* keep the disk tier's file at the end */
-	/* issue 25: kv_profile=mlperf (ml/kvcache/mlperf.c) */
-	unsigned kv_profile;        /* 0: blocks, 1: mlperf */
-	uint64_t kv_gpu_mem;        /* bytes of the GPU tier per GPU (0: none) */
-	unsigned kv_gpus, kv_tensor_parallel;
-	unsigned kv_decode_reread_tokens; /* decode re-reads the entry every N output tokens */
-	unsigned kv_users;          /* simulated users (0: concurrency=) */
-	uint64_t kv_think_time_us;  /* a user's pause between requests */
-	bool kv_prefill_only, kv_decode_only;
-	unsigned kv_templates;      /* set by the check: 1 prompt, 2 output, 4 think time drawn per user
-				     * from the official user templates (not given) */
-	/* issue 25 (kvtrace): trace replay (ml/kvcache/kvtrace.h) */
-	char *kv_trace;             /* request trace file; NULL: requests drawn from the seed */
-	unsigned kv_trace_format;   /* enum sb_kv_trace_fmt */
-	double kv_trace_speedup;    /* burstgpt: timestamp steps divided by this; 0: closed loop */
-	char *kv_request_log;       /* one line per request planned; NULL: none */
-	double kv_sysprompt_prob;   /* shared system-prompt prefix per request, 0-1 (0: off) */
-	unsigned kv_rag_docs;       /* RAG documents stored at the start (0: no RAG) */
-	unsigned kv_rag_chunk_tokens, kv_rag_top_k; /* tokens per chunk, chunks per retrieval */
-	double kv_rag_prob;         /* probability a request reads RAG chunks */
 	/* issue 15: tiered checkpoints (ml/checkpoint/tiered.c, checktier.c) */
 	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
 	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */

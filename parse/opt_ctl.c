@@ -1,5 +1,5 @@
 /* opt_ctl.c: the option table's last rows: verify=, then fio's flow and error
- * control, statistics, clocks and logs (issue 16).
+ * control, statistics, clocks and logs.
  * One segment of THE option table, in its fixed order (parse/opt_rows.h). */
 #include "parse/opt_rows.h"
 
@@ -129,7 +129,7 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	  .category = SB_CAT_VERIFY,
 	  .help = "accepted for fio compatibility: the verify phase always checks each block's last write" },
 
-	/* flow and control, stats and clocks, logs (issue 16: fio's meanings) */
+	/* flow and control, stats and clocks, logs (fio's meanings) */
 	{ .name = "continue_on_error", .type = SB_OT_ENUM, .off = OFF(continue_on_error),
 	  .def = "none", .enums = coe_vals, .category = C_TIME,
 	  .help = "I/O errors that do not end the job: none, read, write, io, verify or all" },
@@ -211,7 +211,7 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "one log per thread NAME_bw.N.log (0: NAME_bw.log, appended to by every thread)" },
 
-	/* issue 16 (opts2): think time, stats and logs, fio's names and meanings */
+	/* think time, stats and logs, fio's names and meanings */
 	{ .name = "thinktime_blocks_type", .type = SB_OT_ENUM, .off = OFF(thinktime_blocks_type),
 	  .def = "complete", .enums = ttbt_vals, .category = C_RATE,
 	  .help = "whether thinktime_blocks counts completed or issued I/Os" },
@@ -254,12 +254,12 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	{ .name = "profile", .type = SB_OT_ENUM, .off = OFF(profile), .def = "none",
 	  .enums = profile_vals, .flags = SB_OF_IDENTITY, .category = C_DESC,
 	  .help = "fio's built-in profiles tiobench and act are refused: write their jobs in a job file" },
-	/* issue 12: MPI */
+	/* MPI */
 	{ .name = "mpi_rank_results", .type = SB_OT_BOOL, .off = OFF(mpi_rank_results), .def = "0",
 	  .flags = SB_OF_IDENTITY, .category = C_STAT,
 	  .help = "under MPI, every rank also writes its own results, unmerged, to FILE.rankN "
 		  "(--output=FILE; default storbench.out.rankN)" },
-	/* issue 16 (urr): output/ derives the merged direction (stats/mixed.h) */
+	/* output/ derives the merged direction (stats/mixed.h) */
 	{ .name = "unified_rw_reporting", .type = SB_OT_ENUM, .off = OFF(unified_rw),
 	  .def = "none", .enums = unified_vals, .flags = SB_OF_IDENTITY, .category = C_STAT,
 	  .help = "report read, write and trim apart (none), merged into one \"mixed\" direction (mixed), or both" },

@@ -45,7 +45,7 @@ static const struct sb_opt_enum falloc_vals[] = {
 	{ .name = NULL },
 };
 
-/* zonemode= (issue 23), fio's values */
+/* zonemode=, fio's values */
 static const struct sb_opt_enum zonemode_vals[] = {
 	{ .name = "none", .val = SB_ZONE_NONE, .help = "no zones: zonesize= is an error" },
 	{ .name = "strided", .val = SB_ZONE_STRIDED,
@@ -55,7 +55,7 @@ static const struct sb_opt_enum zonemode_vals[] = {
 	{ .name = NULL },
 };
 
-/* issue 16 (place): placement, priorities and file options */
+/* placement, priorities and file options */
 static const struct sb_opt_enum cpupol_vals[] = {
 	{ .name = "shared", .val = SB_CPUPOL_SHARED, .help = "every thread of the job may run on all the allowed CPUs" },
 	{ .name = "split", .val = SB_CPUPOL_SPLIT, .help = "thread N of the job runs on the Nth allowed CPU (wrapping around)" },
@@ -88,7 +88,7 @@ static const struct sb_opt_enum lockfile_vals[] = {
 	{ .name = NULL },
 };
 
-/* issue 16 (opts1) */
+/* sync=, fio's values */
 static const struct sb_opt_enum sync_vals[] = {
 	{ .name = "none", .val = SB_SYNC_NONE, .help = "no synchronous I/O flag (default)" },
 	{ .name = "0", .val = SB_SYNC_NONE, .help = "same as none", .alias = true },
@@ -140,7 +140,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .off2 = OFF(offset_pct), .def = "0", .unit = "bytes or %", .flags = SB_OF_PCT,
 	  .category = C_FILE,
 	  .help = "start of the I/O region in each file; N% of the file's size is aligned up to offset_align" },
-	/* issue 16: sizes and offsets */
+	/* sizes and offsets */
 	{ .name = "offset_increment", .type = SB_OT_SIZE, .off = OFF(offset_increment),
 	  .off2 = OFF(offset_increment_pct), .def = "0", .unit = "bytes or %", .flags = SB_OF_PCT,
 	  .category = C_FILE,
@@ -161,7 +161,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "rwmixwrite", .type = SB_OT_UINT, .off = OFF(rwmixread), .max = 100, .unit = "%",
 	  .flags = SB_OF_INVERSE, .category = C_IO,
 	  .help = "percentage of writes in a mixed workload (100 - rwmixread)" },
-	/* issue 16 */
+	/* the order of rw=...:N's I/Os */
 	{ .name = "rw_sequencer", .type = SB_OT_ENUM, .off = OFF(rw_sequencer), .def = "sequential",
 	  .enums = rwseq_vals, .category = C_IO,
 	  .help = "what the I/Os between two random offsets of rw=randread:N do" },
@@ -262,7 +262,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "group_reporting", .type = SB_OT_BOOL, .off = OFF(group_reporting), .def = "0",
 	  .category = C_GRP, .help = "report a group's jobs as one" },
 
-	/* issue 16 (place): CPU and memory placement, priorities (run/place.c) */
+	/* CPU and memory placement, priorities (run/place.c) */
 	{ .name = "cpus_allowed", .type = SB_OT_STR, .off = OFF(cpus_allowed), .category = C_GRP,
 	  .help = "CPUs the job's threads may run on: a list such as 0-3,6" },
 	{ .name = "cpumask", .type = SB_OT_U64, .off = OFF(cpumask), .def = "0", .max = INT64_MAX,
@@ -306,7 +306,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .off2 = OFF(dist_param), .def = "random", .category = C_RAND,
 	  .help = "random, zipf[:theta], pareto[:h], normal[:sigma], zoned:ACCESS/SIZE%:... or "
 		  "zoned_abs:ACCESS/BYTES:... (zones per direction separated by ',')" },
-	/* issue 16: randomness */
+	/* randomness */
 	{ .name = "allrandrepeat", .type = SB_OT_BOOL, .off = OFF(allrandrepeat), .def = "0",
 	  .category = C_RAND, .help = "seed every generator repeatably (overrides randrepeat=0)" },
 	{ .name = "random_generator", .type = SB_OT_ENUM, .off = OFF(random_generator),
@@ -348,7 +348,7 @@ const struct sb_option sb_opt_rows_io[] = {
 
 	{ .name = "unlink", .type = SB_OT_BOOL, .off = OFF(unlink), .def = "0", .category = C_SAFE,
 	  .help = "remove the files storbench created when the job ends" },
-	/* issue 16 (lockunl) */
+	/* files removed and laid out again between loops */
 	{ .name = "unlink_each_loop", .type = SB_OT_BOOL, .off = OFF(unlink_each_loop), .def = "0",
 	  .category = C_SAFE,
 	  .help = "with loops=N, remove the files storbench created after each loop but the last, and lay them out again" },
@@ -358,7 +358,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "allow_mounted_write", .type = SB_OT_BOOL, .off = OFF(allow_mounted_write),
 	  .def = "0", .category = C_SAFE, .help = "allow writes to a mounted block device" },
 
-	/* issue 16 (place): file options (run/files.c) */
+	/* file options (run/files.c) */
 	{ .name = "invalidate", .type = SB_OT_BOOL, .off = OFF(no_invalidate), .def = "1",
 	  .flags = SB_OF_INVERSE, .category = C_SAFE, .help = "drop the files' page cache before the job (buffered I/O)" },
 	{ .name = "fadvise_hint", .type = SB_OT_ENUM, .off = OFF(fadvise_hint), .def = "1",
@@ -398,7 +398,7 @@ const struct sb_option sb_opt_rows_io[] = {
 	{ .name = "create_only", .type = SB_OT_BOOL, .off = OFF(create_only), .def = "0",
 	  .category = C_SAFE, .help = "lay the job's files out and do no I/O (an existing file it did not make is never extended)" },
 
-	/* issue 16 (opts1): fio's remaining I/O and file options */
+	/* fio's other I/O and file options */
 	{ .name = "sync", .type = SB_OT_ENUM, .off = OFF(sync_mode), .def = "none",
 	  .enums = sync_vals, .category = C_IO,
 	  .help = "open the files for synchronous I/O: sync (O_SYNC) or dsync (O_DSYNC)" },
@@ -450,14 +450,14 @@ const struct sb_option sb_opt_rows_io[] = {
 	  .help = "picked blocks trimmed at each trim_backlog point (0: trim_backlog)" },
 	{ .name = "cgroup_nodelete", .type = SB_OT_BOOL, .off = OFF(cgroup_nodelete), .def = "0",
 	  .flags = SB_OF_IDENTITY, .category = C_GRP, .help = "keep the cgroups storbench made after the run" },
-	/* issue 16 (opts3) */
+	/* fill the file system; serialize overlapping I/Os */
 	{ .name = "fill_device", .alias = { "fill_fs" }, .type = SB_OT_BOOL, .off = OFF(fill_device),
 	  .def = "0", .category = C_FILE,
 	  .help = "sequential writes until the file system is full: ENOSPC (or EDQUOT) ends the job without an error; without size=, the region is the free space" },
 	{ .name = "serialize_overlap", .type = SB_OT_BOOL, .off = OFF(serialize_overlap),
 	  .def = "0", .category = C_IO,
 	  .help = "an I/O that overlaps one queued or in flight on its file waits until that one completes (async engines, iodepth > 1)" },
-	/* issue 23: fio's zone options (parse/check_zone.c) */
+	/* fio's zone options (parse/check_zone.c) */
 	{ .name = "zonemode", .type = SB_OT_ENUM, .off = OFF(zonemode), .def = "none",
 	  .enums = zonemode_vals, .category = C_IO,
 	  .help = "how zonesize, zonerange and zoneskip apply: none, strided or zbd (as fio)" },

@@ -90,7 +90,7 @@ const struct sb_option sb_opt_rows_post[] = {
 	{ .name = "log_offset", .type = SB_OT_BOOL, .off = OFF(log_offset), .def = "0",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "add each I/O's offset to per-I/O log entries" },
-	/* issue 16 (opts3) */
+	/* log windows' maximum */
 	{ .name = "log_max_value", .type = SB_OT_BOOL, .off = OFF(log_max_value), .def = "0",
 	  .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "with log_avg_msec: latency logs (clat, slat, lat) hold each window's maximum instead of its mean (ns)" },
@@ -166,8 +166,6 @@ const struct sb_option sb_opt_rows_post[] = {
 	{ .name = "trace_sample", .type = SB_OT_UINT, .off = OFF(trace_sample), .def = "1",
 	  .min = 1, .max = 1000000000, .flags = SB_OF_IDENTITY, .category = C_LOG,
 	  .help = "write_trace: record one I/O in N (1: every I/O)" },
-	/* workload=kvcache (ml/kvcache/kvcache.c): the KV shape beside model=, layers=,
-	 * kv_heads=; the request stream; the two cache tiers */
 	{ .name = "dedupe_global", .type = SB_OT_BOOL, .off = OFF(dedupe_global), .def = "0",
 	  .category = C_IO,
 	  .help = "dedupe_mode=working_set: one working set shared by the writers of all jobs that set it" },

@@ -7,6 +7,7 @@
 #include "lib/log.h"
 #include "parse/options.h"
 #include "parse/parse.h"
+#include "parse/workloads.h"
 
 static unsigned refuse(const struct sb_jobspec *s, const struct sb_option *o, const char *why,
 		       const char *fix)
@@ -29,13 +30,13 @@ int sb_joblist_check_readonly(const struct sb_joblist *jl)
 	}
 	for (size_t i = 0; i < jl->njobs; i++) {
 		const struct sb_jobspec *s = &jl->jobs[i];
-		if (s->workload == SB_WL_CHECKPOINT && s->num_checkpoints_write)
+		if (sb_spec_wl_flag(s, SB_PWL_CKPT_WRITES) && s->num_checkpoints_write)
 			nerr += refuse(s, SB_OPT(num_checkpoints_write), "writes checkpoints",
 				       "set num_checkpoints_write=0 to read existing ones");
-		else if (s->workload == SB_WL_TRAIN)
+		else if (sb_spec_wl_flag(s, SB_PWL_MAKES_DATA))
 			nerr += refuse(s, SB_OPT(workload), "creates its dataset when it is missing",
 				       "run it without --readonly once the dataset exists");
-		else if (s->workload == SB_WL_IO && (s->rw & (SB_RW_WRITE | SB_RW_TRIM)))
+		else if (sb_spec_is_io(s) && (s->rw & (SB_RW_WRITE | SB_RW_TRIM)))
 			nerr += refuse(s, SB_OPT(rw), s->rw & SB_RW_TRIM ? "trims" : "writes",
 				       "make it read (rw=read or rw=randread)");
 	}

@@ -33,7 +33,6 @@ enum sb_ss_kind { SB_SS_IOPS = 0, SB_SS_IOPS_SLOPE, SB_SS_BW, SB_SS_BW_SLOPE };
 
 /* clocksource= (run/run.c picks lib/timeutil.h's clock from it) */
 enum sb_clocksrc { SB_CLOCK_AUTO = 0, SB_CLOCK_MONO, SB_CLOCK_GTOD, SB_CLOCK_CPU };
-enum sb_workload { SB_WL_IO = 0, SB_WL_CHECKPOINT = 1, SB_WL_TRAIN = 2, SB_WL_KVCACHE = 3 };
 enum sb_rules { SB_RULES_NONE = 0, SB_RULES_MLPERF = 1 };
 enum sb_accel { SB_ACCEL_H100 = 0, SB_ACCEL_A100 = 1 };
 enum sb_ctime { SB_CTIME_NORMAL = 0, SB_CTIME_UNIFORM = 1, SB_CTIME_GAMMA = 2 };
@@ -47,7 +46,7 @@ enum sb_ckpt_content { SB_CKPT_CONTENT_UNIQUE = 0, SB_CKPT_CONTENT_DLIO = 1 };
 enum sb_ml_mem { SB_ML_MEM_HOST = 0, SB_ML_MEM_GPU = 1 };
 enum sb_ckpt_flush { SB_CKPT_FLUSH_SYNC = 0, SB_CKPT_FLUSH_ASYNC = 1, SB_CKPT_FLUSH_NONE = 2 };
 enum sb_ckpt_red { SB_CKPT_RED_SINGLE = 0, SB_CKPT_RED_PARTNER = 1, SB_CKPT_RED_XOR = 2 };
-/* zonemode= (issue 23; parse/check_zone.c, run/iogen.c) */
+/* zonemode= (parse/check_zone.c, run/iogen.c) */
 enum sb_zonemode { SB_ZONE_NONE = 0, SB_ZONE_STRIDED, SB_ZONE_ZBD };
 /* read_order=: DLIO's I/O order per reader, or storbench's older one */
 enum sb_read_order { SB_ORDER_DLIO = 0, SB_ORDER_RESHUFFLE = 1 };

@@ -11,10 +11,11 @@ static struct sb_parse_workload wls[SB_PARSE_WORKLOADS_MAX];
 static size_t wl_base[SB_PARSE_WORKLOADS_MAX];
 static unsigned nwls;
 /* the rows of workloads with an options struct, offsets moved into the spec */
-static struct sb_option orows[SB_WL_ROWS_MAX];
+#define WL_ROWS_MAX 256
+static struct sb_option orows[WL_ROWS_MAX];
 
 struct sb_opt_enum sb_parse_workload_vals[SB_PARSE_WORKLOADS_MAX + 2] = {
-	{ .name = "io", .val = SB_WL_IO, .help = "fio-style I/O jobs (rw=, bs=, size=...)" },
+	{ .name = "io", .val = 0, .help = "fio-style I/O jobs (rw=, bs=, size=...)" },
 	{ .name = NULL },
 };
 
@@ -26,7 +27,7 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 	if (n > SB_PARSE_WORKLOADS_MAX)
 		return -EINVAL;
 	for (unsigned i = 0; i < n; i++) {
-		if (!w[i].name || w[i].id == SB_WL_IO || (w[i].nrows && !w[i].rows))
+		if (!w[i].name || !w[i].id || (w[i].nrows && !w[i].rows))
 			return -EINVAL;
 		for (unsigned k = 0; k < i; k++)
 			if (w[k].id == w[i].id || !strcmp(w[k].name, w[i].name))
@@ -36,13 +37,15 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 		if (!w[i].opts_size)
 			continue;
 		base = (base + 7) & ~(size_t)7;
-		if (base + w[i].opts_size > SB_WL_OPTS_MAX || rows + w[i].nrows > SB_WL_ROWS_MAX)
+		if (base + w[i].opts_size > SB_SPEC_WLOPTS_MAX || rows + w[i].nrows > WL_ROWS_MAX)
 			return -EINVAL;
-		for (unsigned k = 0; k < w[i].nrows; k++)
-			if (!sb_opt_module_type_ok(w[i].rows[k].type) ||
-			    w[i].rows[k].off + sb_opt_value_size(w[i].rows[k].type) > w[i].opts_size ||
-			    (w[i].rows[k].flags & SB_OF_INVERSE))
+		for (unsigned k = 0; k < w[i].nrows; k++) {
+			const struct sb_option *o = &w[i].rows[k];
+			if (!sb_opt_wl_type_ok(o->type) || o->off + sb_opt_value_size(o->type) > w[i].opts_size ||
+			    o->off >= w[i].opts_size ||
+			    (sb_opt_uses_off2(o) && o->off2 >= w[i].opts_size) || (o->flags & SB_OF_INVERSE))
 				return -EINVAL;
+		}
 		base += w[i].opts_size;
 		rows += w[i].nrows;
 	}
@@ -66,10 +69,13 @@ int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n)
 		wl_base[i] = base;
 		for (unsigned k = 0; k < w[i].nrows; k++) {
 			orows[rows + k] = w[i].rows[k];
-			orows[rows + k].off = offsetof(struct sb_jobspec, wl_opts) + base + w[i].rows[k].off;
+			size_t area = offsetof(struct sb_jobspec, wl_opts) + base;
+			orows[rows + k].off = area + w[i].rows[k].off;
 			/* the row lies in the spec's area (list_ok checked its struct) */
 			SB_ASSERT(base + w[i].rows[k].off + sb_opt_value_size(w[i].rows[k].type) <=
-				  SB_WL_OPTS_MAX);
+				  SB_SPEC_WLOPTS_MAX);
+			if (sb_opt_uses_off2(&w[i].rows[k]))
+				orows[rows + k].off2 = area + w[i].rows[k].off2;
 		}
 		wls[i].rows = orows + rows;
 		rows += w[i].nrows;
@@ -93,12 +99,19 @@ const struct sb_parse_workload *sb_parse_workload_at(unsigned i)
 	return i < nwls ? &wls[i] : NULL;
 }
 
-const void *sb_spec_wl_opts(const struct sb_jobspec *s)
+/* the byte offset of workload id's struct in wl_opts, or -1 when it has none */
+static long area_of(unsigned id)
 {
 	for (unsigned i = 0; i < nwls; i++)
-		if (wls[i].id == s->workload)
-			return wls[i].opts_size ? s->wl_opts + wl_base[i] : NULL;
-	return NULL;
+		if (wls[i].id == id)
+			return wls[i].opts_size ? (long)wl_base[i] : -1;
+	return -1;
+}
+
+const void *sb_spec_wl_opts(const struct sb_jobspec *s)
+{
+	long a = area_of(s->workload);
+	return a < 0 ? NULL : s->wl_opts + a;
 }
 
 const struct sb_parse_workload *sb_parse_workload_of_row(const struct sb_option *o)
@@ -107,4 +120,49 @@ const struct sb_parse_workload *sb_parse_workload_of_row(const struct sb_option 
 		if (wls[i].rows && o >= wls[i].rows && o < wls[i].rows + wls[i].nrows)
 			return &wls[i];
 	return NULL;
+}
+
+void *sb_spec_wl_opts_mut(struct sb_jobspec *s)
+{
+	long a = area_of(s->workload);
+	return a < 0 ? NULL : s->wl_opts + a;
+}
+
+const struct sb_parse_workload *sb_spec_workload(const struct sb_jobspec *s)
+{
+	return sb_parse_workload_find(s->workload);
+}
+
+bool sb_spec_wl_flag(const struct sb_jobspec *s, unsigned flag)
+{
+	const struct sb_parse_workload *w = sb_spec_workload(s);
+	return w && (w->flags & flag);
+}
+
+static bool listed(const struct sb_parse_workload *w, const struct sb_option *o)
+{
+	for (const char *const *n = w->also; n && *n; n++)
+		if (!strcmp(*n, o->name))
+			return true;
+	return false;
+}
+
+const struct sb_parse_workload *sb_parse_workload_owner(const struct sb_option *o)
+{
+	const struct sb_parse_workload *w = sb_parse_workload_of_row(o);
+	if (w && w->opts_size)
+		return w;
+	for (unsigned i = 0; i < nwls; i++)
+		if (wls[i].category && wls[i].category == o->category)
+			return &wls[i];
+	for (unsigned i = 0; i < nwls; i++)
+		if (listed(&wls[i], o))
+			return &wls[i];
+	return NULL;
+}
+
+bool sb_parse_workload_takes(const struct sb_parse_workload *w, const struct sb_option *o)
+{
+	const struct sb_parse_workload *own = sb_parse_workload_owner(o);
+	return !own || own == w || (w && listed(w, o));
 }

@@ -12,41 +12,74 @@
  * file:line.  workload=io is parse's own and always there. */
 #ifndef SB_PARSE_WORKLOADS_H
 #define SB_PARSE_WORKLOADS_H
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "lib/option.h"
+#include "parse/jobspec.h"
 
 struct sb_jobctx;
 
+/* what a workload does, for the generic checks (flags of struct
+ * sb_parse_workload) */
+#define SB_PWL_MAKES_DATA 0x1u  /* may create its data set (--readonly refuses the job) */
+#define SB_PWL_CKPT_WRITES 0x2u /* writes num_checkpoints_write= checkpoints (--readonly
+				 * refuses the job when that is not 0) */
+#define SB_PWL_CKPT_GPU 0x4u    /* checkpoint_source=gpu puts its checkpoints in GPU memory */
+
 struct sb_parse_workload {
-	unsigned id;                    /* enum sb_workload: its workload= value */
+	unsigned id;                    /* its workload= value: its position in main's table
+					 * (io, parse's own, is 0) */
 	const char *name;               /* workload= NAME */
 	const char *help;               /* one line for --help and HOWTO */
 	const struct sb_option *rows;   /* its option rows, may be NULL */
 	unsigned nrows;
 	size_t opts_size;               /* bytes of its options struct; 0: rows into the spec */
+	unsigned category;              /* SB_CAT_* of its rows into the spec (0: none): an
+					 * option of that category is its own */
+	const char *const *also;        /* NULL-terminated names of options of parse or of
+					 * another workload its jobs take too; may be NULL */
+	unsigned flags;                 /* SB_PWL_* */
 	/* its checks and the defaults that depend on other options; reports
 	 * each error with file:line and returns their count */
 	unsigned (*check)(struct sb_jobctx *c);
 };
 
 #define SB_PARSE_WORKLOADS_MAX 8
-#define SB_WL_ROWS_MAX 256 /* rows of all workloads with an options struct */
 /* Copies the list (not the rows, which must outlive parsing; rows into an
  * options struct are copied, their offsets moved into the spec); -EINVAL
  * when there are too many, an id or a name repeats or is io's, a name is missing, or
- * options structs do not fit (SB_WL_OPTS_MAX) or use a type other than
- * bool, int, unsigned, u64, size, time or enum. */
+ * options structs do not fit (SB_SPEC_WLOPTS_MAX), a row's offsets fall outside
+ * its struct, or a row is engine=- or bssplit=-typed (sb_opt_wl_type_ok):
+ * strings (owned by the spec, copied and freed with it), floats, lists,
+ * sizes, times and the rest are a workload's own. */
 int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n);
 /* The handed-in workload of id, or NULL (io, or none handed in). */
 const struct sb_parse_workload *sb_parse_workload_find(unsigned id);
 /* Handed-in workload i, NULL past the last. */
 const struct sb_parse_workload *sb_parse_workload_at(unsigned i);
 /* The options struct of the spec's workload (NULL when it has none). */
-struct sb_jobspec;
 const void *sb_spec_wl_opts(const struct sb_jobspec *s);
+/* The same, writable: for the workload's own check, which may resolve
+ * defaults that depend on other options into its struct. */
+void *sb_spec_wl_opts_mut(struct sb_jobspec *s);
 /* The handed-in workload whose rows include o (NULL: parse's own row). */
 const struct sb_parse_workload *sb_parse_workload_of_row(const struct sb_option *o);
+/* The spec's workload is io (parse's own, id 0). */
+static inline bool sb_spec_is_io(const struct sb_jobspec *s)
+{
+	return s->workload == 0;
+}
+/* The handed-in workload of the spec, or NULL (io). */
+const struct sb_parse_workload *sb_spec_workload(const struct sb_jobspec *s);
+/* Whether the spec's workload has flag (SB_PWL_*). */
+bool sb_spec_wl_flag(const struct sb_jobspec *s, unsigned flag);
+/* The workload whose option o is (its rows, its category, else the first
+ * that takes it: struct sb_parse_workload also), or NULL: any job's. */
+const struct sb_parse_workload *sb_parse_workload_owner(const struct sb_option *o);
+/* Whether workload w (NULL: io) takes option o: o is no workload's, w's
+ * own, or in w's also list. */
+bool sb_parse_workload_takes(const struct sb_parse_workload *w, const struct sb_option *o);
 /* workload='s values: io, then the handed-in ones; the row's enums */
 extern struct sb_opt_enum sb_parse_workload_vals[];
 #endif

@@ -31,7 +31,7 @@ static bool uses(const struct sb_jobspec *s)
 }
 
 /* the v2 mount, else the v1 blkio one, with storbench's own cgroup below
- * it appended: 0 or -ENOENT */
+ * it added to the path: 0 or -ENOENT */
 static int base_dir(char *out, size_t len, bool *v2)
 {
 	FILE *f = fopen("/proc/self/mounts", "r");

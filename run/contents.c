@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "run/contents.h"
+#include "parse/workloads.h"
 
 struct sb_contents {
 	struct sb_dg g;
@@ -65,7 +66,7 @@ static void prep_offsets(struct sb_thread *t, struct sb_io_u *io)
 static bool writes_own(const struct sb_jobspec *s)
 {
 	/* a verify= job's writes carry verify blocks: run/verify.c owns its hooks */
-	return s->workload == SB_WL_IO && (s->rw & SB_RW_WRITE) && !s->verify;
+	return sb_spec_is_io(s) && (s->rw & SB_RW_WRITE) && !s->verify;
 }
 
 bool sb_contents_global(const struct sb_jobspec *s)

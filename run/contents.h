@@ -11,8 +11,8 @@
  *   buffer_pattern with %o: the I/O's offset pasted into each repetition.
  * dedupe_global: the writers of all such jobs share one working set
  * (struct sb_dg's peers; t->dg_peer, dg_peers set by run/run.c).
- * verify= jobs own their buffer contents (as in fio): the lead's merge lets
- * the verify hooks win where both apply.
+ * verify= jobs own their buffer contents (as in fio): the verify hooks win
+ * where both apply.
  * The ML workloads use sb_contents_recipe for their files' contents. */
 #ifndef SB_RUN_CONTENTS_H
 #define SB_RUN_CONTENTS_H

@@ -1,4 +1,4 @@
-/* gpu.h: iomem=cudamalloc (issue 27).  Each thread's I/O buffers get a twin
+/* gpu.h: iomem=cudamalloc.  Each thread's I/O buffers get a twin
  * in GPU memory (cuMemAlloc, gpu_dev_id / gpu_dev_ids) and are pinned
  * (cuMemHostRegister), so every engine moves data between storage and the
  * GPU through them: a completed read is copied host to GPU, a write is

@@ -63,7 +63,7 @@ void sb_ioloop_error(struct sb_thread *t, struct sb_loopstate *ls, const struct 
 	ei->at = io->file && io->ddir < SB_DDIR_N;
 	ei->eof = io->result >= 0 && io->ddir != SB_DDIR_WRITE;
 	if (io->ddir == SB_DDIR_WRITE && io->result >= 0)
-		ei->op = "short write"; /* fewer bytes than asked (issue 28 item 8): EIO */
+		ei->op = "short write"; /* fewer bytes than asked: EIO */
 	ei->file = io->file ? io->file->index : UINT_MAX;
 	ei->offset = io->offset;
 	ei->len = io->len;

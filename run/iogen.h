@@ -11,10 +11,10 @@
  * direction, as fio: each wraps to the region's start on its own, and the
  * loop ends when io_size bytes have moved.
  *
- * The features of issue 16 (rw=...:N, percentage_random, zoned
- * distributions, random_generator=lfsr, number_ios) run on a general path
- * that sb_iogen_next takes only when one of them is on (g->ext), so a job
- * that uses none of them runs the same code as before. */
+ * rw=...:N, percentage_random, zoned distributions,
+ * random_generator=lfsr and number_ios run on a general path that
+ * sb_iogen_next takes only when one of them is on (g->ext), so a job that
+ * uses none of them stays on the short path. */
 #ifndef SB_IOGEN_H
 #define SB_IOGEN_H
 #include <stdbool.h>
@@ -74,7 +74,7 @@ struct sb_iogen {
 	int pending_sync;             /* SB_DDIR_SYNC / DATASYNC to issue next, or 0 */
 	struct sb_file *sync_file;
 	double zipf_alpha, zipf_zeta2, pareto_pow;
-	/* the general path (issue 16): see the top of this file */
+	/* the general path: see the top of this file */
 	bool ext;
 	bool lfsr;                    /* random_generator=lfsr on a uniform random job */
 	bool loop_cut;                /* rw=read:N went past the region's end: fio ends the loop */
@@ -94,28 +94,28 @@ struct sb_iogen {
 	struct sb_replay_ent *rp_ent; /* owned; freed by sb_iogen_free */
 	size_t rp_n, rp_i;
 	uint64_t rp_start_ns, rp_last_ns;
-	/* appended: file_service_type other than roundrobin:1 (fsvc set) */
+	/* file_service_type other than roundrobin:1 (fsvc set) */
 	bool fsvc;
 	unsigned fsvc_left;           /* I/Os left on the current file */
 	unsigned fsvc_cur;
 	double *fsvc_cum;             /* zipf, normal: cumulative file weights, last 1 */
 	double fsvc_pow;              /* pareto: fio's exponent log(h)/log(1-h) */
-	/* appended: sync_file_range=: the bytes written since the last one */
+	/* sync_file_range=: the bytes written since the last one */
 	uint64_t sfr_lo, sfr_hi;
-	/* appended: unlink_each_loop (run/eachloop.c): each_loop makes
+	/* unlink_each_loop (run/eachloop.c): each_loop makes
 	 * sb_iogen_next return 0 at the end of every loop but the last, with
 	 * loop_paused set; the caller sets loop_resume to go on */
 	bool each_loop, loop_paused, loop_resume;
-	/* appended: rw=trimwrite/randtrimwrite (on the general path): each
+	/* rw=trimwrite/randtrimwrite (on the general path): each
 	 * trim is followed by a write of its offset and length, as fio's
 	 * td_trimwrite; tw_file is that trim's file while a write is owed */
 	bool trimwrite;
 	struct sb_file *tw_file;
 	uint64_t tw_off, tw_len;
-	/* appended: cmdprio_* (on the general path): io->ioprio of each read
+	/* cmdprio_* (on the general path): io->ioprio of each read
 	 * and write, from spec->cmdprio_bs (parse/check_cmdprio.c) */
 	bool cmdprio;
-	/* appended: zonemode=strided (run/strided.c, on the general path): the
+	/* zonemode=strided (run/strided.c, on the general path): the
 	 * one file's zones as fio's setup_strided_zone_mode moves them */
 	bool strided;
 	uint64_t zs_start;            /* the zone's first byte, absolute (fio: f->file_offset) */
@@ -124,7 +124,7 @@ struct sb_iogen {
 	uint64_t zs_end;              /* the file's end, absolute: zones wrap to the region's start */
 	uint64_t *zs_map;             /* random: a bit per unit of the zone range */
 	uint64_t zs_nb, zs_nfree;     /* units in the zone range; not yet touched */
-	/* appended: zonemode=zbd (run/zbd.h, on the general path) */
+	/* zonemode=zbd (run/zbd.h, on the general path) */
 	struct sb_zbd *zbd;
 };
 

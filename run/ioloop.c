@@ -183,7 +183,7 @@ static inline bool rate_wait(struct sb_thread *t, struct sb_loopstate *ls, const
 	if (t->ctl.flow && !flow_wait(t, ls))
 		return false;
 	uint64_t due = sb_rate_due(&t->rate, io->ddir);
-	if (due > ls->deadline) { /* fio: the job waits out its runtime (issue 28 item 16) */
+	if (due > ls->deadline) { /* fio: the job waits out its runtime */
 		if (ls->deadline > ls->now)
 			(void)sb_sleep_until(ls->deadline);
 		return false;

@@ -170,6 +170,14 @@ static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *o
 	return r ? r : check_engine(s, ops);
 }
 
+static unsigned folders_io(const struct sb_jobspec *s, const char **dirs, unsigned max)
+{
+	if (!max)
+		return 0;
+	dirs[0] = s->directory;
+	return 1;
+}
+
 /* what the workload conformance suite runs of io (run/workload.h) */
 static const struct sb_wl_conformance io_conformance = {
 	.quick = "rw=write\nsize=256k\nbs=4k",
@@ -185,8 +193,8 @@ static const struct sb_wl_conformance io_conformance = {
 
 const struct sb_workload_ops sb_workload_io = {
 	.name = "io",
-	.id = SB_WL_IO,
 	.flags = SB_WL_THREADS,
+	.folders = folders_io,
 	.validate = validate_io,
 	.conformance = &io_conformance,
 };

@@ -212,7 +212,8 @@ static void run_groups(struct run *r)
 }
 
 /* The system inventory, once before the first I/O: the machine, and where
- * the jobs' files and directories live (stats/sysinv.h).  Out of memory:
+ * the jobs' files and folders live (stats/sysinv.h; each job's workload
+ * names its folders).  Out of memory:
  * the results go without it. */
 static void sysinv_start(struct run *r)
 {
@@ -225,8 +226,10 @@ static void sysinv_start(struct run *r)
 		sb_sysinv_add_path(r->sys, root, r->lay.files[i].path);
 	for (size_t j = 0; j < r->jl->njobs; j++) {
 		const struct sb_jobspec *s = &r->jl->jobs[j];
-		const char *dirs[] = { s->directory, s->checkpoint_folder, s->data_dir };
-		for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+		const struct sb_workload_ops *w = sb_workload_of(s);
+		const char *dirs[8];
+		unsigned n = w->folders ? w->folders(s, dirs, sizeof(dirs) / sizeof(dirs[0])) : 0;
+		for (unsigned k = 0; k < n && k < sizeof(dirs) / sizeof(dirs[0]); k++) {
 			char one[4096];
 			for (const char *p = dirs[k]; p && *p; p += strcspn(p, ":"), p += *p == ':') {
 				snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, ":"), p);

@@ -1,4 +1,4 @@
-/* strided.c: zonemode=strided (issue 23), the I/O of one file in zones as
+/* strided.c: zonemode=strided, the I/O of one file in zones as
  * fio 3.33 moves it (io_u.c:892-933 setup_strided_zone_mode, io_u.c:58-80
  * the random range, io_u.c:486-512 and 544 the checks that end the job):
  * the job moves zonesize bytes in the zone of zonerange bytes that starts at

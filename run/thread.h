@@ -68,7 +68,7 @@ struct sb_thread {
 	_Atomic int phase;            /* enum sb_phase (stats/tview.h) */
 	_Atomic uint64_t count_start_ns;
 	uint64_t start_ns, end_ns;    /* the thread's own start and end */
-	/* appended: per-interval accumulators (always) and the per-I/O log ring
+	/* per-interval accumulators (always) and the per-I/O log ring
 	 * (only with a log and log_avg_msec=0), written by the I/O thread and
 	 * read by the stats thread (stats/ilat.h, stats/iolog.h) */
 	struct sb_ilat *ilat;
@@ -79,10 +79,10 @@ struct sb_thread {
 	_Atomic int os_tid;
 	void (*on_start)(void *arg, int os_tid);
 	void *on_start_arg;
-	/* appended: what this thread's verify pass found (stats/verify.h),
+	/* what this thread's verify pass found (stats/verify.h),
 	 * NULL when the job does not verify; owned, merged by run/collect.c */
 	struct sb_verify_result *verify;
-	/* appended: data-content hooks of the I/O loop, NULL when unused (a
+	/* data-content hooks of the I/O loop, NULL when unused (a
 	 * NULL test per I/O is all they cost then).  io_prep fills a write's
 	 * buffer (io->buf, io->len bytes for io->file at io->offset) before
 	 * the I/O is timed and queued; io_check checks a completed read's
@@ -98,28 +98,28 @@ struct sb_thread {
 	bool check_eof;               /* a read at end of file (0 bytes) goes to io_check, not
 				       * the error path: a job verifying what others wrote
 				       * reports the missing blocks (verify=, run/verify.c) */
-	/* appended: flow, rate_min, steady state, exitall (run/flowctl.h) */
+	/* flow, rate_min, steady state, exitall (run/flowctl.h) */
 	struct sb_ctl ctl;
 	bool stats_lite;              /* a disable_* option is on: account() takes its slow path */
-	/* appended (run/place.c): bytes mapped for etd.buf_base (iomem=mmap*, shm*) */
+	/* bytes mapped for etd.buf_base (iomem=mmap*, shm*; run/place.c) */
 	size_t buf_maplen;
-	/* appended (run/place.c): iomem=mmap*:FILE: the file made (removed at
+	/* iomem=mmap*:FILE (run/place.c): the file made (removed at
 	 * the end only while it is still that file) and its descriptor */
 	struct sb_scratch_id buf_file_id;
 	int buf_file_fd;
-	/* appended: max_latency= in ns; UINT64_MAX when unset (run/ioloop.c) */
+	/* max_latency= in ns; UINT64_MAX when unset (run/ioloop.c) */
 	uint64_t max_lat_ns;
-	/* appended: write_trace= ring (stats/trace.h), owned by the trace
+	/* write_trace= ring (stats/trace.h), owned by the trace
 	 * writer; NULL when the job writes no trace */
 	struct sb_trace_ring *trace;
-	/* appended: latency_target's depth search (run/lattgt.h); .on false when unset */
+	/* latency_target's depth search (run/lattgt.h); .on false when unset */
 	struct sb_lattgt lt;
-	/* appended: lockfile, unlink_each_loop (run/flock.h); NULL when unused */
+	/* lockfile, unlink_each_loop (run/flock.h); NULL when unused */
 	struct sb_flock_thread *flk;
-	/* appended (issue 27): iomem=cudamalloc's GPU twin of the buffers and
+	/* iomem=cudamalloc's GPU twin of the buffers and
 	 * the hooks it wraps (run/gpu.h); NULL otherwise */
 	struct sb_gpu *gpu;
-	/* appended (issue 27): while the async loop runs, its count of I/Os
+	/* while the async loop runs, its count of I/Os
 	 * in flight (read by run/gpu.c's copies: overlap); NULL otherwise */
 	const unsigned *inflight;
 };

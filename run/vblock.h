@@ -52,7 +52,7 @@ struct sb_vid {
 	 * (ns, realtime; 0: any).  A run checking what it wrote gives its own
 	 * start: a block with the same offset, generation and seed left by an
 	 * earlier run of the same job (a write the device dropped) is then
-	 * stale, not good (issue 28 item 11) */
+	 * stale, not good */
 	uint64_t min_time;
 	/* checks only: the block may be any writer's (a read job checking what
 	 * another job or run left, no saved state naming the block): job,

@@ -18,7 +18,7 @@
 
 struct sb_trace_ring;
 
-#define SB_WL_TRACE_RINGS 257     /* the job's thread + up to 256 consumers */
+#define SB_WLJOB_RINGS 257     /* the job's thread + up to 256 consumers */
 
 struct sb_wl_job {
 	const struct sb_jobspec *spec;
@@ -38,7 +38,7 @@ struct sb_wl_job {
 	/* appended: write_trace= rings of application events (stats/trace.h),
 	 * made on first use: [0] the job's own thread (epochs), [1 + c]
 	 * consumer c (training steps) */
-	struct sb_trace_ring *trace[SB_WL_TRACE_RINGS];
+	struct sb_trace_ring *trace[SB_WLJOB_RINGS];
 	uint64_t worker_bs;               /* nonzero: the workers' bs, both directions
 					   * (checkpoint_io=torch: the largest request) */
 	uint64_t deadline_ns;             /* runtime=: the job's end (sb_now_ns; set

@@ -2,7 +2,15 @@
  * const struct of hooks, as an engine is (engines/engine.h); run/ drives it
  * and never looks inside.  One folder per workload (ml/<workload>/), one row
  * in ml/registry.c's table, which main hands down; the name is the
- * workload= value (parse/workloads.h makes the values from the rows).
+ * workload= value (parse/workloads.h makes the values from the rows), the
+ * row's position in the table its id (the spec's workload; io is 0).
+ *
+ * For the parser (copied into parse/workloads.h's rows at hand-down): its
+ * help line, option rows and options struct, its check (check.c), and the
+ * properties the generic checks ask instead of naming a workload: the
+ * option category that is its own, the other options its jobs take too
+ * (also), and parse_flags (SB_PWL_*: creates its data set, writes
+ * num_checkpoints_write= checkpoints, moves checkpoints through GPU memory).
  *
  * Two kinds:
  *   SB_WL_THREADS (io): run/ itself lays out the job's files
@@ -21,11 +29,19 @@
  *       datagen(j)      --datagen, instead of run: create the job's data set
  *                       (NULL: the workload has none; the job only reports)
  *       results(j, jr)  fill the job's result from its workers and j->res
+ *                       (the workload's own result: a struct that starts
+ *                       with struct sb_wl_result, whose figures row writes
+ *                       it; ML ones read through typed accessors that
+ *                       check the result's maker, ml/result.h)
  *       release(j)      remove what it created and does not keep, free priv
  *                       (also after a failed prepare)
  *       ranks_merge(jr) MPI, collective on every process after the run:
  *                       make rank 0's jr the whole run's (NULL: nothing
  *                       to merge beyond the I/O statistics)
+ * folders(s, dirs, max) for either kind: the folders the system inventory
+ * describes for a job (stats/sysinv.h): up to max ':'-separated lists in
+ * dirs, their count returned (io: directory; a workload: the folders its
+ * files go to); NULL: none.
  * validate may be set for either kind: checks of one job that need its
  * engine and its planned files (jf: NULL for workloads that lay out their
  * own), before any file is created; -errno, reported.
@@ -36,6 +52,7 @@
 #define SB_WORKLOAD_H
 #include "engines/engine.h"
 #include "parse/jobspec.h"
+#include "parse/workloads.h"
 #include "stats/results.h"
 
 struct sb_wl_job;
@@ -71,9 +88,9 @@ struct sb_wl_conformance {
 };
 
 struct sb_workload_ops {
-	const char *name;         /* workload= value */
-	unsigned id;              /* enum sb_workload */
-	unsigned flags;           /* SB_WL_* */
+	const char *name;         /* workload= value; its id (the spec's workload) is
+				   * its position in main's table (sb_workload_id) */
+	unsigned flags;           /* SB_WL_THREADS or 0 */
 	/* for the parser (handed down as parse/workloads.h rows): a line of
 	 * help, its option rows and its parse-time check (NULL for io, whose
 	 * rows and checks are parse's own) */
@@ -82,7 +99,12 @@ struct sb_workload_ops {
 	const unsigned *nrows;
 	size_t opts_size;         /* bytes of its own options struct, the rows' offsets
 				   * into it (sb_spec_wl_opts); 0: rows into the spec */
+	unsigned category;        /* SB_CAT_* of its rows into the spec (0: none) */
+	const char *const *also;  /* options of parse's or another workload's it takes
+				   * too (NULL-terminated names) */
+	unsigned parse_flags;     /* what the generic checks ask of it: SB_PWL_* */
 	unsigned (*check)(struct sb_jobctx *c);
+	unsigned (*folders)(const struct sb_jobspec *s, const char **dirs, unsigned max);
 	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 			const struct sb_jobfiles *jf);
 	int (*prepare)(struct sb_wl_job *j);
@@ -96,13 +118,16 @@ struct sb_workload_ops {
 
 /* the io row (run/precheck.c): run/'s own, first in every table */
 extern const struct sb_workload_ops sb_workload_io;
-/* main hands the table down (NULL-terminated, in enum sb_workload order,
- * the io row first); before it does, or with NULL, the table is empty and
- * nothing may run (every entry point hands it down first) */
+/* main hands the table down (NULL-terminated, the io row first; a row's
+ * position is its id); before it does, or with NULL, the table is empty
+ * and nothing may run (every entry point hands it down first) */
 void sb_workloads_set(const struct sb_workload_ops *const *table);
 const struct sb_workload_ops *const *sb_workloads_get(void);
 /* The row of workload id, or NULL. */
 const struct sb_workload_ops *sb_workload_find(unsigned id);
+/* The id of row w (its position in the table), or UINT_MAX when w is not
+ * in it. */
+unsigned sb_workload_id(const struct sb_workload_ops *w);
 /* The row of s's workload (parsing accepted only listed ones; else the
  * table's first, io). */
 const struct sb_workload_ops *sb_workload_of(const struct sb_jobspec *s);

@@ -1,4 +1,4 @@
-/* zbd.h: zonemode=zbd (issue 23), fio 3.33's zoned block device mode
+/* zbd.h: zonemode=zbd, fio 3.33's zoned block device mode
  * (zbd.c): every file is cut in zones of zonesize bytes (a zoned block
  * device: its own zones, BLKREPORTZONE), each with a write pointer kept in
  * memory; writes go at a zone's write pointer only, reads below it (unless

@@ -124,7 +124,7 @@ struct sb_iolog_files {
 	const char *const *paths; /* the thread's files, by index */
 	unsigned npaths;
 	uint64_t io_last_us;
-	/* appended: per_job_logs=0 - the files belong to another thread of the
+	/* per_job_logs=0 - the files belong to another thread of the
 	 * job (sb_iolog_share), which closes them */
 	bool shared;
 	/* log_unix_epoch=1: stamps are ms since the Unix epoch: the relative
@@ -133,17 +133,17 @@ struct sb_iolog_files {
 	bool unix_epoch;
 	uint64_t epoch_ms;
 	bool epoch_set;
-	/* appended: log_alternate_epoch_clock_id (the clock whose epoch the
+	/* log_alternate_epoch_clock_id (the clock whose epoch the
 	 * stamps count from with unix_epoch; 0: CLOCK_REALTIME) and log_prio's
 	 * last column ("0x4003": fio's ioprio value; empty: "0") */
 	int epoch_clock;
 	char prio[8];
-	/* appended: the per-I/O lines' priority column, as fio 3.33 (iolog.c
+	/* the per-I/O lines' priority column, as fio 3.33 (iolog.c
 	 * flush_samples): with log_prio the I/O's ioprio (its cmdprio, else
 	 * job_ioprio) as 0x%04x; without, 1 when that is realtime class, else 0 */
 	bool log_prio;
 	unsigned job_ioprio;
-	/* appended (issue 16, opts3): log_max_value=1 with log_avg_msec - the
+	/* log_max_value=1 with log_avg_msec - the
 	 * per-I/O ring is drained into each direction's clat, slat and lat
 	 * maxima (ns) of the window still open; monlog.c writes them instead
 	 * of the means and clears them */

@@ -53,7 +53,7 @@ struct sb_mon_thread {
 	struct sb_iolog_files lf;
 	bool has_logs, log_started, log_final;
 	uint64_t log_last_ns, log_next_ns;
-	/* appended: write_hist_log (stats/histlog.c) */
+	/* write_hist_log (stats/histlog.c) */
 	FILE *hist;                    /* NULL: none */
 	struct sb_outfile haf;           /* per_job_logs=1: hist's file, written whole
 					* or not at all (os/outfile.h) */
@@ -100,8 +100,8 @@ struct sb_monitor {
 	uint64_t next_interim_ns;
 	struct sb_interim *interim;
 	size_t ninterim, interim_cap;
-	bool finishing;               /* appended: the last boundary (no later deltas) */
-	/* appended (issue 32): the per-I/O log writer thread (monlog.c), which
+	bool finishing;               /* the last boundary (no later deltas) */
+	/* the per-I/O log writer thread (monlog.c), which
 	 * drains the rings into the log files; log_mu lets one drainer (it or
 	 * the stats thread) at a time at the rings and the log files */
 	struct sb_iolog_wake lw;

@@ -40,19 +40,19 @@ struct sb_job_result {
 	uint64_t job_runtime_ms;
 	uint64_t elapsed_s;          /* wall seconds from start to end of the job */
 	double usr_cpu, sys_cpu;     /* percent of job_runtime */
-	struct sb_wl_result *wl;     /* appended: the workload's own result (checkpoint, train,
+	struct sb_wl_result *wl;     /* the workload's own result (checkpoint, train,
 				      * kvcache), else NULL (owned) */
-	/* appended: the job's time series (one sample per stats_interval, see
+	/* the job's time series (one sample per stats_interval, see
 	 * stats/tseries.h), owned by the results */
 	struct sb_ts_sample *ts;
 	unsigned nts;
-	/* appended: the job's verify result (stats/verify.h), NULL when it does
+	/* the job's verify result (stats/verify.h), NULL when it does
 	 * not verify; owned by the results */
 	struct sb_verify_result *verify;
-	/* appended: steady state (steadystate= with ss_dur), NULL when off;
+	/* steady state (steadystate= with ss_dur), NULL when off;
 	 * owned by the results (stats/steady.h) */
 	struct sb_steady *ss;
-	/* appended: latency_target's depth found (its first thread's), 0: the
+	/* latency_target's depth found (its first thread's), 0: the
 	 * job has no latency_target (run/lattgt.h) */
 	unsigned latency_depth;
 };
@@ -81,7 +81,7 @@ struct sb_group_result {
 	struct sb_group_dir dir[SB_DDIR_N];
 	unsigned kb_base;            /* of the group's first job */
 	unsigned unit_base;
-	unsigned sig_figs;           /* appended: its significant_figures (normal output) */
+	unsigned sig_figs;           /* its significant_figures (normal output) */
 };
 
 /* /proc/diskstats deltas over the run, fio's disk_util fields */
@@ -140,7 +140,7 @@ struct sb_results {
 	const struct sb_joblist *joblist; /* for the global/job options echo */
 	bool interrupted;            /* stopped by SIGINT/SIGTERM: partial results */
 	bool logs_failed;            /* a log file could not be written (exit 3) */
-	/* appended: host counters, time series, interim snapshots */
+	/* host counters, time series, interim snapshots */
 	const struct sb_host *host;  /* stats/host.h; NULL: none; closed by sb_results_free */
 	uint64_t stats_interval_ms;  /* period of the time series and host samples */
 	uint64_t total_ios;          /* counted I/Os of every job and direction */
@@ -149,16 +149,16 @@ struct sb_results {
 	struct sb_interim *interim;  /* --status-interval snapshots (json), owned */
 	size_t ninterim;
 	uint64_t log_dropped;        /* per-I/O log entries lost to a full ring */
-	/* appended: a sweep's points (sweep/sweep.c); NULL for an ordinary run.
+	/* a sweep's points (sweep/sweep.c); NULL for an ordinary run.
 	 * jobs[] is then empty: each point carries its own results. */
 	const struct sb_sweep_results *sweep;
-	/* appended: every job said disk_util=0: no disk_util block (fio then
+	/* every job said disk_util=0: no disk_util block (fio then
 	 * leaves out the JSON key, the normal block and the terse fields) */
 	bool no_disk_util;
-	/* appended: the system inventory (stats/sysinv.h), collected at run
+	/* the system inventory (stats/sysinv.h), collected at run
 	 * start; NULL: none (a sweep's is sweep->sys); owned */
 	struct sb_sysinv *sys;
-	/* appended: under MPI (run/ranks.c), the run across ranks; ranks == 0
+	/* under MPI (run/ranks.c), the run across ranks; ranks == 0
 	 * when there was one rank (no "mpi" object is written) */
 	struct sb_mpi_summary {
 		unsigned ranks, hosts;
@@ -169,7 +169,7 @@ struct sb_results {
 		char library[64];            /* "Open MPI v4.1.4" */
 	} mpi;
 	uint64_t start_wall_ns, end_wall_ns; /* CLOCK_REALTIME: first group started, run ended */
-	/* appended: under MPI, the host counters of every host (one collector
+	/* under MPI, the host counters of every host (one collector
 	 * per host: its node-local rank 0) and their sum; nhosts == 0: none */
 	struct sb_host_digest *hosts; /* owned */
 	unsigned nhosts;
@@ -188,7 +188,7 @@ struct sb_results {
 		double ib_xmit_mb, ib_rcv_mb;
 		bool cpu, mem, disk, net, ib;  /* which were measured */
 	} cluster;                     /* sums (mem_peak_*: the largest host's) */
-	/* appended: the I/O path's clock (lib/timeutil.h) and its drift guard;
+	/* the I/O path's clock (lib/timeutil.h) and its drift guard;
 	 * source NULL: not recorded (no "clock" object is written) */
 	struct sb_clock_result {
 		const char *source;          /* at the start: "tsc", "clock_gettime", "gettimeofday" */
@@ -215,7 +215,7 @@ static inline bool sb_results_joins(const struct sb_jobspec *s, bool prev, unsig
 	return prev && s->group_reporting && s->groupid == prev_group;
 }
 
-/* ---- appended: sweeps (sweep/sweep.c fills these, output/sweep.c writes them) */
+/* ---- sweeps (sweep/sweep.c fills these, output/sweep.c writes them) */
 
 /* one direction of one sweep point, over its repetitions */
 struct sb_sweep_dirsum {
@@ -248,7 +248,7 @@ struct sb_sweep_rep {
 	struct sb_sweep_repdir dir[SB_DDIR_N];
 };
 
-/* Bounded memory (issue 9, defect 14): a finished point keeps its summary,
+/* Bounded memory: a finished point keeps its summary,
  * one summary per repetition and its jobs' results merged over the
  * repetitions (counters and histograms added, runtimes summed, each job's
  * time series from the first repetition at most SB_SWEEP_TS_MAX samples),
@@ -281,8 +281,8 @@ struct sb_sweep_results {
 	long best[SB_DDIR_N];               /* index into points[]; -1: none */
 	bool interrupted;
 	int caches;                         /* 1 dropped, 0 not asked, -1 asked, not permitted */
-	struct sb_sysinv *sys;              /* appended: the first point's system inventory (owned) */
-	/* appended (issue 27 item 4): the points not run, in run order: a GPU
+	struct sb_sysinv *sys;              /* the first point's system inventory (owned) */
+	/* the points not run, in run order: a GPU
 	 * point on a machine without the library (parse/check_gpu.c) */
 	struct sb_sweep_skip *skipped;
 	size_t nskipped;

@@ -31,7 +31,7 @@ struct sb_statsthread {
 	pthread_cond_t wake;
 	pthread_t tid;
 	bool running;
-	unsigned tick_ms;             /* appended: wakeup period; 0 = SB_STATS_TICK_MS */
+	unsigned tick_ms;             /* wakeup period; 0 = SB_STATS_TICK_MS */
 };
 
 /* Start sampling threads[0..n).  Returns 0 or -errno. */

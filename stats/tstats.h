@@ -65,7 +65,7 @@ struct sb_tstats {
 	uint64_t ctx, majf, minf;
 	int error;                      /* first errno seen, 0 = none */
 	struct sb_errinfo err;          /* what failed, where (valid when error) */
-	/* appended: I/O errors continue_on_error / ignore_error let pass (fio's
+	/* I/O errors continue_on_error / ignore_error let pass (fio's
 	 * total_err, first_error), and the first SB_ERRDUMP_MAX of them for
 	 * error_dump (path filled in after the I/O loop) */
 	uint64_t total_err;
@@ -78,10 +78,10 @@ struct sb_tstats {
 		uint64_t offset, len;
 		char path[256];
 	} dump[SB_ERRDUMP_MAX];
-	/* appended: a running thread's dense histograms (sb_tstats_init_live),
+	/* a running thread's dense histograms (sb_tstats_init_live),
 	 * what the I/O path counts into; NULL in the results model */
 	struct sb_thist *live_h;
-	/* appended (issue 27): iomem=cudamalloc's copies between the pinned
+	/* iomem=cudamalloc's copies between the pinned
 	 * host buffers and GPU memory (run/gpu.c), counted after ramp_time:
 	 * read: host to GPU after the read completed; write: GPU to host
 	 * before it is submitted.  Bytes, and each copy's time in ns (apart
@@ -102,7 +102,7 @@ struct sb_tstats {
 struct sb_thist {
 	struct sb_hist slat_h[SB_DDIR_N], clat_h[SB_DDIR_N], lat_h[SB_DDIR_N];
 	struct sb_hist sync_h;
-	struct sb_hist gpu_copy_h[SB_DDIR_N]; /* appended (issue 27) */
+	struct sb_hist gpu_copy_h[SB_DDIR_N]; /* iomem=cudamalloc copies (run/gpu.c) */
 };
 
 void sb_tstats_init(struct sb_tstats *t);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t/check-writes.sh [ROOT]: every file storbench writes is opened by the one
-# writer gate, os/outfile.c (issue 32; HOWTO.md "7. Safety").  Outside it,
+# writer gate, os/outfile.c (HOWTO.md "7. Safety").  Outside it,
 # a .c file of the source folders (tracked, untracked or outside git alike)
 # and storbench.c may not call, in code (comments and strings do not count):
 #   open/openat/open64 with O_WRONLY, O_RDWR, O_CREAT, O_TRUNC or O_APPEND
@@ -96,7 +96,7 @@ gone=$(wc -l <"$tmp.gone")
 cat "$tmp.gone"
 failed=$((failed + gone))
 listed=$(grep -cvE '^(#|$)' "$list" 2>/dev/null)
-echo "writes: ${listed:-0} calls still listed in $list (issue 32 moves them behind the gate)" >&2
+echo "writes: ${listed:-0} calls still listed in $list (each to move behind the gate)" >&2
 if [ $failed -eq 0 ]; then echo "writes: 1 passed, 0 failed"; exit 0; fi
 echo "writes: 0 passed, 1 failed"
 exit 1

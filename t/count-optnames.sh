@@ -2,7 +2,7 @@
 # count-optnames.sh: option names (and aliases) of the option table (its row
 # files parse/opt_*.c joined by parse/options.c, see parse/opt_rows.h) that
 # appear as C string literals outside the option table and the tests, counted
-# as distinct (file, option) pairs (issue 10's measure: "at most 25").  A literal
+# as distinct (file, option) pairs (the target: "at most 25").  A literal
 # counts when it is exactly an option name or alias ("bs"; JSON keys that
 # equal one count too); with -p also when it starts with one followed by '='
 # ("bs=%s").  -v lists the pairs.  Not run by make check: a measure, not a rule.

@@ -18,6 +18,8 @@ echo "== reads: every user file read through the one reader, os/infile.c (t/chec
 if sh t/check-reads.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 echo "== writes: every file written goes through the gate os/outfile.c (t/check-writes.sh)"
 if sh t/check-writes.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
+echo "== history: comments say what the code does, the history lives in git (t/check-history.sh)"
+if sh t/check-history.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 echo "== architecture: links, circles, sizes, headers, and the checkers' own test (t/check-arch.py, t/check-headers.sh)"
 for c in "python3 t/check-arch.py links" "python3 t/check-arch.py cycles" "python3 t/check-arch.py size" \
 	"sh t/check-headers.sh" "sh t/test-archchecks.sh"; do

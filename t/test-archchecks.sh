@@ -9,6 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 dirs=$(awk -F: '/^[a-z_]+:/ { printf "%s ", $1 }' t/layers.table)
 # shellcheck disable=SC2086
 cp -R $dirs t "$tmp"/ && cp ./*.c ./*.h "$tmp"/ 2>/dev/null
+cp ./*.md Makefile "$tmp"/ 2>/dev/null; cp -R bench jobs doc "$tmp"/ 2>/dev/null
 mkdir -p "$tmp/build" && (cd build && find . -path ./t -prune -o -path ./san -prune -o -path ./clang -prune -o -name '*.o' -print | tar -cf - -T -) | (cd "$tmp/build" && tar -xf -)
 fail=0
 expect() { # expect pass|fail WHAT COMMAND...
@@ -24,6 +25,7 @@ expect pass "clean size" $A size --root "$tmp"
 expect pass "clean headers" sh "$tmp/t/check-headers.sh" "$tmp"
 expect pass "clean reads" sh "$tmp/t/check-reads.sh" "$tmp"
 expect pass "clean writes" sh "$tmp/t/check-writes.sh" "$tmp"
+expect pass "clean history" sh "$tmp/t/check-history.sh" "$tmp"
 # 1. a wrong include in a file git does not know
 printf '#include "ml/run.h"\n' >"$tmp/stats/planted.c"
 expect fail "untracked stats/ file including ml/" sh "$tmp/t/check-layers.sh" "$tmp"
@@ -133,5 +135,30 @@ cp t/writes.allow "$tmp/t/writes.allow"
 expect fail "writes.allow entry removed while the call stays" sh "$tmp/t/check-writes.sh" "$tmp"
 rm "$tmp/stats/planted.c"
 cp t/writes.allow "$tmp/t/writes.allow"
+# 8. history tags (the words split here so that this file holds none)
+i=issue; I=Issue; d=defect; a=appended; o='(opts'
+H="sh $tmp/t/check-history.sh $tmp"
+for text in "/* $a: the wakeup period */" "/* $a ($i 27): GPU copies */" "/* $i 16: sizes */" \
+	"/* ${o}3) */" "/* $I 9 #12: job files */" "/* $d 5: SIGBUS */" "/* $i #28 */" \
+	"/* may $i 4 I/Os; $i 27: GPU copies */"; do
+	printf 'int planted;\n%s\n' "$text" >"$tmp/stats/planted.c"
+	expect fail "stats/planted.c holding '$text'" $H
+done
+printf 'int planted; /* may %s 4 I/Os at once, %s to the file, %ss */\n' "$i" "$a" "$i" >"$tmp/stats/planted.c"
+expect pass "stats/planted.c with the verb, the file mode, the plural" $H
+for f in t/integration/planted.py jobs/planted.ini bench/planted.py planted.md t/jobs/bad/planted.ini; do
+	printf '; %s 28 item 7: past 2^63\n' "$i" >"$tmp/$f"
+	expect fail "$f holding a history tag" $H
+	rm "$tmp/$f"
+done
+printf '/* %s 27 */\n' "$i" >"$tmp/stats/planted.c"
+echo "stats/planted.c" >>"$tmp/t/history.allow"
+expect pass "a listed file with a tag" $H
+rm "$tmp/stats/planted.c"
+expect fail "a listed file gone" $H
+cp t/history.allow "$tmp/t/history.allow"
+echo "lib/csum.c" >>"$tmp/t/history.allow"
+expect fail "a listed file with no tag left" $H
+cp t/history.allow "$tmp/t/history.allow"
 if [ $fail -eq 0 ]; then echo "archchecks: 1 passed, 0 failed"; exit 0; fi
 echo "archchecks: 0 passed, 1 failed"; exit 1

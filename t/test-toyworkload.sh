@@ -48,6 +48,7 @@ step "size" python3 t/check-arch.py size
 step "headers" sh t/check-headers.sh
 step "reads" sh t/check-reads.sh
 step "writes" sh t/check-writes.sh
+step "history" sh t/check-history.sh
 step "man page and completion" python3 t/integration/run.py --bin build/storbench test_man.py
 step "conformance (toy)" env SB_CONFORM_WORKLOADS=toy python3 t/integration/run.py --bin build/storbench test_workloads.py
 # only the toy's files differ from the tree

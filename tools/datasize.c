@@ -23,7 +23,8 @@
 #include <string.h>
 
 #include "lib/log.h"
-#include "ml/rules.h"
+#include "ml/checkpoint/rules.h"
+#include "ml/train/rules.h"
 #include "ml/train/formats.h"
 #include "ml/train/train.h"
 #include "parse/catalog.h"

@@ -19,12 +19,16 @@
 #include <unistd.h>
 
 #include "lib/log.h"
-#include "ml/rules.h"
+#include "ml/checkpoint/rules.h"
+#include "ml/train/rules.h"
 #include "output/jsonw.h"
 #include "parse/jobspec.h"
 #include "parse/options.h"
 #include "parse/specvals.h"
 #include "ml/result.h"
+#include "ml/checkpoint/result.h"
+#include "ml/kvcache/result.h"
+#include "ml/train/result.h"
 #include "tools/mlpsdlio.h"
 #include "tools/mlpskv.h"
 
@@ -50,12 +54,12 @@ static uint64_t host_mem(void)
 
 static bool is_train(const struct sb_job_result *jr)
 {
-	return sb_ml_of(jr->wl)->workload == SB_WL_TRAIN;
+	return sb_train_result_of(jr) != NULL;
 }
 
 static bool is_kv(const struct sb_job_result *jr)
 {
-	return sb_ml_of(jr->wl)->workload == SB_WL_KVCACHE;
+	return sb_ml_result_mine(jr->wl, &sb_kv_figures) != NULL;
 }
 
 static const char *model_of(const struct sb_job_result *jr)
@@ -183,7 +187,8 @@ static void write_summary(FILE *f, const struct sb_results *res, const struct sb
 {
 	struct sb_jw w;
 	char start[40], end[40], host[256] = "";
-	const struct sb_ml_result *m = sb_ml_of(jr->wl);
+	const struct sb_ml_ckpt_result *ck = sb_ckpt_result_of(jr);
+	const struct sb_ml_train_result *tr = sb_train_result_of(jr);
 	gethostname(host, sizeof(host) - 1);
 	/* DLIO's utcnow(): local time with microseconds (utility.py:79,121) */
 	sb_mlps_dlio_time(start, sizeof(start), (double)res->timestamp - jr->elapsed_s);
@@ -192,19 +197,19 @@ static void write_summary(FILE *f, const struct sb_results *res, const struct sb
 	sb_jw_obj_begin(&w, NULL);
 	sb_jw_str(&w, "start", start);
 	sb_jw_str(&w, "end", end);
-	sb_jw_u64(&w, "num_accelerators", is_train(jr) ? jr->spec->accelerators : m->ckpt.ranks);
+	sb_jw_u64(&w, "num_accelerators", is_train(jr) ? jr->spec->accelerators : ck->ranks);
 	sb_jw_u64(&w, "num_hosts", 1);
 	sb_jw_str(&w, "hostname", host);
 	sb_jw_obj_begin(&w, "metric");
 	if (is_train(jr)) {
-		metric_train(&w, &m->train);
+		metric_train(&w, tr);
 	} else {
-		if (m->ckpt.write.n)
-			metric_phase(&w, "save", &m->ckpt.write);
-		if (m->ckpt.read.n)
-			metric_phase(&w, "load", &m->ckpt.read);
+		if (ck->write.n)
+			metric_phase(&w, "save", &ck->write);
+		if (ck->read.n)
+			metric_phase(&w, "load", &ck->read);
 		sb_jw_dbl(&w, "checkpoint_size_GB",
-			  (double)(m->ckpt.bytes_model + m->ckpt.bytes_optimizer) / GIB);
+			  (double)(ck->bytes_model + ck->bytes_optimizer) / GIB);
 	}
 	sb_jw_obj_end(&w);
 	/* StatsCounter.__init__/end_run (statscounter.py:60-70,173): a
@@ -212,8 +217,8 @@ static void write_summary(FILE *f, const struct sb_results *res, const struct sb
 	sb_jw_u64(&w, "num_files_train", is_train(jr) ? jr->spec->dataset_files : 0);
 	sb_jw_u64(&w, "num_files_eval", 0);
 	sb_jw_u64(&w, "num_samples_per_file", is_train(jr) ? jr->spec->samples_per_file : 1);
-	sb_jw_u64(&w, "epochs", is_train(jr) ? m->train.nepochs : 0);
-	double data_gib = is_train(jr) ? (double)m->train.dataset_bytes / GIB : 0;
+	sb_jw_u64(&w, "epochs", is_train(jr) ? tr->nepochs : 0);
+	double data_gib = is_train(jr) ? (double)tr->dataset_bytes / GIB : 0;
 	sb_jw_dbl(&w, "data_size_per_host_GB", data_gib);
 	sb_jw_arr_begin(&w, "potential_caching");
 	sb_jw_u64(&w, NULL, (double)host_mem() / GIB > data_gib ? 1 : 0);
@@ -255,7 +260,7 @@ static void params_train(struct sb_jw *w, const struct sb_job_result *jr)
 	sb_jw_dbl(w, "computation_time", f.computation_time_s);
 	sb_jw_u64(w, "num_client_hosts", f.hosts);
 	sb_jw_u64(w, "client_host_memory_bytes", f.host_mem_bytes);
-	sb_jw_dbl(w, "au_required_pct", sb_ml_of(jr->wl)->train.au_target_pct);
+	sb_jw_dbl(w, "au_required_pct", sb_train_result_of(jr)->au_target_pct);
 	sb_jw_u64(w, "seed", jr->spec->ml_seed);
 	sb_jw_str(w, "read_order", f.reshuffle ? "reshuffle" : "dlio");
 }
@@ -263,7 +268,7 @@ static void params_train(struct sb_jw *w, const struct sb_job_result *jr)
 static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
 {
 	const struct sb_jobspec *s = jr->spec;
-	const struct sb_ml_ckpt_result *c = &sb_ml_of(jr->wl)->ckpt;
+	const struct sb_ml_ckpt_result *c = sb_ckpt_result_of(jr);
 	sb_jw_str(w, "model", model_of(jr));
 	sb_jw_u64(w, "num_processes", c->ranks);
 	sb_jw_u64(w, "world", (uint64_t)s->shape.tp * s->shape.pp * s->shape.dp);
@@ -292,7 +297,8 @@ static void mlps_keys(struct sb_jw *w, const struct sb_results *res, const struc
 		      const char *dt)
 {
 	const struct sb_jobspec *s = jr->spec;
-	const struct sb_ml_result *m = sb_ml_of(jr->wl);
+	const struct sb_ml_ckpt_result *ck = sb_ckpt_result_of(jr);
+	const struct sb_ml_train_result *tr = sb_train_result_of(jr);
 	struct sb_mlps_cfg *c = calloc(1, sizeof(*c));
 	char run_dir[PATH_MAX], name[128];
 	if (!c)
@@ -306,13 +312,13 @@ static void mlps_keys(struct sb_jw *w, const struct sb_results *res, const struc
 	sb_jw_str(w, "program", is_train(jr) ? "training" : "checkpointing");
 	sb_jw_str(w, "command", "run");
 	sb_jw_str(w, "model", model_of(jr));
-	sb_jw_u64(w, "num_processes", is_train(jr) ? s->accelerators : m->ckpt.ranks);
+	sb_jw_u64(w, "num_processes", is_train(jr) ? s->accelerators : ck->ranks);
 	sb_jw_str(w, "results_dir", s->results_dir);
 	if (is_train(jr)) {
 		sb_jw_str(w, "accelerator_type", s->accelerator == SB_ACCEL_A100 ? "a100" : "h100");
-		sb_jw_str(w, "data_dir", m->train.data_dir);
+		sb_jw_str(w, "data_dir", tr->data_dir);
 	} else {
-		sb_jw_str(w, "checkpoint_folder", m->ckpt.folder);
+		sb_jw_str(w, "checkpoint_folder", ck->folder);
 		sb_jw_u64(w, "num_checkpoints_read", s->num_checkpoints_read);
 		sb_jw_u64(w, "num_checkpoints_write", s->num_checkpoints_write);
 	}
@@ -335,6 +341,7 @@ static void mlps_keys(struct sb_jw *w, const struct sb_results *res, const struc
 	sb_mlps_cfg_json(w, "params_dict", c, 1);
 	sb_mlps_cfg_json(w, "yaml_params", c, 0);
 	sb_mlps_cfg_json(w, "combined_params", c, 2);
+	const struct sb_ml_result *m = sb_ml_result_of(jr);
 	if (m->has_rules) { /* PARAM_VALIDATION's values (config.py) */
 		static const char *const v[] = { "closed", "open", "invalid" };
 		sb_jw_str(w, "verification", v[m->rules.verdict]);
@@ -378,8 +385,9 @@ static void write_metadata(FILE *f, const struct sb_results *res, const struct s
 	sb_jw_u64(&w, "cpus", (uint64_t)sysconf(_SC_NPROCESSORS_ONLN));
 	sb_jw_u64(&w, "memory_bytes", host_mem());
 	sb_jw_obj_end(&w);
-	if (sb_ml_of(jr->wl)->has_rules)
-		sb_jw_str(&w, "verdict", sb_ml_verdict_name(sb_ml_of(jr->wl)->rules.verdict));
+	const struct sb_ml_result *m = sb_ml_result_of(jr);
+	if (m && m->has_rules)
+		sb_jw_str(&w, "verdict", sb_ml_verdict_name(m->rules.verdict));
 	sb_jw_obj_end(&w);
 	fputc('\n', f);
 }
@@ -413,41 +421,68 @@ static void end_tree(const struct sb_job_result *jr, const char *dir, int e)
 		       "failed: %s: remove it yourself before validating", dir, strerror(-r));
 }
 
+/* kvcache: mlpstorage's kv_cache tree (tools/mlpskv.h: no summary.json,
+ * no DLIO files) */
+static int write_kv_tree(const struct sb_results *res, const struct sb_job_result *jr,
+			 const char *dir, const char *dt)
+{
+	return sb_mlps_write_kv(res, jr, dir, dt);
+}
+
+/* train and checkpoint: DLIO's run folder (summary.json, the metadata,
+ * dlio_config/, the logs: tools/mlpsdlio.h) */
+static int write_dlio_tree(const struct sb_results *res, const struct sb_job_result *jr,
+			   const char *dir, const char *dt)
+{
+	char meta[96];
+	snprintf(meta, sizeof(meta), "%s_%s%s", is_train(jr) ? "training" : "checkpointing", dt,
+		 SB_MLPS_METADATA_SUFFIX);
+	int e = write_file(jr, dir, SB_MLPS_SUMMARY, res, dt, true);
+	if (!e)
+		e = write_file(jr, dir, meta, res, dt, false);
+	if (e)
+		return e;
+	struct sb_mlps_cfg *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	sb_mlps_cfg_of(jr, c);
+	e = sb_mlps_write_dlio(jr, dir, c, (double)res->timestamp - jr->elapsed_s);
+	free(c);
+	return e;
+}
+
+/* the results tree of each workload that has one, by the workload that
+ * made the job's result (its figures row, ml/result.h) */
+static const struct mlps_writer {
+	const struct sb_ml_figures *own;
+	int (*write)(const struct sb_results *res, const struct sb_job_result *jr, const char *dir,
+		     const char *dt);
+} writers[] = {
+	{ &sb_ckpt_figures, write_dlio_tree },
+	{ &sb_train_figures, write_dlio_tree },
+	{ &sb_kv_figures, write_kv_tree },
+};
+
+static const struct mlps_writer *writer_of(const struct sb_job_result *jr)
+{
+	for (size_t k = 0; k < sizeof(writers) / sizeof(writers[0]); k++)
+		if (sb_ml_result_mine(jr->wl, writers[k].own))
+			return &writers[k];
+	return NULL;
+}
+
 int sb_mlps_write(const struct sb_results *res)
 {
 	int rc = 0;
 	for (size_t i = 0; i < res->njobs; i++) {
 		const struct sb_job_result *jr = &res->jobs[i];
-		char dir[PATH_MAX], dt[32], meta[96];
-		if (!jr->wl || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
-			continue;
+		const struct mlps_writer *w = writer_of(jr);
+		char dir[PATH_MAX], dt[32];
+		if (!w || !jr->spec || !jr->spec->results_dir || !*jr->spec->results_dir)
+			continue; /* no results_dir=, or a workload without a results tree */
 		int e = make_run_dir(jr, res->timestamp, dir, dt, sizeof(dt));
 		bool tree = !e;
-		if (is_kv(jr)) { /* tools/mlpskv.h: no summary.json, no DLIO files */
-			e = e ? e : sb_mlps_write_kv(res, jr, dir, dt);
-			if (tree)
-				end_tree(jr, dir, e);
-			if (!e)
-				fprintf(stderr, "storbench: %s: results: %s\n", jr->spec->name, dir);
-			rc = rc ? rc : e;
-			continue;
-		}
-		snprintf(meta, sizeof(meta), "%s_%s%s", is_train(jr) ? "training" : "checkpointing", dt,
-			 SB_MLPS_METADATA_SUFFIX);
-		if (!e)
-			e = write_file(jr, dir, SB_MLPS_SUMMARY, res, dt, true);
-		if (!e)
-			e = write_file(jr, dir, meta, res, dt, false);
-		if (!e) {
-			struct sb_mlps_cfg *c = calloc(1, sizeof(*c));
-			if (!c)
-				e = -ENOMEM;
-			else {
-				sb_mlps_cfg_of(jr, c);
-				e = sb_mlps_write_dlio(jr, dir, c, (double)res->timestamp - jr->elapsed_s);
-				free(c);
-			}
-		}
+		e = e ? e : w->write(res, jr, dir, dt);
 		if (tree)
 			end_tree(jr, dir, e);
 		if (!e)

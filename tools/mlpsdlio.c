@@ -17,7 +17,10 @@
 #include <string.h>
 
 #include "ml/result.h"
-#include "ml/rules.h"
+#include "ml/checkpoint/result.h"
+#include "ml/train/result.h"
+#include "ml/checkpoint/rules.h"
+#include "ml/train/rules.h"
 #include "parse/catalog.h"
 #include "parse/jobspec.h"
 #include "parse/specvals.h"
@@ -200,7 +203,7 @@ static const char *const dsfmt_names[] = { "raw", "npz", "npy", "hdf5", "tfrecor
 static void train_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 {
 	const struct sb_jobspec *s = jr->spec;
-	const struct sb_ml_result *m = sb_ml_of(jr->wl);
+	const struct sb_ml_train_result *t = sb_train_result_of(jr);
 	struct sb_ml_train_facts f;
 	const struct sb_train_preset *p = s->train_preset;
 	bool a100 = s->accelerator == SB_ACCEL_A100;
@@ -241,13 +244,13 @@ static void train_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 		setu(c, "checkpoint.steps_between_checkpoints", f.ckpt_every_steps, true);
 	other_overrides(s, c);
 	/* mlpstorage sets the data folder on every run (dlio.py:153-157) */
-	set(c, "dataset.data_folder", SB_MLPS_STR, m->train.data_dir, true, false);
+	set(c, "dataset.data_folder", SB_MLPS_STR, t->data_dir, true, false);
 }
 
 static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 {
 	const struct sb_jobspec *s = jr->spec;
-	const struct sb_ml_ckpt_result *r = &sb_ml_of(jr->wl)->ckpt;
+	const struct sb_ml_ckpt_result *r = sb_ckpt_result_of(jr);
 	const struct sb_model_preset *p = s->ml_preset && s->ml_model ? sb_model_preset_find(s->ml_model) : NULL;
 	char b[300], name[48];
 	if (p) {
@@ -325,9 +328,9 @@ static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 void sb_mlps_cfg_of(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
-	if (sb_ml_of(jr->wl)->workload == SB_WL_TRAIN)
+	if (sb_train_result_of(jr))
 		train_cfg(jr, c);
-	else
+	else if (sb_ckpt_result_of(jr))
 		ckpt_cfg(jr, c);
 }
 

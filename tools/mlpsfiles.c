@@ -27,6 +27,8 @@
 #include "lib/log.h"
 #include "os/infile.h"
 #include "ml/result.h"
+#include "ml/checkpoint/result.h"
+#include "ml/train/result.h"
 #include "parse/jobspec.h"
 #include "parse/specvals.h"
 
@@ -211,7 +213,7 @@ static void mean_sd(const double *v, unsigned n, double *m, double *sd)
 static void train_files(const struct sb_job_result *jr, struct sb_jw *w, struct dlog *l,
 			const struct sb_mlps_cfg *c)
 {
-	const struct sb_ml_train_result *t = &sb_ml_of(jr->wl)->train;
+	const struct sb_ml_train_result *t = sb_train_result_of(jr);
 	const struct sb_jobspec *s = jr->spec;
 	unsigned n = t->accelerators ? t->accelerators : s->accelerators;
 	double ckgib = 0, au[256], sps[256];
@@ -302,7 +304,7 @@ static void ckpt_phase(struct sb_jw *w, struct dlog *l, const struct sb_ml_ckpt_
 
 static void ckpt_files(const struct sb_job_result *jr, struct sb_jw *w, struct dlog *l)
 {
-	const struct sb_ml_ckpt_result *r = &sb_ml_of(jr->wl)->ckpt;
+	const struct sb_ml_ckpt_result *r = sb_ckpt_result_of(jr);
 	const char *sub = jr->spec->subset ? " (subset)" : "";
 	double mg = (double)r->bytes_model / GIB, og = (double)r->bytes_optimizer / GIB, gib = mg + og;
 	double sm = 0, ssd = 0, sdm = 0, sdsd = 0, lm = 0, lsd = 0, ldm = 0, ldsd = 0;
@@ -337,7 +339,7 @@ static void ckpt_files(const struct sb_job_result *jr, struct sb_jw *w, struct d
  * 451-453): per epoch the AU (%) and the rank's samples/s per block */
 static int write_output(const struct sb_job_result *jr, const char *dir, double start)
 {
-	const struct sb_ml_result *m = sb_ml_of(jr->wl);
+	const struct sb_ml_train_result *tr = sb_train_result_of(jr);
 	char path[PATH_MAX + 64], ts[40], host[256] = "";
 	FILE *f = create(jr->spec->name, dir, "0_output.json", path, sizeof(path));
 	struct sb_jw w;
@@ -346,9 +348,9 @@ static int write_output(const struct sb_job_result *jr, const char *dir, double 
 	gethostname(host, sizeof(host) - 1);
 	sb_jw_init(&w, f);
 	sb_jw_obj_begin(&w, NULL);
-	bool train = m->workload == SB_WL_TRAIN;
-	unsigned n = train ? m->train.nepochs : 1;
-	unsigned acc = m->train.accelerators ? m->train.accelerators : 1;
+	bool train = tr != NULL;
+	unsigned n = train ? tr->nepochs : 1;
+	unsigned acc = train && tr->accelerators ? tr->accelerators : 1;
 	double t = start;
 	for (unsigned e = 0; e < n; e++) {
 		char key[16];
@@ -363,13 +365,13 @@ static int write_output(const struct sb_job_result *jr, const char *dir, double 
 		}
 		sb_jw_obj_begin(&w, "throughput");
 		if (train)
-			sb_jw_dbl(&w, "block1", m->train.epochs[e].samples_per_s / acc);
+			sb_jw_dbl(&w, "block1", tr->epochs[e].samples_per_s / acc);
 		sb_jw_obj_end(&w);
 		sb_jw_obj_begin(&w, "au");
 		if (train)
-			sb_jw_dbl(&w, "block1", m->train.epochs[e].au_pct);
+			sb_jw_dbl(&w, "block1", tr->epochs[e].au_pct);
 		sb_jw_obj_end(&w);
-		t += train ? m->train.epochs[e].duration_s : jr->elapsed_s;
+		t += train ? tr->epochs[e].duration_s : jr->elapsed_s;
 		sb_mlps_dlio_time(ts, sizeof(ts), t);
 		sb_jw_str(&w, "end", ts);
 		sb_jw_obj_end(&w);
@@ -385,7 +387,7 @@ static int write_output(const struct sb_job_result *jr, const char *dir, double 
  * to its logging StreamHandler, stderr (utils/config.py:222-228) */
 static int write_std_logs(const struct sb_job_result *jr, const char *dir, const char *log)
 {
-	const char *b = sb_ml_of(jr->wl)->workload == SB_WL_TRAIN ? "training_run" : "checkpointing_run";
+	const char *b = sb_train_result_of(jr) ? "training_run" : "checkpointing_run";
 	char name[64], path[PATH_MAX + 64], buf[8192];
 	int rc;
 	FILE *f, *in;
@@ -424,7 +426,7 @@ int sb_mlps_write_dlio(const struct sb_job_result *jr, const char *dir, const st
 	struct dlog l = { lf, start, dir };
 	sb_jw_init(&w, pf);
 	sb_jw_obj_begin(&w, NULL);
-	if (sb_ml_of(jr->wl)->workload == SB_WL_TRAIN)
+	if (sb_train_result_of(jr))
 		train_files(jr, &w, &l, c);
 	else
 		ckpt_files(jr, &w, &l);

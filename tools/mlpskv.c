@@ -68,7 +68,8 @@ static void metrics(struct sb_jw *w, const struct sb_kv_result *kv)
 static void metadata(FILE *fp, const struct sb_results *res, const struct sb_job_result *jr,
 		     const char *dir, const char *dt, const struct sb_kv_facts *f)
 {
-	const struct sb_ml_result *m = sb_ml_of(jr->wl);
+	const struct sb_ml_result *m = sb_ml_result_of(jr);
+	const struct sb_kv_result *kv = sb_kv_result_of(jr);
 	const struct sb_jobspec *s = jr->spec;
 	static const char *const v[] = { "closed", "open", "invalid" }; /* PARAM_VALIDATION values */
 	struct sb_jw w;
@@ -88,12 +89,12 @@ static void metadata(FILE *fp, const struct sb_results *res, const struct sb_job
 	sb_jw_dbl(&w, "duration", f->duration);
 	sb_jw_dbl(&w, "gpu_mem_gb", f->gpu_mem_gb);
 	sb_jw_dbl(&w, "cpu_mem_gb", f->cpu_mem_gb);
-	sb_jw_str(&w, "cache_dir", m->kv && m->kv->path[0] ? m->kv->path : s->directory ? s->directory : "");
+	sb_jw_str(&w, "cache_dir", kv && kv->path[0] ? kv->path : s->directory ? s->directory : "");
 	sb_jw_str(&w, "generation_mode", f->generation_mode);
 	sb_jw_str(&w, "performance_profile", f->performance_profile);
-	if (m->kv) {
+	if (kv) {
 		sb_jw_obj_begin(&w, "kvcache_metrics");
-		metrics(&w, m->kv);
+		metrics(&w, kv);
 		sb_jw_obj_end(&w);
 	}
 	sb_jw_str(&w, "run_result_output", dir);
@@ -122,13 +123,14 @@ static int done(const struct sb_job_result *jr, const char *path, FILE *fp)
 int sb_mlps_write_kv(const struct sb_results *res, const struct sb_job_result *jr, const char *dir,
 		     const char *dt)
 {
-	const struct sb_ml_result *m = sb_ml_of(jr->wl);
+	const struct sb_ml_result *m = sb_ml_result_of(jr);
+	const struct sb_kv_result *kv = sb_kv_result_of(jr);
 	static const struct sb_kv_result none;
 	struct sb_kv_facts f;
 	char path[PATH_MAX + 128];
 	FILE *fp;
 	/* the engine's no-disk flag reaches the ML result under rules=mlperf only */
-	sb_kv_facts_of(jr->spec, m->kv ? m->kv : &none, m->nodiskio || !strcmp(jr->spec->ioengine, "null"),
+	sb_kv_facts_of(jr->spec, kv ? kv : &none, m->nodiskio || !strcmp(jr->spec->ioengine, "null"),
 		       &f);
 	snprintf(path, sizeof(path), "%s/%s_%s_metadata.json", dir, SB_MLPS_KV_BENCH, dt);
 	int e = put(jr, path, &fp);
@@ -143,7 +145,7 @@ int sb_mlps_write_kv(const struct sb_results *res, const struct sb_job_result *j
 	struct sb_jw w;
 	sb_jw_init(&w, fp);
 	sb_jw_obj_begin(&w, NULL);
-	metrics(&w, m->kv ? m->kv : &none);
+	metrics(&w, kv ? kv : &none);
 	sb_jw_obj_begin(&w, "units");
 	sb_jw_str(&w, "storage_throughput_mbps", "2^20 bytes per second, reads and writes of the tiers");
 	sb_jw_obj_end(&w);

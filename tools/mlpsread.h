@@ -12,7 +12,8 @@
 #define SB_TOOLS_MLPSREAD_H
 
 #include "lib/jsonr.h"
-#include "ml/rules.h"
+#include "ml/checkpoint/rules.h"
+#include "ml/train/rules.h"
 
 /* The parameters of the run in dir (meta: its *_metadata.json, sum: its
  * summary.json) as a JSON object parsed into out.  bench is "training" or

@@ -28,7 +28,7 @@
 #include "ml/checkpoint/ckpt.h"
 #include "ml/content.h"
 #include "ml/model.h"
-#include "ml/rules.h"
+#include "ml/checkpoint/rules.h"
 #include "ml/run.h"
 #include "ml/checkpoint/torchsave.h"
 #include "dist/dist.h"
@@ -43,7 +43,7 @@ static void fsync_total(struct sb_wl_job *j)
 	double s = 0;
 	for (unsigned r = 0; r < j->nworkers; r++)
 		s += j->workers[r].st->sync_lat.mean * (double)j->workers[r].st->sync_lat.n / 1e9;
-	sb_ml_res(j)->ckpt.fsync_s = s;
+	sb_ckpt_res(j)->ckpt.fsync_s = s;
 }
 
 /* DLIO sleeps time_between_checkpoints before every write and read; false
@@ -59,7 +59,7 @@ static bool pause_before(const struct sb_wl_job *j)
 static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
-	struct sb_ml_ckpt_result *cr = &sb_ml_res(j)->ckpt;
+	struct sb_ml_ckpt_result *cr = &sb_ckpt_res(j)->ckpt;
 	bool stop = !args || cr->write.n != j->spec->num_checkpoints_write;
 	sb_dist_sync_vote(&stop); /* MPI: every process wrote them all */
 	if (!j->spec->num_checkpoints_read || stop)
@@ -97,7 +97,7 @@ static void run_ckpt(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
-	struct sb_ml_ckpt_result *cr = &sb_ml_res(j)->ckpt;
+	struct sb_ml_ckpt_result *cr = &sb_ckpt_res(j)->ckpt;
 	struct sb_ml_rank_arg *args = calloc(c->nloc ? c->nloc : 1, sizeof(*args));
 	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer, wsum = 0;
 	bool mpi = sb_dist_size() > 1; /* the step folder may be another process's */
@@ -136,7 +136,7 @@ static void run_ckpt(struct sb_wl_job *j)
 	fsync_total(j);
 	sb_ml_note_io(j);
 	if (s->rules == SB_RULES_MLPERF)
-		sb_ml_ckpt_rules(s, sb_ml_res(j));
+		sb_ml_ckpt_rules(s, sb_ckpt_res(j));
 }
 
 static void dir_name(const char *path, char *buf, size_t len)
@@ -276,7 +276,7 @@ static int plan_files(struct sb_wl_job *j)
 	c->at = calloc(c->nloc + 1, sizeof(*c->at));
 	if (!c->at || !c->rank_first || !c->dir_id || !c->created || !c->t_start || !c->t_end)
 		return -ENOMEM;
-	struct sb_ml_ckpt_result *cr = &sb_ml_res(j)->ckpt;
+	struct sb_ml_ckpt_result *cr = &sb_ckpt_res(j)->ckpt;
 	size_t i = 0;
 	for (unsigned r = 0; r <= c->ranks; r++) {
 		while (i < c->nfiles && c->files[i].rank < r)
@@ -307,7 +307,7 @@ static int plan_files(struct sb_wl_job *j)
 static int prepare_ckpt(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
-	if (sb_ml_res_make(j))
+	if (sb_ml_res_make(j, &sb_ckpt_figures))
 		return -ENOMEM;
 	struct sb_ml_ckpt *c = calloc(1, sizeof(*c));
 	if (!c)
@@ -317,12 +317,12 @@ static int prepare_ckpt(struct sb_wl_job *j)
 		snprintf(c->folder, sizeof(c->folder), "%s", s->checkpoint_folder);
 	else
 		sb_ml_default_dir(s, "checkpoints", c->folder, sizeof(c->folder));
-	sb_ml_join(sb_ml_res(j)->ckpt.folder, sizeof(sb_ml_res(j)->ckpt.folder), NULL, c->folder);
+	sb_ml_join(sb_ckpt_res(j)->ckpt.folder, sizeof(sb_ckpt_res(j)->ckpt.folder), NULL, c->folder);
 	int e = plan_files(j);
 	if (e == -ENOMEM)
 		sb_err(s->name, "out of memory planning the checkpoint files");
 	if (!e && !j->nodiskio)
-		e = s->num_checkpoints_write ? check_folder(j, sb_ml_res(j)->ckpt.bytes_model + sb_ml_res(j)->ckpt.bytes_optimizer)
+		e = s->num_checkpoints_write ? check_folder(j, sb_ckpt_res(j)->ckpt.bytes_model + sb_ckpt_res(j)->ckpt.bytes_optimizer)
 					     : check_readonly(j);
 	if (!e)
 		e = sb_ml_ckpt_enough(s, c->ranks);
@@ -391,17 +391,27 @@ static void release_ckpt(struct sb_wl_job *j)
 	j->priv = NULL;
 }
 
+/* the folders the system inventory describes (run/workload.h) */
+static unsigned folders_ckpt(const struct sb_jobspec *s, const char **dirs, unsigned max)
+{
+	const char *const f[] = { s->directory, s->checkpoint_folder, s->checkpoint_cache_folder };
+	return sb_ml_folders(dirs, max, f, sizeof(f) / sizeof(f[0]));
+}
+
 const struct sb_workload_ops sb_workload_checkpoint = {
 	.name = "checkpoint",
-	.id = SB_WL_CHECKPOINT,
 	.help = "LLM checkpoint save and restore (DLIO / MLPerf Storage)",
+	.category = SB_CAT_CKPT,
+	.also = (const char *const[]){ "rules", NULL },
+	.parse_flags = SB_PWL_CKPT_WRITES | SB_PWL_CKPT_GPU,
 	.rows = sb_ckpt_rows,
 	.nrows = &sb_ckpt_rows_n,
 	.check = sb_ml_check_ckpt,
+	.folders = folders_ckpt,
 	.prepare = prepare_ckpt,
 	.run = run_ckpt,
 	.results = sb_ml_job_results,
 	.release = release_ckpt,
-	.ranks_merge = sb_ml_ranks_merge,
+	.ranks_merge = sb_ckpt_ranks_merge,
 	.conformance = &sb_ckpt_conformance,
 };

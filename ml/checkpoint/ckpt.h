@@ -12,6 +12,7 @@
 #include "lib/option.h"
 #include "ml/model.h"
 #include "ml/run.h"
+#include "ml/checkpoint/result.h"
 #include "ml/checkpoint/torchsave.h"
 #include "os/scratch.h"
 
@@ -89,6 +90,12 @@ void sb_ml_tier_read_done(struct sb_wl_job *j, struct sb_ml_ckpt_point *p);
 void sb_ml_tier_release(struct sb_wl_job *j);
 /* the workload's row (checkpoint.c), its option rows (opts.c) and its
  * parse-time checks (check.c, checktier.c), listed by ml/registry.c */
+/* rules=mlperf of a checkpoint job from its spec and its result
+ * (ml/checkpoint/merge.c) */
+void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ckpt_job_result *m);
+/* its ranks_merge hook (run/workload.h): rank 0's result becomes the
+ * whole run's */
+int sb_ckpt_ranks_merge(struct sb_job_result *jr);
 extern const struct sb_workload_ops sb_workload_checkpoint;
 /* what the conformance suite runs of it (conform.c) */
 extern const struct sb_wl_conformance sb_ckpt_conformance;

@@ -11,8 +11,13 @@
  * Field meanings and units: HOWTO section 9.  The other settings are in the
  * job's options echo. */
 #include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
 
+#include "lib/assert.h"
 #include "ml/figures.h"
+#include "ml/checkpoint/result.h"
+#include "run/wljob.h"
 
 static void json_point(struct sb_jw *w, const struct sb_ml_tier_point *p)
 {
@@ -135,7 +140,7 @@ static void json_mean(struct sb_jw *w, const char *key, double wr, double rd)
 	sb_jw_obj_end(w);
 }
 
-void sb_ml_ckpt_json(struct sb_jw *w, const struct sb_ml_ckpt_result *c)
+static void json_ckpt(struct sb_jw *w, const struct sb_ml_ckpt_result *c)
 {
 	sb_jw_obj_begin(w, "checkpoint");
 	json_phase(w, "write", &c->write);
@@ -174,7 +179,7 @@ static void normal_phase(FILE *f, const char *name, const struct sb_ml_ckpt_phas
 	fputc('\n', f);
 }
 
-void sb_ml_ckpt_normal(FILE *f, const struct sb_ml_ckpt_result *c)
+static void normal_ckpt(FILE *f, const struct sb_ml_ckpt_result *c)
 {
 	double gib = 1073741824.0;
 	fprintf(f, "  checkpoint   : %u ranks, %u files, %.3f GiB model + %.3f GiB optimizer per "
@@ -199,3 +204,46 @@ void sb_ml_ckpt_normal(FILE *f, const struct sb_ml_ckpt_result *c)
 		normal_tier(f, &c->tier);
 }
 
+
+/* ---- the result as its workload makes it (ml/result.h) */
+
+static void json(struct sb_jw *w, const struct sb_ml_result *m)
+{
+	json_ckpt(w, &((const struct sb_ckpt_job_result *)m)->ckpt);
+}
+
+static void normal(FILE *f, const struct sb_ml_result *m)
+{
+	normal_ckpt(f, &((const struct sb_ckpt_job_result *)m)->ckpt);
+}
+
+static void release(struct sb_ml_result *m)
+{
+	struct sb_ml_ckpt_result *c = &((struct sb_ckpt_job_result *)m)->ckpt;
+	free(c->write.v);
+	free(c->read.v);
+	free(c->write.ranks);
+	free(c->read.ranks);
+	free(c->tier.v);
+}
+
+const struct sb_ml_figures sb_ckpt_figures = {
+	.size = sizeof(struct sb_ckpt_job_result),
+	.gpu_off = offsetof(struct sb_ckpt_job_result, ckpt.gpu),
+	.json = json,
+	.normal = normal,
+	.release = release,
+};
+
+const struct sb_ml_ckpt_result *sb_ckpt_result_of(const struct sb_job_result *jr)
+{
+	struct sb_ml_result *m = sb_ml_result_mine(jr ? jr->wl : NULL, &sb_ckpt_figures);
+	return m ? &((struct sb_ckpt_job_result *)m)->ckpt : NULL;
+}
+
+struct sb_ckpt_job_result *sb_ckpt_res(const struct sb_wl_job *j)
+{
+	struct sb_ml_result *m = sb_ml_result_mine(j->res, &sb_ckpt_figures);
+	SB_ASSERT(m || !j->res); /* a running job's result is its workload's own */
+	return (struct sb_ckpt_job_result *)m;
+}

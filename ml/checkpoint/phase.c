@@ -19,7 +19,7 @@
 #include "ml/checkpoint/tier.h"
 #include "ml/content.h"
 #include "ml/model.h"
-#include "ml/rules.h"
+#include "ml/checkpoint/rules.h"
 #include "ml/run.h"
 #include "ml/checkpoint/torchsave.h"
 #include "dist/dist.h"

@@ -1,6 +1,6 @@
 /* result.h: the results of one workload=checkpoint job (ml/checkpoint/
  * fills them, ml/checkpoint/figures.c writes them), inside its struct
- * sb_ml_result (ml/result.h).  Units in the field names; GB = 1e9 bytes,
+ * sb_ckpt_job_result after the shared struct sb_ml_result (ml/result.h).  Units in the field names; GB = 1e9 bytes,
  * GiB = 2^30 bytes. */
 #ifndef SB_ML_CKPT_RESULT_H
 #define SB_ML_CKPT_RESULT_H
@@ -9,6 +9,10 @@
 #include <stdint.h>
 
 #include "ml/gpucopy.h"
+#include "ml/result.h"
+
+struct sb_job_result;
+struct sb_wl_job;
 
 /* one rank's share of one checkpoint; offsets from the checkpoint's first
  * start over the ranks it lists (under MPI: a process's own result lists its
@@ -94,4 +98,17 @@ struct sb_ml_ckpt_result {
 	struct sb_ml_tier_result tier; /* checkpoint_cache_folder= */
 	struct sb_ml_gpu_copy gpu;     /* checkpoint_source=gpu */
 };
+
+/* a checkpoint job's result: the shared part, then its own */
+struct sb_ckpt_job_result {
+	struct sb_ml_result ml;
+	struct sb_ml_ckpt_result ckpt;
+};
+extern const struct sb_ml_figures sb_ckpt_figures; /* ml/checkpoint/figures.c */
+/* The checkpoint result of a job's result, or NULL when it is not a
+ * checkpoint job's. */
+const struct sb_ml_ckpt_result *sb_ckpt_result_of(const struct sb_job_result *jr);
+/* The result of a running checkpoint job (its j->res; NULL before its
+ * prepare made it). */
+struct sb_ckpt_job_result *sb_ckpt_res(const struct sb_wl_job *j);
 #endif

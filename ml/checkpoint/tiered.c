@@ -217,7 +217,7 @@ static double rel_s(const struct sb_wl_job *j, uint64_t ns)
 static void finish_points(struct sb_wl_job *j, unsigned ncompute, uint64_t bytes)
 {
 	struct sb_ml_tier *t = ((struct sb_ml_ckpt *)j->priv)->tier;
-	struct sb_ml_tier_result *tr = &sb_ml_res(j)->ckpt.tier;
+	struct sb_ml_tier_result *tr = &sb_ckpt_res(j)->ckpt.tier;
 	for (unsigned k = 0; k < tr->n; k++) {
 		struct sb_ml_tier_point *p = &tr->v[k];
 		if (!t->f1[k] || !t->flushed[k])
@@ -271,7 +271,7 @@ static bool one_ckpt(struct sb_wl_job *j, struct sb_ml_rank_arg *args, unsigned 
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	struct sb_ml_tier_result *tr = &sb_ml_res(j)->ckpt.tier;
+	struct sb_ml_tier_result *tr = &sb_ckpt_res(j)->ckpt.tier;
 	uint64_t t0 = sb_now_ns(), w1 = t0, slowest = 0, ns = 0;
 	if (!sb_ml_tier_dirs(j, k)) { /* the write: its folders, the ranks' threads to join */
 		c->on_cache = true;
@@ -281,7 +281,7 @@ static bool one_ckpt(struct sb_wl_job *j, struct sb_ml_rank_arg *args, unsigned 
 	}
 	if (!ns)
 		return false;
-	sb_ml_ckpt_point(j, &sb_ml_res(j)->ckpt.write, k, ns, slowest, bytes);
+	sb_ml_ckpt_point(j, &sb_ckpt_res(j)->ckpt.write, k, ns, slowest, bytes);
 	*wsum += ns;
 	uint64_t r0 = sb_now_ns();
 	if (sb_ml_tier_redundancy(j, k))
@@ -325,7 +325,7 @@ uint64_t sb_ml_tier_write(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
 	const struct sb_jobspec *s = j->spec;
-	struct sb_ml_tier_result *tr = &sb_ml_res(j)->ckpt.tier;
+	struct sb_ml_tier_result *tr = &sb_ckpt_res(j)->ckpt.tier;
 	uint64_t wsum = 0;
 	unsigned k = 0;
 	if (!top_dirs(j) || (s->checkpoint_flush != SB_CKPT_FLUSH_NONE &&
@@ -359,7 +359,7 @@ uint64_t sb_ml_tier_write(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint
 	finish_points(j, k < s->num_checkpoints_write ? k + 1 : k, bytes);
 	if (t->err) {
 		sb_ml_fail(&j->workers[0], t->err, t->err_what, t->err_path);
-		sb_ml_res(j)->ckpt.write.n = 0; /* no read phase */
+		sb_ckpt_res(j)->ckpt.write.n = 0; /* no read phase */
 	}
 	return wsum;
 }
@@ -379,9 +379,9 @@ void sb_ml_tier_read_done(struct sb_wl_job *j, struct sb_ml_ckpt_point *p)
 		return;
 	p->from_cache = c->on_cache;
 	if (c->on_cache)
-		sb_ml_res(j)->ckpt.tier.reads_cache++;
+		sb_ckpt_res(j)->ckpt.tier.reads_cache++;
 	else
-		sb_ml_res(j)->ckpt.tier.reads_shared++;
+		sb_ckpt_res(j)->ckpt.tier.reads_shared++;
 	c->on_cache = false;
 }
 
@@ -457,7 +457,7 @@ int sb_ml_tier_prepare(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
-	struct sb_ml_tier_result *tr = &sb_ml_res(j)->ckpt.tier;
+	struct sb_ml_tier_result *tr = &sb_ckpt_res(j)->ckpt.tier;
 	struct sb_ml_tier *t = calloc(1, sizeof(*t));
 	unsigned n = s->num_checkpoints_write, r = c->ranks;
 	size_t nf = c->nfiles;

@@ -11,11 +11,12 @@
 #include "parse/jobparse.h"
 #include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/models.h"
+#include "ml/kvcache/opts.h"
 #include "ml/kvcache/tracejob.h"
 
 static unsigned need_shape(struct sb_jobctx *c)
 {
-	const struct sb_option *need[] = { SB_OPT(shape.layers), SB_OPT(shape.kv_heads), SB_OPT(kv_head_dim) };
+	const struct sb_option *need[] = { SB_OPT(shape.layers), SB_OPT(shape.kv_heads), SB_KV_OPT(kv_head_dim) };
 	char where[SB_WHERE_MAX];
 	for (unsigned i = 0; i < 3; i++) {
 		if (sb_job_isset(c, need[i]))
@@ -44,6 +45,7 @@ static unsigned bounds(struct sb_jobctx *c, const struct sb_option *lo, unsigned
 unsigned sb_ml_check_kv(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
+	struct sb_kv_opts *o = sb_kv_opts_mut(s);
 	char where[SB_WHERE_MAX];
 	if (s->ml_model) {
 		struct sb_kv_arch m;
@@ -58,18 +60,18 @@ unsigned sb_ml_check_kv(struct sb_jobctx *c)
 			s->shape.layers = m.layers;
 		if (!sb_job_isset(c, SB_OPT(shape.kv_heads)))
 			s->shape.kv_heads = m.kv_heads;
-		if (!sb_job_isset(c, SB_OPT(kv_head_dim)))
-			s->kv_head_dim = m.head_dim;
+		if (!sb_job_isset(c, SB_KV_OPT(kv_head_dim)))
+			o->kv_head_dim = m.head_dim;
 		const struct sb_model_preset *p = sb_model_preset_find(s->ml_model);
 		if (p && s->shape.layers == p->layers && s->shape.kv_heads == p->kv_heads &&
-		    s->kv_head_dim == p->head_dim)
+		    o->kv_head_dim == p->head_dim)
 			s->ml_preset = p;
 	} else if (need_shape(c)) {
 		return 1;
 	}
 	const struct sb_option *zero = !s->shape.layers ? SB_OPT(shape.layers)
 				       : !s->shape.kv_heads ? SB_OPT(shape.kv_heads)
-				       : !s->kv_head_dim ? SB_OPT(kv_head_dim) : NULL;
+				       : !o->kv_head_dim ? SB_KV_OPT(kv_head_dim) : NULL;
 	if (zero) {
 		sb_err(sb_job_where(c, zero, where, sizeof(where)),
 		       "job '%s': %s=0 gives no KV cache: set %s= to 1 or more", s->name, zero->name,
@@ -77,27 +79,28 @@ unsigned sb_ml_check_kv(struct sb_jobctx *c)
 		return 1;
 	}
 	/* 2 x layers x kv_heads x head_dim x bytes x block tokens: below 2^62 */
-	double block = 2.0 * s->shape.layers * s->shape.kv_heads * s->kv_head_dim * s->kv_elem_bytes *
-		       s->kv_block_tokens;
+	double block = 2.0 * s->shape.layers * s->shape.kv_heads * o->kv_head_dim * o->kv_elem_bytes *
+		       o->kv_block_tokens;
 	if (block > (double)(UINT64_C(1) << 40)) {
-		sb_err(sb_job_where(c, SB_OPT(kv_block_tokens), where, sizeof(where)),
+		const struct sb_option *bt = SB_KV_OPT(kv_block_tokens);
+		sb_err(sb_job_where(c, bt, where, sizeof(where)),
 		       "job '%s': %s=%u makes KV blocks of %.0f bytes (over 1 TiB): lower %s=", s->name,
-		       SB_OPT(kv_block_tokens)->name, s->kv_block_tokens, block,
-		       SB_OPT(kv_block_tokens)->name);
+		       bt->name, o->kv_block_tokens, block, bt->name);
 		return 1;
 	}
 	if (sb_kv_trace_check(c)) /* kv_trace=: ml/kvcache/tracejob.c */
 		return 1;
-	if (!s->kv_requests && !s->runtime_us && !s->kv_trace) {
-		sb_err(sb_job_where(c, SB_OPT(kv_requests), where, sizeof(where)),
+	if (!o->kv_requests && !s->runtime_us && !o->kv_trace) {
+		const struct sb_option *rq = SB_KV_OPT(kv_requests);
+		sb_err(sb_job_where(c, rq, where, sizeof(where)),
 		       "job '%s': %s=0 runs until runtime=, but no %s= is set: the job would never end; "
-		       "set %s= (e.g. 60) or %s= to a count", s->name, SB_OPT(kv_requests)->name,
-		       SB_OPT(runtime_us)->name, SB_OPT(runtime_us)->name, SB_OPT(kv_requests)->name);
+		       "set %s= (e.g. 60) or %s= to a count", s->name, rq->name,
+		       SB_OPT(runtime_us)->name, SB_OPT(runtime_us)->name, rq->name);
 		return 1;
 	}
 	return sb_kv_check_mlperf(c) +
-	       bounds(c, SB_OPT(prompt_tokens_min), s->prompt_tokens_min, SB_OPT(prompt_tokens_max),
-		      s->prompt_tokens_max) +
-	       bounds(c, SB_OPT(output_tokens_min), s->output_tokens_min, SB_OPT(output_tokens_max),
-		      s->output_tokens_max);
+	       bounds(c, SB_KV_OPT(prompt_tokens_min), o->prompt_tokens_min,
+		      SB_KV_OPT(prompt_tokens_max), o->prompt_tokens_max) +
+	       bounds(c, SB_KV_OPT(output_tokens_min), o->output_tokens_min,
+		      SB_KV_OPT(output_tokens_max), o->output_tokens_max);
 }

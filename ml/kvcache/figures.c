@@ -2,8 +2,12 @@
  * ml/figures.h).  JSON: the job's "kvcache" object, keys as in HOWTO section 9
  * (latencies in us, bandwidth in MiB/s); normal: a block of a few lines. */
 #include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
 
+#include "lib/assert.h"
 #include "ml/figures.h"
+#include "run/wljob.h"
 #include "ml/kvcache/result.h"
 #include "ml/kvcache/mlfigures.h"
 
@@ -23,7 +27,7 @@ static void json_lat(struct sb_jw *w, const char *key, const struct sb_kv_lat *l
 	sb_jw_obj_end(w);
 }
 
-void sb_ml_kv_json(struct sb_jw *w, const struct sb_kv_result *kv)
+static void json_kv(struct sb_jw *w, const struct sb_kv_result *kv)
 {
 	sb_jw_obj_begin(w, "kvcache");
 	sb_jw_str(w, "model_name", kv->model);
@@ -111,7 +115,7 @@ static void normal_lat(FILE *f, const char *name, const struct sb_kv_lat *l)
 		name, l->mean_us, l->p50_us, l->p90_us, l->p99_us, l->p999_us, l->max_us);
 }
 
-void sb_ml_kv_normal(FILE *f, const struct sb_kv_result *kv)
+static void normal_kv(FILE *f, const struct sb_kv_result *kv)
 {
 	double mib = 1048576.0;
 	char blocks[64];
@@ -141,4 +145,45 @@ void sb_ml_kv_normal(FILE *f, const struct sb_kv_result *kv)
 	normal_lat(f, "ttft", &kv->ttft);
 	normal_lat(f, "storage ttft", &kv->storage_ttft);
 	normal_extra(f, &kv->x);
+}
+
+/* ---- the result as its workload makes it (ml/result.h) */
+
+static void json(struct sb_jw *w, const struct sb_ml_result *m)
+{
+	const struct sb_kv_result *kv = ((const struct sb_kv_job_result *)m)->kv;
+	if (kv)
+		json_kv(w, kv);
+}
+
+static void normal(FILE *f, const struct sb_ml_result *m)
+{
+	const struct sb_kv_result *kv = ((const struct sb_kv_job_result *)m)->kv;
+	if (kv)
+		normal_kv(f, kv);
+}
+
+static void release(struct sb_ml_result *m)
+{
+	free(((struct sb_kv_job_result *)m)->kv);
+}
+
+const struct sb_ml_figures sb_kv_figures = {
+	.size = sizeof(struct sb_kv_job_result),
+	.json = json,
+	.normal = normal,
+	.release = release,
+};
+
+const struct sb_kv_result *sb_kv_result_of(const struct sb_job_result *jr)
+{
+	struct sb_ml_result *m = sb_ml_result_mine(jr ? jr->wl : NULL, &sb_kv_figures);
+	return m ? ((struct sb_kv_job_result *)m)->kv : NULL;
+}
+
+struct sb_kv_job_result *sb_kv_res(const struct sb_wl_job *j)
+{
+	struct sb_ml_result *m = sb_ml_result_mine(j->res, &sb_kv_figures);
+	SB_ASSERT(m || !j->res); /* a running job's result is its workload's own */
+	return (struct sb_kv_job_result *)m;
 }

@@ -30,6 +30,7 @@
 #include "ml/kvcache/kvtrace.h"
 #include "ml/kvcache/mlperf.h"
 #include "ml/kvcache/models.h"
+#include "ml/kvcache/opts.h"
 #include "ml/kvcache/tracejob.h"
 #include "ml/run.h"
 #include "run/rate.h"
@@ -53,7 +54,7 @@ static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 	const struct sb_jobspec *s = j->spec;
 	if (sb_stopping() || k->failed)
 		return false;
-	if ((s->kv_requests && k->m.next_index >= s->kv_requests) || sb_kv_trace_done(&k->m))
+	if ((k->opts->kv_requests && k->m.next_index >= k->opts->kv_requests) || sb_kv_trace_done(&k->m))
 		return false;
 	return sb_now_ns() < sb_kv_end_ns(k, s);
 }
@@ -73,6 +74,7 @@ static int serve(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w, struct sb
 		 const struct sb_kv_req *r)
 {
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_kv_opts *o = k->opts;
 	struct sb_thread *t = &j->workers[w];
 	struct sb_kv_worker *kw = &k->w[w];
 	uint64_t arrive = sb_now_ns();
@@ -85,12 +87,12 @@ static int serve(struct sb_wl_job *j, struct sb_kv_job *k, unsigned w, struct sb
 	uint64_t t0 = sb_now_ns();
 	int e = blocks_io(t, f, SB_DDIR_READ, r->rd, r->nrd, k->block_bytes);
 	uint64_t t1 = sb_now_ns();
-	if (!e && r->computed_tokens && s->prefill_time_per_token_us &&
-	    !sb_sleep_until(t1 + r->computed_tokens * s->prefill_time_per_token_us * 1000))
+	if (!e && r->computed_tokens && o->prefill_time_per_token_us &&
+	    !sb_sleep_until(t1 + r->computed_tokens * o->prefill_time_per_token_us * 1000))
 		return -EINTR;
 	uint64_t t2 = sb_now_ns();
-	if (!e && s->decode_time_per_token_us &&
-	    !sb_sleep_until(t2 + (uint64_t)r->output * s->decode_time_per_token_us * 1000))
+	if (!e && o->decode_time_per_token_us &&
+	    !sb_sleep_until(t2 + (uint64_t)r->output * o->decode_time_per_token_us * 1000))
 		return -EINTR;
 	if (!e)
 		e = blocks_io(t, f, SB_DDIR_WRITE, r->wr, r->nwr, k->block_bytes);
@@ -257,13 +259,13 @@ static int check_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || access(parent, W_OK) != 0) {
 		sb_err(where, "the KV disk tier goes in %s, but %s is not a writable directory: set "
 		       "directory= to one%s%s%s", k->folder, parent, k->ml ? "" : ", or ",
-		       k->ml ? "" : SB_OPT(kv_disk_capacity)->name, k->ml ? "" : "=0 for no disk tier");
+		       k->ml ? "" : SB_KV_OPT(kv_disk_capacity)->name, k->ml ? "" : "=0 for no disk tier");
 		return -ENOENT;
 	}
 	if (statvfs(parent, &vfs) == 0 && k->tier_bytes > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
 		sb_err(where, "%s=%" PRIu64 " does not fit in the %" PRIu64 " bytes free in %s: lower %s=",
-		       SB_OPT(kv_disk_capacity)->name, s->kv_disk_capacity,
-		       (uint64_t)vfs.f_bavail * vfs.f_frsize, parent, SB_OPT(kv_disk_capacity)->name);
+		       SB_KV_OPT(kv_disk_capacity)->name, k->opts->kv_disk_capacity,
+		       (uint64_t)vfs.f_bavail * vfs.f_frsize, parent, SB_KV_OPT(kv_disk_capacity)->name);
 		return -ENOSPC;
 	}
 	return 0;
@@ -290,24 +292,26 @@ static uint64_t free_space(const char *folder)
 static int prepare_kv(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
-	if (sb_ml_res_make(j))
+	const struct sb_kv_opts *o = sb_kv_opts(s);
+	if (sb_ml_res_make(j, &sb_kv_figures))
 		return -ENOMEM;
 	struct sb_kv_job *k = calloc(1, sizeof(*k));
 	if (!k)
 		return -ENOMEM;
 	j->priv = k;
+	k->opts = o;
 	pthread_mutex_init(&k->lock, NULL);
 	k->lock_init = true;
 	k->bytes_per_token = sb_kv_spec_bytes_per_token(s); /* MLA: ml/kvcache/models.h */
-	k->block_bytes = k->bytes_per_token * s->kv_block_tokens;
+	k->block_bytes = k->bytes_per_token * o->kv_block_tokens;
 	struct sb_kv_cfg cfg = {
-		.block_tokens = s->kv_block_tokens, .mem_blocks = s->kv_memory_capacity / k->block_bytes,
-		.disk_blocks = s->kv_disk_capacity / k->block_bytes, .reuse = s->prefix_reuse,
-		.arrival_rate = s->arrival_rate, .prompt_mean = s->prompt_tokens,
-		.prompt_sd = s->prompt_tokens_stdev, .prompt_min = s->prompt_tokens_min,
-		.prompt_max = s->prompt_tokens_max, .output_mean = s->output_tokens,
-		.output_sd = s->output_tokens_stdev, .output_min = s->output_tokens_min,
-		.output_max = s->output_tokens_max, .seed = s->randseed,
+		.block_tokens = o->kv_block_tokens, .mem_blocks = o->kv_memory_capacity / k->block_bytes,
+		.disk_blocks = o->kv_disk_capacity / k->block_bytes, .reuse = o->prefix_reuse,
+		.arrival_rate = o->arrival_rate, .prompt_mean = o->prompt_tokens,
+		.prompt_sd = o->prompt_tokens_stdev, .prompt_min = o->prompt_tokens_min,
+		.prompt_max = o->prompt_tokens_max, .output_mean = o->output_tokens,
+		.output_sd = o->output_tokens_stdev, .output_min = o->output_tokens_min,
+		.output_max = o->output_tokens_max, .seed = s->randseed,
 	};
 	k->tier_bytes = cfg.disk_blocks * k->block_bytes;
 	sb_ml_default_dir(s, "kvcache", k->folder, sizeof(k->folder));
@@ -316,19 +320,18 @@ static int prepare_kv(struct sb_wl_job *j)
 		snprintf(leaf, sizeof(leaf), "kvtier.%zu", j->job);
 		sb_ml_join(k->path, sizeof(k->path), k->folder, leaf);
 	}
-	k->nw = s->kv_concurrency ? s->kv_concurrency : 1;
-	if (s->kv_profile == SB_KV_PROFILE_MLPERF) {
+	k->nw = o->kv_concurrency ? o->kv_concurrency : 1;
+	if (o->kv_profile == SB_KV_PROFILE_MLPERF) {
 		k->path[0] = '\0';
-		k->tier_bytes = s->kv_disk_capacity ? s->kv_disk_capacity : free_space(k->folder) / 20 * 19;
-		if (s->kv_users)
-			k->nw = s->kv_users < 500 ? s->kv_users : 500;
+		k->tier_bytes = o->kv_disk_capacity ? o->kv_disk_capacity : free_space(k->folder) / 20 * 19;
+		k->nw = sb_kv_users(s) < 500 ? sb_kv_users(s) : 500; /* threads for the users */
 	}
 	int e = sb_kv_trace_setup(s, &cfg); /* kv_trace=, kv_request_log= */
 	if (e)
 		return e;
 	e = sb_kv_model_init(&k->m, &cfg);
 	k->w = calloc(k->nw, sizeof(*k->w));
-	if (e || !k->w || (s->kv_profile == SB_KV_PROFILE_MLPERF && sb_kv_ml_prepare(j, k))) {
+	if (e || !k->w || (o->kv_profile == SB_KV_PROFILE_MLPERF && sb_kv_ml_prepare(j, k))) {
 		sb_err(s->name, "out of memory setting up the KV cache");
 		return -ENOMEM;
 	}
@@ -343,8 +346,8 @@ static void release_kv(struct sb_wl_job *j)
 	struct sb_kv_job *k = j->priv;
 	if (!k)
 		return;
-	bool keep = j->spec->keep_kvcache;
-	sb_kv_ml_release(j, k);
+	bool keep = k->opts->keep_kvcache;
+	sb_kv_ml_release(k);
 	if (k->file_id.ino) {
 		if (keep)
 			sb_scratch_keep(k->path, &k->file_id);
@@ -367,13 +370,23 @@ static void release_kv(struct sb_wl_job *j)
 	j->priv = NULL;
 }
 
+/* the folders the system inventory describes (run/workload.h) */
+static unsigned folders_kv(const struct sb_jobspec *s, const char **dirs, unsigned max)
+{
+	const char *const f[] = { s->directory };
+	return sb_ml_folders(dirs, max, f, sizeof(f) / sizeof(f[0]));
+}
+
 const struct sb_workload_ops sb_workload_kvcache = {
 	.name = "kvcache",
-	.id = SB_WL_KVCACHE,
 	.help = "LLM inference with its KV cache offloaded to memory and disk tiers",
+	.category = SB_CAT_KV,
+	.also = (const char *const[]){ "rules", "model", "layers", "kv_heads", NULL },
 	.rows = sb_kv_rows,
 	.nrows = &sb_kv_rows_n,
+	.opts_size = sizeof(struct sb_kv_opts),
 	.check = sb_ml_check_kv,
+	.folders = folders_kv,
 	.prepare = prepare_kv,
 	.run = run_kv,
 	.results = sb_ml_job_results,

@@ -10,11 +10,13 @@
 
 #include "lib/option.h"
 #include "ml/kvcache/kvmodel.h"
+#include "ml/kvcache/result.h"
 #include "os/scratch.h"
 #include "stats/hist.h"
 
 struct sb_wl_job;
 struct sb_kv_ml;
+struct sb_kv_opts;
 
 /* one latency distribution of one worker, ns */
 struct sb_kv_acc {
@@ -42,6 +44,7 @@ struct sb_kv_totals {
 };
 
 struct sb_kv_job {
+	const struct sb_kv_opts *opts; /* the job's kvcache options (ml/kvcache/opts.h) */
 	struct sb_kv_model m;
 	pthread_mutex_t lock;       /* m and tot */
 	bool lock_init;
@@ -68,6 +71,9 @@ uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head
  * time, 1 when runtime= ends first (the wait ends then and the request is
  * not served or counted), -EINTR when a stop came first. */
 struct sb_jobspec;
+/* The job's simulated users: kv_users=, else concurrency= (at least 1);
+ * the one place kv_users= becomes a user count (ml/kvcache/rules.c) */
+unsigned sb_kv_users(const struct sb_jobspec *s);
 uint64_t sb_kv_end_ns(const struct sb_kv_job *k, const struct sb_jobspec *s);
 int sb_kv_wait_arrival(const struct sb_kv_job *k, const struct sb_jobspec *s, uint64_t arrive_ns);
 /* add request r's counts to t (a request that ran) */

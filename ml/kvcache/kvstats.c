@@ -13,6 +13,7 @@
 #include "parse/options.h"
 #include "parse/catalog.h"
 #include "ml/kvcache/result.h"
+#include "ml/kvcache/opts.h"
 
 uint64_t sb_kv_bytes_per_token(unsigned layers, unsigned kv_heads, unsigned head_dim,
 			       unsigned elem_bytes)
@@ -76,22 +77,23 @@ static void lat(struct sb_kv_job *k, unsigned n, size_t off, struct sb_kv_lat *o
 static void shape(const struct sb_wl_job *j, const struct sb_kv_job *k, struct sb_kv_result *kv)
 {
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_kv_opts *o = k->opts;
 	snprintf(kv->model, sizeof(kv->model), "%s", s->ml_model ? s->ml_model : "");
 	kv->layers = s->shape.layers;
 	kv->kv_heads = s->shape.kv_heads;
-	kv->head_dim = s->kv_head_dim;
-	kv->elem_bytes = s->kv_elem_bytes;
-	kv->block_tokens = s->kv_block_tokens;
+	kv->head_dim = o->kv_head_dim;
+	kv->elem_bytes = o->kv_elem_bytes;
+	kv->block_tokens = o->kv_block_tokens;
 	kv->bytes_per_token = k->bytes_per_token;
 	kv->block_bytes = k->block_bytes;
-	kv->memory_capacity = s->kv_memory_capacity;
-	kv->disk_capacity = s->kv_disk_capacity;
+	kv->memory_capacity = o->kv_memory_capacity;
+	kv->disk_capacity = o->kv_disk_capacity;
 	kv->memory_blocks = k->m.cfg.mem_blocks;
 	kv->disk_blocks = k->m.cfg.disk_blocks;
-	kv->prefix_reuse = s->prefix_reuse;
-	kv->arrival_rate = s->arrival_rate;
+	kv->prefix_reuse = o->prefix_reuse;
+	kv->arrival_rate = o->arrival_rate;
 	kv->concurrency = j->nworkers;
-	kv->kept = s->keep_kvcache;
+	kv->kept = o->keep_kvcache;
 	if (k->file_id.ino) /* a file exists (not with ioengine=null) */
 		sb_ml_join(kv->path, sizeof(kv->path), NULL, k->path);
 	struct stat st;
@@ -106,7 +108,7 @@ void sb_kv_results(struct sb_wl_job *j)
 	const struct sb_kv_totals *t = &k->tot;
 	if (!kv)
 		return;
-	sb_ml_res(j)->kv = kv;
+	sb_kv_res(j)->kv = kv;
 	shape(j, k, kv);
 	kv->requests = t->requests;
 	kv->reuse_requests = t->reuse_requests;
@@ -142,7 +144,7 @@ void sb_kv_results(struct sb_wl_job *j)
 	lat(k, j->nworkers, offsetof(struct sb_kv_worker, storage_ttft), &kv->storage_ttft);
 	kv->x = *sb_kv_extra_stats(&k->m);
 	if (k->ml)
-		sb_kv_ml_results(j, k, kv);
+		sb_kv_ml_results(k, kv);
 	if (j->spec->rules == SB_RULES_MLPERF)
 		sb_kv_rules(j, kv);
 }

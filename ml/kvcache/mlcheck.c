@@ -10,6 +10,7 @@
 #include "parse/jobparse.h"
 #include "parse/specvals.h"
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/opts.h"
 
 static unsigned refuse(struct sb_jobctx *c, const struct sb_option *o, const char *what)
 {
@@ -21,15 +22,16 @@ static unsigned refuse(struct sb_jobctx *c, const struct sb_option *o, const cha
 unsigned sb_kv_check_mlperf(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
+	struct sb_kv_opts *o = sb_kv_opts_mut(s);
 	const struct sb_option *only[] = {
-		SB_OPT(kv_gpu_mem), SB_OPT(kv_gpus), SB_OPT(kv_tensor_parallel),
-		SB_OPT(kv_decode_reread_tokens), SB_OPT(kv_users), SB_OPT(kv_think_time_us),
-		SB_OPT(kv_prefill_only), SB_OPT(kv_decode_only),
+		SB_KV_OPT(kv_gpu_mem), SB_KV_OPT(kv_gpus), SB_KV_OPT(kv_tensor_parallel),
+		SB_KV_OPT(kv_decode_reread_tokens), SB_KV_OPT(kv_users), SB_KV_OPT(kv_think_time_us),
+		SB_KV_OPT(kv_prefill_only), SB_KV_OPT(kv_decode_only),
 	};
 	char msg[320];
-	if (!sb_job_isset(c, SB_OPT(kv_profile)) && s->rules == SB_RULES_MLPERF)
-		s->kv_profile = SB_KV_PROFILE_MLPERF;
-	if (s->kv_profile != SB_KV_PROFILE_MLPERF) {
+	if (!sb_job_isset(c, SB_KV_OPT(kv_profile)) && s->rules == SB_RULES_MLPERF)
+		o->kv_profile = SB_KV_PROFILE_MLPERF;
+	if (o->kv_profile != SB_KV_PROFILE_MLPERF) {
 		for (unsigned i = 0; i < sizeof(only) / sizeof(only[0]); i++) {
 			if (!sb_job_isset(c, only[i]))
 				continue;
@@ -41,11 +43,11 @@ unsigned sb_kv_check_mlperf(struct sb_jobctx *c)
 		return 0;
 	}
 	/* workload.py UserSimulator: what is not given is drawn per user */
-	s->kv_templates = (sb_job_isset(c, SB_OPT(prompt_tokens)) ? 0 : 1) |
-			  (sb_job_isset(c, SB_OPT(output_tokens)) ? 0 : 2) |
-			  (sb_job_isset(c, SB_OPT(kv_think_time_us)) ? 0 : 4);
-	if (s->kv_prefill_only && s->kv_decode_only)
-		return refuse(c, SB_OPT(kv_decode_only), "kv_prefill_only=1 and kv_decode_only=1 leave "
+	o->kv_templates = (sb_job_isset(c, SB_KV_OPT(prompt_tokens)) ? 0 : 1) |
+			  (sb_job_isset(c, SB_KV_OPT(output_tokens)) ? 0 : 2) |
+			  (sb_job_isset(c, SB_KV_OPT(kv_think_time_us)) ? 0 : 4);
+	if (o->kv_prefill_only && o->kv_decode_only)
+		return refuse(c, SB_KV_OPT(kv_decode_only), "kv_prefill_only=1 and kv_decode_only=1 leave "
 			      "nothing to run: set one of them to 0");
 	if (s->direct) {
 		const char *d = SB_OPT(direct)->name;

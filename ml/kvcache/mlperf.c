@@ -17,6 +17,7 @@
 #include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/kvtrace.h"
 #include "ml/kvcache/mlperf.h"
+#include "ml/kvcache/opts.h"
 #include "ml/run.h"
 #include "parse/options.h"
 #include "run/rate.h"
@@ -51,14 +52,14 @@ static unsigned between(struct sb_kv_ml *ml, unsigned lo, unsigned hi)
 
 /* generate_mixed_users: a type, a QoS class (15% interactive, 35%
  * responsive, 50% batch), lengths and think time per user */
-static void make_user(const struct sb_jobspec *s, struct sb_kv_ml *ml, struct sb_kv_user *u)
+static void make_user(const struct sb_kv_opts *o, struct sb_kv_ml *ml, struct sb_kv_user *u)
 {
 	const unsigned *t = tmpl[sb_rng_below(&ml->rng, 3)];
 	double r = sb_rng_unit(&ml->rng);
 	u->qos = r < 0.15 ? SB_KV_QOS_INTERACTIVE : r < 0.5 ? SB_KV_QOS_RESPONSIVE : SB_KV_QOS_BATCH;
-	u->ctx = s->kv_templates & 1 ? between(ml, t[0], t[1]) : s->prompt_tokens;
-	u->gen = s->kv_templates & 2 ? between(ml, t[2], t[3]) : s->output_tokens;
-	u->think_us = s->kv_templates & 4 ? 1000ull * between(ml, t[4], t[5]) : s->kv_think_time_us;
+	u->ctx = o->kv_templates & 1 ? between(ml, t[0], t[1]) : o->prompt_tokens;
+	u->gen = o->kv_templates & 2 ? between(ml, t[2], t[3]) : o->output_tokens;
+	u->think_us = o->kv_templates & 4 ? 1000ull * between(ml, t[4], t[5]) : o->kv_think_time_us;
 }
 
 static uint64_t think_ns(struct sb_kv_ml *ml, const struct sb_kv_user *u)
@@ -69,32 +70,33 @@ static uint64_t think_ns(struct sb_kv_ml *ml, const struct sb_kv_user *u)
 int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_kv_opts *o = k->opts;
 	struct sb_kv_ml *ml = calloc(1, sizeof(*ml));
 	if (!ml)
 		return -ENOMEM;
 	k->ml = ml;
 	sb_rng_seed(&ml->rng, s->randseed ^ 0x6b76636163686500ull);
-	ml->nusers = s->kv_users ? s->kv_users : (s->kv_concurrency ? s->kv_concurrency : 1);
+	ml->nusers = sb_kv_users(s);
 	ml->u = calloc(ml->nusers, sizeof(*ml->u));
 	if (!ml->u)
 		return -ENOMEM;
 	for (unsigned i = 0; i < ml->nusers; i++)
-		make_user(s, ml, &ml->u[i]);
+		make_user(o, ml, &ml->u[i]);
 	ml->layers = s->shape.layers;
 	ml->kv_heads = s->shape.kv_heads;
-	ml->head_dim = s->kv_head_dim;
+	ml->head_dim = o->kv_head_dim;
 	ml->nodiskio = j->nodiskio;
 	ml->job = s->name;
 	struct sb_kvt_io io = sb_kv_ml_io;
 	io.ctx = ml;
-	uint64_t gpus = s->kv_gpus ? s->kv_gpus : 1;
-	int e = sb_kvt_init(&ml->c, s->kv_gpu_mem * gpus, s->kv_memory_capacity, k->tier_bytes,
-			    k->bytes_per_token, s->kv_tensor_parallel, &io);
+	uint64_t gpus = o->kv_gpus ? o->kv_gpus : 1;
+	int e = sb_kvt_init(&ml->c, o->kv_gpu_mem * gpus, o->kv_memory_capacity, k->tier_bytes,
+			    k->bytes_per_token, o->kv_tensor_parallel, &io);
 	if (!e)
 		e = sb_kv_ml_trace_init(k);
 	if (!e)
 		e = sb_kv_ml_extra_init(k);
-	return e ? e : sb_kv_ml_files_init(ml, k->folder, s->kv_elem_bytes);
+	return e ? e : sb_kv_ml_files_init(ml, k->folder, o->kv_elem_bytes);
 }
 
 /* decode-only: entries written before the run, then the counters zeroed */
@@ -103,7 +105,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 	struct sb_kv_ml *ml = k->ml;
 	uint64_t now = sb_now_ns(), ns;
 	sb_kv_ml_io_thread(j->workers[0].st, NULL);
-	if (j->spec->kv_decode_only) {
+	if (k->opts->kv_decode_only) {
 		unsigned n = ml->nusers * PREPOP_PER_USER;
 		if (!(ml->prepop = calloc(n, sizeof(*ml->prepop))))
 			return -ENOMEM;
@@ -139,7 +141,7 @@ static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 	const struct sb_jobspec *s = j->spec;
 	if (sb_stopping() || k->failed || k->ml->err || k->ml->trace_done)
 		return false;
-	if (s->kv_requests && k->ml->started >= s->kv_requests)
+	if (k->opts->kv_requests && k->ml->started >= k->opts->kv_requests)
 		return false;
 	return sb_now_ns() < sb_kv_end_ns(k, s);
 }
@@ -171,7 +173,7 @@ static uint64_t draw(struct sb_kv_ml *ml, unsigned mean, unsigned lo, unsigned h
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-static int begin_req(const struct sb_jobspec *s, struct sb_kv_ml *ml, unsigned user, struct mreq *r)
+static int begin_req(const struct sb_kv_opts *o, struct sb_kv_ml *ml, unsigned user, struct mreq *r)
 {
 	struct sb_kv_user *u = &ml->u[user];
 	r->user = user;
@@ -182,8 +184,8 @@ static int begin_req(const struct sb_jobspec *s, struct sb_kv_ml *ml, unsigned u
 		if (e)
 			return e;
 	} else {
-		r->ctx = draw(ml, u->ctx, s->prompt_tokens_min, s->prompt_tokens_max);
-		r->gen = draw(ml, u->gen, s->output_tokens_min, s->output_tokens_max);
+		r->ctx = draw(ml, u->ctx, o->prompt_tokens_min, o->prompt_tokens_max);
+		r->gen = draw(ml, u->gen, o->output_tokens_min, o->output_tokens_max);
 		fresh = u->nturn && sb_rng_unit(&ml->rng) >= CONTINUE_PROB;
 	}
 	r->prefill_only = r->ctx >= PREFILL_ONLY_TOKENS;
@@ -197,7 +199,7 @@ static int begin_req(const struct sb_jobspec *s, struct sb_kv_ml *ml, unsigned u
 }
 
 /* process_requests' steps 2, 3 and 5 under the lock; *ns the storage time */
-static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const struct mreq *r, uint64_t *ns)
+static int cache_ops(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const struct mreq *r, uint64_t *ns)
 {
 	struct sb_kv_user *u = &ml->u[r->user];
 	uint64_t t, ctx = r->ctx;
@@ -208,7 +210,7 @@ static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const stru
 			return e;
 		sb_kvt_resize(&ml->c, r->id, ctx);
 	}
-	if (!s->kv_decode_only) {
+	if (!o->kv_decode_only) {
 		for (uint32_t i = 0; i < u->nturn && e >= 0; i++) {
 			e = sb_kvt_access(&ml->c, u->turn[i], true, SB_KVT_MULTI_TURN, &t);
 			*ns += t;
@@ -221,16 +223,16 @@ static int cache_ops(const struct sb_jobspec *s, struct sb_kv_ml *ml, const stru
 	}
 	if (e >= 0 && ml->hooks.rag && (e = ml->hooks.rag(ml->hooks.xctx, &ml->c, r->user, &t)) >= 0)
 		*ns += t;
-	if (e < 0 || s->kv_prefill_only || r->prefill_only)
+	if (e < 0 || o->kv_prefill_only || r->prefill_only)
 		return e < 0 ? e : 0;
-	uint32_t key = s->kv_decode_only && ml->nprepop ? ml->prepop[sb_rng_below(&ml->rng, ml->nprepop)] : r->id;
+	uint32_t key = o->kv_decode_only && ml->nprepop ? ml->prepop[sb_rng_below(&ml->rng, ml->nprepop)] : r->id;
 	e = sb_kvt_access(&ml->c, key, true, SB_KVT_USER, &t);
 	*ns += t;
-	if (e == 0 && !s->kv_decode_only) {
+	if (e == 0 && !o->kv_decode_only) {
 		e = sb_kvt_alloc(&ml->c, r->id, true, &t);
 		*ns += t;
 	} else if (e > 0) {
-		uint64_t b = s->kv_decode_reread_tokens, n = (r->gen + b - 1) / b;
+		uint64_t b = o->kv_decode_reread_tokens, n = (r->gen + b - 1) / b;
 		for (uint64_t i = 0; i < (n ? n : 1) && e >= 0; i++) {
 			e = sb_kvt_access(&ml->c, key, true, SB_KVT_USER, &t);
 			*ns += t;
@@ -253,7 +255,7 @@ static int add_turn(struct sb_kv_user *u, uint32_t id)
 	return 0;
 }
 
-static void record(struct sb_wl_job *j, struct sb_kv_ml *ml, const struct mreq *r, uint64_t st_ns,
+static void record(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const struct mreq *r, uint64_t st_ns,
 		   uint64_t gen_ns)
 {
 	struct sb_kv_user *u = &ml->u[r->user];
@@ -268,7 +270,7 @@ static void record(struct sb_wl_job *j, struct sb_kv_ml *ml, const struct mreq *
 	sb_kvt_acc_add(&ml->qos_lat[u->qos], e2e);
 	ml->qos_n[u->qos]++;
 	ml->qos_viol[u->qos] += (double)e2e / 1e6 > qos_p95_ms[u->qos];
-	if (!j->spec->kv_decode_only && add_turn(u, r->id))
+	if (!o->kv_decode_only && add_turn(u, r->id))
 		ml->err = -ENOMEM;
 	u->busy = false;
 	u->arrive_ns = u->think_us ? sb_kv_add_ns(r->arrive, think_ns(ml, u)) : now;
@@ -278,10 +280,11 @@ static void record(struct sb_wl_job *j, struct sb_kv_ml *ml, const struct mreq *
 static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_kv_opts *o = k->opts;
 	struct sb_kv_ml *ml = k->ml;
 	uint64_t now = sb_now_ns(), wake, st_ns;
 	int user = pick(ml, now, &wake);
-	if (user >= 0 && s->arrival_rate > 0 && now < ml->next_slot_ns) {
+	if (user >= 0 && o->arrival_rate > 0 && now < ml->next_slot_ns) {
 		wake = ml->next_slot_ns;
 		user = -1;
 	}
@@ -292,10 +295,10 @@ static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k)
 		pthread_mutex_lock(&k->lock);
 		return ok ? 0 : -EINTR;
 	}
-	if (s->arrival_rate > 0) /* saturates: a rate of 1e-12/s is "never again" */
-		ml->next_slot_ns = sb_kv_at_ns(ml->next_slot_ns, 1.0 / s->arrival_rate);
+	if (o->arrival_rate > 0) /* saturates: a rate of 1e-12/s is "never again" */
+		ml->next_slot_ns = sb_kv_at_ns(ml->next_slot_ns, 1.0 / o->arrival_rate);
 	struct mreq r;
-	int e = begin_req(s, ml, (unsigned)user, &r);
+	int e = begin_req(o, ml, (unsigned)user, &r);
 	if (e > 0) { /* the trace is over */
 		ml->trace_done = true;
 		return 0;
@@ -306,12 +309,12 @@ static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k)
 		pthread_mutex_lock(&k->lock);
 	}
 	if (!e)
-		e = cache_ops(s, ml, &r, &st_ns);
+		e = cache_ops(o, ml, &r, &st_ns);
 	if (e) { /* 1: runtime= ended before it arrived: not served, not counted */
 		ml->u[r.user].busy = false;
 		return e == 1 ? 0 : e;
 	}
-	uint64_t gen_ns = r.gen * s->decode_time_per_token_us * 1000;
+	uint64_t gen_ns = r.gen * o->decode_time_per_token_us * 1000;
 	pthread_mutex_unlock(&k->lock);
 	bool ok = !gen_ns || sb_sleep_until(sb_kv_add_ns(sb_now_ns(), gen_ns));
 	pthread_mutex_lock(&k->lock);
@@ -319,7 +322,7 @@ static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k)
 		ml->u[r.user].busy = false;
 		return -EINTR;
 	}
-	record(j, ml, &r, st_ns, gen_ns);
+	record(o, ml, &r, st_ns, gen_ns);
 	return 0;
 }
 
@@ -353,12 +356,12 @@ void *sb_kv_ml_worker(void *arg)
 	return NULL;
 }
 
-void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k)
+void sb_kv_ml_release(struct sb_kv_job *k)
 {
 	struct sb_kv_ml *ml = k->ml;
 	if (!ml)
 		return;
-	sb_kv_ml_files_remove(ml, j->spec->keep_kvcache);
+	sb_kv_ml_files_remove(ml, k->opts->keep_kvcache);
 	for (unsigned i = 0; ml->u && i < ml->nusers; i++)
 		free(ml->u[i].turn);
 	free(ml->u);

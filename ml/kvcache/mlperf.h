@@ -94,7 +94,7 @@ struct sb_kv_ml {
 int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k);
 void *sb_kv_ml_worker(void *arg);
 int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k);
-void sb_kv_ml_release(struct sb_wl_job *j, struct sb_kv_job *k);
+void sb_kv_ml_release(struct sb_kv_job *k);
 /* mltrace.c: kv_trace= and kv_request_log= (hooks.next) */
 int sb_kv_ml_trace_init(struct sb_kv_job *k);
 /* mlextra.c: system prompts and RAG (hooks.prefix, hooks.rag); the RAG
@@ -112,5 +112,5 @@ void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep);
  * where) */
 int sb_kv_ml_files_check(const char *dir, const char *where);
 /* mlstats.c: the official metrics and the storage assessment */
-void sb_kv_ml_results(struct sb_wl_job *j, struct sb_kv_job *k, struct sb_kv_result *kv);
+void sb_kv_ml_results(const struct sb_kv_job *k, struct sb_kv_result *kv);
 #endif

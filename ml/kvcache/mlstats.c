@@ -9,6 +9,7 @@
 
 #include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/mlperf.h"
+#include "ml/kvcache/opts.h"
 #include "ml/run.h"
 
 /* cache.py's latency profile thresholds, ms, and the hit rate */
@@ -111,20 +112,20 @@ static void cache_stats(const struct sb_kvt *c, struct sb_kv_mlres *m)
 	assess(st, m);
 }
 
-void sb_kv_ml_results(struct sb_wl_job *j, struct sb_kv_job *k, struct sb_kv_result *kv)
+void sb_kv_ml_results(const struct sb_kv_job *k, struct sb_kv_result *kv)
 {
 	kv->x = k->ml->x;
-	const struct sb_jobspec *s = j->spec;
+	const struct sb_kv_opts *o = k->opts;
 	struct sb_kv_ml *ml = k->ml;
 	struct sb_kv_mlres *m = &kv->ml;
 	double d = kv->duration_s > 0 ? kv->duration_s : 1e-9;
 	m->on = true;
 	m->users = ml->nusers;
-	m->tensor_parallel = s->kv_tensor_parallel;
-	m->gpus = s->kv_gpus;
-	m->reread_tokens = s->kv_decode_reread_tokens;
-	m->prefill_only = s->kv_prefill_only;
-	m->decode_only = s->kv_decode_only;
+	m->tensor_parallel = o->kv_tensor_parallel;
+	m->gpus = o->kv_gpus;
+	m->reread_tokens = o->kv_decode_reread_tokens;
+	m->prefill_only = o->kv_prefill_only;
+	m->decode_only = o->kv_decode_only;
 	m->total_requests = ml->completed;
 	m->total_tokens = ml->tokens_generated;
 	m->elapsed_time = kv->duration_s;

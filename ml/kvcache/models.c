@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ml/kvcache/models.h"
+#include "ml/kvcache/opts.h"
 #include "parse/catalog.h"
 #include "parse/jobspec.h"
 
@@ -67,18 +68,20 @@ uint64_t sb_kv_arch_bytes_per_token(const struct sb_kv_arch *m, unsigned elem_by
 
 uint64_t sb_kv_spec_bytes_per_token(const struct sb_jobspec *s)
 {
+	const struct sb_kv_opts *o = sb_kv_opts(s);
 	struct sb_kv_arch m;
 	if (s->ml_model && !sb_kv_arch_find(s->ml_model, &m) && m.attn == SB_KV_ATTN_MLA) {
 		m.layers = s->shape.layers; /* layers= may scale an MLA model */
-		return sb_kv_arch_bytes_per_token(&m, s->kv_elem_bytes);
+		return sb_kv_arch_bytes_per_token(&m, o->kv_elem_bytes);
 	}
 	m = (struct sb_kv_arch){ .layers = s->shape.layers, .kv_heads = s->shape.kv_heads,
-				 .head_dim = s->kv_head_dim, .attn = SB_KV_ATTN_MHA };
-	return sb_kv_arch_bytes_per_token(&m, s->kv_elem_bytes);
+				 .head_dim = o->kv_head_dim, .attn = SB_KV_ATTN_MHA };
+	return sb_kv_arch_bytes_per_token(&m, o->kv_elem_bytes);
 }
 
 bool sb_kv_spec_shape_is_model(const struct sb_jobspec *s, const struct sb_kv_arch *m)
 {
+	const struct sb_kv_opts *o = sb_kv_opts(s);
 	return s->shape.layers == m->layers && s->shape.kv_heads == m->kv_heads &&
-	       s->kv_head_dim == m->head_dim && s->kv_elem_bytes == m->elem_bytes;
+	       o->kv_head_dim == m->head_dim && o->kv_elem_bytes == m->elem_bytes;
 }

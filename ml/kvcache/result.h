@@ -1,5 +1,5 @@
 /* result.h: the results of one workload=kvcache job (ml/kvcache/kvstats.c
- * fills it, ml/kvcache/figures.c writes it), hung off its sb_ml_result as ->kv.  Times in
+ * fills it, ml/kvcache/figures.c writes it), hung off its struct sb_kv_job_result as ->kv.  Times in
  * microseconds, bandwidth in MiB/s (2^20 bytes per second). */
 #ifndef SB_ML_KV_RESULT_H
 #define SB_ML_KV_RESULT_H
@@ -7,6 +7,10 @@
 #include <stdint.h>
 
 #include "ml/kvcache/kvextra.h"
+#include "ml/result.h"
+
+struct sb_job_result;
+struct sb_wl_job;
 
 /* a latency distribution, us */
 struct sb_kv_lat {
@@ -95,4 +99,18 @@ struct sb_kv_result {
 	struct sb_kv_mlres ml;       /* kv_profile=mlperf (ml.on) */
 	struct sb_kv_extra x;        /* system prompts and RAG, both profiles */
 };
+
+/* a kvcache job's result: the shared part, then its own (made after the
+ * run by ml/kvcache/kvstats.c; NULL: it could not be) */
+struct sb_kv_job_result {
+	struct sb_ml_result ml;
+	struct sb_kv_result *kv;
+};
+extern const struct sb_ml_figures sb_kv_figures; /* ml/kvcache/figures.c */
+/* The kvcache result of a job's result, or NULL when it is not a kvcache
+ * job's (or has none). */
+const struct sb_kv_result *sb_kv_result_of(const struct sb_job_result *jr);
+/* The result of a running kvcache job (its j->res; NULL before its
+ * prepare made it). */
+struct sb_kv_job_result *sb_kv_res(const struct sb_wl_job *j);
 #endif

@@ -9,14 +9,16 @@
 #include "ml/kvcache/models.h"
 #include "ml/kvcache/result.h"
 #include "ml/kvcache/rules.h"
+#include "ml/kvcache/opts.h"
+#include "ml/rules.h"
 #include "ml/run.h"
 #include "parse/options.h"
 
 #define GIB 1073741824.0
 
-/* Appends a rule; checker_as: what the official checker makes of a failure
- * (CLOSED: it does not check it); fail_as: storbench's guidelines (never
- * milder than the checker). */
+/* Appends a rule (ml/rules.h) with its source; checker_as: what the
+ * official checker makes of a failure (CLOSED: it does not check it);
+ * fail_as: storbench's guidelines (never milder than the checker). */
 static struct sb_ml_rule *add(struct sb_ml_rule_report *rep, const char *name, bool pass,
 			      enum sb_ml_verdict checker_as, enum sb_ml_verdict fail_as,
 			      const char *cite, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
@@ -25,19 +27,16 @@ static struct sb_ml_rule *add(struct sb_ml_rule_report *rep, const char *name, b
 			      enum sb_ml_verdict checker_as, enum sb_ml_verdict fail_as,
 			      const char *cite, const char *fmt, ...)
 {
-	struct sb_ml_rule *r = &rep->rules[rep->n < SB_ML_RULES_MAX ? rep->n++ : SB_ML_RULES_MAX - 1];
-	memset(r, 0, sizeof(*r));
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	snprintf(r->cite, sizeof(r->cite), "%s", cite);
-	r->pass = pass;
-	r->checker_as = checker_as;
-	r->fail_as = fail_as > checker_as ? fail_as : checker_as;
+	char fix[sizeof(rep->rules[0].fix)] = "";
 	if (!pass) {
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(r->fix, sizeof(r->fix), fmt, ap);
+		vsnprintf(fix, sizeof(fix), fmt, ap);
 		va_end(ap);
 	}
+	struct sb_ml_rule *r = sb_ml_rule_add(rep, name, pass, fail_as > checker_as ? fail_as : checker_as,
+					      "%s", fix);
+	sb_ml_rule_cite(r, checker_as, cite);
 	return r;
 }
 
@@ -97,7 +96,7 @@ static void load_rules(const struct sb_kv_facts *f, struct sb_ml_rule_report *re
 		low ? "Duration must be at least %.0f seconds: set %s=60 or more (and %s=0)" :
 		      "Duration below recommended minimum of %.0fs: set %s=60 or more (and %s=0)",
 		low ? SB_KV_MIN_DURATION_S : SB_KV_REC_DURATION_S, SB_OPT(runtime_us)->name,
-		SB_OPT(kv_requests)->name);
+		SB_KV_OPT(kv_requests)->name);
 	ea(r, ">= 60 s", "%.1f s", f->duration);
 }
 
@@ -114,7 +113,7 @@ static void tier_rules(const struct sb_kv_facts *f, struct sb_ml_rule_report *re
 	r = add(rep, "cpu_mem_gb", f->cpu_mem_gb >= SB_KV_MIN_CPU_MEM_GB,
 		gpu_ok ? SB_ML_INVALID : SB_ML_CLOSED, SB_ML_INVALID, "kvcache.py:137-144",
 		"CPU memory must be at least %.0f GB: set %s=1g or more", SB_KV_MIN_CPU_MEM_GB,
-		SB_OPT(kv_memory_capacity)->name);
+		SB_KV_OPT(kv_memory_capacity)->name);
 	ea(r, ">= 1 GB", "%.3g GB", f->cpu_mem_gb);
 }
 
@@ -129,7 +128,7 @@ static void mode_rules(const struct sb_kv_facts *f, struct sb_ml_rule_report *re
 		SB_ML_CLOSED, known ? "kvcache.py:161-169" : "kvcache.py:152-159",
 		known ? "Generation mode 'none' skips token simulation: set %s=2ms (fast) or 30ms (realistic)" :
 			"Invalid generation mode: set %s=2ms (fast) or 30ms (realistic)",
-		SB_OPT(decode_time_per_token_us)->name);
+		SB_KV_OPT(decode_time_per_token_us)->name);
 	ea(r, "'fast' or 'realistic'", "%s", g);
 	r = add(rep, "performance_profile", !strcmp(p, "latency") || !strcmp(p, "throughput"),
 		SB_ML_INVALID, SB_ML_INVALID, "kvcache.py:173-186",
@@ -157,43 +156,33 @@ int sb_kv_rules_judge(const struct sb_kv_facts *f, struct sb_ml_rule_report *rep
 				   "KV Cache benchmark is in preview status - not accepted for closed "
 				   "submissions: nothing to fix");
 	ea(r, "closed", "preview");
-	rep->verdict = rep->guidelines = SB_ML_CLOSED;
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct sb_ml_rule *u = &rep->rules[i];
-		if (u->pass)
-			continue;
-		rep->verdict = u->checker_as > rep->verdict ? u->checker_as : rep->verdict;
-		rep->guidelines = u->fail_as > rep->guidelines ? u->fail_as : rep->guidelines;
-	}
+	sb_ml_rules_finish(rep);
 	return 0;
 }
 
-/* kv_users= and kv_gpu_mem= (the kvmlperf branch's parse/jobspec.h fields)
- * are read here alone; until they exist: concurrency= users and no GPU tier.
- * Wiring: users: s->kv_users ? s->kv_users : s->kv_concurrency;
- * GPU: s->kv_gpu_mem (bytes per GPU, the official --gpu-mem-gb). */
-/* kv_users= (kv_profile=mlperf), else the blocks profile's concurrency= */
-static unsigned spec_users(const struct sb_jobspec *s)
+unsigned sb_kv_users(const struct sb_jobspec *s)
 {
-	return s->kv_users ? s->kv_users : s->kv_concurrency;
+	const struct sb_kv_opts *o = sb_kv_opts(s);
+	return o->kv_users ? o->kv_users : o->kv_concurrency ? o->kv_concurrency : 1;
 }
 
 /* the GPU tier per GPU, as the official --gpu-mem-gb */
 static uint64_t spec_gpu_mem(const struct sb_jobspec *s)
 {
-	return s->kv_gpu_mem;
+	return sb_kv_opts(s)->kv_gpu_mem;
 }
 
 void sb_kv_facts_of(const struct sb_jobspec *s, const struct sb_kv_result *kv, bool nodiskio,
 		    struct sb_kv_facts *f)
 {
+	const struct sb_kv_opts *o = sb_kv_opts(s);
 	struct sb_kv_arch m;
 	bool named = s->ml_model && !sb_kv_arch_find(s->ml_model, &m);
 	*f = (struct sb_kv_facts){
-		.model = s->ml_model, .num_users = spec_users(s), .duration = kv->duration_s,
+		.model = s->ml_model, .num_users = sb_kv_users(s), .duration = kv->duration_s,
 		.gpu_mem_gb = (double)spec_gpu_mem(s) / GIB,
-		.cpu_mem_gb = (double)s->kv_memory_capacity / GIB,
-		.generation_mode = sb_kv_generation_mode(s->decode_time_per_token_us),
+		.cpu_mem_gb = (double)o->kv_memory_capacity / GIB,
+		.generation_mode = sb_kv_generation_mode(o->decode_time_per_token_us),
 		.performance_profile = "latency",
 		.shape_is_model = named && sb_kv_spec_shape_is_model(s, &m),
 		.io_known = true, .nodiskio = nodiskio, .io_bytes = kv->read_bytes + kv->write_bytes,

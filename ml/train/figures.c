@@ -2,8 +2,13 @@
  * ml/figures.h).  JSON: job-level "train" {au_pct, samples_per_s, mb_per_s,
  * epochs [...], au_target_pct, au_met, ...}; normal: a block of lines. */
 #include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
 
+#include "lib/assert.h"
 #include "ml/figures.h"
+#include "ml/train/result.h"
+#include "run/wljob.h"
 
 static void json_train_pipeline(struct sb_jw *w, const struct sb_ml_train_result *t)
 {
@@ -27,7 +32,7 @@ static void json_train_pipeline(struct sb_jw *w, const struct sb_ml_train_result
 	sb_jw_arr_end(w);
 }
 
-void sb_ml_train_json(struct sb_jw *w, const struct sb_ml_train_result *t)
+static void json_train(struct sb_jw *w, const struct sb_ml_train_result *t)
 {
 	sb_jw_obj_begin(w, "train");
 	sb_jw_dbl(w, "au_pct", t->au_pct);
@@ -63,7 +68,7 @@ void sb_ml_train_json(struct sb_jw *w, const struct sb_ml_train_result *t)
 }
 
 
-void sb_ml_train_normal(FILE *f, const struct sb_ml_train_result *t)
+static void normal_train(FILE *f, const struct sb_ml_train_result *t)
 {
 	fprintf(f, "  train        : AU=%.2f%% (target %.1f%%: %s), %.1f samples/s, %.2f MB/s, "
 		   "%zu steps/epoch/accelerator\n", t->au_pct, t->au_target_pct,
@@ -92,3 +97,43 @@ void sb_ml_train_normal(FILE *f, const struct sb_ml_train_result *t)
 			(double)t->ckpts[i].bytes / t->ckpts[i].duration_s / 1e9 : 0, t->ckpts[i].path);
 }
 
+
+/* ---- the result as its workload makes it (ml/result.h) */
+
+static void json(struct sb_jw *w, const struct sb_ml_result *m)
+{
+	json_train(w, &((const struct sb_train_job_result *)m)->train);
+}
+
+static void normal(FILE *f, const struct sb_ml_result *m)
+{
+	normal_train(f, &((const struct sb_train_job_result *)m)->train);
+}
+
+static void release(struct sb_ml_result *m)
+{
+	struct sb_ml_train_result *t = &((struct sb_train_job_result *)m)->train;
+	free(t->epochs);
+	free(t->ckpts);
+}
+
+const struct sb_ml_figures sb_train_figures = {
+	.size = sizeof(struct sb_train_job_result),
+	.gpu_off = offsetof(struct sb_train_job_result, train.gpu),
+	.json = json,
+	.normal = normal,
+	.release = release,
+};
+
+const struct sb_ml_train_result *sb_train_result_of(const struct sb_job_result *jr)
+{
+	struct sb_ml_result *m = sb_ml_result_mine(jr ? jr->wl : NULL, &sb_train_figures);
+	return m ? &((struct sb_train_job_result *)m)->train : NULL;
+}
+
+struct sb_train_job_result *sb_train_res(const struct sb_wl_job *j)
+{
+	struct sb_ml_result *m = sb_ml_result_mine(j->res, &sb_train_figures);
+	SB_ASSERT(m || !j->res); /* a running job's result is its workload's own */
+	return (struct sb_train_job_result *)m;
+}

@@ -1,6 +1,6 @@
 /* result.h: the results of one workload=train job (ml/train/ fills them,
- * ml/train/figures.c writes them), inside its struct sb_ml_result
- * (ml/result.h).  Units in the field names; MB = 1e6 bytes. */
+ * ml/train/figures.c writes them), in its struct sb_train_job_result after
+ * the shared struct sb_ml_result (ml/result.h).  Units in the field names; MB = 1e6 bytes. */
 #ifndef SB_ML_TRAIN_RESULT_H
 #define SB_ML_TRAIN_RESULT_H
 #include <stdbool.h>
@@ -8,6 +8,10 @@
 #include <stdint.h>
 
 #include "ml/gpucopy.h"
+#include "ml/result.h"
+
+struct sb_job_result;
+struct sb_wl_job;
 
 struct sb_ml_epoch_result {
 	unsigned epoch;           /* 1-based */
@@ -49,4 +53,17 @@ struct sb_ml_train_result {
 	unsigned nckpts;
 	struct sb_ml_gpu_copy gpu;     /* train_destination=gpu (checkpoint_source=gpu) */
 };
+
+/* a train job's result: the shared part, then its own */
+struct sb_train_job_result {
+	struct sb_ml_result ml;
+	struct sb_ml_train_result train;
+};
+extern const struct sb_ml_figures sb_train_figures; /* ml/train/figures.c */
+/* The train result of a job's result, or NULL when it is not a train
+ * job's. */
+const struct sb_ml_train_result *sb_train_result_of(const struct sb_job_result *jr);
+/* The result of a running train job (its j->res; NULL before its prepare
+ * made it). */
+struct sb_train_job_result *sb_train_res(const struct sb_wl_job *j);
 #endif

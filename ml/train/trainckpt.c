@@ -55,7 +55,7 @@ static int make_dir(struct sb_wl_job *j, const char *path)
 
 static int add_result(struct sb_wl_job *j, const struct sb_ml_train_ckpt *c)
 {
-	struct sb_ml_train_result *t = &sb_ml_res(j)->train;
+	struct sb_ml_train_result *t = &sb_train_res(j)->train;
 	struct sb_ml_train_ckpt *v = realloc(t->ckpts, (t->nckpts + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;

@@ -24,6 +24,18 @@
 #include "run/rate.h"
 #include "lib/timeutil.h"
 
+/* write_trace: a training step of consumer c, "step" (load start to
+ * compute end) and "compute", argument the batch */
+static void trace_step(struct sb_wl_job *j, unsigned c, size_t batch, const struct sb_ml_step *st)
+{
+	if (!j->spec->write_trace)
+		return;
+	uint64_t ls = (uint64_t)(st->load_start * 1e9), cs = (uint64_t)(st->compute_start * 1e9);
+	uint64_t ce = (uint64_t)(st->compute_end * 1e9);
+	sb_ml_trace_app(j, 1 + c, "step", "step", batch, ls, ce);
+	sb_ml_trace_app(j, 1 + c, "compute", "step", batch, cs, ce);
+}
+
 struct role_arg {
 	struct sb_wl_job *j;
 	unsigned id;
@@ -201,7 +213,7 @@ static void *consumer_main(void *arg)
 			break;
 		st.compute_end = now_s();
 		tr->steps[c][tr->nsteps[c]++] = st;
-		sb_ml_trace_step(j, c, tr->nsteps[c] - 1, &st); /* write_trace: step and compute events */
+		trace_step(j, c, tr->nsteps[c] - 1, &st); /* write_trace: step and compute events */
 		if (!step_barrier(tr))
 			break;
 		uint64_t every = j->spec->steps_between_checkpoints;

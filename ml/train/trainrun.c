@@ -28,7 +28,7 @@
 #include "ml/content.h"
 #include "ml/train/dataset.h"
 #include "ml/train/formats.h"
-#include "ml/rules.h"
+#include "ml/train/rules.h"
 #include "ml/run.h"
 #include "ml/train/train.h"
 #include "ml/train/trainst.h"
@@ -52,7 +52,7 @@ static bool ds_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 static void epoch_metrics(struct sb_wl_job *j, unsigned epoch, double dur)
 {
 	struct sb_ml_trainst *tr = j->priv;
-	struct sb_ml_train_result *res = &sb_ml_res(j)->train;
+	struct sb_ml_train_result *res = &sb_train_res(j)->train;
 	struct sb_ml_au *au = calloc(tr->consumers ? tr->consumers : 1, sizeof(*au));
 	size_t n = 0, steps = 0;
 	double pmin = INFINITY, pmax = 0;
@@ -119,7 +119,7 @@ static int run_epoch(struct sb_wl_job *j, unsigned epoch)
 	    (epoch - s->eval_after_epoch) % s->epochs_between_evals == 0) {
 		uint64_t t1 = sb_now_ns();
 		e = sb_ml_train_phase(j, &tr->eval_ph, epoch, SIZE_MAX);
-		struct sb_ml_train_result *res = &sb_ml_res(j)->train;
+		struct sb_ml_train_result *res = &sb_train_res(j)->train;
 		if (!e && res->nepochs && res->epochs[res->nepochs - 1].epoch == epoch) {
 			res->epochs[res->nepochs - 1].eval_steps = tr->nsteps[0];
 			res->epochs[res->nepochs - 1].eval_duration_s = (double)(sb_now_ns() - t1) / 1e9;
@@ -133,12 +133,12 @@ static void train_rules(struct sb_wl_job *j)
 	/* one host here; MPI: judged again on the world (ml/mpimerge.c) */
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
 	sb_ml_note_io(j);
-	sb_ml_train_rules(j->spec, sb_ml_res(j), 1, pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0);
+	sb_ml_train_rules(j->spec, sb_train_res(j), 1, pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0);
 }
 
 static void train_results(struct sb_wl_job *j)
 {
-	struct sb_ml_train_result *t = &sb_ml_res(j)->train;
+	struct sb_ml_train_result *t = &sb_train_res(j)->train;
 	struct sb_ml_train_metrics ep[t->nepochs ? t->nepochs : 1], mean;
 	for (unsigned i = 0; i < t->nepochs; i++) {
 		ep[i].au_pct = t->epochs[i].au_pct;
@@ -165,7 +165,7 @@ static int datagen_train(struct sb_wl_job *j)
 	if (sb_dist_rank()) /* MPI: rank 0 makes it, on the shared data folder */
 		return 0;
 	if (tr->nmissing && !(e = sb_ml_dataset_create(&j->wspec, j->spec->name, &tr->ds, tr->dir))) {
-		sb_ml_res(j)->train.dataset_created = true;
+		sb_train_res(j)->train.dataset_created = true;
 		tr->nmissing = 0;
 	}
 	if (!e && tr->eval_missing &&
@@ -198,19 +198,19 @@ static void run_train(struct sb_wl_job *j)
 		if (sb_dist_sync_vote(&late), late)
 			break;
 		e = run_epoch(j, ep);
-		if (!e && sb_ml_res(j)->train.nepochs)
-			rsum += (uint64_t)(sb_ml_res(j)->train.epochs[sb_ml_res(j)->train.nepochs - 1].duration_s * 1e9);
+		if (!e && sb_train_res(j)->train.nepochs)
+			rsum += (uint64_t)(sb_train_res(j)->train.epochs[sb_train_res(j)->train.nepochs - 1].duration_s * 1e9);
 	}
 	j->end_ns = sb_now_ns();
 	uint64_t wsum = 0;
-	for (unsigned i = 0; i < sb_ml_res(j)->train.nckpts; i++)
-		wsum += (uint64_t)(sb_ml_res(j)->train.ckpts[i].duration_s * 1e9);
+	for (unsigned i = 0; i < sb_train_res(j)->train.nckpts; i++)
+		wsum += (uint64_t)(sb_train_res(j)->train.ckpts[i].duration_s * 1e9);
 	for (unsigned w = 0; w < j->nworkers; w++) {
 		j->workers[w].st->runtime_ns[SB_DDIR_READ] = rsum;
 		j->workers[w].st->runtime_ns[SB_DDIR_WRITE] = wsum;
 		j->workers[w].st->job_runtime_ns = j->end_ns - j->start_ns;
 	}
-	sb_ml_res(j)->train.readers_did_io = readers_did_io(j);
+	sb_train_res(j)->train.readers_did_io = readers_did_io(j);
 	sb_ml_train_ckpt_cleanup(j);
 	train_results(j);
 }
@@ -288,7 +288,7 @@ static int alloc_state(const struct sb_jobspec *s, struct sb_ml_trainst *tr, str
 static int prepare_train(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
-	if (sb_ml_res_make(j))
+	if (sb_ml_res_make(j, &sb_train_figures))
 		return -ENOMEM;
 	struct sb_ml_trainst *tr = calloc(1, sizeof(*tr));
 	if (!tr)
@@ -312,7 +312,7 @@ static int prepare_train(struct sb_wl_job *j)
 	sb_ml_train_world(tr->consumers, &tr->a0, &tr->all); /* MPI: global ranks */
 	tr->readers = tr->rt * tr->consumers;
 	tr->prefetch = tr->rt ? (s->prefetch + tr->rt - 1) / tr->rt : 0;
-	struct sb_ml_train_result *t = &sb_ml_res(j)->train;
+	struct sb_ml_train_result *t = &sb_train_res(j)->train;
 	sb_ml_join(t->data_dir, sizeof(t->data_dir), NULL, tr->dir);
 	t->dataset_files = s->dataset_files;
 	t->dataset_bytes = sb_ml_dataset_bytes(&tr->ds);
@@ -378,18 +378,29 @@ static void release_train(struct sb_wl_job *j)
 	j->priv = NULL;
 }
 
+/* the folders the system inventory describes (run/workload.h) */
+static unsigned folders_train(const struct sb_jobspec *s, const char **dirs, unsigned max)
+{
+	const char *const f[] = { s->directory, s->checkpoint_folder, s->data_dir };
+	return sb_ml_folders(dirs, max, f, sizeof(f) / sizeof(f[0]));
+}
+
 const struct sb_workload_ops sb_workload_train = {
 	.name = "train",
-	.id = SB_WL_TRAIN,
 	.help = "DLIO-style training reads feeding emulated accelerators",
+	.category = SB_CAT_TRAIN,
+	.also = (const char *const[]){ "rules", "checkpoint_folder", "keep_checkpoints",
+				       "checkpoint_fsync", NULL },
+	.parse_flags = SB_PWL_MAKES_DATA | SB_PWL_CKPT_GPU,
 	.rows = sb_train_rows,
 	.nrows = &sb_train_rows_n,
 	.check = sb_ml_check_train,
+	.folders = folders_train,
 	.prepare = prepare_train,
 	.run = run_train,
 	.datagen = datagen_train,
 	.results = sb_ml_job_results,
 	.release = release_train,
-	.ranks_merge = sb_ml_ranks_merge,
+	.ranks_merge = sb_train_ranks_merge,
 	.conformance = &sb_train_conformance,
 };

@@ -12,6 +12,7 @@
 #include "lib/option.h"
 #include "ml/train/au.h"
 #include "ml/run.h"
+#include "ml/train/result.h"
 #include "ml/train/train.h"
 #include "os/scratch.h"
 
@@ -81,6 +82,14 @@ int sb_ml_train_ckpt(struct sb_wl_job *j, unsigned epoch, uint64_t step);
 void sb_ml_train_ckpt_cleanup(struct sb_wl_job *j);
 /* the workload's row (trainrun.c), its option rows (opts.c) and its
  * parse-time check (check.c), listed by ml/registry.c */
+/* rules=mlperf of a train job from its spec and its result, judged on the
+ * world (hosts, memory per host: the largest of the processes';
+ * ml/train/merge.c) */
+void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_train_job_result *m, unsigned hosts,
+		       uint64_t host_mem_bytes);
+/* its ranks_merge hook (run/workload.h): rank 0's result becomes the
+ * whole run's */
+int sb_train_ranks_merge(struct sb_job_result *jr);
 extern const struct sb_workload_ops sb_workload_train;
 /* what the conformance suite runs of it (conform.c) */
 extern const struct sb_wl_conformance sb_train_conformance;

@@ -2,8 +2,8 @@
  * generated from the option table (parse/options.c): every option name and
  * alias as "name=" and "--name=", every enum value, the job-file syntax
  * (sections, include, ${VAR}, sweep lists, comments), size and time suffixes,
- * storbench's own command-line flags (parse/cliflags.c) and the adversarial
- * values of issue 28 (numbers that wrap, devices, folders, odd file names).  make fuzz writes it to
+ * storbench's own command-line flags (parse/cliflags.c) and adversarial
+ * values (numbers that wrap, devices, folders, odd file names).  make fuzz writes it to
  * build/fuzz/fuzz.dict. */
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +39,7 @@ int main(void)
 		"-", "/", "%", "0x", "k", "m", "g", "t", "p", "ki", "KiB", "MiB", "b", "us",
 		"ms", "s", "h", "d", "4k", "1m", "1g", "512", "0", "1", "-1", "18446744073709551615",
 		"9223372036854775807", "4294967295", "1e308", "nan", "inf", "0.5", "100",
-		/* issue 28's adversarial inputs: wrapping and overflowing numbers,
+		/* adversarial inputs: wrapping and overflowing numbers,
 		 * paths that are not regular files (devices, folders, FIFOs, the
 		 * job's own data file), odd names for results and logs */
 		"9223372036854775808", "18446744073709551616", "-9223372036854775808",

@@ -1,5 +1,5 @@
 """test_analyze_fields.py: `storbench analyze` says which numeric fields of a
-trace it could not use (issue 32 item 8), for every numeric field and every
+trace it could not use, for every numeric field and every
 kind of bad value, and never adds them up.
 
 Rule (HOWTO "analyze", tools/trace_num.h): ts, dur, pid, args.size,

@@ -144,7 +144,7 @@ class BadJobFiles(unittest.TestCase):
             shutil.rmtree(tmp)
 
     def test_bad_command_line_job_frees_what_it_parsed(self):
-        """issue 9 #9: a refused --name job leaked 4496 bytes (found by LSan)"""
+        """a refused --name job frees everything it allocated (LSan sees no leak)"""
         def t(tmp):
             r = self.run_sb(["--name=x", "--sizee=1m"], tmp)
             self.assertEqual(r.returncode, 1, r.stderr)
@@ -153,7 +153,7 @@ class BadJobFiles(unittest.TestCase):
         self.in_tmp(t)
 
     def test_lone_cr_ends_a_line(self):
-        """issue 9 #1: a file ending in '\\r' hung the parser at 100% CPU"""
+        """a file ending in '\\r' is parsed and the parser returns"""
         def t(tmp):
             for name, text in (("cr.ini", b"\r"), ("crjob.ini", b"[j]\nfilename=x\nsize=1m\r")):
                 with open(os.path.join(tmp, name), "wb") as f:
@@ -175,8 +175,8 @@ class BadJobFiles(unittest.TestCase):
         self.in_tmp(t)
 
     def test_job_file_must_be_a_regular_file(self):
-        """issue 9 #12: /dev/zero as a job file (or included) was read until memory ran out;
-        a FIFO blocked forever"""
+        """/dev/zero or a FIFO as a job file (or included) is refused without
+        reading it (no read until memory runs out, no wait forever)"""
         def t(tmp):
             fifo = os.path.join(tmp, "fifo.ini")
             os.mkfifo(fifo)
@@ -190,7 +190,7 @@ class BadJobFiles(unittest.TestCase):
         self.in_tmp(t)
 
     def test_job_file_size_is_capped(self):
-        """issue 9 #12: a job file and its includes hold at most 16 MiB together"""
+        """a job file and its includes hold at most 16 MiB together"""
         def t(tmp):
             big = os.path.join(tmp, "big.ini")
             with open(big, "w") as f:
@@ -217,7 +217,7 @@ class BadJobFiles(unittest.TestCase):
         self.in_tmp(t)
 
     def test_read_of_empty_file_without_size(self):
-        """issue 9 #11: "has no data past offset=;" lacked the value and file:line"""
+        """'has no data past offset=' names the value and file:line"""
         def t(tmp):
             r = self.run_sb(["--name=x", "--rw=read", "--filename=/dev/null"], tmp)
             self.assertEqual(r.returncode, 1, r.stderr)
@@ -234,10 +234,10 @@ class BadJobFiles(unittest.TestCase):
         self.in_tmp(t)
 
     def test_read_iolog_without_line_breaks_is_bounded(self):
-        """issue 28 (adversarial inputs): read_iolog=/dev/zero was read with
-        getline(3) until memory ran out (1 GB in 4 s, then the OOM killer;
-        a 2 GiB address-space cap here keeps the machine safe).  Now a log
-        line is read to 8191 bytes at most: refused at once, in a few MB."""
+        """read_iolog=/dev/zero must not be read until memory runs out
+        (getline(3) takes 1 GB in 4 s, then the OOM killer; a 2 GiB
+        address-space cap here keeps the machine safe): a log line is read
+        to 8191 bytes at most, so it is refused at once, in a few MB."""
         def t(tmp):
             job = os.path.join(tmp, "j.ini")
             with open(job, "w") as f:
@@ -247,7 +247,7 @@ class BadJobFiles(unittest.TestCase):
                 f.write("fio version 2 iolog\n" + "a" * 100000 + "\n")
             with open(os.path.join(tmp, "k.ini"), "w") as f:
                 f.write("[k]\nread_iolog=long.log\n")
-            # issue 32: the one reader refuses a device before reading it
+            # the one reader refuses a device before reading it
             for j, want in ((job, "storbench: %s:2: read_iolog=/dev/zero: cannot read the log: it is "
                                   "a character device" % job),
                             ("k.ini", "read_iolog=long.log: line 2 is longer than 8191 bytes")):
@@ -263,7 +263,7 @@ class BadJobFiles(unittest.TestCase):
         self.in_tmp(t)
 
     def test_refused_at_the_plan(self):
-        """issue 28 items 6 and 14: inputs only the file plan can refuse (so not
+        """inputs only the file plan can refuse (so not
         in t/jobs/bad, whose files --parse-only must refuse too): exit 1,
         file:line, the option, the fix, nothing created"""
         def t(tmp):
@@ -285,7 +285,7 @@ class BadJobFiles(unittest.TestCase):
         self.in_tmp(t)
 
     def test_env_value_with_a_line_break_is_one_value(self):
-        """issue 28 item 5: ${VAR} holding a newline must not add job-file
+        """${VAR} holding a newline must not add job-file
         lines: BS=$'4k\\nrw=write\\nfilename=X' once turned a read of in.dat
         into a write of X.  Refused at the line of the ${BS}, naming the
         variable and the fix; nothing created, the input untouched."""
@@ -312,7 +312,7 @@ class BadJobFiles(unittest.TestCase):
                 shutil.rmtree(tmp)
 
     def test_parse_only_refuses_what_the_run_refuses(self):
-        """issue 26 items 1, 2: --parse-only (what users run in CI) runs every
+        """--parse-only (what users run in CI) runs every
         check the run makes before its first I/O, creating nothing: a missing
         directory=, a missing input with no size, filename= naming a
         directory, too little free space.  Both say it the same way:
@@ -320,7 +320,7 @@ class BadJobFiles(unittest.TestCase):
         refuses them all (exit 1).  What this machine lacks (a folder, an
         input file, free space) is a warning of --parse-only, exit 0, as fio
         3.33's --parse-only looks at no file (its examples name /dev/sda,
-        /data1, ...: issue 23 item 8), and an error with --warnings-fatal;
+        /data1, ...), and an error with --warnings-fatal;
         what the job gets wrong here (a directory as filename=) is exit 1."""
         # (text, line, message, fix, machine: lacking on this machine)
         cases = [

@@ -1,4 +1,4 @@
-"""checkpoint_content= (issue 24 item 6): what the checkpoint files hold.
+"""checkpoint_content=: what the checkpoint files hold.
 
 dlio: DLIO's bytes.  dlio_benchmark (branch mlperf_storage_v2.0, commit
 392621b) makes its tensors once, in BaseCheckpointing.__init__

@@ -125,10 +125,10 @@ class TorchSaveTest(SbCase):
         self.assertGreater(r["bytes_framing"], 0)
 
     def test_howto_matches_the_bytes_written(self):
-        """Issue 28 item 18: HOWTO said checkpoint_io=torch files are torch's zip
-        archive; they hold storbench's buffer in torch.save's request sizes (no
-        zip signature, torch.load cannot open them).  HOWTO must say what the
-        files are: a zip archive only if they start with b"PK\\x03\\x04"."""
+        """checkpoint_io=torch files hold storbench's buffer in torch.save's
+        request sizes (no zip signature, torch.load cannot open them), not
+        torch's zip archive.  HOWTO must say what the files are: a zip
+        archive only if they start with b"PK\\x03\\x04"."""
         self.run_json(self.ckpt_job("keep_checkpoints=1\n"))
         files = [os.path.join(r, n) for r, _, ns in os.walk(os.path.join(self.dir, "ck")) for n in ns]
         self.assertTrue(files)

@@ -1,4 +1,4 @@
-"""fio's command line (issue 16): job options on the command line combined
+"""fio's command line: job options on the command line combined
 with job files as fio 3.33 combines them (the table below is what fio 3.33
 did with the same files; when fio 3.33 is installed the test runs it too and
 checks the table against it), "-" for standard input, --section, --eta*,

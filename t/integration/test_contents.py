@@ -4,7 +4,7 @@ compress or dedupe unless the job asks for it, and checkpoint_verify /
 dataset_verify must catch and classify a corrupted byte.
 
 The written files are measured with python's zlib (level 6, gzip's default)
-and by hashing every 4 KiB block.  The issue asks for 1 GiB files; make check
+and by hashing every 4 KiB block.  The target is 1 GiB files; make check
 uses 64 MiB ones (SB_CONTENTS_MIB raises it), which is 16384 blocks: enough
 to see one duplicate block or a 1% compression."""
 import hashlib

@@ -1,4 +1,4 @@
-"""test_dedupe_global.py: issue 16 (dedupe): dedupe_global and
+"""test_dedupe_global.py: dedupe_global and
 block_error_percentiles, side by side with fio 3.33.
 
 dedupe_global=1 (dedupe_mode=working_set): the writers of all jobs that set

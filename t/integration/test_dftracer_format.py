@@ -1,5 +1,5 @@
 """`storbench analyze` on traces in DFTracer's own format, from fixtures in
-t/fixtures/dftracer/ written here from DFTracer's source (issue 26 item 4).
+t/fixtures/dftracer/ written here from DFTracer's source.
 Facts, from the dftracer repository (hariharan-devarajan/dftracer):
 - v1.0.8 src/dftracer/brahma/posix.cpp:44-53 (write) and 55-64 (read):
   args fd, "count" (the length asked) and "ret" (bytes done); no "size".
@@ -100,9 +100,9 @@ class DftracerFormat(SbCase):
         self.assertEqual(json.loads(p.stdout)["unusable_fields"], {})
 
     def test_text_table_with_long_names(self):
-        # issue 26 item 8: a file name (or category, operation) longer than its
-        # column pushed the figures of that row right; each table's columns
-        # now widen to the longest name, so every row of a table ends where
+        # a file name (or category, operation) longer than its
+        # column must not push the figures of that row right: each table's
+        # columns widen to the longest name, so every row of a table ends where
         # its header does (the figures are right-aligned).
         longf = "/mnt/datasets/imagenet-1k/train/n01440764/ILSVRC2012_val_00000293_shard.npz"
         cat, op = "torch.utils.data.dataloader", "_MultiProcessingDataLoaderIter.__next__"

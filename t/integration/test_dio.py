@@ -92,7 +92,7 @@ class Loop4kTest(LoopCase):
                               "alignment of %s" % target, p.stderr)
                 self.assertEqual(sorted(os.listdir(mnt)), ["lost+found", "old.dat"])
         # the region stays inside old.dat: past its end, the plan would refuse
-        # first to extend a file storbench did not make (issue 28 item 3)
+        # first to extend a file storbench did not make
         p = self.run_sb(self.write_job("[global]\nioengine=psync\n[j]\nbs=4k\ndirect=1\n"
                                        "rw=read\nsize=512k\nfilename=%s\noffset=2k\n" % old))
         self.assertEqual(p.returncode, 1, p.stderr)

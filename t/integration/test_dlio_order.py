@@ -1,4 +1,4 @@
-"""read_order=dlio (issue 24 item 5): the reads of workload=train in the
+"""read_order=dlio: the reads of workload=train in the
 order DLIO makes them, seen under strace (per thread: the files it reads, in
 order).  Facts from dlio_benchmark branch mlperf_storage_v2.0, commit
 392621b:

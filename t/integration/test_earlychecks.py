@@ -1,5 +1,5 @@
-"""Everything that can be known before the first I/O is checked before it
-(issue 9, defects 8 and 10): the --output file and the fio log files can be
+"""Everything that can be known before the first I/O is checked before it:
+the --output file and the fio log files can be
 written, every sweep point would be accepted, rw=trim is refused when the
 job file is parsed.  A refusal names where (file:line or <cmdline>), the
 option, the value and the fix, and nothing is created or changed."""
@@ -101,8 +101,8 @@ class SweepUpFrontTest(SbCase):
 
 
 class TrimTest(SbCase):
-    """issue 16 made rw=trim/randtrim run (BLKDISCARD, PUNCH_HOLE: test_place.py);
-    a target that cannot trim is still refused up front"""
+    """rw=trim/randtrim run (BLKDISCARD, PUNCH_HOLE: test_place.py); a
+    target that cannot trim is refused up front"""
 
     def test_trim_refused_at_parse_time(self):
         for rw in ("trim", "randtrim"):

@@ -12,7 +12,7 @@ def built_engines():
     out = subprocess.run([BIN, "--enghelp"], capture_output=True, text=True).stdout
     names = out.splitlines()[0].split(":", 1)[1].replace(" ", "").split(",")
     # libcufile needs a CUDA driver and cuFile (test_gpu.py runs it against
-    # t/gpu's stubs); the ML workloads' GPU paths are issue 27 item 5
+    # t/gpu's stubs); the ML workloads' GPU paths are test_gpu_ml.py's
     return [n for n in names if n != "libcufile"]
 
 
@@ -101,7 +101,7 @@ class TestEngines(SbCase):
                         for f in files:
                             self.assertEqual(os.path.getsize(os.path.join(data, "train", f)), 2 * 65536)
 
-    # ---- mmap: the file truncated under a running job (issue 9 defect 5) ----
+    # ---- mmap: the file truncated under a running job ----
 
     def _truncate_under_mmap(self, rw):
         path = os.path.join(self.dir, "mm-%s.dat" % rw)

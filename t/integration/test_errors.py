@@ -1,4 +1,4 @@
-"""I/O errors during the run (issue 9, defect 7): the error reaches stderr
+"""I/O errors during the run: the error reaches stderr
 once in every output format, with job, operation, file, offset, length and
 errno text; JSON keeps fio's "error" and adds "error_message"; the exit code
 is 3.  The error is produced for real: ENOSPC on a small tmpfs (root only:

@@ -8,7 +8,9 @@ import csv
 import json
 import os
 import re
+import shutil
 import socket
+import tempfile
 
 from sbtest import SbCase
 
@@ -78,7 +80,7 @@ class ExportCase(SbCase):
             self.assertAlmostEqual(float(r[3]), s["write"]["iops"], places=6)
 
         head, rows = load_csv(os.path.join(out, pre + "clat.csv"))
-        # p50 as in the JSON time series (issue 26 item 8: the CSV had no p50)
+        # p50 as in the JSON time series
         self.assertEqual(head[2:], [d + k for d in ("read", "write")
                                     for k in ("_clat_mean_ns", "_clat_p50_ns", "_clat_p99_ns",
                                               "_clat_max_ns")])
@@ -221,6 +223,33 @@ class SystemCase(SbCase):
             with open(f"/sys/class/block/{d['name']}/size") as f:
                 self.assertEqual(d["size_bytes"], int(f.read()) * 512)
         self.assertIn("gpu", sysinv)
+
+    def test_inventory_has_each_workloads_folders(self):
+        """every folder a job's workload writes to is described: the
+        checkpoint cache tier and the training data folder on a file system
+        of their own (tmpfs) each get an entry"""
+        shm = "/dev/shm"
+        if not os.path.isdir(shm) or os.stat(shm).st_dev == os.stat(self.dir).st_dev:
+            self.skipTest("needs /dev/shm on a file system other than the test folder's")
+        other = tempfile.mkdtemp(dir=shm)
+        self.addCleanup(shutil.rmtree, other, True)
+        jobs = {
+            "ckpt": "[c]\nioengine=psync\nbs=64k\nworkload=checkpoint\nmodel=llama3-8b\n"
+                    "ranks=4\nsubset=1\ncheckpoint_scale=0.00001\ncheckpoint_folder={d}/ck\n"
+                    "checkpoint_cache_folder={o}/cache\nnum_checkpoints_write=1\n"
+                    "num_checkpoints_read=0\n",
+            "train": "[t]\nioengine=psync\nbs=64k\nworkload=train\ntrain_model=unet3d\n"
+                     "train_scale=0.0005\ndataset_files=16\nbatch_size=2\nepochs=1\ndata_dir={o}/data\n"
+                     "directory={d}\n",
+        }
+        for name, text in jobs.items():
+            with self.subTest(workload=name):
+                job = self.write_job(text.format(d=self.dir, o=other))
+                p = self.run_sb("--output-format=json", job)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                paths = [f["path"] for f in json.loads(p.stdout)["system"]["filesystems"]]
+                real = os.path.realpath(other)
+                self.assertTrue(any(x == real or x.startswith(real + "/") for x in paths), (name, paths))
 
     def test_normal_has_block_terse_unchanged(self):
         job = self.write_job(JOB.format(dir=self.dir))

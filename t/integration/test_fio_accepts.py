@@ -1,5 +1,5 @@
 """test_fio_accepts.py: job-file syntax fio 3.33 accepts and storbench must
-too (issue 23 items 5, 8, 9), each run side by side with fio --parse-only
+too, each run side by side with fio --parse-only
 where fio is installed."""
 import os
 import shutil

@@ -100,7 +100,7 @@ class TestParseOnlyLikeFio(SbCase):
     directory=/data1; flow.fio: 100 GiB of files), and `fio --parse-only`
     accepts them anywhere.  storbench's --parse-only accepts them too, with a
     warning per thing this machine lacks (file:line, the fix), and the run
-    refuses them before any I/O (issue 23 items 8, issue 26 item 1)."""
+    refuses them before any I/O."""
 
     CASES = [
         ("[device]\nfilename=/dev/sb-no-such-dev\nrw=randread\nbs=4k\nioengine=libaio\n"

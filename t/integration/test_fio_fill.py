@@ -1,4 +1,4 @@
-"""test_fio_fill.py: issue 16 (opts3): fill_device / fill_fs,
+"""test_fio_fill.py: fill_device / fill_fs,
 log_max_value and serialize_overlap do what fio 3.33 does on the same job files (fio's figures
 are noted at each test).  Bad values are refused with file:line, the
 option, the value and the way out, and nothing is written."""

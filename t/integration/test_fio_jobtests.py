@@ -1,5 +1,5 @@
 """test_fio_jobtests.py: the forms of fio 3.33's own job-file regression tests
-(fio's t/jobs, run by t/run-fio-tests.py) that storbench lacked (issue 23):
+(fio's t/jobs, run by t/run-fio-tests.py) beyond the basic ones:
 rw=trimwrite and randtrimwrite, a bare write_bw_log/write_iops_log/
 write_lat_log (logs named after the job), the bssplit-like bsrange value
 of fio's t0023/t0024, and the posixaio engine (t0017).  Each case runs the same job file through storbench

@@ -1,5 +1,5 @@
 """test_fio_offsets.py: the offsets storbench issues for fio's size and offset
-options (issue 16) are fio 3.33's, where fio's offsets do not depend on its
+options are fio 3.33's, where fio's offsets do not depend on its
 random generator.  Each case runs the same options through fio (its
 --write_iolog lists every I/O) and storbench (write_lat_log with log_offset=1
 lists every I/O), and compares the (direction, offset, length) sequences of

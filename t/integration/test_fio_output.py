@@ -1,4 +1,4 @@
-"""Output conformance with fio 3.33 (issue 16): group_reporting entries,
+"""Output conformance with fio 3.33: group_reporting entries,
 per-direction rate caps, sync percentiles, summed runtimes, fio's normal
 header lines; side by side with a real fio on the same job files when one is
 installed (skipped with the reason when not); fio's own tools (t/fio-tools/,

@@ -1,5 +1,5 @@
-"""test_fio_stats.py: fio's think-time, sample-window and disk_util options
-(issue 16), with what fio 3.33 did on the same job files as expected values.
+"""test_fio_stats.py: fio's think-time, sample-window and disk_util options,
+with what fio 3.33 did on the same job files as expected values.
 """
 import json
 import os

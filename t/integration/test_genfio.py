@@ -29,7 +29,7 @@ class Genfio(SbCase):
                 f.write(text)
             p = self.run_sb(*args, name)
         if "'invalidate' is a fio option not supported" in p.stderr:
-            self.skipTest("invalidate= (written by genfio) comes with helper place's branch")
+            self.skipTest("invalidate= (written by genfio) is not accepted by this build")
         return p
 
     def test_genfio_files_run(self):

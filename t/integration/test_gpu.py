@@ -1,4 +1,4 @@
-"""issue 27: storage to GPU memory without a GPU.  The CUDA driver is loaded
+"""storage to GPU memory without a GPU.  The CUDA driver is loaded
 with dlopen at run time (lib/cuda.c); these tests put t/gpu's stub driver
 (build/t/gpu/libcuda.so.1, "device memory" in host memory, every call and
 byte counted into $SB_STUBCUDA_STATS) first on LD_LIBRARY_PATH.

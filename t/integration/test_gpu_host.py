@@ -1,5 +1,5 @@
-"""test_gpu_host.py: the GPU host collector (stats/host/gpu.c, issue 27
-item 7) against a stand-in NVML (t/gpu/stubnvml.c, built as
+"""test_gpu_host.py: the GPU host collector (stats/host/gpu.c)
+against a stand-in NVML (t/gpu/stubnvml.c, built as
 $(B)/t/gpu/libnvidia-ml.so.1 and found through LD_LIBRARY_PATH, as the real
 libnvidia-ml.so.1 is): per-GPU PCIe throughput from
 nvmlDeviceGetPcieThroughput, the bytes that crossed PCIe to and from each

@@ -1,4 +1,4 @@
-"""issue 27 item 5: the ML workloads with their data in GPU memory, against
+"""the ML workloads with their data in GPU memory, against
 t/gpu's stub driver (LD_LIBRARY_PATH; every copy's bytes counted into
 $SB_STUBCUDA_STATS).
 

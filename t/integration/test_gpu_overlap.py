@@ -1,4 +1,4 @@
-"""issue 27 item 2's last clause: the overlap of GPU copies with storage
+"""the overlap of GPU copies with storage
 I/O at iodepth > 1 (iomem=cudamalloc).  Per direction the JSON gives
 gpu_copy_overlap_ns (ns of copy time during which other I/Os of the same
 thread were in flight) and gpu_copy_overlap_pct (that / all copy time x

@@ -1,4 +1,4 @@
-"""issue 27 item 4: the sweep's GPU dimensions (DeepSpeed's `gpu` and
+"""the sweep's GPU dimensions (DeepSpeed's `gpu` and
 `use_gds`: sweep.iomem = malloc | cudamalloc, sweep.ioengine = ... |
 libcufile).  Without the NVIDIA driver (no libcuda.so.1 on the library
 path) the GPU points are skipped with a note naming the missing library,
@@ -132,7 +132,7 @@ class TestWithoutGpu(GpuSweepCase):
         self.assertEqual(json.loads(p.stdout)["sweep"]["skipped_points"], 6)
 
     def test_checkpoint_source_point_skipped(self):
-        """sweep.checkpoint_source = host | gpu (issue 27 item 5) without the
+        """sweep.checkpoint_source = host | gpu without the
         driver: the gpu point is skipped the same way"""
         job = self.write_job("[ck]\nworkload=checkpoint\nioengine=psync\nbs=256k\n"
                              "drop_caches=0\ncheckpoint_folder=%s/ck\nmodel=llama3-8b\n"

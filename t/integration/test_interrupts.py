@@ -1,5 +1,5 @@
 """test_interrupts.py: no hang, and an interrupt is 130 with a message from
-the first instruction of main (issue 28 items 12 and 13).
+the first instruction of main.
 
 - filename= naming a FIFO is refused by the plan (exit 1, file:line): fio
   3.33 says "failed to get file size of F" and ends the job; opening it

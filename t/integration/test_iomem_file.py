@@ -1,4 +1,4 @@
-"""iomem=mmap:FILE, mmaphuge:FILE, mmapshared:FILE (issue 16): the I/O
+"""iomem=mmap:FILE, mmaphuge:FILE, mmapshared:FILE: the I/O
 buffers are a shared mapping of FILE, which storbench creates (O_EXCL) and
 removes at the end; with numjobs>1 each thread has FILE.N.
 

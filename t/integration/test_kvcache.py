@@ -2,7 +2,7 @@
 tier and a disk tier (HOWTO section 9).  The cache model decides every
 request in request order from the seed (ml/kvcache/kvmodel.h), so hit ratios and
 block counts do not depend on timing: the hit-ratio check runs a fixed
-number of requests on the null engine instead of the issue's 60 s run."""
+number of requests on the null engine instead of a 60 s run."""
 import json
 import os
 import unittest
@@ -34,7 +34,7 @@ class KvCache(SbCase):
                 self.assertEqual(k["block_bytes"], want * 256, model)
                 self.assertEqual((k["shape_layers"], k["shape_kv_heads"], k["shape_head_dim"]),
                                  (layers, kv_heads, head_dim))
-        self.assertEqual(2 * 32 * 8 * 128 * 2, 128 * 1024)  # the issue's 128 KiB per token
+        self.assertEqual(2 * 32 * 8 * 128 * 2, 128 * 1024)  # 128 KiB per token
 
     def test_official_models(self):
         """the official benchmark's models (kv_cache_benchmark/kv_cache/models.py:70-81)
@@ -78,7 +78,7 @@ class KvCache(SbCase):
         self.assertEqual(k["storage_ttft_us"]["N"], k["requests"])
 
     def test_no_disk_tier(self):
-        # issue 28 item 17: kv_disk_capacity=0 is "no disk tier" (HOWTO); it
+        # kv_disk_capacity=0 is "no disk tier" (HOWTO); it
         # opened a file named "(no disk tier)" and failed.  A capacity under one
         # block is no disk tier as well.  No I/O, no file, no folder.
         for cap in ("0", "1k"):

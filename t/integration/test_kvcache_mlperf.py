@@ -1,5 +1,5 @@
 """workload=kvcache kv_profile=mlperf: the official MLCommons KV-cache
-benchmark's storage I/O (issue 25).  Facts from mlcommons/storage
+benchmark's storage I/O.  Facts from mlcommons/storage
 kv_cache_benchmark/kv_cache/:
 - backends.py NVMeBackend.write: np.save to <key>.npy, f.flush(), os.fsync;
   NVMeBackend.read: os.open, os.posix_fadvise(fd, 0, 0, 4 = DONTNEED),

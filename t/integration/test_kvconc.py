@@ -1,5 +1,5 @@
 """workload=kvcache kv_profile=mlperf with several users: the entries' file
-I/O runs in parallel, outside the job's lock (issue 25).  The official
+I/O runs in parallel, outside the job's lock.  The official
 benchmark does the same: mlcommons/storage
 kv_cache_benchmark/kv_cache/cache.py MultiTierCache keeps a lock per entry
 (entry_locks, _get_entry_lock) and a metadata lock held only for the

@@ -1,4 +1,4 @@
-"""kv_trace= under kv_profile=mlperf (issue 25 item 2): test_kvtrace.py's
+"""kv_trace= under kv_profile=mlperf: test_kvtrace.py's
 50-request BurstGPT trace replayed by the mlperf users gives exactly those
 requests (token counts, arrivals kept, checked through kv_request_log= and
 the JSON), and the trace's end ends the run.  The official benchmark feeds

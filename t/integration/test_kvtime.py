@@ -1,4 +1,4 @@
-"""Time in workload=kvcache arrival waits (issue 32 item 6), both profiles
+"""Time in workload=kvcache arrival waits, both profiles
 (kv_profile=blocks and kv_profile=mlperf), trace replay (kv_trace=, BurstGPT
 timestamps / kv_trace_speedup, ShareGPT i / arrival_rate) and Poisson
 arrivals (arrival_rate= without a trace):

@@ -1,4 +1,4 @@
-"""unlink_each_loop and lockfile=exclusive|readwrite (issue 16), each beside
+"""unlink_each_loop and lockfile=exclusive|readwrite, each beside
 what fio 3.33 does on the same job file.
 
 unlink_each_loop: with loops=N the files storbench created are removed after

@@ -1,4 +1,4 @@
-"""Long job-file lines (issue 28 item 19).  fio 3.33 reads a line of any
+"""Long job-file lines.  fio 3.33 reads a line of any
 length (init.c: __parse_jobs_ini grows its line buffer; checked with
 `fio --parse-only` on the same files: a 600-file filename= list exits 0).
 storbench refused lines over 1,000 characters; it now takes up to 1 MiB a

@@ -1,5 +1,5 @@
 """test_lostwrite.py: a write the device drops is caught even when the file
-holds the same block from an earlier run of the same job (issue 28 item 11).
+holds the same block from an earlier run of the same job.
 
 Offset, generation, seed and digest of a block repeat from run to run of the
 same job, so a lost write used to leave a block that checked as good.  Every
@@ -132,7 +132,7 @@ class LostWrites(ShimCase):
             self.run_sb("--datagen", job)  # made again, intact
             v = self.run_json(job)["jobs"][0]["verify"]
             # 3 files x 2 samples of int(sqrt(1500000))^2 = 1224^2 bytes: DLIO's
-            # record size (dlioorder, issue 24 item 5)
+            # record size (dlioorder)
             self.assertEqual((v["failures"], v["bytes_checked"]), (0, 3 * 2 * 1224 ** 2), eng)
 
 

@@ -1,4 +1,4 @@
-"""The manual page and the bash completion (issue 16): the committed copies in
+"""The manual page and the bash completion: the committed copies in
 doc/ are exactly what the binary writes from its flag and option tables
 (run 'make man' when this fails), the completion completes, and make install
 / make uninstall put them into (and take them out of) a DESTDIR."""
@@ -103,7 +103,7 @@ class TestManAndCompletion(SbCase):
         self.assertIn("c.bash", self.complete("storbench c."))
 
     def test_completion_of_subcommands(self):
-        # issue 26 item 5: the subcommands and their flags, from the tables
+        # the subcommands and their flags, from the tables
         # their --help prints (tools/*.c sb_*_flags, tools/tools.c)
         if not shutil.which("bash"):
             self.skipTest("bash not installed")

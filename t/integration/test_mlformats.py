@@ -189,7 +189,7 @@ print(json.dumps(out))""" % (dz, dz, dy, dy, dz))
             self.assertEqual(bytes.fromhex(xhex), raw[i])     # the dataset's content stream
             self.assertTrue(eq)
             self.assertTrue(same, "np.save of the same array writes other bytes")
-            # issue 24: byte for byte numpy 1.24's np.savez (DLIO's npz_generator),
+            # byte for byte numpy 1.24's np.savez (DLIO's npz_generator),
             # its zip64 extra fields included (storbench before: 40 bytes short)
             if npv.startswith("1.24."):
                 self.assertTrue(samez, "np.savez of the same arrays writes other bytes")

@@ -1,4 +1,4 @@
-"""Issue 24, done-when line 1: the official report generator (mlcommons/storage
+"""The official report generator (mlcommons/storage
 v2.0 caa90c9, the code behind `mlpstorage reports reportgen`: main.py:103-106
 -> reporting.py:26-59 ReportGenerator, BenchmarkRunVerifier.verify at
 rules.py:655-662) reads the tree storbench's results_dir= writes for a

@@ -1,6 +1,6 @@
 """results_dir= writes mlpstorage v2.0's results tree as mlpstorage + DLIO
-leave it, and `storbench validate` reads a tree mlpstorage + DLIO wrote
-(issue 24 items 1, 2).  The formats, with their sources (mlcommons/storage
+leave it, and `storbench validate` reads a tree mlpstorage + DLIO wrote.
+The formats, with their sources (mlcommons/storage
 caa90c9 = v2.0; argonne-lcf/dlio_benchmark mlperf_storage_v2.0 392621b):
 
 - folders: rules.py:781-805 generate_output_location: training/<model>/run/

@@ -176,7 +176,7 @@ class CheckpointRulesTest(SbCase):
 
 
 class TwoVerdictsTest(SbCase):
-    """issue 24 items 3 and 4: the headline verdict is mlpstorage v2.0's
+    """the headline verdict is mlpstorage v2.0's
     checker's (rules.py), the guidelines verdict is shown beside it when it
     differs; no CLOSED without storage I/O, and caches_dropped says what was
     done."""
@@ -191,7 +191,7 @@ class TwoVerdictsTest(SbCase):
         return p.stdout
 
     def test_null_engine_never_closed(self):
-        # issue 24: ioengine=null and drop_caches=0 was CLOSED with caches_dropped true
+        # ioengine=null with drop_caches=0 drops no cache: INVALID, not CLOSED
         j = json.loads(self.ckpt("null", "drop_caches=0\n"))["jobs"][0]
         self.assertFalse(j["checkpoint"]["caches_dropped"])
         self.assertIn("ioengine=null", j["checkpoint"]["caches_reason"])
@@ -235,7 +235,7 @@ class TwoVerdictsTest(SbCase):
 
 
 class OwnBehaviourOpenTest(SbCase):
-    """issue 24: read_order=reshuffle and checkpoint_content=unique are
+    """read_order=reshuffle and checkpoint_content=unique are
     storbench's behaviour, not DLIO's: OPEN in the guidelines verdict
     (10.1: the codebase cannot change in CLOSED; 10.2: changes to DLIO are
     allowed in OPEN, disclosed); no DLIO parameter records them, so the

@@ -1,4 +1,4 @@
-"""workload=train as DLIO runs it (issue 13 item 2): a reader pool per
+"""workload=train as DLIO runs it: a reader pool per
 accelerator (4 accelerators x read_threads=2 = 8 reader threads, each
 prefetching ceil(prefetch / read_threads) batches), the barrier after every
 step (a slow accelerator sets everyone's pace), the eval phase, the

@@ -1,4 +1,4 @@
-"""storbench under MPI (issue 12): `mpirun --oversubscribe -np 4` on this host.
+"""storbench under MPI: `mpirun --oversubscribe -np 4` on this host.
 
 One job file on four ranks gives one result at rank 0: counts summed, every
 percentile that of the union of the ranks' histograms (json+ bins), file

@@ -1,4 +1,4 @@
-"""The ML workloads under MPI (issue 12): `mpirun --oversubscribe -np 4`.
+"""The ML workloads under MPI: `mpirun --oversubscribe -np 4`.
 
 Checkpoint: the ranks are the MPI processes (a process runs its block of
 them as threads); the four processes together write exactly the DLIO file

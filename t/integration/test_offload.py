@@ -1,4 +1,4 @@
-"""test_offload.py: io_submit_mode=offload (issue 23 item 3), the forms of
+"""test_offload.py: io_submit_mode=offload, the forms of
 fio 3.33's t/jobs/t0010-b7aae4ba.fio, t0013.fio and
 examples/fixed-rate-submission.fio, run through storbench and, where fio
 is installed, through fio on the same job file; compared on what a user

@@ -1,4 +1,4 @@
-"""test_outgate.py: the one writer gate (os/outfile.c, issue 32 item 1).
+"""test_outgate.py: the one writer gate (os/outfile.c).
 Every output storbench writes goes through it, and every one of them:
 - refuses a block device (a loop device holding an ext4 file system keeps
   every byte), a character device other than /dev/null (a mknod copy of

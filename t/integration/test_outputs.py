@@ -1,7 +1,6 @@
 """test_outputs.py: what storbench writes besides its data (--output, the
 bw/iops/lat logs, write_iolog=, write_trace=) never destroys what it did not
-create, and a write that fails says which file and why (issue 28 items 1, 2,
-12's --output part, 15).
+create, and a write that fails says which file and why.
 
 - --output naming a block device that holds a file system is refused before
   any job runs (exit 2), as write_iolog= and write_trace= refuse it.

@@ -1,4 +1,4 @@
-"""Ownership by more than a pid (issue 32 item 3).  The user.storbench mark
+"""Ownership by more than a pid.  The user.storbench mark
 names host, boot id, PID namespace, pid and start time, and `--cleanup`
 decides strictly: a run in another PID namespace (a container with the same
 hostname) is never taken for a dead pid 1; a recycled pid (same pid, other

@@ -2,10 +2,10 @@
 write_iops_log, write_iolog with log_avg_msec=0) are lossless at any IOPS.
 
 A per-I/O ring holds 65536 entries a thread (stats/iolog.h SB_IOLOG_RING);
-the code before issue 32 drained it every stats tick (at most 50 ms) and
-dropped what did not fit, so a null-engine job doing millions of I/Os a
-second lost most of its lines ("N per-I/O log entries were dropped") and
-still exited 0.  Now the I/O thread waits for the log writer instead: every
+drained only every stats tick (at most 50 ms), it would drop what did not
+fit, and a null-engine job doing millions of I/Os a second would lose most
+of its lines ("N per-I/O log entries were dropped").  The I/O thread waits
+for the log writer instead: every
 log has exactly one line per counted I/O, each direction's lines match that
 direction's total_ios in the JSON (as fio's t/latency_percentiles.py
 checks), and the slat log matches slat_ns.N (0 for a synchronous engine).

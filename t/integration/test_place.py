@@ -1,4 +1,4 @@
-"""test_place.py: issue 16's placement, priority, file and trim options do
+"""test_place.py: the placement, priority, file and trim options do
 what fio's do, seen from outside: the I/O thread's CPU list, nice value and
 I/O priority in /proc; the buffers' NUMA policy in numa_maps; the page cache
 of the job's file (fincore); the file's write hint (F_GET_RW_HINT); the
@@ -466,9 +466,9 @@ class TrimDevice(LoopCase):
         if not shutil.which("mkfs.ext4"):
             self.skipTest("mkfs.ext4 not installed (e2fsprogs)")
         dev, img = self.loop()
-        # "nothing written" must not race with the file system (issue 28
-        # item 20: ext4's lazy inode-table init wrote to the device in the
-        # background between the two hashes): no lazy init, and a read-only
+        # "nothing written" must not race with the file system (ext4's lazy
+        # inode-table init writes to the device in the background between
+        # the two hashes): no lazy init, and a read-only
         # mount, so that nothing but storbench could write to the device
         subprocess.run(["mkfs.ext4", "-F", "-q", "-E", "lazy_itable_init=0,lazy_journal_init=0",
                         dev], check=True)

@@ -266,7 +266,7 @@ class Reports(SbCase):
             self.assertEqual(len(e["per_rank"]), ck["ranks"])
 
     def test_tiered_and_kvcache(self):
-        # issue 15's workloads: the tiered checkpoint's blocking and flush
+        # the tiered checkpoint's blocking and flush
         # times per checkpoint, the KV cache's hit ratios and figures
         tc = self.doc("tiered")["jobs"][0]["checkpoint"]["tiered"]
         out, html, page, text = self.report("tiered")

@@ -1,4 +1,4 @@
-"""storbench report's charts without artefacts (issue 26 item 6), on result
+"""storbench report's charts without artefacts, on result
 documents written here with exactly the figures each defect needs: the SVG
 is parsed and the points, tick labels and titles checked.
 

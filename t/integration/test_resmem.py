@@ -1,4 +1,4 @@
-"""Results memory (issue 28, item 21): a job result keeps its latency
+"""Results memory: a job result keeps its latency
 histograms sparse (the used buckets only), a running thread's dense ones are
 never cleared page by page, so memory follows the buckets used, not 200 KB of
 histograms per job."""
@@ -28,14 +28,12 @@ class ResultsMemory(SbCase):
             return rss_kb, json.load(f)
 
     def test_sweep_of_10000_points_parse_only_peak_rss(self):
-        """issue 28 item 21's last figure: sweep.bs (100 values) x
-        sweep.iodepth (100 values) = 10,000 points, each parsed and
-        validated into its own job list.  --parse-only peaked at 342-350 MB
-        (a 34 KB job spec per point, 18 KB of it random_distribution=zoned's
-        3 x 256 zones held inline though no job set them, 8 KB where each
-        option was set); the zones now live out of line, allocated only when
-        set (170 MB), and the option places take 8 bytes, not 16: 132 MB.
-        The bound is the issue's, 300 MB."""
+        """sweep.bs (100 values) x sweep.iodepth (100 values) = 10,000
+        points, each parsed and validated into its own job list, peak under
+        300 MB with --parse-only: a job spec per point stays small
+        (random_distribution=zoned's 3 x 256 zones live out of line,
+        allocated only when set, and the option places take 8 bytes): about
+        132 MB here, 342-350 MB with the zones inline."""
         bs = "|".join(str(512 * (i + 1)) for i in range(100))
         qd = "|".join(str(i + 1) for i in range(100))
         job = self.write_job("[j]\nioengine=null\nsize=1m\nsweep.bs=%s\nsweep.iodepth=%s\n"

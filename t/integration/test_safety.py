@@ -1,4 +1,4 @@
-"""Data safety end to end (issue 9, defects 2, 3 and 15): writes to a block
+"""Data safety end to end: writes to a block
 device that is mounted (through any device node), held, or that holds a
 file-system, swap or partition-table signature are refused unless
 allow_mounted_write=1, and nothing is written; unlink=1 and every other
@@ -161,8 +161,8 @@ class UnlinkOwnInodeTest(SbCase):
         out, err = proc.communicate(timeout=60)
         with open(path, "rb") as f:
             got = f.read()
-        # the file put there is the user's: never removed, and (issue 28
-        # item 3) never extended by a later sweep point that only reads it:
+        # the file put there is the user's: never removed, and
+        # never extended by a later sweep point that only reads it:
         # that point is refused instead (exit 1, naming the file)
         self.assertEqual(got, b"precious")
         if refused_ok and proc.returncode == 1:
@@ -363,7 +363,7 @@ class LeftoverTest(SbCase):
         self.assertIn("removed 0 files and 0 folders", p.stdout)
 
     def test_cleanup_leaves_copies_and_user_files_alone(self):
-        """issue 28 item 4: a copy that kept the mark (cp -a, rsync -X, tar
+        """a copy that kept the mark (cp -a, rsync -X, tar
         --xattrs) is the user's: the mark names the inode it was put on, and
         --cleanup removes only that inode.  --dry-run says what the real
         cleanup does: a marked folder holding a user's file is "skipped ...

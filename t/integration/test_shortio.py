@@ -1,10 +1,9 @@
-"""test_shortio.py: a short transfer is never taken for a complete one
-(issue 28 items 8, 9, 10).
+"""test_shortio.py: a short transfer is never taken for a complete one.
 
 The kernel (or cuFile, or glibc's AIO) may move fewer bytes than asked
 without an error; fio then issues the rest again (io_u.c: the residual,
 io_u->resid, re-queued from xfer_buf + bytes done).  storbench does the same
-in one place for every engine (issue 32 item 4): the I/O loop queues the
+in one place for every engine: the I/O loop queues the
 rest of any engine's short completion again through that engine
 (run/resid.h), for the workload, the verify phase and the checkpoint and
 train workloads alike: the data on disk is whole and every block is checked
@@ -257,9 +256,9 @@ class ShortIo(ShimCase):
 
 @unittest.skipUnless(have_stub(), "no stub CUDA driver and cuFile (make builds build/t/gpu)")
 class LibcufileShort(SbCase):
-    """ioengine=libcufile (issue 32 item 4): a short cuFileWrite was taken
-    for a failed one (EIO, exit 3) and a short cuFileRead left the rest of
-    the block unread (a verify failure).  The stub cuFile's
+    """ioengine=libcufile: a short cuFileWrite is completed, not
+    taken for a failed one (EIO, exit 3), and a short cuFileRead does not
+    leave the rest of the block unread (a verify failure).  The stub cuFile's
     SB_STUBCUFILE_SHORT=N moves half of every Nth cuFileRead and
     cuFileWrite; cuda_io=posix reads and writes with pread/pwrite, cut by
     the fault shim as for psync."""

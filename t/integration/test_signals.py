@@ -1,4 +1,4 @@
-"""Signals as fio users expect them (issue 32 item 5, HOWTO "Signals"):
+"""Signals as fio users expect them (HOWTO "Signals"):
 
 - SIGHUP (an ssh session dropping) stops the run as SIGINT does: the
   partial results are written (JSON "interrupted": true), the files the

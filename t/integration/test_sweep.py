@@ -133,14 +133,14 @@ class SweepTest(SbCase):
         return json.loads(p.stdout), len(creates)
 
     def test_memory_does_not_grow_with_repetitions(self):
-        """Issue 9, defect 14: every repetition's full job results (180 KB of
-        histograms per job) stayed in memory to the end; this sweep (8
-        points x 16 repetitions x 4 jobs = 512 job results) peaked at 115 MB
-        before.  Now each point keeps its 4 jobs merged over its repetitions
-        (17 MB in all, 24 MB under ASan).  The peak RSS of the child, taken
-        in a fresh interpreter so that nothing else counts, must stay below
-        60 MB: twice the old peak is needed to fail, and the new one has more
-        than twice the room.  ASan's quarantine (freed memory held back, 256
+        """a sweep's memory does not grow with its repetitions: each point
+        keeps its 4 jobs merged over its repetitions (17 MB in all, 24 MB
+        under ASan), not every repetition's full job results (180 KB of
+        histograms per job; this sweep, 8 points x 16 repetitions x 4 jobs =
+        512 job results, would peak at 115 MB).  The peak RSS of the child,
+        taken in a fresh interpreter so that nothing else counts, must stay
+        below 60 MB: keeping every repetition fails, and the merged results
+        have more than twice the room.  ASan's quarantine (freed memory held back, 256
         MB) is turned off for this child: it is not the program's memory."""
         job = self.write_job("""[global]
 ioengine=null
@@ -257,8 +257,9 @@ sweep.rw = read | write
 
 
 class SweepDropsAndProgress(SbCase):
-    """issue 26 item 7: jobs/nvme-sweep.ini as root spent 287 of 392 s
-    dropping the page cache before each of its 864 repetitions.  A point
+    """dropping the page cache before each repetition can take most
+    of a sweep's time (jobs/nvme-sweep.ini as root: 287 of 392 s for its 864
+    repetitions).  A point
     whose jobs all do O_DIRECT I/O (on an engine that honours it) leaves none
     of its data in the cache, so it is dropped once, before the point's first
     repetition; buffered (and mmap) points still before each.  The drops are

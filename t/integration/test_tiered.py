@@ -1,5 +1,5 @@
 """Tiered (burst-buffer) checkpoints: workload=checkpoint with
-checkpoint_cache_folder= (issue 15, ml/checkpoint/tiered.c).  checkpoint_flush=async
+checkpoint_cache_folder= (ml/checkpoint/tiered.c).  checkpoint_flush=async
 with enough compute between checkpoints blocks the application for the
 cache-tier write only and each flush ends before the next checkpoint; with
 no compute the flushes queue and the report says by how much each fell

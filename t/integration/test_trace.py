@@ -260,7 +260,7 @@ class TraceCase(SbCase):
         self.assertEqual(a["events"], 0)
 
     def test_one_gzip_stream(self):
-        # issue 26 item 3: zindex and dfanalyzer slow down with every gzip
+        # zindex and dfanalyzer slow down with every gzip
         # member before a line; DFTracer writes one (chrome_writer.cpp:126,
         # gzip -f).  A trace of 20,000 events (4 MB of text) is one member.
         job = self.write_job("[n]\nioengine=null\nrw=randread\nbs=4k\nsize=64m\nnumber_ios=20000\n"

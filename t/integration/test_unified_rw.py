@@ -1,4 +1,4 @@
-"""unified_rw_reporting (issue 16): none|mixed|both and fio's 0|1|2 in JSON,
+"""unified_rw_reporting: none|mixed|both and fio's 0|1|2 in JSON,
 json+, terse, normal output and the CSV export; what the report and compare
 tools make of a "mixed" job; bad values.
 

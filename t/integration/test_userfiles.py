@@ -1,4 +1,4 @@
-"""Files storbench did not make (issue 28 items 3, 6 and 14): one rule in
+"""Files storbench did not make: one rule in
 run/files.c, "is this file the user's" (it exists and this run did not make
 it), for every layout path: such a file is never extended, truncated or
 filled unless a job writes its data.  fio 3.33 refuses the extension under
@@ -67,7 +67,7 @@ class UserFiles(SbCase):
                                         "drop size= to use the whole file"))
         # a verifier (verify_only, or a read job with verify=) checks the
         # file as it is: the blocks past its end are lost data (exit 3,
-        # never_written), and the file is not extended (issue 23 item 1)
+        # never_written), and the file is not extended
         before = tree(self.dir)
         for extra in (["--rw=write", "--verify=crc32c", "--verify_only=1"], ["--verify=crc32c"]):
             p = self.run_sb("--name=r", "--filename=user.dat", "--rw=read", "--bs=4k",

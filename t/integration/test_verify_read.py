@@ -1,4 +1,4 @@
-"""test_verify_read.py: verify= on read jobs (issue 23 item 1).
+"""test_verify_read.py: verify= on read jobs.
 
 A job that does not write (rw=read|randread), with verify=TYPE, checks every
 block it reads, as fio 3.33 does: fio verify.c:920-923 takes the seed from
@@ -212,7 +212,7 @@ rw=read
         self.assertNotEqual(res["jobs"][0]["error"], 0)
 
     def test_interval_larger_than_the_block(self):
-        # issue 23 item 2: fio caps verify_interval at the block's length
+        # fio caps verify_interval at the block's length
         # (verify.c:82-96, get_hdr_inc), so t/jobs/t0004-8a99fdf6.fio's
         # bs=512 with verify_interval=1M runs: one header per 512-byte block
         job = self.write_job(f"""[global]

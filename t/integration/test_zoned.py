@@ -1,4 +1,4 @@
-"""test_zoned.py: fio's zone options (issue 23 item 6).
+"""test_zoned.py: fio's zone options.
 
 zonemode=strided: storbench's offsets are fio 3.33's, offset by offset, for
 sequential jobs (fio's write_iolog of the same job, side by side when fio is

@@ -10,6 +10,7 @@ struct toy_result {
 	struct sb_wl_result head;
 	unsigned rounds, files;
 	uint64_t bytes;
+	char label[64];
 };
 
 static void json(struct sb_jw *w, const struct sb_wl_result *r)
@@ -19,14 +20,15 @@ static void json(struct sb_jw *w, const struct sb_wl_result *r)
 	sb_jw_u64(w, "rounds", t->rounds);
 	sb_jw_u64(w, "files", t->files);
 	sb_jw_u64(w, "bytes", t->bytes);
+	sb_jw_str(w, "label", t->label);
 	sb_jw_obj_end(w);
 }
 
 static void normal(FILE *f, const struct sb_wl_result *r)
 {
 	const struct toy_result *t = (const struct toy_result *)r;
-	fprintf(f, "  toy          : %u rounds of %u files, %" PRIu64 " bytes\n", t->rounds, t->files,
-		t->bytes);
+	fprintf(f, "  toy          : %s: %u rounds of %u files, %" PRIu64 " bytes\n", t->label,
+		t->rounds, t->files, t->bytes);
 }
 
 static void release(struct sb_wl_result *r)
@@ -42,6 +44,12 @@ struct sb_wl_result *sb_toy_result_new(void)
 	if (t)
 		t->head.fig = &toy_figures;
 	return t ? &t->head : NULL;
+}
+
+void sb_toy_result_label(struct sb_wl_result *r, const char *label)
+{
+	struct toy_result *t = (struct toy_result *)r;
+	snprintf(t->label, sizeof(t->label), "%s", label ? label : "");
 }
 
 void sb_toy_result_count(struct sb_wl_result *r, unsigned files, uint64_t bytes)

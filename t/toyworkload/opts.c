@@ -22,6 +22,11 @@ const struct sb_option sb_toy_rows[] = {
 	  .unit = "s", .flags = SB_OF_ML, .category = SB_CAT_ML, .help = "toy: pause before each round" },
 	{ .name = "toy_keep", .type = SB_OT_BOOL, .off = OFF(keep), .def = "0", .flags = SB_OF_ML,
 	  .category = SB_CAT_ML, .help = "toy: keep the files at the end" },
+	{ .name = "toy_label", .type = SB_OT_STR, .off = OFF(label), .def = "toy", .flags = SB_OF_ML,
+	  .category = SB_CAT_ML, .help = "toy: a label its result carries" },
+	{ .name = "toy_ratio", .type = SB_OT_FLOAT, .off = OFF(ratio), .def = "1", .min = 0, .max = 1,
+	  .unit = "fraction", .flags = SB_OF_ML, .category = SB_CAT_ML,
+	  .help = "toy: part of each file rewritten after the first round" },
 };
 const unsigned sb_toy_rows_n = sizeof(sb_toy_rows) / sizeof(sb_toy_rows[0]);
 

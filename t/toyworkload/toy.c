@@ -36,15 +36,26 @@ static int prepare_toy(struct sb_wl_job *j)
 	t->made = calloc(t->o->files, sizeof(*t->made));
 	if (!t->made || !(j->res = sb_toy_result_new()))
 		return -ENOMEM;
+	sb_toy_result_label(j->res, t->o->label);
 	return sb_ml_workers_setup(j, 1);
 }
 
-/* one round: every file written whole (created the first time) */
+/* bytes of each file a round writes: all of it the first time, then its
+ * first toy_ratio (in 4 KiB steps) */
+static uint64_t round_len(const struct toy *t, bool first)
+{
+	return first ? t->o->size : (uint64_t)((double)t->o->size * t->o->ratio) / 4096 * 4096;
+}
+
+/* one round: every file written (created the first time) */
 static int round_toy(struct sb_wl_job *j, struct toy *t, bool first)
 {
 	struct sb_thread *w = &j->workers[0];
 	char path[PATH_MAX];
+	uint64_t len = round_len(t, first);
 	int e = 0;
+	if (!len)
+		return 0;
 	for (unsigned i = 0; !e && i < t->o->files && !sb_stopping(); i++) {
 		struct sb_file *f;
 		toy_path(j, i, path, sizeof(path));
@@ -52,7 +63,7 @@ static int round_toy(struct sb_wl_job *j, struct toy *t, bool first)
 		if (!e && f->created && f->fd >= 0)
 			sb_scratch_made_fd(f->fd, j->spec->name, &t->made[i]);
 		if (!e)
-			e = sb_ml_write_file(w, f, t->o->size, false);
+			e = sb_ml_write_file(w, f, len, false);
 		sb_ml_close(w, f);
 	}
 	return e;
@@ -69,7 +80,7 @@ static void run_toy(struct sb_wl_job *j)
 				break;
 			if (sb_stopping() || sb_wl_expired(j) || round_toy(j, t, r == 0))
 				break;
-			sb_toy_result_count(j->res, t->o->files, (uint64_t)t->o->files * t->o->size);
+			sb_toy_result_count(j->res, t->o->files, (uint64_t)t->o->files * round_len(t, r == 0));
 		}
 		sb_thread_engine_stop(w);
 	}
@@ -113,7 +124,6 @@ static void release_toy(struct sb_wl_job *j)
 
 const struct sb_workload_ops sb_workload_toy = {
 	.name = "toy",
-	.id = 4,
 	.help = "a toy: writes a few files a few times",
 	.rows = sb_toy_rows,
 	.nrows = &sb_toy_rows_n,

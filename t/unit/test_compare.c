@@ -451,8 +451,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Issue 9, defect 13: numjobs=4096 did not finish its report in 30 s (every
- * pair of jobs compared, ~110 option formats a pair).  Here 7680 jobs: four
+/* Grouping the jobs for the report must scale: numjobs=4096 must report in
+ * seconds, which comparing every pair of jobs (~110 option formats a pair)
+ * cannot do (over 30 s).  Here 7680 jobs: four
  * jobs of numjobs=1536 that differ in the engine, and one more of 1536.
  * Pair by pair that is 2.9e7 pairs: the pairwise code took 92 s for 5120 of
  * these jobs (1.3e7 pairs) on a loaded 2-core VM, so a minute at least on
@@ -496,9 +497,8 @@ static void test_grouping_scales(void)
 }
 
 /* the options compared are the table's rows that change what the I/O does:
- * the same 52 that output/cmpopt.c listed by hand before the table's flags
- * replaced its list (ML, log and identity options are not compared), and the
- * buffer-contents options of issue 11 */
+ * the I/O options, the buffer-contents options and the rest listed below
+ * (ML, log and identity options are not compared) */
 static void test_compared_options(void)
 {
 	static const char *const want[] = {
@@ -506,7 +506,7 @@ static void test_compared_options(void)
 		"rwmixread", "bs", "blockalign", "numjobs", "thread", "ioengine", "iodepth",
 		"iodepth_batch_submit", "iodepth_batch_complete_min", "iodepth_batch_complete_max",
 		"direct", "fsync", "fdatasync", "end_fsync",
-		/* issue 23: per-I/O priorities of libaio and io_uring */
+		/* per-I/O priorities of libaio and io_uring */
 		"cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit",
 		"userspace_reap", "fixedbufs",
 		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "cuda_io", "runtime",
@@ -514,46 +514,46 @@ static void test_compared_options(void)
 		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",
 		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",
 		"percentile_list", "clat_percentiles", "lat_percentiles", "kb_base", "unit_base",
-		/* issue 11: what is written changes what storage does with it */
+		/* what is written changes what storage does with it */
 		"scramble_buffers", "refill_buffers", "zero_buffers", "buffer_pattern",
 		"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
 		"dedupe_mode", "dedupe_working_set_percentage",
-		/* verify= (issue 11): what is written and read back */
+		/* verify=: what is written and read back */
 		"verify", "do_verify", "verify_only", "verify_interval", "verify_offset",
 		"verify_pattern", "verify_backlog", "verify_backlog_batch",
-		/* issue 16: a replayed log is the I/O */
+		/* a replayed log is the I/O */
 		"read_iolog", "replay_no_stall", "replay_time_scale", "replay_redirect", "replay_align",
 		"replay_scale", "replay_skip",
-		/* issue 16 (flow): what changes how the job runs or what it measures */
+		/* what changes how the job runs or what it measures */
 		"continue_on_error", "ignore_error", "flow", "flow_id", "flow_sleep", "rate_min",
 		"rate_iops_min", "rate_cycle", "rate_process", "steadystate", "steadystate_duration",
 		"steadystate_ramp_time", "gtod_reduce", "disable_lat", "disable_clat", "disable_slat",
 		"disable_bw_measurement", "slat_percentiles",
-		/* issue 16 (place): where the job runs and what it does to its files */
+		/* where the job runs and what it does to its files */
 		"cpus_allowed", "cpumask", "cpus_allowed_policy", "numa_cpu_nodes", "numa_mem_policy",
 		"iomem", "gpu_dev_id", "gpu_dev_ids", "iomem_align", "nice", "prio", "prioclass", "fadvise_hint",
 		"pre_read", "fsync_on_close", "write_hint", "file_service_type",
 		"file_append", "overwrite", "create_only", "max_latency", "atomic", "lockfile",
 		"ioscheduler", "opendir", "openfiles", "sync_file_range",
-		/* issue 16: where the I/O goes */
+		/* where the I/O goes */
 		"offset_increment", "offset_align", "number_ios", "rw_sequencer", "allrandrepeat",
 		"random_generator", "percentage_random",
-		/* issue 16 (opts2): think time and the sample windows */
+		/* think time and the sample windows */
 		"thinktime_blocks_type", "thinktime_iotime", "rate_ignore_thinktime", "bwavgtime",
 		"iopsavgtime",
-		/* issue 16 (opts1): fio's remaining I/O and file options */
+		/* fio's other I/O and file options */
 		"iodepth_low", "sync", "bs_unaligned", "create_fsync", "create_on_open", "lockmem",
 		"hugepage-size", "cgroup", "cgroup_weight", "trim_percentage", "trim_verify_zero",
 		"trim_backlog", "trim_backlog_batch",
-		/* issue 16 (opts3) */
+		/* fill the file system, serialize overlapping I/Os */
 		"fill_device", "serialize_overlap",
-		/* issue 16 (dedupe): what is written; an accepted stats switch */
+		/* what is written; an accepted stats switch */
 		"dedupe_global", "block_error_percentiles",
-		/* issue 16 (lattgt): the queue-depth search */
+		/* the queue-depth search */
 		"latency_target", "latency_window", "latency_percentile", "latency_run",
-		/* issue 16 (lockunl) */
+		/* files removed between loops */
 		"unlink_each_loop",
-		/* issue 23: zones */
+		/* zones */
 		"zonemode", "zonesize", "zonerange", "zoneskip", "zonecapacity", "read_beyond_wp",
 		"max_open_zones", "job_max_open_zones", "ignore_zone_limits", "zone_reset_threshold",
 		"zone_reset_frequency",

@@ -36,7 +36,7 @@ static bool data_engine(const struct sb_engine_ops *e)
 	}
 	/* libcufile's data lands in GPU memory, not in io->buf, and needs
 	 * libcuda.so.1 + libcufile.so.0: t/integration/test_gpu.py runs it
-	 * against t/gpu's stubs (issue 27) */
+	 * against t/gpu's stubs */
 	if (!strcmp(e->name, "libcufile"))
 		return false;
 	return !(e->flags & SB_ENGINE_NODISKIO);

@@ -77,7 +77,7 @@ static void test_values_reach_engine(void)
 	sb_engine_job_fill(j, &jl.jobs[0]);
 	CU_ASSERT(j->direct && j->random);
 	CU_ASSERT_PTR_NOT_NULL(j->opts);
-	/* the block sizes the direct-I/O check sees (no longer the engine's):
+	/* the block sizes the direct-I/O check sees (the job's, not the engine's):
 	 * bsrange=4k-16k issues multiples of 4k; no writes */
 	uint64_t bs[4];
 	CU_ASSERT_EQUAL(sb_spec_bs_set(&jl.jobs[0], SB_DDIR_READ, bs, 4), 1);

@@ -143,7 +143,7 @@ static void test_errors(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "mem.ini:6: '=5' has no option name"));
 	sb_ini_free(&ini);
 
-	/* a line may hold 1 MiB (issue 28 item 19): 1,200 characters pass, with
+	/* a line may hold 1 MiB: 1,200 characters pass, with
 	 * the value intact past iniparser's 1024-byte line; 1 MiB + 1 is refused */
 	size_t big = (1u << 20) + 1 + 4;
 	char *longline = malloc(big + 1);
@@ -202,7 +202,7 @@ static void test_include(void)
 }
 
 /* "\n", "\r\n" and a lone "\r" each end one line (a text ending in "\r" hung
- * the pre-pass: issue 9 #1) */
+ * the pre-pass) */
 static void test_line_ends(void)
 {
 	struct sb_ini ini;
@@ -239,7 +239,7 @@ static int parse_path(struct sb_ini *ini, const char *path)
 }
 
 /* a NUL byte is reported at its line (lone CRs counted), in the main file
- * and in an include (issue 9 #11) */
+ * and in an include */
 static void test_nul_byte(void)
 {
 	char path[512], inc[512], want[600];
@@ -260,7 +260,7 @@ static void test_nul_byte(void)
 	sb_ini_free(&ini);
 }
 
-/* job files are regular files, 16 MiB with their includes (issue 9 #12) */
+/* job files are regular files, 16 MiB with their includes */
 static void test_file_kind_and_size(void)
 {
 	char path[512], want[600];

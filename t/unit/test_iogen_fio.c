@@ -1,5 +1,5 @@
 /* test_iogen_fio.c: the offsets run/iogen.c produces for fio's offset
- * options of issue 16: rw=...:N with rw_sequencer, one sequential position
+ * options: rw=...:N with rw_sequencer, one sequential position
  * per direction, percentage_random, zoned distributions, the LFSR of
  * random_generator=lfsr, number_ios and io_size=N%; and how the parser
  * takes their values.  Expected sequences are fio 3.33's where its offsets

@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ml/kvcache/kvcache.h"
 #include "ml/kvcache/models.h"
+#include "ml/kvcache/opts.h"
+#include "ml/registry.h"
 #include "parse/jobspec.h"
 
 static const struct {
@@ -79,18 +82,22 @@ static void test_spec(void)
 {
 	struct sb_jobspec s;
 	memset(&s, 0, sizeof(s));
+	CU_ASSERT_EQUAL_FATAL(sb_workloads_hand_down(), 0); /* kvcache's options struct */
+	s.workload = sb_workload_id(&sb_workload_kvcache);
+	struct sb_kv_opts *o = sb_kv_opts_mut(&s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	s.ml_model = (char *)"deepseek-v3";
 	s.shape.layers = 61;
 	s.shape.kv_heads = 128;
-	s.kv_head_dim = 56;
-	s.kv_elem_bytes = 2;
+	o->kv_head_dim = 56;
+	o->kv_elem_bytes = 2;
 	CU_ASSERT_EQUAL(sb_kv_spec_bytes_per_token(&s), 70272);
 	s.ml_model = (char *)"llama2-7b"; /* same numbers, MHA formula */
 	CU_ASSERT_EQUAL(sb_kv_spec_bytes_per_token(&s), 2ull * 61 * 128 * 56 * 2);
 	s.ml_model = NULL;
 	s.shape.layers = 32;
 	s.shape.kv_heads = 8;
-	s.kv_head_dim = 128;
+	o->kv_head_dim = 128;
 	CU_ASSERT_EQUAL(sb_kv_spec_bytes_per_token(&s), 131072);
 }
 

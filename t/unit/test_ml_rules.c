@@ -6,7 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ml/rules.h"
+#include "ml/checkpoint/rules.h"
+#include "ml/train/rules.h"
 #include "harness.h"
 
 #define GIB 1073741824ull

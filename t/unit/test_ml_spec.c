@@ -11,6 +11,7 @@
 #include "lib/log.h"
 #include "parse/options.h"
 #include "parse/parse.h"
+#include "run/workload.h"
 
 static char logbuf[4096];
 
@@ -30,7 +31,7 @@ static void test_model_resolved(void)
 	CU_ASSERT_EQUAL_FATAL(parse("[a]\nworkload=checkpoint\nmodel=llama3-70b\ndp=2\nsubset\n"
 				    "ranks=4\n", &jl), 0);
 	const struct sb_jobspec *s = &jl.jobs[0];
-	CU_ASSERT_EQUAL(s->workload, SB_WL_CHECKPOINT);
+	CU_ASSERT_STRING_EQUAL(sb_workload_of(s)->name, "checkpoint");
 	CU_ASSERT_EQUAL(s->shape.hidden, 8192);
 	CU_ASSERT_EQUAL(s->shape.layers, 80);
 	CU_ASSERT_EQUAL(s->shape.tp, 8);

@@ -16,7 +16,8 @@
  * official rules.py on the same rows when it can import it. */
 #include <string.h>
 
-#include "ml/rules.h"
+#include "ml/checkpoint/rules.h"
+#include "ml/train/rules.h"
 #include "harness.h"
 #include "lib/log.h"
 #include "parse/parse.h"

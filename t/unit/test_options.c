@@ -65,7 +65,7 @@ static void test_names_and_aliases(void)
 	CU_ASSERT_STRING_EQUAL(sb_option_find("BS")->name, "bs");
 	CU_ASSERT_PTR_NULL(sb_option_find("verify_mode"));
 	CU_ASSERT_TRUE(sb_option_fio_only("verify_mode"));
-	CU_ASSERT_TRUE(sb_option_fio_only("readfua")); /* zonemode was here: issue 23 has it */
+	CU_ASSERT_TRUE(sb_option_fio_only("readfua")); /* a fio option storbench does not implement */
 	CU_ASSERT_FALSE(sb_option_fio_only("nosuchthing"));
 }
 

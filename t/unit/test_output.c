@@ -152,7 +152,7 @@ static void test_parse_formats(void)
 	CU_ASSERT_EQUAL(m, 77); /* untouched on error */
 }
 
-/* issue 22: one table of formats; the parser, the error message's list and
+/* one table of formats; the parser, the error message's list and
  * --help name the same formats */
 static void test_format_table(void)
 {
@@ -193,7 +193,7 @@ static void test_units(void)
 	CU_ASSERT_STRING_EQUAL(sb_out_fmt_bw(b, sizeof(b), 1.5e12, 1024, 0), "1397GiB/s");
 	CU_ASSERT_STRING_EQUAL(sb_out_fmt_size(b, sizeof(b), 85737472, 1024), "81.8MiB");
 	CU_ASSERT_STRING_EQUAL(sb_out_fmt_size(b, sizeof(b), 10000, 1024), "9.77KiB");
-	/* the host summary's fixed decimals: no "-0" (issue 26 item 8) */
+	/* the host summary's fixed decimals: no "-0" */
 	CU_ASSERT_STRING_EQUAL(sb_out_fmt_fixed(b, sizeof(b), 4, -1e-12), "0.0000");
 	CU_ASSERT_STRING_EQUAL(sb_out_fmt_fixed(b, sizeof(b), 0, -0.2), "0");
 	CU_ASSERT_STRING_EQUAL(sb_out_fmt_fixed(b, sizeof(b), 2, -0.0), "0.00");

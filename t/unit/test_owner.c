@@ -1,4 +1,4 @@
-/* test_owner.c: whose a storbench mark is (os/scratch.c, issue 32 item 3):
+/* test_owner.c: whose a storbench mark is (os/scratch.c):
  * the liveness rules over every field of a version 2 mark (host, boot,
  * PID namespace, pid, start time), version 1 marks judged as before, the
  * phrase a run's refusal uses, and the .storbench-owner record where the

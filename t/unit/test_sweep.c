@@ -329,7 +329,7 @@ static void test_run_null(void)
 		CU_ASSERT_EQUAL(p->dirs, 1u << d);
 		CU_ASSERT_EQUAL(p->dir[d].io_bytes, 256 * 1024); /* one pass each */
 		CU_ASSERT(p->dir[d].bw_min <= p->dir[d].bw_mean && p->dir[d].bw_mean <= p->dir[d].bw_max);
-		/* issue 9, defect 14: a finished point keeps the repetitions'
+		/* bounded memory: a finished point keeps the repetitions'
 		 * summaries and one merged result per job, never the
 		 * repetitions' own results (histograms, time series) */
 		for (unsigned k = 0; k < p->nreps; k++) {
@@ -344,7 +344,7 @@ static void test_run_null(void)
 		CU_ASSERT_EQUAL(p->merged.jobs[0].st.total_ios[d], p->merged.jobs[0].st.clat_h[d].n);
 		CU_ASSERT(p->merged.jobs[0].nts <= SB_SWEEP_TS_MAX);
 		CU_ASSERT_EQUAL(p->merged.ngroups, 1);
-		/* the parser's point job list, not a copy per point (issue 28, item 21) */
+		/* the parser's point job list, not a copy per point */
 		CU_ASSERT_PTR_EQUAL(p->merged.joblist, &jl.sweep->points[i].jl);
 		CU_ASSERT_PTR_EQUAL(p->merged.jobs[0].spec, &jl.sweep->points[i].jl.jobs[0]);
 		CU_ASSERT_PTR_NULL(p->specs);

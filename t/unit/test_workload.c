@@ -14,6 +14,7 @@
 #include "harness.h"
 #include "lib/assert.h"
 #include "lib/log.h"
+#include "ml/checkpoint/result.h"
 #include "ml/result.h"
 #include "ml/registry.h"
 #include "ml/run.h"
@@ -23,6 +24,11 @@
 #include "run/run.h"
 #include "run/thread.h"
 #include "run/workload.h"
+#include "ml/checkpoint/ckpt.h"
+#include "ml/train/trainst.h"
+
+#define WL_CHECKPOINT sb_workload_id(&sb_workload_checkpoint)
+#define WL_TRAIN sb_workload_id(&sb_workload_train)
 
 static char logbuf[4096];
 
@@ -34,8 +40,8 @@ static void test_rows_consistent(void)
 	for (unsigned i = 0; sb_workloads[i]; i++, n++) {
 		const struct sb_workload_ops *w = sb_workloads[i];
 		CU_ASSERT_PTR_NOT_NULL_FATAL(w->name);
-		CU_ASSERT_EQUAL(w->id, i); /* in enum sb_workload order */
-		CU_ASSERT_PTR_EQUAL(sb_workload_find(w->id), w);
+		CU_ASSERT_EQUAL(sb_workload_id(w), i); /* its id is its position */
+		CU_ASSERT_PTR_EQUAL(sb_workload_find(i), w);
 		for (unsigned k = 0; k < i; k++)
 			CU_ASSERT_NOT_EQUAL(strcmp(sb_workloads[k]->name, w->name), 0);
 		if (w->flags & SB_WL_THREADS) {
@@ -54,12 +60,12 @@ static void test_rows_consistent(void)
 		}
 	}
 	CU_ASSERT(n >= 3);
-	CU_ASSERT_STRING_EQUAL(sb_workload_find(SB_WL_IO)->name, "io");
-	CU_ASSERT_TRUE(sb_workload_find(SB_WL_IO)->flags & SB_WL_THREADS);
-	CU_ASSERT_STRING_EQUAL(sb_workload_find(SB_WL_CHECKPOINT)->name, "checkpoint");
-	CU_ASSERT_STRING_EQUAL(sb_workload_find(SB_WL_TRAIN)->name, "train");
-	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(SB_WL_TRAIN)->datagen);
-	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_CHECKPOINT)->datagen);
+	CU_ASSERT_STRING_EQUAL(sb_workload_find(0)->name, "io");
+	CU_ASSERT_TRUE(sb_workload_find(0)->flags & SB_WL_THREADS);
+	CU_ASSERT_STRING_EQUAL(sb_workload_find(WL_CHECKPOINT)->name, "checkpoint");
+	CU_ASSERT_STRING_EQUAL(sb_workload_find(WL_TRAIN)->name, "train");
+	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(WL_TRAIN)->datagen);
+	CU_ASSERT_PTR_NULL(sb_workload_find(WL_CHECKPOINT)->datagen);
 }
 
 /* every row, whatever its name: the id is its index, its option rows are
@@ -72,19 +78,18 @@ static void test_rows_hold_their_invariants(void)
 	const struct sb_workload_ops *const *t = sb_workloads_get();
 	for (unsigned i = 0; t[i]; i++) {
 		const struct sb_workload_ops *w = t[i];
-		CU_ASSERT_EQUAL(w->id, i);
-		CU_ASSERT_PTR_NOT_NULL(w->help || w->id == SB_WL_IO ? w : NULL);
+		CU_ASSERT_EQUAL(sb_workload_id(w), i);
+		CU_ASSERT(w->help || i == 0);
 		CU_ASSERT_EQUAL(w->rows == NULL, w->nrows == NULL || *w->nrows == 0);
 		unsigned n = w->nrows ? *w->nrows : 0;
-		CU_ASSERT(n <= SB_WL_ROWS_MAX);
-		CU_ASSERT(w->opts_size <= SB_WL_OPTS_MAX);
+		CU_ASSERT(w->opts_size <= SB_SPEC_WLOPTS_MAX);
 		for (unsigned k = 0; k < n; k++) {
 			const struct sb_option *r = &w->rows[k];
 			const struct sb_option *o = sb_option_find(r->name);
 			CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 			const struct sb_parse_workload *pw = sb_parse_workload_of_row(o);
 			CU_ASSERT_PTR_NOT_NULL_FATAL(pw);
-			CU_ASSERT_EQUAL(pw->id, w->id); /* the row is this workload's */
+			CU_ASSERT_EQUAL(pw->id, i); /* the row is this workload's */
 			CU_ASSERT(r->help && r->help[0]);
 			CU_ASSERT(r->flags & SB_OF_ML); /* I/O comparisons ignore it */
 			for (unsigned m = 0; m < k; m++)
@@ -103,7 +108,7 @@ static void test_rows_hold_their_invariants(void)
 		if (n) { /* the swept option is one of its own */
 			const struct sb_option *o = sb_option_find(c->sweep_opt);
 			CU_ASSERT(o && sb_parse_workload_of_row(o) &&
-				  sb_parse_workload_of_row(o)->id == w->id);
+				  sb_parse_workload_of_row(o)->id == i);
 		}
 	}
 }
@@ -132,18 +137,18 @@ static void test_table_handed_down(void)
 {
 	sb_workloads_set(NULL);
 	CU_ASSERT_PTR_NULL(sb_workloads_get()[0]);
-	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_IO));
-	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_CHECKPOINT));
+	CU_ASSERT_PTR_NULL(sb_workload_find(0));
+	CU_ASSERT_PTR_NULL(sb_workload_find(1));
 	sb_workloads_set(sb_workload_table);
 	CU_ASSERT_PTR_EQUAL(sb_workloads_get()[0], &sb_workload_io); /* io first */
-	struct sb_jobspec s = { .workload = SB_WL_CHECKPOINT };
+	struct sb_jobspec s = { .workload = WL_CHECKPOINT };
 	CU_ASSERT_STRING_EQUAL(sb_workload_of(&s)->name, "checkpoint");
 	s.workload = 77; /* not listed: the io row */
 	CU_ASSERT_PTR_EQUAL(sb_workload_of(&s), &sb_workload_io);
 	/* the MPI merge is reached through the rows that have one */
-	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(SB_WL_CHECKPOINT)->ranks_merge);
-	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(SB_WL_TRAIN)->ranks_merge);
-	CU_ASSERT_PTR_NULL(sb_workload_find(SB_WL_IO)->ranks_merge);
+	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(WL_CHECKPOINT)->ranks_merge);
+	CU_ASSERT_PTR_NOT_NULL(sb_workload_find(WL_TRAIN)->ranks_merge);
+	CU_ASSERT_PTR_NULL(sb_workload_find(0)->ranks_merge);
 }
 
 /* the parser knows a workload's options and check only as handed down
@@ -175,7 +180,7 @@ static void test_parser_handed_down(void)
 	/* a bad list is refused whole: an id twice, or io's */
 	struct sb_parse_workload twice[2] = { { .id = 5, .name = "a" }, { .id = 5, .name = "b" } };
 	CU_ASSERT_EQUAL(sb_parse_set_workloads(twice, 2), -EINVAL);
-	struct sb_parse_workload io = { .id = SB_WL_IO, .name = "io" };
+	struct sb_parse_workload io = { .id = 0, .name = "io" };
 	CU_ASSERT_EQUAL(sb_parse_set_workloads(&io, 1), -EINVAL);
 	struct sb_parse_workload named[2] = { { .id = 5, .name = "a" }, { .id = 6, .name = "a" } };
 	CU_ASSERT_EQUAL(sb_parse_set_workloads(named, 2), -EINVAL); /* a name twice */
@@ -339,22 +344,35 @@ static void assert_true(void)
 	SB_ASSERT(two == 2);
 }
 
-/* a table whose ids are not its indexes */
-static void set_misnumbered(void)
+/* a table whose first row is not io (id 0), and one with a row twice
+ * (two ids for one row) */
+static void set_io_not_first(void)
 {
 	const struct sb_workload_ops *const *t = sb_workloads_get();
 	static const struct sb_workload_ops *bad[3];
-	bad[0] = t[0];
-	bad[1] = t[2]; /* id 2 at index 1 */
+	bad[0] = t[1];
+	bad[1] = t[0];
 	sb_workloads_set(bad);
 }
 
-/* a workload result that is not an ML one, cast as one */
+static void set_row_twice(void)
+{
+	const struct sb_workload_ops *const *t = sb_workloads_get();
+	static const struct sb_workload_ops *bad[4];
+	bad[0] = t[0];
+	bad[1] = t[1];
+	bad[2] = t[1];
+	sb_workloads_set(bad);
+}
+
+/* a running checkpoint job whose result is another workload's, read as
+ * the checkpoint's */
 static void cast_foreign(void)
 {
 	static const struct sb_wl_figures fig = { 0 };
 	struct sb_wl_result r = { .fig = &fig };
-	(void)sb_ml_of(&r);
+	struct sb_wl_job j = { .res = &r };
+	(void)sb_ckpt_res(&j);
 }
 
 /* SB_ASSERT is on in this build (as in every build) and the invariants
@@ -363,12 +381,14 @@ static void test_asserts_hold(void)
 {
 	CU_ASSERT_TRUE(aborts_saying(assert_false, "two == 3"));
 	CU_ASSERT_FALSE(aborts_saying(assert_true, ""));
-	CU_ASSERT_TRUE(aborts_saying(set_misnumbered, "->id == i"));
-	CU_ASSERT_TRUE(aborts_saying(cast_foreign, "sb_ml_owns"));
-	struct sb_ml_result *m = sb_ml_result_new(SB_WL_TRAIN);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_PTR_EQUAL(sb_ml_of(&m->head), m); /* its own: no abort */
-	m->head.fig->release(&m->head);
+	CU_ASSERT_TRUE(aborts_saying(set_io_not_first, "SB_WL_THREADS"));
+	CU_ASSERT_TRUE(aborts_saying(set_row_twice, "table[k] != table[i]"));
+	CU_ASSERT_TRUE(aborts_saying(cast_foreign, "m || !j->res"));
+	struct sb_wl_job j = { 0 };
+	CU_ASSERT_PTR_NULL(sb_ckpt_res(&j)); /* none yet: no abort */
+	CU_ASSERT_EQUAL(sb_ml_res_make(&j, &sb_ckpt_figures), 0);
+	CU_ASSERT_PTR_NOT_NULL(sb_ckpt_res(&j)); /* its own */
+	j.res->fig->release(j.res);
 }
 
 static CU_TestInfo tests[] = {
