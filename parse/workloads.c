@@ -69,6 +69,7 @@ int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n)
 		wl_base[i] = base;
 		for (unsigned k = 0; k < w[i].nrows; k++) {
 			orows[rows + k] = w[i].rows[k];
+			orows[rows + k].flags |= SB_OF_ML; /* a workload's own: I/O comparisons ignore it */
 			size_t area = offsetof(struct sb_jobspec, wl_opts) + base;
 			orows[rows + k].off = area + w[i].rows[k].off;
 			/* the row lies in the spec's area (list_ok checked its struct) */

@@ -91,7 +91,7 @@ static void test_rows_hold_their_invariants(void)
 			CU_ASSERT_PTR_NOT_NULL_FATAL(pw);
 			CU_ASSERT_EQUAL(pw->id, i); /* the row is this workload's */
 			CU_ASSERT(r->help && r->help[0]);
-			CU_ASSERT(r->flags & SB_OF_ML); /* I/O comparisons ignore it */
+			CU_ASSERT(o->flags & SB_OF_ML); /* I/O comparisons ignore it */
 			for (unsigned m = 0; m < k; m++)
 				CU_ASSERT_NOT_EQUAL(strcmp(w->rows[m].name, r->name), 0);
 			if (w->opts_size) {
