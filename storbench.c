@@ -126,7 +126,8 @@ static int bash_completion(void)
 }
 
 /* the flags that print something and end (--help, --version, the help
- * texts); -1 for the others */
+ * texts); -2 for --doc-workloads= (taken: the parser now has only those
+ * workloads, for a help text after it); -1 for the others */
 static int info_flag(unsigned id, const char *v)
 {
 	switch (id) {
