@@ -29,6 +29,8 @@ struct cmdline {
 	unsigned formats;
 	const char *output;
 	int parse_only;
+	int parse_verbose;  /* --parse-only=verbose: print the expanded jobs */
+	int parse_job;      /* --parse-only=job: the job, not this machine */
 	int datagen;        /* --datagen: create the training datasets only */
 	const char **jobfiles;
 	int njobfiles;
@@ -126,8 +128,7 @@ static int bash_completion(void)
 }
 
 /* the flags that print something and end (--help, --version, the help
- * texts); -2 for --doc-workloads= (taken: the parser now has only those
- * workloads, for a help text after it); -1 for the others */
+ * texts); -1 for the others */
 static int info_flag(unsigned id, const char *v)
 {
 	switch (id) {
@@ -153,16 +154,9 @@ static int info_flag(unsigned id, const char *v)
 	case SB_CLI_BASH_COMPLETION:
 		return bash_completion();
 	case SB_CLI_WORKLOAD_CONFORMANCE:
-		sb_workloads_conformance_json(stdout);
-		return SB_EXIT_OK;
-	case SB_CLI_DOC_WORKLOADS:
-		/* the parser gets only these; the run goes on (a documentation flag follows) */
-		if (!v || sb_workloads_hand_down_only(v)) {
-			sb_err("--doc-workloads", "'%s': not a list the parser takes; use a comma "
-			       "list of workload names", v ? v : "");
-			return SB_EXIT_CMDLINE;
-		}
-		return -2;
+		return sb_workloads_conformance_json(stdout), SB_EXIT_OK;
+	case SB_CLI_DOC_WORKLOADS: /* the parser keeps only these; the flags go on */
+		return sb_workloads_doc_only(v) ? SB_EXIT_CMDLINE : -1;
 	}
 	return -1;
 }
@@ -195,6 +189,28 @@ static int choice_flag(struct cmdline *cl, unsigned id, const char *v)
 			return SB_EXIT_CMDLINE;
 		}
 		cl->max_jobs = (unsigned)n;
+	}
+	return -1;
+}
+
+/* --parse-only[=MODE]: MODE a comma list of verbose and job; -1 when taken */
+static int parse_only_mode(struct cmdline *cl, const char *v)
+{
+	cl->parse_only = 1;
+	for (const char *w = v; w && *w; w += *w == ',') {
+		size_t n = strcspn(w, ",");
+		if (n == 7 && !strncmp(w, "verbose", 7)) {
+			cl->parse_verbose = 1;
+		} else if (n == 3 && !strncmp(w, "job", 3)) {
+			cl->parse_job = 1;
+		} else {
+			sb_err("<cmdline>", "--parse-only=%s: '%.*s' is not a mode: use --parse-only "
+			       "(quiet), --parse-only=verbose (print the expanded jobs), "
+			       "--parse-only=job (check the job, not this machine) or both: "
+			       "--parse-only=job,verbose", v, (int)n, w);
+			return SB_EXIT_CMDLINE;
+		}
+		w += n;
 	}
 	return -1;
 }
@@ -254,6 +270,8 @@ static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, 
 		}
 		cl->cleanup = v;
 		return -1;
+	case SB_CLI_PARSE_ONLY:
+		return parse_only_mode(cl, v);
 	}
 	return choice_flag(cl, id, v);
 }
@@ -311,11 +329,7 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 		int r;
 		if (f) {
 			unsigned id = sb_cli_flag_id(f);
-			if ((r = info_flag(id, v)) >= 0)
-				return r;
-			if (r == -2)
-				continue;
-			if (f->arg && (r = value_flag(cl, id, v, argc, argv, &i)) >= 0)
+			if ((r = info_flag(id, v)) >= 0 || (f->arg && (r = value_flag(cl, id, v, argc, argv, &i)) >= 0))
 				return r;
 			switch_flag(cl, id);
 		} else if (!strcmp(a, "-h")) {
@@ -349,11 +363,23 @@ static int check_max_jobs(const struct cmdline *cl, const struct sb_joblist *jl)
 	return -EINVAL;
 }
 
+/* fio 3.33's note on stderr as the jobs start: a
+ * synchronous engine completes each I/O before the next, whatever iodepth=
+ * says; once a job section, its name and values added */
+static void depth_notes(const struct sb_joblist *jl)
+{
+	for (size_t i = 0; sb_ranks_rank() == 0 && !jl->sweep && i < jl->njobs; i++)
+		if (jl->jobs[i].iodepth > jl->jobs[i].iodepth_eff)
+			fprintf(stderr, "note: both iodepth >= 1 and synchronous I/O engine are selected, "
+				"queue depth will be capped at 1 (job %s: ioengine=%s, iodepth=%u)\n",
+				jl->jobs[i].name, jl->jobs[i].ioengine, jl->jobs[i].iodepth);
+}
+
 static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const struct sb_parse_relay *relay)
 {
 	int rc = 0;
 	unsigned warned = sb_log_warnings();
-	sb_parse_machine_checks(!cl->parse_only); /* --parse-only: the job, not this machine */
+	sb_parse_machine_checks(!cl->parse_job); /* --parse-only=job: the job, not this machine */
 	if (cl->njobfiles || cl->njobargs) {
 		struct sb_parse_req req = {
 			.relay = relay,
@@ -385,6 +411,8 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 		       "drop --warnings-fatal", sb_log_warnings() - warned);
 		rc = -EINVAL;
 	}
+	if (!rc && !cl->parse_only && !cl->datagen)
+		depth_notes(jl); /* as the run starts: nothing comes between */
 	return rc;
 }
 
@@ -432,32 +460,35 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 }
 
 /* --parse-only: what the run would refuse before its first I/O, refused now
- * (the file plan: what a path is, devices in use; engines, logs, ML jobs),
- * creating nothing (issue 26 item 1); what this machine lacks (a folder or
- * an input file not there, free space) is a warning with the same file:line
- * and fix, as fio 3.33's --parse-only looks at no file (issue 23 item 8),
- * an error with --warnings-fatal; then every job printed */
+ * (exit 1, the same file:line and fix), creating nothing: the file plan
+ * (what a path is, a folder or an input file not there, free space,
+ * devices in use), engines, logs, ML jobs; quiet when the jobs pass, as
+ * fio 3.33's --parse-only.  =job: what this machine lacks is a warning
+ * (fio's --parse-only looks at no file), an error with --warnings-fatal.
+ * =verbose: every job printed. */
 static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
 {
 	struct sb_run_env penv = { .sysroot = "", .output = cl->output };
 	if (sb_ranks_rank() != 0)
 		return SB_EXIT_OK;
 	unsigned errs = sb_log_errors();
-	sb_log_machine_as_warnings(1); /* the job, not this machine (issue 23 item 8) */
+	sb_log_machine_as_warnings(cl->parse_job);
 	int rc = jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv);
 	sb_log_machine_as_warnings(0);
-	if (rc && (sb_log_errors() != errs || !sb_log_machine_warnings()))
+	if (rc && (!cl->parse_job || sb_log_errors() != errs || !sb_log_machine_warnings()))
 		return SB_EXIT_JOBFILE;
 	if (rc) {
-		sb_warn("--parse-only", "the warnings above are what this machine lacks: here the run "
-			"refuses the job (exit 1) before any I/O; --warnings-fatal makes --parse-only "
-			"refuse it too");
+		sb_warn("--parse-only=job", "the warnings above are what this machine lacks: here the "
+			"run refuses the job (exit 1) before any I/O; --warnings-fatal makes "
+			"--parse-only=job refuse it too");
 		if (cl->warnings_fatal)
 			return SB_EXIT_JOBFILE;
 	}
-	sb_joblist_print(stdout, jl);
-	if (jl->sweep)
-		sb_sweep_print(stdout, jl->sweep);
+	if (cl->parse_verbose) {
+		sb_joblist_print(stdout, jl);
+		if (jl->sweep)
+			sb_sweep_print(stdout, jl->sweep);
+	}
 	return SB_EXIT_OK;
 }
 

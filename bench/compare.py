@@ -4,6 +4,7 @@
 drift on the machine hits both; the median of each side is compared.
 Usage: bench/compare.py [--reps N] [--storbench PATH] [--fio PATH] [NAME...]"""
 import argparse
+import difflib
 import json
 import os
 import resource
@@ -105,6 +106,11 @@ def main():
                          "storbench / fio --thread")
     ap.add_argument("names", nargs="*")
     a = ap.parse_args()
+    bad = [n for n in a.names if n not in BENCHES]
+    if bad:  # a message with the names, not a KeyError traceback
+        near = difflib.get_close_matches(bad[0], list(BENCHES), n=1)
+        ap.error("unknown benchmark '%s'%s; the benchmarks are: %s" % (
+            bad[0], " (did you mean '%s'?)" % near[0] if near else "", ", ".join(BENCHES)))
     if not a.fio:
         sys.exit("bench: fio not found (apt-get install fio)")
     fio_ver = subprocess.run([a.fio, "--version"], capture_output=True, text=True).stdout.strip()

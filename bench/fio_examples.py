@@ -3,8 +3,8 @@
 fio's own examples storbench accepts.  For every FIO_SRC/examples/*.fio whose ioengine lines
 name only sync, psync, vsync, pvsync, libaio, io_uring, mmap, null or
 posixaio (none: fio's default psync), run `fio --parse-only` and
-`storbench --parse-only` and print how many each accepts, then every file
-where they disagree and, for the files fio rejects, storbench's first line
+`storbench --parse-only=job` (the job, not this machine, as fio's) and
+print how many each accepts, then every file where they disagree and, for the files fio rejects, storbench's first line
 (it must name the job file's line).  fio's source: the `fetch` of
 axboe/fio at tag fio-3.33, or Debian's `apt-get source fio`.  A measurement,
 not a test: the examples are fio's files, not part of this tree."""
@@ -42,7 +42,7 @@ def main():
         files += 1
         name = os.path.basename(path)
         frc, _ = rc([a.fio, "--parse-only", name], exdir)
-        src, first = rc([os.path.abspath(a.bin), "--parse-only", name], exdir)
+        src, first = rc([os.path.abspath(a.bin), "--parse-only=job", name], exdir)
         fio_ok += frc == 0
         sb_ok += src == 0
         if (frc == 0) != (src == 0):

@@ -49,6 +49,11 @@ enum sb_opt_type {
 /* SB_OT_SIZE that also takes fio's zone count Nz (N zones of zonesize),
  * stored as a uint64_t at off2 (0: the bytes at off apply) */
 #define SB_OF_ZONES 0x40u
+/* a row of a workload with its own options struct (parse/workloads.h) whose
+ * field is in struct sb_jobspec, not in that struct: an option other
+ * workloads read too (model=, checkpoint_folder=...); its offset is the
+ * spec's and stays as it is */
+#define SB_OF_SPEC 0x80u
 
 /* The headings the options are grouped under, in --cmdhelp and HOWTO order
  * (names: sb_opt_cat_name in parse/options.h) */

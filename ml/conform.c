@@ -1,8 +1,10 @@
 /* conform.c: `storbench --workload-conformance`: the workload table as JSON
  * for the conformance suite (t/integration/test_workloads.py), which runs
  * every workload from what its row says and names none itself. */
+#include <errno.h>
 #include <stdio.h>
 
+#include "lib/log.h"
 #include "ml/registry.h"
 #include "output/jsonw.h"
 #include "parse/workloads.h"
@@ -50,4 +52,13 @@ void sb_workloads_conformance_json(FILE *f)
 	sb_jw_arr_end(&w);
 	sb_jw_obj_end(&w);
 	fputc('\n', f);
+}
+
+int sb_workloads_doc_only(const char *names)
+{
+	if (names && !sb_workloads_hand_down_only(names))
+		return 0;
+	sb_err("--doc-workloads", "'%s': not a list the parser takes; use a comma list of "
+	       "workload names", names ? names : "");
+	return -EINVAL;
 }

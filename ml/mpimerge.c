@@ -33,47 +33,6 @@
 #include "parse/mlshape.h"
 #include "parse/options.h"
 
-void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n)
-{
-	uint64_t p = (uint64_t)sb_dist_rank(), np = (uint64_t)sb_dist_size();
-	*r0 = (unsigned)(ranks * p / np);
-	*n = (unsigned)(ranks * (p + 1) / np) - *r0;
-}
-
-int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks)
-{
-	if (s->checkpoint_cache_folder && sb_dist_size() > 1) { /* ml/checkpoint/tiered.c: one process's ranks */
-		if (sb_dist_rank() == 0) {
-			char w[512];
-			if (s->line && s->file)
-				snprintf(w, sizeof(w), "%s:%u: job %s", s->file, s->line, s->name);
-			else
-				snprintf(w, sizeof(w), "<cmdline>: job %s", s->name);
-			sb_err(w, "%s=%s: tiered checkpoints run in one process, not under %d MPI "
-			       "processes: run it without mpirun (ranks= are threads), or remove %s=",
-			       SB_OPT(checkpoint_cache_folder)->name, s->checkpoint_cache_folder,
-			       sb_dist_size(), SB_OPT(checkpoint_cache_folder)->name);
-		}
-		return -EINVAL;
-	}
-	if (ranks >= (unsigned)sb_dist_size())
-		return 0;
-	if (sb_dist_rank() == 0)
-		sb_err(s->name, "%s=%u ranks for %d MPI processes: every process runs at least one rank; "
-		       "start at most %u processes (mpirun -np %u), or raise %s (with subset)",
-		       SB_OPT(ranks)->name, ranks, sb_dist_size(), ranks, ranks, SB_OPT(ranks)->name);
-	return -EINVAL;
-}
-
-void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2])
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t now = sb_now_ns(), w = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	wall[0] = first <= now ? w - (now - first) : w;
-	wall[1] = last <= now ? w - (now - last) : w;
-}
-
 void sb_ml_train_world(unsigned n, unsigned *a0, unsigned *all)
 {
 	*a0 = n * (unsigned)sb_dist_rank();

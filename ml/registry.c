@@ -24,7 +24,7 @@ struct sb_parse_workload sb_workload_parse_view(const struct sb_workload_ops *w,
 					   .rows = w->rows, .nrows = w->nrows ? *w->nrows : 0,
 					   .opts_size = w->opts_size, .category = w->category,
 					   .also = w->also, .flags = w->parse_flags,
-					   .check = w->check };
+					   .check = w->check, .writes = w->writes, .gpu_mem = w->gpu_mem };
 }
 
 /* name is one of the comma list's */

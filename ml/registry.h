@@ -20,6 +20,9 @@ int sb_workloads_hand_down_only(const char *names);
 /* --workload-conformance (ml/conform.c): the table as JSON: each row's
  * name, id, kind, option names and conformance description */
 void sb_workloads_conformance_json(FILE *f);
+/* --doc-workloads=names: sb_workloads_hand_down_only(names), a refusal
+ * reported (0 or -EINVAL) */
+int sb_workloads_doc_only(const char *names);
 /* What the parser is handed of workload w, whose id is id (its table
  * position): name, help, rows, options struct, category, flags, check */
 struct sb_parse_workload sb_workload_parse_view(const struct sb_workload_ops *w, unsigned id);

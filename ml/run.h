@@ -29,13 +29,6 @@
  * (more than one process, and every process has its result), 0 when there
  * is nothing to merge, -EIO. */
 int sb_ml_ranks_begin(struct sb_job_result *jr);
-/* checkpoint: this process's block [*r0, *r0 + *n) of the ranks; whether
- * there are enough ranks for every process and the job can run under MPI
- * (tiered checkpoints cannot; else says why: -EINVAL);
- * a phase's first start and last end (sb_now_ns) on the wall clock */
-void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n);
-int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks);
-void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2]);
 /* train: this process's accelerators are global ranks [*a0, *a0 + n) of *all */
 void sb_ml_train_world(unsigned n, unsigned *a0, unsigned *all);
 

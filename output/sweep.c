@@ -102,6 +102,16 @@ static void table_row(FILE *f, const struct sb_sweep_results *sr, const int *w,
 		fmt_lat(p99, sizeof(p99), (double)ds->clat_p99_ns));
 }
 
+/* one option of the fragment as a job file reads it back: a bare key
+ * (stonewall) bare, a value holding a comment character quoted */
+static void frag_line(FILE *f, const struct sb_opt_echo *o)
+{
+	if (!*o->value)
+		fprintf(f, "%s\n", o->key);
+	else
+		fprintf(f, strpbrk(o->value, ";#") ? "%s=\"%s\"\n" : "%s=%s\n", o->key, o->value);
+}
+
 static void best_block(FILE *f, const struct sb_sweep_results *sr, int d)
 {
 	const struct sb_sweep_point_result *p = &sr->points[sr->best[d]];
@@ -110,9 +120,30 @@ static void best_block(FILE *f, const struct sb_sweep_results *sr, int d)
 	fprintf(f, "\nBest %s (by %s): point %zu, %.1f MiB/s (%.3f GiB/s), %.0f IOPS, clat p99 %s\n",
 		dir_names[d], metric_name(sr->metric), p->index + 1, ds->bw_mean / MIB,
 		ds->bw_mean / GIB, ds->iops_mean, fmt_lat(p99, sizeof(p99), (double)ds->clat_p99_ns));
-	fprintf(f, "; paste into a job file:\n[best-%s]\n", dir_names[d]);
-	for (unsigned k = 0; k < sr->def->ndims; k++)
-		fprintf(f, "%s=%s\n", sr->def->dims[k].name, point_value(sr->def, p->index, k));
+	fprintf(f, "; paste into a job file:\n");
+	const struct sb_joblist *pj = &sr->def->points[p->index].jl;
+	if (!pj->njobs) { /* no job list kept: the swept values alone */
+		fprintf(f, "[best-%s]\n", dir_names[d]);
+		for (unsigned k = 0; k < sr->def->ndims; k++)
+			fprintf(f, "%s=%s\n", sr->def->dims[k].name, point_value(sr->def, p->index, k));
+		return;
+	}
+	/* the point's own job file: its [global] options and each job's, the
+	 * swept values in place, so the paste runs the same I/O (the swept
+	 * values alone would leave out a [global]'s direct=1) */
+	if (pj->nglobal)
+		fputs("[global]\n", f);
+	for (unsigned k = 0; k < pj->nglobal; k++)
+		frag_line(f, &pj->global_opts[k]);
+	for (size_t j = 0; j < pj->njobs; j++) {
+		const struct sb_jobspec *s = &pj->jobs[j];
+		if (j && !strcmp(s->name, pj->jobs[j - 1].name))
+			continue; /* numjobs' copies share the section */
+		fprintf(f, "%s[best-%s%s%s]\n", pj->nglobal || j ? "\n" : "", dir_names[d],
+			pj->njobs > 1 ? "-" : "", pj->njobs > 1 ? s->name : "");
+		for (unsigned k = 0; k < s->nopts; k++)
+			frag_line(f, &s->opts[k]);
+	}
 }
 
 static void normal_intro(FILE *f, const struct sb_sweep_results *sr)

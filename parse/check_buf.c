@@ -52,17 +52,7 @@ static unsigned check_ml_verify(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX];
-	if (s->checkpoint_verify && sb_parse_workload_takes(sb_spec_workload(s), SB_OPT(checkpoint_verify)) &&
-	    !s->num_checkpoints_read) {
-		sb_err(sb_job_where(c, SB_OPT(checkpoint_verify), where, sizeof(where)),
-		       "%s=1 checks what is read back, but job '%s' has %s=0 (it only writes): set "
-		       "%s=1 or more, or drop %s", SB_OPT(checkpoint_verify)->name, s->name,
-		       SB_OPT(num_checkpoints_read)->name, SB_OPT(num_checkpoints_read)->name,
-		       SB_OPT(checkpoint_verify)->name);
-		return 1;
-	}
-	const struct sb_option *v = s->checkpoint_verify ? SB_OPT(checkpoint_verify) :
-				    s->dataset_verify ? SB_OPT(dataset_verify) : NULL;
+	const struct sb_option *v = s->dataset_verify ? SB_OPT(dataset_verify) : NULL;
 	if (v && !strcmp(s->ioengine, "null")) {
 		sb_err(sb_job_where(c, v, where, sizeof(where)),
 		       "%s=1 checks data read from storage, but job '%s' has %s=null, which reads "

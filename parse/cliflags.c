@@ -16,7 +16,11 @@ const struct sb_cli_flag sb_cli_flags[] = {
 	{ "--minimal", NULL, "same as --output-format=terse" },
 	{ "--terse-version", "3", "the terse format's version: 3 (fio's default; the only one "
 	  "storbench writes)" },
-	{ "--parse-only", NULL, "check the job files and print the expanded jobs; touch no file" },
+	{ "--parse-only", "[MODE]", "check the job files as a run does before its first I/O, "
+	  "touching no file: exit 0 and print nothing when they pass, exit 1 with file:line when "
+	  "the run would refuse them (a missing directory= included).  MODE (a comma list): "
+	  "verbose prints the expanded jobs; job checks the job, not this machine (what it lacks "
+	  "is a warning, as fio 3.33 --parse-only)" },
 	{ "--showcmd", NULL, "print each job file as the command line that defines the same jobs; "
 	  "run nothing" },
 	{ "--section", "NAME", "run only the job sections called NAME (repeatable; [global] "

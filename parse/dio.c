@@ -5,8 +5,10 @@
  * uses (os/dio.h), before any I/O.  A misaligned O_DIRECT request does not
  * always fail: ext4 on Linux 6.x quietly serves it from the page cache, so a
  * direct=1 benchmark would measure memory. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "lib/log.h"
@@ -33,11 +35,41 @@ static void needs(const struct sb_dio_align *a, const char *of, char *buf, size_
 		snprintf(buf, len, "which direct=1 (O_DIRECT) needs on every device");
 }
 
+/* why v, a multiple of 1000, is not a power-of-two size: fio's unit prefixes
+ * (as fio 3.33 reads them).  kb_base=1024 (the default, fio's compatibility mode):
+ * KiB, MiB, ... count in 1000s and k, m, ... in 1024s, so bs=4KiB is 4000
+ * bytes; kb_base=1000 the other way round.  "" when v is no such size. */
+static void kb_note(const struct sb_jobspec *s, const char *opt, uint64_t v, char *buf, size_t len)
+{
+	static const char pre[] = "kmgtp";
+	bool iec = s->kb_base != 1000; /* the prefix that counts in 1000s */
+	uint64_t n = v, bin = 1;
+	int p = 0;
+	buf[0] = 0;
+	while (p < 5 && n && n % 1000 == 0) {
+		n /= 1000;
+		bin *= 1024;
+		p++;
+	}
+	if (!p)
+		return;
+	char dec[8], two[8];
+	snprintf(dec, sizeof(dec), iec ? "%ciB" : "%c", iec ? toupper(pre[p - 1]) : pre[p - 1]);
+	snprintf(two, sizeof(two), iec ? "%c" : "%ciB", iec ? pre[p - 1] : toupper(pre[p - 1]));
+	snprintf(buf, len, "; %" PRIu64 " bytes is %" PRIu64 "%s with kb_base=%u (%s: %s count in "
+		 "1000s and %s in 1024s, as in fio 3.33): for %" PRIu64 " bytes write %s%s%" PRIu64
+		 "%s, or %s", v, n, dec, iec ? 1024 : 1000, iec ? "the default" : "set in the job",
+		 iec ? "KiB, MiB, GiB" : "k, m, g (kB, MB, GB)",
+		 iec ? "k, m, g (kB, MB, GB)" : "KiB, MiB, GiB", n * bin, opt ? opt : "",
+		 opt ? "=" : "", n, two,
+		 iec ? "set kb_base=1000 (k in 1000s, KiB in 1024s)" : "drop kb_base=1000");
+}
+
 /* v of option o (direction d, or -1) is not a multiple of a->offset: say so */
 static int refuse(const struct sb_jobspec *s, const struct sb_dio_align *a, const char *of,
 		  const struct sb_option *o, int d, uint64_t v)
 {
-	char where[SB_WHERE_MAX], what[160], need[600], fix[160];
+	char where[SB_WHERE_MAX], what[160], need[600], fix[160], why[400];
 	unsigned al = a->offset;
 	uint64_t up = (v / al + 1) * al;
 	const char *dir = d >= 0 && directions(s) > 1 ? ddir_name[d] : NULL;
@@ -51,8 +83,9 @@ static int refuse(const struct sb_jobspec *s, const struct sb_dio_align *a, cons
 		snprintf(fix, sizeof(fix), "use %s=%" PRIu64 " or another multiple of %u", o->name, up, al);
 	}
 	needs(a, of, need, sizeof(need));
+	kb_note(s, o == SB_OPT(bssplit) || o == SB_OPT(bs_min) ? NULL : o->name, v, why, sizeof(why));
 	sb_err(sb_spec_where(s, o, where, sizeof(where)), "job %s: %s is not a multiple of %u, %s: %s, "
-	       "or direct=0", s->name, what, al, need, fix);
+	       "or direct=0%s", s->name, what, al, need, fix, why);
 	return -EINVAL;
 }
 

@@ -344,6 +344,17 @@ static void pp_line(struct pp *pp, const char *file, unsigned line, char *raw)
 		return;
 	}
 	cut_comment(raw); /* before expansion: an expanded value is never cut */
+	size_t at;
+	const char *inv = sb_ini_invisible(raw, &at);
+	if (inv) /* what the line shows is not what it says */
+		pp_err(pp, file, line, "the line holds an invisible character, %s, at byte %zu%s%.*s%s: "
+		       "remove it (it often comes with text pasted from a web page or a word "
+		       "processor)", inv, at + 1, at ? " (after '" : " (the line's start)",
+		       (int)(at > 40 ? 40 : at), raw + (at > 40 ? at - 40 : 0), at ? "')" : "");
+	while (sb_ini_invisible(raw, &at)) { /* read on without them: no errors that follow */
+		size_t n = (unsigned char)raw[at] == 0xc2 ? 2 : 3; /* U+00xx: 2 bytes, else 3 */
+		memmove(raw + at, raw + at + n, strlen(raw + at + n) + 1);
+	}
 	if (expand_vars(pp, file, line, raw, buf, LINE_MAX_LEN + 1)) {
 		free(buf);
 		return;
@@ -366,6 +377,8 @@ static int pp_text(struct pp *pp, const char *file, const char *text)
 {
 	unsigned lineno = 0;
 	const char *p = text;
+	if (!strncmp(p, "\xef\xbb\xbf", 3)) /* a UTF-8 byte-order mark: invisible, skipped */
+		p += 3;
 	while (*p) {
 		size_t n = strcspn(p, "\r\n");
 		lineno++;

@@ -61,6 +61,11 @@ int sb_ini_unpack(struct sb_ini *ini, const char *p, size_t len);
 char *sb_ini_read_whole(const char *path, size_t room, size_t *len, char *why, size_t wlen);
 /* the line (1-based) of the first NUL byte in text[0..len), or 0 for none */
 unsigned sb_ini_nul_line(const char *text, size_t len);
+/* The first invisible character of line (a zero-width space, a byte-order
+ * mark past the file's start, a no-break space, a bidi control: UTF-8):
+ * its name ("U+200B ZERO WIDTH SPACE"), its byte offset in *at; NULL for
+ * none.  The pre-pass refuses such a line (ini.c). */
+const char *sb_ini_invisible(const char *line, size_t *at);
 /* "file:line" (or "file" when line is 0) into buf */
 const char *sb_ini_where(char *buf, unsigned len, const char *file, unsigned line);
 #endif

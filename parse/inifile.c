@@ -1,5 +1,6 @@
 /* inifile.c: a job file into memory for the ini pre-pass (ini.c), through
- * the one reader (os/infile.c), and where a NUL byte sits (ini.h). */
+ * the one reader (os/infile.c), where a NUL byte sits, and the invisible
+ * characters a line may hold (ini.h). */
 #include <string.h>
 
 #include "os/infile.h"
@@ -29,3 +30,42 @@ unsigned sb_ini_nul_line(const char *text, size_t len)
 	return line;
 }
 
+
+/* the invisible characters (UTF-8) that make a job file line mean something
+ * other than what it shows: pasted from a web page or a word processor */
+static const struct { const char *utf8, *name; } invisible[] = {
+	{ "\xef\xbb\xbf", "U+FEFF ZERO WIDTH NO-BREAK SPACE (byte-order mark)" },
+	{ "\xe2\x80\x8b", "U+200B ZERO WIDTH SPACE" },
+	{ "\xe2\x80\x8c", "U+200C ZERO WIDTH NON-JOINER" },
+	{ "\xe2\x80\x8d", "U+200D ZERO WIDTH JOINER" },
+	{ "\xe2\x80\x8e", "U+200E LEFT-TO-RIGHT MARK" },
+	{ "\xe2\x80\x8f", "U+200F RIGHT-TO-LEFT MARK" },
+	{ "\xe2\x80\xaa", "U+202A LEFT-TO-RIGHT EMBEDDING" },
+	{ "\xe2\x80\xab", "U+202B RIGHT-TO-LEFT EMBEDDING" },
+	{ "\xe2\x80\xac", "U+202C POP DIRECTIONAL FORMATTING" },
+	{ "\xe2\x80\xad", "U+202D LEFT-TO-RIGHT OVERRIDE" },
+	{ "\xe2\x80\xae", "U+202E RIGHT-TO-LEFT OVERRIDE" },
+	{ "\xe2\x81\xa0", "U+2060 WORD JOINER" },
+	{ "\xe2\x81\xa6", "U+2066 LEFT-TO-RIGHT ISOLATE" },
+	{ "\xe2\x81\xa7", "U+2067 RIGHT-TO-LEFT ISOLATE" },
+	{ "\xe2\x81\xa8", "U+2068 FIRST STRONG ISOLATE" },
+	{ "\xe2\x81\xa9", "U+2069 POP DIRECTIONAL ISOLATE" },
+	{ "\xc2\xa0", "U+00A0 NO-BREAK SPACE" },
+	{ "\xc2\xad", "U+00AD SOFT HYPHEN" },
+};
+
+const char *sb_ini_invisible(const char *line, size_t *at)
+{
+	for (const char *p = line; *p; p++) {
+		if (!(*p & 0x80))
+			continue;
+		for (size_t i = 0; i < sizeof(invisible) / sizeof(invisible[0]); i++) {
+			size_t n = strlen(invisible[i].utf8);
+			if (!strncmp(p, invisible[i].utf8, n)) {
+				*at = (size_t)(p - line);
+				return invisible[i].name;
+			}
+		}
+	}
+	return NULL;
+}

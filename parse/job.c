@@ -41,6 +41,23 @@ static int echo_add(struct sb_opt_echo **arr, unsigned *n, const char *key, cons
 	return 0;
 }
 
+/* a misspelt flag of storbench's own on the command line ("--parse-onyl"):
+ * the nearest of parse/cliflags.c's table, NULL for none */
+static const char *flag_suggest(const char *key)
+{
+	const char *best = NULL;
+	size_t len = strlen(key);
+	unsigned bestd = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+	for (unsigned i = 0; i < sb_cli_nflags; i++) {
+		unsigned d = sb_option_distance(key, sb_cli_flags[i].name + 2);
+		if (d <= bestd && (!best || d < bestd)) {
+			best = sb_cli_flags[i].name;
+			bestd = d;
+		}
+	}
+	return best;
+}
+
 /* one key=value of a section; returns 1 if it was an error (reported) */
 static unsigned apply_kv(struct sb_joblist *jl, struct sb_jobctx *c, const struct sb_ini_kv *kv,
 			 bool global)
@@ -50,14 +67,15 @@ static unsigned apply_kv(struct sb_joblist *jl, struct sb_jobctx *c, const struc
 	sb_ini_where(where, sizeof(where), kv->file, kv->line);
 	if (!o) {
 		const char *s = sb_option_suggest(kv->key);
+		const char *flag = !kv->line && !s ? flag_suggest(kv->key) : NULL;
 		if (sb_option_refusal(kv->key))
 			sb_err(where, "option '%s' is refused: %s", kv->key,
 			       sb_option_refusal(kv->key));
 		else if (sb_option_fio_only(kv->key))
 			sb_err(where, "option '%s' is a fio option not supported by storbench: remove "
 			       "it (storbench --cmdhelp lists the supported options)", kv->key);
-		else if (s)
-			sb_err(where, "unknown option '%s' (did you mean '%s'?)", kv->key, s);
+		else if (s || flag)
+			sb_err(where, "unknown option '%s' (did you mean '%s'?)", kv->key, s ? s : flag);
 		else
 			sb_err(where, "unknown option '%s' (storbench --cmdhelp lists the options)",
 			       kv->key);

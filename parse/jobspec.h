@@ -142,16 +142,13 @@ struct sb_jobspec {
 	unsigned workload;          /* its id: the row's position in main's table (0: io) */
 	unsigned rules;             /* enum sb_rules: rule report after the run */
 	bool drop_caches;           /* sync + drop the page cache when permitted (default 1) */
-	/* checkpoint */
+	/* read by more than one workload (checkpoint, train's in-training
+	 * checkpoint, kvcache's model=); checkpoint's own options are in its
+	 * struct (ml/checkpoint/opts.h) */
 	char *ml_model;             /* model=: built-in LLM name; NULL: explicit shape */
 	struct sb_ml_shape shape;   /* model='s, explicit options winning; resolved once by
 				     * its check (name, closed_ranks, naming: empty) */
 	const struct sb_model_preset *ml_preset; /* model='s row if its shape is unchanged, else NULL */
-	unsigned ranks;             /* emulated ranks (threads); resolved: tp*pp*dp when unset */
-	bool subset;                /* ranks < tp*pp*dp write their fraction (MLPerf subset) */
-	double checkpoint_scale;    /* multiplies every checkpoint file size (default 1) */
-	unsigned num_checkpoints_write, num_checkpoints_read;
-	uint64_t time_between_checkpoints_us;
 	bool checkpoint_fsync;      /* fsync each file after writing it (default 1) */
 	char *checkpoint_folder;    /* NULL: <directory>/checkpoints */
 	bool keep_checkpoints;      /* keep the checkpoint files storbench wrote */
@@ -188,11 +185,7 @@ struct sb_jobspec {
 	uint64_t model_size;                /* bytes of the training checkpoint's model file */
 	/* appended (issue 13, formats): what the dataset files hold (ml/train/formats.h) */
 	unsigned dataset_format;    /* enum sb_dsfmt; default: train_model's, raw without one */
-	/* appended (issue 13, checkpoint I/O and the results tree) */
-	bool checkpoint_rank_sync;  /* 1: a checkpoint lasts until the slowest rank ends;
-				     * 0 (DLIO's default): rank 0's own time */
-	unsigned checkpoint_io;     /* enum sb_ckpt_io: torch.save's writes, or bs-sized */
-	unsigned checkpoint_content; /* enum sb_ckpt_content (default: dlio under rules=mlperf) */
+	/* checkpoint and train */
 	char *results_dir;          /* mlpstorage's results tree under it; NULL: none */
 	/* appended: time series, fio log files, host counters */
 	uint64_t stats_interval_us; /* time-series and host sample period (default 1 s);
@@ -219,7 +212,6 @@ struct sb_jobspec {
 	unsigned dedupe_percentage; /* 0-100: duplicate buffers */
 	unsigned dedupe_mode;       /* 0 repeat, 1 working_set (enum sb_dg_dedupe) */
 	unsigned dedupe_working_set_percentage; /* of the job's size */
-	bool checkpoint_verify;     /* workload=checkpoint: check what is read back */
 	bool dataset_verify;        /* workload=train: check what training reads */
 	/* derived (parse/check_buf.c): buffer_pattern as bytes, and where %o
 	 * (the I/O's offset, 8 bytes little-endian) goes in them */
@@ -440,14 +432,6 @@ struct sb_jobspec {
 	bool fill_device;           /* write until ENOSPC/EDQUOT, which ends the job normally (run/fill.c) */
 	bool log_max_value;         /* averaged latency logs: the window's maximum, not its mean */
 	bool serialize_overlap;     /* async engines: an I/O waits for in-flight ones it overlaps */
-	/* issue 15: tiered checkpoints (ml/checkpoint/tiered.c, checktier.c) */
-	char *checkpoint_cache_folder; /* the cache tier; NULL: not tiered */
-	unsigned checkpoint_flush;  /* enum sb_ckpt_flush */
-	unsigned flush_threads;     /* threads copying a checkpoint to the shared tier */
-	uint64_t flush_bs;          /* bytes per flush request */
-	unsigned cache_keep;        /* checkpoints kept in the cache tier */
-	unsigned checkpoint_redundancy; /* enum sb_ckpt_red */
-	unsigned set_size;          /* xor: ranks per parity set */
 	/* issue 16 (dedupe): run/contents.c, lib/datagen.c */
 	bool dedupe_global;         /* working set shared by all such jobs' writers */
 	bool block_error_percentiles; /* accepted; records nothing (HOWTO: fio 3.33 aborts) */
@@ -483,12 +467,10 @@ struct sb_jobspec {
 	 * cannot run on this machine (the driver or cuFile library absent:
 	 * parse/check_gpu.c); the sweep skips the point.  "": it runs. */
 	char gpu_skip[400];
-	/* appended (issue 27 item 5): enum sb_ml_mem.  checkpoint_source=gpu:
-	 * checkpoint writes start in GPU memory (D2H before each write) and
-	 * restores end there (H2D after each read); train_destination=gpu:
+	/* appended (issue 27 item 5): enum sb_ml_mem.  train_destination=gpu:
 	 * training reads land in GPU memory (ml/ attaches run/gpu.c to the
 	 * workers) */
-	unsigned checkpoint_source, train_destination;
+	unsigned train_destination;
 };
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.

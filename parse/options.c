@@ -137,30 +137,33 @@ const struct sb_option *sb_option_find(const char *name)
 	return NULL;
 }
 
-/* Levenshtein distance, case-insensitive, for names up to 63 characters */
+/* Edit distance with transpositions (optimal string alignment: "nmae" is
+ * one from "name", as "blocksze" from "blocksize"), case-insensitive, for
+ * names up to 63 characters */
 static unsigned edit_distance(const char *a, const char *b)
 {
-	unsigned row[64], la = (unsigned)strlen(a), lb = (unsigned)strlen(b);
+	unsigned rows[3][64], la = (unsigned)strlen(a), lb = (unsigned)strlen(b);
 	if (la > 63 || lb > 63)
 		return 64;
 	for (unsigned j = 0; j <= lb; j++)
-		row[j] = j;
+		rows[0][j] = j; /* row i lives in rows[i % 3] */
 	for (unsigned i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-		row[0] = i;
+		unsigned *r = rows[i % 3], *p = rows[(i + 2) % 3], *pp = rows[(i + 1) % 3];
+		r[0] = i;
 		for (unsigned j = 1; j <= lb; j++) {
-			unsigned up = row[j];
 			unsigned cost = (a[i - 1] | 32) != (b[j - 1] | 32);
-			unsigned best = diag + cost;
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			unsigned best = p[j - 1] + cost;
+			if (p[j] + 1 < best)
+				best = p[j] + 1;
+			if (r[j - 1] + 1 < best)
+				best = r[j - 1] + 1;
+			if (i > 1 && j > 1 && (a[i - 1] | 32) == (b[j - 2] | 32) &&
+			    (a[i - 2] | 32) == (b[j - 1] | 32) && pp[j - 2] + 1 < best)
+				best = pp[j - 2] + 1; /* two neighbours swapped */
+			r[j] = best;
 		}
 	}
-	return row[lb];
+	return rows[la % 3][lb];
 }
 
 unsigned sb_option_distance(const char *a, const char *b)

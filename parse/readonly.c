@@ -30,9 +30,11 @@ int sb_joblist_check_readonly(const struct sb_joblist *jl)
 	}
 	for (size_t i = 0; i < jl->njobs; i++) {
 		const struct sb_jobspec *s = &jl->jobs[i];
-		if (sb_spec_wl_flag(s, SB_PWL_CKPT_WRITES) && s->num_checkpoints_write)
-			nerr += refuse(s, SB_OPT(num_checkpoints_write), "writes checkpoints",
-				       "set num_checkpoints_write=0 to read existing ones");
+		const struct sb_parse_workload *w = sb_spec_workload(s);
+		const struct sb_option *o;
+		const char *why, *fix;
+		if (w && w->writes && (o = w->writes(s, &why, &fix)))
+			nerr += refuse(s, o, why, fix);
 		else if (sb_spec_wl_flag(s, SB_PWL_MAKES_DATA))
 			nerr += refuse(s, SB_OPT(workload), "creates its dataset when it is missing",
 				       "run it without --readonly once the dataset exists");

@@ -41,6 +41,11 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 			return -EINVAL;
 		for (unsigned k = 0; k < w[i].nrows; k++) {
 			const struct sb_option *o = &w[i].rows[k];
+			if (o->flags & SB_OF_SPEC) { /* the spec's field: a parse row like any other */
+				if (o->off >= sizeof(struct sb_jobspec))
+					return -EINVAL;
+				continue;
+			}
 			if (!sb_opt_wl_type_ok(o->type) || o->off + sb_opt_value_size(o->type) > w[i].opts_size ||
 			    o->off >= w[i].opts_size ||
 			    (sb_opt_uses_off2(o) && o->off2 >= w[i].opts_size) || (o->flags & SB_OF_INVERSE))
@@ -69,9 +74,11 @@ int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n)
 		wl_base[i] = base;
 		for (unsigned k = 0; k < w[i].nrows; k++) {
 			orows[rows + k] = w[i].rows[k];
-			orows[rows + k].flags |= SB_OF_ML; /* a workload's own: I/O comparisons ignore it */
+			if (w[i].rows[k].flags & SB_OF_SPEC)
+				continue;
 			size_t area = offsetof(struct sb_jobspec, wl_opts) + base;
 			orows[rows + k].off = area + w[i].rows[k].off;
+			orows[rows + k].flags |= SB_OF_ML; /* a workload's own: I/O comparisons ignore it */
 			/* the row lies in the spec's area (list_ok checked its struct) */
 			SB_ASSERT(base + w[i].rows[k].off + sb_opt_value_size(w[i].rows[k].type) <=
 				  SB_SPEC_WLOPTS_MAX);
@@ -151,7 +158,7 @@ static bool listed(const struct sb_parse_workload *w, const struct sb_option *o)
 const struct sb_parse_workload *sb_parse_workload_owner(const struct sb_option *o)
 {
 	const struct sb_parse_workload *w = sb_parse_workload_of_row(o);
-	if (w && w->opts_size)
+	if (w && w->opts_size && !(o->flags & SB_OF_SPEC)) /* a field of its own struct */
 		return w;
 	for (unsigned i = 0; i < nwls; i++)
 		if (wls[i].category && wls[i].category == o->category)

@@ -9,7 +9,9 @@
  * does in engine_opts (sb_spec_wl_opts); or, with opts_size 0, into
  * struct sb_jobspec itself (the workloads that predate the area).  An
  * option of a workload set for a job of another is refused with its
- * file:line.  workload=io is parse's own and always there. */
+ * file:line.  A row flagged SB_OF_SPEC keeps its offset into struct
+ * sb_jobspec (an option other workloads read too) and is checked as parse's
+ * own rows are.  workload=io is parse's own and always there. */
 #ifndef SB_PARSE_WORKLOADS_H
 #define SB_PARSE_WORKLOADS_H
 #include <stdbool.h>
@@ -19,13 +21,11 @@
 #include "parse/jobspec.h"
 
 struct sb_jobctx;
+struct sb_jobspec;
 
 /* what a workload does, for the generic checks (flags of struct
  * sb_parse_workload) */
 #define SB_PWL_MAKES_DATA 0x1u  /* may create its data set (--readonly refuses the job) */
-#define SB_PWL_CKPT_WRITES 0x2u /* writes num_checkpoints_write= checkpoints (--readonly
-				 * refuses the job when that is not 0) */
-#define SB_PWL_CKPT_GPU 0x4u    /* checkpoint_source=gpu puts its checkpoints in GPU memory */
 
 struct sb_parse_workload {
 	unsigned id;                    /* its workload= value: its position in main's table
@@ -43,6 +43,14 @@ struct sb_parse_workload {
 	/* its checks and the defaults that depend on other options; reports
 	 * each error with file:line and returns their count */
 	unsigned (*check)(struct sb_jobctx *c);
+	/* --readonly (parse/readonly.c): the option that makes job s write
+	 * data, with why ("writes checkpoints") and the fix; NULL when it
+	 * writes nothing (a NULL hook: nothing to say) */
+	const struct sb_option *(*writes)(const struct sb_jobspec *s, const char **why,
+					  const char **fix);
+	/* the option that puts job s's data in GPU memory (parse/check_gpu.c
+	 * then checks the driver and the device), or NULL */
+	const struct sb_option *(*gpu_mem)(const struct sb_jobspec *s);
 };
 
 #define SB_PARSE_WORKLOADS_MAX 8

@@ -105,6 +105,11 @@ struct sb_workload_ops {
 	unsigned parse_flags;     /* what the generic checks ask of it: SB_PWL_* */
 	unsigned (*check)(struct sb_jobctx *c);
 	unsigned (*folders)(const struct sb_jobspec *s, const char **dirs, unsigned max);
+	/* --readonly: the option that makes a job write, why and the fix;
+	 * the option that puts its data in GPU memory (parse/workloads.h) */
+	const struct sb_option *(*writes)(const struct sb_jobspec *s, const char **why,
+					  const char **fix);
+	const struct sb_option *(*gpu_mem)(const struct sb_jobspec *s);
 	int (*validate)(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 			const struct sb_jobfiles *jf);
 	int (*prepare)(struct sb_wl_job *j);

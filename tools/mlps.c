@@ -25,6 +25,7 @@
 #include "parse/jobspec.h"
 #include "parse/options.h"
 #include "parse/specvals.h"
+#include "ml/checkpoint/opts.h"
 #include "ml/result.h"
 #include "ml/checkpoint/result.h"
 #include "ml/kvcache/result.h"
@@ -268,24 +269,25 @@ static void params_train(struct sb_jw *w, const struct sb_job_result *jr)
 static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
 {
 	const struct sb_jobspec *s = jr->spec;
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	const struct sb_ml_ckpt_result *c = sb_ckpt_result_of(jr);
 	sb_jw_str(w, "model", model_of(jr));
 	sb_jw_u64(w, "num_processes", c->ranks);
 	sb_jw_u64(w, "world", (uint64_t)s->shape.tp * s->shape.pp * s->shape.dp);
 	sb_jw_u64(w, "tp", s->shape.tp);
 	sb_jw_u64(w, "pp", s->shape.pp);
-	sb_jw_bool(w, "subset", s->subset);
-	sb_jw_u64(w, "num_checkpoints_write", s->num_checkpoints_write);
-	sb_jw_u64(w, "num_checkpoints_read", s->num_checkpoints_read);
+	sb_jw_bool(w, "subset", o->subset);
+	sb_jw_u64(w, "num_checkpoints_write", o->num_checkpoints_write);
+	sb_jw_u64(w, "num_checkpoints_read", o->num_checkpoints_read);
 	sb_jw_u64(w, "checkpoints_written", c->write.n);
 	sb_jw_u64(w, "checkpoints_read", c->read.n);
 	sb_jw_bool(w, "fsync", s->checkpoint_fsync);
 	sb_jw_bool(w, "caches_dropped", c->caches_dropped);
-	sb_jw_dbl(w, "checkpoint_scale", s->checkpoint_scale);
-	sb_jw_bool(w, "checkpoint_rank_sync", s->checkpoint_rank_sync);
+	sb_jw_dbl(w, "checkpoint_scale", o->checkpoint_scale);
+	sb_jw_bool(w, "checkpoint_rank_sync", o->checkpoint_rank_sync);
 	sb_jw_str(w, "checkpoint_io", c->torch_io ? "torch" : "bs");
 	sb_jw_u64(w, "seed", s->ml_seed);
-	sb_jw_str(w, "checkpoint_content", s->checkpoint_content == SB_CKPT_CONTENT_UNIQUE ? "unique" : "dlio");
+	sb_jw_str(w, "checkpoint_content", o->checkpoint_content == SB_CKPT_CONTENT_UNIQUE ? "unique" : "dlio");
 }
 
 /* what mlpstorage's Benchmark.metadata dumps (benchmarks/base.py:100-109,
@@ -319,8 +321,8 @@ static void mlps_keys(struct sb_jw *w, const struct sb_results *res, const struc
 		sb_jw_str(w, "data_dir", tr->data_dir);
 	} else {
 		sb_jw_str(w, "checkpoint_folder", ck->folder);
-		sb_jw_u64(w, "num_checkpoints_read", s->num_checkpoints_read);
-		sb_jw_u64(w, "num_checkpoints_write", s->num_checkpoints_write);
+		sb_jw_u64(w, "num_checkpoints_read", sb_ckpt_opts(s)->num_checkpoints_read);
+		sb_jw_u64(w, "num_checkpoints_write", sb_ckpt_opts(s)->num_checkpoints_write);
 	}
 	sb_jw_dbl(w, "client_host_memory_in_gb", (double)host_mem() / GIB);
 	sb_jw_u64(w, "num_client_hosts", 1);

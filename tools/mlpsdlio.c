@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ml/checkpoint/opts.h"
 #include "ml/result.h"
 #include "ml/checkpoint/result.h"
 #include "ml/train/result.h"
@@ -318,9 +319,9 @@ static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 		snprintf(b, sizeof(b), "%u", p->closed_ranks / (p->tp * p->pp));
 		set(c, "model.parallelism.data", SB_MLPS_INT, b, true, false);
 	}
-	snprintf(b, sizeof(b), "%u", s->num_checkpoints_read);
+	snprintf(b, sizeof(b), "%u", sb_ckpt_opts(s)->num_checkpoints_read);
 	set(c, "checkpoint.num_checkpoints_read", SB_MLPS_INT, b, true, false);
-	snprintf(b, sizeof(b), "%u", s->num_checkpoints_write);
+	snprintf(b, sizeof(b), "%u", sb_ckpt_opts(s)->num_checkpoints_write);
 	set(c, "checkpoint.num_checkpoints_write", SB_MLPS_INT, b, true, false);
 	set(c, "checkpoint.checkpoint_folder", SB_MLPS_STR, r->folder, true, false);
 }

@@ -26,6 +26,7 @@
 
 #include "lib/log.h"
 #include "os/infile.h"
+#include "ml/checkpoint/opts.h"
 #include "ml/result.h"
 #include "ml/checkpoint/result.h"
 #include "ml/train/result.h"
@@ -305,7 +306,7 @@ static void ckpt_phase(struct sb_jw *w, struct dlog *l, const struct sb_ml_ckpt_
 static void ckpt_files(const struct sb_job_result *jr, struct sb_jw *w, struct dlog *l)
 {
 	const struct sb_ml_ckpt_result *r = sb_ckpt_result_of(jr);
-	const char *sub = jr->spec->subset ? " (subset)" : "";
+	const char *sub = sb_ckpt_opts(jr->spec)->subset ? " (subset)" : "";
 	double mg = (double)r->bytes_model / GIB, og = (double)r->bytes_optimizer / GIB, gib = mg + og;
 	double sm = 0, ssd = 0, sdm = 0, sdsd = 0, lm = 0, lsd = 0, ldm = 0, ldsd = 0;
 	char ts[40];

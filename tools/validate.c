@@ -7,9 +7,10 @@
  * with identical parameters (a shared seed is noted, not judged: see
  * check_training) and measured throughputs within 5% of their mean (guidelines 6.6, 6.7; ml-workloads.md);
  * checkpointing needs its counts per run (the rules).  Prints CLOSED, OPEN
- * or INVALID per run and per submission with what to fix.  Exit 0 when the
- * tree was read (whatever the verdicts), 1 on an unreadable tree or file,
- * 2 on a bad command line. */
+ * or INVALID per run and per submission with what to fix.  Exit 0 when
+ * every run and submission is CLOSED, 4 when the worst is OPEN, 5 when one
+ * is INVALID (so CI can gate on the verdict), 1 on an unreadable tree
+ * or file, 2 on a bad command line. */
 #include "tools/tools.h"
 
 #include <dirent.h>
@@ -426,7 +427,9 @@ const struct sb_cli_flag sb_validate_flags[] = {
 int sb_tool_validate(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: storbench validate RESULTS_DIR\n");
+		printf("usage: storbench validate RESULTS_DIR\n"
+		       "exit 0: every run and submission CLOSED; 4: the worst is OPEN; 5: one is "
+		       "INVALID;\n1: a folder or file could not be read; 2: a bad command line\n");
 		SB_TOOL_FLAGS_USAGE(stdout, sb_validate_flags);
 		return 0;
 	}
@@ -458,5 +461,5 @@ int sb_tool_validate(int argc, char **argv)
 		sb_json_free(&t.runs[i]->pdoc);
 		free(t.runs[i]);
 	}
-	return rc ? 1 : 0;
+	return rc ? 1 : worst == SB_ML_INVALID ? 5 : worst == SB_ML_OPEN ? 4 : 0;
 }

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ml/checkpoint/ckpt.h"
+#include "ml/checkpoint/opts.h"
 #include "ml/content.h"
 #include "ml/model.h"
 #include "ml/checkpoint/rules.h"
@@ -48,21 +49,22 @@ static void fsync_total(struct sb_wl_job *j)
 
 /* DLIO sleeps time_between_checkpoints before every write and read; false
  * when the run is being stopped or runtime= has passed (the pause ends there) */
-static bool pause_before(const struct sb_wl_job *j)
+static bool pause_before(const struct sb_wl_job *j, const struct sb_ckpt_opts *o)
 {
-	uint64_t end = sb_now_ns() + j->spec->time_between_checkpoints_us * 1000;
+	uint64_t end = sb_now_ns() + o->time_between_checkpoints_us * 1000;
 	if (j->deadline_ns && j->deadline_ns < end)
 		end = j->deadline_ns;
-	return (!j->spec->time_between_checkpoints_us || sb_sleep_until(end)) && !sb_wl_expired(j);
+	return (!o->time_between_checkpoints_us || sb_sleep_until(end)) && !sb_wl_expired(j);
 }
 
 static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(j->spec);
 	struct sb_ml_ckpt_result *cr = &sb_ckpt_res(j)->ckpt;
-	bool stop = !args || cr->write.n != j->spec->num_checkpoints_write;
+	bool stop = !args || cr->write.n != o->num_checkpoints_write;
 	sb_dist_sync_vote(&stop); /* MPI: every process wrote them all */
-	if (!j->spec->num_checkpoints_read || stop)
+	if (!o->num_checkpoints_read || stop)
 		return;
 	if (j->nodiskio) {
 		/* nothing was written, so nothing was dropped: say what was done */
@@ -79,8 +81,8 @@ static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_
 		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "%s=0",
 			 SB_OPT(drop_caches)->name);
 	}
-	for (unsigned k = 0; k < j->spec->num_checkpoints_read; k++) {
-		stop = !pause_before(j) || stop || sb_stopping();
+	for (unsigned k = 0; k < o->num_checkpoints_read; k++) {
+		stop = !pause_before(j, o) || stop || sb_stopping();
 		if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 			break;
 		c->on_cache = sb_ml_tier_read_from(j, k);
@@ -97,6 +99,7 @@ static void run_ckpt(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	struct sb_ml_ckpt_result *cr = &sb_ckpt_res(j)->ckpt;
 	struct sb_ml_rank_arg *args = calloc(c->nloc ? c->nloc : 1, sizeof(*args));
 	uint64_t bytes = cr->bytes_model + cr->bytes_optimizer, wsum = 0;
@@ -106,9 +109,9 @@ static void run_ckpt(struct sb_wl_job *j)
 		wsum = sb_ml_tier_write(j, args, bytes);
 	} else {
 		bool stop = !args || !sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true);
-		for (unsigned k = 0; k < s->num_checkpoints_write; k++) {
+		for (unsigned k = 0; k < o->num_checkpoints_write; k++) {
 			char dir[PATH_MAX];
-			stop = !pause_before(j) || stop || sb_stopping();
+			stop = !pause_before(j, o) || stop || sb_stopping();
 			if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 				break;
 			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
@@ -156,7 +159,7 @@ static int check_readonly(struct sb_wl_job *j)
 	const struct sb_jobspec *s = j->spec;
 	char path[PATH_MAX];
 	struct stat st;
-	for (unsigned k = 0; k < s->num_checkpoints_read; k++) {
+	for (unsigned k = 0; k < sb_ckpt_opts(s)->num_checkpoints_read; k++) {
 		for (size_t i = 0; i < c->nfiles; i++) {
 			sb_ml_ckpt_path(c, k, i, path, sizeof(path));
 			if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -196,6 +199,7 @@ static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const char *name = j->spec->name;
+	unsigned nwrite = sb_ckpt_opts(j->spec)->num_checkpoints_write;
 	char dir[PATH_MAX], parent[PATH_MAX];
 	struct stat st;
 	struct statvfs vfs;
@@ -205,7 +209,7 @@ static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 			       "directory", c->folder);
 			return -ENOTDIR;
 		}
-		for (unsigned k = 0; k < j->spec->num_checkpoints_write; k++) {
+		for (unsigned k = 0; k < nwrite; k++) {
 			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
 			if (stat(dir, &st) == 0)
 				return exists(name, dir, c->folder);
@@ -233,12 +237,12 @@ static int check_folder(struct sb_wl_job *j, uint64_t bytes)
 		return -e;
 	}
 	uint64_t need;
-	if (__builtin_mul_overflow(bytes, j->spec->num_checkpoints_write, &need))
+	if (__builtin_mul_overflow(bytes, nwrite, &need))
 		need = UINT64_MAX; /* more than any file system holds */
 	if (have_vfs && need > (uint64_t)vfs.f_bavail * vfs.f_frsize) {
 		sb_err(name, "not enough free space in %s for %u checkpoints of %" PRIu64 " bytes "
 		       "(%" PRIu64 " available): lower checkpoint_scale= or num_checkpoints_write=",
-		       parent, j->spec->num_checkpoints_write, bytes,
+		       parent, nwrite, bytes,
 		       (uint64_t)vfs.f_bavail * vfs.f_frsize);
 		return -ENOSPC;
 	}
@@ -257,17 +261,18 @@ static int torch_plans(struct sb_wl_job *j)
 static int plan_files(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	struct sb_ml_ckpt *c = j->priv;
 	c->shape = s->shape; /* as the parser resolved it; CLOSED's ranks: the job's world */
 	c->shape.closed_ranks = sb_ml_world(&c->shape);
-	c->ranks = s->ranks;
-	int e = sb_ml_ckpt_files(&c->shape, 1, 1, 1.0 / s->checkpoint_scale, s->ranks, s->subset,
+	c->ranks = o->ranks;
+	int e = sb_ml_ckpt_files(&c->shape, 1, 1, 1.0 / o->checkpoint_scale, o->ranks, o->subset,
 				 &c->files, &c->nfiles);
 	if (e)
 		return e;
 	c->rank_first = calloc(c->ranks + 1, sizeof(*c->rank_first));
-	c->dir_id = calloc(s->num_checkpoints_write ? s->num_checkpoints_write : 1, sizeof(*c->dir_id));
-	c->created = calloc((size_t)(s->num_checkpoints_write ? s->num_checkpoints_write : 1) *
+	c->dir_id = calloc(o->num_checkpoints_write ? o->num_checkpoints_write : 1, sizeof(*c->dir_id));
+	c->created = calloc((size_t)(o->num_checkpoints_write ? o->num_checkpoints_write : 1) *
 			    (c->nfiles ? c->nfiles : 1),
 			    sizeof(*c->created));
 	sb_ml_ckpt_local(c->ranks, &c->r0, &c->nloc); /* MPI: this process's block */
@@ -289,24 +294,25 @@ static int plan_files(struct sb_wl_job *j)
 		else
 			cr->bytes_optimizer += c->files[i].bytes;
 	}
-	if (s->checkpoint_io == SB_CKPT_IO_TORCH && (e = torch_plans(j)))
+	if (o->checkpoint_io == SB_CKPT_IO_TORCH && (e = torch_plans(j)))
 		return e;
 	cr->files = (unsigned)c->nfiles;
 	cr->ranks = c->ranks;
-	cr->rank_sync = s->checkpoint_rank_sync;
+	cr->rank_sync = o->checkpoint_rank_sync;
 	cr->torch_io = c->plan != NULL;
 	for (i = 0; c->plan && i < c->nfiles; i++)
 		cr->bytes_framing += c->plan[i].framing;
-	cr->write.v = calloc(s->num_checkpoints_write ? s->num_checkpoints_write : 1, sizeof(*cr->write.v));
-	cr->read.v = calloc(s->num_checkpoints_read ? s->num_checkpoints_read : 1, sizeof(*cr->read.v));
-	cr->write.ranks = calloc((s->num_checkpoints_write + 1) * (size_t)c->nloc, sizeof(*cr->write.ranks));
-	cr->read.ranks = calloc((s->num_checkpoints_read + 1) * (size_t)c->nloc, sizeof(*cr->read.ranks));
+	cr->write.v = calloc(o->num_checkpoints_write ? o->num_checkpoints_write : 1, sizeof(*cr->write.v));
+	cr->read.v = calloc(o->num_checkpoints_read ? o->num_checkpoints_read : 1, sizeof(*cr->read.v));
+	cr->write.ranks = calloc((o->num_checkpoints_write + 1) * (size_t)c->nloc, sizeof(*cr->write.ranks));
+	cr->read.ranks = calloc((o->num_checkpoints_read + 1) * (size_t)c->nloc, sizeof(*cr->read.ranks));
 	return cr->write.v && cr->read.v && cr->write.ranks && cr->read.ranks ? 0 : -ENOMEM;
 }
 
 static int prepare_ckpt(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	if (sb_ml_res_make(j, &sb_ckpt_figures))
 		return -ENOMEM;
 	struct sb_ml_ckpt *c = calloc(1, sizeof(*c));
@@ -322,22 +328,22 @@ static int prepare_ckpt(struct sb_wl_job *j)
 	if (e == -ENOMEM)
 		sb_err(s->name, "out of memory planning the checkpoint files");
 	if (!e && !j->nodiskio)
-		e = s->num_checkpoints_write ? check_folder(j, sb_ckpt_res(j)->ckpt.bytes_model + sb_ckpt_res(j)->ckpt.bytes_optimizer)
+		e = o->num_checkpoints_write ? check_folder(j, sb_ckpt_res(j)->ckpt.bytes_model + sb_ckpt_res(j)->ckpt.bytes_optimizer)
 					     : check_readonly(j);
 	if (!e)
 		e = sb_ml_ckpt_enough(s, c->ranks);
-	if (!e && s->checkpoint_cache_folder)
+	if (!e && o->checkpoint_cache_folder)
 		e = sb_ml_tier_prepare(j);
 	if (!e)
 		e = sb_ml_workers_setup(j, c->nloc);
 	for (unsigned l = 0; !e && l < c->nloc; l++) {
 		unsigned r = c->r0 + l;
 		c->at[l] = (struct ckpt_at){ .j = j, .rank = r };
-		e = sb_ml_content_setup(&j->workers[l], r, SB_ML_CKPT_UNIT, true, s->checkpoint_verify, sb_ml_ckpt_alt, &c->at[l]);
+		e = sb_ml_content_setup(&j->workers[l], r, SB_ML_CKPT_UNIT, true, o->checkpoint_verify, sb_ml_ckpt_alt, &c->at[l]);
 		if (e)
 			sb_err(s->name, "out of memory setting up the checkpoint contents");
 	}
-	if (!e && s->checkpoint_source == SB_ML_MEM_GPU)
+	if (!e && o->checkpoint_source == SB_ML_MEM_GPU)
 		e = sb_ml_gpu_attach(j, 0, c->nloc, "checkpoint_source=gpu");
 	return e;
 }
@@ -349,8 +355,9 @@ static void release_ckpt(struct sb_wl_job *j)
 	if (!c)
 		return;
 	bool keep = j->spec->keep_checkpoints;
+	unsigned nwrite = sb_ckpt_opts(j->spec)->num_checkpoints_write;
 	/* keep_checkpoints=1: what stays is marked kept on purpose, not a leftover */
-	for (size_t x = 0; c->created && x < (size_t)j->spec->num_checkpoints_write * c->nfiles; x++) {
+	for (size_t x = 0; c->created && x < (size_t)nwrite * c->nfiles; x++) {
 		if (!c->created[x].ino)
 			continue;
 		sb_ml_ckpt_path(c, (unsigned)(x / c->nfiles), x % c->nfiles, path, sizeof(path));
@@ -361,7 +368,7 @@ static void release_ckpt(struct sb_wl_job *j)
 	}
 	if (j->ran && sb_dist_size() > 1) /* MPI: a folder goes when every process's files have */
 		(void)sb_dist_barrier();
-	for (unsigned k = 0; c->created && k < j->spec->num_checkpoints_write; k++) {
+	for (unsigned k = 0; c->created && k < nwrite; k++) {
 		if (c->dir_id && c->dir_id[k].ino) {
 			sb_ml_ckpt_step_dir(c, k, path, sizeof(path));
 			if (keep)
@@ -394,7 +401,8 @@ static void release_ckpt(struct sb_wl_job *j)
 /* the folders the system inventory describes (run/workload.h) */
 static unsigned folders_ckpt(const struct sb_jobspec *s, const char **dirs, unsigned max)
 {
-	const char *const f[] = { s->directory, s->checkpoint_folder, s->checkpoint_cache_folder };
+	const char *const f[] = { s->directory, s->checkpoint_folder,
+				  sb_ckpt_opts(s)->checkpoint_cache_folder };
 	return sb_ml_folders(dirs, max, f, sizeof(f) / sizeof(f[0]));
 }
 
@@ -403,11 +411,13 @@ const struct sb_workload_ops sb_workload_checkpoint = {
 	.help = "LLM checkpoint save and restore (DLIO / MLPerf Storage)",
 	.category = SB_CAT_CKPT,
 	.also = (const char *const[]){ "rules", NULL },
-	.parse_flags = SB_PWL_CKPT_WRITES | SB_PWL_CKPT_GPU,
 	.rows = sb_ckpt_rows,
 	.nrows = &sb_ckpt_rows_n,
+	.opts_size = sizeof(struct sb_ckpt_opts),
 	.check = sb_ml_check_ckpt,
 	.folders = folders_ckpt,
+	.writes = sb_ml_ckpt_writes,
+	.gpu_mem = sb_ml_ckpt_gpu_mem,
 	.prepare = prepare_ckpt,
 	.run = run_ckpt,
 	.results = sb_ml_job_results,

@@ -11,6 +11,7 @@
 #include "lib/log.h"
 #include "parse/jobparse.h"
 #include "ml/checkpoint/ckpt.h"
+#include "ml/checkpoint/opts.h"
 
 /* a and b name the same folder as written (trailing '/' and a leading
  * "./" ignored); ml/checkpoint/tiered.c also compares the inodes when both exist */
@@ -31,9 +32,9 @@ static bool same_path(const char *a, const char *b)
 /* a tier option given without checkpoint_cache_folder= */
 static unsigned check_untiered(const struct sb_jobctx *c)
 {
-	const struct sb_option *opts[] = { SB_OPT(checkpoint_flush), SB_OPT(flush_threads),
-					   SB_OPT(flush_bs), SB_OPT(cache_keep),
-					   SB_OPT(checkpoint_redundancy), SB_OPT(set_size) };
+	const struct sb_option *opts[] = { SB_CKPT_OPT(checkpoint_flush), SB_CKPT_OPT(flush_threads),
+					   SB_CKPT_OPT(flush_bs), SB_CKPT_OPT(cache_keep),
+					   SB_CKPT_OPT(checkpoint_redundancy), SB_CKPT_OPT(set_size) };
 	char where[SB_WHERE_MAX];
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
 		const struct sb_optsrc *src = sb_job_src(c, opts[i]);
@@ -42,7 +43,7 @@ static unsigned check_untiered(const struct sb_jobctx *c)
 		sb_err(sb_job_where(c, opts[i], where, sizeof(where)),
 		       "job '%s': %s=%s applies to tiered checkpoints only: set %s= to the node-local "
 		       "cache folder, or remove %s=", c->spec.name, opts[i]->name, src->raw,
-		       SB_OPT(checkpoint_cache_folder)->name, opts[i]->name);
+		       SB_CKPT_OPT(checkpoint_cache_folder)->name, opts[i]->name);
 		return 1;
 	}
 	return 0;
@@ -61,22 +62,23 @@ static unsigned bad(const struct sb_jobctx *c, const struct sb_option *o, const 
 static unsigned check_redundancy(const struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
-	const struct sb_option *red = SB_OPT(checkpoint_redundancy);
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
+	const struct sb_option *red = SB_CKPT_OPT(checkpoint_redundancy);
 	char val[32], fix[256];
-	if (s->checkpoint_redundancy == SB_CKPT_RED_SINGLE)
+	if (o->checkpoint_redundancy == SB_CKPT_RED_SINGLE)
 		return 0;
-	if (s->ranks < 2) {
-		snprintf(val, sizeof(val), "%u", s->ranks);
-		snprintf(fix, sizeof(fix), "set %s=2 or more, or %s=single", SB_OPT(ranks)->name, red->name);
-		return bad(c, SB_OPT(ranks), val, s->checkpoint_redundancy == SB_CKPT_RED_XOR
+	if (o->ranks < 2) {
+		snprintf(val, sizeof(val), "%u", o->ranks);
+		snprintf(fix, sizeof(fix), "set %s=2 or more, or %s=single", SB_CKPT_OPT(ranks)->name, red->name);
+		return bad(c, SB_CKPT_OPT(ranks), val, o->checkpoint_redundancy == SB_CKPT_RED_XOR
 			   ? "xor parity protects a set of 2 or more ranks" : "a rank cannot be its own partner",
 			   fix);
 	}
-	if (s->checkpoint_redundancy == SB_CKPT_RED_XOR && s->set_size < 2) {
-		snprintf(val, sizeof(val), "%u", s->set_size);
+	if (o->checkpoint_redundancy == SB_CKPT_RED_XOR && o->set_size < 2) {
+		snprintf(val, sizeof(val), "%u", o->set_size);
 		snprintf(fix, sizeof(fix), "set %s=2 or more (SCR's default is 8), or %s=single",
-			 SB_OPT(set_size)->name, red->name);
-		return bad(c, SB_OPT(set_size), val, "an xor set needs at least 2 ranks", fix);
+			 SB_CKPT_OPT(set_size)->name, red->name);
+		return bad(c, SB_CKPT_OPT(set_size), val, "an xor set needs at least 2 ranks", fix);
 	}
 	return 0;
 }
@@ -84,44 +86,45 @@ static unsigned check_redundancy(const struct sb_jobctx *c)
 unsigned sb_ml_check_tier(struct sb_jobctx *c)
 {
 	const struct sb_jobspec *s = &c->spec;
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	char val[32], fix[256];
-	if (!s->checkpoint_cache_folder)
+	if (!o->checkpoint_cache_folder)
 		return check_untiered(c);
-	const struct sb_option *cf = SB_OPT(checkpoint_cache_folder);
-	if (!*s->checkpoint_cache_folder)
+	const struct sb_option *cf = SB_CKPT_OPT(checkpoint_cache_folder);
+	if (!*o->checkpoint_cache_folder)
 		return bad(c, cf, "", "an empty path", "set it to the node-local cache folder, or remove it");
-	if (s->checkpoint_folder && same_path(s->checkpoint_cache_folder, s->checkpoint_folder)) {
+	if (s->checkpoint_folder && same_path(o->checkpoint_cache_folder, s->checkpoint_folder)) {
 		snprintf(fix, sizeof(fix), "set %s= to a node-local folder other than %s=%s",
 			 cf->name, SB_OPT(checkpoint_folder)->name, s->checkpoint_folder);
-		return bad(c, cf, s->checkpoint_cache_folder,
+		return bad(c, cf, o->checkpoint_cache_folder,
 			   "the cache tier is the shared tier (checkpoint_folder)", fix);
 	}
-	if (!s->flush_threads)
-		return bad(c, SB_OPT(flush_threads), "0", "no thread would flush",
+	if (!o->flush_threads)
+		return bad(c, SB_CKPT_OPT(flush_threads), "0", "no thread would flush",
 			   "set flush_threads=1 or more");
-	if (!s->flush_bs)
-		return bad(c, SB_OPT(flush_bs), "0", "a flush request of 0 bytes",
+	if (!o->flush_bs)
+		return bad(c, SB_CKPT_OPT(flush_bs), "0", "a flush request of 0 bytes",
 			   "set flush_bs= to a size such as 1m");
-	if (!s->cache_keep)
-		return bad(c, SB_OPT(cache_keep), "0", "the cache tier must hold the checkpoint it flushes",
+	if (!o->cache_keep)
+		return bad(c, SB_CKPT_OPT(cache_keep), "0", "the cache tier must hold the checkpoint it flushes",
 			   "set cache_keep=1 or more");
-	if (!s->num_checkpoints_write) {
-		snprintf(fix, sizeof(fix), "set %s=1 or more, or remove %s=", SB_OPT(num_checkpoints_write)->name,
+	if (!o->num_checkpoints_write) {
+		snprintf(fix, sizeof(fix), "set %s=1 or more, or remove %s=", SB_CKPT_OPT(num_checkpoints_write)->name,
 			 cf->name);
-		return bad(c, SB_OPT(num_checkpoints_write), "0",
+		return bad(c, SB_CKPT_OPT(num_checkpoints_write), "0",
 			   "a tiered run reads only what it wrote itself", fix);
 	}
-	if (s->checkpoint_flush == SB_CKPT_FLUSH_NONE && s->num_checkpoints_read &&
-	    s->cache_keep < s->num_checkpoints_write) {
-		snprintf(val, sizeof(val), "%u", s->cache_keep);
-		snprintf(fix, sizeof(fix), "set %s=%u, %s=0, or %s=async", SB_OPT(cache_keep)->name,
-			 s->num_checkpoints_write, SB_OPT(num_checkpoints_read)->name,
-			 SB_OPT(checkpoint_flush)->name);
+	if (o->checkpoint_flush == SB_CKPT_FLUSH_NONE && o->num_checkpoints_read &&
+	    o->cache_keep < o->num_checkpoints_write) {
+		snprintf(val, sizeof(val), "%u", o->cache_keep);
+		snprintf(fix, sizeof(fix), "set %s=%u, %s=0, or %s=async", SB_CKPT_OPT(cache_keep)->name,
+			 o->num_checkpoints_write, SB_CKPT_OPT(num_checkpoints_read)->name,
+			 SB_CKPT_OPT(checkpoint_flush)->name);
 		char why[160];
 		snprintf(why, sizeof(why), "the cache keeps only the last %s=%s checkpoints and the "
-			 "older ones are gone, but %s= reads the first ones back", SB_OPT(cache_keep)->name,
-			 val, SB_OPT(num_checkpoints_read)->name);
-		return bad(c, SB_OPT(checkpoint_flush), "none", why, fix);
+			 "older ones are gone, but %s= reads the first ones back", SB_CKPT_OPT(cache_keep)->name,
+			 val, SB_CKPT_OPT(num_checkpoints_read)->name);
+		return bad(c, SB_CKPT_OPT(checkpoint_flush), "none", why, fix);
 	}
 	return check_redundancy(c);
 }

@@ -104,4 +104,17 @@ extern const struct sb_option sb_ckpt_rows[];
 extern const unsigned sb_ckpt_rows_n;
 unsigned sb_ml_check_ckpt(struct sb_jobctx *c);
 unsigned sb_ml_check_tier(struct sb_jobctx *c); /* checkpoint_cache_folder= */
+/* its hooks for --readonly (num_checkpoints_write) and GPU memory
+ * (checkpoint_source=gpu): see parse/workloads.h */
+struct sb_jobspec;
+const struct sb_option *sb_ml_ckpt_writes(const struct sb_jobspec *s, const char **why,
+					  const char **fix);
+const struct sb_option *sb_ml_ckpt_gpu_mem(const struct sb_jobspec *s);
+/* MPI (ml/checkpoint/merge.c): this process's block [*r0, *r0 + *n) of the
+ * ranks; whether there are enough ranks for every process and the job can
+ * run under MPI (tiered checkpoints cannot; else says why: -EINVAL); a
+ * phase's first start and last end (sb_now_ns) on the wall clock */
+void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n);
+int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks);
+void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2]);
 #endif

@@ -12,21 +12,25 @@
 #include "lib/log.h"
 #include "ml/checkpoint/ckpt.h"
 #include "ml/checkpoint/rules.h"
+#include "lib/timeutil.h"
+#include "parse/options.h"
+#include "ml/checkpoint/opts.h"
 #include "parse/mlshape.h"
 
 void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ckpt_job_result *m)
 {
 	bool named = s->ml_preset != NULL;  /* the parser resolved it: model= with its own shape */
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	struct sb_ml_shape sh = { .tp = s->shape.tp, .pp = s->shape.pp, .dp = s->shape.dp };
 	struct sb_ml_ckpt_facts f = {
-		.model = named ? s->ml_model : NULL, .ranks = s->ranks,
+		.model = named ? s->ml_model : NULL, .ranks = o->ranks,
 		.world = sb_ml_world(&sh), .tp = sh.tp, .pp = sh.pp,
-		.subset = s->subset, .want_writes = s->num_checkpoints_write,
-		.want_reads = s->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
+		.subset = o->subset, .want_writes = o->num_checkpoints_write,
+		.want_reads = o->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,
 		.fsync = s->checkpoint_fsync, .caches_dropped = m->ckpt.caches_dropped,
-		.scale = s->checkpoint_scale,
+		.scale = o->checkpoint_scale,
 		.io_known = true, .nodiskio = m->ml.nodiskio, .io_bytes = m->ml.io_bytes,
-		.content_unique = s->checkpoint_content == SB_CKPT_CONTENT_UNIQUE,
+		.content_unique = o->checkpoint_content == SB_CKPT_CONTENT_UNIQUE,
 	};
 	m->ml.has_rules = sb_ml_rules_ckpt(&f, &m->ml.rules) == 0;
 }
@@ -166,4 +170,47 @@ int sb_ckpt_ranks_merge(struct sb_job_result *jr)
 	int e = sb_ml_ranks_begin(jr);
 	struct sb_ml_result *m = sb_ml_result_mine(jr->wl, &sb_ckpt_figures);
 	return e <= 0 ? e : m ? merge_ckpt(jr->spec, (struct sb_ckpt_job_result *)m) : -EINVAL;
+}
+
+void sb_ml_ckpt_local(unsigned ranks, unsigned *r0, unsigned *n)
+{
+	uint64_t p = (uint64_t)sb_dist_rank(), np = (uint64_t)sb_dist_size();
+	*r0 = (unsigned)(ranks * p / np);
+	*n = (unsigned)(ranks * (p + 1) / np) - *r0;
+}
+
+int sb_ml_ckpt_enough(const struct sb_jobspec *s, unsigned ranks)
+{
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
+	if (o->checkpoint_cache_folder && sb_dist_size() > 1) { /* ml/checkpoint/tiered.c: one process's ranks */
+		if (sb_dist_rank() == 0) {
+			char w[512];
+			if (s->line && s->file)
+				snprintf(w, sizeof(w), "%s:%u: job %s", s->file, s->line, s->name);
+			else
+				snprintf(w, sizeof(w), "<cmdline>: job %s", s->name);
+			sb_err(w, "%s=%s: tiered checkpoints run in one process, not under %d MPI "
+			       "processes: run it without mpirun (ranks= are threads), or remove %s=",
+			       SB_CKPT_OPT(checkpoint_cache_folder)->name, o->checkpoint_cache_folder,
+			       sb_dist_size(), SB_CKPT_OPT(checkpoint_cache_folder)->name);
+		}
+		return -EINVAL;
+	}
+	if (ranks >= (unsigned)sb_dist_size())
+		return 0;
+	if (sb_dist_rank() == 0)
+		sb_err(s->name, "%s=%u ranks for %d MPI processes: every process runs at least one rank; "
+		       "start at most %u processes (mpirun -np %u), or raise %s (with subset)",
+		       SB_CKPT_OPT(ranks)->name, ranks, sb_dist_size(), ranks, ranks,
+		       SB_CKPT_OPT(ranks)->name);
+	return -EINVAL;
+}
+
+void sb_ml_ckpt_wall(uint64_t first, uint64_t last, uint64_t wall[2])
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t now = sb_now_ns(), w = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	wall[0] = first <= now ? w - (now - first) : w;
+	wall[1] = last <= now ? w - (now - last) : w;
 }

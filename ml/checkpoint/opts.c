@@ -1,8 +1,18 @@
 /* opts.c: workload=checkpoint's option rows (the model shape, ranks, the
  * checkpoints, their folder and I/O, verification, tiers), handed to the
- * parser through the workload table (ml/registry.c). */
+ * parser through the workload table (ml/registry.c): its own into struct
+ * sb_ckpt_opts (opts.h), the ones other workloads read too (SB_OF_SPEC)
+ * into struct sb_jobspec; and SB_CKPT_OPT's lookup of the parser's row. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "parse/opt_rows.h"
+#include "parse/workloads.h"
 #include "ml/checkpoint/ckpt.h"
+#include "ml/checkpoint/opts.h"
+
+/* rows into struct sb_ckpt_opts; OFF() and SB_OF_SPEC: the spec's shared fields */
+#define CK(f) offsetof(struct sb_ckpt_opts, f)
 
 static const struct sb_opt_enum ckpt_io_vals[] = {
 	{ .name = "bs", .val = SB_CKPT_IO_BS, .help = "each file in bs-sized requests, nothing but the tensor bytes" },
@@ -37,96 +47,111 @@ static const struct sb_opt_enum ckpt_redund_vals[] = {
 };
 
 const struct sb_option sb_ckpt_rows[] = {
-	{ .name = "model", .type = SB_OT_STR, .off = OFF(ml_model), .flags = SB_OF_ML,
+	{ .name = "model", .type = SB_OT_STR, .off = OFF(ml_model), .flags = SB_OF_ML | SB_OF_SPEC,
 	  .category = C_CKPT,
 	  .help = "built-in LLM: llama3-8b, llama3-70b, llama3-405b or llama3-1t" },
 	{ .name = "hidden", .type = SB_OT_UINT, .off = OFF(shape.hidden), .max = 1 << 24,
-	  .flags = SB_OF_ML, .category = C_CKPT, .help = "model shape: hidden size" },
-	{ .name = "ffn", .type = SB_OT_UINT, .off = OFF(shape.ffn), .max = 1 << 26, .flags = SB_OF_ML,
+	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT, .help = "model shape: hidden size" },
+	{ .name = "ffn", .type = SB_OT_UINT, .off = OFF(shape.ffn), .max = 1 << 26, .flags = SB_OF_ML | SB_OF_SPEC,
 	  .category = C_CKPT, .help = "model shape: feed-forward size" },
 	{ .name = "layers", .type = SB_OT_UINT, .off = OFF(shape.layers), .max = 1 << 16,
-	  .flags = SB_OF_ML, .category = C_CKPT, .help = "model shape: transformer layers" },
+	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT, .help = "model shape: transformer layers" },
 	{ .name = "heads", .type = SB_OT_UINT, .off = OFF(shape.heads), .max = 1 << 16,
-	  .flags = SB_OF_ML, .category = C_CKPT, .help = "model shape: attention heads" },
+	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT, .help = "model shape: attention heads" },
 	{ .name = "kv_heads", .type = SB_OT_UINT, .off = OFF(shape.kv_heads), .max = 1 << 16,
-	  .flags = SB_OF_ML, .category = C_CKPT, .help = "model shape: key/value heads" },
+	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT, .help = "model shape: key/value heads" },
 	{ .name = "vocab", .type = SB_OT_UINT, .off = OFF(shape.vocab), .max = 1 << 26,
-	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT,
 	  .help = "model shape: vocabulary size (default 128256)" },
-	{ .name = "tp", .type = SB_OT_UINT, .off = OFF(shape.tp), .max = 1 << 16, .flags = SB_OF_ML,
+	{ .name = "tp", .type = SB_OT_UINT, .off = OFF(shape.tp), .max = 1 << 16, .flags = SB_OF_ML | SB_OF_SPEC,
 	  .category = C_CKPT, .help = "tensor parallelism" },
-	{ .name = "pp", .type = SB_OT_UINT, .off = OFF(shape.pp), .max = 1 << 16, .flags = SB_OF_ML,
+	{ .name = "pp", .type = SB_OT_UINT, .off = OFF(shape.pp), .max = 1 << 16, .flags = SB_OF_ML | SB_OF_SPEC,
 	  .category = C_CKPT, .help = "pipeline parallelism" },
-	{ .name = "dp", .type = SB_OT_UINT, .off = OFF(shape.dp), .max = 1 << 20, .flags = SB_OF_ML,
+	{ .name = "dp", .type = SB_OT_UINT, .off = OFF(shape.dp), .max = 1 << 20, .flags = SB_OF_ML | SB_OF_SPEC,
 	  .category = C_CKPT, .help = "data parallelism" },
 	{ .name = "zero_stage", .type = SB_OT_UINT, .off = OFF(shape.zero_stage), .max = 3,
-	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT,
 	  .help = "DeepSpeed ZeRO stage 0-3 (decides who writes which file)" },
-	{ .name = "ranks", .type = SB_OT_UINT, .off = OFF(ranks), .max = 65536, .flags = SB_OF_ML,
+	{ .name = "ranks", .type = SB_OT_UINT, .off = CK(ranks), .max = 65536, .flags = SB_OF_ML,
 	  .category = C_CKPT, .help = "emulated ranks, run as threads (default tp*pp*dp)" },
-	{ .name = "subset", .type = SB_OT_BOOL, .off = OFF(subset), .def = "0", .flags = SB_OF_ML,
+	{ .name = "subset", .type = SB_OT_BOOL, .off = CK(subset), .def = "0", .flags = SB_OF_ML,
 	  .category = C_CKPT,
 	  .help = "fewer ranks than tp*pp*dp each write their fraction (MLPerf subset mode)" },
-	{ .name = "checkpoint_scale", .type = SB_OT_FLOAT, .off = OFF(checkpoint_scale), .def = "1",
+	{ .name = "checkpoint_scale", .type = SB_OT_FLOAT, .off = CK(checkpoint_scale), .def = "1",
 	  .max = 1, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "multiply every checkpoint file size by this, e.g. 0.001" },
-	{ .name = "num_checkpoints_write", .type = SB_OT_UINT, .off = OFF(num_checkpoints_write),
+	{ .name = "num_checkpoints_write", .type = SB_OT_UINT, .off = CK(num_checkpoints_write),
 	  .def = "10", .max = 100000, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "checkpoints to write" },
-	{ .name = "num_checkpoints_read", .type = SB_OT_UINT, .off = OFF(num_checkpoints_read),
+	{ .name = "num_checkpoints_read", .type = SB_OT_UINT, .off = CK(num_checkpoints_read),
 	  .def = "10", .max = 100000, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "checkpoints to read back after the writes" },
 	{ .name = "time_between_checkpoints", .type = SB_OT_TIME,
-	  .off = OFF(time_between_checkpoints_us), .def = "0", .unit_us = SEC, .unit = "s",
+	  .off = CK(time_between_checkpoints_us), .def = "0", .unit_us = SEC, .unit = "s",
 	  .flags = SB_OF_ML, .category = C_CKPT, .help = "pause before every checkpoint write and read (DLIO)" },
 	{ .name = "checkpoint_fsync", .type = SB_OT_BOOL, .off = OFF(checkpoint_fsync), .def = "1",
-	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT,
 	  .help = "fsync each checkpoint file after writing it" },
 	{ .name = "checkpoint_folder", .type = SB_OT_STR, .off = OFF(checkpoint_folder),
-	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT,
 	  .help = "where checkpoints go, train's too (default: <directory>/checkpoints)" },
-	{ .name = "checkpoint_rank_sync", .type = SB_OT_BOOL, .off = OFF(checkpoint_rank_sync),
+	{ .name = "checkpoint_rank_sync", .type = SB_OT_BOOL, .off = CK(checkpoint_rank_sync),
 	  .def = "0", .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "a checkpoint's duration ends with the slowest rank (0: rank 0's own time, as DLIO)" },
-	{ .name = "checkpoint_io", .type = SB_OT_ENUM, .off = OFF(checkpoint_io), .def = "bs",
+	{ .name = "checkpoint_io", .type = SB_OT_ENUM, .off = CK(checkpoint_io), .def = "bs",
 	  .enums = ckpt_io_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "request sizes of checkpoint files: bs, or torch (as torch.save writes them)" },
-	{ .name = "checkpoint_source", .type = SB_OT_ENUM, .off = OFF(checkpoint_source),
+	{ .name = "checkpoint_source", .type = SB_OT_ENUM, .off = CK(checkpoint_source),
 	  .def = "host", .enums = ckpt_source_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "where checkpoints come from and restores go: host, or gpu (D2H before each write, H2D after each read; gpu_dev_id)" },
-	{ .name = "checkpoint_content", .type = SB_OT_ENUM, .off = OFF(checkpoint_content),
+	{ .name = "checkpoint_content", .type = SB_OT_ENUM, .off = CK(checkpoint_content),
 	  .enums = ckpt_content_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "checkpoint bytes: unique (default), or dlio (the default under rules=mlperf)" },
-	{ .name = "results_dir", .type = SB_OT_STR, .off = OFF(results_dir), .flags = SB_OF_ML,
+	{ .name = "results_dir", .type = SB_OT_STR, .off = OFF(results_dir), .flags = SB_OF_ML | SB_OF_SPEC,
 	  .category = C_ML,
 	  .help = "write mlpstorage's results tree (summary.json, metadata) under this folder" },
 	{ .name = "keep_checkpoints", .type = SB_OT_BOOL, .off = OFF(keep_checkpoints), .def = "0",
-	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT,
 	  .help = "keep the checkpoint files at the end (default: remove what storbench wrote)" },
-	{ .name = "checkpoint_verify", .type = SB_OT_BOOL, .off = OFF(checkpoint_verify), .def = "0",
+	{ .name = "checkpoint_verify", .type = SB_OT_BOOL, .off = CK(checkpoint_verify), .def = "0",
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "check every byte read back from a checkpoint against what was written" },
-	{ .name = "checkpoint_cache_folder", .type = SB_OT_STR, .off = OFF(checkpoint_cache_folder),
+	{ .name = "checkpoint_cache_folder", .type = SB_OT_STR, .off = CK(checkpoint_cache_folder),
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "tiered checkpoints: write each to this node-local cache tier first, then flush" },
-	{ .name = "checkpoint_flush", .type = SB_OT_ENUM, .off = OFF(checkpoint_flush), .def = "async",
+	{ .name = "checkpoint_flush", .type = SB_OT_ENUM, .off = CK(checkpoint_flush), .def = "async",
 	  .enums = ckpt_flush_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "tiered: flush the cache tier to checkpoint_folder sync, async or none" },
-	{ .name = "flush_threads", .type = SB_OT_UINT, .off = OFF(flush_threads), .def = "1",
+	{ .name = "flush_threads", .type = SB_OT_UINT, .off = CK(flush_threads), .def = "1",
 	  .max = 1024, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "tiered: threads that copy a checkpoint to checkpoint_folder (at least 1)" },
-	{ .name = "flush_bs", .type = SB_OT_SIZE, .off = OFF(flush_bs), .def = "1m", .unit = "bytes",
+	{ .name = "flush_bs", .type = SB_OT_SIZE, .off = CK(flush_bs), .def = "1m", .unit = "bytes",
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "tiered: bytes per read and write request of the flush" },
-	{ .name = "cache_keep", .type = SB_OT_UINT, .off = OFF(cache_keep), .def = "1", .max = 100000,
+	{ .name = "cache_keep", .type = SB_OT_UINT, .off = CK(cache_keep), .def = "1", .max = 100000,
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "tiered: checkpoints kept in the cache tier (older ones removed from it once flushed)" },
-	{ .name = "checkpoint_redundancy", .type = SB_OT_ENUM, .off = OFF(checkpoint_redundancy),
+	{ .name = "checkpoint_redundancy", .type = SB_OT_ENUM, .off = CK(checkpoint_redundancy),
 	  .def = "single", .enums = ckpt_redund_vals, .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "tiered: redundancy on the cache tier as SCR: single, partner or xor" },
-	{ .name = "set_size", .type = SB_OT_UINT, .off = OFF(set_size), .def = "8", .max = 65536,
+	{ .name = "set_size", .type = SB_OT_UINT, .off = CK(set_size), .def = "8", .max = 65536,
 	  .flags = SB_OF_ML, .category = C_CKPT,
 	  .help = "checkpoint_redundancy=xor: ranks per parity set (at least 2)" },
-	/* issue 16: dedupe_global (run/contents.c), block_error_percentiles */
 };
 const unsigned sb_ckpt_rows_n = sizeof(sb_ckpt_rows) / sizeof(sb_ckpt_rows[0]);
+
+const struct sb_option *sb_ckpt_opt(size_t off)
+{
+	/* the parser's copy of the rows: in the same order, offsets moved, the
+	 * names the same strings (found so, opts.o needs nothing of checkpoint.o) */
+	const struct sb_parse_workload *w;
+	for (unsigned i = 0; (w = sb_parse_workload_at(i)); i++)
+		if (w->nrows == sb_ckpt_rows_n && w->rows[0].name == sb_ckpt_rows[0].name)
+			break;
+	for (unsigned k = 0; w && k < sb_ckpt_rows_n; k++)
+		if (!(sb_ckpt_rows[k].flags & SB_OF_SPEC) && sb_ckpt_rows[k].off == off)
+			return &w->rows[k];
+	fprintf(stderr, "storbench: bug: no checkpoint option row at offset %zu of struct "
+		"sb_ckpt_opts%s\n", off, w ? "" : " (workloads not handed down)");
+	abort();
+}

@@ -16,6 +16,7 @@
 
 #include "os/outfile.h"
 #include "ml/checkpoint/ckpt.h"
+#include "ml/checkpoint/opts.h"
 #include "ml/checkpoint/tier.h"
 #include "ml/content.h"
 #include "ml/model.h"
@@ -35,7 +36,7 @@
 static uint64_t file_key(const struct sb_jobspec *s, unsigned rank, unsigned k, size_t i)
 {
 	uint64_t x = sb_dg_mix(s->randseed ^ 0x636b7074ull /* "ckpt" */, rank);
-	if (s->checkpoint_content == SB_CKPT_CONTENT_DLIO)
+	if (sb_ckpt_opts(s)->checkpoint_content == SB_CKPT_CONTENT_DLIO)
 		k = 0;
 	return sb_dg_mix(sb_dg_mix(x, k), i);
 }
@@ -44,7 +45,7 @@ static uint64_t file_key(const struct sb_jobspec *s, unsigned rank, unsigned k, 
  * model_datatype fp16 for model states, optimizer_datatype fp32) */
 static enum sb_dg_values file_values(const struct sb_jobspec *s, const struct sb_ml_file *f)
 {
-	if (s->checkpoint_content != SB_CKPT_CONTENT_DLIO)
+	if (sb_ckpt_opts(s)->checkpoint_content != SB_CKPT_CONTENT_DLIO)
 		return SB_DG_BYTES;
 	return f->kind == SB_ML_FILE_MODEL ? SB_DG_F16_U01 : SB_DG_F32_U01;
 }
@@ -55,7 +56,7 @@ bool sb_ml_ckpt_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 {
 	struct ckpt_at *at = ctx;
 	struct sb_ml_ckpt *c = at->j->priv;
-	unsigned older = at->j->spec->checkpoint_content == SB_CKPT_CONTENT_DLIO ? 0 : at->k;
+	unsigned older = sb_ckpt_opts(at->j->spec)->checkpoint_content == SB_CKPT_CONTENT_DLIO ? 0 : at->k;
 	if (n < older) { /* dlio: older checkpoints hold the same bytes */
 		unsigned k = at->k - 1 - n;
 		*out = (struct sb_ml_alt){ .key = file_key(at->j->spec, at->rank, k, at->i),
@@ -192,7 +193,7 @@ uint64_t sb_ml_ckpt_phase(struct sb_wl_job *j, unsigned k, int ddir, struct sb_m
 	}
 	*slowest = last > first ? last - first : 0;
 	sb_ml_ckpt_wall(first, last, c->wall);
-	if (!j->spec->checkpoint_rank_sync) { /* DLIO: rank 0's own start to end */
+	if (!sb_ckpt_opts(j->spec)->checkpoint_rank_sync) { /* DLIO: rank 0's own start to end */
 		first = c->t_start[0];
 		last = c->t_end[0];
 	}

@@ -19,12 +19,12 @@ static void ckpt_ranks_rule(const struct sb_ml_ckpt_facts *f, unsigned closed,
 	bool ok = f->subset ? f->ranks == SB_ML_SUBSET_PROCS && f->world == closed : f->ranks == closed;
 	struct sb_ml_rule *r;
 	if (f->subset)
-		r = sb_ml_rule_add(rep, SB_OPT(ranks)->name, ok, SB_ML_OPEN,
+		r = sb_ml_rule_add(rep, "ranks", ok, SB_ML_OPEN,
 			     "CLOSED subset mode runs %u processes of the table's tp*pp*dp=%u: set "
 			     "ranks=%u and keep dp= (or run all %u ranks without subset)",
 			     SB_ML_SUBSET_PROCS, closed, SB_ML_SUBSET_PROCS, closed);
 	else
-		r = sb_ml_rule_add(rep, SB_OPT(ranks)->name, ok, SB_ML_OPEN,
+		r = sb_ml_rule_add(rep, "ranks", ok, SB_ML_OPEN,
 			     "CLOSED runs exactly %u ranks (tp*pp*dp of the table), or subset with "
 			     "%u: set ranks=%u and the model's dp", closed, SB_ML_SUBSET_PROCS, closed);
 	snprintf(r->expected, sizeof(r->expected), "%u, or %u with subset", closed, SB_ML_SUBSET_PROCS);
@@ -88,11 +88,11 @@ int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report 
 		     "checkpoint_folder off tmpfs");
 	sb_ml_rule_set(r, f->reads ? "yes" : "yes (no reads)", f->caches_dropped ? "yes" : "no");
 	sb_ml_rule_cite(r, SB_ML_CLOSED, "guidelines 2.2.2");
-	r = sb_ml_rule_add(rep, SB_OPT(checkpoint_scale)->name, f->scale == 1.0, SB_ML_INVALID,
+	r = sb_ml_rule_add(rep, "checkpoint_scale", f->scale == 1.0, SB_ML_INVALID,
 		     "scaled files are not the model's checkpoint: set checkpoint_scale=1");
 	SB_ML_RULE_EA(r, "%g", 1.0, "%g", f->scale);
 	sb_ml_rule_cite(r, SB_ML_CLOSED, "guidelines 2.2.1 (rules.py:611 checks none)");
-	sb_ml_rule_dlio(rep, SB_OPT(checkpoint_content), f->content_unique, "dlio", "unique");
+	sb_ml_rule_dlio(rep, sb_option_find("checkpoint_content"), f->content_unique, "dlio", "unique");
 	sb_ml_rule_io(f->io_known, f->nodiskio, f->io_bytes, rep);
 	sb_ml_rules_finish(rep);
 	return 0;

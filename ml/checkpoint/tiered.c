@@ -1,5 +1,5 @@
 /* tiered.c: tiered (burst-buffer) checkpoints, workload=checkpoint with
- * checkpoint_cache_folder= (issue 15).  Each checkpoint: the emulated
+ * checkpoint_cache_folder=.  Each checkpoint: the emulated
  * compute (time_between_checkpoints), then the ranks write it to the cache
  * tier with the job's engine (ml/checkpoint/checkpoint.c's rank phase on the cache
  * paths), then its redundancy (ml/checkpoint/tierred.c), then the flush to
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "os/outfile.h"
+#include "ml/checkpoint/opts.h"
 #include "ml/checkpoint/tier.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
@@ -54,7 +55,7 @@ static void *flush_main(void *arg)
 	struct flush_arg *a = arg;
 	struct sb_ml_ckpt *c = a->j->priv;
 	struct sb_ml_tier *t = c->tier;
-	uint64_t bs = a->j->spec->flush_bs, all = t->req_first[c->nfiles];
+	uint64_t bs = sb_ckpt_opts(a->j->spec)->flush_bs, all = t->req_first[c->nfiles];
 	unsigned char *buf = malloc(bs);
 	size_t f = 0;
 	if (!buf)
@@ -112,7 +113,7 @@ static void flush_ckpt(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	unsigned n = j->spec->flush_threads;
+	unsigned n = sb_ckpt_opts(j->spec)->flush_threads;
 	struct flush_arg *a = calloc(n, sizeof(*a));
 	t->f0[k] = sb_now_ns();
 	for (size_t i = 0; i < c->nfiles; i++)
@@ -151,11 +152,12 @@ static void flush_ckpt(struct sb_wl_job *j, unsigned k)
 static void evict_old(struct sb_wl_job *j)
 {
 	struct sb_ml_tier *t = ((struct sb_ml_ckpt *)j->priv)->tier;
-	bool none = j->spec->checkpoint_flush == SB_CKPT_FLUSH_NONE;
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(j->spec);
+	bool none = o->checkpoint_flush == SB_CKPT_FLUSH_NONE;
 	for (;;) {
 		unsigned k, found = 0;
 		pthread_mutex_lock(&t->mu);
-		for (k = 0; k + j->spec->cache_keep < t->written; k++) {
+		for (k = 0; k + o->cache_keep < t->written; k++) {
 			if (t->in_cache[k] && (none || t->flushed[k])) {
 				t->in_cache[k] = false; /* taken: nobody else removes it */
 				found = 1;
@@ -246,7 +248,7 @@ static void finish_points(struct sb_wl_job *j, unsigned ncompute, uint64_t bytes
 static void hand_over(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_tier *t = ((struct sb_ml_ckpt *)j->priv)->tier;
-	unsigned mode = j->spec->checkpoint_flush;
+	unsigned mode = sb_ckpt_opts(j->spec)->checkpoint_flush;
 	pthread_mutex_lock(&t->mu);
 	t->written = k + 1;
 	t->in_cache[k] = true;
@@ -313,7 +315,7 @@ static bool top_dirs(struct sb_wl_job *j)
 		snprintf(path, sizeof(path), "%s/rank%u", t->cache, r);
 		e = sb_ml_tier_mkdir(j, path, &t->rank_id[r], true);
 	}
-	if (!e && j->spec->checkpoint_redundancy == SB_CKPT_RED_XOR) {
+	if (!e && sb_ckpt_opts(j->spec)->checkpoint_redundancy == SB_CKPT_RED_XOR) {
 		snprintf(path, sizeof(path), "%s/xor", t->cache);
 		e = sb_ml_tier_mkdir(j, path, &t->xor_id, true);
 	}
@@ -325,23 +327,24 @@ uint64_t sb_ml_tier_write(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	struct sb_ml_tier_result *tr = &sb_ckpt_res(j)->ckpt.tier;
 	uint64_t wsum = 0;
 	unsigned k = 0;
-	if (!top_dirs(j) || (s->checkpoint_flush != SB_CKPT_FLUSH_NONE &&
+	if (!top_dirs(j) || (o->checkpoint_flush != SB_CKPT_FLUSH_NONE &&
 			     !sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true)))
 		return 0;
-	if (s->checkpoint_flush == SB_CKPT_FLUSH_ASYNC) {
+	if (o->checkpoint_flush == SB_CKPT_FLUSH_ASYNC) {
 		t->flusher_on = pthread_create(&t->flusher, NULL, flusher_main, j) == 0;
 		if (!t->flusher_on) {
 			sb_ml_fail(&j->workers[0], EAGAIN, "cannot start the flush thread for", t->cache);
 			return 0;
 		}
 	}
-	for (; k < s->num_checkpoints_write && !sb_stopping() && !sb_wl_expired(j); k++) {
+	for (; k < o->num_checkpoints_write && !sb_stopping() && !sb_wl_expired(j); k++) {
 		t->c0[k] = sb_now_ns(); /* the emulated compute */
-		bool go = !s->time_between_checkpoints_us ||
-			  sb_sleep_until(t->c0[k] + s->time_between_checkpoints_us * 1000);
+		bool go = !o->time_between_checkpoints_us ||
+			  sb_sleep_until(t->c0[k] + o->time_between_checkpoints_us * 1000);
 		t->c1[k] = sb_now_ns();
 		if (!go || !one_ckpt(j, args, k, bytes, &wsum))
 			break;
@@ -356,7 +359,7 @@ uint64_t sb_ml_tier_write(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint
 	t->flusher_on = false;
 	evict_old(j);
 	tr->drain_s = (double)(sb_now_ns() - d0) / 1e9;
-	finish_points(j, k < s->num_checkpoints_write ? k + 1 : k, bytes);
+	finish_points(j, k < o->num_checkpoints_write ? k + 1 : k, bytes);
 	if (t->err) {
 		sb_ml_fail(&j->workers[0], t->err, t->err_what, t->err_path);
 		sb_ckpt_res(j)->ckpt.write.n = 0; /* no read phase */
@@ -415,7 +418,7 @@ static int check_cache(struct sb_wl_job *j)
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
 	const struct sb_jobspec *s = j->spec;
-	const char *opt = SB_OPT(checkpoint_cache_folder)->name;
+	const char *opt = SB_CKPT_OPT(checkpoint_cache_folder)->name;
 	char w[PATH_MAX], path[PATH_MAX];
 	struct stat a, b;
 	where(s, w, sizeof(w));
@@ -426,7 +429,7 @@ static int check_cache(struct sb_wl_job *j)
 			return sb_err(w, "%s=%s is the same folder as checkpoint_folder (%s): set %s= to a "
 				      "node-local folder other than the shared tier", opt, t->cache, c->folder, opt),
 			       -EINVAL;
-		for (unsigned k = 0; k < s->num_checkpoints_write; k++) {
+		for (unsigned k = 0; k < sb_ckpt_opts(s)->num_checkpoints_write; k++) {
 			for (unsigned r = 0; r <= c->ranks; r++) {
 				if (r < c->ranks)
 					sb_ml_tier_step(c, r, k, path, sizeof(path));
@@ -457,18 +460,19 @@ int sb_ml_tier_prepare(struct sb_wl_job *j)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	struct sb_ml_tier_result *tr = &sb_ckpt_res(j)->ckpt.tier;
 	struct sb_ml_tier *t = calloc(1, sizeof(*t));
-	unsigned n = s->num_checkpoints_write, r = c->ranks;
+	unsigned n = o->num_checkpoints_write, r = c->ranks;
 	size_t nf = c->nfiles;
 	if (!t)
 		return sb_err(s->name, "out of memory setting up the cache tier"), -ENOMEM;
 	c->tier = t;
-	snprintf(t->cache, sizeof(t->cache), "%s", s->checkpoint_cache_folder);
+	snprintf(t->cache, sizeof(t->cache), "%s", o->checkpoint_cache_folder);
 	pthread_mutex_init(&t->mu, NULL);
 	pthread_cond_init(&t->cv, NULL);
 	t->locks = true;
-	t->nsets = s->checkpoint_redundancy == SB_CKPT_RED_XOR ? (r + s->set_size - 1) / s->set_size : 0;
+	t->nsets = o->checkpoint_redundancy == SB_CKPT_RED_XOR ? (r + o->set_size - 1) / o->set_size : 0;
 	NEW(t->rank_bytes, r), NEW(t->rank_id, r), NEW(t->step_id, (size_t)n * r);
 	NEW(t->pdir_id, (size_t)n * r), NEW(t->xstep_id, n), NEW(t->file_id, (size_t)n * nf);
 	NEW(t->part_id, (size_t)n * nf), NEW(t->par_id, (size_t)n * t->nsets), NEW(t->in_cache, n);
@@ -481,23 +485,23 @@ int sb_ml_tier_prepare(struct sb_wl_job *j)
 		return sb_err(s->name, "out of memory setting up the cache tier"), -ENOMEM;
 	for (size_t i = 0; i < nf; i++) {
 		t->rank_bytes[c->files[i].rank] += c->files[i].bytes;
-		t->req_first[i + 1] = t->req_first[i] + (c->files[i].bytes + s->flush_bs - 1) / s->flush_bs;
+		t->req_first[i + 1] = t->req_first[i] + (c->files[i].bytes + o->flush_bs - 1) / o->flush_bs;
 	}
 	sb_ml_tier_order(c);
 	tr->on = true;
 	sb_ml_join(tr->cache_folder, sizeof(tr->cache_folder), NULL, t->cache);
-	tr->flush = sb_option_enum_name(SB_OPT(checkpoint_flush), s->checkpoint_flush);
-	tr->redundancy = sb_option_enum_name(SB_OPT(checkpoint_redundancy), s->checkpoint_redundancy);
-	tr->flush_threads = s->flush_threads;
-	tr->cache_keep = s->cache_keep;
-	tr->set_size = s->set_size;
-	tr->flush_bs = s->flush_bs;
+	tr->flush = sb_option_enum_name(SB_CKPT_OPT(checkpoint_flush), o->checkpoint_flush);
+	tr->redundancy = sb_option_enum_name(SB_CKPT_OPT(checkpoint_redundancy), o->checkpoint_redundancy);
+	tr->flush_threads = o->flush_threads;
+	tr->cache_keep = o->cache_keep;
+	tr->set_size = o->set_size;
+	tr->flush_bs = o->flush_bs;
 	if (j->nodiskio) {
 		char w[PATH_MAX];
 		where(s, w, sizeof(w));
 		sb_err(w, "ioengine=%s writes no files, so a tiered checkpoint has nothing to flush: "
 		       "use a file engine (psync, libaio, io_uring), or remove %s=", s->ioengine,
-		       SB_OPT(checkpoint_cache_folder)->name);
+		       SB_CKPT_OPT(checkpoint_cache_folder)->name);
 		return -EINVAL;
 	}
 	return check_cache(j);
@@ -511,7 +515,8 @@ void sb_ml_tier_release(struct sb_wl_job *j)
 	if (!t)
 		return;
 	bool keep = j->spec->keep_checkpoints;
-	for (unsigned k = 0; t->in_cache && k < j->spec->num_checkpoints_write; k++)
+	unsigned nwrite = sb_ckpt_opts(j->spec)->num_checkpoints_write;
+	for (unsigned k = 0; t->in_cache && k < nwrite; k++)
 		if (t->step_id && t->file_id && t->part_id && t->pdir_id && t->par_id && t->xstep_id)
 			sb_ml_tier_evict(j, k, keep);
 	for (unsigned r = 0; t->rank_id && r < c->ranks; r++) {

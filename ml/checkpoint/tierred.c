@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "os/outfile.h"
+#include "ml/checkpoint/opts.h"
 #include "ml/checkpoint/tier.h"
 #include "lib/log.h"
 
@@ -105,7 +106,7 @@ int sb_ml_tier_dirs(struct sb_wl_job *j, unsigned k)
 		sb_ml_tier_step(c, r, k, path, sizeof(path));
 		e = sb_ml_tier_mkdir(j, path, &t->step_id[(size_t)k * c->ranks + r], false);
 	}
-	if (!e && j->spec->checkpoint_redundancy == SB_CKPT_RED_XOR) {
+	if (!e && sb_ckpt_opts(j->spec)->checkpoint_redundancy == SB_CKPT_RED_XOR) {
 		sb_ml_tier_xstep(c, k, path, sizeof(path));
 		e = sb_ml_tier_mkdir(j, path, &t->xstep_id[k], false);
 	}
@@ -215,7 +216,7 @@ static int xor_set(struct sb_wl_job *j, unsigned k, unsigned s, int *fds, unsign
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	unsigned r0 = s * j->spec->set_size, r1 = r0 + j->spec->set_size;
+	unsigned set = sb_ckpt_opts(j->spec)->set_size, r0 = s * set, r1 = r0 + set;
 	r1 = r1 > c->ranks ? c->ranks : r1;
 	uint64_t len = 0;
 	int e = 0, out = -1;
@@ -257,8 +258,8 @@ int sb_ml_tier_redundancy(struct sb_wl_job *j, unsigned k)
 {
 	struct sb_ml_ckpt *c = j->priv;
 	struct sb_ml_tier *t = c->tier;
-	unsigned red = j->spec->checkpoint_redundancy;
-	size_t bs = j->spec->flush_bs;
+	unsigned red = sb_ckpt_opts(j->spec)->checkpoint_redundancy;
+	size_t bs = sb_ckpt_opts(j->spec)->flush_bs;
 	char path[PATH_MAX] = "";
 	int e = 0;
 	if (red == SB_CKPT_RED_SINGLE)

@@ -346,8 +346,6 @@ static int prepare_train(struct sb_wl_job *j)
 	}
 	if (!e && s->train_destination == SB_ML_MEM_GPU)
 		e = sb_ml_gpu_attach(j, 0, tr->ckpt_worker, "train_destination=gpu");
-	if (!e && ckpt && s->checkpoint_source == SB_ML_MEM_GPU)
-		e = sb_ml_gpu_attach(j, tr->ckpt_worker, tr->ckpt_worker + 1, "checkpoint_source=gpu");
 	return e;
 }
 
@@ -391,7 +389,7 @@ const struct sb_workload_ops sb_workload_train = {
 	.category = SB_CAT_TRAIN,
 	.also = (const char *const[]){ "rules", "checkpoint_folder", "keep_checkpoints",
 				       "checkpoint_fsync", NULL },
-	.parse_flags = SB_PWL_MAKES_DATA | SB_PWL_CKPT_GPU,
+	.parse_flags = SB_PWL_MAKES_DATA,
 	.rows = sb_train_rows,
 	.nrows = &sb_train_rows_n,
 	.check = sb_ml_check_train,

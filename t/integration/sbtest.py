@@ -112,6 +112,19 @@ class SbCase(unittest.TestCase):
         return sorted(os.listdir(self.dir))
 
 
+# storbench validate's exit status by the overall verdict it prints last
+# (HOWTO.md, validate): CLOSED 0, OPEN 4, INVALID 5
+VALIDATE_RC = {"CLOSED": 0, "OPEN": 4, "INVALID": 5}
+
+
+def validate_rc(stdout):
+    """the exit status validate must give for the output it printed; 1
+    (unreadable) when there is no "overall:" line"""
+    import re
+    m = re.search(r"^overall: (\w+)$", stdout, re.M)
+    return VALIDATE_RC[m.group(1)] if m else 1
+
+
 def why_no_loop():
     """why loop-device tests cannot run here, or None"""
     if os.geteuid() != 0:

@@ -161,7 +161,7 @@ class BadJobFiles(unittest.TestCase):
             r = self.run_sb(["--parse-only", "cr.ini"], tmp, timeout=20)
             self.assertEqual(r.returncode, 1, r.stderr)
             self.assertIn("cr.ini: no jobs defined", r.stderr)
-            r = self.run_sb(["--parse-only", "crjob.ini"], tmp, timeout=20)
+            r = self.run_sb(["--parse-only=verbose", "crjob.ini"], tmp, timeout=20)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertRegex(r.stdout, r"size += 1048576")
             # old Mac line ends: every lone CR ends a line, and lines are counted
@@ -317,11 +317,12 @@ class BadJobFiles(unittest.TestCase):
         directory=, a missing input with no size, filename= naming a
         directory, too little free space.  Both say it the same way:
         file:line of the option, the job, the fix; nothing made.  The run
-        refuses them all (exit 1).  What this machine lacks (a folder, an
-        input file, free space) is a warning of --parse-only, exit 0, as fio
-        3.33's --parse-only looks at no file (its examples name /dev/sda,
-        /data1, ...), and an error with --warnings-fatal;
-        what the job gets wrong here (a directory as filename=) is exit 1."""
+        and --parse-only refuse them all (exit 1).  What this machine lacks
+        (a folder, an input file, free space) is a warning of
+        --parse-only=job, exit 0, as fio 3.33's --parse-only looks at no
+        file (its examples name /dev/sda, /data1, ...), and an error with
+        --warnings-fatal; what the job gets wrong here (a directory as
+        filename=) is exit 1."""
         # (text, line, message, fix, machine: lacking on this machine)
         cases = [
             ("[a]\ndirectory=nodir\nrw=write\nsize=1m\n", 2,
@@ -349,17 +350,20 @@ class BadJobFiles(unittest.TestCase):
                     job = os.path.join(tmp, "j.ini")
                     with open(job, "w") as f:
                         f.write(text)
-                    for mode in (["--parse-only"], ["--parse-only", "--warnings-fatal"], []):
+                    for mode in (["--parse-only"], ["--parse-only=job"],
+                                 ["--parse-only=job", "--warnings-fatal"], []):
                         r = self.run_sb(mode + [job], tmp)
-                        warn = machine and mode == ["--parse-only"]
+                        warn = machine and mode == ["--parse-only=job"]
                         self.assertEqual(r.returncode, 0 if warn else 1,
                                          "%s %s: %s" % (mode, what, r.stderr))
                         self.assertIn("storbench: %s%s:%d: %s" % ("warning: " if machine and
-                                      mode[:1] == ["--parse-only"] else "", job, line, what),
+                                      mode[:1] == ["--parse-only=job"] else "", job, line, what),
                                       r.stderr)
                         self.assertIn(fix, r.stderr)
                         if warn:
                             self.assertIn("what this machine lacks", r.stderr)
+                        elif mode == ["--parse-only"]:
+                            self.assertNotIn("warning: ", r.stderr)
                         self.assertEqual(snapshot(tmp), {"j.ini", "adir", "small"}, what)
                     os.unlink(job)
             finally:
@@ -376,7 +380,7 @@ class BadJobFiles(unittest.TestCase):
 
     def test_good_file_parses(self):
         """control: a good file passes --parse-only, so exit 1 above means the errors"""
-        r = self.run_sb(["--parse-only", os.path.join(ROOT, "t", "jobs", "basic.ini")], ROOT)
+        r = self.run_sb(["--parse-only=verbose", os.path.join(ROOT, "t", "jobs", "basic.ini")], ROOT)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("[seq-read]", r.stdout)
 

@@ -272,8 +272,8 @@ class TestShowcmd(SbCase):
         self.assertIn("--name=global --direct=1", line)
         import shlex
         words = shlex.split(line)[1:]
-        a = self.run_sb("--parse-only", *words)
-        b = self.run_sb("--parse-only", os.path.abspath(src))
+        a = self.run_sb("--parse-only=job,verbose", *words)
+        b = self.run_sb("--parse-only=job,verbose", os.path.abspath(src))
         self.assertEqual(a.returncode, 0, a.stderr)
         strip = lambda t: [l for l in t.splitlines() if not l.startswith("[")]
         self.assertEqual(strip(a.stdout), strip(b.stdout))

@@ -13,13 +13,14 @@ FIO = shutil.which("fio")
 
 class FioAccepts(SbCase):
     def both(self, text, name="job.fio", fio_rc=0):
-        """storbench --parse-only's result; fio's return code checked"""
+        """storbench --parse-only=job,verbose's result (the job, not this machine,
+        as fio's --parse-only; the expanded jobs printed); fio's return code checked"""
         job = self.write_job(text, name=name)
         if FIO and fio_rc is not None:
             r = subprocess.run([FIO, "--parse-only", job], cwd=self.dir, capture_output=True,
                                text=True, timeout=60)
             self.assertEqual(r.returncode, fio_rc, r.stdout + r.stderr)
-        return job, self.run_sb("--parse-only", job)
+        return job, self.run_sb("--parse-only=job,verbose", job)
 
     def test_threads_alias(self):
         # fio 3.33 accepts threads=N (profiles/tiobench.c:76, an int read by
@@ -80,8 +81,9 @@ class FioAccepts(SbCase):
 
     def test_parse_only_checks_the_job_not_the_machine(self):
         # fio 3.33 --parse-only accepts CPUs, NUMA nodes and memory this
-        # machine lacks (it checks them when the job runs); storbench too,
-        # and the run refuses them with file:line, creating nothing
+        # machine lacks (it checks them when the job runs); storbench's
+        # --parse-only=job too, and the run and plain --parse-only refuse
+        # them with file:line, creating nothing
         cpu = min(os.cpu_count() + 8, 1000)
         nodes = sum(1 for n in os.listdir("/sys/devices/system/node")
                     if n.startswith("node")) if os.path.isdir("/sys/devices/system/node") else 1
@@ -98,6 +100,8 @@ class FioAccepts(SbCase):
             self.assertEqual(p.returncode, 0, (line, p.stderr))
             r = self.run_sb(job)
             self.assertEqual(r.returncode, 1, (line, r.stderr))
+            q = self.run_sb("--parse-only", job)  # the run's checks
+            self.assertEqual((q.returncode, q.stderr), (1, r.stderr), line)
             opt = line.split("=")[0]
             self.assertIn(f"storbench: {job}:4: {opt}=", r.stderr)
             self.assertIn(what, r.stderr)

@@ -98,9 +98,10 @@ class TestParseOnlyLikeFio(SbCase):
     own examples name devices and folders of the machine they were written on
     (examples/latency-profile.fio: filename=/dev/sda; aio-read.fio:
     directory=/data1; flow.fio: 100 GiB of files), and `fio --parse-only`
-    accepts them anywhere.  storbench's --parse-only accepts them too, with a
+    accepts them anywhere.  storbench's --parse-only=job accepts them too, with a
     warning per thing this machine lacks (file:line, the fix), and the run
-    refuses them before any I/O."""
+    refuses them before any I/O, and so does plain --parse-only, which
+    checks what the run checks."""
 
     CASES = [
         ("[device]\nfilename=/dev/sb-no-such-dev\nrw=randread\nbs=4k\nioengine=libaio\n"
@@ -113,7 +114,7 @@ class TestParseOnlyLikeFio(SbCase):
         for text, line, what in self.CASES:
             with self.subTest(what=what):
                 job = self.write_job(text, "ex.fio")
-                p = self.run_sb("--parse-only", job)
+                p = self.run_sb("--parse-only=job", job)
                 self.assertEqual(p.returncode, 0, p.stderr)
                 self.assertIn("storbench: warning: %s:%d: job " % (job, line), p.stderr)
                 self.assertIn(what, p.stderr)
@@ -121,8 +122,11 @@ class TestParseOnlyLikeFio(SbCase):
                     f = subprocess.run(["fio", "--parse-only", job], capture_output=True,
                                        text=True, timeout=60)
                     self.assertEqual(f.returncode, 0, "fio refuses it: " + f.stderr)
-                p = self.run_sb("--parse-only", "--warnings-fatal", job)
+                p = self.run_sb("--parse-only=job", "--warnings-fatal", job)
                 self.assertEqual(p.returncode, 1, p.stderr)
+                p = self.run_sb("--parse-only", job)  # the run's checks
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn("storbench: %s:%d: job " % (job, line), p.stderr)
                 p = self.run_sb(job)
                 self.assertEqual(p.returncode, 1, p.stderr)
                 self.assertIn("storbench: %s:%d: job " % (job, line), p.stderr)

@@ -38,7 +38,7 @@ class TestThinktime(SbCase):
 
     def test_issue_type_parses(self):
         job = self.write_job(THINK + "thinktime_blocks_type=issue\nthinktime_blocks=8\n")
-        p = self.run_sb("--parse-only", job)
+        p = self.run_sb("--parse-only=verbose", job)
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertRegex(p.stdout, r"thinktime_blocks_type\s+= issue")
 

@@ -156,7 +156,7 @@ class TestFailures(GpuCase):
 
     def test_no_driver_parse_only_accepts_as_fio_does(self):
         job = self.job("psync", "write", "gpu_dev_ids=0:1\n")
-        p = self.run_sb("--parse-only", job, env={"LD_LIBRARY_PATH": self.dir})
+        p = self.run_sb("--parse-only=job", job, env={"LD_LIBRARY_PATH": self.dir})
         self.assertEqual(p.returncode, 0, p.stderr)
 
     def test_no_device_n(self):
@@ -342,14 +342,14 @@ class TestLibcufile(GpuCase):
 
     def test_fio_example_job_files_parse_unchanged(self):
         """fio's examples/libcufile-cufile.fio and libcufile-posix.fio (its
-        global section, one job of each kind), --parse-only, no driver"""
+        global section, one job of each kind), --parse-only=job, no driver"""
         for mode, direct in (("cufile", 1), ("posix", 0)):
             job = self.write_job(
                 "[global]\nioengine=libcufile\ndirectory=${FIO_DIR}\ngpu_dev_ids=${GPU_DEV_IDS}\n"
                 "cuda_io=%s\ndirect=%d\nbs=1m\nsize=1m\nnumjobs=16\nthread\n\n[read]\n"
                 "rw=read\n\n[write]\nrw=write\n\n[randverify]\nrw=randwrite\nverify=md5\n"
                 % (mode, direct))
-            p = self.run_sb("--parse-only", job, env={"FIO_DIR": self.dir, "GPU_DEV_IDS": "0:1:2:3",
+            p = self.run_sb("--parse-only=job", job, env={"FIO_DIR": self.dir, "GPU_DEV_IDS": "0:1:2:3",
                                                       "LD_LIBRARY_PATH": self.dir})
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertEqual(self.listing(), ["job.ini"])

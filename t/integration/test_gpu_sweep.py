@@ -208,7 +208,7 @@ class TestWithStubs(GpuSweepCase):
 class TestNvmeSweepJob(sbtest.SbCase):
     def test_dimensions(self):
         """jobs/nvme-sweep.ini carries DeepSpeed's gpu and use_gds dimensions"""
-        p = self.run_sb("--parse-only", os.path.join(sbtest.SRC, "jobs", "nvme-sweep.ini"),
+        p = self.run_sb("--parse-only=verbose", os.path.join(sbtest.SRC, "jobs", "nvme-sweep.ini"),
                         env={"DIR": self.dir})
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("1152 points", p.stdout)

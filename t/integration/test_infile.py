@@ -11,7 +11,7 @@ import os
 import shutil
 
 import test_mlsubmit
-from sbtest import SbCase
+from sbtest import SbCase, validate_rc
 
 T = 60  # seconds: a hang fails the test instead of blocking the suite
 
@@ -84,9 +84,10 @@ class ValidateTreeTest(SbCase):
     """validate walks RESULTS_DIR without following a symlink inside it"""
     make_tree = test_mlsubmit.ValidateTest.make_tree
 
-    def validate(self, root, rc=0):
+    def validate(self, root, rc=None):
         p = self.run_sb("validate", root, timeout=T)
-        self.assertEqual(p.returncode, rc, p.stdout + p.stderr)
+        self.assertEqual(p.returncode, validate_rc(p.stdout) if rc is None else rc,
+                         p.stdout + p.stderr)
         return p
 
     def test_results_dir_not_a_folder(self):

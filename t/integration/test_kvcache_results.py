@@ -13,7 +13,7 @@ import re
 import shutil
 import unittest
 
-from sbtest import SbCase
+from sbtest import SbCase, validate_rc
 
 RUN = ["--name=kv", "--workload=kvcache", "--model=tiny-1b", "--kv_block_tokens=4",
        "--prompt_tokens=48", "--output_tokens=4", "--bs=128k", "--kv_requests=20",
@@ -95,7 +95,7 @@ class KvResults(SbCase):
         self.assertEqual(res["total_requests"], ml["total_requests"])
         # validate reads the tree back with the same verdict
         v = self.run_sb("validate", root)
-        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertEqual(v.returncode, validate_rc(v.stdout), v.stderr)
         self.assertIn(f"run {dt}: {job['rules']['verdict']}", v.stdout)
         self.assertIn("overall: INVALID", v.stdout)
 
@@ -119,7 +119,7 @@ class KvResults(SbCase):
             with self.subTest(model=model, params=params):
                 root = self.fixture([(model, dt, params)])
                 p = self.run_sb("validate", root)
-                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(p.returncode, validate_rc(p.stdout), p.stderr)
                 self.assertRegex(p.stdout, rf"run {dt}: {want}\b")
                 self.assertIn(f"overall: {want}", p.stdout)
                 self.assertIn("benchmark_status: expected closed, actual preview -> OPEN", p.stdout)
@@ -136,7 +136,7 @@ class KvResults(SbCase):
             json.dump({"benchmark_type": "kv_cache", "run_datetime": "20260101_000000",
                        "num_processes": 1, "parameters": {"model": "tiny-1b"}}, f)
         p = self.run_sb("validate", os.path.join(self.dir, "r"))
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, validate_rc(p.stdout), p.stderr)
         self.assertIn("kv_cache/tiny-1b: 1 run", p.stdout)
         self.assertIn("overall: OPEN", p.stdout)
         # a metadata file with no parameters is refused, naming the file

@@ -3,9 +3,12 @@ doc/ are exactly what the binary writes from its flag and option tables
 (run 'make man' when this fails), the completion completes, and make install
 / make uninstall put them into (and take them out of) a DESTDIR."""
 import os
+import pty
 import re
+import select
 import shutil
 import subprocess
+import time
 
 from sbtest import BIN, SRC, SbCase
 
@@ -101,6 +104,78 @@ class TestManAndCompletion(SbCase):
         self.assertEqual(self.complete("storbench --eta=n"), ["never"])
         self.assertIn("null", self.complete("storbench --ioengine="))
         self.assertIn("c.bash", self.complete("storbench c."))
+
+    def typed(self, keys, setup=""):
+        """What an interactive bash (readline, on a pseudo-terminal) runs
+        after keys are typed with the generated completion loaded:
+        storbench is a function printing each argument as <arg>.  Returns
+        (the argument lines, everything the terminal showed)."""
+        script = os.path.join(self.dir, "c.bash")
+        with open(script, "w") as f:
+            f.write(self.generated("--bash-completion"))
+        os.makedirs(os.path.join(self.dir, "subdir"), exist_ok=True)
+        env = dict(os.environ, PS1="$ ", TERM="dumb", INPUTRC="/dev/null", HOME=self.dir)
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.chdir(self.dir)
+            os.execvpe("bash", ["bash", "--norc", "--noprofile", "-i"], env)
+        out = b""
+        try:
+            os.write(fd, ("source %s; %s\nstorbench() { printf '<%%s>\\n' \"$@\"; }\n"
+                          % (script, setup)).encode())
+            for k in keys:  # one key group at a time: readline sees each TAB alone
+                time.sleep(0.3)
+                os.write(fd, k.encode())
+            time.sleep(0.3)
+            os.write(fd, b"\necho END-OF-KEYS; exit\n")
+            end = time.time() + 60
+            while time.time() < end and b"END-OF-KEYS\r\n" not in out:
+                r, _, _ = select.select([fd], [], [], 1)
+                if r:
+                    try:
+                        chunk = os.read(fd, 4096)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                    out += chunk
+        finally:
+            os.close(fd)
+            os.waitpid(pid, 0)
+        text = out.decode(errors="replace")
+        return re.findall(r"^<(.*)>\r?$", text, re.M), text
+
+    def test_completion_through_readline(self):
+        """Completion through readline: `--ioeng<TAB>` must not become
+        `--ioengine\\=` (complete -o filenames: readline quotes the '=' as in
+        a file name), after which `ps<TAB>` completes nothing.  Typed into an interactive
+        bash: option names end in a bare '=', the value after it completes
+        from the option's values (engines, enums, 0/1, a subcommand's
+        choices), a folder gets its '/', and with '=' taken out of
+        COMP_WORDBREAKS the value still completes."""
+        if not shutil.which("bash"):
+            self.skipTest("bash not installed")
+        cases = [
+            (["storbench --ioeng\t", "ps\t"], ["--ioengine=psync"]),
+            (["storbench --rw=randw\t"], ["--rw=randwrite"]),
+            (["storbench --zonemo\t", "zb\t"], ["--zonemode=zbd"]),
+            (["storbench --eta=al\t"], ["--eta=always"]),
+            (["storbench --parse-only=v\t"], ["--parse-only=verbose"]),
+            (["storbench --output-for\t", "js\t"], ["--output-format=json"]),
+            (["storbench --output=subd\t", "f"], ["--output=subdir/f"]),
+            (["storbench analyze --fil\t", "x"], ["analyze", "--filter=x"]),
+            (["storbench analyze --output-f\t", "j\t"], ["analyze", "--output-format=json"]),
+            (["storbench compare --output-format=no\t"], ["compare", "--output-format=normal"]),
+            (["storbench datasize mod\t", "res\t"], ["datasize", "model=resnet50"]),
+        ]
+        for keys, want in cases:
+            with self.subTest(keys=keys):
+                args, shown = self.typed(keys)
+                self.assertEqual(args, want, shown)
+                self.assertNotIn("\\=", shown)
+        args, shown = self.typed(["storbench --ioengine=ps\t"],
+                                 setup="COMP_WORDBREAKS=${COMP_WORDBREAKS//=/}")
+        self.assertEqual(args, ["--ioengine=psync"], shown)
 
     def test_completion_of_subcommands(self):
         # the subcommands and their flags, from the tables

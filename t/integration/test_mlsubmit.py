@@ -10,7 +10,7 @@ import os
 import re
 import shutil
 
-from sbtest import SbCase
+from sbtest import SbCase, validate_rc
 
 GIB = 1024 ** 3
 
@@ -136,7 +136,7 @@ class ValidateTest(SbCase):
 
     def validate(self, root):
         p = self.run_sb("validate", root)
-        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.returncode, validate_rc(p.stdout), p.stderr)
         return p.stdout
 
     def test_six_runs_closed(self):
@@ -181,6 +181,21 @@ class ValidateTest(SbCase):
         out = self.validate(root)
         self.assertIn("seed: measured runs repeat seed=101 (note only", out)
         self.assertIn("submission training/unet3d: CLOSED", out)
+
+    def test_exit_status_by_verdict(self):
+        """validate's exit status is the verdict, so CI can gate on it: 0
+        all CLOSED, 4 the worst OPEN, 5 any INVALID"""
+        root = self.make_tree()
+        p = self.run_sb("validate", root)
+        self.assertEqual((p.returncode, p.stdout.splitlines()[-1]), (0, "overall: CLOSED"))
+        for i in range(6):  # every run alike (else the submission is INVALID)
+            self.edit(i, lambda m: m["parameters"].__setitem__("num_samples_per_file", 2))
+        p = self.run_sb("validate", root)
+        self.assertEqual((p.returncode, p.stdout.splitlines()[-1]), (4, "overall: OPEN"))
+        self.edit(3, lambda m: m["parameters"].__setitem__("epochs", 6))  # OPEN and INVALID
+        p = self.run_sb("validate", root)
+        self.assertEqual((p.returncode, p.stdout.splitlines()[-1]), (5, "overall: INVALID"))
+        self.assertIn("5: one is INVALID", self.run_sb("validate", "--help").stdout)
 
     def test_five_runs(self):
         root = self.make_tree()

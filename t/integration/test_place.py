@@ -325,7 +325,7 @@ class FileOptions(SbCase):
         self.assertIn("e.g. sync_file_range=wait_before,write:8", p.stderr)
 
     def test_atomic_implies_direct(self):
-        p = self.run_sb("--parse-only", "--name=x", "--size=1m", "--atomic=1")
+        p = self.run_sb("--parse-only=verbose", "--name=x", "--size=1m", "--atomic=1")
         self.assertRegex(p.stdout, r"\n  direct +=  ?1\n")
 
     def test_stats_0_reports_zeroes(self):

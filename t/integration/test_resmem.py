@@ -40,7 +40,7 @@ class ResultsMemory(SbCase):
                              % (bs, qd))
         env = dict(os.environ)
         env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":quarantine_size_mb=0").lstrip(":")
-        p = subprocess.run([sys.executable, "-c", PROBE, BIN, "--parse-only", job], cwd=self.dir,
+        p = subprocess.run([sys.executable, "-c", PROBE, BIN, "--parse-only=verbose", job], cwd=self.dir,
                            env=env, capture_output=True, text=True, timeout=600)
         rc, rss_kb = (int(x) for x in p.stdout.split())
         self.assertEqual(rc, 0, p.stderr)

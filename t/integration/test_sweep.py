@@ -6,6 +6,7 @@ the ones the sweep made are removed (unlink=1); Ctrl-C keeps the finished
 points and exits 130; a bad value in a list is a file:line error."""
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -89,9 +90,38 @@ class SweepTest(SbCase):
         bws = [float(r[4]) for r in rows]
         self.assertEqual(bws, sorted(bws, reverse=True))
         for ddir in ("read", "write"):
-            frag = out[out.index("[best-%s]" % ddir):].splitlines()
-            self.assertEqual(frag[1], "rw=" + ddir)
-            self.assertTrue(frag[2].startswith("bs="))
+            block = out[out.index("Best " + ddir):]
+            frag = block[block.index("; paste into a job file:\n"):].splitlines()[1:]
+            self.assertEqual(frag[:5], ["[global]", "ioengine=null", "size=1m", "loops=2",
+                                        "rw=" + ddir])
+            self.assertEqual(frag[5:7], ["", "[best-%s]" % ddir])
+            self.assertTrue(frag[7].startswith("bs="))
+
+    def test_fragment_runs_the_best_points_io(self):
+        """The best point's fragment holds more than the swept values: with
+        only those, pasting it dropped [global]'s direct=1 (buffered I/O) and
+        the job's own options.  Pasted into a job file it resolves to the
+        best point's options, each one"""
+        text = ("[global]\nioengine=null\nsize=1m\ndirect=1\nloops=2\ndescription=\"x;y #z\"\n"
+                "sweep.rw = read | write\n[j]\nbs=8k\nrandrepeat=0\nstonewall\n"
+                "sweep.iodepth = 1 | 4\n")
+        p = self.run_sb(self.write_job(text))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = p.stdout
+        for ddir in ("read", "write"):
+            block = out[out.index("Best " + ddir):]
+            point = int(re.match(r"Best \w+ \(by bw\): point (\d+)", block).group(1))
+            frag = block[block.index("; paste into a job file:\n"):].split("\n", 1)[1]
+            frag = frag[:frag.index("\n\n", frag.index("[best-"))] + "\n"
+            q = self.run_sb("--parse-only=verbose", self.write_job(frag, "frag.ini"))
+            self.assertEqual(q.returncode, 0, q.stderr)
+            got = dict(re.findall(r"^  (\w+) += (.*)$", q.stdout, re.M))
+            iodepth = ("1", "4")[(point - 1) % 2]  # points: rw slowest, then iodepth
+            want = {"ioengine": "null", "direct": "1", "loops": "2", "randrepeat": "0",
+                    "iodepth": iodepth, "size": "1048576 (1 MiB)",
+                    "bs": "read 8192 (8 KiB), write 8192 (8 KiB), trim 8192 (8 KiB)", "rw": ddir,
+                    "stonewall": "1", "description": "x;y #z"}
+            self.assertEqual({k: got.get(k) for k in want}, want, frag)
 
     def test_terse_has_a_line_per_point_and_job(self):
         p = self.run_sb("--output-format=terse", self.write_job(NULL_SWEEP))
@@ -105,7 +135,7 @@ class SweepTest(SbCase):
             self.assertEqual((rd, wr), (2048, 0) if i < 2 else (0, 2048))
 
     def test_parse_only_lists_points(self):
-        p = self.run_sb("--parse-only", self.write_job(NULL_SWEEP))
+        p = self.run_sb("--parse-only=verbose", self.write_job(NULL_SWEEP))
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn("sweep: 4 points = rw (2) x bs (2)", p.stdout)
         self.assertIn("point 4: rw=write bs=64k", p.stdout)

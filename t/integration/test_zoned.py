@@ -331,7 +331,9 @@ class ZoneOptions(SbCase):
                              "zonesize=256M\nzonecapacity=128M\nzonerange=256M\nzoneskip=0\n"
                              "max_open_zones=32\njob_max_open_zones=4\nzone_reset_threshold=0.7\n"
                              "zone_reset_frequency=0.1\nread_beyond_wp=1\nignore_zone_limits=1\n")
-        p = self.run_sb("--parse-only", job)
+        # the options, as fio --parse-only: =job (the 1 MiB file is smaller than a
+        # zone, which the run and plain --parse-only refuse)
+        p = self.run_sb("--parse-only=job", job)
         self.assertEqual(p.returncode, 0, p.stderr)
         if FIO:
             f = subprocess.run([FIO, "--parse-only", job], cwd=self.dir, capture_output=True,
@@ -351,7 +353,9 @@ class ZoneOptions(SbCase):
             with open(os.path.join(self.dir, "dev.img"), "wb") as f:
                 f.truncate(4 * MB)
             job = self.write_job(text, name)
-            p = self.run_sb("--parse-only", job)
+            # =job: the job, as fio --parse-only (plain --parse-only checks what
+            # the run checks: numjobs > 1 writing zones is the run's refusal)
+            p = self.run_sb("--parse-only=job", job)
             self.assertEqual(p.returncode, 0, name + ": " + p.stderr)
             if FIO:
                 f = subprocess.run([FIO, "--parse-only", job], cwd=self.dir,

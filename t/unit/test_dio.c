@@ -35,6 +35,8 @@ struct dio_case {
 	bool bs_set_at_line7;         /* loc of bs: unit.ini:7, else unset */
 	int want;
 	const char *say[4];           /* substrings of the message */
+	unsigned kb_base;             /* 0: the default 1024 */
+	const char *nosay;            /* not in the message */
 };
 
 #define A512 { 512, 512, false, "statx" }
@@ -48,7 +50,7 @@ static const struct dio_case cases[] = {
 	  .say = { "unit.ini:7: job j: bs=1000 is not a multiple of 512, which direct=1 (O_DIRECT) "
 		   "needs on every device: use bs=1024 or another multiple of 512, or direct=0" } },
 	{ "4k device: bs=512", SB_RW_READ, { 512 }, .a = A4K, .of = "/dev/loop9",
-	  .bs_set_at_line7 = true, .want = -EINVAL,
+	  .bs_set_at_line7 = true, .want = -EINVAL, .nosay = "kb_base",
 	  .say = { "unit.ini:7: job j: bs=512 is not a multiple of 4096, the direct-I/O alignment "
 		   "of /dev/loop9 (statx): use bs=4096 or another multiple of 4096, or direct=0" } },
 	{ "default bs: the section's line", SB_RW_READ, { 4 * K }, .a = { 8192, 0, false, "x" },
@@ -76,6 +78,27 @@ static const struct dio_case cases[] = {
 	  .a = { 512, 8192, false, "statx" }, .of = "f", .buf_align = 4096, .want = -EINVAL,
 	  .say = { "unit.ini:3: job j: direct=1: f needs I/O buffers aligned to 8192 bytes (statx), "
 		   "and storbench aligns them to 4096: use direct=0" } },
+	/* a multiple of 1000 says what unit prefix under kb_base made it */
+	{ "bs=4KiB, kb_base=1024: 4000 bytes", SB_RW_READ, { 4000 }, .a = EVERY,
+	  .bs_set_at_line7 = true, .want = -EINVAL,
+	  .say = { "unit.ini:7: job j: bs=4000 is not a multiple of 512",
+		   "; 4000 bytes is 4KiB with kb_base=1024 (the default: KiB, MiB, GiB count in 1000s",
+		   "for 4096 bytes write bs=4k, or set kb_base=1000" } },
+	{ "bs=4k, kb_base=1000: 4000 bytes", SB_RW_WRITE, { 0, 4000 }, .a = EVERY, .kb_base = 1000,
+	  .want = -EINVAL,
+	  .say = { "bs=4000 is not a multiple of 512", "4000 bytes is 4k with kb_base=1000",
+		   "for 4096 bytes write bs=4KiB, or drop kb_base=1000" }, .nosay = "KiB, MiB, GiB count" },
+	{ "bs=64KiB on a 4k device", SB_RW_READ, { 64000 }, .a = A4K, .of = "f", .want = -EINVAL,
+	  .say = { "bs=64000 is not a multiple of 4096", "64000 bytes is 64KiB with kb_base=1024",
+		   "for 65536 bytes write bs=64k" } },
+	{ "bssplit 2MiB", SB_RW_READ, .split = { 4 * K, 2000000 }, .a = A4K, .of = "f",
+	  .want = -EINVAL, .say = { "bssplit size 2000000 is not a multiple of 4096",
+				    "2000000 bytes is 2MiB", "for 2097152 bytes write 2m," } },
+	{ "offset=3k, kb_base=1000", SB_RW_READ, { 4 * K }, .offset = 3000, .a = A512, .of = "f",
+	  .kb_base = 1000, .want = -EINVAL, .say = { "offset=3000", "3000 bytes is 3k with "
+		   "kb_base=1000", "for 3072 bytes write offset=3KiB" } },
+	{ "not a multiple of 1000: no note", SB_RW_READ, { 4 * K }, .offset = 100, .a = A512,
+	  .of = "f", .want = -EINVAL, .nosay = "kb_base" },
 	{ "buffers not checked at parse time", SB_RW_READ, { 8 * K },
 	  .a = { 512, 8192, false, "statx" }, .want = 0 },
 };
@@ -89,6 +112,7 @@ static struct sb_jobspec case_spec(const struct dio_case *c)
 	s.rw = c->rw;
 	s.direct = !c->direct_off;
 	s.offset = c->offset;
+	s.kb_base = c->kb_base ? c->kb_base : 1024;
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		s.bs[d] = c->bs[d] ? c->bs[d] : 4 * K;
 		s.bs_min[d] = c->range[0];
@@ -119,6 +143,7 @@ static void test_table(void)
 		bool ok = r == c->want && (r != 0) == (log[0] != 0);
 		for (int k = 0; k < 4 && c->say[k]; k++)
 			ok = ok && strstr(log, c->say[k]);
+		ok = ok && (!c->nosay || !strstr(log, c->nosay));
 		if (!ok)
 			printf("\n  dio case '%s': r=%d (want %d), message: %s", c->label, r, c->want, log);
 		CU_ASSERT_TRUE(ok);

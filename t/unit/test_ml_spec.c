@@ -9,6 +9,7 @@
 #include "run/iogen.h"
 #include "harness.h"
 #include "lib/log.h"
+#include "ml/checkpoint/opts.h"
 #include "parse/options.h"
 #include "parse/parse.h"
 #include "run/workload.h"
@@ -37,8 +38,10 @@ static void test_model_resolved(void)
 	CU_ASSERT_EQUAL(s->shape.tp, 8);
 	CU_ASSERT_EQUAL(s->shape.dp, 2);          /* explicit wins */
 	CU_ASSERT_EQUAL(s->shape.zero_stage, 3);
-	CU_ASSERT_EQUAL(s->ranks, 4);
-	CU_ASSERT_EQUAL(s->num_checkpoints_write, 10);
+	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_EQUAL(o->ranks, 4);
+	CU_ASSERT_EQUAL(o->num_checkpoints_write, 10);
 	CU_ASSERT(s->checkpoint_fsync && s->drop_caches);
 	sb_joblist_free(&jl);
 
@@ -46,8 +49,10 @@ static void test_model_resolved(void)
 				    "heads=4\nkv_heads=2\ncheckpoint_scale=0.5\n", &jl), 0);
 	s = &jl.jobs[0];
 	CU_ASSERT_EQUAL(s->shape.vocab, 128256);
-	CU_ASSERT(s->shape.tp == 1 && s->shape.pp == 1 && s->shape.dp == 1 && s->ranks == 1);
-	CU_ASSERT_DOUBLE_EQUAL(s->checkpoint_scale, 0.5, 1e-12);
+	o = sb_ckpt_opts(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT(s->shape.tp == 1 && s->shape.pp == 1 && s->shape.dp == 1 && o->ranks == 1);
+	CU_ASSERT_DOUBLE_EQUAL(o->checkpoint_scale, 0.5, 1e-12);
 	sb_joblist_free(&jl);
 }
 
@@ -173,7 +178,7 @@ static void test_ckpt_write_or_read_only(void)
 {
 	struct sb_joblist jl;
 	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nmodel=llama3-8b\nnum_checkpoints_write=0\n", &jl), 0);
-	CU_ASSERT_EQUAL(jl.jobs[0].num_checkpoints_read, 10);
+	CU_ASSERT_EQUAL(jl.njobs ? sb_ckpt_opts(&jl.jobs[0])->num_checkpoints_read : 0, 10);
 	sb_joblist_free(&jl);
 	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nmodel=llama3-8b\nnum_checkpoints_read=0\n", &jl), 0);
 	sb_joblist_free(&jl);
