@@ -1,6 +1,6 @@
 /* check_buf.c: validation of the buffer-contents options (buffer_pattern,
  * which it also decodes into the spec's derived bufpat fields) and of the
- * ML verification options (checkpoint_verify, dataset_verify).  Runs before
+ * checkpoint's verification option (checkpoint_verify).  Runs before
  * anything touches a disk; every error names file:line, the option, the
  * value and the way out. */
 #include <ctype.h>
@@ -48,21 +48,6 @@ static unsigned check_pattern(struct sb_jobctx *c)
 	return 0;
 }
 
-static unsigned check_ml_verify(const struct sb_jobctx *c)
-{
-	const struct sb_jobspec *s = &c->spec;
-	char where[SB_WHERE_MAX];
-	const struct sb_option *v = s->dataset_verify ? SB_OPT(dataset_verify) : NULL;
-	if (v && !strcmp(s->ioengine, "null")) {
-		sb_err(sb_job_where(c, v, where, sizeof(where)),
-		       "%s=1 checks data read from storage, but job '%s' has %s=null, which reads "
-		       "nothing: pick a real engine (e.g. psync) or drop %s", v->name, s->name,
-		       SB_OPT(ioengine)->name, v->name);
-		return 1;
-	}
-	return 0;
-}
-
 /* dedupe_global shares a working set between I/O jobs' writes; the ML
  * workloads' files keep their own recipe (ml/content.h) */
 static unsigned check_dedupe_global(const struct sb_jobctx *c)
@@ -82,5 +67,5 @@ static unsigned check_dedupe_global(const struct sb_jobctx *c)
 
 unsigned sb_job_validate_buf(struct sb_jobctx *c)
 {
-	return check_pattern(c) + check_ml_verify(c) + check_dedupe_global(c);
+	return check_pattern(c) + check_dedupe_global(c);
 }

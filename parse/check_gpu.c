@@ -164,10 +164,8 @@ unsigned sb_job_validate_gpu(struct sb_jobctx *c)
 	}
 	const struct sb_parse_workload *w = sb_spec_workload(s);
 	const struct sb_option *wl_gpu = w && w->gpu_mem ? w->gpu_mem(s) : NULL;
-	bool train_gpu = s->train_destination == SB_ML_MEM_GPU &&
-			 sb_parse_workload_takes(w, SB_OPT(train_destination));
-	if (train_gpu || wl_gpu)
-		return check_machine(c, false, train_gpu ? SB_OPT(train_destination) : wl_gpu, "gpu");
+	if (wl_gpu)
+		return check_machine(c, false, wl_gpu, "gpu");
 	if (s->iomem != SB_IOMEM_CUDA && !cufile)
 		return 0;
 	return check_machine(c, cufile, cufile ? SB_OPT(ioengine) : SB_OPT(iomem),

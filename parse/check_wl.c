@@ -87,7 +87,6 @@ void sb_job_default_u(const struct sb_jobctx *c, const struct sb_option *o, unsi
 unsigned sb_job_validate_wl(struct sb_jobctx *c)
 {
 	c->spec.ml_preset = NULL;
-	c->spec.train_preset = NULL;
 	unsigned nerr = check_misplaced(c);
 	if (nerr)
 		return nerr;

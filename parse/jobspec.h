@@ -40,7 +40,6 @@ struct sb_zone {
 };
 
 struct sb_model_preset; /* parse/catalog.h */
-struct sb_train_preset;
 
 /* An option as the user wrote it, for the JSON "job options" echo. */
 struct sb_opt_echo {
@@ -138,7 +137,7 @@ struct sb_jobspec {
 	struct sb_opt_echo *opts;
 	unsigned nopts;
 
-	/* ML workloads (ml/; their checks resolve model= and train_model=) */
+	/* ML workloads (ml/; their checks resolve model=) */
 	unsigned workload;          /* its id: the row's position in main's table (0: io) */
 	unsigned rules;             /* enum sb_rules: rule report after the run */
 	bool drop_caches;           /* sync + drop the page cache when permitted (default 1) */
@@ -152,39 +151,6 @@ struct sb_jobspec {
 	bool checkpoint_fsync;      /* fsync each file after writing it (default 1) */
 	char *checkpoint_folder;    /* NULL: <directory>/checkpoints */
 	bool keep_checkpoints;      /* keep the checkpoint files storbench wrote */
-	/* train */
-	char *train_model;          /* unet3d|resnet50|cosmoflow: DLIO shape defaults */
-	const struct sb_train_preset *train_preset; /* resolved: its catalog row; NULL: custom */
-	unsigned dataset_files, samples_per_file, subfolders;
-	double record_length, record_length_stdev; /* bytes per sample */
-	char *data_dir;             /* NULL: <directory>/data */
-	unsigned epochs, batch_size, read_threads, prefetch, accelerators;
-	unsigned shuffle;           /* SB_SHUFFLE_FILE | SB_SHUFFLE_SAMPLE */
-	uint64_t ml_seed;           /* shuffle seed (DLIO's 123) */
-	unsigned read_order;        /* enum sb_read_order: dlio (default) or reshuffle */
-	uint64_t computation_time_us, computation_time_stdev_us; /* per step */
-	double au_target_pct;       /* resolved: train_model's threshold, else 90 */
-	double train_scale;         /* applied by the parser to record_length(_stdev) and
-				     * computation_time(_stdev); default 1 */
-	/* appended (issue 13, rules): accelerator type and the in-training
-	 * model checkpoint (validated and judged by rules=mlperf) */
-	unsigned accelerator;       /* enum sb_accel: picks the train_model's computation_time */
-	unsigned checkpoint_after_epoch;     /* 0: no in-training checkpoint (unet3d: 5) */
-	unsigned epochs_between_checkpoints; /* default 1 (unet3d: 2) */
-	unsigned steps_between_checkpoints;  /* 0: by epochs */
-	/* appended (issue 13, training as DLIO runs it): computation-time
-	 * distribution (DLIO's computation_time dict), the eval phase, and the
-	 * in-training checkpoint's size (DLIO's model.model_size) */
-	unsigned computation_time_type;     /* enum sb_ctime: normal|uniform|gamma */
-	uint64_t computation_time_min_us, computation_time_max_us; /* uniform */
-	double computation_time_shape;      /* gamma shape k */
-	uint64_t computation_time_scale_us; /* gamma scale theta */
-	bool do_eval;
-	unsigned num_files_eval, batch_size_eval, eval_after_epoch, epochs_between_evals;
-	uint64_t eval_time_us, eval_time_stdev_us; /* per eval step */
-	uint64_t model_size;                /* bytes of the training checkpoint's model file */
-	/* appended (issue 13, formats): what the dataset files hold (ml/train/formats.h) */
-	unsigned dataset_format;    /* enum sb_dsfmt; default: train_model's, raw without one */
 	/* checkpoint and train */
 	char *results_dir;          /* mlpstorage's results tree under it; NULL: none */
 	/* appended: time series, fio log files, host counters */
@@ -212,7 +178,6 @@ struct sb_jobspec {
 	unsigned dedupe_percentage; /* 0-100: duplicate buffers */
 	unsigned dedupe_mode;       /* 0 repeat, 1 working_set (enum sb_dg_dedupe) */
 	unsigned dedupe_working_set_percentage; /* of the job's size */
-	bool dataset_verify;        /* workload=train: check what training reads */
 	/* derived (parse/check_buf.c): buffer_pattern as bytes, and where %o
 	 * (the I/O's offset, 8 bytes little-endian) goes in them */
 	unsigned char bufpat[SB_BUFPAT_MAX];
@@ -467,10 +432,6 @@ struct sb_jobspec {
 	 * cannot run on this machine (the driver or cuFile library absent:
 	 * parse/check_gpu.c); the sweep skips the point.  "": it runs. */
 	char gpu_skip[400];
-	/* appended (issue 27 item 5): enum sb_ml_mem.  train_destination=gpu:
-	 * training reads land in GPU memory (ml/ attaches run/gpu.c to the
-	 * workers) */
-	unsigned train_destination;
 };
 /* "file:line" where option o of s was set, else the job's [section]
  * "file:line" (or "<cmdline>"); written to buf, which is returned.

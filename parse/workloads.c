@@ -9,6 +9,7 @@
 
 static struct sb_parse_workload wls[SB_PARSE_WORKLOADS_MAX];
 static size_t wl_base[SB_PARSE_WORKLOADS_MAX];
+static const struct sb_option *wl_rows_in[SB_PARSE_WORKLOADS_MAX]; /* the rows as handed in */
 static unsigned nwls;
 /* the rows of workloads with an options struct, offsets moved into the spec */
 #define WL_ROWS_MAX 256
@@ -66,6 +67,7 @@ int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n)
 	unsigned rows = 0;
 	for (unsigned i = 0; i < n; i++) {
 		wls[i] = w[i];
+		wl_rows_in[i] = w[i].rows;
 		sb_parse_workload_vals[1 + i] = (struct sb_opt_enum){ .name = w[i].name, .val = w[i].id,
 								      .help = w[i].help };
 		if (!w[i].opts_size)
@@ -173,4 +175,26 @@ bool sb_parse_workload_takes(const struct sb_parse_workload *w, const struct sb_
 {
 	const struct sb_parse_workload *own = sb_parse_workload_owner(o);
 	return !own || own == w || (w && listed(w, o));
+}
+
+/* the byte offset of the struct of the spec's workload when rows are its
+ * rows as handed in, else -1 */
+static long own_area(const struct sb_jobspec *s, const struct sb_option *rows)
+{
+	for (unsigned i = 0; i < nwls; i++)
+		if (wls[i].id == s->workload)
+			return rows && wl_rows_in[i] == rows && wls[i].opts_size ? (long)wl_base[i] : -1;
+	return -1;
+}
+
+const void *sb_spec_wl_opts_own(const struct sb_jobspec *s, const struct sb_option *rows)
+{
+	long a = own_area(s, rows);
+	return a < 0 ? NULL : s->wl_opts + a;
+}
+
+void *sb_spec_wl_opts_own_mut(struct sb_jobspec *s, const struct sb_option *rows)
+{
+	long a = own_area(s, rows);
+	return a < 0 ? NULL : s->wl_opts + a;
 }

@@ -72,6 +72,12 @@ const void *sb_spec_wl_opts(const struct sb_jobspec *s);
 /* The same, writable: for the workload's own check, which may resolve
  * defaults that depend on other options into its struct. */
 void *sb_spec_wl_opts_mut(struct sb_jobspec *s);
+/* A workload's typed accessor: the options struct of the spec's workload
+ * when that workload's rows, as handed in, are rows (the caller's own), else
+ * NULL, so a workload never reads another's struct as its own; _mut for its
+ * check, which resolves defaults into it. */
+const void *sb_spec_wl_opts_own(const struct sb_jobspec *s, const struct sb_option *rows);
+void *sb_spec_wl_opts_own_mut(struct sb_jobspec *s, const struct sb_option *rows);
 /* The handed-in workload whose rows include o (NULL: parse's own row). */
 const struct sb_parse_workload *sb_parse_workload_of_row(const struct sb_option *o);
 /* The spec's workload is io (parse's own, id 0). */

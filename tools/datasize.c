@@ -26,6 +26,7 @@
 #include "ml/checkpoint/rules.h"
 #include "ml/train/rules.h"
 #include "ml/train/formats.h"
+#include "ml/train/opts.h"
 #include "ml/train/train.h"
 #include "parse/catalog.h"
 #include "parse/options.h"
@@ -155,8 +156,8 @@ int sb_tool_datasize(int argc, char **argv)
 	printf("\nJob-file lines for a CLOSED run (each client host's memory must not exceed %.2f GiB):\n",
 	       (double)a.mem / GIB);
 	printf("[%s]\n%s=train\n%s=%s\n%s=%s\n%s=%" PRIu64 "\n%s=%" PRIu64 "\n%s=mlperf\n", p->name,
-	       SB_OPT(workload)->name, SB_OPT(train_model)->name, p->name, SB_OPT(accelerator)->name, a.accel,
-	       SB_OPT(accelerators)->name, a.accelerators, SB_OPT(dataset_files)->name, files,
+	       SB_OPT(workload)->name, SB_TRAIN_OPT(train_model)->name, p->name, SB_TRAIN_OPT(accelerator)->name, a.accel,
+	       SB_TRAIN_OPT(accelerators)->name, a.accelerators, SB_TRAIN_OPT(dataset_files)->name, files,
 	       SB_OPT(rules)->name);
 	return 0;
 }

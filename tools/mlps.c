@@ -21,6 +21,7 @@
 #include "lib/log.h"
 #include "ml/checkpoint/rules.h"
 #include "ml/train/rules.h"
+#include "ml/train/opts.h"
 #include "output/jsonw.h"
 #include "parse/jobspec.h"
 #include "parse/options.h"
@@ -68,8 +69,9 @@ static const char *model_of(const struct sb_job_result *jr)
 	const struct sb_jobspec *s = jr->spec;
 	if (is_kv(jr)) /* generate_output_location: kv_cache/<args.model>/<command> */
 		return s->ml_model && *s->ml_model ? s->ml_model : "custom";
-	if (is_train(jr))
-		return s->train_preset && s->train_model ? s->train_model : "custom";
+	const struct sb_train_opts *t = sb_train_opts(s);
+	if (t)
+		return t->train_preset && t->train_model ? t->train_model : "custom";
 	return s->ml_preset && s->ml_model ? s->ml_model : "custom";
 }
 
@@ -198,7 +200,7 @@ static void write_summary(FILE *f, const struct sb_results *res, const struct sb
 	sb_jw_obj_begin(&w, NULL);
 	sb_jw_str(&w, "start", start);
 	sb_jw_str(&w, "end", end);
-	sb_jw_u64(&w, "num_accelerators", is_train(jr) ? jr->spec->accelerators : ck->ranks);
+	sb_jw_u64(&w, "num_accelerators", is_train(jr) ? sb_train_opts(jr->spec)->accelerators : ck->ranks);
 	sb_jw_u64(&w, "num_hosts", 1);
 	sb_jw_str(&w, "hostname", host);
 	sb_jw_obj_begin(&w, "metric");
@@ -215,9 +217,9 @@ static void write_summary(FILE *f, const struct sb_results *res, const struct sb
 	sb_jw_obj_end(&w);
 	/* StatsCounter.__init__/end_run (statscounter.py:60-70,173): a
 	 * checkpointing run has no files and 0 epochs */
-	sb_jw_u64(&w, "num_files_train", is_train(jr) ? jr->spec->dataset_files : 0);
+	sb_jw_u64(&w, "num_files_train", is_train(jr) ? sb_train_opts(jr->spec)->dataset_files : 0);
 	sb_jw_u64(&w, "num_files_eval", 0);
-	sb_jw_u64(&w, "num_samples_per_file", is_train(jr) ? jr->spec->samples_per_file : 1);
+	sb_jw_u64(&w, "num_samples_per_file", is_train(jr) ? sb_train_opts(jr->spec)->samples_per_file : 1);
 	sb_jw_u64(&w, "epochs", is_train(jr) ? tr->nepochs : 0);
 	double data_gib = is_train(jr) ? (double)tr->dataset_bytes / GIB : 0;
 	sb_jw_dbl(&w, "data_size_per_host_GB", data_gib);
@@ -262,7 +264,7 @@ static void params_train(struct sb_jw *w, const struct sb_job_result *jr)
 	sb_jw_u64(w, "num_client_hosts", f.hosts);
 	sb_jw_u64(w, "client_host_memory_bytes", f.host_mem_bytes);
 	sb_jw_dbl(w, "au_required_pct", sb_train_result_of(jr)->au_target_pct);
-	sb_jw_u64(w, "seed", jr->spec->ml_seed);
+	sb_jw_u64(w, "seed", sb_train_opts(jr->spec)->ml_seed);
 	sb_jw_str(w, "read_order", f.reshuffle ? "reshuffle" : "dlio");
 }
 
@@ -286,7 +288,7 @@ static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
 	sb_jw_dbl(w, "checkpoint_scale", o->checkpoint_scale);
 	sb_jw_bool(w, "checkpoint_rank_sync", o->checkpoint_rank_sync);
 	sb_jw_str(w, "checkpoint_io", c->torch_io ? "torch" : "bs");
-	sb_jw_u64(w, "seed", s->ml_seed);
+	sb_jw_u64(w, "seed", SB_TRAIN_SEED_DEFAULT); /* seed= is train's: a checkpoint job has DLIO's */
 	sb_jw_str(w, "checkpoint_content", o->checkpoint_content == SB_CKPT_CONTENT_UNIQUE ? "unique" : "dlio");
 }
 
@@ -314,10 +316,10 @@ static void mlps_keys(struct sb_jw *w, const struct sb_results *res, const struc
 	sb_jw_str(w, "program", is_train(jr) ? "training" : "checkpointing");
 	sb_jw_str(w, "command", "run");
 	sb_jw_str(w, "model", model_of(jr));
-	sb_jw_u64(w, "num_processes", is_train(jr) ? s->accelerators : ck->ranks);
+	sb_jw_u64(w, "num_processes", is_train(jr) ? sb_train_opts(s)->accelerators : ck->ranks);
 	sb_jw_str(w, "results_dir", s->results_dir);
 	if (is_train(jr)) {
-		sb_jw_str(w, "accelerator_type", s->accelerator == SB_ACCEL_A100 ? "a100" : "h100");
+		sb_jw_str(w, "accelerator_type", sb_train_opts(s)->accelerator == SB_ACCEL_A100 ? "a100" : "h100");
 		sb_jw_str(w, "data_dir", tr->data_dir);
 	} else {
 		sb_jw_str(w, "checkpoint_folder", ck->folder);

@@ -22,6 +22,7 @@
 #include "ml/train/result.h"
 #include "ml/checkpoint/rules.h"
 #include "ml/train/rules.h"
+#include "ml/train/opts.h"
 #include "parse/catalog.h"
 #include "parse/jobspec.h"
 #include "parse/specvals.h"
@@ -205,9 +206,10 @@ static void train_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 {
 	const struct sb_jobspec *s = jr->spec;
 	const struct sb_ml_train_result *t = sb_train_result_of(jr);
+	const struct sb_train_opts *o = sb_train_opts(s);
 	struct sb_ml_train_facts f;
-	const struct sb_train_preset *p = s->train_preset;
-	bool a100 = s->accelerator == SB_ACCEL_A100;
+	const struct sb_train_preset *p = o->train_preset;
+	bool a100 = o->accelerator == SB_ACCEL_A100;
 	sb_ml_train_facts_of(s, 0, &f);
 	if (p) {
 		snprintf(c->config_name, sizeof(c->config_name), "%s_%s", p->name, a100 ? "a100" : "h100");
@@ -218,11 +220,11 @@ static void train_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 		def(c, "workflow.generate_data", SB_MLPS_BOOL, "False");
 		def(c, "workflow.train", SB_MLPS_BOOL, "True");
 	}
-	if (s->dataset_format < sizeof(dsfmt_names) / sizeof(dsfmt_names[0]))
-		set(c, "dataset.format", SB_MLPS_STR, dsfmt_names[s->dataset_format], false, true);
+	if (o->dataset_format < sizeof(dsfmt_names) / sizeof(dsfmt_names[0]))
+		set(c, "dataset.format", SB_MLPS_STR, dsfmt_names[o->dataset_format], false, true);
 	setu(c, "dataset.num_files_train", f.files, true);
-	if (s->subfolders)
-		setu(c, "dataset.num_subfolders_train", s->subfolders, true);
+	if (o->subfolders)
+		setu(c, "dataset.num_subfolders_train", o->subfolders, true);
 	setu(c, "dataset.num_samples_per_file", f.samples_per_file, true);
 	setd(c, "dataset.record_length_bytes", f.record_length, true);
 	if (f.record_stdev > 0 || find(c, "dataset.record_length_bytes_stdev"))
@@ -237,8 +239,8 @@ static void train_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 		set(c, "reader.sample_shuffle", SB_MLPS_STR, f.sample_shuffle ? "seed" : "off", false, true);
 	setu(c, "train.epochs", f.epochs, true);
 	setd(c, "train.computation_time", f.computation_time_s, true);
-	if (s->ml_seed != 123) /* DLIO's default seed (utils/config.py:80) */
-		setu(c, "train.seed", s->ml_seed, true);
+	if (o->ml_seed != SB_TRAIN_SEED_DEFAULT) /* DLIO's default seed (utils/config.py:80) */
+		setu(c, "train.seed", o->ml_seed, true);
 	if (f.ckpt_after_epoch || find(c, "checkpoint.checkpoint_after_epoch"))
 		setu(c, "checkpoint.checkpoint_after_epoch", f.ckpt_after_epoch, true);
 	if (f.ckpt_every_steps)

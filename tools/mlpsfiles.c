@@ -30,6 +30,7 @@
 #include "ml/result.h"
 #include "ml/checkpoint/result.h"
 #include "ml/train/result.h"
+#include "ml/train/opts.h"
 #include "parse/jobspec.h"
 #include "parse/specvals.h"
 
@@ -215,7 +216,7 @@ static void train_files(const struct sb_job_result *jr, struct sb_jw *w, struct 
 			const struct sb_mlps_cfg *c)
 {
 	const struct sb_ml_train_result *t = sb_train_result_of(jr);
-	const struct sb_jobspec *s = jr->spec;
+	const struct sb_train_opts *s = sb_train_opts(jr->spec);
 	unsigned n = t->accelerators ? t->accelerators : s->accelerators;
 	double ckgib = 0, au[256], sps[256];
 	unsigned ne = t->nepochs < 256 ? t->nepochs : 256;

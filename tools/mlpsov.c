@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ml/train/opts.h"
 #include "os/infile.h"
 #include "parse/jobspec.h"
 #include "parse/options.h"
@@ -44,12 +45,13 @@ static const char *own_rule_of(const char *param)
 	return NULL;
 }
 
-/* the job option that sets each parameter (ml/rules.c sb_ml_train_overrides) */
+/* the job option that sets each parameter (ml/rules.c sb_ml_train_overrides):
+ * its field in train's options struct, whose row names it */
 static const struct {
 	const char *param;
 	size_t off;
 } opt_of[] = {
-#define P(param, field) { param, offsetof(struct sb_jobspec, field) }
+#define P(param, field) { param, offsetof(struct sb_train_opts, field) }
 	P("dataset.format", dataset_format),
 	P("dataset.num_subfolders_train", subfolders),
 	P("dataset.data_folder", data_dir),
@@ -85,7 +87,7 @@ static const char *option_name(const char *param)
 		return own_rule_of(param);
 	for (size_t i = 0; i < sizeof(opt_of) / sizeof(opt_of[0]); i++)
 		if (!strcmp(opt_of[i].param, param)) {
-			const struct sb_option *o = sb_option_of(opt_of[i].off, 0);
+			const struct sb_option *o = sb_train_opt(opt_of[i].off);
 			return o ? o->name : param;
 		}
 	return param;

@@ -39,15 +39,16 @@ struct sb_ckpt_opts {
 };
 
 /* The checkpoint options of s; NULL when s is not a checkpoint job. */
+extern const struct sb_option sb_ckpt_rows[]; /* its rows (opts.c) */
 static inline const struct sb_ckpt_opts *sb_ckpt_opts(const struct sb_jobspec *s)
 {
-	return (const struct sb_ckpt_opts *)sb_spec_wl_opts(s);
+	return (const struct sb_ckpt_opts *)sb_spec_wl_opts_own(s, sb_ckpt_rows);
 }
 
 /* The same, writable: for the check (check.c), which resolves defaults. */
 static inline struct sb_ckpt_opts *sb_ckpt_opts_mut(struct sb_jobspec *s)
 {
-	return (struct sb_ckpt_opts *)sb_spec_wl_opts_mut(s);
+	return (struct sb_ckpt_opts *)sb_spec_wl_opts_own_mut(s, sb_ckpt_rows);
 }
 
 /* The row of the option stored at byte off of struct sb_ckpt_opts, as the

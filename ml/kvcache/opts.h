@@ -55,14 +55,15 @@ struct sb_kv_opts {
 /* The kvcache options of s, NULL when s is not a workload=kvcache job (or
  * the workloads were not handed down: sb_workloads_hand_down). */
 struct sb_jobspec;
+extern const struct sb_option sb_kv_rows[]; /* its rows (opts.c) */
 static inline const struct sb_kv_opts *sb_kv_opts(const struct sb_jobspec *s)
 {
-	return (const struct sb_kv_opts *)sb_spec_wl_opts(s);
+	return (const struct sb_kv_opts *)sb_spec_wl_opts_own(s, sb_kv_rows);
 }
 /* The same, writable: for the check, which resolves defaults into it. */
 static inline struct sb_kv_opts *sb_kv_opts_mut(struct sb_jobspec *s)
 {
-	return (struct sb_kv_opts *)sb_spec_wl_opts_mut(s);
+	return (struct sb_kv_opts *)sb_spec_wl_opts_own_mut(s, sb_kv_rows);
 }
 
 /* The parser's row (as sb_option_find gives it, for sb_job_isset and

@@ -11,8 +11,8 @@
  *   AU%     = 100 * sum(compute_end - compute_start of counted steps) / wall
  *   samples/s = (steps - 2) * batch_size / wall, as DLIO counts
  *   (statscounter.py:412 in dlio_benchmark 392621b: len(compute) - 2, the
- *   block's steps less two, whatever exclude_start/exclude_end say; storbench
- *   before issue 24 counted the steps after exclusion, n - 1).  Across ranks: AU is the
+ *   block's steps less two, whatever exclude_start/exclude_end say, not the
+ *   steps after exclusion, n - 1).  Across ranks: AU is the
  * mean, samples/s the sum; MB/s = samples/s * nominal record length / 2^20.
  * Across epochs: the mean of the per-epoch figures. */
 #ifndef SB_ML_AU_H

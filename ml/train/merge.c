@@ -25,7 +25,7 @@ void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_train_job_result *m
 	f.io_known = true;
 	f.nodiskio = m->ml.nodiskio;
 	f.io_bytes = m->ml.io_bytes;
-	sb_ml_train_world(s->accelerators, &a0, &all);
+	sb_ml_train_world(sb_train_opts(s)->accelerators, &a0, &all);
 	f.accelerators = all;
 	f.hosts = hosts;
 	f.au_measured = m->train.nepochs > 0;

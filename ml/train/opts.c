@@ -2,7 +2,12 @@
  * DLIO runs it, evaluation, in-training checkpoints, verification), handed
  * to the parser through the workload table (ml/registry.c). */
 #include "parse/opt_rows.h"
+#include "ml/train/opts.h"
 #include "ml/train/trainst.h"
+
+/* the rows' offsets are into train's own struct (opts.h) */
+#undef OFF
+#define OFF(f) offsetof(struct sb_train_opts, f)
 
 static const struct sb_opt_enum train_dest_vals[] = {
 	{ .name = "host", .val = SB_ML_MEM_HOST, .help = "training reads stay in host memory" },
@@ -166,3 +171,17 @@ const struct sb_option sb_train_rows[] = {
 	  .help = "check every byte a training read returns against the generated dataset" },
 };
 const unsigned sb_train_rows_n = sizeof(sb_train_rows) / sizeof(sb_train_rows[0]);
+
+const struct sb_option *sb_train_opt(size_t off)
+{
+	/* the parser's copies of these rows, in the same order (parse/workloads.c):
+	 * the handed-down workload whose first row is a copy of ours */
+	const struct sb_parse_workload *w = NULL;
+	for (unsigned i = 0; (w = sb_parse_workload_at(i)); i++)
+		if (w->nrows == sb_train_rows_n && w->rows && w->rows[0].name == sb_train_rows[0].name)
+			break;
+	for (unsigned i = 0; w && i < sb_train_rows_n; i++)
+		if (sb_train_rows[i].off == off)
+			return &w->rows[i];
+	return NULL;
+}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ml/train/opts.h"
 #include "ml/train/rules.h"
 #include "ml/train/train.h"
 #include "parse/catalog.h"
@@ -132,11 +133,11 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 	const char *accel = f->accel && *f->accel ? f->accel : "h100";
 	char e[64], a[64];
 	struct sb_ml_rule *r;
-	r = sb_ml_rule_add(rep, SB_OPT(batch_size)->name, f->batch_size == w->batch_size, SB_ML_INVALID,
+	r = sb_ml_rule_add(rep, SB_TRAIN_OPT(batch_size)->name, f->batch_size == w->batch_size, SB_ML_INVALID,
 		     "%s uses batch_size=%u: set it back", w->name, w->batch_size);
 	SB_ML_RULE_EA(r, "%.0f", w->batch_size, "%.0f", f->batch_size);
 	sb_ml_rule_cite(r, SB_ML_INVALID, "rules.py:548 (reader.batch_size); guidelines 10.1");
-	r = sb_ml_rule_add(rep, SB_OPT(computation_time_us)->name, same(f->computation_time_s, want_ct),
+	r = sb_ml_rule_add(rep, SB_TRAIN_OPT(computation_time_us)->name, same(f->computation_time_s, want_ct),
 		     SB_ML_INVALID, "%s on %s computes %gs per step: remove computation_time= (and "
 		     "train_scale=) or set accelerator= to the one whose time you mean", w->name,
 		     accel, want_ct);
@@ -144,18 +145,18 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 	snprintf(r->expected + strlen(r->expected), sizeof(r->expected) - strlen(r->expected),
 		 " (%s)", accel);
 	sb_ml_rule_cite(r, SB_ML_INVALID, "rules.py:548 (train.computation_time); guidelines 10.1");
-	r = sb_ml_rule_add(rep, SB_OPT(record_length)->name, same(f->record_length, w->ds.record_length),
+	r = sb_ml_rule_add(rep, SB_TRAIN_OPT(record_length)->name, same(f->record_length, w->ds.record_length),
 		     SB_ML_INVALID, "%s records are %.2f bytes: remove record_length= and train_scale=",
 		     w->name, w->ds.record_length);
 	SB_ML_RULE_EA(r, "%.2f", w->ds.record_length, "%.2f", f->record_length);
 	sb_ml_rule_cite(r, SB_ML_INVALID, "rules.py:548 (dataset.record_length_bytes); guidelines 10.1");
-	r = sb_ml_rule_add(rep, SB_OPT(record_length_stdev)->name, same(f->record_stdev, w->ds.record_stdev),
+	r = sb_ml_rule_add(rep, SB_TRAIN_OPT(record_length_stdev)->name, same(f->record_stdev, w->ds.record_stdev),
 		     SB_ML_INVALID, "%s records vary by %.0f bytes: remove record_length_stdev= and "
 		     "train_scale=", w->name, w->ds.record_stdev);
 	SB_ML_RULE_EA(r, "%.2f", w->ds.record_stdev, "%.2f", f->record_stdev);
 	sb_ml_rule_cite(r, SB_ML_INVALID, "rules.py:548 (dataset.record_length_bytes_stdev); guidelines 10.1");
 	/* rules.py check_num_epochs is a stub; train.epochs is not an allowed override */
-	r = sb_ml_rule_add(rep, SB_OPT(epochs)->name, f->epochs == w->epochs, SB_ML_INVALID,
+	r = sb_ml_rule_add(rep, SB_TRAIN_OPT(epochs)->name, f->epochs == w->epochs, SB_ML_INVALID,
 		     "%s trains %u epochs: set epochs=%u", w->name, w->epochs, w->epochs);
 	SB_ML_RULE_EA(r, "%.0f", w->epochs, "%.0f", f->epochs);
 	sb_ml_rule_cite(r, SB_ML_INVALID, "rules.py:548 (train.epochs); guidelines 10.1");
@@ -163,7 +164,7 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 	bool sh = f->file_shuffle == w->file_shuffle && f->sample_shuffle == w->sample_shuffle;
 	snprintf(e, sizeof(e), "%s", shuffle_name(w->file_shuffle, w->sample_shuffle));
 	snprintf(a, sizeof(a), "%s", shuffle_name(f->file_shuffle, f->sample_shuffle));
-	r = sb_ml_rule_add(rep, SB_OPT(shuffle)->name, sh, SB_ML_INVALID,
+	r = sb_ml_rule_add(rep, SB_TRAIN_OPT(shuffle)->name, sh, SB_ML_INVALID,
 		     "%s's DLIO config shuffles %s: set shuffle=%s (or remove shuffle=)", w->name, e,
 		     w->file_shuffle ? (w->sample_shuffle ? "both" : "file") :
 		     w->sample_shuffle ? "sample" : "none");
@@ -177,7 +178,7 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 	sb_ml_rule_cite(r, SB_ML_INVALID, "rules.py:583-594 (reader.odirect)");
 	/* rules.py check_allowed_params: dataset.num_samples_per_file is an OPEN
 	 * override (guidelines 10.2) */
-	r = sb_ml_rule_add(rep, SB_OPT(samples_per_file)->name, f->samples_per_file == w->ds.samples_per_file,
+	r = sb_ml_rule_add(rep, SB_TRAIN_OPT(samples_per_file)->name, f->samples_per_file == w->ds.samples_per_file,
 		     SB_ML_OPEN, "CLOSED keeps %s's %u samples per file: remove samples_per_file=",
 		     w->name, w->ds.samples_per_file);
 	SB_ML_RULE_EA(r, "%.0f", w->ds.samples_per_file, "%.0f", f->samples_per_file);
@@ -188,8 +189,8 @@ static void train_workload_rules(const struct sb_ml_train_facts *f, const struct
 		bool on = f->ckpt_every_steps || (f->ckpt_after_epoch && f->ckpt_after_epoch <= f->epochs);
 		r = sb_ml_rule_add(rep, "train_checkpoint", on, SB_ML_INVALID,
 			     "%s training must write its model checkpoint: set %s=%u (or remove it)",
-			     w->name, SB_OPT(checkpoint_after_epoch)->name, w->ckpt_after_epoch);
-		snprintf(e, sizeof(e), "on (%s=%u)", SB_OPT(checkpoint_after_epoch)->name, w->ckpt_after_epoch);
+			     w->name, SB_TRAIN_OPT(checkpoint_after_epoch)->name, w->ckpt_after_epoch);
+		snprintf(e, sizeof(e), "on (%s=%u)", SB_TRAIN_OPT(checkpoint_after_epoch)->name, w->ckpt_after_epoch);
 		if (f->ckpt_every_steps)
 			snprintf(a, sizeof(a), "on (every %u steps)", f->ckpt_every_steps);
 		else if (on)
@@ -229,69 +230,70 @@ static uint64_t scaled(uint64_t v, double k)
  * dlio_benchmark's utils/config.py LoadConfig. */
 size_t sb_ml_train_overrides(const struct sb_jobspec *s, struct sb_ml_override *ov, size_t max)
 {
-	const struct sb_train_preset *w = s->train_preset;
+	const struct sb_train_opts *t = sb_train_opts(s);
+	const struct sb_train_preset *w = t ? t->train_preset : NULL;
 	size_t n = 0;
-	double k = s->train_scale > 0 ? s->train_scale : 1;
-#define OV(field, param, fmt, v) ov_add(ov, max, &n, SB_OPT(field)->name, param, fmt, v)
+#define OV(field, param, fmt, v) ov_add(ov, max, &n, SB_TRAIN_OPT(field)->name, param, fmt, v)
 	if (!w)
 		return 0;
-	const char *fmt = sb_option_enum_name(SB_OPT(dataset_format), s->dataset_format);
+	double k = t->train_scale > 0 ? t->train_scale : 1;
+	const char *fmt = sb_option_enum_name(SB_TRAIN_OPT(dataset_format), t->dataset_format);
 	if (w->format && fmt && strcmp(fmt, w->format))
 		OV(dataset_format, "dataset.format", "%s", fmt);
-	if (s->subfolders > 1)
-		OV(subfolders, "dataset.num_subfolders_train", "%u", s->subfolders);
-	if (s->data_dir)
-		OV(data_dir, "dataset.data_folder", "%s", s->data_dir);
-	if (s->read_threads != w->read_threads)
-		OV(read_threads, "reader.read_threads", "%u", s->read_threads);
-	if (s->prefetch != 2)
-		OV(prefetch, "reader.prefetch_size", "%u", s->prefetch);
-	if (s->ml_seed != 123)
-		OV(ml_seed, "train.seed", "%llu", (unsigned long long)s->ml_seed);
-	if (s->computation_time_stdev_us)
+	if (t->subfolders > 1)
+		OV(subfolders, "dataset.num_subfolders_train", "%u", t->subfolders);
+	if (t->data_dir)
+		OV(data_dir, "dataset.data_folder", "%s", t->data_dir);
+	if (t->read_threads != w->read_threads)
+		OV(read_threads, "reader.read_threads", "%u", t->read_threads);
+	if (t->prefetch != 2)
+		OV(prefetch, "reader.prefetch_size", "%u", t->prefetch);
+	if (t->ml_seed != SB_TRAIN_SEED_DEFAULT)
+		OV(ml_seed, "train.seed", "%llu", (unsigned long long)t->ml_seed);
+	if (t->computation_time_stdev_us)
 		OV(computation_time_stdev_us, "train.computation_time_stdev", "%g",
-		   (double)s->computation_time_stdev_us / 1e6);
-	if (s->computation_time_type != SB_CTIME_NORMAL)
+		   (double)t->computation_time_stdev_us / 1e6);
+	if (t->computation_time_type != SB_CTIME_NORMAL)
 		OV(computation_time_type, "train.computation_time.type", "%s",
-		   sb_option_enum_name(SB_OPT(computation_time_type), s->computation_time_type));
-	if (s->computation_time_min_us)
+		   sb_option_enum_name(SB_TRAIN_OPT(computation_time_type), t->computation_time_type));
+	if (t->computation_time_min_us)
 		OV(computation_time_min_us, "train.computation_time.min", "%g",
-		   (double)s->computation_time_min_us / 1e6);
-	if (s->computation_time_max_us)
+		   (double)t->computation_time_min_us / 1e6);
+	if (t->computation_time_max_us)
 		OV(computation_time_max_us, "train.computation_time.max", "%g",
-		   (double)s->computation_time_max_us / 1e6);
-	if (s->computation_time_shape != 1.0)
-		OV(computation_time_shape, "train.computation_time.shape", "%g", s->computation_time_shape);
-	if (s->computation_time_scale_us)
+		   (double)t->computation_time_max_us / 1e6);
+	if (t->computation_time_shape != 1.0)
+		OV(computation_time_shape, "train.computation_time.shape", "%g", t->computation_time_shape);
+	if (t->computation_time_scale_us)
 		OV(computation_time_scale_us, "train.computation_time.scale", "%g",
-		   (double)s->computation_time_scale_us / 1e6);
-	if (s->checkpoint_after_epoch != w->ckpt_after_epoch)
+		   (double)t->computation_time_scale_us / 1e6);
+	if (t->checkpoint_after_epoch != w->ckpt_after_epoch)
 		OV(checkpoint_after_epoch, "checkpoint.checkpoint_after_epoch", "%u",
-		   s->checkpoint_after_epoch);
-	if (s->epochs_between_checkpoints != (w->epochs_between_ckpt ? w->epochs_between_ckpt : 1))
+		   t->checkpoint_after_epoch);
+	if (t->epochs_between_checkpoints != (w->epochs_between_ckpt ? w->epochs_between_ckpt : 1))
 		OV(epochs_between_checkpoints, "checkpoint.epochs_between_checkpoints", "%u",
-		   s->epochs_between_checkpoints);
-	if (s->steps_between_checkpoints)
+		   t->epochs_between_checkpoints);
+	if (t->steps_between_checkpoints)
 		OV(steps_between_checkpoints, "checkpoint.steps_between_checkpoints", "%u",
-		   s->steps_between_checkpoints);
-	if (s->model_size != scaled(w->model_size, k))
-		OV(model_size, "model.model_size", "%llu", (unsigned long long)s->model_size);
-	if (s->do_eval)
+		   t->steps_between_checkpoints);
+	if (t->model_size != scaled(w->model_size, k))
+		OV(model_size, "model.model_size", "%llu", (unsigned long long)t->model_size);
+	if (t->do_eval)
 		OV(do_eval, "workflow.evaluation", "%s", "True");
-	if (s->num_files_eval)
-		OV(num_files_eval, "dataset.num_files_eval", "%u", s->num_files_eval);
-	if (s->batch_size_eval != 1)
-		OV(batch_size_eval, "reader.batch_size_eval", "%u", s->batch_size_eval);
-	if (s->eval_time_us)
-		OV(eval_time_us, "evaluation.eval_time", "%g", (double)s->eval_time_us / 1e6);
-	if (s->eval_time_stdev_us)
-		OV(eval_time_stdev_us, "evaluation.eval_time_stdev", "%g", (double)s->eval_time_stdev_us / 1e6);
-	if (s->eval_after_epoch != 1)
-		OV(eval_after_epoch, "evaluation.eval_after_epoch", "%u", s->eval_after_epoch);
-	if (s->epochs_between_evals != 1)
-		OV(epochs_between_evals, "evaluation.epochs_between_evals", "%u", s->epochs_between_evals);
-	if (!same(s->au_target_pct, w->au_required_pct))
-		OV(au_target_pct, "metric.au", "%g", s->au_target_pct / 100);
+	if (t->num_files_eval)
+		OV(num_files_eval, "dataset.num_files_eval", "%u", t->num_files_eval);
+	if (t->batch_size_eval != 1)
+		OV(batch_size_eval, "reader.batch_size_eval", "%u", t->batch_size_eval);
+	if (t->eval_time_us)
+		OV(eval_time_us, "evaluation.eval_time", "%g", (double)t->eval_time_us / 1e6);
+	if (t->eval_time_stdev_us)
+		OV(eval_time_stdev_us, "evaluation.eval_time_stdev", "%g", (double)t->eval_time_stdev_us / 1e6);
+	if (t->eval_after_epoch != 1)
+		OV(eval_after_epoch, "evaluation.eval_after_epoch", "%u", t->eval_after_epoch);
+	if (t->epochs_between_evals != 1)
+		OV(epochs_between_evals, "evaluation.epochs_between_evals", "%u", t->epochs_between_evals);
+	if (!same(t->au_target_pct, w->au_required_pct))
+		OV(au_target_pct, "metric.au", "%g", t->au_target_pct / 100);
 #undef OV
 	return n;
 }
@@ -299,20 +301,22 @@ size_t sb_ml_train_overrides(const struct sb_jobspec *s, struct sb_ml_override *
 void sb_ml_train_facts_of(const struct sb_jobspec *s, uint64_t host_mem_bytes,
 			  struct sb_ml_train_facts *f)
 {
+	static const struct sb_train_opts none;
+	const struct sb_train_opts *t = sb_train_opts(s) ? sb_train_opts(s) : &none;
 	*f = (struct sb_ml_train_facts){
-		.workload = s->train_model,
-		.accel = sb_option_enum_name(SB_OPT(accelerator), s->accelerator),
-		.files = s->dataset_files, .samples_per_file = s->samples_per_file,
-		.record_length = s->record_length, .record_stdev = s->record_length_stdev,
-		.batch_size = s->batch_size, .accelerators = s->accelerators,
-		.read_threads = s->read_threads, .epochs = s->epochs,
-		.file_shuffle = s->shuffle & SB_SHUFFLE_FILE,
-		.sample_shuffle = s->shuffle & SB_SHUFFLE_SAMPLE, .odirect = s->direct,
-		.ckpt_after_epoch = s->checkpoint_after_epoch,
-		.ckpt_every_steps = s->steps_between_checkpoints,
-		.computation_time_s = (double)s->computation_time_us / 1e6, .hosts = 1,
-		.host_mem_bytes = host_mem_bytes, .au_required_pct = s->au_target_pct,
-		.reshuffle = s->read_order == SB_ORDER_RESHUFFLE,
+		.workload = t->train_model,
+		.accel = sb_option_enum_name(SB_TRAIN_OPT(accelerator), t->accelerator),
+		.files = t->dataset_files, .samples_per_file = t->samples_per_file,
+		.record_length = t->record_length, .record_stdev = t->record_length_stdev,
+		.batch_size = t->batch_size, .accelerators = t->accelerators,
+		.read_threads = t->read_threads, .epochs = t->epochs,
+		.file_shuffle = t->shuffle & SB_SHUFFLE_FILE,
+		.sample_shuffle = t->shuffle & SB_SHUFFLE_SAMPLE, .odirect = s->direct,
+		.ckpt_after_epoch = t->checkpoint_after_epoch,
+		.ckpt_every_steps = t->steps_between_checkpoints,
+		.computation_time_s = (double)t->computation_time_us / 1e6, .hosts = 1,
+		.host_mem_bytes = host_mem_bytes, .au_required_pct = t->au_target_pct,
+		.reshuffle = t->read_order == SB_ORDER_RESHUFFLE,
 	};
 }
 
@@ -364,7 +368,7 @@ int sb_ml_rules_train(const struct sb_ml_train_facts *f, struct sb_ml_rule_repor
 	if (named)
 		train_workload_rules(f, &w, want_ct, rep);
 	override_rules(f, rep);
-	sb_ml_rule_dlio(rep, SB_OPT(read_order), f->reshuffle, "dlio", "reshuffle");
+	sb_ml_rule_dlio(rep, SB_TRAIN_OPT(read_order), f->reshuffle, "dlio", "reshuffle");
 	sb_ml_rule_io(f->io_known, f->nodiskio, f->io_bytes, rep);
 	/* guidelines section 4 and Table 1 (not in the checker): AU >= the
 	 * workload's minimum, else the run does not pass */

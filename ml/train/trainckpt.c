@@ -68,7 +68,7 @@ int sb_ml_train_ckpt(struct sb_wl_job *j, unsigned epoch, uint64_t step)
 {
 	struct sb_ml_trainst *tr = j->priv;
 	struct sb_thread *t = &j->workers[tr->ckpt_worker];
-	uint64_t bytes = j->spec->model_size;
+	uint64_t bytes = sb_train_opts(j->spec)->model_size;
 	char name[64], dir[SB_ML_TRAIN_PATH], path[SB_ML_TRAIN_PATH];
 	struct sb_ml_train_ckpt res = { .epoch = epoch, .step = step, .bytes = bytes };
 	struct sb_file *f;

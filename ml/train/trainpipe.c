@@ -193,6 +193,7 @@ static void *consumer_main(void *arg)
 	struct consumer_arg *ca = arg;
 	struct sb_wl_job *j = ca->r.j;
 	struct sb_ml_trainst *tr = j->priv;
+	const struct sb_train_opts *o = sb_train_opts(j->spec);
 	unsigned c = ca->r.id;
 	double extra = c == tr->slow_acc ? tr->slow_extra_s : 0;
 	struct rusage ru;
@@ -216,9 +217,9 @@ static void *consumer_main(void *arg)
 		trace_step(j, c, tr->nsteps[c] - 1, &st); /* write_trace: step and compute events */
 		if (!step_barrier(tr))
 			break;
-		uint64_t every = j->spec->steps_between_checkpoints;
-		if (c == 0 && !tr->a0 && every && tr->ph->ds == &tr->ds && j->spec->checkpoint_after_epoch &&
-		    ca->epoch >= j->spec->checkpoint_after_epoch && tr->nsteps[c] % every == 0 &&
+		uint64_t every = o->steps_between_checkpoints;
+		if (c == 0 && !tr->a0 && every && tr->ph->ds == &tr->ds && o->checkpoint_after_epoch &&
+		    ca->epoch >= o->checkpoint_after_epoch && tr->nsteps[c] % every == 0 &&
 		    sb_ml_train_ckpt(j, ca->epoch, tr->nsteps[c])) {
 			halt(tr);
 			break;
@@ -237,7 +238,7 @@ static void *consumer_main(void *arg)
 static int phase_setup(struct sb_wl_job *j, const struct sb_ml_phase *ph, unsigned epoch)
 {
 	struct sb_ml_trainst *tr = j->priv;
-	const struct sb_jobspec *s = j->spec;
+	const struct sb_train_opts *o = sb_train_opts(j->spec);
 	/* MPI: the most steps of any rank (global rank 0's: the largest shard) */
 	uint64_t total = (uint64_t)ph->ds->files * ph->ds->samples_per_file, spp;
 	spp = (total + tr->all - 1) / tr->all;
@@ -249,10 +250,10 @@ static int phase_setup(struct sb_wl_job *j, const struct sb_ml_phase *ph, unsign
 		struct sb_ml_plan_cfg cfg = {
 			.files = ph->ds->files, .samples_per_file = ph->ds->samples_per_file,
 			.batch_size = ph->batch_size, .read_threads = tr->rt, .rank = tr->a0 + c,
-			.ranks = tr->all, .epoch = epoch, .seed = s->ml_seed,
-			.file_shuffle = s->shuffle & SB_SHUFFLE_FILE,
-			.sample_shuffle = s->shuffle & SB_SHUFFLE_SAMPLE, .seed_change_epoch = true,
-			.drop_last = true, .dlio = s->read_order == SB_ORDER_DLIO,
+			.ranks = tr->all, .epoch = epoch, .seed = o->ml_seed,
+			.file_shuffle = o->shuffle & SB_SHUFFLE_FILE,
+			.sample_shuffle = o->shuffle & SB_SHUFFLE_SAMPLE, .seed_change_epoch = true,
+			.drop_last = true, .dlio = o->read_order == SB_ORDER_DLIO,
 			.tfrecord = ph->ds->fmt == SB_DSFMT_TFRECORD,
 		};
 		sb_ml_plan_free(&tr->plan[c]);

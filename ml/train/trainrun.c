@@ -52,6 +52,7 @@ static bool ds_alt(void *ctx, unsigned n, struct sb_ml_alt *out)
 static void epoch_metrics(struct sb_wl_job *j, unsigned epoch, double dur)
 {
 	struct sb_ml_trainst *tr = j->priv;
+	const struct sb_train_opts *o = sb_train_opts(j->spec);
 	struct sb_ml_train_result *res = &sb_train_res(j)->train;
 	struct sb_ml_au *au = calloc(tr->consumers ? tr->consumers : 1, sizeof(*au));
 	size_t n = 0, steps = 0;
@@ -68,12 +69,12 @@ static void epoch_metrics(struct sb_wl_job *j, unsigned epoch, double dur)
 			pmax = p > pmax ? p : pmax;
 		}
 		if (k && !sb_ml_au_block(st, k, st[0].load_start, st[k - 1].compute_end,
-					 SB_ML_EXCLUDE_START, SB_ML_EXCLUDE_END, j->spec->batch_size,
+					 SB_ML_EXCLUDE_START, SB_ML_EXCLUDE_END, o->batch_size,
 					 &au[n]))
 			n++;
 	}
 	struct sb_ml_train_metrics m;
-	sb_ml_au_combine(au, n, j->spec->record_length, &m);
+	sb_ml_au_combine(au, n, o->record_length, &m);
 	free(au);
 	if (!n)
 		return;
@@ -101,7 +102,7 @@ static int agree(int e)
 static int run_epoch(struct sb_wl_job *j, unsigned epoch)
 {
 	struct sb_ml_trainst *tr = j->priv;
-	const struct sb_jobspec *s = j->spec;
+	const struct sb_train_opts *o = sb_train_opts(j->spec);
 	uint64_t t0 = sb_now_ns();
 	int e = sb_ml_train_phase(j, &tr->train_ph, epoch, SIZE_MAX);
 	for (unsigned w = 0; w < j->nworkers; w++)
@@ -111,12 +112,12 @@ static int run_epoch(struct sb_wl_job *j, unsigned epoch)
 		return e;
 	epoch_metrics(j, epoch, (double)(sb_now_ns() - t0) / 1e9);
 	sb_ml_trace_app(j, 0, "epoch", "epoch", epoch, t0, sb_now_ns());
-	if (!s->steps_between_checkpoints && s->checkpoint_after_epoch && !tr->a0 &&
-	    epoch >= s->checkpoint_after_epoch &&
-	    (epoch - s->checkpoint_after_epoch) % s->epochs_between_checkpoints == 0)
+	if (!o->steps_between_checkpoints && o->checkpoint_after_epoch && !tr->a0 &&
+	    epoch >= o->checkpoint_after_epoch &&
+	    (epoch - o->checkpoint_after_epoch) % o->epochs_between_checkpoints == 0)
 		e = sb_ml_train_ckpt(j, epoch, tr->nsteps[0] + 1);
-	if (!(e = agree(e)) && s->do_eval && epoch >= s->eval_after_epoch &&
-	    (epoch - s->eval_after_epoch) % s->epochs_between_evals == 0) {
+	if (!(e = agree(e)) && o->do_eval && epoch >= o->eval_after_epoch &&
+	    (epoch - o->eval_after_epoch) % o->epochs_between_evals == 0) {
 		uint64_t t1 = sb_now_ns();
 		e = sb_ml_train_phase(j, &tr->eval_ph, epoch, SIZE_MAX);
 		struct sb_ml_train_result *res = &sb_train_res(j)->train;
@@ -149,7 +150,7 @@ static void train_results(struct sb_wl_job *j)
 	t->au_pct = mean.au_pct;
 	t->samples_per_s = mean.samples_per_s;
 	t->mb_per_s = mean.mb_per_s;
-	t->au_target_pct = j->spec->au_target_pct;
+	t->au_target_pct = sb_train_opts(j->spec)->au_target_pct;
 	t->au_met = t->nepochs && t->au_pct >= t->au_target_pct;
 	if (j->spec->rules == SB_RULES_MLPERF)
 		train_rules(j);
@@ -193,7 +194,7 @@ static void run_train(struct sb_wl_job *j)
 		sb_ml_fail(&j->workers[0], -e, "cannot create the dataset in", tr->dir);
 	e = agree(e);
 	j->start_ns = sb_now_ns();
-	for (unsigned ep = 1; !e && ep <= j->spec->epochs && !(e = agree(0)); ep++) {
+	for (unsigned ep = 1; !e && ep <= sb_train_opts(j->spec)->epochs && !(e = agree(0)); ep++) {
 		bool late = sb_wl_expired(j); /* runtime=: no further epoch */
 		if (sb_dist_sync_vote(&late), late)
 			break;
@@ -215,41 +216,41 @@ static void run_train(struct sb_wl_job *j)
 	train_results(j);
 }
 
-static void dataset_of(const struct sb_jobspec *s, struct sb_ml_dataset *ds)
+static void dataset_of(const struct sb_train_opts *o, struct sb_ml_dataset *ds)
 {
-	const struct sb_train_preset *w = s->train_preset;  /* resolved by the parser */
-	ds->fmt = s->dataset_format;
-	snprintf(ds->format, sizeof(ds->format), "%s", sb_ml_fmt_ext(s->dataset_format, w ? w->format : "npz"));
+	const struct sb_train_preset *w = o->train_preset;  /* resolved by the parser */
+	ds->fmt = o->dataset_format;
+	snprintf(ds->format, sizeof(ds->format), "%s", sb_ml_fmt_ext(o->dataset_format, w ? w->format : "npz"));
 	snprintf(ds->prefix, sizeof(ds->prefix), "%s", w ? w->prefix : "img");
-	ds->files = s->dataset_files;
-	ds->samples_per_file = s->samples_per_file;
-	ds->record_length = s->record_length;
-	ds->record_stdev = s->record_length_stdev;
-	ds->subfolders = s->subfolders;
+	ds->files = o->dataset_files;
+	ds->samples_per_file = o->samples_per_file;
+	ds->record_length = o->record_length;
+	ds->record_stdev = o->record_length_stdev;
+	ds->subfolders = o->subfolders;
 	ds->seed = SB_ML_DATAGEN_SEED;
 }
 
 /* the two phases: what they read, their batch and their compute time */
-static void phases_of(const struct sb_jobspec *s, struct sb_ml_trainst *tr)
+static void phases_of(const struct sb_train_opts *o, struct sb_ml_trainst *tr)
 {
 	tr->eval_ds = tr->ds;
 	snprintf(tr->eval_ds.split, sizeof(tr->eval_ds.split), "valid");
-	tr->eval_ds.files = s->num_files_eval;
+	tr->eval_ds.files = o->num_files_eval;
 	tr->eval_ds.seed = SB_ML_DATAGEN_SEED + 1;
 	tr->train_ph = (struct sb_ml_phase){
-		.ds = &tr->ds, .dir = tr->dir, .batch_size = s->batch_size,
-		.compute = { .type = s->computation_time_type,
-			     .mean = (double)s->computation_time_us / 1e6,
-			     .stdev = (double)s->computation_time_stdev_us / 1e6,
-			     .min = (double)s->computation_time_min_us / 1e6,
-			     .max = (double)s->computation_time_max_us / 1e6,
-			     .shape = s->computation_time_shape,
-			     .scale = (double)s->computation_time_scale_us / 1e6 },
+		.ds = &tr->ds, .dir = tr->dir, .batch_size = o->batch_size,
+		.compute = { .type = o->computation_time_type,
+			     .mean = (double)o->computation_time_us / 1e6,
+			     .stdev = (double)o->computation_time_stdev_us / 1e6,
+			     .min = (double)o->computation_time_min_us / 1e6,
+			     .max = (double)o->computation_time_max_us / 1e6,
+			     .shape = o->computation_time_shape,
+			     .scale = (double)o->computation_time_scale_us / 1e6 },
 	};
 	tr->eval_ph = (struct sb_ml_phase){
-		.ds = &tr->eval_ds, .dir = tr->dir, .batch_size = s->batch_size_eval,
-		.compute = { .type = SB_CTIME_NORMAL, .mean = (double)s->eval_time_us / 1e6,
-			     .stdev = (double)s->eval_time_stdev_us / 1e6 },
+		.ds = &tr->eval_ds, .dir = tr->dir, .batch_size = o->batch_size_eval,
+		.compute = { .type = SB_CTIME_NORMAL, .mean = (double)o->eval_time_us / 1e6,
+			     .stdev = (double)o->eval_time_stdev_us / 1e6 },
 	};
 }
 
@@ -267,10 +268,11 @@ static void slow_hook(struct sb_ml_trainst *tr)
 	}
 }
 
-static int alloc_state(const struct sb_jobspec *s, struct sb_ml_trainst *tr, struct sb_ml_train_result *t)
+static int alloc_state(const struct sb_train_opts *o, struct sb_ml_trainst *tr,
+		       struct sb_ml_train_result *t)
 {
 	unsigned n = tr->consumers;
-	t->epochs = calloc(s->epochs, sizeof(*t->epochs));
+	t->epochs = calloc(o->epochs, sizeof(*t->epochs));
 	tr->plan = calloc(n, sizeof(*tr->plan));
 	tr->requested = calloc(n, sizeof(*tr->requested));
 	tr->ready = calloc(n, sizeof(*tr->ready));
@@ -281,13 +283,14 @@ static int alloc_state(const struct sb_jobspec *s, struct sb_ml_trainst *tr, str
 	    !tr->crng)
 		return -ENOMEM;
 	for (unsigned c = 0; c < n; c++)
-		sb_ml_rng_seed(&tr->crng[c], s->ml_seed * 7919u + c);
+		sb_ml_rng_seed(&tr->crng[c], o->ml_seed * 7919u + c);
 	return 0;
 }
 
 static int prepare_train(struct sb_wl_job *j)
 {
 	const struct sb_jobspec *s = j->spec;
+	const struct sb_train_opts *o = sb_train_opts(s);
 	if (sb_ml_res_make(j, &sb_train_figures))
 		return -ENOMEM;
 	struct sb_ml_trainst *tr = calloc(1, sizeof(*tr));
@@ -296,55 +299,55 @@ static int prepare_train(struct sb_wl_job *j)
 	j->priv = tr;
 	pthread_mutex_init(&tr->mu, NULL);
 	pthread_cond_init(&tr->cv, NULL);
-	dataset_of(s, &tr->ds);
-	if (s->data_dir)
-		snprintf(tr->dir, sizeof(tr->dir), "%s", s->data_dir);
+	dataset_of(o, &tr->ds);
+	if (o->data_dir)
+		snprintf(tr->dir, sizeof(tr->dir), "%s", o->data_dir);
 	else
 		sb_ml_default_dir(s, "data", tr->dir, sizeof(tr->dir));
 	if (s->checkpoint_folder)
 		snprintf(tr->ckpt_dir, sizeof(tr->ckpt_dir), "%s", s->checkpoint_folder);
 	else
 		sb_ml_default_dir(s, "checkpoints", tr->ckpt_dir, sizeof(tr->ckpt_dir));
-	phases_of(s, tr);
+	phases_of(o, tr);
 	slow_hook(tr);
-	tr->rt = s->read_threads;
-	tr->consumers = s->accelerators;
+	tr->rt = o->read_threads;
+	tr->consumers = o->accelerators;
 	sb_ml_train_world(tr->consumers, &tr->a0, &tr->all); /* MPI: global ranks */
 	tr->readers = tr->rt * tr->consumers;
-	tr->prefetch = tr->rt ? (s->prefetch + tr->rt - 1) / tr->rt : 0;
+	tr->prefetch = tr->rt ? (o->prefetch + tr->rt - 1) / tr->rt : 0;
 	struct sb_ml_train_result *t = &sb_train_res(j)->train;
 	sb_ml_join(t->data_dir, sizeof(t->data_dir), NULL, tr->dir);
-	t->dataset_files = s->dataset_files;
+	t->dataset_files = o->dataset_files;
 	t->dataset_bytes = sb_ml_dataset_bytes(&tr->ds);
-	t->steps_per_epoch = sb_ml_steps_per_epoch(s->dataset_files, s->samples_per_file,
-						   s->batch_size, tr->all);
+	t->steps_per_epoch = sb_ml_steps_per_epoch(o->dataset_files, o->samples_per_file,
+						   o->batch_size, tr->all);
 	t->accelerators = tr->consumers;
 	t->read_threads = tr->rt;
 	t->readers = tr->readers;
 	t->prefetch_per_reader = tr->prefetch;
-	if (alloc_state(s, tr, t))
+	if (alloc_state(o, tr, t))
 		return -ENOMEM;
 	uint64_t need = 0, need_eval = 0;
 	int e = 0;
 	if (!j->nodiskio && !(e = sb_ml_dataset_check(s->name, &tr->ds, tr->dir, &tr->nmissing, &need)) &&
-	    s->do_eval)
+	    o->do_eval)
 		e = sb_ml_dataset_check(s->name, &tr->eval_ds, tr->dir, &tr->eval_missing, &need_eval);
 	if (!j->nodiskio && !e)
 		e = sb_ml_dataset_space(s->name, tr->dir, need + need_eval);
 	/* the readers (or the accelerators, read_threads=0), then the checkpoint
 	 * writer when there is a checkpoint (a rate= cap is shared by all) */
 	tr->ckpt_worker = tr->rt ? tr->readers : tr->consumers;
-	bool ckpt = s->checkpoint_after_epoch && s->model_size;
+	bool ckpt = o->checkpoint_after_epoch && o->model_size;
 	if (!e)
 		e = sb_ml_workers_setup(j, tr->ckpt_worker + ckpt);
 	if (!e && !(tr->fmtrd = calloc(j->nworkers, sizeof(*tr->fmtrd))))
 		e = -ENOMEM;
-	for (unsigned k = 0; !e && s->dataset_verify && k < tr->ckpt_worker; k++) {
+	for (unsigned k = 0; !e && o->dataset_verify && k < tr->ckpt_worker; k++) {
 		e = sb_ml_content_setup(&j->workers[k], k, SB_ML_DATASET_UNIT, false, true, ds_alt, tr);
 		if (e)
 			sb_err(s->name, "out of memory setting up dataset_verify");
 	}
-	if (!e && s->train_destination == SB_ML_MEM_GPU)
+	if (!e && o->train_destination == SB_ML_MEM_GPU)
 		e = sb_ml_gpu_attach(j, 0, tr->ckpt_worker, "train_destination=gpu");
 	return e;
 }
@@ -379,7 +382,8 @@ static void release_train(struct sb_wl_job *j)
 /* the folders the system inventory describes (run/workload.h) */
 static unsigned folders_train(const struct sb_jobspec *s, const char **dirs, unsigned max)
 {
-	const char *const f[] = { s->directory, s->checkpoint_folder, s->data_dir };
+	const struct sb_train_opts *o = sb_train_opts(s);
+	const char *const f[] = { s->directory, s->checkpoint_folder, o ? o->data_dir : NULL };
 	return sb_ml_folders(dirs, max, f, sizeof(f) / sizeof(f[0]));
 }
 
@@ -392,7 +396,9 @@ const struct sb_workload_ops sb_workload_train = {
 	.parse_flags = SB_PWL_MAKES_DATA,
 	.rows = sb_train_rows,
 	.nrows = &sb_train_rows_n,
+	.opts_size = sizeof(struct sb_train_opts),
 	.check = sb_ml_check_train,
+	.gpu_mem = sb_ml_train_gpu_option,
 	.folders = folders_train,
 	.prepare = prepare_train,
 	.run = run_train,

@@ -11,6 +11,7 @@
 
 #include "lib/option.h"
 #include "ml/train/au.h"
+#include "ml/train/opts.h"
 #include "ml/run.h"
 #include "ml/train/result.h"
 #include "ml/train/train.h"
@@ -97,4 +98,6 @@ struct sb_jobctx;
 extern const struct sb_option sb_train_rows[];
 extern const unsigned sb_train_rows_n;
 unsigned sb_ml_check_train(struct sb_jobctx *c);
+/* train_destination's row when it is gpu, else NULL (the gpu_mem hook) */
+const struct sb_option *sb_ml_train_gpu_option(const struct sb_jobspec *s);
 #endif

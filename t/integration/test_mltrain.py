@@ -6,6 +6,8 @@ in-training checkpoint (unet3d's shipped job writes it at epoch 5), and the
 bad inputs of the new options."""
 import json
 import os
+import shutil
+import tempfile
 
 from sbtest import SRC, CpuLoss, SbCase
 
@@ -123,6 +125,27 @@ class PipelineTest(SbCase):
                 # from the run over its 39 periods
                 self.assertGreaterEqual(e["step_s_max"], mean * 0.7)
                 self.assertLessEqual(e["step_s_max"], mean * 1.3 + lost.s / 39)
+
+
+class InventoryTest(SbCase):
+    def test_data_dir_file_system_inventoried(self):
+        # the system inventory describes where a train job's dataset lives
+        # (data_dir=, the workload's own folder), as it does directory=
+        other = "/dev/shm"
+        if not os.path.isdir(other) or os.stat(other).st_dev == os.stat(self.dir).st_dev:
+            self.skipTest("needs /dev/shm on a file system other than the test folder's")
+        ds = tempfile.mkdtemp(prefix="sbint.ds.", dir=other)
+        self.addCleanup(shutil.rmtree, ds, True)
+        for engine in ("null", "psync"):
+            with self.subTest(engine=engine):
+                job = self.write_job("[t]\nworkload=train\nioengine=%s\ndirectory=%s\ndata_dir=%s\n"
+                                     "dataset_files=4\nrecord_length=4k\n" % (engine, self.dir, ds))
+                fs = self.run_json(job)["system"]["filesystems"]
+                paths = [f["path"] for f in fs]
+                self.assertIn(os.path.realpath(ds), paths)
+                self.assertIn(os.path.realpath(self.dir), paths)
+                self.assertEqual([f["mount_point"] for f in fs if f["path"] == os.path.realpath(ds)],
+                                 [other])
 
 
 class BadInputTest(SbCase):

@@ -9,7 +9,7 @@ import re
 import subprocess
 import unittest
 
-from sbtest import BIN, SRC, SbCase
+from sbtest import BIN, SRC, SbCase, validate_rc
 from test_mlsubmit import datasize
 
 # README text -> what the test runs instead (the real sizes take hours)
@@ -40,7 +40,9 @@ class ReadmeSubmissionTest(SbCase):
         os.symlink(os.path.join(SRC, "jobs"), os.path.join(self.dir, "jobs"))
         p = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", "\n".join(lines)], cwd=self.dir,
                            capture_output=True, text=True, timeout=600)
-        self.assertEqual(p.returncode, 0, p.stdout[-3000:] + p.stderr[-3000:])
+        # the block ends with validate, whose exit status is its verdict (0 CLOSED, 4
+        # OPEN, 5 INVALID); every command before it must succeed (bash -e)
+        self.assertEqual(p.returncode, validate_rc(p.stdout), p.stdout[-3000:] + p.stderr[-3000:])
         # datasize: mlpstorage's count for 1 accelerator, 1 host of 256 GiB
         self.assertIn("DATASIZE_FILES=%d\n" % datasize("unet3d", 1, 256, 1), p.stdout)
         # datagen made the 14 files once; the runs found them

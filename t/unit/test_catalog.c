@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "lib/log.h"
 #include "ml/model.h"
+#include "ml/train/opts.h"
 #include "ml/train/train.h"
 #include "parse/catalog.h"
 #include "parse/parse.h"
@@ -82,11 +83,13 @@ static void test_resolved_once(void)
 	CU_ASSERT_PTR_EQUAL(jl.jobs[1].ml_preset, sb_model_preset_find("llama3-8b")); /* same value */
 	CU_ASSERT_PTR_NULL(jl.jobs[2].ml_preset);   /* shape changed: a custom model */
 	CU_ASSERT_PTR_NULL(jl.jobs[3].ml_preset);
-	CU_ASSERT_PTR_EQUAL(jl.jobs[4].train_preset, sb_train_preset_find("resnet50"));
-	CU_ASSERT_EQUAL(jl.jobs[4].dataset_files, 1024);
-	CU_ASSERT_PTR_NULL(jl.jobs[5].train_preset);
-	CU_ASSERT_EQUAL(jl.jobs[5].batch_size, 1);
-	CU_ASSERT_PTR_NULL(jl.jobs[0].train_preset);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sb_train_opts(&jl.jobs[4]));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sb_train_opts(&jl.jobs[5]));
+	CU_ASSERT_PTR_EQUAL(sb_train_opts(&jl.jobs[4])->train_preset, sb_train_preset_find("resnet50"));
+	CU_ASSERT_EQUAL(sb_train_opts(&jl.jobs[4])->dataset_files, 1024);
+	CU_ASSERT_PTR_NULL(sb_train_opts(&jl.jobs[5])->train_preset);
+	CU_ASSERT_EQUAL(sb_train_opts(&jl.jobs[5])->batch_size, 1);
+	CU_ASSERT_PTR_NULL(sb_train_opts(&jl.jobs[0])); /* a checkpoint job has no train options */
 	sb_joblist_free(&jl);
 }
 

@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "lib/log.h"
 #include "ml/checkpoint/opts.h"
+#include "ml/train/opts.h"
 #include "parse/options.h"
 #include "parse/parse.h"
 #include "run/workload.h"
@@ -61,7 +62,8 @@ static void test_train_resolved(void)
 	struct sb_joblist jl;
 	CU_ASSERT_EQUAL_FATAL(parse("[t]\nworkload=train\ntrain_model=resnet50\ntrain_scale=0.5\n"
 				    "dataset_files=16\nshuffle=1,0\n", &jl), 0);
-	const struct sb_jobspec *s = &jl.jobs[0];
+	const struct sb_train_opts *s = sb_train_opts(&jl.jobs[0]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT_EQUAL(s->dataset_files, 16);
 	CU_ASSERT_EQUAL(s->samples_per_file, 1251);
 	CU_ASSERT_EQUAL(s->batch_size, 400);
@@ -75,8 +77,8 @@ static void test_train_resolved(void)
 	sb_joblist_free(&jl);
 
 	CU_ASSERT_EQUAL_FATAL(parse("[t]\nworkload=train\ndataset_files=8\nrecord_length=1m\n", &jl), 0);
-	CU_ASSERT_DOUBLE_EQUAL(jl.jobs[0].record_length, 1048576.0, 1e-9);
-	CU_ASSERT_EQUAL(jl.jobs[0].batch_size, 1);
+	CU_ASSERT_DOUBLE_EQUAL(sb_train_opts(&jl.jobs[0])->record_length, 1048576.0, 1e-9);
+	CU_ASSERT_EQUAL(sb_train_opts(&jl.jobs[0])->batch_size, 1);
 	sb_joblist_free(&jl);
 }
 
@@ -98,7 +100,7 @@ static void test_errors(void)
 			      &jl), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "1 step(s) per epoch"));
 	sb_joblist_free(&jl);
-	/* issue 9 defect 6: sizes past 64 bits, refused at the option's line */
+	/* sizes past 64 bits, refused at the option's line */
 	CU_ASSERT_EQUAL(parse("[c]\nworkload=checkpoint\nhidden=16777216\nffn=67108864\nlayers=65536\n"
 			      "heads=65536\nkv_heads=65536\nvocab=67108864\n", &jl), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:3: job 'c': model shape: hidden=16777216"));
@@ -143,7 +145,8 @@ static void test_accelerator_and_rule_defaults(void)
 	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		snprintf(text, sizeof(text), "[t]\nworkload=train\ntrain_model=%s\n%s", v[i].model, v[i].accel);
 		CU_ASSERT_EQUAL_FATAL(parse(text, &jl), 0);
-		const struct sb_jobspec *s = &jl.jobs[0];
+		const struct sb_train_opts *s = sb_train_opts(&jl.jobs[0]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 		CU_ASSERT_EQUAL(s->computation_time_us, v[i].us);
 		CU_ASSERT_EQUAL(s->shuffle, v[i].shuffle);
 		CU_ASSERT_EQUAL(s->checkpoint_after_epoch, v[i].after);
@@ -154,9 +157,9 @@ static void test_accelerator_and_rule_defaults(void)
 	/* explicit options win */
 	CU_ASSERT_EQUAL_FATAL(parse("[t]\nworkload=train\ntrain_model=unet3d\naccelerator=a100\n"
 				    "computation_time=0.5\nshuffle=none\ncheckpoint_after_epoch=0\n", &jl), 0);
-	CU_ASSERT_EQUAL(jl.jobs[0].computation_time_us, 500000);
-	CU_ASSERT_EQUAL(jl.jobs[0].shuffle, 0);
-	CU_ASSERT_EQUAL(jl.jobs[0].checkpoint_after_epoch, 0);
+	CU_ASSERT_EQUAL(sb_train_opts(&jl.jobs[0])->computation_time_us, 500000);
+	CU_ASSERT_EQUAL(sb_train_opts(&jl.jobs[0])->shuffle, 0);
+	CU_ASSERT_EQUAL(sb_train_opts(&jl.jobs[0])->checkpoint_after_epoch, 0);
 	sb_joblist_free(&jl);
 	CU_ASSERT_EQUAL(parse("[t]\nworkload=train\ntrain_model=unet3d\naccelerator=b200\n", &jl), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(logbuf, "ml.ini:4:"));
