@@ -248,6 +248,11 @@ static void render(FILE *f, const char *t, const struct sb_host_field *fields, c
 			fprintf(f, "%u", *(const unsigned *)p);
 			break;
 		case SB_HK_DBL:
+			if (*spec == 'M') { /* MB (10^6 B) as the run status shows sizes: MiB (MB) */
+				double mb = *(const double *)p;
+				fprintf(f, "%.2fMiB (%.2fMB)", mb * 1e6 / 1048576.0, mb);
+				break;
+			}
 			fputs(sb_out_fmt_fixed(buf, sizeof(buf), *spec == '.' ? atoi(spec + 1) : 6,
 					       *(const double *)p), f);
 			break;

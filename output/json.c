@@ -197,6 +197,8 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 	for (size_t i = 0; i < r->njobs; i++)
 		if (sb_json_job(&w, r, &r->jobs[i], plus) && !jrc)
 			jrc = -ENOMEM;
+	if (r->sweep && sb_json_sweep_jobs(&w, r, plus) && !jrc)
+		jrc = -ENOMEM;
 	sb_jw_arr_end(&w);
 	if (!r->no_disk_util) { /* disk_util=0: fio writes no key */
 		sb_jw_arr_begin(&w, "disk_util");

@@ -202,7 +202,13 @@ static int json_mixed(struct sb_jw *w, const struct sb_results *r, const struct 
 }
 
 int sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
-		    int plus)
+		int plus)
+{
+	return sb_json_job_at(w, r, j, plus, 0, NULL);
+}
+
+int sb_json_job_at(struct sb_jw *w, const struct sb_results *r, const struct sb_job_result *j,
+		   int plus, size_t point, const char *values)
 {
 	unsigned unified = sb_out_unified_job(j);
 	int rc = 0;
@@ -212,7 +218,15 @@ int sb_json_job(struct sb_jw *w, const struct sb_results *r, const struct sb_job
 	sync.npctl = sb_out_pctl(j, &sync.pctl);
 
 	sb_jw_obj_begin(w, NULL);
-	sb_jw_str(w, "jobname", j->name);
+	if (point) { /* a sweep point's job: "NAME (rw=read bs=4k)", its point and values */
+		char name[SB_NAME_MAX + 512];
+		snprintf(name, sizeof(name), "%s (%s)", j->name, values ? values : "");
+		sb_jw_str(w, "jobname", name);
+		sb_jw_u64(w, "sweep_point", point);
+		sb_jw_str(w, "sweep_values", values ? values : "");
+	} else {
+		sb_jw_str(w, "jobname", j->name);
+	}
 	sb_jw_u64(w, "groupid", j->groupid);
 	/* fio: an error continue_on_error let pass is still the job's error
 	 * here (the exit status stays 0) */

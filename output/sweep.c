@@ -5,6 +5,7 @@
  * job-file fragment.  JSON: "sweep" with every point (values, summary, each
  * repetition's timings and summary, and its fio-style job objects, each
  * merged over the repetitions) and "best". */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -232,6 +233,25 @@ static void json_values(struct sb_jw *w, const struct sb_sweep *def, size_t inde
 	for (unsigned d = 0; d < def->ndims; d++)
 		sb_jw_str(w, def->dims[d].name, point_value(def, index, d));
 	sb_jw_obj_end(w);
+}
+
+int sb_json_sweep_jobs(struct sb_jw *w, const struct sb_results *r, bool plus)
+{
+	const struct sb_sweep_results *sr = r->sweep;
+	int rc = 0;
+	for (size_t i = 0; sr && i < sr->ndone; i++) {
+		const struct sb_sweep_point_result *p = &sr->points[i];
+		char vals[512];
+		size_t n = 0;
+		vals[0] = 0;
+		for (unsigned d = 0; d < sr->def->ndims && n < sizeof(vals); d++)
+			n += (size_t)snprintf(vals + n, sizeof(vals) - n, "%s%s=%s", d ? " " : "",
+					      sr->def->dims[d].name, point_value(sr->def, p->index, d));
+		for (size_t j = 0; j < p->merged.njobs; j++)
+			if (sb_json_job_at(w, &p->merged, &p->merged.jobs[j], plus, p->index + 1, vals) && !rc)
+				rc = -ENOMEM;
+	}
+	return rc;
 }
 
 static void json_dirsum(struct sb_jw *w, const char *key, const struct sb_sweep_dirsum *ds)

@@ -15,6 +15,10 @@
 void sb_normal_sweep(FILE *f, const struct sb_results *r);
 /* JSON: "sweep": { "metric", "points": [...], "best": {...} } */
 void sb_json_sweep(struct sb_jw *w, const struct sb_results *r, bool plus);
+/* every finished point's jobs, merged over its repetitions, as members of
+ * the top-level "jobs" array, each labelled with its point
+ * (sb_json_job_at), so fio's tools read a sweep; -ENOMEM or 0 */
+int sb_json_sweep_jobs(struct sb_jw *w, const struct sb_results *r, bool plus);
 /* The table's row order: indexes into sr->points, best score first (ties:
  * run order).  order has sr->ndone entries. */
 void sb_sweep_order(const struct sb_sweep_results *sr, size_t *order);

@@ -245,7 +245,8 @@ struct sb_host_list {
 };
 /* One line (or one line per element) of normal output, indented by four
  * spaces.  Templates: literal text, {key} (U64/UINT/STR/FLAG as is, a LIST
- * as its count), {key:.N} (a DBL with N decimals), {key:B} (U64 bytes as
+ * as its count), {key:.N} (a DBL with N decimals), {key:M} (a DBL of MB,
+ * 10^6 bytes, as "X.XXMiB (Y.YYMB)", the run status's way), {key:B} (U64 bytes as
  * B/KiB/MiB/GiB/TiB), {#} (the element's index), {reason} (an element's
  * absent reason). */
 struct sb_host_line {

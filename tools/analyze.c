@@ -3,7 +3,8 @@
  * parallel with bounded memory (tools/trace_read.h): time and bytes per
  * operation and category, bandwidth, per-rank (pid) maxima, time in I/O
  * against time in application phases, and the per-file-class table (file
- * names with their digits removed, by rank).  Text or JSON. */
+ * names with their digits removed below the directory they share, by
+ * rank; see ta_class).  Text or JSON. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,26 +86,45 @@ static void jstr(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* the per-file-class table: files' (name, pid) rows folded by class */
+/* file e's name: its FH record's for a hash ("#H"), else as recorded */
+static const char *file_name(const struct ta_agg *a, const struct ta_ent *e)
+{
+	const char *name = e->key;
+	if (name[0] == '#') {
+		const struct ta_ent *h = ta_find(&a->fh, name + 1, 0);
+		if (!h && a->names)
+			h = ta_find(a->names, name + 1, 0);
+		if (h && h->val && h->s.n == 1) /* a colliding hash: kept as the hash */
+			name = h->val;
+	}
+	return name;
+}
+
+/* the per-file-class table: files' (name, pid) rows folded by class, the
+ * class the name without digits below the directory all files share
+ * (whose digits are names, such as lustre3: ta_class) */
 static int classes(const struct ta_agg *a, struct ta_tab *cls)
 {
+	const char *first = NULL;
+	size_t keep = (size_t)-1;
+	for (size_t i = 0; i < a->files.cap; i++) {
+		const char *name = a->files.e[i].key ? file_name(a, &a->files.e[i]) : "#";
+		if (name[0] == '#')
+			continue;
+		if (!first)
+			first = name;
+		keep = ta_common_dir(first, name, keep);
+	}
 	for (size_t i = 0; i < a->files.cap; i++) {
 		const struct ta_ent *e = &a->files.e[i];
 		if (!e->key)
 			continue;
-		const char *name = e->key;
+		const char *name = file_name(a, e);
 		char buf[4200];
-		if (name[0] == '#') {
-			const struct ta_ent *h = ta_find(&a->fh, name + 1, 0);
-			if (!h && a->names)
-				h = ta_find(a->names, name + 1, 0);
-			if (h && h->val && h->s.n == 1) /* a colliding hash: kept as the hash */
-				name = h->val;
-		}
 		if (name[0] == '#')
 			snprintf(buf, sizeof(buf), "fhash:%s", name + 1); /* no FH record for it */
 		else
-			ta_class(name, buf, sizeof(buf));
+			ta_class(name, keep, buf, sizeof(buf));
 		struct ta_ent *c = ta_get(cls, buf, strlen(buf), e->pid);
 		if (!c)
 			return -ENOMEM;

@@ -151,6 +151,8 @@ static int load_job(struct sb_rcmp_side *side, const char *name, const struct sb
 static int load_jobs(struct sb_rcmp_side *side, const struct sb_jval *jobs)
 {
 	for (const struct sb_jval *j = jobs->child; j; j = j->next) {
+		if (sb_jv_get(j, "sweep_point"))
+			continue;   /* a sweep point's job: the point is the entry (load_point) */
 		const char *base = sb_jv_str(sb_jv_get(j, "jobname"), "");
 		unsigned seen = 0;
 		for (const struct sb_jval *p = jobs->child; p != j; p = p->next)

@@ -8,7 +8,6 @@
 #include "tools/report.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,126 +72,6 @@ const char *sb_rep_name(const struct sb_rep *rp, unsigned ri, const char *what, 
 	return buf;
 }
 
-void sb_rep_kv(struct sb_out *o, const char *k, const char *fmt, ...)
-{
-	char v[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(v, sizeof(v), fmt, ap);
-	va_end(ap);
-	sb_out_puts(o, "<tr><th>");
-	sb_out_esc(o, k);
-	sb_out_puts(o, "</th><td>");
-	sb_out_esc(o, v);
-	sb_out_puts(o, "</td></tr>\n");
-}
-
-static void scalar(struct sb_out *o, const struct sb_jval *v)
-{
-	char num[64];
-	switch (v->type) {
-	case SB_JNULL: sb_out_puts(o, "null"); break;
-	case SB_JBOOL: sb_out_puts(o, v->b ? "true" : "false"); break;
-	case SB_JNUM:
-		if (v->is_int)
-			snprintf(num, sizeof(num), "%lld", (long long)v->i);
-		else
-			snprintf(num, sizeof(num), "%.6g", v->num);
-		sb_out_puts(o, num);
-		break;
-	case SB_JSTR: sb_out_esc(o, v->s); break;
-	default: break;
-	}
-}
-
-static int is_scalar(const struct sb_jval *v)
-{
-	return v->type != SB_JARR && v->type != SB_JOBJ;
-}
-
-/* an array of objects: one row each, the union of their keys as columns
- * (the first 32 keys met) */
-static int object_rows(struct sb_out *o, const struct sb_jval *v, int depth)
-{
-	const char *cols[32];
-	unsigned nc = 0;
-	for (const struct sb_jval *e = v->child; e; e = e->next) {
-		if (e->type != SB_JOBJ)
-			return 0;
-		for (const struct sb_jval *k = e->child; k; k = k->next) {
-			unsigned i = 0;
-			while (i < nc && strcmp(cols[i], k->key))
-				i++;
-			if (i == nc && nc < 32)
-				cols[nc++] = k->key;
-		}
-	}
-	sb_out_puts(o, "<table class=\"t\"><tr>");
-	for (unsigned i = 0; i < nc; i++) {
-		sb_out_puts(o, "<th>");
-		sb_out_esc(o, cols[i]);
-		sb_out_puts(o, "</th>");
-	}
-	sb_out_puts(o, "</tr>\n");
-	for (const struct sb_jval *e = v->child; e; e = e->next) {
-		sb_out_puts(o, "<tr>");
-		for (unsigned i = 0; i < nc; i++) {
-			sb_out_puts(o, "<td>");
-			const struct sb_jval *c = sb_jv_get(e, cols[i]);
-			if (c)
-				sb_rep_value(o, c, depth + 1);
-			sb_out_puts(o, "</td>");
-		}
-		sb_out_puts(o, "</tr>\n");
-	}
-	sb_out_puts(o, "</table>\n");
-	return 1;
-}
-
-void sb_rep_value(struct sb_out *o, const struct sb_jval *v, int depth)
-{
-	if (is_scalar(v)) {
-		scalar(o, v);
-		return;
-	}
-	if (depth > 8) {
-		sb_out_puts(o, "...");
-		return;
-	}
-	if (v->type == SB_JARR) {
-		int all = 1;
-		for (const struct sb_jval *e = v->child; e; e = e->next)
-			all &= is_scalar(e);
-		if (all) {   /* a list of values: one line */
-			for (const struct sb_jval *e = v->child; e; e = e->next) {
-				scalar(o, e);
-				if (e->next)
-					sb_out_puts(o, ", ");
-			}
-			return;
-		}
-		if (v->n && object_rows(o, v, depth))
-			return;
-		sb_out_puts(o, "<ol>");
-		for (const struct sb_jval *e = v->child; e; e = e->next) {
-			sb_out_puts(o, "<li>");
-			sb_rep_value(o, e, depth + 1);
-			sb_out_puts(o, "</li>");
-		}
-		sb_out_puts(o, "</ol>\n");
-		return;
-	}
-	sb_out_puts(o, "<table class=\"kv\">\n");
-	for (const struct sb_jval *c = v->child; c; c = c->next) {
-		sb_out_puts(o, "<tr><th>");
-		sb_out_esc(o, c->key);
-		sb_out_puts(o, "</th><td>");
-		sb_rep_value(o, c, depth + 1);
-		sb_out_puts(o, "</td></tr>\n");
-	}
-	sb_out_puts(o, "</table>\n");
-}
-
 /* ---- the summary, the system inventory and the job file ---- */
 
 static void summary(struct sb_rep *rp)
@@ -212,6 +91,8 @@ static void summary(struct sb_rep *rp)
 			kind = "checkpoint";
 		else if (sb_jv_get(j0, "train"))
 			kind = "training";
+		else if (sb_jv_get(j0, "kvcache"))
+			kind = "kv cache";
 		else if (sb_jv_len(sb_jv_get(root, "comparisons")))
 			kind = "comparison";
 		sb_out_puts(o, "<tr><td>");
@@ -244,7 +125,7 @@ static void system_inv(struct sb_rep *rp)
 			sb_out_esc(rp->o, rp->r[i].label);
 			sb_out_puts(rp->o, "</h3>\n");
 		}
-		sb_rep_value(rp->o, s, 0);
+		sb_rep_raw(rp->o, "the inventory, key by key", s);
 	}
 	sb_rep_section_end(rp);
 }
@@ -326,7 +207,9 @@ static const char style[] =
 	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}"
 	"th{background:#f3f3f3}tr.best td{background:#fff3b0;font-weight:bold}"
 	"tr.fail td{background:#fde2e2}pre{background:#f6f6f6;padding:.5em;overflow:auto}"
-	"nav a{margin-right:1em}";
+	"nav a{margin-right:1em}details{margin:.5em 0}summary{cursor:pointer;color:#036}"
+	"td.na{color:#888}svg .empty{fill:#888;font-style:italic}"
+	".pass{color:#1a7f37;font-weight:bold}.failv{color:#c62828;font-weight:bold}";
 
 static void page(struct sb_rep *rp, const char *title)
 {
@@ -371,6 +254,17 @@ static int load(struct sb_rep_result *r)
 		sb_err(r->path, "not a storbench or fio result: no \"jobs\" array at the top level "
 		       "(write one with --output-format=json or json+)");
 		return -EINVAL;
+	}
+	/* a sweep's points' jobs (labelled "sweep_point", for fio's tools):
+	 * the Sweep section draws them; no "Job N" section each */
+	struct sb_jval *jv = (struct sb_jval *)jobs;
+	for (struct sb_jval **pp = &jv->child; *pp;) {
+		if (sb_jv_get(*pp, "sweep_point")) {
+			*pp = (*pp)->next;
+			jv->n--;
+		} else {
+			pp = &(*pp)->next;
+		}
 	}
 	const char *slash = strrchr(r->path, '/');
 	r->label = slash && slash[1] ? slash + 1 : r->path;

@@ -14,86 +14,6 @@
 /* "mixed": unified_rw_reporting=mixed|both (no time series of its own) */
 static const char *const dirs[] = { "read", "write", "trim", "mixed" };
 
-struct xy {
-	double *x, *y;
-	size_t n;
-};
-
-static void xy_free(struct xy *s)
-{
-	free(s->x);
-	free(s->y);
-	memset(s, 0, sizeof(*s));
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* The last sample of arr when it is a partial interval: the run ended 2-22
- * ms into it (dur_ms under half the median interval), else NULL.  Its rate
- * is that of the run's last milliseconds, while threads stop one by one
- * and the queue drains: drawn as a full interval it made every line end in
- * a spike or a cliff that the run never had.  The charts leave it out (the
- * tables and totals keep its I/O); at 1 px per several intervals a
- * properly scaled 2 ms step would not be visible anyway. */
-static const struct sb_jval *partial_last(const struct sb_jval *arr, size_t n)
-{
-	if (n < 3)
-		return NULL;
-	double *d = malloc(n * sizeof(double)), last = 0;
-	const struct sb_jval *e = arr->child, *le = NULL;
-	if (!d)
-		return NULL;
-	for (size_t i = 0; e && i < n; e = e->next, i++) {
-		d[i] = last = sb_jv_num(sb_jv_get(e, "dur_ms"), 0);
-		le = e;
-	}
-	qsort(d, n, sizeof(double), cmp_dbl);
-	double med = d[n / 2];
-	free(d);
-	return med > 0 && last < med / 2 ? le : NULL;
-}
-
-/* (t_ms / 1000, path's value) per sample of arr; per_s: the value is a count
- * over the sample's dur_ms, drawn per second; scale multiplies.  Samples
- * without the key are left out, and a partial last interval
- * (partial_last).  Returns the count (0: nothing to draw). */
-static size_t series(const struct sb_jval *arr, const char *path, int per_s, double scale,
-		     struct xy *s)
-{
-	size_t n = sb_jv_len(arr);
-	memset(s, 0, sizeof(*s));
-	if (!n || !arr || arr->type != SB_JARR)
-		return 0;
-	const struct sb_jval *cut = partial_last(arr, n);
-	s->x = malloc(n * sizeof(double));
-	s->y = malloc(n * sizeof(double));
-	if (!s->x || !s->y) {
-		xy_free(s);
-		return 0;
-	}
-	for (const struct sb_jval *e = arr->child; e && e != cut; e = e->next) {
-		const struct sb_jval *v = sb_jv_path(e, path);
-		if (!v || v->type != SB_JNUM)
-			continue;
-		double y = v->num * scale;
-		if (per_s) {
-			double d = sb_jv_num(sb_jv_get(e, "dur_ms"), 0);
-			if (d <= 0)
-				continue;
-			y = y * 1000.0 / d;
-		}
-		s->x[s->n] = sb_jv_num(sb_jv_get(e, "t_ms"), 0) / 1000.0;
-		s->y[s->n++] = y;
-	}
-	if (!s->n)
-		xy_free(s);
-	return s->n;
-}
-
 /* one line per (result, series path) into chart c, or measuring the axes
  * first (pass 0); names "LABEL: what" */
 struct line_spec {
@@ -111,7 +31,8 @@ static int dir_moved(const struct sb_jval *job, const char *dir)
 static void job_chart(struct sb_rep *rp, unsigned ji, const char *title, const char *ylabel,
 		      enum sb_axis_kind ykind, const struct line_spec *ls, unsigned nls)
 {
-	struct sb_axis x = { SB_AXIS_LIN, "time (s)", 0, 0, 0 }, y = { ykind, ylabel, 0, 0, 0 };
+	struct sb_axis x = { SB_AXIS_LIN, "time since the job started (s)", 0, 0, 0 };
+	struct sb_axis y = { ykind, ylabel, 0, 0, 0 };
 	struct sb_chart c;
 	int any = 0;
 	for (int pass = 0; pass < 2; pass++) {
@@ -124,6 +45,7 @@ static void job_chart(struct sb_rep *rp, unsigned ji, const char *title, const c
 		for (unsigned ri = 0; ri < rp->n; ri++) {
 			const struct sb_jval *job = sb_jv_at(sb_jv_get(rp->r[ri].root, "jobs"), ji);
 			const struct sb_jval *ts = sb_jv_get(job, "timeseries");
+			double t0 = sb_rep_ts_start(ts);   /* each job on its own time axis */
 			for (unsigned d = 0; d < 4; d++) {
 				char io[24];
 				snprintf(io, sizeof(io), "%s/io_bytes", dirs[d]);
@@ -131,24 +53,21 @@ static void job_chart(struct sb_rep *rp, unsigned ji, const char *title, const c
 					continue;
 				for (unsigned k = 0; k < nls; k++) {
 					char path[64], what[96], name[256];
-					struct xy s;
+					struct sb_rep_ts s;
 					snprintf(path, sizeof(path), "%s/%s", dirs[d], ls[k].path);
-					if (!series(ts, path, ls[k].per_s, ls[k].scale, &s))
+					if (!sb_rep_series(ts, path, ls[k].per_s, ls[k].scale, t0, &s))
 						continue;
 					any = 1;
 					if (pass == 0) {
-						for (size_t i = 0; i < s.n; i++) {
-							sb_axis_add(&x, s.x[i]);
-							sb_axis_add(&y, s.y[i]);
-						}
+						sb_rep_ts_axes(&s, &x, &y);
 					} else {
 						snprintf(what, sizeof(what), "%s%s%s", dirs[d], *ls[k].what ? " " : "",
 							 ls[k].what);
-						sb_chart_line(&c, s.x, s.y, s.n, color, d == 1 || ls[k].dash,
-							      sb_rep_name(rp, ri, what, name, sizeof(name)));
+						sb_rep_ts_draw(&c, &s, color, d == 1 || ls[k].dash,
+							       sb_rep_name(rp, ri, what, name, sizeof(name)));
 					}
 					color++;
-					xy_free(&s);
+					sb_rep_ts_free(&s);
 				}
 			}
 		}
@@ -300,6 +219,33 @@ static void lat_charts(struct sb_rep *rp, unsigned ji)
 	}
 }
 
+/* clat mean, p50, p99 and max (us) of clat_ns as table cells: "n/a" where
+ * the job has no completion latencies (no clat_ns, or N 0: an ML job that
+ * times its own operations, as kv_profile=mlperf), never a 0.0 that was not
+ * measured; a percentile is a histogram bucket's midpoint (within 0.78%),
+ * shown no larger than the max and no smaller than the min it lies between */
+static void clat_cells(struct sb_out *o, const struct sb_jval *cl)
+{
+	const struct sb_jval *n = sb_jv_get(cl, "N");
+	if (!cl || (n && n->type == SB_JNUM && n->num <= 0)) {
+		sb_out_puts(o, "<td class=\"na\">n/a</td><td class=\"na\">n/a</td>"
+			    "<td class=\"na\">n/a</td><td class=\"na\">n/a</td>");
+		return;
+	}
+	double lo = sb_jv_num(sb_jv_get(cl, "min"), 0), hi = sb_jv_num(sb_jv_get(cl, "max"), 0);
+	double p[2] = { sb_jv_num(sb_jv_path(cl, "percentile/50.000000"), 0),
+			sb_jv_num(sb_jv_path(cl, "percentile/99.000000"), 0) };
+	for (int i = 0; i < 2; i++) {
+		if (hi > 0 && p[i] > hi)
+			p[i] = hi;
+		if (p[i] > 0 && p[i] < lo)
+			p[i] = lo;
+	}
+	sb_out_printf(o, "<td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>",
+		      sb_jv_num(sb_jv_get(cl, "mean"), 0) / 1000.0, p[0] / 1000.0, p[1] / 1000.0,
+		      hi / 1000.0);
+}
+
 static void job_table(struct sb_rep *rp, unsigned ji)
 {
 	struct sb_out *o = rp->o;
@@ -315,15 +261,11 @@ static void job_table(struct sb_rep *rp, unsigned ji)
 			const struct sb_jval *cl = sb_jv_get(dj, "clat_ns");
 			sb_out_puts(o, "<tr><td>");
 			sb_out_esc(o, rp->r[ri].label);
-			sb_out_printf(o, "</td><td>%s</td><td>%.0f</td><td>%.1f</td><td>%.1f</td>"
-				      "<td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f / %.1f</td></tr>\n",
-				      dirs[d], sb_jv_num(sb_jv_get(dj, "iops"), 0),
-				      sb_jv_num(sb_jv_get(dj, "bw_bytes"), 0) / 1048576.0,
-				      sb_jv_num(sb_jv_get(cl, "mean"), 0) / 1000.0,
-				      sb_jv_num(sb_jv_path(cl, "percentile/50.000000"), 0) / 1000.0,
-				      sb_jv_num(sb_jv_path(cl, "percentile/99.000000"), 0) / 1000.0,
-				      sb_jv_num(sb_jv_get(cl, "max"), 0) / 1000.0,
-				      sb_jv_num(sb_jv_get(job, "usr_cpu"), 0),
+			sb_out_printf(o, "</td><td>%s</td><td>%.0f</td><td>%.1f</td>", dirs[d],
+				      sb_jv_num(sb_jv_get(dj, "iops"), 0),
+				      sb_jv_num(sb_jv_get(dj, "bw_bytes"), 0) / 1048576.0);
+			clat_cells(o, cl);
+			sb_out_printf(o, "<td>%.1f / %.1f</td></tr>\n", sb_jv_num(sb_jv_get(job, "usr_cpu"), 0),
 				      sb_jv_num(sb_jv_get(job, "sys_cpu"), 0));
 		}
 	}
@@ -387,19 +329,17 @@ static void host_chart(struct sb_rep *rp, const char *title, const char *ylabel,
 		for (unsigned ri = 0; ri < rp->n; ri++) {
 			const struct sb_jval *ser = sb_jv_path(rp->r[ri].root, "host/series");
 			for (unsigned k = 0; k < nls; k++, color++) {
-				struct xy s;
+				struct sb_rep_ts s;
 				char name[256];
-				if (!series(ser, ls[k].path, ls[k].per_s, ls[k].scale, &s))
+				if (!sb_rep_series(ser, ls[k].path, ls[k].per_s, ls[k].scale, 0, &s))
 					continue;
 				any = 1;
-				for (size_t i = 0; pass == 0 && i < s.n; i++) {
-					sb_axis_add(&x, s.x[i]);
-					sb_axis_add(&y, s.y[i]);
-				}
-				if (pass == 1)
-					sb_chart_line(&c, s.x, s.y, s.n, color, ls[k].dash,
-						      sb_rep_name(rp, ri, ls[k].what, name, sizeof(name)));
-				xy_free(&s);
+				if (pass == 0)
+					sb_rep_ts_axes(&s, &x, &y);
+				else
+					sb_rep_ts_draw(&c, &s, color, ls[k].dash,
+						       sb_rep_name(rp, ri, ls[k].what, name, sizeof(name)));
+				sb_rep_ts_free(&s);
 			}
 		}
 	}
@@ -465,7 +405,8 @@ static void host_summary(struct sb_rep *rp, unsigned ri, const struct sb_jval *h
 		sb_out_puts(o, ": ");
 		sb_out_esc(o, rp->r[ri].label);
 	}
-	sb_out_puts(o, "</h3>\n<table class=\"kv\">\n");
+	sb_out_puts(o, "</h3>\n<details><summary>the host's figures, key by key</summary>\n"
+		    "<table class=\"kv\">\n");
 	for (const struct sb_jval *c = host->child; c; c = c->next) {
 		if (!strcmp(c->key, "series") || sb_jv_get(c, "absent"))
 			continue;
@@ -475,7 +416,21 @@ static void host_summary(struct sb_rep *rp, unsigned ri, const struct sb_jval *h
 		sb_rep_value(o, c, 1);
 		sb_out_puts(o, "</td></tr>\n");
 	}
-	sb_out_puts(o, "</table>\n");
+	sb_out_puts(o, "</table></details>\n");
+}
+
+#define MIB (1.0 / 1048576)   /* the host charts are in MiB, as the rest of the report */
+
+/* a result's host series has a GPU reading */
+static int any_gpu(const struct sb_rep *rp)
+{
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *ser = sb_jv_path(rp->r[ri].root, "host/series");
+		for (const struct sb_jval *e = ser ? ser->child : NULL; e; e = e->next)
+			if (sb_jv_get(e, "gpu_util_pct"))
+				return 1;
+	}
+	return 0;
 }
 
 void sb_rep_host(struct sb_rep *rp)
@@ -495,18 +450,18 @@ void sb_rep_host(struct sb_rep *rp)
 		{ "writeback_bytes", "writeback", 0, 1, 1.0 / 1048576 },
 	};
 	static const struct line_spec disk[] = {
-		{ "disk_read_bytes", "read", 1, 0, 1e-6 }, { "disk_write_bytes", "write", 1, 1, 1e-6 },
+		{ "disk_read_bytes", "read", 1, 0, MIB }, { "disk_write_bytes", "write", 1, 1, MIB },
 	};
 	static const struct line_spec util[] = { { "disk_util_pct", "busy", 0, 0, 1 } };
 	static const struct line_spec net[] = {
-		{ "net_ext_sent", "sent", 1, 0, 1e-6 }, { "net_ext_recv", "received", 1, 1, 1e-6 },
-		{ "net_lo_sent", "loopback sent", 1, 0, 1e-6 }, { "ib_xmit_bytes", "IB sent", 1, 0, 1e-6 },
-		{ "ib_rcv_bytes", "IB received", 1, 1, 1e-6 },
+		{ "net_ext_sent", "sent", 1, 0, MIB }, { "net_ext_recv", "received", 1, 1, MIB },
+		{ "net_lo_sent", "loopback sent", 1, 0, MIB }, { "ib_xmit_bytes", "IB sent", 1, 0, MIB },
+		{ "ib_rcv_bytes", "IB received", 1, 1, MIB },
 	};
 	static const struct line_spec rapl[] = { { "rapl_watts", "RAPL", 0, 0, 1 },
 						 { "gpu_power_w", "GPU", 0, 1, 1 } };
-	static const struct line_spec pcie[] = { { "gpu_pcie_rx_mbps", "to the GPUs", 0, 0, 1 },
-						 { "gpu_pcie_tx_mbps", "from the GPUs", 0, 1, 1 } };
+	static const struct line_spec pcie[] = { { "gpu_pcie_rx_mbps", "to the GPUs", 0, 0, 1e6 * MIB },
+						 { "gpu_pcie_tx_mbps", "from the GPUs", 0, 1, 1e6 * MIB } };
 	static const struct line_spec gpu[] = { { "gpu_util_pct", "GPU busy", 0, 0, 1 },
 						{ "psi_io_some_pct", "I/O pressure (some)", 0, 1, 1 } };
 	for (unsigned ri = 0; ri < rp->n; ri++)
@@ -514,12 +469,14 @@ void sb_rep_host(struct sb_rep *rp)
 	host_chart(rp, "CPU utilization", "utilization (%)", cpu, 2);
 	host_chart(rp, "Memory in use", "memory used (% of MemTotal)", mem, 1);
 	host_chart(rp, "Dirty and writeback page cache", "page cache (MiB)", dirty, 2);
-	host_chart(rp, "Disk throughput", "throughput (MB/s, 10^6 bytes)", disk, 2);
+	host_chart(rp, "Disk throughput", "throughput (MiB/s)", disk, 2);
 	host_chart(rp, "Disk utilization", "busy (% of the interval)", util, 1);
-	host_chart(rp, "Network throughput", "throughput (MB/s, 10^6 bytes)", net, 5);
+	host_chart(rp, "Network throughput", "throughput (MiB/s)", net, 5);
 	host_chart(rp, "Power", "power (W)", rapl, 2);
-	host_chart(rp, "GPU PCIe traffic (NVML)", "throughput (MB/s, 10^6 bytes)", pcie, 2);
-	host_chart(rp, "GPU and I/O pressure", "(% of the interval)", gpu, 2);
+	host_chart(rp, "GPU PCIe traffic (NVML)", "throughput (MiB/s)", pcie, 2);
+	/* a host without a GPU has no GPU line: the chart is the I/O pressure */
+	host_chart(rp, any_gpu(rp) ? "GPU and I/O pressure" : "I/O pressure", "(% of the interval)",
+		   gpu, 2);
 	for (unsigned ri = 0; ri < rp->n; ri++) {
 		const struct sb_jval *h = sb_jv_get(rp->r[ri].root, "host");
 		if (h && h->type == SB_JOBJ)

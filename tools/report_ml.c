@@ -2,7 +2,8 @@
  * (write/read throughput per checkpoint as bars, durations, per-rank times
  * where the result has them; tiered checkpoints' blocking and flush times),
  * training (AU and throughput per epoch, the rules verdict as a table with
- * the fixes) and the KV cache (hit ratios per tier, latencies, bandwidth). */
+ * the fixes); the KV cache's body is tools/report_kv.c.  Which section a
+ * job gets is the table "workloads" below: a row per workload. */
 #include "tools/report.h"
 
 #include <math.h>
@@ -94,7 +95,7 @@ static void rank_bars(struct sb_rep *rp, unsigned ri, const struct sb_jval *ck, 
 		snprintf(title, sizeof(title), "Checkpoint duration per rank (%s%s; its first open to its last "
 			 "close)", rp->r[ri].label, nrk > shown ? ", the first 64 ranks" : "");
 		struct sb_bars b = { title, "duration (s)", (unsigned)nc, (unsigned)shown, cats,
-				     shown > 1 ? sers : NULL, v, NULL, -1 };
+				     shown > 1 ? sers : NULL, v, NULL, -1, NULL };
 		sb_svg_bars(rp->o, &b);
 	}
 	free(rl);
@@ -123,7 +124,7 @@ static void tiered(struct sb_rep *rp, unsigned ri, const struct sb_jval *t)
 			v[n + k] = sb_jv_num(sb_jv_get(e, "flush_s"), NAN);
 		}
 		struct sb_bars b = { "Tiered checkpoint: time the application was blocked, and the flush",
-				     "time (s)", (unsigned)n, 2, cats, sers, v, NULL, -1 };
+				     "time (s)", (unsigned)n, 2, cats, sers, v, NULL, -1, NULL };
 		sb_svg_bars(rp->o, &b);
 	}
 	free(cl);
@@ -153,7 +154,7 @@ static void ck_panels(struct sb_rep *rp, const char *what, const char *ylabel,
 			 ylabel[0] == 't' ? "per checkpoint, slowest rank's time" :
 			 "first start to last end over the ranks");
 		struct sb_bars b = { title, ylabel, (unsigned)k, rp->n, cats + c0,
-				     rp->n > 1 ? sers : NULL, pv, NULL, -1 };
+				     rp->n > 1 ? sers : NULL, pv, NULL, -1, NULL };
 		sb_svg_bars(rp->o, &b);
 		free(pv);
 	}
@@ -311,15 +312,48 @@ static void rules_of(struct sb_rep *rp, unsigned ji, const char *key)
 			rules(rp, ri, ml_obj(rp, ri, ji, "rules"));
 }
 
-/* The section of job ji's workload (train: "Training", else "Checkpoint"),
- * titled with the names of the jobs that have it, each once ("a / b"): in
- * a combined report job ji of one result may be a checkpoint and of
- * another a training job, each in its own section under its own name. */
-static void ml_section(struct sb_rep *rp, unsigned ji, int train)
+static void ck_body(struct sb_rep *rp, unsigned ji)
 {
-	const char *key = train ? "train" : "checkpoint";
+	checkpoint(rp, ji);
+}
+
+static void train_body(struct sb_rep *rp, unsigned ji)
+{
+	epoch_chart(rp, ji, "au_pct", "Accelerator utilization per epoch", "AU (%)");
+	epoch_chart(rp, ji, "mb_per_s", "Training throughput per epoch", "throughput (MiB/s)");
+	epoch_chart(rp, ji, "samples_per_s", "Samples per second per epoch", "samples/s");
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *t = ml_obj(rp, ri, ji, "train");
+		if (!t)
+			continue;
+		title3(rp, "Training", ri);
+		scalars(rp->o, t);
+		sb_rep_raw(rp->o, "Per-epoch figures", sb_jv_get(t, "epochs"));
+	}
+}
+
+/* Each workload's section, built from its own result (the job's member
+ * "key", as its figures write it) by its own body; the rules verdict of
+ * any of them (its "rules") follows.  A workload added to storbench adds
+ * a row here. */
+static const struct ml_workload {
+	const char *key, *title;
+	void (*body)(struct sb_rep *rp, unsigned ji);
+} workloads[] = {
+	{ "checkpoint", "Checkpoint", ck_body },
+	{ "train", "Training", train_body },
+	{ "kvcache", "KV cache", sb_rep_kvcache },
+};
+
+/* The section of job ji's workload w, titled with the names of the jobs
+ * that have it, each once ("a / b"): in a combined report job ji of one
+ * result may be a checkpoint and of another a training job, each in its
+ * own section under its own name. */
+static void ml_section(struct sb_rep *rp, unsigned ji, const struct ml_workload *w)
+{
+	const char *key = w->key;
 	char title[300];
-	size_t n = (size_t)snprintf(title, sizeof(title), "%s: ", train ? "Training" : "Checkpoint");
+	size_t n = (size_t)snprintf(title, sizeof(title), "%s: ", w->title);
 	size_t head = n;
 	for (unsigned ri = 0; ri < rp->n; ri++) {
 		if (!ml_obj(rp, ri, ji, key))
@@ -336,74 +370,15 @@ static void ml_section(struct sb_rep *rp, unsigned ji, int train)
 	if (n == head)
 		return;
 	sb_rep_section(rp, title);
-	if (!train) {
-		checkpoint(rp, ji);
-		rules_of(rp, ji, key);
-		sb_rep_section_end(rp);
-		return;
-	}
-	epoch_chart(rp, ji, "au_pct", "Accelerator utilization per epoch", "AU (%)");
-	epoch_chart(rp, ji, "mb_per_s", "Training throughput per epoch", "throughput (MiB/s)");
-	epoch_chart(rp, ji, "samples_per_s", "Samples per second per epoch", "samples/s");
-	for (unsigned ri = 0; ri < rp->n; ri++) {
-		const struct sb_jval *t = ml_obj(rp, ri, ji, "train");
-		if (!t)
-			continue;
-		title3(rp, "Training", ri);
-		scalars(rp->o, t);
-		sb_rep_value(rp->o, sb_jv_get(t, "epochs"), 1);
-	}
+	w->body(rp, ji);
 	rules_of(rp, ji, key);
-	sb_rep_section_end(rp);
-}
-
-/* workload=kvcache (the job's "kvcache" object): hit ratios per tier as
- * bars, then every figure as tables (latencies in us, bandwidth in MiB/s) */
-static void kvcache(struct sb_rep *rp, unsigned ji)
-{
-	const char *name = NULL;
-	for (unsigned ri = 0; ri < rp->n && !name; ri++)
-		if (ml_obj(rp, ri, ji, "kvcache"))
-			name = sb_jv_str(ml_obj(rp, ri, ji, "jobname"), "?");
-	if (!name)
-		return;
-	char title[300];
-	snprintf(title, sizeof(title), "KV cache: %s", name);
-	sb_rep_section(rp, title);
-	static const char *const cats[] = { "prefix (requests)", "memory tier (blocks)",
-					    "disk tier (blocks)" };
-	static const char *const keys[] = { "hit_ratio", "memory_hit_ratio", "disk_hit_ratio" };
-	const char **sers = malloc(rp->n * sizeof(*sers));
-	double *v = malloc(rp->n * 3 * sizeof(double));
-	if (sers && v) {
-		for (unsigned ri = 0; ri < rp->n; ri++) {
-			const struct sb_jval *kv = ml_obj(rp, ri, ji, "kvcache");
-			sers[ri] = rp->r[ri].label;
-			for (unsigned c = 0; c < 3; c++)
-				v[ri * 3 + c] = kv ? 100 * sb_jv_num(sb_jv_get(kv, keys[c]), NAN) : NAN;
-		}
-		struct sb_bars b = { "KV-cache hit ratios", "hits (%)", 3, rp->n, cats,
-				     rp->n > 1 ? sers : NULL, v, NULL, -1 };
-		sb_svg_bars(rp->o, &b);
-	}
-	free(sers);
-	free(v);
-	for (unsigned ri = 0; ri < rp->n; ri++) {
-		const struct sb_jval *kv = ml_obj(rp, ri, ji, "kvcache");
-		if (!kv)
-			continue;
-		title3(rp, "KV cache", ri);
-		sb_rep_value(rp->o, kv, 1);
-	}
 	sb_rep_section_end(rp);
 }
 
 void sb_rep_ml(struct sb_rep *rp)
 {
 	size_t nj = max_jobs(rp);
-	for (int train = 0; train < 2; train++)
+	for (size_t w = 0; w < sizeof(workloads) / sizeof(workloads[0]); w++)
 		for (unsigned ji = 0; ji < nj; ji++)
-			ml_section(rp, ji, train);
-	for (unsigned ji = 0; ji < nj; ji++)
-		kvcache(rp, ji);
+			ml_section(rp, ji, &workloads[w]);
 }

@@ -140,6 +140,79 @@ static void heatmap(struct sb_rep *rp, unsigned ri, const struct sb_jval *sw, co
 	sb_svg_heatmap(rp->o, &h);
 }
 
+/* whether a point of list pts holds value ci of option name (opt, its
+ * sweep.options entry) */
+static const struct sb_jval *with_value(const struct sb_jval *pts, const struct sb_jval *opt,
+					const char *name, int ci)
+{
+	for (const struct sb_jval *p = pts ? pts->child : NULL; p; p = p->next) {
+		const struct sb_jval *vals = sb_jv_get(p, "values");
+		const char *pv = sb_jv_str(sb_jv_get(vals, name), NULL);
+		if (pv && value_index(opt, pv, vals) == ci)
+			return p;
+	}
+	return NULL;
+}
+
+/* Why value ci of option name has no bar: every point with it was skipped
+ * (its GPU library missing): "skipped: no libcuda.so.1" into buf; NULL when
+ * a point with it ran (it moved no data in this direction: a "write" value
+ * in a read chart) or none exists */
+static const char *skip_reason(const struct sb_rep *rp, const char *name, int ci, char *buf,
+			       size_t len)
+{
+	const struct sb_jval *sk = NULL;
+	for (unsigned ri = 0; ri < rp->n; ri++) {
+		const struct sb_jval *sw = sb_jv_get(rp->r[ri].root, "sweep"), *opt = find_opt(sw, name);
+		if (with_value(sb_jv_get(sw, "points"), opt, name, ci))
+			return NULL;
+		if (!sk)
+			sk = with_value(sb_jv_get(sw, "skipped"), opt, name, ci);
+	}
+	if (!sk)
+		return NULL;
+	const char *r = sb_jv_str(sb_jv_get(sk, "reason"), ""), *lib = strstr(r, "lib");
+	size_t n = lib ? strcspn(lib, " ,;:()'\"") : 0;
+	char tok[40];
+	snprintf(tok, sizeof(tok), "%.*s", (int)(n < sizeof(tok) ? n : 0), lib ? lib : "");
+	if (strstr(tok, ".so"))
+		snprintf(buf, len, "skipped: no %s", tok);
+	else
+		snprintf(buf, len, "skipped (not run)");
+	return buf;
+}
+
+/* The categories of an effect chart without any bar: a skipped value stays,
+ * labelled why (skip_reason), any other is left out, so no chart has a
+ * silent empty group.  Compacts cats and v (nser series of nv values) in
+ * place, moves *best along; returns the categories left. */
+static size_t drop_empty(const struct sb_rep *rp, const char *name, const char **cats, double *v,
+			 unsigned nser, size_t nv, const char **why, char (*whyb)[64], int *best)
+{
+	size_t k = 0;
+	int nbest = -1;
+	for (size_t i = 0; i < nv; i++) {
+		int has = 0;
+		for (unsigned s = 0; s < nser; s++)
+			has |= isfinite(v[s * nv + i]);
+		const char *w = has ? NULL : skip_reason(rp, name, (int)i, whyb[k], sizeof(whyb[0]));
+		if (!has && !w)
+			continue;
+		if ((int)i == *best)
+			nbest = (int)k;
+		cats[k] = cats[i];
+		why[k] = w;
+		for (unsigned s = 0; s < nser; s++)
+			v[s * nv + k] = v[s * nv + i];
+		k++;
+	}
+	/* the series were nv apart; now k apart */
+	for (unsigned s = 1; s < nser; s++)
+		memmove(v + s * k, v + s * nv, k * sizeof(double));
+	*best = nbest;
+	return k;
+}
+
 /* effect of one option: per value, the best and the mean bandwidth of the
  * points with that value, each result a pair of bar series */
 static void effect(struct sb_rep *rp, const char *name, const char *dir)
@@ -189,10 +262,13 @@ static void effect(struct sb_rep *rp, const char *name, const char *dir)
 		}
 	}
 	if (any) {
-		char title[300];
+		char title[300], whyb[MAXV][64];
+		const char *why[MAXV];
+		nv = drop_empty(rp, name, cats, v, nser, nv, why, whyb, &best);
 		snprintf(title, sizeof(title), "Effect of %s on %s bandwidth (best and mean over the other "
 			 "options; best value shaded)", name, dir);
-		struct sb_bars b = { title, "bandwidth (MiB/s)", (unsigned)nv, nser, cats, sers, v, NULL, best };
+		struct sb_bars b = { title, "bandwidth (MiB/s)", (unsigned)nv, nser, cats, sers, v, NULL,
+				     best, why };
 		sb_svg_bars(rp->o, &b);
 	}
 out:
@@ -364,7 +440,7 @@ static void compare_set(struct sb_rep *rp, size_t k)
 	snprintf(title, sizeof(title), "%s by %s (label: ratio to the first)",
 		 iops ? "IOPS" : "Bandwidth", opt);
 	struct sb_bars b = { title, iops ? "IOPS (I/Os per s)" : "bandwidth (MiB/s)", (unsigned)nc,
-			     rp->n, cats, rp->n > 1 ? sers : NULL, v, np, -1 };
+			     rp->n, cats, rp->n > 1 ? sers : NULL, v, np, -1, NULL };
 	sb_svg_bars(o, &b);
 out:
 	free(v);

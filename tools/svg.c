@@ -1,6 +1,6 @@
 /* tools/svg.c: the drawing kit of `storbench report` (see tools/svg.h):
- * text buffer, axes with ticks, decimated lines, bars, heat maps and the
- * per-CPU heat strip, all as inline SVG. */
+ * text buffer, axes with ticks, decimated lines, points with spans and bars
+ * as inline SVG; the heat maps and strips are tools/svg_heat.c. */
 #include "tools/svg.h"
 
 #include <math.h>
@@ -194,6 +194,25 @@ static double nice_step(double span)
 	return (m < 1.5 ? 1 : m < 3 ? 2 : m < 7 ? 5 : 10) * p;
 }
 
+/* a tick's label: sb_svg_si without trailing zeros, so the labels of one
+ * axis read "1, 1.5, 2" and "1k, 1.5k, 2k", never "1, 1.50, 2" */
+static void tick_label(double v, char *lab, size_t len)
+{
+	sb_svg_si(v, lab, len);
+	char *dot = strchr(lab, '.');
+	if (!dot || strchr(lab, 'e'))
+		return;
+	char *end = dot + 1;
+	while (*end >= '0' && *end <= '9')
+		end++;
+	char *z = end;
+	while (z > dot + 1 && z[-1] == '0')
+		z--;
+	if (z == dot + 1)
+		z = dot;   /* "2.00" -> "2" */
+	memmove(z, end, strlen(end) + 1);
+}
+
 /* calls tick(pos in axis units, label) for each tick of axis a */
 static void ticks(struct sb_chart *c, const struct sb_axis *a, double t0, double t1, int vertical)
 {
@@ -216,7 +235,7 @@ static void ticks(struct sb_chart *c, const struct sb_axis *a, double t0, double
 		if (a->kind == SB_AXIS_PCT)
 			snprintf(lab, sizeof(lab), "%.*f", i <= 2 ? 0 : (int)i - 2, vals[i]);
 		else
-			sb_svg_si(vals[i], lab, sizeof(lab));
+			tick_label(vals[i], lab, sizeof(lab));
 		if (vertical) {
 			double y = py(c, vals[i]);
 			sb_out_printf(o, "<line class=\"g\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
@@ -235,7 +254,7 @@ static void ticks(struct sb_chart *c, const struct sb_axis *a, double t0, double
 	}
 }
 
-static void svg_open(struct sb_out *o, int w, int h, const char *title)
+void sb_svg_open(struct sb_out *o, int w, int h, const char *title)
 {
 	sb_out_puts(o, "<figure><figcaption>");
 	sb_out_esc(o, title);
@@ -252,7 +271,7 @@ void sb_chart_begin(struct sb_chart *c, struct sb_out *o, const char *title,
 	c->y = *y;
 	axis_range(x, &c->tx0, &c->tx1);
 	axis_range(y, &c->ty0, &c->ty1);
-	svg_open(o, CW, CH, title);
+	sb_svg_open(o, CW, CH, title);
 	ticks(c, x, c->tx0, c->tx1, 0);
 	ticks(c, y, c->ty0, c->ty1, 1);
 	sb_out_printf(o, "<rect class=\"f\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
@@ -326,6 +345,43 @@ void sb_chart_line(struct sb_chart *c, const double *x, const double *y, size_t 
 	}
 }
 
+void sb_chart_spans(struct sb_chart *c, const double *x0, const double *x1, const double *y,
+		    size_t n, unsigned color, int dash, const char *name)
+{
+	struct sb_out *o = c->o;
+	sb_out_puts(o, "<g class=\"spans\"");
+	if (name) {
+		sb_out_puts(o, " data-name=\"");
+		sb_out_esc(o, name);
+		sb_out_puts(o, "\"");
+	}
+	sb_out_puts(o, ">\n");
+	for (size_t i = 0; i < n; i++) {
+		if (!drawable(c, x0[i], y[i]) || !drawable(c, x1[i], y[i]))
+			continue;
+		double a = px(c, x0[i]), b = px(c, x1[i]), v = py(c, y[i]);
+		char num[32];
+		sb_out_printf(o, "<line class=\"span\" data-t0=\"%.3f\" data-t1=\"%.3f\" "
+			      "data-v=\"%.6g\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+			      "stroke=\"%s\" stroke-width=\"2\"%s/>", x0[i], x1[i], y[i], a, b, v, v,
+			      sb_svg_color(color), dash ? " stroke-dasharray=\"5,3\"" : "");
+		sb_out_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
+			      (a + b) / 2, v, sb_svg_color(color));
+		if (name) {
+			sb_out_esc(o, name);
+			sb_out_puts(o, ", ");
+		}
+		sb_out_printf(o, "%.3f-%.3f s: %s</title></circle>\n", x0[i], x1[i],
+			      sb_svg_si(y[i], num, sizeof(num)));
+	}
+	sb_out_puts(o, "</g>\n");
+	if (name && c->nleg < SB_CHART_MAXLEG) {
+		snprintf(c->leg[c->nleg], sizeof(c->leg[0]), "%s", name);
+		c->legc[c->nleg] = color;
+		c->legdash[c->nleg++] = dash;
+	}
+}
+
 static void legend(struct sb_out *o, unsigned n, const char *const *names, const char (*cnames)[128],
 		   const unsigned *colors, const int *dash)
 {
@@ -362,7 +418,7 @@ void sb_svg_bars(struct sb_out *o, const struct sb_bars *b)
 	c.y.lo = 0;
 	c.y.hi = hi > 0 ? hi * 1.08 : 1;   /* room for the notes */
 	axis_range(&c.y, &c.ty0, &c.ty1);
-	svg_open(o, CW, CH, b->title);
+	sb_svg_open(o, CW, CH, b->title);
 	ticks(&c, &c.y, c.ty0, c.ty1, 1);
 	sb_out_printf(o, "<rect class=\"f\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
 		      ML, MT, PW, PH);
@@ -400,6 +456,13 @@ void sb_svg_bars(struct sb_out *o, const struct sb_bars *b)
 				sb_out_puts(o, "</text>\n");
 			}
 		}
+		const char *why = b->empty ? b->empty[ci] : NULL;
+		if (why && *why) {   /* a category without a bar says why */
+			sb_out_printf(o, "<text class=\"empty\" x=\"%.1f\" y=\"%d\" "
+				      "text-anchor=\"middle\">", x0 + cw * 0.4, MT + PH - 8);
+			sb_out_esc(o, why);
+			sb_out_puts(o, "</text>\n");
+		}
 		sb_out_printf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x0 + cw * 0.4,
 			      MT + PH + 14 + (b->ncat > 8 ? (int)(ci % 2) * 13 : 0));
 		sb_out_esc(o, b->cats[ci]);
@@ -421,135 +484,4 @@ void sb_svg_bars(struct sb_out *o, const struct sb_bars *b)
 		legend(o, n, names, NULL, cols, NULL);
 	}
 	sb_out_puts(o, "</figure>\n");
-}
-
-/* ---- heat map and strip ---- */
-
-/* white-yellow-red ramp for f in 0..1 */
-static void ramp(double f, char *buf, size_t len)
-{
-	if (!(f > 0))
-		f = 0;
-	if (f > 1)
-		f = 1;
-	int r = 255, g = (int)(255 - 200 * f), bl = (int)(230 * (1 - f) * (1 - f));
-	if (f > 0.5)
-		r = (int)(255 - 90 * (f - 0.5));
-	snprintf(buf, len, "#%02x%02x%02x", r, g, bl);
-}
-
-void sb_svg_heatmap(struct sb_out *o, const struct sb_heat *h)
-{
-	int cw = h->nx > 8 ? 70 : 96, ch = 30, ml = 110, mt = 20;
-	int w = ml + cw * (int)h->nx + 20, hh = mt + ch * (int)h->ny + 40;
-	double lo = 0, hi = 0;
-	int any = 0;
-	for (unsigned i = 0; i < h->nx * h->ny; i++)
-		if (isfinite(h->v[i])) {
-			lo = any && lo < h->v[i] ? lo : h->v[i];
-			hi = any && hi > h->v[i] ? hi : h->v[i];
-			any = 1;
-		}
-	svg_open(o, w, hh, h->title);
-	for (unsigned iy = 0; iy < h->ny; iy++) {
-		sb_out_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", ml - 6,
-			      mt + ch * (int)iy + ch / 2 + 4);
-		sb_out_esc(o, h->ys[iy]);
-		sb_out_puts(o, "</text>\n");
-		for (unsigned ix = 0; ix < h->nx; ix++) {
-			double v = h->v[iy * h->nx + ix];
-			if (!isfinite(v))
-				continue;
-			char col[16], num[32];
-			ramp(hi > lo ? (v - lo) / (hi - lo) : 1, col, sizeof(col));
-			int best = (int)ix == h->bestx && (int)iy == h->besty;
-			int x = ml + cw * (int)ix, y = mt + ch * (int)iy;
-			sb_out_printf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"%s>"
-				      "<title>", x, y, cw, ch, col, best ? " class=\"bc\"" : "");
-			sb_out_esc(o, h->xlabel);
-			sb_out_puts(o, "=");
-			sb_out_esc(o, h->xs[ix]);
-			sb_out_puts(o, ", ");
-			sb_out_esc(o, h->ylabel);
-			sb_out_puts(o, "=");
-			sb_out_esc(o, h->ys[iy]);
-			sb_out_printf(o, ": %s ", sb_svg_si(v, num, sizeof(num)));
-			sb_out_esc(o, h->unit);
-			sb_out_printf(o, "%s</title></rect><text x=\"%d\" y=\"%d\" text-anchor=\"middle\"%s>%s"
-				      "</text>\n", best ? " (best)" : "", x + cw / 2, y + ch / 2 + 4,
-				      best ? " font-weight=\"bold\"" : "", num);
-		}
-	}
-	for (unsigned ix = 0; ix < h->nx; ix++) {
-		sb_out_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
-			      ml + cw * (int)ix + cw / 2, mt + ch * (int)h->ny + 14);
-		sb_out_esc(o, h->xs[ix]);
-		sb_out_puts(o, "</text>\n");
-	}
-	sb_out_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", ml + cw * (int)h->nx / 2,
-		      hh - 6);
-	sb_out_esc(o, h->xlabel);
-	sb_out_printf(o, " (cells: %s, ", h->unit);
-	sb_out_esc(o, h->ylabel);
-	sb_out_puts(o, " down the side)</text></svg></figure>\n");
-}
-
-#define NLEVEL 16
-
-void sb_svg_strip(struct sb_out *o, const char *title, const char *rowname,
-		  const char *const *rows, unsigned nrow, unsigned ncol, const float *v,
-		  double t0, double t1)
-{
-	int rh = nrow > 64 ? 2 : nrow > 16 ? 4 : 12;
-	int ml = 72, mt = 10, w = ml + 680 + 16, h = mt + rh * (int)nrow + 40;
-	double cw = 680.0 / (ncol ? ncol : 1);
-	svg_open(o, w, h, title);
-	/* one path per colour level: each run of equal level in a row is one
-	 * rectangle, so a 64-CPU hour stays a few hundred KB */
-	for (int lv = 0; lv < NLEVEL; lv++) {
-		char col[16];
-		ramp((lv + 0.5) / NLEVEL, col, sizeof(col));
-		int open = 0;
-		for (unsigned r = 0; r < nrow; r++) {
-			for (unsigned c = 0; c < ncol;) {
-				int l = (int)(v[r * ncol + c] / 100.0 * NLEVEL);
-				l = l < 0 ? 0 : l >= NLEVEL ? NLEVEL - 1 : l;
-				unsigned e = c + 1;
-				while (e < ncol) {
-					int l2 = (int)(v[r * ncol + e] / 100.0 * NLEVEL);
-					l2 = l2 < 0 ? 0 : l2 >= NLEVEL ? NLEVEL - 1 : l2;
-					if (l2 != l)
-						break;
-					e++;
-				}
-				if (l == lv) {
-					if (!open)
-						sb_out_printf(o, "<path fill=\"%s\" d=\"", col);
-					open = 1;
-					sb_out_printf(o, "M%.1f %dh%.1fv%dh-%.1fz", ml + c * cw,
-						      mt + (int)r * rh, (e - c) * cw, rh, (e - c) * cw);
-				}
-				c = e;
-			}
-		}
-		if (open)
-			sb_out_printf(o, "\"><title>%d-%d %%</title></path>\n", lv * 100 / NLEVEL,
-				      (lv + 1) * 100 / NLEVEL);
-	}
-	for (unsigned r = 0; r < nrow; r += nrow > 16 ? 8 : 1) {
-		sb_out_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", ml - 4,
-			      mt + (int)r * rh + (rh > 8 ? rh - 2 : 8));
-		if (rows)
-			sb_out_esc(o, rows[r]);
-		else
-			sb_out_printf(o, "%s %u", rowname, r);
-		sb_out_puts(o, "</text>\n");
-	}
-	char a[32], b[32];
-	sb_out_printf(o, "<text x=\"%d\" y=\"%d\">%s s</text><text x=\"%d\" y=\"%d\" "
-		      "text-anchor=\"end\">%s s</text>", ml, h - 24, sb_svg_si(t0, a, sizeof(a)),
-		      ml + 680, h - 24, sb_svg_si(t1, b, sizeof(b)));
-	sb_out_printf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">time (s); colour: "
-		      "utilization 0 %% (white) to 100 %% (red)</text></svg></figure>\n",
-		      ml + 340, h - 6);
 }

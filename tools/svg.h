@@ -22,6 +22,8 @@ void sb_out_puts(struct sb_out *o, const char *s);
 void sb_out_esc(struct sb_out *o, const char *s);
 void sb_out_free(struct sb_out *o);
 
+/* opens a <figure> with its caption (title, escaped) and a w x h <svg> */
+void sb_svg_open(struct sb_out *o, int w, int h, const char *title);
 /* the colour of series i (a palette that cycles) */
 const char *sb_svg_color(unsigned i);
 /* "1.5k", "12.3M", ... (SI, 3 significant digits) into buf */
@@ -66,6 +68,14 @@ void sb_chart_begin(struct sb_chart *c, struct sb_out *o, const char *title,
  * legend (NULL: none); dash 1 draws it dashed. */
 void sb_chart_line(struct sb_chart *c, const double *x, const double *y, size_t n,
 		   unsigned color, int dash, const char *name);
+/* one series as points with their true spans: sample i is a horizontal
+ * segment from x0[i] to x1[i] at y[i] with a dot in its middle (a <title>
+ * "NAME, X0-X1 s: Y"), and nothing joins the samples: for series too short
+ * for a line (a 1 s job's one or two samples), where a line between two
+ * interval ends would draw a trend that was never measured.  The segments
+ * carry data-t0, data-t1 and data-v (axis units). */
+void sb_chart_spans(struct sb_chart *c, const double *x0, const double *x1, const double *y,
+		    size_t n, unsigned color, int dash, const char *name);
 /* the legend and the closing tags */
 void sb_chart_end(struct sb_chart *c);
 
@@ -80,6 +90,8 @@ struct sb_bars {
 	const double *v;               /* v[s * ncat + c]; NaN: no bar */
 	const char *const *notes;      /* text above bar [s * ncat + c] ("x1.96"), or NULL */
 	int best;                      /* category to highlight, -1: none */
+	const char *const *empty;      /* per category: why it has no bar ("skipped: no
+					* libcuda.so.1"), drawn in its slot; NULL: none */
 };
 
 void sb_svg_bars(struct sb_out *o, const struct sb_bars *b);

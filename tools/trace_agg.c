@@ -130,13 +130,22 @@ bool ta_is_io(const char *cat)
 	       !strcasecmp(cat, "IO");
 }
 
-void ta_class(const char *name, char *buf, size_t len)
+void ta_class(const char *name, size_t keep, char *buf, size_t len)
 {
 	size_t n = 0;
-	for (; *name && n + 1 < len; name++)
-		if (*name < '0' || *name > '9')
-			buf[n++] = *name;
+	for (size_t i = 0; name[i] && n + 1 < len; i++)
+		if (i < keep || name[i] < '0' || name[i] > '9')
+			buf[n++] = name[i];
 	buf[n] = 0;
+}
+
+size_t ta_common_dir(const char *a, const char *b, size_t upto)
+{
+	size_t i = 0, dir = 0;
+	for (; i < upto && a[i] && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			dir = i + 1;
+	return dir;
 }
 
 /* a hash value (integer or string) as text */

@@ -87,6 +87,12 @@ struct ta_ent *ta_get(struct ta_tab *t, const char *key, size_t klen, int64_t pi
 const struct ta_ent *ta_find(const struct ta_tab *t, const char *key, int64_t pid);
 /* I/O (POSIX, STDIO and the like) rather than an application phase */
 bool ta_is_io(const char *cat);
-/* name with its digits removed, into buf (a file class) */
-void ta_class(const char *name, char *buf, size_t len);
+/* a file class of path name, into buf: its first keep bytes as they are
+ * (the directory every file of the trace is under: ta_common_dir), then
+ * without digits: "/lustre3/ckpt/global_epoch1_step2/f12.pt" with keep 9
+ * -> "/lustre3/ckpt/global_epoch_step/f.pt" */
+void ta_class(const char *name, size_t keep, char *buf, size_t len);
+/* the length of the directory a and b are both under, "/" included, at
+ * most upto: ("/l3/a/x", "/l3/b/y", -1) -> 4 ("/l3/") */
+size_t ta_common_dir(const char *a, const char *b, size_t upto);
 #endif

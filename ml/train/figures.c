@@ -70,16 +70,21 @@ static void json_train(struct sb_jw *w, const struct sb_ml_train_result *t)
 
 static void normal_train(FILE *f, const struct sb_ml_train_result *t)
 {
-	fprintf(f, "  train        : AU=%.2f%% (target %.1f%%: %s), %.1f samples/s, %.2f MB/s, "
-		   "%zu steps/epoch/accelerator\n", t->au_pct, t->au_target_pct,
-		t->au_met ? "met" : "NOT met", t->samples_per_s, t->mb_per_s, t->steps_per_epoch);
+	if (!t->nepochs) /* --datagen (the dataset only), or stopped before an epoch */
+		fprintf(f, "  train        : no epoch ran (no AU measured), %zu steps/epoch/accelerator\n",
+			t->steps_per_epoch);
+	else
+		fprintf(f, "  train        : AU=%.2f%% (target %.1f%%: %s), %.1f samples/s, %.2f MB/s, "
+			   "%zu steps/epoch/accelerator\n", t->au_pct, t->au_target_pct,
+			t->au_met ? "met" : "NOT met", t->samples_per_s, t->mb_per_s, t->steps_per_epoch);
 	fprintf(f, "    dataset: %u files, %.3f GiB in %s (%s; kept so the next run reuses it: "
 		   "remove the directory when done)\n", t->dataset_files,
 		(double)t->dataset_bytes / 1073741824.0, t->data_dir,
 		t->dataset_created ? "created for this run" : "reused");
-	fprintf(f, "    readers: %u accelerators x %u read_threads = %u reader threads (%u did I/O), "
-		   "%u batches prefetched each\n", t->accelerators, t->read_threads, t->readers,
-		t->readers_did_io, t->prefetch_per_reader);
+	if (t->nepochs)
+		fprintf(f, "    readers: %u accelerators x %u read_threads = %u reader threads (%u did "
+			   "I/O), %u batches prefetched each\n", t->accelerators, t->read_threads,
+			t->readers, t->readers_did_io, t->prefetch_per_reader);
 	for (unsigned i = 0; i < t->nepochs; i++) {
 		fprintf(f, "    epoch %u: %zu steps in %.3f s, AU=%.2f%%, %.1f samples/s, %.2f MB/s",
 			t->epochs[i].epoch, t->epochs[i].steps, t->epochs[i].duration_s,

@@ -248,7 +248,7 @@ static const struct sb_host_line disk_lines[] = {
 	{ .list = "devices", .each = "disk {name}: ios={read_ios}/{write_ios}, merge={read_merges}/{write_merges}, "
 	  "ticks={read_ticks}/{write_ticks}, in_queue={in_queue}, util={util:.2}%",
 	  .absent = "disk {name}: absent ({reason})" },
-	{ .text = "disk total: read={total_disk_io_read_mb:.2}MB, write={total_disk_io_write_mb:.2}MB", .gate = TOTAL },
+	{ .text = "disk total: read={total_disk_io_read_mb:M}, write={total_disk_io_write_mb:M}", .gate = TOTAL },
 	{ .text = "filesystem: max used={max_t_disk_usage_percent:.1}%", .gate = FS },
 	{ 0 },
 };

@@ -162,7 +162,7 @@ static const struct sb_host_field ib_fields[] = {
 #undef F
 
 static const struct sb_host_line ib_lines[] = {
-	{ .text = "ib ({ports} ports): xmit={total_ib_xmit_mb:.2}MB, rcv={total_ib_rcv_mb:.2}MB" },
+	{ .text = "ib ({ports} ports): xmit={total_ib_xmit_mb:M}, rcv={total_ib_rcv_mb:M}" },
 	{ 0 },
 };
 

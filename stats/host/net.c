@@ -129,8 +129,8 @@ static const struct sb_host_field net_fields[] = {
 #undef F
 
 static const struct sb_host_line net_lines[] = {
-	{ .text = "net: lo sent/recv={total_net_io_lo_sent_mb:.2}/{total_net_io_lo_recv_mb:.2}MB, "
-	  "ext sent/recv={total_net_io_ext_sent_mb:.2}/{total_net_io_ext_recv_mb:.2}MB" },
+	{ .text = "net: lo sent={total_net_io_lo_sent_mb:M}, recv={total_net_io_lo_recv_mb:M}; "
+	  "ext sent={total_net_io_ext_sent_mb:M}, recv={total_net_io_ext_recv_mb:M}" },
 	{ 0 },
 };
 

@@ -82,6 +82,28 @@ class DftracerFormat(SbCase):
         self.assertEqual(cls["fhash:40721"]["bytes"], 165 * 4096)
         self.assertEqual(cls["/data/in_.dat"]["bytes"], 512)
 
+    def test_file_class_keeps_the_shared_directory(self):
+        # a file class drops digits that number files (steps, shards), not
+        # the name of the directory every file is under (lustre3, run7)
+        files = ["/lustre3/run7/ckpt/global_epoch1_step2/layer_12.pt",
+                 "/lustre3/run7/ckpt/global_epoch1_step10/layer_3.pt",
+                 "/lustre3/run7/data/img_001.npz"]
+        ev = []
+        for i, f in enumerate(files):
+            ev.append({"id": 2 * i, "name": "FH", "cat": "dftracer", "pid": 7, "tid": 7, "ph": "M",
+                       "args": {"name": f, "value": 100 + i}})
+            ev.append({"id": 2 * i + 1, "name": "read", "cat": "POSIX", "pid": 7, "tid": 7,
+                       "ts": 100 + i, "dur": 5, "ph": "X",
+                       "args": {"fhash": 100 + i, "count": 4096, "ret": 4096}})
+        path = os.path.join(self.dir, "cls.pfw")
+        with open(path, "w") as f:
+            f.write("[\n" + "\n".join(json.dumps(e) for e in ev) + "\n]\n")
+        p = self.run_sb("analyze", "--output-format=json", path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        cls = {c["class"]: c["files"] for c in json.loads(p.stdout)["file_classes"]}
+        self.assertEqual(cls, {"/lustre3/run7/ckpt/global_epoch_step/layer_.pt": 2,
+                               "/lustre3/run7/data/img_.npz": 1})
+
     def test_unusable_fields_are_said(self):
         a, err = self.analyze("unusable.pfw")
         self.assertIn('analyze: 1 events have no usable "ts" (missing, negative, out of range or not a number): '
@@ -123,7 +145,9 @@ class DftracerFormat(SbCase):
         for t in tables:
             self.assertGreaterEqual(len(t), 2, t)
             self.assertEqual({len(line) for line in t}, {len(t[0])}, "\n".join(t))
-        # the class drops the digits: 54 characters, wider than the 40 of old
-        cls = "/mnt/datasets/imagenet-k/train/n/ILSVRC_val__shard.npz"
+        # the class drops the digits below the directory all files share
+        # (here the one file's own: imagenet-1k, n01440764 stay): 63
+        # characters, wider than the 40 of old
+        cls = "/mnt/datasets/imagenet-1k/train/n01440764/ILSVRC_val__shard.npz"
         self.assertTrue(any(line.startswith(cls + " ") for line in tables[2]), tables[2])
         self.assertTrue(any(line.startswith(cat + " ") for line in tables[1]))

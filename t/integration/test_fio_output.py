@@ -318,6 +318,20 @@ class TestFioTools(SbCase):
         out = self.tool("fio_jsonplus_clat2csv", "jp.json", "jp.csv", "--validate")
         self.assertEqual(out.split(), ["jp_job0.csv", "validated", "jp_job1.csv", "validated"])
 
+    def test_jsonplus_clat2csv_reads_a_sweep(self):
+        try:
+            import six  # noqa: F401  (fio_jsonplus_clat2csv imports it)
+        except ImportError:
+            self.skipTest("python3-six is not installed: fio_jsonplus_clat2csv needs it")
+        job = self.write_job("[global]\nioengine=null\nsize=4m\nsweep.bs = 4k | 8k\n"
+                             "[t1]\nrw=randread\n[t2]\nrw=read\n")
+        p = self.run_sb("--output-format=json+", "--output=sw.json", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = self.tool("fio_jsonplus_clat2csv", "sw.json", "sw.csv")
+        self.assertIn("sw_job3.csv generated", out)   # 2 points x 2 jobs
+        out = self.tool("fio_jsonplus_clat2csv", "sw.json", "sw.csv", "--validate").split()
+        self.assertEqual(out, [w for i in range(4) for w in ("sw_job%d.csv" % i, "validated")])
+
     def test_fiologparser_reads_logs(self):
         # 2000 IOPS for 3 s: fiologparser -s sums each 1 s interval to ~2000
         job = self.write_job("[r]\nioengine=null\nsize=1g\nbs=4k\nrw=randread\ntime_based\n"

@@ -27,9 +27,44 @@ sweep.bs = 4k | 64k
 
 
 class SweepTest(SbCase):
+    def test_sweep_json_jobs_list_every_point(self):
+        """fio's tools read "jobs": a sweep lists there every point's jobs,
+        each labelled with its point, as in the point's own "jobs"; the
+        report and compare do not count them twice"""
+        job = self.write_job(NULL_SWEEP + "[k]\nrw=randread\nsweep.iodepth = 1 | 2\n")
+        d = self.run_json(job)
+        pts = d["sweep"]["points"]
+        self.assertEqual(len(pts), 8)
+        want = []
+        for p in pts:
+            vals = " ".join("%s=%s" % kv for kv in p["values"].items())
+            for j in p["jobs"]:
+                want.append((j["jobname"] + " (" + vals + ")", p["point"], vals))
+        got = [(j["jobname"], j["sweep_point"], j["sweep_values"]) for j in d["jobs"]]
+        self.assertEqual(got, want)
+        self.assertEqual(len(got), sum(len(p["jobs"]) for p in pts))
+        # the same figures as the point's own job
+        for j in d["jobs"]:
+            pj = [x for x in pts[j["sweep_point"] - 1]["jobs"]
+                  if j["jobname"].startswith(x["jobname"] + " (")]
+            self.assertEqual(len(pj), 1)
+            for dd in ("read", "write"):
+                self.assertEqual(j[dd]["io_bytes"], pj[0][dd]["io_bytes"])
+        path = os.path.join(self.dir, "sw.json")
+        with open(path, "w") as f:
+            json.dump(d, f)
+        rep = os.path.join(self.dir, "sw.html")
+        p = self.run_sb("report", path, "-o", rep)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(rep) as f:
+            self.assertNotIn(">Job 1:", f.read())
+        p = self.run_sb("compare", "--output-format=json", path, path)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        names = [e["job"] for e in json.loads(p.stdout)["jobs"]]
+        self.assertEqual(len(names), 8, names)
+
     def test_null_sweep_json_has_every_point_and_best(self):
         d = self.run_json(self.write_job(NULL_SWEEP))
-        self.assertEqual(d["jobs"], [])
         s = d["sweep"]
         self.assertEqual(s["metric"], "bw")
         self.assertEqual((s["total_points"], s["finished_points"]), (4, 4))

@@ -49,8 +49,33 @@ static void test_events(void)
 	CU_ASSERT_PTR_NOT_NULL(ta_find(&a.files, "/d/f3.npz", 6));
 	CU_ASSERT_STRING_EQUAL(ta_find(&a.fh, "77", 0)->val, "/d/f12.npz");
 	char cls[64];
-	ta_class("/d/f12.npz", cls, sizeof(cls));
+	ta_class("/d/f12.npz", 0, cls, sizeof(cls));
 	CU_ASSERT_STRING_EQUAL(cls, "/d/f.npz");
+	/* the directory all files share keeps its digits (lustre3, nvme0n1);
+	 * below it the digits go, so checkpoint steps and numbered
+	 * subfolders group */
+	static const char *const files[] = {
+		"/lustre3/ckpt/global_epoch1_step2/layer_12.pt",
+		"/lustre3/ckpt/global_epoch1_step10/layer_3.pt",
+		"/lustre3/ckpt2/x1.pt",
+	};
+	size_t keep = (size_t)-1;
+	for (size_t i = 0; i < 3; i++)
+		keep = ta_common_dir(files[0], files[i], keep);
+	CU_ASSERT_EQUAL(keep, strlen("/lustre3/"));
+	ta_class(files[0], keep, cls, sizeof(cls));
+	CU_ASSERT_STRING_EQUAL(cls, "/lustre3/ckpt/global_epoch_step/layer_.pt");
+	ta_class(files[1], keep, cls, sizeof(cls));
+	CU_ASSERT_STRING_EQUAL(cls, "/lustre3/ckpt/global_epoch_step/layer_.pt");
+	ta_class(files[2], keep, cls, sizeof(cls));
+	CU_ASSERT_STRING_EQUAL(cls, "/lustre3/ckpt/x.pt");
+	/* one file: its own directory; a prefix that ends inside a name is no directory */
+	CU_ASSERT_EQUAL(ta_common_dir("/nvme0n1/a1/f1", "/nvme0n1/a1/f1", (size_t)-1), strlen("/nvme0n1/a1/"));
+	CU_ASSERT_EQUAL(ta_common_dir("/lustre3/a", "/lustre4/a", (size_t)-1), 1);
+	CU_ASSERT_EQUAL(ta_common_dir("rel3/a", "rel3/b", (size_t)-1), 5);
+	CU_ASSERT_EQUAL(ta_common_dir("/x1/a/b", "/x1/a/c", 4), 4);
+	ta_class("/lustre3/data/file1234567890.bin", 9, cls, 12);   /* truncated, terminated */
+	CU_ASSERT_STRING_EQUAL(cls, "/lustre3/da");
 	/* merging adds up */
 	struct ta_agg b;
 	ta_init(&b, NULL);
