@@ -156,6 +156,10 @@ static int info_flag(unsigned id, const char *v)
 	}
 	case SB_CLI_BASH_COMPLETION:
 		return bash_completion();
+	case SB_CLI_WORKLOAD_CONFORMANCE:
+		return sb_workloads_conformance_json(stdout), SB_EXIT_OK;
+	case SB_CLI_DOC_WORKLOADS: /* the parser keeps only these; the flags go on */
+		return sb_workloads_doc_only(v) ? SB_EXIT_CMDLINE : -1;
 	}
 	return -1;
 }
@@ -362,30 +366,9 @@ static int parse_cmdline(int argc, char **argv, struct cmdline *cl)
 }
 
 /* the job list's thread count against --max-jobs (numjobs counted) */
-static int check_max_jobs(const struct cmdline *cl, const struct sb_joblist *jl)
-{
-	uint64_t n = 0;
-	for (size_t i = 0; i < jl->njobs; i++)
-		n += jl->jobs[i].numjobs ? jl->jobs[i].numjobs : 1;
-	if (!cl->max_jobs || n <= cl->max_jobs)
-		return 0;
-	sb_err("<cmdline>", "--max-jobs=%u: the jobs start %llu threads (numjobs counted): raise "
-	       "--max-jobs or lower numjobs", cl->max_jobs, (unsigned long long)n);
-	return -EINVAL;
-}
-
 /* fio 3.33's note on stderr as the jobs start: a
  * synchronous engine completes each I/O before the next, whatever iodepth=
  * says; once a job section, its name and values added */
-static void depth_notes(const struct sb_joblist *jl)
-{
-	for (size_t i = 0; sb_ranks_rank() == 0 && !jl->sweep && i < jl->njobs; i++)
-		if (jl->jobs[i].iodepth > jl->jobs[i].iodepth_eff)
-			fprintf(stderr, "note: both iodepth >= 1 and synchronous I/O engine are selected, "
-				"queue depth will be capped at 1 (job %s: ioengine=%s, iodepth=%u)\n",
-				jl->jobs[i].name, jl->jobs[i].ioengine, jl->jobs[i].iodepth);
-}
-
 static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const struct sb_parse_relay *relay)
 {
 	int rc = 0;
@@ -417,14 +400,14 @@ static int load_jobs(const struct cmdline *cl, struct sb_joblist *jl, const stru
 	if (!rc && cl->readonly)
 		rc = sb_joblist_check_readonly(jl);
 	if (!rc)
-		rc = check_max_jobs(cl, jl);
+		rc = sb_joblist_check_max_jobs(jl, cl->max_jobs);
 	if (!rc && cl->warnings_fatal && sb_log_warnings() != warned) {
 		sb_err("<cmdline>", "--warnings-fatal: %u warning(s) above: fix what they name, or "
 		       "drop --warnings-fatal", sb_log_warnings() - warned);
 		rc = -EINVAL;
 	}
 	if (!rc && !cl->parse_only && !cl->datagen)
-		depth_notes(jl); /* as the run starts: nothing comes between */
+		sb_run_depth_notes(jl); /* as the run starts: nothing comes between */
 	return rc;
 }
 

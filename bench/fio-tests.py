@@ -2,7 +2,7 @@
 """fio-tests.py: run fio's own test programs (t/run-fio-tests.py's job files
 and the python programs it runs that need no special hardware) with a given
 binary as fio, and print per-program pass/fail counts and the failing test
-ids (issue 35).  Not part of make check: it takes minutes to an hour.
+ids.  Not part of make check: it takes minutes to an hour.
 
 The programs come from fio's source at the mirror's commit (git archive into
 a temporary directory); nothing of fio's is copied into this tree.  Each

@@ -119,4 +119,19 @@ static inline bool sb_opt_module_type_ok(enum sb_opt_type t)
 	return t == SB_OT_BOOL || t == SB_OT_INT || t == SB_OT_UINT || t == SB_OT_U64 ||
 	       t == SB_OT_SIZE || t == SB_OT_TIME || t == SB_OT_ENUM;
 }
+
+/* Bytes a row of type t holds at its offset (off; off2 not counted), for
+ * the checks that a row lies inside its struct; 0 for the types whose
+ * value is not one plain field */
+static inline size_t sb_opt_value_size(enum sb_opt_type t)
+{
+	switch (t) {
+	case SB_OT_BOOL: return sizeof(bool);
+	case SB_OT_INT: case SB_OT_UINT: case SB_OT_ENUM: return sizeof(unsigned);
+	case SB_OT_U64: case SB_OT_SIZE: case SB_OT_TIME: return sizeof(uint64_t);
+	case SB_OT_FLOAT: return sizeof(double);
+	case SB_OT_STR: return sizeof(char *);
+	default: return 0;
+	}
+}
 #endif

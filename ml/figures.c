@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/assert.h"
 #include "ml/figures.h"
 
 const char *sb_ml_verdict_name(enum sb_ml_verdict v)
@@ -88,6 +89,7 @@ static void release(struct sb_wl_result *r)
 static void json(struct sb_jw *w, const struct sb_wl_result *r)
 {
 	const struct sb_ml_result *m = sb_ml_result_mine(r, NULL);
+	SB_ASSERT(m); /* these are the figures of ML results only */
 	if (m->own->json)
 		m->own->json(w, m);
 	if (m->has_rules)
@@ -97,6 +99,7 @@ static void json(struct sb_jw *w, const struct sb_wl_result *r)
 static void normal(FILE *f, const struct sb_wl_result *r)
 {
 	const struct sb_ml_result *m = sb_ml_result_mine(r, NULL);
+	SB_ASSERT(m);
 	if (m->own->normal)
 		m->own->normal(f, m);
 	if (m->has_rules)

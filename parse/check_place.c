@@ -321,7 +321,7 @@ static unsigned check_misc(struct sb_jobctx *c)
 	unsigned nf = s->filename ? 1 : s->nrfiles;
 	for (const char *p = s->filename; p && *p; p++)
 		nf += *p == ':';
-	/* fewer open at once than files: run/openfiles.h (issue 35), not with
+	/* fewer open at once than files: run/openfiles.h, not with
 	 * offload's submit threads, which open every file themselves */
 	if (s->openfiles && !s->opendir && s->openfiles < nf && s->io_submit_mode) {
 		const struct sb_option *o = SB_OPT(openfiles);

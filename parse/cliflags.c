@@ -55,6 +55,10 @@ const struct sb_cli_flag sb_cli_flags[] = {
 	{ "--cmdhelp-markdown", NULL, "every job option as the Markdown tables of HOWTO.md" },
 	{ "--enghelp", "[ENGINE]", "list the I/O engines this build has, or ENGINE's own options" },
 	{ "--man-page", NULL, "write the manual page storbench.1 (troff) to standard output" },
+	{ "--workload-conformance", NULL, "every workload with its options and what the "
+	  "conformance suite runs of it, as JSON" },
+	{ "--doc-workloads", "NAMES", "given first: --cmdhelp-markdown, --man-page and "
+	  "--bash-completion document only these workloads (a comma list; io always)" },
 	{ "--bash-completion", NULL, "write the bash completion script to standard output" },
 	{ "--version", NULL, "print the version" },
 	{ "--help", NULL, "this text" },

@@ -33,7 +33,8 @@ int sb_parse_set_engines(const struct sb_parse_engine *e, unsigned n)
 			return -EINVAL;
 		for (unsigned k = 0; k < e[i].noptions; k++) {
 			const struct sb_option *o = &e[i].options[k];
-			if (!sb_opt_module_type_ok(o->type) || o->off >= e[i].opts_size || o->flags)
+			if (!sb_opt_module_type_ok(o->type) || o->off + sb_opt_value_size(o->type) > e[i].opts_size ||
+			    o->flags)
 				return -EINVAL;
 		}
 		base += e[i].opts_size;

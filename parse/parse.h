@@ -99,6 +99,9 @@ int sb_spec_check_direct(const struct sb_jobspec *s, const struct sb_dio_align *
  * checkpoints written, train jobs (they create a missing dataset), --datagen.
  * parse/readonly.c */
 int sb_joblist_check_readonly(const struct sb_joblist *jl);
+/* --max-jobs=max (0: no limit): the jobs' threads (numjobs counted) are at
+ * most max, else says so; 0 or -EINVAL */
+int sb_joblist_check_max_jobs(const struct sb_joblist *jl, unsigned max);
 /* --showcmd: each job file as the command line that defines the same jobs
  * ("storbench --global=opt ... --name=job --opt=value ..."), one line per
  * file on f; a [global] after a job becomes --name=global.  "-" reads
@@ -121,6 +124,7 @@ enum sb_cli_id {
 	SB_CLI_MAX_JOBS, SB_CLI_WARNINGS_FATAL, SB_CLI_DATAGEN, SB_CLI_ALLOW_EXEC,
 	SB_CLI_STATUS_INTERVAL, SB_CLI_ETA, SB_CLI_ETA_INTERVAL, SB_CLI_ETA_NEWLINE, SB_CLI_CLEANUP,
 	SB_CLI_DRY_RUN, SB_CLI_DEBUG, SB_CLI_BANDWIDTH_LOG, SB_CLI_AUX_PATH, SB_CLI_CMDHELP, SB_CLI_CMDHELP_MARKDOWN, SB_CLI_ENGHELP, SB_CLI_MAN_PAGE,
+	SB_CLI_WORKLOAD_CONFORMANCE, SB_CLI_DOC_WORKLOADS,
 	SB_CLI_BASH_COMPLETION, SB_CLI_VERSION, SB_CLI_HELP,
 };
 /* The row of sb_cli_flags that command-line word arg names, or NULL: a row

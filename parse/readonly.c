@@ -44,3 +44,15 @@ int sb_joblist_check_readonly(const struct sb_joblist *jl)
 	}
 	return nerr ? -EINVAL : 0;
 }
+
+int sb_joblist_check_max_jobs(const struct sb_joblist *jl, unsigned max)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < jl->njobs; i++)
+		n += jl->jobs[i].numjobs ? jl->jobs[i].numjobs : 1;
+	if (!max || n <= max)
+		return 0;
+	sb_err("<cmdline>", "--max-jobs=%u: the jobs start %llu threads (numjobs counted): raise "
+	       "--max-jobs or lower numjobs", max, (unsigned long long)n);
+	return -EINVAL;
+}

@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "lib/assert.h"
 #include "parse/jobspec.h"
 #include "parse/workloads.h"
 
@@ -30,8 +31,10 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 		if (!w[i].name || !w[i].id || (w[i].nrows && !w[i].rows))
 			return -EINVAL;
 		for (unsigned k = 0; k < i; k++)
-			if (w[k].id == w[i].id)
+			if (w[k].id == w[i].id || !strcmp(w[k].name, w[i].name))
 				return -EINVAL;
+		if (!strcmp(w[i].name, "io"))
+			return -EINVAL;
 		if (!w[i].opts_size)
 			continue;
 		base = (base + 7) & ~(size_t)7;
@@ -44,7 +47,8 @@ static int list_ok(const struct sb_parse_workload *w, unsigned n)
 					return -EINVAL;
 				continue;
 			}
-			if (!sb_opt_wl_type_ok(o->type) || o->off >= w[i].opts_size ||
+			if (!sb_opt_wl_type_ok(o->type) || o->off + sb_opt_value_size(o->type) > w[i].opts_size ||
+			    o->off >= w[i].opts_size ||
 			    (sb_opt_uses_off2(o) && o->off2 >= w[i].opts_size) || (o->flags & SB_OF_INVERSE))
 				return -EINVAL;
 		}
@@ -76,6 +80,10 @@ int sb_parse_set_workloads(const struct sb_parse_workload *w, unsigned n)
 				continue;
 			size_t area = offsetof(struct sb_jobspec, wl_opts) + base;
 			orows[rows + k].off = area + w[i].rows[k].off;
+			orows[rows + k].flags |= SB_OF_ML; /* a workload's own: I/O comparisons ignore it */
+			/* the row lies in the spec's area (list_ok checked its struct) */
+			SB_ASSERT(base + w[i].rows[k].off + sb_opt_value_size(w[i].rows[k].type) <=
+				  SB_SPEC_WLOPTS_MAX);
 			if (sb_opt_uses_off2(&w[i].rows[k]))
 				orows[rows + k].off2 = area + w[i].rows[k].off2;
 		}

@@ -55,8 +55,9 @@ struct sb_parse_workload {
 
 #define SB_PARSE_WORKLOADS_MAX 8
 /* Copies the list (not the rows, which must outlive parsing; rows into an
- * options struct are copied, their offsets moved into the spec); -EINVAL
- * when there are too many, an id repeats or is io's, a name is missing, or
+ * options struct are copied, their offsets moved into the spec, flagged
+ * SB_OF_ML); -EINVAL
+ * when there are too many, an id or a name repeats or is io's, a name is missing, or
  * options structs do not fit (SB_SPEC_WLOPTS_MAX), a row's offsets fall outside
  * its struct, or a row is engine=- or bssplit=-typed (sb_opt_wl_type_ok):
  * strings (owned by the spec, copied and freed with it), floats, lists,

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/assert.h"
 #include "lib/log.h"
 #include "parse/options.h"
 #include "run/engtable.h"
@@ -14,13 +15,15 @@ int sb_run_engines_to_parser(void)
 {
 	struct sb_parse_engine list[ENGINES_MAX];
 	unsigned n = 0;
-	for (unsigned i = 0; sb_engines[i] && n < ENGINES_MAX; i++, n++) {
+	for (unsigned i = 0; sb_engines[i]; i++, n++) {
+		SB_ASSERT(n < ENGINES_MAX); /* every engine reaches the parser */
 		const struct sb_engine_options *o = sb_engines[i]->options;
 		list[n] = (struct sb_parse_engine){ sb_engines[i]->name, NULL, o ? o->rows : NULL,
 						    o ? o->n : 0, o ? o->size : 0,
 						    (sb_engines[i]->flags & SB_ENGINE_SYNC) != 0 };
 	}
-	for (unsigned i = 0; sb_engines_missing[i].name && n < ENGINES_MAX; i++, n++) {
+	for (unsigned i = 0; sb_engines_missing[i].name; i++, n++) {
+		SB_ASSERT(n < ENGINES_MAX);
 		const struct sb_engine_options *o = sb_engines_missing[i].options;
 		list[n] = (struct sb_parse_engine){ sb_engines_missing[i].name, sb_engines_missing[i].package,
 						    o ? o->rows : NULL, o ? o->n : 0, o ? o->size : 0, false };

@@ -16,6 +16,8 @@
 #include "run/cgroup.h"
 #include "run/iosched.h"
 #include "run/precheck.h"
+#include "run/ranks.h"
+#include "run/run.h"
 #include "run/thread.h"
 #include "run/workload.h"
 #include "lib/log.h"
@@ -178,11 +180,25 @@ static unsigned folders_io(const struct sb_jobspec *s, const char **dirs, unsign
 	return 1;
 }
 
+/* what the workload conformance suite runs of io (run/workload.h) */
+static const struct sb_wl_conformance io_conformance = {
+	.quick = "rw=write\nsize=256k\nbs=4k",
+	.endless = "time_based=1\nruntime=10m",
+	.keep = "unlink=0",
+	.tidy = "unlink=1",
+	.sweep_opt = "bs",
+	.sweep_a = "4k",
+	.sweep_b = "8k",
+	.json_key = "write",
+	.normal = "  write: IOPS=",
+};
+
 const struct sb_workload_ops sb_workload_io = {
 	.name = "io",
 	.flags = SB_WL_THREADS,
 	.folders = folders_io,
 	.validate = validate_io,
+	.conformance = &io_conformance,
 };
 
 int sb_precheck_jobs(const struct sb_joblist *jl, const struct sb_engine_ops *const *ops,
@@ -198,4 +214,13 @@ int sb_precheck_jobs(const struct sb_joblist *jl, const struct sb_engine_ops *co
 			return r;
 	}
 	return 0;
+}
+
+void sb_run_depth_notes(const struct sb_joblist *jl)
+{
+	for (size_t i = 0; sb_ranks_rank() == 0 && !jl->sweep && i < jl->njobs; i++)
+		if (jl->jobs[i].iodepth > jl->jobs[i].iodepth_eff)
+			fprintf(stderr, "note: both iodepth >= 1 and synchronous I/O engine are selected, "
+				"queue depth will be capped at 1 (job %s: ioengine=%s, iodepth=%u)\n",
+				jl->jobs[i].name, jl->jobs[i].ioengine, jl->jobs[i].iodepth);
 }

@@ -37,6 +37,9 @@ int sb_run(const struct sb_joblist *jl, const struct sb_run_env *env, struct sb_
  * engine start-up), and nothing else: no file is created.  0, or -errno
  * with the reason reported.  A sweep runs it for every point first. */
 int sb_run_check(const struct sb_joblist *jl, const struct sb_run_env *env);
+/* fio's note, on stderr, for each job whose engine caps its iodepth (a
+ * synchronous engine runs one I/O at a time); rank 0 only, none for a sweep */
+void sb_run_depth_notes(const struct sb_joblist *jl);
 
 /* the stop flag: lib/stop.h (sb_stop_request, sb_stopping, sb_stop_clear) */
 #endif

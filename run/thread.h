@@ -122,10 +122,10 @@ struct sb_thread {
 	/* while the async loop runs, its count of I/Os
 	 * in flight (read by run/gpu.c's copies: overlap); NULL otherwise */
 	const unsigned *inflight;
-	/* appended (issue 35): --debug=io,file,verify's wrappers of ops and
+	/* --debug=io,file,verify's wrappers of ops and
 	 * the verify hooks (run/iodebug.h); NULL without those categories */
 	struct sb_iodbg *dbg;
-	/* appended (issue 35): openfiles= below the file count (run/openfiles.h);
+	/* openfiles= below the file count (run/openfiles.h);
 	 * NULL otherwise */
 	struct sb_ofl *ofl;
 };

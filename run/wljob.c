@@ -9,6 +9,7 @@
 #include "run/collect.h"
 #include "dist/dist.h"
 #include "lib/stop.h"
+#include "lib/timeutil.h"
 
 /* the job runs through its workload's per-job hooks */
 static bool is_ml(const struct sb_jobspec *s)
@@ -59,8 +60,14 @@ void sb_wl_run_group(struct sb_wl_runs *r, unsigned groupid)
 		if (sb_dist_sync_vote(&stop), stop) /* MPI: every process runs it, or none */
 			break;
 		j->ran = true;
+		j->deadline_ns = j->spec->runtime_us ? sb_now_ns() + j->spec->runtime_us * 1000 : 0;
 		j->wl->run(j);
 	}
+}
+
+bool sb_wl_expired(const struct sb_wl_job *j)
+{
+	return j->deadline_ns && sb_now_ns() >= j->deadline_ns;
 }
 
 /* the result sb_collect made for job j (ML jobs get exactly one) */

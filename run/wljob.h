@@ -41,6 +41,8 @@ struct sb_wl_job {
 	struct sb_trace_ring *trace[SB_WLJOB_RINGS];
 	uint64_t worker_bs;               /* nonzero: the workers' bs, both directions
 					   * (checkpoint_io=torch: the largest request) */
+	uint64_t deadline_ns;             /* runtime=: the job's end (sb_now_ns; set
+					   * before run, 0: none), see sb_wl_expired */
 };
 
 struct sb_wl_runs {
@@ -53,6 +55,10 @@ struct sb_wl_runs {
 int sb_wl_prepare(const struct sb_joblist *jl, const struct sb_run_env *env,
 		  const struct sb_engine_ops *const *ops, struct sb_wl_runs **out);
 void sb_wl_run_group(struct sb_wl_runs *r, unsigned groupid);
+/* runtime= of a workload job: its deadline has passed; a workload's run
+ * looks at each of its boundaries (a checkpoint, an epoch) and stops
+ * there, as at a stop request, but with its results whole */
+bool sb_wl_expired(const struct sb_wl_job *j);
 int sb_wl_collect(struct sb_wl_runs *r, struct sb_results *res);
 void sb_wl_release(struct sb_wl_runs *r, bool failed);
 /* --datagen: create the datasets of the train jobs, run nothing else; res

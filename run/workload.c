@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stddef.h>
 
+#include "lib/assert.h"
 #include "run/workload.h"
 
 static const struct sb_workload_ops *const none[] = { NULL };
@@ -12,6 +13,11 @@ static const struct sb_workload_ops *const *table = none;
 void sb_workloads_set(const struct sb_workload_ops *const *t)
 {
 	table = t ? t : none;
+	/* a row's id is its position (sb_workload_id): io first, each row once */
+	SB_ASSERT(!table[0] || (table[0]->flags & SB_WL_THREADS));
+	for (unsigned i = 0; table[i]; i++)
+		for (unsigned k = 0; k < i; k++)
+			SB_ASSERT(table[k] != table[i]);
 }
 
 const struct sb_workload_ops *const *sb_workloads_get(void)

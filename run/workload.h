@@ -63,6 +63,30 @@ struct sb_option;
 
 #define SB_WL_THREADS 1u /* run as run/'s I/O threads over run/'s file layout */
 
+/* What the workload conformance suite (t/integration/test_workloads.py,
+ * t/unit/test_workload.c; HOWTO section 11) needs to run a workload without
+ * naming it; `storbench --workload-conformance` prints it for every row.
+ * Job-file lines are "option=value" lines joined by '\n', written after
+ * the suite's own [section], workload=, ioengine= and directory= (a fresh
+ * folder: everything the job makes must be under it). */
+struct sb_wl_conformance {
+	const char *quick;      /* a run of well under a second, on any engine */
+	const char *endless;    /* added to quick: runs for minutes unless stopped
+				 * (the suite adds runtime=, or sends SIGINT) */
+	const char *keep;       /* added to quick: keeps what it made (NULL: it
+				 * keeps nothing whatever it is told) */
+	const char *tidy;       /* added to every run: what makes it remove all it
+				 * made (NULL: it does by default) */
+	const char *kept;       /* what it keeps on purpose unasked, marked kept (a
+				 * path pattern under the folder: train's dataset;
+				 * NULL: nothing) */
+	const char *sweep_opt;  /* one of its options, and two values for */
+	const char *sweep_a;    /* sweep.OPTION = A | B */
+	const char *sweep_b;
+	const char *json_key;   /* its member of the job's JSON object */
+	const char *normal;     /* text that starts its block of normal output */
+};
+
 struct sb_workload_ops {
 	const char *name;         /* workload= value; its id (the spec's workload) is
 				   * its position in main's table (sb_workload_id) */
@@ -94,6 +118,7 @@ struct sb_workload_ops {
 	void (*results)(struct sb_wl_job *j, struct sb_job_result *jr);
 	void (*release)(struct sb_wl_job *j);
 	int (*ranks_merge)(struct sb_job_result *jr);
+	const struct sb_wl_conformance *conformance; /* required: what the suite runs */
 };
 
 /* the io row (run/precheck.c): run/'s own, first in every table */

@@ -43,7 +43,7 @@ struct sb_mon_opts {
 	unsigned progress_interval_ms; /* --eta-interval: its period; 0 = 1 s */
 	unsigned progress_newline_ms;  /* --eta-newline: end the line (start a new one) this
 					* often instead of rewriting it; 0 = never */
-	bool bw_log;                  /* appended: --bandwidth-log (stats/aggbw.h) */
+	bool bw_log;                  /* --bandwidth-log (stats/aggbw.h) */
 };
 
 struct sb_mon_thread {
@@ -109,7 +109,7 @@ struct sb_monitor {
 	pthread_mutex_t log_mu;
 	pthread_t writer;
 	bool writer_up;
-	struct sb_aggbw *aggbw;       /* appended: --bandwidth-log; NULL: off */
+	struct sb_aggbw *aggbw;       /* --bandwidth-log; NULL: off */
 };
 
 /* Set up for threads th[0..n) of jl (threads set up, not started): series,

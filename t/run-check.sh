@@ -30,6 +30,9 @@ echo "== tests: gcc build (build/)"
 $MAKE -s check-one B=build || status=1
 [ -f build/check-counts ] && sum build/check-counts
 
+echo "== a new workload is its folder and its registry lines (t/test-toyworkload.sh)"
+if sh t/test-toyworkload.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
+
 echo "== tests: AddressSanitizer + UndefinedBehaviorSanitizer (build/san/)"
 if ASAN_OPTIONS=detect_leaks=1 $MAKE -s check-one B=build/san SANITIZE=1; then :; else status=1; fi
 [ -f build/san/check-counts ] && sum build/san/check-counts

@@ -48,11 +48,13 @@ static void fsync_total(struct sb_wl_job *j)
 }
 
 /* DLIO sleeps time_between_checkpoints before every write and read; false
- * when the run is being stopped */
-static bool pause_before(const struct sb_ckpt_opts *o)
+ * when the run is being stopped or runtime= has passed (the pause ends there) */
+static bool pause_before(const struct sb_wl_job *j, const struct sb_ckpt_opts *o)
 {
-	return !o->time_between_checkpoints_us ||
-	       sb_sleep_until(sb_now_ns() + o->time_between_checkpoints_us * 1000);
+	uint64_t end = sb_now_ns() + o->time_between_checkpoints_us * 1000;
+	if (j->deadline_ns && j->deadline_ns < end)
+		end = j->deadline_ns;
+	return (!o->time_between_checkpoints_us || sb_sleep_until(end)) && !sb_wl_expired(j);
 }
 
 static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_t bytes)
@@ -80,7 +82,7 @@ static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_
 			 SB_OPT(drop_caches)->name);
 	}
 	for (unsigned k = 0; k < o->num_checkpoints_read; k++) {
-		stop = !pause_before(o) || stop || sb_stopping();
+		stop = !pause_before(j, o) || stop || sb_stopping();
 		if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 			break;
 		c->on_cache = sb_ml_tier_read_from(j, k);
@@ -109,7 +111,7 @@ static void run_ckpt(struct sb_wl_job *j)
 		bool stop = !args || !sb_ml_ckpt_mkdir(j, c->folder, &c->folder_id, true);
 		for (unsigned k = 0; k < o->num_checkpoints_write; k++) {
 			char dir[PATH_MAX];
-			stop = !pause_before(o) || stop || sb_stopping();
+			stop = !pause_before(j, o) || stop || sb_stopping();
 			if (sb_dist_sync_vote(&stop), stop) /* all start together, or all stop */
 				break;
 			sb_ml_ckpt_step_dir(c, k, dir, sizeof(dir));
@@ -421,4 +423,5 @@ const struct sb_workload_ops sb_workload_checkpoint = {
 	.results = sb_ml_job_results,
 	.release = release_ckpt,
 	.ranks_merge = sb_ckpt_ranks_merge,
+	.conformance = &sb_ckpt_conformance,
 };

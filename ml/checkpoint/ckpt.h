@@ -97,6 +97,8 @@ void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ckpt_job_result *m);
  * whole run's */
 int sb_ckpt_ranks_merge(struct sb_job_result *jr);
 extern const struct sb_workload_ops sb_workload_checkpoint;
+/* what the conformance suite runs of it (conform.c) */
+extern const struct sb_wl_conformance sb_ckpt_conformance;
 struct sb_jobctx;
 extern const struct sb_option sb_ckpt_rows[];
 extern const unsigned sb_ckpt_rows_n;

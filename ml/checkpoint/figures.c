@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "lib/assert.h"
 #include "ml/figures.h"
 #include "ml/checkpoint/result.h"
 #include "run/wljob.h"
@@ -242,5 +243,7 @@ const struct sb_ml_ckpt_result *sb_ckpt_result_of(const struct sb_job_result *jr
 
 struct sb_ckpt_job_result *sb_ckpt_res(const struct sb_wl_job *j)
 {
-	return (struct sb_ckpt_job_result *)sb_ml_result_mine(j->res, &sb_ckpt_figures);
+	struct sb_ml_result *m = sb_ml_result_mine(j->res, &sb_ckpt_figures);
+	SB_ASSERT(m || !j->res); /* a running job's result is its workload's own */
+	return (struct sb_ckpt_job_result *)m;
 }

@@ -341,7 +341,7 @@ uint64_t sb_ml_tier_write(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint
 			return 0;
 		}
 	}
-	for (; k < o->num_checkpoints_write && !sb_stopping(); k++) {
+	for (; k < o->num_checkpoints_write && !sb_stopping() && !sb_wl_expired(j); k++) {
 		t->c0[k] = sb_now_ns(); /* the emulated compute */
 		bool go = !o->time_between_checkpoints_us ||
 			  sb_sleep_until(t->c0[k] + o->time_between_checkpoints_us * 1000);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "lib/assert.h"
 #include "ml/figures.h"
 #include "run/wljob.h"
 #include "ml/kvcache/result.h"
@@ -182,5 +183,7 @@ const struct sb_kv_result *sb_kv_result_of(const struct sb_job_result *jr)
 
 struct sb_kv_job_result *sb_kv_res(const struct sb_wl_job *j)
 {
-	return (struct sb_kv_job_result *)sb_ml_result_mine(j->res, &sb_kv_figures);
+	struct sb_ml_result *m = sb_ml_result_mine(j->res, &sb_kv_figures);
+	SB_ASSERT(m || !j->res); /* a running job's result is its workload's own */
+	return (struct sb_kv_job_result *)m;
 }

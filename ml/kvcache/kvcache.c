@@ -391,4 +391,5 @@ const struct sb_workload_ops sb_workload_kvcache = {
 	.run = run_kv,
 	.results = sb_ml_job_results,
 	.release = release_kv,
+	.conformance = &sb_kv_conformance,
 };

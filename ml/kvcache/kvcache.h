@@ -86,6 +86,8 @@ void sb_kv_rules(struct sb_wl_job *j, const struct sb_kv_result *kv);
 /* the workload's row (kvcache.c), its option rows (opts.c) and its
  * parse-time check (check.c), listed by ml/registry.c */
 extern const struct sb_workload_ops sb_workload_kvcache;
+/* what the conformance suite runs of it (conform.c) */
+extern const struct sb_wl_conformance sb_kv_conformance;
 struct sb_jobctx;
 extern const struct sb_option sb_kv_rows[];
 extern const unsigned sb_kv_rows_n;

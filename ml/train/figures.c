@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include "lib/assert.h"
 #include "ml/figures.h"
 #include "ml/train/result.h"
 #include "run/wljob.h"
@@ -137,5 +138,7 @@ const struct sb_ml_train_result *sb_train_result_of(const struct sb_job_result *
 
 struct sb_train_job_result *sb_train_res(const struct sb_wl_job *j)
 {
-	return (struct sb_train_job_result *)sb_ml_result_mine(j->res, &sb_train_figures);
+	struct sb_ml_result *m = sb_ml_result_mine(j->res, &sb_train_figures);
+	SB_ASSERT(m || !j->res); /* a running job's result is its workload's own */
+	return (struct sb_train_job_result *)m;
 }

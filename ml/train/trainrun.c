@@ -195,6 +195,9 @@ static void run_train(struct sb_wl_job *j)
 	e = agree(e);
 	j->start_ns = sb_now_ns();
 	for (unsigned ep = 1; !e && ep <= sb_train_opts(j->spec)->epochs && !(e = agree(0)); ep++) {
+		bool late = sb_wl_expired(j); /* runtime=: no further epoch */
+		if (sb_dist_sync_vote(&late), late)
+			break;
 		e = run_epoch(j, ep);
 		if (!e && sb_train_res(j)->train.nepochs)
 			rsum += (uint64_t)(sb_train_res(j)->train.epochs[sb_train_res(j)->train.nepochs - 1].duration_s * 1e9);
@@ -403,4 +406,5 @@ const struct sb_workload_ops sb_workload_train = {
 	.results = sb_ml_job_results,
 	.release = release_train,
 	.ranks_merge = sb_train_ranks_merge,
+	.conformance = &sb_train_conformance,
 };

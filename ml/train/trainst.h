@@ -92,6 +92,8 @@ void sb_ml_train_rules(const struct sb_jobspec *s, struct sb_train_job_result *m
  * whole run's */
 int sb_train_ranks_merge(struct sb_job_result *jr);
 extern const struct sb_workload_ops sb_workload_train;
+/* what the conformance suite runs of it (conform.c) */
+extern const struct sb_wl_conformance sb_train_conformance;
 struct sb_jobctx;
 extern const struct sb_option sb_train_rows[];
 extern const unsigned sb_train_rows_n;

@@ -1,4 +1,4 @@
-"""test_fio_auxpath.py: --aux-path=DIR as fio 3.33 has it (issue 35; fio's
+"""test_fio_auxpath.py: --aux-path=DIR as fio 3.33 has it (fio's
 t/verify_state_save.py gives it to its verify_only runs): the verify state
 files go to DIR.
 

@@ -1,4 +1,4 @@
-"""test_fio_bwlog.py: --bandwidth-log as fio 3.33 has it (issue 35; fio's
+"""test_fio_bwlog.py: --bandwidth-log as fio 3.33 has it (fio's
 t/jobs/t0030 runs with it): the aggregate bandwidth of all jobs in
 agg-read_bw.log, agg-write_bw.log and agg-trim_bw.log in the working
 directory.

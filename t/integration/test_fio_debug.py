@@ -1,4 +1,4 @@
-"""test_fio_debug.py: --debug=CATEGORY as fio 3.33 takes it (issue 35), so
+"""test_fio_debug.py: --debug=CATEGORY as fio 3.33 takes it, so
 that fio's own test programs that read fio's debug lines (t/random_seed.py,
 t/steadystate_tests.py, t/t64-switch.sh of fio's current source) and a
 user's scripts built the same way work with storbench.

@@ -1,6 +1,6 @@
-"""test_fio_openfiles.py: openfiles=N below the job's file count (issue 35:
-fio's t/verify.py test 6 and t/verify-trim.py use nrfiles=3 openfiles=2),
-which storbench refused.
+"""test_fio_openfiles.py: openfiles=N below the job's file count
+(fio's t/verify.py test 6 and t/verify-trim.py use nrfiles=3 openfiles=2)
+runs as in fio.
 
 fio's facts used here (fio-3.33 source):
 - options.c "openfiles" (td_var_offset(open_files)): "Number of files to

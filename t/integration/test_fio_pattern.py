@@ -1,5 +1,5 @@
 """test_fio_pattern.py: buffer_pattern= and verify_pattern= in the forms of
-fio's own tests (issue 35): t/jobs/t0028-c6cade16.fio and t/verify.py use
+fio's own tests: t/jobs/t0028-c6cade16.fio and t/verify.py use
 "abcd"-120xdeadface, where the elements run into each other.
 
 fio's facts used here (fio-3.33 source, lib/pattern.c):

@@ -1,7 +1,7 @@
 """test_fio_ssdata.py: the JSON "steadystate" object's data arrays hold
-ss_dur values even when the window is not full (issue 35: fio's
-t/steadystate_tests.py divides by their count; with ss_ramp longer than the
-run storbench wrote empty arrays and the program died).
+ss_dur values even when the window is not full (fio's
+t/steadystate_tests.py divides by their count, also when ss_ramp is longer
+than the run).
 
 fio's facts used here (fio-3.33 source):
 - stat.c:1902-1910: "iops" and "bw" always get ts->ss_dur values, read from

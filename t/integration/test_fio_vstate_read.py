@@ -1,7 +1,6 @@
 """test_fio_vstate_read.py: verify_state_load=1 on a read job with verify=
-(issue 35: fio's t/jobs/t0036-post.fio and t0037-post.fio, and the "read"
-pass of t/verify_state_save.py), which storbench refused without
-verify_only=1.
+(fio's t/jobs/t0036-post.fio and t0037-post.fio, and the "read"
+pass of t/verify_state_save.py) runs without verify_only=1, as in fio.
 
 fio's facts used here (fio-3.33 source):
 - backend.c:2203-2225 fio_verify_load_state (called at :2350 for every

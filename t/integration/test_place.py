@@ -191,8 +191,8 @@ class Lifecycle(SbCase):
     def test_openfiles(self):
         d = self.run_json("--name=o", "--nrfiles=4", "--size=1m", "--openfiles=4", "--rw=read")
         self.assertEqual(d["jobs"][0]["read"]["io_bytes"], MB)
-        # below the file count: run as fio 3.33 does (issue 35,
-        # test_fio_openfiles.py); refused only with io_submit_mode=offload
+        # below the file count: run as fio 3.33 does
+        # (test_fio_openfiles.py); refused only with io_submit_mode=offload
         job = self.write_job("[o]\nnrfiles=4\nsize=1m\nopenfiles=2\nio_submit_mode=offload\n")
         p = self.run_sb(job)
         self.assertEqual(p.returncode, 1, p.stderr)

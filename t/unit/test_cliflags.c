@@ -25,7 +25,8 @@ static void test_ids_name_their_rows(void)
 		{ SB_CLI_AUX_PATH, "--aux-path" },
 		{ SB_CLI_CMDHELP, "--cmdhelp" },
 		{ SB_CLI_CMDHELP_MARKDOWN, "--cmdhelp-markdown" }, { SB_CLI_ENGHELP, "--enghelp" },
-		{ SB_CLI_MAN_PAGE, "--man-page" }, { SB_CLI_BASH_COMPLETION, "--bash-completion" },
+		{ SB_CLI_MAN_PAGE, "--man-page" }, { SB_CLI_WORKLOAD_CONFORMANCE, "--workload-conformance" },
+		{ SB_CLI_DOC_WORKLOADS, "--doc-workloads" }, { SB_CLI_BASH_COMPLETION, "--bash-completion" },
 		{ SB_CLI_VERSION, "--version" }, { SB_CLI_HELP, "--help" },
 	};
 	CU_ASSERT_EQUAL(sb_cli_nflags, sizeof(want) / sizeof(want[0]));

@@ -1,12 +1,19 @@
 /* test_howto.c: HOWTO.md's option tables are exactly what the option table
- * derives (parse/options.c is the single source of truth). */
+ * derives (parse/options.c is the single source of truth), for parse's own
+ * options and those of the workloads HOWTO.md documents (a "`workload=NAME`"
+ * or a row of theirs in the tables); a workload without a HOWTO section is
+ * documented by its rows' help (--cmdhelp; test_workload checks it), so
+ * adding one changes no committed file (t/test-toyworkload.sh). */
 #include <CUnit/CUnit.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
+#include "ml/registry.h"
 #include "parse/options.h"
+#include "parse/workloads.h"
 
 static char *slurp(const char *path)
 {
@@ -24,10 +31,35 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* the workloads doc documents, as a comma list for sb_workloads_hand_down_only */
+static void documented(const char *doc, char *list, size_t len)
+{
+	const struct sb_workload_ops *const *t = sb_workloads_get();
+	size_t at = 0;
+	list[0] = '\0';
+	for (unsigned i = 0; t[i]; i++) {
+		char key[128];
+		bool in = false;
+		snprintf(key, sizeof(key), "`workload=%s`", t[i]->name);
+		in = strstr(doc, key) != NULL;
+		for (unsigned k = 0; !in && t[i]->nrows && k < *t[i]->nrows; k++) {
+			snprintf(key, sizeof(key), "\n| `%s` |", t[i]->rows[k].name);
+			in = strstr(doc, key) != NULL;
+		}
+		if (in && at + strlen(t[i]->name) + 2 < len)
+			at += (size_t)snprintf(list + at, len - at, "%s%s", at ? "," : "", t[i]->name);
+	}
+}
+
 static void test_howto_matches_table(void)
 {
 	char *doc = slurp("HOWTO.md");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	char list[512];
+	CU_ASSERT_EQUAL_FATAL(sb_workloads_hand_down(), 0);
+	documented(doc, list, sizeof(list));
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "checkpoint")); /* the rule finds HOWTO's own */
+	CU_ASSERT_EQUAL_FATAL(sb_workloads_hand_down_only(list), 0);
 	char *gen = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&gen, &len);
@@ -52,6 +84,7 @@ static void test_howto_matches_table(void)
 	}
 	free(gen);
 	free(doc);
+	CU_ASSERT_EQUAL(sb_workloads_hand_down(), 0); /* back to all */
 }
 
 static CU_TestInfo tests[] = {

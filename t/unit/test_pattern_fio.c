@@ -1,6 +1,6 @@
 /* test_pattern_fio.c: lib/pattern.c against fio 3.33's pattern grammar
  * (fio's lib/pattern.c parse_and_fill_pattern) where the elements run into
- * each other (issue 35: t/jobs/t0028 and t/verify.py use
+ * each other (fio's t/jobs/t0028 and t/verify.py use
  * buffer_pattern/verify_pattern="abcd"-120xdeadface).  fio's facts:
  * - lib/pattern.c:143-147 (parse_number): a decimal number stops where the
  *   next "0x" (either case) starts: "-120xdeadface" is -12, then 0xdeadface;
