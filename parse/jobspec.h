@@ -226,7 +226,8 @@ struct sb_jobspec {
 	unsigned thinktime_blocks;     /* I/Os between pauses (default 1) */
 	unsigned thinktime_blocks_type; /* 0: thinktime_blocks counts completions, 1: issues */
 	uint64_t thinktime_iotime_us; /* think after this much I/O time (0: thinktime_blocks) */
-	bool think_time_only;       /* derived: thinktime_iotime without thinktime_blocks */
+	bool think_time_only;       /* derived (parse/check_stats.c): thinktime_iotime without
+				     * thinktime_blocks */
 	unsigned flow;              /* weight (0-1000) of the job in its flow_id group; 0 = off */
 	unsigned flow_id;           /* jobs with the same id share one flow */
 	uint64_t flow_sleep_us;     /* pause when the job is ahead of its share */
@@ -307,8 +308,9 @@ struct sb_jobspec {
 	uint64_t replay_align;      /* bytes, a power of 2: offsets rounded down to it; 0 = off */
 	uint64_t replay_scale;      /* offsets divided by it (1: unchanged) */
 	char *replay_skip;          /* "read,write,trim,sync": entries not replayed */
-	unsigned replay_skip_mask;  /* derived from replay_skip: 1 << SB_DDIR_* */
-	unsigned replay_version;    /* derived: 2 or 3, the read_iolog's format */
+	/* derived (parse/check_replay.c) */
+	unsigned replay_skip_mask;  /* replay_skip as 1 << SB_DDIR_* */
+	unsigned replay_version;    /* 2 or 3, the read_iolog's format */
 
 	/* placement: CPUs, NUMA, I/O memory, priorities, credentials, cgroups,
 	 * GPU (run/place.c, run/cgroup.h, run/gpu.c) */
