@@ -1,5 +1,4 @@
-/* gpucopy.h: checkpoint_source=gpu / train_destination=gpu (issue 27 item
- * 5): the copies between GPU memory and the workers' host buffers that the
+/* gpucopy.h: checkpoint_source=gpu / train_destination=gpu: the copies between GPU memory and the workers' host buffers that the
  * job's I/O made (run/gpu.c times them; ml/run.c sums the workers').  The
  * copy time is inside the phases' durations; these say how much of it. */
 #ifndef SB_ML_GPUCOPY_H

@@ -1,5 +1,5 @@
 /* check_gpu.c: the checks of iomem=cudamalloc, gpu_dev_id and gpu_dev_ids
- * and ioengine=libcufile (issue 27).  The CUDA driver is loaded here (lib/cuda.c), before any file
+ * and ioengine=libcufile.  The CUDA driver is loaded here (lib/cuda.c), before any file
  * is made or written, when the job is parsed for a run: without a driver, or
  * without the GPU asked for, the job stops with exit 1 naming file:line, the
  * library and the package that provides it.  --parse-only checks the

@@ -35,7 +35,7 @@ struct sb_wl_job {
 	uint64_t start_ns, end_ns;
 	bool ran;
 	void *priv;                       /* the workload's own state */
-	/* appended: write_trace= rings of application events (stats/trace.h),
+	/* write_trace= rings of application events (stats/trace.h),
 	 * made on first use: [0] the job's own thread (epochs), [1 + c]
 	 * consumer c (training steps) */
 	struct sb_trace_ring *trace[SB_WLJOB_RINGS];

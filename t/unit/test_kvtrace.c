@@ -302,7 +302,7 @@ static void test_extra_rules(void)
 	CU_ASSERT_EQUAL(sb_kv_sysprompt(0, 0.0, 2, 100), 0);
 }
 
-/* arrival arithmetic saturates (issue 32 item 6): t0 + s seconds never
+/* arrival arithmetic saturates: t0 + s seconds never
  * wraps past 2^64 ns, whatever t0, and NaN or s <= 0 is t0 */
 static void test_arrival_saturates(void)
 {

@@ -235,7 +235,8 @@ static void test_shape_check(void)
 	CU_ASSERT_STRING_EQUAL(err, "pp must be at least 1");
 }
 
-/* issue 9 defect 6: sizes past 2^64 wrapped to a few KB and were accepted */
+/* a shape whose sizes pass 2^64 is refused (the product must not wrap to
+ * a few KB and be accepted) */
 static void test_shape_overflow(void)
 {
 	struct sb_ml_shape s = small_zero1();

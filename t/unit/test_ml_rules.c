@@ -419,7 +419,7 @@ static void test_ckpt_other(void)
 	only_failure(&rep, "model", SB_ML_OPEN);
 }
 
-/* issue 24: storbench's own behaviour where DLIO differs is an OPEN
+/* storbench's own behaviour where DLIO differs is an OPEN
  * experiment (guidelines 10.1: the codebase cannot change in CLOSED; 10.2:
  * changes to DLIO are allowed in OPEN, disclosed); no DLIO parameter
  * records it, so the official checker still says CLOSED */

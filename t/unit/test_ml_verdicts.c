@@ -241,7 +241,7 @@ static void test_ckpt_verdicts(void)
 	CK(f.model = NULL, O, O);                     /* config.py LLM_MODELS */
 	CK(f.nodiskio = true, I, I);                  /* no CLOSED without I/O */
 	CK(f.io_bytes = 0, I, I);
-	/* issue 24: a full-scale checkpoint, ioengine=null, drop_caches=0 was CLOSED */
+	/* a full-scale checkpoint with ioengine=null and drop_caches=0 is not CLOSED */
 	CK((f.nodiskio = true, f.io_bytes = 0, f.caches_dropped = false), I, I);
 #undef CK
 }
