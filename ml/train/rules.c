@@ -30,8 +30,22 @@ uint64_t sb_ml_min_samples(unsigned batch, unsigned accelerators, unsigned hosts
 uint64_t sb_ml_min_files_by_mem(unsigned hosts, uint64_t host_mem_bytes, unsigned samples_per_file,
 				double record_length)
 {
+	/* rules.py:709-714: dataset_size_bytes // file_size_bytes in Python:
+	 * exact integer division for a whole record_length_bytes (unet3d,
+	 * cosmoflow), float floor division (float_floor_div) for a fractional
+	 * one (resnet50); a double quotient is off by 1-2 files past 2^53 */
+	unsigned __int128 mem = (unsigned __int128)SB_ML_MEM_MULTIPLIER * hosts * host_mem_bytes;
 	double file = (double)samples_per_file * record_length;
-	return file > 0 ? (uint64_t)floor(SB_ML_MEM_MULTIPLIER * (double)hosts * (double)host_mem_bytes / file) : 0;
+	if (!(file > 0))
+		return 0;
+	if (record_length == floor(record_length) && file < 18446744073709551616.0) {
+		unsigned __int128 q = mem / (uint64_t)file;
+		return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+	}
+	double a = (double)mem, m = fmod(a, file), div = (a - m) / file, q = floor(div);
+	if (div - q > 0.5)
+		q += 1;
+	return q >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)q;
 }
 
 /* min_num_files_by_samples = 500 * num_processes * batch_size // num_samples_per_file */
