@@ -118,6 +118,7 @@ static int parse_args(int argc, char **argv, struct ds_args *a)
 
 struct ds_disk {
 	double bytes;   /* the sum, or its estimate */
+	unsigned __int128 whole; /* the exact sum when every file is alike (else 0) */
 	double bound;   /* 0 when exact; else 3 standard errors of the estimate */
 	uint64_t drawn; /* files whose bytes were computed */
 };
@@ -130,13 +131,14 @@ struct ds_disk {
 static struct ds_disk dlio_bytes(const struct sb_train_preset *p, uint64_t files)
 {
 	struct sb_ml_workload w;
-	struct ds_disk d = { 0, 0, 0 };
+	struct ds_disk d = { 0, 0, 0, 0 };
 	if (sb_ml_workload_find(p->name, &w))
 		return d;
 	w.ds.files = files > UINT32_MAX ? UINT32_MAX : (unsigned)files;
 	w.ds.fmt = !strcmp(p->format, "tfrecord") ? SB_DSFMT_TFRECORD : SB_DSFMT_NPZ;
 	if (!(w.ds.record_stdev > 0) && files) {
-		d.bytes = (double)files * (double)sb_ml_fmt_file_bytes(&w.ds, 0);
+		d.whole = (unsigned __int128)files * sb_ml_fmt_file_bytes(&w.ds, 0);
+		d.bytes = (double)d.whole;
 		d.drawn = 1;
 		return d;
 	}
@@ -202,8 +204,11 @@ int sb_tool_datasize(int argc, char **argv)
 	       "(files x %u x %.2f bytes); dictated by %s\n", files, exact, total / GIB, total / 1e9,
 	       p->samples_per_file, p->record_length, by_mem > by_steps ? "memory" : "the 500-step minimum");
 	struct ds_disk disk = dlio_bytes(p, files);
-	char how[160];
-	if (disk.bound > 0)
+	char how[160], sum[48];
+	if (disk.whole) {
+		u128_str(disk.whole, sum);
+		snprintf(how, sizeof(how), "%s bytes", sum);
+	} else if (disk.bound > 0)
 		snprintf(how, sizeof(how), "about %.0f bytes (+-%.0f: 3 standard errors of a sample of %"
 			 PRIu64 " of the files)", disk.bytes, disk.bound, disk.drawn);
 	else
