@@ -47,7 +47,7 @@ static const struct sb_opt_enum shuffle_vals[] = {
 };
 
 static const struct sb_opt_enum order_vals[] = {
-	{ .name = "dlio", .val = SB_ORDER_DLIO, .help = "DLIO's: PyTorch loader (npz, npy, hdf5, raw): each rank's samples ascending every epoch; TFRecord: rank r's files r, r+N, ... (shuffled once), read_threads files interleaved" },
+	{ .name = "dlio", .val = SB_ORDER_DLIO, .help = "DLIO's: PyTorch loader (npz, npy, hdf5, raw): each rank's samples ascending every epoch; TFRecord: rank r's files r, r+N, ... of the sorted list, read_threads files interleaved" },
 	{ .name = "reshuffle", .val = SB_ORDER_RESHUFFLE, .help = "storbench's before issue 24: contiguous blocks per rank, shuffled every epoch as shuffle= says" },
 	{ .name = NULL },
 };
