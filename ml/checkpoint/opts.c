@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "parse/catalog.h"
+#include "parse/jobspec.h"
 #include "parse/opt_rows.h"
 #include "parse/workloads.h"
 #include "ml/checkpoint/ckpt.h"
@@ -154,4 +156,13 @@ const struct sb_option *sb_ckpt_opt(size_t off)
 	fprintf(stderr, "storbench: bug: no checkpoint option row at offset %zu of struct "
 		"sb_ckpt_opts%s\n", off, w ? "" : " (workloads not handed down)");
 	abort();
+}
+
+bool sb_ckpt_shape_changed(const struct sb_jobspec *s)
+{
+	const struct sb_model_preset *p = s->ml_preset;
+	const struct sb_ml_shape *m = &s->shape;
+	return p && (m->hidden != p->hidden || m->ffn != p->ffn || m->layers != p->layers ||
+		     m->heads != p->heads || m->kv_heads != p->kv_heads || m->vocab != p->vocab ||
+		     m->tp != p->tp || m->pp != p->pp || m->zero_stage != p->zero_stage);
 }
