@@ -60,10 +60,12 @@ static unsigned resolve_model(struct sb_jobctx *c)
 	sb_job_default_u(c, SB_OPT(shape.tp), &s->shape.tp, m.tp);
 	sb_job_default_u(c, SB_OPT(shape.pp), &s->shape.pp, m.pp);
 	/* DLIO's data parallelism is comm_size / (tp * pp), mlpstorage's yaml
-	 * names none: model= with ranks= and no dp= runs dp = ranks / (tp*pp) */
+	 * names none: model= with more ranks= than the table's and no dp= runs
+	 * dp = ranks / (tp*pp) (fewer: mlpstorage's subset mode, dlio.py:264) */
 	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	if (p && !sb_job_isset(c, SB_OPT(shape.dp)) && sb_job_isset(c, SB_CKPT_OPT(ranks)) && !o->subset &&
-	    s->shape.tp && s->shape.pp && o->ranks % (s->shape.tp * s->shape.pp) == 0 && o->ranks)
+	    o->ranks >= p->closed_ranks && s->shape.tp && s->shape.pp &&
+	    o->ranks % (s->shape.tp * s->shape.pp) == 0)
 		m.dp = o->ranks / (s->shape.tp * s->shape.pp);
 	sb_job_default_u(c, SB_OPT(shape.dp), &s->shape.dp, m.dp);
 	sb_job_default_u(c, SB_OPT(shape.zero_stage), &s->shape.zero_stage, m.zero_stage);
