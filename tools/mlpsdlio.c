@@ -311,6 +311,12 @@ static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 	def(c, "checkpoint.fsync", SB_MLPS_BOOL, "True");
 	setu(c, "model.parallelism.pipeline", s->shape.pp, true);
 	setu(c, "model.parallelism.tensor", s->shape.tp, true);
+	/* the pause the run made before every write and read (the yaml's 5 s:
+	 * DLIO's sleep, an override where the job's differs) */
+	double pause = (double)sb_ckpt_opts(s)->time_between_checkpoints_us / 1e6;
+	snprintf(b, sizeof(b), "%g", pause);
+	set(c, "checkpoint.time_between_checkpoints", pause == floor(pause) ? SB_MLPS_INT : SB_MLPS_DBL, b,
+	    false, true);
 	if (!s->checkpoint_fsync)
 		set(c, "checkpoint.fsync", SB_MLPS_BOOL, "False", false, true);
 	/* what mlpstorage adds (dlio.py:259-270) */

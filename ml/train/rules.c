@@ -232,11 +232,6 @@ static void ov_add(struct sb_ml_override *ov, size_t max, size_t *n, const char 
 	(*n)++;
 }
 
-static uint64_t scaled(uint64_t v, double k)
-{
-	return (uint64_t)((double)v * k + 0.5);
-}
-
 /* Every train option that sets a DLIO parameter and has no rule of its own,
  * against the workload's yaml (parse/catalog.c) or DLIO's default where the
  * yaml says nothing (dlio_benchmark utils/config.py).  Parameter names from
@@ -245,7 +240,6 @@ size_t sb_ml_train_overrides(const struct sb_jobspec *s, struct sb_ml_override *
 {
 	const struct sb_train_preset *w = s->train_preset;
 	size_t n = 0;
-	double k = s->train_scale > 0 ? s->train_scale : 1;
 #define OV(field, param, fmt, v) ov_add(ov, max, &n, SB_OPT(field)->name, param, fmt, v)
 	if (!w)
 		return 0;
@@ -288,7 +282,9 @@ size_t sb_ml_train_overrides(const struct sb_jobspec *s, struct sb_ml_override *
 	if (s->steps_between_checkpoints)
 		OV(steps_between_checkpoints, "checkpoint.steps_between_checkpoints", "%u",
 		   s->steps_between_checkpoints);
-	if (s->model_size != scaled(w->model_size, k))
+	/* the bytes the checkpoint wrote, train_scale's too: config.yaml keeps
+	 * the yaml's model_size, so a scaled one is an override (rules.py:548) */
+	if (s->model_size != w->model_size)
 		OV(model_size, "model.model_size", "%llu", (unsigned long long)s->model_size);
 	if (s->do_eval)
 		OV(do_eval, "workflow.evaluation", "%s", "True");
