@@ -156,7 +156,8 @@ const struct sb_option sb_train_rows[] = {
 	  .help = "epochs from one eval phase to the next" },
 	{ .name = "model_size", .type = SB_OT_SIZE, .off = OFF(model_size), .def = "0", .unit = "bytes", .flags = SB_OF_ML,
 	  .category = C_TRAIN,
-	  .help = "the in-training checkpoint's model file (DLIO's model_size; unet3d: 499153191; times train_scale)" },
+	  .help = "the in-training checkpoint's model file (DLIO's model_size; unet3d: 499153191; times "
+		  "train_scale, which makes it an override: model.model_size in the tree, INVALID for the checker)" },
 
 	{ .name = "train_destination", .type = SB_OT_ENUM, .off = OFF(train_destination),
 	  .def = "host", .enums = train_dest_vals, .flags = SB_OF_ML, .category = C_TRAIN,
