@@ -248,18 +248,18 @@ static void train_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 	set(c, "dataset.data_folder", SB_MLPS_STR, t->data_dir, true, false);
 }
 
-static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
+/* the model part of the checkpointing yaml (llama3_<size>.yaml; a shape
+ * of one's own: no yaml, the job's values); name: model.name */
+static void ckpt_model_yaml(struct sb_mlps_cfg *c, const struct sb_jobspec *s,
+			    const struct sb_model_preset *p, char *name, size_t nlen)
 {
-	const struct sb_jobspec *s = jr->spec;
-	const struct sb_ml_ckpt_result *r = sb_ckpt_result_of(jr);
-	const struct sb_model_preset *p = s->ml_preset && s->ml_model ? sb_model_preset_find(s->ml_model) : NULL;
-	char b[300], name[48];
+	char b[300];
 	if (p) {
 		/* llama3-8b -> llama3_8b.yaml, model.name llama_8b */
 		snprintf(c->config_name, sizeof(c->config_name), "%s", p->name);
 		for (char *q = c->config_name; *q; q++)
 			*q = *q == '-' ? '_' : *q;
-		snprintf(name, sizeof(name), "llama_%s", strchr(p->name, '-') + 1);
+		snprintf(name, nlen, "llama_%s", strchr(p->name, '-') + 1);
 		def(c, "model.name", SB_MLPS_STR, name);
 		def(c, "model.type", SB_MLPS_STR, "transformer");
 		snprintf(b, sizeof(b), "%u", p->layers);
@@ -291,6 +291,15 @@ static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 		snprintf(b, sizeof(b), "%u", s->shape.zero_stage);
 		def(c, "model.parallelism.zero_stage", SB_MLPS_INT, b);
 	}
+}
+
+static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
+{
+	const struct sb_jobspec *s = jr->spec;
+	const struct sb_ml_ckpt_result *r = sb_ckpt_result_of(jr);
+	const struct sb_model_preset *p = s->ml_preset && s->ml_model ? sb_model_preset_find(s->ml_model) : NULL;
+	char b[300], name[48];
+	ckpt_model_yaml(c, s, p, name, sizeof(name));
 	/* the job's shape where it differs from the yaml's (a --param) */
 	setu(c, "model.num_layers", s->shape.layers, true);
 	setu(c, "model.parallelism.zero_stage", s->shape.zero_stage, true);
