@@ -428,7 +428,7 @@ struct sb_jobspec {
 	char *ml_model;             /* model=: built-in LLM name; NULL: explicit shape */
 	struct sb_ml_shape shape;   /* model='s, explicit options winning; resolved once by
 				     * its check (name, closed_ranks, naming: empty) */
-	const struct sb_model_preset *ml_preset; /* model='s row if its shape is unchanged, else NULL */
+	const struct sb_model_preset *ml_preset; /* model='s row (kvcache: only if its shape is unchanged), else NULL */
 	/* read by checkpoint and train's in-training checkpoint */
 	bool checkpoint_fsync;      /* fsync each file after writing it (default 1) */
 	char *checkpoint_folder;    /* NULL: <directory>/checkpoints */

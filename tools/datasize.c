@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,18 +112,68 @@ static int parse_args(int argc, char **argv, struct ds_args *a)
 	return 0;
 }
 
-/* the bytes of files files of p's dataset as DLIO (and storbench's datagen) writes them */
-static double dlio_bytes(const struct sb_train_preset *p, uint64_t files)
+/* Files summed one by one up to this many (about 0.1 s); beyond it a
+ * stratified sample of as many files gives the sum (datasize answers in
+ * well under a second for any size: mlpstorage's own answer is closed form). */
+#define DS_EXACT_FILES 131072u
+
+struct ds_disk {
+	double bytes;   /* the sum, or its estimate */
+	unsigned __int128 whole; /* the exact sum when every file is alike (else 0) */
+	double bound;   /* 0 when exact; else 3 standard errors of the estimate */
+	uint64_t drawn; /* files whose bytes were computed */
+};
+
+/* the bytes of files files of p's dataset as DLIO (and storbench's
+ * datagen) writes them: every file the same size when the .yaml has no
+ * stdev (files x one file), summed file by file up to DS_EXACT_FILES, else
+ * estimated from every (files / DS_EXACT_FILES)-th file (each file's size is
+ * an independent draw seeded by its index) with 3 standard errors */
+static struct ds_disk dlio_bytes(const struct sb_train_preset *p, uint64_t files)
 {
 	struct sb_ml_workload w;
-	double sum = 0;
+	struct ds_disk d = { 0, 0, 0, 0 };
 	if (sb_ml_workload_find(p->name, &w))
-		return 0;
+		return d;
 	w.ds.files = files > UINT32_MAX ? UINT32_MAX : (unsigned)files;
 	w.ds.fmt = !strcmp(p->format, "tfrecord") ? SB_DSFMT_TFRECORD : SB_DSFMT_NPZ;
-	for (unsigned i = 0; i < w.ds.files; i++)
-		sum += (double)sb_ml_fmt_file_bytes(&w.ds, i);
-	return sum;
+	if (!(w.ds.record_stdev > 0) && files) {
+		d.whole = (unsigned __int128)files * sb_ml_fmt_file_bytes(&w.ds, 0);
+		d.bytes = (double)d.whole;
+		d.drawn = 1;
+		return d;
+	}
+	if (files <= DS_EXACT_FILES) {
+		for (unsigned i = 0; i < files; i++)
+			d.bytes += (double)sb_ml_fmt_file_bytes(&w.ds, i);
+		d.drawn = files;
+		return d;
+	}
+	double sum = 0, sq = 0, m = DS_EXACT_FILES, step = (double)w.ds.files / m;
+	for (unsigned k = 0; k < DS_EXACT_FILES; k++) {
+		double b = (double)sb_ml_fmt_file_bytes(&w.ds, (unsigned)((double)k * step));
+		sum += b;
+		sq += b * b;
+	}
+	double mean = sum / m, var = sq / m - mean * mean;
+	d.bytes = (double)files * mean;
+	d.bound = 3 * (double)files * sqrt((var > 0 ? var : 0) / m);
+	d.drawn = DS_EXACT_FILES;
+	return d;
+}
+
+/* v in decimal (out: 40 bytes or more) */
+static void u128_str(unsigned __int128 v, char *out)
+{
+	char tmp[48];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	for (int i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = 0;
 }
 
 int sb_tool_datasize(int argc, char **argv)
@@ -139,19 +190,33 @@ int sb_tool_datasize(int argc, char **argv)
 	uint64_t files = by_mem > by_steps ? by_mem : by_steps;
 	double file_bytes = (double)p->samples_per_file * p->record_length;
 	double total = (double)files * file_bytes;
+	char exact[48]; /* rules.py:716 total_disk_bytes: an exact int for a whole record_length */
+	if (p->record_length == floor(p->record_length) && file_bytes < 18446744073709551616.0)
+		u128_str((unsigned __int128)files * (uint64_t)file_bytes, exact);
+	else
+		snprintf(exact, sizeof(exact), "%.0f", floor(total)); /* int(): truncated */
 	printf("datasize for %s on %" PRIu64 " %s accelerators, %" PRIu64 " client host%s of %.2f GiB:\n",
 	       p->name, a.accelerators, a.accel, a.hosts, a.hosts == 1 ? "" : "s", (double)a.mem / GIB);
 	printf("  by memory : %" PRIu64 " files (5 x %" PRIu64 " x %.2f GiB / (%u samples x %.2f bytes))\n",
 	       by_mem, a.hosts, (double)a.mem / GIB, p->samples_per_file, p->record_length);
 	printf("  by steps  : %" PRIu64 " files (500 steps x %" PRIu64 " accelerators x batch %u / %u samples per file)\n",
 	       by_steps, a.accelerators, p->batch_size, p->samples_per_file);
-	double disk = dlio_bytes(p, files);
-	printf("  required  : %" PRIu64 " files, %.0f bytes (%.2f GiB, %.2f GB) by mlpstorage's estimate "
-	       "(files x %u x %.2f bytes); dictated by %s\n", files, total, total / GIB, total / 1e9,
+	printf("  required  : %" PRIu64 " files, %s bytes (%.2f GiB, %.2f GB) by mlpstorage's estimate "
+	       "(files x %u x %.2f bytes); dictated by %s\n", files, exact, total / GIB, total / 1e9,
 	       p->samples_per_file, p->record_length, by_mem > by_steps ? "memory" : "the 500-step minimum");
-	printf("  on disk   : %.0f bytes (%.2f GiB, %.2f GB) as DLIO writes them: %s records of about "
-	       "%" PRIu64 "^2 bytes (int(sqrt(record_length))%s) with the %s framing\n", disk, disk / GIB,
-	       disk / 1e9, p->name, sb_ml_dlio_dim(p->record_length),
+	struct ds_disk disk = dlio_bytes(p, files);
+	char how[160], sum[48];
+	if (disk.whole) {
+		u128_str(disk.whole, sum);
+		snprintf(how, sizeof(how), "%s bytes", sum);
+	} else if (disk.bound > 0)
+		snprintf(how, sizeof(how), "about %.0f bytes (+-%.0f: 3 standard errors of a sample of %"
+			 PRIu64 " of the files)", disk.bytes, disk.bound, disk.drawn);
+	else
+		snprintf(how, sizeof(how), "%.0f bytes", disk.bytes);
+	printf("  on disk   : %s (%.2f GiB, %.2f GB) as DLIO writes them: %s records of about "
+	       "%" PRIu64 "^2 bytes (int(sqrt(record_length))%s) with the %s framing\n", how,
+	       disk.bytes / GIB, disk.bytes / 1e9, p->name, sb_ml_dlio_dim(p->record_length),
 	       p->record_stdev > 0 ? ", each dimension drawn around it" : "", p->format);
 	printf("\nJob-file lines for a CLOSED run (each client host's memory must not exceed %.2f GiB):\n",
 	       (double)a.mem / GIB);

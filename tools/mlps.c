@@ -274,6 +274,7 @@ static void params_ckpt(struct sb_jw *w, const struct sb_job_result *jr)
 	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	const struct sb_ml_ckpt_result *c = sb_ckpt_result_of(jr);
 	sb_jw_str(w, "model", model_of(jr));
+	sb_jw_bool(w, "shape_changed", sb_ckpt_shape_changed(s));
 	sb_jw_u64(w, "num_processes", c->ranks);
 	sb_jw_u64(w, "world", (uint64_t)s->shape.tp * s->shape.pp * s->shape.dp);
 	sb_jw_u64(w, "tp", s->shape.tp);

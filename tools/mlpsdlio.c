@@ -250,18 +250,18 @@ static void train_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 	set(c, "dataset.data_folder", SB_MLPS_STR, t->data_dir, true, false);
 }
 
-static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
+/* the model part of the checkpointing yaml (llama3_<size>.yaml; a shape
+ * of one's own: no yaml, the job's values); name: model.name */
+static void ckpt_model_yaml(struct sb_mlps_cfg *c, const struct sb_jobspec *s,
+			    const struct sb_model_preset *p, char *name, size_t nlen)
 {
-	const struct sb_jobspec *s = jr->spec;
-	const struct sb_ml_ckpt_result *r = sb_ckpt_result_of(jr);
-	const struct sb_model_preset *p = s->ml_preset && s->ml_model ? sb_model_preset_find(s->ml_model) : NULL;
-	char b[300], name[48];
+	char b[300];
 	if (p) {
 		/* llama3-8b -> llama3_8b.yaml, model.name llama_8b */
 		snprintf(c->config_name, sizeof(c->config_name), "%s", p->name);
 		for (char *q = c->config_name; *q; q++)
 			*q = *q == '-' ? '_' : *q;
-		snprintf(name, sizeof(name), "llama_%s", strchr(p->name, '-') + 1);
+		snprintf(name, nlen, "llama_%s", strchr(p->name, '-') + 1);
 		def(c, "model.name", SB_MLPS_STR, name);
 		def(c, "model.type", SB_MLPS_STR, "transformer");
 		snprintf(b, sizeof(b), "%u", p->layers);
@@ -293,6 +293,15 @@ static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 		snprintf(b, sizeof(b), "%u", s->shape.zero_stage);
 		def(c, "model.parallelism.zero_stage", SB_MLPS_INT, b);
 	}
+}
+
+static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
+{
+	const struct sb_jobspec *s = jr->spec;
+	const struct sb_ml_ckpt_result *r = sb_ckpt_result_of(jr);
+	const struct sb_model_preset *p = s->ml_preset && s->ml_model ? sb_model_preset_find(s->ml_model) : NULL;
+	char b[300], name[48];
+	ckpt_model_yaml(c, s, p, name, sizeof(name));
 	/* the job's shape where it differs from the yaml's (a --param) */
 	setu(c, "model.num_layers", s->shape.layers, true);
 	setu(c, "model.parallelism.zero_stage", s->shape.zero_stage, true);
@@ -313,6 +322,12 @@ static void ckpt_cfg(const struct sb_job_result *jr, struct sb_mlps_cfg *c)
 	def(c, "checkpoint.fsync", SB_MLPS_BOOL, "True");
 	setu(c, "model.parallelism.pipeline", s->shape.pp, true);
 	setu(c, "model.parallelism.tensor", s->shape.tp, true);
+	/* the pause the run made before every write and read (the yaml's 5 s:
+	 * DLIO's sleep, an override where the job's differs) */
+	double pause = (double)sb_ckpt_opts(s)->time_between_checkpoints_us / 1e6;
+	snprintf(b, sizeof(b), "%g", pause);
+	set(c, "checkpoint.time_between_checkpoints", pause == floor(pause) ? SB_MLPS_INT : SB_MLPS_DBL, b,
+	    false, true);
 	if (!s->checkpoint_fsync)
 		set(c, "checkpoint.fsync", SB_MLPS_BOOL, "False", false, true);
 	/* what mlpstorage adds (dlio.py:259-270) */

@@ -12,6 +12,7 @@
 
 #include "os/infile.h"
 #include "output/jsonw.h"
+#include "parse/catalog.h"
 
 #define GIB 1073741824.0
 
@@ -116,6 +117,27 @@ static void count_ckpts(const char *dir, double *writes, double *reads)
 	sb_json_free(&doc);
 }
 
+/* the run's model (combined_params' model) is not the yaml's of --model:
+ * any --param of its layers, transformer sizes, tp, pp or ZeRO stage */
+static bool ckpt_shape_changed(const char *model, const struct sb_jval *cp)
+{
+	const struct sb_model_preset *p = sb_model_preset_find(model);
+	const struct sb_jval *mo = sb_jv_get(cp, "model");
+	if (!p || !mo)
+		return false;
+	const struct { const char *path; unsigned want; } f[] = {
+		{ "num_layers", p->layers }, { "transformer/vocab_size", p->vocab },
+		{ "transformer/hidden_size", p->hidden }, { "transformer/ffn_hidden_size", p->ffn },
+		{ "transformer/num_attention_heads", p->heads }, { "transformer/num_kv_heads", p->kv_heads },
+		{ "parallelism/tensor", p->tp }, { "parallelism/pipeline", p->pp },
+		{ "parallelism/zero_stage", p->zero_stage },
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (num(sb_jv_path(mo, f[i].path), f[i].want) != f[i].want)
+			return true;
+	return false;
+}
+
 static void ckpt(struct sb_jw *w, const char *dir, const struct sb_jval *meta, const struct sb_jval *sum)
 {
 	const struct sb_jval *cp = sb_jv_get(meta, "combined_params"), *args = sb_jv_get(meta, "args");
@@ -130,7 +152,9 @@ static void ckpt(struct sb_jw *w, const char *dir, const struct sb_jval *meta, c
 	double want_r = num(sb_jv_get(ck, "num_checkpoints_read"), 0);
 	double writes = want_w, reads = want_r;
 	count_ckpts(dir, &writes, &reads);
-	sb_jw_str(w, "model", str(sb_jv_get(args, "model"), str(sb_jv_path(cp, "model/name"), "custom")));
+	const char *model = str(sb_jv_get(args, "model"), str(sb_jv_path(cp, "model/name"), "custom"));
+	sb_jw_str(w, "model", model);
+	sb_jw_bool(w, "shape_changed", ckpt_shape_changed(model, cp));
 	sb_jw_dbl(w, "num_processes", ranks);
 	sb_jw_dbl(w, "world", world);
 	sb_jw_dbl(w, "tp", tp);

@@ -120,6 +120,7 @@ static int judge(struct vrun *r)
 	} else {
 		struct sb_ml_ckpt_facts f = {
 			.model = strcmp(pstr(r, "model"), "custom") ? pstr(r, "model") : NULL,
+			.shape_changed = pbool(r, "shape_changed"),
 			.ranks = (unsigned)pnum(r, "num_processes"), .world = (unsigned)pnum(r, "world"),
 			.tp = (unsigned)pnum(r, "tp"), .pp = (unsigned)pnum(r, "pp"),
 			.subset = pbool(r, "subset"),

@@ -19,11 +19,11 @@
 
 void sb_ml_ckpt_rules(const struct sb_jobspec *s, struct sb_ckpt_job_result *m)
 {
-	bool named = s->ml_preset != NULL;  /* the parser resolved it: model= with its own shape */
+	bool named = s->ml_preset != NULL;  /* the parser resolved it: model= names a row */
 	const struct sb_ckpt_opts *o = sb_ckpt_opts(s);
 	struct sb_ml_shape sh = { .tp = s->shape.tp, .pp = s->shape.pp, .dp = s->shape.dp };
 	struct sb_ml_ckpt_facts f = {
-		.model = named ? s->ml_model : NULL, .ranks = o->ranks,
+		.model = named ? s->ml_model : NULL, .shape_changed = sb_ckpt_shape_changed(s), .ranks = o->ranks,
 		.world = sb_ml_world(&sh), .tp = sh.tp, .pp = sh.pp,
 		.subset = o->subset, .want_writes = o->num_checkpoints_write,
 		.want_reads = o->num_checkpoints_read, .writes = m->ckpt.write.n, .reads = m->ckpt.read.n,

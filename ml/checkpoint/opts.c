@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "parse/catalog.h"
+#include "parse/jobspec.h"
 #include "parse/opt_rows.h"
 #include "parse/workloads.h"
 #include "ml/checkpoint/ckpt.h"
@@ -88,7 +90,9 @@ const struct sb_option sb_ckpt_rows[] = {
 	  .help = "checkpoints to read back after the writes" },
 	{ .name = "time_between_checkpoints", .type = SB_OT_TIME,
 	  .off = CK(time_between_checkpoints_us), .def = "0", .unit_us = SEC, .unit = "s",
-	  .flags = SB_OF_ML, .category = C_CKPT, .help = "pause before every checkpoint write and read (DLIO)" },
+	  .flags = SB_OF_ML, .category = C_CKPT,
+	  .help = "pause before every checkpoint write and read (DLIO; the MLPerf .yaml's 5 s, which "
+		  "jobs/checkpoint-llama3-8b.ini keeps; a results tree records the run's own)" },
 	{ .name = "checkpoint_fsync", .type = SB_OT_BOOL, .off = OFF(checkpoint_fsync), .def = "1",
 	  .flags = SB_OF_ML | SB_OF_SPEC, .category = C_CKPT,
 	  .help = "fsync each checkpoint file after writing it" },
@@ -154,4 +158,13 @@ const struct sb_option *sb_ckpt_opt(size_t off)
 	fprintf(stderr, "storbench: bug: no checkpoint option row at offset %zu of struct "
 		"sb_ckpt_opts%s\n", off, w ? "" : " (workloads not handed down)");
 	abort();
+}
+
+bool sb_ckpt_shape_changed(const struct sb_jobspec *s)
+{
+	const struct sb_model_preset *p = s->ml_preset;
+	const struct sb_ml_shape *m = &s->shape;
+	return p && (m->hidden != p->hidden || m->ffn != p->ffn || m->layers != p->layers ||
+		     m->heads != p->heads || m->kv_heads != p->kv_heads || m->vocab != p->vocab ||
+		     m->tp != p->tp || m->pp != p->pp || m->zero_stage != p->zero_stage);
 }

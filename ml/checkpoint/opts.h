@@ -55,6 +55,9 @@ static inline struct sb_ckpt_opts *sb_ckpt_opts_mut(struct sb_jobspec *s)
  * parser holds it (for sb_job_isset, sb_job_where); a field without a row,
  * or the workload not handed down, is a bug: it says so and aborts. */
 const struct sb_option *sb_ckpt_opt(size_t off);
+/* model= names a row and the job changes its shape: any of its
+ * dimensions, tp, pp or the ZeRO stage (dp follows ranks, as DLIO's). */
+bool sb_ckpt_shape_changed(const struct sb_jobspec *s);
 /* The row of field f: a misspelt field is a compile error. */
 #define SB_CKPT_OPT(f) sb_ckpt_opt(offsetof(struct sb_ckpt_opts, f))
 #endif

@@ -32,7 +32,7 @@ static void ckpt_ranks_rule(const struct sb_ml_ckpt_facts *f, unsigned closed,
 		snprintf(r->actual, sizeof(r->actual), "%u (subset of %u)", f->ranks, f->world);
 	else
 		snprintf(r->actual, sizeof(r->actual), "%u", f->ranks);
-	sb_ml_rule_cite(r, SB_ML_CLOSED, "guidelines 2.2.5 (rules.py:611 checks none)");
+	sb_ml_rule_cite(r, SB_ML_CLOSED, "guidelines 2.2.5 (rules.py:611-614 checks none)");
 }
 
 /* guidelines 2.2.5 Table 3: num-checkpoints-write and -read are 10, not
@@ -70,11 +70,22 @@ int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report 
 			return -EINVAL;
 		closed = s.closed_ranks;
 	}
-	/* cli.py validate_args: LLM_MODELS only; a shape of one's own is OPEN */
+	/* cli.py validate_args: LLM_MODELS only; a shape with no model= is no
+	 * run mlpstorage can make: OPEN in both verdicts */
 	r = sb_ml_rule_add(rep, SB_OPT(ml_model)->name, named, SB_ML_OPEN,
 		     "CLOSED runs llama3-8b, llama3-70b, llama3-405b or llama3-1t: set model=");
 	sb_ml_rule_set(r, "llama3-8b|70b|405b|1t", named ? f->model : "custom shape");
 	sb_ml_rule_cite(r, SB_ML_OPEN, "config.py LLM_MODELS; guidelines 2.2.5");
+	/* model= with its shape changed (mlpstorage: --param model.num_layers=...
+	 * and the like): the guidelines fix the model (2.2.5 Table 3), the
+	 * checker's CheckpointingRulesChecker checks the benchmark type only
+	 * (rules.py:611-614), which passes */
+	r = sb_ml_rule_add(rep, "model_shape", !named || !f->shape_changed, SB_ML_OPEN,
+		     "CLOSED runs the model's own shape: remove the options that change it "
+		     "(layers, hidden, ffn, heads, kv_heads, vocab, tp, pp, zero_stage)");
+	sb_ml_rule_set(r, named ? f->model : "no model", !named ? "custom shape" :
+		       f->shape_changed ? "changed" : f->model);
+	sb_ml_rule_cite(r, SB_ML_CLOSED, "guidelines 2.2.5 Table 3 (rules.py:611-614 checks none)");
 	ckpt_ranks_rule(f, closed, rep);
 	ckpt_count_rules(f, rep);
 	/* guidelines 2.2.2 "We enforce fsync"; the yaml's checkpoint.fsync: True */
@@ -91,7 +102,7 @@ int sb_ml_rules_ckpt(const struct sb_ml_ckpt_facts *f, struct sb_ml_rule_report 
 	r = sb_ml_rule_add(rep, "checkpoint_scale", f->scale == 1.0, SB_ML_INVALID,
 		     "scaled files are not the model's checkpoint: set checkpoint_scale=1");
 	SB_ML_RULE_EA(r, "%g", 1.0, "%g", f->scale);
-	sb_ml_rule_cite(r, SB_ML_CLOSED, "guidelines 2.2.1 (rules.py:611 checks none)");
+	sb_ml_rule_cite(r, SB_ML_CLOSED, "guidelines 2.2.1 (rules.py:611-614 checks none)");
 	sb_ml_rule_dlio(rep, sb_option_find("checkpoint_content"), f->content_unique, "dlio", "unique");
 	sb_ml_rule_io(f->io_known, f->nodiskio, f->io_bytes, rep);
 	sb_ml_rules_finish(rep);

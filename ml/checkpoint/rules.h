@@ -14,6 +14,7 @@
 
 struct sb_ml_ckpt_facts {
 	const char *model;        /* built-in name or NULL/"" for explicit */
+	bool shape_changed;       /* model='s shape changed (layers=, hidden=, tp=, ...; not dp) */
 	unsigned ranks, world;    /* ranks run, tp*pp*dp of the shape used */
 	unsigned tp, pp;          /* of the shape used */
 	bool subset;

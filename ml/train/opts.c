@@ -52,7 +52,7 @@ static const struct sb_opt_enum shuffle_vals[] = {
 };
 
 static const struct sb_opt_enum order_vals[] = {
-	{ .name = "dlio", .val = SB_ORDER_DLIO, .help = "DLIO's: PyTorch loader (npz, npy, hdf5, raw): each rank's samples ascending every epoch; TFRecord: rank r's files r, r+N, ... (shuffled once), read_threads files interleaved" },
+	{ .name = "dlio", .val = SB_ORDER_DLIO, .help = "DLIO's: PyTorch loader (npz, npy, hdf5, raw): each rank's samples ascending every epoch; TFRecord: rank r's files r, r+N, ... of the sorted list, read_threads files interleaved" },
 	{ .name = "reshuffle", .val = SB_ORDER_RESHUFFLE, .help = "contiguous blocks of samples per rank, shuffled every epoch as shuffle= says" },
 	{ .name = NULL },
 };
@@ -161,7 +161,8 @@ const struct sb_option sb_train_rows[] = {
 	  .help = "epochs from one eval phase to the next" },
 	{ .name = "model_size", .type = SB_OT_SIZE, .off = OFF(model_size), .def = "0", .unit = "bytes", .flags = SB_OF_ML,
 	  .category = C_TRAIN,
-	  .help = "the in-training checkpoint's model file (DLIO's model_size; unet3d: 499153191; times train_scale)" },
+	  .help = "the in-training checkpoint's model file (DLIO's model_size; unet3d: 499153191; times "
+		  "train_scale, which makes it an override: model.model_size in the tree, INVALID for the checker)" },
 
 	{ .name = "train_destination", .type = SB_OT_ENUM, .off = OFF(train_destination),
 	  .def = "host", .enums = train_dest_vals, .flags = SB_OF_ML, .category = C_TRAIN,

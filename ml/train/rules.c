@@ -31,8 +31,22 @@ uint64_t sb_ml_min_samples(unsigned batch, unsigned accelerators, unsigned hosts
 uint64_t sb_ml_min_files_by_mem(unsigned hosts, uint64_t host_mem_bytes, unsigned samples_per_file,
 				double record_length)
 {
+	/* rules.py:709-714: dataset_size_bytes // file_size_bytes in Python:
+	 * exact integer division for a whole record_length_bytes (unet3d,
+	 * cosmoflow), float floor division (float_floor_div) for a fractional
+	 * one (resnet50); a double quotient is off by 1-2 files past 2^53 */
+	unsigned __int128 mem = (unsigned __int128)SB_ML_MEM_MULTIPLIER * hosts * host_mem_bytes;
 	double file = (double)samples_per_file * record_length;
-	return file > 0 ? (uint64_t)floor(SB_ML_MEM_MULTIPLIER * (double)hosts * (double)host_mem_bytes / file) : 0;
+	if (!(file > 0))
+		return 0;
+	if (record_length == floor(record_length) && file < 18446744073709551616.0) {
+		unsigned __int128 q = mem / (uint64_t)file;
+		return q > UINT64_MAX ? UINT64_MAX : (uint64_t)q;
+	}
+	double a = (double)mem, m = fmod(a, file), div = (a - m) / file, q = floor(div);
+	if (div - q > 0.5)
+		q += 1;
+	return q >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)q;
 }
 
 /* min_num_files_by_samples = 500 * num_processes * batch_size // num_samples_per_file */
@@ -219,11 +233,6 @@ static void ov_add(struct sb_ml_override *ov, size_t max, size_t *n, const char 
 	(*n)++;
 }
 
-static uint64_t scaled(uint64_t v, double k)
-{
-	return (uint64_t)((double)v * k + 0.5);
-}
-
 /* Every train option that sets a DLIO parameter and has no rule of its own,
  * against the workload's yaml (parse/catalog.c) or DLIO's default where the
  * yaml says nothing (dlio_benchmark utils/config.py).  Parameter names from
@@ -236,7 +245,6 @@ size_t sb_ml_train_overrides(const struct sb_jobspec *s, struct sb_ml_override *
 #define OV(field, param, fmt, v) ov_add(ov, max, &n, SB_TRAIN_OPT(field)->name, param, fmt, v)
 	if (!w)
 		return 0;
-	double k = t->train_scale > 0 ? t->train_scale : 1;
 	const char *fmt = sb_option_enum_name(SB_TRAIN_OPT(dataset_format), t->dataset_format);
 	if (w->format && fmt && strcmp(fmt, w->format))
 		OV(dataset_format, "dataset.format", "%s", fmt);
@@ -276,7 +284,9 @@ size_t sb_ml_train_overrides(const struct sb_jobspec *s, struct sb_ml_override *
 	if (t->steps_between_checkpoints)
 		OV(steps_between_checkpoints, "checkpoint.steps_between_checkpoints", "%u",
 		   t->steps_between_checkpoints);
-	if (t->model_size != scaled(w->model_size, k))
+	/* the bytes the checkpoint wrote, train_scale's too: config.yaml keeps
+	 * the yaml's model_size, so a scaled one is an override (rules.py:548) */
+	if (t->model_size != w->model_size)
 		OV(model_size, "model.model_size", "%llu", (unsigned long long)t->model_size);
 	if (t->do_eval)
 		OV(do_eval, "workflow.evaluation", "%s", "True");

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/nprand.h"
 #include "ml/train/train.h"
 #include "parse/catalog.h"
 #include "parse/jobspec.h" /* SB_SHUFFLE_* */
@@ -230,22 +229,25 @@ static int plan_check(const struct sb_ml_plan_cfg *c)
 }
 
 /* DLIO's TF reader: this rank's files (positions rank, rank + ranks, ...
- * of the list, shuffled once as numpy shuffles it for epoch 1), read_threads of them
- * interleaved record by record; samples[] holds file * spf + record in
- * that order, file_order is the identity */
+ * of the sorted list), read_threads of them interleaved record by record;
+ * samples[] holds file * spf + record in that order, file_order is the
+ * identity.  tf_reader.py:84 lists the files with
+ * tf.data.Dataset.list_files(file_list, shuffle=False), whose MatchingFiles
+ * op sorts every name it matched (tensorflow matching_files_op.cc: std::sort
+ * of the output), so the numpy shuffle DLIO gives file_list_train
+ * (config.py:459-466) never reaches the reader: the paths in byte order, the
+ * file indices ascending (their names are zero-padded alike), or with
+ * subfolders train/<i % subfolders>/... subfolder by subfolder */
 static int tf_stream(const struct sb_ml_plan_cfg *c, struct sb_ml_plan *p)
 {
 	uint32_t *list = malloc(c->files * sizeof(*list));
 	unsigned spf = c->samples_per_file, cyc = c->read_threads ? c->read_threads : 1;
+	unsigned sf = c->subfolders > 1 ? c->subfolders : 1, at = 0;
 	if (!list)
 		return -ENOMEM;
-	for (unsigned i = 0; i < c->files; i++)
-		list[i] = i;
-	/* reconfigure(1): np.random.seed(seed + 1) (seed_change_epoch), then
-	 * np.random.shuffle(file_list_train) (config.py:459-466): numpy's own
-	 * generator, so the list is DLIO's for the same seed */
-	if (c->file_shuffle)
-		sb_np_shuffle_u32(list, c->files, (uint32_t)(c->seed + (c->seed_change_epoch ? 1 : 0)));
+	for (unsigned k = 0; k < sf; k++)
+		for (unsigned i = k; i < c->files; i += sf)
+			list[at++] = i;
 	/* fewer files than ranks: DLIO does not shard (tf_reader.py:87) */
 	unsigned step = c->files >= c->ranks ? c->ranks : 1, first = c->files >= c->ranks ? c->rank : 0;
 	size_t mine = first < c->files ? (c->files - first + step - 1) / step : 0, n = 0;

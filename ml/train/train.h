@@ -39,11 +39,11 @@
  *   (torch_data_loader.py:95-107) and the sample map it indexes is keyed
  *   by global id (config.py:449-466), the file shuffle being the iterative
  *   sampler's only (config.py:337-341, 459-466).
- *   TFRecord (TF loader, iterative sampler): the file list is shuffled once
- *   (reconfigure(1) before the dataset is built: main.py:396-398; epoch 1's
- *   seed: np.random.seed(seed + 1); np.random.shuffle, config.py:459-466,
- *   reproduced bit for bit by lib/nprand.c, so the list is DLIO's own for
- *   the same seed), rank r takes list positions r, r+N, ... (Dataset.shard:
+ *   TFRecord (TF loader, iterative sampler): the sorted file list (DLIO's
+ *   numpy shuffle of it, config.py:459-466, is undone by
+ *   list_files(shuffle=False), tf_reader.py:84, whose MatchingFiles op
+ *   sorts the names; with subfolders, subfolder by subfolder), rank r
+ *   takes list positions r, r+N, ... (Dataset.shard:
  *   tf_reader.py:85-88) and reads read_threads of them at once, one record
  *   of each in turn (num_parallel_reads: an interleave of cycle
  *   read_threads, block 1: tf_reader.py:91-92); the sample shuffle is
@@ -143,6 +143,7 @@ struct sb_ml_plan_cfg {
 	bool file_shuffle, sample_shuffle, seed_change_epoch, drop_last;
 	/* dlio: DLIO's I/O order (read_order=dlio); tfrecord: its TF reader's */
 	bool dlio, tfrecord;
+	unsigned subfolders;               /* > 1: the files' subfolders (TF's sorted paths) */
 };
 
 struct sb_ml_plan {

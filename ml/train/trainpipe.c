@@ -254,7 +254,7 @@ static int phase_setup(struct sb_wl_job *j, const struct sb_ml_phase *ph, unsign
 			.file_shuffle = o->shuffle & SB_SHUFFLE_FILE,
 			.sample_shuffle = o->shuffle & SB_SHUFFLE_SAMPLE, .seed_change_epoch = true,
 			.drop_last = true, .dlio = o->read_order == SB_ORDER_DLIO,
-			.tfrecord = ph->ds->fmt == SB_DSFMT_TFRECORD,
+			.tfrecord = ph->ds->fmt == SB_DSFMT_TFRECORD, .subfolders = ph->ds->subfolders,
 		};
 		sb_ml_plan_free(&tr->plan[c]);
 		int e = sb_ml_plan_build(&cfg, &tr->plan[c]);

@@ -134,7 +134,7 @@ class ContentsTest(SbCase):
         # floats: test_ckpt_content.py)
         job = self.write_job(text + "keep_checkpoints=1\ncheckpoint_verify=1\ncheckpoint_content=unique\n")
         folder = os.path.join(self.where, "ck")
-        doc = self.run_json(job, env={"SCALE": "0.0002", "CHECKPOINT_FOLDER": folder}, timeout=120)
+        doc = self.run_json(job, env={"SCALE": "0.0002", "PAUSE": "0", "CHECKPOINT_FOLDER": folder}, timeout=120)
         v = doc["jobs"][0]["verify"]
         self.assertEqual((v["type"], v["failures"]), ("contents", 0))
         self.assertGreater(v["bytes_checked"], 0)
@@ -154,7 +154,7 @@ class ContentsTest(SbCase):
                                           ("dedupe_percentage=30", None, 0.30)):
             folder = os.path.join(self.where, "ck-" + opt.split("=")[0])
             job = self.write_job(text + "keep_checkpoints=1\ncheckpoint_content=unique\n%s\n" % opt)
-            self.run_json(job, env={"SCALE": "0.0002", "CHECKPOINT_FOLDER": folder}, timeout=120)
+            self.run_json(job, env={"SCALE": "0.0002", "PAUSE": "0", "CHECKPOINT_FOLDER": folder}, timeout=120)
             files = [os.path.join(d, n) for d, _, ns in os.walk(folder) for n in ns]
             ratio, dup = measure(sorted(files))
             if want_ratio:

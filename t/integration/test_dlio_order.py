@@ -10,8 +10,13 @@ order).  Facts from dlio_benchmark branch mlperf_storage_v2.0, commit
 - TF loader (resnet50's, cosmoflow's tfrecord): rank r reads list positions
   r, r+N, ... (Dataset.shard, tf_reader.py:85-88), read_threads files at
   once, one record of each in turn (num_parallel_reads,
-  tf_reader.py:91-92); the list is shuffled once, before the dataset is
-  built (main.py:396-398), and kept for every epoch.
+  tf_reader.py:91-92).  The list is the sorted one: DLIO shuffles
+  file_list_train with numpy (config.py:459-466, main.py:396), but the
+  reader hands it to tf.data.Dataset.list_files(shuffle=False)
+  (tf_reader.py:84), whose MatchingFiles op sorts every name it matched
+  (tensorflow/core/kernels/matching_files_op.cc: std::sort of its output),
+  so rank 0 of 2 reads sorted[0::2] and rank 1 sorted[1::2] every epoch;
+  with subfolders the sorted paths run subfolder by subfolder.
 read_order=reshuffle keeps storbench's older order (contiguous blocks per
 rank, reshuffled every epoch) for OPEN experiments."""
 import os
@@ -83,26 +88,23 @@ class DlioOrderTest(SbCase):
         self.assertEqual(sorted(tuple(sorted(set(s))) for s in seqs), sorted(pairs * 2))
         self.assertEqual(self.read_bytes, 2 * self.ds_bytes)
 
-    def test_tfrecord_file_shuffle_once(self):
-        # cosmoflow: file_shuffle=seed: one permutation, kept every epoch
-        seqs = self.order("tfrecord", "shuffle=file\n", files=16, epochs=3)
-        self.assertEqual(len(seqs), 6, seqs)  # 2 consumers x 3 epochs
-        per_epoch = [sorted(map(tuple, seqs[i:i + 2])) for i in range(0, 6, 2)]
-        self.assertEqual(per_epoch[0], per_epoch[1])
-        self.assertEqual(per_epoch[0], per_epoch[2])
-        self.assertEqual(sorted(f for s in per_epoch[0] for f in s), list(range(16)))
-        self.assertNotEqual(per_epoch[0], [tuple(range(0, 16, 2)), tuple(range(1, 16, 2))],
-                            "the file list was not shuffled")
+    def test_tfrecord_file_shuffle_never_reaches_the_reader(self):
+        # cosmoflow's file_shuffle=seed: DLIO's numpy shuffle
+        # (np.random.seed(124) on 16 files: [11, 10, 13, 3, 6, 5, 15, 8, ...])
+        # is undone by list_files' sort (tf_reader.py:84): rank r reads
+        # sorted[r::2], the same every epoch
+        for shuffle in ("file", "both", "none"):
+            seqs = self.order("tfrecord", "shuffle=%s\n" % shuffle, files=16, epochs=2)
+            self.assertEqual(sorted(seqs), [list(range(0, 16, 2))] * 2 + [list(range(1, 16, 2))] * 2,
+                             (shuffle, seqs))
 
-    def test_tfrecord_file_shuffle_is_numpys(self):
-        # DLIO shuffles the list with numpy's generator: reconfigure(1) runs
-        # np.random.seed(123 + 1); np.random.shuffle(file_list_train)
-        # (config.py:459-466, main.py:396).  numpy 1.24.2 (/usr/bin/python3):
-        #   np.random.seed(124); l = list(range(16)); np.random.shuffle(l)
-        #   -> [11, 10, 13, 3, 6, 5, 15, 8, 4, 0, 9, 2, 7, 1, 12, 14]
-        # rank 0 reads l[0::2], rank 1 l[1::2] (Dataset.shard), in list order
-        seqs = self.order("tfrecord", "shuffle=file\n", files=16, epochs=1)
-        self.assertEqual(sorted(seqs), [[10, 3, 5, 8, 0, 2, 1, 14], [11, 13, 6, 15, 4, 9, 7, 12]], seqs)
+    def test_tfrecord_sorted_paths_with_subfolders(self):
+        # file i lives in train/<i % 3>/ (DLIO's generator,
+        # data_generator.py:95): the sorted paths are train/0/... (0, 3, 6)
+        # then train/1/... (1, 4, 7) then train/2/... (2, 5): rank 0 reads
+        # positions 0, 2, 4, 6 of [0, 3, 6, 1, 4, 7, 2, 5]
+        seqs = self.order("tfrecord", "shuffle=file\nsubfolders=3\n", files=8, epochs=1)
+        self.assertEqual(sorted(seqs), [[0, 6, 4, 2], [3, 1, 7, 5]], seqs)
 
     def test_reshuffle_keeps_the_old_order(self):
         # read_order=reshuffle: contiguous blocks per rank (TFRecord too)

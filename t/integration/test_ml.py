@@ -298,7 +298,7 @@ class ShippedJobsTest(SbCase):
         return j
 
     def test_checkpoint_llama3_8b(self):
-        j = self.run_shipped("checkpoint-llama3-8b.ini", {"SCALE": "0.00002"})
+        j = self.run_shipped("checkpoint-llama3-8b.ini", {"SCALE": "0.00002", "PAUSE": "0"})
         ck = j["checkpoint"]
         self.assertEqual((len(ck["write"]), len(ck["read"]), ck["ranks"]), (10, 10, 8))
         self.assertGreater(ck["mean_gbps"]["write"], 0)

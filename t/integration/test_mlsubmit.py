@@ -260,6 +260,35 @@ class DatasizeTest(SbCase):
         self.assertLess(abs(int(m.group(1)) / est - 1), 0.001)
         self.assertIn("12107^2", p.stdout)
 
+    def test_any_size_is_the_official_formula(self):
+        # rules.py:709-716 (mlcommons/storage caa90c9): min_num_files_by_bytes
+        # = dataset_size_bytes // file_size_bytes (Python's exact int division
+        # for unet3d's and cosmoflow's whole record_length_bytes, float floor
+        # division for resnet50's), total_disk_bytes = files * file_size_bytes.
+        # A double quotient is 1-2 files off past 2^53; the file-by-file sum
+        # of the on-disk bytes took 32 s for cosmoflow at 31 M files: a
+        # dataset that large is a sample of at most 131072 files, with its bound
+        for model, acc, mem, hosts in (("cosmoflow", 64, 1024, 16), ("cosmoflow", 1, 1048576, 16777216),
+                                       ("cosmoflow", 1, 999999, 16777216), ("unet3d", 1, 1048576, 16777216),
+                                       ("resnet50", 1, 1048575, 16777216), ("unet3d", 16777216, 1, 1)):
+            p = self.run_sb("datasize", "model=" + model, "accelerators=%d" % acc,
+                            "client_memory=%d" % mem, "hosts=%d" % hosts)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            want = datasize(model, acc, mem, hosts)
+            spf, rec, _ = PRESETS[model]
+            self.assertIn("required  : %d files, %d bytes" % (want, int(want * spf * rec)), p.stdout)
+            self.assertIn("dataset_files=%d\n" % want, p.stdout)
+            m = re.search(r"on disk   : about (\d+) bytes \(\+-(\d+): 3 standard errors of a sample "
+                          r"of (\d+) of the files\)", p.stdout)
+            if model == "resnet50":  # no stdev: every file alike, exact
+                self.assertIn("on disk   : %d bytes" % (want * 1251 * (338 * 338 + 16 + 43)), p.stdout)
+                continue
+            self.assertTrue(m, p.stdout)
+            self.assertLessEqual(int(m.group(3)), 131072)
+            est, bound = int(m.group(1)), int(m.group(2))
+            self.assertLess(bound, est * 0.005)   # a tight bound (unet3d: 0.3%)
+            self.assertLess(abs(est / (want * spf * rec) - 1), 0.01)
+
     def test_bad_flags(self):
         for args in (("model=unet", "accelerators=1", "client_memory=1"),
                      ("model=unet3d", "accelerators=0", "client_memory=1"),

@@ -14,7 +14,7 @@ from test_mlsubmit import datasize
 
 # README text -> what the test runs instead (the real sizes take hours)
 SMALL = (("SCALE=1 ", "SCALE=0.0001 "), ("ACCELERATORS=8 ", "ACCELERATORS=1 "),
-         ("/mnt/nvme/unet3d", "ds"), ("/mnt/nvme/ckpt", "ck"))
+         ("/mnt/nvme/unet3d", "ds"), ("CHECKPOINT_FOLDER=/mnt/nvme/ckpt ", "PAUSE=0 CHECKPOINT_FOLDER=ck "))
 
 
 def readme_block():

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "lib/log.h"
+#include "ml/checkpoint/opts.h"
 #include "ml/model.h"
 #include "ml/train/opts.h"
 #include "ml/train/train.h"
@@ -81,7 +82,12 @@ static void test_resolved_once(void)
 	CU_ASSERT_EQUAL_FATAL(jl.njobs, 6);
 	CU_ASSERT_PTR_EQUAL(jl.jobs[0].ml_preset, sb_model_preset_find("llama3-8b"));
 	CU_ASSERT_PTR_EQUAL(jl.jobs[1].ml_preset, sb_model_preset_find("llama3-8b")); /* same value */
-	CU_ASSERT_PTR_NULL(jl.jobs[2].ml_preset);   /* shape changed: a custom model */
+	/* shape changed: still model='s row (mlpstorage's --model with a
+	 * --param), the change judged by the rules */
+	CU_ASSERT_PTR_EQUAL(jl.jobs[2].ml_preset, sb_model_preset_find("llama3-8b"));
+	CU_ASSERT(!sb_ckpt_shape_changed(&jl.jobs[0]));
+	CU_ASSERT(!sb_ckpt_shape_changed(&jl.jobs[1]));
+	CU_ASSERT(sb_ckpt_shape_changed(&jl.jobs[2]));
 	CU_ASSERT_PTR_NULL(jl.jobs[3].ml_preset);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sb_train_opts(&jl.jobs[4]));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(sb_train_opts(&jl.jobs[5]));

@@ -183,8 +183,8 @@ static void test_plan_epochs(void)
 
 /* read_order=dlio (dlio_benchmark 392621b): the PyTorch loader reads the
  * rank's ids ascending whatever the shuffles (torch_data_loader.py:95-107);
- * the TF reader: files rank, rank + ranks, ... of a list shuffled once
- * (tf_reader.py:85-88, main.py:396-398), read_threads files interleaved */
+ * the TF reader: files rank, rank + ranks, ... of the sorted list
+ * (tf_reader.py:84-88), read_threads files interleaved */
 static void test_plan_dlio(void)
 {
 	struct sb_ml_plan_cfg c = plan_cfg(1); /* 10 files x 3, 2 ranks, batch 4, 3 readers */
@@ -210,7 +210,7 @@ static void test_plan_dlio(void)
 		CU_ASSERT(file == want[k][0] && in == want[k][1]);
 	}
 	sb_ml_plan_free(&p);
-	c.file_shuffle = true; /* shuffled once: epoch 2 reads as epoch 1 */
+	c.file_shuffle = true; /* TF sorts the list again: epoch 2 reads as epoch 1 */
 	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &p), 0);
 	c.epoch = 2;
 	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &q), 0);
@@ -264,26 +264,42 @@ static void test_numpy_mt19937(void)
 	free(big);
 }
 
-/* read_order=dlio for a TFRecord workload with file_shuffle: the list DLIO
- * shuffles with np.random.seed(123 + 1) (numpy 1.24.2: 10 files ->
- * [6, 8, 3, 5, 4, 0, 9, 2, 7, 1]), rank 1 of 2 reads positions 1, 3, 5, ...:
- * files 8, 5, 0, 2, 1, 3 of them interleaved record by record */
-static void test_plan_dlio_numpy_order(void)
+/* read_order=dlio for a TFRecord workload: tf_reader.py:84 lists the files
+ * with list_files(shuffle=False), whose MatchingFiles op sorts the names
+ * (tensorflow matching_files_op.cc), so DLIO's numpy shuffle of the list
+ * (config.py:459-466) is undone: rank 1 of 2 reads sorted positions 1, 3,
+ * 5, ... whatever file_shuffle says; with subfolders the sorted paths run
+ * subfolder by subfolder (file i in train/<i % subfolders>/) */
+static void test_plan_dlio_tf_sorted(void)
 {
 	struct sb_ml_plan_cfg c = plan_cfg(1); /* 10 files x 3, 2 ranks, batch 4, 3 readers */
 	struct sb_ml_plan p;
 	uint32_t file, in;
-	const uint32_t want[] = { 8, 5, 0, 8, 5, 0, 8, 5, 0, 2, 1, 2 };
+	/* no subfolders: files 1, 3, 5 interleaved, then 7, 9 */
+	const uint32_t flat[] = { 1, 3, 5, 1, 3, 5, 1, 3, 5, 7, 9, 7 };
+	/* 2 subfolders: sorted [0 2 4 6 8 | 1 3 5 7 9], positions 1, 3, 5, 7, 9 */
+	const uint32_t sf2[] = { 2, 6, 1, 2, 6, 1, 2, 6, 1, 5, 9, 5 };
+	/* 3 subfolders: [0 3 6 9 | 1 4 7 | 2 5 8], positions 1, 3, 5, 7, 9 */
+	const uint32_t sf3[] = { 3, 9, 4, 3, 9, 4, 3, 9, 4, 2, 8, 2 };
 	const uint32_t want_in[] = { 0, 0, 0, 1, 1, 1, 2, 2, 2, 0, 0, 1 };
-	c.dlio = c.tfrecord = c.file_shuffle = c.seed_change_epoch = true;
+	const uint32_t *want[] = { flat, flat, sf2, sf3 };
+	const unsigned sf[] = { 0, 1, 2, 3 };
+	c.dlio = c.tfrecord = c.seed_change_epoch = true;
 	c.seed = SB_ML_SHUFFLE_SEED;
-	CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &p), 0);
-	for (size_t k = 0; k < 12; k++) {
-		sb_ml_plan_stream_sample(&p, k / 4, k % 4, &file, &in);
-		CU_ASSERT_EQUAL(file, want[k]);
-		CU_ASSERT_EQUAL(in, want_in[k]);
-	}
-	sb_ml_plan_free(&p);
+	for (unsigned shuf = 0; shuf < 2; shuf++)
+		for (unsigned t = 0; t < 4; t++) {
+			c.file_shuffle = shuf;
+			c.subfolders = sf[t];
+			for (c.epoch = 1; c.epoch <= 2; c.epoch++) {
+				CU_ASSERT_EQUAL_FATAL(sb_ml_plan_build(&c, &p), 0);
+				for (size_t k = 0; k < 12; k++) {
+					sb_ml_plan_stream_sample(&p, k / 4, k % 4, &file, &in);
+					CU_ASSERT_EQUAL(file, want[t][k]);
+					CU_ASSERT_EQUAL(in, want_in[k]);
+				}
+				sb_ml_plan_free(&p);
+			}
+		}
 }
 
 static void test_plan_no_shuffle_partial(void)
@@ -396,7 +412,7 @@ static void test_au_simulated_vs_predicted(void)
 
 static CU_TestInfo tests[] = {
 	{ "numpy's MT19937 seed, output and shuffle", test_numpy_mt19937 },
-	{ "dlio TFRecord order: numpy's shuffle", test_plan_dlio_numpy_order },
+	{ "dlio TFRecord order: TF's sorted list", test_plan_dlio_tf_sorted },
 	{ "built-in workloads", test_workloads },
 	{ "file names", test_file_names },
 	{ "fixed sizes", test_sizes_fixed },
