@@ -197,10 +197,12 @@ static int cache_ops(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const stru
 	}
 	if (!o->kv_decode_only) {
 		/* step 2: every turn of its conversation but its own, those issued
-		 * after it included (get_all_previous_turn_keys); the list is
-		 * taken as it is now, its entries fetched again after each read
-		 * (the lock is dropped around it, the list may grow) */
-		uint32_t n = r->turn ? ml->convs.c[r->conv].n : 0;
+		 * after it included (get_all_previous_turn_keys; none once the
+		 * conversation is evicted); the list is taken as it is now, its
+		 * entries fetched again after each read (the lock is dropped
+		 * around it: the arrays may move) */
+		const struct sb_kv_mconv *cv = &ml->convs.c[r->conv];
+		uint32_t n = r->turn && !cv->dead ? cv->n : 0;
 		for (uint32_t i = 0; i < n && e >= 0; i++) {
 			if (i == r->turn)
 				continue;

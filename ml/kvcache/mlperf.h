@@ -43,8 +43,21 @@ struct sb_kv_user {
 /* a conversation: its turns' entries in the order they were issued
  * (ConversationManager.add_turn appends a turn's key when the request is
  * made, before it is served) */
-struct sb_kv_mconv { uint32_t *turn, n, cap; };
-struct sb_kv_mconvs { struct sb_kv_mconv *c; uint32_t n, cap; };
+struct sb_kv_mconv {
+	uint32_t *turn, n, cap;
+	uint64_t last;           /* when a turn was last added (LRU order) */
+	bool dead;               /* evicted: its turns are no longer looked up */
+};
+/* every conversation made; at most SB_KV_MAX_CONVS of them live
+ * (conversation.py:49-76: max_conversations 1000, the least recently
+ * used one evicted when a new one would pass it) */
+#define SB_KV_MAX_CONVS 1000
+struct sb_kv_mconvs {
+	struct sb_kv_mconv *c;
+	uint32_t n, cap;
+	uint32_t live[SB_KV_MAX_CONVS], nlive;
+	uint64_t clock;
+};
 
 /* one request */
 struct sb_kv_mreq {

@@ -63,6 +63,19 @@ void sb_kv_mq_free(struct sb_kv_mq *q)
 	memset(q, 0, sizeof(*q));
 }
 
+/* ConversationManager._evict_oldest_conversation: the live one with the
+ * oldest last access; a request being served keeps reading the turns it
+ * was given (get_all_previous_turn_keys returned a list) */
+static void evict_oldest(struct sb_kv_mconvs *cs)
+{
+	uint32_t best = 0;
+	for (uint32_t i = 1; i < cs->nlive; i++)
+		if (cs->c[cs->live[i]].last < cs->c[cs->live[best]].last)
+			best = i;
+	cs->c[cs->live[best]].dead = true;
+	cs->live[best] = cs->live[--cs->nlive];
+}
+
 uint32_t sb_kv_conv_new(struct sb_kv_mconvs *cs)
 {
 	if (cs->n == cs->cap) {
@@ -73,7 +86,11 @@ uint32_t sb_kv_conv_new(struct sb_kv_mconvs *cs)
 		cs->c = n;
 		cs->cap = cap;
 	}
+	if (cs->nlive >= SB_KV_MAX_CONVS)
+		evict_oldest(cs);
 	memset(&cs->c[cs->n], 0, sizeof(cs->c[cs->n]));
+	cs->c[cs->n].last = cs->clock++;
+	cs->live[cs->nlive++] = cs->n;
 	return cs->n++;
 }
 
@@ -88,6 +105,7 @@ int sb_kv_conv_add(struct sb_kv_mconvs *cs, uint32_t conv, uint32_t id, uint32_t
 		c->turn = t;
 		c->cap = cap;
 	}
+	c->last = cs->clock++;
 	*turn = c->n;
 	c->turn[c->n++] = id;
 	return 0;
@@ -113,7 +131,10 @@ static uint64_t draw(struct sb_kv_ml *ml, unsigned mean, unsigned lo, unsigned h
 int sb_kv_ml_conv_turn(struct sb_kv_ml *ml, struct sb_kv_user *u, bool fresh, uint32_t max_turns,
 		       struct sb_kv_mreq *r)
 {
-	if (u->has_conv && (fresh || (max_turns && ml->convs.c[u->conv].n >= max_turns)))
+	/* an evicted conversation: conversation.py's add_turn would raise
+	 * (the user's thread ends there); here the user starts a new one */
+	if (u->has_conv && (fresh || ml->convs.c[u->conv].dead ||
+			    (max_turns && ml->convs.c[u->conv].n >= max_turns)))
 		u->has_conv = false;
 	if (!u->has_conv) {
 		if ((u->conv = sb_kv_conv_new(&ml->convs)) == UINT32_MAX)
