@@ -184,7 +184,7 @@ static int begin_req(struct sb_kv_ml *ml, unsigned user, struct sb_kv_mreq *r)
 /* process_requests' steps 2, 3 and 5 under the lock; *ns the storage time */
 static int cache_ops(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const struct sb_kv_mreq *r, uint64_t *ns)
 {
-	uint64_t t, ctx = r->ctx;
+	uint64_t t = 0, ctx = r->ctx;
 	enum sb_kvt_kind kind = SB_KVT_USER;
 	int e = 0;
 	*ns = 0;
@@ -196,21 +196,7 @@ static int cache_ops(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const stru
 		e = 0;
 	}
 	if (!o->kv_decode_only) {
-		/* step 2: every turn of its conversation but its own, those issued
-		 * after it included (get_all_previous_turn_keys; none once the
-		 * conversation is evicted); the list is taken as it is now, its
-		 * entries fetched again after each read (the lock is dropped
-		 * around it: the arrays may move) */
-		const struct sb_kv_mconv *cv = &ml->convs.c[r->conv];
-		uint32_t n = r->turn && !cv->dead ? cv->n : 0;
-		for (uint32_t i = 0; i < n && e >= 0; i++) {
-			if (i == r->turn)
-				continue;
-			e = sb_kvt_access(&ml->c, ml->convs.c[r->conv].turn[i], true, SB_KVT_MULTI_TURN, &t);
-			*ns += t;
-			ml->mt_hits += e > 0;
-			ml->mt_misses += e == 0;
-		}
+		e = sb_kv_ml_turn_reads(ml, r, ns); /* step 2 */
 		if (e >= 0)
 			e = sb_kvt_alloc(&ml->c, r->id, true, &t);
 		*ns += t;

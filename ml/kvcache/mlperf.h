@@ -143,6 +143,7 @@ int sb_kv_ml_conv_turn(struct sb_kv_ml *ml, struct sb_kv_user *u, bool fresh, ui
 		       struct sb_kv_mreq *r);
 int sb_kv_ml_issue(const struct sb_kv_opts *o, struct sb_kv_ml *ml, uint64_t now, uint64_t end_ns,
 		   uint64_t *wake);
+int sb_kv_ml_turn_reads(struct sb_kv_ml *ml, const struct sb_kv_mreq *r, uint64_t *ns);
 /* a user's think time x U(0.8, 1.2), ns */
 uint64_t sb_kv_ml_think_ns(struct sb_kv_ml *ml, const struct sb_kv_user *u);
 /* mltrace.c: kv_trace= and kv_request_log= (hooks.next) */

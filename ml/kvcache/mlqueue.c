@@ -192,3 +192,27 @@ int sb_kv_ml_issue(const struct sb_kv_opts *o, struct sb_kv_ml *ml, uint64_t now
 	}
 	return 0;
 }
+
+/* process_requests step 2 (benchmark.py:545-556): a request past its
+ * conversation's first turn reads every turn of it but its own, those
+ * issued after it included (get_all_previous_turn_keys; none once the
+ * conversation is evicted); a turn not yet written misses.  The list is
+ * taken as it is now; each entry is fetched again after each read (the
+ * lock is dropped around the read: the arrays may move).  Adds the reads'
+ * time to *ns; 0 or -errno */
+int sb_kv_ml_turn_reads(struct sb_kv_ml *ml, const struct sb_kv_mreq *r, uint64_t *ns)
+{
+	const struct sb_kv_mconv *cv = &ml->convs.c[r->conv];
+	uint32_t n = r->turn && !cv->dead ? cv->n : 0;
+	uint64_t t;
+	int e = 0;
+	for (uint32_t i = 0; i < n && e >= 0; i++) {
+		if (i == r->turn)
+			continue;
+		e = sb_kvt_access(&ml->c, ml->convs.c[r->conv].turn[i], true, SB_KVT_MULTI_TURN, &t);
+		*ns += t;
+		ml->mt_hits += e > 0;
+		ml->mt_misses += e == 0;
+	}
+	return e < 0 ? e : 0;
+}
