@@ -107,7 +107,8 @@ struct sb_kv_ml {
 	/* the files */
 	char dir[PATH_MAX - 64];
 	char hdr_descr[16];
-	unsigned char *buf;      /* SB_KV_ML_BUF bytes of noise: what is written */
+	unsigned char *buf;      /* SB_KV_ML_BUF bytes of noise, stamped per entry */
+	uint64_t seed;           /* the entries' stamps' (from randseed=) */
 	unsigned char *rbuf;     /* what is read into */
 	uint64_t *made;          /* bitmap: entry ids with a file of ours */
 	uint32_t made_cap;
@@ -157,6 +158,8 @@ void sb_kv_ml_extra_free(struct sb_kv_ml *ml);
 extern const struct sb_kvt_io sb_kv_ml_io;
 void sb_kv_ml_io_thread(struct sb_tstats *st, unsigned char *rbuf);
 int sb_kv_ml_files_init(struct sb_kv_ml *ml, const char *dir, unsigned elem_bytes);
+/* entry id's n bytes of data (unique 4 KiB blocks, cache.py _apply_xor_stamp) */
+void sb_kv_ml_entry_data(const struct sb_kv_ml *ml, uint32_t id, unsigned char *dst, uint64_t n);
 void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep);
 /* before the run: no kv_*.npy in dir yet (a rerun over a killed run's
  * files says so and names storbench --cleanup); 0 or -EEXIST (said, with
