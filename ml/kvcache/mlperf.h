@@ -102,6 +102,7 @@ struct sb_kv_ml {
 	void *trace_ctx;         /* mltrace.c's, freed at release */
 	void *extra_ctx;         /* mlextra.c's */
 	struct sb_kv_extra x;    /* system prompt and RAG counts */
+	uint64_t sys_tokens;     /* the system prompts' whole token counts (bytes_saved's) */
 	uint32_t *prepop;        /* decode-only: the pre-populated entries */
 	unsigned nprepop;
 	/* the files */

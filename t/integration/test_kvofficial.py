@@ -211,5 +211,90 @@ class KvOfficialSideBySide(SbCase):
         self.assertEqual(sb["verdict"], "FAIL", sb)
 
 
+def paths(d, p=""):
+    """every key path of a JSON object"""
+    out = set()
+    for k, v in d.items() if isinstance(d, dict) else ():
+        out.add(p + "." + k)
+        out |= paths(v, p + "." + k)
+    return out
+
+
+class KvOfficialKeys(SbCase):
+    """the official summary's keys (benchmark.py _calculate_stats:1419-1466):
+    cache_stats.system_prompt_hits and common_phrase_hits (cache.py:806-807:
+    decode reads of a request with a system prompt are cache_type 'system';
+    nothing makes a common phrase, prefix_cache.py:59-81), prefix_cache_stats
+    (prefix_cache.py:95-101, 115-126: a hit per request with a system prompt,
+    a miss per request without, bytes_saved its tokens x the model's bytes per
+    token), qos_metrics.<class>.sla (monitoring.py:319-324: met when
+    compliance >= 0.95); system prompts at 0.2 by default (config.yaml
+    prefix_cache.system_prompt_hit_probability, prefix_cache.py:63)"""
+
+    ARGS = ["--output-format=json", "--name=kv", "--workload=kvcache", "--kv_profile=mlperf", "--layers=2",
+            "--kv_heads=2", "--head_dim=16", "--prompt_tokens=64", "--output_tokens=64", "--output_tokens_min=64",
+            "--kv_users=1", "--kv_memory_capacity=0", "--kv_think_time=0", "--kv_requests=300"]
+
+    def mlperf(self, *args):
+        p = self.run_sb(*self.ARGS, "--directory=" + self.dir, *args)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return json.loads(p.stdout)["jobs"][0]["kvcache"]["mlperf"]
+
+    def test_keys_and_their_rules(self):
+        m = self.mlperf()
+        c, pc = m["cache_stats"], m["prefix_cache_stats"]
+        n = m["total_requests"]
+        self.assertEqual(pc["prefix_hits"] + pc["prefix_misses"], n)
+        self.assertEqual(pc["system_prompt_reuse"], pc["prefix_hits"])
+        self.assertEqual(pc["common_phrase_reuse"], 0)
+        self.assertEqual(c["common_phrase_hits"], 0)
+        # the default 0.2: 300 requests, 60 expected; 5 sigma is 35
+        self.assertTrue(25 <= pc["prefix_hits"] <= 95, pc)
+        per_token = 2 * 2 * 2 * 16 * 2
+        self.assertTrue(5 * per_token * pc["prefix_hits"] <= pc["bytes_saved"] <= 9 * per_token * pc["prefix_hits"])
+        # every decode read of a request with a prompt (one user: none misses)
+        self.assertEqual(c["system_prompt_hits"], 3 * pc["prefix_hits"])  # 1 + 64 / 32 each
+        self.assertEqual(c["cache_hits"], c["system_prompt_hits"] + c["user_cache_hits"] + c["multi_turn_hits"])
+        for q, target in (("interactive", 50), ("responsive", 100), ("batch", 1000)):
+            x = m["qos_metrics"][q]
+            self.assertEqual(x["sla"]["target_p95_ms"], target)
+            self.assertEqual(x["sla"]["actual_p95_ms"], x["latency_ms"]["p95"])
+            self.assertEqual(x["sla"]["compliance"], x["sla_compliance"])
+            self.assertEqual(x["sla"]["met"], x["sla_compliance"] >= 0.95)
+
+    def test_met_both_ways(self):
+        """a generation time (64 x 20 ms) over every class's target: met false;
+        without it (test_keys_and_their_rules) met follows the compliance"""
+        slow = self.mlperf("--kv_requests=6", "--decode_time_per_token=20ms")
+        for q, x in slow["qos_metrics"].items():
+            if x["total_requests"]:
+                self.assertEqual(x["sla"]["compliance"], 0.0, q)
+                self.assertFalse(x["sla"]["met"], q)
+
+    def test_prompts_off(self):
+        m = self.mlperf("--kv_system_prompt_probability=0")
+        self.assertEqual(m["prefix_cache_stats"], {})
+        self.assertEqual(m["cache_stats"]["system_prompt_hits"], 0)
+
+    def test_official_keys_all_there(self):
+        why = why_no_official()
+        if why:
+            self.skipTest(why)
+        tmp = tempfile.mkdtemp(prefix="sbkvkeys")
+        try:
+            s = dict(OVERLOAD_4, secs=1)
+            off = run_official(s, tmp)
+            d = os.path.join(tmp, "sb")
+            os.makedirs(d)
+            p = self.run_sb(*sb_args(s, d))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            sb = json.loads(p.stdout)["jobs"][0]["kvcache"]["mlperf"]
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        # no autoscaling here; a class without requests is {'no_data': True} there
+        want = {x for x in paths(off) if not x.startswith(".autoscaling") and "no_data" not in x}
+        self.assertEqual(want - paths(sb), set())
+
+
 if __name__ == "__main__":
     unittest.main()
