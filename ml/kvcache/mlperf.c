@@ -54,11 +54,6 @@ static void make_user(const struct sb_kv_opts *o, struct sb_kv_ml *ml, struct sb
 	u->think_us = o->kv_templates & 4 ? 1000ull * between(ml, t[4], t[5]) : o->kv_think_time_us;
 }
 
-uint64_t sb_kv_ml_think_ns(struct sb_kv_ml *ml, const struct sb_kv_user *u)
-{
-	return (uint64_t)((double)u->think_us * 1000.0 * (0.8 + 0.4 * sb_rng_unit(&ml->rng)));
-}
-
 int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	const struct sb_jobspec *s = j->spec;

@@ -119,6 +119,12 @@ void sb_kv_convs_free(struct sb_kv_mconvs *cs)
 	memset(cs, 0, sizeof(*cs));
 }
 
+/* think_time x random.uniform(0.8, 1.2) (benchmark.py:434) */
+uint64_t sb_kv_ml_think_ns(struct sb_kv_ml *ml, const struct sb_kv_user *u)
+{
+	return (uint64_t)((double)u->think_us * 1000.0 * (0.8 + 0.4 * sb_rng_unit(&ml->rng)));
+}
+
 /* the lengths: randint(max(1, c // 4), c), clamped to the _min/_max options */
 static uint64_t draw(struct sb_kv_ml *ml, unsigned mean, unsigned lo, unsigned hi)
 {
