@@ -24,6 +24,15 @@
 #define MAX_TURNS 50            /* conversation.py:50 max_turns_per_conv */
 #define PREFILL_ONLY_TOKENS 10000 /* benchmark.py:471 */
 
+/* queue.PriorityQueue over (-priority, time.time()): the highest class
+ * (SB_KV_QOS_* lowest), then the earliest issued; a binary heap */
+static bool before(const struct sb_kv_mreq *a, const struct sb_kv_mreq *b)
+{
+	if (a->qos != b->qos)
+		return a->qos < b->qos;
+	return a->arrive != b->arrive ? a->arrive < b->arrive : a->seq < b->seq;
+}
+
 int sb_kv_mq_push(struct sb_kv_mq *q, struct sb_kv_mreq *r)
 {
 	if (q->n == q->cap) {
@@ -35,25 +44,35 @@ int sb_kv_mq_push(struct sb_kv_mq *q, struct sb_kv_mreq *r)
 		q->cap = cap;
 	}
 	r->seq = q->seq++;
-	q->r[q->n++] = *r;
+	size_t i = q->n++;
+	while (i && before(r, &q->r[(i - 1) / 2])) {
+		q->r[i] = q->r[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	q->r[i] = *r;
 	return 0;
 }
 
-/* queue.PriorityQueue over (-priority, time.time()): the highest class
- * (SB_KV_QOS_* lowest), then the earliest enqueued */
 bool sb_kv_mq_pop(struct sb_kv_mq *q, struct sb_kv_mreq *out)
 {
-	size_t best = SIZE_MAX;
-	for (size_t i = 0; i < q->n; i++) {
-		const struct sb_kv_mreq *a = &q->r[i], *b = best == SIZE_MAX ? NULL : &q->r[best];
-		if (!b || a->qos < b->qos || (a->qos == b->qos && (a->arrive < b->arrive ||
-								    (a->arrive == b->arrive && a->seq < b->seq))))
-			best = i;
-	}
-	if (best == SIZE_MAX)
+	if (!q->n)
 		return false;
-	*out = q->r[best];
-	q->r[best] = q->r[--q->n];
+	*out = q->r[0];
+	struct sb_kv_mreq last = q->r[--q->n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= q->n)
+			break;
+		if (c + 1 < q->n && before(&q->r[c + 1], &q->r[c]))
+			c++;
+		if (!before(&q->r[c], &last))
+			break;
+		q->r[i] = q->r[c];
+		i = c;
+	}
+	if (q->n)
+		q->r[i] = last;
 	return true;
 }
 

@@ -91,24 +91,25 @@ static void test_timer_issues_while_queued(void)
 	CU_ASSERT_EQUAL(ml->u[0].queued, ml->q.n);
 	CU_ASSERT(wake > 1000 * MS && wake <= 1060 * MS);
 	uint64_t prev = 0, turns = 0;
-	for (size_t i = 0; i < ml->q.n; i++) {
-		const struct sb_kv_mreq *r = &ml->q.r[i];
-		CU_ASSERT(r->arrive > prev || i == 0);
-		CU_ASSERT(i == 0 || r->arrive - prev >= 40 * MS);
-		CU_ASSERT(i == 0 || r->arrive - prev <= 60 * MS);
-		CU_ASSERT_EQUAL(ml->convs.c[r->conv].turn[r->turn], r->id);
-		CU_ASSERT(r->ctx >= 16 && r->ctx <= 64);
-		CU_ASSERT_EQUAL(ml->c.e[r->id].tier, -1); /* not written until served */
-		prev = r->arrive;
-	}
 	for (uint32_t c = 0; c < ml->convs.n; c++)
 		turns += ml->convs.c[c].n;
 	CU_ASSERT_EQUAL(turns, ml->q.n);
 	CU_ASSERT(ml->convs.n >= 1 && ml->convs.n < ml->q.n); /* continued with p 0.8 */
-	/* the run's end: nothing due at or after it is issued */
 	size_t n = ml->q.n;
+	struct sb_kv_mreq r;
+	for (size_t i = 0; sb_kv_mq_pop(&ml->q, &r); i++) { /* one class: in issue order */
+		CU_ASSERT(i == 0 || r.arrive - prev >= 40 * MS);
+		CU_ASSERT(i == 0 || r.arrive - prev <= 60 * MS);
+		CU_ASSERT_EQUAL(ml->convs.c[r.conv].turn[r.turn], r.id);
+		CU_ASSERT(r.ctx >= 16 && r.ctx <= 64);
+		CU_ASSERT_EQUAL(ml->c.e[r.id].tier, -1); /* not written until served */
+		prev = r.arrive;
+		n--;
+	}
+	CU_ASSERT_EQUAL(n, 0);
+	/* the run's end: nothing due at or after it is issued */
 	CU_ASSERT_EQUAL(sb_kv_ml_issue(&o, ml, 5000 * MS, 1000 * MS, &wake), 0);
-	CU_ASSERT_EQUAL(ml->q.n, n);
+	CU_ASSERT_EQUAL(ml->q.n, 0);
 	CU_ASSERT_EQUAL(wake, UINT64_MAX);
 	rm(ml);
 }
@@ -150,6 +151,26 @@ static void test_priority_order(void)
 	}
 	struct sb_kv_mreq out;
 	CU_ASSERT(!sb_kv_mq_pop(&q, &out));
+	/* many, pushed and popped interleaved: always the least (class, arrival, issue) */
+	uint64_t x = 1;
+	for (unsigned i = 0; i < 5000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		struct sb_kv_mreq m = { .qos = (unsigned)(x >> 62) % 3, .arrive = (x >> 20) % 50, .id = i };
+		CU_ASSERT_EQUAL(sb_kv_mq_push(&q, &m), 0);
+		if (i % 3 == 2) {
+			struct sb_kv_mreq a;
+			CU_ASSERT(sb_kv_mq_pop(&q, &a));
+			for (size_t k = 0; k < q.n; k++)
+				CU_ASSERT(q.r[k].qos > a.qos || (q.r[k].qos == a.qos && (q.r[k].arrive > a.arrive ||
+					  (q.r[k].arrive == a.arrive && q.r[k].seq > a.seq))));
+		}
+	}
+	struct sb_kv_mreq prev = { 0 };
+	for (bool first = true; sb_kv_mq_pop(&q, &out); first = false) {
+		CU_ASSERT(first || out.qos > prev.qos || (out.qos == prev.qos && (out.arrive > prev.arrive ||
+			  (out.arrive == prev.arrive && out.seq > prev.seq))));
+		prev = out;
+	}
 	sb_kv_mq_free(&q);
 }
 
