@@ -68,7 +68,8 @@ struct sb_kv_mreq {
 	bool prefill_only;
 };
 
-/* the requests issued and not yet taken by a worker */
+/* the requests issued and not yet taken by a worker (at most SB_KV_MQ_MAX) */
+#define SB_KV_MQ_MAX (1u << 20)
 struct sb_kv_mq { struct sb_kv_mreq *r; size_t n, cap; uint64_t seq; };
 
 /* Hooks for what benchmark.py does beside the synthetic users (NULL: not

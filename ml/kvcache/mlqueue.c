@@ -191,8 +191,9 @@ static int issue_one(const struct sb_kv_opts *o, struct sb_kv_ml *ml, unsigned i
 
 /* every synthetic user's requests due by now (before end_ns), in time
  * order per user; a user with no think time (back to back) has one
- * request at a time: its next is due when that one ends.  *wake: the
- * next one due (UINT64_MAX: none) */
+ * request at a time: its next is due when that one ends.  At most
+ * SB_KV_MQ_MAX requests wait: past it, the due ones wait for room.
+ * *wake: the next one due (UINT64_MAX: none) */
 int sb_kv_ml_issue(const struct sb_kv_opts *o, struct sb_kv_ml *ml, uint64_t now, uint64_t end_ns,
 		   uint64_t *wake)
 {
@@ -202,6 +203,8 @@ int sb_kv_ml_issue(const struct sb_kv_opts *o, struct sb_kv_ml *ml, uint64_t now
 		for (;;) {
 			if (!u->think_us && u->queued)
 				break;   /* back to back: one in flight */
+			if (ml->q.n >= SB_KV_MQ_MAX)
+				return 0; /* a bound on memory: the timers wait */
 			if (u->arrive_ns > now || u->arrive_ns >= end_ns) {
 				if (u->arrive_ns < end_ns && u->arrive_ns < *wake)
 					*wake = u->arrive_ns;
