@@ -1,24 +1,26 @@
 /* mlio.c: the tiers' I/O under kv_profile=mlperf, as the official
  * benchmark's backends do it (kv_cache_benchmark/kv_cache/backends.py):
  * NVMe: an entry is <dir>/kv_<id>.npy, written like np.save to a file
- * opened for writing (the header in one write, then the data as
- * ndarray.tofile writes it through stdio: its whole 4 KiB blocks in one
- * write, the rest in one more), then fsync'ed and closed (host time:
+ * opened for writing (the data made first, untimed, as cache.py generates
+ * it before the backend's write; the header in one write, then the data
+ * as ndarray.tofile writes it through stdio: its whole 4 KiB blocks in
+ * one write, the rest in one more), then fsync'ed and closed (host time:
  * until the data is written; device time: the fsync); read like
  * NVMeBackend.read: open, posix_fadvise(POSIX_FADV_DONTNEED) on the whole
  * file, close (host time), then open and the reads np.load makes (Python's
  * buffered open, then ndarray.fromfile through glibc's stdio: see
- * npy_read), close (device time); deleted with unlink.  An entry's data is
- * its own (cache.py KVCacheGenerator.generate and _apply_xor_stamp): a
- * slice of the noise buffer at an offset drawn from the entry's seed,
- * XORed with a 4 KiB stamp drawn from that seed, and each whole 4 KiB
- * block's first 8 bytes XORed with its index, so no two 4 KiB blocks of
- * an entry, nor (but by chance) of two entries, are the same.  Each
- * thread writes from and reads into its own buffers, as large as the
- * largest entry it handled (the official code holds the whole array).  Buffered I/O, like numpy's.  GPU and CPU
- * tiers hold no data here: a write or read costs a memcpy of the entry's
- * bytes (np.copy's work), timed as total = device = host like theirs.  A
- * file is created with O_EXCL: storbench never opens, truncates or
+ * npy_read), close (device time), then np.array's copy of the array (host
+ * time again); deleted with unlink.  Buffered I/O, like numpy's.  An
+ * entry's data is its own (cache.py KVCacheGenerator.generate and
+ * _apply_xor_stamp): a slice of the noise buffer at an offset drawn from
+ * the entry's seed, XORed with a 4 KiB stamp drawn from that seed, and
+ * each whole 4 KiB block's first 8 bytes XORed with its index, so no two
+ * 4 KiB blocks of an entry, nor (but by chance) of two entries, are the
+ * same.  Each thread writes from and reads into its own buffers, as large
+ * as the largest entry it handled (the official code holds the whole
+ * array).  GPU and CPU tiers hold no data here: a write or read costs a
+ * memcpy of the entry's bytes (np.copy's work), timed as total = device =
+ * host like theirs.  A file is created with O_EXCL: storbench never opens, truncates or
  * unlinks a name it did not create in this run.  The callbacks run
  * without the job's lock (tiers.c pins or marks busy the entry): each
  * worker reads into its own buffer and counts into its own statistics
@@ -175,7 +177,8 @@ static int write_all(int fd, const void *p, size_t n)
 
 /* the header and the data, as np.save writes them: write(header), then
  * ndarray.tofile's writes of the data */
-static int npy_body(struct sb_kv_ml *ml, int fd, uint32_t id, const struct sb_kvt_entry *e, unsigned eb)
+static int npy_body(struct sb_kv_ml *ml, int fd, const unsigned char *data, const struct sb_kvt_entry *e,
+		    unsigned eb)
 {
 	char hdr[SB_NPY_HDR_MAX];
 	uint64_t shape[5] = { ml->layers, 2, e->tokens, ml->kv_heads, ml->head_dim };
@@ -185,10 +188,6 @@ static int npy_body(struct sb_kv_ml *ml, int fd, uint32_t id, const struct sb_kv
 		nd = 1;
 	}
 	size_t h = sb_npy_header(hdr, sizeof(hdr), ml->hdr_descr, shape, nd);
-	unsigned char *data = ebuf_get(&tl_wr, e->bytes);
-	if (!data)
-		return -ENOMEM;
-	sb_kv_ml_entry_data(ml, id, data, e->bytes);
 	/* tofile is fwrite through glibc stdio (4096-byte buffer): the whole
 	 * blocks in one write, the rest when the file is closed */
 	uint64_t direct = e->bytes - e->bytes % 4096;
@@ -221,6 +220,11 @@ static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int ti
 	if (in_memory(ml, e, tier, t))
 		return 0;
 	path_of(ml, id, path, sizeof(path));
+	/* the data first, untimed: cache.py generates it before the backend's write */
+	unsigned char *data = ebuf_get(&tl_wr, e->bytes);
+	if (!data)
+		return -ENOMEM;
+	sb_kv_ml_entry_data(ml, id, data, e->bytes);
 	uint64_t t0 = sb_now_ns();
 	/* exclusive, and marked before it has its name (entries are made all
 	 * run long: a kill must never leave one unmarked); the mark: a few us
@@ -231,7 +235,7 @@ static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int ti
 	int err = mark(ml, id, true);
 	err = err < 0 ? err : 0;
 	if (!err)
-		err = npy_body(ml, fd, id, e, ml->elem_bytes);
+		err = npy_body(ml, fd, data, e, ml->elem_bytes);
 	uint64_t t1 = sb_now_ns();
 	if (!err && fsync(fd))
 		err = -errno;
@@ -321,13 +325,20 @@ static int ml_read(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 	int err = npy_read(ml, fd, e, &got);
 	close(fd);
 	uint64_t t2 = sb_now_ns();
+	/* np.array(data): the loaded array copied, in the host time */
+	unsigned char *copy = err ? NULL : ebuf_get(&tl_wr, e->bytes);
+	if (copy)
+		memcpy(copy, tl_rd.p, e->bytes);
+	else if (!err)
+		err = -ENOMEM;
+	uint64_t t3 = sb_now_ns();
 	if (!err && tl_st) {
 		tl_st->io_bytes[SB_DDIR_READ] += got;
 		tl_st->total_ios[SB_DDIR_READ]++;
 	}
-	t->host = t1 - t0;
+	t->host = (t1 - t0) + (t3 - t2);
 	t->device = t2 - t1;
-	t->total = t2 - t0;
+	t->total = t3 - t0;
 	return err;
 }
 
