@@ -16,9 +16,10 @@
  * the entry's seed, XORed with a 4 KiB stamp drawn from that seed, and
  * each whole 4 KiB block's first 8 bytes XORed with its index, so no two
  * 4 KiB blocks of an entry, nor (but by chance) of two entries, are the
- * same.  Each thread writes from and reads into its own buffers, as large
- * as the largest entry it handled (the official code holds the whole
- * array).  GPU and CPU tiers hold no data here: a write or read costs a
+ * same.  Each write and read uses fresh memory for the whole entry, as
+ * numpy allocates a new array for each (np.load's, np.array's copy,
+ * generate's): the page faults and zeroing are part of the cost, as
+ * there.  GPU and CPU tiers hold no data here: a write or read costs a
  * memcpy of the entry's bytes (np.copy's work), timed as total = device =
  * host like theirs.  A file is created with O_EXCL: storbench never opens, truncates or
  * unlinks a name it did not create in this run.  The callbacks run
@@ -59,19 +60,18 @@ static void ebuf_free(struct ebuf *b)
 	b->cap = 0;
 }
 
-/* at least n bytes, mapped on demand (pages only once touched) */
+/* n fresh bytes, as numpy gets each new array (np.load's, np.array's
+ * copy, generate's): new pages, faulted in and zeroed by the kernel as
+ * they are first touched; the previous array of this buffer is freed */
 static unsigned char *ebuf_get(struct ebuf *b, uint64_t n)
 {
-	if (n > b->cap) {
-		ebuf_free(b);
-		size_t cap = (size_t)((n + (2u << 20) - 1) & ~(uint64_t)((2u << 20) - 1));
-		void *p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			       -1, 0);
-		if (p == MAP_FAILED)
-			return NULL;
-		b->p = p;
-		b->cap = cap;
-	}
+	ebuf_free(b);
+	size_t len = (size_t)(n ? n : 1);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	b->p = p;
+	b->cap = len;
 	return b->p;
 }
 
