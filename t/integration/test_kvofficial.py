@@ -34,10 +34,11 @@ not by the machine's speed (the tests must not depend on load):
   lengths (geometric, the step-2 lookups growing as their square) make
   the hit rate of two runs of the official code itself differ by up to
   0.05; the decode re-reads (always hits, one per decode batch) are made
-  the larger share of the lookups (batch 4 tokens: ~17 per request) so
-  that this sampling noise stays well under the 0.05 bound, while the
-  hit rate still tells the models apart (one request in flight per user
-  gives ~0.99 here, the official ~0.83);
+  the larger share of the lookups (batch 2 tokens: ~33 per request) so
+  that this sampling noise stays well under the 0.05 bound (measured
+  differences 0.01-0.04 at batch 4, half the share), while the hit rate
+  still tells the models apart (one request in flight per user gives
+  ~0.99 here, the official ~0.90);
 - the request count depends on each tool's storage speed (a Python and a
   C program on a loaded machine), so it is compared as each tool's worker
   occupancy: requests x (mean storage + mean generation time per request)
@@ -85,8 +86,8 @@ GB = 1 << 30
 # pinned), run seconds, CPU and NVMe tier bytes (0 CPU: none; 0 NVMe: the
 # official default, 95% of the free space), decode batch (re-read every N tokens),
 # prefill_only (no decode reads: --prefill-only, benchmark.py:589)
-OVERLOAD_CPU = dict(users=8, think=0.01, ctx=32, gen=100, secs=4, cpu=int(0.01 * GB), nvme=0, batch=4)
-OVERLOAD_4 = dict(users=4, think=0.025, ctx=32, gen=100, secs=4, cpu=0, nvme=0, batch=4)
+OVERLOAD_CPU = dict(users=8, think=0.01, ctx=32, gen=100, secs=5, cpu=int(0.01 * GB), nvme=0, batch=2)
+OVERLOAD_4 = dict(users=4, think=0.025, ctx=32, gen=100, secs=5, cpu=0, nvme=0, batch=2)
 FAIL_TINY = dict(users=4, think=0.025, ctx=32, gen=100, secs=4, cpu=0, nvme=int(0.0001 * GB), batch=32,
                  prefill_only=True)
 
@@ -192,12 +193,13 @@ class KvOfficialSideBySide(SbCase):
             # occupancy: both tools' workers busy all the time (module doc)
             self.assertLess(abs(off["busy"] - sb["busy"]) / workers, 0.10, say)
             self.assertLess(abs(off["hit"] - sb["hit"]), 0.05, say)
+            # queued turns miss: about half the reloads (one request in flight per user: all hit)
+            self.assertLess(max(off["mt"], sb["mt"]), 0.8, say)
 
     def test_overloaded_cpu_and_nvme(self):
         """8 users, think 10 ms, CPU + NVMe tiers: queued turns miss in both"""
         off, sb = self.both(OVERLOAD_CPU)
         self.agree(OVERLOAD_CPU, off, sb, False)
-        self.assertLess(sb["mt"], 0.8, sb)  # one request in flight per user would make it ~1
 
     def test_overloaded_nvme_only(self):
         """4 users, think 25 ms, the NVMe tier alone"""
