@@ -16,10 +16,11 @@
  * the entry's seed, XORed with a 4 KiB stamp drawn from that seed, and
  * each whole 4 KiB block's first 8 bytes XORed with its index, so no two
  * 4 KiB blocks of an entry, nor (but by chance) of two entries, are the
- * same.  Each write and read uses fresh memory for the whole entry, as
- * numpy allocates a new array for each (np.load's, np.array's copy,
- * generate's): the page faults and zeroing are part of the cost, as
- * there.  GPU and CPU tiers hold no data here: a write or read costs a
+ * same.  Each write and read holds the whole entry in memory, as numpy
+ * makes a new array for each (np.load's, np.array's copy, generate's):
+ * an entry over 32 MiB in fresh pages each time (glibc maps such arrays;
+ * the page faults and zeroing are part of the cost, as there), a smaller
+ * one in a reused buffer (glibc's heap).  GPU and CPU tiers hold no data here: a write or read costs a
  * memcpy of the entry's bytes (np.copy's work), timed as total = device =
  * host like theirs.  A file is created with O_EXCL: storbench never opens, truncates or
  * unlinks a name it did not create in this run.  The callbacks run
@@ -60,13 +61,18 @@ static void ebuf_free(struct ebuf *b)
 	b->cap = 0;
 }
 
-/* n fresh bytes, as numpy gets each new array (np.load's, np.array's
- * copy, generate's): new pages, faulted in and zeroed by the kernel as
- * they are first touched; the previous array of this buffer is freed */
+/* n bytes for a new array, as numpy's malloc gets them from glibc: up to
+ * its largest mmap threshold (32 MiB on 64-bit, raised to each freed
+ * array's size) from the heap, reused; above it fresh pages from mmap,
+ * faulted in and zeroed by the kernel as they are first touched, the
+ * previous array unmapped */
+#define HEAP_MAX (32u << 20)
 static unsigned char *ebuf_get(struct ebuf *b, uint64_t n)
 {
+	if (n <= HEAP_MAX && b->p && b->cap >= n)
+		return b->p;
 	ebuf_free(b);
-	size_t len = (size_t)(n ? n : 1);
+	size_t len = (size_t)(n > HEAP_MAX ? n : HEAP_MAX);
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
