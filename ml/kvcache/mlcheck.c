@@ -1,6 +1,7 @@
 /* mlcheck.c: parse-time checks of kv_profile= and its options (called at
  * the end of ml/kvcache/check.c): rules=mlperf makes kv_profile=mlperf the
- * default; the mlperf-only options are refused under kv_profile=blocks,
+ * default, and kv_system_prompt_probability defaults to the official 0.2
+ * there; the mlperf-only options are refused under kv_profile=blocks,
  * prefill-only with decode-only, and direct=1 under kv_profile=mlperf (the
  * official benchmark does buffered I/O: np.save, np.load).  Every error
  * names file:line, the option and the fix. */
@@ -46,6 +47,10 @@ unsigned sb_kv_check_mlperf(struct sb_jobctx *c)
 	o->kv_templates = (sb_job_isset(c, SB_KV_OPT(prompt_tokens)) ? 0 : 1) |
 			  (sb_job_isset(c, SB_KV_OPT(output_tokens)) ? 0 : 2) |
 			  (sb_job_isset(c, SB_KV_OPT(kv_think_time_us)) ? 0 : 4);
+	/* the official default (config.yaml prefix_cache.system_prompt_hit_probability,
+	 * prefix_cache.py:63): 20% of requests carry a system prompt */
+	if (!sb_job_isset(c, SB_KV_OPT(kv_sysprompt_prob)))
+		o->kv_sysprompt_prob = 0.2;
 	if (o->kv_prefill_only && o->kv_decode_only)
 		return refuse(c, SB_KV_OPT(kv_decode_only), "kv_prefill_only=1 and kv_decode_only=1 leave "
 			      "nothing to run: set one of them to 0");

@@ -103,6 +103,8 @@ static void json_cache(struct sb_jw *w, const struct sb_kv_mlres *m)
 	sb_jw_u64(w, "decode_reads", m->decode_reads);
 	sb_jw_u64(w, "multi_turn_hits", m->multi_turn_hits);
 	sb_jw_u64(w, "user_cache_hits", m->user_cache_hits);
+	sb_jw_u64(w, "system_prompt_hits", m->system_prompt_hits);
+	sb_jw_u64(w, "common_phrase_hits", 0); /* prefix_cache.py makes system prompts only */
 	sb_jw_u64(w, "total_read_bytes", m->total_read_bytes);
 	sb_jw_u64(w, "total_write_bytes", m->total_write_bytes);
 	sb_jw_dbl(w, "total_read_gb", (double)m->total_read_bytes / GIB);
@@ -127,6 +129,12 @@ static void json_qos(struct sb_jw *w, const struct sb_kv_mlres *m)
 		sb_jw_dbl(w, "sla_compliance", m->qos[q].compliance);
 		sb_jw_dbl(w, "target_latency_p95_ms", m->qos[q].target_p95_ms);
 		json_pct(w, "latency_ms", &m->qos[q].lat);
+		sb_jw_obj_begin(w, "sla"); /* monitoring.py get_qos_metrics */
+		sb_jw_dbl(w, "target_p95_ms", m->qos[q].target_p95_ms);
+		sb_jw_dbl(w, "actual_p95_ms", m->qos[q].lat.p95);
+		sb_jw_dbl(w, "compliance", m->qos[q].compliance);
+		sb_jw_bool(w, "met", m->qos[q].compliance >= 0.95);
+		sb_jw_obj_end(w);
 		sb_jw_obj_end(w);
 	}
 	sb_jw_obj_end(w);
@@ -153,6 +161,15 @@ void sb_ml_kv_mlperf_json(struct sb_jw *w, const struct sb_kv_mlres *m)
 	json_pct(w, "generation_latency_ms", &m->generation);
 	json_cache(w, m);
 	json_qos(w, m);
+	sb_jw_obj_begin(w, "prefix_cache_stats"); /* {} with system prompts off */
+	if (m->prefix_on) {
+		sb_jw_u64(w, "prefix_hits", m->prefix_hits);
+		sb_jw_u64(w, "prefix_misses", m->prefix_misses);
+		sb_jw_u64(w, "system_prompt_reuse", m->prefix_hits);
+		sb_jw_u64(w, "common_phrase_reuse", 0);
+		sb_jw_dbl(w, "bytes_saved", m->prefix_bytes_saved);
+	}
+	sb_jw_obj_end(w);
 	sb_jw_obj_begin(w, "multi_turn_stats");
 	sb_jw_u64(w, "cache_hits", m->mt_hits);
 	sb_jw_u64(w, "cache_misses", m->mt_misses);

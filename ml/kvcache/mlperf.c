@@ -22,20 +22,12 @@
 #include "parse/options.h"
 #include "run/rate.h"
 
-#define CONTINUE_PROB 0.8
 #define PREFILL_ONLY_TOKENS 10000
 #define PREPOP_PER_USER 10
 #define PREPOP_TOKENS 2048
 
 /* models.py QOS_PROFILES: p95 target (ms) and priority */
 static const double qos_p95_ms[SB_KV_NQOS] = { 50, 100, 1000 };
-
-struct mreq {
-	unsigned user;
-	uint32_t id;
-	uint64_t ctx, gen, arrive;
-	bool prefill_only;
-};
 
 /* workload.py UserSimulator.DEFAULT_USER_TEMPLATES: chatbot, coding,
  * document: context, generation (tokens) and think time (ms) ranges */
@@ -60,11 +52,6 @@ static void make_user(const struct sb_kv_opts *o, struct sb_kv_ml *ml, struct sb
 	u->ctx = o->kv_templates & 1 ? between(ml, t[0], t[1]) : o->prompt_tokens;
 	u->gen = o->kv_templates & 2 ? between(ml, t[2], t[3]) : o->output_tokens;
 	u->think_us = o->kv_templates & 4 ? 1000ull * between(ml, t[4], t[5]) : o->kv_think_time_us;
-}
-
-static uint64_t think_ns(struct sb_kv_ml *ml, const struct sb_kv_user *u)
-{
-	return (uint64_t)((double)u->think_us * 1000.0 * (0.8 + 0.4 * sb_rng_unit(&ml->rng)));
 }
 
 int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
@@ -128,7 +115,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 		return e;
 	now = sb_now_ns();
 	for (unsigned i = 0; i < ml->nusers; i++)
-		ml->u[i].arrive_ns = sb_kv_add_ns(now, think_ns(ml, &ml->u[i]));
+		ml->u[i].arrive_ns = sb_kv_add_ns(now, sb_kv_ml_think_ns(ml, &ml->u[i]));
 	ml->next_slot_ns = ml->t0_ns = now;
 	/* from here the workers run: the I/O without the lock */
 	ml->lock = &k->lock;
@@ -146,8 +133,8 @@ static bool more(struct sb_wl_job *j, struct sb_kv_job *k)
 	return sb_now_ns() < sb_kv_end_ns(k, s);
 }
 
-/* the priority queue: the ready user of the highest QoS, then the earliest;
- * -1 and *wake the next arrival when none is ready */
+/* trace replay: the ready user of the highest QoS, then the earliest; -1
+ * and *wake the next arrival when none is ready */
 static int pick(struct sb_kv_ml *ml, uint64_t now, uint64_t *wake)
 {
 	int best = -1;
@@ -167,56 +154,44 @@ static int pick(struct sb_kv_ml *ml, uint64_t now, uint64_t *wake)
 	return best;
 }
 
-static uint64_t draw(struct sb_kv_ml *ml, unsigned mean, unsigned lo, unsigned hi)
-{
-	uint64_t a = mean / 4 ? mean / 4 : 1, v = a + sb_rng_below(&ml->rng, mean - a + 1);
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
-static int begin_req(const struct sb_kv_opts *o, struct sb_kv_ml *ml, unsigned user, struct mreq *r)
+/* trace replay: the user's next request from the trace (1: it is over) */
+static int begin_req(struct sb_kv_ml *ml, unsigned user, struct sb_kv_mreq *r)
 {
 	struct sb_kv_user *u = &ml->u[user];
+	memset(r, 0, sizeof(*r));
 	r->user = user;
+	r->qos = u->qos;
 	r->arrive = u->arrive_ns;
 	bool fresh = false;
-	if (ml->hooks.next) { /* trace replay: mltrace.c */
-		int e = ml->hooks.next(ml->hooks.ctx, user, &r->ctx, &r->gen, &r->arrive, &fresh);
-		if (e)
-			return e;
-	} else {
-		r->ctx = draw(ml, u->ctx, o->prompt_tokens_min, o->prompt_tokens_max);
-		r->gen = draw(ml, u->gen, o->output_tokens_min, o->output_tokens_max);
-		fresh = u->nturn && sb_rng_unit(&ml->rng) >= CONTINUE_PROB;
-	}
+	int e = ml->hooks.next(ml->hooks.ctx, user, &r->ctx, &r->gen, &r->arrive, &fresh);
+	if (e)
+		return e;
 	r->prefill_only = r->ctx >= PREFILL_ONLY_TOKENS;
-	if (fresh)
-		u->nturn = 0; /* a new conversation */
 	if ((r->id = sb_kvt_new(&ml->c, r->ctx)) == UINT32_MAX)
 		return -ENOMEM;
+	if ((e = sb_kv_ml_conv_turn(ml, u, fresh || !u->has_conv, 0, r)))
+		return e;
 	u->busy = true;
-	ml->started++;
+	u->queued++;
 	return 0;
 }
 
 /* process_requests' steps 2, 3 and 5 under the lock; *ns the storage time */
-static int cache_ops(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const struct mreq *r, uint64_t *ns)
+static int cache_ops(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const struct sb_kv_mreq *r, uint64_t *ns)
 {
-	struct sb_kv_user *u = &ml->u[r->user];
-	uint64_t t, ctx = r->ctx;
+	uint64_t t = 0, ctx = r->ctx;
+	enum sb_kvt_kind kind = SB_KVT_USER;
 	int e = 0;
 	*ns = 0;
 	if (ml->hooks.prefix) { /* the prefix's tokens are not written again */
 		if ((e = ml->hooks.prefix(ml->hooks.xctx, &ml->c, r->user, &ctx, ns)) < 0)
 			return e;
+		kind = e > 0 ? SB_KVT_SYSTEM : SB_KVT_USER; /* step 5 reads as cache_type 'system' */
 		sb_kvt_resize(&ml->c, r->id, ctx);
+		e = 0;
 	}
 	if (!o->kv_decode_only) {
-		for (uint32_t i = 0; i < u->nturn && e >= 0; i++) {
-			e = sb_kvt_access(&ml->c, u->turn[i], true, SB_KVT_MULTI_TURN, &t);
-			*ns += t;
-			ml->mt_hits += e > 0;
-			ml->mt_misses += e == 0;
-		}
+		e = sb_kv_ml_turn_reads(ml, r, ns); /* step 2 */
 		if (e >= 0)
 			e = sb_kvt_alloc(&ml->c, r->id, true, &t);
 		*ns += t;
@@ -226,7 +201,7 @@ static int cache_ops(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const stru
 	if (e < 0 || o->kv_prefill_only || r->prefill_only)
 		return e < 0 ? e : 0;
 	uint32_t key = o->kv_decode_only && ml->nprepop ? ml->prepop[sb_rng_below(&ml->rng, ml->nprepop)] : r->id;
-	e = sb_kvt_access(&ml->c, key, true, SB_KVT_USER, &t);
+	e = sb_kvt_access(&ml->c, key, true, kind, &t);
 	*ns += t;
 	if (e == 0 && !o->kv_decode_only) {
 		e = sb_kvt_alloc(&ml->c, r->id, true, &t);
@@ -234,28 +209,14 @@ static int cache_ops(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const stru
 	} else if (e > 0) {
 		uint64_t b = o->kv_decode_reread_tokens, n = (r->gen + b - 1) / b;
 		for (uint64_t i = 0; i < (n ? n : 1) && e >= 0; i++) {
-			e = sb_kvt_access(&ml->c, key, true, SB_KVT_USER, &t);
+			e = sb_kvt_access(&ml->c, key, true, kind, &t);
 			*ns += t;
 		}
 	}
 	return e < 0 ? e : 0;
 }
 
-static int add_turn(struct sb_kv_user *u, uint32_t id)
-{
-	if (u->nturn == u->capturn) {
-		uint32_t cap = u->capturn ? u->capturn * 2 : 8;
-		uint32_t *t = realloc(u->turn, cap * sizeof(*t));
-		if (!t)
-			return -ENOMEM;
-		u->turn = t;
-		u->capturn = cap;
-	}
-	u->turn[u->nturn++] = id;
-	return 0;
-}
-
-static void record(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const struct mreq *r, uint64_t st_ns,
+static void record(struct sb_kv_ml *ml, const struct sb_kv_mreq *r, uint64_t st_ns,
 		   uint64_t gen_ns)
 {
 	struct sb_kv_user *u = &ml->u[r->user];
@@ -270,10 +231,34 @@ static void record(const struct sb_kv_opts *o, struct sb_kv_ml *ml, const struct
 	sb_kvt_acc_add(&ml->qos_lat[u->qos], e2e);
 	ml->qos_n[u->qos]++;
 	ml->qos_viol[u->qos] += (double)e2e / 1e6 > qos_p95_ms[u->qos];
-	if (!o->kv_decode_only && add_turn(u, r->id))
-		ml->err = -ENOMEM;
-	u->busy = false;
-	u->arrive_ns = u->think_us ? sb_kv_add_ns(r->arrive, think_ns(ml, u)) : now;
+	u->queued--;
+	if (ml->hooks.next) { /* trace replay: one request of a user at a time */
+		u->busy = false;
+		u->arrive_ns = u->think_us ? sb_kv_add_ns(r->arrive, sb_kv_ml_think_ns(ml, u)) : now;
+	} else if (!u->think_us) { /* back to back: its next when this one ends */
+		u->arrive_ns = now;
+	}
+}
+
+/* the next request to serve: a trace's (-1: none ready, *wake when; 1:
+ * the trace is over) or the queue's (users issue on their timers) */
+static int next_req(struct sb_wl_job *j, struct sb_kv_job *k, uint64_t now, uint64_t *wake,
+		    struct sb_kv_mreq *r)
+{
+	struct sb_kv_ml *ml = k->ml;
+	if (ml->hooks.next) {
+		int user = pick(ml, now, wake);
+		if (user < 0 || (k->opts->arrival_rate > 0 && now < ml->next_slot_ns))
+			return -1;
+		return begin_req(ml, (unsigned)user, r) ? : 0;
+	}
+	int e = sb_kv_ml_issue(k->opts, ml, now, sb_kv_end_ns(k, j->spec), wake);
+	if (e)
+		return e;
+	if (!ml->q.n || (k->opts->arrival_rate > 0 && now < ml->next_slot_ns))
+		return -1;
+	sb_kv_mq_pop(&ml->q, r);
+	return 0;
 }
 
 /* one worker: take the next request, do its cache operations, generate */
@@ -283,46 +268,46 @@ static int serve_one(struct sb_wl_job *j, struct sb_kv_job *k)
 	const struct sb_kv_opts *o = k->opts;
 	struct sb_kv_ml *ml = k->ml;
 	uint64_t now = sb_now_ns(), wake, st_ns;
-	int user = pick(ml, now, &wake);
-	if (user >= 0 && o->arrival_rate > 0 && now < ml->next_slot_ns) {
-		wake = ml->next_slot_ns;
-		user = -1;
+	struct sb_kv_mreq r;
+	int e = next_req(j, k, now, &wake, &r);
+	if (e > 0) { /* the trace is over */
+		ml->trace_done = true;
+		return 0;
 	}
-	if (user < 0) {
+	if (e == -1) { /* none ready: sleep until one is (20 ms at most) */
+		if (o->arrival_rate > 0 && now < ml->next_slot_ns && ml->next_slot_ns < wake)
+			wake = ml->next_slot_ns;
 		pthread_mutex_unlock(&k->lock);
 		uint64_t until = wake < now + 20000000 ? wake : now + 20000000;
 		bool ok = sb_sleep_until(until);
 		pthread_mutex_lock(&k->lock);
 		return ok ? 0 : -EINTR;
 	}
+	if (e)
+		return e;
+	ml->started++;
 	if (o->arrival_rate > 0) /* saturates: a rate of 1e-12/s is "never again" */
 		ml->next_slot_ns = sb_kv_at_ns(ml->next_slot_ns, 1.0 / o->arrival_rate);
-	struct mreq r;
-	int e = begin_req(o, ml, (unsigned)user, &r);
-	if (e > 0) { /* the trace is over */
-		ml->trace_done = true;
-		return 0;
-	}
-	if (!e && r.arrive > sb_now_ns()) { /* a trace's arrival: wait for it, up to runtime= */
+	if (r.arrive > sb_now_ns()) { /* a trace's arrival: wait for it, up to runtime= */
 		pthread_mutex_unlock(&k->lock);
 		e = sb_kv_wait_arrival(k, s, r.arrive);
 		pthread_mutex_lock(&k->lock);
 	}
 	if (!e)
 		e = cache_ops(o, ml, &r, &st_ns);
-	if (e) { /* 1: runtime= ended before it arrived: not served, not counted */
+	uint64_t gen_ns = r.gen * o->decode_time_per_token_us * 1000;
+	if (!e) {
+		pthread_mutex_unlock(&k->lock);
+		e = !gen_ns || sb_sleep_until(sb_kv_add_ns(sb_now_ns(), gen_ns)) ? 0 : -EINTR;
+		pthread_mutex_lock(&k->lock);
+	}
+	if (e) { /* 1: runtime= ended before it arrived; -EINTR: stopped in its
+		  * generation: it did not complete, it does not count */
 		ml->u[r.user].busy = false;
+		ml->u[r.user].queued--;
 		return e == 1 ? 0 : e;
 	}
-	uint64_t gen_ns = r.gen * o->decode_time_per_token_us * 1000;
-	pthread_mutex_unlock(&k->lock);
-	bool ok = !gen_ns || sb_sleep_until(sb_kv_add_ns(sb_now_ns(), gen_ns));
-	pthread_mutex_lock(&k->lock);
-	if (!ok) { /* stopped in its generation: it did not complete, it does not count */
-		ml->u[r.user].busy = false;
-		return -EINTR;
-	}
-	record(o, ml, &r, st_ns, gen_ns);
+	record(ml, &r, st_ns, gen_ns);
 	return 0;
 }
 
@@ -362,8 +347,8 @@ void sb_kv_ml_release(struct sb_kv_job *k)
 	if (!ml)
 		return;
 	sb_kv_ml_files_remove(ml, k->opts->keep_kvcache);
-	for (unsigned i = 0; ml->u && i < ml->nusers; i++)
-		free(ml->u[i].turn);
+	sb_kv_mq_free(&ml->q);
+	sb_kv_convs_free(&ml->convs);
 	free(ml->u);
 	free(ml->prepop);
 	free(ml->trace_ctx);

@@ -104,6 +104,7 @@ static void cache_stats(const struct sb_kvt *c, struct sb_kv_mlres *m)
 	m->decode_reads = st->decode_reads;
 	m->multi_turn_hits = st->multi_turn_hits;
 	m->user_cache_hits = st->user_hits;
+	m->system_prompt_hits = st->system_hits;
 	m->total_read_bytes = st->read_bytes;
 	m->total_write_bytes = st->write_bytes;
 	m->read_iops = st->read_ops;
@@ -144,6 +145,10 @@ void sb_kv_ml_results(const struct sb_kv_job *k, struct sb_kv_result *kv)
 		m->qos[q].compliance = ml->qos_n[q] ? 1.0 - (double)ml->qos_viol[q] / (double)ml->qos_n[q] : 1.0;
 		pct(&ml->qos_lat[q], &m->qos[q].lat);
 	}
+	m->prefix_on = o->kv_sysprompt_prob > 0;
+	m->prefix_hits = ml->x.prefix_hits;
+	m->prefix_misses = ml->x.prefix_misses;
+	m->prefix_bytes_saved = (double)ml->sys_tokens * (double)ml->c.bytes_per_token;
 	m->mt_hits = ml->mt_hits;
 	m->mt_misses = ml->mt_misses;
 	m->mt_hit_rate = (double)ml->mt_hits / (double)(ml->mt_hits + ml->mt_misses ? ml->mt_hits + ml->mt_misses : 1);

@@ -101,7 +101,7 @@ const struct sb_option sb_kv_rows[] = {
 	/* shared prefixes and RAG (the official prefix_cache.py, rag.py) */
 	{ .name = "kv_system_prompt_probability", .type = SB_OT_FLOAT, .off = KOFF(kv_sysprompt_prob),
 	  .def = "0", .max = 1, .flags = SB_OF_ML, .category = C_KV,
-	  .help = "probability (0-1) a request starts with a shared system prompt (official: 0.2; 0: off)" },
+	  .help = "probability (0-1) a request starts with a shared system prompt (0: off; kv_profile=mlperf: 0.2 unless given, the official default)" },
 	{ .name = "kv_rag_docs", .type = SB_OT_UINT, .off = KOFF(kv_rag_docs), .def = "0",
 	  .max = 1000000, .unit = "documents", .flags = SB_OF_ML, .category = C_KV,
 	  .help = "RAG documents stored as KV chunks with the first request (official: 10; 0: no RAG)" },
@@ -136,7 +136,7 @@ const struct sb_option sb_kv_rows[] = {
 	  .help = "kv_profile=mlperf: simulated users (QoS classes 15/35/50%); min(N, 500) workers (0: concurrency=)" },
 	{ .name = "kv_think_time", .type = SB_OT_TIME, .off = KOFF(kv_think_time_us), .def = "0",
 	  .unit_us = 1000, .unit = "ms", .flags = SB_OF_ML, .category = C_KV,
-	  .help = "kv_profile=mlperf: a user's pause between requests, x U(0.8, 1.2) (0: back to back)" },
+	  .help = "kv_profile=mlperf: a user's timer between the requests it issues, x U(0.8, 1.2), whether or not earlier ones were served (0: back to back, one at a time)" },
 	{ .name = "kv_prefill_only", .type = SB_OT_BOOL, .off = KOFF(kv_prefill_only), .def = "0",
 	  .flags = SB_OF_ML, .category = C_KV,
 	  .help = "kv_profile=mlperf: a disaggregated prefill node: no decode reads" },

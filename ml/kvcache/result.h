@@ -53,12 +53,17 @@ struct sb_kv_mlres {
 	uint64_t offloads_cpu, offloads_storage, evictions, prefill_writes, decode_reads;
 	uint64_t rd_bytes[SB_KV_NTIER], wr_bytes[SB_KV_NTIER];
 	uint64_t multi_turn_hits, user_cache_hits, total_read_bytes, total_write_bytes;
+	uint64_t system_prompt_hits;            /* reads as cache_type 'system' (common_phrase_hits: 0) */
+	/* prefix_cache_stats (prefix_cache.py PrefixCacheManager.stats); !prefix_on: {} */
+	bool prefix_on;
+	uint64_t prefix_hits, prefix_misses;
+	double prefix_bytes_saved;              /* system prompt tokens x whole-model bytes per token */
 	uint64_t read_iops, write_iops;
 	double storage_tokens_processed;
 	struct sb_kv_pct rd[SB_KV_NTIER], wr[SB_KV_NTIER], rd_dev, rd_host, wr_dev, wr_host;
 	struct {
 		uint64_t n, violations;
-		double compliance, target_p95_ms;
+		double compliance, target_p95_ms;       /* sla: met when compliance >= 0.95 */
 		struct sb_kv_pct lat;
 	} qos[SB_KV_NQOS];
 	uint64_t mt_hits, mt_misses;

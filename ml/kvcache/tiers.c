@@ -333,6 +333,8 @@ int sb_kvt_access(struct sb_kvt *c, uint32_t id, bool decode, enum sb_kvt_kind k
 	c->st.hits++;
 	if (kind == SB_KVT_MULTI_TURN)
 		c->st.multi_turn_hits++;
+	else if (kind == SB_KVT_SYSTEM)
+		c->st.system_hits++;
 	else
 		c->st.user_hits++;
 	c->st.rd_bytes[t] += e->bytes;

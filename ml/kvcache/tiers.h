@@ -25,8 +25,9 @@
 #include "stats/hist.h"
 
 enum { SB_KVT_GPU, SB_KVT_CPU, SB_KVT_NVME, SB_KVT_N };
-/* how an entry is read: for the per-kind hit counters */
-enum sb_kvt_kind { SB_KVT_USER, SB_KVT_MULTI_TURN };
+/* how an entry is read: for the per-kind hit counters (cache.py access_cache's
+ * cache_type: 'user', 'multi_turn', 'system': a request with a system prompt) */
+enum sb_kvt_kind { SB_KVT_USER, SB_KVT_MULTI_TURN, SB_KVT_SYSTEM };
 
 /* one latency distribution, ns */
 struct sb_kvt_acc {
@@ -58,7 +59,7 @@ struct sb_kvt_io {
 /* the counters of cache.py's stats dict */
 struct sb_kvt_stats {
 	uint64_t hits, misses, evictions, offloads_cpu, offloads_storage;
-	uint64_t prefill_writes, decode_reads, multi_turn_hits, user_hits;
+	uint64_t prefill_writes, decode_reads, multi_turn_hits, user_hits, system_hits;
 	uint64_t rd_bytes[SB_KVT_N], wr_bytes[SB_KVT_N];
 	uint64_t read_ops, write_ops, read_bytes, write_bytes;
 	double storage_tokens;

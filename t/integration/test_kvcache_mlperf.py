@@ -26,7 +26,8 @@ from sbtest import BIN, SRC, SbCase
 SHAPE = (2, 2, 16)  # layers, kv_heads, head_dim: 256 bytes per token at fp16
 BASE = ["--name=kv", "--workload=kvcache", "--kv_profile=mlperf", "--layers=2", "--kv_heads=2",
         "--head_dim=16", "--prompt_tokens=64", "--prompt_tokens_min=64", "--output_tokens=64",
-        "--output_tokens_min=64", "--kv_users=1", "--kv_memory_capacity=0", "--kv_think_time=0"]
+        "--output_tokens_min=64", "--kv_users=1", "--kv_memory_capacity=0", "--kv_think_time=0",
+        "--kv_system_prompt_probability=0"]  # official default 0.2 shortens contexts: off here
 ENTRY = 64 * 256
 EV = re.compile(r'^(?:\[pid\s+\d+\]\s+|\d+\s+)?(\w+)\((.*)\)\s+=\s+(-?\d+)')
 NPY = re.compile(r'kv_(\d+)\.npy')
