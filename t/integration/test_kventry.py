@@ -1,4 +1,4 @@
-"""Issue 36: kv_profile=mlperf entry files as the official KV-cache
+"""kv_profile=mlperf entry files as the official KV-cache
 benchmark writes and reads them (mlcommons/storage kv_cache_benchmark,
 main 058a87e):
 - contents: cache.py KVCacheGenerator.generate (lines 110-160) copies a

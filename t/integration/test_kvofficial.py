@@ -1,4 +1,4 @@
-"""Issue 36: kv_profile=mlperf side by side with the official MLCommons
+"""kv_profile=mlperf side by side with the official MLCommons
 KV-cache benchmark (mlcommons/storage kv_cache_benchmark, main 058a87e),
 on the same settings, under load.  The official user model
 (kv_cache/benchmark.py):
