@@ -203,7 +203,8 @@ struct sb_jobspec {
 	unsigned sweep_metric;      /* enum sb_sweep_metric: ranking of sweep points */
 
 	/* appended: buffer contents (run/contents.c) and ML verification */
-	bool scramble_buffers;      /* XOR each written buffer with a fresh word (default) */
+	bool scramble_buffers;      /* fio's: stamp each 512-byte sector of a write (default) */
+	bool scramble_whole_buffers; /* XOR the whole buffer with a fresh word per write */
 	bool refill_buffers;        /* fresh random data before every write */
 	bool zero_buffers;          /* zeroes */
 	char *buffer_pattern;       /* fio's pattern syntax; NULL = none */
