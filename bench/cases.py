@@ -10,7 +10,7 @@ CPU per I/O is measured two ways and both are printed:
        over the I/Os in the JSON: what the tool costs the machine;
   job: the JSON's usr_cpu + sys_cpu (percent of job_runtime) times
        job_runtime over total_ios: the job's own threads (fio's meaning).
-The targets (issue 37): every case IOPS >= 1.0x fio and CPU per I/O
+The targets: every case IOPS >= 1.0x fio and CPU per I/O
 <= 0.8x fio; null 4k randread IOPS >= 3.0x.  Wall-clock IOPS follow the
 CPU share a tool gets: on a loaded machine read the CPU-per-I/O columns
 first, and say the table was taken under load.
