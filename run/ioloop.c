@@ -552,6 +552,15 @@ void sb_ioloop_done(struct sb_thread *t, struct sb_loopstate *ls, struct sb_io_u
 void sb_ioloop_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n)
 { after_completions(t, ls, n); }
 
+void sb_ioloop_flush(struct sb_thread *t)
+{
+	for (int d = 0; d < SB_DDIR_N; d++) {
+		sb_stat_batch_flush(&t->st->slat[d], &t->slat_b[d]);
+		sb_stat_batch_flush(&t->st->clat[d], &t->clat_b[d]);
+		sb_stat_batch_flush(&t->st->lat[d], &t->lat_b[d]);
+	}
+}
+
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 {
 	const struct sb_jobspec *s = t->spec;

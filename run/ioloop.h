@@ -32,15 +32,8 @@ void sb_think_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n);
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls);
 /* Fold the latency samples still batched in t (slat_b, clat_b, lat_b)
  * into t->st: sb_ioloop_run and sb_offload_run do it before they return,
- * run/lattgt.c before it resets the statistics (inline: no circle). */
-static inline void sb_ioloop_flush(struct sb_thread *t)
-{
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		sb_stat_batch_flush(&t->st->slat[d], &t->slat_b[d]);
-		sb_stat_batch_flush(&t->st->clat[d], &t->clat_b[d]);
-		sb_stat_batch_flush(&t->st->lat[d], &t->lat_b[d]);
-	}
-}
+ * run/lattgt.c before it resets the statistics. */
+void sb_ioloop_flush(struct sb_thread *t);
 /* io_submit_mode=offload's job thread (run/offload.c): the loop's steps
  * (the deadline and controls, the rate wait, accounting a completion at
  * ls->now, what follows completions) */
