@@ -114,14 +114,14 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, struct 
 	if (async) {
 		slat = io->issue_ns - io->start_ns;
 		clat = ls->now - io->issue_ns;
-		sb_stat_batch_add(&t->slat_b[d], &st->slat[d], slat);
+		sb_stat_add(&st->slat[d], slat);
 		sb_hist_add(&st->live_h->slat_h[d], slat);
-		sb_stat_batch_add(&t->clat_b[d], &st->clat[d], clat);
+		sb_stat_add(&st->clat[d], clat);
 		sb_hist_add(&st->live_h->clat_h[d], clat);
-		sb_stat_batch_add(&t->lat_b[d], &st->lat[d], lat);
+		sb_stat_add(&st->lat[d], lat);
 		sb_hist_add(&st->live_h->lat_h[d], lat);
 	} else { /* lat == clat: copied at the end of the thread */
-		sb_stat_batch_add(&t->clat_b[d], &st->clat[d], lat);
+		sb_stat_add(&st->clat[d], lat);
 		sb_hist_add(&st->live_h->clat_h[d], lat);
 	}
 	sb_ilat_add(t->ilat, d, bytes, clat, slat, lat);
@@ -552,15 +552,6 @@ void sb_ioloop_done(struct sb_thread *t, struct sb_loopstate *ls, struct sb_io_u
 void sb_ioloop_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n)
 { after_completions(t, ls, n); }
 
-void sb_ioloop_flush(struct sb_thread *t)
-{
-	for (int d = 0; d < SB_DDIR_N; d++) {
-		sb_stat_batch_flush(&t->st->slat[d], &t->slat_b[d]);
-		sb_stat_batch_flush(&t->st->clat[d], &t->clat_b[d]);
-		sb_stat_batch_flush(&t->st->lat[d], &t->lat_b[d]);
-	}
-}
-
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 {
 	const struct sb_jobspec *s = t->spec;
@@ -573,5 +564,4 @@ void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 		loop_async(t, ls);
 		t->inflight = NULL;
 	}
-	sb_ioloop_flush(t);
 }

@@ -30,10 +30,6 @@ void sb_think_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n);
 /* Run the workload until it is complete, runtime is over, an I/O failed or
  * the run is being stopped.  Leaves nothing in flight. */
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls);
-/* Fold the latency samples still batched in t (slat_b, clat_b, lat_b)
- * into t->st: sb_ioloop_run and sb_offload_run do it before they return,
- * run/lattgt.c before it resets the statistics. */
-void sb_ioloop_flush(struct sb_thread *t);
 /* io_submit_mode=offload's job thread (run/offload.c): the loop's steps
  * (the deadline and controls, the rate wait, accounting a completion at
  * ls->now, what follows completions) */

@@ -60,7 +60,6 @@ static void reset_stats(struct sb_thread *t, struct sb_loopstate *ls)
 	struct sb_tstats *st = t->st;
 	if (!ls->counting)
 		return; /* still in ramp_time: nothing counted yet */
-	sb_ioloop_flush(t); /* the batched samples go too */
 	for (int d = 0; d < SB_DDIR_N; d++) {
 		st->io_bytes[d] = st->total_ios[d] = st->short_ios[d] = st->drop_ios[d] = 0;
 		atomic_store_explicit(&st->live_bytes[d], 0, memory_order_relaxed);

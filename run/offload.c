@@ -366,5 +366,4 @@ void sb_offload_run(struct sb_thread *t, struct sb_loopstate *ls)
 	sb_offload_stop(p);
 	free(busy);
 	free(when);
-	sb_ioloop_flush(t);
 }

@@ -101,9 +101,6 @@ struct sb_thread {
 	/* flow, rate_min, steady state, exitall (run/flowctl.h) */
 	struct sb_ctl ctl;
 	bool stats_lite;              /* a disable_* option is on: account() takes its slow path */
-	/* latency samples of the I/O loop not yet in st's slat/clat/lat
-	 * (stats/stat.h: sb_stat_batch), folded in by sb_ioloop_flush */
-	struct sb_stat_batch slat_b[SB_DDIR_N], clat_b[SB_DDIR_N], lat_b[SB_DDIR_N];
 	/* bytes mapped for etd.buf_base (iomem=mmap*, shm*; run/place.c) */
 	size_t buf_maplen;
 	/* iomem=mmap*:FILE (run/place.c): the file made (removed at

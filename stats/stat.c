@@ -26,26 +26,6 @@ void sb_stat_merge(struct sb_stat *dst, const struct sb_stat *src)
 		dst->max = src->max;
 }
 
-void sb_stat_batch_flush(struct sb_stat *dst, struct sb_stat_batch *b)
-{
-	if (!b->n)
-		return;
-	/* the batch's own mean and m2 = (n * sq - sum^2) / n, exact in 128
-	 * bits (sum < 2^58, sq < 2^106) */
-	unsigned __int128 num = (unsigned __int128)b->n * b->sq - (unsigned __int128)b->sum * b->sum;
-	double nb = (double)b->n, mean = (double)b->sum / nb, m2 = (double)num / nb;
-	if (!dst->n) {
-		dst->mean = mean;
-		dst->m2 = m2;
-	} else {
-		double na = (double)dst->n, n = na + nb, delta = mean - dst->mean;
-		dst->mean += delta * nb / n;
-		dst->m2 += m2 + delta * delta * na * nb / n;
-	}
-	dst->n += b->n;
-	*b = (struct sb_stat_batch){ 0 };
-}
-
 double sb_stat_stddev(const struct sb_stat *s)
 {
 	if (s->n < 2 || s->m2 <= 0.0)

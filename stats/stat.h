@@ -37,38 +37,6 @@ static inline void sb_stat_add(struct sb_stat *s, uint64_t v)
 		s->max = v;
 }
 
-/* Samples on their way into an sb_stat without a division each: the exact
- * integer sum and sum of squares of up to SB_STAT_BATCH samples, folded
- * into the sb_stat (Chan's combination, as sb_stat_merge) when the batch is
- * full and by sb_stat_batch_flush.  min and max go straight to the sb_stat;
- * its n, mean and m2 lag by the samples in the batch until the flush.  Per
- * sample: two compares, an add, a 64 x 64 -> 128-bit multiply-add.  A
- * sample of 2^48 or more (78 hours in ns) takes sb_stat_add instead, so
- * the sums cannot overflow.  Zero-initialise a batch ({0}). */
-#define SB_STAT_BATCH 1024u
-struct sb_stat_batch {
-	uint64_t n, sum;
-	unsigned __int128 sq;
-};
-
-void sb_stat_batch_flush(struct sb_stat *dst, struct sb_stat_batch *b);
-
-static inline void sb_stat_batch_add(struct sb_stat_batch *b, struct sb_stat *dst, uint64_t v)
-{
-	if (__builtin_expect(v >> 48, 0)) {
-		sb_stat_add(dst, v);
-		return;
-	}
-	if (v < dst->min)
-		dst->min = v;
-	if (v > dst->max)
-		dst->max = v;
-	b->sum += v;
-	b->sq += (unsigned __int128)v * v;
-	if (__builtin_expect(++b->n == SB_STAT_BATCH, 0))
-		sb_stat_batch_flush(dst, b);
-}
-
 /* dst += src */
 void sb_stat_merge(struct sb_stat *dst, const struct sb_stat *src);
 /* dst += src as fio sums bandwidth and IOPS samples of parallel streams

@@ -194,44 +194,7 @@ static void test_depth_buckets(void)
 		CU_ASSERT_EQUAL(sb_depth_batch_bucket(bt[i][0]), bt[i][1]);
 }
 
-/* the batched sums (sb_stat_batch) give what sb_stat_add gives: n, min,
- * max exact, mean and m2 to 1e-9 relative, for any count (batch
- * boundaries, flushes in between, a start on a non-empty stat) and for
- * samples of 2^48 ns and more (which bypass the batch) */
-static void test_batch(void)
-{
-	static const unsigned counts[] = { 1, 2, 1023, 1024, 1025, 5000 };
-	for (unsigned c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
-		for (unsigned mode = 0; mode < 3; mode++) {
-			struct sb_stat a = SB_STAT_INIT, b = SB_STAT_INIT;
-			struct sb_stat_batch bb = { 0 };
-			if (mode == 2) { /* a stat with samples already in it */
-				sb_stat_add(&a, 77);
-				sb_stat_add(&b, 77);
-			}
-			for (unsigned i = 0; i < counts[c]; i++) {
-				uint64_t v = rnd() >> (mode == 1 ? 14 : 40); /* mode 1: >= 2^48 often */
-				if (i % 7 == 3)
-					v = 1000000 + i; /* a spread of magnitudes */
-				sb_stat_add(&a, v);
-				sb_stat_batch_add(&bb, &b, v);
-				if (i == 500)
-					sb_stat_batch_flush(&b, &bb);
-			}
-			sb_stat_batch_flush(&b, &bb);
-			sb_stat_batch_flush(&b, &bb); /* empty: nothing changes */
-			CU_ASSERT_EQUAL(a.n, b.n);
-			CU_ASSERT_EQUAL(a.min, b.min);
-			CU_ASSERT_EQUAL(a.max, b.max);
-			CU_ASSERT(fabs(a.mean - b.mean) <= 1e-9 * fabs(a.mean));
-			CU_ASSERT(fabs(a.m2 - b.m2) <= 1e-9 * fabs(a.m2) + 1e-6);
-			CU_ASSERT_EQUAL(bb.n, 0);
-		}
-	}
-}
-
 static CU_TestInfo tests[] = {
-	{ "batched sums", test_batch },
 	{ "welford vs two-pass", test_welford_vs_two_pass },
 	{ "n = 0, 1, 2", test_small_n },
 	{ "merge equals one stat", test_merge },
