@@ -2,6 +2,7 @@
  * datagen.h).  The block generator runs 8 xoshiro256++ lanes side by side
  * in GCC vector types (two 4 x 64-bit vectors: AVX2 where the CPU has it,
  * chosen at load time through target_clones, SSE2 pairs otherwise). */
+#include <endian.h>
 #include <string.h>
 
 #include "lib/datagen.h"
@@ -152,6 +153,32 @@ void sb_dg_xor(void *buf, size_t len, uint64_t w)
 	}
 	for (; i < len; i++)
 		p[i] ^= (unsigned char)(w >> (8 * (i % 8)));
+}
+
+/* the bytes of little-endian v that fall before n, stored at s + at */
+static void put_clipped(unsigned char *s, size_t n, size_t at, uint64_t v)
+{
+	for (unsigned k = 0; k < 8 && at + k < n; k++)
+		s[at + k] = (unsigned char)(v >> (8 * k));
+}
+
+void sb_dg_scramble(void *buf, size_t len, uint64_t offset, unsigned slot, uint64_t a,
+		    uint64_t b)
+{
+	unsigned char *p = buf;
+	size_t at = (size_t)(slot % 6) * 8, i = 0;
+	uint64_t la = htole64(a), lb = htole64(b);
+	for (; i + 512 <= len; i += 512, offset += 512) {
+		uint64_t lo = htole64(offset);
+		memcpy(p + i + at, &lo, 8);
+		memcpy(p + i + 48, &la, 8);
+		memcpy(p + i + 56, &lb, 8);
+	}
+	if (i < len) {
+		put_clipped(p + i, len - i, at, offset);
+		put_clipped(p + i, len - i, 48, a);
+		put_clipped(p + i, len - i, 56, b);
+	}
 }
 
 uint64_t sb_dg_peer_key(uint64_t gkey, unsigned i)

@@ -36,6 +36,14 @@ void sb_dg_random_values(uint64_t key, uint64_t pos, void *out, size_t len,
  * every 8 bytes from buf): a different w makes every block different and
  * leaves nothing an LZ77 window or a block hash can match (scramble_buffers) */
 void sb_dg_xor(void *buf, size_t len, uint64_t w);
+/* fio's buffer scramble (scramble_buffers=1): buf holds the bytes of a file
+ * from offset; in each whole 512-byte sector store the sector's own offset
+ * (8 bytes, little-endian) at byte 8 * (slot % 6), then a and b
+ * (little-endian) at bytes 48-55 and 56-63: 24 bytes in the sector's first
+ * 64-byte line, so one cache line of eight is touched.  A last partial
+ * sector gets the stored bytes that fit in it */
+void sb_dg_scramble(void *buf, size_t len, uint64_t offset, unsigned slot, uint64_t a,
+		    uint64_t b);
 /* a 64-bit mix of a and b (splitmix64 finalizer of a ^ mix(b)) */
 uint64_t sb_dg_mix(uint64_t a, uint64_t b);
 

@@ -233,7 +233,8 @@ struct sb_jobspec {
 	uint64_t flow_sleep_us;     /* pause when the job is ahead of its share */
 
 	/* buffer contents (run/contents.c, lib/datagen.c) */
-	bool scramble_buffers;      /* XOR each written buffer with a fresh word (default) */
+	bool scramble_buffers;      /* fio's: stamp each 512-byte sector of a write (default) */
+	bool scramble_whole_buffers; /* XOR the whole buffer with a fresh word per write */
 	bool refill_buffers;        /* fresh random data before every write */
 	bool zero_buffers;          /* zeroes */
 	char *buffer_pattern;       /* fio's pattern syntax; NULL = none */

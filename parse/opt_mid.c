@@ -132,7 +132,10 @@ const struct sb_option sb_opt_rows_post[] = {
 	/* buffer contents (run/contents.c, lib/datagen.h) and ML data verification */
 	{ .name = "scramble_buffers", .type = SB_OT_BOOL, .off = OFF(scramble_buffers), .def = "1",
 	  .category = C_IO,
-	  .help = "make every written buffer unique and incompressible (XOR with a fresh 64-bit word per write)" },
+	  .help = "fio's: stamp each 512-byte sector of a write with its offset and the write (24 bytes per sector)" },
+	{ .name = "scramble_whole_buffers", .type = SB_OT_BOOL, .off = OFF(scramble_whole_buffers),
+	  .def = "0", .category = C_IO,
+	  .help = "XOR every byte of each written buffer with a fresh 64-bit word per write: every 4 KiB block unique" },
 	{ .name = "refill_buffers", .type = SB_OT_BOOL, .off = OFF(refill_buffers), .def = "0",
 	  .category = C_IO, .help = "fill write buffers with fresh random data before every write" },
 	{ .name = "zero_buffers", .type = SB_OT_BOOL, .off = OFF(zero_buffers), .def = "0",

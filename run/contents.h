@@ -5,7 +5,9 @@
  * buffers once and, only when the job needs per-write work, sets the I/O
  * loop's io_prep hook (struct sb_thread) with its state in t->content:
  *   zero_buffers, buffer_pattern without %o, scramble_buffers=0: no hook
- *   scramble_buffers=1 (default): XOR the buffer with a fresh 64-bit word
+ *   scramble_buffers=1 (default): fio's stamps, 24 bytes per 512-byte
+ *     sector (lib/datagen.h: sb_dg_scramble)
+ *   scramble_whole_buffers=1: XOR the whole buffer with a fresh 64-bit word
  *   refill_buffers, a compression or dedupe share: a fresh buffer from the
  *     recipe (lib/datagen.h), the thread's write count as stream unit
  *   buffer_pattern with %o: the I/O's offset pasted into each repetition.

@@ -63,13 +63,61 @@ class ContentsTest(SbCase):
         self.run_json(job)
         return path
 
-    def test_default_is_incompressible_and_unique(self):
+    def test_scramble_whole_buffers_is_incompressible_and_unique(self):
         for bs, rw, extra in (("4k", "write", ""), ("1m", "write", ""),
                               ("64k", "randwrite", "ioengine=libaio\niodepth=8\n")):
             with self.subTest(bs=bs, rw=rw):
-                ratio, dup = measure([self.write([], bs=bs, rw=rw, extra=extra)])
+                ratio, dup = measure([self.write(["scramble_whole_buffers=1"], bs=bs, rw=rw,
+                                                 extra=extra)])
                 self.assertLessEqual(ratio, 1.01)     # gzip saves at most 1%
                 self.assertEqual(dup, 0)              # no duplicate 4 KiB block
+
+    def test_default_scramble_unique_per_sector(self):
+        """scramble_buffers=1 (the default), fio's meaning: no two 512-byte
+        sectors written are equal, across the writes of a thread (the same
+        offsets of two files written by turns), of two threads and of two
+        jobs on the same offsets (gtod_reduce: no clock read per write)"""
+        cases = (("4k", "write", ""), ("1m", "write", ""), ("512", "randwrite", ""),
+                 ("64k", "randwrite", "ioengine=libaio\niodepth=8\n"),
+                 ("4k", "write", "nrfiles=4\nfile_service_type=roundrobin\n"),
+                 ("4k", "randwrite", "nrfiles=2\ngtod_reduce=1\n"),
+                 ("8k", "write", "numjobs=2\n"), ("4k", "write", "iodepth=4\nioengine=libaio\n"))
+        for bs, rw, extra in cases:
+            with self.subTest(bs=bs, rw=rw, extra=extra):
+                d = os.path.join(self.where, "s")
+                shutil.rmtree(d, ignore_errors=True)
+                os.makedirs(d)
+                job = self.write_job("[w]\ndirectory=%s\nsize=8m\nbs=%s\nrw=%s\n%s"
+                                     "[w2]\ndirectory=%s\nsize=8m\nbs=%s\nrw=%s\n%s" %
+                                     (d, bs, rw, extra, d, bs, rw, extra))
+                self.run_json(job)
+                files = sorted(os.path.join(d, n) for n in os.listdir(d))
+                self.assertGreaterEqual(len(files), 2)
+                seen, sectors = set(), 0
+                for p in files:
+                    with open(p, "rb") as f:
+                        data = f.read()
+                    self.assertEqual(len(data) % 512, 0)
+                    for i in range(0, len(data), 512):
+                        sectors += 1
+                        seen.add(hashlib.blake2b(data[i:i + 512], digest_size=16).digest())
+                self.assertEqual(sectors - len(seen), 0, "duplicate 512-byte sectors")
+
+    def test_default_scramble_touches_few_bytes(self):
+        """fio's cost: a write changes at most 24 bytes of each 512-byte
+        sector of the buffer (one io unit: consecutive 4 KiB blocks of a
+        sequential psync job are that buffer's successive writes);
+        scramble_whole_buffers changes every byte"""
+        for opts, most, least in (([], 24, 1), (["scramble_whole_buffers=1"], 512, 400)):
+            with self.subTest(opts=opts):
+                with open(self.write(opts, size="1m"), "rb") as f:
+                    data = f.read()
+                for b in range(4096, len(data), 4096):
+                    for s in range(0, 4096, 512):
+                        x, y = data[b - 4096 + s:b - 4096 + s + 512], data[b + s:b + s + 512]
+                        n = sum(1 for i in range(512) if x[i] != y[i])
+                        self.assertLessEqual(n, most, (b, s))
+                        self.assertGreaterEqual(n, least, (b, s))
 
     def test_refill_buffers(self):
         ratio, dup = measure([self.write(["refill_buffers=1"], bs="1m")])

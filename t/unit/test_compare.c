@@ -515,7 +515,7 @@ static void test_compared_options(void)
 		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",
 		"percentile_list", "clat_percentiles", "lat_percentiles", "kb_base", "unit_base",
 		/* what is written changes what storage does with it */
-		"scramble_buffers", "refill_buffers", "zero_buffers", "buffer_pattern",
+		"scramble_buffers", "scramble_whole_buffers", "refill_buffers", "zero_buffers", "buffer_pattern",
 		"buffer_compress_percentage", "buffer_compress_chunk", "dedupe_percentage",
 		"dedupe_mode", "dedupe_working_set_percentage",
 		/* verify=: what is written and read back */

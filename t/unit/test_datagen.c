@@ -155,6 +155,44 @@ static void test_global(void)
 	}
 }
 
+static uint64_t le64_at(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* fio's scramble: per whole 512-byte sector, the sector's offset in one of
+ * the first six 8-byte slots and (a, b) at bytes 48-63; nothing else
+ * changes; a partial last sector gets what fits */
+static void test_scramble(void)
+{
+	enum { N = 4096 + 512 + 100 };
+	unsigned char a[N], b[N];
+	sb_dg_random(3, 0, a, N);
+	for (unsigned slot = 0; slot < 9; slot++) {
+		for (size_t len = 0; len <= N; len += len < 600 ? 1 : 97) {
+			memcpy(b, a, N);
+			sb_dg_scramble(b, len, 1 << 20, slot, 0x1111, 0x2222);
+			size_t at = (slot % 6) * 8, changed = 0;
+			for (size_t i = 0; i < N; i++) {
+				size_t s = i / 512 * 512, in = i - s;
+				bool stamped = i < len && ((in >= at && in < at + 8) || (in >= 48 && in < 64));
+				changed += a[i] != b[i];
+				if (!stamped)
+					CU_ASSERT_EQUAL(a[i], b[i]);
+			}
+			CU_ASSERT(changed <= (len + 511) / 512 * 24);
+			for (size_t s = 0; s + 64 <= len; s += 512) {
+				CU_ASSERT_EQUAL(le64_at(b + s + at), (1u << 20) + s);
+				CU_ASSERT_EQUAL(le64_at(b + s + 48), 0x1111);
+				CU_ASSERT_EQUAL(le64_at(b + s + 56), 0x2222);
+			}
+		}
+	}
+}
+
 static void test_speed(void)
 {
 	enum { N = 1 << 20, IT = 256 };
@@ -278,6 +316,7 @@ static CU_TestInfo tests[] = {
 	{ "random bytes", test_random_bytes },
 	{ "recipe", test_recipe },
 	{ "dedupe_global", test_global },
+	{ "scramble", test_scramble },
 	{ "speed", test_speed },
 	{ "pattern syntax", test_pattern },
 	{ "ml classify", test_classify },
