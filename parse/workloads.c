@@ -132,12 +132,6 @@ const struct sb_parse_workload *sb_parse_workload_of_row(const struct sb_option 
 	return NULL;
 }
 
-void *sb_spec_wl_opts_mut(struct sb_jobspec *s)
-{
-	long a = area_of(s->workload);
-	return a < 0 ? NULL : s->wl_opts + a;
-}
-
 const struct sb_parse_workload *sb_spec_workload(const struct sb_jobspec *s)
 {
 	return sb_parse_workload_find(s->workload);

@@ -69,9 +69,6 @@ const struct sb_parse_workload *sb_parse_workload_find(unsigned id);
 const struct sb_parse_workload *sb_parse_workload_at(unsigned i);
 /* The options struct of the spec's workload (NULL when it has none). */
 const void *sb_spec_wl_opts(const struct sb_jobspec *s);
-/* The same, writable: for the workload's own check, which may resolve
- * defaults that depend on other options into its struct. */
-void *sb_spec_wl_opts_mut(struct sb_jobspec *s);
 /* A workload's typed accessor: the options struct of the spec's workload
  * when that workload's rows, as handed in, are rows (the caller's own), else
  * NULL, so a workload never reads another's struct as its own; _mut for its

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/nprand.h"
 #include "ml/train/au.h"
 #include "ml/train/train.h"
 #include "harness.h"
@@ -219,51 +218,6 @@ static void test_plan_dlio(void)
 	sb_ml_plan_free(&q);
 }
 
-/* numpy's legacy generator, values printed by numpy 1.24.2 (/usr/bin/python3):
- *   np.random.RandomState(124).randint(0, 2**32, size=5, dtype=np.uint32)
- *   np.random.seed(S); l = list(range(N)); np.random.shuffle(l)
- * and the MT19937 reference's first output for seed 5489 (3499211612). */
-static void test_numpy_mt19937(void)
-{
-	static const uint32_t raw124[] = { 455545294u, 2996933276u, 3201775633u, 4252590215u, 2458067906u };
-	static const uint32_t l10[] = { 6, 8, 3, 5, 4, 0, 9, 2, 7, 1 };                 /* seed 124, N 10 */
-	static const uint32_t l32[] = { 5, 19, 3, 30, 6, 4, 12, 29, 10, 15, 11, 1, 13, 27, 25, 18,
-					23, 8, 16, 22, 26, 21, 31, 24, 20, 0, 9, 2, 7, 17, 28, 14 }; /* 124, 32 */
-	static const uint32_t l20[] = { 18, 1, 19, 8, 10, 17, 6, 13, 4, 2, 5, 14, 9, 7, 16, 11, 3, 0, 15, 12 };
-	static const uint32_t l7[] = { 1, 5, 0, 6, 4, 2, 3 };                          /* 2^32 - 1, 7 */
-	/* seed 124, N 524288 (cosmoflow's files): the first 8 and last 4 */
-	static const uint32_t big_first[] = { 64340, 472282, 123017, 7875, 410447, 54822, 306196, 403874 };
-	static const uint32_t big_last[] = { 90247, 473105, 103068, 463310 };
-	struct sb_np_mt m;
-	uint32_t v[32], *big;
-	sb_np_mt_seed(&m, 5489);
-	CU_ASSERT_EQUAL(sb_np_mt_next32(&m), 3499211612u);
-	sb_np_mt_seed(&m, 124);
-	for (size_t i = 0; i < 5; i++)
-		CU_ASSERT_EQUAL(sb_np_mt_next32(&m), raw124[i]);
-#define SHUF(seed, want)                                                   \
-	do {                                                               \
-		size_t n_ = sizeof(want) / sizeof(want[0]);                \
-		for (size_t i = 0; i < n_; i++)                            \
-			v[i] = (uint32_t)i;                                \
-		sb_np_shuffle_u32(v, n_, seed);                            \
-		CU_ASSERT_EQUAL(memcmp(v, want, sizeof(want)), 0);         \
-	} while (0)
-	SHUF(124, l10);
-	SHUF(124, l32);
-	SHUF(0, l20);
-	SHUF(4294967295u, l7);
-#undef SHUF
-	big = malloc(524288 * sizeof(*big));
-	CU_ASSERT_FATAL(big != NULL);
-	for (uint32_t i = 0; i < 524288; i++)
-		big[i] = i;
-	sb_np_shuffle_u32(big, 524288, 124);
-	CU_ASSERT_EQUAL(memcmp(big, big_first, sizeof(big_first)), 0);
-	CU_ASSERT_EQUAL(memcmp(big + 524288 - 4, big_last, sizeof(big_last)), 0);
-	free(big);
-}
-
 /* read_order=dlio for a TFRecord workload: tf_reader.py:84 lists the files
  * with list_files(shuffle=False), whose MatchingFiles op sorts the names
  * (tensorflow matching_files_op.cc), so DLIO's numpy shuffle of the list
@@ -411,7 +365,6 @@ static void test_au_simulated_vs_predicted(void)
 }
 
 static CU_TestInfo tests[] = {
-	{ "numpy's MT19937 seed, output and shuffle", test_numpy_mt19937 },
 	{ "dlio TFRecord order: TF's sorted list", test_plan_dlio_tf_sorted },
 	{ "built-in workloads", test_workloads },
 	{ "file names", test_file_names },
