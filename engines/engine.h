@@ -121,6 +121,9 @@ struct sb_engine_td {
 #define SB_ENGINE_ALIGNED 0x2u    /* buffers must be aligned to the logical block size */
 #define SB_ENGINE_NODISKIO 0x4u   /* touches no files (null): run/ lays none out */
 #define SB_ENGINE_PAGECACHE 0x8u  /* its I/O goes through the page cache even with direct=1 (mmap) */
+#define SB_ENGINE_NODATA 0x10u    /* moves no data: an I/O changes allocation or size
+				   * (falloc, ftruncate); io->buf is neither read nor
+				   * filled, so data checks (verify=) do not apply */
 
 /* An engine's own job options (fixedbufs, hipri, ...), as fio's engine option
  * tables: rows of lib/option.h with offsets into the engine's options struct

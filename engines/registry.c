@@ -11,6 +11,8 @@ extern const struct sb_engine_ops sb_engine_null;
 extern const struct sb_engine_ops sb_engine_mmap;
 extern const struct sb_engine_ops sb_engine_posixaio;
 extern const struct sb_engine_ops sb_engine_libcufile;
+extern const struct sb_engine_ops sb_engine_falloc;
+extern const struct sb_engine_ops sb_engine_ftruncate;
 #ifdef CONFIG_LIBAIO
 extern const struct sb_engine_ops sb_engine_libaio;
 #endif
@@ -30,6 +32,8 @@ const struct sb_engine_ops *const sb_engines[] = {
 	&sb_engine_posixaio,
 	&sb_engine_mmap,
 	&sb_engine_libcufile,
+	&sb_engine_falloc,
+	&sb_engine_ftruncate,
 	&sb_engine_null,
 	NULL,
 };
