@@ -38,6 +38,8 @@ void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s)
 	j->random = s->rw & SB_RW_RANDOM;
 	j->opts = sb_spec_engine_opts(s);
 	j->sfr_flags = s->sfr_flags;
+	j->fs = &sb_run_engine_fs;
+	j->job = s->name;
 }
 
 int sb_run_enghelp(FILE *f, const char *name)
