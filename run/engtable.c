@@ -9,7 +9,7 @@
 #include "parse/options.h"
 #include "run/engtable.h"
 
-#define ENGINES_MAX 16
+#define ENGINES_MAX 32
 
 int sb_run_engines_to_parser(void)
 {
