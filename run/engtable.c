@@ -63,6 +63,9 @@ int sb_run_enghelp(FILE *f, const char *name)
 	const struct sb_engine_ops *ops = sb_engine_find(name);
 	const char *desc = ops && ops->description ? ops->description : NULL;
 	fprintf(f, "%s%s%s\n", e->name, desc ? ": " : "", desc ? desc : "");
+	if (ops && (ops->flags & SB_ENGINE_NODATA))
+		fprintf(f, "  (moves no data: an I/O is an allocation or a file operation; "
+			"the ML workloads refuse it)\n");
 	if (e->package)
 		fprintf(f, "  (not built into this storbench: install %s and re-run ./configure)\n", e->package);
 	if (!e->noptions)
