@@ -82,6 +82,19 @@ enum sb_q_status {
 	SB_Q_BUSY = 2,
 };
 
+/* Creating and removing by path, for the FILEOP engines: run/ gives them
+ * these, which go through storbench's writer gate (os/outfile.c) and remove
+ * only what this run made (os/scratch.c), so that no engine ever creates or
+ * deletes a path itself. */
+struct sb_engine_fs {
+	/* make path (dir: a folder) exclusively, marked as job's; 0, -EEXIST
+	 * (something is there: left as it is) or -errno */
+	int (*create)(const char *path, bool dir, const char *job);
+	/* remove path (dir: a folder) only if this run made it and it is still
+	 * that inode; -EPERM when this run did not make it (left as it is) */
+	int (*remove)(const char *path, bool dir);
+};
+
 /* What an engine knows of its job, filled by run/ from the job spec
  * (sb_engine_job_fill in run/engtable.h): engines never see the spec. */
 struct sb_engine_job {
@@ -93,6 +106,8 @@ struct sb_engine_job {
 	int gpu_dev;            /* this thread's GPU (gpu_dev_id(s)) */
 	bool gpu_verify;        /* verify=: GPU engines copy the data
 				 * to the host buffer too (libcufile, as fio) */
+	const struct sb_engine_fs *fs; /* FILEOP engines' creates and removals */
+	const char *job;        /* the job's name (for the marks) */
 };
 
 /* The engine's view of one I/O thread. */
@@ -121,6 +136,11 @@ struct sb_engine_td {
 #define SB_ENGINE_ALIGNED 0x2u    /* buffers must be aligned to the logical block size */
 #define SB_ENGINE_NODISKIO 0x4u   /* touches no files (null): run/ lays none out */
 #define SB_ENGINE_PAGECACHE 0x8u  /* its I/O goes through the page cache even with direct=1 (mmap) */
+#define SB_ENGINE_NODATA 0x10u    /* moves no data: an I/O changes allocation or size
+				   * (falloc, ftruncate); io->buf is neither read nor
+				   * filled, so data checks (verify=) do not apply */
+#define SB_ENGINE_FILEOP 0x20u    /* an I/O's work is a file or folder operation
+				   * (filecreate, filestat, ...): engines/fileop.h */
 
 /* An engine's own job options (fixedbufs, hipri, ...), as fio's engine option
  * tables: rows of lib/option.h with offsets into the engine's options struct

@@ -11,6 +11,14 @@ extern const struct sb_engine_ops sb_engine_null;
 extern const struct sb_engine_ops sb_engine_mmap;
 extern const struct sb_engine_ops sb_engine_posixaio;
 extern const struct sb_engine_ops sb_engine_libcufile;
+extern const struct sb_engine_ops sb_engine_falloc;
+extern const struct sb_engine_ops sb_engine_ftruncate;
+extern const struct sb_engine_ops sb_engine_filecreate;
+extern const struct sb_engine_ops sb_engine_filestat;
+extern const struct sb_engine_ops sb_engine_filedelete;
+extern const struct sb_engine_ops sb_engine_dircreate;
+extern const struct sb_engine_ops sb_engine_dirstat;
+extern const struct sb_engine_ops sb_engine_dirdelete;
 #ifdef CONFIG_LIBAIO
 extern const struct sb_engine_ops sb_engine_libaio;
 #endif
@@ -30,6 +38,14 @@ const struct sb_engine_ops *const sb_engines[] = {
 	&sb_engine_posixaio,
 	&sb_engine_mmap,
 	&sb_engine_libcufile,
+	&sb_engine_falloc,
+	&sb_engine_ftruncate,
+	&sb_engine_filecreate,
+	&sb_engine_filestat,
+	&sb_engine_filedelete,
+	&sb_engine_dircreate,
+	&sb_engine_dirstat,
+	&sb_engine_dirdelete,
 	&sb_engine_null,
 	NULL,
 };

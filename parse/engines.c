@@ -11,9 +11,20 @@
 /* The engines handed in by sb_parse_set_engines, and a copy of their option
  * rows with offsets into the spec (engine_opts + the engine's base + the
  * row's offset), listed after the last table row of their category. */
-#define SB_PARSE_ENGINES_MAX 16
+#define SB_PARSE_ENGINES_MAX 32
 static struct sb_parse_engine engines[SB_PARSE_ENGINES_MAX];
 static size_t engine_base[SB_PARSE_ENGINES_MAX];
+static unsigned engine_first[SB_PARSE_ENGINES_MAX]; /* its first row in erows */
+
+/* an earlier engine of e[0..i) with the same rows (filestat and dirstat
+ * share stat_type, as fio's): i shares its area and rows; n when none */
+static unsigned shares_with(const struct sb_parse_engine *e, unsigned i)
+{
+	for (unsigned j = 0; e[i].options && j < i; j++)
+		if (e[j].options == e[i].options && e[j].noptions == e[i].noptions)
+			return j;
+	return i;
+}
 static unsigned nengines;
 static struct sb_option erows[SB_OPT_MAX];
 static unsigned nerows, erows_at = SB_OPT_MAX;  /* at: after every table row while none */
@@ -27,6 +38,8 @@ int sb_parse_set_engines(const struct sb_parse_engine *e, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		if (e[i].noptions && (!e[i].options || !e[i].opts_size))
 			return -EINVAL;
+		if (shares_with(e, i) != i)
+			continue;
 		base = (base + 7) & ~(size_t)7;
 		if (base + e[i].opts_size > SB_ENGINE_OPTS_MAX ||
 		    ntable + rows + e[i].noptions > SB_OPT_MAX)
@@ -44,9 +57,16 @@ int sb_parse_set_engines(const struct sb_parse_engine *e, unsigned n)
 	erows_at = SB_OPT_MAX;
 	base = 0;
 	for (unsigned i = 0; i < n; i++) {
-		base = (base + 7) & ~(size_t)7;
+		unsigned j = shares_with(e, i);
 		engines[i] = e[i];
+		if (j != i) {
+			engine_base[i] = engine_base[j];
+			engine_first[i] = engine_first[j];
+			continue;
+		}
+		base = (base + 7) & ~(size_t)7;
 		engine_base[i] = base;
+		engine_first[i] = nerows;
 		for (unsigned k = 0; k < e[i].noptions; k++) {
 			erows[nerows] = e[i].options[k];
 			erows[nerows].off = offsetof(struct sb_jobspec, engine_opts) + base + e[i].options[k].off;
@@ -94,10 +114,8 @@ void sb_parse_engine_names(char *buf, size_t len)
 
 const struct sb_option *sb_engine_option_row(const struct sb_parse_engine *e, unsigned i)
 {
-	unsigned first = 0;
-	for (unsigned k = 0; k < nengines && &engines[k] != e; k++)
-		first += engines[k].noptions;
-	return e && i < e->noptions ? &erows[first + i] : NULL;
+	unsigned k = e ? (unsigned)(e - engines) : 0;
+	return e && k < nengines && i < e->noptions ? &erows[engine_first[k] + i] : NULL;
 }
 
 const void *sb_spec_engine_opts(const struct sb_jobspec *s)
@@ -110,12 +128,9 @@ const void *sb_spec_engine_opts(const struct sb_jobspec *s)
 
 bool sb_spec_engine_owns(const struct sb_jobspec *s, const struct sb_option *o)
 {
-	unsigned first = 0;
-	for (unsigned i = 0; i < nengines; i++) {
+	for (unsigned i = 0; i < nengines; i++)
 		if (!strcmp(engines[i].name, s->ioengine))
-			return o >= erows + first && o < erows + first + engines[i].noptions;
-		first += engines[i].noptions;
-	}
+			return o >= erows + engine_first[i] && o < erows + engine_first[i] + engines[i].noptions;
 	return false;
 }
 

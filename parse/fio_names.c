@@ -35,7 +35,7 @@ const char *const sb_fio_only_names[] = {
 	"rbd_encryption_passphrase", "rbdname", "read_mode", "readfua",
 	"recover_zbd_write_error", "rocm_io", "sg_write_mode", "skip_bad",
 	"softrandommap", "spr_cs", "spr_num_regions", "spr_op", "sprandom", "ss_interval",
-	"stat_type", "std_redirect", "steadystate_check_interval", "stream_id", "thinkcycles",
+	"std_redirect", "steadystate_check_interval", "stream_id", "thinkcycles",
 	"touch_objects", "ttl", "uncached",
 	"uri", "verb", "verify_async_cpus",
 	"verify_bytchk", "verify_mode", "verify_pattern_interval", "verify_policy",

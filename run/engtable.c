@@ -9,7 +9,7 @@
 #include "parse/options.h"
 #include "run/engtable.h"
 
-#define ENGINES_MAX 16
+#define ENGINES_MAX 32
 
 int sb_run_engines_to_parser(void)
 {
@@ -38,6 +38,8 @@ void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s)
 	j->random = s->rw & SB_RW_RANDOM;
 	j->opts = sb_spec_engine_opts(s);
 	j->sfr_flags = s->sfr_flags;
+	j->fs = &sb_run_engine_fs;
+	j->job = s->name;
 }
 
 int sb_run_enghelp(FILE *f, const char *name)
@@ -61,6 +63,9 @@ int sb_run_enghelp(FILE *f, const char *name)
 	const struct sb_engine_ops *ops = sb_engine_find(name);
 	const char *desc = ops && ops->description ? ops->description : NULL;
 	fprintf(f, "%s%s%s\n", e->name, desc ? ": " : "", desc ? desc : "");
+	if (ops && (ops->flags & SB_ENGINE_NODATA))
+		fprintf(f, "  (moves no data: an I/O is an allocation or a file operation; "
+			"the ML workloads refuse it)\n");
 	if (e->package)
 		fprintf(f, "  (not built into this storbench: install %s and re-run ./configure)\n", e->package);
 	if (!e->noptions)

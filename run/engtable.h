@@ -19,4 +19,7 @@ int sb_run_enghelp(FILE *f, const char *name);
 /* The engine's view of job s: direct, random, and the engine's options
  * struct inside s (so j must not outlive s). */
 void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s);
+/* run/engfs.c: the FILEOP engines' creates and removals (the writer gate,
+ * this run's own files only); sb_engine_job_fill hands it to every job */
+extern const struct sb_engine_fs sb_run_engine_fs;
 #endif

@@ -518,6 +518,10 @@ int sb_files_create(struct sb_layout *lay)
 			return r;
 		}
 	}
+	for (size_t j = 0; j < lay->njobs; j++) /* engines that destroy data ask f->created */
+		for (size_t k = 0; lay->jobs[j].tmpl && k < (size_t)lay->jobs[j].nthreads * lay->jobs[j].nfiles; k++)
+			if (lay->jobs[j].lf[k] != SIZE_MAX)
+				lay->jobs[j].tmpl[k].created = lay->files[lay->jobs[j].lf[k]].created;
 	return 0;
 }
 
@@ -548,7 +552,9 @@ void sb_files_cleanup(struct sb_layout *lay, bool remove_all_created)
 int sb_files_open(struct sb_file *f, const struct sb_jobspec *s)
 {
 	int flags = O_CLOEXEC | (s->direct ? O_DIRECT : 0) | sb_files_open_flags(s);
-	flags |= (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) ? O_RDWR : O_RDONLY;
+	const struct sb_engine_ops *e = sb_engine_find(s->ioengine); /* falloc: a read allocates */
+	bool rw = (s->rw & (SB_RW_WRITE | SB_RW_TRIM)) || (e && (e->flags & SB_ENGINE_NODATA));
+	flags |= rw ? O_RDWR : O_RDONLY;
 	f->fd = sb_outfile_open_data(f->path, flags, 0644); /* O_CREAT: create_on_open=1 */
 	if (f->fd < 0)
 		return f->fd;

@@ -7,7 +7,9 @@
 
 #include "run/wljob.h"
 #include "run/collect.h"
+#include "parse/options.h"
 #include "dist/dist.h"
+#include "lib/log.h"
 #include "lib/stop.h"
 #include "lib/timeutil.h"
 
@@ -43,6 +45,14 @@ int sb_wl_prepare(const struct sb_joblist *jl, const struct sb_run_env *env,
 		j->job = i;
 		j->ops = ops[i];
 		j->nodiskio = ops[i]->flags & SB_ENGINE_NODISKIO;
+		if (ops[i]->flags & SB_ENGINE_NODATA) { /* falloc, filecreate...: no data to read back */
+			char where[SB_WHERE_MAX];
+			sb_spec_where(s, SB_OPT(ioengine), where, sizeof(where));
+			sb_err(where, "job %s: ioengine=%s moves no data (an I/O is an allocation or a file "
+			       "operation), and workload=%s writes and reads data: use a data engine "
+			       "(psync, libaio, io_uring)", s->name, s->ioengine, j->wl->name);
+			return -EINVAL;
+		}
 		int e = j->wl->prepare(j);
 		if (e)
 			return e;

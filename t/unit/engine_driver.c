@@ -100,6 +100,7 @@ int drv_open(struct drv *d, unsigned i, const char *path, int oflags, uint64_t r
 	f->region_len = region_len;
 	f->size = region_len;
 	f->index = i;
+	f->created = !d->user[i];
 	if (d->ops->open_file) {
 		int r = d->ops->open_file(&d->td, f);
 		if (r) {

@@ -32,6 +32,8 @@ struct drv {
 	struct sb_file files[DRV_MAX_FILES];
 	char paths[DRV_MAX_FILES][PATH_MAX];
 	bool opened[DRV_MAX_FILES];
+	bool user[DRV_MAX_FILES];      /* file i is the user's, not made by the run:
+					* sb_file.created false (default: made, true) */
 	bool inited;
 	struct drv_req *slot[DRV_MAX_DEPTH];  /* request held by io unit i */
 	unsigned free_ios[DRV_MAX_DEPTH], nfree;

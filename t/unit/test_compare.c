@@ -509,7 +509,7 @@ static void test_compared_options(void)
 		/* per-I/O priorities of libaio and io_uring */
 		"cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit",
 		"userspace_reap", "fixedbufs",
-		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "cuda_io", "runtime",
+		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "cuda_io", "stat_type", "runtime",
 		"time_based", "ramp_time", "startdelay", "loops", "group_reporting", "randrepeat",
 		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",
 		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",

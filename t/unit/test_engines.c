@@ -6,7 +6,12 @@
  * that io unit alone, without hanging; and (async engines) really hold
  * iodepth=32 requests in flight; and serve phases that each run on a new
  * thread with a new instance (as the ML workloads do).  (Engine options: test_engine_options.c.)
- * Engines whose .queue is NULL (local placeholders) are skipped, with a note. */
+ * Engines whose .queue is NULL (local placeholders) are skipped, with a note.
+ * Engines flagged SB_ENGINE_NODATA (an I/O changes allocation or size, no
+ * data moves) skip the data checks and must instead: leave the bytes and
+ * size of a file the run did not create as they were, whatever they are
+ * asked (or refuse it at open); complete every request once, with its full
+ * length or -errno; and do what their I/O means on a file the run made. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -39,7 +44,13 @@ static bool data_engine(const struct sb_engine_ops *e)
 	 * against t/gpu's stubs */
 	if (!strcmp(e->name, "libcufile"))
 		return false;
-	return !(e->flags & SB_ENGINE_NODISKIO);
+	return !(e->flags & (SB_ENGINE_NODISKIO | SB_ENGINE_NODATA));
+}
+
+/* engines that touch files but move no data (falloc, ftruncate) */
+static bool nodata_engine(const struct sb_engine_ops *e)
+{
+	return e->queue && (e->flags & SB_ENGINE_NODATA) && !(e->flags & SB_ENGINE_NODISKIO);
 }
 
 static bool async_engine(const struct sb_engine_ops *e)
@@ -404,6 +415,112 @@ static void test_phases_on_new_threads(void)
 	free(got);
 }
 
+/* A file the run did not make (the user's): whatever a NODATA engine is
+ * asked to do, its bytes and size stay as they were (or open refuses it). */
+static void test_nodata_spares_user_file(void)
+{
+	char path[PATH_MAX];
+	unsigned char *src = malloc((size_t)NBLK * BS), *got = malloc((size_t)NBLK * BS);
+	CU_ASSERT_FATAL(src && got);
+	for (unsigned b = 0; b < NBLK; b++)
+		drv_pattern(src + (size_t)b * BS, BS, 7, b);
+	static const int dirs[] = { SB_DDIR_WRITE, SB_DDIR_TRIM, SB_DDIR_READ, SB_DDIR_SYNC };
+	for (unsigned e = 0; sb_engines[e]; e++) {
+		const struct sb_engine_ops *ops = sb_engines[e];
+		if (!nodata_engine(ops))
+			continue;
+		for (unsigned di = 0; di < sizeof(dirs) / sizeof(dirs[0]); di++) {
+			struct drv d;
+			struct drv_req q[NBLK];
+			snprintf(path, sizeof(path), "%s/user-%s", sb_test_tmpdir(), ops->name);
+			int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+			CU_ASSERT_FATAL(fd >= 0);
+			CU_ASSERT_FATAL(write(fd, src, (size_t)NBLK * BS) == (ssize_t)NBLK * BS);
+			close(fd);
+			drv_prepare(&d, ops, 1);
+			d.user[0] = true;
+			for (unsigned i = 0; i < NBLK; i++) /* offsets from the end down: a truncate cuts */
+				q[i] = (struct drv_req){ .ddir = dirs[di], .off = (uint64_t)(NBLK - 1 - i) * BS,
+							 .len = dirs[di] == SB_DDIR_SYNC ? 0 : BS, .data = got };
+			CU_ASSERT_EQUAL_FATAL(drv_init(&d, BS, 1), 0);
+			if (drv_open(&d, 0, path, O_RDWR, NBLK * BS) == 0) {
+				CU_ASSERT_EQUAL(drv_run(&d, q, NBLK), 0);
+				for (unsigned i = 0; i < NBLK; i++)
+					CU_ASSERT(q[i].result < 0 || q[i].result == (int64_t)q[i].len);
+			}
+			drv_finish(&d);
+			struct stat st;
+			CU_ASSERT_EQUAL(stat(path, &st), 0);
+			CU_ASSERT_EQUAL(st.st_size, (off_t)NBLK * BS);
+			fd = open(path, O_RDONLY);
+			CU_ASSERT_FATAL(fd >= 0);
+			CU_ASSERT_EQUAL(pread(fd, got, (size_t)NBLK * BS, 0), (ssize_t)NBLK * BS);
+			close(fd);
+			if (memcmp(got, src, (size_t)NBLK * BS)) {
+				printf("\n  %s (ddir %d) changed a file the run did not create\n", ops->name, dirs[di]);
+				CU_FAIL("a NODATA engine destroyed the user's data");
+			}
+			unlink(path);
+		}
+	}
+	free(src);
+	free(got);
+}
+
+static off_t run_one(const struct sb_engine_ops *ops, const char *path, int ddir, uint64_t off,
+		     uint64_t len, int64_t *result, blkcnt_t *blocks)
+{
+	struct drv d;
+	struct drv_req q = { .ddir = ddir, .off = off, .len = len };
+	unsigned char *buf = calloc(1, len ? len : 1);
+	struct stat st;
+	q.data = buf;
+	drv_prepare(&d, ops, 1);
+	CU_ASSERT_EQUAL_FATAL(drv_init(&d, len ? len : BS, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(drv_open(&d, 0, path, O_RDWR, NBLK * BS), 0);
+	CU_ASSERT_EQUAL(drv_run(&d, &q, 1), 0);
+	drv_finish(&d);
+	free(buf);
+	*result = q.result;
+	CU_ASSERT_EQUAL_FATAL(stat(path, &st), 0);
+	*blocks = st.st_blocks;
+	return st.st_size;
+}
+
+/* On a file the run made: falloc write allocates and extends to off+len,
+ * read allocates keeping the size, trim punches; ftruncate write sets the
+ * size to the offset and a read fails with EINVAL (fio 3.33's
+ * engines/falloc.c and engines/ftruncate.c). */
+static void test_nodata_semantics(void)
+{
+	char path[PATH_MAX];
+	int64_t res;
+	blkcnt_t blk;
+	const struct sb_engine_ops *fa = sb_engine_find("falloc"), *ft = sb_engine_find("ftruncate");
+	CU_ASSERT_FATAL(fa && ft && nodata_engine(fa) && nodata_engine(ft));
+	snprintf(path, sizeof(path), "%s/nodata", sb_test_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(drv_make_file(path, 0), 0);
+	CU_ASSERT_EQUAL(run_one(fa, path, SB_DDIR_WRITE, 8 * BS, 4 * BS, &res, &blk), 12 * BS);
+	CU_ASSERT_EQUAL(res, 4 * BS);
+	CU_ASSERT(blk * 512 >= 4 * BS);
+	blkcnt_t had = blk;
+	CU_ASSERT_EQUAL(run_one(fa, path, SB_DDIR_READ, 12 * BS, 4 * BS, &res, &blk), 12 * BS);
+	CU_ASSERT_EQUAL(res, 4 * BS);
+	CU_ASSERT(blk >= had + 4 * BS / 512);
+	had = blk;
+	CU_ASSERT_EQUAL(run_one(fa, path, SB_DDIR_TRIM, 8 * BS, 4 * BS, &res, &blk), 12 * BS);
+	if (res != -EOPNOTSUPP) {
+		CU_ASSERT_EQUAL(res, 4 * BS);
+		CU_ASSERT(blk <= had - 4 * BS / 512);
+	}
+	CU_ASSERT_EQUAL(run_one(ft, path, SB_DDIR_WRITE, 5 * BS, BS, &res, &blk), 5 * BS);
+	CU_ASSERT_EQUAL(res, BS);
+	CU_ASSERT_EQUAL(run_one(ft, path, SB_DDIR_WRITE, 9 * BS, BS, &res, &blk), 9 * BS);
+	CU_ASSERT_EQUAL(run_one(ft, path, SB_DDIR_READ, BS, BS, &res, &blk), 9 * BS);
+	CU_ASSERT_EQUAL(res, -EINVAL);
+	unlink(path);
+}
+
 static CU_TestInfo tests[] = {
 	{ "roundtrip_buffered_tmpfs", test_roundtrip_buffered_tmpfs },
 	{ "roundtrip_direct_disk", test_roundtrip_direct_disk },
@@ -412,6 +529,8 @@ static CU_TestInfo tests[] = {
 	{ "bad_offset_mid_queue", test_bad_offset_mid_queue },
 	{ "depth32_in_flight", test_depth32_in_flight },
 	{ "phases_on_new_threads", test_phases_on_new_threads },
+	{ "nodata_spares_user_file", test_nodata_spares_user_file },
+	{ "nodata_semantics", test_nodata_semantics },
 	CU_TEST_INFO_NULL,
 };
 SB_SUITE(engines, tests)

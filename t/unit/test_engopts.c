@@ -44,14 +44,19 @@ static void test_engine_rows_in_table(void)
 			seen++;
 		}
 	}
-	CU_ASSERT_EQUAL(seen, 8);  /* userspace_reap + io_uring's six + libcufile's cuda_io */
+	/* userspace_reap + io_uring's six + libcufile's cuda_io + stat_type,
+	 * seen for filestat and for dirstat, which share the row */
+	CU_ASSERT_EQUAL(seen, 10);
+	CU_ASSERT_PTR_EQUAL(sb_engine_option_row(sb_parse_engine_find("filestat"), 0),
+			    sb_engine_option_row(sb_parse_engine_find("dirstat"), 0));
 	CU_ASSERT_PTR_NULL(sb_engine_option_row(sb_parse_engine_find("psync"), 0));
 	/* the rows follow cmdprio_bssplit, the last I/O engine row of the table */
 	const struct sb_option *ef = sb_option_find("cmdprio_bssplit");
 	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 1)->name, "userspace_reap");
 	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 7)->name, "nonvectored");
 	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 8)->name, "cuda_io");
-	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 9)->name, "runtime");
+	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 9)->name, "stat_type");
+	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 10)->name, "runtime");
 }
 
 /* job file -> the engine's own struct through the engine-facing view */
