@@ -187,9 +187,10 @@ class KvOfficialSideBySide(SbCase):
         say = "official %s, storbench %s" % (off, sb)
         workers = min(s["users"], 500)
         self.assertEqual(off["hit_ok"], sb["hit_ok"], say)
-        if fail:  # the hit rate decides the verdict; hits per request (module doc)
+        if fail:  # the hit rate decides the verdict (hits per request follow each tool's
+            # storage speed under load: 0.96 against 1.29 on one loaded run, so not compared)
             self.assertEqual(off["verdict"], sb["verdict"], say)
-            self.assertLess(abs(off["hits"] - sb["hits"]), 0.25, say)
+            self.assertLess(abs(off["hit"] - sb["hit"]), 0.05, say)
         else:
             # occupancy: both tools' workers busy all the time (module doc)
             self.assertLess(abs(off["busy"] - sb["busy"]) / workers, 0.10, say)
