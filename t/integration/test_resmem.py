@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, SbCase, asan_runtime
 
 # the child's own peak RSS (KiB), in a fresh interpreter so nothing else counts
 PROBE = ("import resource, subprocess, sys\n"
@@ -58,7 +58,11 @@ class ResultsMemory(SbCase):
         the new one: a bound, not a timing."""
         rss_kb, d = self.peak_rss("--name=j", "--ioengine=null", "--rw=randread", "--bs=4k",
                                   "--size=1m", "--numjobs=1024", "--output-format=json+")
-        self.assertLess(rss_kb, 200 * 1024, f"peak RSS {rss_kb} KiB")
+        # under AddressSanitizer each of the 1024 threads also holds the
+        # sanitizer's own allocator cache and shadow (214 MB peak there): its
+        # bound is 300 MB, still under two thirds of the dense-histogram peak
+        bound = 300 if asan_runtime() else 200
+        self.assertLess(rss_kb, bound * 1024, f"peak RSS {rss_kb} KiB")
         # and the figures are all there: every job's completions, percentiles
         # and json+ bins from the kept histograms
         self.assertEqual(len(d["jobs"]), 1024)
