@@ -192,3 +192,16 @@ void *sb_spec_wl_opts_own_mut(struct sb_jobspec *s, const struct sb_option *rows
 	long a = own_area(s, rows);
 	return a < 0 ? NULL : s->wl_opts + a;
 }
+
+const struct sb_option *sb_parse_wl_row(const struct sb_option *rows, size_t off)
+{
+	for (unsigned i = 0; i < nwls; i++) {
+		if (!rows || wl_rows_in[i] != rows)
+			continue;
+		for (unsigned k = 0; k < wls[i].nrows; k++)
+			if (!(rows[k].flags & SB_OF_SPEC) && rows[k].off == off)
+				return &wls[i].rows[k];
+		return NULL;
+	}
+	return NULL;
+}

@@ -75,6 +75,11 @@ const void *sb_spec_wl_opts(const struct sb_jobspec *s);
  * check, which resolves defaults into it. */
 const void *sb_spec_wl_opts_own(const struct sb_jobspec *s, const struct sb_option *rows);
 void *sb_spec_wl_opts_own_mut(struct sb_jobspec *s, const struct sb_option *rows);
+/* The parser's copy of the row, among a workload's rows as handed in, whose
+ * field is at offset off of the workload's own struct (for sb_job_isset,
+ * sb_job_where and the row's name); NULL when rows were not handed down or
+ * no such row is there. */
+const struct sb_option *sb_parse_wl_row(const struct sb_option *rows, size_t off);
 /* The handed-in workload whose rows include o (NULL: parse's own row). */
 const struct sb_parse_workload *sb_parse_workload_of_row(const struct sb_option *o);
 /* The spec's workload is io (parse's own, id 0). */

@@ -146,17 +146,11 @@ const unsigned sb_ckpt_rows_n = sizeof(sb_ckpt_rows) / sizeof(sb_ckpt_rows[0]);
 
 const struct sb_option *sb_ckpt_opt(size_t off)
 {
-	/* the parser's copy of the rows: in the same order, offsets moved, the
-	 * names the same strings (found so, opts.o needs nothing of checkpoint.o) */
-	const struct sb_parse_workload *w;
-	for (unsigned i = 0; (w = sb_parse_workload_at(i)); i++)
-		if (w->nrows == sb_ckpt_rows_n && w->rows[0].name == sb_ckpt_rows[0].name)
-			break;
-	for (unsigned k = 0; w && k < sb_ckpt_rows_n; k++)
-		if (!(sb_ckpt_rows[k].flags & SB_OF_SPEC) && sb_ckpt_rows[k].off == off)
-			return &w->rows[k];
+	const struct sb_option *o = sb_parse_wl_row(sb_ckpt_rows, off);
+	if (o)
+		return o;
 	fprintf(stderr, "storbench: bug: no checkpoint option row at offset %zu of struct "
-		"sb_ckpt_opts%s\n", off, w ? "" : " (workloads not handed down)");
+		"sb_ckpt_opts%s\n", off, sb_parse_workload_at(0) ? "" : " (workloads not handed down)");
 	abort();
 }
 

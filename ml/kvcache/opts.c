@@ -148,8 +148,5 @@ const unsigned sb_kv_rows_n = sizeof(sb_kv_rows) / sizeof(sb_kv_rows[0]);
 
 const struct sb_option *sb_kv_opt(size_t off)
 {
-	for (unsigned i = 0; i < sb_kv_rows_n; i++)
-		if (sb_kv_rows[i].off == off)
-			return sb_option_find(sb_kv_rows[i].name);
-	return NULL;
+	return sb_parse_wl_row(sb_kv_rows, off);
 }

@@ -175,14 +175,5 @@ const unsigned sb_train_rows_n = sizeof(sb_train_rows) / sizeof(sb_train_rows[0]
 
 const struct sb_option *sb_train_opt(size_t off)
 {
-	/* the parser's copies of these rows, in the same order (parse/workloads.c):
-	 * the handed-down workload whose first row is a copy of ours */
-	const struct sb_parse_workload *w = NULL;
-	for (unsigned i = 0; (w = sb_parse_workload_at(i)); i++)
-		if (w->nrows == sb_train_rows_n && w->rows && w->rows[0].name == sb_train_rows[0].name)
-			break;
-	for (unsigned i = 0; w && i < sb_train_rows_n; i++)
-		if (sb_train_rows[i].off == off)
-			return &w->rows[i];
-	return NULL;
+	return sb_parse_wl_row(sb_train_rows, off);
 }
