@@ -56,9 +56,11 @@ not by the machine's speed (the tests must not depend on load):
   machine, under 0.3), the hit-rate criterion's verdict everywhere.  In
   FAIL_TINY the hit rate is hits over step-2 lookups alone, whose
   count per request is heavy-tailed (the official code measured 0.136,
-  0.141, 0.258 on three runs): there the structural figure compared is
-  the hits per request (~0.8-1.0: the previous turn, when it was served
-  just before), within 0.25; occupancy is not compared there: every
+  0.141, 0.258 on three runs): there both hit rates under the 0.3
+  criterion and the same verdict are what is compared, not the value
+  within 0.05 (that is compared on the two overload settings); nor
+  the hits per request, which follow each tool's storage speed under
+  load; occupancy is not compared there: every
   write there unlinks the entry before (and waits while another worker
   reads it), time neither tool counts in a request's storage time, whose
   share grows with the machine's load.
@@ -187,10 +189,14 @@ class KvOfficialSideBySide(SbCase):
         say = "official %s, storbench %s" % (off, sb)
         workers = min(s["users"], 500)
         self.assertEqual(off["hit_ok"], sb["hit_ok"], say)
-        if fail:  # the hit rate decides the verdict (hits per request follow each tool's
-            # storage speed under load: 0.96 against 1.29 on one loaded run, so not compared)
+        if fail:  # the hit rate decides the verdict.  Its value is not compared: in
+            # FAIL_TINY it is hits over step-2 lookups alone, heavy-tailed per run (module
+            # doc; the official code alone gave 0.136, 0.141 and 0.258, and 0.079 against
+            # storbench's 0.136 on one CI run, with 11.8 against 6.3 lookups per request);
+            # hits per request follow each tool's storage speed under load (0.96 against
+            # 1.29 on one loaded run).  Both under the 0.3 criterion is the agreement.
             self.assertEqual(off["verdict"], sb["verdict"], say)
-            self.assertLess(abs(off["hit"] - sb["hit"]), 0.05, say)
+            self.assertLess(max(off["hit"], sb["hit"]), 0.3, say)
         else:
             # occupancy: both tools' workers busy most of the time (module doc); how busy
             # follows each tool's share of a loaded CPU (5.5 against 6.9 of 8 on one
