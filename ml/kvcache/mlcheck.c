@@ -27,7 +27,7 @@ unsigned sb_kv_check_mlperf(struct sb_jobctx *c)
 	const struct sb_option *only[] = {
 		SB_KV_OPT(kv_gpu_mem), SB_KV_OPT(kv_gpus), SB_KV_OPT(kv_tensor_parallel),
 		SB_KV_OPT(kv_decode_reread_tokens), SB_KV_OPT(kv_users), SB_KV_OPT(kv_think_time_us),
-		SB_KV_OPT(kv_prefill_only), SB_KV_OPT(kv_decode_only),
+		SB_KV_OPT(kv_prefill_only), SB_KV_OPT(kv_decode_only), SB_KV_OPT(kv_max_turns),
 	};
 	char msg[320];
 	if (!sb_job_isset(c, SB_KV_OPT(kv_profile)) && s->rules == SB_RULES_MLPERF)

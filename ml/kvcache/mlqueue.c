@@ -2,8 +2,9 @@
  * (mlcommons/storage kv_cache_benchmark/kv_cache/benchmark.py
  * generate_requests, user_worker, lines 429-489): each user is a timer
  * that, every think_time x U(0.8, 1.2), ends its conversation with
- * probability 0.2 (or at max_turns_per_conv = 50 turns,
- * conversation.py:50), adds the request's turn to its conversation at once
+ * probability 0.2 (or at kv_max_turns_per_conv turns: the official
+ * conversation.max_turns_per_conv, default 50, conversation.py:50,
+ * checked at benchmark.py:444-451), adds the request's turn to its conversation at once
  * (ConversationManager.add_turn, conversation.py:79-96) and puts the
  * request on the priority queue (-priority, enqueue time), whether or not
  * its earlier requests were served.  A user can thus have several requests
@@ -21,7 +22,6 @@
 #include "ml/kvcache/opts.h"
 
 #define CONTINUE_PROB 0.8       /* benchmark.py:438 random() >= 0.8 ends it */
-#define MAX_TURNS 50            /* conversation.py:50 max_turns_per_conv */
 #define PREFILL_ONLY_TOKENS 10000 /* benchmark.py:471 */
 
 /* queue.PriorityQueue over (-priority, time.time()): the highest class
@@ -181,7 +181,7 @@ static int issue_one(const struct sb_kv_opts *o, struct sb_kv_ml *ml, unsigned i
 	r.prefill_only = r.ctx >= PREFILL_ONLY_TOKENS;
 	if ((r.id = sb_kvt_new(&ml->c, r.ctx)) == UINT32_MAX)
 		return -ENOMEM;
-	int e = sb_kv_ml_conv_turn(ml, u, fresh, MAX_TURNS, &r);
+	int e = sb_kv_ml_conv_turn(ml, u, fresh, o->kv_max_turns, &r);
 	if (!e)
 		e = sb_kv_mq_push(&ml->q, &r);
 	if (!e)

@@ -38,6 +38,7 @@ struct sb_kv_opts {
 	unsigned kv_decode_reread_tokens; /* decode re-reads the entry every N output tokens */
 	unsigned kv_users;          /* simulated users (0: concurrency=) */
 	uint64_t kv_think_time_us;  /* a user's pause between requests */
+	unsigned kv_max_turns;      /* a conversation ends after this many turns */
 	bool kv_prefill_only, kv_decode_only;
 	unsigned kv_templates;      /* set by the check: 1 prompt, 2 output, 4 think time drawn per user
 				     * from the official user templates (not given) */

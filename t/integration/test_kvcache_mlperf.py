@@ -306,9 +306,31 @@ class KvMlperf(SbCase):
         self.assertGreaterEqual(m["cache_stats"]["storage_health"]["total_count"], 2)
         self.assertEqual(self.listing(), [])
 
+    def test_conversation_cap(self):
+        """kv_max_turns_per_conv=N: a user starts a new conversation once its
+        current one has N turns (benchmark.py:444-451, the official
+        conversation.max_turns_per_conv), so step 2 of a request reads at
+        most N - 1 earlier turns; 1: every request starts one, step 2 reads
+        nothing"""
+        args = ["--output-format=json", *BASE, f"--directory={self.dir}", "--kv_users=2",
+                "--kv_think_time=2ms", "--decode_time_per_token=1ms", "--kv_requests=60"]
+        seen = {}
+        for cap in (1, 2, 50):
+            p = self.run_sb(*args, "--kv_max_turns_per_conv=%d" % cap, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            m = json.loads(p.stdout)["jobs"][0]["kvcache"]["mlperf"]
+            mt = m["multi_turn_stats"]
+            seen[cap] = mt["cache_hits"] + mt["cache_misses"]
+            self.assertLessEqual(seen[cap], (cap - 1) * m["total_requests"], (cap, mt))
+        self.assertEqual(seen[1], 0)
+        self.assertGreater(seen[50], seen[2])  # 60 requests of 2 users: conversations past 2 turns
+
     def test_bad_input(self):
         cases = [
             ("kv_gpu_mem=1g\n", 4, r"kv_gpu_mem= applies to kv_profile=mlperf only.*set kv_profile=mlperf, or remove kv_gpu_mem="),
+            ("kv_max_turns_per_conv=4\n", 4,
+             r"kv_max_turns_per_conv= applies to kv_profile=mlperf only.*set kv_profile=mlperf, or remove"),
+            ("kv_profile=mlperf\nkv_max_turns_per_conv=0\n", 5, r"kv_max_turns_per_conv"),
             ("kv_profile=mlperf\nkv_prefill_only=1\nkv_decode_only=1\n", 6, r"kv_decode_only.*leave nothing to run: set one of them to 0"),
             ("kv_profile=mlperf\ndirect=1\n", 5, r"direct=1 is not what kv_profile=mlperf measures.*set direct=0, or kv_profile=blocks"),
             ("kv_profile=npy\n", 4, r"kv_profile"),

@@ -26,20 +26,28 @@ not by the machine's speed (the tests must not depend on load):
   QoS class alone outruns the workers: the queue only grows, on a slow
   machine faster.  Each served request then finds its conversation issued
   to the end and its earlier turns written (served in order), whatever the
-  speed: step 2's hit fraction is about 1/2 and the lookups per request
-  follow the conversation lengths (continue with probability 0.8), so the
-  hit rate is a property of the model, not of the disk or the CPU;
+  speed: step 2's hit fraction is well under 1 (0.6-0.7 measured) and
+  the lookups per request follow the conversation lengths (continue with
+  probability 0.8), so the hit rate is a property of the model, not of
+  the disk or the CPU;
 - entries are small (tiny-1b, 32 or 64 tokens, <= 1.5 MiB), and the run
-  short.  The hit rate of a short run carries sampling noise: its
-  requests belong to few conversations, whose lengths are geometric and
-  whose step-2 lookups grow as their square (the official code itself,
-  run twice with 4 users and ~100 requests, gave 0.92 and 0.96).  So the
-  settings take 8 users (~300 requests in 5 s), and the decode re-reads
-  (always hits, one per decode batch) are made the larger share of the
-  lookups (batch 2 tokens: ~33 per request), which keeps the noise well
-  under the 0.05 bound (measured differences 0.005-0.012), while the hit
-  rate still tells the models apart (one request in flight per user gives
-  ~0.99 here, the official ~0.90);
+  short (8 users, ~300 requests in 5 s).  The hit rate of a short run
+  carries sampling noise: its requests belong to few conversations,
+  whose lengths are geometric and whose step-2 lookups grow as their
+  square.  At the official cap of 50 turns the official code alone, on
+  the NVMe-only setting, gave 0.894 to 0.947 on four 5 s runs
+  (0.922-0.955 on three 10 s runs), and it and storbench once differed
+  by 0.059: two runs of the same model differ by more than 0.05 about
+  one time in seven.  So the settings cap conversations at 6 turns in
+  both tools (the official config.yaml conversation.max_turns_per_conv,
+  read at conversation.py:50 and checked at benchmark.py:444-451;
+  kv_max_turns_per_conv= here), which bounds the step-2 lookups per
+  request: three runs of each tool then gave 0.886-0.895 (official) and
+  0.892-0.898 (storbench) on the NVMe-only setting, 0.891-0.898 and
+  0.896-0.901 on the CPU + NVMe one.  The decode re-reads (always hits,
+  one per batch of 8 tokens: ~8 per request) are not so many that the
+  hit rate stops telling the models apart: one request in flight per
+  user gives ~1.0, the official model ~0.89;
 - the request count depends on each tool's storage speed (a Python and a
   C program on a loaded machine), so it is compared as each tool's worker
   occupancy: requests x (mean storage + mean generation time per request)
@@ -52,15 +60,15 @@ not by the machine's speed (the tests must not depend on load):
   verdict is compared where the hit rate decides it (FAIL_TINY: prefill
   only, so no decode reads, which always hit, and an NVMe tier of 0.1 MiB,
   smaller than any entry, so it holds the last one written: a turn hits
-  only the turn served just before it; the hit rate is ~0.08-0.2 on any
-  machine, under 0.3), the hit-rate criterion's verdict everywhere.  In
-  FAIL_TINY the hit rate is hits over step-2 lookups alone, whose
-  count per request is heavy-tailed (the official code measured 0.136,
-  0.141, 0.258 on three runs): there both hit rates under the 0.3
-  criterion and the same verdict are what is compared, not the value
-  within 0.05 (that is compared on the two overload settings); nor
-  the hits per request, which follow each tool's storage speed under
-  load; occupancy is not compared there: every
+  only the turn served just before it), the hit-rate criterion's verdict
+  everywhere.  In FAIL_TINY the hit rate is hits over step-2 lookups
+  alone, the noisiest figure: at the 50-turn cap the official code gave
+  0.079 to 0.258, near the criterion's 0.3; capped at 12 turns, 0.126 to
+  0.174 (official) and 0.157 to 0.166 (storbench) on three runs each.
+  There both under 0.3, the same verdict and the values within 0.1 are
+  compared (0.05 on the two overload settings); not the hits per request,
+  which follow each tool's storage speed under load (0.96 against 1.29
+  on one loaded run); occupancy is not compared there: every
   write there unlinks the entry before (and waits while another worker
   reads it), time neither tool counts in a request's storage time, whose
   share grows with the machine's load.
@@ -88,11 +96,13 @@ GB = 1 << 30
 # users, think (s), context and generation tokens (the user templates' ranges
 # pinned), run seconds, CPU and NVMe tier bytes (0 CPU: none; 0 NVMe: the
 # official default, 95% of the free space), decode batch (re-read every N tokens),
-# prefill_only (no decode reads: --prefill-only, benchmark.py:589)
-OVERLOAD_CPU = dict(users=8, think=0.01, ctx=32, gen=100, secs=5, cpu=int(0.01 * GB), nvme=0, batch=2)
-OVERLOAD_NVME = dict(users=8, think=0.01, ctx=64, gen=100, secs=5, cpu=0, nvme=0, batch=2)
+# prefill_only (no decode reads: --prefill-only, benchmark.py:589), turns (a
+# conversation's cap: conversation.max_turns_per_conv, kv_max_turns_per_conv=)
+OVERLOAD_CPU = dict(users=8, think=0.01, ctx=32, gen=100, secs=5, cpu=int(0.01 * GB), nvme=0, batch=8,
+                    turns=6)
+OVERLOAD_NVME = dict(users=8, think=0.01, ctx=64, gen=100, secs=5, cpu=0, nvme=0, batch=8, turns=6)
 FAIL_TINY = dict(users=4, think=0.025, ctx=32, gen=100, secs=4, cpu=0, nvme=int(0.0001 * GB), batch=32,
-                 prefill_only=True)
+                 prefill_only=True, turns=12)
 
 
 def why_no_official():
@@ -117,6 +127,7 @@ def official_yaml(s, path):
         for name in ("chatbot", "coding", "document"):
             f.write("  %s: %s\n" % (name, t))
         f.write("decode:\n  batch_size: %d\n" % s["batch"])
+        f.write("conversation:\n  max_turns_per_conv: %d\n" % s.get("turns", 50))
 
 
 def run_official(s, tmp):
@@ -143,7 +154,7 @@ def sb_args(s, d):
          "--prompt_tokens_min=1", "--output_tokens=%d" % s["gen"], "--output_tokens_min=1",
          "--kv_think_time=%dus" % round(s["think"] * 1e6), "--decode_time_per_token=2ms", "--kv_gpu_mem=0",
          "--kv_memory_capacity=%d" % s["cpu"], "--kv_decode_reread_tokens=%d" % s["batch"],
-         "--directory=" + d, "--randseed=1"]
+         "--kv_max_turns_per_conv=%d" % s.get("turns", 50), "--directory=" + d, "--randseed=1"]
     if s["nvme"]:
         a.append("--kv_disk_capacity=%d" % s["nvme"])
     if s.get("prefill_only"):
@@ -189,14 +200,11 @@ class KvOfficialSideBySide(SbCase):
         say = "official %s, storbench %s" % (off, sb)
         workers = min(s["users"], 500)
         self.assertEqual(off["hit_ok"], sb["hit_ok"], say)
-        if fail:  # the hit rate decides the verdict.  Its value is not compared: in
-            # FAIL_TINY it is hits over step-2 lookups alone, heavy-tailed per run (module
-            # doc; the official code alone gave 0.136, 0.141 and 0.258, and 0.079 against
-            # storbench's 0.136 on one CI run, with 11.8 against 6.3 lookups per request);
-            # hits per request follow each tool's storage speed under load (0.96 against
-            # 1.29 on one loaded run).  Both under the 0.3 criterion is the agreement.
+        if fail:  # the hit rate decides the verdict; in FAIL_TINY it is hits over
+            # step-2 lookups alone, the noisiest figure (module doc): within 0.1
             self.assertEqual(off["verdict"], sb["verdict"], say)
             self.assertLess(max(off["hit"], sb["hit"]), 0.3, say)
+            self.assertLess(abs(off["hit"] - sb["hit"]), 0.1, say)
         else:
             # occupancy: both tools' workers busy most of the time (module doc); how busy
             # follows each tool's share of a loaded CPU (5.5 against 6.9 of 8 on one
