@@ -118,7 +118,11 @@ config.h:
 check: config.h
 	@sh t/run-check.sh
 
-check-one: $(BIN) $(FAULT_SO) $(GPU_STUBS) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN)) $(FUZZ_REPLAY)
+# check-build: what check-one runs, built (make check builds build/san/ in
+# the background while build/'s tests run)
+check-build: $(BIN) $(FAULT_SO) $(GPU_STUBS) $(if $(filter yes,$(CONFIG_CUNIT)),$(UNIT_BIN)) $(FUZZ_REPLAY)
+
+check-one: check-build
 	@sh t/run-suite.sh $(B)
 
 # ThreadSanitizer (clang, build/tsan/) over the engine conformance suite and
@@ -180,5 +184,5 @@ clean:
 distclean: clean
 	rm -f config.h config.mak
 
-.PHONY: all check check-one check-tsan unit howto man bench install uninstall clean distclean storbench fuzz fuzz-bins fuzz-check
+.PHONY: all check check-build check-one check-tsan unit howto man bench install uninstall clean distclean storbench fuzz fuzz-bins fuzz-check
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d) $(B)/storbench.d $(wildcard $(B)/t/fuzz/*.d)

@@ -3,7 +3,8 @@
 # warning-free clang build and a short libFuzzer run of each harness (clang
 # with libFuzzer only; SKIPPED otherwise).  The last line sums every pass.
 # Builds run -j$SB_CHECK_JOBS (default: the number of CPUs) whatever make
-# was given; the integration files run that many at a time (t/integration/run.py).
+# was given; the integration files run $SB_CHECK_TESTS at a time (default:
+# twice SB_CHECK_JOBS; t/integration/run.py).
 MAKE=${MAKE:-make}
 SB_CHECK_JOBS=${SB_CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
 export SB_CHECK_JOBS
@@ -12,6 +13,18 @@ status=0; passed=0; failed=0; skipped=0
 sum() { set -- $(cat "$1"); passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
 
 $MAKE -s all || exit 1
+# the sanitizer, clang and libFuzzer builds, niced, in the background while
+# build/'s tests run (those leave the CPUs idle part of the time: sleeps,
+# runtime= jobs, fsync).  Only a head start: each step below runs its own
+# make, which finishes whatever this did not, and reports its errors.
+(
+	nice -n 10 $MAKE -s check-build B=build/san SANITIZE=1
+	if command -v clang >/dev/null 2>&1; then
+		nice -n 10 $MAKE -s B=build/clang CC=clang build/clang/storbench build/clang/t/unit/unit-tests build/clang/t/faults/libsbfault.so
+		nice -n 10 $MAKE -s B=build/fuzz CC=clang FUZZ=1 fuzz-bins
+	fi
+) >build/prebuild.log 2>&1 </dev/null &
+prebuild=$!
 echo "== layering: includes against HOWTO.md's Architecture (t/check-layers.sh)"
 if sh t/check-layers.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 echo "== reads: every user file read through the one reader, os/infile.c (t/check-reads.sh)"
@@ -33,6 +46,7 @@ $MAKE -s check-one B=build || status=1
 echo "== a new workload is its folder and its registry lines (t/test-toyworkload.sh)"
 if sh t/test-toyworkload.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 
+wait $prebuild
 echo "== tests: AddressSanitizer + UndefinedBehaviorSanitizer (build/san/)"
 if ASAN_OPTIONS=detect_leaks=1 $MAKE -s check-one B=build/san SANITIZE=1; then :; else status=1; fi
 [ -f build/san/check-counts ] && sum build/san/check-counts

@@ -4,10 +4,13 @@ runs them against the storbench binary given by --bin, prints each file's
 outcome (the whole unittest output of a file that failed), skip reasons, and a
 closing 'N passed, N failed, N skipped' line.
 
-Test files run as separate processes, --jobs at a time (default: $SB_CHECK_JOBS,
-else the number of CPUs); the files in SERIAL below run afterwards, one at a
-time, with nothing else running.  --times FILE writes each file's and each
-test's wall time (slowest first)."""
+Test files run as separate processes, --jobs at a time (default:
+$SB_CHECK_TESTS, else twice $SB_CHECK_JOBS or the number of CPUs: the files
+sleep, wait for runtime= jobs and fsync a good part of their time, and an
+idle 2-core machine left 47% of its CPU idle at 2 files, 19% at 4); the
+files in SERIAL below run afterwards, one at a time, with nothing else
+running.  --times FILE writes each file's wall and
+CPU time and each test's wall time (slowest first)."""
 import argparse
 import fnmatch
 import json
@@ -103,9 +106,20 @@ def start(name, part, args, tmp):
     return tag, proc, log, time.monotonic()
 
 
-def finish(name, tag, proc, log, t0, tmp, total):
+def reap(proc, block):
+    """the CPU seconds (user + system) of a test file's process and of the
+    processes it waited for (storbench runs), once it has ended; None while
+    it runs (block=False)"""
+    pid, status, ru = os.wait4(proc.pid, 0 if block else os.WNOHANG)
+    if pid == 0:
+        return None
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return ru.ru_utime + ru.ru_stime
+
+
+def finish(name, tag, proc, log, t0, tmp, total, cpu):
     """print one file's outcome; add its counts to total"""
-    rc = proc.wait()
+    rc = proc.returncode
     wall = time.monotonic() - t0
     log.seek(0)
     text = log.read()
@@ -127,7 +141,7 @@ def finish(name, tag, proc, log, t0, tmp, total):
         total[k] += r[k]
     total["skips"] += r["skips"]
     total["times"] += r["times"]
-    total["files"].append((label, wall))
+    total["files"].append((label, wall, cpu))
 
 
 def previous_times(path):
@@ -138,9 +152,9 @@ def previous_times(path):
             for line in fh:
                 if line.startswith("# tests"):
                     break
-                w, _, name = line.strip().partition("  ")
-                if not line.startswith("#") and name.endswith(".py"):
-                    last[name] = float(w)
+                f = line.split()  # wall seconds, CPU seconds, file name
+                if not line.startswith("#") and len(f) == 3 and f[2].endswith(".py"):
+                    last[f[2]] = float(f[0])
     except (OSError, ValueError):
         pass
     return last
@@ -151,7 +165,8 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--counts")
     ap.add_argument("--times", help="write per-file and per-test wall times here")
-    ap.add_argument("--jobs", type=int, help="test files run at once (default $SB_CHECK_JOBS or nproc)")
+    ap.add_argument("--jobs", type=int,
+                    help="test files run at once (default $SB_CHECK_TESTS, else twice $SB_CHECK_JOBS or nproc)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--part", default="all", help=argparse.SUPPRESS)
     ap.add_argument("pattern", nargs="*", default=["test_*.py"],
@@ -162,15 +177,17 @@ def main():
     if args.one:
         return run_one(args.pattern[0], args.one, args.part)
 
-    jobs = args.jobs or int(os.environ.get("SB_CHECK_JOBS") or 0) or os.cpu_count() or 1
+    jobs = (args.jobs or int(os.environ.get("SB_CHECK_TESTS") or 0) or
+            2 * (int(os.environ.get("SB_CHECK_JOBS") or 0) or os.cpu_count() or 1))
     names = sorted(n for n in os.listdir(here) if n.endswith(".py")
                    and any(fnmatch.fnmatch(n, p) for p in args.pattern))
     # whole files in SERIAL run only serially; partly serial files run twice
     par = [(n, "parallel" if n in SERIAL else "all") for n in names if SERIAL.get(n, ()) is not None]
     ser = [(n, "serial") for n in names if n in SERIAL]
-    # longest first, by the previous run's times (--times), so that no long
-    # file starts last; alphabetical without them
-    last = previous_times(args.times)
+    # longest first, by the previous run's times (--times), else by the
+    # committed durations.txt (an idle 2-core run's; a fresh clone has no
+    # previous run), so that no long file starts last
+    last = previous_times(args.times) or previous_times(os.path.join(here, "durations.txt"))
     par.sort(key=lambda np: -last.get(np[0], 0.0))
     total = {"passed": 0, "failed": 0, "skipped": 0, "skips": [], "times": [], "files": []}
     t0 = time.monotonic()
@@ -183,19 +200,23 @@ def main():
                 running[n] = start(n, part, args, tmp)
             time.sleep(0.1)
             for n, (tag, proc, log, ts) in list(running.items()):
-                if proc.poll() is not None:
+                cpu = reap(proc, False)
+                if cpu is not None:
                     del running[n]
-                    finish(n, tag, proc, log, ts, tmp, total)
+                    finish(n, tag, proc, log, ts, tmp, total, cpu)
         for n, part in ser:
-            finish(n, *start(n, part, args, tmp), tmp, total)
+            tag, proc, log, ts = start(n, part, args, tmp)
+            finish(n, tag, proc, log, ts, tmp, total, reap(proc, True))
     wall = time.monotonic() - t0
     for tid, why in sorted(total["skips"]):
         print(f"SKIPPED {tid}: {why}")
     if args.times:
         with open(args.times, "w") as fh:
-            fh.write(f"# integration wall time {wall:.1f} s, jobs={jobs}; files, slowest first\n")
-            for n, w in sorted(total["files"], key=lambda x: -x[1]):
-                fh.write(f"{w:8.1f}  {n}\n")
+            cpu = sum(c for _, _, c in total["files"])
+            fh.write(f"# integration wall time {wall:.1f} s, jobs={jobs}, CPU {cpu:.1f} s;"
+                     " files, slowest first: wall s, CPU s (user + system, storbench's included)\n")
+            for n, w, c in sorted(total["files"], key=lambda x: -x[1]):
+                fh.write(f"{w:8.1f} {c:8.1f}  {n}\n")
             fh.write("# tests, slowest first\n")
             for tid, w in sorted(total["times"], key=lambda x: -x[1]):
                 fh.write(f"{w:8.1f}  {tid}\n")

@@ -1,5 +1,5 @@
 """test_genfio.py: job files written by fio's own tools/genfio (t/jobs/genfio,
-origin in its README) run in storbench unchanged.  Sized down from the
+origin in its README) run in storbench unchanged.  Sized down in a
 copy (ramp_time=0, runtime=200ms instead of genfio's 5 s ramp and 1-2 s per
 job).  Not from the command line: there, as in fio, an option given before
 the job file is a default that the file's [global] section overrides (fio
