@@ -57,7 +57,11 @@ def objects(root, build):
             subs[:] = []
             continue
         if rel == ".":
-            subs[:] = [s for s in subs if s != "t" and not os.path.exists(os.path.join(d, s, "libstorbench.a"))]
+            # a source folder's objects; not another build tree (build/san/,
+            # build/clang/...), even one still being built (make check builds
+            # them in the background while this runs)
+            subs[:] = [s for s in subs if s != "t" and os.path.isdir(os.path.join(root, s))
+                       and not os.path.exists(os.path.join(d, s, "libstorbench.a"))]
         for f in files:
             if f.endswith(".o"):
                 objs.append(os.path.normpath(os.path.join(rel, f)))
