@@ -8,6 +8,7 @@
 #include "lib/assert.h"
 #include "ml/figures.h"
 #include "run/wljob.h"
+#include "ml/kvcache/kvtrace.h"
 #include "ml/kvcache/result.h"
 #include "ml/kvcache/mlfigures.h"
 
@@ -132,9 +133,18 @@ static void normal_kv(FILE *f, const struct sb_kv_result *kv)
 	}
 	fprintf(f, "    tiers: memory %" PRIu64 " blocks, disk %" PRIu64 " blocks%s%s\n",
 		kv->memory_blocks, kv->disk_blocks, kv->path[0] ? " in " : "", kv->path);
+	/* where the reuse comes from: prefix_reuse=, or a trace's own turns
+	 * (prefix_reuse= is not used with a trace) */
+	char asked[80];
+	if (kv->trace_fmt == SB_KVT_SHAREGPT)
+		snprintf(asked, sizeof(asked), "the trace's later turns");
+	else if (kv->trace_fmt == SB_KVT_BURSTGPT)
+		snprintf(asked, sizeof(asked), "none: a BurstGPT row is its own conversation");
+	else
+		snprintf(asked, sizeof(asked), "asked %.2f%%", kv->prefix_reuse * 100);
 	fprintf(f, "    requests: %" PRIu64 " in %.3f s (%.1f/s, %.1f tokens/s), %u workers; prefix "
-		   "hits %.2f%% (asked %.2f%%)\n", kv->requests, kv->duration_s, kv->requests_per_s,
-		kv->tokens_per_s, kv->concurrency, kv->hit_ratio * 100, kv->prefix_reuse * 100);
+		   "hits %.2f%% (%s)\n", kv->requests, kv->duration_s, kv->requests_per_s,
+		kv->tokens_per_s, kv->concurrency, kv->hit_ratio * 100, asked);
 	fprintf(f, "    blocks: %" PRIu64 " looked up: memory %.2f%%, disk %.2f%%, lost %" PRIu64
 		   "; %" PRIu64 " new, %" PRIu64 " evicted to disk, %" PRIu64 " dropped from disk\n",
 		kv->blocks_looked_up, kv->memory_hit_ratio * 100, kv->disk_hit_ratio * 100, kv->misses,

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "ml/kvcache/kvcache.h"
+#include "ml/kvcache/kvtrace.h"
 #include "ml/kvcache/mlperf.h"
 #include "ml/run.h"
 #include "parse/options.h"
@@ -91,6 +92,7 @@ static void shape(const struct sb_wl_job *j, const struct sb_kv_job *k, struct s
 	kv->memory_blocks = k->m.cfg.mem_blocks;
 	kv->disk_blocks = k->m.cfg.disk_blocks;
 	kv->prefix_reuse = o->prefix_reuse;
+	kv->trace_fmt = k->m.cfg.trace ? (unsigned)k->m.cfg.trace->fmt : SB_KVT_AUTO;
 	kv->arrival_rate = o->arrival_rate;
 	kv->concurrency = j->nworkers;
 	kv->kept = o->keep_kvcache;

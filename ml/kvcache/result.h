@@ -81,6 +81,7 @@ struct sb_kv_result {
 	uint64_t memory_capacity, disk_capacity;     /* bytes asked */
 	uint64_t memory_blocks, disk_blocks;         /* blocks they hold */
 	double prefix_reuse, arrival_rate;           /* asked */
+	unsigned trace_fmt;          /* enum sb_kv_trace_fmt of kv_trace= (SB_KVT_AUTO: no trace) */
 	unsigned concurrency;
 	/* the request stream (the cache model decides in request order, so
 	 * these counts depend on the seed alone, not on timing) */

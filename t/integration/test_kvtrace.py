@@ -188,6 +188,31 @@ class ShippedJob(TraceCase):
         self.assertEqual(k["tokens_output"], sum(int(r[3]) for r in rows))
         self.assertGreater(k["write_bytes"], 0)
         self.assertEqual(self.listing(), [])  # the tier file and folder removed
+        # every row its own conversation: nothing looked up again, and the
+        # normal output says so instead of the unused prefix_reuse=
+        self.assertEqual((k["reuse_requests"], k["disk_reads"]), (0, 0))
+        p = self.run_sb(job, timeout=90)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("prefix hits 0.00% (none: a BurstGPT row is its own conversation)", p.stdout)
+
+    def test_sharegpt_job(self):
+        """jobs/kvcache-trace-sharegpt.ini, run from another folder: the
+        sample's turns are the run, a later turn looks up its earlier ones
+        and, with a 32 MiB memory tier, reads some from the disk tier"""
+        job = os.path.join(SRC, "jobs", "kvcache-trace-sharegpt.ini")
+        with open(os.path.join(SRC, "jobs", "kvcache-sharegpt-sample.json")) as f:
+            convs = json.load(f)
+        turns = sum(len(c["conversations"]) // 2 for c in convs)
+        p = self.run_sb("--output-format=json,normal", job, timeout=90)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = p.stdout
+        k = json.loads(out[out.find("{"):out.rfind("}") + 1])["jobs"][0]["kvcache"]
+        self.assertEqual(k["requests"], turns)
+        self.assertEqual(k["reuse_requests"], turns - len(convs))
+        self.assertGreater(k["disk_reads"], 0)
+        self.assertGreater(k["disk_hits"], 0)
+        self.assertRegex(out, r"prefix hits [0-9.]+% \(the trace's later turns\)")
+        self.assertEqual(self.listing(), [])
 
     def test_sharegpt_sample(self):
         with open(os.path.join(SRC, "jobs", "kvcache-sharegpt-sample.json")) as f:
