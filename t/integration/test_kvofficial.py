@@ -78,7 +78,9 @@ The official code: SB_KVBENCH (a kv_cache_benchmark directory: git -C
 else /tmp/kvref/kv_cache_benchmark; it runs under /usr/bin/python3 with
 Debian's python3-numpy and python3-yaml (apt-get install python3-numpy
 python3-yaml), GPU tier off.  Missing: the side-by-side tests skip, saying
-why."""
+why.  The side-by-side tests run in t/integration/run.py's serial part,
+with no other test file beside them: the official code is a Python
+program whose figures follow the CPU it gets."""
 import json
 import os
 import shutil
@@ -87,7 +89,7 @@ import sys
 import tempfile
 import unittest
 
-from sbtest import BIN, SbCase
+from sbtest import BIN, CpuLoss, SbCase
 
 PY = "/usr/bin/python3"
 OFFICIAL = os.environ.get("SB_KVBENCH", "/tmp/kvref/kv_cache_benchmark")
@@ -187,7 +189,10 @@ class KvOfficialSideBySide(SbCase):
         super().tearDown()
 
     def both(self, s):
-        off = figures(run_official(s, self.tmp))
+        with CpuLoss() as lost:
+            off = figures(run_official(s, self.tmp))
+        # the share of the official run its threads may have waited for a CPU
+        off["lost"] = min(1.0, lost.s / s["secs"])
         d = os.path.join(self.tmp, "sb")
         os.makedirs(d, exist_ok=True)
         p = self.run_sb(*sb_args(s, d), timeout=120)
@@ -207,9 +212,13 @@ class KvOfficialSideBySide(SbCase):
             self.assertLess(abs(off["hit"] - sb["hit"]), 0.1, say)
         else:
             # occupancy: both tools' workers busy most of the time (module doc); how busy
-            # follows each tool's share of a loaded CPU (5.5 against 6.9 of 8 on one
-            # loaded run), so the bound is a quarter of the workers
-            self.assertLess(abs(off["busy"] - sb["busy"]) / workers, 0.25, say)
+            # follows each tool's share of a loaded CPU: the official workers wait for the
+            # GIL and the CPU, time neither storage nor generation (5.5 against 6.9 of 8 on
+            # one loaded run, 4.3 against 7.6 beside three other test files and a CPU hog),
+            # so the bound is a quarter of the workers plus the share of the official run
+            # that load may have taken (sbtest.CpuLoss: on a saturated machine it checks
+            # nothing)
+            self.assertLess(abs(off["busy"] - sb["busy"]) / workers, 0.25 + off["lost"], say)
             self.assertLess(abs(off["hit"] - sb["hit"]), 0.05, say)
             # queued turns miss: about half the reloads (one request in flight per user: all hit)
             self.assertLess(max(off["mt"], sb["mt"]), 0.8, say)
