@@ -171,7 +171,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--counts")
-    ap.add_argument("--times", help="write per-file and per-test wall times here")
+    ap.add_argument("--times", help="write per-file wall and CPU times and per-test wall times here")
     ap.add_argument("--jobs", type=int,
                     help="test files run at once (default $SB_CHECK_TESTS, else twice $SB_CHECK_JOBS or nproc)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
