@@ -13,15 +13,17 @@ status=0; passed=0; failed=0; skipped=0
 sum() { set -- $(cat "$1"); passed=$((passed + $1)); failed=$((failed + $2)); skipped=$((skipped + $3)); }
 
 $MAKE -s all || exit 1
-# the sanitizer, clang and libFuzzer builds, niced, in the background while
-# build/'s tests run (those leave the CPUs idle part of the time: sleeps,
-# runtime= jobs, fsync).  Only a head start: each step below runs its own
-# make, which finishes whatever this did not, and reports its errors.
+# the sanitizer, clang and libFuzzer builds in the background while build/'s
+# tests run (those leave the CPUs idle part of the time: sleeps, runtime=
+# jobs, fsync).  Not niced: beside a CPU hog at the default priority a
+# niced build got a tenth of a CPU and the san step waited for it.  Only a
+# head start: each step below runs its own make, which finishes whatever
+# this did not, and reports its errors.
 (
-	nice -n 10 $MAKE -s check-build B=build/san SANITIZE=1
+	$MAKE -s check-build B=build/san SANITIZE=1
 	if command -v clang >/dev/null 2>&1; then
-		nice -n 10 $MAKE -s B=build/clang CC=clang build/clang/storbench build/clang/t/unit/unit-tests build/clang/t/faults/libsbfault.so
-		nice -n 10 $MAKE -s B=build/fuzz CC=clang FUZZ=1 fuzz-bins
+		$MAKE -s B=build/clang CC=clang build/clang/storbench build/clang/t/unit/unit-tests build/clang/t/faults/libsbfault.so
+		$MAKE -s B=build/fuzz CC=clang FUZZ=1 fuzz-bins
 	fi
 ) >build/prebuild.log 2>&1 </dev/null &
 prebuild=$!
