@@ -36,6 +36,7 @@
 #ifndef SB_ENGINE_H
 #define SB_ENGINE_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -93,6 +94,14 @@ struct sb_engine_fs {
 	/* remove path (dir: a folder) only if this run made it and it is still
 	 * that inode; -EPERM when this run did not make it (left as it is) */
 	int (*remove)(const char *path, bool dir);
+	/* the owner mark of what this run makes for job, as the files' mark
+	 * (os/scratch.h) less the inode: objects carry it (s3) */
+	void (*mark)(const char *job, char *buf, size_t len);
+	/* the access key id, secret and session token ("" none) of the AWS
+	 * profile (AWS_PROFILE, else "default") in AWS_SHARED_CREDENTIALS_FILE
+	 * or ~/.aws/credentials, read through storbench's reader: 0, or -errno
+	 * (-ENOENT: no such file or profile) */
+	int (*read_cred)(char *keyid, size_t kl, char *key, size_t sl, char *token, size_t tl);
 };
 
 /* What an engine knows of its job, filled by run/ from the job spec
@@ -122,13 +131,16 @@ struct sb_engine_td {
 	uint64_t buf_len;
 	uint64_t buf_per_io;    /* bytes per io unit buffer */
 	void *data;             /* engine private state */
-	char errmsg[256];       /* why init/open failed, naming the option to change */
+	char errmsg[512];       /* why init/open failed, naming the option to change */
 	/* how the engine reaches GPU memory, for the
 	 * results ("p2p", "compat", "posix": libcufile); NULL: not a GPU engine */
 	const char *gds_mode;
 	/* init failed for what this machine lacks (a
 	 * library, a GPU), not for the job: --parse-only warns (sb_err_machine) */
 	bool machine_lacks;
+	/* the engine's counters (struct sb_engine_ops.counters), ncounters
+	 * of them, zeroed by run/, summed into the job's results; NULL: none */
+	uint64_t *counters;
 };
 
 /* engine flags */
@@ -166,6 +178,10 @@ struct sb_engine_ops {
 	int (*getevents)(struct sb_engine_td *td, unsigned min, unsigned max,
 			 const struct timespec *timeout);                /* NULL for sync */
 	struct sb_io_u *(*event)(struct sb_engine_td *td, unsigned i);  /* NULL for sync */
+	/* names of the engine's counters (results: "engine" of the job, and
+	 * HOWTO); an engine counts into td->counters.  NULL: none */
+	const char *const *counters;
+	unsigned ncounters;
 };
 
 /* registry.c */

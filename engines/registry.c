@@ -25,6 +25,10 @@ extern const struct sb_engine_ops sb_engine_libaio;
 #ifdef CONFIG_LIBURING
 extern const struct sb_engine_ops sb_engine_io_uring;
 #endif
+#if defined(CONFIG_LIBCURL) && defined(CONFIG_OPENSSL)
+#define SB_HAVE_S3 1
+extern const struct sb_engine_ops sb_engine_s3, sb_engine_http;
+#endif
 
 const struct sb_engine_ops *const sb_engines[] = {
 	&sb_engine_sync,
@@ -46,13 +50,17 @@ const struct sb_engine_ops *const sb_engines[] = {
 	&sb_engine_dircreate,
 	&sb_engine_dirstat,
 	&sb_engine_dirdelete,
+#ifdef SB_HAVE_S3
+	&sb_engine_s3,
+	&sb_engine_http,
+#endif
 	&sb_engine_null,
 	NULL,
 };
 
 /* the option rows of engines with a library (libaio.c, io_uring.c declare
  * them in every build) */
-extern const struct sb_engine_options sb_libaio_optset, sb_io_uring_optset;
+extern const struct sb_engine_options sb_libaio_optset, sb_io_uring_optset, sb_s3_optset;
 
 /* engines storbench knows but that need a library configure did not find */
 const struct sb_engine_missing sb_engines_missing[] = {
@@ -61,6 +69,15 @@ const struct sb_engine_missing sb_engines_missing[] = {
 #endif
 #ifndef CONFIG_LIBURING
 	{ "io_uring", "liburing-dev", &sb_io_uring_optset },
+#endif
+#ifndef SB_HAVE_S3
+#ifdef CONFIG_OPENSSL
+	{ "s3", "libcurl4-openssl-dev", &sb_s3_optset },
+	{ "http", "libcurl4-openssl-dev", &sb_s3_optset },
+#else
+	{ "s3", "libcurl4-openssl-dev libssl-dev", &sb_s3_optset },
+	{ "http", "libcurl4-openssl-dev libssl-dev", &sb_s3_optset },
+#endif
 #endif
 	{ NULL, NULL, NULL },
 };

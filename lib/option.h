@@ -113,11 +113,12 @@ static inline bool sb_opt_uses_off2(const struct sb_option *o)
 
 /* Whether a row of an engine's own options struct (parse/options.h) may
  * have type t: plain values the spec copies as bytes (bool, int, unsigned,
- * u64, size, time, enum) */
+ * u64, size, time, enum) and text (char *, owned, copied and freed by the
+ * spec as its own text options) */
 static inline bool sb_opt_module_type_ok(enum sb_opt_type t)
 {
 	return t == SB_OT_BOOL || t == SB_OT_INT || t == SB_OT_UINT || t == SB_OT_U64 ||
-	       t == SB_OT_SIZE || t == SB_OT_TIME || t == SB_OT_ENUM;
+	       t == SB_OT_SIZE || t == SB_OT_TIME || t == SB_OT_ENUM || t == SB_OT_STR;
 }
 
 /* Bytes a row of type t holds at its offset (off; off2 not counted), for

@@ -24,6 +24,7 @@ const struct sb_inkind sb_in_kvtrace = { "kv_trace= trace", 1 * GIB, 0, 0 };
 const struct sb_inkind sb_in_trace = { "trace file", 1024 * GIB, 0, 0 };
 const struct sb_inkind sb_in_iolog = { "read_iolog= log", 16 * GIB, 8192, SB_IN_FIFO_OK };
 const struct sb_inkind sb_in_vstate = { "verify state file", 1 * GIB, 0, 0 };
+const struct sb_inkind sb_in_awscred = { "AWS shared credentials file", 1024 * 1024, 0, 0 };
 const struct sb_inkind sb_in_runlog = { "log this run wrote", 1024 * GIB, 0, 0 };
 const struct sb_inkind sb_in_tree = { "file of a results tree", 64 * MIB, 65536, 0 };
 

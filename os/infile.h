@@ -36,6 +36,7 @@ extern const struct sb_inkind sb_in_kvtrace;  /* kv_trace=: 1 GiB (read whole) *
 extern const struct sb_inkind sb_in_trace;    /* analyze inputs (streamed): 1 TiB */
 extern const struct sb_inkind sb_in_iolog;    /* read_iolog=: 16 GiB, lines 8 KiB, FIFO ok */
 extern const struct sb_inkind sb_in_vstate;   /* verify state: 1 GiB */
+extern const struct sb_inkind sb_in_awscred;  /* ~/.aws/credentials (ioengine=s3): 1 MiB */
 extern const struct sb_inkind sb_in_tree;     /* small text in a results tree: 64 MiB, lines 64 KiB */
 extern const struct sb_inkind sb_in_runlog;   /* a log this run wrote, read back: 1 TiB */
 

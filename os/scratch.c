@@ -268,6 +268,21 @@ static int mark_text(const char *job, const struct sb_scratch_id *id, char *buf,
 	return n;
 }
 
+int sb_scratch_mark_object(const char *job, char *buf, size_t len)
+{
+	struct self me;
+	self_get(&me);
+	int n = snprintf(buf, len, "storbench 2 pid=%ld start=%llu boot=%s host=%s pidns=%llu state=made job=%s",
+			 me.pid, me.start, me.boot, me.host, me.pidns, job && *job ? job : "-");
+	if (n < 0 || !len)
+		return -EINVAL;
+	n = n < (int)len ? n : (int)len - 1;
+	for (int i = 0; i < n; i++)
+		if ((unsigned char)buf[i] < 0x20 || (unsigned char)buf[i] > 0x7e)
+			buf[i] = '?'; /* an HTTP header's value */
+	return n;
+}
+
 /* the mark on the file open on fd, or on path (not followed): 0 in the
  * extended attribute, 1 in the folder's .storbench-owner (no user xattrs
  * there), -errno when neither */
@@ -345,6 +360,11 @@ static int parse_mark(const char *buf, struct sb_scratch_mark *m)
 	field(buf, "pidns", v, sizeof(v));
 	m->pidns = strtoull(v, NULL, 10);
 	return m->pid > 0 ? 1 : 0;
+}
+
+int sb_scratch_parse_mark(const char *text, struct sb_scratch_mark *m)
+{
+	return parse_mark(text, m);
 }
 
 int sb_scratch_read_mark(const char *path, struct sb_scratch_mark *m)

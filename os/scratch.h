@@ -73,6 +73,14 @@ bool sb_scratch_made_here(const char *path);
  * folder's .storbench-owner record instead (0 then). */
 int sb_scratch_mark_path(const char *path, const char *job);
 
+/* The mark of something this process makes that has no inode (an S3
+ * object: its x-amz-meta-storbench-owner): the same fields less dev= and
+ * ino=, in printable ASCII (anything else becomes '?').  Its length. */
+int sb_scratch_mark_object(const char *job, char *buf, size_t len);
+/* 1 and m when text is a mark (a file's or an object's), else 0 */
+struct sb_scratch_mark;
+int sb_scratch_parse_mark(const char *text, struct sb_scratch_mark *m);
+
 struct sb_scratch_mark {
 	long pid;
 	unsigned long long start;

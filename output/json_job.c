@@ -277,6 +277,12 @@ int sb_json_job_at(struct sb_jw *w, const struct sb_results *r, const struct sb_
 		sb_jw_str(w, "desc", j->spec->description);
 	if (st->gds_mode[0]) /* ioengine=libcufile: p2p, compat or posix */
 		sb_jw_str(w, "gds_mode", st->gds_mode);
+	if (st->eng_names) { /* the engine's counters (s3, http) */
+		sb_jw_obj_begin(w, "engine");
+		for (unsigned i = 0; i < st->eng_n; i++)
+			sb_jw_u64(w, st->eng_names[i], st->eng_ctr[i]);
+		sb_jw_obj_end(w);
+	}
 	if (j->wl && j->wl->fig->json)
 		j->wl->fig->json(w, j->wl); /* the workload's figures */
 	if (j->verify)

@@ -161,6 +161,12 @@ static void gpu_lines(FILE *f, const struct sb_job_result *j)
 	const struct sb_tstats *st = &j->st;
 	if (st->gds_mode[0])
 		fprintf(f, "  gpu          : gds_mode=%s\n", st->gds_mode);
+	if (st->eng_names) { /* the engine's counters (s3, http) */
+		fprintf(f, "  engine       :");
+		for (unsigned i = 0; i < st->eng_n; i++)
+			fprintf(f, "%s %s=%" PRIu64, i ? "," : "", st->eng_names[i], st->eng_ctr[i]);
+		fprintf(f, "\n");
+	}
 	if (st->gpu_copy[SB_DDIR_READ].n)
 		lat_line(f, "  gpu copy H2D (after reads)", &st->gpu_copy[SB_DDIR_READ]);
 	if (st->gpu_copy[SB_DDIR_WRITE].n)

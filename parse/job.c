@@ -15,8 +15,22 @@
 #include "parse/sweep.h"
 #include "parse/value.h"
 
+/* options whose values are secrets (the S3 and http engines' keys,
+ * passwords, tokens): echoed in every output as "<hidden>", never as set */
+static bool secret(const char *key)
+{
+	static const char *const keys[] = { "http_s3_key", "http_pass", "http_s3_security_token",
+					    "http_swift_auth_token", "http_s3_sse_customer_key" };
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
 static int echo_add(struct sb_opt_echo **arr, unsigned *n, const char *key, const char *value)
 {
+	if (secret(key))
+		value = "<hidden>";
 	for (unsigned i = 0; i < *n; i++) {
 		if (!strcmp((*arr)[i].key, key)) {
 			char *v = strdup(value);

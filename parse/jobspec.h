@@ -19,7 +19,7 @@
 #define SB_PCTL_MAX 64     /* percentile_list entries (fio's limit is 20) */
 #define SB_BSSPLIT_MAX 64
 #define SB_ENGINE_NAME_MAX 32
-#define SB_ENGINE_OPTS_MAX 128 /* bytes of all engines' options structs together */
+#define SB_ENGINE_OPTS_MAX 384 /* bytes of all engines' options structs together */
 #define SB_SPEC_WLOPTS_MAX 4096 /* bytes of all workloads' own options structs together */
 #define SB_OPT_MAX 512     /* upper bound on option-table rows (parse/options.h) */
 #define SB_LOC_FILES 16    /* files (job file, includes) whose lines one spec's loc[] names */

@@ -3,6 +3,7 @@
  * does; the first error's facts; max_latency. */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 
 #include "run/ioerr.h"
 #include "run/thread.h"
@@ -68,6 +69,7 @@ void sb_ioloop_error(struct sb_thread *t, struct sb_loopstate *ls, const struct 
 	ei->offset = io->offset;
 	ei->len = io->len;
 	ei->path[0] = 0;
+	snprintf(ei->detail, sizeof(ei->detail), "%.255s", t->etd.errmsg); /* an engine's words (s3) */
 }
 
 /* max_latency=: the job ends with ETIMEDOUT, as fio's; latency_target

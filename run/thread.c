@@ -168,6 +168,11 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	t->ejob.gpu_verify = s->verify != 0;
 	t->max_lat_ns = s->max_latency_us ? s->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
+	if (t->ops->ncounters && t->ops->ncounters <= SB_ENG_CTR_MAX) { /* the engine counts into the results */
+		t->st->eng_names = t->ops->counters;
+		t->st->eng_n = t->ops->ncounters;
+		t->etd.counters = t->st->eng_ctr;
+	}
 	t->etd.files = t->files;
 	t->etd.nfiles = jf->nfiles;
 	t->etd.iodepth = s->iodepth_eff; /* derived by the parser */
@@ -214,6 +219,11 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 	sb_engine_job_fill(&t->ejob, t->spec);
 	t->max_lat_ns = t->spec->max_latency_us ? t->spec->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
+	if (t->ops->ncounters && t->ops->ncounters <= SB_ENG_CTR_MAX) { /* the engine counts into the results */
+		t->st->eng_names = t->ops->counters;
+		t->st->eng_n = t->ops->ncounters;
+		t->etd.counters = t->st->eng_ctr;
+	}
 	t->etd.files = t->files;
 	t->etd.nfiles = nslots;
 	t->etd.iodepth = t->spec->iodepth_eff; /* derived by the parser */

@@ -142,6 +142,12 @@ int sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src)
 	}
 	if (!dst->gds_mode[0])
 		memcpy(dst->gds_mode, src->gds_mode, sizeof(dst->gds_mode));
+	if (!dst->eng_names && src->eng_names) {
+		dst->eng_names = src->eng_names;
+		dst->eng_n = src->eng_n;
+	}
+	for (unsigned i = 0; i < SB_ENG_CTR_MAX; i++)
+		dst->eng_ctr[i] += src->eng_ctr[i];
 	dst->job_runtime_ns += src->job_runtime_ns;
 	dst->usr_us += src->usr_us;
 	dst->sys_us += src->sys_us;
@@ -211,6 +217,8 @@ char *sb_tstats_error_text(const struct sb_tstats *st, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n, " at offset %" PRIu64 " (%" PRIu64 " bytes)",
 			      ei->offset, ei->len);
 	if (n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ": %s", why);
+		n += snprintf(buf + n, len - (size_t)n, ": %s", why);
+	if (n >= 0 && (size_t)n < len && ei->detail[0])
+		snprintf(buf + n, len - (size_t)n, " (%s)", ei->detail);
 	return buf;
 }

@@ -29,9 +29,12 @@ struct sb_errinfo {
 	unsigned file;                  /* index in the thread's files; UINT_MAX: none */
 	uint64_t offset, len;           /* bytes */
 	char path[SB_ERRPATH_MAX];      /* the file (or folder); "" when unknown */
+	char detail[256];               /* the engine's words on it (an S3 error's
+					 * code and message); "" none */
 };
 
 #define SB_ERRDUMP_MAX 8
+#define SB_ENG_CTR_MAX 16 /* engine counters a job keeps */
 
 struct sb_tstats {
 	/* live: written with relaxed stores by the I/O thread */
@@ -96,6 +99,12 @@ struct sb_tstats {
 	 * (cuFile's compatibility mode, POSIX I/O inside cuFile) or "posix"
 	 * (cuda_io=posix); "" for other engines */
 	char gds_mode[8];
+	/* the engine's own counters (ioengine=s3 and http: requests by HTTP
+	 * status class, retries, ...), counted by the I/O thread from its
+	 * start, ramp time included; names: the engine's (NULL: none) */
+	const char *const *eng_names;
+	unsigned eng_n;
+	uint64_t eng_ctr[SB_ENG_CTR_MAX];
 };
 
 /* The dense per-thread histograms: about 200 KB, touched only where used. */

@@ -509,7 +509,12 @@ static void test_compared_options(void)
 		/* per-I/O priorities of libaio and io_uring */
 		"cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit",
 		"userspace_reap", "fixedbufs",
-		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "cuda_io", "stat_type", "runtime",
+		"registerfiles", "sqthread_poll", "sqthread_poll_cpu", "hipri", "nonvectored", "cuda_io", "stat_type",
+		/* the object-storage engines' (engines/s3.c) */
+		"http_host", "http_user", "http_pass", "http_s3_keyid", "http_s3_key", "http_s3_security_token",
+		"http_s3_region", "http_s3_storage_class", "http_swift_auth_token", "s3_bucket", "https",
+		"http_mode", "http_object_mode", "http_verbose", "s3_object_size", "s3_path_style",
+		"s3_sign_payload", "s3_retries", "runtime",
 		"time_based", "ramp_time", "startdelay", "loops", "group_reporting", "randrepeat",
 		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",
 		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",

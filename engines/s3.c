@@ -1,0 +1,352 @@
+/* s3.c: the object-storage engines on libcurl: ioengine=s3 (objects in
+ * s3_bucket, a file's bytes in one object or in objects of s3_object_size,
+ * ranged GETs) and fio's ioengine=http (fio's object names and modes:
+ * webdav, s3, swift), with fio's http_* options.  A write is a PUT (marked
+ * with the run's owner), a read a GET, a trim a DELETE.  Requests run on
+ * libcurl's multi interface, iodepth of them at once on reused
+ * connections; what S3 asks to retry is retried with a backoff, bounded by
+ * s3_retries.  Requests and bodies: engines/s3req.c. */
+#include <stddef.h>
+
+#include "engines/s3.h"
+
+static const struct sb_opt_enum https_vals[] = {
+	{ .name = "off", .val = S3_HTTPS_OFF, .help = "http://" },
+	{ .name = "on", .val = S3_HTTPS_ON, .help = "https://, the server's certificate checked" },
+	{ .name = "insecure", .val = S3_HTTPS_INSECURE, .help = "https://, the certificate not checked" },
+	{ .name = NULL },
+};
+static const struct sb_opt_enum mode_vals[] = {
+	{ .name = "webdav", .val = S3_MODE_WEBDAV, .help = "plain PUT/GET/DELETE (http_user/http_pass)" },
+	{ .name = "s3", .val = S3_MODE_S3, .help = "S3, signed with AWS Signature Version 4" },
+	{ .name = "swift", .val = S3_MODE_SWIFT, .help = "OpenStack Swift (http_swift_auth_token)" },
+	{ .name = NULL },
+};
+static const struct sb_opt_enum objmode_vals[] = {
+	{ .name = "block", .val = S3_OBJ_BLOCK, .help = "one object per block: FILENAME_OFFSET_LENGTH" },
+	{ .name = "range", .val = S3_OBJ_RANGE, .help = "one object per file, ranged GETs per block" },
+	{ .name = NULL },
+};
+
+#define OO(f) offsetof(struct s3_opts, f)
+#define STR(n, f, h) { .name = n, .type = SB_OT_STR, .off = OO(f), .category = SB_CAT_ENG, .help = h }
+static const struct sb_option s3_options[] = {
+	STR("http_host", host, "http/s3: the server, HOST[:PORT] (default: AWS_ENDPOINT_URL's, else localhost)"),
+	STR("http_user", user, "http: user name (http_mode=webdav)"),
+	STR("http_pass", pass, "http: password (http_mode=webdav)"),
+	STR("http_s3_keyid", keyid, "http/s3: access key id (default: AWS_ACCESS_KEY_ID or ~/.aws/credentials)"),
+	STR("http_s3_key", key, "http/s3: secret key (default: AWS_SECRET_ACCESS_KEY or ~/.aws/credentials)"),
+	STR("http_s3_security_token", token, "http/s3: session token (default: AWS_SESSION_TOKEN)"),
+	STR("http_s3_region", region, "http/s3: region signed into requests (default: AWS_REGION, else us-east-1)"),
+	STR("http_s3_storage_class", storage_class, "http/s3: x-amz-storage-class of PUTs"),
+	STR("http_swift_auth_token", swift_token, "http: X-Auth-Token (http_mode=swift)"),
+	STR("s3_bucket", bucket, "s3: the bucket the objects are in"),
+	{ .name = "https", .type = SB_OT_ENUM, .off = OO(https), .def = "off", .enums = https_vals,
+	  .category = SB_CAT_ENG, .help = "http/s3: off, on or insecure" },
+	{ .name = "http_mode", .type = SB_OT_ENUM, .off = OO(mode), .def = "webdav", .enums = mode_vals,
+	  .category = SB_CAT_ENG, .help = "http: webdav, s3 or swift (ioengine=s3 is always s3)" },
+	{ .name = "http_object_mode", .type = SB_OT_ENUM, .off = OO(object_mode), .def = "block",
+	  .enums = objmode_vals, .category = SB_CAT_ENG, .help = "http: block or range" },
+	{ .name = "http_verbose", .type = SB_OT_INT, .off = OO(verbose), .def = "0", .min = 0, .max = 2,
+	  .category = SB_CAT_ENG, .help = "http/s3: 1 or 2: libcurl's verbose trace on stderr" },
+	{ .name = "s3_object_size", .type = SB_OT_SIZE, .off = OO(object_size), .def = "0", .unit = "bytes",
+	  .category = SB_CAT_ENG, .help = "s3: bytes per object; a file is objects FILE/0, FILE/1, ... (0: one object per file)" },
+	{ .name = "s3_path_style", .type = SB_OT_BOOL, .off = OO(path_style), .def = "1",
+	  .category = SB_CAT_ENG, .help = "s3: HOST/BUCKET/KEY (1) or BUCKET.HOST/KEY (0)" },
+	{ .name = "s3_sign_payload", .type = SB_OT_BOOL, .off = OO(sign_payload), .def = "0",
+	  .category = SB_CAT_ENG, .help = "http/s3: sign each PUT's SHA-256 (1) or UNSIGNED-PAYLOAD (0)" },
+	{ .name = "s3_retries", .type = SB_OT_UINT, .off = OO(retries), .def = "5", .min = 0, .max = 20,
+	  .category = SB_CAT_ENG, .help = "http/s3: tries again after 5xx or a dropped connection, backoff 20 ms doubling" },
+};
+const struct sb_engine_options sb_s3_optset = {
+	s3_options, sizeof(s3_options) / sizeof(s3_options[0]), sizeof(struct s3_opts),
+};
+
+#if defined(CONFIG_LIBCURL) && defined(CONFIG_OPENSSL)
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const s3_counters[S3_C_N] = {
+	[S3_C_2XX] = "http_2xx", [S3_C_3XX] = "http_3xx", [S3_C_4XX] = "http_4xx",
+	[S3_C_5XX] = "http_5xx", [S3_C_RETRY] = "retries", [S3_C_SLOWDOWN] = "slowdown_503",
+	[S3_C_CONNERR] = "connection_errors", [S3_C_TTFB_NS] = "ttfb_ns_sum", [S3_C_REQS] = "requests",
+};
+
+static void s3_cleanup(struct sb_engine_td *td)
+{
+	struct s3_td *d = td->data;
+	if (!d)
+		return;
+	for (unsigned i = 0; d->reqs && i < td->nios; i++) {
+		if (d->reqs[i].active)
+			curl_multi_remove_handle(d->m, d->reqs[i].h);
+		sb_s3_req_free(&d->reqs[i]);
+	}
+	if (d->m)
+		curl_multi_cleanup(d->m);
+	free(d->reqs);
+	free(d->done);
+	free(d);
+	td->data = NULL;
+}
+
+/* an option's value, else the environment's (AWS's variable names) */
+static const char *opt_env(const char *opt, const char *env1, const char *env2)
+{
+	if (opt && *opt)
+		return opt;
+	const char *v = env1 ? getenv(env1) : NULL;
+	if ((!v || !*v) && env2)
+		v = getenv(env2);
+	return v && *v ? v : NULL;
+}
+
+/* host and credentials: the options, else the AWS environment variables,
+ * else the profile (AWS_PROFILE, default "default") of the shared
+ * credentials file, read through run/'s reader (td->job->fs->read_cred) */
+static int setup_auth(struct s3_td *d, struct sb_engine_td *td)
+{
+	const struct s3_opts *o = d->o;
+	const char *host = opt_env(o->host, "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL");
+	if (!host)
+		host = "localhost";
+	size_t skip = !strncmp(host, "http://", 7) ? 7 : !strncmp(host, "https://", 8) ? 8 : 0;
+	if (d->kind == S3_KIND_S3 && !o->path_style)
+		snprintf(d->host, sizeof(d->host), "%s.%s", o->bucket ? o->bucket : "", host + skip);
+	else
+		snprintf(d->host, sizeof(d->host), "%s", host + skip);
+	d->host[strcspn(d->host, "/")] = '\0';
+	d->sign = d->kind == S3_KIND_S3 || o->mode == S3_MODE_S3;
+	if (!d->sign)
+		return 0;
+	const char *keyid = opt_env(o->keyid, "AWS_ACCESS_KEY_ID", NULL);
+	const char *key = opt_env(o->key, "AWS_SECRET_ACCESS_KEY", NULL);
+	const char *region = opt_env(o->region, "AWS_REGION", "AWS_DEFAULT_REGION");
+	d->token = opt_env(o->token, "AWS_SESSION_TOKEN", NULL);
+	char fid[128] = "", fkey[128] = "", ftok[1024] = "";
+	if ((!keyid || !key) && td->job && td->job->fs && td->job->fs->read_cred &&
+	    td->job->fs->read_cred(fid, sizeof(fid), fkey, sizeof(fkey), ftok, sizeof(ftok)) == 0) {
+		keyid = fid;
+		key = fkey;
+		if (!d->token && ftok[0])
+			snprintf(d->tokbuf, sizeof(d->tokbuf), "%s", ftok), d->token = d->tokbuf;
+	}
+	if (!keyid || !*keyid || !key || !*key) {
+		snprintf(td->errmsg, sizeof(td->errmsg), "no S3 credentials: set http_s3_keyid= and http_s3_key=, "
+			 "or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile in ~/.aws/credentials");
+		return -EINVAL;
+	}
+	int e = sb_sigv4_init(&d->sig, keyid, key, region ? region : "us-east-1", "s3");
+	memset(fkey, 0, sizeof(fkey));
+	if (e)
+		snprintf(td->errmsg, sizeof(td->errmsg), "http_s3_keyid, http_s3_key or http_s3_region is too long");
+	return e;
+}
+
+static int init_kind(struct sb_engine_td *td, enum s3_kind kind)
+{
+	static const struct s3_opts defaults = { .path_style = true, .retries = 5 };
+	if (!td->ios || !td->nios)
+		return -EINVAL;
+	struct s3_td *d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	td->data = d;
+	d->kind = kind;
+	d->o = td->job && td->job->opts ? td->job->opts : &defaults;
+	d->ctr = td->counters;
+	if (kind == S3_KIND_S3 && (!d->o->bucket || !*d->o->bucket)) {
+		snprintf(td->errmsg, sizeof(td->errmsg), "no bucket: set s3_bucket=NAME");
+		return s3_cleanup(td), -EINVAL;
+	}
+	int e = setup_auth(d, td);
+	if (e)
+		return s3_cleanup(td), e;
+	if (td->job && td->job->fs && td->job->fs->mark)
+		td->job->fs->mark(td->job->job, d->mark, sizeof(d->mark));
+	d->reqs = calloc(td->nios, sizeof(*d->reqs));
+	d->done = calloc(td->nios, sizeof(*d->done));
+	if (!d->reqs || !d->done || !(d->m = curl_multi_init()))
+		return s3_cleanup(td), -ENOMEM;
+	curl_multi_setopt(d->m, CURLMOPT_MAX_HOST_CONNECTIONS, (long)td->nios);
+	for (unsigned i = 0; i < td->nios; i++) {
+		if ((e = sb_s3_req_init(d, &d->reqs[i])))
+			return s3_cleanup(td), e;
+		d->reqs[i].zero_404 = kind == S3_KIND_HTTP;
+		td->ios[i].engine_priv = &d->reqs[i];
+	}
+	return 0;
+}
+
+/* before any I/O: the bucket answers a listing with these credentials (a
+ * wrong key, a missing bucket or no server fail the job here, with S3's
+ * own code and message) */
+static int preflight(struct sb_engine_td *td, struct s3_td *d)
+{
+	char path[300], body[512];
+	long status = 0;
+	struct s3_req *r = &d->reqs[0];
+	snprintf(path, sizeof(path), "/%s", d->o->bucket);
+	int e = sb_s3_sync(d, r, "GET", path, "list-type=2&max-keys=1", body, sizeof(body), &status);
+	if (e) {
+		snprintf(td->errmsg, sizeof(td->errmsg), "no answer from %s://%.200s: %.120s: check http_host= and https=",
+			 d->o->https == S3_HTTPS_OFF ? "http" : "https", d->host, r->errbody);
+		return e;
+	}
+	if (status >= 200 && status <= 299)
+		return 0;
+	char why[200];
+	sb_s3_explain(why, sizeof(why), r, status);
+	snprintf(td->errmsg, sizeof(td->errmsg), "%s%s", why,
+		 status == 403 ? " (check http_s3_keyid=, http_s3_key= and http_s3_region=)" :
+		 status == 404 ? " (check s3_bucket=: the bucket must exist)" : "");
+	return status == 403 ? -EACCES : status == 404 ? -ENOENT : -EIO;
+}
+
+static int s3_init(struct sb_engine_td *td)
+{
+	int e = init_kind(td, S3_KIND_S3);
+	if (!e && (e = preflight(td, td->data)))
+		s3_cleanup(td);
+	return e;
+}
+
+static int http_init(struct sb_engine_td *td)
+{
+	return init_kind(td, S3_KIND_HTTP);
+}
+
+static int start(struct s3_td *d, struct s3_req *r)
+{
+	struct sb_io_u *io = r->io;
+	switch (io->ddir) {
+	case SB_DDIR_READ:
+		return sb_s3_start(d, r, "GET", "", NULL, 0);
+	case SB_DDIR_WRITE:
+		return sb_s3_start(d, r, "PUT", "", io->buf, io->len);
+	case SB_DDIR_TRIM:
+		return sb_s3_start(d, r, "DELETE", "", NULL, 0);
+	default: /* fsync and friends: objects are durable once the PUT is answered */
+		return 1;
+	}
+}
+
+static enum sb_q_status s3_queue(struct sb_engine_td *td, struct sb_io_u *io)
+{
+	struct s3_td *d = td->data;
+	struct s3_req *r = io->engine_priv;
+	r->io = io;
+	r->tries = 0;
+	r->retry_at = 0;
+	int e = io->ddir <= SB_DDIR_TRIM ? sb_s3_object(d, td, r) : 0;
+	e = e ? e : start(d, r);
+	if (e) {
+		io->result = e > 0 ? 0 : e;
+		return SB_Q_COMPLETED;
+	}
+	d->inflight++;
+	return SB_Q_QUEUED;
+}
+
+/* what finished, and retries whose backoff is over */
+static void reap(struct sb_engine_td *td, struct s3_td *d)
+{
+	CURLMsg *msg;
+	int left;
+	while ((msg = curl_multi_info_read(d->m, &left))) {
+		struct s3_req *r = NULL;
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+		if (sb_s3_finish(d, td, r, msg->data.result) == 0) {
+			d->done[d->ndone++] = r->io;
+			d->inflight--;
+		}
+	}
+	uint64_t now = sb_s3_now();
+	for (unsigned i = 0; i < td->nios; i++) {
+		struct s3_req *r = &d->reqs[i];
+		if (!r->retry_at || r->retry_at > now)
+			continue;
+		r->retry_at = 0;
+		if (start(d, r) != 0) { /* cannot even send it again */
+			r->io->result = -EIO;
+			d->done[d->ndone++] = r->io;
+			d->inflight--;
+		}
+	}
+}
+
+/* ms to wait in curl_multi_poll: until timeout, or the next retry */
+static int wait_ms(const struct s3_td *d, unsigned nios, uint64_t deadline)
+{
+	uint64_t now = sb_s3_now(), until = deadline;
+	for (unsigned i = 0; i < nios; i++)
+		if (d->reqs[i].retry_at && d->reqs[i].retry_at < until)
+			until = d->reqs[i].retry_at;
+	if (until <= now)
+		return 0;
+	uint64_t ms = (until - now + 999999u) / 1000000u;
+	return ms > 1000 ? 1000 : (int)ms;
+}
+
+static int s3_getevents(struct sb_engine_td *td, unsigned min, unsigned max, const struct timespec *t)
+{
+	struct s3_td *d = td->data;
+	uint64_t deadline = t ? sb_s3_now() + (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec
+			      : UINT64_MAX;
+	/* the ones handed out last time are gone */
+	memmove(d->done, d->done + d->handed, (d->ndone - d->handed) * sizeof(*d->done));
+	d->ndone -= d->handed;
+	d->handed = 0;
+	for (;;) {
+		int running = 0;
+		if (curl_multi_perform(d->m, &running) != CURLM_OK)
+			return -EIO;
+		reap(td, d);
+		if (d->ndone >= min || d->ndone >= max || !d->inflight || sb_s3_now() >= deadline)
+			break;
+		int ms = wait_ms(d, td->nios, deadline);
+		if (curl_multi_poll(d->m, NULL, 0, ms, NULL) != CURLM_OK)
+			return -EIO;
+	}
+	d->handed = d->ndone < max ? d->ndone : max;
+	return (int)d->handed;
+}
+
+static struct sb_io_u *s3_event(struct sb_engine_td *td, unsigned i)
+{
+	struct s3_td *d = td->data;
+	return i < d->handed ? d->done[i] : NULL;
+}
+
+const struct sb_engine_ops sb_engine_s3 = {
+	.name = "s3",
+	.description = "S3 objects over HTTP(S) on libcurl: PUT, ranged GET, DELETE, SigV4 (s3_bucket=)",
+	.flags = SB_ENGINE_NODISKIO,
+	.init = s3_init,
+	.cleanup = s3_cleanup,
+	.options = &sb_s3_optset,
+	.queue = s3_queue,
+	.getevents = s3_getevents,
+	.event = s3_event,
+	.counters = s3_counters,
+	.ncounters = S3_C_N,
+};
+
+const struct sb_engine_ops sb_engine_http = {
+	.name = "http",
+	.description = "fio's http engine: PUT/GET/DELETE per block, http_mode=webdav, s3 or swift",
+	.flags = SB_ENGINE_NODISKIO,
+	.init = http_init,
+	.cleanup = s3_cleanup,
+	.options = &sb_s3_optset,
+	.queue = s3_queue,
+	.getevents = s3_getevents,
+	.event = s3_event,
+	.counters = s3_counters,
+	.ncounters = S3_C_N,
+};
+#endif

@@ -1,0 +1,111 @@
+/* s3.h: what the two files of the object-storage engines share: the
+ * options (fio's http engine's plus storbench's s3_*), a thread's state and
+ * an I/O unit's request.  engines/s3.c is the engine (ioengine=s3 and fio's
+ * ioengine=http), engines/s3req.c builds, signs and finishes one HTTP
+ * request on libcurl. */
+#ifndef SB_ENGINES_S3_H
+#define SB_ENGINES_S3_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "engines/engine.h"
+
+/* fio's http engine options (engines/http.c of fio) and storbench's s3_* */
+enum { S3_HTTPS_OFF, S3_HTTPS_ON, S3_HTTPS_INSECURE };
+enum { S3_MODE_WEBDAV, S3_MODE_S3, S3_MODE_SWIFT };
+enum { S3_OBJ_BLOCK, S3_OBJ_RANGE };
+struct s3_opts {
+	char *host;           /* http_host: host[:port] */
+	char *user, *pass;    /* http_user, http_pass (webdav) */
+	char *keyid, *key;    /* http_s3_keyid, http_s3_key */
+	char *token;          /* http_s3_security_token */
+	char *region;         /* http_s3_region */
+	char *storage_class;  /* http_s3_storage_class */
+	char *swift_token;    /* http_swift_auth_token */
+	char *bucket;         /* s3_bucket */
+	unsigned https, mode, object_mode;
+	int verbose;          /* http_verbose: 0, 1 (libcurl's verbose), 2 */
+	uint64_t object_size;    /* s3_object_size: bytes per object (0: the whole file) */
+	uint64_t multipart_size; /* s3_multipart_size: part bytes (0: never multipart) */
+	bool path_style;      /* s3_path_style */
+	bool sign_payload;    /* s3_sign_payload */
+	unsigned retries;     /* s3_retries */
+};
+extern const struct sb_engine_options sb_s3_optset;
+
+/* the results' counters of these engines (struct sb_engine_ops.counters) */
+enum {
+	S3_C_2XX, S3_C_3XX, S3_C_4XX, S3_C_5XX, S3_C_RETRY, S3_C_SLOWDOWN, S3_C_CONNERR,
+	S3_C_TTFB_NS, S3_C_REQS, S3_C_N
+};
+
+#if defined(CONFIG_LIBCURL) && defined(CONFIG_OPENSSL)
+#include <curl/curl.h>
+
+#include "lib/sigv4.h"
+
+enum s3_kind { S3_KIND_S3, S3_KIND_HTTP };
+
+/* one request in flight for one io unit */
+struct s3_req {
+	struct s3_td *td;
+	struct sb_io_u *io;
+	CURL *h;
+	struct curl_slist *hdrs;
+	char url[2048];
+	char path[1536];         /* the object's path (/bucket/key), not encoded */
+	const char *method;
+	uint64_t body_at, body_len; /* PUT: bytes of io->buf sent / to send */
+	uint64_t got;            /* GET: bytes received into io->buf */
+	uint64_t want;           /* GET: bytes expected */
+	char errbody[1024];      /* an error's body (S3's XML <Error>) */
+	size_t errlen;
+	unsigned tries;          /* retries made */
+	uint64_t retry_at;       /* ns (CLOCK_MONOTONIC) of the next try; 0: none due */
+	bool active;             /* in the multi handle */
+	bool zero_404;           /* a 404 on GET reads zeros (fio's http engine) */
+	bool whole;              /* GET the whole object, no Range (listings) */
+};
+
+struct s3_td {
+	enum s3_kind kind;
+	const struct s3_opts *o;
+	struct sb_sigv4 sig;
+	bool sign;               /* SigV4 (s3, http_mode=s3) */
+	char host[512];          /* host[:port] */
+	const char *token;       /* x-amz-security-token (NULL: none) */
+	char tokbuf[1024];       /* the credentials file's token */
+	char mark[700];          /* x-amz-meta-storbench-owner of what this run writes */
+	CURLM *m;
+	struct s3_req *reqs;     /* one per io unit */
+	struct sb_io_u **done;   /* completed, not yet handed out */
+	unsigned ndone, handed;  /* handed: returned by the last getevents */
+	unsigned inflight;       /* in the multi handle or waiting to retry */
+	uint64_t *ctr;           /* td->counters */
+};
+
+/* s3req.c */
+int sb_s3_req_init(struct s3_td *d, struct s3_req *r);
+void sb_s3_req_free(struct s3_req *r);
+/* object path of io (/bucket/key...), into r->path; -EINVAL with
+ * td->errmsg when a write does not cover whole objects */
+int sb_s3_object(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r);
+/* set up r for io (method, URL, headers, signature) and add it to the
+ * multi handle; 0 or -errno */
+int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const char *query,
+		const void *body, uint64_t len);
+/* the request finished with curl code cc: io->result set, or 1 when it
+ * is to be tried again (r->retry_at set); 0 when final */
+int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CURLcode cc);
+uint64_t sb_s3_now(void);
+/* one request run to its end on r's handle, outside the multi handle (at
+ * init, before any I/O): path as sb_s3_object makes it, the body (at most
+ * cap-1 bytes, NUL-terminated) into out, the status into *status (0 when
+ * no answer came: -errno, r->errbody says why) */
+int sb_s3_sync(struct s3_td *d, struct s3_req *r, const char *method, const char *path,
+	       const char *query, char *out, size_t cap, long *status);
+/* "METHOD PATH: HTTP STATUS Code: Message" of r's answer into buf */
+void sb_s3_explain(char *buf, size_t len, const struct s3_req *r, long status);
+#endif
+#endif
