@@ -117,6 +117,9 @@ struct sb_engine_job {
 				 * to the host buffer too (libcufile, as fio) */
 	const struct sb_engine_fs *fs; /* FILEOP engines' creates and removals */
 	const char *job;        /* the job's name (for the marks) */
+	bool reads, writes, trims; /* what the job's I/Os do (rw=, verify reads
+				 * back what it wrote): s3 checks and lays out
+				 * its objects before the first I/O */
 };
 
 /* The engine's view of one I/O thread. */

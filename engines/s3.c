@@ -208,14 +208,17 @@ static int preflight(struct sb_engine_td *td, struct s3_td *d)
 static int s3_init(struct sb_engine_td *td)
 {
 	int e = init_kind(td, S3_KIND_S3);
-	if (!e && (e = preflight(td, td->data)))
+	if (!e && ((e = preflight(td, td->data)) || (e = sb_s3_prepare(td->data, td))))
 		s3_cleanup(td);
 	return e;
 }
 
 static int http_init(struct sb_engine_td *td)
 {
-	return init_kind(td, S3_KIND_HTTP);
+	int e = init_kind(td, S3_KIND_HTTP);
+	if (!e && (e = sb_s3_prepare(td->data, td)))
+		s3_cleanup(td);
+	return e;
 }
 
 static int start(struct s3_td *d, struct s3_req *r)

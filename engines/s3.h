@@ -53,7 +53,7 @@ struct s3_req {
 	struct sb_io_u *io;
 	CURL *h;
 	struct curl_slist *hdrs;
-	char url[2048];
+	char url[6144];
 	char path[1536];         /* the object's path (/bucket/key), not encoded */
 	const char *method;
 	uint64_t body_at, body_len; /* PUT: bytes of io->buf sent / to send */
@@ -66,6 +66,8 @@ struct s3_req {
 	bool active;             /* in the multi handle */
 	bool zero_404;           /* a 404 on GET reads zeros (fio's http engine) */
 	bool whole;              /* GET the whole object, no Range (listings) */
+	uint64_t cycle;          /* PUT body: io->buf's bytes repeated (layout); 0: no */
+	char owner[256];         /* the answer's x-amz-meta-storbench-owner ("" none) */
 };
 
 struct s3_td {
@@ -83,7 +85,9 @@ struct s3_td {
 	unsigned ndone, handed;  /* handed: returned by the last getevents */
 	unsigned inflight;       /* in the multi handle or waiting to retry */
 	uint64_t *ctr;           /* td->counters */
+	char *page;              /* a listing's body (S3_PAGE bytes), while preparing */
 };
+#define S3_PAGE (2u << 20)
 
 /* s3req.c */
 int sb_s3_req_init(struct s3_td *d, struct s3_req *r);
@@ -105,6 +109,12 @@ uint64_t sb_s3_now(void);
  * no answer came: -errno, r->errbody says why) */
 int sb_s3_sync(struct s3_td *d, struct s3_req *r, const char *method, const char *path,
 	       const char *query, char *out, size_t cap, long *status);
+/* PUT len bytes (td's first io buffer, repeated), marked, to path, and
+ * wait for it: 0, or -errno with td->errmsg */
+int sb_s3_put_sync(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, const char *path,
+		   uint64_t len);
+/* s3own.c: the user's objects refused, a read job's objects laid out */
+int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td);
 /* "METHOD PATH: HTTP STATUS Code: Message" of r's answer into buf */
 void sb_s3_explain(char *buf, size_t len, const struct s3_req *r, long status);
 #endif

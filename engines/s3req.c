@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 uint64_t sb_s3_now(void)
@@ -31,6 +32,20 @@ static int64_t conn_errno(CURLcode cc)
 	}
 }
 
+static int status_errno(long status)
+{
+	switch (status) {
+	case 400: return -EINVAL;
+	case 401: case 403: return -EACCES;
+	case 404: return -ENOENT;
+	case 409: return -EBUSY;
+	case 411: case 413: return -EFBIG;
+	case 416: return -ENXIO;
+	case 507: return -ENOSPC;
+	default: return -EIO;
+	}
+}
+
 /* PUT body out of io->buf */
 static size_t body_out(char *p, size_t size, size_t n, void *arg)
 {
@@ -38,7 +53,13 @@ static size_t body_out(char *p, size_t size, size_t n, void *arg)
 	uint64_t left = r->body_len - r->body_at, len = (uint64_t)size * n;
 	if (len > left)
 		len = left;
-	memcpy(p, (const char *)r->io->buf + r->body_at, len);
+	if (r->cycle) { /* layout: the buffer's bytes over and over */
+		uint64_t at = r->body_at % r->cycle;
+		len = len < r->cycle - at ? len : r->cycle - at;
+		memcpy(p, (const char *)r->io->buf + at, len);
+	} else {
+		memcpy(p, (const char *)r->io->buf + r->body_at, len);
+	}
 	r->body_at += len;
 	return len;
 }
@@ -74,6 +95,24 @@ static size_t body_in(char *p, size_t size, size_t n, void *arg)
 	return len;
 }
 
+/* the answer's headers: storbench's owner mark, for the ownership checks */
+static size_t header_in(char *p, size_t size, size_t n, void *arg)
+{
+	static const char name[] = "x-amz-meta-storbench-owner:";
+	struct s3_req *r = arg;
+	size_t len = size * n, k = sizeof(name) - 1;
+	if (len > k && !strncasecmp(p, name, k)) {
+		const char *v = p + k;
+		size_t vl = len - k;
+		while (vl && (*v == ' ' || *v == '\t'))
+			v++, vl--;
+		while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' '))
+			vl--;
+		snprintf(r->owner, sizeof(r->owner), "%.*s", (int)vl, v);
+	}
+	return len;
+}
+
 int sb_s3_req_init(struct s3_td *d, struct s3_req *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -91,6 +130,8 @@ int sb_s3_req_init(struct s3_td *d, struct s3_req *r)
 	curl_easy_setopt(r->h, CURLOPT_SEEKDATA, r);
 	curl_easy_setopt(r->h, CURLOPT_WRITEFUNCTION, body_in);
 	curl_easy_setopt(r->h, CURLOPT_WRITEDATA, r);
+	curl_easy_setopt(r->h, CURLOPT_HEADERFUNCTION, header_in);
+	curl_easy_setopt(r->h, CURLOPT_HEADERDATA, r);
 	if (d->o->verbose)
 		curl_easy_setopt(r->h, CURLOPT_VERBOSE, 1L);
 	if (d->o->https == S3_HTTPS_INSECURE) {
@@ -239,6 +280,7 @@ int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const cha
 	r->got = 0;
 	r->errlen = 0;
 	r->errbody[0] = '\0';
+	r->owner[0] = '\0';
 	r->want = get ? io->len : 0;
 	const char *rng = NULL;
 	if (get && !r->whole && (d->kind == S3_KIND_S3 || d->o->object_mode == S3_OBJ_RANGE)) {
@@ -289,6 +331,34 @@ int sb_s3_sync(struct s3_td *d, struct s3_req *r, const char *method, const char
 	return 0;
 }
 
+int sb_s3_put_sync(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, const char *path,
+		   uint64_t len)
+{
+	struct sb_io_u io = { .ddir = SB_DDIR_WRITE, .buf = td->ios[0].buf, .len = len };
+	CURLM *m = d->m;
+	long status = 0;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	r->io = &io;
+	r->cycle = td->buf_per_io ? td->buf_per_io : len;
+	d->m = NULL;
+	int e = io.buf ? sb_s3_start(d, r, "PUT", "", io.buf, len) : -EINVAL;
+	d->m = m;
+	CURLcode cc = e ? CURLE_OK : curl_easy_perform(r->h);
+	r->cycle = 0;
+	r->io = NULL;
+	if (e)
+		return e;
+	if (cc != CURLE_OK) {
+		snprintf(td->errmsg, sizeof(td->errmsg), "laying out %.200s: %.100s", path, curl_easy_strerror(cc));
+		return conn_errno(cc);
+	}
+	curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, &status);
+	if (status >= 200 && status <= 299)
+		return 0;
+	sb_s3_explain(td->errmsg, sizeof(td->errmsg), r, status);
+	return status_errno(status);
+}
+
 void sb_s3_explain(char *buf, size_t len, const struct s3_req *r, long status)
 {
 	char code[64] = "", msg[160] = "";
@@ -299,20 +369,6 @@ void sb_s3_explain(char *buf, size_t len, const struct s3_req *r, long status)
 		sscanf(m + 9, "%159[^<]", msg);
 	snprintf(buf, len, "%s %.100s: HTTP %ld%s%.40s%s%.90s", r->method, r->path, status,
 		 code[0] ? " " : "", code, msg[0] ? ": " : "", msg);
-}
-
-static int status_errno(long status)
-{
-	switch (status) {
-	case 400: return -EINVAL;
-	case 401: case 403: return -EACCES;
-	case 404: return -ENOENT;
-	case 409: return -EBUSY;
-	case 411: case 413: return -EFBIG;
-	case 416: return -ENXIO;
-	case 507: return -ENOSPC;
-	default: return -EIO;
-	}
 }
 
 /* what to retry: S3's "try again" statuses and a dropped connection */

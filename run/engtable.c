@@ -40,6 +40,9 @@ void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s)
 	j->sfr_flags = s->sfr_flags;
 	j->fs = &sb_run_engine_fs;
 	j->job = s->name;
+	j->reads = (s->rw & SB_RW_READ) || s->verify;
+	j->writes = (s->rw & SB_RW_WRITE) && !s->verify_only;
+	j->trims = s->rw & SB_RW_TRIM;
 }
 
 int sb_run_enghelp(FILE *f, const char *name)

@@ -1,0 +1,275 @@
+/* s3own.c: before the first I/O of an object-storage job (engines/s3.c),
+ * what is in the bucket: storbench never writes over or deletes an object
+ * it did not make, and lays out the objects a read job needs, as it lays
+ * out files.
+ *
+ * A job that writes or trims lists its keys (ListObjectsV2 with the
+ * file's key as prefix) and asks each object already there for its
+ * x-amz-meta-storbench-owner (HEAD): one without storbench's mark is the
+ * user's, and the job is refused before anything is sent.  A read job
+ * (ioengine=s3) PUTs, marked, each object that is missing or shorter than
+ * the job reads; a user's object long enough is read as it is, as a
+ * user's file is. */
+#include "engines/s3.h"
+
+#if defined(CONFIG_LIBCURL) && defined(CONFIG_OPENSSL)
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* one listed object */
+struct listed {
+	char *key;
+	uint64_t size;
+};
+
+struct listing {
+	struct listed *v;
+	size_t n, cap;
+};
+
+static void listing_free(struct listing *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].key);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* XML text (&amp; &lt; &gt; &quot; &apos;) to bytes, in place */
+static void unxml(char *s)
+{
+	static const struct { const char *e; char c; } ent[] = {
+		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' }, { "&apos;", '\'' },
+	};
+	char *o = s;
+	while (*s) {
+		unsigned k = 0;
+		while (k < 5 && strncmp(s, ent[k].e, strlen(ent[k].e)))
+			k++;
+		if (k < 5) {
+			*o++ = ent[k].c;
+			s += strlen(ent[k].e);
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+}
+
+/* the text of <tag>...</tag> at or after p, into out; the end, or NULL */
+static const char *tag(const char *p, const char *name, char *out, size_t len)
+{
+	char open[48], close[48];
+	snprintf(open, sizeof(open), "<%s>", name);
+	snprintf(close, sizeof(close), "</%s>", name);
+	const char *a = strstr(p, open), *b = a ? strstr(a, close) : NULL;
+	if (!b)
+		return NULL;
+	a += strlen(open);
+	snprintf(out, len, "%.*s", (int)(b - a), a);
+	unxml(out);
+	return b + strlen(close);
+}
+
+/* one page of ListObjectsV2 into l; the continuation token into next ("" last) */
+static int list_page(struct s3_td *d, struct sb_engine_td *td, const char *bucket, const char *prefix,
+		     char *next, size_t nlen, struct listing *l)
+{
+	char query[3000], enc[1536], tok[1200], path[300], key[1100], size[32];
+	long status = 0;
+	struct s3_req *r = &d->reqs[0];
+	int e = sb_sigv4_encode(prefix, false, enc, sizeof(enc));
+	if (!e && next[0])
+		e = sb_sigv4_encode(next, false, tok, sizeof(tok));
+	if (e)
+		return e;
+	snprintf(query, sizeof(query), "%s%s%slist-type=2&prefix=%s", next[0] ? "continuation-token=" : "",
+		 next[0] ? tok : "", next[0] ? "&" : "", enc);
+	snprintf(path, sizeof(path), "/%s", bucket);
+	e = sb_s3_sync(d, r, "GET", path, query, d->page, S3_PAGE, &status);
+	if (!e && (status < 200 || status > 299)) {
+		sb_s3_explain(td->errmsg, sizeof(td->errmsg), r, status);
+		e = status == 403 ? -EACCES : -EIO;
+	}
+	if (e)
+		return e;
+	for (const char *p = d->page; (p = strstr(p, "<Contents>")); p++) {
+		const char *q = tag(p, "Key", key, sizeof(key));
+		if (!q || !tag(p, "Size", size, sizeof(size)))
+			break;
+		if (l->n == l->cap) {
+			size_t cap = l->cap ? 2 * l->cap : 64;
+			struct listed *v = realloc(l->v, cap * sizeof(*v));
+			if (!v)
+				return -ENOMEM;
+			l->v = v, l->cap = cap;
+		}
+		if (!(l->v[l->n].key = strdup(key)))
+			return -ENOMEM;
+		l->v[l->n++].size = strtoull(size, NULL, 10);
+	}
+	char trunc[8] = "";
+	tag(d->page, "IsTruncated", trunc, sizeof(trunc));
+	next[0] = '\0';
+	if (!strcmp(trunc, "true") && !tag(d->page, "NextContinuationToken", next, nlen))
+		return -EIO;
+	return 0;
+}
+
+static int list_all(struct s3_td *d, struct sb_engine_td *td, const char *bucket, const char *prefix,
+		    struct listing *l)
+{
+	char next[1100] = "";
+	do {
+		int e = list_page(d, td, bucket, prefix, next, sizeof(next), l);
+		if (e)
+			return e;
+	} while (next[0]);
+	return 0;
+}
+
+/* bucket and key prefix of file f's objects; what a key of f looks like */
+static int split(struct s3_td *d, const struct sb_file *f, char *bucket, size_t bl, char *prefix, size_t pl)
+{
+	const char *p = f->path + strspn(f->path, "/");
+	if (d->kind == S3_KIND_S3) {
+		snprintf(bucket, bl, "%s", d->o->bucket);
+		snprintf(prefix, pl, "%s", p);
+	} else { /* http_mode=s3: /BUCKET/KEY */
+		size_t n = strcspn(p, "/");
+		if (!p[n])
+			return -EINVAL;
+		snprintf(bucket, bl, "%.*s", (int)n, p);
+		snprintf(prefix, pl, "%s", p + n + 1);
+	}
+	return 0;
+}
+
+/* key k (listed under file f's prefix pre) is one of f's objects */
+static bool of_file(const struct s3_td *d, const char *k, const char *pre)
+{
+	size_t n = strlen(pre);
+	if (strncmp(k, pre, n))
+		return false;
+	if (!k[n])
+		return true;
+	if (d->kind == S3_KIND_S3)
+		return d->o->object_size && k[n] == '/' && strspn(k + n + 1, "0123456789") == strlen(k + n + 1);
+	return d->o->object_mode == S3_OBJ_BLOCK && k[n] == '_';
+}
+
+/* is /bucket/key marked as storbench's? 1 yes, 0 no, -errno */
+static int marked(struct s3_td *d, struct sb_engine_td *td, const char *bucket, const char *key)
+{
+	char path[1536];
+	long status = 0;
+	struct s3_req *r = &d->reqs[0];
+	snprintf(path, sizeof(path), "/%s/%s", bucket, key);
+	int e = sb_s3_sync(d, r, "HEAD", path, "", NULL, 0, &status);
+	if (e)
+		return e;
+	if (status == 404)
+		return 1; /* gone since the listing: nobody's */
+	if (status < 200 || status > 299) {
+		sb_s3_explain(td->errmsg, sizeof(td->errmsg), r, status);
+		return -EIO;
+	}
+	return !strncmp(r->owner, "storbench ", 10);
+}
+
+/* refuse the job when an object it may write or delete is the user's */
+static int check_owner(struct s3_td *d, struct sb_engine_td *td, const struct listing *l,
+		       const char *bucket, const char *pre)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		if (!of_file(d, l->v[i].key, pre))
+			continue;
+		int m = marked(d, td, bucket, l->v[i].key);
+		if (m < 0)
+			return m;
+		if (!m) {
+			snprintf(td->errmsg, sizeof(td->errmsg), "object /%.60s/%.200s is there and storbench did not "
+				 "make it (no x-amz-meta-storbench-owner): storbench never writes over or deletes "
+				 "a user's object: choose another filename= or s3_bucket=", bucket, l->v[i].key);
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
+static const struct listed *find(const struct listing *l, const char *key)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].key, key))
+			return &l->v[i];
+	return NULL;
+}
+
+/* PUT the objects of f a read job needs that are missing or short */
+static int lay_out(struct s3_td *d, struct sb_engine_td *td, const struct sb_file *f,
+		   const struct listing *l, const char *bucket, const char *pre)
+{
+	uint64_t os = d->o->object_size ? d->o->object_size : f->size;
+	for (uint64_t i = 0; os && i * os < f->size; i++) {
+		char key[1100], path[1536];
+		uint64_t need = f->size - i * os < os ? f->size - i * os : os;
+		if (d->o->object_size)
+			snprintf(key, sizeof(key), "%s/%" PRIu64, pre, i);
+		else
+			snprintf(key, sizeof(key), "%s", pre);
+		const struct listed *have = find(l, key);
+		if (have && have->size >= need)
+			continue;
+		if (have && marked(d, td, bucket, key) != 1) {
+			snprintf(td->errmsg, sizeof(td->errmsg), "object /%.60s/%.200s holds %" PRIu64 " bytes, the "
+				 "job reads %" PRIu64 ", and storbench did not make it: it is left as it is: choose "
+				 "another filename= or a smaller size=", bucket, key, have->size, need);
+			return -EPERM;
+		}
+		snprintf(path, sizeof(path), "/%s/%s", bucket, key);
+		int e = sb_s3_put_sync(d, td, &d->reqs[0], path, need);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td)
+{
+	const struct sb_engine_job *j = td->job;
+	bool lay = d->kind == S3_KIND_S3 && j && j->reads;
+	if (!j || (!j->writes && !j->trims && !lay))
+		return 0;
+	if (d->kind == S3_KIND_HTTP && d->o->mode != S3_MODE_S3) {
+		snprintf(td->errmsg, sizeof(td->errmsg), "http_mode=%s has no listing or object metadata, so "
+			 "storbench cannot tell its objects from a user's: it writes and deletes over HTTP only "
+			 "with http_mode=s3 (or run a read-only job)", d->o->mode ? "swift" : "webdav");
+		return -EPERM;
+	}
+	if (!(d->page = malloc(S3_PAGE)))
+		return -ENOMEM;
+	int e = 0;
+	for (unsigned i = 0; !e && i < td->nfiles; i++) {
+		char bucket[256], pre[1100];
+		struct listing l = { 0 };
+		if (split(d, &td->files[i], bucket, sizeof(bucket), pre, sizeof(pre))) {
+			snprintf(td->errmsg, sizeof(td->errmsg), "filename=%.200s: http_mode=s3 needs /BUCKET/KEY",
+				 td->files[i].path);
+			e = -EINVAL;
+			break;
+		}
+		e = list_all(d, td, bucket, pre, &l);
+		if (!e && (j->writes || j->trims))
+			e = check_owner(d, td, &l, bucket, pre);
+		if (!e && lay)
+			e = lay_out(d, td, &td->files[i], &l, bucket, pre);
+		listing_free(&l);
+	}
+	free(d->page);
+	d->page = NULL;
+	return e;
+}
+#endif
