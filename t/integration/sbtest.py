@@ -210,8 +210,9 @@ class S3Server:
         for k in list(e):   # an outer server's variables must not leak into this one
             if k.startswith("S3_"):
                 del e[k]
-        e.update({"S3_NO_INSTALL": "1", "S3_WATCH_PID": str(os.getpid())})
+        e["S3_WATCH_PID"] = str(os.getpid())
         e.update(env or {})
+        e["S3_NO_INSTALL"] = "1"
         self.parent = tempfile.mkdtemp(prefix="sbs3.")
         self.dir = None
         atexit.register(self.stop)

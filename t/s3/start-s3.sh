@@ -31,6 +31,9 @@
 #   S3_NO_INSTALL=1      never call apt-get (the test suite always sets it: .ci/run and
 #                        the README's install line install the packages); without it,
 #                        as root, the missing packages are installed (about 160 s)
+#   S3_PACKAGES="..."    the packages checked (default: radosgw ceph-mon ceph-osd
+#                        python3-rados curl uuid-runtime; the tests add a missing one
+#                        to check the exit 77 path)
 #   S3_WATCH_PID=PID     stop the cluster when PID ends (default: the parent of this
 #                        script; by hand with eval "$(...)" give the shell's $$);
 #                        0: no watchdog
@@ -65,7 +68,7 @@ T0=$(date +%s.%N)
 elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}'; }
 
 # ---------------------------------------------------------------- install
-PKGS="radosgw ceph-mon ceph-osd python3-rados curl uuid-runtime"
+PKGS=${S3_PACKAGES:-radosgw ceph-mon ceph-osd python3-rados curl uuid-runtime}
 missing() { # the packages of PKGS not installed
     local p
     for p in $PKGS; do
