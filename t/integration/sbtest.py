@@ -174,3 +174,125 @@ def catches(pid, sig):
     except OSError:
         pass
     return False
+
+
+# ---------------------------------------------------------------- S3 server
+S3_SCRIPTS = os.path.join(SRC, "t", "s3")
+
+
+class S3Server:
+    """A real S3 server for a test file: Ceph radosgw on 127.0.0.1, started by
+    t/s3/start-s3.sh in a temporary directory (about 8 s on an idle 2-core
+    machine, longer under load or on a cold disk cache) and stopped by
+    t/s3/stop-s3.sh.  Start it once per file:
+
+        def setUpModule():
+            global S3
+            S3 = sbtest.S3Server()      # SkipTest when the packages are missing
+        def tearDownModule():
+            S3.stop()
+
+    Attributes: endpoint ("http://127.0.0.1:PORT"), host ("127.0.0.1:PORT"),
+    port, region, access_key, secret_key, bucket (made empty at start), dir,
+    pidfile, rgw_pid, client (an s3client.S3Client with the right keys).
+    env: extra environment for start-s3.sh, e.g. {"S3_RGW_MAX_CONCURRENT": "1"}
+    (rgw_set() changes it while the server runs).
+    Never calls apt-get (S3_NO_INSTALL=1).  The daemons never outlive this
+    process: stop() runs at exit too, and start-s3.sh's watchdog stops them
+    when this process dies in any other way (SIGKILL included)."""
+
+    START_TIMEOUT = 300
+
+    def __init__(self, env=None):
+        import atexit
+        import s3client
+        e = dict(os.environ)
+        for k in list(e):   # an outer server's variables must not leak into this one
+            if k.startswith("S3_"):
+                del e[k]
+        e["S3_WATCH_PID"] = str(os.getpid())
+        e.update(env or {})
+        e["S3_NO_INSTALL"] = "1"
+        self.parent = tempfile.mkdtemp(prefix="sbs3.")
+        self.dir = None
+        atexit.register(self.stop)
+        for attempt in (1, 2):
+            p = subprocess.run([os.path.join(S3_SCRIPTS, "start-s3.sh"), self.parent],
+                               env=e, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                               timeout=self.START_TIMEOUT)
+            if p.returncode == 77:
+                self.stop()
+                why = [ln for ln in p.stderr.splitlines() if "missing" in ln]
+                raise unittest.SkipTest("no local S3 server (Ceph radosgw): " +
+                                        (why[-1].split(": ", 1)[-1] if why else p.stderr.strip()))
+            if p.returncode == 0:
+                break
+            # a random port another process took between choosing and binding
+            # is the one failure a second try can cure
+            self.start_log = p.stderr
+        else:
+            self.stop()
+            raise RuntimeError(f"t/s3/start-s3.sh failed twice (exit {p.returncode}):\n{p.stderr}")
+        self.start_log = p.stderr
+        v = dict(line.split("=", 1) for line in p.stdout.splitlines() if "=" in line)
+        self.vars = v
+        self.endpoint, self.region = v["S3_ENDPOINT"], v["S3_REGION"]
+        self.access_key, self.secret_key = v["S3_ACCESS_KEY"], v["S3_SECRET_KEY"]
+        self.bucket, self.dir, self.pidfile = v["S3_BUCKET"], v["S3_DIR"], v["S3_PIDFILE"]
+        self.rgw_pid = int(v["S3_RGW_PID"])
+        self.host = self.endpoint.split("://", 1)[1]
+        self.port = int(self.host.rsplit(":", 1)[1])
+        self.client = s3client.S3Client(self.endpoint, self.access_key, self.secret_key,
+                                        self.region, cafile=v.get("S3_CA_FILE"))
+
+    def aws_env(self):
+        """the AWS environment variables a client reads (for storbench runs)"""
+        return {"AWS_ACCESS_KEY_ID": self.access_key, "AWS_SECRET_ACCESS_KEY": self.secret_key,
+                "AWS_DEFAULT_REGION": self.region, "AWS_REGION": self.region}
+
+    def stop_rgw(self):
+        """kill radosgw alone (SIGKILL, as a crash): from now on the endpoint
+        refuses connections; mon and osd run on until stop()"""
+        p = subprocess.run([os.path.join(S3_SCRIPTS, "stop-s3.sh"), "--rgw", self.dir],
+                           capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            raise RuntimeError("stop-s3.sh --rgw: " + p.stderr)
+
+    def rgw_set(self, name, value):
+        """change a radosgw option while it runs (its admin socket, as `ceph
+        daemon client.rgw.a config set`): e.g. rgw_set("rgw_max_concurrent_requests", 1)
+        makes radosgw answer 503 SlowDown beyond 1 request in flight, at once,
+        and 1024 ends it"""
+        import socket
+        import struct
+        cmd = {"prefix": "config set", "var": name, "val": [str(value)]}
+        with socket.socket(socket.AF_UNIX) as so:
+            so.settimeout(30)
+            so.connect(os.path.join(self.dir, "run", "client.rgw.a.asok"))
+            so.sendall(json.dumps(cmd).encode() + b"\0")
+            head = b""
+            while len(head) < 4:
+                chunk = so.recv(4 - len(head))
+                if not chunk:
+                    raise RuntimeError("radosgw admin socket closed")
+                head += chunk
+            n, out = struct.unpack(">I", head)[0], b""
+            while len(out) < n:
+                chunk = so.recv(n - len(out))
+                if not chunk:
+                    break
+                out += chunk
+        if b'"success"' not in out:
+            raise RuntimeError(f"radosgw config set {name}={value}: {out.decode(errors='replace')}")
+
+    def stop(self):
+        """stop the cluster and remove its directory; safe to call twice"""
+        if self.dir:
+            p = subprocess.run([os.path.join(S3_SCRIPTS, "stop-s3.sh"), self.dir],
+                               capture_output=True, text=True, timeout=120)
+            if p.returncode != 0:
+                raise RuntimeError("stop-s3.sh: " + p.stderr)
+            self.dir = None
+        if self.parent:
+            shutil.rmtree(self.parent, ignore_errors=True)
+            self.parent = None
