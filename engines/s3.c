@@ -185,7 +185,7 @@ static int init_kind(struct sb_engine_td *td, enum s3_kind kind)
  * own code and message) */
 static int preflight(struct sb_engine_td *td, struct s3_td *d)
 {
-	char path[300], body[512];
+	char path[300], body[16384]; /* a page of one key: well under 16 KiB */
 	long status = 0;
 	struct s3_req *r = &d->reqs[0];
 	snprintf(path, sizeof(path), "/%s", d->o->bucket);

@@ -148,17 +148,20 @@ static int split(struct s3_td *d, const struct sb_file *f, char *bucket, size_t 
 	return 0;
 }
 
-/* key k (listed under file f's prefix pre) is one of f's objects */
+/* key k (listed under file f's prefix pre) is one of f's objects: the
+ * key itself (s3 with one object per file, http_object_mode=range),
+ * PRE/N (s3_object_size), PRE_OFFSET_LENGTH (http_object_mode=block) */
 static bool of_file(const struct s3_td *d, const char *k, const char *pre)
 {
 	size_t n = strlen(pre);
 	if (strncmp(k, pre, n))
 		return false;
-	if (!k[n])
-		return true;
+	bool whole = d->kind == S3_KIND_S3 ? !d->o->object_size : d->o->object_mode == S3_OBJ_RANGE;
+	if (whole || !k[n])
+		return whole && !k[n];
 	if (d->kind == S3_KIND_S3)
-		return d->o->object_size && k[n] == '/' && strspn(k + n + 1, "0123456789") == strlen(k + n + 1);
-	return d->o->object_mode == S3_OBJ_BLOCK && k[n] == '_';
+		return k[n] == '/' && k[n + 1] && strspn(k + n + 1, "0123456789") == strlen(k + n + 1);
+	return k[n] == '_';
 }
 
 /* is /bucket/key marked as storbench's? 1 yes, 0 no, -errno */
@@ -214,7 +217,7 @@ static int lay_out(struct s3_td *d, struct sb_engine_td *td, const struct sb_fil
 {
 	uint64_t os = d->o->object_size ? d->o->object_size : f->size;
 	for (uint64_t i = 0; os && i * os < f->size; i++) {
-		char key[1100], path[1536];
+		char key[1130], path[1536];
 		uint64_t need = f->size - i * os < os ? f->size - i * os : os;
 		if (d->o->object_size)
 			snprintf(key, sizeof(key), "%s/%" PRIu64, pre, i);

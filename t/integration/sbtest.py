@@ -176,6 +176,12 @@ def catches(pid, sig):
     return False
 
 
+def engine_built(name):
+    """this storbench build has ioengine=name (storbench --enghelp lists it)"""
+    p = subprocess.run([BIN, "--enghelp"], capture_output=True, text=True, timeout=60)
+    return any(line.split()[:1] == [name] for line in p.stdout.splitlines()[1:])
+
+
 # ---------------------------------------------------------------- S3 server
 S3_SCRIPTS = os.path.join(SRC, "t", "s3")
 

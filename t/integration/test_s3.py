@@ -1,0 +1,313 @@
+"""ioengine=s3 and fio's ioengine=http against a real S3 server (Ceph radosgw
+on 127.0.0.1, started for this file by sbtest.S3Server from t/s3/), checked
+through an independent client (s3client.py, the standard library's SigV4):
+object names, sizes and bytes against a file run of the same job, data read
+back with verify=, a user's objects never written over or deleted, the
+server's own error codes for wrong credentials and a missing bucket (exit
+1, nothing written), a server that dies mid-run (exit 3, partial results),
+503 SlowDown retried and counted, secrets never printed, credentials from
+the AWS environment and from ~/.aws/credentials, fio's http job files.
+
+Skipped, saying why, where the server's packages are missing (the README's
+install line has them)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sbtest  # noqa: E402
+
+S3 = None
+
+
+def setUpModule():
+    global S3
+    if not sbtest.engine_built("s3"):
+        raise unittest.SkipTest("storbench built without ioengine=s3 (apt-get install libcurl4-openssl-dev, ./configure)")
+    S3 = sbtest.S3Server()
+
+
+def tearDownModule():
+    if S3:
+        S3.stop()
+
+
+class S3Case(sbtest.SbCase):
+    def setUp(self):
+        super().setUp()
+        self.pre = self.id().rsplit(".", 1)[-1]   # each test its own key prefix
+        self.env = S3.aws_env()
+
+    def s3job(self, body, name="job.ini", extra=""):
+        """a job file on the test server (host, bucket) with body's options"""
+        return self.write_job(f"[global]\nioengine=s3\nhttp_host={S3.host}\ns3_bucket={S3.bucket}\n"
+                              f"{extra}\n[j]\n{body}\n", name)
+
+    def keys(self, prefix=None):
+        return sorted(S3.client.list(S3.bucket, prefix if prefix is not None else self.pre))
+
+    def run_s3(self, *args, env=None, timeout=180):
+        e = dict(self.env)
+        e.update(env or {})
+        return self.run_sb(*args, env=e, timeout=timeout)
+
+    def json_of(self, p):
+        self.assertEqual(p.returncode, 0, f"exit {p.returncode}\nstderr:\n{p.stderr}")
+        return json.loads(p.stdout)["jobs"][0]
+
+
+class Objects(S3Case):
+    def test_names_sizes_and_bytes_match_a_file_run(self):
+        """6 MiB in objects of 2 MiB: FILE/0, FILE/1, FILE/2, the bytes a psync
+        run of the same job writes to its file"""
+        opts = "rw=write\nbs=2m\nsize=6m\nbuffer_pattern=0x5aa5c33c\n"
+        job = self.s3job(f"filename={self.pre}/data\ns3_object_size=2m\n{opts}iodepth=2\n")
+        j = self.json_of(self.run_s3("--output-format=json", job))
+        self.assertEqual(j["write"]["io_bytes"], 6 << 20)
+        self.assertEqual(self.keys(), [(f"{self.pre}/data/{i}", 2 << 20) for i in range(3)])
+        f = os.path.join(self.dir, "file")
+        p = self.run_sb("--name=f", "--ioengine=psync", f"--filename={f}", "--rw=write", "--bs=2m",
+                        "--size=6m", "--buffer_pattern=0x5aa5c33c")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        want = open(f, "rb").read()
+        got = b"".join(S3.client.get(S3.bucket, f"{self.pre}/data/{i}").body for i in range(3))
+        self.assertEqual(got, want)
+        # each object carries the run's mark, naming the job
+        meta = S3.client.head(S3.bucket, f"{self.pre}/data/1").meta
+        self.assertRegex(meta.get("storbench-owner", ""), r"^storbench 2 pid=\d+ .* job=j$")
+        # the engine's counters: one PUT per object, all 2xx (and the
+        # preflight listing and the ownership listing, which are not I/Os)
+        self.assertEqual(j["engine"]["http_2xx"], 3)
+        self.assertEqual(j["engine"]["http_4xx"] + j["engine"]["http_5xx"], 0)
+
+    def test_write_then_verify_at_depth(self):
+        """write and read back with verify=crc32c, objects of bs, 8 in flight"""
+        job = self.s3job(f"filename={self.pre}/v\nrw=randwrite\nbs=64k\ns3_object_size=64k\nsize=2m\n"
+                         "iodepth=8\nverify=crc32c\ndo_verify=1\n")
+        j = self.json_of(self.run_s3("--output-format=json", job))
+        self.assertEqual(j["error"], 0)
+        self.assertEqual(j["write"]["io_bytes"], 2 << 20)
+        self.assertEqual(j["read"]["io_bytes"], 2 << 20)   # every block read back and checked
+        self.assertEqual(len(self.keys()), 32)
+
+    def test_ranged_reads_of_one_object(self):
+        """s3_object_size=0: the file is one object; 4 KiB reads are ranged
+        GETs of it; a read job lays the object out first (marked)"""
+        job = self.s3job(f"filename={self.pre}/one\nrw=randread\nbs=4k\nsize=1m\nnumber_ios=64\niodepth=4\n")
+        j = self.json_of(self.run_s3("--output-format=json", job))
+        self.assertEqual(j["read"]["total_ios"], 64)
+        self.assertEqual(self.keys(), [(f"{self.pre}/one", 1 << 20)])
+        self.assertTrue(S3.client.head(S3.bucket, f"{self.pre}/one").meta.get("storbench-owner"))
+
+    def test_trim_deletes_what_storbench_wrote(self):
+        w = self.s3job(f"filename={self.pre}/t\nrw=write\nbs=1m\ns3_object_size=1m\nsize=3m\n", "w.ini")
+        self.assertEqual(self.run_s3(w).returncode, 0)
+        self.assertEqual(len(self.keys()), 3)
+        t = self.s3job(f"filename={self.pre}/t\nrw=trim\nbs=1m\ns3_object_size=1m\nsize=3m\n", "t.ini")
+        p = self.run_s3(t)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.keys(), [])
+
+    def test_partial_object_write_refused_at_the_io(self):
+        """S3 writes whole objects: bs smaller than s3_object_size fails the
+        write naming both options (exit 3), and nothing is PUT"""
+        job = self.s3job(f"filename={self.pre}/p\nrw=write\nbs=4k\ns3_object_size=1m\nsize=1m\n")
+        p = self.run_s3(job)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("set bs= to s3_object_size=", p.stderr)
+        self.assertEqual(self.keys(), [])
+
+
+class UsersObjects(S3Case):
+    def test_a_users_object_is_never_written_over(self):
+        """an object at a key the job would write, without storbench's mark:
+        the job is refused before any PUT (exit 1), naming the object"""
+        S3.client.put(S3.bucket, f"{self.pre}/d/1", b"user data")
+        S3.client.put(S3.bucket, f"{self.pre}/solo", b"user's own")
+        for body in (f"filename={self.pre}/d\nrw=write\nbs=1m\ns3_object_size=1m\nsize=4m\n",
+                     f"filename={self.pre}/d\nrw=trim\nbs=1m\ns3_object_size=1m\nsize=4m\n",
+                     f"filename={self.pre}/solo\nrw=write\nbs=1m\nsize=1m\n"):
+            p = self.run_s3(self.s3job(body))
+            self.assertEqual(p.returncode, 1, body + p.stderr)
+            self.assertIn("storbench did not make it", p.stderr)
+            self.assertIn(f"/{S3.bucket}/{self.pre}/", p.stderr)
+        self.assertEqual(self.keys(), [(f"{self.pre}/d/1", 9), (f"{self.pre}/solo", 10)])
+        self.assertEqual(S3.client.get(S3.bucket, f"{self.pre}/d/1").body, b"user data")
+
+    def test_neighbours_survive_runs_and_kill(self):
+        """a user's objects beside the job's keys (same bucket, same prefix
+        text) survive a write, a trim and a SIGKILLed run"""
+        mine = {f"{self.pre}/x": b"1", f"{self.pre}/x0": b"22", f"{self.pre}/x/0/y": b"333",
+                f"{self.pre}/x/abc": b"4444"}
+        for k, v in mine.items():
+            S3.client.put(S3.bucket, k, v)
+        w = self.s3job(f"filename={self.pre}/x\nrw=write\nbs=256k\ns3_object_size=256k\nsize=1m\n", "w.ini")
+        # the key x itself is the user's object, but a job with
+        # s3_object_size writes x/N only: x/0/y and x/abc are not its keys
+        p = self.run_s3(w)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        t = self.s3job(f"filename={self.pre}/x\nrw=trim\nbs=256k\ns3_object_size=256k\nsize=1m\n", "t.ini")
+        self.assertEqual(self.run_s3(t).returncode, 0)
+        k = self.s3job(f"filename={self.pre}/x\nrw=randwrite\nbs=256k\ns3_object_size=256k\nsize=1m\n"
+                       "time_based\nruntime=60\n", "k.ini")
+        e = dict(os.environ)
+        e.update(self.env)
+        proc = subprocess.Popen([sbtest.BIN, k], cwd=self.dir, env=e, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while time.time() < deadline and len(self.keys(f"{self.pre}/x/")) < 5:
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        for key, v in mine.items():
+            self.assertEqual(S3.client.get(S3.bucket, key).body, v, key)
+
+
+class Errors(S3Case):
+    def test_wrong_credentials_exit_1_with_the_servers_code(self):
+        job = self.s3job(f"filename={self.pre}/c\nrw=write\nbs=1m\nsize=1m\n")
+        for env, code in (({"AWS_SECRET_ACCESS_KEY": "wrong"}, "SignatureDoesNotMatch"),
+                          ({"AWS_ACCESS_KEY_ID": "NOSUCHKEY"}, "InvalidAccessKeyId")):
+            p = self.run_s3(job, env=env)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn(code, p.stderr)
+            self.assertIn("http_s3_key", p.stderr)   # the fix: which options to check
+            self.assertNotIn("wrong", p.stderr + p.stdout)
+        self.assertEqual(self.keys(), [])
+
+    def test_missing_bucket_and_no_server(self):
+        job = self.write_job(f"[j]\nioengine=s3\nhttp_host={S3.host}\ns3_bucket=no-such-bucket-{os.getpid()}\n"
+                             "filename=a\nrw=write\nbs=1m\nsize=1m\n")
+        p = self.run_s3(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("NoSuchBucket", p.stderr)
+        self.assertIn("s3_bucket=", p.stderr)
+        job = self.write_job("[j]\nioengine=s3\nhttp_host=127.0.0.1:1\ns3_bucket=b\nfilename=a\nrw=write\n"
+                             "bs=1m\nsize=1m\ns3_retries=0\n", "n.ini")
+        p = self.run_s3(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("no answer from http://127.0.0.1:1", p.stderr)
+        self.assertIn("http_host=", p.stderr)
+
+    def test_no_credentials_and_no_bucket_name_the_fix(self):
+        job = self.write_job(f"[j]\nioengine=s3\nhttp_host={S3.host}\ns3_bucket={S3.bucket}\nfilename=a\n"
+                             "rw=read\nbs=1m\nsize=1m\n")
+        env = {"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "HOME": self.dir,
+               "AWS_SHARED_CREDENTIALS_FILE": ""}
+        p = self.run_s3(job, env=env)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("no S3 credentials", p.stderr)
+        self.assertIn("~/.aws/credentials", p.stderr)
+        job = self.write_job(f"[j]\nioengine=s3\nhttp_host={S3.host}\nfilename=a\nrw=read\nbs=1m\nsize=1m\n",
+                             "b.ini")
+        p = self.run_s3(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("set s3_bucket=", p.stderr)
+
+    def test_bad_option_values_name_file_line_and_fix(self):
+        for line, want in (("s3_object_size=lots", "s3_object_size"), ("http_mode=ftp", "webdav, s3"),
+                           ("https=maybe", "insecure"), ("s3_retries=99", "s3_retries")):
+            job = self.write_job(f"[j]\nioengine=s3\ns3_bucket={S3.bucket}\n{line}\nfilename=a\nrw=write\n"
+                                 "bs=1m\nsize=1m\n", "bad.ini")
+            p = self.run_s3(job)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("bad.ini:4", p.stderr)
+            self.assertIn(want, p.stderr)
+        self.assertEqual(self.keys(""), [k for k in self.keys("") if not k[0].startswith("a")])
+
+    def test_secrets_never_printed(self):
+        job = self.write_job(f"[j]\nioengine=s3\nhttp_host={S3.host}\ns3_bucket={S3.bucket}\n"
+                             f"http_s3_keyid={S3.access_key}\nhttp_s3_key={S3.secret_key}\n"
+                             f"filename={self.pre}/s\nrw=write\nbs=64k\nsize=64k\n")
+        for fmt in ("normal", "json", "terse"):
+            p = self.run_sb(f"--output-format={fmt}", job, env={"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""})
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn(S3.secret_key, p.stdout + p.stderr)
+        self.assertEqual(json.loads(self.run_sb("--output-format=json", job).stdout)["jobs"][0]
+                         ["job options"]["http_s3_key"], "<hidden>")
+
+    def test_server_dies_mid_run_exit_3_with_partial_results(self):
+        """radosgw killed while a time-based write runs: the job ends with an
+        I/O error (exit 3) after its retries, results still printed"""
+        srv = sbtest.S3Server()
+        try:
+            job = self.write_job(f"[j]\nioengine=s3\nhttp_host={srv.host}\ns3_bucket={srv.bucket}\n"
+                                 "filename=m\nrw=write\nbs=64k\ns3_object_size=64k\nsize=64m\ntime_based\n"
+                                 "runtime=120\niodepth=4\n")
+            e = dict(os.environ)
+            e.update(srv.aws_env())
+            proc = subprocess.Popen([sbtest.BIN, "--output-format=json", job], cwd=self.dir, env=e,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            deadline = time.time() + 90
+            while time.time() < deadline and len(srv.client.list(srv.bucket, "m/")) < 8:
+                time.sleep(0.2)
+            srv.stop_rgw()
+            out, err = proc.communicate(timeout=120)
+        finally:
+            srv.stop()
+        self.assertEqual(proc.returncode, 3, err)
+        j = json.loads(out)["jobs"][0]
+        self.assertGreater(j["write"]["io_bytes"], 0)
+        self.assertGreater(j["engine"]["connection_errors"], 0)
+        self.assertGreater(j["engine"]["retries"], 0)
+        self.assertIn("Connection refused", j["error_message"] + err)
+
+
+class Retries(S3Case):
+    def test_slowdown_503_retried_and_counted(self):
+        """radosgw answers 503 SlowDown beyond 1 request in flight: a job at
+        iodepth 8 finishes (each request retried with a backoff) and counts
+        the 503s and retries"""
+        S3.rgw_set("rgw_max_concurrent_requests", 1)
+        try:
+            job = self.s3job(f"filename={self.pre}/r\nrw=write\nbs=64k\ns3_object_size=64k\nsize=2m\n"
+                             "iodepth=8\ns3_retries=20\n")
+            j = self.json_of(self.run_s3("--output-format=json", job))
+        finally:
+            S3.rgw_set("rgw_max_concurrent_requests", 1024)
+        self.assertEqual(j["write"]["io_bytes"], 2 << 20)
+        self.assertGreater(j["engine"]["slowdown_503"], 0)
+        self.assertEqual(j["engine"]["retries"], j["engine"]["http_5xx"])
+        self.assertEqual(len(self.keys()), 32)
+
+
+class Credentials(S3Case):
+    def test_shared_credentials_file_and_profile(self):
+        aws = os.path.join(self.dir, ".aws")
+        os.mkdir(aws)
+        with open(os.path.join(aws, "credentials"), "w") as f:
+            f.write(f"[default]\naws_access_key_id = NOPE\naws_secret_access_key = nope\n\n"
+                    f"[bench]\naws_access_key_id = {S3.access_key}\n  aws_secret_access_key={S3.secret_key}\n")
+        job = self.s3job(f"filename={self.pre}/c\nrw=write\nbs=64k\nsize=64k\n")
+        env = {"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "HOME": self.dir}
+        p = self.run_s3(job, env=dict(env, AWS_PROFILE="bench"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(self.keys()), 1)
+        p = self.run_s3(job, env=env)   # the default profile's key is wrong
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("InvalidAccessKeyId", p.stderr)
+
+
+class FioHttp(S3Case):
+    def test_fio_http_s3_job_file_runs(self):
+        """fio's http engine job file for S3 (fio's examples/http-s3.fio form):
+        one object per block, named FILENAME_OFFSET_LENGTH, read back"""
+        job = self.write_job(f"[global]\nioengine=http\nhttp_host={S3.host}\nhttp_mode=s3\n"
+                             f"http_s3_keyid={S3.access_key}\nhttp_s3_key={S3.secret_key}\n"
+                             f"http_s3_region={S3.region}\nhttps=off\nfilename=/{S3.bucket}/{self.pre}/obj\n"
+                             "size=256k\nbs=64k\n[w]\nrw=write\n[r]\nstonewall\nrw=read\n")
+        p = self.run_sb("--output-format=json", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        jobs = json.loads(p.stdout)["jobs"]
+        self.assertEqual(jobs[0]["write"]["io_bytes"], 256 << 10)
+        self.assertEqual(jobs[1]["read"]["io_bytes"], 256 << 10)
+        self.assertEqual(self.keys(), sorted((f"{self.pre}/obj_{o}_65536", 65536)
+                                             for o in (0, 65536, 131072, 196608)))
+
+
+if __name__ == "__main__":
+    unittest.main()
