@@ -185,6 +185,9 @@ struct sb_engine_ops {
 	 * HOWTO); an engine counts into td->counters.  NULL: none */
 	const char *const *counters;
 	unsigned ncounters;
+	/* more for --enghelp=NAME after the options (its figures, its
+	 * failures), lines of text each ending in a newline; NULL: none */
+	const char *notes;
 };
 
 /* registry.c */

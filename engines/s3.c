@@ -63,6 +63,24 @@ const struct sb_engine_options sb_s3_optset = {
 };
 
 #if defined(CONFIG_LIBCURL) && defined(CONFIG_OPENSSL)
+static const char s3_notes[] =
+	"  credentials: http_s3_keyid/http_s3_key, else AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY\n"
+	"    (AWS_SESSION_TOKEN), else profile AWS_PROFILE (default) of ~/.aws/credentials\n"
+	"    (AWS_SHARED_CREDENTIALS_FILE); never printed (<hidden>)\n"
+	"  objects (s3): the file is object KEY, or KEY/0, KEY/1, ... of s3_object_size bytes;\n"
+	"    a write PUTs one whole object (bs = s3_object_size), a read GETs a byte range,\n"
+	"    a trim DELETEs; (http) FILENAME_OFFSET_LENGTH per block, as fio\n"
+	"  before the first I/O (exit 1, nothing written): a listing with the credentials\n"
+	"    (the server's code: InvalidAccessKeyId, SignatureDoesNotMatch, NoSuchBucket);\n"
+	"    writers and trimmers refuse any object there without storbench's mark\n"
+	"    (x-amz-meta-storbench-owner); readers PUT their missing objects (marked)\n"
+	"  retries: 500, 502, 503 SlowDown, 504, a refused or dropped connection; after\n"
+	"    20 ms doubling to 1.28 s, at most s3_retries times; then the I/O fails (exit 3):\n"
+	"    403 EACCES, 404 ENOENT, 416 ENXIO, others EIO, no server ECONNREFUSED\n"
+	"  results, JSON \"engine\" (counts; ttfb_ns_sum in ns): requests, http_2xx, http_3xx,\n"
+	"    http_4xx, http_5xx, retries, slowdown_503, connection_errors, ttfb_ns_sum\n"
+	"    (mean time to first byte = ttfb_ns_sum / (requests - connection_errors))\n";
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,6 +355,7 @@ const struct sb_engine_ops sb_engine_s3 = {
 	.event = s3_event,
 	.counters = s3_counters,
 	.ncounters = S3_C_N,
+	.notes = s3_notes,
 };
 
 const struct sb_engine_ops sb_engine_http = {
@@ -351,5 +370,6 @@ const struct sb_engine_ops sb_engine_http = {
 	.event = s3_event,
 	.counters = s3_counters,
 	.ncounters = S3_C_N,
+	.notes = s3_notes,
 };
 #endif

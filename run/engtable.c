@@ -80,5 +80,7 @@ int sb_run_enghelp(FILE *f, const char *name)
 		fprintf(f, "  %-28s %-13s %-8s %s\n", o->name, sb_opt_type_name(o->type), o->def ? o->def : "",
 		       o->help);
 	}
+	if (ops && ops->notes)
+		fprintf(f, "%s", ops->notes);
 	return 0;
 }
