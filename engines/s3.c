@@ -51,6 +51,8 @@ static const struct sb_option s3_options[] = {
 	  .category = SB_CAT_ENG, .help = "http/s3: 1 or 2: libcurl's verbose trace on stderr" },
 	{ .name = "s3_object_size", .type = SB_OT_SIZE, .off = OO(object_size), .def = "0", .unit = "bytes",
 	  .category = SB_CAT_ENG, .help = "s3: bytes per object; a file is objects FILE/0, FILE/1, ... (0: one object per file)" },
+	{ .name = "s3_multipart_size", .type = SB_OT_SIZE, .off = OO(multipart_size), .def = "0", .unit = "bytes",
+	  .category = SB_CAT_ENG, .help = "s3: a write of a larger object is a multipart upload in parts of this many bytes (at least 5m; 0: one PUT)" },
 	{ .name = "s3_path_style", .type = SB_OT_BOOL, .off = OO(path_style), .def = "1",
 	  .category = SB_CAT_ENG, .help = "s3: HOST/BUCKET/KEY (1) or BUCKET.HOST/KEY (0)" },
 	{ .name = "s3_sign_payload", .type = SB_OT_BOOL, .off = OO(sign_payload), .def = "0",
@@ -195,6 +197,8 @@ static int init_kind(struct sb_engine_td *td, enum s3_kind kind)
 		d->reqs[i].zero_404 = kind == S3_KIND_HTTP;
 		td->ios[i].engine_priv = &d->reqs[i];
 	}
+	if (kind == S3_KIND_S3 && (e = sb_s3_mp_init(d, td)))
+		return s3_cleanup(td), e;
 	return 0;
 }
 
@@ -246,6 +250,10 @@ static int start(struct s3_td *d, struct s3_req *r)
 	case SB_DDIR_READ:
 		return sb_s3_start(d, r, "GET", "", NULL, 0);
 	case SB_DDIR_WRITE:
+		if (r->mp_phase)
+			return sb_s3_mp_send(d, r); /* a step tried again */
+		if (sb_s3_mp_wanted(d, io))
+			return sb_s3_mp_begin(d, r);
 		return sb_s3_start(d, r, "PUT", "", io->buf, io->len);
 	case SB_DDIR_TRIM:
 		return sb_s3_start(d, r, "DELETE", "", NULL, 0);
@@ -261,6 +269,7 @@ static enum sb_q_status s3_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	r->io = io;
 	r->tries = 0;
 	r->retry_at = 0;
+	r->mp_phase = S3_MP_NONE;
 	int e = io->ddir <= SB_DDIR_TRIM ? sb_s3_object(d, td, r) : 0;
 	e = e ? e : start(d, r);
 	if (e) {
@@ -281,7 +290,7 @@ static void reap(struct sb_engine_td *td, struct s3_td *d)
 		if (msg->msg != CURLMSG_DONE)
 			continue;
 		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
-		if (sb_s3_finish(d, td, r, msg->data.result) == 0) {
+		if (sb_s3_finish(d, td, r, msg->data.result) == 0) { /* 1: to retry, 2: next step sent */
 			d->done[d->ndone++] = r->io;
 			d->inflight--;
 		}

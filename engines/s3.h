@@ -68,6 +68,15 @@ struct s3_req {
 	bool whole;              /* GET the whole object, no Range (listings) */
 	uint64_t cycle;          /* PUT body: io->buf's bytes repeated (layout); 0: no */
 	char owner[256];         /* the answer's x-amz-meta-storbench-owner ("" none) */
+	char etag[80];           /* the answer's ETag ("" none) */
+	const char *body;        /* what a PUT or POST sends (body_len bytes) */
+	/* a multipart upload in progress (s3mp.c) */
+	unsigned mp_phase;       /* S3_MP_*: the step in flight */
+	unsigned mp_part, mp_parts, mp_max; /* part in flight (1-based), parts, room */
+	char upload[256];        /* UploadId */
+	char (*etags)[80];       /* each part's ETag */
+	char *xml;               /* CompleteMultipartUpload's body */
+	size_t xml_len;
 };
 
 struct s3_td {
@@ -88,6 +97,22 @@ struct s3_td {
 	char *page;              /* a listing's body (S3_PAGE bytes), while preparing */
 };
 #define S3_PAGE (2u << 20)
+enum { S3_MP_NONE, S3_MP_CREATE, S3_MP_PART, S3_MP_COMPLETE };
+#define S3_MP_MIN (5u << 20)  /* S3's smallest part (all but the last) */
+#define S3_MP_MAX 10000u      /* S3's most parts */
+
+/* s3mp.c: multipart uploads (s3_multipart_size) */
+int sb_s3_mp_init(struct s3_td *d, struct sb_engine_td *td);
+void sb_s3_mp_free(struct s3_req *r);
+bool sb_s3_mp_wanted(const struct s3_td *d, const struct sb_io_u *io);
+int sb_s3_mp_begin(struct s3_td *d, struct s3_req *r);
+/* send the request of r's current step (also a retry of it) */
+int sb_s3_mp_send(struct s3_td *d, struct s3_req *r);
+/* the step in flight answered 2xx: 2 when the next step is sent, 0 when
+ * the I/O is final (io->result set) */
+int sb_s3_mp_next(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r);
+/* the step in flight failed for good: the upload aborted */
+int sb_s3_mp_failed(struct s3_td *d, struct s3_req *r);
 
 /* s3req.c */
 int sb_s3_req_init(struct s3_td *d, struct s3_req *r);

@@ -56,9 +56,9 @@ static size_t body_out(char *p, size_t size, size_t n, void *arg)
 	if (r->cycle) { /* layout: the buffer's bytes over and over */
 		uint64_t at = r->body_at % r->cycle;
 		len = len < r->cycle - at ? len : r->cycle - at;
-		memcpy(p, (const char *)r->io->buf + at, len);
+		memcpy(p, r->body + at, len);
 	} else {
-		memcpy(p, (const char *)r->io->buf + r->body_at, len);
+		memcpy(p, r->body + r->body_at, len);
 	}
 	r->body_at += len;
 	return len;
@@ -95,21 +95,29 @@ static size_t body_in(char *p, size_t size, size_t n, void *arg)
 	return len;
 }
 
-/* the answer's headers: storbench's owner mark, for the ownership checks */
+/* value of header line p (len bytes) when it is name's, into out */
+static void header_value(const char *p, size_t len, const char *name, char *out, size_t olen)
+{
+	size_t k = strlen(name);
+	if (len <= k || strncasecmp(p, name, k))
+		return;
+	const char *v = p + k;
+	size_t vl = len - k;
+	while (vl && (*v == ' ' || *v == '\t'))
+		v++, vl--;
+	while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' '))
+		vl--;
+	snprintf(out, olen, "%.*s", (int)vl, v);
+}
+
+/* the answer's headers: storbench's owner mark (the ownership checks) and
+ * the ETag (a multipart upload's parts) */
 static size_t header_in(char *p, size_t size, size_t n, void *arg)
 {
-	static const char name[] = "x-amz-meta-storbench-owner:";
 	struct s3_req *r = arg;
-	size_t len = size * n, k = sizeof(name) - 1;
-	if (len > k && !strncasecmp(p, name, k)) {
-		const char *v = p + k;
-		size_t vl = len - k;
-		while (vl && (*v == ' ' || *v == '\t'))
-			v++, vl--;
-		while (vl && (v[vl - 1] == '\r' || v[vl - 1] == '\n' || v[vl - 1] == ' '))
-			vl--;
-		snprintf(r->owner, sizeof(r->owner), "%.*s", (int)vl, v);
-	}
+	size_t len = size * n;
+	header_value(p, len, "x-amz-meta-storbench-owner:", r->owner, sizeof(r->owner));
+	header_value(p, len, "etag:", r->etag, sizeof(r->etag));
 	return len;
 }
 
@@ -148,6 +156,7 @@ int sb_s3_req_init(struct s3_td *d, struct s3_req *r)
 
 void sb_s3_req_free(struct s3_req *r)
 {
+	sb_s3_mp_free(r);
 	curl_slist_free_all(r->hdrs);
 	r->hdrs = NULL;
 	if (r->h)
@@ -211,7 +220,8 @@ static int headers(struct s3_td *d, struct s3_req *r, const char *method, const 
 	unsigned nh = 0;
 	char date[17], auth[1024], line[1100];
 	const struct s3_opts *o = d->o;
-	bool put = !strcmp(method, "PUT") && !query[0];
+	/* the mark goes on what makes an object: a PUT, or a multipart upload's start */
+	bool put = (!strcmp(method, "PUT") && !query[0]) || (!strcmp(method, "POST") && !strcmp(query, "uploads="));
 	sb_sigv4_date(time(NULL), date);
 	h[nh++] = (struct sb_sigv4_hdr){ "host", d->host };
 	h[nh++] = (struct sb_sigv4_hdr){ "x-amz-date", date };
@@ -247,7 +257,7 @@ static int headers(struct s3_td *d, struct s3_req *r, const char *method, const 
 /* method's curl settings on the reused handle */
 static void method_opts(struct s3_req *r, const char *method, uint64_t len)
 {
-	bool up = !strcmp(method, "PUT") || (!strcmp(method, "POST") && len);
+	bool up = !strcmp(method, "PUT") || !strcmp(method, "POST"); /* Content-Length always sent */
 	curl_easy_setopt(r->h, CURLOPT_CUSTOMREQUEST, NULL);
 	curl_easy_setopt(r->h, CURLOPT_NOBODY, 0L);
 	curl_easy_setopt(r->h, CURLOPT_HTTPGET, 1L);
@@ -275,12 +285,14 @@ int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const cha
 	if (n < 0 || (size_t)n >= sizeof(r->url))
 		return -ENAMETOOLONG;
 	r->method = method;
+	r->body = body;
 	r->body_at = 0;
 	r->body_len = len;
 	r->got = 0;
 	r->errlen = 0;
 	r->errbody[0] = '\0';
 	r->owner[0] = '\0';
+	r->etag[0] = '\0';
 	r->want = get ? io->len : 0;
 	const char *rng = NULL;
 	if (get && !r->whole && (d->kind == S3_KIND_S3 || d->o->object_mode == S3_OBJ_RANGE)) {
@@ -412,6 +424,10 @@ int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CUR
 		r->retry_at = sb_s3_now() + ms * 1000000u;
 		return 1;
 	}
+	if (r->mp_phase && cc == CURLE_OK && status >= 200 && status <= 299)
+		return sb_s3_mp_next(d, td, r);
+	if (r->mp_phase)
+		sb_s3_mp_failed(d, r); /* below: the failure's own result */
 	if (cc != CURLE_OK) {
 		snprintf(td->errmsg, sizeof(td->errmsg), "%s %.120s: %.80s%s", r->method, r->path,
 			 curl_easy_strerror(cc), r->tries ? " (after retries)" : "");
