@@ -213,7 +213,10 @@ class S3Server:
         e["S3_WATCH_PID"] = str(os.getpid())
         e.update(env or {})
         e["S3_NO_INSTALL"] = "1"
-        self.parent = tempfile.mkdtemp(prefix="sbs3.")
+        # the daemons' admin sockets live in it: a Unix socket path has at most
+        # 107 bytes, so a long $TMPDIR gives way to /tmp
+        tmp = tempfile.gettempdir()
+        self.parent = tempfile.mkdtemp(prefix="sbs3.", dir=tmp if len(tmp) <= 48 else "/tmp")
         self.dir = None
         atexit.register(self.stop)
         for attempt in (1, 2):
