@@ -253,10 +253,13 @@ class S3Server:
         return {"AWS_ACCESS_KEY_ID": self.access_key, "AWS_SECRET_ACCESS_KEY": self.secret_key,
                 "AWS_DEFAULT_REGION": self.region, "AWS_REGION": self.region}
 
-    def stop_rgw(self):
-        """kill radosgw alone (SIGKILL, as a crash): from now on the endpoint
-        refuses connections; mon and osd run on until stop()"""
-        p = subprocess.run([os.path.join(S3_SCRIPTS, "stop-s3.sh"), "--rgw", self.dir],
+    def stop_rgw(self, sig="KILL"):
+        """signal radosgw alone (t/s3/stop-s3.sh --rgw): KILL (default), as a
+        crash: requests in flight are reset and from now on the endpoint
+        refuses connections; TERM: radosgw's own shutdown; STOP: a hung server
+        (connections open, nothing answers) until stop_rgw("CONT").  mon and
+        osd run on until stop()"""
+        p = subprocess.run([os.path.join(S3_SCRIPTS, "stop-s3.sh"), "--rgw", self.dir, sig],
                            capture_output=True, text=True, timeout=60)
         if p.returncode != 0:
             raise RuntimeError("stop-s3.sh --rgw: " + p.stderr)
