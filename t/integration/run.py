@@ -34,6 +34,12 @@ sys.path.insert(0, here)
 # CPU time load took (sbtest.CpuLoss) or lives in bench/.  A file name alone
 # means the whole file; otherwise the set of its CLASS.TEST names (the rest
 # of the file runs in parallel).  The only place this list lives.
+# The S3 files (sbtest.S3Server: one local Ceph radosgw each) are not here:
+# a cluster takes random free ports and its own temporary directory, so
+# several run side by side (test_s3server.py runs two at once); starting
+# one costs about 2 CPU-seconds over 7-8 s of mostly waiting, idling about
+# 0.03 CPU and 150 MB (BlueStore: the data goes to disk, not memory), so
+# 4 files at a time cost at most 4 clusters, about 0.6 GB.
 SERIAL = {
     "test_mpi.py": None,             # mpirun --oversubscribe -np 4 (more ranks than CPUs), SIGINT to mpirun
     "test_mpi_ml.py": None,          # ML workloads under mpirun -np 4 (more ranks than CPUs)

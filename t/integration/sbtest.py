@@ -219,7 +219,10 @@ class S3Server:
         e["S3_WATCH_PID"] = str(os.getpid())
         e.update(env or {})
         e["S3_NO_INSTALL"] = "1"
-        self.parent = tempfile.mkdtemp(prefix="sbs3.")
+        # the daemons' admin sockets live in it: a Unix socket path has at most
+        # 107 bytes, so a long $TMPDIR gives way to /tmp
+        tmp = tempfile.gettempdir()
+        self.parent = tempfile.mkdtemp(prefix="sbs3.", dir=tmp if len(tmp) <= 48 else "/tmp")
         self.dir = None
         atexit.register(self.stop)
         for attempt in (1, 2):
@@ -256,10 +259,13 @@ class S3Server:
         return {"AWS_ACCESS_KEY_ID": self.access_key, "AWS_SECRET_ACCESS_KEY": self.secret_key,
                 "AWS_DEFAULT_REGION": self.region, "AWS_REGION": self.region}
 
-    def stop_rgw(self):
-        """kill radosgw alone (SIGKILL, as a crash): from now on the endpoint
-        refuses connections; mon and osd run on until stop()"""
-        p = subprocess.run([os.path.join(S3_SCRIPTS, "stop-s3.sh"), "--rgw", self.dir],
+    def stop_rgw(self, sig="KILL"):
+        """signal radosgw alone (t/s3/stop-s3.sh --rgw): KILL (default), as a
+        crash: requests in flight are reset and from now on the endpoint
+        refuses connections; TERM: radosgw's own shutdown; STOP: a hung server
+        (connections open, nothing answers) until stop_rgw("CONT").  mon and
+        osd run on until stop()"""
+        p = subprocess.run([os.path.join(S3_SCRIPTS, "stop-s3.sh"), "--rgw", self.dir, sig],
                            capture_output=True, text=True, timeout=60)
         if p.returncode != 0:
             raise RuntimeError("stop-s3.sh --rgw: " + p.stderr)

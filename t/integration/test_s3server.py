@@ -1,9 +1,10 @@
 """The S3 test fixture itself: t/s3/start-s3.sh's local Ceph radosgw (through
 sbtest.S3Server) and the stdlib client s3client.py that the S3 tests use as
 their oracle, checked against each other: object round trips, ranges, metadata,
-listing with continuation, deletes, bucket life, SigV4 failures, 503 SlowDown
-under rgw_max_concurrent_requests, radosgw killed alone, and a test process
-killed with SIGKILL leaving no daemon behind.  Skips, saying which packages
+listing with continuation, deletes, bucket life, SigV4 failures, 503
+SlowDown under rgw_max_concurrent_requests, radosgw frozen (SIGSTOP) and
+killed alone, and a test process killed with SIGKILL leaving no daemon
+behind.  Skips, saying which packages
 to install, where the Ceph packages are missing."""
 import hashlib
 import json
@@ -191,6 +192,21 @@ class SlowDown(unittest.TestCase):
         finally:
             S3.rgw_set("rgw_max_concurrent_requests", 1024)
         self.assertEqual(set(burst(S3.client, S3.bucket)), {(200, "")})
+
+
+class Frozen(unittest.TestCase):
+    def test_stop_cont(self):
+        """stop_rgw("STOP"): connections open but nothing answers (a client
+        times out); stop_rgw("CONT"): answers again"""
+        self.assertEqual(S3.client.put(S3.bucket, "frozen/k", b"v").status, 200)
+        c = s3client.S3Client(S3.endpoint, S3.access_key, S3.secret_key, S3.region, timeout=2)
+        S3.stop_rgw("STOP")
+        try:
+            with self.assertRaises(TimeoutError):
+                c.get(S3.bucket, "frozen/k")
+        finally:
+            S3.stop_rgw("CONT")
+        self.assertEqual(S3.client.get(S3.bucket, "frozen/k").body, b"v")
 
 
 class SkipWithoutPackages(unittest.TestCase):

@@ -49,8 +49,8 @@
 #                        (default 1024): a way to test a client's 503 retry path
 #
 # Object store: BlueStore by default.  Measured on the 2-core test machine (idle):
-# both start in about 7.5 s and stop in under 1 s; idle RSS mon 36 MB, osd 52-57 MB,
-# rgw 55 MB with either.  After 200 MB of PUTs the BlueStore OSD held 153 MB RSS
+# both start in about 7.5 s (about 2 CPU-seconds: mostly waiting) and stop in under
+# 1 s; idle RSS mon 36 MB, osd 52-57 MB, rgw 55 MB with either, idle CPU about 0.03.  After 200 MB of PUTs the BlueStore OSD held 153 MB RSS
 # (its cache is bounded by osd_memory_target) and 245 MB of sparse file in S3_DIR,
 # while the MemStore OSD held 464 MB RSS: MemStore keeps every byte written in RAM
 # (about twice over), so a test that writes a checkpoint or a dataset costs its size

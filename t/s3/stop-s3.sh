@@ -1,9 +1,12 @@
 #!/bin/bash
 # t/s3/stop-s3.sh [S3_DIR]       stop the S3 server t/s3/start-s3.sh started in S3_DIR
 #                                (default $S3_DIR) and remove that directory.
-# t/s3/stop-s3.sh --rgw S3_DIR   stop only its radosgw (SIGKILL, as a crash: the
-#                                port then refuses connections); mon, osd and the
-#                                directory stay until a later plain stop-s3.sh.
+# t/s3/stop-s3.sh --rgw S3_DIR [SIG]  signal only its radosgw, SIG (default KILL):
+#                                KILL, as a crash: in-flight requests are reset and
+#                                the port then refuses connections; TERM: radosgw's
+#                                own shutdown; STOP: a hung server (connections are
+#                                accepted by the kernel, nothing answers) until CONT.
+#                                mon, osd and the directory stay until a plain stop.
 # t/s3/stop-s3.sh --all PARENT   the same as a plain stop for every PARENT/s3.* left by
 #                                earlier runs (e.g. a start-s3.sh killed before it printed).
 # Only the pids recorded in S3_DIR/s3.pid, S3_DIR/watchdog.pid and the daemons' own
@@ -24,8 +27,12 @@ if [ "${1:-}" = --all ]; then
     exit $rc
 fi
 
-MODE=all
-if [ "${1:-}" = --rgw ]; then MODE=rgw; shift; fi
+MODE=all SIG=KILL
+if [ "${1:-}" = --rgw ]; then
+    MODE=rgw; shift
+    case ${2:-KILL} in KILL|TERM|STOP|CONT) SIG=${2:-KILL} ;;
+    *) log "usage: stop-s3.sh --rgw S3_DIR [KILL|TERM|STOP|CONT]"; exit 2 ;; esac
+fi
 D=${1:-${S3_DIR:-}}
 [ -n "$D" ] || { log "usage: stop-s3.sh [--rgw] S3_DIR | --all PARENT"; exit 2; }
 [ -d "$D" ] || { log "$D: already gone"; exit 0; }
@@ -47,10 +54,12 @@ if [ "$MODE" = rgw ]; then
     p=$(sed -n 3p "$D/s3.pid" 2>/dev/null)
     case $p in ''|*[!0-9]*) log "$D: no radosgw pid recorded"; exit 1 ;; esac
     ours "$p" || { log "radosgw (pid $p) already gone"; exit 0; }
-    kill -KILL "$p" 2>/dev/null
-    i=0; while ours "$p" && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-    if ours "$p"; then log "radosgw pid $p would not die"; exit 1; fi
-    log "radosgw (pid $p) killed; mon and osd still run in $D"
+    kill "-$SIG" "$p" 2>/dev/null
+    case $SIG in STOP|CONT) log "radosgw (pid $p) sent SIG$SIG"; exit 0 ;; esac
+    [ "$SIG" = TERM ] && kill -CONT "$p" 2>/dev/null
+    i=0; while ours "$p" && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+    if ours "$p"; then log "radosgw pid $p still runs 30 s after SIG$SIG"; exit 1; fi
+    log "radosgw (pid $p) ended by SIG$SIG; mon and osd still run in $D"
     exit 0
 fi
 
@@ -76,6 +85,7 @@ for p in $pids; do
     seen="$seen$p "
     ours "$p" || continue
     kill -TERM "$p" 2>/dev/null
+    kill -CONT "$p" 2>/dev/null     # one frozen with --rgw DIR STOP
     i=0
     while ours "$p" && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done   # 10 s
     if ours "$p"; then
