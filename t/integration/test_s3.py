@@ -122,6 +122,39 @@ class Objects(S3Case):
         self.assertEqual(self.keys(), [])
 
 
+class Multipart(S3Case):
+    def test_multipart_objects_match_a_file_run(self):
+        """16 MiB objects in 5 MiB parts (4 parts: 5+5+5+1): the bytes are the
+        file run's, the ETag is a multipart one ("-4"), the mark is on the
+        object, no upload is left open, and each I/O counted its 6 requests"""
+        opts = "rw=write\nbs=16m\nsize=32m\nbuffer_pattern=0x1234abcd\n"
+        job = self.s3job(f"filename={self.pre}/m\ns3_object_size=16m\ns3_multipart_size=5m\n{opts}iodepth=2\n")
+        j = self.json_of(self.run_s3("--output-format=json", job))
+        self.assertEqual(j["write"]["io_bytes"], 32 << 20)
+        self.assertEqual(j["engine"]["requests"], 2 * (1 + 4 + 1))
+        self.assertEqual(self.keys(), [(f"{self.pre}/m/0", 16 << 20), (f"{self.pre}/m/1", 16 << 20)])
+        h = S3.client.head(S3.bucket, f"{self.pre}/m/1")
+        self.assertTrue(h.headers.get("etag", h.headers.get("ETag", "")).strip('"').endswith("-4"))
+        self.assertTrue(h.meta.get("storbench-owner", "").startswith("storbench 2 "))
+        f = os.path.join(self.dir, "file")
+        p = self.run_sb("--name=f", "--ioengine=psync", f"--filename={f}", "--rw=write", "--bs=16m",
+                        "--size=32m", "--buffer_pattern=0x1234abcd")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        got = b"".join(S3.client.get(S3.bucket, f"{self.pre}/m/{i}").body for i in range(2))
+        self.assertEqual(got, open(f, "rb").read())
+        r = S3.client.request("GET", S3.bucket, query={"uploads": ""})
+        self.assertEqual(r.status, 200)
+        self.assertNotIn(b"<Upload>", r.body)
+
+    def test_parts_under_5_mib_refused(self):
+        job = self.s3job(f"filename={self.pre}/s\ns3_object_size=8m\ns3_multipart_size=1m\nrw=write\n"
+                         "bs=8m\nsize=8m\n")
+        p = self.run_s3(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("s3_multipart_size=5m", p.stderr)
+        self.assertEqual(self.keys(), [])
+
+
 class UsersObjects(S3Case):
     def test_a_users_object_is_never_written_over(self):
         """an object at a key the job would write, without storbench's mark:

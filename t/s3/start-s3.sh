@@ -167,10 +167,13 @@ if [ "${S3_TLS:-0}" = 1 ]; then
         -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
         -keyout "$D/tls.key" -out "$D/tls.crt" >"$D/log/openssl.out" 2>&1 || fail "openssl req"
     cat "$D/tls.crt" "$D/tls.key" > "$D/tls.pem"
-    FRONTEND="beast ssl_endpoint=127.0.0.1:$RGW_PORT ssl_certificate=$D/tls.pem"
+    FRONTEND="beast ssl_endpoint=127.0.0.1:$RGW_PORT ssl_certificate=$D/tls.pem tcp_nodelay=1"
     SCHEME=https CURL_TLS="--cacert $D/tls.crt"
 else
-    FRONTEND="beast endpoint=127.0.0.1:$RGW_PORT"
+    # tcp_nodelay=1: without it beast's small writes wait for the client's
+    # delayed ACK, and every request on a reused connection takes about 45 ms
+    # (curl's own, measured here: 45-48 ms per 4 KiB GET; 1.6-2 ms with it)
+    FRONTEND="beast endpoint=127.0.0.1:$RGW_PORT tcp_nodelay=1"
     SCHEME=http
 fi
 
