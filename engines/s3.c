@@ -99,11 +99,13 @@ static void s3_cleanup(struct sb_engine_td *td)
 	struct s3_td *d = td->data;
 	if (!d)
 		return;
-	for (unsigned i = 0; d->reqs && i < td->nios; i++) {
+	for (unsigned i = 0; d->reqs && i < td->nios; i++)
 		if (d->reqs[i].active)
 			curl_multi_remove_handle(d->m, d->reqs[i].h);
+	if (d->reqs)
+		(void)sb_s3_record_kept(d, td); /* best effort: without it --cleanup sees a killed run */
+	for (unsigned i = 0; d->reqs && i < td->nios; i++)
 		sb_s3_req_free(&d->reqs[i]);
-	}
 	if (d->m)
 		curl_multi_cleanup(d->m);
 	free(d->reqs);
@@ -126,13 +128,14 @@ static const char *opt_env(const char *opt, const char *env1, const char *env2)
 /* host and credentials: the options, else the AWS environment variables,
  * else the profile (AWS_PROFILE, default "default") of the shared
  * credentials file, read through run/'s reader (td->job->fs->read_cred) */
-static int setup_auth(struct s3_td *d, struct sb_engine_td *td)
+int sb_s3_auth(struct s3_td *d, struct sb_engine_td *td)
 {
 	const struct s3_opts *o = d->o;
 	const char *host = opt_env(o->host, "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL");
 	if (!host)
 		host = "localhost";
 	size_t skip = !strncmp(host, "http://", 7) ? 7 : !strncmp(host, "https://", 8) ? 8 : 0;
+	d->https = skip == 8 && o->https == S3_HTTPS_OFF ? S3_HTTPS_ON : o->https;
 	if (d->kind == S3_KIND_S3 && !o->path_style)
 		snprintf(d->host, sizeof(d->host), "%s.%s", o->bucket ? o->bucket : "", host + skip);
 	else
@@ -181,7 +184,7 @@ static int init_kind(struct sb_engine_td *td, enum s3_kind kind)
 		snprintf(td->errmsg, sizeof(td->errmsg), "no bucket: set s3_bucket=NAME");
 		return s3_cleanup(td), -EINVAL;
 	}
-	int e = setup_auth(d, td);
+	int e = sb_s3_auth(d, td);
 	if (e)
 		return s3_cleanup(td), e;
 	if (td->job && td->job->fs && td->job->fs->mark)
@@ -214,7 +217,7 @@ static int preflight(struct sb_engine_td *td, struct s3_td *d)
 	int e = sb_s3_sync(d, r, "GET", path, "list-type=2&max-keys=1", body, sizeof(body), &status);
 	if (e) {
 		snprintf(td->errmsg, sizeof(td->errmsg), "no answer from %s://%.200s: %.120s: check http_host= and https=",
-			 d->o->https == S3_HTTPS_OFF ? "http" : "https", d->host, r->errbody);
+			 d->https == S3_HTTPS_OFF ? "http" : "https", d->host, r->errbody);
 		return e;
 	}
 	if (status >= 200 && status <= 299)

@@ -84,6 +84,7 @@ struct s3_td {
 	const struct s3_opts *o;
 	struct sb_sigv4 sig;
 	bool sign;               /* SigV4 (s3, http_mode=s3) */
+	unsigned https;          /* https=, or on for an https:// endpoint */
 	char host[512];          /* host[:port] */
 	const char *token;       /* x-amz-security-token (NULL: none) */
 	char tokbuf[1024];       /* the credentials file's token */
@@ -95,6 +96,7 @@ struct s3_td {
 	unsigned inflight;       /* in the multi handle or waiting to retry */
 	uint64_t *ctr;           /* td->counters */
 	char *page;              /* a listing's body (S3_PAGE bytes), while preparing */
+	bool wrote;              /* an object was written (a PUT or upload answered 2xx) */
 };
 #define S3_PAGE (2u << 20)
 enum { S3_MP_NONE, S3_MP_CREATE, S3_MP_PART, S3_MP_COMPLETE };
@@ -138,8 +140,26 @@ int sb_s3_sync(struct s3_td *d, struct s3_req *r, const char *method, const char
  * wait for it: 0, or -errno with td->errmsg */
 int sb_s3_put_sync(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, const char *path,
 		   uint64_t len);
+/* s3.c: d->host, d->https and the signing keys from the options, the AWS
+ * environment and the credentials file (td->job->fs->read_cred); 0 or
+ * -errno with td->errmsg */
+int sb_s3_auth(struct s3_td *d, struct sb_engine_td *td);
+
+/* s3list.c: each object under prefix of bucket (key, bytes) to each()
+ * (its non-zero return ends the listing with it); err: the server's
+ * refusal.  0 or -errno */
+int sb_s3_list(struct s3_td *d, char *err, size_t elen, const char *bucket, const char *prefix,
+	       int (*each)(const char *key, uint64_t size, void *arg), void *arg);
 /* s3own.c: the user's objects refused, a read job's objects laid out */
 int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td);
+/* Objects outlive the run that made them: a run that ends (not killed)
+ * records it once per bucket in the object S3_RUNS + HOST_BOOT_PIDNS_PID_START
+ * (its mark, state=kept), so --cleanup tells what a finished run kept from
+ * what a killed one left.  The record's key of a mark: 0 or -errno. */
+#define S3_RUNS ".storbench-runs/"
+int sb_s3_run_key(const char *mark, char *key, size_t len);
+/* a thread that wrote ends: the run's record PUT (0 or -errno) */
+int sb_s3_record_kept(struct s3_td *d, struct sb_engine_td *td);
 /* "METHOD PATH: HTTP STATUS Code: Message" of r's answer into buf */
 void sb_s3_explain(char *buf, size_t len, const struct s3_req *r, long status);
 #endif

@@ -38,96 +38,19 @@ static void listing_free(struct listing *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* XML text (&amp; &lt; &gt; &quot; &apos;) to bytes, in place */
-static void unxml(char *s)
+static int collect(const char *key, uint64_t size, void *arg)
 {
-	static const struct { const char *e; char c; } ent[] = {
-		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' }, { "&apos;", '\'' },
-	};
-	char *o = s;
-	while (*s) {
-		unsigned k = 0;
-		while (k < 5 && strncmp(s, ent[k].e, strlen(ent[k].e)))
-			k++;
-		if (k < 5) {
-			*o++ = ent[k].c;
-			s += strlen(ent[k].e);
-		} else {
-			*o++ = *s++;
-		}
-	}
-	*o = '\0';
-}
-
-/* the text of <tag>...</tag> at or after p, into out; the end, or NULL */
-static const char *tag(const char *p, const char *name, char *out, size_t len)
-{
-	char open[48], close[48];
-	snprintf(open, sizeof(open), "<%s>", name);
-	snprintf(close, sizeof(close), "</%s>", name);
-	const char *a = strstr(p, open), *b = a ? strstr(a, close) : NULL;
-	if (!b)
-		return NULL;
-	a += strlen(open);
-	snprintf(out, len, "%.*s", (int)(b - a), a);
-	unxml(out);
-	return b + strlen(close);
-}
-
-/* one page of ListObjectsV2 into l; the continuation token into next ("" last) */
-static int list_page(struct s3_td *d, struct sb_engine_td *td, const char *bucket, const char *prefix,
-		     char *next, size_t nlen, struct listing *l)
-{
-	char query[3000], enc[1536], tok[1200], path[300], key[1100], size[32];
-	long status = 0;
-	struct s3_req *r = &d->reqs[0];
-	int e = sb_sigv4_encode(prefix, false, enc, sizeof(enc));
-	if (!e && next[0])
-		e = sb_sigv4_encode(next, false, tok, sizeof(tok));
-	if (e)
-		return e;
-	snprintf(query, sizeof(query), "%s%s%slist-type=2&prefix=%s", next[0] ? "continuation-token=" : "",
-		 next[0] ? tok : "", next[0] ? "&" : "", enc);
-	snprintf(path, sizeof(path), "/%s", bucket);
-	e = sb_s3_sync(d, r, "GET", path, query, d->page, S3_PAGE, &status);
-	if (!e && (status < 200 || status > 299)) {
-		sb_s3_explain(td->errmsg, sizeof(td->errmsg), r, status);
-		e = status == 403 ? -EACCES : -EIO;
-	}
-	if (e)
-		return e;
-	for (const char *p = d->page; (p = strstr(p, "<Contents>")); p++) {
-		const char *q = tag(p, "Key", key, sizeof(key));
-		if (!q || !tag(p, "Size", size, sizeof(size)))
-			break;
-		if (l->n == l->cap) {
-			size_t cap = l->cap ? 2 * l->cap : 64;
-			struct listed *v = realloc(l->v, cap * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			l->v = v, l->cap = cap;
-		}
-		if (!(l->v[l->n].key = strdup(key)))
+	struct listing *l = arg;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct listed *v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
 			return -ENOMEM;
-		l->v[l->n++].size = strtoull(size, NULL, 10);
+		l->v = v, l->cap = cap;
 	}
-	char trunc[8] = "";
-	tag(d->page, "IsTruncated", trunc, sizeof(trunc));
-	next[0] = '\0';
-	if (!strcmp(trunc, "true") && !tag(d->page, "NextContinuationToken", next, nlen))
-		return -EIO;
-	return 0;
-}
-
-static int list_all(struct s3_td *d, struct sb_engine_td *td, const char *bucket, const char *prefix,
-		    struct listing *l)
-{
-	char next[1100] = "";
-	do {
-		int e = list_page(d, td, bucket, prefix, next, sizeof(next), l);
-		if (e)
-			return e;
-	} while (next[0]);
+	if (!(l->v[l->n].key = strdup(key)))
+		return -ENOMEM;
+	l->v[l->n++].size = size;
 	return 0;
 }
 
@@ -252,8 +175,6 @@ int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td)
 			 "with http_mode=s3 (or run a read-only job)", d->o->mode ? "swift" : "webdav");
 		return -EPERM;
 	}
-	if (!(d->page = malloc(S3_PAGE)))
-		return -ENOMEM;
 	int e = 0;
 	for (unsigned i = 0; !e && i < td->nfiles; i++) {
 		char bucket[256], pre[1100];
@@ -264,15 +185,61 @@ int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td)
 			e = -EINVAL;
 			break;
 		}
-		e = list_all(d, td, bucket, pre, &l);
+		e = sb_s3_list(d, td->errmsg, sizeof(td->errmsg), bucket, pre, collect, &l);
 		if (!e && (j->writes || j->trims))
 			e = check_owner(d, td, &l, bucket, pre);
 		if (!e && lay)
 			e = lay_out(d, td, &td->files[i], &l, bucket, pre);
 		listing_free(&l);
 	}
-	free(d->page);
-	d->page = NULL;
+	return e;
+}
+
+/* value of " name=" in a mark, up to the next space, into out */
+static void mark_field(const char *mark, const char *name, char *out, size_t len)
+{
+	char k[16];
+	snprintf(k, sizeof(k), " %s=", name);
+	const char *p = strstr(mark, k);
+	size_t n = p ? strcspn(p + strlen(k), " ") : 0;
+	snprintf(out, len, "%.*s", (int)n, p ? p + strlen(k) : "");
+	for (char *c = out; *c; c++)
+		if (*c == '/')
+			*c = '_';
+}
+
+int sb_s3_run_key(const char *mark, char *key, size_t len)
+{
+	char host[256], boot[64], ns[32], pid[32], start[32];
+	mark_field(mark, "host", host, sizeof(host));
+	mark_field(mark, "boot", boot, sizeof(boot));
+	mark_field(mark, "pidns", ns, sizeof(ns));
+	mark_field(mark, "pid", pid, sizeof(pid));
+	mark_field(mark, "start", start, sizeof(start));
+	if (!pid[0] || !start[0])
+		return -EINVAL;
+	int n = snprintf(key, len, "%s%s_%s_%s_%s_%s", S3_RUNS, host, boot, ns, pid, start);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int sb_s3_record_kept(struct s3_td *d, struct sb_engine_td *td)
+{
+	char key[700], path[1000], bucket[256], pre[1100], body[sizeof(d->mark)];
+	if (!d->wrote || !d->mark[0] || !td->nfiles || sb_s3_run_key(d->mark, key, sizeof(key)))
+		return 0;
+	if (split(d, &td->files[0], bucket, sizeof(bucket), pre, sizeof(pre)))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/%s/%s", bucket, key);
+	snprintf(body, sizeof(body), "%s", d->mark);
+	char *st = strstr(d->mark, " state=made");
+	if (st)
+		memcpy(st, " state=kept", 11); /* the record is kept on purpose */
+	struct sb_io_u io = { .ddir = SB_DDIR_WRITE, .buf = body, .len = strlen(body) };
+	struct sb_io_u *keep = td->ios;
+	unsigned nios = td->nios;
+	td->ios = &io, td->nios = 1;
+	int e = sb_s3_put_sync(d, td, &d->reqs[0], path, io.len);
+	td->ios = keep, td->nios = nios;
 	return e;
 }
 #endif

@@ -142,7 +142,7 @@ int sb_s3_req_init(struct s3_td *d, struct s3_req *r)
 	curl_easy_setopt(r->h, CURLOPT_HEADERDATA, r);
 	if (d->o->verbose)
 		curl_easy_setopt(r->h, CURLOPT_VERBOSE, 1L);
-	if (d->o->https == S3_HTTPS_INSECURE) {
+	if (d->https == S3_HTTPS_INSECURE) {
 		curl_easy_setopt(r->h, CURLOPT_SSL_VERIFYPEER, 0L);
 		curl_easy_setopt(r->h, CURLOPT_SSL_VERIFYHOST, 0L);
 	}
@@ -275,7 +275,7 @@ int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const cha
 		const void *body, uint64_t len)
 {
 	char uri[3 * sizeof(r->path)], range[64], payload[65];
-	const char *scheme = d->o->https == S3_HTTPS_OFF ? "http" : "https";
+	const char *scheme = d->https == S3_HTTPS_OFF ? "http" : "https";
 	const struct sb_io_u *io = r->io;
 	bool get = !strcmp(method, "GET") && io;
 	int e = sb_sigv4_encode(r->path, true, uri, sizeof(uri));
@@ -447,6 +447,7 @@ int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CUR
 		return 0;
 	}
 	io->result = io->ddir == SB_DDIR_READ && !r->zero_404 ? (int64_t)r->got : (int64_t)io->len;
+	d->wrote |= io->ddir == SB_DDIR_WRITE;
 	return 0;
 }
 #endif

@@ -11,4 +11,11 @@
  * why.  Returns 0, -ENOTDIR/-ENOENT when DIR is not a directory, or -EIO
  * when something could not be removed (each said on stderr). */
 int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out);
+/* --cleanup s3://BUCKET[/PREFIX] (run/cleanup_s3.c): the objects under
+ * PREFIX marked by a storbench run that is no longer running are deleted,
+ * nothing else.  The endpoint and keys as ioengine=s3 finds them without
+ * options (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, ~/.aws/credentials).
+ * 0, -EINVAL (no bucket, no endpoint or keys, the listing refused: said),
+ * -EIO (an object could not be removed), -EINTR (stopped). */
+int sb_cleanup_s3(const char *url, bool dry_run, FILE *out);
 #endif

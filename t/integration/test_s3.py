@@ -200,6 +200,55 @@ class UsersObjects(S3Case):
             self.assertEqual(S3.client.get(S3.bucket, key).body, v, key)
 
 
+class Cleanup(S3Case):
+    def test_cleanup_removes_only_a_killed_runs_objects(self):
+        """--cleanup s3://BUCKET/PREFIX: a SIGKILLed run's objects go; a
+        finished run's (it recorded its end) and a user's stay; --dry-run
+        removes nothing"""
+        S3.client.put(S3.bucket, f"{self.pre}/user", b"mine")
+        fin = self.s3job(f"filename={self.pre}/fin\nrw=write\nbs=64k\ns3_object_size=64k\nsize=256k\n", "f.ini")
+        self.assertEqual(self.run_s3(fin).returncode, 0)
+        k = self.s3job(f"filename={self.pre}/dead\nrw=randwrite\nbs=64k\ns3_object_size=64k\nsize=4m\n"
+                       "time_based\nruntime=60\n", "k.ini")
+        e = dict(os.environ)
+        e.update(self.env)
+        proc = subprocess.Popen([sbtest.BIN, k], cwd=self.dir, env=e, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while time.time() < deadline and len(self.keys(f"{self.pre}/dead/")) < 3:
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        dead = self.keys(f"{self.pre}/dead/")
+        self.assertGreaterEqual(len(dead), 3)
+        env = dict(self.env, AWS_ENDPOINT_URL=S3.endpoint)
+        url = f"s3://{S3.bucket}/{self.pre}/"
+        p = self.run_s3("--cleanup", url, "--dry-run", env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"would remove {len(dead)} objects", p.stdout)
+        self.assertIn("left 1 objects storbench did not make and 4 it kept on purpose", p.stdout)
+        self.assertEqual(self.keys(f"{self.pre}/dead/"), dead)
+        p = self.run_s3("--cleanup", url, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn(f"removed {len(dead)} objects", p.stdout)
+        self.assertEqual(self.keys(f"{self.pre}/dead/"), [])
+        self.assertEqual(len(self.keys(f"{self.pre}/fin/")), 4)
+        self.assertEqual(S3.client.get(S3.bucket, f"{self.pre}/user").body, b"mine")
+
+    def test_cleanup_bad_urls_and_no_keys(self):
+        env = dict(self.env, AWS_ENDPOINT_URL=S3.endpoint)
+        p = self.run_s3("--cleanup", "s3://", env=env)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("name a bucket", p.stderr)
+        p = self.run_s3("--cleanup", f"s3://no-such-bucket-{os.getpid()}/x", env=env)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("NoSuchBucket", p.stderr)
+        p = self.run_s3("--cleanup", f"s3://{S3.bucket}/x", env=dict(env, AWS_ACCESS_KEY_ID="",
+                        AWS_SECRET_ACCESS_KEY="", HOME=self.dir))
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("no S3 credentials", p.stderr)
+
+
 class Errors(S3Case):
     def test_wrong_credentials_exit_1_with_the_servers_code(self):
         job = self.s3job(f"filename={self.pre}/c\nrw=write\nbs=1m\nsize=1m\n")

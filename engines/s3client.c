@@ -1,0 +1,177 @@
+/* s3client.c: S3 outside a job (see s3client.h), on the engine's own
+ * request code: one request slot, run to its end each time. */
+#include "engines/s3client.h"
+#include "engines/s3.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(CONFIG_LIBCURL) && defined(CONFIG_OPENSSL)
+struct sb_s3_client {
+	struct s3_opts o;
+	struct s3_td d;
+	struct s3_req r;
+	struct sb_engine_job job;
+	struct sb_engine_td td;
+	char endpoint[600];
+	char last_run[700];      /* the run record asked last, and its answer */
+	int last_kept;
+};
+
+int sb_s3_client_open(struct sb_s3_client **out, const struct sb_engine_fs *fs, char *why, size_t wlen)
+{
+	struct sb_s3_client *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->o.path_style = true;
+	c->o.retries = 5;
+	c->job.fs = fs;
+	c->td.job = &c->job;
+	c->d.kind = S3_KIND_S3;
+	c->d.o = &c->o;
+	int e = sb_s3_auth(&c->d, &c->td);
+	if (!e)
+		e = sb_s3_req_init(&c->d, &c->r);
+	if (e) {
+		snprintf(why, wlen, "%s", c->td.errmsg[0] ? c->td.errmsg : strerror(-e));
+		sb_s3_client_close(c);
+		return e;
+	}
+	snprintf(c->endpoint, sizeof(c->endpoint), "%s://%s", c->d.https ? "https" : "http", c->d.host);
+	c->d.reqs = &c->r;
+	*out = c;
+	return 0;
+}
+
+void sb_s3_client_close(struct sb_s3_client *c)
+{
+	if (!c)
+		return;
+	sb_s3_req_free(&c->r);
+	free(c);
+}
+
+const char *sb_s3_client_endpoint(const struct sb_s3_client *c)
+{
+	return c->endpoint;
+}
+
+int sb_s3_client_list(struct sb_s3_client *c, const char *bucket, const char *prefix,
+		      int (*each)(const char *key, uint64_t size, void *arg), void *arg, char *why, size_t wlen)
+{
+	if (wlen)
+		why[0] = '\0';
+	int e = sb_s3_list(&c->d, why, wlen, bucket, prefix, each, arg);
+	if (e && wlen && !why[0])
+		snprintf(why, wlen, "listing /%s/%s at %s: %s", bucket, prefix, c->endpoint,
+			 c->r.errbody[0] ? c->r.errbody : strerror(-e));
+	return e;
+}
+
+/* one request on the slot; status into *status, or -errno with why */
+static int one(struct sb_s3_client *c, const char *method, const char *bucket, const char *key, long *status,
+	       char *why, size_t wlen)
+{
+	char path[1536], body[4096];
+	snprintf(path, sizeof(path), "/%s/%s", bucket, key);
+	int e = sb_s3_sync(&c->d, &c->r, method, path, "", body, sizeof(body), status);
+	if (e)
+		snprintf(why, wlen, "%s %s at %s: %s", method, path, c->endpoint, c->r.errbody);
+	return e;
+}
+
+int sb_s3_client_owner(struct sb_s3_client *c, const char *bucket, const char *key, char *mark, size_t mlen,
+		       int *gone, char *why, size_t wlen)
+{
+	long status = 0;
+	*gone = 0;
+	mark[0] = '\0';
+	int e = one(c, "HEAD", bucket, key, &status, why, wlen);
+	if (e)
+		return e;
+	if (status == 404)
+		return *gone = 1, 0;
+	if (status < 200 || status > 299) {
+		sb_s3_explain(why, wlen, &c->r, status);
+		return -EIO;
+	}
+	snprintf(mark, mlen, "%s", c->r.owner);
+	return 0;
+}
+
+int sb_s3_client_run_kept(struct sb_s3_client *c, const char *bucket, const char *mark, int *kept,
+			  char *why, size_t wlen)
+{
+	char key[700], m[300];
+	int gone = 0;
+	*kept = 0;
+	if (sb_s3_run_key(mark, key, sizeof(key)))
+		return 0; /* a mark without a run's identity: nothing recorded */
+	if (!strcmp(key, c->last_run)) {
+		*kept = c->last_kept;
+		return 0;
+	}
+	int e = sb_s3_client_owner(c, bucket, key, m, sizeof(m), &gone, why, wlen);
+	if (e)
+		return e;
+	*kept = !gone;
+	snprintf(c->last_run, sizeof(c->last_run), "%s", key);
+	c->last_kept = *kept;
+	return 0;
+}
+
+int sb_s3_client_delete(struct sb_s3_client *c, const char *bucket, const char *key, char *why, size_t wlen)
+{
+	long status = 0;
+	int e = one(c, "DELETE", bucket, key, &status, why, wlen);
+	if (e)
+		return e;
+	if ((status >= 200 && status <= 299) || status == 404)
+		return 0;
+	sb_s3_explain(why, wlen, &c->r, status);
+	return status == 403 ? -EACCES : -EIO;
+}
+#else
+int sb_s3_client_open(struct sb_s3_client **out, const struct sb_engine_fs *fs, char *why, size_t wlen)
+{
+	(void)fs;
+	*out = NULL;
+	snprintf(why, wlen, "this storbench has no S3 (apt-get install libcurl4-openssl-dev libssl-dev, ./configure)");
+	return -ENOTSUP;
+}
+void sb_s3_client_close(struct sb_s3_client *c)
+{
+	(void)c;
+}
+const char *sb_s3_client_endpoint(const struct sb_s3_client *c)
+{
+	(void)c;
+	return "";
+}
+int sb_s3_client_list(struct sb_s3_client *c, const char *bucket, const char *prefix,
+		      int (*each)(const char *key, uint64_t size, void *arg), void *arg, char *why, size_t wlen)
+{
+	(void)c, (void)bucket, (void)prefix, (void)each, (void)arg, (void)why, (void)wlen;
+	return -ENOTSUP;
+}
+int sb_s3_client_owner(struct sb_s3_client *c, const char *bucket, const char *key, char *mark, size_t mlen,
+		       int *gone, char *why, size_t wlen)
+{
+	(void)c, (void)bucket, (void)key, (void)mark, (void)mlen, (void)gone, (void)why, (void)wlen;
+	return -ENOTSUP;
+}
+int sb_s3_client_delete(struct sb_s3_client *c, const char *bucket, const char *key, char *why, size_t wlen)
+{
+	(void)c, (void)bucket, (void)key, (void)why, (void)wlen;
+	return -ENOTSUP;
+}
+int sb_s3_client_run_kept(struct sb_s3_client *c, const char *bucket, const char *mark, int *kept,
+			  char *why, size_t wlen)
+{
+	(void)c, (void)bucket, (void)mark, (void)why, (void)wlen;
+	*kept = 0;
+	return -ENOTSUP;
+}
+#endif
