@@ -102,6 +102,8 @@ static void s3_cleanup(struct sb_engine_td *td)
 	for (unsigned i = 0; d->reqs && i < td->nios; i++)
 		if (d->reqs[i].active)
 			curl_multi_remove_handle(d->m, d->reqs[i].h);
+	for (unsigned i = 0; i < td->nfiles; i++)
+		sb_s3_stream_free(d, &td->files[i]);
 	if (d->reqs)
 		(void)sb_s3_record_kept(d, td); /* best effort: without it --cleanup sees a killed run */
 	for (unsigned i = 0; d->reqs && i < td->nios; i++)
@@ -253,8 +255,10 @@ static int start(struct s3_td *d, struct s3_req *r)
 	case SB_DDIR_READ:
 		return sb_s3_start(d, r, "GET", "", NULL, 0);
 	case SB_DDIR_WRITE:
+		if (r->stream)
+			return sb_s3_stream_send(d, r); /* a step tried again */
 		if (r->mp_phase)
-			return sb_s3_mp_send(d, r); /* a step tried again */
+			return sb_s3_mp_send(d, r);
 		if (sb_s3_mp_wanted(d, io))
 			return sb_s3_mp_begin(d, r);
 		return sb_s3_start(d, r, "PUT", "", io->buf, io->len);
@@ -265,6 +269,13 @@ static int start(struct s3_td *d, struct s3_req *r)
 	}
 }
 
+/* files opened one by one (the ML workloads' files): the ones about to be
+ * written are checked as a job's are before its first I/O */
+static int s3_open_file(struct sb_engine_td *td, struct sb_file *f)
+{
+	return sb_s3_open_check(td->data, td, f);
+}
+
 static enum sb_q_status s3_queue(struct sb_engine_td *td, struct sb_io_u *io)
 {
 	struct s3_td *d = td->data;
@@ -273,8 +284,17 @@ static enum sb_q_status s3_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	r->tries = 0;
 	r->retry_at = 0;
 	r->mp_phase = S3_MP_NONE;
+	r->stream = NULL;
 	int e = io->ddir <= SB_DDIR_TRIM ? sb_s3_object(d, td, r) : 0;
-	e = e ? e : start(d, r);
+	if (!e && sb_s3_stream_wanted(d, io)) { /* a piece of a file written into one object */
+		e = sb_s3_stream_queue(d, td, r);
+		if (e == S3_STREAM_BUSY)
+			return SB_Q_BUSY;
+		if (e == 1)
+			return SB_Q_COMPLETED;
+	} else if (!e) {
+		e = start(d, r);
+	}
 	if (e) {
 		io->result = e > 0 ? 0 : e;
 		return SB_Q_COMPLETED;
@@ -362,6 +382,7 @@ const struct sb_engine_ops sb_engine_s3 = {
 	.init = s3_init,
 	.cleanup = s3_cleanup,
 	.options = &sb_s3_optset,
+	.open_file = s3_open_file,
 	.queue = s3_queue,
 	.getevents = s3_getevents,
 	.event = s3_event,
@@ -377,6 +398,7 @@ const struct sb_engine_ops sb_engine_http = {
 	.init = http_init,
 	.cleanup = s3_cleanup,
 	.options = &sb_s3_optset,
+	.open_file = s3_open_file,
 	.queue = s3_queue,
 	.getevents = s3_getevents,
 	.event = s3_event,

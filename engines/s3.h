@@ -77,6 +77,7 @@ struct s3_req {
 	char (*etags)[80];       /* each part's ETag */
 	char *xml;               /* CompleteMultipartUpload's body */
 	size_t xml_len;
+	struct s3_stream *stream; /* the file written in pieces this request sends (s3stream.c) */
 };
 
 struct s3_td {
@@ -97,11 +98,26 @@ struct s3_td {
 	uint64_t *ctr;           /* td->counters */
 	char *page;              /* a listing's body (S3_PAGE bytes), while preparing */
 	bool wrote;              /* an object was written (a PUT or upload answered 2xx) */
+	char wrote_bucket[256];  /* the bucket of the first one (the run's record goes there) */
 };
 #define S3_PAGE (2u << 20)
 enum { S3_MP_NONE, S3_MP_CREATE, S3_MP_PART, S3_MP_COMPLETE };
 #define S3_MP_MIN (5u << 20)  /* S3's smallest part (all but the last) */
 #define S3_MP_MAX 10000u      /* S3's most parts */
+
+/* s3stream.c: a file written in pieces into one object */
+struct s3_stream;
+#define S3_STREAM_BUSY 3
+bool sb_s3_stream_wanted(const struct s3_td *d, const struct sb_io_u *io);
+/* r->io's piece taken: 1 completed (io->result set), 0 a request sent,
+ * S3_STREAM_BUSY (a part of the file in flight), or -errno */
+int sb_s3_stream_queue(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r);
+int sb_s3_stream_send(struct s3_td *d, struct s3_req *r);
+/* as sb_s3_mp_next and sb_s3_mp_failed, for a stream's request */
+int sb_s3_stream_next(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r);
+void sb_s3_stream_failed(struct s3_td *d, struct s3_req *r);
+/* f's stream freed, an unfinished upload aborted */
+void sb_s3_stream_free(struct s3_td *d, struct sb_file *f);
 
 /* s3mp.c: multipart uploads (s3_multipart_size) */
 int sb_s3_mp_init(struct s3_td *d, struct sb_engine_td *td);
@@ -150,8 +166,13 @@ int sb_s3_auth(struct s3_td *d, struct sb_engine_td *td);
  * refusal.  0 or -errno */
 int sb_s3_list(struct s3_td *d, char *err, size_t elen, const char *bucket, const char *prefix,
 	       int (*each)(const char *key, uint64_t size, void *arg), void *arg);
+/* r's object is written: d->wrote and d->wrote_bucket */
+void sb_s3_wrote(struct s3_td *d, const struct s3_req *r);
 /* s3own.c: the user's objects refused, a read job's objects laid out */
 int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td);
+/* a file an ML workload is about to write (f->created): refused, -EPERM
+ * with td->errmsg, when one of its objects is a user's */
+int sb_s3_open_check(struct s3_td *d, struct sb_engine_td *td, const struct sb_file *f);
 /* Objects outlive the run that made them: a run that ends (not killed)
  * records it once per bucket in the object S3_RUNS + HOST_BOOT_PIDNS_PID_START
  * (its mark, state=kept), so --cleanup tells what a finished run kept from

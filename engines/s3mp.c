@@ -178,7 +178,7 @@ int sb_s3_mp_next(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r)
 	default: /* completed: the object is there */
 		r->mp_phase = S3_MP_NONE;
 		r->io->result = (int64_t)r->io->len;
-		d->wrote = true;
+		sb_s3_wrote(d, r);
 		return 0;
 	}
 	r->tries = 0;

@@ -179,6 +179,8 @@ int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td)
 	for (unsigned i = 0; !e && i < td->nfiles; i++) {
 		char bucket[256], pre[1100];
 		struct listing l = { 0 };
+		if (!td->files[i].path)
+			continue; /* an ML worker's slot: its files come later (sb_s3_open_check) */
 		if (split(d, &td->files[i], bucket, sizeof(bucket), pre, sizeof(pre))) {
 			snprintf(td->errmsg, sizeof(td->errmsg), "filename=%.200s: http_mode=s3 needs /BUCKET/KEY",
 				 td->files[i].path);
@@ -192,6 +194,23 @@ int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td)
 			e = lay_out(d, td, &td->files[i], &l, bucket, pre);
 		listing_free(&l);
 	}
+	return e;
+}
+
+int sb_s3_open_check(struct s3_td *d, struct sb_engine_td *td, const struct sb_file *f)
+{
+	char bucket[256], pre[1100];
+	struct listing l = { 0 };
+	if (!f->path || !f->created)
+		return 0; /* read only: a user's object is read as it is */
+	if (split(d, f, bucket, sizeof(bucket), pre, sizeof(pre))) {
+		snprintf(td->errmsg, sizeof(td->errmsg), "%.200s: http_mode=s3 needs /BUCKET/KEY", f->path);
+		return -EINVAL;
+	}
+	int e = sb_s3_list(d, td->errmsg, sizeof(td->errmsg), bucket, pre, collect, &l);
+	if (!e)
+		e = check_owner(d, td, &l, bucket, pre);
+	listing_free(&l);
 	return e;
 }
 
@@ -224,12 +243,10 @@ int sb_s3_run_key(const char *mark, char *key, size_t len)
 
 int sb_s3_record_kept(struct s3_td *d, struct sb_engine_td *td)
 {
-	char key[700], path[1000], bucket[256], pre[1100], body[sizeof(d->mark)];
-	if (!d->wrote || !d->mark[0] || !td->nfiles || sb_s3_run_key(d->mark, key, sizeof(key)))
+	char key[700], path[1000], body[sizeof(d->mark)];
+	if (!d->wrote || !d->mark[0] || !d->wrote_bucket[0] || sb_s3_run_key(d->mark, key, sizeof(key)))
 		return 0;
-	if (split(d, &td->files[0], bucket, sizeof(bucket), pre, sizeof(pre)))
-		return -EINVAL;
-	snprintf(path, sizeof(path), "/%s/%s", bucket, key);
+	snprintf(path, sizeof(path), "/%s/%s", d->wrote_bucket, key);
 	snprintf(body, sizeof(body), "%s", d->mark);
 	char *st = strstr(d->mark, " state=made");
 	if (st)

@@ -424,10 +424,15 @@ int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CUR
 		r->retry_at = sb_s3_now() + ms * 1000000u;
 		return 1;
 	}
-	if (r->mp_phase && cc == CURLE_OK && status >= 200 && status <= 299)
+	bool ok = cc == CURLE_OK && status >= 200 && status <= 299;
+	if (r->stream && ok)
+		return sb_s3_stream_next(d, td, r);
+	if (r->stream)
+		sb_s3_stream_failed(d, r); /* below: the failure's own result */
+	if (r->mp_phase && ok)
 		return sb_s3_mp_next(d, td, r);
 	if (r->mp_phase)
-		sb_s3_mp_failed(d, r); /* below: the failure's own result */
+		sb_s3_mp_failed(d, r);
 	if (cc != CURLE_OK) {
 		snprintf(td->errmsg, sizeof(td->errmsg), "%s %.120s: %.80s%s", r->method, r->path,
 			 curl_easy_strerror(cc), r->tries ? " (after retries)" : "");
@@ -447,7 +452,16 @@ int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CUR
 		return 0;
 	}
 	io->result = io->ddir == SB_DDIR_READ && !r->zero_404 ? (int64_t)r->got : (int64_t)io->len;
-	d->wrote |= io->ddir == SB_DDIR_WRITE;
+	if (io->ddir == SB_DDIR_WRITE)
+		sb_s3_wrote(d, r);
 	return 0;
+}
+
+void sb_s3_wrote(struct s3_td *d, const struct s3_req *r)
+{
+	d->wrote = true;
+	if (!d->wrote_bucket[0]) /* path: /BUCKET/KEY */
+		snprintf(d->wrote_bucket, sizeof(d->wrote_bucket), "%.*s", (int)strcspn(r->path + 1, "/"),
+			 r->path + 1);
 }
 #endif

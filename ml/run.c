@@ -124,10 +124,14 @@ int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, enum sb_ml_
 	*out = f;
 	if (t->trace)
 		sb_trace_set_file(t->trace, f->index, path);
-	if (t->ops->flags & SB_ENGINE_NODISKIO)
-		return 0;
-	int fl = O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0);
 	bool create = mode == SB_ML_CREATE;
+	if (t->ops->flags & SB_ENGINE_NODISKIO) { /* objects (s3): the engine checks what is written */
+		f->created = mode != SB_ML_READ;
+		int r = t->ops->open_file ? t->ops->open_file(&t->etd, f) : 0;
+		f->created = false;
+		return r ? sb_ml_fail(t, -r, "the engine cannot use", path), r : 0;
+	}
+	int fl = O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0);
 	if (create) /* exclusive and marked at once (the caller keeps its identity) */
 		f->fd = sb_outfile_create(path, fl | O_RDWR, 0644, t->spec->name, NULL);
 	else if (mode == SB_ML_RDWR)
