@@ -524,8 +524,7 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	if (cl.cleanup) {
-		int e = !strncmp(cl.cleanup, "s3://", 5) ? sb_cleanup_s3(cl.cleanup, cl.dry_run, stdout)
-			: sb_cleanup_dir(cl.cleanup, cl.dry_run, stdout);
+		int e = sb_cleanup_dir(cl.cleanup, cl.dry_run, stdout);
 		status = !e ? SB_EXIT_OK : e == -EIO ? SB_EXIT_IOERR : e == -EINTR ? SB_EXIT_INTR
 		       : SB_EXIT_CMDLINE;
 		goto out;

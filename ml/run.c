@@ -129,7 +129,11 @@ int sb_ml_open(struct sb_thread *t, const char *path, uint64_t size, enum sb_ml_
 		f->created = mode != SB_ML_READ;
 		int r = t->ops->open_file ? t->ops->open_file(&t->etd, f) : 0;
 		f->created = false;
-		return r ? sb_ml_fail(t, -r, "the engine cannot use", path), r : 0;
+		if (!r)
+			return 0;
+		sb_ml_fail(t, -r, "the engine cannot use", path);
+		snprintf(t->st->err.detail, sizeof(t->st->err.detail), "%.255s", t->etd.errmsg);
+		return r;
 	}
 	int fl = O_CLOEXEC | (t->spec->direct ? O_DIRECT : 0);
 	if (create) /* exclusive and marked at once (the caller keeps its identity) */

@@ -186,6 +186,8 @@ static unsigned walk(struct tally *t, int dfd, const char *shown, unsigned depth
 
 int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out)
 {
+	if (!strncmp(dir, "s3://", 5)) /* objects: run/cleanup_s3.c */
+		return sb_cleanup_s3(dir, dry_run, out);
 	struct tally t = { .out = out, .dry = dry_run };
 	char shown[PATH_MAX];
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -11,7 +11,8 @@
  * why.  Returns 0, -ENOTDIR/-ENOENT when DIR is not a directory, or -EIO
  * when something could not be removed (each said on stderr). */
 int sb_cleanup_dir(const char *dir, bool dry_run, FILE *out);
-/* --cleanup s3://BUCKET[/PREFIX] (run/cleanup_s3.c): the objects under
+/* --cleanup s3://BUCKET[/PREFIX] (run/cleanup_s3.c; sb_cleanup_dir hands
+ * such a DIR here): the objects under
  * PREFIX marked by a storbench run that is no longer running are deleted,
  * nothing else.  The endpoint and keys as ioengine=s3 finds them without
  * options (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, ~/.aws/credentials).

@@ -122,6 +122,77 @@ class Objects(S3Case):
         self.assertEqual(self.keys(), [])
 
 
+class Streams(S3Case):
+    def file_run(self, name, *opts):
+        f = os.path.join(self.dir, name)
+        p = self.run_sb("--name=f", "--ioengine=psync", f"--filename={f}", *opts)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return open(f, "rb").read()
+
+    def test_a_file_written_in_pieces_is_one_object(self):
+        """rw=write, bs < size, one object per file: the pieces are gathered
+        into 5 MiB parts of one multipart upload (20 MiB: 4 parts), or one
+        PUT when the file fits in a part; the object is the file run's"""
+        for size, parts in (("20m", 4), ("3m", 0)):
+            key = f"{self.pre}/{size}"
+            job = self.s3job(f"filename={key}\nrw=write\nbs=1m\nsize={size}\ns3_multipart_size=5m\n"
+                             "buffer_pattern=0x77665544\n", f"{size}.ini")
+            j = self.json_of(self.run_s3("--output-format=json", job))
+            self.assertEqual(j["write"]["total_ios"], int(size[:-1]))
+            self.assertEqual(j["engine"]["requests"], parts + 2 if parts else 1)
+            got = S3.client.get(S3.bucket, key)
+            self.assertEqual(got.body, self.file_run(size, "--rw=write", "--bs=1m", f"--size={size}",
+                                                     "--buffer_pattern=0x77665544"))
+            etag = got.headers.get("etag", got.headers.get("ETag", "")).strip('"')
+            self.assertEqual(etag.endswith(f"-{parts}"), parts > 0, etag)
+        r = S3.client.request("GET", S3.bucket, query={"uploads": ""})
+        self.assertNotIn(b"<Upload>", r.body)
+
+    def test_pieces_out_of_order_refused(self):
+        job = self.s3job(f"filename={self.pre}/r\nrw=randwrite\nbs=4k\nsize=1m\n")
+        p = self.run_s3(job)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("an object is written in order", p.stderr)
+        self.assertEqual(self.keys(), [])
+
+    def test_checkpoint_on_s3_matches_a_file_run(self):
+        """workload=checkpoint with ioengine=s3: one object per file of the
+        DLIO layout, in 5 MiB parts, each the bytes of the same checkpoint
+        written to files (keep_checkpoints=1); a user's object at one of the
+        checkpoint's keys refuses the run and stays"""
+        ck = ("workload=checkpoint\nmodel=llama3-8b\nranks=8\ncheckpoint_scale=0.002\n"
+              "num_checkpoints_write=1\nnum_checkpoints_read=1\ntime_between_checkpoints=0\nbs=1m\n")
+        job = self.s3job(f"{ck}checkpoint_folder={self.pre}\ns3_multipart_size=5m\n", "s.ini")
+        p = self.run_s3(job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        folder = os.path.join(self.dir, "ck")
+        os.mkdir(folder)
+        f = self.write_job(f"[j]\nioengine=psync\n{ck}checkpoint_folder={folder}\nkeep_checkpoints=1\n", "f.ini")
+        p = self.run_sb(f)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        files = {}
+        for root, _, names in os.walk(folder):
+            for n in names:
+                rel = os.path.relpath(os.path.join(root, n), folder)
+                files[rel] = open(os.path.join(root, n), "rb").read()
+        objs = {k[len(self.pre) + 1:]: size for k, size in self.keys()}
+        self.assertEqual(sorted(objs), sorted(files))
+        self.assertEqual(len(objs), 16)
+        multipart = 0
+        for rel, data in files.items():
+            got = S3.client.get(S3.bucket, f"{self.pre}/{rel}")
+            self.assertEqual(got.body, data, rel)
+            multipart += "-" in got.headers.get("etag", got.headers.get("ETag", ""))
+        self.assertGreater(multipart, 0)   # the optimizer states span parts
+        victim = sorted(objs)[0]
+        S3.client.delete(S3.bucket, f"{self.pre}/{victim}")
+        S3.client.put(S3.bucket, f"{self.pre}/{victim}", b"the user's")
+        p = self.run_s3(job)
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        self.assertIn("storbench did not make it", p.stderr)
+        self.assertEqual(S3.client.get(S3.bucket, f"{self.pre}/{victim}").body, b"the user's")
+
+
 class Multipart(S3Case):
     def test_multipart_objects_match_a_file_run(self):
         """16 MiB objects in 5 MiB parts (4 parts: 5+5+5+1): the bytes are the
