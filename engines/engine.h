@@ -156,6 +156,9 @@ struct sb_engine_td {
 				   * filled, so data checks (verify=) do not apply */
 #define SB_ENGINE_FILEOP 0x20u    /* an I/O's work is a file or folder operation
 				   * (filecreate, filestat, ...): engines/fileop.h */
+#define SB_ENGINE_OBJECTS 0x40u   /* with NODISKIO: its I/O goes to an object store
+				   * (s3): no local files, but storage is touched;
+				   * whole objects through object_size/object_put */
 
 /* An engine's own job options (fixedbufs, hipri, ...), as fio's engine option
  * tables: rows of lib/option.h with offsets into the engine's options struct
@@ -185,6 +188,17 @@ struct sb_engine_ops {
 	 * HOWTO); an engine counts into td->counters.  NULL: none */
 	const char *const *counters;
 	unsigned ncounters;
+	/* SB_ENGINE_OBJECTS engines, outside the I/O threads (a training
+	 * dataset made before the run): opts is the job's options struct
+	 * (sb_engine_job.opts), fs run/'s (marks, credentials).  object_size:
+	 * 0 and *size, -ENOENT when there is none, or -errno with err.
+	 * object_put: the len bytes of fd (from offset 0) become the object at
+	 * path, marked as job's; refused (-EPERM) over an object storbench did
+	 * not make.  0 or -errno with err. */
+	int (*object_size)(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
+			   char *err, size_t elen);
+	int (*object_put)(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
+			  int fd, uint64_t len, char *err, size_t elen);
 	/* more for --enghelp=NAME after the options (its figures, its
 	 * failures), lines of text each ending in a newline; NULL: none */
 	const char *notes;

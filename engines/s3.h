@@ -1,8 +1,12 @@
-/* s3.h: what the two files of the object-storage engines share: the
- * options (fio's http engine's plus storbench's s3_*), a thread's state and
- * an I/O unit's request.  engines/s3.c is the engine (ioengine=s3 and fio's
- * ioengine=http), engines/s3req.c builds, signs and finishes one HTTP
- * request on libcurl. */
+/* s3.h: what the files of the object-storage engines share: the options
+ * (fio's http engine's plus storbench's s3_*), a thread's state and an I/O
+ * unit's request.  engines/s3.c is the engine (ioengine=s3 and fio's
+ * ioengine=http); s3auth.c finds the endpoint and keys; s3req.c builds and
+ * signs one HTTP request on libcurl, s3done.c ends it (retries, counters);
+ * s3mp.c and s3stream.c are multipart uploads of whole objects and of
+ * files written in pieces; s3list.c lists, s3own.c checks whose objects
+ * are there and lays out what reads need; s3client.c is S3 outside a job
+ * (datasets, --cleanup). */
 #ifndef SB_ENGINES_S3_H
 #define SB_ENGINES_S3_H
 #include <stdbool.h>
@@ -70,6 +74,8 @@ struct s3_req {
 	char owner[256];         /* the answer's x-amz-meta-storbench-owner ("" none) */
 	char etag[80];           /* the answer's ETag ("" none) */
 	const char *body;        /* what a PUT or POST sends (body_len bytes) */
+	int body_fd;             /* or, when >= 0, the file it is read from (offset 0 on) */
+	int64_t clen;            /* a sb_s3_sync answer's Content-Length (-1 none) */
 	/* a multipart upload in progress (s3mp.c) */
 	unsigned mp_phase;       /* S3_MP_*: the step in flight */
 	unsigned mp_part, mp_parts, mp_max; /* part in flight (1-based), parts, room */
@@ -104,6 +110,13 @@ struct s3_td {
 enum { S3_MP_NONE, S3_MP_CREATE, S3_MP_PART, S3_MP_COMPLETE };
 #define S3_MP_MIN (5u << 20)  /* S3's smallest part (all but the last) */
 #define S3_MP_MAX 10000u      /* S3's most parts */
+
+/* s3client.c: whole objects outside the I/O threads (struct
+ * sb_engine_ops.object_size and object_put) */
+int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
+		      char *err, size_t elen);
+int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
+		     int fd, uint64_t len, char *err, size_t elen);
 
 /* s3stream.c: a file written in pieces into one object */
 struct s3_stream;
@@ -156,7 +169,10 @@ int sb_s3_sync(struct s3_td *d, struct s3_req *r, const char *method, const char
  * wait for it: 0, or -errno with td->errmsg */
 int sb_s3_put_sync(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, const char *path,
 		   uint64_t len);
-/* s3.c: d->host, d->https and the signing keys from the options, the AWS
+/* the errno of a request without an answer (cc), of an HTTP status */
+int64_t sb_s3_conn_errno(CURLcode cc);
+int sb_s3_status_errno(long status);
+/* s3auth.c: d->host, d->https and the signing keys from the options, the AWS
  * environment and the credentials file (td->job->fs->read_cred); 0 or
  * -errno with td->errmsg */
 int sb_s3_auth(struct s3_td *d, struct sb_engine_td *td);

@@ -20,13 +20,18 @@ struct sb_s3_client {
 	int last_kept;
 };
 
-int sb_s3_client_open(struct sb_s3_client **out, const struct sb_engine_fs *fs, char *why, size_t wlen)
+/* a client with a job's options (opts: its struct s3_opts), or the
+ * environment's alone (NULL) */
+static int client_for(struct sb_s3_client **out, const struct s3_opts *opts, const struct sb_engine_fs *fs,
+		      char *why, size_t wlen)
 {
 	struct sb_s3_client *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	c->o.path_style = true;
 	c->o.retries = 5;
+	if (opts)
+		c->o = *opts;
 	c->job.fs = fs;
 	c->td.job = &c->job;
 	c->d.kind = S3_KIND_S3;
@@ -41,8 +46,87 @@ int sb_s3_client_open(struct sb_s3_client **out, const struct sb_engine_fs *fs, 
 	}
 	snprintf(c->endpoint, sizeof(c->endpoint), "%s://%s", c->d.https ? "https" : "http", c->d.host);
 	c->d.reqs = &c->r;
+	if (fs && fs->mark)
+		fs->mark(NULL, c->d.mark, sizeof(c->d.mark));
 	*out = c;
 	return 0;
+}
+
+int sb_s3_client_open(struct sb_s3_client **out, const struct sb_engine_fs *fs, char *why, size_t wlen)
+{
+	return client_for(out, NULL, fs, why, wlen);
+}
+
+/* "/BUCKET/KEY" of a job's path (s3_bucket=, the path less its leading '/') */
+static int object_path(const struct s3_opts *o, const char *path, char *out, size_t len)
+{
+	if (!o || !o->bucket || !*o->bucket)
+		return -EINVAL;
+	int n = snprintf(out, len, "/%s/%s", o->bucket, path + strspn(path, "/"));
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
+		      char *err, size_t elen)
+{
+	struct sb_s3_client *c = NULL;
+	char p[1536], body[64];
+	long status = 0;
+	int e = object_path(opts, path, p, sizeof(p));
+	if (!e)
+		e = client_for(&c, opts, fs, err, elen);
+	if (!e && (e = sb_s3_sync(&c->d, &c->r, "HEAD", p, "", body, sizeof(body), &status)))
+		snprintf(err, elen, "HEAD %s at %s: %s", p, c->endpoint, c->r.errbody);
+	if (!e && status == 404)
+		e = -ENOENT;
+	else if (!e && (status < 200 || status > 299 || c->r.clen < 0)) {
+		sb_s3_explain(err, elen, &c->r, status);
+		e = status == 403 ? -EACCES : -EIO;
+	} else if (!e) {
+		*size = (uint64_t)c->r.clen;
+	}
+	sb_s3_client_close(c);
+	return e;
+}
+
+int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
+		     int fd, uint64_t len, char *err, size_t elen)
+{
+	struct sb_s3_client *c = NULL;
+	char p[1536], body[256];
+	long status = 0;
+	int e = object_path(opts, path, p, sizeof(p));
+	if (!e)
+		e = client_for(&c, opts, fs, err, elen);
+	if (e)
+		return e;
+	if (fs && fs->mark)
+		fs->mark(job, c->d.mark, sizeof(c->d.mark));
+	e = sb_s3_sync(&c->d, &c->r, "HEAD", p, "", body, sizeof(body), &status);
+	if (!e && status != 404 && strncmp(c->r.owner, "storbench ", 10)) {
+		snprintf(err, elen, "object %.300s is there and storbench did not make it: it is left as it is: "
+			 "choose another data_dir= or s3_bucket=", p);
+		e = -EPERM;
+	}
+	struct sb_io_u io = { .ddir = SB_DDIR_WRITE, .len = len };
+	c->r.io = &io;
+	c->r.body_fd = fd;
+	c->d.m = NULL;
+	if (!e && !(e = sb_s3_start(&c->d, &c->r, "PUT", "", NULL, len))) {
+		CURLcode cc = curl_easy_perform(c->r.h);
+		curl_easy_getinfo(c->r.h, CURLINFO_RESPONSE_CODE, &status);
+		if (cc != CURLE_OK) {
+			snprintf(err, elen, "PUT %.300s: %s", p, curl_easy_strerror(cc));
+			e = -EIO;
+		} else if (status < 200 || status > 299) {
+			sb_s3_explain(err, elen, &c->r, status);
+			e = status == 403 ? -EACCES : -EIO;
+		}
+	}
+	c->r.body_fd = -1;
+	c->r.io = NULL;
+	sb_s3_client_close(c);
+	return e;
 }
 
 void sb_s3_client_close(struct sb_s3_client *c)

@@ -1,9 +1,8 @@
 /* s3req.c: one HTTP request of the object-storage engines on a libcurl
  * easy handle (see s3.h): the object's name, the URL, the headers and the
- * SigV4 signature, the body in and out of the I/O buffer, and at the end
- * the status: a result, or another try after a backoff for what S3 says to
- * retry (500, 502, 503 SlowDown, 504) and for a connection the server
- * dropped. */
+ * SigV4 signature, the body in and out of the I/O buffer, and requests run
+ * to their end outside the multi handle (the checks before the first I/O,
+ * layouts, --cleanup).  The end of a request in the I/O loop: s3done.c. */
 #include "engines/s3.h"
 
 #if defined(CONFIG_LIBCURL) && defined(CONFIG_OPENSSL)
@@ -13,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 uint64_t sb_s3_now(void)
 {
@@ -21,7 +21,7 @@ uint64_t sb_s3_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int64_t conn_errno(CURLcode cc)
+int64_t sb_s3_conn_errno(CURLcode cc)
 {
 	switch (cc) {
 	case CURLE_COULDNT_CONNECT: return -ECONNREFUSED;
@@ -32,7 +32,7 @@ static int64_t conn_errno(CURLcode cc)
 	}
 }
 
-static int status_errno(long status)
+int sb_s3_status_errno(long status)
 {
 	switch (status) {
 	case 400: return -EINVAL;
@@ -53,7 +53,12 @@ static size_t body_out(char *p, size_t size, size_t n, void *arg)
 	uint64_t left = r->body_len - r->body_at, len = (uint64_t)size * n;
 	if (len > left)
 		len = left;
-	if (r->cycle) { /* layout: the buffer's bytes over and over */
+	if (r->body_fd >= 0) { /* a whole file (a dataset's, made in memory) */
+		ssize_t got = pread(r->body_fd, p, len, (off_t)r->body_at);
+		if (got < 0)
+			return CURL_READFUNC_ABORT;
+		len = (uint64_t)got;
+	} else if (r->cycle) { /* layout: the buffer's bytes over and over */
 		uint64_t at = r->body_at % r->cycle;
 		len = len < r->cycle - at ? len : r->cycle - at;
 		memcpy(p, r->body + at, len);
@@ -125,6 +130,7 @@ int sb_s3_req_init(struct s3_td *d, struct s3_req *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->td = d;
+	r->body_fd = -1;
 	if (!(r->h = curl_easy_init()))
 		return -ENOMEM;
 	curl_easy_setopt(r->h, CURLOPT_PRIVATE, r);
@@ -156,7 +162,6 @@ int sb_s3_req_init(struct s3_td *d, struct s3_req *r)
 
 void sb_s3_req_free(struct s3_req *r)
 {
-	sb_s3_mp_free(r);
 	curl_slist_free_all(r->hdrs);
 	r->hdrs = NULL;
 	if (r->h)
@@ -335,9 +340,11 @@ int sb_s3_sync(struct s3_td *d, struct s3_req *r, const char *method, const char
 		return e;
 	if (cc != CURLE_OK) {
 		snprintf(r->errbody, sizeof(r->errbody), "%s", curl_easy_strerror(cc));
-		return conn_errno(cc);
+		return sb_s3_conn_errno(cc);
 	}
 	curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, status);
+	curl_off_t cl = -1;
+	r->clen = curl_easy_getinfo(r->h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK ? (int64_t)cl : -1;
 	if (cap)
 		out[r->got] = '\0';
 	return 0;
@@ -362,13 +369,13 @@ int sb_s3_put_sync(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, c
 		return e;
 	if (cc != CURLE_OK) {
 		snprintf(td->errmsg, sizeof(td->errmsg), "laying out %.200s: %.100s", path, curl_easy_strerror(cc));
-		return conn_errno(cc);
+		return sb_s3_conn_errno(cc);
 	}
 	curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, &status);
 	if (status >= 200 && status <= 299)
 		return 0;
 	sb_s3_explain(td->errmsg, sizeof(td->errmsg), r, status);
-	return status_errno(status);
+	return sb_s3_status_errno(status);
 }
 
 void sb_s3_explain(char *buf, size_t len, const struct s3_req *r, long status)
@@ -381,80 +388,6 @@ void sb_s3_explain(char *buf, size_t len, const struct s3_req *r, long status)
 		sscanf(m + 9, "%159[^<]", msg);
 	snprintf(buf, len, "%s %.100s: HTTP %ld%s%.40s%s%.90s", r->method, r->path, status,
 		 code[0] ? " " : "", code, msg[0] ? ": " : "", msg);
-}
-
-/* what to retry: S3's "try again" statuses and a dropped connection */
-static bool retryable(CURLcode cc, long status)
-{
-	if (cc == CURLE_OK)
-		return status == 500 || status == 502 || status == 503 || status == 504;
-	return cc == CURLE_SEND_ERROR || cc == CURLE_RECV_ERROR || cc == CURLE_GOT_NOTHING ||
-	       cc == CURLE_PARTIAL_FILE || cc == CURLE_COULDNT_CONNECT || cc == CURLE_OPERATION_TIMEDOUT;
-}
-
-static void count(struct s3_td *d, struct s3_req *r, CURLcode cc, long status)
-{
-	if (!d->ctr)
-		return;
-	d->ctr[S3_C_REQS]++;
-	if (cc != CURLE_OK)
-		d->ctr[S3_C_CONNERR]++;
-	else if (status >= 200 && status < 600)
-		d->ctr[S3_C_2XX + (unsigned)(status / 100 - 2)]++;
-	if (status == 503)
-		d->ctr[S3_C_SLOWDOWN]++;
-	curl_off_t ttfb = 0;
-	if (cc == CURLE_OK && curl_easy_getinfo(r->h, CURLINFO_STARTTRANSFER_TIME_T, &ttfb) == CURLE_OK)
-		d->ctr[S3_C_TTFB_NS] += (uint64_t)ttfb * 1000u;
-}
-
-int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CURLcode cc)
-{
-	long status = 0;
-	struct sb_io_u *io = r->io;
-	curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, &status);
-	curl_multi_remove_handle(d->m, r->h);
-	r->active = false;
-	count(d, r, cc, status);
-	if (retryable(cc, status) && r->tries < d->o->retries) {
-		uint64_t ms = 20u << (r->tries < 6 ? r->tries : 6); /* 20 ms, doubling, at most 1.28 s */
-		r->tries++;
-		if (d->ctr)
-			d->ctr[S3_C_RETRY]++;
-		r->retry_at = sb_s3_now() + ms * 1000000u;
-		return 1;
-	}
-	bool ok = cc == CURLE_OK && status >= 200 && status <= 299;
-	if (r->stream && ok)
-		return sb_s3_stream_next(d, td, r);
-	if (r->stream)
-		sb_s3_stream_failed(d, r); /* below: the failure's own result */
-	if (r->mp_phase && ok)
-		return sb_s3_mp_next(d, td, r);
-	if (r->mp_phase)
-		sb_s3_mp_failed(d, r);
-	if (cc != CURLE_OK) {
-		snprintf(td->errmsg, sizeof(td->errmsg), "%s %.120s: %.80s%s", r->method, r->path,
-			 curl_easy_strerror(cc), r->tries ? " (after retries)" : "");
-		io->result = conn_errno(cc);
-		return 0;
-	}
-	if (io->ddir == SB_DDIR_READ && status == 404 && r->zero_404) {
-		memset(io->buf, 0, io->len); /* fio's http engine: a missing object reads as zeros */
-		io->result = (int64_t)io->len;
-		return 0;
-	}
-	if (status < 200 || status > 299) {
-		if (io->ddir == SB_DDIR_TRIM && status == 404)
-			return io->result = (int64_t)io->len, 0; /* gone already: as fio */
-		sb_s3_explain(td->errmsg, sizeof(td->errmsg), r, status);
-		io->result = status_errno(status);
-		return 0;
-	}
-	io->result = io->ddir == SB_DDIR_READ && !r->zero_404 ? (int64_t)r->got : (int64_t)io->len;
-	if (io->ddir == SB_DDIR_WRITE)
-		sb_s3_wrote(d, r);
-	return 0;
 }
 
 void sb_s3_wrote(struct s3_td *d, const struct s3_req *r)

@@ -44,7 +44,9 @@ int sb_wl_prepare(const struct sb_joblist *jl, const struct sb_run_env *env,
 		j->env = env;
 		j->job = i;
 		j->ops = ops[i];
-		j->nodiskio = ops[i]->flags & SB_ENGINE_NODISKIO;
+		/* no storage at all (null); an object store's (s3) is storage */
+		j->nodiskio = (ops[i]->flags & SB_ENGINE_NODISKIO) && !(ops[i]->flags & SB_ENGINE_OBJECTS);
+		j->objects = ops[i]->flags & SB_ENGINE_OBJECTS;
 		if (ops[i]->flags & SB_ENGINE_NODATA) { /* falloc, filecreate...: no data to read back */
 			char where[SB_WHERE_MAX];
 			sb_spec_where(s, SB_OPT(ioengine), where, sizeof(where));

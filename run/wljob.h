@@ -28,6 +28,7 @@ struct sb_wl_job {
 	const struct sb_engine_ops *ops;
 	size_t job;                       /* index in the joblist */
 	bool nodiskio;                    /* ioengine=null: no files at all */
+	bool objects;                     /* ioengine=s3: objects, no local files */
 	struct sb_thread *workers;        /* ranks (checkpoint), readers (train) */
 	unsigned nworkers;
 	struct sb_wl_result *res;         /* the workload's result (made by its prepare),

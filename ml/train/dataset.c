@@ -19,6 +19,10 @@
 #include "ml/run.h"
 #include "lib/log.h"
 #include "os/scratch.h"
+#include "engines/engine.h"
+#include "parse/options.h"
+#include "run/engtable.h"
+#include <sys/mman.h>
 
 
 static int make_dir(const char *dir)
@@ -151,4 +155,69 @@ int sb_ml_dataset_space(const char *job, const char *ddir, uint64_t need)
 		return -ENOSPC;
 	}
 	return 0;
+}
+
+int sb_ml_dataset_check_objects(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
+				const struct sb_ml_dataset *ds, const char *dir, unsigned *nmissing,
+				uint64_t *missing_bytes)
+{
+	char name[512], path[PATH_MAX], err[512];
+	if (ds->fmt == SB_DSFMT_HDF5) {
+		sb_err(s->name, "dataset_format=hdf5 on ioengine=%s: libhdf5 writes files by path, not "
+		       "objects: use npz, npy or tfrecord on object storage", ops->name);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < ds->files; i++) {
+		uint64_t have = 0, want = sb_ml_fmt_file_bytes(ds, i);
+		sb_ml_file_name(ds, i, name, sizeof(name));
+		sb_ml_join(path, sizeof(path), dir, name);
+		int e = ops->object_size(sb_spec_engine_opts(s), &sb_run_engine_fs, path, &have, err, sizeof(err));
+		if (e == -ENOENT) {
+			(*nmissing)++;
+			*missing_bytes += want;
+		} else if (e) {
+			sb_err(s->name, "data_dir=%s: %s", dir, err);
+			return e;
+		} else if (have != want) {
+			sb_err(s->name, "data_dir=%s: object %s has %" PRIu64 " bytes, this dataset's file has %"
+			       PRIu64 ": storbench deletes nothing; set data_dir= to a new prefix", dir, path,
+			       have, want);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+int sb_ml_dataset_create_objects(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
+				 const struct sb_ml_dataset *ds, const char *dir)
+{
+	enum { BUF = 1 << 20 };
+	char name[512], path[PATH_MAX], err[512];
+	uint64_t *buf = malloc(BUF);
+	if (!buf)
+		return -ENOMEM;
+	int e = 0;
+	for (unsigned i = 0; i < ds->files && !e; i++) {
+		uint64_t have = 0;
+		sb_ml_file_name(ds, i, name, sizeof(name));
+		sb_ml_join(path, sizeof(path), dir, name);
+		if (!ops->object_size(sb_spec_engine_opts(s), &sb_run_engine_fs, path, &have, err, sizeof(err)))
+			continue; /* there (its size was checked) */
+		int fd = memfd_create("storbench-dataset", MFD_CLOEXEC); /* memory, not a file of the user's */
+		if (fd < 0) {
+			e = -errno;
+			break;
+		}
+		e = sb_ml_fmt_write(s, ds, i, fd, path, (char *)buf, BUF);
+		if (!e)
+			e = ops->object_put(sb_spec_engine_opts(s), &sb_run_engine_fs, s->name, path, fd,
+					    sb_ml_fmt_file_bytes(ds, i), err, sizeof(err));
+		close(fd);
+		if (e && e != -EINTR)
+			sb_err(s->name, "cannot create the dataset object %s: %s", path,
+			       err[0] ? err : strerror(-e));
+		err[0] = '\0';
+	}
+	free(buf);
+	return e;
 }

@@ -28,4 +28,16 @@ int sb_ml_dataset_space(const char *job, const char *dir, uint64_t need);
 int sb_ml_dataset_create(const struct sb_jobspec *s, const char *job,
 			 const struct sb_ml_dataset *ds, const char *dir);
 
+/* The same on an object store (ioengine=s3: SB_ENGINE_OBJECTS): each file
+ * is the object at its path (ops->object_size, ops->object_put with the
+ * job's engine options opts).  An object of the wrong size stops the job;
+ * a missing one is made in memory (a memfd) and PUT whole, marked.
+ * hdf5 is refused (its library writes by path). */
+struct sb_engine_ops;
+int sb_ml_dataset_check_objects(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
+				const struct sb_ml_dataset *ds, const char *dir, unsigned *nmissing,
+				uint64_t *missing_bytes);
+int sb_ml_dataset_create_objects(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
+				 const struct sb_ml_dataset *ds, const char *dir);
+
 #endif

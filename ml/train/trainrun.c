@@ -165,6 +165,16 @@ static int datagen_train(struct sb_wl_job *j)
 		return 0;
 	if (sb_dist_rank()) /* MPI: rank 0 makes it, on the shared data folder */
 		return 0;
+	if (j->objects) { /* ioengine=s3: the dataset's objects */
+		if (tr->nmissing && !(e = sb_ml_dataset_create_objects(&j->wspec, j->ops, &tr->ds, tr->dir))) {
+			sb_train_res(j)->train.dataset_created = true;
+			tr->nmissing = 0;
+		}
+		if (!e && tr->eval_missing && !(e = sb_ml_dataset_create_objects(&j->wspec, j->ops, &tr->eval_ds,
+										  tr->dir)))
+			tr->eval_missing = 0;
+		return e;
+	}
 	if (tr->nmissing && !(e = sb_ml_dataset_create(&j->wspec, j->spec->name, &tr->ds, tr->dir))) {
 		sb_train_res(j)->train.dataset_created = true;
 		tr->nmissing = 0;
@@ -329,10 +339,16 @@ static int prepare_train(struct sb_wl_job *j)
 		return -ENOMEM;
 	uint64_t need = 0, need_eval = 0;
 	int e = 0;
-	if (!j->nodiskio && !(e = sb_ml_dataset_check(s->name, &tr->ds, tr->dir, &tr->nmissing, &need)) &&
-	    o->do_eval)
+	if (j->objects) {
+		if (!(e = sb_ml_dataset_check_objects(s, j->ops, &tr->ds, tr->dir, &tr->nmissing, &need)) &&
+		    o->do_eval)
+			e = sb_ml_dataset_check_objects(s, j->ops, &tr->eval_ds, tr->dir, &tr->eval_missing,
+							&need_eval);
+	} else if (!j->nodiskio && !(e = sb_ml_dataset_check(s->name, &tr->ds, tr->dir, &tr->nmissing, &need)) &&
+		   o->do_eval) {
 		e = sb_ml_dataset_check(s->name, &tr->eval_ds, tr->dir, &tr->eval_missing, &need_eval);
-	if (!j->nodiskio && !e)
+	}
+	if (!j->nodiskio && !j->objects && !e)
 		e = sb_ml_dataset_space(s->name, tr->dir, need + need_eval);
 	/* the readers (or the accelerators, read_threads=0), then the checkpoint
 	 * writer when there is a checkpoint (a rate= cap is shared by all) */

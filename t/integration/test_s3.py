@@ -193,6 +193,45 @@ class Streams(S3Case):
         self.assertEqual(S3.client.get(S3.bucket, f"{self.pre}/{victim}").body, b"the user's")
 
 
+class Training(S3Case):
+    def test_training_dataset_on_s3_matches_a_file_run(self):
+        """workload=train with ioengine=s3: the missing dataset objects are made
+        (named as DLIO names them, marked), each the bytes of the same
+        dataset made on files, and the epoch reads them from S3; a second
+        run finds them and makes none"""
+        tr = ("workload=train\ntrain_model=unet3d\ntrain_scale=0.001\ndataset_files=16\naccelerators=1\n"
+              "epochs=1\nbs=1m\n")
+        job = self.s3job(f"{tr}data_dir={self.pre}\n", "s.ini")
+        j = self.json_of(self.run_s3("--output-format=json", job))
+        self.assertTrue(j["train"]["dataset_created"])
+        self.assertGreater(j["read"]["io_bytes"], 0)
+        folder = os.path.join(self.dir, "data")
+        f = self.write_job(f"[j]\nioengine=psync\n{tr}data_dir={folder}\n", "f.ini")
+        p = self.run_sb(f)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        files = {}
+        for root, _, names in os.walk(folder):
+            for n in names:
+                files[os.path.relpath(os.path.join(root, n), folder)] = os.path.join(root, n)
+        objs = dict((k[len(self.pre) + 1:], size) for k, size in self.keys())
+        self.assertEqual(sorted(objs), sorted(files))
+        for rel, path in files.items():
+            got = S3.client.get(S3.bucket, f"{self.pre}/{rel}")
+            self.assertEqual(got.body, open(path, "rb").read(), rel)
+            self.assertTrue(got.meta.get("storbench-owner", "").startswith("storbench 2 "))
+        j = self.json_of(self.run_s3("--output-format=json", job))
+        self.assertFalse(j["train"]["dataset_created"])
+
+    def test_dataset_object_of_wrong_size_stops_the_job(self):
+        tr = ("workload=train\ntrain_model=unet3d\ntrain_scale=0.001\ndataset_files=16\naccelerators=1\n"
+              "epochs=1\nbs=1m\n")
+        S3.client.put(S3.bucket, f"{self.pre}/train/img_03_of_16.npz", b"not a dataset file")
+        p = self.run_s3(self.s3job(f"{tr}data_dir={self.pre}\n"))
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("img_03_of_16.npz has 18 bytes", p.stderr)
+        self.assertEqual(self.keys(), [(f"{self.pre}/train/img_03_of_16.npz", 18)])
+
+
 class Multipart(S3Case):
     def test_multipart_objects_match_a_file_run(self):
         """16 MiB objects in 5 MiB parts (4 parts: 5+5+5+1): the bytes are the
