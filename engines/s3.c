@@ -166,6 +166,7 @@ static int preflight(struct sb_engine_td *td, struct s3_td *d)
 	snprintf(path, sizeof(path), "/%s", d->o->bucket);
 	int e = sb_s3_sync(d, r, "GET", path, "list-type=2&max-keys=1", body, sizeof(body), &status);
 	if (e) {
+		td->machine_lacks = true; /* the server is not reachable from here (--parse-only=job warns) */
 		snprintf(td->errmsg, sizeof(td->errmsg), "no answer from %s://%.200s: %.120s: check http_host= and https=",
 			 d->https == S3_HTTPS_OFF ? "http" : "https", d->host, r->errbody);
 		return e;
@@ -228,12 +229,17 @@ static enum sb_q_status s3_queue(struct sb_engine_td *td, struct sb_io_u *io)
 {
 	struct s3_td *d = td->data;
 	struct s3_req *r = io->engine_priv;
+	int e = d->need_layout ? sb_s3_layout(d, td) : 0; /* before the first I/O: never in --parse-only */
+	if (e) {
+		io->result = e;
+		return SB_Q_COMPLETED;
+	}
 	r->io = io;
 	r->tries = 0;
 	r->retry_at = 0;
 	r->mp_phase = S3_MP_NONE;
 	r->stream = NULL;
-	int e = io->ddir <= SB_DDIR_TRIM ? sb_s3_object(d, td, r) : 0;
+	e = io->ddir <= SB_DDIR_TRIM ? sb_s3_object(d, td, r) : 0;
 	if (!e && sb_s3_stream_wanted(d, io)) { /* a piece of a file written into one object */
 		e = sb_s3_stream_queue(d, td, r);
 		if (e == S3_STREAM_BUSY)

@@ -104,6 +104,7 @@ struct s3_td {
 	uint64_t *ctr;           /* td->counters */
 	char *page;              /* a listing's body (S3_PAGE bytes), while preparing */
 	bool wrote;              /* an object was written (a PUT or upload answered 2xx) */
+	bool need_layout;        /* a read job's objects are laid out at its first I/O */
 	char wrote_bucket[256];  /* the bucket of the first one (the run's record goes there) */
 };
 #define S3_PAGE (2u << 20)
@@ -184,8 +185,11 @@ int sb_s3_list(struct s3_td *d, char *err, size_t elen, const char *bucket, cons
 	       int (*each)(const char *key, uint64_t size, void *arg), void *arg);
 /* r's object is written: d->wrote and d->wrote_bucket */
 void sb_s3_wrote(struct s3_td *d, const struct s3_req *r);
-/* s3own.c: the user's objects refused, a read job's objects laid out */
+/* s3own.c: at init (also --parse-only's check: nothing is written), a
+ * job that writes or trims refused when one of its objects is a user's;
+ * at the first I/O, a read job's missing or short objects laid out */
 int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td);
+int sb_s3_layout(struct s3_td *d, struct sb_engine_td *td);
 /* a file an ML workload is about to write (f->created): refused, -EPERM
  * with td->errmsg, when one of its objects is a user's */
 int sb_s3_open_check(struct s3_td *d, struct sb_engine_td *td, const struct sb_file *f);

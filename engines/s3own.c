@@ -54,6 +54,12 @@ static int collect(const char *key, uint64_t size, void *arg)
 	return 0;
 }
 
+/* "/BUCKET/KEY", or "/KEY" on a virtual-hosted endpoint (bucket "") */
+static void obj_path(char *out, size_t len, const char *bucket, const char *key)
+{
+	snprintf(out, len, "%s%s/%s", bucket[0] ? "/" : "", bucket, key);
+}
+
 /* bucket and key prefix of file f's objects; what a key of f looks like */
 static int split(struct s3_td *d, const struct sb_file *f, char *bucket, size_t bl, char *prefix, size_t pl)
 {
@@ -93,7 +99,7 @@ static int marked(struct s3_td *d, struct sb_engine_td *td, const char *bucket, 
 	char path[1536];
 	long status = 0;
 	struct s3_req *r = &d->reqs[0];
-	snprintf(path, sizeof(path), "/%s/%s", bucket, key);
+	obj_path(path, sizeof(path), bucket, key);
 	int e = sb_s3_sync(d, r, "HEAD", path, "", NULL, 0, &status);
 	if (e)
 		return e;
@@ -155,7 +161,7 @@ static int lay_out(struct s3_td *d, struct sb_engine_td *td, const struct sb_fil
 				 "another filename= or a smaller size=", bucket, key, have->size, need);
 			return -EPERM;
 		}
-		snprintf(path, sizeof(path), "/%s/%s", bucket, key);
+		obj_path(path, sizeof(path), bucket, key);
 		int e = sb_s3_put_sync(d, td, &d->reqs[0], path, need);
 		if (e)
 			return e;
@@ -163,11 +169,30 @@ static int lay_out(struct s3_td *d, struct sb_engine_td *td, const struct sb_fil
 	return 0;
 }
 
+
+/* f's listing, with bucket and prefix: ioengine=http's filename is
+ * /BUCKET/KEY on a path-style endpoint, /KEY on a virtual-hosted one
+ * (fio's examples/http-s3.fio): the first that lists is taken */
+static int list_file(struct s3_td *d, struct sb_engine_td *td, const struct sb_file *f, char *bucket,
+		     size_t bl, char *pre, size_t pl, struct listing *l)
+{
+	int e = split(d, f, bucket, bl, pre, pl);
+	if (!e)
+		e = sb_s3_list(d, td->errmsg, sizeof(td->errmsg), bucket, pre, collect, l);
+	if (e && d->kind == S3_KIND_HTTP && e != -EACCES) {
+		listing_free(l);
+		bucket[0] = '\0';
+		snprintf(pre, pl, "%s", f->path + strspn(f->path, "/"));
+		e = sb_s3_list(d, td->errmsg, sizeof(td->errmsg), bucket, pre, collect, l);
+	}
+	return e;
+}
+
 int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td)
 {
 	const struct sb_engine_job *j = td->job;
-	bool lay = d->kind == S3_KIND_S3 && j && j->reads;
-	if (!j || (!j->writes && !j->trims && !lay))
+	d->need_layout = d->kind == S3_KIND_S3 && j && j->reads;
+	if (!j || (!j->writes && !j->trims))
 		return 0;
 	if (d->kind == S3_KIND_HTTP && d->o->mode != S3_MODE_S3) {
 		snprintf(td->errmsg, sizeof(td->errmsg), "http_mode=%s has no listing or object metadata, so "
@@ -181,16 +206,27 @@ int sb_s3_prepare(struct s3_td *d, struct sb_engine_td *td)
 		struct listing l = { 0 };
 		if (!td->files[i].path)
 			continue; /* an ML worker's slot: its files come later (sb_s3_open_check) */
-		if (split(d, &td->files[i], bucket, sizeof(bucket), pre, sizeof(pre))) {
-			snprintf(td->errmsg, sizeof(td->errmsg), "filename=%.200s: http_mode=s3 needs /BUCKET/KEY",
-				 td->files[i].path);
-			e = -EINVAL;
-			break;
-		}
-		e = sb_s3_list(d, td->errmsg, sizeof(td->errmsg), bucket, pre, collect, &l);
-		if (!e && (j->writes || j->trims))
+		e = list_file(d, td, &td->files[i], bucket, sizeof(bucket), pre, sizeof(pre), &l);
+		if (!e)
 			e = check_owner(d, td, &l, bucket, pre);
-		if (!e && lay)
+		listing_free(&l);
+	}
+	return e;
+}
+
+int sb_s3_layout(struct s3_td *d, struct sb_engine_td *td)
+{
+	int e = 0;
+	if (!d->need_layout)
+		return 0;
+	d->need_layout = false;
+	for (unsigned i = 0; !e && i < td->nfiles; i++) {
+		char bucket[256], pre[1100];
+		struct listing l = { 0 };
+		if (!td->files[i].path)
+			continue;
+		e = list_file(d, td, &td->files[i], bucket, sizeof(bucket), pre, sizeof(pre), &l);
+		if (!e)
 			e = lay_out(d, td, &td->files[i], &l, bucket, pre);
 		listing_free(&l);
 	}

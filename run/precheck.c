@@ -96,7 +96,8 @@ static int check_region(const struct sb_jobspec *s, const struct sb_jobfiles *jf
 }
 
 /* the engine starts with the job's options (a thread with no file) */
-static int check_engine(const struct sb_jobspec *s, const struct sb_engine_ops *ops)
+static int check_engine(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
+			const struct sb_jobfiles *jf)
 {
 	struct sb_thread *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -104,7 +105,9 @@ static int check_engine(const struct sb_jobspec *s, const struct sb_engine_ops *
 	t->spec = s;
 	t->ops = ops;
 	t->wait_job = -1;
-	int r = sb_thread_setup_bare(t, 0); /* reports what failed */
+	/* an object store's engine (s3) meets thread 0's objects as in the run */
+	bool objs = (ops->flags & SB_ENGINE_OBJECTS) && jf && jf->tmpl;
+	int r = sb_thread_setup_check(t, objs ? jf->nfiles : 0, objs ? jf->tmpl : NULL); /* reports what failed */
 	sb_thread_teardown(t);
 	free(t);
 	return r;
@@ -169,7 +172,7 @@ static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *o
 		r = sb_cgroup_check(s);
 	if (!r && jf)
 		r = check_region(s, jf);
-	return r ? r : check_engine(s, ops);
+	return r ? r : check_engine(s, ops, jf);
 }
 
 static unsigned folders_io(const struct sb_jobspec *s, const char **dirs, unsigned max)

@@ -199,6 +199,11 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 
 int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 {
+	return sb_thread_setup_check(t, nslots, NULL);
+}
+
+int sb_thread_setup_check(struct sb_thread *t, unsigned nslots, const struct sb_file *tmpl)
+{
 	t->st = malloc(sizeof(*t->st));
 	t->files = calloc(nslots ? nslots : 1, sizeof(*t->files));
 	t->ilat = malloc(sizeof(*t->ilat)); /* the io loop feeds it on every completion */
@@ -208,8 +213,11 @@ int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots)
 		return -ENOMEM;
 	sb_ilat_init(t->ilat);
 	for (unsigned i = 0; i < nslots; i++) {
+		if (tmpl) /* the planned files, as the engine will meet them (path, size, region) */
+			t->files[i] = tmpl[i];
 		t->files[i].fd = -1;
 		t->files[i].index = i;
+		t->files[i].engine_data = NULL;
 	}
 	if (t->spec->write_trace) {
 		int te = sb_trace_attach(&t->trace, t->spec->write_trace, t->spec->trace_sample, nslots);

@@ -143,6 +143,11 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf);
  * that does the I/O brackets it with sb_thread_engine_start/stop.  Reports
  * with sb_err; -errno. */
 int sb_thread_setup_bare(struct sb_thread *t, unsigned nslots);
+/* The same with the nslots files of tmpl (a job's planned files) in the
+ * slots when its engine starts: the check before a run (run/precheck.c),
+ * so an engine that looks at its objects before the first I/O (s3) does
+ * so in --parse-only as in the run.  tmpl NULL: bare slots. */
+int sb_thread_setup_check(struct sb_thread *t, unsigned nslots, const struct sb_file *tmpl);
 /* An engine instance is driven by one thread (engine.h).  Workloads that run
  * each phase (a checkpoint, an epoch) on a new thread create the instance on
  * that thread with sb_thread_engine_start before its first I/O and release

@@ -310,6 +310,25 @@ class UsersObjects(S3Case):
             self.assertEqual(S3.client.get(S3.bucket, key).body, v, key)
 
 
+class ParseOnly(S3Case):
+    def test_parse_only_writes_nothing_and_refuses_what_the_run_refuses(self):
+        """--parse-only checks credentials and whose objects are there, as the
+        run does, and never lays out or writes an object"""
+        read = self.s3job(f"filename={self.pre}/r\nrw=randread\nbs=4k\nsize=1m\n", "r.ini")
+        p = self.run_s3("--parse-only", read)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.keys(), [])
+        S3.client.put(S3.bucket, f"{self.pre}/w", b"user")
+        write = self.s3job(f"filename={self.pre}/w\nrw=write\nbs=64k\nsize=64k\n", "w.ini")
+        p = self.run_s3("--parse-only", write)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("storbench did not make it", p.stderr)
+        p = self.run_s3("--parse-only", read, env={"AWS_SECRET_ACCESS_KEY": "wrong"})
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("SignatureDoesNotMatch", p.stderr)
+        self.assertEqual(self.keys(), [(f"{self.pre}/w", 4)])
+
+
 class Cleanup(S3Case):
     def test_cleanup_removes_only_a_killed_runs_objects(self):
         """--cleanup s3://BUCKET/PREFIX: a SIGKILLed run's objects go; a
