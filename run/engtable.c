@@ -69,6 +69,8 @@ int sb_run_enghelp(FILE *f, const char *name)
 	if (ops && (ops->flags & SB_ENGINE_NODATA))
 		fprintf(f, "  (moves no data: an I/O is an allocation or a file operation; "
 			"the ML workloads refuse it)\n");
+	if (ops && (ops->flags & SB_ENGINE_OBJECTS))
+		fprintf(f, "  (objects on an object store: needs its server, http_host=; no local files)\n");
 	if (e->package)
 		fprintf(f, "  (not built into this storbench: install %s and re-run ./configure)\n", e->package);
 	if (!e->noptions)

@@ -339,7 +339,11 @@ static int prepare_train(struct sb_wl_job *j)
 		return -ENOMEM;
 	uint64_t need = 0, need_eval = 0;
 	int e = 0;
-	if (j->objects) {
+	if (j->objects && (!j->ops->object_size || !j->ops->object_put)) {
+		sb_err(s->name, "workload=train on ioengine=%s: this engine names its objects per block (fio's "
+		       "http engine) and cannot hold a dataset's files: use ioengine=s3", j->ops->name);
+		e = -EINVAL;
+	} else if (j->objects) {
 		if (!(e = sb_ml_dataset_check_objects(s, j->ops, &tr->ds, tr->dir, &tr->nmissing, &need)) &&
 		    o->do_eval)
 			e = sb_ml_dataset_check_objects(s, j->ops, &tr->eval_ds, tr->dir, &tr->eval_missing,

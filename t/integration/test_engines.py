@@ -12,8 +12,15 @@ def built_engines():
     out = subprocess.run([BIN, "--enghelp"], capture_output=True, text=True).stdout
     names = out.splitlines()[0].split(":", 1)[1].replace(" ", "").split(",")
     # libcufile needs a CUDA driver and cuFile (test_gpu.py runs it against
-    # t/gpu's stubs); the ML workloads' GPU paths are test_gpu_ml.py's
-    return [n for n in names if n != "libcufile"]
+    # t/gpu's stubs); the ML workloads' GPU paths are test_gpu_ml.py's; the
+    # object-store engines (s3, http) need their server: test_s3.py
+    return [n for n in names if n != "libcufile" and not objects(n)]
+
+
+def objects(eng):
+    """the engines whose --enghelp=ENGINE says they work on an object store"""
+    out = subprocess.run([BIN, f"--enghelp={eng}"], capture_output=True, text=True).stdout
+    return "objects on an object store" in out
 
 
 def moves_data(eng):

@@ -222,6 +222,15 @@ class Training(S3Case):
         j = self.json_of(self.run_s3("--output-format=json", job))
         self.assertFalse(j["train"]["dataset_created"])
 
+    def test_fio_http_engine_cannot_hold_a_dataset(self):
+        job = self.write_job(f"[j]\nioengine=http\nhttp_mode=s3\nhttp_host={S3.host}\nworkload=train\n"
+                             "train_model=unet3d\ntrain_scale=0.001\ndataset_files=16\naccelerators=1\n"
+                             f"epochs=1\ndata_dir=/{S3.bucket}/{self.pre}\n")
+        p = self.run_s3(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("use ioengine=s3", p.stderr)
+        self.assertEqual(self.keys(), [])
+
     def test_dataset_object_of_wrong_size_stops_the_job(self):
         tr = ("workload=train\ntrain_model=unet3d\ntrain_scale=0.001\ndataset_files=16\naccelerators=1\n"
               "epochs=1\nbs=1m\n")
