@@ -199,6 +199,11 @@ struct sb_engine_ops {
 			   char *err, size_t elen);
 	int (*object_put)(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
 			  int fd, uint64_t len, char *err, size_t elen);
+	/* the object at path removed if this process made it (its mark
+	 * names this run): 0 (also when gone), -EPERM when it is not this
+	 * run's (left as it is), or -errno with err */
+	int (*object_delete)(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
+			     size_t elen);
 	/* more for --enghelp=NAME after the options (its figures, its
 	 * failures), lines of text each ending in a newline; NULL: none */
 	const char *notes;

@@ -335,6 +335,7 @@ const struct sb_engine_ops sb_engine_s3 = {
 	.flags = SB_ENGINE_NODISKIO | SB_ENGINE_OBJECTS,
 	.object_size = sb_s3_object_size,
 	.object_put = sb_s3_object_put,
+	.object_delete = sb_s3_object_delete,
 	.init = s3_init,
 	.cleanup = s3_cleanup,
 	.options = &sb_s3_optset,

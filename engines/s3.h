@@ -118,6 +118,8 @@ int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const cha
 		      char *err, size_t elen);
 int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
 		     int fd, uint64_t len, char *err, size_t elen);
+int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
+			size_t elen);
 
 /* s3stream.c: a file written in pieces into one object */
 struct s3_stream;

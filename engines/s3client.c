@@ -217,6 +217,31 @@ int sb_s3_client_delete(struct sb_s3_client *c, const char *bucket, const char *
 	sb_s3_explain(why, wlen, &c->r, status);
 	return status == 403 ? -EACCES : -EIO;
 }
+int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
+			size_t elen)
+{
+	struct sb_s3_client *c = NULL;
+	char p[1536], body[256], mine[700], theirs[700];
+	long status = 0;
+	int e = object_path(opts, path, p, sizeof(p));
+	if (!e)
+		e = client_for(&c, opts, fs, err, elen);
+	if (e)
+		return e;
+	e = sb_s3_sync(&c->d, &c->r, "HEAD", p, "", body, sizeof(body), &status);
+	if (!e && status != 404) {
+		if (sb_s3_run_key(c->d.mark, mine, sizeof(mine)) || sb_s3_run_key(c->r.owner, theirs, sizeof(theirs)) ||
+		    strcmp(mine, theirs))
+			e = -EPERM; /* not this run's: left as it is */
+		else if (!(e = sb_s3_sync(&c->d, &c->r, "DELETE", p, "", body, sizeof(body), &status)) &&
+			 (status < 200 || status > 299) && status != 404) {
+			sb_s3_explain(err, elen, &c->r, status);
+			e = -EIO;
+		}
+	}
+	sb_s3_client_close(c);
+	return e;
+}
 #else
 int sb_s3_client_open(struct sb_s3_client **out, const struct sb_engine_fs *fs, char *why, size_t wlen)
 {

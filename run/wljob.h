@@ -46,6 +46,13 @@ struct sb_wl_job {
 					   * before run, 0: none), see sb_wl_expired */
 };
 
+/* the job touches no local files: no storage (null) or objects (s3): no
+ * folders made, no free space or page cache of a local file system */
+static inline bool sb_wl_nofiles(const struct sb_wl_job *j)
+{
+	return j->nodiskio || j->objects;
+}
+
 struct sb_wl_runs {
 	struct sb_wl_job *jobs;
 	size_t n;

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ml/checkpoint/ckpt.h"
+#include "run/engtable.h"
 #include "ml/checkpoint/opts.h"
 #include "ml/content.h"
 #include "ml/model.h"
@@ -66,11 +67,12 @@ static void read_phase(struct sb_wl_job *j, struct sb_ml_rank_arg *args, uint64_
 	sb_dist_sync_vote(&stop); /* MPI: every process wrote them all */
 	if (!o->num_checkpoints_read || stop)
 		return;
-	if (j->nodiskio) {
-		/* nothing was written, so nothing was dropped: say what was done */
+	if (sb_wl_nofiles(j)) {
+		/* no local file was written, so nothing was dropped: say what was done */
 		cr->caches_dropped = false;
-		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "%s=null: no storage I/O, "
-			 "no cache dropped", SB_OPT(ioengine)->name);
+		snprintf(cr->caches_reason, sizeof(cr->caches_reason), "%s=%s: %s, no cache dropped",
+			 SB_OPT(ioengine)->name, j->spec->ioengine,
+			 j->objects ? "objects, no local page cache" : "no storage I/O");
 	} else if (j->spec->drop_caches) {
 		cr->caches_dropped = sb_ml_drop_caches(j->spec->name, sb_run_drop_path(j->env),
 						       ((struct sb_ml_ckpt *)j->priv)->folder,
@@ -327,7 +329,7 @@ static int prepare_ckpt(struct sb_wl_job *j)
 	int e = plan_files(j);
 	if (e == -ENOMEM)
 		sb_err(s->name, "out of memory planning the checkpoint files");
-	if (!e && !j->nodiskio)
+	if (!e && !sb_wl_nofiles(j))
 		e = o->num_checkpoints_write ? check_folder(j, sb_ckpt_res(j)->ckpt.bytes_model + sb_ckpt_res(j)->ckpt.bytes_optimizer)
 					     : check_readonly(j);
 	if (!e)
@@ -356,6 +358,12 @@ static void release_ckpt(struct sb_wl_job *j)
 		return;
 	bool keep = j->spec->keep_checkpoints;
 	unsigned nwrite = sb_ckpt_opts(j->spec)->num_checkpoints_write;
+	/* objects (s3): this run's checkpoint objects removed, unless kept */
+	for (size_t x = 0; j->objects && !keep && j->ops->object_delete && x < (size_t)nwrite * c->nfiles; x++) {
+		char err[256];
+		sb_ml_ckpt_path(c, (unsigned)(x / c->nfiles), x % c->nfiles, path, sizeof(path));
+		(void)j->ops->object_delete(sb_spec_engine_opts(j->spec), &sb_run_engine_fs, path, err, sizeof(err));
+	}
 	/* keep_checkpoints=1: what stays is marked kept on purpose, not a leftover */
 	for (size_t x = 0; c->created && x < (size_t)nwrite * c->nfiles; x++) {
 		if (!c->created[x].ino)

@@ -236,7 +236,7 @@ void sb_ml_ckpt_point(struct sb_wl_job *j, struct sb_ml_ckpt_phase *ph, unsigned
 bool sb_ml_ckpt_mkdir(struct sb_wl_job *j, const char *dir, struct sb_scratch_id *made,
 		      bool may_exist)
 {
-	if (j->nodiskio || made->ino)
+	if (sb_wl_nofiles(j) || made->ino)
 		return true;
 	int e = sb_outfile_mkdir(dir, 0755, j->spec->name, made);
 	if (e == 0 || (e == -EEXIST && may_exist))

@@ -496,12 +496,12 @@ int sb_ml_tier_prepare(struct sb_wl_job *j)
 	tr->cache_keep = o->cache_keep;
 	tr->set_size = o->set_size;
 	tr->flush_bs = o->flush_bs;
-	if (j->nodiskio) {
+	if (sb_wl_nofiles(j)) {
 		char w[PATH_MAX];
 		where(s, w, sizeof(w));
-		sb_err(w, "ioengine=%s writes no files, so a tiered checkpoint has nothing to flush: "
-		       "use a file engine (psync, libaio, io_uring), or remove %s=", s->ioengine,
-		       SB_CKPT_OPT(checkpoint_cache_folder)->name);
+		sb_err(w, "ioengine=%s writes no local files, so a tiered checkpoint has nothing to flush "
+		       "(a tier on object storage is not done): use a file engine (psync, libaio, io_uring), "
+		       "or remove %s=", s->ioengine, SB_CKPT_OPT(checkpoint_cache_folder)->name);
 		return -EINVAL;
 	}
 	return check_cache(j);

@@ -335,6 +335,12 @@ static int prepare_kv(struct sb_wl_job *j)
 		sb_err(s->name, "out of memory setting up the KV cache");
 		return -ENOMEM;
 	}
+	if ((k->path[0] || k->ml) && j->objects) {
+		sb_err(s->name, "workload=kvcache on ioengine=%s: a disk tier on object storage is not done "
+		       "(its entries are files read and written in place): use a file engine (psync, libaio, "
+		       "io_uring), or drop the disk tier", s->ioengine);
+		return -EINVAL;
+	}
 	if ((k->path[0] || k->ml) && !j->nodiskio && (e = check_tier(j, k)))
 		return e;
 	/* the workers' requests are blocks, at most bs each */

@@ -162,7 +162,13 @@ class Streams(S3Case):
         checkpoint's keys refuses the run and stays"""
         ck = ("workload=checkpoint\nmodel=llama3-8b\nranks=8\ncheckpoint_scale=0.002\n"
               "num_checkpoints_write=1\nnum_checkpoints_read=1\ntime_between_checkpoints=0\nbs=1m\n")
-        job = self.s3job(f"{ck}checkpoint_folder={self.pre}\ns3_multipart_size=5m\n", "s.ini")
+        # keep_checkpoints=0 (the default): the run's objects are removed at its end
+        gone = self.s3job(f"{ck}checkpoint_folder={self.pre}-gone\ns3_multipart_size=5m\n", "g.ini")
+        p = self.run_s3(gone)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.keys(f"{self.pre}-gone/"), [])
+        self.assertEqual(os.listdir(self.dir), ["g.ini"])   # and no local folder was made
+        job = self.s3job(f"{ck}checkpoint_folder={self.pre}\ns3_multipart_size=5m\nkeep_checkpoints=1\n", "s.ini")
         p = self.run_s3(job)
         self.assertEqual(p.returncode, 0, p.stderr)
         folder = os.path.join(self.dir, "ck")
@@ -175,7 +181,7 @@ class Streams(S3Case):
             for n in names:
                 rel = os.path.relpath(os.path.join(root, n), folder)
                 files[rel] = open(os.path.join(root, n), "rb").read()
-        objs = {k[len(self.pre) + 1:]: size for k, size in self.keys()}
+        objs = {k[len(self.pre) + 1:]: size for k, size in self.keys(self.pre + "/")}
         self.assertEqual(sorted(objs), sorted(files))
         self.assertEqual(len(objs), 16)
         multipart = 0
