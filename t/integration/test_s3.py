@@ -103,6 +103,14 @@ class Objects(S3Case):
         self.assertEqual(self.keys(), [(f"{self.pre}/one", 1 << 20)])
         self.assertTrue(S3.client.head(S3.bucket, f"{self.pre}/one").meta.get("storbench-owner"))
 
+    def test_iodepth_is_held(self):
+        """iodepth=8: 8 requests in flight (libcurl's multi interface), as
+        an asynchronous engine holds its depth"""
+        job = self.s3job(f"filename={self.pre}/d\nrw=randread\nbs=4k\nsize=1m\nnumber_ios=200\niodepth=8\n")
+        j = self.json_of(self.run_s3("--output-format=json", job))
+        self.assertEqual(j["read"]["total_ios"], 200)
+        self.assertGreaterEqual(j["iodepth_level"]["8"], 90.0, j["iodepth_level"])
+
     def test_trim_deletes_what_storbench_wrote(self):
         w = self.s3job(f"filename={self.pre}/t\nrw=write\nbs=1m\ns3_object_size=1m\nsize=3m\n", "w.ini")
         self.assertEqual(self.run_s3(w).returncode, 0)
@@ -323,6 +331,22 @@ class UsersObjects(S3Case):
         proc.wait()
         for key, v in mine.items():
             self.assertEqual(S3.client.get(S3.bucket, key).body, v, key)
+
+
+class FioHttpRange(S3Case):
+    def test_http_object_mode_range(self):
+        """fio's http_object_mode=range: the file is one object, each write
+        PUTs it whole (bs = size), reads are ranges of it"""
+        job = self.write_job(f"[global]\nioengine=http\nhttp_host={S3.host}\nhttp_mode=s3\n"
+                             f"http_s3_keyid={S3.access_key}\nhttp_s3_key={S3.secret_key}\n"
+                             f"http_object_mode=range\nfilename=/{S3.bucket}/{self.pre}/one\nsize=256k\n"
+                             "verify=crc32c\n[w]\nrw=write\nbs=256k\n[r]\nstonewall\nrw=randread\nbs=4k\n"
+                             "verify=0\nnumber_ios=32\n")
+        p = self.run_sb("--output-format=json", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        jobs = json.loads(p.stdout)["jobs"]
+        self.assertEqual(jobs[1]["read"]["total_ios"], 32)
+        self.assertEqual(self.keys(), [(f"{self.pre}/one", 256 << 10)])
 
 
 class ParseOnly(S3Case):
