@@ -300,7 +300,11 @@ int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const cha
 	r->etag[0] = '\0';
 	r->want = get ? io->len : 0;
 	const char *rng = NULL;
-	if (get && !r->whole && (d->kind == S3_KIND_S3 || d->o->object_mode == S3_OBJ_RANGE)) {
+	/* a read of a whole one-object file is a plain GET, as DLIO's S3 readers
+	 * fetch an object (storage/s3_torch_storage.py get_data, no range) */
+	bool whole = d->kind == S3_KIND_S3 && !d->o->object_size && io && io->file && io->offset == 0 &&
+		     io->len >= io->file->size;
+	if (get && !r->whole && !whole && (d->kind == S3_KIND_S3 || d->o->object_mode == S3_OBJ_RANGE)) {
 		snprintf(range, sizeof(range), "bytes=%" PRIu64 "-%" PRIu64, range_start(d, io),
 			 range_start(d, io) + io->len - 1);
 		rng = range;

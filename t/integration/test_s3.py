@@ -235,6 +235,12 @@ class Training(S3Case):
             self.assertTrue(got.meta.get("storbench-owner", "").startswith("storbench 2 "))
         j = self.json_of(self.run_s3("--output-format=json", job))
         self.assertFalse(j["train"]["dataset_created"])
+        # bs at least the file: one GET of each whole object per file read,
+        # as DLIO's S3 npz reader (reader/npz_reader_s3.py open: get_data)
+        whole = self.s3job(f"{tr.replace('bs=1m', 'bs=1g')}data_dir={self.pre}\n", "w.ini")
+        j = self.json_of(self.run_s3("--output-format=json", whole))
+        self.assertEqual(j["engine"]["requests"], j["read"]["total_ios"])
+        self.assertEqual(j["engine"]["http_2xx"], j["read"]["total_ios"])
 
     def test_fio_http_engine_cannot_hold_a_dataset(self):
         job = self.write_job(f"[j]\nioengine=http\nhttp_mode=s3\nhttp_host={S3.host}\nworkload=train\n"
