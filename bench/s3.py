@@ -53,7 +53,7 @@ sys.path.insert(0, os.path.join(SRC, "t", "integration"))
 KiB, MiB = 1024, 1024 * 1024
 # objects per run for (size, QD), about 2-5 s each on the 2-core test VM;
 # --scale multiplies them
-COUNTS = {(4 * KiB, 1): 1500, (4 * KiB, 32): 6000, (16 * MiB, 1): 16, (16 * MiB, 32): 64}
+COUNTS = {(4 * KiB, 1): 1500, (4 * KiB, 32): 6000, (16 * MiB, 1): 32, (16 * MiB, 32): 64}
 
 
 def size_name(n):
