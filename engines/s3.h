@@ -70,6 +70,7 @@ struct s3_req {
 	bool active;             /* in the multi handle */
 	bool zero_404;           /* a 404 on GET reads zeros (fio's http engine) */
 	bool whole;              /* GET the whole object, no Range (listings) */
+	bool unranged;           /* this GET of an I/O asked for the whole object */
 	uint64_t cycle;          /* PUT body: io->buf's bytes repeated (layout); 0: no */
 	char owner[256];         /* the answer's x-amz-meta-storbench-owner ("" none) */
 	char etag[80];           /* the answer's ETag ("" none) */

@@ -28,6 +28,7 @@ struct listed {
 struct listing {
 	struct listed *v;
 	size_t n, cap;
+	bool sorted;
 };
 
 static void listing_free(struct listing *l)
@@ -132,17 +133,26 @@ static int check_owner(struct s3_td *d, struct sb_engine_td *td, const struct li
 	return 0;
 }
 
-static const struct listed *find(const struct listing *l, const char *key)
+static int by_key(const void *a, const void *b)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i].key, key))
-			return &l->v[i];
-	return NULL;
+	return strcmp(((const struct listed *)a)->key, ((const struct listed *)b)->key);
+}
+
+/* S3 lists keys in byte order (UTF-8 binary, strcmp's): a binary search;
+ * sorted again first in case a server does not */
+static const struct listed *find(struct listing *l, const char *key)
+{
+	if (!l->sorted) {
+		qsort(l->v, l->n, sizeof(*l->v), by_key);
+		l->sorted = true;
+	}
+	struct listed k = { .key = (char *)key };
+	return l->n ? bsearch(&k, l->v, l->n, sizeof(*l->v), by_key) : NULL;
 }
 
 /* PUT the objects of f a read job needs that are missing or short */
 static int lay_out(struct s3_td *d, struct sb_engine_td *td, const struct sb_file *f,
-		   const struct listing *l, const char *bucket, const char *pre)
+		   struct listing *l, const char *bucket, const char *pre)
 {
 	uint64_t os = d->o->object_size ? d->o->object_size : f->size;
 	for (uint64_t i = 0; os && i * os < f->size; i++) {

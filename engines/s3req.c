@@ -93,8 +93,16 @@ static size_t body_in(char *p, size_t size, size_t n, void *arg)
 		r->errbody[r->errlen] = '\0';
 		return len;
 	}
-	if (r->got + len > r->want)
-		return 0; /* more than asked (a server that ignored Range): an error */
+	if (r->got + len > r->want) {
+		if (!r->unranged)
+			return 0; /* more than asked (a server that ignored Range): an error */
+		/* a whole-object GET of an object longer than the file (a user's,
+		 * read as it is): what the I/O asked for is kept, the rest dropped */
+		size_t keep = (size_t)(r->want - r->got);
+		memcpy((char *)r->io->buf + r->got, p, keep);
+		r->got += keep;
+		return len;
+	}
 	memcpy((char *)r->io->buf + r->got, p, len);
 	r->got += len;
 	return len;
@@ -137,6 +145,10 @@ int sb_s3_req_init(struct s3_td *d, struct s3_req *r)
 	curl_easy_setopt(r->h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(r->h, CURLOPT_NOPROGRESS, 1L);
 	curl_easy_setopt(r->h, CURLOPT_TCP_NODELAY, 1L);
+	/* 512 KiB reads (libcurl's default 16 KiB: 6x the recv and poll calls of
+	 * curl's own tool on a 16 MiB GET; bench/s3.py A/B: 14-26% less CPU per
+	 * 16 MiB GET, 4 KiB unchanged) */
+	curl_easy_setopt(r->h, CURLOPT_BUFFERSIZE, 512L * 1024);
 	curl_easy_setopt(r->h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(r->h, CURLOPT_READFUNCTION, body_out);
 	curl_easy_setopt(r->h, CURLOPT_READDATA, r);
@@ -302,8 +314,13 @@ int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const cha
 	const char *rng = NULL;
 	/* a read of a whole one-object file is a plain GET, as DLIO's S3 readers
 	 * fetch an object (storage/s3_torch_storage.py get_data, no range) */
-	bool whole = d->kind == S3_KIND_S3 && !d->o->object_size && io && io->file && io->offset == 0 &&
-		     io->len >= io->file->size;
+	bool whole = false;
+	if (d->kind == S3_KIND_S3 && io && io->file) {
+		uint64_t os = d->o->object_size, start = os ? io->offset - io->offset % os : 0;
+		uint64_t end = os && start + os < io->file->size ? start + os : io->file->size;
+		whole = io->offset == start && io->offset + io->len >= end; /* radosgw: a 206 costs more */
+	}
+	r->unranged = get && whole;
 	if (get && !r->whole && !whole && (d->kind == S3_KIND_S3 || d->o->object_mode == S3_OBJ_RANGE)) {
 		snprintf(range, sizeof(range), "bytes=%" PRIu64 "-%" PRIu64, range_start(d, io),
 			 range_start(d, io) + io->len - 1);

@@ -111,6 +111,17 @@ class Objects(S3Case):
         self.assertEqual(j["read"]["total_ios"], 200)
         self.assertGreaterEqual(j["iodepth_level"]["8"], 90.0, j["iodepth_level"])
 
+    def test_a_users_longer_object_is_read_as_it_is(self):
+        """a read job meets a user's object longer than its file: it is read
+        (whole-object GETs keep what the I/O asked for), never rewritten"""
+        data = bytes(range(256)) * 400   # 100 KiB
+        S3.client.put(S3.bucket, f"{self.pre}/u", data)
+        for bs in ("64k", "4k"):
+            job = self.s3job(f"filename={self.pre}/u\nrw=read\nbs={bs}\nsize=64k\n", f"{bs}.ini")
+            j = self.json_of(self.run_s3("--output-format=json", job))
+            self.assertEqual(j["read"]["io_bytes"], 64 << 10)
+        self.assertEqual(S3.client.get(S3.bucket, f"{self.pre}/u").body, data)
+
     def test_trim_deletes_what_storbench_wrote(self):
         w = self.s3job(f"filename={self.pre}/t\nrw=write\nbs=1m\ns3_object_size=1m\nsize=3m\n", "w.ini")
         self.assertEqual(self.run_s3(w).returncode, 0)
