@@ -114,23 +114,80 @@ static int marked(struct s3_td *d, struct sb_engine_td *td, const char *bucket, 
 }
 
 /* refuse the job when an object it may write or delete is the user's */
+/* the answer to one HEAD of check_owner: 0 marked or gone, -EPERM a
+ * user's (td->errmsg says which), -errno */
+static int judged(struct sb_engine_td *td, struct s3_req *r, CURLcode cc,
+		  const char *bucket, const char *key)
+{
+	long status = 0;
+	curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, &status);
+	if (cc != CURLE_OK) {
+		snprintf(td->errmsg, sizeof(td->errmsg), "HEAD /%.60s/%.200s: %s", bucket, key, curl_easy_strerror(cc));
+		return (int)sb_s3_conn_errno(cc);
+	}
+	if (status == 404)
+		return 0; /* gone since the listing: nobody's */
+	if (status < 200 || status > 299) {
+		sb_s3_explain(td->errmsg, sizeof(td->errmsg), r, status);
+		return -EIO;
+	}
+	if (!strncmp(r->owner, "storbench ", 10))
+		return 0;
+	snprintf(td->errmsg, sizeof(td->errmsg), "object /%.60s/%.200s is there and storbench did not make it "
+		 "(no x-amz-meta-storbench-owner): storbench never writes over or deletes a user's object: "
+		 "choose another filename= or s3_bucket=", bucket, key);
+	return -EPERM;
+}
+
+/* refuse the job when an object it may write or delete is the user's:
+ * a HEAD of each, iodepth of them at once on the I/O handles */
 static int check_owner(struct s3_td *d, struct sb_engine_td *td, const struct listing *l,
 		       const char *bucket, const char *pre)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		if (!of_file(d, l->v[i].key, pre))
-			continue;
-		int m = marked(d, td, bucket, l->v[i].key);
-		if (m < 0)
-			return m;
-		if (!m) {
-			snprintf(td->errmsg, sizeof(td->errmsg), "object /%.60s/%.200s is there and storbench did not "
-				 "make it (no x-amz-meta-storbench-owner): storbench never writes over or deletes "
-				 "a user's object: choose another filename= or s3_bucket=", bucket, l->v[i].key);
-			return -EPERM;
+	struct sb_io_u none = { .ddir = SB_DDIR_TRIM };  /* a HEAD moves no data */
+	size_t next = 0, *of = calloc(td->nios, sizeof(*of));
+	unsigned active = 0;
+	int e = of ? 0 : -ENOMEM;
+	while (!e && (next < l->n || active)) {
+		for (unsigned k = 0; !e && k < td->nios && next < l->n; k++) {
+			struct s3_req *r = &d->reqs[k];
+			if (r->active)
+				continue;
+			while (next < l->n && !of_file(d, l->v[next].key, pre))
+				next++;
+			if (next == l->n)
+				break;
+			obj_path(r->path, sizeof(r->path), bucket, l->v[next].key);
+			r->io = &none;
+			of[k] = next++;
+			if (!(e = sb_s3_start(d, r, "HEAD", "", NULL, 0)))
+				active++;
 		}
+		int running = 0;
+		CURLMsg *msg;
+		if (!e && curl_multi_perform(d->m, &running) != CURLM_OK)
+			e = -EIO;
+		while (!e && (msg = curl_multi_info_read(d->m, &running))) {
+			struct s3_req *r = NULL;
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&r);
+			curl_multi_remove_handle(d->m, r->h);
+			r->active = false;
+			active--;
+			e = judged(td, r, msg->data.result, bucket, l->v[of[r - d->reqs]].key);
+		}
+		if (!e && active && curl_multi_poll(d->m, NULL, 0, 1000, NULL) != CURLM_OK)
+			e = -EIO;
 	}
-	return 0;
+	for (unsigned k = 0; k < td->nios; k++) { /* a refusal leaves the others unanswered */
+		if (d->reqs[k].active)
+			curl_multi_remove_handle(d->m, d->reqs[k].h);
+		d->reqs[k].active = false;
+		d->reqs[k].io = NULL;
+	}
+	free(of);
+	return e;
 }
 
 static int by_key(const void *a, const void *b)
