@@ -37,13 +37,33 @@ TMP = re.compile(r'=\s+(\d+)<[^>]*/(#\d+)>')  # an unnamed file (O_TMPFILE): fd,
 LINK = re.compile(r'"/proc/self/fd/(\d+)"')
 
 
+RESUMED = re.compile(r'^(\d+)\s+<\.\.\. \w+ resumed>(.*)$')
+
+
+def whole_lines(trace):
+    """strace -f's lines with each call whole: a call another thread's call
+    cut in two ("PID call(args <unfinished ...>", later "PID <... call
+    resumed> rest) = ret", which a busy machine makes common) is joined back,
+    at the place it finished"""
+    pending = {}
+    for line in trace.splitlines():
+        pid = line.split(" ", 1)[0]
+        if line.endswith("<unfinished ...>"):
+            pending[pid] = line[:-len("<unfinished ...>")].rstrip()
+            continue
+        m = RESUMED.match(line)
+        if m and m.group(1) in pending:
+            line = pending.pop(m.group(1)) + m.group(2)
+        yield line
+
+
 def events(trace):
     """(op, entry id) in order: create, open (read-only), fadvise, fsync, write, unlink.
     An entry made unnamed (openat O_TMPFILE, marked), then linked under its
     name (linkat), is created at the linkat; its descriptor keeps showing
     the inode's unnamed name (#INO), mapped back to the entry here."""
     out, fd_tmp, tmp_entry = [], {}, {}
-    for line in trace.splitlines():
+    for line in whole_lines(trace):
         m = EV.match(line)
         if not m:
             continue
