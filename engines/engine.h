@@ -192,18 +192,26 @@ struct sb_engine_ops {
 	 * dataset made before the run): opts is the job's options struct
 	 * (sb_engine_job.opts), fs run/'s (marks, credentials).  object_size:
 	 * 0 and *size, -ENOENT when there is none, or -errno with err.
-	 * object_put: the len bytes of fd (from offset 0) become the object at
-	 * path, marked as job's; refused (-EPERM) over an object storbench did
+	 * object_put: the len bytes of fd (from offset 0; fd < 0: of buf)
+	 * become the object at path, marked as job's; refused (-EPERM) over an object storbench did
 	 * not make.  0 or -errno with err. */
 	int (*object_size)(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
 			   char *err, size_t elen);
 	int (*object_put)(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
-			  int fd, uint64_t len, char *err, size_t elen);
+			  int fd, const void *buf, uint64_t len, char *err, size_t elen);
+	/* the whole object at path into buf (at most cap bytes; *got: its
+	 * bytes): 0, -ENOENT, -EFBIG (longer than cap), or -errno with err */
+	int (*object_get)(const void *opts, const struct sb_engine_fs *fs, const char *path, void *buf,
+			  uint64_t cap, uint64_t *got, char *err, size_t elen);
 	/* the object at path removed if this process made it (its mark
 	 * names this run): 0 (also when gone), -EPERM when it is not this
 	 * run's (left as it is), or -errno with err */
 	int (*object_delete)(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
 			     size_t elen);
+	/* the caller's objects made through object_put are done with and
+	 * kept: the run records its end where it PUT them (s3: so that
+	 * --cleanup tells them from a killed run's); 0 or -errno */
+	int (*object_end)(const void *opts, const struct sb_engine_fs *fs);
 	/* more for --enghelp=NAME after the options (its figures, its
 	 * failures), lines of text each ending in a newline; NULL: none */
 	const char *notes;

@@ -118,7 +118,10 @@ enum { S3_MP_NONE, S3_MP_CREATE, S3_MP_PART, S3_MP_COMPLETE };
 int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
 		      char *err, size_t elen);
 int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
-		     int fd, uint64_t len, char *err, size_t elen);
+		     int fd, const void *buf, uint64_t len, char *err, size_t elen);
+int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs);
+int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const char *path, void *buf,
+		     uint64_t cap, uint64_t *got, char *err, size_t elen);
 int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
 			size_t elen);
 

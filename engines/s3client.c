@@ -90,7 +90,7 @@ int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const cha
 }
 
 int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
-		     int fd, uint64_t len, char *err, size_t elen)
+		     int fd, const void *buf, uint64_t len, char *err, size_t elen)
 {
 	struct sb_s3_client *c = NULL;
 	char p[1536], body[256];
@@ -105,14 +105,14 @@ int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char
 	e = sb_s3_sync(&c->d, &c->r, "HEAD", p, "", body, sizeof(body), &status);
 	if (!e && status != 404 && strncmp(c->r.owner, "storbench ", 10)) {
 		snprintf(err, elen, "object %.300s is there and storbench did not make it: it is left as it is: "
-			 "choose another data_dir= or s3_bucket=", p);
+			 "choose another prefix (data_dir=, directory=) or s3_bucket=", p);
 		e = -EPERM;
 	}
 	struct sb_io_u io = { .ddir = SB_DDIR_WRITE, .len = len };
 	c->r.io = &io;
 	c->r.body_fd = fd;
 	c->d.m = NULL;
-	if (!e && !(e = sb_s3_start(&c->d, &c->r, "PUT", "", NULL, len))) {
+	if (!e && !(e = sb_s3_start(&c->d, &c->r, "PUT", "", fd < 0 ? buf : NULL, len))) {
 		CURLcode cc = curl_easy_perform(c->r.h);
 		curl_easy_getinfo(c->r.h, CURLINFO_RESPONSE_CODE, &status);
 		if (cc != CURLE_OK) {
@@ -217,6 +217,72 @@ int sb_s3_client_delete(struct sb_s3_client *c, const char *bucket, const char *
 	sb_s3_explain(why, wlen, &c->r, status);
 	return status == 403 ? -EACCES : -EIO;
 }
+int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs)
+{
+	struct sb_s3_client *c = NULL;
+	char key[700], p[1000], err[256], body[256];
+	long status = 0;
+	int e = client_for(&c, opts, fs, err, sizeof(err));
+	if (e)
+		return e;
+	const struct s3_opts *o = opts;
+	char *st = strstr(c->d.mark, " state=made");
+	if (st)
+		memcpy(st, " state=kept", 11); /* the record is kept on purpose */
+	if (!o || !o->bucket || sb_s3_run_key(c->d.mark, key, sizeof(key))) {
+		sb_s3_client_close(c);
+		return -EINVAL;
+	}
+	snprintf(p, sizeof(p), "/%s/%s", o->bucket, key);
+	snprintf(c->r.path, sizeof(c->r.path), "%s", p);
+	struct sb_io_u io = { .ddir = SB_DDIR_WRITE, .len = strlen(c->d.mark) };
+	c->r.io = &io;
+	c->d.m = NULL;
+	if (!(e = sb_s3_start(&c->d, &c->r, "PUT", "", c->d.mark, io.len))) {
+		CURLcode cc = curl_easy_perform(c->r.h);
+		curl_easy_getinfo(c->r.h, CURLINFO_RESPONSE_CODE, &status);
+		e = cc != CURLE_OK || status < 200 || status > 299 ? -EIO : 0;
+	}
+	(void)body;
+	c->r.io = NULL;
+	sb_s3_client_close(c);
+	return e;
+}
+
+int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const char *path, void *buf,
+		     uint64_t cap, uint64_t *got, char *err, size_t elen)
+{
+	struct sb_s3_client *c = NULL;
+	char p[1536];
+	long status = 0;
+	int e = object_path(opts, path, p, sizeof(p));
+	if (!e)
+		e = client_for(&c, opts, fs, err, elen);
+	if (e)
+		return e;
+	struct sb_io_u io = { .ddir = SB_DDIR_READ, .buf = buf, .len = cap };
+	snprintf(c->r.path, sizeof(c->r.path), "%s", p);
+	c->r.io = &io;
+	c->r.whole = true; /* the object, no range */
+	if (!(e = sb_s3_start(&c->d, &c->r, "GET", "", NULL, 0))) {
+		CURLcode cc = curl_easy_perform(c->r.h);
+		curl_easy_getinfo(c->r.h, CURLINFO_RESPONSE_CODE, &status);
+		if (cc == CURLE_WRITE_ERROR)
+			e = -EFBIG; /* more than cap */
+		else if (cc != CURLE_OK)
+			e = (int)sb_s3_conn_errno(cc), snprintf(err, elen, "GET %.300s: %s", p, curl_easy_strerror(cc));
+		else if (status == 404)
+			e = -ENOENT;
+		else if (status < 200 || status > 299)
+			sb_s3_explain(err, elen, &c->r, status), e = -EIO;
+	}
+	*got = c->r.got;
+	c->r.whole = false;
+	c->r.io = NULL;
+	sb_s3_client_close(c);
+	return e;
+}
+
 int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
 			size_t elen)
 {

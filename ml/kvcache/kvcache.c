@@ -177,7 +177,7 @@ static int make_tier(struct sb_wl_job *j, struct sb_kv_job *k)
 /* kv_profile=mlperf: the folder of the .npy files, made here and marked */
 static int make_folder(struct sb_wl_job *j, struct sb_kv_job *k)
 {
-	if (j->nodiskio)
+	if (sb_wl_nofiles(j)) /* null, or objects (s3): no folder */
 		return 0;
 	int e = sb_outfile_mkdir(k->folder, 0755, j->spec->name, &k->folder_id);
 	if (e && e != -EEXIST)
@@ -335,13 +335,18 @@ static int prepare_kv(struct sb_wl_job *j)
 		sb_err(s->name, "out of memory setting up the KV cache");
 		return -ENOMEM;
 	}
-	if ((k->path[0] || k->ml) && j->objects) {
-		sb_err(s->name, "workload=kvcache on ioengine=%s: a disk tier on object storage is not done "
-		       "(its entries are files read and written in place): use a file engine (psync, libaio, "
-		       "io_uring), or drop the disk tier", s->ioengine);
+	if (k->path[0] && !k->ml && j->objects) {
+		sb_err(s->name, "workload=kvcache on ioengine=%s: its disk tier is one file read and written in "
+		       "place, which objects cannot be: use kv_profile=mlperf (an object per entry), or a file "
+		       "engine (psync, libaio, io_uring)", s->ioengine);
 		return -EINVAL;
 	}
-	if ((k->path[0] || k->ml) && !j->nodiskio && (e = check_tier(j, k)))
+	if (j->objects && (!j->ops->object_put || !j->ops->object_get || !j->ops->object_delete)) {
+		sb_err(s->name, "workload=kvcache on ioengine=%s: this engine names its objects per block "
+		       "(fio's http engine): use ioengine=s3", s->ioengine);
+		return -EINVAL;
+	}
+	if ((k->path[0] || k->ml) && !sb_wl_nofiles(j) && (e = check_tier(j, k)))
 		return e;
 	/* the workers' requests are blocks, at most bs each */
 	return sb_ml_workers_setup(j, k->nw);

@@ -45,6 +45,8 @@
 #include "ml/kvcache/mlperf.h"
 #include "ml/kvcache/npy.h"
 #include "stats/tstats.h"
+#include "engines/engine.h"
+#include "run/engtable.h"
 
 /* the calling worker's statistics and read buffer (for the memory
  * tiers), and its whole-entry buffers for the files */
@@ -219,6 +221,81 @@ static bool in_memory(struct sb_kv_ml *ml, const struct sb_kvt_entry *e, int tie
 	return true;
 }
 
+/* the .npy header of entry e into hdr: its length (0: too long) */
+static size_t npy_hdr(const struct sb_kv_ml *ml, const struct sb_kvt_entry *e, char *hdr, size_t len)
+{
+	uint64_t shape[5] = { ml->layers, 2, e->tokens, ml->kv_heads, ml->head_dim };
+	unsigned nd = 5;
+	if (ml->c.tp > 1) { /* cache.py: the flat first 1/tp of the elements */
+		shape[0] = e->bytes / ml->elem_bytes;
+		nd = 1;
+	}
+	return sb_npy_header(hdr, len, ml->hdr_descr, shape, nd);
+}
+
+/* ioengine=s3: the entry, header and data, is one PUT of one object
+ * (marked; never over a user's object); its time is all device time */
+static int obj_write(struct sb_kv_ml *ml, uint32_t id, const struct sb_kvt_entry *e, const char *path,
+		     struct sb_kvt_time *t)
+{
+	char hdr[SB_NPY_HDR_MAX], err[300] = "";
+	size_t h = npy_hdr(ml, e, hdr, sizeof(hdr));
+	unsigned char *buf = h ? ebuf_get(&tl_wr, h + e->bytes) : NULL;
+	if (!buf)
+		return h ? -ENOMEM : -EINVAL;
+	memcpy(buf, hdr, h);
+	sb_kv_ml_entry_data(ml, id, buf + h, e->bytes); /* untimed, as for files */
+	uint64_t t0 = sb_now_ns();
+	int r = ml->objects->object_put(ml->eopts, &sb_run_engine_fs, ml->job, path, -1, buf, h + e->bytes,
+					err, sizeof(err));
+	t->total = t->device = sb_now_ns() - t0;
+	t->host = 0;
+	if (r) {
+		if (err[0])
+			sb_warn(ml->job, "%s", err);
+		return r;
+	}
+	int was = mark(ml, id, true);
+	if (tl_st) {
+		tl_st->io_bytes[SB_DDIR_WRITE] += h + e->bytes;
+		tl_st->total_ios[SB_DDIR_WRITE]++;
+	}
+	return was < 0 ? was : 0;
+}
+
+/* ioengine=s3: one GET of the whole object, then np.array's copy (host) */
+static int obj_read(struct sb_kv_ml *ml, const struct sb_kvt_entry *e, const char *path, struct sb_kvt_time *t)
+{
+	char hdr[SB_NPY_HDR_MAX], err[300] = "";
+	size_t h = npy_hdr(ml, e, hdr, sizeof(hdr));
+	unsigned char *buf = h ? ebuf_get(&tl_rd, h + e->bytes) : NULL;
+	uint64_t got = 0;
+	if (!buf)
+		return h ? -ENOMEM : -EINVAL;
+	uint64_t t0 = sb_now_ns();
+	int r = ml->objects->object_get(ml->eopts, &sb_run_engine_fs, path, buf, h + e->bytes, &got, err,
+					sizeof(err));
+	uint64_t t1 = sb_now_ns();
+	if (!r && got != h + e->bytes)
+		r = -EIO;
+	unsigned char *copy = r ? NULL : ebuf_get(&tl_wr, e->bytes);
+	if (copy)
+		memcpy(copy, buf + h, e->bytes);
+	else if (!r)
+		r = -ENOMEM;
+	uint64_t t2 = sb_now_ns();
+	if (r && err[0])
+		sb_warn(ml->job, "%s", err);
+	if (!r && tl_st) {
+		tl_st->io_bytes[SB_DDIR_READ] += got;
+		tl_st->total_ios[SB_DDIR_READ]++;
+	}
+	t->device = t1 - t0;
+	t->host = t2 - t1;
+	t->total = t2 - t0;
+	return r;
+}
+
 static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tier, struct sb_kvt_time *t)
 {
 	struct sb_kv_ml *ml = ctx;
@@ -226,6 +303,8 @@ static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int ti
 	if (in_memory(ml, e, tier, t))
 		return 0;
 	path_of(ml, id, path, sizeof(path));
+	if (ml->objects)
+		return obj_write(ml, id, e, path, t);
 	/* the data first, untimed: cache.py generates it before the backend's write */
 	unsigned char *data = ebuf_get(&tl_wr, e->bytes);
 	if (!data)
@@ -318,6 +397,8 @@ static int ml_read(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 	if (in_memory(ml, e, tier, t))
 		return 0;
 	path_of(ml, id, path, sizeof(path));
+	if (ml->objects)
+		return obj_read(ml, e, path, t);
 	uint64_t t0 = sb_now_ns();
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -356,6 +437,11 @@ static int ml_drop(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 	if (tier != SB_KVT_NVME || mark(ml, id, false) != 1)
 		return 0; /* not a file of ours */
 	path_of(ml, id, path, sizeof(path));
+	char err[300];
+	if (ml->objects) { /* only an object whose mark names this run */
+		int d = ml->objects->object_delete(ml->eopts, &sb_run_engine_fs, path, err, sizeof(err));
+		return d == -EPERM ? 0 : d;
+	}
 	/* only while the name still holds the file this run made and marked
 	 * (a file put in its place is left alone); its .storbench-owner
 	 * record, where xattrs are missing, goes with it */
@@ -392,11 +478,18 @@ void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep)
 	for (uint32_t id = 0; id < ml->made_cap; id++)
 		if (made(ml, id)) {
 			path_of(ml, id, path, sizeof(path));
+			char err[300];
+			if (ml->objects && !keep) /* objects: the run's end record keeps them from --cleanup */
+				(void)ml->objects->object_delete(ml->eopts, &sb_run_engine_fs, path, err, sizeof(err));
+			if (ml->objects)
+				continue;
 			if (keep)
 				sb_scratch_keep_mine(path); /* kv_keep: kept on purpose, not a leftover */
 			else
 				sb_scratch_unlink_mine(path); /* only the file it made, if still there */
 		}
+	if (ml->objects && keep && ml->objects->object_end) /* kept: not a killed run's leftovers */
+		(void)ml->objects->object_end(ml->eopts, &sb_run_engine_fs);
 	free(ml->made);
 	ml->made = NULL;
 	ml->made_cap = 0;

@@ -73,6 +73,8 @@ int sb_kv_ml_prepare(struct sb_wl_job *j, struct sb_kv_job *k)
 	ml->kv_heads = s->shape.kv_heads;
 	ml->head_dim = o->kv_head_dim;
 	ml->nodiskio = j->nodiskio;
+	ml->objects = j->objects ? j->ops : NULL;
+	ml->eopts = sb_spec_engine_opts(s);
 	ml->job = s->name;
 	struct sb_kvt_io io = sb_kv_ml_io;
 	io.ctx = ml;

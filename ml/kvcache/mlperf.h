@@ -116,6 +116,10 @@ struct sb_kv_ml {
 	uint32_t made_cap;
 	unsigned layers, kv_heads, head_dim, elem_bytes;
 	bool nodiskio;           /* ioengine=null: no file I/O */
+	/* ioengine=s3: each entry is the object at its path, PUT and GET whole
+	 * through the engine (struct sb_engine_ops object_*), deleted when evicted */
+	const struct sb_engine_ops *objects;
+	const void *eopts;       /* the job's engine options */
 	const char *job;         /* the job's name, for the files' marks */
 	pthread_mutex_t *lock;   /* the job's, guarding made[] once workers run */
 	/* the request-level results */

@@ -27,6 +27,8 @@
 #include "ml/train/au.h"
 #include "ml/content.h"
 #include "ml/train/dataset.h"
+#include "run/engtable.h"
+#include "parse/options.h"
 #include "ml/train/formats.h"
 #include "ml/train/rules.h"
 #include "ml/run.h"
@@ -173,6 +175,8 @@ static int datagen_train(struct sb_wl_job *j)
 		if (!e && tr->eval_missing && !(e = sb_ml_dataset_create_objects(&j->wspec, j->ops, &tr->eval_ds,
 										  tr->dir)))
 			tr->eval_missing = 0;
+		if (!e && j->ops->object_end) /* the dataset is kept for later runs */
+			e = j->ops->object_end(sb_spec_engine_opts(j->spec), &sb_run_engine_fs);
 		return e;
 	}
 	if (tr->nmissing && !(e = sb_ml_dataset_create(&j->wspec, j->spec->name, &tr->ds, tr->dir))) {

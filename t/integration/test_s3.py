@@ -272,6 +272,56 @@ class Training(S3Case):
         self.assertEqual(self.keys(), [(f"{self.pre}/train/img_03_of_16.npz", 18)])
 
 
+class KvCache(S3Case):
+    KV = ["--name=kv", "--workload=kvcache", "--kv_profile=mlperf", "--layers=2", "--kv_heads=2",
+          "--head_dim=16", "--prompt_tokens=64", "--prompt_tokens_min=64", "--output_tokens=64",
+          "--output_tokens_min=64", "--kv_users=1", "--kv_memory_capacity=0", "--kv_think_time=0",
+          "--kv_system_prompt_probability=0", "--kv_requests=10", "--kv_disk_capacity=1g"]
+
+    def kv(self, *extra):
+        return self.run_s3("--output-format=json", "--ioengine=s3", f"--http_host={S3.host}",
+                           f"--s3_bucket={S3.bucket}", *self.KV, *extra)
+
+    def test_kv_disk_tier_on_s3(self):
+        """kv_profile=mlperf with ioengine=s3: each entry one object
+        DIR/kvcache/kv_N.npy (np.save's bytes: numpy loads it), PUT and GET
+        whole; kept with keep_kvcache=1 (and --cleanup leaves them), deleted
+        otherwise; no local folder"""
+        p = self.kv(f"--directory={self.pre}", "--keep_kvcache=1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        j = json.loads(p.stdout)["jobs"][0]
+        objs = self.keys(f"{self.pre}/kvcache/")
+        self.assertEqual(len(objs), 10)                     # one entry per request
+        self.assertEqual(j["write"]["total_ios"], 10)
+        self.assertEqual(j["read"]["total_ios"], j["kvcache"]["mlperf"]["cache_stats"]["decode_reads"])
+        self.assertTrue(all(k.endswith(".npy") and size == 128 + 64 * 2 * 2 * 2 * 16 * 2 for k, size in objs))
+        self.assertEqual(os.listdir(self.dir), [])
+        body = S3.client.get(S3.bucket, objs[0][0]).body
+        self.assertEqual(body[:6], b"\x93NUMPY")
+        code = "import numpy, io, sys\na = numpy.load(io.BytesIO(sys.stdin.buffer.read()))\nprint(a.dtype, a.shape)"
+        r = subprocess.run(["/usr/bin/python3", "-c", code], input=body, capture_output=True)
+        if r.returncode == 0 or b"No module named" not in r.stderr:
+            self.assertEqual(r.stdout.decode().strip(), "float16 (2, 2, 64, 2, 16)", r.stderr)
+        c = self.run_s3("--cleanup", f"s3://{S3.bucket}/{self.pre}/", env={"AWS_ENDPOINT_URL": S3.endpoint})
+        self.assertIn("removed 0 objects", c.stdout)
+        self.assertEqual(len(self.keys(f"{self.pre}/kvcache/")), 10)
+        p = self.kv(f"--directory={self.pre}-gone")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.keys(f"{self.pre}-gone/"), [])
+
+    def test_plain_kv_tier_refused_and_users_entry_kept(self):
+        p = self.run_s3("--ioengine=s3", f"--http_host={S3.host}", f"--s3_bucket={S3.bucket}", "--name=kv",
+                        "--workload=kvcache", "--model=llama3-8b", "--kv_requests=4",
+                        f"--directory={self.pre}")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("kv_profile=mlperf", p.stderr)
+        S3.client.put(S3.bucket, f"{self.pre}/kvcache/kv_00000000.npy", b"user's")
+        p = self.kv(f"--directory={self.pre}")
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        self.assertIn("storbench did not make it", p.stderr)
+        self.assertEqual(S3.client.get(S3.bucket, f"{self.pre}/kvcache/kv_00000000.npy").body, b"user's")
+
+
 class Multipart(S3Case):
     def test_multipart_objects_match_a_file_run(self):
         """16 MiB objects in 5 MiB parts (4 parts: 5+5+5+1): the bytes are the
