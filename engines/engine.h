@@ -210,8 +210,9 @@ struct sb_engine_ops {
 			     size_t elen);
 	/* the caller's objects made through object_put are done with and
 	 * kept: the run records its end where it PUT them (s3: so that
-	 * --cleanup tells them from a killed run's); 0 or -errno */
-	int (*object_end)(const void *opts, const struct sb_engine_fs *fs);
+	 * --cleanup tells them from a killed run's; path: one of them, whose
+	 * bucket gets the record); 0 or -errno */
+	int (*object_end)(const void *opts, const struct sb_engine_fs *fs, const char *path);
 	/* more for --enghelp=NAME after the options (its figures, its
 	 * failures), lines of text each ending in a newline; NULL: none */
 	const char *notes;

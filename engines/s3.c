@@ -130,10 +130,12 @@ static int init_kind(struct sb_engine_td *td, enum s3_kind kind)
 	d->kind = kind;
 	d->o = td->job && td->job->opts ? td->job->opts : &defaults;
 	d->ctr = td->counters;
-	if (kind == S3_KIND_S3 && (!d->o->bucket || !*d->o->bucket)) {
-		snprintf(td->errmsg, sizeof(td->errmsg), "no bucket: set s3_bucket=NAME");
-		return s3_cleanup(td), -EINVAL;
-	}
+	for (unsigned i = 0; kind == S3_KIND_S3 && (!d->o->bucket || !*d->o->bucket) && i < td->nfiles; i++)
+		if (td->files[i].path && strncmp(td->files[i].path, "s3://", 5)) {
+			snprintf(td->errmsg, sizeof(td->errmsg), "no bucket for %.200s: set s3_bucket=NAME, or "
+				 "name it s3://BUCKET/KEY", td->files[i].path);
+			return s3_cleanup(td), -EINVAL;
+		}
 	int e = sb_s3_auth(d, td);
 	if (e)
 		return s3_cleanup(td), e;
@@ -163,7 +165,13 @@ static int preflight(struct sb_engine_td *td, struct s3_td *d)
 	char path[300], body[16384]; /* a page of one key: well under 16 KiB */
 	long status = 0;
 	struct s3_req *r = &d->reqs[0];
-	snprintf(path, sizeof(path), "/%s", d->o->bucket);
+	const char *b = d->o->bucket && *d->o->bucket ? d->o->bucket : NULL;
+	for (unsigned i = 0; !b && i < td->nfiles; i++) /* s3://BUCKET/KEY files name theirs */
+		if (td->files[i].path && !strncmp(td->files[i].path, "s3://", 5))
+			b = td->files[i].path + 5;
+	if (!b)
+		return 0; /* an ML worker's files come later: their first request answers */
+	snprintf(path, sizeof(path), "/%.*s", (int)strcspn(b, "/"), b);
 	int e = sb_s3_sync(d, r, "GET", path, "list-type=2&max-keys=1", body, sizeof(body), &status);
 	if (e) {
 		td->machine_lacks = true; /* the server is not reachable from here (--parse-only=job warns) */

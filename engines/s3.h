@@ -46,6 +46,9 @@ enum {
 
 #if defined(CONFIG_LIBCURL) && defined(CONFIG_OPENSSL)
 #include <curl/curl.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "lib/sigv4.h"
 
@@ -119,7 +122,7 @@ int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const cha
 		      char *err, size_t elen);
 int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
 		     int fd, const void *buf, uint64_t len, char *err, size_t elen);
-int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs);
+int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs, const char *path);
 int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const char *path, void *buf,
 		     uint64_t cap, uint64_t *got, char *err, size_t elen);
 int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
@@ -176,6 +179,22 @@ int sb_s3_sync(struct s3_td *d, struct s3_req *r, const char *method, const char
  * wait for it: 0, or -errno with td->errmsg */
 int sb_s3_put_sync(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, const char *path,
 		   uint64_t len);
+/* "/BUCKET/KEY" of a path of ioengine=s3: an s3://BUCKET/KEY URL
+ * (data_dir=, checkpoint_folder=) names its own bucket; any other path is
+ * a key in bucket (s3_bucket=), its leading '/' dropped.  0, -EINVAL (no
+ * bucket) or -ENAMETOOLONG */
+static inline int sb_s3_key_path(const char *bucket, const char *path, char *out, size_t len)
+{
+	int n;
+	if (!strncmp(path, "s3://", 5))
+		n = snprintf(out, len, "/%s", path + 5);
+	else if (!bucket || !*bucket)
+		return -EINVAL;
+	else
+		n = snprintf(out, len, "/%s/%s", bucket, path + strspn(path, "/"));
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 /* the errno of a request without an answer (cc), of an HTTP status */
 int64_t sb_s3_conn_errno(CURLcode cc);
 int sb_s3_status_errno(long status);

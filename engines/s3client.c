@@ -60,10 +60,7 @@ int sb_s3_client_open(struct sb_s3_client **out, const struct sb_engine_fs *fs, 
 /* "/BUCKET/KEY" of a job's path (s3_bucket=, the path less its leading '/') */
 static int object_path(const struct s3_opts *o, const char *path, char *out, size_t len)
 {
-	if (!o || !o->bucket || !*o->bucket)
-		return -EINVAL;
-	int n = snprintf(out, len, "/%s/%s", o->bucket, path + strspn(path, "/"));
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return sb_s3_key_path(o ? o->bucket : NULL, path, out, len);
 }
 
 int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
@@ -217,23 +214,24 @@ int sb_s3_client_delete(struct sb_s3_client *c, const char *bucket, const char *
 	sb_s3_explain(why, wlen, &c->r, status);
 	return status == 403 ? -EACCES : -EIO;
 }
-int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs)
+int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs, const char *path)
 {
 	struct sb_s3_client *c = NULL;
-	char key[700], p[1000], err[256], body[256];
+	char key[700], p[1000], where[1536], err[256];
 	long status = 0;
-	int e = client_for(&c, opts, fs, err, sizeof(err));
+	int e = object_path(opts, path, where, sizeof(where)); /* its bucket: the record's */
+	if (!e)
+		e = client_for(&c, opts, fs, err, sizeof(err));
 	if (e)
 		return e;
-	const struct s3_opts *o = opts;
 	char *st = strstr(c->d.mark, " state=made");
 	if (st)
 		memcpy(st, " state=kept", 11); /* the record is kept on purpose */
-	if (!o || !o->bucket || sb_s3_run_key(c->d.mark, key, sizeof(key))) {
+	if (sb_s3_run_key(c->d.mark, key, sizeof(key))) {
 		sb_s3_client_close(c);
 		return -EINVAL;
 	}
-	snprintf(p, sizeof(p), "/%s/%s", o->bucket, key);
+	snprintf(p, sizeof(p), "/%.*s/%s", (int)strcspn(where + 1, "/"), where + 1, key);
 	snprintf(c->r.path, sizeof(c->r.path), "%s", p);
 	struct sb_io_u io = { .ddir = SB_DDIR_WRITE, .len = strlen(c->d.mark) };
 	c->r.io = &io;
@@ -243,7 +241,6 @@ int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs)
 		curl_easy_getinfo(c->r.h, CURLINFO_RESPONSE_CODE, &status);
 		e = cc != CURLE_OK || status < 200 || status > 299 ? -EIO : 0;
 	}
-	(void)body;
 	c->r.io = NULL;
 	sb_s3_client_close(c);
 	return e;

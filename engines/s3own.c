@@ -66,8 +66,13 @@ static int split(struct s3_td *d, const struct sb_file *f, char *bucket, size_t 
 {
 	const char *p = f->path + strspn(f->path, "/");
 	if (d->kind == S3_KIND_S3) {
-		snprintf(bucket, bl, "%s", d->o->bucket);
-		snprintf(prefix, pl, "%s", p);
+		char bk[1536];
+		int e = sb_s3_key_path(d->o->bucket, f->path, bk, sizeof(bk));
+		if (e)
+			return e;
+		size_t n = strcspn(bk + 1, "/");
+		snprintf(bucket, bl, "%.*s", (int)n, bk + 1);
+		snprintf(prefix, pl, "%s", bk[1 + n] ? bk + 2 + n : "");
 	} else { /* http_mode=s3: /BUCKET/KEY */
 		size_t n = strcspn(p, "/");
 		if (!p[n])

@@ -189,7 +189,7 @@ static int file_key(struct s3_td *d, const struct sb_file *f, char *out, size_t 
 	if (d->kind == S3_KIND_HTTP) /* fio: the filename is the path after the host */
 		n = snprintf(out, len, "%s%s", *p == '/' ? "" : "/", p);
 	else
-		n = snprintf(out, len, "/%s/%s", d->o->bucket, p + strspn(p, "/"));
+		return sb_s3_key_path(d->o->bucket, p, out, len);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 

@@ -329,6 +329,11 @@ static int prepare_ckpt(struct sb_wl_job *j)
 	int e = plan_files(j);
 	if (e == -ENOMEM)
 		sb_err(s->name, "out of memory planning the checkpoint files");
+	if (!e && !j->objects && !strncmp(c->folder, "s3://", 5)) {
+		sb_err(s->name, "checkpoint_folder=%s is on S3: set ioengine=s3 (HOWTO 4, \"Object storage\")",
+		       c->folder);
+		e = -EINVAL;
+	}
 	if (!e && !sb_wl_nofiles(j))
 		e = o->num_checkpoints_write ? check_folder(j, sb_ckpt_res(j)->ckpt.bytes_model + sb_ckpt_res(j)->ckpt.bytes_optimizer)
 					     : check_readonly(j);

@@ -489,7 +489,7 @@ void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep)
 				sb_scratch_unlink_mine(path); /* only the file it made, if still there */
 		}
 	if (ml->objects && keep && ml->objects->object_end) /* kept: not a killed run's leftovers */
-		(void)ml->objects->object_end(ml->eopts, &sb_run_engine_fs);
+		(void)ml->objects->object_end(ml->eopts, &sb_run_engine_fs, ml->dir);
 	free(ml->made);
 	ml->made = NULL;
 	ml->made_cap = 0;

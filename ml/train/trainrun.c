@@ -176,7 +176,7 @@ static int datagen_train(struct sb_wl_job *j)
 										  tr->dir)))
 			tr->eval_missing = 0;
 		if (!e && j->ops->object_end) /* the dataset is kept for later runs */
-			e = j->ops->object_end(sb_spec_engine_opts(j->spec), &sb_run_engine_fs);
+			e = j->ops->object_end(sb_spec_engine_opts(j->spec), &sb_run_engine_fs, tr->dir);
 		return e;
 	}
 	if (tr->nmissing && !(e = sb_ml_dataset_create(&j->wspec, j->spec->name, &tr->ds, tr->dir))) {
@@ -343,7 +343,10 @@ static int prepare_train(struct sb_wl_job *j)
 		return -ENOMEM;
 	uint64_t need = 0, need_eval = 0;
 	int e = 0;
-	if (j->objects && (!j->ops->object_size || !j->ops->object_put)) {
+	if (!j->objects && !strncmp(tr->dir, "s3://", 5)) {
+		sb_err(s->name, "data_dir=%s is on S3: set ioengine=s3 (HOWTO 4, \"Object storage\")", tr->dir);
+		e = -EINVAL;
+	} else if (j->objects && (!j->ops->object_size || !j->ops->object_put)) {
 		sb_err(s->name, "workload=train on ioengine=%s: this engine names its objects per block (fio's "
 		       "http engine) and cannot hold a dataset's files: use ioengine=s3", j->ops->name);
 		e = -EINVAL;

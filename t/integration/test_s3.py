@@ -253,6 +253,33 @@ class Training(S3Case):
         self.assertEqual(j["engine"]["requests"], j["read"]["total_ios"])
         self.assertEqual(j["engine"]["http_2xx"], j["read"]["total_ios"])
 
+    def test_s3_urls_for_data_dir_and_checkpoint_folder(self):
+        """data_dir=s3://BUCKET/PREFIX and checkpoint_folder=s3://BUCKET/PREFIX
+        name their bucket (no s3_bucket=); with a file engine they are refused"""
+        tr = ("workload=train\ntrain_model=unet3d\ntrain_scale=0.001\ndataset_files=16\naccelerators=1\n"
+              "epochs=1\nbs=1m\n")
+        url = f"s3://{S3.bucket}/{self.pre}"
+        job = self.write_job(f"[j]\nioengine=s3\nhttp_host={S3.host}\n{tr}data_dir={url}/data\n", "t.ini")
+        j = self.json_of(self.run_s3("--output-format=json", job))
+        self.assertTrue(j["train"]["dataset_created"])
+        self.assertEqual(len(self.keys(f"{self.pre}/data/train/")), 16)
+        ck = ("workload=checkpoint\nmodel=llama3-8b\nranks=8\ncheckpoint_scale=0.0005\n"
+              "num_checkpoints_write=1\nnum_checkpoints_read=1\ntime_between_checkpoints=0\nbs=1m\n")
+        job = self.write_job(f"[j]\nioengine=s3\nhttp_host={S3.host}\n{ck}checkpoint_folder={url}/ck\n"
+                             "keep_checkpoints=1\n", "c.ini")
+        p = self.run_s3(job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(self.keys(f"{self.pre}/ck/")), 16)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["c.ini", "t.ini"])   # nothing local
+        for body, opt in ((f"{tr}data_dir={url}/x\n", "data_dir="), (f"{ck}checkpoint_folder={url}/y\n",
+                                                                    "checkpoint_folder=")):
+            job = self.write_job(f"[j]\nioengine=psync\n{body}", "f.ini")
+            p = self.run_s3(job)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn(f"{opt}{url}", p.stderr)
+            self.assertIn("set ioengine=s3", p.stderr)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["c.ini", "f.ini", "t.ini"])
+
     def test_fio_http_engine_cannot_hold_a_dataset(self):
         job = self.write_job(f"[j]\nioengine=http\nhttp_mode=s3\nhttp_host={S3.host}\nworkload=train\n"
                              "train_model=unet3d\ntrain_scale=0.001\ndataset_files=16\naccelerators=1\n"
