@@ -120,11 +120,15 @@ static int setup_engine(struct sb_thread *t)
 		return r;
 	}
 	t->engine_up = true;
+	t->etd.errmsg[0] = '\0'; /* from here only an I/O's failure: the first error's detail */
 	if (t->etd.gds_mode) /* libcufile: in the results, never silently */
 		snprintf(t->st->gds_mode, sizeof(t->st->gds_mode), "%s", t->etd.gds_mode);
 	if (t->ops->flags & SB_ENGINE_NODISKIO)
 		return 0;
-	return open_files(t);
+	r = open_files(t);
+	if (!r)
+		t->etd.errmsg[0] = '\0';
+	return r;
 }
 
 int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
@@ -258,6 +262,7 @@ int sb_thread_engine_start(struct sb_thread *t)
 	if (r)
 		return r;
 	t->engine_up = true;
+	t->etd.errmsg[0] = '\0'; /* from here only an I/O's failure: the first error's detail */
 	return 0;
 }
 
