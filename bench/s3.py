@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ioengine=s3 against curl on a local S3 server (issue 34's closing figures):
+"""ioengine=s3 against curl on a local S3 server:
 PUT and GET of 4 KiB and 16 MiB objects at queue depth 1 and 32, storbench
 beside curl 7.88 for the same object size and count, alternating the two
 tools run by run (R rounds, medians): ops/s, MiB/s, p99 latency and CPU per
