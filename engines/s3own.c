@@ -204,12 +204,14 @@ static int by_key(const void *a, const void *b)
  * sorted again first in case a server does not */
 static const struct listed *find(struct listing *l, const char *key)
 {
+	if (!l->n)
+		return NULL;
 	if (!l->sorted) {
 		qsort(l->v, l->n, sizeof(*l->v), by_key);
 		l->sorted = true;
 	}
 	struct listed k = { .key = (char *)key };
-	return l->n ? bsearch(&k, l->v, l->n, sizeof(*l->v), by_key) : NULL;
+	return bsearch(&k, l->v, l->n, sizeof(*l->v), by_key);
 }
 
 /* PUT the objects of f a read job needs that are missing or short */
