@@ -479,7 +479,7 @@ void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep)
 		if (made(ml, id)) {
 			path_of(ml, id, path, sizeof(path));
 			char err[300];
-			if (ml->objects && !keep) /* objects: the run's end record keeps them from --cleanup */
+			if (ml->objects && !keep) /* objects: only those whose mark names this run */
 				(void)ml->objects->object_delete(ml->eopts, &sb_run_engine_fs, path, err, sizeof(err));
 			if (ml->objects)
 				continue;
