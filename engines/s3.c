@@ -103,9 +103,9 @@ static void s3_cleanup(struct sb_engine_td *td)
 		if (d->reqs[i].active)
 			curl_multi_remove_handle(d->m, d->reqs[i].h);
 	for (unsigned i = 0; i < td->nfiles; i++)
-		sb_s3_stream_free(d, &td->files[i]);
+		sb_s3_stream_free(d, d->reqs ? &d->reqs[0] : NULL, &td->files[i]); /* none in flight now */
 	if (d->reqs)
-		(void)sb_s3_record_kept(d, td); /* best effort: without it --cleanup sees a killed run */
+		(void)sb_s3_record_kept(d); /* best effort: without it --cleanup sees a killed run */
 	for (unsigned i = 0; d->reqs && i < td->nios; i++) {
 		sb_s3_mp_free(&d->reqs[i]);
 		sb_s3_req_free(&d->reqs[i]);

@@ -139,8 +139,9 @@ int sb_s3_stream_send(struct s3_td *d, struct s3_req *r);
 /* as sb_s3_mp_next and sb_s3_mp_failed, for a stream's request */
 int sb_s3_stream_next(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r);
 void sb_s3_stream_failed(struct s3_td *d, struct s3_req *r);
-/* f's stream freed, an unfinished upload aborted */
-void sb_s3_stream_free(struct s3_td *d, struct sb_file *f);
+/* f's stream freed, an unfinished upload aborted on r (not in flight;
+ * NULL: not aborted) */
+void sb_s3_stream_free(struct s3_td *d, struct s3_req *r, struct sb_file *f);
 
 /* s3mp.c: multipart uploads (s3_multipart_size) */
 int sb_s3_mp_init(struct s3_td *d, struct sb_engine_td *td);
@@ -154,6 +155,13 @@ int sb_s3_mp_send(struct s3_td *d, struct s3_req *r);
 int sb_s3_mp_next(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r);
 /* the step in flight failed for good: the upload aborted */
 int sb_s3_mp_failed(struct s3_td *d, struct s3_req *r);
+/* the multipart upload `upload` of the object at path aborted (DELETE
+ * ?uploadId=, best effort, waiting) on r, a request not in flight; r's
+ * I/O, method, path and error body are as they were */
+void sb_s3_abort_upload(struct s3_td *d, struct s3_req *r, const char *path, const char *upload);
+/* CompleteMultipartUpload's body for the n parts' ETags into out (cap
+ * bytes), its length into *len: 0 or -ENOSPC */
+int sb_s3_complete_xml(const char (*etags)[80], unsigned n, char *out, size_t cap, size_t *len);
 
 /* s3req.c */
 int sb_s3_req_init(struct s3_td *d, struct s3_req *r);
@@ -224,8 +232,11 @@ int sb_s3_open_check(struct s3_td *d, struct sb_engine_td *td, const struct sb_f
  * what a killed one left.  The record's key of a mark: 0 or -errno. */
 #define S3_RUNS ".storbench-runs/"
 int sb_s3_run_key(const char *mark, char *key, size_t len);
-/* a thread that wrote ends: the run's record PUT (0 or -errno) */
-int sb_s3_record_kept(struct s3_td *d, struct sb_engine_td *td);
+/* the run's record PUT into bucket (the first path component of it) on
+ * r, a request not in flight; d->mark becomes state=kept: 0 or -errno */
+int sb_s3_put_record(struct s3_td *d, struct s3_req *r, const char *bucket);
+/* a thread that wrote ends: the run's record where it wrote (0 or -errno) */
+int sb_s3_record_kept(struct s3_td *d);
 /* "METHOD PATH: HTTP STATUS Code: Message" of r's answer into buf */
 void sb_s3_explain(char *buf, size_t len, const struct s3_req *r, long status);
 #endif

@@ -57,10 +57,15 @@ int sb_s3_client_open(struct sb_s3_client **out, const struct sb_engine_fs *fs, 
 	return client_for(out, NULL, fs, why, wlen);
 }
 
-/* "/BUCKET/KEY" of a job's path (s3_bucket=, the path less its leading '/') */
-static int object_path(const struct s3_opts *o, const char *path, char *out, size_t len)
+/* a client with a job's options for the object at a job's path, whose
+ * "/BUCKET/KEY" goes into p (plen bytes): 0 or -errno (err says why) */
+static int client_at(struct sb_s3_client **c, const void *opts, const struct sb_engine_fs *fs, const char *path,
+		     char *p, size_t plen, char *err, size_t elen)
 {
-	return sb_s3_key_path(o ? o->bucket : NULL, path, out, len);
+	const struct s3_opts *o = opts;
+	*c = NULL;
+	int e = sb_s3_key_path(o ? o->bucket : NULL, path, p, plen);
+	return e ? e : client_for(c, o, fs, err, elen);
 }
 
 int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
@@ -69,9 +74,7 @@ int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const cha
 	struct sb_s3_client *c = NULL;
 	char p[1536], body[64];
 	long status = 0;
-	int e = object_path(opts, path, p, sizeof(p));
-	if (!e)
-		e = client_for(&c, opts, fs, err, elen);
+	int e = client_at(&c, opts, fs, path, p, sizeof(p), err, elen);
 	if (!e && (e = sb_s3_sync(&c->d, &c->r, "HEAD", p, "", body, sizeof(body), &status)))
 		snprintf(err, elen, "HEAD %s at %s: %s", p, c->endpoint, c->r.errbody);
 	if (!e && status == 404)
@@ -92,9 +95,7 @@ int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char
 	struct sb_s3_client *c = NULL;
 	char p[1536], body[256];
 	long status = 0;
-	int e = object_path(opts, path, p, sizeof(p));
-	if (!e)
-		e = client_for(&c, opts, fs, err, elen);
+	int e = client_at(&c, opts, fs, path, p, sizeof(p), err, elen);
 	if (e)
 		return e;
 	if (fs && fs->mark)
@@ -217,31 +218,11 @@ int sb_s3_client_delete(struct sb_s3_client *c, const char *bucket, const char *
 int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs, const char *path)
 {
 	struct sb_s3_client *c = NULL;
-	char key[700], p[1000], where[1536], err[256];
-	long status = 0;
-	int e = object_path(opts, path, where, sizeof(where)); /* its bucket: the record's */
-	if (!e)
-		e = client_for(&c, opts, fs, err, sizeof(err));
+	char where[1536], err[256];
+	int e = client_at(&c, opts, fs, path, where, sizeof(where), err, sizeof(err));
 	if (e)
 		return e;
-	char *st = strstr(c->d.mark, " state=made");
-	if (st)
-		memcpy(st, " state=kept", 11); /* the record is kept on purpose */
-	if (sb_s3_run_key(c->d.mark, key, sizeof(key))) {
-		sb_s3_client_close(c);
-		return -EINVAL;
-	}
-	snprintf(p, sizeof(p), "/%.*s/%s", (int)strcspn(where + 1, "/"), where + 1, key);
-	snprintf(c->r.path, sizeof(c->r.path), "%s", p);
-	struct sb_io_u io = { .ddir = SB_DDIR_WRITE, .len = strlen(c->d.mark) };
-	c->r.io = &io;
-	c->d.m = NULL;
-	if (!(e = sb_s3_start(&c->d, &c->r, "PUT", "", c->d.mark, io.len))) {
-		CURLcode cc = curl_easy_perform(c->r.h);
-		curl_easy_getinfo(c->r.h, CURLINFO_RESPONSE_CODE, &status);
-		e = cc != CURLE_OK || status < 200 || status > 299 ? -EIO : 0;
-	}
-	c->r.io = NULL;
+	e = sb_s3_put_record(&c->d, &c->r, where + 1);
 	sb_s3_client_close(c);
 	return e;
 }
@@ -252,9 +233,7 @@ int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const char
 	struct sb_s3_client *c = NULL;
 	char p[1536];
 	long status = 0;
-	int e = object_path(opts, path, p, sizeof(p));
-	if (!e)
-		e = client_for(&c, opts, fs, err, elen);
+	int e = client_at(&c, opts, fs, path, p, sizeof(p), err, elen);
 	if (e)
 		return e;
 	struct sb_io_u io = { .ddir = SB_DDIR_READ, .buf = buf, .len = cap };
@@ -286,9 +265,7 @@ int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const c
 	struct sb_s3_client *c = NULL;
 	char p[1536], body[256], mine[700], theirs[700];
 	long status = 0;
-	int e = object_path(opts, path, p, sizeof(p));
-	if (!e)
-		e = client_for(&c, opts, fs, err, elen);
+	int e = client_at(&c, opts, fs, path, p, sizeof(p), err, elen);
 	if (e)
 		return e;
 	e = sb_s3_sync(&c->d, &c->r, "HEAD", p, "", body, sizeof(body), &status);

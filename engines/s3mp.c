@@ -65,21 +65,19 @@ static uint64_t part_len(const struct s3_td *d, const struct sb_io_u *io, unsign
 	return io->len - at < ps ? io->len - at : ps;
 }
 
-static int complete_xml(struct s3_req *r)
+int sb_s3_complete_xml(const char (*etags)[80], unsigned n, char *out, size_t cap, size_t *len)
 {
-	size_t at = 0, cap = (size_t)r->mp_max * 96 + 128;
-	at += (size_t)snprintf(r->xml, cap, "<CompleteMultipartUpload>");
-	for (unsigned k = 1; k <= r->mp_parts; k++) {
-		int n = snprintf(r->xml + at, cap - at, "<Part><PartNumber>%u</PartNumber><ETag>%s</ETag></Part>",
-				 k, r->etags[k - 1]);
-		if (n < 0 || (size_t)n >= cap - at)
-			return -ENOSPC;
-		at += (size_t)n;
+	size_t at = 0;
+	int w = snprintf(out, cap, "<CompleteMultipartUpload>");
+	for (unsigned k = 1; w >= 0 && (size_t)w < cap - at && k <= n + 1; k++) {
+		at += (size_t)w;
+		w = k <= n ? snprintf(out + at, cap - at, "<Part><PartNumber>%u</PartNumber><ETag>%s</ETag></Part>",
+				      k, etags[k - 1])
+			   : snprintf(out + at, cap - at, "</CompleteMultipartUpload>");
 	}
-	int n = snprintf(r->xml + at, cap - at, "</CompleteMultipartUpload>");
-	if (n < 0 || (size_t)n >= cap - at)
+	if (w < 0 || (size_t)w >= cap - at)
 		return -ENOSPC;
-	r->xml_len = at + (size_t)n;
+	*len = at + (size_t)w;
 	return 0;
 }
 
@@ -114,32 +112,32 @@ int sb_s3_mp_begin(struct s3_td *d, struct s3_req *r)
 	return sb_s3_mp_send(d, r);
 }
 
-/* a failed upload's parts removed (best effort, on this handle, waiting) */
-static void abort_upload(struct s3_td *d, struct s3_req *r)
+void sb_s3_abort_upload(struct s3_td *d, struct s3_req *r, const char *path, const char *upload)
 {
-	char q[400], enc[300], body[256], path[sizeof(r->path)];
+	char q[400], enc[300], body[256], where[sizeof(r->path)], keep[sizeof(r->path)];
+	char errbody[sizeof(r->errbody)];
 	long status;
-	if (!r->upload[0] || sb_sigv4_encode(r->upload, false, enc, sizeof(enc)))
+	if (!upload[0] || sb_sigv4_encode(upload, false, enc, sizeof(enc)))
 		return;
+	struct sb_io_u *io = r->io;
+	const char *method = r->method;
+	snprintf(where, sizeof(where), "%s", path); /* path may be r->path, which the request rewrites */
+	memcpy(keep, r->path, sizeof(keep));
+	memcpy(errbody, r->errbody, sizeof(errbody)); /* the failure's own words, kept */
 	snprintf(q, sizeof(q), "uploadId=%s", enc);
-	memcpy(path, r->path, sizeof(path));
-	(void)sb_s3_sync(d, r, "DELETE", path, q, body, sizeof(body), &status);
+	(void)sb_s3_sync(d, r, "DELETE", where, q, body, sizeof(body), &status);
+	memcpy(r->path, keep, sizeof(keep));
+	memcpy(r->errbody, errbody, sizeof(errbody));
+	r->io = io;
+	r->method = method;
 }
 
 int sb_s3_mp_failed(struct s3_td *d, struct s3_req *r)
 {
 	unsigned phase = r->mp_phase;
 	r->mp_phase = S3_MP_NONE;
-	if (phase == S3_MP_PART || phase == S3_MP_COMPLETE) {
-		struct sb_io_u *io = r->io;
-		const char *method = r->method;
-		char errbody[sizeof(r->errbody)];
-		memcpy(errbody, r->errbody, sizeof(errbody)); /* the failure's own words, kept */
-		abort_upload(d, r);
-		memcpy(r->errbody, errbody, sizeof(errbody));
-		r->io = io;
-		r->method = method;
-	}
+	if (phase == S3_MP_PART || phase == S3_MP_COMPLETE)
+		sb_s3_abort_upload(d, r, r->path, r->upload);
 	return 0;
 }
 
@@ -168,7 +166,8 @@ int sb_s3_mp_next(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r)
 		snprintf(r->etags[r->mp_part - 1], sizeof(*r->etags), "%s", r->etag);
 		if (r->mp_part < r->mp_parts) {
 			r->mp_part++;
-		} else if (complete_xml(r)) {
+		} else if (sb_s3_complete_xml((const char(*)[80])r->etags, r->mp_parts, r->xml,
+					      (size_t)r->mp_max * 96 + 128, &r->xml_len)) {
 			sb_s3_mp_failed(d, r);
 			return r->io->result = -ENOSPC, 0;
 		} else {

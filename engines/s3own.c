@@ -351,22 +351,33 @@ int sb_s3_run_key(const char *mark, char *key, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int sb_s3_record_kept(struct s3_td *d, struct sb_engine_td *td)
+int sb_s3_put_record(struct s3_td *d, struct s3_req *r, const char *bucket)
 {
-	char key[700], path[1000], body[sizeof(d->mark)];
-	if (!d->wrote || !d->mark[0] || !d->wrote_bucket[0] || sb_s3_run_key(d->mark, key, sizeof(key)))
-		return 0;
-	snprintf(path, sizeof(path), "/%s/%s", d->wrote_bucket, key);
-	snprintf(body, sizeof(body), "%s", d->mark);
+	char key[700];
+	long status = 0;
 	char *st = strstr(d->mark, " state=made");
 	if (st)
 		memcpy(st, " state=kept", 11); /* the record is kept on purpose */
-	struct sb_io_u io = { .ddir = SB_DDIR_WRITE, .buf = body, .len = strlen(body) };
-	struct sb_io_u *keep = td->ios;
-	unsigned nios = td->nios;
-	td->ios = &io, td->nios = 1;
-	int e = sb_s3_put_sync(d, td, &d->reqs[0], path, io.len);
-	td->ios = keep, td->nios = nios;
+	if (!d->mark[0] || sb_s3_run_key(d->mark, key, sizeof(key)))
+		return -EINVAL;
+	snprintf(r->path, sizeof(r->path), "/%.*s/%s", (int)strcspn(bucket, "/"), bucket, key);
+	struct sb_io_u io = { .ddir = SB_DDIR_WRITE, .len = strlen(d->mark) };
+	CURLM *m = d->m;
+	r->io = &io;
+	d->m = NULL; /* run to its end here, outside the multi handle */
+	int e = sb_s3_start(d, r, "PUT", "", d->mark, io.len);
+	d->m = m;
+	if (!e) {
+		CURLcode cc = curl_easy_perform(r->h);
+		curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, &status);
+		e = cc != CURLE_OK || status < 200 || status > 299 ? -EIO : 0;
+	}
+	r->io = NULL;
 	return e;
+}
+
+int sb_s3_record_kept(struct s3_td *d)
+{
+	return d->wrote && d->wrote_bucket[0] && d->reqs ? sb_s3_put_record(d, &d->reqs[0], d->wrote_bucket) : 0;
 }
 #endif

@@ -47,19 +47,13 @@ bool sb_s3_stream_wanted(const struct s3_td *d, const struct sb_io_u *io)
 	       !(io->offset == 0 && io->len >= f->size);
 }
 
-void sb_s3_stream_free(struct s3_td *d, struct sb_file *f)
+void sb_s3_stream_free(struct s3_td *d, struct s3_req *r, struct sb_file *f)
 {
 	struct s3_stream *s = f->engine_data;
 	if (!s)
 		return;
-	if (s->started && s->upload[0] && d->reqs) { /* cut short (runtime=, a stop): no parts left */
-		char q[400], enc[300], body[256];
-		long status;
-		if (!sb_sigv4_encode(s->upload, false, enc, sizeof(enc))) {
-			snprintf(q, sizeof(q), "uploadId=%s", enc);
-			(void)sb_s3_sync(d, &d->reqs[0], "DELETE", s->path, q, body, sizeof(body), &status);
-		}
-	}
+	if (s->started && r) /* cut short (runtime=, a stop): no parts left */
+		sb_s3_abort_upload(d, r, s->path, s->upload);
 	free(s->part);
 	free(s->etags);
 	free(s->xml);
@@ -79,9 +73,12 @@ static void reset(struct s3_stream *s, const char *path, uint64_t size)
 	s->nparts = 0;
 }
 
-static struct s3_stream *stream_of(struct s3_td *d, struct sb_engine_td *td, struct sb_file *f,
-				   const char *path)
+/* r: the request about to carry io's piece (not in flight: it may abort
+ * the slot's last upload first) */
+static struct s3_stream *stream_of(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r)
 {
+	struct sb_file *f = r->io->file;
+	const char *path = r->path;
 	struct s3_stream *s = f->engine_data;
 	if (!s) {
 		if (!(s = calloc(1, sizeof(*s))))
@@ -96,8 +93,8 @@ static struct s3_stream *stream_of(struct s3_td *d, struct sb_engine_td *td, str
 	}
 	if (strcmp(s->path, path) || s->size != f->size) {
 		if (s->started && s->upload[0]) { /* the slot's last file was cut short */
-			sb_s3_stream_free(d, f);
-			return stream_of(d, td, f, path);
+			sb_s3_stream_free(d, r, f);
+			return stream_of(d, td, r);
 		}
 		reset(s, path, f->size); /* another file in the same slot */
 	}
@@ -122,18 +119,12 @@ static int keep_etag(struct s3_stream *s, const char *etag)
 
 static int complete_xml(struct s3_stream *s, size_t *len)
 {
-	size_t cap = (size_t)s->nparts * 96 + 128, at;
+	size_t cap = (size_t)s->nparts * 96 + 128;
 	char *x = realloc(s->xml, cap);
 	if (!x)
 		return -ENOMEM;
 	s->xml = x;
-	at = (size_t)snprintf(x, cap, "<CompleteMultipartUpload>");
-	for (unsigned k = 0; k < s->nparts; k++)
-		at += (size_t)snprintf(x + at, cap - at, "<Part><PartNumber>%u</PartNumber><ETag>%s</ETag></Part>",
-				       k + 1, s->etags[k]);
-	at += (size_t)snprintf(x + at, cap - at, "</CompleteMultipartUpload>");
-	*len = at;
-	return at < cap ? 0 : -ENOSPC;
+	return sb_s3_complete_xml((const char(*)[80])s->etags, s->nparts, x, cap, len);
 }
 
 /* send the step r->mp_phase of r's stream */
@@ -162,7 +153,7 @@ int sb_s3_stream_send(struct s3_td *d, struct s3_req *r)
 int sb_s3_stream_queue(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r)
 {
 	struct sb_io_u *io = r->io;
-	struct s3_stream *s = stream_of(d, td, io->file, r->path);
+	struct s3_stream *s = stream_of(d, td, r);
 	if (!s)
 		return -ENOMEM;
 	if (s->busy)
@@ -236,19 +227,10 @@ done:
 void sb_s3_stream_failed(struct s3_td *d, struct s3_req *r)
 {
 	struct s3_stream *s = r->stream;
-	char q[400], enc[300], body[256], errbody[sizeof(r->errbody)];
-	long status;
 	if (!s)
 		return;
-	if (s->started && s->upload[0] && !sb_sigv4_encode(s->upload, false, enc, sizeof(enc))) {
-		struct sb_io_u *io = r->io;
-		const char *method = r->method;
-		memcpy(errbody, r->errbody, sizeof(errbody)); /* the failure's words, kept */
-		snprintf(q, sizeof(q), "uploadId=%s", enc);
-		(void)sb_s3_sync(d, r, "DELETE", s->path, q, body, sizeof(body), &status); /* no parts left */
-		memcpy(r->errbody, errbody, sizeof(errbody));
-		r->io = io, r->method = method;
-	}
+	if (s->started) /* no parts left */
+		sb_s3_abort_upload(d, r, s->path, s->upload);
 	s->busy = false;
 	s->last = true; /* the object is not written: later pieces fail */
 	s->started = false;

@@ -183,19 +183,24 @@ static int write_all(int fd, const void *p, size_t n)
 	return sb_io_full(fd, true, (void *)p, n) < 0 ? -errno : 0;
 }
 
-/* the header and the data, as np.save writes them: write(header), then
- * ndarray.tofile's writes of the data */
-static int npy_body(struct sb_kv_ml *ml, int fd, const unsigned char *data, const struct sb_kvt_entry *e,
-		    unsigned eb)
+/* the .npy header of entry e into hdr: its length (0: too long) */
+static size_t npy_hdr(const struct sb_kv_ml *ml, const struct sb_kvt_entry *e, char *hdr, size_t len)
 {
-	char hdr[SB_NPY_HDR_MAX];
 	uint64_t shape[5] = { ml->layers, 2, e->tokens, ml->kv_heads, ml->head_dim };
 	unsigned nd = 5;
 	if (ml->c.tp > 1) { /* cache.py: the flat first 1/tp of the elements */
-		shape[0] = e->bytes / eb;
+		shape[0] = e->bytes / ml->elem_bytes;
 		nd = 1;
 	}
-	size_t h = sb_npy_header(hdr, sizeof(hdr), ml->hdr_descr, shape, nd);
+	return sb_npy_header(hdr, len, ml->hdr_descr, shape, nd);
+}
+
+/* the header and the data, as np.save writes them: write(header), then
+ * ndarray.tofile's writes of the data */
+static int npy_body(struct sb_kv_ml *ml, int fd, const unsigned char *data, const struct sb_kvt_entry *e)
+{
+	char hdr[SB_NPY_HDR_MAX];
+	size_t h = npy_hdr(ml, e, hdr, sizeof(hdr));
 	/* tofile is fwrite through glibc stdio (4096-byte buffer): the whole
 	 * blocks in one write, the rest when the file is closed */
 	uint64_t direct = e->bytes - e->bytes % 4096;
@@ -219,18 +224,6 @@ static bool in_memory(struct sb_kv_ml *ml, const struct sb_kvt_entry *e, int tie
 		return false;
 	mem_copy(ml, tier != SB_KVT_NVME ? e->bytes : 0, t);
 	return true;
-}
-
-/* the .npy header of entry e into hdr: its length (0: too long) */
-static size_t npy_hdr(const struct sb_kv_ml *ml, const struct sb_kvt_entry *e, char *hdr, size_t len)
-{
-	uint64_t shape[5] = { ml->layers, 2, e->tokens, ml->kv_heads, ml->head_dim };
-	unsigned nd = 5;
-	if (ml->c.tp > 1) { /* cache.py: the flat first 1/tp of the elements */
-		shape[0] = e->bytes / ml->elem_bytes;
-		nd = 1;
-	}
-	return sb_npy_header(hdr, len, ml->hdr_descr, shape, nd);
 }
 
 /* ioengine=s3: the entry, header and data, is one PUT of one object
@@ -320,7 +313,7 @@ static int ml_write(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int ti
 	int err = mark(ml, id, true);
 	err = err < 0 ? err : 0;
 	if (!err)
-		err = npy_body(ml, fd, data, e, ml->elem_bytes);
+		err = npy_body(ml, fd, data, e);
 	uint64_t t1 = sb_now_ns();
 	if (!err && fsync(fd))
 		err = -errno;
@@ -353,13 +346,7 @@ static int npy_read(struct sb_kv_ml *ml, int fd, const struct sb_kvt_entry *e, u
 {
 	enum { BLK = 4096 };
 	char hdr[SB_NPY_HDR_MAX];
-	uint64_t shape[5] = { ml->layers, 2, e->tokens, ml->kv_heads, ml->head_dim };
-	unsigned nd = 5;
-	if (ml->c.tp > 1) {
-		shape[0] = e->bytes / ml->elem_bytes;
-		nd = 1;
-	}
-	uint64_t h = sb_npy_header(hdr, sizeof(hdr), ml->hdr_descr, shape, nd), d = e->bytes;
+	uint64_t h = npy_hdr(ml, e, hdr, sizeof(hdr)), d = e->bytes;
 	unsigned char *dst = ebuf_get(&tl_rd, d + BLK), *blk = dst ? dst + d : NULL;
 	if (!dst || !h)
 		return dst ? -EINVAL : -ENOMEM;
