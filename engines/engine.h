@@ -104,6 +104,17 @@ struct sb_engine_fs {
 	int (*read_cred)(char *keyid, size_t kl, char *key, size_t sl, char *token, size_t tl);
 };
 
+/* What an engine counts besides its I/Os' latencies, and where (run/ gives
+ * it; engines never see stats/): its counters (struct
+ * sb_engine_ops.counters, ncounters of them) and a time-to-first-byte
+ * series, ns per direction (SB_DDIR_READ, SB_DDIR_WRITE), which run/ keeps
+ * beside the latency histograms (after ramp_time).  Either may be NULL. */
+struct sb_engine_sink {
+	uint64_t *counters;
+	void (*ttfb)(void *ctx, int ddir, uint64_t ns);
+	void *ctx;
+};
+
 /* What an engine knows of its job, filled by run/ from the job spec
  * (sb_engine_job_fill in run/engtable.h): engines never see the spec. */
 struct sb_engine_job {
@@ -141,9 +152,9 @@ struct sb_engine_td {
 	/* init failed for what this machine lacks (a
 	 * library, a GPU), not for the job: --parse-only warns (sb_err_machine) */
 	bool machine_lacks;
-	/* the engine's counters (struct sb_engine_ops.counters), ncounters
-	 * of them, zeroed by run/, summed into the job's results; NULL: none */
-	uint64_t *counters;
+	/* where the engine counts (its counters, zeroed by run/ and summed
+	 * into the job's results, and its time to first byte) */
+	struct sb_engine_sink sink;
 };
 
 /* engine flags */
@@ -185,29 +196,31 @@ struct sb_engine_ops {
 			 const struct timespec *timeout);                /* NULL for sync */
 	struct sb_io_u *(*event)(struct sb_engine_td *td, unsigned i);  /* NULL for sync */
 	/* names of the engine's counters (results: "engine" of the job, and
-	 * HOWTO); an engine counts into td->counters.  NULL: none */
+	 * HOWTO); an engine counts into td->sink.counters.  NULL: none */
 	const char *const *counters;
 	unsigned ncounters;
 	/* SB_ENGINE_OBJECTS engines, outside the I/O threads (a training
 	 * dataset made before the run): opts is the job's options struct
-	 * (sb_engine_job.opts), fs run/'s (marks, credentials).  object_size:
+	 * (sb_engine_job.opts), fs run/'s (marks, credentials), sink where the
+	 * requests are counted (NULL: not counted).  object_size:
 	 * 0 and *size, -ENOENT when there is none, or -errno with err.
 	 * object_put: the len bytes of fd (from offset 0; fd < 0: of buf)
 	 * become the object at path, marked as job's; refused (-EPERM) over an object storbench did
 	 * not make.  0 or -errno with err. */
 	int (*object_size)(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
 			   char *err, size_t elen);
-	int (*object_put)(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
-			  int fd, const void *buf, uint64_t len, char *err, size_t elen);
+	int (*object_put)(const void *opts, const struct sb_engine_fs *fs, const struct sb_engine_sink *sink,
+			  const char *job, const char *path, int fd, const void *buf, uint64_t len, char *err,
+			  size_t elen);
 	/* the whole object at path into buf (at most cap bytes; *got: its
 	 * bytes): 0, -ENOENT, -EFBIG (longer than cap), or -errno with err */
-	int (*object_get)(const void *opts, const struct sb_engine_fs *fs, const char *path, void *buf,
-			  uint64_t cap, uint64_t *got, char *err, size_t elen);
+	int (*object_get)(const void *opts, const struct sb_engine_fs *fs, const struct sb_engine_sink *sink,
+			  const char *path, void *buf, uint64_t cap, uint64_t *got, char *err, size_t elen);
 	/* the object at path removed if this process made it (its mark
 	 * names this run): 0 (also when gone), -EPERM when it is not this
 	 * run's (left as it is), or -errno with err */
-	int (*object_delete)(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
-			     size_t elen);
+	int (*object_delete)(const void *opts, const struct sb_engine_fs *fs, const struct sb_engine_sink *sink,
+			     const char *path, char *err, size_t elen);
 	/* the caller's objects made through object_put are done with and
 	 * kept: the run records its end where it PUT them (s3: so that
 	 * --cleanup tells them from a killed run's; path: one of them, whose
@@ -216,6 +229,14 @@ struct sb_engine_ops {
 	/* more for --enghelp=NAME after the options (its figures, its
 	 * failures), lines of text each ending in a newline; NULL: none */
 	const char *notes;
+	/* the engine's own checks of a job's options when the job file is
+	 * parsed, before anything runs (NULL: none).  opts: its options
+	 * struct; filename, directory: the job's (NULL: unset); io_job: the
+	 * job is workload=io (an ML workload names its own folder).  0, or
+	 * -EINVAL with why (naming the fix) and *opt the option whose
+	 * file:line the message gets (NULL: ioengine=) */
+	int (*check)(const void *opts, const char *filename, const char *directory, bool io_job,
+		     const char **opt, char *why, size_t wlen);
 };
 
 /* registry.c */

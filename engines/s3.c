@@ -6,6 +6,7 @@
  * libcurl's multi interface, iodepth of them at once on reused
  * connections; what S3 asks to retry is retried with a backoff, bounded by
  * s3_retries.  Requests and bodies: engines/s3req.c. */
+#include <inttypes.h>
 #include <stddef.h>
 
 #include "engines/s3.h"
@@ -78,10 +79,12 @@ static const char s3_notes[] =
 	"    (x-amz-meta-storbench-owner); readers PUT their missing objects (marked)\n"
 	"  retries: 500, 502, 503 SlowDown, 504, a refused or dropped connection; after\n"
 	"    20 ms doubling to 1.28 s, at most s3_retries times; then the I/O fails (exit 3):\n"
-	"    403 EACCES, 404 ENOENT, 416 ENXIO, others EIO, no server ECONNREFUSED\n"
-	"  results, JSON \"engine\" (counts; ttfb_ns_sum in ns): requests, http_2xx, http_3xx,\n"
-	"    http_4xx, http_5xx, retries, slowdown_503, connection_errors, ttfb_ns_sum\n"
-	"    (mean time to first byte = ttfb_ns_sum / (requests - connection_errors))\n";
+	"    403 EACCES, 404 ENOENT, others EIO, no server ECONNREFUSED; a read past an\n"
+	"    object's end (416) ends as a file's read at end of file\n"
+	"  results, JSON \"engine\" (counts): requests, http_2xx, http_3xx, http_4xx, http_5xx,\n"
+	"    retries, slowdown_503, connection_errors: the requests of the I/Os (parts and\n"
+	"    KV-cache entries too; not the checks and layout before them); per direction \"ttfb_ns\":\n"
+	"    time to first byte of each answered GET or PUT, ns (min, max, mean, percentiles)\n";
 
 #include <errno.h>
 #include <stdio.h>
@@ -91,7 +94,7 @@ static const char s3_notes[] =
 static const char *const s3_counters[S3_C_N] = {
 	[S3_C_2XX] = "http_2xx", [S3_C_3XX] = "http_3xx", [S3_C_4XX] = "http_4xx",
 	[S3_C_5XX] = "http_5xx", [S3_C_RETRY] = "retries", [S3_C_SLOWDOWN] = "slowdown_503",
-	[S3_C_CONNERR] = "connection_errors", [S3_C_TTFB_NS] = "ttfb_ns_sum", [S3_C_REQS] = "requests",
+	[S3_C_CONNERR] = "connection_errors", [S3_C_REQS] = "requests",
 };
 
 static void s3_cleanup(struct sb_engine_td *td)
@@ -129,13 +132,7 @@ static int init_kind(struct sb_engine_td *td, enum s3_kind kind)
 	td->data = d;
 	d->kind = kind;
 	d->o = td->job && td->job->opts ? td->job->opts : &defaults;
-	d->ctr = td->counters;
-	for (unsigned i = 0; kind == S3_KIND_S3 && (!d->o->bucket || !*d->o->bucket) && i < td->nfiles; i++)
-		if (td->files[i].path && strncmp(td->files[i].path, "s3://", 5)) {
-			snprintf(td->errmsg, sizeof(td->errmsg), "no bucket for %.200s: set s3_bucket=NAME, or "
-				 "name it s3://BUCKET/KEY", td->files[i].path);
-			return s3_cleanup(td), -EINVAL;
-		}
+	d->sink = td->sink;
 	int e = sb_s3_auth(d, td);
 	if (e)
 		return s3_cleanup(td), e;
@@ -337,7 +334,41 @@ static struct sb_io_u *s3_event(struct sb_engine_td *td, unsigned i)
 	return i < d->handed ? d->done[i] : NULL;
 }
 
+/* what the job file alone decides, refused at its line when it is parsed:
+ * a bucket (s3_bucket=, or s3://BUCKET in filename= or directory=; an ML
+ * workload's folder names its own), and parts S3 takes */
+static int s3_check(const void *opts, const char *filename, const char *directory, bool io_job,
+		    const char **opt, char *why, size_t wlen)
+{
+	const struct s3_opts *o = opts;
+	if (o && o->multipart_size && (o->multipart_size < S3_MP_MIN || o->multipart_size > S3_MP_PART_MAX)) {
+		*opt = "s3_multipart_size";
+		snprintf(why, wlen, "s3_multipart_size=%" PRIu64 " is outside S3's part sizes, 5 MiB to 5 GiB "
+			 "(5242880 to 5368709120 bytes): set s3_multipart_size=5m or more, or 0 for single PUTs",
+			 o->multipart_size);
+		return -EINVAL;
+	}
+	if (!io_job || (o && o->bucket && *o->bucket) || (directory && !strncmp(directory, "s3://", 5)))
+		return 0;
+	for (const char *f = filename; f && *f; f += strcspn(f, ":"), f += *f == ':')
+		if (strncmp(f, "s3://", 5)) { /* s3://BUCKET/KEY: its ':' is not a separator here */
+			*opt = filename ? "filename" : NULL;
+			snprintf(why, wlen, "ioengine=s3 has no bucket for %.*s: set s3_bucket=NAME, or name the "
+				 "object s3://BUCKET/KEY", (int)strcspn(f, ":"), f);
+			return -EINVAL;
+		} else {
+			f += 5;
+		}
+	if (!filename) {
+		snprintf(why, wlen, "ioengine=s3 has no bucket for the job's objects: set s3_bucket=NAME, or "
+			 "filename=s3://BUCKET/KEY");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 const struct sb_engine_ops sb_engine_s3 = {
+	.check = s3_check,
 	.name = "s3",
 	.description = "S3 objects over HTTP(S) on libcurl: PUT, ranged GET, DELETE, SigV4 (s3_bucket=)",
 	.flags = SB_ENGINE_NODISKIO | SB_ENGINE_OBJECTS,

@@ -41,7 +41,7 @@ extern const struct sb_engine_options sb_s3_optset;
 /* the results' counters of these engines (struct sb_engine_ops.counters) */
 enum {
 	S3_C_2XX, S3_C_3XX, S3_C_4XX, S3_C_5XX, S3_C_RETRY, S3_C_SLOWDOWN, S3_C_CONNERR,
-	S3_C_TTFB_NS, S3_C_REQS, S3_C_N
+	S3_C_REQS, S3_C_N
 };
 
 #if defined(CONFIG_LIBCURL) && defined(CONFIG_OPENSSL)
@@ -97,6 +97,7 @@ struct s3_td {
 	bool sign;               /* SigV4 (s3, http_mode=s3) */
 	unsigned https;          /* https=, or on for an https:// endpoint */
 	char host[512];          /* host[:port] */
+	bool vhost;              /* s3_path_style=0: requests go to BUCKET.host[:port]/KEY */
 	const char *token;       /* x-amz-security-token (NULL: none) */
 	char tokbuf[1024];       /* the credentials file's token */
 	char mark[700];          /* x-amz-meta-storbench-owner of what this run writes */
@@ -105,7 +106,8 @@ struct s3_td {
 	struct sb_io_u **done;   /* completed, not yet handed out */
 	unsigned ndone, handed;  /* handed: returned by the last getevents */
 	unsigned inflight;       /* in the multi handle or waiting to retry */
-	uint64_t *ctr;           /* td->counters */
+	struct sb_engine_sink sink; /* td->sink: counters and time to first byte */
+	bool count_sync;         /* sb_s3_sync's requests count too (a client's for a job) */
 	char *page;              /* a listing's body (S3_PAGE bytes), while preparing */
 	bool wrote;              /* an object was written (a PUT or upload answered 2xx) */
 	bool need_layout;        /* a read job's objects are laid out at its first I/O */
@@ -114,19 +116,21 @@ struct s3_td {
 #define S3_PAGE (2u << 20)
 enum { S3_MP_NONE, S3_MP_CREATE, S3_MP_PART, S3_MP_COMPLETE };
 #define S3_MP_MIN (5u << 20)  /* S3's smallest part (all but the last) */
+#define S3_MP_PART_MAX (5ull << 30) /* S3's largest part */
 #define S3_MP_MAX 10000u      /* S3's most parts */
 
 /* s3client.c: whole objects outside the I/O threads (struct
  * sb_engine_ops.object_size and object_put) */
 int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
 		      char *err, size_t elen);
-int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
-		     int fd, const void *buf, uint64_t len, char *err, size_t elen);
+int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const struct sb_engine_sink *sink,
+		     const char *job, const char *path, int fd, const void *buf, uint64_t len, char *err,
+		     size_t elen);
 int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs, const char *path);
-int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const char *path, void *buf,
-		     uint64_t cap, uint64_t *got, char *err, size_t elen);
-int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
-			size_t elen);
+int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const struct sb_engine_sink *sink,
+		     const char *path, void *buf, uint64_t cap, uint64_t *got, char *err, size_t elen);
+int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const struct sb_engine_sink *sink,
+			const char *path, char *err, size_t elen);
 
 /* s3stream.c: a file written in pieces into one object */
 struct s3_stream;
@@ -176,6 +180,10 @@ int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const cha
 /* the request finished with curl code cc: io->result set, or 1 when it
  * is to be tried again (r->retry_at set); 0 when final */
 int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CURLcode cc);
+/* a request's answer (curl code cc, HTTP status) into d->sink: the
+ * counters, and for a 2xx GET or PUT of ddir READ or WRITE (-1: a request
+ * about objects, not of an I/O's data) its time to first byte */
+void sb_s3_count(struct s3_td *d, struct s3_req *r, CURLcode cc, long status, int ddir);
 uint64_t sb_s3_now(void);
 /* one request run to its end on r's handle, outside the multi handle (at
  * init, before any I/O): path as sb_s3_object makes it, the body (at most

@@ -31,10 +31,8 @@ int sb_s3_auth(struct s3_td *d, struct sb_engine_td *td)
 		host = "localhost";
 	size_t skip = !strncmp(host, "http://", 7) ? 7 : !strncmp(host, "https://", 8) ? 8 : 0;
 	d->https = skip == 8 && o->https == S3_HTTPS_OFF ? S3_HTTPS_ON : o->https;
-	if (d->kind == S3_KIND_S3 && !o->path_style)
-		snprintf(d->host, sizeof(d->host), "%s.%s", o->bucket ? o->bucket : "", host + skip);
-	else
-		snprintf(d->host, sizeof(d->host), "%s", host + skip);
+	snprintf(d->host, sizeof(d->host), "%s", host + skip);
+	d->vhost = d->kind == S3_KIND_S3 && !o->path_style; /* BUCKET.host per request (s3req.c) */
 	d->host[strcspn(d->host, "/")] = '\0';
 	d->sign = d->kind == S3_KIND_S3 || o->mode == S3_MODE_S3;
 	if (!d->sign)

@@ -59,13 +59,16 @@ int sb_s3_client_open(struct sb_s3_client **out, const struct sb_engine_fs *fs, 
 
 /* a client with a job's options for the object at a job's path, whose
  * "/BUCKET/KEY" goes into p (plen bytes): 0 or -errno (err says why) */
-static int client_at(struct sb_s3_client **c, const void *opts, const struct sb_engine_fs *fs, const char *path,
-		     char *p, size_t plen, char *err, size_t elen)
+static int client_at(struct sb_s3_client **c, const void *opts, const struct sb_engine_fs *fs,
+		     const struct sb_engine_sink *sink, const char *path, char *p, size_t plen, char *err,
+		     size_t elen)
 {
 	const struct s3_opts *o = opts;
 	*c = NULL;
 	int e = sb_s3_key_path(o ? o->bucket : NULL, path, p, plen);
-	return e ? e : client_for(c, o, fs, err, elen);
+	if (!e && !(e = client_for(c, o, fs, err, elen)) && sink)
+		(*c)->d.sink = *sink, (*c)->d.count_sync = true; /* its requests are the job's */
+	return e;
 }
 
 int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const char *path, uint64_t *size,
@@ -74,7 +77,7 @@ int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const cha
 	struct sb_s3_client *c = NULL;
 	char p[1536], body[64];
 	long status = 0;
-	int e = client_at(&c, opts, fs, path, p, sizeof(p), err, elen);
+	int e = client_at(&c, opts, fs, NULL, path, p, sizeof(p), err, elen);
 	if (!e && (e = sb_s3_sync(&c->d, &c->r, "HEAD", p, "", body, sizeof(body), &status)))
 		snprintf(err, elen, "HEAD %s at %s: %s", p, c->endpoint, c->r.errbody);
 	if (!e && status == 404)
@@ -89,13 +92,14 @@ int sb_s3_object_size(const void *opts, const struct sb_engine_fs *fs, const cha
 	return e;
 }
 
-int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char *job, const char *path,
-		     int fd, const void *buf, uint64_t len, char *err, size_t elen)
+int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const struct sb_engine_sink *sink,
+		     const char *job, const char *path, int fd, const void *buf, uint64_t len, char *err,
+		     size_t elen)
 {
 	struct sb_s3_client *c = NULL;
 	char p[1536], body[256];
 	long status = 0;
-	int e = client_at(&c, opts, fs, path, p, sizeof(p), err, elen);
+	int e = client_at(&c, opts, fs, sink, path, p, sizeof(p), err, elen);
 	if (e)
 		return e;
 	if (fs && fs->mark)
@@ -113,6 +117,7 @@ int sb_s3_object_put(const void *opts, const struct sb_engine_fs *fs, const char
 	if (!e && !(e = sb_s3_start(&c->d, &c->r, "PUT", "", fd < 0 ? buf : NULL, len))) {
 		CURLcode cc = curl_easy_perform(c->r.h);
 		curl_easy_getinfo(c->r.h, CURLINFO_RESPONSE_CODE, &status);
+		sb_s3_count(&c->d, &c->r, cc, status, SB_DDIR_WRITE);
 		if (cc != CURLE_OK) {
 			snprintf(err, elen, "PUT %.300s: %s", p, curl_easy_strerror(cc));
 			e = -EIO;
@@ -219,7 +224,7 @@ int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs, const char
 {
 	struct sb_s3_client *c = NULL;
 	char where[1536], err[256];
-	int e = client_at(&c, opts, fs, path, where, sizeof(where), err, sizeof(err));
+	int e = client_at(&c, opts, fs, NULL, path, where, sizeof(where), err, sizeof(err));
 	if (e)
 		return e;
 	e = sb_s3_put_record(&c->d, &c->r, where + 1);
@@ -227,13 +232,13 @@ int sb_s3_object_end(const void *opts, const struct sb_engine_fs *fs, const char
 	return e;
 }
 
-int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const char *path, void *buf,
-		     uint64_t cap, uint64_t *got, char *err, size_t elen)
+int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const struct sb_engine_sink *sink,
+		     const char *path, void *buf, uint64_t cap, uint64_t *got, char *err, size_t elen)
 {
 	struct sb_s3_client *c = NULL;
 	char p[1536];
 	long status = 0;
-	int e = client_at(&c, opts, fs, path, p, sizeof(p), err, elen);
+	int e = client_at(&c, opts, fs, sink, path, p, sizeof(p), err, elen);
 	if (e)
 		return e;
 	struct sb_io_u io = { .ddir = SB_DDIR_READ, .buf = buf, .len = cap };
@@ -243,6 +248,7 @@ int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const char
 	if (!(e = sb_s3_start(&c->d, &c->r, "GET", "", NULL, 0))) {
 		CURLcode cc = curl_easy_perform(c->r.h);
 		curl_easy_getinfo(c->r.h, CURLINFO_RESPONSE_CODE, &status);
+		sb_s3_count(&c->d, &c->r, cc, status, SB_DDIR_READ);
 		if (cc == CURLE_WRITE_ERROR)
 			e = -EFBIG; /* more than cap */
 		else if (cc != CURLE_OK)
@@ -259,13 +265,13 @@ int sb_s3_object_get(const void *opts, const struct sb_engine_fs *fs, const char
 	return e;
 }
 
-int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const char *path, char *err,
-			size_t elen)
+int sb_s3_object_delete(const void *opts, const struct sb_engine_fs *fs, const struct sb_engine_sink *sink,
+			const char *path, char *err, size_t elen)
 {
 	struct sb_s3_client *c = NULL;
 	char p[1536], body[256], mine[700], theirs[700];
 	long status = 0;
-	int e = client_at(&c, opts, fs, path, p, sizeof(p), err, elen);
+	int e = client_at(&c, opts, fs, sink, path, p, sizeof(p), err, elen);
 	if (e)
 		return e;
 	e = sb_s3_sync(&c->d, &c->r, "HEAD", p, "", body, sizeof(body), &status);

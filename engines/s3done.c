@@ -18,22 +18,6 @@ static bool retryable(CURLcode cc, long status)
 	       cc == CURLE_PARTIAL_FILE || cc == CURLE_COULDNT_CONNECT || cc == CURLE_OPERATION_TIMEDOUT;
 }
 
-static void count(struct s3_td *d, struct s3_req *r, CURLcode cc, long status)
-{
-	if (!d->ctr)
-		return;
-	d->ctr[S3_C_REQS]++;
-	if (cc != CURLE_OK)
-		d->ctr[S3_C_CONNERR]++;
-	else if (status >= 200 && status < 600)
-		d->ctr[S3_C_2XX + (unsigned)(status / 100 - 2)]++;
-	if (status == 503)
-		d->ctr[S3_C_SLOWDOWN]++;
-	curl_off_t ttfb = 0;
-	if (cc == CURLE_OK && curl_easy_getinfo(r->h, CURLINFO_STARTTRANSFER_TIME_T, &ttfb) == CURLE_OK)
-		d->ctr[S3_C_TTFB_NS] += (uint64_t)ttfb * 1000u;
-}
-
 int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CURLcode cc)
 {
 	long status = 0;
@@ -41,12 +25,12 @@ int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CUR
 	curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, &status);
 	curl_multi_remove_handle(d->m, r->h);
 	r->active = false;
-	count(d, r, cc, status);
+	sb_s3_count(d, r, cc, status, io->ddir);
 	if (retryable(cc, status) && r->tries < d->o->retries) {
 		uint64_t ms = 20u << (r->tries < 6 ? r->tries : 6); /* 20 ms, doubling, at most 1.28 s */
 		r->tries++;
-		if (d->ctr)
-			d->ctr[S3_C_RETRY]++;
+		if (d->sink.counters)
+			d->sink.counters[S3_C_RETRY]++;
 		r->retry_at = sb_s3_now() + ms * 1000000u;
 		return 1;
 	}
@@ -70,6 +54,8 @@ int sb_s3_finish(struct s3_td *d, struct sb_engine_td *td, struct s3_req *r, CUR
 		io->result = (int64_t)io->len;
 		return 0;
 	}
+	if (io->ddir == SB_DDIR_READ && status == 416)
+		return io->result = 0, 0; /* past the object's end (it shrank): end of file, as a file's read */
 	if (status < 200 || status > 299) {
 		if (io->ddir == SB_DDIR_TRIM && status == 404)
 			return io->result = (int64_t)io->len, 0; /* gone already: as fio */

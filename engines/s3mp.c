@@ -20,12 +20,6 @@ int sb_s3_mp_init(struct s3_td *d, struct sb_engine_td *td)
 	uint64_t part = d->o->multipart_size;
 	if (!part)
 		return 0;
-	if (part < S3_MP_MIN) {
-		snprintf(td->errmsg, sizeof(td->errmsg), "s3_multipart_size=%" PRIu64 " is under S3's smallest "
-			 "part, 5 MiB (5242880 bytes): set s3_multipart_size=5m or more, or 0 for single PUTs",
-			 part);
-		return -EINVAL;
-	}
 	uint64_t n = td->buf_per_io / part + 1;
 	if (n > S3_MP_MAX) {
 		snprintf(td->errmsg, sizeof(td->errmsg), "a %" PRIu64 "-byte object in parts of s3_multipart_size=%"

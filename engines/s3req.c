@@ -230,7 +230,7 @@ static uint64_t range_start(const struct s3_td *d, const struct sb_io_u *io)
 }
 
 /* the signed headers and the curl header list of r */
-static int headers(struct s3_td *d, struct s3_req *r, const char *method, const char *uri,
+static int headers(struct s3_td *d, struct s3_req *r, const char *host, const char *method, const char *uri,
 		   const char *query, const char *payload, const char *range)
 {
 	struct sb_sigv4_hdr h[8];
@@ -240,7 +240,7 @@ static int headers(struct s3_td *d, struct s3_req *r, const char *method, const 
 	/* the mark goes on what makes an object: a PUT, or a multipart upload's start */
 	bool put = (!strcmp(method, "PUT") && !query[0]) || (!strcmp(method, "POST") && !strcmp(query, "uploads="));
 	sb_sigv4_date(time(NULL), date);
-	h[nh++] = (struct sb_sigv4_hdr){ "host", d->host };
+	h[nh++] = (struct sb_sigv4_hdr){ "host", host };
 	h[nh++] = (struct sb_sigv4_hdr){ "x-amz-date", date };
 	h[nh++] = (struct sb_sigv4_hdr){ "x-amz-content-sha256", payload };
 	if (range)
@@ -291,14 +291,21 @@ static void method_opts(struct s3_req *r, const char *method, uint64_t len)
 int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const char *query,
 		const void *body, uint64_t len)
 {
-	char uri[3 * sizeof(r->path)], range[64], payload[65];
-	const char *scheme = d->https == S3_HTTPS_OFF ? "http" : "https";
+	char uri[3 * sizeof(r->path)], range[64], payload[65], host[sizeof(d->host) + 80];
+	const char *scheme = d->https == S3_HTTPS_OFF ? "http" : "https", *path = r->path;
 	const struct sb_io_u *io = r->io;
 	bool get = !strcmp(method, "GET") && io;
-	int e = sb_sigv4_encode(r->path, true, uri, sizeof(uri));
+	if (d->vhost) { /* virtual-hosted: BUCKET.HOST, the key alone as the path */
+		size_t b = strcspn(path + 1, "/");
+		snprintf(host, sizeof(host), "%.*s.%s", (int)(b < 63 ? b : 63), path + 1, d->host);
+		path = path[1 + b] ? path + 1 + b : "/";
+	} else {
+		snprintf(host, sizeof(host), "%s", d->host);
+	}
+	int e = sb_sigv4_encode(path, true, uri, sizeof(uri));
 	if (e)
 		return e;
-	int n = snprintf(r->url, sizeof(r->url), "%s://%s%s%s%s", scheme, d->host, uri, *query ? "?" : "", query);
+	int n = snprintf(r->url, sizeof(r->url), "%s://%s%s%s%s", scheme, host, uri, *query ? "?" : "", query);
 	if (n < 0 || (size_t)n >= sizeof(r->url))
 		return -ENAMETOOLONG;
 	r->method = method;
@@ -329,7 +336,7 @@ int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const cha
 	snprintf(payload, sizeof(payload), "%s", len ? SB_SIGV4_UNSIGNED : SB_SIGV4_EMPTY);
 	if (len && d->o->sign_payload && (e = sb_sigv4_sha256_hex(body, len, payload)))
 		return e;
-	if ((e = headers(d, r, method, uri, query, payload, rng)))
+	if ((e = headers(d, r, host, method, uri, query, payload, rng)))
 		return e;
 	method_opts(r, method, len);
 	curl_easy_setopt(r->h, CURLOPT_URL, r->url);
@@ -340,6 +347,25 @@ int sb_s3_start(struct s3_td *d, struct s3_req *r, const char *method, const cha
 		return -EIO;
 	r->active = true;
 	return 0;
+}
+
+void sb_s3_count(struct s3_td *d, struct s3_req *r, CURLcode cc, long status, int ddir)
+{
+	uint64_t *c = d->sink.counters;
+	if (c) {
+		c[S3_C_REQS]++;
+		if (cc != CURLE_OK)
+			c[S3_C_CONNERR]++;
+		else if (status >= 200 && status < 600)
+			c[S3_C_2XX + (unsigned)(status / 100 - 2)]++;
+		if (status == 503)
+			c[S3_C_SLOWDOWN]++;
+	}
+	curl_off_t ttfb = 0;
+	if (d->sink.ttfb && (ddir == SB_DDIR_READ || ddir == SB_DDIR_WRITE) && cc == CURLE_OK &&
+	    status >= 200 && status <= 299 && (!strcmp(r->method, "GET") || !strcmp(r->method, "PUT")) &&
+	    curl_easy_getinfo(r->h, CURLINFO_STARTTRANSFER_TIME_T, &ttfb) == CURLE_OK)
+		d->sink.ttfb(d->sink.ctx, ddir, (uint64_t)ttfb * 1000u);
 }
 
 int sb_s3_sync(struct s3_td *d, struct s3_req *r, const char *method, const char *path,
@@ -359,11 +385,14 @@ int sb_s3_sync(struct s3_td *d, struct s3_req *r, const char *method, const char
 	*status = 0;
 	if (e)
 		return e;
+	if (cc == CURLE_OK)
+		curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, status);
+	if (d->count_sync) /* a client's request (KV-cache entries), not an engine's check */
+		sb_s3_count(d, r, cc, *status, -1);
 	if (cc != CURLE_OK) {
 		snprintf(r->errbody, sizeof(r->errbody), "%s", curl_easy_strerror(cc));
 		return sb_s3_conn_errno(cc);
 	}
-	curl_easy_getinfo(r->h, CURLINFO_RESPONSE_CODE, status);
 	curl_off_t cl = -1;
 	r->clen = curl_easy_getinfo(r->h, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl) == CURLE_OK ? (int64_t)cl : -1;
 	if (cap)

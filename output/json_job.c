@@ -116,6 +116,12 @@ static void json_ddir(struct sb_jw *w, const char *name, const struct sb_results
 		v.percentiles = 1;
 		json_lat(w, "gpu_copy_ns", &v);
 	}
+	if (st->eng_names) { /* the engine's time to first byte (s3, http) */
+		v.s = &st->ttfb[d];
+		v.h = &st->ttfb_h[d];
+		v.percentiles = 1;
+		json_lat(w, "ttfb_ns", &v);
+	}
 	json_samples(w, j, g, d);
 	sb_jw_obj_end(w);
 }

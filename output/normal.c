@@ -167,6 +167,10 @@ static void gpu_lines(FILE *f, const struct sb_job_result *j)
 			fprintf(f, "%s %s=%" PRIu64, i ? "," : "", st->eng_names[i], st->eng_ctr[i]);
 		fprintf(f, "\n");
 	}
+	if (st->ttfb[SB_DDIR_READ].n)
+		lat_line(f, "  ttfb (reads)", &st->ttfb[SB_DDIR_READ]);
+	if (st->ttfb[SB_DDIR_WRITE].n)
+		lat_line(f, "  ttfb (writes)", &st->ttfb[SB_DDIR_WRITE]);
 	if (st->gpu_copy[SB_DDIR_READ].n)
 		lat_line(f, "  gpu copy H2D (after reads)", &st->gpu_copy[SB_DDIR_READ]);
 	if (st->gpu_copy[SB_DDIR_WRITE].n)

@@ -90,8 +90,24 @@ static unsigned check_vtrim(const struct sb_jobctx *c)
 	return 1;
 }
 
+/* the engine's own checks (struct sb_parse_engine.check: s3's bucket and
+ * part size), at the line of the option it names */
+static unsigned check_engine(const struct sb_jobctx *c)
+{
+	const struct sb_jobspec *s = &c->spec;
+	const struct sb_parse_engine *e = sb_parse_engine_find(s->ioengine);
+	const char *opt = NULL;
+	char where[SB_WHERE_MAX], why[400];
+	if (!e || !e->check ||
+	    !e->check(sb_spec_engine_opts(s), s->filename, s->directory, s->workload == 0, &opt, why, sizeof(why)))
+		return 0;
+	const struct sb_option *o = opt ? sb_option_find(opt) : NULL;
+	sb_err(sb_job_where(c, o ? o : SB_OPT(ioengine), where, sizeof(where)), "%s", why);
+	return 1;
+}
+
 unsigned sb_job_validate_io(struct sb_jobctx *c)
 {
 	return check_ids(c) + check_hugepage(c) + check_lockmem(c) + check_unaligned(c) +
-	       check_vtrim(c);
+	       check_vtrim(c) + check_engine(c);
 }

@@ -34,6 +34,9 @@ struct sb_parse_engine {
 	size_t opts_size;                /* bytes of its options struct */
 	bool sync;                       /* its queue() always completes (SB_ENGINE_SYNC):
 					  * it runs at depth 1 (sb_spec_derive) */
+	/* its checks of a job (struct sb_engine_ops.check), NULL: none */
+	int (*check)(const void *opts, const char *filename, const char *directory, bool io_job,
+		     const char **opt, char *why, size_t wlen);
 };
 /* Copies the list (not the rows, which must outlive parsing).  -EINVAL when
  * the rows do not fit (SB_OPT_MAX, SB_ENGINE_OPTS_MAX) or use a type other

@@ -20,13 +20,13 @@ int sb_run_engines_to_parser(void)
 		const struct sb_engine_options *o = sb_engines[i]->options;
 		list[n] = (struct sb_parse_engine){ sb_engines[i]->name, NULL, o ? o->rows : NULL,
 						    o ? o->n : 0, o ? o->size : 0,
-						    (sb_engines[i]->flags & SB_ENGINE_SYNC) != 0 };
+						    (sb_engines[i]->flags & SB_ENGINE_SYNC) != 0, sb_engines[i]->check };
 	}
 	for (unsigned i = 0; sb_engines_missing[i].name; i++, n++) {
 		SB_ASSERT(n < ENGINES_MAX);
 		const struct sb_engine_options *o = sb_engines_missing[i].options;
 		list[n] = (struct sb_parse_engine){ sb_engines_missing[i].name, sb_engines_missing[i].package,
-						    o ? o->rows : NULL, o ? o->n : 0, o ? o->size : 0, false };
+						    o ? o->rows : NULL, o ? o->n : 0, o ? o->size : 0, false, NULL };
 	}
 	return sb_parse_set_engines(list, n);
 }

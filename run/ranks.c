@@ -174,6 +174,7 @@ static void hists_merge(struct sb_thist *a, const struct sb_thist *b)
 		sb_hist_merge(&a->clat_h[d], &b->clat_h[d]);
 		sb_hist_merge(&a->lat_h[d], &b->lat_h[d]);
 		sb_hist_merge(&a->gpu_copy_h[d], &b->gpu_copy_h[d]);
+		sb_hist_merge(&a->ttfb_h[d], &b->ttfb_h[d]);
 	}
 	sb_hist_merge(&a->sync_h, &b->sync_h);
 }
@@ -187,8 +188,9 @@ static void hists_out(struct sb_tstats *st, struct sb_thist *h)
 		sb_shist_to_dense(&h->clat_h[d], &st->clat_h[d]);
 		sb_shist_to_dense(&h->lat_h[d], &st->lat_h[d]);
 		sb_shist_to_dense(&h->gpu_copy_h[d], &st->gpu_copy_h[d]);
+		sb_shist_to_dense(&h->ttfb_h[d], &st->ttfb_h[d]);
 		st->slat_h[d] = st->clat_h[d] = st->lat_h[d] = (struct sb_shist){ 0 };
-		st->gpu_copy_h[d] = (struct sb_shist){ 0 };
+		st->gpu_copy_h[d] = st->ttfb_h[d] = (struct sb_shist){ 0 };
 	}
 	sb_shist_to_dense(&h->sync_h, &st->sync_h);
 	st->sync_h = (struct sb_shist){ 0 };
@@ -203,6 +205,7 @@ static int hists_in(struct sb_tstats *st, const struct sb_thist *h)
 		r |= sb_shist_add_dense(&st->clat_h[d], &h->clat_h[d]);
 		r |= sb_shist_add_dense(&st->lat_h[d], &h->lat_h[d]);
 		r |= sb_shist_add_dense(&st->gpu_copy_h[d], &h->gpu_copy_h[d]);
+		r |= sb_shist_add_dense(&st->ttfb_h[d], &h->ttfb_h[d]);
 	}
 	return r | sb_shist_add_dense(&st->sync_h, &h->sync_h);
 }

@@ -111,6 +111,30 @@ static int open_files(struct sb_thread *t)
 	return 0;
 }
 
+/* an engine's time to first byte (s3), counted as the latencies are:
+ * after ramp_time (an ML worker has no phases) */
+static void thread_ttfb(void *ctx, int d, uint64_t ns)
+{
+	struct sb_thread *t = ctx;
+	if (atomic_load_explicit(&t->phase, memory_order_relaxed) == SB_PH_RAMP)
+		return;
+	sb_stat_add(&t->st->ttfb[d], ns);
+	sb_hist_add(&t->st->live_h->ttfb_h[d], ns);
+}
+
+/* where the engine counts: its counters and time to first byte into the
+ * thread's results */
+static void engine_sink(struct sb_thread *t)
+{
+	if (t->ops->ncounters && t->ops->ncounters <= SB_ENG_CTR_MAX) {
+		t->st->eng_names = t->ops->counters;
+		t->st->eng_n = t->ops->ncounters;
+		t->etd.sink.counters = t->st->eng_ctr;
+	}
+	t->etd.sink.ttfb = thread_ttfb;
+	t->etd.sink.ctx = t;
+}
+
 static int setup_engine(struct sb_thread *t)
 {
 	int r = t->ops->init ? t->ops->init(&t->etd) : 0;
@@ -172,11 +196,7 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	t->ejob.gpu_verify = s->verify != 0;
 	t->max_lat_ns = s->max_latency_us ? s->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
-	if (t->ops->ncounters && t->ops->ncounters <= SB_ENG_CTR_MAX) { /* the engine counts into the results */
-		t->st->eng_names = t->ops->counters;
-		t->st->eng_n = t->ops->ncounters;
-		t->etd.counters = t->st->eng_ctr;
-	}
+	engine_sink(t);
 	t->etd.files = t->files;
 	t->etd.nfiles = jf->nfiles;
 	t->etd.iodepth = s->iodepth_eff; /* derived by the parser */
@@ -231,11 +251,7 @@ int sb_thread_setup_check(struct sb_thread *t, unsigned nslots, const struct sb_
 	sb_engine_job_fill(&t->ejob, t->spec);
 	t->max_lat_ns = t->spec->max_latency_us ? t->spec->max_latency_us * 1000 : UINT64_MAX;
 	t->etd.job = &t->ejob;
-	if (t->ops->ncounters && t->ops->ncounters <= SB_ENG_CTR_MAX) { /* the engine counts into the results */
-		t->st->eng_names = t->ops->counters;
-		t->st->eng_n = t->ops->ncounters;
-		t->etd.counters = t->st->eng_ctr;
-	}
+	engine_sink(t);
 	t->etd.files = t->files;
 	t->etd.nfiles = nslots;
 	t->etd.iodepth = t->spec->iodepth_eff; /* derived by the parser */

@@ -23,6 +23,7 @@ void sb_tstats_init(struct sb_tstats *t)
 		sb_stat_init(&t->bw_samples[d]);
 		sb_stat_init(&t->iops_samples[d]);
 		sb_stat_init(&t->gpu_copy[d]);
+		sb_stat_init(&t->ttfb[d]);
 	}
 	sb_stat_init(&t->sync_lat);
 }
@@ -48,6 +49,7 @@ void sb_tstats_release(struct sb_tstats *t)
 		sb_shist_free(&t->clat_h[d]);
 		sb_shist_free(&t->lat_h[d]);
 		sb_shist_free(&t->gpu_copy_h[d]);
+		sb_shist_free(&t->ttfb_h[d]);
 	}
 	sb_shist_free(&t->sync_h);
 	if (t->live_h)
@@ -65,6 +67,7 @@ int sb_tstats_copy(struct sb_tstats *dst, const struct sb_tstats *src)
 		r |= sb_shist_copy(&dst->clat_h[d], &src->clat_h[d]);
 		r |= sb_shist_copy(&dst->lat_h[d], &src->lat_h[d]);
 		r |= sb_shist_copy(&dst->gpu_copy_h[d], &src->gpu_copy_h[d]);
+		r |= sb_shist_copy(&dst->ttfb_h[d], &src->ttfb_h[d]);
 	}
 	r |= sb_shist_copy(&dst->sync_h, &src->sync_h);
 	if (r) {
@@ -118,6 +121,8 @@ static int merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d)
 	sb_stat_merge(&dst->gpu_copy[d], &src->gpu_copy[d]);
 	r |= merge_hist(&dst->gpu_copy_h[d], src, &src->gpu_copy[d], lh ? &lh->gpu_copy_h[d] : NULL,
 			&src->gpu_copy_h[d]);
+	sb_stat_merge(&dst->ttfb[d], &src->ttfb[d]);
+	r |= merge_hist(&dst->ttfb_h[d], src, &src->ttfb[d], lh ? &lh->ttfb_h[d] : NULL, &src->ttfb_h[d]);
 	sb_stat_sum(&dst->bw_samples[d], &src->bw_samples[d]);
 	sb_stat_sum(&dst->iops_samples[d], &src->iops_samples[d]);
 	/* threads run side by side: a direction's runtime is the longest */

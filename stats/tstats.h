@@ -105,6 +105,10 @@ struct sb_tstats {
 	const char *const *eng_names;
 	unsigned eng_n;
 	uint64_t eng_ctr[SB_ENG_CTR_MAX];
+	/* the engine's time to first byte (s3, http: each answered GET or
+	 * PUT, engine.h struct sb_engine_sink), ns, after ramp_time */
+	struct sb_stat ttfb[SB_DDIR_N];
+	struct sb_shist ttfb_h[SB_DDIR_N];
 };
 
 /* The dense per-thread histograms: about 200 KB, touched only where used. */
@@ -112,6 +116,7 @@ struct sb_thist {
 	struct sb_hist slat_h[SB_DDIR_N], clat_h[SB_DDIR_N], lat_h[SB_DDIR_N];
 	struct sb_hist sync_h;
 	struct sb_hist gpu_copy_h[SB_DDIR_N]; /* iomem=cudamalloc copies (run/gpu.c) */
+	struct sb_hist ttfb_h[SB_DDIR_N];     /* the engine's time to first byte */
 };
 
 void sb_tstats_init(struct sb_tstats *t);

@@ -367,7 +367,8 @@ static void release_ckpt(struct sb_wl_job *j)
 	for (size_t x = 0; j->objects && !keep && j->ops->object_delete && x < (size_t)nwrite * c->nfiles; x++) {
 		char err[256];
 		sb_ml_ckpt_path(c, (unsigned)(x / c->nfiles), x % c->nfiles, path, sizeof(path));
-		(void)j->ops->object_delete(sb_spec_engine_opts(j->spec), &sb_run_engine_fs, path, err, sizeof(err));
+		(void)j->ops->object_delete(sb_spec_engine_opts(j->spec), &sb_run_engine_fs, NULL, path, err,
+					    sizeof(err));
 	}
 	/* keep_checkpoints=1: what stays is marked kept on purpose, not a leftover */
 	for (size_t x = 0; c->created && x < (size_t)nwrite * c->nfiles; x++) {

@@ -51,6 +51,7 @@
 /* the calling worker's statistics and read buffer (for the memory
  * tiers), and its whole-entry buffers for the files */
 static _Thread_local struct sb_tstats *tl_st;
+static _Thread_local const struct sb_engine_sink *tl_sink; /* ioengine=s3: the worker's counters */
 static _Thread_local unsigned char *tl_rbuf;
 struct ebuf { unsigned char *p; size_t cap; };
 static _Thread_local struct ebuf tl_wr, tl_rd;
@@ -83,11 +84,12 @@ static unsigned char *ebuf_get(struct ebuf *b, uint64_t n)
 	return b->p;
 }
 
-void sb_kv_ml_io_thread(struct sb_tstats *st, unsigned char *rbuf)
+void sb_kv_ml_io_thread(struct sb_thread *t, unsigned char *rbuf)
 {
-	tl_st = st;
+	tl_st = t ? t->st : NULL;
+	tl_sink = t ? &t->etd.sink : NULL;
 	tl_rbuf = rbuf;
-	if (!st) {
+	if (!t) {
 		ebuf_free(&tl_wr);
 		ebuf_free(&tl_rd);
 	}
@@ -239,8 +241,8 @@ static int obj_write(struct sb_kv_ml *ml, uint32_t id, const struct sb_kvt_entry
 	memcpy(buf, hdr, h);
 	sb_kv_ml_entry_data(ml, id, buf + h, e->bytes); /* untimed, as for files */
 	uint64_t t0 = sb_now_ns();
-	int r = ml->objects->object_put(ml->eopts, &sb_run_engine_fs, ml->job, path, -1, buf, h + e->bytes,
-					err, sizeof(err));
+	int r = ml->objects->object_put(ml->eopts, &sb_run_engine_fs, tl_sink, ml->job, path, -1, buf,
+					h + e->bytes, err, sizeof(err));
 	t->total = t->device = sb_now_ns() - t0;
 	t->host = 0;
 	if (r) {
@@ -266,8 +268,8 @@ static int obj_read(struct sb_kv_ml *ml, const struct sb_kvt_entry *e, const cha
 	if (!buf)
 		return h ? -ENOMEM : -EINVAL;
 	uint64_t t0 = sb_now_ns();
-	int r = ml->objects->object_get(ml->eopts, &sb_run_engine_fs, path, buf, h + e->bytes, &got, err,
-					sizeof(err));
+	int r = ml->objects->object_get(ml->eopts, &sb_run_engine_fs, tl_sink, path, buf, h + e->bytes, &got,
+					err, sizeof(err));
 	uint64_t t1 = sb_now_ns();
 	if (!r && got != h + e->bytes)
 		r = -EIO;
@@ -426,7 +428,7 @@ static int ml_drop(void *ctx, uint32_t id, const struct sb_kvt_entry *e, int tie
 	path_of(ml, id, path, sizeof(path));
 	char err[300];
 	if (ml->objects) { /* only an object whose mark names this run */
-		int d = ml->objects->object_delete(ml->eopts, &sb_run_engine_fs, path, err, sizeof(err));
+		int d = ml->objects->object_delete(ml->eopts, &sb_run_engine_fs, tl_sink, path, err, sizeof(err));
 		return d == -EPERM ? 0 : d;
 	}
 	/* only while the name still holds the file this run made and marked
@@ -467,7 +469,8 @@ void sb_kv_ml_files_remove(struct sb_kv_ml *ml, bool keep)
 			path_of(ml, id, path, sizeof(path));
 			char err[300];
 			if (ml->objects && !keep) /* objects: only those whose mark names this run */
-				(void)ml->objects->object_delete(ml->eopts, &sb_run_engine_fs, path, err, sizeof(err));
+				(void)ml->objects->object_delete(ml->eopts, &sb_run_engine_fs, NULL, path, err,
+								 sizeof(err));
 			if (ml->objects)
 				continue;
 			if (keep)

@@ -93,7 +93,7 @@ int sb_kv_ml_begin(struct sb_wl_job *j, struct sb_kv_job *k)
 {
 	struct sb_kv_ml *ml = k->ml;
 	uint64_t now = sb_now_ns(), ns;
-	sb_kv_ml_io_thread(j->workers[0].st, NULL);
+	sb_kv_ml_io_thread(&j->workers[0], NULL);
 	if (k->opts->kv_decode_only) {
 		unsigned n = ml->nusers * PREPOP_PER_USER;
 		if (!(ml->prepop = calloc(n, sizeof(*ml->prepop))))
@@ -322,7 +322,7 @@ void *sb_kv_ml_worker(void *arg)
 	struct rusage ru;
 	int e = 0;
 	unsigned char *rbuf = malloc(SB_KV_ML_BUF); /* its own: reads run in parallel */
-	sb_kv_ml_io_thread(t->st, rbuf);
+	sb_kv_ml_io_thread(t, rbuf);
 	sb_ml_cpu_begin(&ru);
 	pthread_mutex_lock(&k->lock);
 	if (!rbuf)

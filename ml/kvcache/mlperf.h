@@ -23,6 +23,7 @@
 #include "ml/kvcache/tiers.h"
 #include "ml/kvcache/result.h"
 #include "run/rng.h"
+#include "run/thread.h"
 
 struct sb_wl_job;
 struct sb_tstats;
@@ -162,7 +163,8 @@ int sb_kv_ml_rag_ingest(struct sb_kv_ml *ml);
 void sb_kv_ml_extra_free(struct sb_kv_ml *ml);
 /* mlio.c: the tiers' I/O, and removing the files at the end */
 extern const struct sb_kvt_io sb_kv_ml_io;
-void sb_kv_ml_io_thread(struct sb_tstats *st, unsigned char *rbuf);
+/* the calling thread's results (worker t; NULL: none, the buffers freed) */
+void sb_kv_ml_io_thread(struct sb_thread *t, unsigned char *rbuf);
 int sb_kv_ml_files_init(struct sb_kv_ml *ml, const char *dir, unsigned elem_bytes);
 /* entry id's n bytes of data (unique 4 KiB blocks, cache.py _apply_xor_stamp) */
 void sb_kv_ml_entry_data(const struct sb_kv_ml *ml, uint32_t id, unsigned char *dst, uint64_t n);

@@ -210,8 +210,8 @@ int sb_ml_dataset_create_objects(const struct sb_jobspec *s, const struct sb_eng
 		}
 		e = sb_ml_fmt_write(s, ds, i, fd, path, (char *)buf, BUF);
 		if (!e)
-			e = ops->object_put(sb_spec_engine_opts(s), &sb_run_engine_fs, s->name, path, fd, NULL,
-					    sb_ml_fmt_file_bytes(ds, i), err, sizeof(err));
+			e = ops->object_put(sb_spec_engine_opts(s), &sb_run_engine_fs, NULL, s->name, path, fd,
+					    NULL, sb_ml_fmt_file_bytes(ds, i), err, sizeof(err));
 		close(fd);
 		if (e && e != -EINTR)
 			sb_err(s->name, "cannot create the dataset object %s: %s", path,

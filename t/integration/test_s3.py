@@ -122,6 +122,52 @@ class Objects(S3Case):
             self.assertEqual(j["read"]["io_bytes"], 64 << 10)
         self.assertEqual(S3.client.get(S3.bucket, f"{self.pre}/u").body, data)
 
+    def test_time_to_first_byte_per_direction(self):
+        """each answered GET and PUT of an I/O adds its time to first byte
+        (libcurl's CURLINFO_STARTTRANSFER_TIME) to "ttfb_ns" of its
+        direction, beside clat_ns: one per I/O here (whole-object PUTs,
+        ranged GETs), each no later than its I/O's completion"""
+        w = self.s3job(f"filename={self.pre}/t\nrw=write\nbs=64k\ns3_object_size=64k\nsize=512k\n", "w.ini")
+        r = self.s3job(f"filename={self.pre}/t\nrw=randread\nbs=4k\ns3_object_size=64k\nsize=512k\n"
+                       "number_ios=40\n", "r.ini")
+        for job, d, other in ((w, "write", "read"), (r, "read", "write")):
+            j = self.json_of(self.run_s3("--output-format=json", job))
+            t, c = j[d]["ttfb_ns"], j[d]["clat_ns"]
+            self.assertEqual(t["N"], j[d]["total_ios"], d)
+            self.assertGreater(t["min"], 0)
+            self.assertLessEqual(t["max"], c["max"])
+            self.assertLessEqual(t["mean"], c["mean"])
+            self.assertIn("99.000000", t["percentile"])
+            self.assertEqual(j[other]["ttfb_ns"]["N"], 0)
+        p = self.run_s3(r)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("ttfb (reads)", p.stdout)
+
+    def test_object_cut_short_under_a_read_is_end_of_file(self):
+        """an object that shrinks while a job reads it (416 past its new end)
+        ends the job as a file cut short does: exit 3, "unexpected end of
+        file" (the same job on psync, its file truncated, says the same)"""
+        job = self.s3job(f"filename={self.pre}/e\nrw=read\nbs=4k\nsize=64k\ntime_based\nruntime=60\n"
+                         "rate_iops=20\n")
+        e = dict(os.environ)
+        e.update(self.env)
+        proc = subprocess.Popen([sbtest.BIN, "--output-format=json", job], cwd=self.dir, env=e,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.time() + 90   # the job lays its object out (marked) before its first read
+            while time.time() < deadline and not self.keys():
+                time.sleep(0.1)
+            self.assertEqual(self.keys(), [(f"{self.pre}/e", 64 << 10)])
+            S3.client.put(S3.bucket, f"{self.pre}/e", b"x" * 4096)
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        self.assertEqual(proc.returncode, 3, err)
+        self.assertIn("unexpected end of file", err)
+        self.assertEqual(json.loads(out)["jobs"][0]["error"], 5)   # EIO, as the file job's
+
     def test_trim_deletes_what_storbench_wrote(self):
         w = self.s3job(f"filename={self.pre}/t\nrw=write\nbs=1m\ns3_object_size=1m\nsize=3m\n", "w.ini")
         self.assertEqual(self.run_s3(w).returncode, 0)
@@ -321,6 +367,15 @@ class KvCache(S3Case):
         self.assertEqual(len(objs), 10)                     # one entry per request
         self.assertEqual(j["write"]["total_ios"], 10)
         self.assertEqual(j["read"]["total_ios"], j["kvcache"]["mlperf"]["cache_stats"]["decode_reads"])
+        # the entries' requests are the job's: per entry a HEAD (404: no
+        # object there yet) and its PUT, per read a GET; each PUT and GET
+        # adds its time to first byte
+        reads = j["read"]["total_ios"]
+        self.assertEqual(j["engine"]["requests"], 20 + reads)
+        self.assertEqual(j["engine"]["http_4xx"], 10)
+        self.assertEqual(j["engine"]["http_2xx"], 10 + reads)
+        self.assertEqual(j["write"]["ttfb_ns"]["N"], 10)
+        self.assertEqual(j["read"]["ttfb_ns"]["N"], reads)
         self.assertTrue(all(k.endswith(".npy") and size == 128 + 64 * 2 * 2 * 2 * 16 * 2 for k, size in objs))
         self.assertEqual(os.listdir(self.dir), [])
         body = S3.client.get(S3.bucket, objs[0][0]).body
@@ -379,6 +434,7 @@ class Multipart(S3Case):
         p = self.run_s3(job)
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertIn("s3_multipart_size=5m", p.stderr)
+        self.assertIn("job.ini:9", p.stderr)   # the line of s3_multipart_size=
         self.assertEqual(self.keys(), [])
 
 
@@ -425,6 +481,25 @@ class UsersObjects(S3Case):
         proc.wait()
         for key, v in mine.items():
             self.assertEqual(S3.client.get(S3.bucket, key).body, v, key)
+
+
+class VirtualHosted(S3Case):
+    def test_virtual_hosted_requests(self):
+        """s3_path_style=0: each request goes to BUCKET.HOST/KEY (the server
+        answers virtual-hosted requests for localhost, t/s3/start-s3.sh):
+        objects written, listed, read back and trimmed there are the same
+        objects path-style clients see"""
+        port = S3.host.rsplit(":", 1)[1]
+        opts = (f"[global]\nioengine=s3\nhttp_host=localhost:{port}\ns3_bucket={S3.bucket}\ns3_path_style=0\n"
+                f"[j]\nfilename={self.pre}/v\ns3_object_size=64k\nbs=64k\nsize=256k\nbuffer_pattern=0x5a5a1234\n")
+        j = self.json_of(self.run_s3("--output-format=json", self.write_job(opts + "rw=write\n", "w.ini")))
+        self.assertEqual(j["write"]["io_bytes"], 256 << 10)
+        self.assertEqual(self.keys(), [(f"{self.pre}/v/{i}", 64 << 10) for i in range(4)])
+        self.assertEqual(S3.client.get(S3.bucket, f"{self.pre}/v/2").body, bytes.fromhex("5a5a1234") * (16 << 10))
+        j = self.json_of(self.run_s3("--output-format=json", self.write_job(opts + "rw=read\n", "r.ini")))
+        self.assertEqual(j["read"]["io_bytes"], 256 << 10)
+        self.json_of(self.run_s3("--output-format=json", self.write_job(opts + "rw=trim\n", "t.ini")))
+        self.assertEqual(self.keys(), [])
 
 
 class FioHttpRange(S3Case):
@@ -551,6 +626,28 @@ class Errors(S3Case):
         p = self.run_s3(job)
         self.assertEqual(p.returncode, 1, p.stderr)
         self.assertIn("set s3_bucket=", p.stderr)
+
+    def test_parse_refusals_name_file_line_and_fix(self):
+        """what the job file alone decides (engines/s3.c s3_check) is refused
+        when it is parsed, run or --parse-only, at the line of the option to
+        change, before any request: no bucket (at filename=, else at
+        ioengine=), parts outside S3's 5 MiB to 5 GiB"""
+        cases = (("filename=a\n", "x.ini:4", "s3_bucket=NAME"),
+                 ("", "x.ini:2", "s3_bucket=NAME"),
+                 (f"s3_bucket={S3.bucket}\ns3_multipart_size=1m\nfilename={self.pre}/m\n", "x.ini:5",
+                  "s3_multipart_size=5m"),
+                 (f"s3_bucket={S3.bucket}\ns3_multipart_size=6g\nfilename={self.pre}/m\n", "x.ini:5",
+                  "5 GiB"))
+        for body, where, fix in cases:
+            job = self.write_job(f"[j]\nioengine=s3\nhttp_host=127.0.0.1:1\n{body}rw=write\nbs=1m\nsize=1m\n",
+                                 "x.ini")
+            for args in ((job,), ("--parse-only", job)):
+                p = self.run_s3(*args)
+                self.assertEqual(p.returncode, 1, body + p.stderr)
+                self.assertIn(where, p.stderr, body)
+                self.assertIn(fix, p.stderr, body)
+                self.assertNotIn("no answer", p.stderr)   # refused before any request
+        self.assertEqual(self.keys(), [])
 
     def test_bad_option_values_name_file_line_and_fix(self):
         for line, want in (("s3_object_size=lots", "s3_object_size"), ("http_mode=ftp", "webdav, s3"),

@@ -219,6 +219,10 @@ $STORE_CONF
 rgw_frontends = $FRONTEND
 rgw_max_concurrent_requests = ${S3_RGW_MAX_CONCURRENT:-1024}
 rgw_data = $D/rgw
+# virtual-hosted requests (BUCKET.localhost:PORT/KEY; libcurl resolves
+# *.localhost to the loopback itself); any other Host, 127.0.0.1 too, is
+# path-style
+rgw_dns_name = localhost
 rgw_gc_obj_min_wait = 60
 rgw_gc_processor_period = 60
 EOF

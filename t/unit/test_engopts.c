@@ -117,11 +117,11 @@ static void test_injected_engine_list(void)
 		{ .name = "fakeopt", .type = SB_OT_BOOL, .def = "0", .category = SB_CAT_ENG, .help = "a flag" },
 	};
 	const struct sb_parse_engine fake[] = {
-		{ "psync", NULL, NULL, 0, 0, true },
-		{ "fakeio", "libfake-dev", NULL, 0, 0, false },
+		{ "psync", NULL, NULL, 0, 0, true, NULL },
+		{ "fakeio", "libfake-dev", NULL, 0, 0, false, NULL },
 	};
-	const struct sb_parse_engine strrow[] = { { "x", NULL, bad_row, 1, 8, false } };
-	const struct sb_parse_engine toobig[] = { { "x", NULL, big_row, 1, SB_ENGINE_OPTS_MAX + 1, false } };
+	const struct sb_parse_engine strrow[] = { { "x", NULL, bad_row, 1, 8, false, NULL } };
+	const struct sb_parse_engine toobig[] = { { "x", NULL, big_row, 1, SB_ENGINE_OPTS_MAX + 1, false, NULL } };
 	char err[SB_VERR_LEN];
 	struct sb_jobspec *s = calloc(1, sizeof(*s));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
