@@ -146,3 +146,18 @@ class EngineUpFrontTest(SbCase):
         self.assertIn("%s:7: hipri=1 (polled completions) needs direct=1, and the job has "
                       "direct=0 (default): set direct=1 or drop hipri=1" % job, p.stderr)
         self.assertEqual(self.listing(), ["job.ini"])
+
+
+class NoFilesSizeTest(SbCase):
+    """an engine with no files (null) has no file size to take: a job
+    without size= is refused at its section's line (run/files.c plan_job),
+    naming the option that fixes it, and nothing is made"""
+
+    def test_null_without_size(self):
+        job = self.write_job("[global]\nrw=read\n\n[j]\nioengine=null\nbs=4k\n")
+        for args in (("--parse-only", job), (job,)):
+            p = self.run_sb(*args)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("%s:4: job j: size= (or filesize=) is needed with ioengine=null: give size=" % job,
+                          p.stderr)
+            self.assertEqual(self.listing(), ["job.ini"])

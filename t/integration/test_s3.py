@@ -483,6 +483,105 @@ class UsersObjects(S3Case):
             self.assertEqual(S3.client.get(S3.bucket, key).body, v, key)
 
 
+class Conformance(S3Case):
+    """the engine conformance suite's properties that apply to an object
+    store (t/unit/test_engines.c for the file engines, test_engines.py's
+    ML phases): each checkpoint and each epoch on new threads with a new
+    engine instance, an error on one I/O of a full queue reported on it
+    alone without a hang, a read that runs past the object's end short as
+    a file's; data read back byte-identical (Objects) and iodepth held
+    (Objects.test_iodepth_is_held) are tested above"""
+
+    def test_checkpoint_write2_read2(self):
+        """as test_engines.py's checkpoint on every engine: two checkpoints
+        written and read, each phase on new threads, every byte counted,
+        the objects removed at the end"""
+        job = self.s3job("workload=checkpoint\nmodel=llama3-8b\ncheckpoint_scale=0.00002\n"
+                         "num_checkpoints_write=2\nnum_checkpoints_read=2\ndrop_caches=0\niodepth=4\n"
+                         f"checkpoint_folder={self.pre}\n")
+        j = self.json_of(self.run_s3("--output-format=json", job))
+        ck = j["checkpoint"]
+        one = ck["bytes_model"] + ck["bytes_optimizer"]
+        self.assertGreater(one, 0)
+        self.assertEqual(j["error"], 0)
+        self.assertEqual((len(ck["write"]), len(ck["read"])), (2, 2))
+        self.assertEqual(j["write"]["io_bytes"], 2 * one)
+        self.assertEqual(j["read"]["io_bytes"], 2 * one)
+        self.assertEqual(self.keys(), [])
+
+    def test_train_two_epochs(self):
+        """as test_engines.py's training on every engine: two epochs, with
+        reader threads and without, the dataset's objects of DLIO's sizes"""
+        for readers in (2, 0):
+            with self.subTest(read_threads=readers):
+                data = f"{self.pre}-{readers}"
+                job = self.s3job("workload=train\ndataset_files=8\nsamples_per_file=2\nrecord_length=64k\n"
+                                 f"batch_size=2\nread_threads={readers}\naccelerators=2\nepochs=2\niodepth=4\n"
+                                 f"data_dir={data}\n", f"t{readers}.ini")
+                j = self.json_of(self.run_s3("--output-format=json", job))
+                t = j["train"]
+                self.assertEqual(j["error"], 0)
+                self.assertEqual(t["dataset_bytes"], 8 * 2 * 65536)
+                self.assertEqual(len(t["epochs"]), 2)
+                self.assertEqual(j["read"]["io_bytes"], 2 * t["dataset_bytes"])
+                objs = self.keys(f"{data}/train/")
+                self.assertEqual(len(objs), 8)
+                self.assertTrue(all(size == 2 * 65536 for _, size in objs))
+
+    def test_error_on_one_io_alone_without_a_hang(self):
+        """one object of 16 deleted under a read job at iodepth 8: the I/Os
+        of that object fail (404, ENOENT) and the job ends with that error,
+        naming the object and the server's code; the others completed"""
+        job = self.s3job(f"filename={self.pre}/q\nrw=read\nbs=64k\ns3_object_size=64k\nsize=1m\n"
+                         "iodepth=8\ntime_based\nruntime=60\n")
+        e = dict(os.environ)
+        e.update(self.env)
+        proc = subprocess.Popen([sbtest.BIN, "--output-format=json", job], cwd=self.dir, env=e,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.time() + 90   # laid out (marked) before the first read
+            while time.time() < deadline and len(self.keys()) < 16:
+                time.sleep(0.1)
+            self.assertEqual(len(self.keys()), 16)
+            S3.client.delete(S3.bucket, f"{self.pre}/q/5")
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        self.assertEqual(proc.returncode, 3, err)
+        j = json.loads(out)["jobs"][0]
+        self.assertEqual(j["error"], 2)   # ENOENT
+        self.assertIn(f"{self.pre}/q/5", err)
+        self.assertIn("NoSuchKey", err)
+        self.assertGreater(j["read"]["io_bytes"], 0)
+
+    def test_read_without_size_reads_the_object_whole(self):
+        """a read job with no size= reads its object whole (its size from a
+        HEAD), as a read job reads a file whole (fio: the file's size): the
+        same I/Os as psync on a file of the same bytes; a missing object or
+        a write job without size= is refused at the job, naming size="""
+        data = bytes(range(256)) * 24   # 6 KiB: three 2k reads
+        S3.client.put(S3.bucket, f"{self.pre}/s", data)
+        f = os.path.join(self.dir, "s.dat")
+        with open(f, "wb") as o:
+            o.write(data)
+        outs = []
+        for body in (f"filename={self.pre}/s\n", "ioengine=psync\nfilename=" + f + "\n"):
+            job = self.s3job(body + "rw=read\nbs=2k\n", "r.ini")
+            outs.append(self.json_of(self.run_s3("--output-format=json", job))["read"])
+        self.assertEqual(outs[0]["io_bytes"], len(data))
+        self.assertEqual((outs[0]["io_bytes"], outs[0]["total_ios"], outs[0]["short_ios"]),
+                         (outs[1]["io_bytes"], outs[1]["total_ios"], outs[1]["short_ios"]))
+        for body, want in ((f"filename={self.pre}/none\nrw=read\n", f"{self.pre}/none is not there"),
+                           (f"filename={self.pre}/w\nrw=write\n", "size= (or filesize=) is needed")):
+            p = self.run_s3(self.s3job(body + "bs=4k\n", "n.ini"))
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn(want, p.stderr)
+            self.assertIn("n.ini:6", p.stderr)   # the job's section
+        self.assertEqual(self.keys(), [(f"{self.pre}/s", len(data))])
+
+
 class VirtualHosted(S3Case):
     def test_virtual_hosted_requests(self):
         """s3_path_style=0: each request goes to BUCKET.HOST/KEY (the server
