@@ -24,6 +24,7 @@
 #include "parse/parse.h"
 #include "parse/sweep.h"
 #include "parse/value.h"
+#include "stats/iolog.h"
 #include "tools/mlps.h"
 #include "tools/tools.h"
 
@@ -40,6 +41,7 @@ struct cmdline {
 	int njobargs;
 	unsigned status_interval_ms; /* --status-interval: interim results; 0 = off */
 	const char *cleanup;  /* --cleanup DIR: remove the leftovers of killed runs */
+	const char *inflate;  /* --inflate-log FILE: print a .fz log's text */
 	int dry_run;          /* --dry-run (with --cleanup): say, remove nothing */
 	const char **sections; /* --section=NAME, in order */
 	int nsections;
@@ -218,6 +220,18 @@ static int parse_only_mode(struct cmdline *cl, const char *v)
 	return -1;
 }
 
+/* *dst = v, a name that must not be empty: -1, or the exit status after
+ * saying what is needed */
+static int named(const char **dst, const char *flag, const char *v, const char *need)
+{
+	if (!v || !*v) {
+		sb_err(flag, "%s", need);
+		return SB_EXIT_CMDLINE;
+	}
+	*dst = v;
+	return -1;
+}
+
 /* the flags that take a value (v; --section and --cleanup may take the
  * next word: *i moves on); -1 when it is taken */
 static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, char **argv, int *i)
@@ -235,12 +249,7 @@ static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, 
 		cl->export_csv = v + 4;
 		return sb_csv_check(v + 4) ? SB_EXIT_CMDLINE : -1;
 	case SB_CLI_OUTPUT:
-		if (!v || !*v) {
-			sb_err("--output", "needs a file name: --output=FILE");
-			return SB_EXIT_CMDLINE;
-		}
-		cl->output = v;
-		return -1;
+		return named(&cl->output, "--output", v, "needs a file name: --output=FILE");
 	case SB_CLI_STATUS_INTERVAL:
 		if (!v || sb_parse_time(v, 1000000, &us, err) || us < 1000) {
 			sb_err("--status-interval", "'%s' is not a time: use seconds (5) or "
@@ -278,12 +287,9 @@ static int value_flag(struct cmdline *cl, unsigned id, const char *v, int argc, 
 	case SB_CLI_CLEANUP:
 		if (!v && *i + 1 < argc && argv[*i + 1][0] != '-')
 			v = argv[++*i];
-		if (!v || !*v) {
-			sb_err("--cleanup", "needs a directory: --cleanup DIR");
-			return SB_EXIT_CMDLINE;
-		}
-		cl->cleanup = v;
-		return -1;
+		return named(&cl->cleanup, "--cleanup", v, "needs a directory: --cleanup DIR");
+	case SB_CLI_INFLATE_LOG:
+		return named(&cl->inflate, "--inflate-log", v, "needs a log file: --inflate-log=FILE.log.fz");
 	case SB_CLI_PARSE_ONLY:
 		return parse_only_mode(cl, v);
 	}
@@ -320,6 +326,10 @@ static int cmdline_combos(const struct cmdline *cl)
 	}
 	if (cl->cleanup && (cl->njobfiles || cl->njobargs)) {
 		sb_err("--cleanup", "runs alone: give no job files or job options with it");
+		return SB_EXIT_CMDLINE;
+	}
+	if (cl->inflate && (cl->njobfiles || cl->njobargs || cl->cleanup)) {
+		sb_err("--inflate-log", "runs alone: give no job files, job options or --cleanup with it");
 		return SB_EXIT_CMDLINE;
 	}
 	return -1;
@@ -456,39 +466,6 @@ static int run_env(const struct cmdline *cl, struct sb_resfile *o, struct sb_run
 	return SB_EXIT_OK;
 }
 
-/* --parse-only: what the run would refuse before its first I/O, refused now
- * (exit 1, the same file:line and fix), creating nothing: the file plan
- * (what a path is, a folder or an input file not there, free space,
- * devices in use), engines, logs, ML jobs; quiet when the jobs pass, as
- * fio 3.33's --parse-only.  =job: what this machine lacks is a warning
- * (fio's --parse-only looks at no file), an error with --warnings-fatal.
- * =verbose: every job printed. */
-static int parse_only(const struct cmdline *cl, const struct sb_joblist *jl)
-{
-	struct sb_run_env penv = { .sysroot = "", .output = cl->output };
-	if (sb_ranks_rank() != 0)
-		return SB_EXIT_OK;
-	unsigned errs = sb_log_errors();
-	sb_log_machine_as_warnings(cl->parse_job);
-	int rc = jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv);
-	sb_log_machine_as_warnings(0);
-	if (rc && (!cl->parse_job || sb_log_errors() != errs || !sb_log_machine_warnings()))
-		return SB_EXIT_JOBFILE;
-	if (rc) {
-		sb_warn("--parse-only=job", "the warnings above are what this machine lacks: here the "
-			"run refuses the job (exit 1) before any I/O; --warnings-fatal makes "
-			"--parse-only=job refuse it too");
-		if (cl->warnings_fatal)
-			return SB_EXIT_JOBFILE;
-	}
-	if (cl->parse_verbose) {
-		sb_joblist_print(stdout, jl);
-		if (jl->sweep)
-			sb_sweep_print(stdout, jl->sweep);
-	}
-	return SB_EXIT_OK;
-}
-
 /* the workload table to run/ and parse/, the engines' option rows to the
  * parser's table (neither names the other's modules) */
 static int tables_down(void)
@@ -501,6 +478,20 @@ static int tables_down(void)
 		return 0;
 	sb_err("engines", "bug: the engines' option rows do not fit the parser's table");
 	return -1;
+}
+
+/* the commands that run alone (--inflate-log, --cleanup, --showcmd): their
+ * exit status; -1: a run */
+static int alone(const struct cmdline *cl)
+{
+	if (cl->inflate)
+		return sb_iolog_inflate(cl->inflate, stdout) ? SB_EXIT_CMDLINE : SB_EXIT_OK;
+	if (cl->showcmd)
+		return sb_showcmd(stdout, cl->jobfiles, cl->njobfiles) ? SB_EXIT_JOBFILE : SB_EXIT_OK;
+	if (!cl->cleanup)
+		return -1;
+	int e = sb_cleanup_dir(cl->cleanup, cl->dry_run, stdout);
+	return !e ? SB_EXIT_OK : e == -EIO ? SB_EXIT_IOERR : e == -EINTR ? SB_EXIT_INTR : SB_EXIT_CMDLINE;
 }
 
 int main(int argc, char **argv)
@@ -521,18 +512,9 @@ int main(int argc, char **argv)
 	int status = SB_EXIT_OK;
 	const struct sb_parse_relay *relay = NULL; /* MPI: rank 0's job text (run/ranks.h) */
 
-	if (rc >= 0)
+	if (rc >= 0 || (status = alone(&cl)) >= 0)
 		goto out;
-	if (cl.cleanup) {
-		int e = sb_cleanup_dir(cl.cleanup, cl.dry_run, stdout);
-		status = !e ? SB_EXIT_OK : e == -EIO ? SB_EXIT_IOERR : e == -EINTR ? SB_EXIT_INTR
-		       : SB_EXIT_CMDLINE;
-		goto out;
-	}
-	if (cl.showcmd) {
-		status = sb_showcmd(stdout, cl.jobfiles, cl.njobfiles) ? SB_EXIT_JOBFILE : SB_EXIT_OK;
-		goto out;
-	}
+	status = SB_EXIT_OK;
 	if (sb_ranks_text_begin(&relay) || sb_ranks_text_end(load_jobs(&cl, &jl, relay)) ||
 	    sb_stopping()) {
 		status = sb_stopping() ? SB_EXIT_INTR : SB_EXIT_JOBFILE;
@@ -542,7 +524,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (cl.parse_only) {
-		status = parse_only(&cl, &jl);
+		status = sb_parse_only(&jl, cl.output, cl.parse_job, cl.warnings_fatal, cl.parse_verbose) ?
+			 SB_EXIT_JOBFILE : SB_EXIT_OK;
 		goto out;
 	}
 	struct sb_resfile ro;

@@ -10,6 +10,7 @@
 #include <sys/statfs.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "lib/log.h"
 #include "os/inputs.h"
@@ -32,6 +33,10 @@
 struct sb_outfile_io {
 	int fd;
 	int err; /* the first write error (errno), 0: none */
+	/* sb_outfile_compress: the bytes written gathered into chunks of
+	 * zcap, each written as its own zlib stream (zbuf NULL: plain) */
+	unsigned char *zbuf;
+	size_t zlen, zcap;
 };
 
 /* /dev/null by its device number: any node of it is the sink */
@@ -100,13 +105,12 @@ int sb_outfile_check(const char *path, const struct sb_outname *n, unsigned flag
 	return judge(path, &st, n, flags);
 }
 
-/* the stream's writes: all of it, or the first errno kept for the message */
-static ssize_t cookie_write(void *c, const char *buf, size_t len)
+/* all of buf to the descriptor, or the first errno kept in a->err */
+static void put_all(struct sb_outfile_io *a, const void *buf, size_t len)
 {
-	struct sb_outfile_io *a = c;
 	size_t done = 0;
 	while (done < len && !a->err) {
-		ssize_t w = write(a->fd, buf + done, len - done);
+		ssize_t w = write(a->fd, (const char *)buf + done, len - done);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -114,11 +118,52 @@ static ssize_t cookie_write(void *c, const char *buf, size_t len)
 		else
 			done += (size_t)w;
 	}
+}
+
+/* the gathered chunk as one zlib stream (fio's log_store_compressed
+ * chunks: iolog.c, each chunk deflated on its own, read back by
+ * iolog_file_inflate stream after stream) */
+static void zchunk(struct sb_outfile_io *a)
+{
+	if (!a->zlen || a->err)
+		return;
+	uLongf n = compressBound((uLong)a->zlen);
+	unsigned char *out = malloc(n);
+	if (!out || compress2(out, &n, a->zbuf, (uLong)a->zlen, Z_DEFAULT_COMPRESSION) != Z_OK)
+		a->err = ENOMEM;
+	else
+		put_all(a, out, n);
+	free(out);
+	a->zlen = 0;
+}
+
+/* the stream's writes: all of it, or the first errno kept for the message */
+static ssize_t cookie_write(void *c, const char *buf, size_t len)
+{
+	struct sb_outfile_io *a = c;
+	for (size_t done = 0; a->zbuf && done < len && !a->err;) {
+		size_t n = a->zcap - a->zlen < len - done ? a->zcap - a->zlen : len - done;
+		memcpy(a->zbuf + a->zlen, buf + done, n);
+		a->zlen += n;
+		done += n;
+		if (a->zlen == a->zcap)
+			zchunk(a);
+	}
+	if (!a->zbuf)
+		put_all(a, buf, len);
 	if (a->err) {
 		errno = a->err;
 		return -1;
 	}
 	return (ssize_t)len;
+}
+
+int sb_outfile_compress(struct sb_outfile *o, size_t chunk)
+{
+	if (!o->f || !chunk || !(o->io->zbuf = malloc(chunk)))
+		return -ENOMEM;
+	o->io->zcap = chunk;
+	return 0;
 }
 
 static int cookie_close(void *c)
@@ -143,6 +188,8 @@ static void clear(struct sb_outfile *a)
 {
 	free(a->path);
 	free(a->tmp);
+	if (a->io)
+		free(a->io->zbuf);
 	free(a->io);
 	*a = (struct sb_outfile){ 0 };
 }
@@ -256,7 +303,9 @@ int sb_outfile_commit_id(struct sb_outfile *a, struct sb_scratch_id *id)
 	int e = 0;
 	if (!a->f)
 		return -EBADF;
-	if (fflush(a->f) != 0 || ferror(a->f) || a->io->err)
+	if (fflush(a->f) == 0)
+		zchunk(a->io); /* the last, partial chunk */
+	if (ferror(a->f) || a->io->err)
 		e = a->io->err ? a->io->err : EIO;
 	if (!e && a->tmp && fsync(a->io->fd) != 0)
 		e = errno;

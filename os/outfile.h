@@ -56,6 +56,11 @@ int sb_outfile_open(struct sb_outfile *o, const char *path, const struct sb_outn
 /* Flush, fsync, close and rename into place.  0 or -errno (the temporary is
  * removed, the target left as it was).  Nothing printed. */
 int sb_outfile_commit(struct sb_outfile *o);
+/* From here on, what is written to o goes to the file in chunks of chunk
+ * bytes, each compressed as its own zlib stream, the last at the commit
+ * (log_store_compressed: a .fz log, read back by --inflate-log as fio's
+ * are).  0 or -ENOMEM. */
+int sb_outfile_compress(struct sb_outfile *o, size_t chunk);
 /* The same, and id receives the identity of the file now under its name
  * (unmarked), for a removal by identity later (os/outtree.h). */
 int sb_outfile_commit_id(struct sb_outfile *o, struct sb_scratch_id *id);

@@ -51,6 +51,8 @@ const struct sb_cli_flag sb_cli_flags[] = {
 	  "agg-write_bw.log, agg-trim_bw.log (all jobs, KiB/s every 500 ms) in this directory" },
 	{ "--aux-path", "DIR", "keep the verify state files (verify_state_save/load) in DIR "
 	  "instead of beside each job's first file" },
+	{ "--inflate-log", "FILE", "print the text of a compressed log FILE.log.fz (written with "
+	  "log_store_compressed=1) on standard output, and run nothing" },
 	{ "--cmdhelp", "[OPTION]", "list every job option, or describe one" },
 	{ "--cmdhelp-markdown", NULL, "every job option as the Markdown tables of HOWTO.md" },
 	{ "--enghelp", "[ENGINE]", "list the I/O engines this build has, or ENGINE's own options" },

@@ -3,7 +3,9 @@
  * the writer gate (os/outfile.c: exclusive, marked as this run's, kept on
  * purpose as fio keeps what filecreate makes); removal only of what this
  * process made and while the path still names that inode (os/scratch.c):
- * a user's file or folder is never removed. */
+ * a user's file or folder is never removed.  Also the size of a job with
+ * no files and no size= (sb_engine_no_size: an S3 object's, asked of its
+ * engine). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -17,6 +19,7 @@
 
 #include "os/outfile.h"
 #include "os/scratch.h"
+#include "parse/options.h"
 #include "run/engtable.h"
 
 static int fs_create(const char *path, bool dir, const char *job)
@@ -116,3 +119,41 @@ const struct sb_engine_fs sb_run_engine_fs = {
 	.mark = fs_mark,
 	.read_cred = fs_read_cred,
 };
+
+/* a job with no size= on an object store (ioengine=s3), read: 0 and *len
+ * (the object's size), -ENOENT (none there), -EOPNOTSUPP (no objects, or
+ * the job writes), or -errno after saying why */
+static int object_len(const struct sb_jobspec *s, const char *path, uint64_t *len)
+{
+	const struct sb_engine_ops *ops = sb_engine_find(s->ioengine);
+	char err[400] = "";
+	*len = 0;
+	if (!ops || !(ops->flags & SB_ENGINE_OBJECTS) || !ops->object_size || (s->rw & (SB_RW_WRITE | SB_RW_TRIM)))
+		return -EOPNOTSUPP;
+	int e = ops->object_size(sb_spec_engine_opts(s), &sb_run_engine_fs, path, len, err, sizeof(err));
+	if (e && e != -ENOENT)
+		sb_err(s->name, "the size of %s: %s", path, err[0] ? err : strerror(-e));
+	*len = !e && *len > s->offset ? *len - s->offset : 0;
+	return e ? e : *len ? 0 : -ENOENT;
+}
+
+int sb_engine_no_size(const struct sb_jobspec *s, const char *path, uint64_t *len)
+{
+	char where[SB_WHERE_MAX];
+	const char *z = SB_OPT(size)->name;
+	int r = s->size_pct > 0 ? -EOPNOTSUPP : object_len(s, path, len);
+	if (!r || (r != -ENOENT && r != -EOPNOTSUPP))
+		return r; /* a size, or object_len said why */
+	sb_spec_where(s, SB_OPT(size), where, sizeof(where));
+	if (r == -ENOENT)
+		sb_err(where, "job %s: %s has no size: %s is not there (or is empty) and the job has no "
+		       "%s=: give %s=, e.g. %s=1g", s->name, path, path, z, z, z);
+	else if (s->size_pct > 0)
+		sb_err(where, "job %s: %s=%g%% is a share of the files' size, and %s=%s has no files: "
+		       "give %s= in bytes, e.g. %s=1g", s->name, z, s->size_pct, SB_OPT(ioengine)->name,
+		       s->ioengine, z, z);
+	else
+		sb_err(where, "job %s: %s= (or filesize=) is needed with %s=%s: give %s=, e.g. %s=1g",
+		       s->name, z, SB_OPT(ioengine)->name, s->ioengine, z, z);
+	return -EINVAL;
+}

@@ -22,4 +22,10 @@ void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s);
 /* run/engfs.c: the FILEOP engines' creates and removals (the writer gate,
  * this run's own files only); sb_engine_job_fill hands it to every job */
 extern const struct sb_engine_fs sb_run_engine_fs;
+/* engfs.c: the size of a job that has no files (null, s3) and no size=:
+ * an ioengine=s3 read job reads its object whole, as a read job without
+ * size= reads its file whole (0 and *len, the object's size less
+ * offset=); else the refusal at the job's section, naming size= (-EINVAL),
+ * or -errno after saying why */
+int sb_engine_no_size(const struct sb_jobspec *s, const char *path, uint64_t *len);
 #endif

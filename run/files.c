@@ -324,29 +324,6 @@ static int plan_file(struct sb_layout *lay, const struct sb_jobspec *s, struct s
 	return 0;
 }
 
-/* a job with no size= on an object store (ioengine=s3): a read job
- * reads its object whole, as a read job without size= reads its file
- * whole.  0 and *len (0: no such object), -EOPNOTSUPP (the engine has
- * no objects, or the job writes), or -errno after saying why */
-static int object_len(const struct sb_jobspec *s, const char *path, uint64_t *len)
-{
-	const struct sb_engine_ops *ops = sb_engine_find(s->ioengine);
-	char err[400] = "";
-	*len = 0;
-	if (!ops || !(ops->flags & SB_ENGINE_OBJECTS) || !ops->object_size || (s->rw & (SB_RW_WRITE | SB_RW_TRIM)))
-		return -EOPNOTSUPP;
-	int e = ops->object_size(sb_spec_engine_opts(s), &sb_run_engine_fs, path, len, err, sizeof(err));
-	if (e == -ENOENT)
-		return 0;
-	if (e)
-		sb_err(s->name, "the size of %s: %s", path, err[0] ? err : strerror(-e));
-	else if (*len > s->offset)
-		*len -= s->offset;
-	else
-		*len = 0;
-	return e;
-}
-
 static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb_jobfiles *jf,
 		    bool nodiskio)
 {
@@ -382,30 +359,11 @@ static int plan_job(struct sb_layout *lay, const struct sb_jobspec *s, struct sb
 		tf->index = i;
 		jf->lf[k] = SIZE_MAX;
 		uint64_t len = planned_len(s, jf->nfiles, &rng);
-		if (nodiskio && !len && !s->size_pct && !(r = object_len(s, tf->path, &len)) && !len)
-			r = -ENOENT;
+		if (nodiskio && !len && (r = sb_engine_no_size(s, tf->path, &len))) {
+			sb_dirlist_free(&dl);
+			return r;
+		}
 		if (nodiskio) {
-			if (!len) {
-				char where[SB_WHERE_MAX];
-				sb_spec_where(s, SB_OPT(size), where, sizeof(where));
-				if (r == -ENOENT)
-					sb_err(where, "job %s: %s has no size: %s is not there (or is empty) and the job "
-					       "has no %s=: give %s=, e.g. %s=1g", s->name, tf->path, tf->path,
-					       SB_OPT(size)->name, SB_OPT(size)->name, SB_OPT(size)->name);
-				else if (r != -EOPNOTSUPP)
-					; /* object_len said why */
-				else if (s->size_pct > 0)
-					sb_err(where, "job %s: %s=%g%% is a share of the files' size, and "
-					       "%s=%s has no files: give %s= in bytes, e.g. %s=1g", s->name,
-					       SB_OPT(size)->name, s->size_pct, SB_OPT(ioengine)->name,
-					       s->ioengine, SB_OPT(size)->name, SB_OPT(size)->name);
-				else
-					sb_err(where, "job %s: %s= (or filesize=) is needed with %s=%s: give %s=, "
-					       "e.g. %s=1g", s->name, SB_OPT(size)->name, SB_OPT(ioengine)->name,
-					       s->ioengine, SB_OPT(size)->name, SB_OPT(size)->name);
-				sb_dirlist_free(&dl);
-				return -EINVAL;
-			}
 			tf->region_start = region_start(s, t, 0, len);
 			tf->region_len = len;
 			tf->size = tf->region_start + len;

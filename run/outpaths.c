@@ -15,6 +15,7 @@
 #include "os/outfile.h"
 #include "lib/log.h"
 #include "parse/options.h"
+#include "stats/iolog.h"
 #include "run/files.h"
 
 /* path's folder made absolute and canonical, then its last name: the same
@@ -85,7 +86,7 @@ static bool is_log_of(const char *path, const char *base)
 			while (*r >= '0' && *r <= '9')
 				r++;
 		}
-		if (!strcmp(r, ".log"))
+		if (!strcmp(r, ".log") || !strcmp(r, ".log.fz")) /* .fz: log_store_compressed */
 			return true;
 	}
 	return false;
@@ -111,12 +112,14 @@ static int gate_logs(const struct sb_jobspec *s, const struct sb_option *o, cons
 	if (!base || !*base)
 		return 0;
 	struct sb_outname n = { o->name, sb_spec_where(s, o, where, sizeof(where)), "the log" };
+	bool gz = sb_iolog_fz(s->log_compression, s->log_store_compressed);
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
 		for (unsigned no = 0; no <= s->numjobs && no <= 4096; no++) {
+			const char *fz = gz && strcmp(kinds[k], "clat_hist") ? ".fz" : "";
 			if (no)
-				snprintf(path, sizeof(path), "%s_%s.%u.log", base, kinds[k], no);
+				snprintf(path, sizeof(path), "%s_%s.%u.log%s", base, kinds[k], no, fz);
 			else
-				snprintf(path, sizeof(path), "%s_%s.log", base, kinds[k]);
+				snprintf(path, sizeof(path), "%s_%s.log%s", base, kinds[k], fz);
 			if (sb_outfile_check(path, &n, 0))
 				return -EINVAL;
 		}

@@ -7,10 +7,12 @@
 #include <time.h>
 
 #include <sched.h>
+#include <zlib.h>
 
 #include "lib/iologfmt.h"
 #include "lib/log.h"
 #include "lib/timeutil.h"
+#include "os/infile.h"
 #include "stats/iolog.h"
 
 int sb_iolog_ring_init(struct sb_iolog_ring *r)
@@ -103,11 +105,12 @@ static void room(struct sb_iolog_ring *r)
 }
 
 static int open_one(struct sb_iolog_files *lf, int k, const char *name, const char *kind,
-		    unsigned no)
+		    unsigned no, size_t gz)
 {
 	char path[4096], opt[32];
-	int n = no ? snprintf(path, sizeof(path), "%s_%s.%u.log", name, kind, no)
-		   : snprintf(path, sizeof(path), "%s_%s.log", name, kind);
+	const char *fz = gz ? ".fz" : "";
+	int n = no ? snprintf(path, sizeof(path), "%s_%s.%u.log%s", name, kind, no, fz)
+		   : snprintf(path, sizeof(path), "%s_%s.log%s", name, kind, fz);
 	if (n < 0 || (size_t)n >= sizeof(path)) {
 		sb_err(name, "log file name too long");
 		return -ENAMETOOLONG;
@@ -117,28 +120,32 @@ static int open_one(struct sb_iolog_files *lf, int k, const char *name, const ch
 	int e = sb_outfile_open(&lf->af[k], path, &(struct sb_outname){ opt, NULL, "the log" }, 0);
 	if (e)
 		return e; /* the gate said why */
+	if (gz && (e = sb_outfile_compress(&lf->af[k], gz))) {
+		sb_outfile_abort(&lf->af[k]);
+		return e;
+	}
 	lf->f[k] = lf->af[k].f;
 	setvbuf(lf->f[k], NULL, _IOFBF, 1 << 16);
 	return 0;
 }
 
 int sb_iolog_open(struct sb_iolog_files *lf, const char *bw, const char *iops, const char *lat,
-		  unsigned thread_no, bool log_offset, bool slat)
+		  unsigned thread_no, bool log_offset, bool slat, size_t gz)
 {
 	int e = 0;
 	memset(lf, 0, sizeof(*lf));
 	lf->log_offset = log_offset;
 	lf->slat = slat;
 	if (bw && *bw)
-		e = open_one(lf, SB_LOG_BW, bw, "bw", thread_no);
+		e = open_one(lf, SB_LOG_BW, bw, "bw", thread_no, gz);
 	if (!e && iops && *iops)
-		e = open_one(lf, SB_LOG_IOPS, iops, "iops", thread_no);
+		e = open_one(lf, SB_LOG_IOPS, iops, "iops", thread_no, gz);
 	if (!e && lat && *lat) {
-		e = open_one(lf, SB_LOG_CLAT, lat, "clat", thread_no);
+		e = open_one(lf, SB_LOG_CLAT, lat, "clat", thread_no, gz);
 		if (!e)
-			e = open_one(lf, SB_LOG_SLAT, lat, "slat", thread_no);
+			e = open_one(lf, SB_LOG_SLAT, lat, "slat", thread_no, gz);
 		if (!e)
-			e = open_one(lf, SB_LOG_LAT, lat, "lat", thread_no);
+			e = open_one(lf, SB_LOG_LAT, lat, "lat", thread_no, gz);
 	}
 	if (e)
 		sb_iolog_close(lf);
@@ -312,4 +319,56 @@ uint64_t sb_iolog_drain(struct sb_iolog_ring *r, struct sb_iolog_files *lf, uint
 		room(r);
 	}
 	return n;
+}
+
+/* --inflate-log: each zlib stream of the file in turn (fio iolog.c
+ * iolog_file_inflate: the chunks are streams one after the other; gzip
+ * headers taken too), its text to out */
+int sb_iolog_inflate(const char *path, FILE *out)
+{
+	char why[512];
+	size_t len = 0;
+	int err = 0;
+	unsigned char *in = (unsigned char *)sb_in_read(path, &sb_in_trace, 0, UINT64_MAX, &len, &err, why,
+						       sizeof(why));
+	if (!in) {
+		if (strstr(why, path))
+			sb_err("--inflate-log", "%s", why);
+		else
+			sb_err("--inflate-log", "cannot read %s: %s", path, why);
+		return err ? err : -EIO;
+	}
+	unsigned char buf[1 << 16];
+	z_stream z = { 0 };
+	int r = inflateInit2(&z, 15 + 32) == Z_OK ? Z_OK : Z_MEM_ERROR, e = 0;
+	z.next_in = in;
+	z.avail_in = (uInt)len;
+	while (r == Z_OK && !e) {
+		z.next_out = buf;
+		z.avail_out = sizeof(buf);
+		r = inflate(&z, Z_NO_FLUSH);
+		size_t got = sizeof(buf) - z.avail_out;
+		if (memchr(buf, 0, got)) { /* fio's own .fz: its binary samples */
+			sb_err("--inflate-log", "%s holds binary log samples, not storbench's text: it was "
+			       "written by fio (log_store_compressed=1): inflate it with fio --inflate-log", path);
+			e = -EINVAL;
+		} else if (got && fwrite(buf, 1, got, out) != got) {
+			e = -EIO;
+		}
+		if (r == Z_STREAM_END && z.avail_in) /* the next chunk */
+			r = inflateReset(&z);
+		else if (r == Z_BUF_ERROR)
+			r = Z_DATA_ERROR; /* a stream cut short */
+	}
+	if (!e && r != Z_STREAM_END) {
+		sb_err("--inflate-log", "%s is not a compressed log (%s at byte %zu): give a .fz log written "
+		       "with log_compression= and log_store_compressed=1", path, z.msg ? z.msg : "it ends inside a chunk",
+		       len - z.avail_in);
+		e = -EINVAL;
+	}
+	inflateEnd(&z);
+	free(in);
+	if (!e && fflush(out))
+		e = -EIO;
+	return e;
 }

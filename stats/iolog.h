@@ -109,6 +109,14 @@ void sb_iolog_ring_free(struct sb_iolog_ring *r);
 
 enum sb_iolog_kind { SB_LOG_BW, SB_LOG_IOPS, SB_LOG_CLAT, SB_LOG_SLAT, SB_LOG_LAT, SB_LOG_NKIND };
 
+/* log_store_compressed=1 with log_compression=N: the bw, iops and
+ * latency logs are NAME.log.fz, zlib streams of N bytes of the text each
+ * (--inflate-log prints them); else plain NAME.log */
+static inline bool sb_iolog_fz(uint64_t log_compression, bool log_store_compressed)
+{
+	return log_compression && log_store_compressed;
+}
+
 /* The log files of one thread. */
 struct sb_iolog_files {
 	FILE *f[SB_LOG_NKIND];    /* NULL: not requested; else af[k].f */
@@ -164,11 +172,15 @@ void sb_iolog_set_epoch(struct sb_iolog_files *lf, uint64_t t0_ns);
 void sb_iolog_share(struct sb_iolog_files *dst, const struct sb_iolog_files *src);
 
 /* Opens the files asked for (bw/iops/lat names may be NULL).  thread_no is
- * 1-based; 0: no number in the names (per_job_logs=0).  Reports failures with sb_err; -errno. */
+ * 1-based; 0: no number in the names (per_job_logs=0).  gz: 0, or the
+ * chunk size of .fz logs (sb_iolog_fz).  Reports failures with sb_err; -errno. */
 int sb_iolog_open(struct sb_iolog_files *lf, const char *bw, const char *iops, const char *lat,
-		  unsigned thread_no, bool log_offset, bool slat);
+		  unsigned thread_no, bool log_offset, bool slat, size_t gz);
 /* Closes them; -EIO if a write failed. */
 int sb_iolog_close(struct sb_iolog_files *lf);
+/* --inflate-log=path: the text of a .fz log to out (read through the one
+ * reader); 0, or -errno after saying why (sb_err) */
+int sb_iolog_inflate(const char *path, FILE *out);
 /* One line. */
 void sb_iolog_line(FILE *f, uint64_t t_ms, uint64_t value, unsigned ddir, uint64_t bs,
 		   uint64_t offset, bool log_offset);

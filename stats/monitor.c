@@ -154,7 +154,9 @@ static int open_logs(struct sb_monitor *m)
 		} else {
 			int e = sb_iolog_open(&mt->lf, s->write_bw_log, s->write_iops_log,
 					      s->write_lat_log, s->per_job_logs ? i + 1 : 0,
-					      s->log_offset, !mt->t->sync_engine);
+					      s->log_offset, !mt->t->sync_engine,
+					      sb_iolog_fz(s->log_compression, s->log_store_compressed) ?
+					      (size_t)s->log_compression : 0);
 			mt->lf.avg = s->log_avg_msec != 0;
 			mt->lf.maxv = mt->lf.avg && s->log_max_value; /* fed by the ring */
 			if (!e && io)

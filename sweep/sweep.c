@@ -462,3 +462,30 @@ int sb_sweep_run(const struct sb_joblist *jl, const struct sb_run_env *env,
 	res->mpi = c.mpi;
 	return rc < 0 ? rc : 0;
 }
+
+int sb_parse_only(const struct sb_joblist *jl, const char *output, bool job_mode, bool warnings_fatal,
+		  bool verbose)
+{
+	struct sb_run_env penv = { .sysroot = "", .output = output };
+	if (sb_ranks_rank() != 0)
+		return 0;
+	unsigned errs = sb_log_errors();
+	sb_log_machine_as_warnings(job_mode);
+	int rc = jl->sweep ? sb_sweep_check(jl, &penv) : sb_run_check(jl, &penv);
+	sb_log_machine_as_warnings(0);
+	if (rc && (!job_mode || sb_log_errors() != errs || !sb_log_machine_warnings()))
+		return -EINVAL;
+	if (rc) {
+		sb_warn("--parse-only=job", "the warnings above are what this machine lacks: here the "
+			"run refuses the job (exit 1) before any I/O; --warnings-fatal makes "
+			"--parse-only=job refuse it too");
+		if (warnings_fatal)
+			return -EINVAL;
+	}
+	if (verbose) {
+		sb_joblist_print(stdout, jl);
+		if (jl->sweep)
+			sb_sweep_print(stdout, jl->sweep);
+	}
+	return 0;
+}

@@ -25,6 +25,15 @@ void sb_sweep_results_free(struct sb_sweep_results *sr);
  * (sb_run_check of every point: files, devices, space, engines, logs):
  * --parse-only's check of a sweep.  0 or -errno, reported. */
 int sb_sweep_check(const struct sb_joblist *jl, const struct sb_run_env *env);
+/* --parse-only: what the run would refuse before its first I/O, refused now
+ * (the same file:line and fix), creating nothing: the file plan (what a
+ * path is, a folder or an input file not there, free space, devices in
+ * use), engines, logs, ML jobs; quiet when the jobs pass, as fio 3.33's
+ * --parse-only.  job_mode (=job): what this machine lacks is a warning
+ * (fio's --parse-only looks at no file), an error with warnings_fatal.
+ * verbose: every job printed.  output: --output's file.  0 or -EINVAL. */
+int sb_parse_only(const struct sb_joblist *jl, const char *output, bool job_mode, bool warnings_fatal,
+		  bool verbose);
 /* A job of some point ended with an I/O error. */
 bool sb_sweep_had_errors(const struct sb_sweep_results *sr);
 

@@ -11,6 +11,7 @@ import json
 import re
 import math
 import os
+import zlib
 import shutil
 import subprocess
 import sys
@@ -381,6 +382,56 @@ class Logs(SbCase):
         self.run_json(job)
         with open(os.path.join(self.dir, "c_bw.1.log")) as f:
             self.assertRegex(f.readline(), r"^500, \d+, 0, 0, 0$")
+
+    def test_log_store_compressed_and_inflate_log(self):
+        """log_store_compressed=1 with log_compression=N: the log is
+        NAME.log.fz, zlib streams of at most N bytes of text each, one after
+        the other (fio 3.33 iolog.c: each chunk deflated on its own, read
+        back by iolog_file_inflate stream after stream), and --inflate-log
+        prints the same lines a plain run writes: fio's
+        t/log_compression.py (1000 MiB of 128 KiB writes: 8000 lines,
+        offsets 0, bs, 2bs, ...)"""
+        args = ["--name=job", "--ioengine=null", "--filesize=1000M", "--bs=128K", "--rw=write",
+                "--iodepth=1", "--write_bw_log=test", "--per_job_logs=0", "--log_offset=1",
+                "--log_compression=10K"]
+        p = self.run_sb(*args)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        plain = open(os.path.join(self.dir, "test_bw.log")).read().splitlines()
+        p = self.run_sb(*args, "--log_store_compressed=1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("test_bw.log.fz", self.listing())
+        fz = open(os.path.join(self.dir, "test_bw.log.fz"), "rb").read()
+        n = 0
+        text = b""
+        while fz:   # stream after stream, as fio's reader takes them
+            d = zlib.decompressobj()
+            chunk = d.decompress(fz)
+            self.assertTrue(d.eof)
+            self.assertLessEqual(len(chunk), 10 << 10)
+            text += chunk
+            fz = d.unused_data
+            n += 1
+        self.assertGreater(n, 1)
+        p = self.run_sb("--inflate-log=test_bw.log.fz")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stdout.encode(), text)
+        lines = p.stdout.splitlines()
+        self.assertEqual(len(lines), 8000)
+        self.assertEqual([int(l.split(",")[4]) for l in lines], [i * 128 * 1024 for i in range(8000)])
+        self.assertEqual([l.split(",")[2:] for l in lines], [l.split(",")[2:] for l in plain])
+        # bad inputs: not compressed, missing, a cut stream, with a job
+        with open(os.path.join(self.dir, "cut.fz"), "wb") as f:
+            f.write(open(os.path.join(self.dir, "test_bw.log.fz"), "rb").read()[:-7])
+        for arg, want in (("--inflate-log=test_bw.log", "test_bw.log is not a compressed log"),
+                          ("--inflate-log=nothere.fz", "nothere.fz"),
+                          ("--inflate-log=cut.fz", "cut.fz is not a compressed log"),
+                          ("--inflate-log=", "needs a log file")):
+            p = self.run_sb(arg)
+            self.assertEqual(p.returncode, 2, arg + p.stderr)
+            self.assertIn(want, p.stderr, arg)
+        p = self.run_sb("--inflate-log=test_bw.log.fz", "--name=x", "--ioengine=null", "--size=1m")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("runs alone", p.stderr)
 
     def hist_lines(self, **opts):
         job = self.write_job(null_job(rw="randrw", time_based=1, runtime=2, rate_iops=2000,

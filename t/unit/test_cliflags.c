@@ -22,7 +22,7 @@ static void test_ids_name_their_rows(void)
 		{ SB_CLI_ETA_NEWLINE, "--eta-newline" }, { SB_CLI_CLEANUP, "--cleanup" },
 		{ SB_CLI_DRY_RUN, "--dry-run" }, { SB_CLI_DEBUG, "--debug" },
 		{ SB_CLI_BANDWIDTH_LOG, "--bandwidth-log" },
-		{ SB_CLI_AUX_PATH, "--aux-path" },
+		{ SB_CLI_AUX_PATH, "--aux-path" }, { SB_CLI_INFLATE_LOG, "--inflate-log" },
 		{ SB_CLI_CMDHELP, "--cmdhelp" },
 		{ SB_CLI_CMDHELP_MARKDOWN, "--cmdhelp-markdown" }, { SB_CLI_ENGHELP, "--enghelp" },
 		{ SB_CLI_MAN_PAGE, "--man-page" }, { SB_CLI_WORKLOAD_CONFORMANCE, "--workload-conformance" },

@@ -204,7 +204,7 @@ static void test_iolog_ring(void)
 	char base[512], path[600], first[256];
 	CU_ASSERT_EQUAL_FATAL(sb_iolog_ring_init(&r), 0);
 	snprintf(base, sizeof(base), "%s/ring", sb_test_tmpdir());
-	CU_ASSERT_EQUAL_FATAL(sb_iolog_open(&lf, base, base, base, 3, true, true), 0);
+	CU_ASSERT_EQUAL_FATAL(sb_iolog_open(&lf, base, base, base, 3, true, true, 0), 0);
 	for (unsigned i = 0; i < SB_IOLOG_RING; i++) {
 		struct sb_iolog_ent e = { 5000000000ull + i * 1000000ull, 8192ull * i, 2000, 300, 2300,
 					  4096, 1, 0, 0 };
@@ -258,7 +258,7 @@ static void ring_lossless(bool wake)
 	sb_iolog_wake_init(&w);
 	r.wake = wake ? &w : NULL;
 	snprintf(base, sizeof(base), "%s/lossless%d", sb_test_tmpdir(), wake);
-	CU_ASSERT_EQUAL_FATAL(sb_iolog_open(&lf, NULL, NULL, base, 1, false, false), 0);
+	CU_ASSERT_EQUAL_FATAL(sb_iolog_open(&lf, NULL, NULL, base, 1, false, false, 0), 0);
 	pthread_t tid;
 	CU_ASSERT_EQUAL_FATAL(pthread_create(&tid, NULL, producer, &r), 0);
 	uint64_t got = 0;
