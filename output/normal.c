@@ -283,7 +283,8 @@ static int job_block(FILE *f, const struct sb_results *r, const struct sb_job_re
 	if (j->spec && j->spec->description && j->spec->description[0])
 		fprintf(f, "  Description  : [%s]\n", j->spec->description);
 	for (int d = 0; d < SB_DDIR_N && unified != SB_UNIFIED_MIXED; d++)
-		if (j->st.total_ios[d] || j->st.io_bytes[d])
+		if ((j->st.total_ios[d] || j->st.io_bytes[d]) && j->runtime_ms[d]) /* fio 3.33 stat.c
+			* show_ddir_status: a direction that took no time (verify_only's dry run) is not shown */
 			ddir_block(f, sb_ddir_names[d], r, j, d, &c);
 	if (unified != SB_UNIFIED_NONE)
 		rc = mixed_block(f, r, j, &c);
@@ -306,7 +307,7 @@ static void group_lines(FILE *f, const struct sb_group_result *g, int from, int 
 	for (int d = from; d < to; d++) {
 		const struct sb_group_dir *gd = &g->dir[d];
 		char a1[32], a2[32], mn1[32], mx1[32], mn2[32], mx2[32], io1[32], io2[32];
-		if (!gd->max_run_ms && !gd->io_bytes)
+		if (!gd->max_run_ms) /* fio 3.33 stat.c show_group_stats: no time, no line */
 			continue;
 		unsigned sig = g->sig_figs ? g->sig_figs : 4;
 		sb_out_fmt_bw_sig(a1, sizeof(a1), (double)gd->agg_bw, base, bits, sig);

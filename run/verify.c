@@ -206,14 +206,22 @@ static void do_trims(struct sb_thread *t, struct vjob *vj)
 	t->gen = saved;
 }
 
-/* verify_only without a saved state: replay the job's generator (the same
- * seed gives the same offsets) to know what the writing run wrote */
-static void replay(struct sb_thread *t, struct vjob *vj)
+/* verify_only: the job's workload run dry, as fio 3.33 does (backend.c
+ * do_dry_run): nothing is sent, each I/O the generator makes is counted in
+ * its direction (total_ios, io_bytes; no latency, no runtime: fio's dry
+ * run reports its writes so, which fio's t/verify_state_save.py checks);
+ * without a saved state (mark) its writes tell what the writing run wrote
+ * (the same seed gives the same offsets) */
+static void replay(struct sb_thread *t, struct vjob *vj, bool mark)
 {
 	struct sb_io_u io = { 0 };
 	uint64_t L = vj->fmt.len;
 	while (!sb_stopping() && sb_iogen_next(&t->gen, &io)) {
-		if (io.ddir != SB_DDIR_WRITE)
+		if (io.ddir < SB_DDIR_N) {
+			t->st->total_ios[io.ddir]++;
+			t->st->io_bytes[io.ddir] += io.len;
+		}
+		if (io.ddir != SB_DDIR_WRITE || !mark)
 			continue;
 		uint64_t g = ++vj->gen;
 		struct sb_vtrack *tr = track_of(vj, io.file);
@@ -275,7 +283,8 @@ bool sb_verify_run(struct sb_thread *t, struct sb_loopstate *ls)
 		char path[4200];
 		state_id(t, vj, &id);
 		sb_vstate_path(path, sizeof(path), t->files[0].path, s->name, t->sub);
-		if (s->verify_state_load ? load_state(t, vj) : (replay(t, vj), true)) {
+		if (s->verify_state_load ? load_state(t, vj) : true) {
+			replay(t, vj, !s->verify_state_load);
 			vj->prev_t0 = sb_vstate_start(path, &id);
 			verify_all(t, vj);
 		}
@@ -315,6 +324,8 @@ void sb_verify_runtimes(struct sb_thread *t)
 {
 	struct vjob *vj = t->content;
 	struct sb_tstats *st = t->st;
+	if (vj && t->spec->verify_only) /* the dry run's writes took no time (fio: runtime 0) */
+		st->runtime_ns[SB_DDIR_WRITE] = st->runtime_ns[SB_DDIR_TRIM] = 0;
 	if (!vj || (t->spec->rw & SB_RW_READ))
 		return;
 	uint64_t v = vj->check_ns < st->job_runtime_ns ? vj->check_ns : st->job_runtime_ns;
