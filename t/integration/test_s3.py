@@ -59,6 +59,27 @@ class S3Case(sbtest.SbCase):
         self.assertEqual(p.returncode, 0, f"exit {p.returncode}\nstderr:\n{p.stderr}")
         return json.loads(p.stdout)["jobs"][0]
 
+    def under_a_run(self, job, nobjs, change):
+        """job (JSON output) started; once it has laid out its nobjs objects
+        (marked, before its first read), change() is done to them while it
+        runs; (exit status, stdout, stderr) of the job"""
+        e = dict(os.environ)
+        e.update(self.env)
+        proc = subprocess.Popen([sbtest.BIN, "--output-format=json", job], cwd=self.dir, env=e,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.time() + 90
+            while time.time() < deadline and len(self.keys()) < nobjs:
+                time.sleep(0.1)
+            self.assertEqual(len(self.keys()), nobjs)
+            change()
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        return proc.returncode, out, err
+
 
 class Objects(S3Case):
     def test_names_sizes_and_bytes_match_a_file_run(self):
@@ -149,22 +170,8 @@ class Objects(S3Case):
         file" (the same job on psync, its file truncated, says the same)"""
         job = self.s3job(f"filename={self.pre}/e\nrw=read\nbs=4k\nsize=64k\ntime_based\nruntime=60\n"
                          "rate_iops=20\n")
-        e = dict(os.environ)
-        e.update(self.env)
-        proc = subprocess.Popen([sbtest.BIN, "--output-format=json", job], cwd=self.dir, env=e,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.time() + 90   # the job lays its object out (marked) before its first read
-            while time.time() < deadline and not self.keys():
-                time.sleep(0.1)
-            self.assertEqual(self.keys(), [(f"{self.pre}/e", 64 << 10)])
-            S3.client.put(S3.bucket, f"{self.pre}/e", b"x" * 4096)
-            out, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
-        self.assertEqual(proc.returncode, 3, err)
+        rc, out, err = self.under_a_run(job, 1, lambda: S3.client.put(S3.bucket, f"{self.pre}/e", b"x" * 4096))
+        self.assertEqual(rc, 3, err)
         self.assertIn("unexpected end of file", err)
         self.assertEqual(json.loads(out)["jobs"][0]["error"], 5)   # EIO, as the file job's
 
@@ -534,22 +541,8 @@ class Conformance(S3Case):
         naming the object and the server's code; the others completed"""
         job = self.s3job(f"filename={self.pre}/q\nrw=read\nbs=64k\ns3_object_size=64k\nsize=1m\n"
                          "iodepth=8\ntime_based\nruntime=60\n")
-        e = dict(os.environ)
-        e.update(self.env)
-        proc = subprocess.Popen([sbtest.BIN, "--output-format=json", job], cwd=self.dir, env=e,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.time() + 90   # laid out (marked) before the first read
-            while time.time() < deadline and len(self.keys()) < 16:
-                time.sleep(0.1)
-            self.assertEqual(len(self.keys()), 16)
-            S3.client.delete(S3.bucket, f"{self.pre}/q/5")
-            out, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.communicate()
-        self.assertEqual(proc.returncode, 3, err)
+        rc, out, err = self.under_a_run(job, 16, lambda: S3.client.delete(S3.bucket, f"{self.pre}/q/5"))
+        self.assertEqual(rc, 3, err)
         j = json.loads(out)["jobs"][0]
         self.assertEqual(j["error"], 2)   # ENOENT
         self.assertIn(f"{self.pre}/q/5", err)
