@@ -352,7 +352,7 @@ static int s3_check(const void *opts, const char *filename, const char *director
 		return 0;
 	for (const char *f = filename; f && *f; f += strcspn(f, ":"), f += *f == ':')
 		if (strncmp(f, "s3://", 5)) { /* s3://BUCKET/KEY: its ':' is not a separator here */
-			*opt = filename ? "filename" : NULL;
+			*opt = "filename";
 			snprintf(why, wlen, "ioengine=s3 has no bucket for %.*s: set s3_bucket=NAME, or name the "
 				 "object s3://BUCKET/KEY", (int)strcspn(f, ":"), f);
 			return -EINVAL;
