@@ -155,6 +155,10 @@ struct sb_engine_td {
 	/* where the engine counts (its counters, zeroed by run/ and summed
 	 * into the job's results, and its time to first byte) */
 	struct sb_engine_sink sink;
+	/* set by a sync engine's queue(): pause this long after the I/O,
+	 * apart from its latency (cpuio's duty cycle, as fio's engine sets
+	 * thinktime); run/ sleeps and clears it */
+	uint64_t think_ns;
 };
 
 /* engine flags */
@@ -167,6 +171,10 @@ struct sb_engine_td {
 				   * filled, so data checks (verify=) do not apply */
 #define SB_ENGINE_FILEOP 0x20u    /* an I/O's work is a file or folder operation
 				   * (filecreate, filestat, ...): engines/fileop.h */
+#define SB_ENGINE_NOIO 0x80u      /* with NODISKIO: an I/O is work of another kind
+				   * (cpuio: CPU); its I/Os are counted, not their
+				   * bytes or time (runtime 0), as fio's FIO_NOIO; a
+				   * job without size= runs for its runtime= */
 #define SB_ENGINE_OBJECTS 0x40u   /* with NODISKIO: its I/O goes to an object store
 				   * (s3): no local files, but storage is touched;
 				   * whole objects through object_size/object_put */

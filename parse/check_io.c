@@ -102,7 +102,9 @@ static unsigned check_engine(const struct sb_jobctx *c)
 	    !e->check(sb_spec_engine_opts(s), s->filename, s->directory, s->workload == 0, &opt, why, sizeof(why)))
 		return 0;
 	const struct sb_option *o = opt ? sb_option_find(opt) : NULL;
-	sb_err(sb_job_where(c, o ? o : SB_OPT(ioengine), where, sizeof(where)), "%s", why);
+	if (!o || !sb_job_isset(c, o)) /* an option the job lacks: at its ioengine= */
+		o = SB_OPT(ioengine);
+	sb_err(sb_job_where(c, o, where, sizeof(where)), "%s", why);
 	return 1;
 }
 

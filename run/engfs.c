@@ -141,6 +141,12 @@ int sb_engine_no_size(const struct sb_jobspec *s, const char *path, uint64_t *le
 {
 	char where[SB_WHERE_MAX];
 	const char *z = SB_OPT(size)->name;
+	const struct sb_engine_ops *ops = sb_engine_find(s->ioengine);
+	if (ops && (ops->flags & SB_ENGINE_NOIO) && (s->runtime_us || s->number_ios)) {
+		*len = 1ull << 30; /* cpuio: no bytes; the job ends by runtime= or number_ios= (a
+				    * 4k job has 262144 I/Os of at least cpuchunks each) */
+		return 0;
+	}
 	int r = s->size_pct > 0 ? -EOPNOTSUPP : object_len(s, path, len);
 	if (!r || (r != -ENOENT && r != -EOPNOTSUPP))
 		return r; /* a size, or object_len said why */
@@ -152,6 +158,10 @@ int sb_engine_no_size(const struct sb_jobspec *s, const char *path, uint64_t *le
 		sb_err(where, "job %s: %s=%g%% is a share of the files' size, and %s=%s has no files: "
 		       "give %s= in bytes, e.g. %s=1g", s->name, z, s->size_pct, SB_OPT(ioengine)->name,
 		       s->ioengine, z, z);
+	else if (ops && (ops->flags & SB_ENGINE_NOIO))
+		sb_err(where, "job %s: nothing ends it: %s=%s moves no bytes, and the job has no %s=, "
+		       "%s= or %s=: give runtime=, e.g. runtime=10 with time_based", s->name,
+		       SB_OPT(ioengine)->name, s->ioengine, SB_OPT(runtime_us)->name, SB_OPT(number_ios)->name, z);
 	else
 		sb_err(where, "job %s: %s= (or filesize=) is needed with %s=%s: give %s=, e.g. %s=1g",
 		       s->name, z, SB_OPT(ioengine)->name, s->ioengine, z, z);

@@ -69,6 +69,9 @@ int sb_run_enghelp(FILE *f, const char *name)
 	if (ops && (ops->flags & SB_ENGINE_NODATA))
 		fprintf(f, "  (moves no data: an I/O is an allocation or a file operation; "
 			"the ML workloads refuse it)\n");
+	if (ops && (ops->flags & SB_ENGINE_NOIO))
+		fprintf(f, "  (moves no data, touches no storage: an I/O is a burst of CPU work; the ML "
+			"workloads refuse it)\n");
 	if (ops && (ops->flags & SB_ENGINE_OBJECTS))
 		fprintf(f, "  (objects on an object store: needs its server, http_host=; no local files)\n");
 	if (e->package)

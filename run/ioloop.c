@@ -139,6 +139,11 @@ static inline void after_completions(struct sb_thread *t, struct sb_loopstate *l
 		sb_ioloop_begin_counting(t, ls, ls->now);
 	if (t->spec->thinktime_us)
 		sb_think_after(t, ls, n);
+	if (__builtin_expect(t->etd.think_ns != 0, 0)) { /* the engine's pause (cpuio) */
+		sb_sleep_until(ls->now + t->etd.think_ns);
+		t->etd.think_ns = 0;
+		ls->now = sb_now_ns();
+	}
 }
 
 /* the deadline is ls->wake's latest value; sb_ctl_tick sees to the rest
@@ -555,7 +560,8 @@ void sb_ioloop_after(struct sb_thread *t, struct sb_loopstate *ls, unsigned n)
 void sb_ioloop_run(struct sb_thread *t, struct sb_loopstate *ls)
 {
 	const struct sb_jobspec *s = t->spec;
-	if ((t->ops->flags & SB_ENGINE_SYNC) && s->gtod_reduce && !t->rate.on && !s->thinktime_us)
+	if ((t->ops->flags & SB_ENGINE_SYNC) && s->gtod_reduce && !t->rate.on && !s->thinktime_us &&
+	    !(t->ops->flags & SB_ENGINE_NOIO)) /* cpuio thinks between its I/Os */
 		loop_sync_lite(t, ls);
 	else if (t->ops->flags & SB_ENGINE_SYNC)
 		loop_sync(t, ls);

@@ -158,12 +158,26 @@ static int check_trim(const struct sb_jobspec *s, const struct sb_engine_ops *op
 	return 0;
 }
 
+/* an engine that moves no data (cpuio) has nothing to verify */
+static int check_noio(const struct sb_jobspec *s, const struct sb_engine_ops *ops)
+{
+	char where[SB_WHERE_MAX];
+	if (!(ops->flags & SB_ENGINE_NOIO) || !s->verify)
+		return 0;
+	sb_err(sb_spec_where(s, SB_OPT(verify), where, sizeof(where)), "job %s: %s=%s moves no data, so "
+	       "there is nothing for %s= to check: drop %s=", s->name, SB_OPT(ioengine)->name, s->ioengine,
+	       SB_OPT(verify)->name, SB_OPT(verify)->name);
+	return -EINVAL;
+}
+
 /* workload=io: its alignment, its region and its engine (jf: the job's
  * planned files) */
 static int validate_io(const struct sb_jobspec *s, const struct sb_engine_ops *ops,
 		       const struct sb_jobfiles *jf)
 {
-	int r = check_direct(s, ops, jf);
+	int r = check_noio(s, ops);
+	if (!r)
+		r = check_direct(s, ops, jf);
 	if (!r)
 		r = check_trim(s, ops, jf);
 	if (!r && !(ops->flags & SB_ENGINE_NODISKIO))

@@ -381,9 +381,13 @@ static void finish(struct sb_thread *t, const struct sb_loopstate *ls)
 		st->majf = (uint64_t)(ru.ru_majflt - t->ru0.ru_majflt);
 		st->minf = (uint64_t)(ru.ru_minflt - t->ru0.ru_minflt);
 		st->job_runtime_ns = t->end_ns > from ? t->end_ns - from : 0;
-		for (int d = 0; d < SB_DDIR_N; d++)
+		bool noio = t->ops->flags & SB_ENGINE_NOIO; /* cpuio: I/Os counted, not bytes or time (fio) */
+		for (int d = 0; d < SB_DDIR_N; d++) {
 			if (sb_spec_does(t->spec, (enum sb_ddir)d))
-				st->runtime_ns[d] = st->job_runtime_ns;
+				st->runtime_ns[d] = noio ? 0 : st->job_runtime_ns;
+			if (noio)
+				st->io_bytes[d] = 0;
+		}
 		if (t->spec->verify) /* the verify phase is the read runtime */
 			sb_verify_runtimes(t);
 	}

@@ -514,7 +514,9 @@ static void test_compared_options(void)
 		"http_host", "http_user", "http_pass", "http_s3_keyid", "http_s3_key", "http_s3_security_token",
 		"http_s3_region", "http_s3_storage_class", "http_swift_auth_token", "s3_bucket", "https",
 		"http_mode", "http_object_mode", "http_verbose", "s3_object_size", "s3_path_style",
-		"s3_sign_payload", "s3_retries", "s3_multipart_size", "runtime",
+		"s3_sign_payload", "s3_retries", "s3_multipart_size",
+		/* cpuio's (engines/cpuio.c) */
+		"cpuload", "cpuchunks", "cpumode", "exit_on_io_done", "runtime",
 		"time_based", "ramp_time", "startdelay", "loops", "group_reporting", "randrepeat",
 		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",
 		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",
