@@ -3,7 +3,7 @@ I/O at iodepth > 1 (iomem=cudamalloc).  Per direction the JSON gives
 gpu_copy_overlap_ns (ns of copy time during which other I/Os of the same
 thread were in flight) and gpu_copy_overlap_pct (that / all copy time x
 100).  A sync engine has nothing else in flight: 0.  An async engine at
-iodepth 8 copies while the other 7 are queued: close to 100.  Run against
+iodepth 8 copies while others are queued: more than 0, at most all.  Run against
 t/gpu's stub driver (LD_LIBRARY_PATH)."""
 import os
 import unittest
@@ -40,11 +40,15 @@ class TestCopyOverlap(sbtest.SbCase):
                 j = self.run_engine(engine, 8)
                 for d in ("read", "write"):
                     copy_ns = j[d]["gpu_copy_ns"]["mean"] * j[d]["gpu_copy_ns"]["N"]
+                    # some copy time has others in flight, never more than all
+                    # of it; how much is the kernel's pace against the
+                    # thread's (buffered writes may complete before the next
+                    # copy: 37% for io_uring writes under ASan beside other
+                    # tests, 90-100% alone), so no share is asserted
                     self.assertGreater(j[d]["gpu_copy_overlap_ns"], 0, d)
                     self.assertLessEqual(j[d]["gpu_copy_overlap_ns"], copy_ns * 1.0001 + 1)
-                    # most copies happen with others queued (the first and
-                    # the last few of the run have fewer)
-                    self.assertGreater(j[d]["gpu_copy_overlap_pct"], 50, d)
+                    self.assertGreater(j[d]["gpu_copy_overlap_pct"], 0, d)
+                    self.assertLessEqual(j[d]["gpu_copy_overlap_pct"], 100.01, d)
 
     def test_depth_one_async_does_not_overlap(self):
         j = self.run_engine("libaio", 1)
