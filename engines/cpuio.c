@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engines/engine.h"
+#include "lib/timeutil.h"
 
 enum { CPU_NOOP, CPU_QSORT };
 #define QSORT_N (256u << 10) /* fio's qsort_size: 256 Ki int32 */
@@ -53,13 +53,6 @@ struct cpu_td {
 	unsigned load, chunk_us, mode;
 	int32_t *data;      /* qsort's numbers, made once (fio's mwc32 fill) */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_up(const void *a, const void *b)
 {
@@ -122,16 +115,16 @@ static void cpu_cleanup(struct sb_engine_td *td)
 static enum sb_q_status cpu_queue(struct sb_engine_td *td, struct sb_io_u *io)
 {
 	struct cpu_td *d = td->data;
-	uint64_t t0 = now_ns(), burst;
+	uint64_t t0 = sb_now_ns(), burst;
 	if (d->mode == CPU_QSORT) {
 		qsort(d->data, QSORT_N, sizeof(*d->data), cmp_up);
 		qsort(d->data, QSORT_N, sizeof(*d->data), cmp_down);
 		qsort(d->data, QSORT_N * 4u, 1, cmp_byte);
 		qsort(d->data, QSORT_N, sizeof(*d->data), cmp_down);
-		burst = now_ns() - t0;
+		burst = sb_now_ns() - t0;
 	} else {
 		burst = (uint64_t)d->chunk_us * 1000u;
-		while (now_ns() - t0 < burst)
+		while (sb_now_ns() - t0 < burst)
 			;
 	}
 	td->think_ns = burst * (100u - d->load) / d->load;

@@ -123,9 +123,9 @@ const struct sb_engine_fs sb_run_engine_fs = {
 /* a job with no size= on an object store (ioengine=s3), read: 0 and *len
  * (the object's size), -ENOENT (none there), -EOPNOTSUPP (no objects, or
  * the job writes), or -errno after saying why */
-static int object_len(const struct sb_jobspec *s, const char *path, uint64_t *len)
+static int object_len(const struct sb_jobspec *s, const struct sb_engine_ops *ops, const char *path,
+		      uint64_t *len)
 {
-	const struct sb_engine_ops *ops = sb_engine_find(s->ioengine);
 	char err[400] = "";
 	*len = 0;
 	if (!ops || !(ops->flags & SB_ENGINE_OBJECTS) || !ops->object_size || (s->rw & (SB_RW_WRITE | SB_RW_TRIM)))
@@ -147,7 +147,7 @@ int sb_engine_no_size(const struct sb_jobspec *s, const char *path, uint64_t *le
 				    * 4k job has 262144 I/Os of at least cpuchunks each) */
 		return 0;
 	}
-	int r = s->size_pct > 0 ? -EOPNOTSUPP : object_len(s, path, len);
+	int r = s->size_pct > 0 ? -EOPNOTSUPP : object_len(s, ops, path, len);
 	if (!r || (r != -ENOENT && r != -EOPNOTSUPP))
 		return r; /* a size, or object_len said why */
 	sb_spec_where(s, SB_OPT(size), where, sizeof(where));
