@@ -140,3 +140,13 @@ int sb_out_bits(const struct sb_job_result *j, const struct sb_group_result *g)
 	unsigned ub = g ? g->unit_base : (j && j->spec ? j->spec->unit_base : 0);
 	return ub == 1; /* fio: unit_base=1 reports bits, 8 (or 0, auto) bytes */
 }
+
+bool sb_out_prios_shown(const struct sb_tstats *st, int d)
+{
+	if (d >= SB_PRIO_DIRS || st->prio_over[d])
+		return false;
+	unsigned n = 0;
+	for (unsigned i = 0; i < st->nprio[d]; i++)
+		n += st->prio[d][i].s.n > 0;
+	return n >= 2;
+}

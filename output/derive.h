@@ -3,6 +3,7 @@
  * distributions, the percentile list.  Private to output/. */
 #ifndef SB_OUT_DERIVE_H
 #define SB_OUT_DERIVE_H
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "stats/results.h"
@@ -40,6 +41,11 @@ unsigned sb_out_pctl(const struct sb_job_result *j, const double **list);
 /* 1024 or 1000; bits (unit_base=8) or bytes */
 unsigned sb_out_kb_base(const struct sb_job_result *j, const struct sb_group_result *g);
 int sb_out_bits(const struct sb_job_result *j, const struct sb_group_result *g);
+
+/* fio's rule for per-priority latency (stat.c get_nr_prios_with_samples):
+ * shown for a read or write direction with two or more priorities that
+ * have samples (none when a merge met more than SB_PRIO_MAX) */
+bool sb_out_prios_shown(const struct sb_tstats *st, int d);
 
 /* unified_rw_reporting (output/mixed.c): enum sb_unified of a job, of a
  * group (its first job's) */

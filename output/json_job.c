@@ -73,6 +73,35 @@ static void json_samples(struct sb_jw *w, const struct sb_job_result *j,
 	sb_jw_u64(w, "iops_samples", io->n);
 }
 
+/* fio's "prios" (stat.c add_ddir_status_json, fio 3.33 stat.c:1497-1528):
+ * each priority with samples, its clat (lat with lat_percentiles) under the
+ * same key as the direction's, percentiles (and json+ bins) when either
+ * clat_percentiles or lat_percentiles is on */
+static void json_prios(struct sb_jw *w, const struct sb_job_result *j, int d, struct lat_view *v)
+{
+	const struct sb_tstats *st = &j->st;
+	bool lat = j->spec && j->spec->lat_percentiles;
+	int pct = j->spec ? (j->spec->clat_percentiles || j->spec->lat_percentiles) : 1;
+	int plus = v->plus;
+	sb_jw_arr_begin(w, "prios");
+	for (unsigned i = 0; i < st->nprio[d]; i++) {
+		const struct sb_prio_lat *e = &st->prio[d][i];
+		if (!e->s.n)
+			continue;
+		sb_jw_obj_begin(w, NULL);
+		sb_jw_u64(w, "prioclass", e->ioprio >> 13);
+		sb_jw_u64(w, "prio", e->ioprio & 7);
+		v->s = &e->s;
+		v->h = &e->h;
+		v->percentiles = pct;
+		v->plus = plus && pct;
+		json_lat(w, lat ? "lat_ns" : "clat_ns", v);
+		sb_jw_obj_end(w);
+	}
+	sb_jw_arr_end(w);
+	v->plus = plus;
+}
+
 /* direction d of j under key name ("read", "write", "trim"; "mixed": d is
  * SB_DDIR_READ of a mixed view, output/mixed.c) */
 static void json_ddir(struct sb_jw *w, const char *name, const struct sb_results *r,
@@ -106,6 +135,8 @@ static void json_ddir(struct sb_jw *w, const char *name, const struct sb_results
 	v.h = &st->lat_h[d];
 	v.percentiles = j->spec ? j->spec->lat_percentiles : 0;
 	json_lat(w, "lat_ns", &v);
+	if (sb_out_prios_shown(st, d))
+		json_prios(w, j, d, &v);
 	if (j->spec && (j->spec->iomem == SB_IOMEM_CUDA || st->gpu_copy[SB_DDIR_READ].n || st->gpu_copy[SB_DDIR_WRITE].n)) { /* run/gpu.c's copies */
 		sb_jw_u64(w, "gpu_copy_bytes", st->gpu_bytes[d]);
 		double copy_ns = st->gpu_copy[d].mean * (double)st->gpu_copy[d].n;

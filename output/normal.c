@@ -118,12 +118,32 @@ static void ddir_block(FILE *f, const char *name, const struct sb_results *r,
 		lat_line(f, "    clat", &st->clat[d]);
 	if (st->lat[d].n)
 		lat_line(f, "     lat", &st->lat[d]);
+	bool prios = sb_out_prios_shown(st, d);
+	const char *ptype = lat_p ? "lat" : "clat";
+	char pname[96];
+	for (unsigned i = 0; prios && i < st->nprio[d]; i++) { /* fio 3.33 stat.c:590-604 */
+		const struct sb_prio_lat *e = &st->prio[d][i];
+		snprintf(pname, sizeof(pname), "    %s prio %u/%u", ptype, e->ioprio >> 13u,
+			 e->ioprio & 7u);
+		if (e->s.n)
+			lat_line(f, pname, &e->s);
+	}
 	if (slat_p && st->slat[d].n)
 		pctl_table(f, "    slat", j, &st->slat_h[d]);
 	if (clat_p && st->clat[d].n)
 		pctl_table(f, "    clat", j, &st->clat_h[d]);
 	if (lat_p && st->lat[d].n)
 		pctl_table(f, "     lat", j, &st->lat_h[d]);
+	uint64_t all = lat_p ? st->lat[d].n : st->clat[d].n;
+	for (unsigned i = 0; prios && (clat_p || lat_p) && i < st->nprio[d]; i++) {
+		const struct sb_prio_lat *e = &st->prio[d][i]; /* fio 3.33 stat.c:620-650 */
+		if (!e->s.n)
+			continue;
+		snprintf(pname, sizeof(pname), "    %s prio %u/%u (%.2f%% of IOs)", ptype,
+			 e->ioprio >> 13u, e->ioprio & 7u,
+			 all ? 100.0 * (double)e->s.n / (double)all : 0.0);
+		pctl_table(f, pname, j, &e->h);
+	}
 	samples_lines(f, j, sb_out_group(r, j->groupid), d, c);
 }
 

@@ -83,6 +83,18 @@ static int parse_entry(struct sb_jobspec *s, unsigned d, char *e, char *why, siz
 	return 0;
 }
 
+static unsigned distinct_prios(const struct sb_cmdprio *c, unsigned d)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < c->bs_n[d]; i++) {
+		unsigned j = 0;
+		while (j < i && c->bs[d][j].ioprio != c->bs[d][i].ioprio)
+			j++;
+		n += j == i;
+	}
+	return n;
+}
+
 /* READ's list[,WRITE's list[,TRIM's, ignored]]; one list serves both */
 static int parse_bssplit(struct sb_jobspec *s, char *why, size_t wl)
 {
@@ -164,7 +176,16 @@ unsigned sb_job_validate_cmdprio(struct sb_jobctx *c)
 				.bs = 0, .pct = (unsigned)s->cmdprio.pct[d],
 				.ioprio = prio_of((unsigned)s->cmdprio.cls[d],
 						  (unsigned)s->cmdprio.level[d]) };
-	for (unsigned d = 0; d < 2; d++)
+	for (unsigned d = 0; d < 2; d++) {
+		unsigned n = distinct_prios(&s->cmdprio, d);
+		if (n > SB_CMDPRIO_PRIOS_MAX) {
+			sb_err(where, "%s: the %s name %u different priorities: storbench keeps "
+			       "latency by priority for at most %d a direction: use fewer CLASS/LEVEL "
+			       "pairs", set->name, d ? "writes" : "reads", n, SB_CMDPRIO_PRIOS_MAX);
+			s->cmdprio.bs_n[0] = s->cmdprio.bs_n[1] = 0;
+			return 1;
+		}
 		s->cmdprio.on |= s->cmdprio.bs_n[d] && sb_spec_does(s, (enum sb_ddir)d);
+	}
 	return 0;
 }

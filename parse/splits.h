@@ -16,6 +16,9 @@ struct sb_bssplit {
 /* one entry of cmdprio's table: pct% of a direction's I/Os of bs bytes (0:
  * of any size) carry ioprio ((class << 13) | level, as ioprio_set) */
 #define SB_CMDPRIO_BS_MAX 32
+/* distinct priorities a direction's entries may name: the per-priority
+ * statistics keep these and the job's own (stats/tstats.h SB_PRIO_MAX) */
+#define SB_CMDPRIO_PRIOS_MAX 7
 struct sb_cmdprio_bs {
 	uint64_t bs;
 	unsigned pct;

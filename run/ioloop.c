@@ -59,6 +59,9 @@ static void __attribute__((noinline)) account_lite(struct sb_thread *t, struct s
 			sb_stat_add(&st->lat[d], lat);
 			sb_hist_add(&st->live_h->lat_h[d], lat);
 		}
+		if (st->prio_live && d < SB_PRIO_DIRS &&
+		    (st->prio_lat ? !s->disable_lat : !s->disable_clat))
+			sb_tstats_prio_add(st, d, (uint16_t)io->ioprio, st->prio_lat ? lat : clat);
 		if (lat > t->max_lat_ns)
 			sb_ioloop_late(t, ls, io, lat);
 	}
@@ -124,6 +127,8 @@ static inline void account(struct sb_thread *t, struct sb_loopstate *ls, struct 
 		sb_stat_add(&st->clat[d], lat);
 		sb_hist_add(&st->live_h->clat_h[d], lat);
 	}
+	if (st->prio_live && d < SB_PRIO_DIRS)
+		sb_tstats_prio_add(st, d, (uint16_t)io->ioprio, st->prio_lat ? lat : clat);
 	sb_ilat_add(t->ilat, d, bytes, clat, slat, lat);
 	if (t->logring) {
 		struct sb_iolog_ent e = { ls->now, io->offset, clat, slat, lat, (uint32_t)bytes,

@@ -71,6 +71,11 @@ static void reset_stats(struct sb_thread *t, struct sb_loopstate *ls)
 		memset(&st->live_h->clat_h[d], 0, sizeof(st->live_h->clat_h[d]));
 		memset(&st->live_h->lat_h[d], 0, sizeof(st->live_h->lat_h[d]));
 	}
+	for (int d = 0; d < SB_PRIO_DIRS; d++)
+		for (unsigned i = 0; i < st->nprio[d]; i++) {
+			sb_stat_init(&st->prio[d][i].s);
+			memset(&st->live_h->prio_h[d][i], 0, sizeof(st->live_h->prio_h[d][i]));
+		}
 	sb_stat_init(&st->sync_lat);
 	memset(&st->live_h->sync_h, 0, sizeof(st->live_h->sync_h));
 	memset(st->iodepth_level, 0, sizeof(st->iodepth_level));

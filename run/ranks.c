@@ -179,6 +179,19 @@ static void hists_merge(struct sb_thist *a, const struct sb_thist *b)
 	sb_hist_merge(&a->sync_h, &b->sync_h);
 }
 
+/* b's per-priority histograms into a's, by priority: the merge of the
+ * counters (sb_tstats_merge) has given a an entry for each of b's */
+static void prio_hists_merge(struct rec *a, const struct rec *b)
+{
+	for (int d = 0; d < SB_PRIO_DIRS; d++)
+		for (unsigned i = 0; i < b->st.nprio[d]; i++)
+			for (unsigned j = 0; j < a->st.nprio[d]; j++)
+				if (a->st.prio[d][j].ioprio == b->st.prio[d][i].ioprio) {
+					sb_hist_merge(&a->h.prio_h[d][j], &b->h.prio_h[d][i]);
+					break;
+				}
+}
+
 /* the kept histograms of st into the dense h (and out of st: pointers are
  * per process) */
 static void hists_out(struct sb_tstats *st, struct sb_thist *h)
@@ -192,6 +205,11 @@ static void hists_out(struct sb_tstats *st, struct sb_thist *h)
 		st->slat_h[d] = st->clat_h[d] = st->lat_h[d] = (struct sb_shist){ 0 };
 		st->gpu_copy_h[d] = st->ttfb_h[d] = (struct sb_shist){ 0 };
 	}
+	for (int d = 0; d < SB_PRIO_DIRS; d++)
+		for (unsigned i = 0; i < st->nprio[d]; i++) {
+			sb_shist_to_dense(&h->prio_h[d][i], &st->prio[d][i].h);
+			st->prio[d][i].h = (struct sb_shist){ 0 };
+		}
 	sb_shist_to_dense(&h->sync_h, &st->sync_h);
 	st->sync_h = (struct sb_shist){ 0 };
 	st->live_h = NULL;
@@ -207,6 +225,9 @@ static int hists_in(struct sb_tstats *st, const struct sb_thist *h)
 		r |= sb_shist_add_dense(&st->gpu_copy_h[d], &h->gpu_copy_h[d]);
 		r |= sb_shist_add_dense(&st->ttfb_h[d], &h->ttfb_h[d]);
 	}
+	for (int d = 0; d < SB_PRIO_DIRS; d++)
+		for (unsigned i = 0; i < st->nprio[d]; i++)
+			r |= sb_shist_add_dense(&st->prio[d][i].h, &h->prio_h[d][i]);
 	return r | sb_shist_add_dense(&st->sync_h, &h->sync_h);
 }
 
@@ -226,6 +247,7 @@ static void rec_combine(void *inout, const void *in, size_t len)
 	}
 	(void)sb_tstats_merge(&a->st, &b->st); /* counters: the histograms travel in h */
 	hists_merge(&a->h, &b->h);
+	prio_hists_merge(a, b);
 	a->st.err = keep;
 	a->st.error = keep_error;
 	for (int d = 0; d < SB_DDIR_N; d++)

@@ -155,6 +155,30 @@ static int setup_engine(struct sb_thread *t)
 	return r;
 }
 
+/* per-priority latency (fio's clat_prio): the thread's own priority, and
+ * with cmdprio_* an entry for it and each priority its I/Os can carry
+ * (fio engines/cmdprio.c: index 0 the thread's own); parse/check_cmdprio.c
+ * keeps them within SB_PRIO_MAX */
+_Static_assert(SB_CMDPRIO_PRIOS_MAX + 1 <= SB_PRIO_MAX, "cmdprio's priorities and the job's");
+static int prio_setup(struct sb_tstats *st, const struct sb_jobspec *s)
+{
+	st->ioprio = s->ioprio_on ? (uint16_t)(s->prioclass << 13 | s->prio) : 0;
+	st->prio_lat = s->lat_percentiles;
+	if (!s->cmdprio.on)
+		return 0;
+	st->prio_live = true;
+	for (int d = 0; d < SB_PRIO_DIRS; d++) {
+		int r = sb_tstats_prio_slot(st, d, st->ioprio);
+		for (unsigned i = 0; i < s->cmdprio.bs_n[d] && r >= 0; i++) {
+			unsigned p = s->cmdprio.bs[d][i].ioprio;
+			r = sb_tstats_prio_slot(st, d, p ? (uint16_t)p : st->ioprio);
+		}
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 {
 	const struct sb_jobspec *s = t->spec;
@@ -166,6 +190,8 @@ int sb_thread_setup(struct sb_thread *t, const struct sb_jobfiles *jf)
 	if (sb_tstats_init_live(t->st))
 		return -ENOMEM;
 	sb_ilat_init(t->ilat);
+	if (prio_setup(t->st, s))
+		return -EINVAL;
 	t->stats_lite = s->gtod_reduce || s->disable_lat || s->disable_clat || s->disable_slat;
 	if (sb_ctl_setup(t))
 		return -ENOMEM;

@@ -21,6 +21,8 @@ static int mix_dir(struct sb_tstats *m, const struct sb_tstats *st, int d)
 	r |= sb_shist_merge(&m->slat_h[o], &st->slat_h[d]);
 	r |= sb_shist_merge(&m->clat_h[o], &st->clat_h[d]);
 	r |= sb_shist_merge(&m->lat_h[o], &st->lat_h[d]);
+	if (d < SB_PRIO_DIRS)
+		r |= sb_tstats_merge_prios(m, o, st, d);
 	sb_stat_sum(&m->bw_samples[o], &st->bw_samples[d]);
 	sb_stat_sum(&m->iops_samples[o], &st->iops_samples[d]);
 	if (st->runtime_ns[d] > m->runtime_ns[o])
@@ -42,6 +44,12 @@ static void clear_dir(struct sb_tstats *m, int d)
 	sb_stat_init(&m->bw_samples[d]);
 	sb_stat_init(&m->iops_samples[d]);
 	m->runtime_ns[d] = 0;
+	if (d < SB_PRIO_DIRS) {
+		for (unsigned i = 0; i < m->nprio[d]; i++)
+			sb_shist_free(&m->prio[d][i].h);
+		m->nprio[d] = 0;
+		m->prio_over[d] = false;
+	}
 }
 
 int sb_tstats_mix(struct sb_tstats *m, const struct sb_tstats *st)

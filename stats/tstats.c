@@ -51,6 +51,9 @@ void sb_tstats_release(struct sb_tstats *t)
 		sb_shist_free(&t->gpu_copy_h[d]);
 		sb_shist_free(&t->ttfb_h[d]);
 	}
+	for (int d = 0; d < SB_PRIO_DIRS; d++)
+		for (unsigned i = 0; i < t->nprio[d]; i++)
+			sb_shist_free(&t->prio[d][i].h);
 	sb_shist_free(&t->sync_h);
 	if (t->live_h)
 		munmap(t->live_h, sizeof(*t->live_h));
@@ -69,6 +72,11 @@ int sb_tstats_copy(struct sb_tstats *dst, const struct sb_tstats *src)
 		r |= sb_shist_copy(&dst->gpu_copy_h[d], &src->gpu_copy_h[d]);
 		r |= sb_shist_copy(&dst->ttfb_h[d], &src->ttfb_h[d]);
 	}
+	for (int d = 0; d < SB_PRIO_DIRS; d++)
+		for (unsigned i = 0; i < src->nprio[d]; i++) {
+			dst->prio[d][i].h = (struct sb_shist){ 0 };
+			r |= sb_shist_copy(&dst->prio[d][i].h, &src->prio[d][i].h);
+		}
 	r |= sb_shist_copy(&dst->sync_h, &src->sync_h);
 	if (r) {
 		sb_tstats_release(dst);
@@ -88,6 +96,52 @@ static int merge_hist(struct sb_shist *dst, const struct sb_tstats *src, const s
 	if (!s->n)
 		return 0;
 	return sb_shist_add_dense_range(dst, live, s->min, s->max);
+}
+
+int sb_tstats_prio_slot(struct sb_tstats *t, int d, uint16_t ioprio)
+{
+	for (unsigned i = 0; i < t->nprio[d]; i++)
+		if (t->prio[d][i].ioprio == ioprio)
+			return (int)i;
+	if (t->nprio[d] >= SB_PRIO_MAX)
+		return -1;
+	struct sb_prio_lat *e = &t->prio[d][t->nprio[d]];
+	*e = (struct sb_prio_lat){ .ioprio = ioprio };
+	sb_stat_init(&e->s);
+	return (int)t->nprio[d]++;
+}
+
+/* one of src's priorities (s: its figures, live or kept its histogram) into
+ * dst's entry of the same priority in direction d */
+static int merge_prio(struct sb_tstats *dst, int d, uint16_t ioprio, const struct sb_tstats *src,
+		      const struct sb_stat *s, const struct sb_hist *live, const struct sb_shist *kept)
+{
+	if (!s->n)
+		return 0;
+	int i = sb_tstats_prio_slot(dst, d, ioprio);
+	if (i < 0) {
+		dst->prio_over[d] = true;
+		return 0;
+	}
+	sb_stat_merge(&dst->prio[d][i].s, s);
+	return merge_hist(&dst->prio[d][i].h, src, s, live, kept);
+}
+
+int sb_tstats_merge_prios(struct sb_tstats *dst, int dd, const struct sb_tstats *src, int sd)
+{
+	const struct sb_thist *lh = src->live_h;
+	int r = 0;
+	dst->prio_over[dd] |= src->prio_over[sd];
+	if (!src->nprio[sd] && !src->prio_live) {
+		bool l = src->prio_lat;
+		return merge_prio(dst, dd, src->ioprio, src, l ? &src->lat[sd] : &src->clat[sd],
+				  lh ? (l ? &lh->lat_h[sd] : &lh->clat_h[sd]) : NULL,
+				  l ? &src->lat_h[sd] : &src->clat_h[sd]);
+	}
+	for (unsigned i = 0; i < src->nprio[sd]; i++)
+		r |= merge_prio(dst, dd, src->prio[sd][i].ioprio, src, &src->prio[sd][i].s,
+				lh ? &lh->prio_h[sd][i] : NULL, &src->prio[sd][i].h);
+	return r;
 }
 
 static void add_live(_Atomic uint64_t *dst, const _Atomic uint64_t *src)
@@ -123,6 +177,8 @@ static int merge_ddir(struct sb_tstats *dst, const struct sb_tstats *src, int d)
 			&src->gpu_copy_h[d]);
 	sb_stat_merge(&dst->ttfb[d], &src->ttfb[d]);
 	r |= merge_hist(&dst->ttfb_h[d], src, &src->ttfb[d], lh ? &lh->ttfb_h[d] : NULL, &src->ttfb_h[d]);
+	if (d < SB_PRIO_DIRS)
+		r |= sb_tstats_merge_prios(dst, d, src, d);
 	sb_stat_sum(&dst->bw_samples[d], &src->bw_samples[d]);
 	sb_stat_sum(&dst->iops_samples[d], &src->iops_samples[d]);
 	/* threads run side by side: a direction's runtime is the longest */

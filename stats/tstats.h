@@ -34,6 +34,19 @@ struct sb_errinfo {
 };
 
 #define SB_ERRDUMP_MAX 8
+
+/* fio's per-priority latency (stat.c clat_prio): the latency of a
+ * direction's I/Os by the priority they carried, (class << 13) | level.
+ * The figure is clat, or lat with lat_percentiles (as fio).  Reads and
+ * writes; at most SB_PRIO_MAX priorities a direction (a merge that meets
+ * more sets prio_over and the output shows none). */
+#define SB_PRIO_MAX 8
+#define SB_PRIO_DIRS 2
+struct sb_prio_lat {
+	uint16_t ioprio;
+	struct sb_stat s;            /* ns */
+	struct sb_shist h;           /* kept; a running thread counts into live_h->prio_h */
+};
 #define SB_ENG_CTR_MAX 16 /* engine counters a job keeps */
 
 struct sb_tstats {
@@ -109,6 +122,15 @@ struct sb_tstats {
 	 * PUT, engine.h struct sb_engine_sink), ns, after ramp_time */
 	struct sb_stat ttfb[SB_DDIR_N];
 	struct sb_shist ttfb_h[SB_DDIR_N];
+	/* per priority (fio's clat_prio): a thread with cmdprio_* counts each
+	 * I/O into its priority's entry (prio_live); one without has none and a
+	 * merge takes its clat (lat: prio_lat) as the entry of its own
+	 * priority, ioprio (prioclass/prio; 0 none) */
+	uint16_t ioprio;
+	bool prio_lat, prio_live;
+	bool prio_over[SB_PRIO_DIRS];
+	unsigned nprio[SB_PRIO_DIRS];
+	struct sb_prio_lat prio[SB_PRIO_DIRS][SB_PRIO_MAX];
 };
 
 /* The dense per-thread histograms: about 200 KB, touched only where used. */
@@ -117,6 +139,7 @@ struct sb_thist {
 	struct sb_hist sync_h;
 	struct sb_hist gpu_copy_h[SB_DDIR_N]; /* iomem=cudamalloc copies (run/gpu.c) */
 	struct sb_hist ttfb_h[SB_DDIR_N];     /* the engine's time to first byte */
+	struct sb_hist prio_h[SB_PRIO_DIRS][SB_PRIO_MAX]; /* sb_tstats.prio's */
 };
 
 void sb_tstats_init(struct sb_tstats *t);
@@ -137,6 +160,26 @@ void sb_tstats_set_error(struct sb_tstats *st, int e, const char *op, const char
  * histograms when it has them, else its kept ones, into dst's kept ones).
  * 0 or -ENOMEM (a histogram could not grow: it stays as it was). */
 int sb_tstats_merge(struct sb_tstats *dst, const struct sb_tstats *src);
+/* The entry of priority ioprio in direction d (< SB_PRIO_DIRS), added
+ * if new: its index, or -1 when d has SB_PRIO_MAX already. */
+int sb_tstats_prio_slot(struct sb_tstats *t, int d, uint16_t ioprio);
+/* dst's priorities of direction dd += src's of sd, by priority (fio stat.c
+ * sum_thread_stats); a thread that kept none counts as one priority, its
+ * own, with its clat (lat with prio_lat).  0 or -ENOMEM. */
+int sb_tstats_merge_prios(struct sb_tstats *dst, int dd, const struct sb_tstats *src, int sd);
+/* On the I/O path of a thread with prio_live: v (ns) into the entry of
+ * ioprio (0: the thread's own), which sb_tstats_prio_slot made at setup. */
+static inline void sb_tstats_prio_add(struct sb_tstats *t, int d, uint16_t ioprio, uint64_t v)
+{
+	if (!ioprio)
+		ioprio = t->ioprio;
+	for (unsigned i = 0; i < t->nprio[d]; i++)
+		if (t->prio[d][i].ioprio == ioprio) {
+			sb_stat_add(&t->prio[d][i].s, v);
+			sb_hist_add(&t->live_h->prio_h[d][i], v);
+			return;
+		}
+}
 /* index into the depth buckets */
 unsigned sb_depth_level_bucket(unsigned depth);   /* 1,2,4,8,16,32,>=64 */
 unsigned sb_depth_batch_bucket(unsigned n);       /* 0,4,8,16,32,64,>=64 */

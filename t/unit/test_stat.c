@@ -180,6 +180,82 @@ static void test_tstats_merge(void)
 	free(b);
 }
 
+/* one kept priority entry of t: n samples of v ns */
+static void prio_put(struct sb_tstats *t, int d, uint16_t ioprio, unsigned n, uint64_t v)
+{
+	int i = sb_tstats_prio_slot(t, d, ioprio);
+	CU_ASSERT_FATAL(i >= 0);
+	for (unsigned k = 0; k < n; k++) {
+		sb_stat_add(&t->prio[d][i].s, v);
+		sb_shist_add(&t->prio[d][i].h, v);
+	}
+}
+
+static const struct sb_prio_lat *prio_of(const struct sb_tstats *t, int d, uint16_t ioprio)
+{
+	for (unsigned i = 0; i < t->nprio[d]; i++)
+		if (t->prio[d][i].ioprio == ioprio)
+			return &t->prio[d][i];
+	return NULL;
+}
+
+/* fio 3.33 stat.c:2104-2170 (sum_thread_stats): entries of one priority
+ * merge; a thread that kept none is its own priority with its clat (lat
+ * with lat_percentiles); more than SB_PRIO_MAX priorities: none shown */
+static void test_tstats_merge_prios(void)
+{
+	struct sb_tstats *job = new_ts(), *a = new_ts(), *b = new_ts(), *c = new_ts();
+	const int R = SB_DDIR_READ, W = SB_DDIR_WRITE;
+	prio_put(a, R, 0, 3, 1000);
+	prio_put(a, R, 3 << 13 | 5, 2, 5000);
+	prio_put(b, R, 3 << 13 | 5, 4, 7000);
+	prio_put(b, R, 2 << 13 | 1, 1, 9000);
+	/* c: no per-priority entries; its own priority 2/4 with its lat */
+	c->ioprio = 2 << 13 | 4;
+	c->prio_lat = true;
+	sb_stat_add(&c->clat[W], 10);
+	sb_shist_add(&c->clat_h[W], 10);
+	sb_stat_add(&c->lat[W], 20);
+	sb_shist_add(&c->lat_h[W], 20);
+	CU_ASSERT_EQUAL(sb_tstats_merge(job, a), 0);
+	CU_ASSERT_EQUAL(sb_tstats_merge(job, b), 0);
+	CU_ASSERT_EQUAL(sb_tstats_merge(job, c), 0);
+	CU_ASSERT_EQUAL(job->nprio[R], 3);
+	const struct sb_prio_lat *e = prio_of(job, R, 3 << 13 | 5);
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(e->s.n, 6);
+	CU_ASSERT_EQUAL(e->s.min, 5000);
+	CU_ASSERT_EQUAL(e->s.max, 7000);
+	CU_ASSERT_EQUAL(e->h.n, 6);
+	CU_ASSERT_EQUAL(prio_of(job, R, 0)->s.n, 3);
+	CU_ASSERT_EQUAL(prio_of(job, R, 2 << 13 | 1)->s.n, 1);
+	CU_ASSERT_EQUAL(job->nprio[W], 1);
+	e = prio_of(job, W, 2 << 13 | 4);
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(e->s.min, 20); /* lat, not clat */
+	CU_ASSERT_EQUAL(e->h.n, 1);
+	/* a copy owns its own histograms */
+	struct sb_tstats *cp = new_ts();
+	CU_ASSERT_EQUAL(sb_tstats_copy(cp, job), 0);
+	CU_ASSERT_NOT_EQUAL(cp->prio[R][0].h.bins, job->prio[R][0].h.bins);
+	CU_ASSERT_EQUAL(cp->prio[R][0].h.n, job->prio[R][0].h.n);
+	/* a group meeting more than SB_PRIO_MAX priorities is flagged */
+	struct sb_tstats *many = new_ts();
+	for (unsigned k = 0; k < SB_PRIO_MAX; k++)
+		prio_put(many, R, (uint16_t)(3 << 13 | k), 1, 100);
+	CU_ASSERT_EQUAL(many->nprio[R], SB_PRIO_MAX);
+	CU_ASSERT_EQUAL(sb_tstats_prio_slot(many, R, 1 << 13), -1);
+	prio_put(c, R, 1 << 13, 1, 100);
+	CU_ASSERT_EQUAL(sb_tstats_merge(many, c), 0);
+	CU_ASSERT(many->prio_over[R]);
+	CU_ASSERT(!many->prio_over[W]);
+	struct sb_tstats *t[] = { job, a, b, c, cp, many };
+	for (unsigned k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		sb_tstats_release(t[k]);
+		free(t[k]);
+	}
+}
+
 static void test_depth_buckets(void)
 {
 	static const unsigned lv[][2] = { { 0, 0 }, { 1, 0 }, { 2, 1 }, { 3, 1 }, { 4, 2 }, { 7, 2 },
@@ -200,6 +276,7 @@ static CU_TestInfo tests[] = {
 	{ "merge equals one stat", test_merge },
 	{ "tstats init", test_tstats_init },
 	{ "tstats merge", test_tstats_merge },
+	{ "tstats merge by priority", test_tstats_merge_prios },
 	{ "depth buckets", test_depth_buckets },
 	CU_TEST_INFO_NULL,
 };
