@@ -42,6 +42,18 @@ class DepthNote(SbCase):
                     self.assertIn(NOTE, f.stdout + f.stderr)
                 os.unlink(os.path.join(self.dir, "f"))
 
+    def test_null_engine_has_no_note(self):
+        """fio 3.33's null engine queues at iodepth > 1 (engines/null.c:113-118):
+        no note, and fio's t0016 (null, iodepth=16) fails on any stderr"""
+        job = self.write_job("[j]\nioengine=null\nsize=1M\niodepth=16\n")
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(p.stderr, "")
+        if FIO:
+            f = subprocess.run([FIO, job], cwd=self.dir, capture_output=True, text=True,
+                               timeout=120)
+            self.assertNotIn(NOTE, f.stdout + f.stderr)
+
     def test_one_note_per_job_and_none_without_a_cap(self):
         text = (self.job("psync", 8, "a", "numjobs=2\n") + self.job("psync", 1, "b")
                 + self.job("psync", 4, "c"))
