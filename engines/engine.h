@@ -102,6 +102,14 @@ struct sb_engine_fs {
 	 * or ~/.aws/credentials, read through storbench's reader: 0, or -errno
 	 * (-ENOENT: no such file or profile) */
 	int (*read_cred)(char *keyid, size_t kl, char *key, size_t sl, char *token, size_t tl);
+	/* an output the engine has another process fill (exec's std_redirect:
+	 * a program's stdout and stderr), opened through the writer gate as
+	 * job's: written to a temporary that out_close(keep) renames over
+	 * path (keep false: removed, path left as it was); refused as any
+	 * output (a device, an input of the run: the refusal is printed).
+	 * out_open: the descriptor to write to, -errno; *h the handle */
+	int (*out_open)(const char *path, const char *job, void **h);
+	int (*out_close)(void *h, bool keep);
 };
 
 /* What an engine counts besides its I/Os' latencies, and where (run/ gives
@@ -128,6 +136,7 @@ struct sb_engine_job {
 				 * to the host buffer too (libcufile, as fio) */
 	const struct sb_engine_fs *fs; /* FILEOP engines' creates and removals */
 	const char *job;        /* the job's name (for the marks) */
+	uint64_t runtime_us;    /* runtime= (0: none): exec stops its program then */
 	bool reads, writes, trims; /* what the job's I/Os do (rw=, verify reads
 				 * back what it wrote): s3 checks and lays out
 				 * its objects before the first I/O */

@@ -9,6 +9,7 @@ extern const struct sb_engine_ops sb_engine_sync;
 extern const struct sb_engine_ops sb_engine_psync;
 extern const struct sb_engine_ops sb_engine_null;
 extern const struct sb_engine_ops sb_engine_cpuio;
+extern const struct sb_engine_ops sb_engine_exec;
 extern const struct sb_engine_ops sb_engine_mmap;
 extern const struct sb_engine_ops sb_engine_posixaio;
 extern const struct sb_engine_ops sb_engine_libcufile;
@@ -56,6 +57,7 @@ const struct sb_engine_ops *const sb_engines[] = {
 	&sb_engine_http,
 #endif
 	&sb_engine_cpuio,
+	&sb_engine_exec,
 	&sb_engine_null,
 	NULL,
 };

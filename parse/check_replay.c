@@ -43,6 +43,13 @@ static unsigned check_exec(const struct sb_jobctx *c)
 		       "remove %s", os[i]->name, v[i], os[i]->name);
 		n++;
 	}
+	if (!allow_exec && !strcmp(c->spec.ioengine, "exec")) { /* it runs program= */
+		sb_err(sb_job_where(c, SB_OPT(ioengine), where, sizeof(where)),
+		       "ioengine=exec: the job file asks to run a program, which storbench does only "
+		       "when the command line says so: run with --allow-exec if you trust this job "
+		       "file, or remove the job");
+		n++;
+	}
 	return n;
 }
 

@@ -31,7 +31,7 @@ const struct sb_cli_flag sb_cli_flags[] = {
 	{ "--warnings-fatal", NULL, "a warning about the job files or options is an error "
 	  "(exit 1)" },
 	{ "--datagen", NULL, "create the datasets of workload=train jobs, run nothing" },
-	{ "--allow-exec", NULL, "let job files run shell commands (exec_prerun, exec_postrun)" },
+	{ "--allow-exec", NULL, "let job files run commands (exec_prerun, exec_postrun, ioengine=exec)" },
 	{ "--status-interval", "T", "interim results every T (seconds, or 500ms, 1m): printed in "
 	  "normal format as the run goes, or kept in the JSON document's \"interim\" array with "
 	  "--output-format=json (one document)" },

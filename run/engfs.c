@@ -3,7 +3,8 @@
  * the writer gate (os/outfile.c: exclusive, marked as this run's, kept on
  * purpose as fio keeps what filecreate makes); removal only of what this
  * process made and while the path still names that inode (os/scratch.c):
- * a user's file or folder is never removed.  Also the size of a job with
+ * a user's file or folder is never removed.  Outputs another process fills
+ * (exec's std_redirect) go through the gate as results do.  Also the size of a job with
  * no files and no size= (sb_engine_no_size: an S3 object's, asked of its
  * engine). */
 #include <errno.h>
@@ -113,11 +114,40 @@ static int fs_read_cred(char *keyid, size_t kl, char *key, size_t sl, char *toke
 	return found && keyid[0] && key[0] ? 0 : -ENOENT;
 }
 
+static int fs_out_open(const char *path, const char *job, void **h)
+{
+	struct sb_outfile *o = malloc(sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	int e = sb_outfile_open(o, path, &(struct sb_outname){ "std_redirect", job,
+			       "the program's output" }, 0);
+	if (e) { /* the gate said why */
+		free(o);
+		return e;
+	}
+	*h = o;
+	return sb_outfile_fd(o);
+}
+
+static int fs_out_close(void *h, bool keep)
+{
+	struct sb_outfile *o = h;
+	int e = 0;
+	if (keep)
+		e = sb_outfile_commit(o);
+	else
+		sb_outfile_abort(o);
+	free(o);
+	return e;
+}
+
 const struct sb_engine_fs sb_run_engine_fs = {
 	.create = fs_create,
 	.remove = fs_remove,
 	.mark = fs_mark,
 	.read_cred = fs_read_cred,
+	.out_open = fs_out_open,
+	.out_close = fs_out_close,
 };
 
 /* a job with no size= on an object store (ioengine=s3), read: 0 and *len

@@ -40,6 +40,7 @@ void sb_engine_job_fill(struct sb_engine_job *j, const struct sb_jobspec *s)
 	j->sfr_flags = s->sfr_flags;
 	j->fs = &sb_run_engine_fs;
 	j->job = s->name;
+	j->runtime_us = s->runtime_us;
 	j->reads = (s->rw & SB_RW_READ) || s->verify;
 	j->writes = (s->rw & SB_RW_WRITE) && !s->verify_only;
 	j->trims = s->rw & SB_RW_TRIM;
@@ -70,8 +71,8 @@ int sb_run_enghelp(FILE *f, const char *name)
 		fprintf(f, "  (moves no data: an I/O is an allocation or a file operation; "
 			"the ML workloads refuse it)\n");
 	if (ops && (ops->flags & SB_ENGINE_NOIO))
-		fprintf(f, "  (moves no data, touches no storage: an I/O is a burst of CPU work; the ML "
-			"workloads refuse it)\n");
+		fprintf(f, "  (moves no data, touches no storage: an I/O is work of another kind, "
+			"below; the ML workloads refuse it)\n");
 	if (ops && (ops->flags & SB_ENGINE_OBJECTS))
 		fprintf(f, "  (objects on an object store: needs its server, http_host=; no local files)\n");
 	if (e->package)
