@@ -197,6 +197,9 @@ static void say_want(char *s, size_t n, const char *what, const struct sb_vid *w
 {
 	if (want->any_writer)
 		snprintf(s, n, "%s offset %" PRIu64 " (any writer's)", what, want->offset);
+	else if (want->any_job)
+		snprintf(s, n, "%s offset %" PRIu64 ", gen %" PRIu64 ", any job, thread %u", what,
+			 want->offset, want->gen, want->thread);
 	else
 		say_id(s, n, what, want->offset, want->gen, want->job, want->thread);
 }
@@ -231,7 +234,7 @@ static bool identity_ok(const struct sb_vfmt *f, const uint8_t *h, const struct 
 {
 	uint64_t hoff = ld64(h + 16), hgen = ld64(h + 24);
 	unsigned hjob = h[12] | h[13] << 8, hthr = h[14] | h[15] << 8;
-	if (hoff != want->offset || (!want->any_writer && (hjob != want->job ||
+	if (hoff != want->offset || (!want->any_writer && ((!want->any_job && hjob != want->job) ||
 							       hthr != want->thread))) {
 		say_want(expected, n, "block of", want);
 		say_id(found, n, "valid block of", hoff, hgen, hjob, hthr);

@@ -58,6 +58,11 @@ struct sb_vid {
 	 * another job or run left, no saved state naming the block): job,
 	 * thread, generation and seed are not compared; the offset is */
 	bool any_writer;
+	/* checks only: the block may be any job's of this run or another (a
+	 * verify_only job with no saved state checks the blocks its workload
+	 * would write, whoever wrote them: fio 3.33 verify.c verify_header
+	 * compares no job); thread, generation and seed are compared */
+	bool any_job;
 };
 
 /* the data seed of generation gen at offset, from a thread's base seed */

@@ -130,7 +130,7 @@ bool sb_vcheck_read(struct sb_thread *t, struct vjob *vj, const struct sb_io_u *
 			const struct sb_vwriter *w = &k->w[k->who[rel / L]];
 			uint64_t g = k->gen[rel / L];
 			want = (struct sb_vid){ off, g, sb_vblock_seed(w->seed, g, off), w->index,
-						w->thread, w->start, false };
+						w->thread, w->start, false, false };
 		}
 		if (!sb_vcheck_one(t, vj, io, o, &want))
 			return false;

@@ -34,7 +34,7 @@ static void io_prep(struct sb_thread *t, struct sb_io_u *io)
 	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	vj->io_gen[io->index] = g;
 	for (uint64_t o = 0; o + L <= io->len; o += L) {
-		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread, 0, false };
+		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread, 0, false, false };
 		id.seed = sb_vblock_seed(vj->base, g, id.offset);
 		sb_vblock_fill(&vj->fmt, (uint8_t *)io->buf + o, &id, now);
 	}
@@ -99,7 +99,7 @@ static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
 	for (uint64_t o = 0; tr && o + L <= io->len; o += L) {
 		uint64_t off = io->offset + o, slot = (off - tr->start) / L;
 		struct sb_vid want = { off, slot < tr->nslots ? GEN_OF(tr->gen[slot]) : 0, 0,
-				       vj->job, vj->thread, 0, false };
+				       vj->job, vj->thread, 0, false, false };
 		if (!want.gen)
 			continue;
 		tr->gen[slot] |= CHECKED;
@@ -108,6 +108,10 @@ static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
 		 * write: this run's start, or with verify_only the writing run's
 		 * (from its saved state; 0: unknown) */
 		want.min_time = t->spec->verify_only ? vj->prev_t0 : vj->t0;
+		/* verify_only with no saved state: whichever job wrote its
+		 * workload's blocks (fio's t/verify.py runs it after a writing
+		 * job of another name in the same run) */
+		want.any_job = t->spec->verify_only && !t->spec->verify_state_load;
 		if (!sb_vcheck_one(t, vj, io, o, &want))
 			return false;
 	}
