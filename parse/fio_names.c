@@ -6,7 +6,7 @@
 #include "parse/options.h"
 
 const char *const sb_fio_only_names[] = {
-	"apptag", "apptag_mask", "arguments", "bindname", "block",
+	"apptag", "apptag_mask", "bindname", "block",
 	"bs_is_seq_rand", 
 	"busy_poll",
 	"cdb_len", "chunk_size", "clientname", "clustername", "cmd_type",
@@ -14,7 +14,6 @@ const char *const sb_fio_only_names[] = {
 	"cont", "dataplacement", 
 	"dir", "donorname", "dp_scheme", "end_syncfs", "fdp", "fdp_pli",
 	"fdp_pli_select", "filetype", "force_async",
-	"grace_time",
 	"hdfsdirectory", "hipri_percentage", "hostname",
 	"http_s3_sse_customer_algorithm", "http_s3_sse_customer_key",
 	"inplace", "interface",
@@ -28,12 +27,12 @@ const char *const sb_fio_only_names[] = {
 	"merge_blktrace_file", "merge_blktrace_iters", "merge_blktrace_scalars", "mss", "namenode",
 	"nfs_url", "no_completion_thread", "nodelay", "nowait", "num_range", "numruns",
 	"object_class", "pi_act", "pi_chk", "pingpong", "plid_select", "plids", "pool", "port",
-	"prep", "priohint", "program", "proto", "protocol", "ramp_size",
+	"prep", "priohint", "proto", "protocol", "ramp_size",
 	"random_sequence_stride", "rbd_encryption_format",
 	"rbd_encryption_passphrase", "rbdname", "read_mode", "readfua",
 	"recover_zbd_write_error", "rocm_io", "sg_write_mode", "skip_bad",
 	"softrandommap", "spr_cs", "spr_num_regions", "spr_op", "sprandom", "ss_interval",
-	"std_redirect", "steadystate_check_interval", "stream_id", "thinkcycles",
+	"steadystate_check_interval", "stream_id", "thinkcycles",
 	"touch_objects", "ttl", "uncached",
 	"uri", "verb", "verify_async_cpus",
 	"verify_bytchk", "verify_mode", "verify_pattern_interval", "verify_policy",

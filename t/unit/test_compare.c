@@ -516,7 +516,9 @@ static void test_compared_options(void)
 		"http_mode", "http_object_mode", "http_verbose", "s3_object_size", "s3_path_style",
 		"s3_sign_payload", "s3_retries", "s3_multipart_size",
 		/* cpuio's (engines/cpuio.c) */
-		"cpuload", "cpuchunks", "cpumode", "exit_on_io_done", "runtime",
+		"cpuload", "cpuchunks", "cpumode", "exit_on_io_done",
+		/* exec's (engines/exec.c) */
+		"program", "arguments", "grace_time", "std_redirect", "runtime",
 		"time_based", "ramp_time", "startdelay", "loops", "group_reporting", "randrepeat",
 		"randseed", "norandommap", "random_distribution", "rate", "rate_iops", "thinktime",
 		"thinktime_spin", "thinktime_blocks", "unlink", "fallocate", "allow_mounted_write",

@@ -47,8 +47,8 @@ static void test_engine_rows_in_table(void)
 	/* userspace_reap + io_uring's six + libcufile's cuda_io + stat_type,
 	 * seen for filestat and for dirstat, which share the row, + the 19 of
 	 * s3 and http (engines/s3.c), which share theirs: seen twice, + cpuio's
-	 * four */
-	CU_ASSERT_EQUAL(seen, 10 + 2 * 19 + 4);
+	 * four + exec's four */
+	CU_ASSERT_EQUAL(seen, 10 + 2 * 19 + 4 + 4);
 	CU_ASSERT_PTR_EQUAL(sb_engine_option_row(sb_parse_engine_find("s3"), 0),
 			    sb_engine_option_row(sb_parse_engine_find("http"), 0));
 	CU_ASSERT_PTR_EQUAL(sb_engine_option_row(sb_parse_engine_find("filestat"), 0),
@@ -62,7 +62,8 @@ static void test_engine_rows_in_table(void)
 	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 9)->name, "stat_type");
 	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 10)->name, "http_host");
 	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 29)->name, "cpuload");
-	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 33)->name, "runtime");
+	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 33)->name, "program");
+	CU_ASSERT_STRING_EQUAL(sb_option_at(sb_option_index(ef) + 37)->name, "runtime");
 }
 
 /* job file -> the engine's own struct through the engine-facing view */

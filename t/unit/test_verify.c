@@ -138,7 +138,7 @@ static void fx_init(struct fixture *x, unsigned type, uint64_t voff)
 
 static struct sb_vid vid(uint64_t off, uint64_t gen)
 {
-	struct sb_vid id = { off, gen, sb_vblock_seed(7, gen, off), 1, 2, 0, false };
+	struct sb_vid id = { off, gen, sb_vblock_seed(7, gen, off), 1, 2, 0, false, false };
 	return id;
 }
 
@@ -226,6 +226,43 @@ static void test_classify(void)
 	}
 }
 
+/* fio's t/verify.py (fio 3.42 t/verify.py:154-160, 862-870) overwrites 4
+ * bytes of a verified file and expects the check to fail: for every type,
+ * 4 bytes changed anywhere in a block (header, its unused part, data,
+ * trailer) fail it.  Every aligned window of the header and trailer, and
+ * a stride of the data. */
+static void test_every_byte_covered(void)
+{
+	static const unsigned types[] = { SB_VT_CRC32C, SB_VT_CRC64, SB_VT_XXHASH, SB_VT_MD5,
+					  SB_VT_SHA1, SB_VT_SHA256, SB_VT_SHA512 };
+	for (unsigned ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++) {
+		struct fixture *x = calloc(1, sizeof(*x));
+		enum sb_verify_kind k;
+		if (!sb_csum_built(types[ti])) {
+			free(x);
+			continue;
+		}
+		fx_init(x, types[ti], 0);
+		struct sb_vid id = vid(8192, 5);
+		sb_vblock_fill(&x->f, x->a, &id, 123);
+		unsigned missed = 0;
+		for (unsigned o = 0; o + 4 <= L; o += (o < 256 || o >= L - 64) ? 4 : 60) {
+			memcpy(x->b, x->a, L);
+			for (unsigned i = 0; i < 4; i++)
+				x->b[o + i] ^= (uint8_t)(0xa5 + i);
+			if (check(x, x->b, 8192, 5, &k)) {
+				if (!missed++)
+					printf("\n  %s: 4 bytes at +%u not seen", sb_csum_info(types[ti])->name, o);
+			} else {
+				CU_ASSERT(k == SB_VFY_CORRUPT || k == SB_VFY_TORN);
+			}
+		}
+		CU_ASSERT_EQUAL(missed, 0);
+		sb_csum_free(&x->cs);
+		free(x);
+	}
+}
+
 /* the data of a block is the same for the same seed (a dump can rebuild
  * it) and differs between seeds and offsets */
 static void test_data_from_seed(void)
@@ -294,6 +331,7 @@ static CU_TestInfo tests[] = {
 	{ "a checksum whose library is missing is refused with the package", test_missing_library },
 	{ "verify_pattern parsed, verify=pattern implied", test_pattern_parse },
 	{ "each fault kind classified, for every type", test_classify },
+	{ "4 bytes changed anywhere in a block are seen, for every type", test_every_byte_covered },
 	{ "block data rebuilt from the seed", test_data_from_seed },
 	{ "verify=pattern blocks", test_pattern_block },
 	{ "verify state saved and loaded", test_state_roundtrip },
