@@ -215,16 +215,6 @@ static unsigned check_modes(struct sb_jobctx *c)
 {
 	struct sb_jobspec *s = &c->spec;
 	char where[SB_WHERE_MAX], w[300];
-	if (s->verify_backlog && (!(s->rw & SB_RW_WRITE) || s->verify_only)) {
-		const struct sb_option *o = SB_OPT(verify_backlog);
-		sb_err(sb_job_where(c, o, where, sizeof(where)),
-		       "%s: verify_backlog checks blocks while they are being written, and this job "
-		       "writes nothing (%s%s): drop verify_backlog, or use a rw that writes",
-		       written(c, o, w, sizeof(w)), s->verify_only ? "verify_only=1" : "rw=",
-		       s->verify_only ? "" : (sb_job_src(c, SB_OPT(rw))->file ?
-					      sb_job_src(c, SB_OPT(rw))->raw : "read"));
-		return 1;
-	}
 	/* a read job checks against the writers' saved states anyway
 	 * (run/vcheck.c sb_vcheck_load_known): fio's t/jobs/t0036, t0037 */
 	if (s->verify_state_load && !s->verify_only && (s->rw & SB_RW_WRITE)) {

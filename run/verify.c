@@ -25,6 +25,21 @@ static struct sb_vtrack *track_of(struct vjob *vj, const struct sb_file *f)
 	return f->index < vj->nfiles ? &vj->tr[f->index] : NULL;
 }
 
+/* io's write goes in flight: does it overlap another still in flight?
+ * (a unit reused is done: a failed write never reached wrote()) */
+static void note_inflight(struct vjob *vj, const struct sb_io_u *io)
+{
+	struct vinflight *me = &vj->infl[io->index];
+	*me = (struct vinflight){ io->offset, io->len, io->file->index, true, false };
+	for (unsigned j = 0; j < vj->ninfl; j++) {
+		struct vinflight *o = &vj->infl[j];
+		if (j == io->index || !o->busy || o->file != me->file ||
+		    o->offset >= me->offset + me->len || me->offset >= o->offset + o->len)
+			continue;
+		o->overlap = me->overlap = true;
+	}
+}
+
 static void io_prep(struct sb_thread *t, struct sb_io_u *io)
 {
 	struct vjob *vj = t->content;
@@ -33,6 +48,8 @@ static void io_prep(struct sb_thread *t, struct sb_io_u *io)
 	clock_gettime(CLOCK_REALTIME, &ts); /* vDSO: no system call */
 	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	vj->io_gen[io->index] = g;
+	if (vj->infl)
+		note_inflight(vj, io);
 	for (uint64_t o = 0; o + L <= io->len; o += L) {
 		struct sb_vid id = { io->offset + o, g, 0, vj->job, vj->thread, 0, false, false };
 		id.seed = sb_vblock_seed(vj->base, g, id.offset);
@@ -65,11 +82,18 @@ static bool wrote(struct sb_thread *t, struct vjob *vj, const struct sb_io_u *io
 {
 	struct sb_vtrack *tr = track_of(vj, io->file);
 	uint64_t L = vj->fmt.len, g = vj->io_gen[io->index];
+	struct vinflight *me = vj->infl ? &vj->infl[io->index] : NULL;
+	uint8_t *amb = me && tr ? vj->amb[io->file->index] : NULL;
 	for (uint64_t o = 0; tr && o + L <= (uint64_t)io->result; o += L) {
 		uint64_t slot = (io->offset + o - tr->start) / L;
-		if (slot < tr->nslots)
-			tr->gen[slot] = (uint32_t)g;
+		if (slot >= tr->nslots)
+			continue;
+		tr->gen[slot] = (uint32_t)g;
+		if (amb)
+			amb[slot] = me->overlap;
 	}
+	if (me)
+		me->busy = false;
 	bool go = vj->tbacklog ? trim_note(vj, io, g) : true;
 	if (!vj->backlog)
 		return go;
@@ -104,6 +128,8 @@ static bool io_check(struct sb_thread *t, const struct sb_io_u *io)
 			continue;
 		tr->gen[slot] |= CHECKED;
 		want.seed = sb_vblock_seed(vj->base, want.gen, off);
+		if (vj->amb && vj->amb[io->file->index][slot])
+			want.gen = 0; /* overlapping writes in flight: either's block (any gen) */
 		/* a block stamped before the run that wrote it began is a lost
 		 * write: this run's start, or with verify_only the writing run's
 		 * (from its saved state; 0: unknown) */
@@ -203,8 +229,11 @@ static void do_trims(struct sb_thread *t, struct vjob *vj)
 			break;
 		for (uint64_t o = 0; o < len; o += L) {
 			uint64_t slot = (e.offset + o - tr->start) / L;
-			if (slot < tr->nslots)
+			if (slot < tr->nslots) {
 				tr->gen[slot] = mark;
+				if (vj->amb)
+					vj->amb[e.file][slot] = 0;
+			}
 		}
 	}
 	t->gen = saved;
@@ -373,6 +402,13 @@ int sb_verify_setup(struct sb_thread *t)
 	if (vj->rbs > s->bs_max[bd] && s->bs_max[bd] >= L)
 		vj->rbs = s->bs_max[bd] / L * L;
 	vj->io_gen = calloc(t->etd.nios, sizeof(*vj->io_gen));
+	if (t->etd.nios > 1 && !s->verify_only) {
+		vj->ninfl = t->etd.nios;
+		vj->infl = calloc(vj->ninfl, sizeof(*vj->infl));
+		vj->amb = calloc(vj->nfiles ? vj->nfiles : 1, sizeof(*vj->amb));
+		if (!vj->infl || !vj->amb)
+			return -ENOMEM;
+	}
 	vj->tr = calloc(vj->nfiles ? vj->nfiles : 1, sizeof(*vj->tr));
 	vj->expect = malloc(L);
 	if (!vj->io_gen || !vj->tr || !vj->expect)
@@ -382,6 +418,8 @@ int sb_verify_setup(struct sb_thread *t)
 		vj->tr[i].nslots = t->files[i].region_len / L;
 		vj->tr[i].gen = calloc(vj->tr[i].nslots ? vj->tr[i].nslots : 1, sizeof(uint32_t));
 		if (!vj->tr[i].gen)
+			return -ENOMEM;
+		if (vj->amb && !(vj->amb[i] = calloc(vj->tr[i].nslots ? vj->tr[i].nslots : 1, 1)))
 			return -ENOMEM;
 	}
 	if (s->verify_backlog && !s->verify_only) {
@@ -419,6 +457,10 @@ void sb_verify_teardown(struct sb_thread *t)
 		return;
 	for (unsigned i = 0; vj->tr && i < vj->nfiles; i++)
 		free(vj->tr[i].gen);
+	for (unsigned i = 0; vj->amb && i < vj->nfiles; i++)
+		free(vj->amb[i]);
+	free(vj->amb);
+	free(vj->infl);
 	sb_csum_free(&vj->cs);
 	free(vj->tr);
 	free(vj->io_gen);

@@ -28,6 +28,16 @@ struct ring_ent {
 	uint64_t offset, len;
 };
 
+/* a write unit's range while it is in flight (iodepth > 1): two writes to
+ * one interval in flight at once may reach the device in either order, so
+ * that interval may hold either's block (fio does not compare generations
+ * there either: time_based and norandommap turn its numberio check off) */
+struct vinflight {
+	uint64_t offset, len;
+	unsigned file;
+	bool busy, overlap;
+};
+
 struct vjob {
 	struct sb_vfmt fmt;
 	struct sb_csum cs;
@@ -35,6 +45,11 @@ struct vjob {
 	uint64_t t0;                /* realtime ns at setup: the earliest stamp of this run's writes */
 	uint64_t gen;               /* writes issued so far (the last generation) */
 	uint64_t *io_gen;           /* per io unit: the generation its write carries */
+	struct vinflight *infl;     /* per io unit (iodepth > 1; NULL otherwise) */
+	unsigned ninfl;
+	uint8_t **amb;              /* per file, per slot (with infl): 1 when its last
+				     * write overlapped another in flight: any of this
+				     * thread's generations is good there */
 	struct sb_vtrack *tr;       /* per file */
 	unsigned nfiles;
 	unsigned job, thread;

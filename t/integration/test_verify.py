@@ -224,6 +224,23 @@ verify={typ}
                                                "mangle": 0, "failure_only": 84, "failure_read": 84})
                         os.unlink(os.path.join(self.dir, "verify"))
 
+    def test_backlog_on_a_job_that_writes_nothing_is_ignored(self):
+        """fio 3.33 runs a read job or a verify_only job with verify_backlog
+        (its backlog holds writes only: io_u.c get_io_u checks io_hist_len);
+        fio's t/verify.py test 1 runs rw=read with verify_backlog=128"""
+        path = os.path.join(self.dir, "data")
+        common = ["--filename=" + path, "--bs=4k", "--size=256k", "--verify=md5"]
+        p = self.run_sb("--name=w", "--rw=write", *common)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for extra in (["--rw=read"], ["--rw=write", "--verify_only"]):
+            with self.subTest(extra=extra):
+                p = self.run_sb("--output-format=json", "--name=r", *extra, "--verify_backlog=16",
+                                "--verify_backlog_batch=8", *common)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                j = json.loads(p.stdout)["jobs"][0]
+                self.assertEqual(j["error"], 0)
+                self.assertEqual(j["verify"]["blocks_checked"], 64)
+
     def test_verify_only_still_tells_another_workload(self):
         """any job, not any workload: blocks written with another seed are
         misplaced for a verify_only job"""
