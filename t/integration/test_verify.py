@@ -224,6 +224,26 @@ verify={typ}
                                                "mangle": 0, "failure_only": 84, "failure_read": 84})
                         os.unlink(os.path.join(self.dir, "verify"))
 
+    def test_overlapping_writes_in_flight(self):
+        """fio's t/verify.py test 1 (fio 3.42 t/verify.py:391-405): libaio,
+        direct, iodepth 32, norandommap, 512-byte blocks, verify_backlog:
+        random writes to a small file put two writes to one block in flight
+        at once, which the device may apply in either order; neither the
+        backlog checks nor the final pass may call that a failure"""
+        if "libaio" not in self.run_sb("--enghelp").stdout.split("\n")[0]:
+            self.skipTest("libaio not built")
+        p = self.run_sb("--output-format=json", "--name=v", "--ioengine=libaio", "--direct=1",
+                        "--iodepth=32", "--rw=randwrite", "--norandommap", "--bs=512",
+                        "--filesize=64k", "--filename=" + os.path.join(self.dir, "v"),
+                        "--number_ios=20000", "--verify=md5", "--verify_backlog=128",
+                        "--verify_backlog_batch=64")
+        if p.returncode and "O_DIRECT" in p.stderr:
+            self.skipTest("no O_DIRECT here: " + p.stderr)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        j = json.loads(p.stdout)["jobs"][0]
+        self.assertEqual(j["verify"]["failures"], 0)
+        self.assertGreater(j["verify"]["blocks_checked"], 128)
+
     def test_backlog_on_a_job_that_writes_nothing_is_ignored(self):
         """fio 3.33 runs a read job or a verify_only job with verify_backlog
         (its backlog holds writes only: io_u.c get_io_u checks io_hist_len);
