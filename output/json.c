@@ -175,6 +175,10 @@ int sb_write_json(FILE *f, const struct sb_results *r, bool plus)
 
 	sb_jw_init(&w, f);
 	sb_jw_obj_begin(&w, NULL);
+	/* fio's first key, for the scripts and tools that read it: the fio
+	 * release whose JSON layout this follows (fio 3.33), as a version a
+	 * script can compare; storbench's own version is the next key */
+	sb_jw_str(&w, "fio version", "fio-3.33");
 	sb_jw_str(&w, "storbench version", r->version ? r->version : "storbench-" SB_VERSION);
 	sb_jw_i64(&w, "timestamp", (int64_t)r->timestamp);
 	sb_jw_u64(&w, "timestamp_ms", r->timestamp_ms);

@@ -216,7 +216,6 @@ class TestHeaderLines(SbCase):
 # Deliberate differences between fio's JSON and storbench's, with the reason.
 # Paths as key_paths() writes them.
 DELIBERATE = {
-    "/fio version": "storbench writes \"storbench version\"",
 }
 # prefixes of fio keys storbench leaves out on purpose
 DELIBERATE_PREFIX = {
