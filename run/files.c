@@ -59,7 +59,7 @@ static int layout_find(struct sb_layout *lay, const char *path, const struct sb_
 {
 	struct stat st;
 	bool exists = stat(path, &st) == 0;
-	if (!exists && errno != ENOENT) {
+	if (!exists && errno != ENOENT && errno != ENOTDIR) {
 		int e = errno;
 		sb_err(path, "cannot stat: %s", strerror(e));
 		return -e;
@@ -101,23 +101,12 @@ static int layout_find(struct sb_layout *lay, const char *path, const struct sb_
 		if (f->regular)
 			note_leftover(path);
 	} else {
-		char dir[PATH_MAX];
-		sb_files_dir_of(path, dir, sizeof(dir));
-		if (stat(dir, &st) != 0) {
-			/* the job and the option that named it, and the fix (issue
-			 * 26 item 2: "storbench: nodir: directory for nodir/a.0.0: No
-			 * such file or directory" said neither) */
-			int e = errno;
-			char where[SB_WHERE_MAX];
-			const struct sb_option *o = s->directory ? SB_OPT(directory) : SB_OPT(filename);
-			sb_err_machine(sb_spec_where(s, o, where, sizeof(where)), "job %s: %s=%s: the "
-			       "folder %s for %s: %s: create it first (mkdir -p %s), or name an existing one",
-			       s->name, o->name, s->directory ? s->directory : s->filename, dir, path,
-			       strerror(e), dir);
+		int e = sb_files_plan_parent(path, s, &f->dev); /* said why */
+		if (e < 0) {
 			free(f->path);
-			return -e;
+			return e;
 		}
-		f->dev = st.st_dev;
+		f->mkparents = e == 1;
 		f->regular = true;
 	}
 	*idx = lay->n++;
@@ -474,6 +463,12 @@ static void warn_unmarked(const char *path, int err)
 
 int sb_files_lay_out(struct sb_layout_file *lf)
 {
+	if (lf->mkparents) {
+		int e = sb_files_make_parents(lf->path, lf->spec ? lf->spec->name : NULL);
+		if (e)
+			return e;
+		lf->mkparents = false;
+	}
 	int fd = lf->exists ? sb_outfile_open_data(lf->path, O_WRONLY, 0) /* exclusive + marked: */
 		 : sb_outfile_create(lf->path, O_WRONLY, 0644, lf->spec ? lf->spec->name : NULL, &lf->own);
 	if (fd < 0)

@@ -38,6 +38,7 @@ struct sb_layout_file {
 	bool unlink;          /* a job asked for unlink=1 */
 	bool allow_mounted;   /* every job writing it allows mounted writes */
 	bool created;         /* sb_files_create made it */
+	bool mkparents;       /* its folder is missing: lay-out makes it first */
 	int claim_fd;         /* block devices written: the O_EXCL descriptor held for
 			       * the run (nothing can mount it meanwhile); -1: none */
 	struct sb_scratch_id own; /* created: the inode made (removed only if still there) */
@@ -82,6 +83,17 @@ int sb_files_check_user(const struct sb_layout *lay);
 int sb_files_check_space(const struct sb_layout *lay);
 /* path's folder ("." for a bare name, "/" for one at the root) */
 void sb_files_dir_of(const char *path, char *dir, size_t len);
+/* path's folder (run/filedirs.c): 0 it is there (a folder), 1 it is missing
+ * but its nearest existing ancestor is a folder (lay-out makes the rest),
+ * or -errno (-ENOTDIR: a file is in the way); *dev: that folder's device */
+int sb_files_parent(const char *path, dev_t *dev);
+/* sb_files_parent for the plan of job s's file path, saying why at the
+ * option's file:line when it refuses (also a directory= that is not there,
+ * as fio): 0, 1 (folders to make), or -errno */
+int sb_files_plan_parent(const char *path, const struct sb_jobspec *s, dev_t *dev);
+/* make each missing folder of path's (fio's create_work_dirs, 0700),
+ * through the writer gate, marked as job's and kept: 0 or -errno (said) */
+int sb_files_make_parents(const char *path, const char *job);
 /* run/outpaths.c: write_iolog=, write_trace= and --output (NULL: stdout)
  * name none of lay's data files (same inode, or the same canonical path for
  * one not made yet).  0, or -EINVAL with the reason reported (file:line). */

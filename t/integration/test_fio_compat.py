@@ -1,6 +1,7 @@
 """A fio user's job file runs unchanged, and a script reading fio's JSON or
 terse output reads storbench's.  The reference is real fio 3.33 output of the
 same job file (t/fixtures/fio-3.33/)."""
+import errno
 import json
 import os
 import shutil
@@ -9,6 +10,7 @@ import subprocess
 from sbtest import SRC, SbCase
 
 REF = os.path.join(SRC, "t", "fixtures", "fio-3.33")
+FIO = shutil.which("fio")
 
 
 def key_paths(obj, prefix=""):
@@ -133,3 +135,46 @@ class TestParseOnlyLikeFio(SbCase):
                 self.assertEqual(p.returncode, 1, p.stderr)
                 self.assertIn("storbench: %s:%d: job " % (job, line), p.stderr)
                 self.assertEqual(self.listing(), ["ex.fio"])
+
+
+class TestMissingFolders(SbCase):
+    """fio 3.33 makes the missing folders of a job's file (filesetup.c:1051
+    create_work_dirs, mode 0700, setup_files:1100-1104); storbench makes
+    them at lay-out, through the writer gate, marked as the job's and kept
+    (storbench --cleanup leaves them, as it leaves what a run kept)"""
+
+    def test_folders_made_as_fio(self):
+        """filename='s folders; a directory= that is not there is refused by
+        both (fio: "d/e is not a directory" while parsing; test_parse_only)"""
+        os.mkdir(os.path.join(self.dir, "d"))
+        for opt, path in (("filename", "a/b/c/f.dat"), ("filename", "d/e/f.dat")):
+            with self.subTest(opt=opt):
+                job = self.write_job(f"[j]\n{opt}={path}\nrw=write\nsize=64k\n")
+                p = self.run_sb("--parse-only", job)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(sorted(os.listdir(self.dir)), ["d", "job.ini"])  # looks only
+                self.assertEqual(os.listdir(os.path.join(self.dir, "d")), [])
+                p = self.run_sb(job)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                top = os.path.join(self.dir, path.split("/")[0])
+                made = os.path.join(self.dir, os.path.dirname(path))
+                first = made if path.startswith("d/") else top  # d/ was there: not marked
+                self.assertTrue(os.path.isdir(made))
+                for d in (first, made):
+                    self.assertEqual(os.stat(d).st_mode & 0o777, 0o700)
+                    try:  # the mark (a file system without user xattrs: its fallback record)
+                        self.assertIn(b"state=kept", os.getxattr(d, "user.storbench"))
+                    except OSError as e:
+                        if e.errno not in (errno.ENOTSUP, errno.EOPNOTSUPP):
+                            raise
+                files = os.listdir(made)
+                self.assertEqual(len(files), 1)
+                self.assertEqual(os.path.getsize(os.path.join(made, files[0])), 65536)
+                if FIO:
+                    shutil.rmtree(first)
+                    f = subprocess.run([FIO, job], cwd=self.dir, capture_output=True, text=True,
+                                       timeout=120)
+                    self.assertEqual(f.returncode, 0, f.stderr)
+                    self.assertTrue(os.path.isdir(made))
+                    self.assertEqual(os.stat(made).st_mode & 0o777, 0o700)
+                shutil.rmtree(first)

@@ -75,8 +75,9 @@ class ParseOnly(SbCase):
         return [
             ("[a]\nrw=write\nsize=1m\ndirectory=nodir\n", 4,
              "job a: directory=nodir: the folder nodir", "mkdir -p nodir", "file"),
-            ("[b]\nrw=write\nsize=1m\nfilename=nodir/f.dat\n", 4,
-             "job b: filename=nodir/f.dat: the folder nodir", "mkdir -p nodir", "file"),
+            ("[b]\nrw=write\nsize=1m\nfilename=afile/sub/f.dat\n", 4,
+             "job b: filename=afile/sub/f.dat: the folder afile/sub", "whose folders are folders",
+             "file"),
             ("[c]\nfilename=missing.dat\nrw=read\n", 2,
              "job c: size= is not set and missing.dat does not exist", "set size=", "file"),
             ("[global]\ndirectory=nodir2\n\n[f]\nrw=read\nsize=1m\n\n[g]\nrw=write\nsize=1m\n",
@@ -93,6 +94,7 @@ class ParseOnly(SbCase):
         either; --parse-only=job takes what this machine lacks as a warning
         (exit 0), an error with --warnings-fatal"""
         os.mkdir(os.path.join(self.dir, "adir"))
+        open(os.path.join(self.dir, "afile"), "w").close()  # a file where a folder should be
         for text, line, what, fix, kind in self.cases():
             with self.subTest(what=what):
                 job = self.write_job(text)
