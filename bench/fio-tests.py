@@ -16,7 +16,9 @@ program's remaining tests count as not run); --prog-timeout bounds a program.
   bench/fio-tests.py --fio build/storbench --skip verify steadystate
 
 Test ids are PROGRAM:ID (ID as the program prints it; steadystate_tests and
-t64-switch print none: their ordinal).  --json FILE writes the results.
+t64-switch print none: their ordinal).  --json FILE writes the results;
+bench/fio-tests.py --compare FIO.json SB.json lists, per program, the tests
+one passes and the other does not.
 """
 import argparse
 import json
@@ -197,7 +199,31 @@ def run_prog(name, argv, cwd, test_timeout, prog_timeout, log):
     return results, ended
 
 
+def compare(ref_path, other_path):
+    """per program: passed by each; the tests REF passes that OTHER does not
+    (and the other way round), from two --json files"""
+    ref, other = (json.load(open(p)) for p in (ref_path, other_path))
+    print("passed by %s / %s" % (ref["binary"], other["binary"]))
+    tot = [0, 0]
+    only = {}
+    for name in ref["programs"]:
+        r = ref["programs"][name]["results"]
+        o = other["programs"].get(name, {}).get("results", {})
+        n = [sum(v == "PASSED" for v in x.values()) for x in (r, o)]
+        tot = [tot[0] + n[0], tot[1] + n[1]]
+        lost = sorted(k for k, v in r.items() if v == "PASSED" and o.get(k) != "PASSED")
+        won = sorted(k for k, v in o.items() if v == "PASSED" and r.get(k) != "PASSED")
+        only[name] = lost
+        print("%-20s %4d %4d%s%s" % (name, n[0], n[1],
+                                     "  only first: " + " ".join(lost) if lost else "",
+                                     "  only second: " + " ".join(won) if won else ""))
+    print("%-20s %4d %4d" % ("TOTAL", tot[0], tot[1]))
+    return 0
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--compare":
+        return compare(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fio", default="fio", help="the binary run as fio")
     ap.add_argument("--commit", default="HEAD", help="fio mirror commit")
@@ -290,4 +316,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -261,6 +261,36 @@ verify={typ}
                 self.assertEqual(j["error"], 0)
                 self.assertEqual(j["verify"]["blocks_checked"], 64)
 
+    def test_pattern_interval_not_dividing_the_block(self):
+        """fio's t/verify.py runs verify=pattern with verify_interval 2222 and
+        3791 and bs=4096 (fio 3.42 t/verify.py:932-936): fio 3.33 checks the
+        pattern over the whole block (verify.c:367-410); storbench makes the
+        block the interval; a header type still needs whole intervals"""
+        path = os.path.join(self.dir, "p")
+        for pat in ("%o", '"abcde"'):
+            for vi in (2222, 3791):
+                with self.subTest(pat=pat, vi=vi):
+                    p = self.run_sb("--output-format=json", "--name=v", "--rw=write",
+                                    "--verify=pattern", "--verify_pattern=" + pat, "--bs=4096",
+                                    "--filesize=256k", "--verify_interval=%d" % vi,
+                                    "--filename=" + path)
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    j = json.loads(p.stdout)["jobs"][0]
+                    self.assertEqual((j["error"], j["verify"]["blocks_checked"]), (0, 64))
+                    with open(path, "r+b") as f:  # 4 bytes changed in the second part of a block
+                        f.seek(4096 * 7 + 3000)
+                        f.write(b"\x01\x02\x03\x04")
+                    p = self.run_sb("--name=v", "--rw=read", "--verify=pattern",
+                                    "--verify_pattern=" + pat, "--bs=4096", "--filesize=256k",
+                                    "--verify_interval=%d" % vi, "--filename=" + path)
+                    self.assertEqual(p.returncode, 3, p.stderr)
+                    self.assertIn("offset 28672", p.stderr)
+                    os.unlink(path)
+        p = self.run_sb("--parse-only", "--name=v", "--rw=write", "--verify=md5", "--bs=4096",
+                        "--size=256k", "--verify_interval=3072", "--filename=" + path)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("not a multiple of the verify interval", p.stderr)
+
     def test_verify_only_still_tells_another_workload(self):
         """any job, not any workload: blocks written with another seed are
         misplaced for a verify_only job"""
