@@ -36,13 +36,23 @@ static unsigned prio_of(unsigned cls, unsigned level)
 /* one entry BS/PCT[/CLASS/LEVEL] of direction d into s->cmdprio.bs[d] */
 static int parse_entry(struct sb_jobspec *s, unsigned d, char *e, char *why, size_t wl)
 {
-	char *f[5], text[64];
+	char *f[6], text[64];
 	unsigned n = 0;
 	snprintf(text, sizeof(text), "%s", e); /* for the message: e is tokenized */
-	for (char *t = e, *save = NULL; n < 5 && (t = strtok_r(t, "/", &save)); t = NULL)
+	for (char *t = e, *save = NULL; n < 6 && (t = strtok_r(t, "/", &save)); t = NULL)
 		f[n++] = t;
-	if (n != 2 && n != 4) {
-		snprintf(why, wl, "'%s' is not BS/PCT or BS/PCT/CLASS/LEVEL", text);
+	/* BS/PCT/CLASS/LEVEL/HINT (fio 3.42's priority hint): fio 3.33 reads
+	 * the first four fields (options.c:295 sscanf "%m[^/]/%u/%u/%u") and
+	 * ignores the hint, and so does storbench (its value is still checked) */
+	int64_t hint;
+	char herr[SB_VERR_LEN];
+	if (n == 5 && sb_parse_int(f[4], 0, 7, &hint, herr)) {
+		snprintf(why, wl, "hint '%s' of '%s': expected 0 to 7", f[4], text);
+		return -EINVAL;
+	}
+	if (n != 2 && n != 4 && n != 5) {
+		snprintf(why, wl, "'%s' is not BS/PCT, BS/PCT/CLASS/LEVEL or BS/PCT/CLASS/LEVEL/HINT",
+			 text);
 		return -EINVAL;
 	}
 	char err[SB_VERR_LEN];
@@ -57,7 +67,7 @@ static int parse_entry(struct sb_jobspec *s, unsigned d, char *e, char *why, siz
 		snprintf(why, wl, "percentage '%s': expected 0 to 100", f[1]);
 		return -EINVAL;
 	}
-	if (n == 4 && (sb_parse_int(f[2], 1, 3, &cls, err) || sb_parse_int(f[3], 0, 7, &lvl, err))) {
+	if (n >= 4 && (sb_parse_int(f[2], 1, 3, &cls, err) || sb_parse_int(f[3], 0, 7, &lvl, err))) {
 		snprintf(why, wl, "priority '%s/%s': expected CLASS 1-3 (1 realtime, 2 best-effort, "
 			 "3 idle) and LEVEL 0-7", f[2], f[3]);
 		return -EINVAL;
@@ -78,7 +88,7 @@ static int parse_entry(struct sb_jobspec *s, unsigned d, char *e, char *why, siz
 	}
 	s->cmdprio.bs[d][s->cmdprio.bs_n[d]++] = (struct sb_cmdprio_bs){
 		.bs = bs, .pct = (unsigned)pct,
-		.ioprio = n == 4 ? prio_of((unsigned)cls, (unsigned)lvl)
+		.ioprio = n >= 4 ? prio_of((unsigned)cls, (unsigned)lvl)
 				 : prio_of((unsigned)s->cmdprio.cls[d], (unsigned)s->cmdprio.level[d]) };
 	return 0;
 }
@@ -165,7 +175,7 @@ unsigned sb_job_validate_cmdprio(struct sb_jobctx *c)
 	}
 	if (bss && parse_bssplit(s, why, sizeof(why))) {
 		sb_err(sb_job_where(c, SB_OPT(cmdprio.bssplit), where, sizeof(where)),
-		       "cmdprio_bssplit=%s: %s: expected BS/PCT[/CLASS/LEVEL] entries separated by "
+		       "cmdprio_bssplit=%s: %s: expected BS/PCT[/CLASS/LEVEL[/HINT]] entries separated by "
 		       "':', READ's list[,WRITE's list], e.g. 64k/30:1m/50/1/0", s->cmdprio.bssplit, why);
 		s->cmdprio.bs_n[0] = s->cmdprio.bs_n[1] = 0;
 		return 1;

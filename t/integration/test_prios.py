@@ -217,3 +217,20 @@ cmdprio_bssplit={split}
         self.assertIn("at most 7", p.stderr)
         self.assertIn("use fewer", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "new")))
+
+    def test_five_field_bssplit_hint_ignored(self):
+        """fio 3.42's BS/PCT/CLASS/LEVEL/HINT (examples/cmdprio-bssplit.fio):
+        fio 3.33 reads four fields (options.c:295) and ignores the hint"""
+        args = self.job("--rw=randread", "--cmdprio_bssplit=4k/40/3/1/2:4k/30/2/5/0")
+        sb, fio = self.both(args)
+        r = sb["jobs"][0]["read"]
+        self.assertEqual(self.keys(r, "clat_ns"), [(0, 0), (2, 5), (3, 1)])
+        if fio:
+            self.assertEqual(self.keys(fio["jobs"][0]["read"], "clat_ns"), self.keys(r, "clat_ns"))
+        job = self.write_job("[x]\nioengine=libaio\nfilename=%s/new\nsize=1m\n"
+                             "cmdprio_bssplit=4k/40/3/1/9\n" % self.dir)
+        p = self.run_sb(job)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn(job + ":5:", p.stderr)
+        self.assertIn("hint '9'", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "new")))
