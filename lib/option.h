@@ -47,7 +47,8 @@ enum sb_opt_type {
  * as a double at off2 (0: the bytes at off apply) */
 #define SB_OF_PCT 0x20u
 /* SB_OT_SIZE that also takes fio's zone count Nz (N zones of zonesize),
- * stored as a uint64_t at off2 (0: the bytes at off apply) */
+ * stored as a uint64_t at off2, or at off3 when off2 holds the percentage
+ * (SB_OF_PCT too) (0: the bytes at off apply) */
 #define SB_OF_ZONES 0x40u
 /* a row of a workload with its own options struct (parse/workloads.h) whose
  * field is in struct sb_jobspec, not in that struct: an option other
@@ -75,6 +76,7 @@ struct sb_option {
 	const char *alias[3];          /* NULL-terminated (at most 2) */
 	enum sb_opt_type type;
 	size_t off, off2;
+	size_t off3;                   /* SB_OF_ZONES with SB_OF_PCT: the zone count's field */
 	const char *def;               /* default, as text parsed like user input; NULL: 0 / unset */
 	int64_t min, max;              /* bounds (ints; min for sizes); max 0: none */
 	uint64_t unit_us;              /* SB_OT_TIME: microseconds per bare number */

@@ -165,6 +165,7 @@ static unsigned check_seed(struct sb_jobctx *c)
 unsigned sb_job_validate(struct sb_jobctx *c)
 {
 	unsigned n = sb_job_validate_replay(c); /* may set files, rw and bs: before derive */
+	n += sb_job_zone_units(c);
 	sb_spec_derive(&c->spec);
 	return n + check_seed(c) + check_trim(c) + check_hipri(c) + check_bs_size(c) + check_direct(c) + check_rwmix(c) + check_depth(c) + check_time(c) +
 	       sb_job_validate_wl(c) + sb_job_validate_buf(c) + sb_job_validate_verify(c) +

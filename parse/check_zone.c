@@ -17,6 +17,35 @@ static unsigned zerr(struct sb_jobctx *c, const struct sb_option *o, const char 
 	return 1;
 }
 
+/* size=, io_size=, offset=, offset_increment= given in zones (Nz, fio
+ * parse.c:614-631): made bytes, N * zonesize, as fio does once it knows the
+ * zone size (zbd.c:1017-1025 zbd_recalc_options_with_zone_granularity).
+ * Here that is zonesize=: fio would take a zoned device's own zone size,
+ * which storbench learns only when the job runs, so zonesize= is needed */
+unsigned sb_job_zone_units(struct sb_jobctx *c)
+{
+	struct sb_jobspec *s = &c->spec;
+	const struct sb_option *rows[4] = { SB_OPT(size), SB_OPT(io_size), SB_OPT(offset),
+					    SB_OPT(offset_increment) };
+	uint64_t *nz[4] = { &s->size_nz, &s->io_size_nz, &s->offset_nz, &s->offset_increment_nz };
+	uint64_t *v[4] = { &s->size, &s->io_size, &s->offset, &s->offset_increment };
+	unsigned n = 0;
+	char m[400];
+	for (int i = 0; i < 4; i++) {
+		if (!*nz[i])
+			continue;
+		if (!s->zonesize) {
+			snprintf(m, sizeof(m), "%s=%lluz counts zones, and the job has no zonesize=: add "
+				 "zonesize= (the zone size in bytes; for a zoned device, its own), or give "
+				 "%s in bytes", rows[i]->name, (unsigned long long)*nz[i], rows[i]->name);
+			n += zerr(c, rows[i], m);
+			continue;
+		}
+		*v[i] = *nz[i] * s->zonesize;
+	}
+	return n;
+}
+
 /* zonemode=zbd: what fio 3.33 refuses when the job starts (zbd.c), found
  * here from the job alone; the checks that need the file are run/zbd.c's */
 static unsigned zbd_check_bs(struct sb_jobctx *c)

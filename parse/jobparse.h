@@ -87,6 +87,8 @@ unsigned sb_job_validate_io(struct sb_jobctx *c);
 unsigned sb_job_validate_range(struct sb_jobctx *c);
 /* zonemode= and the zone options (check_zone.c); zonerange defaults to zonesize */
 unsigned sb_job_validate_zone(struct sb_jobctx *c);
+/* size= ... in zones (Nz) made bytes, before anything reads them */
+unsigned sb_job_zone_units(struct sb_jobctx *c);
 /* --debug=parse: one option as taken (parse/pdebug.c; call when on) */
 void sb_parse_debug_opt(const struct sb_option *o, const char *key, const char *val,
 			const char *where, unsigned kb_base);

@@ -131,6 +131,9 @@ struct sb_jobspec {
 	unsigned zonemode;          /* enum sb_zonemode */
 	uint64_t zonesize, zonecapacity, zonerange, zoneskip;
 	uint64_t zoneskip_nz;       /* zoneskip=Nz: N zones (then zoneskip = N * zonesize) */
+	/* size=, io_size=, offset=, offset_increment= Nz: N zones, made bytes
+	 * (N * zonesize) as the job is read (parse/check_zone.c) */
+	uint64_t size_nz, io_size_nz, offset_nz, offset_increment_nz;
 	bool read_beyond_wp, ignore_zone_limits;
 	unsigned max_open_zones, job_max_open_zones;
 	double zone_reset_threshold, zone_reset_frequency;

@@ -88,7 +88,7 @@ const struct sb_option sb_opt_rows_ctl[] = {
 	  .help = "write nothing: check what an earlier run of the same job wrote (a missing file is refused, never created); on a read job, check what it reads" },
 	{ .name = "verify_interval", .type = SB_OT_SIZE, .off = OFF(verify_interval), .def = "0",
 	  .unit = "bytes", .category = SB_CAT_VERIFY,
-	  .help = "bytes covered by each header (0: the smallest write block size, or read block size for a read job; larger than the one block size: that size, as fio)" },
+	  .help = "bytes covered by each header (0: the smallest write block size, or read block size for a read job; larger than the one block size: that size, as fio; verify=pattern with one block size it does not divide: the block size)" },
 	{ .name = "verify_offset", .type = SB_OT_SIZE, .off = OFF(verify_offset), .def = "0",
 	  .unit = "bytes", .category = SB_CAT_VERIFY,
 	  .help = "put the header at this offset in the block instead of its start" },

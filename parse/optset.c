@@ -202,10 +202,19 @@ static int set_pct(const struct sb_option *o, struct sb_jobspec *s, const char *
 	}
 	*FIELD(s, o->off2, double) = v > 0 ? v : 0;
 	*FIELD(s, o->off, uint64_t) = 0;
+	if (o->flags & SB_OF_ZONES)
+		*FIELD(s, o->off3, uint64_t) = 0;
 	return 0;
 }
 
-/* zoneskip=Nz: N zones (fio parse.c:614-631); false when val is not one */
+/* where row o keeps a zone count (SB_OF_ZONES) */
+static size_t zone_off(const struct sb_option *o)
+{
+	return (o->flags & SB_OF_PCT) ? o->off3 : o->off2;
+}
+
+/* zoneskip=Nz, size=Nz...: N zones (fio parse.c:614-631); false when val
+ * is not one */
 static bool set_zone_count(const struct sb_option *o, struct sb_jobspec *s, const char *val)
 {
 	char *end;
@@ -216,8 +225,10 @@ static bool set_zone_count(const struct sb_option *o, struct sb_jobspec *s, cons
 	unsigned long long v = strtoull(val, &end, 10);
 	if (errno || end != val + n - 1 || v > UINT32_MAX || *val == '-')
 		return false;
-	*FIELD(s, o->off2, uint64_t) = v;
+	*FIELD(s, zone_off(o), uint64_t) = v;
 	*FIELD(s, o->off, uint64_t) = 0;
+	if (o->flags & SB_OF_PCT)
+		*FIELD(s, o->off2, double) = 0;
 	return true;
 }
 
@@ -254,7 +265,7 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 		if (o->flags & SB_OF_PCT)
 			*FIELD(s, o->off2, double) = 0;
 		if (o->flags & SB_OF_ZONES)
-			*FIELD(s, o->off2, uint64_t) = 0;
+			*FIELD(s, zone_off(o), uint64_t) = 0;
 		return 0;
 	}
 	case SB_OT_TIME:

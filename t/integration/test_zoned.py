@@ -154,6 +154,26 @@ class Strided(SbCase):
                     "--zoneskip=3z"],
                    strided_model(MB, 0, MB, 4 * KB, 8 * KB, 8 * KB, 24 * KB))
 
+    def test_sizes_in_zones(self):
+        # size=, io_size=, offset=, offset_increment= Nz: N zones of
+        # zonesize (fio parse.c:614-631; zbd.c:1017-1025 makes them bytes)
+        self.check(["--rw=read", "--size=128z", "--offset=16z", "--zonemode=strided",
+                    "--zonesize=8k", "--zoneskip=8k"],
+                   strided_model(MB + 128 * KB, 128 * KB, MB, 4 * KB, 8 * KB, 8 * KB, 8 * KB),
+                   size=MB + 128 * KB)
+
+    def test_zone_count_needs_zonesize(self):
+        for opt in ("size", "io_size", "offset", "offset_increment"):
+            with self.subTest(opt=opt):
+                job = self.write_job("[j]\nfilename=out.dat\nrw=read\n%s=4z\n%s" %
+                                     (opt, "" if opt == "size" else "size=1m\n"))
+                p = self.run_sb(job)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn("job.ini:4: %s=4z counts zones, and the job has no zonesize=" % opt,
+                              p.stderr)
+                self.assertIn("add zonesize=", p.stderr)
+                self.assertEqual(self.listing(), ["job.ini"])
+
     def test_loops_go_on_from_the_zone(self):
         self.check(["--rw=read", "--size=1m", "--loops=2", "--zonemode=strided",
                     "--zonesize=16k", "--zoneskip=16k"],

@@ -218,11 +218,20 @@ static void test_setup_error_before_io(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "ioengine=nosuch"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(log, "psync"));
 	CU_ASSERT_FALSE(exists(tpath(0, "x.dat")));
-	s = file_spec("psync", SB_RW_WRITE, "/nonexistent-dir/x.dat", MB);
+	/* a file where a folder of the path should be (a missing folder is
+	 * made, as fio makes it: run/filedirs.c) */
+	char in_way[PATH_MAX];
+	snprintf(in_way, sizeof(in_way), "%s/sub/x.dat", tpath(0, "afile"));
+	FILE *f = fopen(tpath(0, "afile"), "w");
+	CU_ASSERT_FATAL(f != NULL);
+	fclose(f);
+	s = file_spec("psync", SB_RW_WRITE, in_way, MB);
 	sb_log_capture(log, sizeof(log));
-	CU_ASSERT_EQUAL(run1(&s, &res), -ENOENT);
+	CU_ASSERT_EQUAL(run1(&s, &res), -ENOTDIR);
 	sb_log_capture(NULL, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(log, "/nonexistent-dir"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "afile/sub"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(log, "Not a directory"));
+	unlink(tpath(0, "afile"));
 }
 
 /* PSI's cumulative "some" CPU stall in microseconds (/proc/pressure/cpu),

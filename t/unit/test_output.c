@@ -212,7 +212,8 @@ static void test_json_values(void)
 	struct fixture *fx = make_fixture();
 	char *doc = sb_tj_render(&fx->r, SB_FMT_JSON);
 	CU_ASSERT_FATAL(sb_tj_valid(doc));
-	static const char head[] = "{\n  \"storbench version\" : \"storbench-0.1.0\",\n";
+	static const char head[] = "{\n  \"fio version\" : \"fio-3.33\",\n"
+				   "  \"storbench version\" : \"storbench-0.1.0\",\n";
 	CU_ASSERT(!strncmp(doc, head, strlen(head)));
 	CU_ASSERT_EQUAL(sb_tj_num(doc, "timestamp"), 1795320804);
 	CU_ASSERT(sb_tj_str_is(doc, "global options/ioengine", "psync"));
@@ -565,7 +566,7 @@ static void test_write_order(void)
 	char *out = sb_tj_render(&fx->r, SB_FMT_JSON | SB_FMT_NORMAL | SB_FMT_TERSE);
 	char *n = strstr(out, "randrw-4k: (groupid=0");
 	char *t = strstr(out, "3;storbench-0.1.0;randrw-4k;");
-	char *j = strstr(out, "{\n  \"storbench version\"");
+	char *j = strstr(out, "{\n  \"fio version\"");
 	CU_ASSERT_FATAL(n && t && j);
 	CU_ASSERT(n < t && t < j);
 	CU_ASSERT(sb_tj_valid(j));
