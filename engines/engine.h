@@ -251,7 +251,8 @@ struct sb_engine_ops {
 	 * struct; filename, directory: the job's (NULL: unset); io_job: the
 	 * job is workload=io (an ML workload names its own folder).  0, or
 	 * -EINVAL with why (naming the fix) and *opt the option whose
-	 * file:line the message gets (NULL: ioengine=) */
+	 * file:line the message gets (NULL: ioengine=); -ENOENT: the same for
+	 * what this machine lacks (a program): --parse-only=job warns */
 	int (*check)(const void *opts, const char *filename, const char *directory, bool io_job,
 		     const char **opt, char *why, size_t wlen);
 };

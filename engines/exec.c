@@ -159,6 +159,7 @@ static int setup(struct sb_engine_td *td, struct exec_td *d)
 	if (!n || !runnable(d->argv[0])) {
 		snprintf(td->errmsg, sizeof(td->errmsg), "program=%s: no such executable file%s",
 			 n ? d->argv[0] : "", n && !strchr(d->argv[0], '/') ? " in PATH" : "");
+		td->machine_lacks = n > 0; /* --parse-only=job: a warning */
 		return -ENOENT;
 	}
 	if (o->redirect) {
@@ -283,7 +284,7 @@ static int exec_check(const void *opts, const char *filename, const char *direct
 		*opt = "program";
 		snprintf(why, wlen, "program=%s: no such executable file%s: give the program's path",
 			 o->program, strchr(o->program, '/') ? "" : " in PATH");
-		return -EINVAL;
+		return -ENOENT; /* this machine's: --parse-only=job warns */
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * bs_unaligned against direct=1.  Derives uid_on/gid_on.
  * Runs before anything touches a disk; every error names file:line, the
  * option, the value and the way out. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -98,12 +99,15 @@ static unsigned check_engine(const struct sb_jobctx *c)
 	const struct sb_parse_engine *e = sb_parse_engine_find(s->ioengine);
 	const char *opt = NULL;
 	char where[SB_WHERE_MAX], why[400];
-	if (!e || !e->check ||
-	    !e->check(sb_spec_engine_opts(s), s->filename, s->directory, s->workload == 0, &opt, why, sizeof(why)))
+	int r = e && e->check ? e->check(sb_spec_engine_opts(s), s->filename, s->directory,
+					  s->workload == 0, &opt, why, sizeof(why)) : 0;
+	if (!r)
 		return 0;
 	const struct sb_option *o = opt ? sb_option_find(opt) : NULL;
 	if (!o || !sb_job_isset(c, o)) /* an option the job lacks: at its ioengine= */
 		o = SB_OPT(ioengine);
+	if (r == -ENOENT && !sb_parse_machine())
+		return 0; /* what this machine lacks: --parse-only=job's engine start warns */
 	sb_err(sb_job_where(c, o, where, sizeof(where)), "%s", why);
 	return 1;
 }

@@ -134,6 +134,21 @@ class Exec(SbCase):
                     self.assertIn(job + line, p.stderr)
                 self.assertEqual(self.listing(), ["job.ini"])
 
+    def test_missing_program_is_this_machines(self):
+        """a program not installed here (fio's examples/exec.fio names
+        /usr/sbin/turbostat) is what this machine lacks: --parse-only=job
+        warns and passes, --parse-only and the run refuse at its line"""
+        job = self.write_job("[x]\nioengine=exec\nprogram=/no/such/turbostat\nruntime=1\n")
+        p = self.run_sb("--allow-exec", "--parse-only=job", job)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("warning: x: ioengine=exec", p.stderr)
+        self.assertIn("what this machine lacks", p.stderr)
+        for extra in (["--parse-only"], []):
+            p = self.run_sb("--allow-exec", *extra, job)
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn(job + ":3: program=/no/such/turbostat: no such executable file", p.stderr)
+        self.assertEqual(self.listing(), ["job.ini"])
+
     def test_output_never_replaces_an_input(self):
         """the job file named as the program's output: refused by the writer
         gate, the job file left as it was"""
