@@ -14,7 +14,8 @@ With --run, the hardware-free examples are also run by both, each in a
 folder of its own, for at most SECONDS each (a job cut by the limit counts
 as not completed): examples whose engines need no device, GPU, server or
 other host (storbench's engines less libcufile, s3 and http) and that name
-no /dev/ path.  Printed: how many each runs to completion (exit 0), and
+no /dev/ path, no file or folder outside their own folder and no more than
+1 GiB of data (an example that would fill this machine's disk is not run).  Printed: how many each runs to completion (exit 0), and
 the ones where they differ.  A measurement, not a test: the examples are
 fio's files, not part of this tree."""
 import argparse
@@ -42,11 +43,21 @@ def rc(cmd, cwd, timeout=30):
     return p.returncode, first_line(p)
 
 
+def size_bytes(v):
+    m = re.match(r"(\d+)([kmgtp]?)", v.lower())
+    return int(m.group(1)) * 1024 ** " kmgtp".index(m.group(2) or " ") if m else 0
+
+
 def engines_of(path):
+    """(engines, touches the machine): a /dev/ path, an absolute file or
+    folder (outside the run's own folder), or more than 1 GiB of data"""
     with open(path, errors="replace") as f:
         text = f.read()
     engines = set(re.findall(r"^\s*ioengine\s*=\s*(\S+)", text, re.M)) or {"psync"}
-    return engines, "/dev/" in text
+    absolute = re.search(r"^\s*(filename|directory|filename_format)\s*=\s*/", text, re.M)
+    big = any(size_bytes(v) > 1 << 30 for v in
+              re.findall(r"^\s*(?:size|filesize|io_size)\s*=\s*(\S+)", text, re.M))
+    return engines, "/dev/" in text or bool(absolute) or big
 
 
 def storbench_engines(binary):

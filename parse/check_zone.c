@@ -81,9 +81,23 @@ static unsigned sb_job_validate_zbd(struct sb_jobctx *c)
 		return zerr(c, SB_OPT(job_max_open_zones), "job_max_open_zones needs max_open_zones "
 			    "(open zones are counted only under a device-wide limit, as fio): "
 			    "set max_open_zones too");
-	if (s->rw & SB_RW_TRIM)
-		return zerr(c, SB_OPT(zonemode), "zonemode=zbd: trims (rw=trim, randtrim, trimwrite) "
-			    "are not run in zoned mode by storbench: drop zonemode=zbd or run with fio");
+	/* trims reset whole zones (zbd.c:608-626): one trim block size, the
+	 * zone size when zonesize= says it (a device's: run/zbd.c) */
+	if ((s->rw & SB_RW_TRIM) && (s->bs_min[SB_DDIR_TRIM] != s->bs_max[SB_DDIR_TRIM] ||
+				     s->bssplit_n[SB_DDIR_TRIM]))
+		return zerr(c, SB_OPT(bs), "zonemode=zbd: bsrange and bssplit are not allowed for trims "
+			    "(a trim resets one whole zone, as fio): give trims one block size, the zone size");
+	if ((s->rw & SB_RW_TRIM) && s->zonesize && s->bs_min[SB_DDIR_TRIM] != s->zonesize) {
+		char m[300];
+		snprintf(m, sizeof(m), "zonemode=zbd: the trim block size %llu is not zonesize=%llu (a "
+			 "trim resets one whole zone, as fio): set the trim bs to the zone size",
+			 (unsigned long long)s->bs_min[SB_DDIR_TRIM], (unsigned long long)s->zonesize);
+		return zerr(c, SB_OPT(bs), m);
+	}
+	if ((s->rw & SB_RW_TRIM) && (s->rw & (SB_RW_READ | SB_RW_WRITE)))
+		return zerr(c, SB_OPT(rw), "zonemode=zbd: trims mixed with reads or writes in one job "
+			    "(trimwrite, randtrimwrite) are not run in zoned mode by storbench: give the "
+			    "trims a job of their own, as fio's examples/zbd-rand-write-trim-gc.fio does");
 	/* a run's limit, not the job's: --parse-only passes (fio's examples/zbd-rand-write.fio) */
 	if ((s->rw & SB_RW_WRITE) && s->numjobs > 1 && sb_parse_machine())
 		return zerr(c, SB_OPT(zonemode), "zonemode=zbd: numjobs > 1 writing the same zones at "

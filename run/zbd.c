@@ -45,6 +45,7 @@ static struct sb_zbd_dev *reg[REG_MAX];
 
 static void dev_free(struct sb_zbd_dev *d)
 {
+	pthread_mutex_destroy(&d->lock);
 	if (d->fd >= 0)
 		close(d->fd);
 	free(d->z);
@@ -157,6 +158,12 @@ static int set_max_open(struct sb_zbd_dev *d, const struct sb_jobspec *s, unsign
  * that writes a zoned device runs one I/O at a time */
 static int device_rules(const struct sb_zbd_dev *d, const struct sb_jobspec *s, const char *path)
 {
+	if (d->model != SB_ZMODEL_NONE && (s->rw & SB_RW_TRIM)) {
+		zerr_at(s, SB_OPT(rw), path, "trims of a zoned device: fio turns a trim of a sequential zone into "
+		     "a zone reset (zbd.c:2092), which storbench does on emulated zones only (a regular "
+		     "file with zonesize=): run trims of a zoned device with fio");
+		return -EDOM;
+	}
 	if (d->model == SB_ZMODEL_NONE || !(s->rw & SB_RW_WRITE))
 		return 0;
 	if (d->model == SB_ZMODEL_HOST_MANAGED && !s->direct) {
@@ -243,6 +250,7 @@ static int dev_get(const struct sb_jobspec *s, const struct sb_file *sf, uint64_
 		goto out;
 	}
 	d->fd = -1;
+	pthread_mutex_init(&d->lock, NULL);
 	if ((r = dev_make(d, s, sf, real))) {
 		dev_free(d);
 		goto out;
@@ -263,6 +271,12 @@ static int align(const struct sb_jobspec *s, struct sb_zbd_file *zf, const char 
 	if (s->zoneskip % d->zone_size) { /* fio zbd.c:539 */
 		zerr_at(s, SB_OPT(zoneskip), path, "zoneskip=%llu is not a multiple of the zone size %llu: use a multiple, "
 		       "or zoneskip=Nz", (unsigned long long)s->zoneskip, (unsigned long long)d->zone_size);
+		return -EDOM;
+	}
+	if ((s->rw & SB_RW_TRIM) && s->bs_min[SB_DDIR_TRIM] != d->zone_size) { /* fio zbd.c:621-626 */
+		zerr_at(s, SB_OPT(bs), path, "zonemode=zbd: the trim block size %llu is not the zone size %llu "
+		       "(a trim resets one whole zone): set the trim bs to the zone size",
+		       (unsigned long long)s->bs_min[SB_DDIR_TRIM], (unsigned long long)d->zone_size);
 		return -EDOM;
 	}
 	if (s->rw == SB_RW_READ || zf->off >= zf->real)

@@ -7,10 +7,16 @@
  * early, max_open_zones/job_max_open_zones limit the zones written at once.
  * A file's zones are shared by the jobs of a run that use it (fio shares
  * them by file name), so a later job reads what an earlier one wrote.
- * Set up by sb_iogen_init (off the per-I/O path); sb_zbd_next is on it: no
- * lock, no allocation; a system call only for a zone reset on a device. */
+ * A trim of a sequential zone resets it (fio zbd_do_io_u_trim, zbd.c:2092),
+ * the engine's trim then empties it on a regular file; trims of a zoned
+ * device are refused (its sequential zones take resets, not discards).
+ * Set up by sb_iogen_init (off the per-I/O path); sb_zbd_next is on it:
+ * no allocation, the device's lock (jobs running side by side share its
+ * write pointers: fio locks each zone), a system call only for a zone reset
+ * on a device. */
 #ifndef SB_RUN_ZBD_H
 #define SB_RUN_ZBD_H
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -38,6 +44,7 @@ struct sb_zbd_dev {
 	unsigned max_open;            /* 0: no limit, zones not tracked (as fio) */
 	uint64_t swd, wp_swd;         /* bytes below the write pointers */
 	uint32_t write_cnt;           /* writes left before a threshold reset */
+	pthread_mutex_t lock;         /* the jobs that share it, around sb_zbd_next */
 };
 
 /* one job's view of one file */

@@ -2,8 +2,10 @@
  * applies them: setup_zbd_zone_mode (zbd.c:1701-1771), zbd_adjust_ddir
  * (1773-1790), zbd_adjust_block (1802-2071), zbd_open_zone (409-468),
  * zbd_convert_to_open_zone (1261-1478), zbd_find_zone (1523-1571),
- * zbd_queue_io/zbd_end_zone_io (1573-1649).  One thread per file's zones
- * (sb_job_validate_zone refuses numjobs > 1 that write), so no lock. */
+ * zbd_queue_io/zbd_end_zone_io (1573-1649), and trims (2017-2031,
+ * 2092-2113).  One thread of a job per file's zones (sb_job_validate_zone
+ * refuses numjobs > 1 that write); jobs side by side share a file's zones
+ * under its device's lock (fio locks each zone). */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -287,11 +289,42 @@ static bool adjust_write(struct sb_iogen *g, struct sb_zbd_file *zf, uint64_t *l
 	return true;
 }
 
+/* trims (fio zbd_adjust_block DDIR_TRIM, zbd.c:2017-2031, and
+ * zbd_do_io_u_trim, zbd.c:2092-2113): a random trim goes to a zone with
+ * data; a sequential zone's trim resets it (its offset must be the zone's
+ * start), the engine's trim then empties it; a conventional zone's is the
+ * engine's trim alone */
+static bool adjust_trim(struct sb_iogen *g, struct sb_zbd_file *zf, uint64_t *off)
+{
+	struct sb_zbd_dev *d = zf->d;
+	struct sb_zbd_zone *zb = &d->z[zidx(d, *off)];
+	if (zb == &d->z[d->nr])
+		return false;
+	if (g->random && zb->wp <= zb->start) {
+		if (!(zb = find_zone(g, zf, zb, 1)))
+			return false;
+		*off = zb->start;
+	}
+	if (!zb->seq)
+		return true;
+	if (*off != zb->start) {
+		sb_err(d->path, "zonemode=zbd: a trim at byte %llu, not at its zone's start (%llu)",
+		       (unsigned long long)*off, (unsigned long long)zb->start);
+		return false;
+	}
+	close_zone(g->zbd, d, zb);
+	return reset_zone(g, d, zb) == 0;
+}
+
 int sb_zbd_ddir(struct sb_iogen *g, unsigned file, int d)
 {
 	if (d != SB_DDIR_READ || !g->mixed)
 		return d;
-	return g->zbd->f[file].d->swd || g->spec->read_beyond_wp ? d : SB_DDIR_WRITE;
+	struct sb_zbd_dev *dv = g->zbd->f[file].d;
+	pthread_mutex_lock(&dv->lock);
+	bool data = dv->swd != 0;
+	pthread_mutex_unlock(&dv->lock);
+	return data || g->spec->read_beyond_wp ? d : SB_DDIR_WRITE;
 }
 
 /* the offset fio's generator hands zbd_adjust_block: sequential from
@@ -313,18 +346,38 @@ static uint64_t base_offset(struct sb_iogen *g, struct sb_zbd_file *zf, int d, u
 static bool next_one(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off)
 {
 	struct sb_zbd_file *zf = &g->zbd->f[file];
-	if (d != SB_DDIR_READ && d != SB_DDIR_WRITE)
+	if (d != SB_DDIR_READ && d != SB_DDIR_WRITE && d != SB_DDIR_TRIM)
 		return true;
 	zone_mode(g, zf, d);
 	*off = base_offset(g, zf, d, *off);
 	if (*off >= zf->real || !valid(zf, *off))
 		return false;
-	bool ok = d == SB_DDIR_READ ? adjust_read(g, zf, len, off) : adjust_write(g, zf, len, off);
+	bool ok = d == SB_DDIR_READ ? adjust_read(g, zf, len, off) :
+		  d == SB_DDIR_WRITE ? adjust_write(g, zf, len, off) : adjust_trim(g, zf, off);
 	if (!ok || *off + *len > zf->real)
 		return false;
 	zf->last_pos[d] = *off + *len;
 	g->zbd->zone_bytes += *len;
 	return true;
+}
+
+/* one file's part of sb_zbd_loop, under its device's lock */
+static void loop_file(struct sb_iogen *g, struct sb_zbd_file *zf, struct sb_zbd_dev *d)
+{
+	for (int k = 0; k < 3; k++) /* fio_file_reset: from the start */
+		zf->last_pos[k] = zf->off;
+	d->swd = d->wp_swd = 0; /* fio zbd_file_reset (zbd.c:1207) */
+	for (uint32_t k = 0; k < d->nr; k++) {
+		d->swd += d->z[k].wp - d->z[k].start;
+		if (d->z[k].seq)
+			d->wp_swd += d->z[k].wp - d->z[k].start;
+	}
+	if (!(g->spec->rw & SB_RW_WRITE))
+		return;
+	if (g->spec->verify)
+		sb_zbd_reset_range(g, zf);
+	double c = g->spec->zone_reset_frequency > 0 ? 1.0 / g->spec->zone_reset_frequency : 4294967295.0;
+	d->write_cnt = c < 4294967295.0 ? (uint32_t)c : UINT32_MAX;
 }
 
 /* a new loop or pass: fio fio_file_reset and zbd_file_reset (zbd.c:1207) */
@@ -337,30 +390,28 @@ void sb_zbd_loop(struct sb_iogen *g)
 		struct sb_zbd_dev *d = zf->d;
 		if (!d)
 			continue;
-		for (int k = 0; k < 3; k++) /* fio_file_reset: from the start */
-			zf->last_pos[k] = zf->off;
-		d->swd = d->wp_swd = 0; /* fio zbd_file_reset (zbd.c:1207) */
-		for (uint32_t k = 0; k < d->nr; k++) {
-			d->swd += d->z[k].wp - d->z[k].start;
-			if (d->z[k].seq)
-				d->wp_swd += d->z[k].wp - d->z[k].start;
-		}
-		if (!(g->spec->rw & SB_RW_WRITE))
-			continue;
-		if (g->spec->verify)
-			sb_zbd_reset_range(g, zf);
-		double c = g->spec->zone_reset_frequency > 0 ? 1.0 / g->spec->zone_reset_frequency : 4294967295.0;
-		d->write_cnt = c < 4294967295.0 ? (uint32_t)c : UINT32_MAX;
+		pthread_mutex_lock(&d->lock);
+		loop_file(g, zf, d);
+		pthread_mutex_unlock(&d->lock);
 	}
 }
 
 /* An I/O fio cannot place ends the pass: with io_size= asking for more
  * bytes the next pass starts over (fio_file_reset, zbd_file_reset) if this
  * one did I/O; otherwise the loop is over */
+static bool next_locked(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off)
+{
+	pthread_mutex_t *mu = &g->zbd->f[file].d->lock;
+	pthread_mutex_lock(mu);
+	bool ok = next_one(g, file, d, len, off);
+	pthread_mutex_unlock(mu);
+	return ok;
+}
+
 bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64_t *off)
 {
 	uint64_t want = *len, rnd = *off;
-	if (next_one(g, file, d, len, off)) {
+	if (next_locked(g, file, d, len, off)) {
 		g->zbd->pass_ios++;
 		return true;
 	}
@@ -370,7 +421,7 @@ bool sb_zbd_next(struct sb_iogen *g, unsigned file, int d, uint64_t *len, uint64
 	sb_zbd_loop(g);
 	*len = want;
 	*off = rnd;
-	if (!next_one(g, file, d, len, off))
+	if (!next_locked(g, file, d, len, off))
 		return false;
 	g->zbd->pass_ios++;
 	return true;

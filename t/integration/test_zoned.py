@@ -56,7 +56,7 @@ def iolog_ios(path):
     with open(path) as f:
         for line in f:
             w = line.split()
-            if len(w) == 5 and w[2] in ("read", "write"):
+            if len(w) == 5 and w[2] in ("read", "write", "trim"):
                 ios.append((w[2][0], int(w[3]), int(w[4])))
     return ios
 
@@ -462,6 +462,36 @@ class Zbd(SbCase):
 
     def test_read_beyond_wp(self):
         self.same(["--rw=read", "--read_beyond_wp=1"], 256)
+
+    def test_trims_reset_zones_with_data(self):
+        # zbd.c:2017-2031: a random trim goes to a zone with data (else the
+        # nearest one that has some); zbd.c:2092-2113: a trim of a
+        # sequential zone resets it, so the trims after it find other zones
+        # and the job ends when no zone has data; zbd.c:608-626: one trim
+        # block size, the zone size.  3 zones written, then randtrim with
+        # bs=64k: 3 trims, at the 3 written zones' starts, in both tools
+        job = ("[global]\nioengine=psync\nfilename=f1\nzonemode=zbd\nzonesize=64k\n"
+               "[w]\nrw=write\nbs=4k\nsize=192k\n[t]\nstonewall\nrw=randtrim\nbs=64k\n"
+               "size=1m\n")
+        runs = self.both([], job=job)
+        for ios in runs:
+            trims = sorted(o for d, o, _ in ios if d == "t")
+            self.assertEqual(trims, [0, 64 * KB, 128 * KB], ios[-6:])
+        if FIO:  # the same trims, in the same order
+            self.assertEqual(*[[io for io in r if io[0] == "t"] for r in runs])
+
+    def test_trim_rules(self):
+        for body, line, words in (
+                ("rw=randtrim\nbs=32k\nzonesize=64k\n", 4, "not zonesize=65536"),
+                ("rw=randtrim\nbsrange=32k-64k\nzonesize=64k\n", 4, "bsrange and bssplit"),
+                ("rw=trimwrite\nbs=64k\nzonesize=64k\n", 3, "a job of their own")):
+            with self.subTest(body=body):
+                job = self.write_job("[j]\nfilename=f1\nzonemode=zbd\nsize=1m\n" + body)
+                p = self.run_sb(job)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertIn(words, p.stderr)
+                self.assertIn("job.ini:", p.stderr)
+                self.assertEqual(self.listing(), ["job.ini"])
 
     def test_read_after_write(self):
         # two jobs share the file's zones (zbd.c:964): the write job rounds
