@@ -161,6 +161,8 @@ static void json_ddir(struct sb_jw *w, const char *name, const struct sb_results
  * leaves out options given without a value. */
 void sb_json_opts(struct sb_jw *w, const char *key, const struct sb_opt_echo *o, unsigned n)
 {
+	if (!n) /* no options at all: no key (fio 3.33 stat.c:1666 json_add_job_opts) */
+		return;
 	sb_jw_obj_begin(w, key);
 	for (unsigned i = 0; i < n; i++)
 		if (o[i].value && *o[i].value)

@@ -93,6 +93,9 @@ class TestCombineLikeFio(SbCase):
                 self.assertEqual(summary(d), want)
                 if i in FIO_GLOBALS:
                     self.assertEqual(d["global options"], FIO_GLOBALS[i])
+                # no global option at all: no key (fio 3.33 stat.c:1666)
+                ours = self.run_json(*args)
+                self.assertEqual("global options" in ours, "global options" in d)
 
     def test_stdin_job_file(self):
         p = subprocess.run([self.bin(), "--output-format=json", "-"], cwd=self.dir, capture_output=True,
