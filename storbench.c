@@ -482,6 +482,17 @@ static int tables_down(void)
 
 /* the commands that run alone (--inflate-log, --cleanup, --showcmd): their
  * exit status; -1: a run */
+/* a job that exits 3: its error or verify failures, except the verify
+ * failures continue_on_error=verify (or all) lets pass, as fio 3.33 exits 0
+ * then (job error 84, total_err and first_error counted) */
+static bool job_failed(const struct sb_job_result *j)
+{
+	bool vpass = j->spec && (j->spec->continue_on_error & SB_COE_VERIFY);
+	if (j->error && !(vpass && j->error == EILSEQ))
+		return true;
+	return sb_verify_nfail(j->verify) && !vpass;
+}
+
 static int alone(const struct cmdline *cl)
 {
 	if (cl->inflate)
@@ -557,7 +568,7 @@ int main(int argc, char **argv)
 	if (!cl.datagen && sb_mlps_write(&res)) /* results_dir= (tools/mlps.h); --datagen: no run */
 		status = SB_EXIT_IOERR;
 	for (size_t i = 0; i < res.njobs; i++)
-		if (res.jobs[i].error || sb_verify_nfail(res.jobs[i].verify))
+		if (job_failed(&res.jobs[i]))
 			status = SB_EXIT_IOERR;
 	if (jl.sweep && sb_sweep_had_errors(&sweep))
 		status = SB_EXIT_IOERR;

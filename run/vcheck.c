@@ -52,6 +52,11 @@ static void __attribute__((cold)) failed(struct sb_thread *t, struct vjob *vj,
 		sb_err(t->spec->name, "verify: more failures: the job's verify results list them "
 		       "by kind");
 	vj->printed++;
+	if (t->spec->continue_on_error & SB_COE_VERIFY) { /* fio: counted, and the run goes on to exit 0 */
+		t->st->total_err++;
+		if (!t->st->first_error)
+			t->st->first_error = EILSEQ;
+	}
 	if (!t->st->error) { /* fio's err=84 */
 		struct sb_errinfo *ei = &t->st->err;
 		t->st->error = EILSEQ;

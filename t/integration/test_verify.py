@@ -291,6 +291,33 @@ verify={typ}
         self.assertEqual(p.returncode, 1)
         self.assertIn("not a multiple of the verify interval", p.stderr)
 
+    def test_continue_on_error_verify_exits_0(self):
+        """fio 3.33 with continue_on_error=verify: a failed block is counted
+        (total_err 1, first_error 84), the job's error is 84, exit 0; without
+        it exit 1 (storbench: 3)"""
+        path = os.path.join(self.dir, "c")
+        progs = [("sb", None)] + ([("fio", FIO)] if FIO else [])
+        for name, prog in progs:
+            with self.subTest(prog=name):
+                def run(*a):
+                    args = ["--name=r", "--filename=" + path, "--size=64k", "--verify=md5", *a]
+                    if prog:
+                        return subprocess.run([prog, *args], cwd=self.dir, capture_output=True,
+                                              text=True, timeout=120)
+                    return self.run_sb(*args)
+                p = run("--rw=write", "--do_verify=0")
+                self.assertEqual(p.returncode, 0, p.stderr)
+                with open(path, "r+b") as f:
+                    f.seek(10000)
+                    f.write(b"xxxx")
+                p = run("--rw=read", "--continue_on_error=verify", "--output-format=json")
+                self.assertEqual(p.returncode, 0, p.stderr)
+                j = json.loads(p.stdout[p.stdout.index("{"):])["jobs"][0]
+                self.assertEqual((j["error"], j["total_err"], j["first_error"]), (84, 1, 84))
+                p = run("--rw=read")
+                self.assertEqual(p.returncode, 3 if name == "sb" else 1, p.stderr)
+                os.unlink(path)
+
     def test_verify_only_still_tells_another_workload(self):
         """any job, not any workload: blocks written with another seed are
         misplaced for a verify_only job"""
