@@ -165,6 +165,8 @@ HOT uint64_t next_seq(struct sb_iogen *g, struct sb_genfile *f, int d, uint64_t 
 /* Start the next pass or loop; false when the workload is complete. */
 static bool advance(struct sb_iogen *g)
 {
+	if (g->finished)
+		return false;
 	if (g->loop_bytes >= g->loop_budget) {
 		if (g->each_loop && !g->loop_resume && g->loops_done + 1 < (g->spec->loops ? g->spec->loops : 1))
 			return !(g->loop_paused = true); /* unlink_each_loop: the caller renews the files */
@@ -174,7 +176,7 @@ static bool advance(struct sb_iogen *g)
 		if (g->zbd) /* zonemode=zbd: the next loop (fio fio_file_reset) */
 			sb_zbd_loop(g);
 		if (!g->spec->time_based && g->loops_done >= (g->spec->loops ? g->spec->loops : 1))
-			return false;
+			return !(g->finished = true);
 	}
 	sb_iogen_new_pass(g);
 	return g->files_done < g->nfiles;

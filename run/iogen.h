@@ -106,6 +106,9 @@ struct sb_iogen {
 	 * sb_iogen_next return 0 at the end of every loop but the last, with
 	 * loop_paused set; the caller sets loop_resume to go on */
 	bool each_loop, loop_paused, loop_resume;
+	bool finished;                  /* every loop done: stays done (a caller that
+					 * asks again, after a verify_backlog pause,
+					 * gets no new loop) */
 	/* rw=trimwrite/randtrimwrite (on the general path): each
 	 * trim is followed by a write of its offset and length, as fio's
 	 * td_trimwrite; tw_file is that trim's file while a write is owed */

@@ -336,7 +336,9 @@ static struct sb_io_u *next_io(struct sb_thread *t, struct sb_loopstate *ls, str
 	struct sb_io_u *io = q->pending;
 	if (!keep_going(t, ls)) {
 		q->more = false;
-		if (io)
+		if (io && !sb_stopping() && !t->gen.span) /* a pause: the next loop queues it */
+			t->carry = io;
+		else if (io)
 			t->freel[q->nfree++] = io;
 		q->pending = NULL;
 		return NULL;
@@ -522,6 +524,19 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 	};
 	if (q.batch > q.depth)
 		q.batch = q.depth;
+	if (t->carry) { /* made before a pause: kept out of the free units (a
+			 * verify pass in the pause must not reuse its buffer),
+			 * queued first when the job's own loop goes on */
+		for (unsigned i = 0; i < q.nfree; i++)
+			if (t->freel[i] == t->carry) {
+				t->freel[i] = t->freel[--q.nfree];
+				break;
+			}
+		if (!t->gen.span) {
+			q.pending = t->carry;
+			t->carry = NULL;
+		}
+	}
 	if (s->serialize_overlap && q.depth > 1 && !(q.busy = calloc(t->etd.nios, 1))) {
 		sb_tstats_set_error(t->st, ENOMEM, "serialize_overlap", NULL);
 		ls->stop = true;

@@ -56,6 +56,10 @@ struct sb_thread {
 	struct sb_rate rate;
 	struct sb_tstats *st;
 	struct sb_io_u **freel;       /* free io units (async loop) */
+	struct sb_io_u *carry;        /* an io made but not yet queued when a pause
+				       * (verify_backlog, trim_backlog) stopped the loop:
+				       * the next loop queues it first (its offset is
+				       * taken: dropped, it would leave a hole) */
 	struct sb_io_u **uncommitted; /* queued since the last commit */
 	struct sb_io_u **requeue;     /* short transfers' rests to queue again (async loop,
 				       * run/resid.h) */

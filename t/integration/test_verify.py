@@ -244,6 +244,40 @@ verify={typ}
         self.assertEqual(j["verify"]["failures"], 0)
         self.assertGreater(j["verify"]["blocks_checked"], 128)
 
+    def test_backlog_pause_loses_and_adds_no_write(self):
+        """a verify_backlog pause at the end of the job's writes (iodepth up
+        to the backlog) wrote the file again and again: the finished
+        generator started a new loop when asked once more; and an I/O made
+        but not queued at a pause (openfiles=2 of 3 files: it waited for a
+        file) was dropped, leaving a hole every backlog+1 blocks (fio's
+        t/verify.py test 6: nrfiles=3, openfiles=2, numjobs=2, iodepth 32,
+        verify_backlog=16, then a read job verifies every block)"""
+        if "libaio" not in self.run_sb("--enghelp").stdout.split("\n")[0]:
+            self.skipTest("libaio not built")
+        path = os.path.join(self.dir, "b")
+        for qd in (2, 8, 16):
+            with self.subTest(iodepth=qd):
+                p = self.run_sb("--output-format=json", "--name=v", "--filename=" + path,
+                                "--ioengine=libaio", "--iodepth=%d" % qd, "--size=256k",
+                                "--bs=4k", "--rw=write", "--verify=md5", "--verify_backlog=16",
+                                timeout=60)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(json.loads(p.stdout)["jobs"][0]["write"]["total_ios"], 64)
+        os.unlink(path)
+        d = os.path.join(self.dir, "of")
+        os.mkdir(d)
+        common = ["--name=verify", "--directory=" + d, "--ioengine=libaio", "--iodepth=32",
+                  "--nrfiles=3", "--openfiles=2", "--numjobs=2", "--filesize=256k", "--bs=4k",
+                  "--verify=md5", "--verify_backlog=16"]
+        p = self.run_sb("--output-format=json", *common, "--rw=write", timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for j in json.loads(p.stdout)["jobs"]:
+            self.assertEqual(j["write"]["total_ios"], 3 * 64)
+        p = self.run_sb("--output-format=json", *common[:-1], "--rw=read", timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        for j in json.loads(p.stdout)["jobs"]:
+            self.assertEqual((j["error"], j["verify"]["failures"]), (0, 0))
+
     def test_backlog_on_a_job_that_writes_nothing_is_ignored(self):
         """fio 3.33 runs a read job or a verify_only job with verify_backlog
         (its backlog holds writes only: io_u.c get_io_u checks io_hist_len);
