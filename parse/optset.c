@@ -10,6 +10,7 @@
 #include "lib/expr.h"
 #include "parse/ini.h"
 #include "parse/options.h"
+#include "parse/optsize.h"
 #include "parse/parse.h"
 #include "parse/value.h"
 
@@ -182,56 +183,6 @@ static int set_float(const struct sb_option *o, struct sb_jobspec *s, const char
 	return 0;
 }
 
-/* size=N%: 1-100 (0-100 for offsets, where 0% is the start) */
-static int set_pct(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
-{
-	char *end;
-	const char *p = val;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	errno = 0;
-	double v = strtod(p, &end);
-	bool ok = end != p && *end == '%' && !errno;
-	for (end += ok; ok && *end; end++)
-		ok = *end == ' ' || *end == '\t';
-	double lo = o->min ? 0 : -1; /* size, io_size: more than 0 */
-	if (!ok || !(v > lo && v <= 100)) {
-		snprintf(err, SB_VERR_LEN, "invalid percentage '%s': expected %s to 100 followed by "
-			 "'%%' (e.g. 50%%), or a size such as 4k or 1g", val, o->min ? "more than 0" : "0");
-		return -EINVAL;
-	}
-	*FIELD(s, o->off2, double) = v > 0 ? v : 0;
-	*FIELD(s, o->off, uint64_t) = 0;
-	if (o->flags & SB_OF_ZONES)
-		*FIELD(s, o->off3, uint64_t) = 0;
-	return 0;
-}
-
-/* where row o keeps a zone count (SB_OF_ZONES) */
-static size_t zone_off(const struct sb_option *o)
-{
-	return (o->flags & SB_OF_PCT) ? o->off3 : o->off2;
-}
-
-/* zoneskip=Nz, size=Nz...: N zones (fio parse.c:614-631); false when val
- * is not one */
-static bool set_zone_count(const struct sb_option *o, struct sb_jobspec *s, const char *val)
-{
-	char *end;
-	size_t n = strlen(val);
-	if (!(o->flags & SB_OF_ZONES) || n < 2 || (val[n - 1] != 'z' && val[n - 1] != 'Z'))
-		return false;
-	errno = 0;
-	unsigned long long v = strtoull(val, &end, 10);
-	if (errno || end != val + n - 1 || v > UINT32_MAX || *val == '-')
-		return false;
-	*FIELD(s, zone_off(o), uint64_t) = v;
-	*FIELD(s, o->off, uint64_t) = 0;
-	if (o->flags & SB_OF_PCT)
-		*FIELD(s, o->off2, double) = 0;
-	return true;
-}
-
 static int set_number(const struct sb_option *o, struct sb_jobspec *s, const char *val, char *err)
 {
 	unsigned kb = s->kb_base ? s->kb_base : 1024;
@@ -239,7 +190,7 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 	bool b;
 	if (o->type == SB_OT_ENUM)
 		return set_enum(o, s, val, err);
-	if (o->type == SB_OT_SIZE && set_zone_count(o, s, val))
+	if (o->type == SB_OT_SIZE && sb_optsize_zones(o, s, val))
 		return 0;
 	char xv[64]; /* arithmetic (lib/expr.h) */
 	enum sb_expr_kind xk = o->type == SB_OT_SIZE ? SB_EXPR_SIZE : o->type == SB_OT_TIME ?
@@ -253,7 +204,7 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 	case SB_OT_SIZE: {
 		uint64_t v;
 		if ((o->flags & SB_OF_PCT) && strchr(val, '%'))
-			return set_pct(o, s, val, err);
+			return sb_optsize_pct(o, s, val, err);
 		if (sb_parse_size(val, kb, &v, err))
 			return -EINVAL;
 		if (v < (uint64_t)o->min) {
@@ -265,7 +216,7 @@ static int set_number(const struct sb_option *o, struct sb_jobspec *s, const cha
 		if (o->flags & SB_OF_PCT)
 			*FIELD(s, o->off2, double) = 0;
 		if (o->flags & SB_OF_ZONES)
-			*FIELD(s, zone_off(o), uint64_t) = 0;
+			*FIELD(s, sb_optsize_zone_off(o), uint64_t) = 0;
 		return 0;
 	}
 	case SB_OT_TIME:

@@ -367,6 +367,30 @@ void sb_verify_runtimes(struct sb_thread *t)
 		st->runtime_ns[SB_DDIR_WRITE] -= v;
 }
 
+/* per file, the generation of each interval (and, iodepth > 1, whether
+ * its last write overlapped another in flight): 0 or -ENOMEM */
+static int setup_trackers(struct sb_thread *t, struct vjob *vj)
+{
+	uint64_t L = vj->fmt.len;
+	if (t->etd.nios > 1 && !t->spec->verify_only) {
+		vj->ninfl = t->etd.nios;
+		vj->infl = calloc(vj->ninfl, sizeof(*vj->infl));
+		vj->amb = calloc(vj->nfiles ? vj->nfiles : 1, sizeof(*vj->amb));
+		if (!vj->infl || !vj->amb)
+			return -ENOMEM;
+	}
+	for (unsigned i = 0; i < vj->nfiles; i++) {
+		vj->tr[i].start = t->files[i].region_start;
+		vj->tr[i].nslots = t->files[i].region_len / L;
+		vj->tr[i].gen = calloc(vj->tr[i].nslots ? vj->tr[i].nslots : 1, sizeof(uint32_t));
+		if (!vj->tr[i].gen)
+			return -ENOMEM;
+		if (vj->amb && !(vj->amb[i] = calloc(vj->tr[i].nslots ? vj->tr[i].nslots : 1, 1)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int sb_verify_setup(struct sb_thread *t)
 {
 	const struct sb_jobspec *s = t->spec;
@@ -402,26 +426,10 @@ int sb_verify_setup(struct sb_thread *t)
 	if (vj->rbs > s->bs_max[bd] && s->bs_max[bd] >= L)
 		vj->rbs = s->bs_max[bd] / L * L;
 	vj->io_gen = calloc(t->etd.nios, sizeof(*vj->io_gen));
-	if (t->etd.nios > 1 && !s->verify_only) {
-		vj->ninfl = t->etd.nios;
-		vj->infl = calloc(vj->ninfl, sizeof(*vj->infl));
-		vj->amb = calloc(vj->nfiles ? vj->nfiles : 1, sizeof(*vj->amb));
-		if (!vj->infl || !vj->amb)
-			return -ENOMEM;
-	}
 	vj->tr = calloc(vj->nfiles ? vj->nfiles : 1, sizeof(*vj->tr));
 	vj->expect = malloc(L);
-	if (!vj->io_gen || !vj->tr || !vj->expect)
+	if (!vj->io_gen || !vj->tr || !vj->expect || setup_trackers(t, vj))
 		return -ENOMEM;
-	for (unsigned i = 0; i < vj->nfiles; i++) {
-		vj->tr[i].start = t->files[i].region_start;
-		vj->tr[i].nslots = t->files[i].region_len / L;
-		vj->tr[i].gen = calloc(vj->tr[i].nslots ? vj->tr[i].nslots : 1, sizeof(uint32_t));
-		if (!vj->tr[i].gen)
-			return -ENOMEM;
-		if (vj->amb && !(vj->amb[i] = calloc(vj->tr[i].nslots ? vj->tr[i].nslots : 1, 1)))
-			return -ENOMEM;
-	}
 	if (s->verify_backlog && !s->verify_only) {
 		vj->backlog = s->verify_backlog;
 		vj->batch = s->verify_backlog_batch ? s->verify_backlog_batch : s->verify_backlog;
