@@ -524,18 +524,17 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 	};
 	if (q.batch > q.depth)
 		q.batch = q.depth;
-	if (t->carry) { /* made before a pause: kept out of the free units (a
-			 * verify pass in the pause must not reuse its buffer),
-			 * queued first when the job's own loop goes on */
-		for (unsigned i = 0; i < q.nfree; i++)
-			if (t->freel[i] == t->carry) {
-				t->freel[i] = t->freel[--q.nfree];
-				break;
-			}
-		if (!t->gen.span) {
-			q.pending = t->carry;
-			t->carry = NULL;
-		}
+	/* every unit is idle here (a loop ends with none in flight): all free
+	 * but one made before a pause, which stays out (a verify pass in the
+	 * pause must not reuse its buffer) and is queued first when the job's
+	 * own loop goes on */
+	q.nfree = 0;
+	for (unsigned i = 0; i < t->etd.nios; i++)
+		if (&t->etd.ios[i] != t->carry)
+			t->freel[q.nfree++] = &t->etd.ios[i];
+	if (t->carry && !t->gen.span) {
+		q.pending = t->carry;
+		t->carry = NULL;
 	}
 	if (s->serialize_overlap && q.depth > 1 && !(q.busy = calloc(t->etd.nios, 1))) {
 		sb_tstats_set_error(t->st, ENOMEM, "serialize_overlap", NULL);
