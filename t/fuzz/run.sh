@@ -5,7 +5,7 @@
 # plus LIBFUZZER-ARGS (make fuzz: -max_total_time=N; make check: -runs=N).
 # New inputs collect in B/corpus/NAME (with FUZZ_FRESH=1, as in make check:
 # in an empty B/corpus-check/NAME, so the run's length does not grow with
-# earlier runs' corpus); crashes, leaks, timeouts (5 s) and
+# earlier runs' corpus); crashes, leaks, timeouts (60 s: a hang, not a slow input on a loaded machine) and
 # UBSan reports are written to B/crash-NAME-* (minimize one with
 # "B/t/fuzz/fuzz-NAME -minimize_crash=1 -runs=10000 FILE", then add it to
 # t/fuzz/regress/NAME/).  Prints "fuzz-NAME: N runs in S s: ok|FAILED" per
@@ -27,7 +27,7 @@ for n in jobfile cmdline; do
 	rm -f "$B/fuzz-$n.rc"
 	(
 		start=$(date +%s)
-		"$B/t/fuzz/fuzz-$n" -dict="$B/fuzz.dict" -timeout=5 -rss_limit_mb=2048 -max_len=4096 \
+		"$B/t/fuzz/fuzz-$n" -dict="$B/fuzz.dict" -timeout=60 -rss_limit_mb=2048 -max_len=4096 \
 			-print_final_stats=1 -artifact_prefix="$B/crash-$n-" "$@" \
 			"$corpus/$n" "$B/seeds/$n" "t/fuzz/regress/$n" </dev/null >"$log" 2>&1
 		echo "$? $(($(date +%s) - start))" >"$B/fuzz-$n.rc"
