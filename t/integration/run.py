@@ -48,7 +48,10 @@ SERIAL = {
     # other test files and a CPU hog its workers were busy 4.3 of 8
     "test_kvofficial.py": {"KvOfficialSideBySide.test_overloaded_cpu_and_nvme",
                            "KvOfficialSideBySide.test_overloaded_nvme_only",
-                           "KvOfficialSideBySide.test_fail_verdict"},
+                           "KvOfficialSideBySide.test_fail_verdict",
+                           "KvOfficialSideBySide.test_issue_one_user",
+                           "KvOfficialSideBySide.test_issue_four_users_nvme_only",
+                           "KvOfficialSideBySide.test_low_load"},
 }
 
 
