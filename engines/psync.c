@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "lib/sysio.h"
 #include "lib/trim.h"
 
 /* nothing to prepare beyond the io units the runner allocated */
@@ -19,10 +20,10 @@ static enum sb_q_status psync_queue(struct sb_engine_td *td, struct sb_io_u *io)
 	ssize_t r;
 	switch (io->ddir) {
 	case SB_DDIR_READ:
-		r = pread(fd, io->buf, io->len, (off_t)io->offset);
+		r = sb_pread(fd, io->buf, io->len, (off_t)io->offset);
 		break;
 	case SB_DDIR_WRITE:
-		r = pwrite(fd, io->buf, io->len, (off_t)io->offset);
+		r = sb_pwrite(fd, io->buf, io->len, (off_t)io->offset);
 		break;
 	case SB_DDIR_SYNC:
 		r = fsync(fd);

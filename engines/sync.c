@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engines/engine.h"
+#include "lib/sysio.h"
 #include "lib/trim.h"
 
 /* td->data: the file position of each of td->files, UINT64_MAX = unknown */
@@ -47,7 +48,7 @@ static ssize_t sync_rw(struct sb_engine_td *td, struct sb_io_u *io)
 		*pos = UINT64_MAX;
 		return -1;
 	}
-	ssize_t r = io->ddir == SB_DDIR_WRITE ? write(fd, io->buf, io->len) : read(fd, io->buf, io->len);
+	ssize_t r = io->ddir == SB_DDIR_WRITE ? sb_write(fd, io->buf, io->len) : sb_read(fd, io->buf, io->len);
 	*pos = r < 0 ? UINT64_MAX : io->offset + (uint64_t)r;
 	return r;
 }

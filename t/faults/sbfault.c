@@ -166,6 +166,20 @@ static const struct { const char *name; int sig; } signames[] = {
 	{ "SIGINT", SIGINT }, { "SIGTERM", SIGTERM }, { "SIGHUP", SIGHUP }, { "SIGKILL", SIGKILL },
 };
 
+/* libc's syscall(3), looked up when first wanted (say() may run before the
+ * constructor has looked up the rest) */
+typedef long (*syscall_fn)(long, ...);
+static syscall_fn next_syscall(void)
+{
+	static _Atomic(syscall_fn) fn;
+	syscall_fn f = atomic_load(&fn);
+	if (!f) {
+		f = (syscall_fn)dlsym(RTLD_NEXT, "syscall");
+		atomic_store(&fn, f);
+	}
+	return f;
+}
+
 /* a message straight to fd 2 (no stdio: we may be inside a write) */
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -179,7 +193,7 @@ static void say(const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof(buf))
 		n = sizeof(buf) - 1;
-	ssize_t w = syscall(SYS_write /* no write wrapper, ours or ASan's */, 2, buf, (size_t)n);
+	ssize_t w = next_syscall()(SYS_write /* no write wrapper, ours or ASan's */, 2, buf, (size_t)n);
 	(void)w;
 }
 
@@ -473,6 +487,31 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 	ssize_t n = real.pwrite(fd, buf, len, off);
 	ov_leave(ov, 1);
 	return n;
+}
+
+/* storbench's engines make these calls through syscall(3) (lib/sysio.h:
+ * no cancellation-point wrapper): routed to the wrappers here; any other
+ * system call goes on to libc's syscall(3) with its six arguments */
+long syscall(long nr, ...)
+{
+	va_list ap;
+	long a[6];
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	switch (nr) {
+	case SYS_pread64:
+		return pread((int)a[0], (void *)a[1], (size_t)a[2], (off_t)a[3]);
+	case SYS_pwrite64:
+		return pwrite((int)a[0], (const void *)a[1], (size_t)a[2], (off_t)a[3]);
+	case SYS_read:
+		return read((int)a[0], (void *)a[1], (size_t)a[2]);
+	case SYS_write:
+		return write((int)a[0], (const void *)a[1], (size_t)a[2]);
+	default:
+		return next_syscall()(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+	}
 }
 
 /* fio (built with _FILE_OFFSET_BITS=64) calls these: the same calls on a

@@ -49,8 +49,8 @@ SERIAL = {
     "test_kvofficial.py": {"KvOfficialSideBySide.test_overloaded_cpu_and_nvme",
                            "KvOfficialSideBySide.test_overloaded_nvme_only",
                            "KvOfficialSideBySide.test_fail_verdict",
-                           "KvOfficialSideBySide.test_issue_one_user",
-                           "KvOfficialSideBySide.test_issue_four_users_nvme_only",
+                           "KvOfficialSideBySide.test_one_user_queued",
+                           "KvOfficialSideBySide.test_four_users_nvme_only",
                            "KvOfficialSideBySide.test_low_load"},
 }
 

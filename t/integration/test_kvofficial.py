@@ -73,8 +73,8 @@ not by the machine's speed (the tests must not depend on load):
   reads it), time neither tool counts in a request's storage time, whose
   share grows with the machine's load.
 
-The issue's own two settings (one user, think 50 ms, 15 s; four users,
-think 0.1 s, 20 s) and a low load are compared on request counts (within
+Two more settings (one user, think 50 ms, 15 s; four users, think 0.1 s,
+20 s) and a low load are compared on request counts (within
 10%, each overloaded count with its generation draw divided out:
 counts_agree), hit rates (0.05) and the verdict.
 
@@ -110,9 +110,9 @@ OVERLOAD_CPU = dict(users=8, think=0.01, ctx=32, gen=100, secs=5, cpu=int(0.01 *
 OVERLOAD_NVME = dict(users=8, think=0.01, ctx=64, gen=100, secs=5, cpu=0, nvme=0, batch=8, turns=6)
 FAIL_TINY = dict(users=4, think=0.025, ctx=32, gen=100, secs=4, cpu=0, nvme=int(0.0001 * GB), batch=32,
                  prefill_only=True, turns=12)
-# the issue's two settings (issue 36: one user, think 50 ms, 15 s; four users,
-# think 0.1 s, 20 s), the first with a CPU tier as the official default has
-# one (--cpu-mem-gb 32), the second on the NVMe tier alone; and a low load:
+# one user, think 50 ms, 15 s, with a CPU tier as the official default has
+# one (--cpu-mem-gb 32); four users, think 0.1 s, 20 s, on the NVMe tier
+# alone; and a low load:
 # think time well over a request's service time, so no turn waits in a queue
 ONE_USER = dict(users=1, think=0.05, ctx=64, gen=100, secs=15, cpu=GB, nvme=0, batch=8, turns=6)
 FOUR_USERS = dict(users=4, think=0.1, ctx=64, gen=100, secs=20, cpu=0, nvme=0, batch=8, turns=6)
@@ -252,7 +252,7 @@ class KvOfficialSideBySide(SbCase):
         self.agree(OVERLOAD_NVME, off, sb, False)
 
     def counts_agree(self, s, off, sb, overloaded):
-        """the issue's request count within 10%: the bound widened by the share
+        """request counts within 10%: the bound widened by the share
         of the official run that load took (the official code is a Python
         program whose speed follows the CPU it gets); overloaded, each tool's
         count is its workers' time over (storage + generation) per request, and
@@ -267,17 +267,18 @@ class KvOfficialSideBySide(SbCase):
         say = "counts %s; official %s, storbench %s" % (n, off, sb)
         self.assertLess(abs(n["official"] - n["storbench"]) / n["official"], 0.10 + off["lost"], say)
 
-    def test_issue_one_user(self):
-        """one user, think 50 ms, 15 s (the issue: official hit rate 0.675,
-        storbench 1.000 with one request in flight): queued turns miss in both"""
+    def test_one_user_queued(self):
+        """one user, think 50 ms, 15 s: the user's requests queue behind its
+        generation time, and its queued turns miss, in both (one request in
+        flight at a time would find every earlier turn: hit rate 1.0)"""
         off, sb = self.both(ONE_USER)
         self.agree(ONE_USER, off, sb, False)
         self.counts_agree(ONE_USER, off, sb, True)
         self.assertEqual(off["verdict"], sb["verdict"], (off, sb))
 
-    def test_issue_four_users_nvme_only(self):
-        """four users, think 0.1 s, 20 s, the NVMe tier alone (the issue: 107
-        requests official, 228 storbench, FAIL against PASS)"""
+    def test_four_users_nvme_only(self):
+        """four users, think 0.1 s, 20 s, the NVMe tier alone: the same
+        request count and verdict"""
         off, sb = self.both(FOUR_USERS)
         self.agree(FOUR_USERS, off, sb, False)
         self.counts_agree(FOUR_USERS, off, sb, True)
