@@ -257,7 +257,7 @@ class KvOfficialSideBySide(SbCase):
         program whose speed follows the CPU it gets); overloaded, each tool's
         count is its workers' time over (storage + generation) per request, and
         a request's generation tokens are a random draw (randint(g//4, g),
-        benchmark.py:461; 2 ms each, models.py:141): over the ~120 requests of
+        benchmark.py:461; 2 ms each, models.py:140): over the ~120 requests of
         one user the two tools' draws differed by up to 8% of the mean, so
         there each count is scaled by the expected mean over its own draw's"""
         n = {}
