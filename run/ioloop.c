@@ -517,7 +517,6 @@ static void loop_async(struct sb_thread *t, struct sb_loopstate *ls)
 		.batch = s->iodepth_batch_submit ? s->iodepth_batch_submit : t->etd.iodepth,
 		.cmin = s->iodepth_batch_complete_min,
 		.cmax = s->iodepth_batch_complete_max, /* resolved by the parser (fio's rule) */
-		.nfree = t->etd.nios,
 		.more = true,
 		.low = s->iodepth_low && s->iodepth_low < t->etd.iodepth ? s->iodepth_low : t->etd.iodepth,
 		.req = t->requeue,
